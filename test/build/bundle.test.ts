@@ -1,0 +1,134 @@
+/**
+ * The built bundle is something Apps Script accepts: a plain ES2020 script whose top level declares
+ * one stub per entry point, carrying the entry point's JSDoc, and whose module scope calls no service.
+ * These tests read dist/ as written by `npm run build` (npm test builds first).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
+import * as acorn from 'acorn';
+import { readEntryPointDocs } from '../../scripts/entry-stubs';
+import { distCode, repoRoot } from '../support/paths';
+
+const code = fs.readFileSync(distCode, 'utf8');
+const docs = readEntryPointDocs(path.join(repoRoot, 'src/entrypoints'));
+
+const APPS_SCRIPT_SERVICES = [
+  'SpreadsheetApp', 'UrlFetchApp', 'PropertiesService', 'CacheService', 'LockService', 'ScriptApp',
+  'HtmlService', 'Session', 'Utilities', 'Logger', 'MailApp', 'DriveApp', 'Browser', 'ContentService',
+];
+
+/** A context where touching any Apps Script service throws, as it would in a mode that forbids it. */
+function contextWhereEveryServiceThrows(overrides: Record<string, unknown> = {}): vm.Context {
+  const sandbox: Record<string, unknown> = { console };
+  for (const name of APPS_SCRIPT_SERVICES) {
+    Object.defineProperty(sandbox, name, {
+      get() {
+        throw new Error(`You do not have permission to call ${name}`);
+      },
+      configurable: true,
+    });
+  }
+  for (const [name, value] of Object.entries(overrides)) {
+    Object.defineProperty(sandbox, name, { value, configurable: true });
+  }
+  return vm.createContext(sandbox);
+}
+
+function exportedNames(): string[] {
+  const ctx = contextWhereEveryServiceThrows();
+  vm.runInContext(code, ctx);
+  return Object.keys(vm.runInContext('__engage', ctx) as object);
+}
+
+function topLevelFunctions(): Map<string, { params: string[]; leadingComment: string }> {
+  const comments: acorn.Comment[] = [];
+  const program = acorn.parse(code, { ecmaVersion: 2020, sourceType: 'script', onComment: comments });
+  const found = new Map<string, { params: string[]; leadingComment: string }>();
+  for (const node of program.body) {
+    if (node.type !== 'FunctionDeclaration' || !node.id) continue;
+    const before = comments.filter((c) => c.type === 'Block' && c.end <= node.start).pop();
+    const gap = before ? code.slice(before.end, node.start) : 'x';
+    found.set(node.id.name, {
+      params: node.params.map((p) => (p.type === 'Identifier' ? p.name : '?')),
+      leadingComment: before && gap.trim() === '' ? `/*${before.value}*/` : '',
+    });
+  }
+  return found;
+}
+
+describe('dist/Code.js', () => {
+  it('parses as a plain ES2020 script (no import, export, import.meta or top-level await)', () => {
+    expect(() => acorn.parse(code, { ecmaVersion: 2020, sourceType: 'script' })).not.toThrow();
+    expect(code).not.toMatch(/^\s*(import|export)\s/m);
+    expect(code).not.toContain('import.meta');
+  });
+
+  it('declares a top-level stub for every exported entry point, and nothing else at the top level', () => {
+    const names = exportedNames();
+    expect(names).toEqual(expect.arrayContaining(['onOpen', 'onInstall', 'showSidebar']));
+    expect([...topLevelFunctions().keys()].sort()).toEqual([...names].sort());
+  });
+
+  it('gives every stub the JSDoc and parameter names of the function it forwards to', () => {
+    const stubs = topLevelFunctions();
+    for (const name of exportedNames()) {
+      const doc = docs.get(name);
+      expect(doc).toBeDefined();
+      expect(stubs.get(name)?.leadingComment).toBe(doc!.jsdoc);
+      expect(stubs.get(name)?.params).toEqual(doc!.params);
+    }
+  });
+
+  it('keeps @customfunction on the stubs of custom functions so Sheets offers autocomplete', () => {
+    const stubs = topLevelFunctions();
+    const custom = [...docs.values()].filter((d) => d.jsdoc.includes('@customfunction'));
+    for (const doc of custom) {
+      expect(stubs.get(doc.name)?.leadingComment).toContain('@customfunction');
+      expect(doc.name).toMatch(/^[A-Z][A-Z0-9_]*[A-Z0-9]$/);
+    }
+  });
+
+  it('loads in a context where every Apps Script service throws on access (module scope calls none)', () => {
+    const ctx = contextWhereEveryServiceThrows();
+    expect(() => vm.runInContext(code, ctx)).not.toThrow();
+    expect(typeof vm.runInContext('onOpen', ctx)).toBe('function');
+  });
+
+  it('adds the add-on menu from onOpen in AuthMode.NONE, touching only the UI', () => {
+    const added: string[][] = [];
+    const menu = {
+      items: [] as string[][],
+      addItem(caption: string, fn: string) {
+        this.items.push([caption, fn]);
+        return this;
+      },
+      addSeparator() {
+        return this;
+      },
+      addSubMenu() {
+        return this;
+      },
+      addToUi() {
+        added.push(...this.items);
+      },
+    };
+    const ui = { createAddonMenu: () => menu, createMenu: () => menu };
+    const spreadsheetAppForNone = new Proxy(
+      {},
+      {
+        get(_t, prop) {
+          if (prop === 'getUi') return () => ui;
+          if (prop === 'AuthMode' || prop === 'toJSON' || typeof prop === 'symbol') return undefined;
+          throw new Error(`You do not have permission to call SpreadsheetApp.${String(prop)} in AuthMode.NONE`);
+        },
+      },
+    );
+    const ctx = contextWhereEveryServiceThrows({ SpreadsheetApp: spreadsheetAppForNone });
+    vm.runInContext(code, ctx);
+    (vm.runInContext('onOpen', ctx) as (e: unknown) => void)({ authMode: 'NONE' });
+    expect(added.map(([caption]) => caption)).toContain('Open sidebar');
+    const names = exportedNames();
+    for (const [, fn] of added) expect(names).toContain(fn);
+  });
+});

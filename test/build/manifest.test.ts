@@ -1,0 +1,68 @@
+/**
+ * The manifest and the push list. clasp validates neither appsscript.json nor what it sends, so the
+ * manifest is checked against a schema here (V8, exactly the minimal scopes from the platform notes,
+ * an https urlFetchWhitelist with paths), and `clasp status --json`, which works offline, must list
+ * exactly the three files a push should send.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as z from 'zod';
+import { distManifest, repoRoot } from '../support/paths';
+
+export const MINIMAL_SCOPES = [
+  'https://www.googleapis.com/auth/script.container.ui',
+  'https://www.googleapis.com/auth/script.external_request',
+  'https://www.googleapis.com/auth/script.scriptapp',
+  'https://www.googleapis.com/auth/spreadsheets.currentonly',
+];
+
+const manifestSchema = z.strictObject({
+  timeZone: z.string().min(1),
+  dependencies: z.object({}).loose(),
+  exceptionLogging: z.enum(['STACKDRIVER', 'NONE']),
+  runtimeVersion: z.literal('V8'),
+  oauthScopes: z
+    .array(z.string())
+    .refine((scopes) => JSON.stringify([...scopes].sort()) === JSON.stringify(MINIMAL_SCOPES), 'exactly the minimal scopes'),
+  urlFetchWhitelist: z
+    .array(z.string().regex(/^https:\/\/[^/\s]+\/(\S*\/)?$/, 'an https prefix that ends with a slash'))
+    .min(1),
+});
+
+describe('appsscript.json', () => {
+  const manifest: unknown = JSON.parse(fs.readFileSync(distManifest, 'utf8'));
+
+  it('matches the manifest schema (V8, https whitelist prefixes with paths)', () => {
+    const parsed = manifestSchema.safeParse(manifest);
+    expect(parsed.error?.issues ?? []).toEqual([]);
+  });
+
+  it('requests exactly the minimal scopes and no broader ones', () => {
+    const scopes = manifestSchema.parse(manifest).oauthScopes;
+    expect([...scopes].sort()).toEqual(MINIMAL_SCOPES);
+  });
+
+  it('is copied unchanged into dist/', () => {
+    expect(fs.readFileSync(distManifest, 'utf8')).toBe(fs.readFileSync(path.join(repoRoot, 'appsscript.json'), 'utf8'));
+  });
+
+  it('is refused by the schema with a broader scope, or a whitelist entry that is not https', () => {
+    const broad = { ...(manifest as object), oauthScopes: [...MINIMAL_SCOPES, 'https://www.googleapis.com/auth/spreadsheets'] };
+    const plainHttp = { ...(manifest as object), urlFetchWhitelist: ['http://engage.example.com/engage/v2/'] };
+    expect(manifestSchema.safeParse(broad).error?.issues[0]?.message).toBe('exactly the minimal scopes');
+    expect(manifestSchema.safeParse(plainHttp).error?.issues[0]?.path).toEqual(['urlFetchWhitelist', 0]);
+  });
+});
+
+describe('clasp push list', () => {
+  it('sends exactly Code.js, sidebar.html and appsscript.json from dist/ (clasp status --json, offline)', () => {
+    const out = execFileSync(path.join(repoRoot, 'node_modules/.bin/clasp'), ['status', '--json'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 30000,
+    });
+    const status = JSON.parse(out.slice(out.indexOf('{'))) as { filesToPush: string[] };
+    expect([...status.filesToPush].sort()).toEqual(['dist/Code.js', 'dist/appsscript.json', 'dist/sidebar.html']);
+  });
+});
