@@ -1,0 +1,304 @@
+/**
+ * One error hierarchy for everything the core can fail with. API failures are mapped from their HTTP
+ * status by `errorFromResponse`, and each carries what support needs (status, moreInfo, errorMessage,
+ * the x-traceid) plus a machine-readable `code`. `userMessage()` renders one sentence that says what
+ * happened and what to do next; `message` is that same sentence, because a custom function shows
+ * `message` as the cell note and the sidebar shows it as is.
+ */
+import type { HttpResponse } from './ports';
+import { RATE_LIMIT_WAIT_HEADER, TRACE_ID_HEADER } from './spec';
+
+export type EngageErrorCode =
+  | 'BAD_REQUEST' | 'AUTHENTICATION_FAILED' | 'PERMISSION_DENIED' | 'NOT_FOUND' | 'RATE_LIMITED'
+  | 'GATEWAY_TIMEOUT' | 'API_ERROR' | 'CONNECTION_FAILED' | 'INVALID_ARGUMENT' | 'UNEXPECTED_RESPONSE'
+  | 'NOT_SIGNED_IN' | 'BUSY';
+
+export abstract class EngageError extends Error {
+  abstract readonly code: EngageErrorCode;
+  /** One sentence for users: what happened and what to do next. */
+  abstract userMessage(): string;
+  protected finish(): void {
+    this.message = this.userMessage();
+  }
+}
+
+/** "14:05 UTC" (or "on 2026-11-23 at 14:05 UTC" when not today), for "try again after ...". */
+export function formatRetryTime(atMs: number, nowMs?: number): string {
+  const at = new Date(atMs);
+  const hhmm = `${pad2(at.getUTCHours())}:${pad2(at.getUTCMinutes())}:${pad2(at.getUTCSeconds())} UTC`;
+  if (nowMs !== undefined && new Date(nowMs).toISOString().slice(0, 10) === at.toISOString().slice(0, 10)) return hhmm;
+  if (nowMs === undefined) return hhmm;
+  return `${at.toISOString().slice(0, 10)} ${hhmm}`;
+}
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+export interface ApiErrorDetails {
+  status: number;
+  /** Name of the failed operation, from the error body. */
+  moreInfo?: string;
+  /** The service's own message, from the error body. */
+  errorMessage?: string;
+  /** Value of the x-traceid response header: quote it to support. */
+  traceId?: string;
+  /** Raw response body, for logs. */
+  body?: string;
+  /** What the client was doing, for example "GET /reports/main". */
+  operation?: string;
+}
+
+/** A failure answered by the Engage service (any non-2xx status without a more specific class). */
+export class ApiError extends EngageError {
+  readonly code: EngageErrorCode = 'API_ERROR';
+  readonly status: number;
+  readonly moreInfo: string | undefined;
+  readonly errorMessage: string | undefined;
+  readonly traceId: string | undefined;
+  readonly body: string | undefined;
+  readonly operation: string | undefined;
+
+  constructor(details: ApiErrorDetails) {
+    super('');
+    this.name = new.target.name;
+    this.status = details.status;
+    this.moreInfo = details.moreInfo;
+    this.errorMessage = details.errorMessage;
+    this.traceId = details.traceId;
+    this.body = details.body;
+    this.operation = details.operation;
+    this.finish();
+  }
+
+  protected summary(): string {
+    return `Engage answered with an error (HTTP ${this.status}${this.detailSuffix()})`;
+  }
+  protected advice(): string {
+    return 'try again later, and contact support if it persists';
+  }
+  protected detailSuffix(): string {
+    return this.errorMessage ? `: ${this.errorMessage}` : '';
+  }
+  protected detail(): string {
+    return this.errorMessage ? ` (${this.errorMessage})` : '';
+  }
+  userMessage(): string {
+    const trace = this.traceId ? ` [trace ID ${this.traceId}]` : '';
+    return `${this.summary()}: ${this.advice()}${trace}.`;
+  }
+}
+
+export class BadRequestError extends ApiError {
+  override readonly code = 'BAD_REQUEST' as const;
+  constructor(d: ApiErrorDetails) { super(d); this.finish(); }
+  protected override summary(): string { return `Engage rejected the request as malformed${this.detail()}`; }
+  protected override advice(): string { return 'check the report parameters'; }
+}
+
+export class AuthenticationError extends ApiError {
+  override readonly code = 'AUTHENTICATION_FAILED' as const;
+  constructor(d: ApiErrorDetails) { super(d); this.finish(); }
+  protected override summary(): string { return `Engage did not accept the sign-in${this.detail()}`; }
+  protected override advice(): string { return 'sign in again from the Engage sidebar (a token lasts 30 days and ends when the password changes)'; }
+}
+
+export class PermissionDeniedError extends ApiError {
+  override readonly code = 'PERMISSION_DENIED' as const;
+  constructor(d: ApiErrorDetails) { super(d); this.finish(); }
+  protected override summary(): string { return `Engage denied access${this.detail()}`; }
+  protected override advice(): string { return 'ask your account manager for access to this publisher'; }
+}
+
+export class NotFoundError extends ApiError {
+  override readonly code = 'NOT_FOUND' as const;
+  constructor(d: ApiErrorDetails) { super(d); this.finish(); }
+  protected override summary(): string { return `Engage could not find what was asked for${this.detail()}`; }
+  protected override advice(): string { return 'check the publisher ID (entityId)'; }
+}
+
+export class GatewayTimeoutError extends ApiError {
+  override readonly code = 'GATEWAY_TIMEOUT' as const;
+  constructor(d: ApiErrorDetails) { super(d); this.finish(); }
+  protected override summary(): string { return `Engage took too long to answer${this.detail()}`; }
+  protected override advice(): string { return 'try again in a few minutes or ask for a shorter date range'; }
+}
+
+/**
+ * A rate limit: either answered by the service (429) or refused locally before sending because the
+ * shared budget (30 report requests a minute per publisher, 2 logins an hour per user) is spent and
+ * the wait does not fit the time left.
+ */
+export class RateLimitError extends ApiError {
+  override readonly code = 'RATE_LIMITED' as const;
+  /** Epoch ms from which a new attempt should succeed, when known. */
+  readonly retryAtMs: number | undefined;
+  /** True when the client refused before sending anything. */
+  readonly local: boolean;
+  private readonly nowMs: number | undefined;
+
+  constructor(d: ApiErrorDetails & { retryAtMs?: number; local?: boolean; nowMs?: number; limitDescription?: string }) {
+    super(d);
+    this.retryAtMs = d.retryAtMs;
+    this.local = d.local ?? false;
+    this.nowMs = d.nowMs;
+    this.limitDescription = d.limitDescription;
+    this.finish();
+  }
+  private readonly limitDescription: string | undefined;
+  protected override summary(): string {
+    const what = this.limitDescription ? ` (${this.limitDescription})` : this.detail();
+    return `Engage's rate limit was reached${what}`;
+  }
+  protected override advice(): string {
+    return this.retryAtMs !== undefined
+      ? `try again after ${formatRetryTime(this.retryAtMs, this.nowMs)}`
+      : 'try again in a minute';
+  }
+}
+
+/** No HTTP answer arrived (DNS, refused connection, timeout), even after retries. */
+export class ConnectionError extends EngageError {
+  readonly code = 'CONNECTION_FAILED' as const;
+  readonly operation: string | undefined;
+  constructor(readonly reason: string, operation?: string) {
+    super('');
+    this.name = 'ConnectionError';
+    this.operation = operation;
+    this.finish();
+  }
+  userMessage(): string {
+    return `Could not reach Engage (${this.reason}): check the connection and try again in a moment.`;
+  }
+}
+
+export interface ValidationProblem {
+  /** The parameter or argument at fault, for example "breakdowns". */
+  argument: string;
+  /** The whole sentence, starting with the argument: "breakdowns: 'referrer' and 'country' cannot be combined". */
+  message: string;
+}
+
+/** Input refused locally, before anything was sent; names the argument, the value and the rule. */
+export class ValidationError extends EngageError {
+  readonly code = 'INVALID_ARGUMENT' as const;
+  /** The first argument at fault. */
+  readonly argument: string;
+  readonly problems: readonly ValidationProblem[];
+  constructor(problems: ValidationProblem[]) {
+    super('');
+    this.name = 'ValidationError';
+    if (problems.length === 0) throw new Error('ValidationError needs at least one problem');
+    this.problems = problems;
+    this.argument = problems[0]!.argument;
+    this.finish();
+  }
+  static single(argument: string, rule: string): ValidationError {
+    return new ValidationError([{ argument, message: `${argument}: ${rule}` }]);
+  }
+  userMessage(): string {
+    return this.problems.map((p) => p.message).join('; ');
+  }
+}
+
+/** The service answered 2xx with a body the client cannot read. */
+export class ResponseFormatError extends EngageError {
+  readonly code = 'UNEXPECTED_RESPONSE' as const;
+  constructor(readonly detail: string, readonly operation?: string, readonly traceId?: string) {
+    super('');
+    this.name = 'ResponseFormatError';
+    this.finish();
+  }
+  userMessage(): string {
+    const trace = this.traceId ? ` [trace ID ${this.traceId}]` : '';
+    return `Engage answered ${this.operation ?? 'a request'} in an unexpected form (${this.detail}): try again later, and contact support if it persists${trace}.`;
+  }
+}
+
+/** No token is stored or given. */
+export class NotSignedInError extends EngageError {
+  readonly code = 'NOT_SIGNED_IN' as const;
+  constructor(readonly hint = 'sign in from the Engage sidebar with your Engage user name and password, or paste an API token') {
+    super('');
+    this.name = 'NotSignedInError';
+    this.finish();
+  }
+  userMessage(): string {
+    return `You are not signed in to Engage: ${this.hint}.`;
+  }
+}
+
+/** Shared state is locked by another execution for longer than we can wait. */
+export class BusyError extends EngageError {
+  readonly code = 'BUSY' as const;
+  constructor(readonly what: string) {
+    super('');
+    this.name = 'BusyError';
+    this.finish();
+  }
+  userMessage(): string {
+    return `Another Engage request is busy with ${this.what}: try again in a few seconds.`;
+  }
+}
+
+/** Reads `{moreInfo, errorMessage}` from an error body, tolerating other shapes and non-JSON. */
+export function parseErrorBody(body: string): { moreInfo?: string; errorMessage?: string } {
+  const text = body.trim();
+  if (!text) return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      const o = parsed as Record<string, unknown>;
+      const str = (v: unknown) => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : undefined);
+      const result: { moreInfo?: string; errorMessage?: string } = {};
+      const moreInfo = str(o.moreInfo);
+      const errorMessage = str(o.errorMessage) ?? str(o.message) ?? str(o.error);
+      if (moreInfo) result.moreInfo = moreInfo;
+      if (errorMessage) result.errorMessage = errorMessage;
+      return result;
+    }
+    if (typeof parsed === 'string') return { errorMessage: parsed };
+  } catch {
+    // Not JSON: a proxy or gateway page; keep a short excerpt as the message.
+  }
+  return { errorMessage: text.length > 200 ? `${text.slice(0, 200)}...` : text };
+}
+
+/** Milliseconds to wait announced by a 429 (rate-limit-msec-left in ms, else Retry-After in s). */
+export function announcedWaitMs(headers: Record<string, string>): number | undefined {
+  const msLeft = headers[RATE_LIMIT_WAIT_HEADER];
+  if (msLeft !== undefined && msLeft.trim() !== '') {
+    const n = Number(msLeft);
+    if (Number.isFinite(n) && n >= 0) return n;
+  }
+  const retryAfter = headers['retry-after'];
+  if (retryAfter !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(retryAfter)) return Number(retryAfter) * 1000;
+  return undefined;
+}
+
+/** Maps an error answer to its class. `nowMs` lets a 429 say when to try again. */
+export function errorFromResponse(response: HttpResponse, operation?: string, nowMs?: number): ApiError {
+  const { moreInfo, errorMessage } = parseErrorBody(response.body);
+  const details: ApiErrorDetails = { status: response.status, body: response.body };
+  if (moreInfo !== undefined) details.moreInfo = moreInfo;
+  if (errorMessage !== undefined) details.errorMessage = errorMessage;
+  const traceId = response.headers[TRACE_ID_HEADER];
+  if (traceId) details.traceId = traceId;
+  if (operation !== undefined) details.operation = operation;
+  switch (response.status) {
+    case 400: return new BadRequestError(details);
+    case 401: return new AuthenticationError(details);
+    case 403: return new PermissionDeniedError(details);
+    case 404: return new NotFoundError(details);
+    case 429: {
+      const waitMs = announcedWaitMs(response.headers);
+      const extra: { retryAtMs?: number; nowMs?: number } = {};
+      if (nowMs !== undefined) {
+        extra.nowMs = nowMs;
+        if (waitMs !== undefined) extra.retryAtMs = nowMs + waitMs;
+      }
+      return new RateLimitError({ ...details, ...extra });
+    }
+    case 504: return new GatewayTimeoutError(details);
+    default: return new ApiError(details);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The small synchronous interfaces the core is driven through. Apps Script is synchronous, so every
+ * port is too. Adapters over UrlFetchApp, PropertiesService, CacheService, LockService and Utilities
+ * live in src/gas; tests use the counting fakes in test/support/fakes.ts. Nothing here names a
+ * platform global, so the core runs unchanged in Apps Script V8 and in Node.
+ */
+
+export type HttpMethod = 'get' | 'post';
+
+export interface HttpRequest {
+  url: string;
+  method: HttpMethod;
+  headers?: Record<string, string>;
+  payload?: string;
+  contentType?: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Header names lowercased by the adapter, so lookups need no case folding. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Sends HTTP requests. Any status is returned as a response (UrlFetchApp with muteHttpExceptions);
+ * only a failure to get an answer at all (DNS, refused connection, timeout) throws a TransportError.
+ */
+export interface HttpTransport {
+  fetch(request: HttpRequest): HttpResponse;
+  /** Sends the requests in parallel; answers come back in request order. */
+  fetchAll(requests: HttpRequest[]): HttpResponse[];
+}
+
+/** What a transport adapter throws when no HTTP answer arrived. */
+export class TransportError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message);
+    this.name = 'TransportError';
+    if (options && 'cause' in options) (this as { cause?: unknown }).cause = options.cause;
+  }
+}
+
+/** String-only persistent store (Apps Script properties: at most 9 KB per value). */
+export interface KeyValueStore {
+  get(key: string): string | null;
+  set(key: string, value: string): void;
+  remove(key: string): void;
+}
+
+/** Best-effort cache; entries may disappear before their time (CacheService: at most 100 KB per value). */
+export interface Cache {
+  get(key: string): string | null;
+  getAll?(keys: string[]): Record<string, string>;
+  put(key: string, value: string, ttlSeconds: number): void;
+  remove(key: string): void;
+}
+
+/** Mutual exclusion across executions (LockService). */
+export interface Lock {
+  /** Returns false when the lock was not obtained within the time. */
+  tryLock(timeoutMs: number): boolean;
+  releaseLock(): void;
+}
+
+export interface Clock {
+  /** Epoch milliseconds. */
+  now(): number;
+}
+
+/** Blocks the execution (Utilities.sleep); every millisecond counts against the execution limit. */
+export interface Sleeper {
+  sleep(ms: number): void;
+}
+
+/** A source of numbers in [0, 1) for retry jitter; injectable so tests are deterministic. */
+export type RandomSource = () => number;

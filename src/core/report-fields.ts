@@ -1,0 +1,66 @@
+/**
+ * Which field names a report knows, for `sort` and for filter conditions: its metrics (with the
+ * general report's availability rules: page-view metrics not on the widget breakdown, request metrics
+ * only on it, opt-in rates not on doc), its breakdowns, and fields of entity breakdowns written
+ * `country.name`. Entity fields are not listed by the spec, so any `<entity>.<name>` is accepted as
+ * long as the entity is one of the requested breakdowns.
+ */
+import {
+  ENTITY_BREAKDOWNS, MAIN_METRICS_NOT_ON_DOC, MAIN_METRICS_NOT_ON_WIDGET, MAIN_METRICS_ONLY_ON_WIDGET,
+  REPORT_SPECS, type ReportKind,
+} from './spec';
+
+/** Why `field` cannot be used with this report and these breakdowns, or null when it can. */
+export function fieldProblem(kind: ReportKind, field: string, breakdowns: readonly string[]): string | null {
+  const spec = REPORT_SPECS[kind];
+  const dot = field.indexOf('.');
+  if (dot >= 0) {
+    const entity = field.slice(0, dot);
+    if (!ENTITY_BREAKDOWNS.has(entity) || !spec.breakdowns.includes(entity)) {
+      return `is not a field of the ${spec.title} ('${entity}' is not one of its entity breakdowns)`;
+    }
+    if (!breakdowns.includes(entity)) return `needs the '${entity}' breakdown`;
+    return null;
+  }
+  if (spec.metrics.includes(field)) {
+    if (kind === 'main') {
+      if (MAIN_METRICS_NOT_ON_WIDGET.has(field) && breakdowns.includes('widget')) return `is not available with the 'widget' breakdown`;
+      if (MAIN_METRICS_ONLY_ON_WIDGET.has(field) && !breakdowns.includes('widget')) return `is only available with the 'widget' breakdown`;
+      if (MAIN_METRICS_NOT_ON_DOC.has(field) && breakdowns.includes('doc')) return `is not available with the 'doc' breakdown`;
+    }
+    return null;
+  }
+  if (spec.breakdowns.includes(field)) {
+    return breakdowns.includes(field) ? null : `needs the '${field}' breakdown`;
+  }
+  const suggestion = closest(field, [...spec.metrics, ...spec.breakdowns]);
+  return `is not a metric or field of the ${spec.title}${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`;
+}
+
+/** The known name within two edits of `word`, ignoring case, for "did you mean". */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  const w = word.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const c of candidates) {
+    const d = editDistance(w, c.toLowerCase());
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}

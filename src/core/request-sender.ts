@@ -1,0 +1,121 @@
+/**
+ * Sends requests through the transport with the retry policy and the rate limiter: one request with
+ * `send`, a batch with `sendAll` (UrlFetchApp.fetchAll), where only the members that failed are sent
+ * again. A batch fails as a whole on its first final error, since a report with a missing page is of no
+ * use. Every HTTP request made is counted, so tests and the sidebar can say what a report cost.
+ */
+import { ConnectionError, errorFromResponse, RateLimitError, type EngageError } from './errors';
+import { announcedWaitMs } from './errors';
+import { TransportError, type Clock, type HttpRequest, type HttpResponse, type HttpTransport, type RandomSource, type Sleeper } from './ports';
+import type { RateLimiter, RateRule } from './rate-limiter';
+import { decideRetry, type AttemptOutcome, type RetryPolicy } from './retry-policy';
+
+export interface SendOptions {
+  /** For messages, for example "GET /reports/main". */
+  operation: string;
+  /** Epoch ms by which every attempt and wait must be over. */
+  deadlineAtMs: number;
+  /** False for login: never retried automatically. */
+  retry: boolean;
+  /** Rate budget each attempt spends; `firstAttemptPaid` when the caller already took the slots. */
+  rate?: { rule: RateRule; scope: string; firstAttemptPaid?: boolean };
+}
+
+export interface RequestSenderDeps {
+  transport: HttpTransport;
+  clock: Clock;
+  sleeper: Sleeper;
+  random: RandomSource;
+  policy: RetryPolicy;
+  limiter?: RateLimiter;
+}
+
+export class RequestSender {
+  /** HTTP requests handed to the transport so far (each batch member counts). */
+  requestsSent = 0;
+
+  constructor(private readonly deps: RequestSenderDeps) {}
+
+  /** One request; returns a 2xx/3xx answer or throws an EngageError. */
+  send(request: HttpRequest, options: SendOptions): HttpResponse {
+    return this.run([request], options, false)[0]!;
+  }
+
+  /** Several requests in parallel; returns answers in request order or throws the first final error. */
+  sendAll(requests: HttpRequest[], options: SendOptions): HttpResponse[] {
+    if (requests.length === 0) return [];
+    return this.run(requests, options, true);
+  }
+
+  private run(requests: HttpRequest[], options: SendOptions, batch: boolean): HttpResponse[] {
+    const { transport, clock, sleeper, random, policy, limiter } = this.deps;
+    const results: HttpResponse[] = new Array(requests.length);
+    let pending = requests.map((_, i) => i);
+    for (let attempt = 1; ; attempt++) {
+      if (options.rate && limiter && !(attempt === 1 && options.rate.firstAttemptPaid)) {
+        limiter.acquire(options.rate.rule, options.rate.scope, pending.length, options.deadlineAtMs);
+      }
+      const outcomes = this.attempt(transport, pending.map((i) => requests[i]!), batch);
+      const now = clock.now();
+      const retryLater: number[] = [];
+      let waitMs = 0;
+      let failure: EngageError | undefined;
+      for (let k = 0; k < pending.length; k++) {
+        const index = pending[k]!;
+        const outcome = outcomes[k]!;
+        const judged: AttemptOutcome = outcome instanceof TransportError
+          ? { kind: 'connection-failure' }
+          : { kind: 'response', status: outcome.status, headers: outcome.headers };
+        const decision = decideRetry(judged, { attempt, nowMs: now, deadlineAtMs: options.deadlineAtMs, random }, policy);
+        if (!decision.retry && decision.reason === 'success') {
+          results[index] = outcome as HttpResponse;
+          continue;
+        }
+        if (outcome instanceof TransportError === false && (outcome as HttpResponse).status === 429 && options.rate && limiter) {
+          const announced = announcedWaitMs((outcome as HttpResponse).headers);
+          if (announced !== undefined) limiter.blockUntil(options.rate.rule, options.rate.scope, now + Math.min(announced, policy.maxAnnouncedWaitMs));
+        }
+        if (decision.retry && options.retry) {
+          retryLater.push(index);
+          waitMs = Math.max(waitMs, decision.waitMs);
+          continue;
+        }
+        failure ??= this.finalError(outcome, options, now, decision.retry === false && decision.reason === 'deadline' ? decision.retryAtMs : undefined);
+      }
+      if (failure) throw failure;
+      if (retryLater.length === 0) return results;
+      sleeper.sleep(waitMs);
+      pending = retryLater;
+    }
+  }
+
+  /** Answers in order; a TransportError stands for a member that got no answer. */
+  private attempt(transport: HttpTransport, requests: HttpRequest[], batch: boolean): Array<HttpResponse | TransportError> {
+    this.requestsSent += requests.length;
+    try {
+      if (!batch) return [transport.fetch(requests[0]!)];
+      const answers = transport.fetchAll(requests);
+      if (answers.length !== requests.length) throw new TransportError(`fetchAll answered ${answers.length} of ${requests.length} requests`);
+      return answers;
+    } catch (e) {
+      // UrlFetchApp.fetchAll throws for the whole batch when one member gets no answer.
+      const failure = e instanceof TransportError ? e : new TransportError(e instanceof Error ? e.message : String(e), { cause: e });
+      return requests.map(() => failure);
+    }
+  }
+
+  private finalError(outcome: HttpResponse | TransportError, options: SendOptions, nowMs: number, retryAtMs?: number): EngageError {
+    if (outcome instanceof TransportError) return new ConnectionError(outcome.message, options.operation);
+    const error = errorFromResponse(outcome, options.operation, nowMs);
+    if (error instanceof RateLimitError && error.retryAtMs === undefined && retryAtMs !== undefined) {
+      return new RateLimitError({
+        status: 429, retryAtMs, nowMs,
+        ...(error.moreInfo !== undefined ? { moreInfo: error.moreInfo } : {}),
+        ...(error.errorMessage !== undefined ? { errorMessage: error.errorMessage } : {}),
+        ...(error.traceId !== undefined ? { traceId: error.traceId } : {}),
+        operation: options.operation,
+      });
+    }
+    return error;
+  }
+}
