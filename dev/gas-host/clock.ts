@@ -1,0 +1,61 @@
+/**
+ * The host's clock, shared by the main thread and every execution worker. Real mode reads Date.now();
+ * virtual mode keeps milliseconds in a SharedArrayBuffer so that Utilities.sleep in any worker, the
+ * host's advanceTime, cache expiry, trigger schedules and execution-time limits all see one time.
+ */
+
+export interface ClockDescriptor {
+  virtual: boolean;
+  /** Present in virtual mode: one BigInt64 holding the current time in epoch ms. */
+  buffer?: SharedArrayBuffer;
+}
+
+export interface HostClock {
+  readonly virtual: boolean;
+  now(): number;
+  /** Virtual mode: moves time forward. Real mode: not allowed (time moves by itself). */
+  advance(ms: number): void;
+  /** Blocks the calling thread in real mode; advances the clock in virtual mode. */
+  sleep(ms: number): void;
+  descriptor(): ClockDescriptor;
+}
+
+const sleepCell = new Int32Array(new SharedArrayBuffer(4));
+
+/** Blocks the calling thread for `ms` real milliseconds (Atomics.wait works on Node's main thread too). */
+export function blockRealMs(ms: number): void {
+  if (ms > 0) Atomics.wait(sleepCell, 0, 0, ms);
+}
+
+export function createClock(options: { virtual?: boolean; start?: number | Date } = {}): HostClock {
+  if (!options.virtual) return clockFromDescriptor({ virtual: false });
+  const buffer = new SharedArrayBuffer(8);
+  const start = options.start === undefined ? Date.now() : typeof options.start === 'number' ? options.start : options.start.getTime();
+  new BigInt64Array(buffer)[0] = BigInt(Math.floor(start));
+  return clockFromDescriptor({ virtual: true, buffer });
+}
+
+export function clockFromDescriptor(descriptor: ClockDescriptor): HostClock {
+  if (!descriptor.virtual) {
+    return {
+      virtual: false,
+      now: () => Date.now(),
+      advance: () => {
+        throw new Error('advance() needs a virtual clock: createGasHost({ clock: "virtual" })');
+      },
+      sleep: blockRealMs,
+      descriptor: () => descriptor,
+    };
+  }
+  const cell = new BigInt64Array(descriptor.buffer!);
+  const advance = (ms: number) => {
+    if (ms > 0) Atomics.add(cell, 0, BigInt(Math.round(ms)));
+  };
+  return {
+    virtual: true,
+    now: () => Number(Atomics.load(cell, 0)),
+    advance,
+    sleep: advance,
+    descriptor: () => descriptor,
+  };
+}

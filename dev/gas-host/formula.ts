@@ -1,0 +1,80 @@
+/**
+ * Parses the formulas the host can evaluate: one function call whose arguments are literals
+ * (numbers, "text", TRUE/FALSE), cell or range references, or omitted (`=F(1,,3)`). That is the shape
+ * of a custom-function cell; anything richer is reported as a parse error rather than guessed at.
+ */
+import { parseA1, type ParsedA1 } from './a1-notation';
+
+export type FormulaArgument =
+  | { kind: 'literal'; value: string | number | boolean }
+  | { kind: 'reference'; text: string; ref: ParsedA1; single: boolean }
+  | { kind: 'omitted' };
+
+export interface ParsedFormula {
+  functionName: string;
+  args: FormulaArgument[];
+}
+
+function splitArguments(inner: string): string[] | undefined {
+  const parts: string[] = [];
+  let current = '';
+  let inString = false;
+  let inQuotedSheet = false;
+  for (let i = 0; i < inner.length; i++) {
+    const ch = inner[i]!;
+    if (inString) {
+      current += ch;
+      if (ch === '"') {
+        if (inner[i + 1] === '"') current += inner[++i];
+        else inString = false;
+      }
+    } else if (inQuotedSheet) {
+      current += ch;
+      if (ch === "'") inQuotedSheet = false;
+    } else if (ch === '"') {
+      inString = true;
+      current += ch;
+    } else if (ch === "'") {
+      inQuotedSheet = true;
+      current += ch;
+    } else if (ch === ',') {
+      parts.push(current);
+      current = '';
+    } else if (ch === '(' || ch === ')') {
+      return undefined;
+    } else {
+      current += ch;
+    }
+  }
+  if (inString || inQuotedSheet) return undefined;
+  parts.push(current);
+  return parts;
+}
+
+function parseArgument(text: string): FormulaArgument | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return { kind: 'omitted' };
+  if (/^"(?:[^"]|"")*"$/.test(trimmed)) return { kind: 'literal', value: trimmed.slice(1, -1).replace(/""/g, '"') };
+  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) return { kind: 'literal', value: Number(trimmed) };
+  if (/^(TRUE|FALSE)$/i.test(trimmed)) return { kind: 'literal', value: trimmed.toUpperCase() === 'TRUE' };
+  const ref = parseA1(trimmed);
+  if (!ref) return undefined;
+  const single = !trimmed.includes(':');
+  return { kind: 'reference', text: trimmed, ref, single };
+}
+
+/** Returns undefined when the formula is not a single call with simple arguments. */
+export function parseFormula(formula: string): ParsedFormula | undefined {
+  const match = /^=\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\(([\s\S]*)\)\s*$/.exec(formula);
+  if (!match) return undefined;
+  const inner = match[2]!;
+  const pieces = inner.trim() === '' ? [] : splitArguments(inner);
+  if (!pieces) return undefined;
+  const args: FormulaArgument[] = [];
+  for (const piece of pieces) {
+    const arg = parseArgument(piece);
+    if (!arg) return undefined;
+    args.push(arg);
+  }
+  return { functionName: match[1]!, args };
+}
