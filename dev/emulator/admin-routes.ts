@@ -1,0 +1,169 @@
+/**
+ * The test controls under /__admin: reset, the settable clock, password/email changes and token
+ * revocation, fault injection, the request log, recorded impressions, and isolated instances on
+ * their own ports. They sit apart from the API routes (no token, never logged, never faulted) so a
+ * test can steer the emulator without disturbing what it observes. Bodies are validated with zod and
+ * errors use the same `{moreInfo, errorMessage}` envelope as the API.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import * as z from 'zod';
+import { ApiError } from './api-error';
+import { ANALYST_USER, API_KEYS, BIG_PUBLISHER_ID, DEMO_USER, HOSTILE_PUBLISHER_ID, PUBLISHERS } from './seed';
+import type { EmulatorState } from './state';
+
+export interface EmulatorAddresses {
+  port: number;
+  /** Reporting base URL, ending in /engage/v2. */
+  baseUrl: string;
+  /** Full in-chat recommendations URL. */
+  recsUrl: string;
+  /** Admin base URL, ending in /__admin. */
+  adminUrl: string;
+}
+
+export interface InstanceRegistry {
+  create(): Promise<EmulatorAddresses>;
+  close(port: number): Promise<boolean>;
+  list(): EmulatorAddresses[];
+}
+
+const ADMIN_OPERATION = 'admin';
+
+const FaultRuleSchema = z.object({
+  match: z.string().optional(),
+  onNth: z.number().int().min(1).optional(),
+  times: z.number().int().min(1).optional(),
+  latencyMs: z.number().int().min(0).max(600_000).optional(),
+  status: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504)]).optional(),
+  malformedJson: z.boolean().optional(),
+  dropConnection: z.boolean().optional(),
+  rateLimitMs: z.number().int().min(0).optional(),
+}).strict();
+
+const FaultsBodySchema = z.union([z.array(FaultRuleSchema), z.object({ faults: z.array(FaultRuleSchema) }).strict()]);
+const ClockBodySchema = z.union([
+  z.object({ now: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'now must be an ISO date-time') }).strict(),
+  z.object({ advanceMs: z.number().finite() }).strict(),
+]);
+const PasswordBodySchema = z.object({ password: z.string().min(1) }).strict();
+const EmailBodySchema = z.object({ email: z.string().min(3) }).strict();
+const RevokeBodySchema = z.object({ username: z.string().min(1) }).strict();
+
+function parseBody<T>(schema: z.ZodType<T>, request: FastifyRequest): T {
+  let json: unknown = {};
+  const raw = typeof request.body === 'string' ? request.body.trim() : '';
+  if (raw !== '') {
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw new ApiError(400, ADMIN_OPERATION, 'Admin request body is not valid JSON');
+    }
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
+    throw new ApiError(400, ADMIN_OPERATION, `Invalid admin request body: ${issues}`);
+  }
+  return parsed.data;
+}
+
+export async function registerAdminRoutes(admin: FastifyInstance, state: EmulatorState, registry?: InstanceRegistry): Promise<void> {
+  const userOr404 = (name: string) => {
+    const user = state.findUser(name);
+    if (!user) throw new ApiError(404, ADMIN_OPERATION, `No such user: ${name}`);
+    return user;
+  };
+
+  admin.post('/reset', async () => {
+    state.reset();
+    return { ok: true, now: state.nowIso() };
+  });
+
+  admin.get('/clock', async () => ({ now: state.nowIso(), offsetMs: state.clockOffsetMs }));
+
+  admin.post('/clock', async (request) => {
+    const body = parseBody(ClockBodySchema, request);
+    if ('now' in body) state.setClock(body.now);
+    else state.advanceClock(body.advanceMs);
+    return { now: state.nowIso(), offsetMs: state.clockOffsetMs };
+  });
+
+  admin.post<{ Params: { username: string } }>('/users/:username/password', async (request) => {
+    const user = userOr404(request.params.username);
+    user.password = parseBody(PasswordBodySchema, request).password;
+    state.revokeTokens(user);
+    return { ok: true, username: user.username, tokensRevoked: true };
+  });
+
+  admin.post<{ Params: { username: string } }>('/users/:username/email', async (request) => {
+    const user = userOr404(request.params.username);
+    user.email = parseBody(EmailBodySchema, request).email;
+    state.revokeTokens(user);
+    return { ok: true, username: user.username, email: user.email, tokensRevoked: true };
+  });
+
+  admin.post('/revoke', async (request) => {
+    const user = userOr404(parseBody(RevokeBodySchema, request).username);
+    state.revokeTokens(user);
+    return { ok: true, username: user.username, tokensRevoked: true };
+  });
+
+  admin.get('/faults', async () => ({ faults: state.faultRules() }));
+
+  admin.post('/faults', async (request) => {
+    const body = parseBody(FaultsBodySchema, request);
+    const rules = Array.isArray(body) ? body : body.faults;
+    for (const rule of rules) {
+      if (rule.match !== undefined) {
+        try {
+          new RegExp(rule.match);
+        } catch {
+          throw new ApiError(400, ADMIN_OPERATION, `Fault match is not a valid regular expression: ${rule.match}`);
+        }
+      }
+    }
+    state.setFaults(rules);
+    return { faults: state.faultRules() };
+  });
+
+  admin.delete('/faults', async () => {
+    state.setFaults([]);
+    return { faults: [] };
+  });
+
+  admin.get('/requests', async () => ({ requests: state.requestLog }));
+
+  admin.delete('/requests', async () => {
+    state.requestLog = [];
+    return { requests: [] };
+  });
+
+  admin.get('/impressions', async () => ({ impressions: state.impressions, served: [...state.served.values()] }));
+
+  admin.delete('/impressions', async () => {
+    state.impressions = [];
+    return { impressions: [] };
+  });
+
+  admin.get('/seed', async () => ({
+    users: [DEMO_USER, ANALYST_USER].map((u) => ({ username: u.username, password: u.password, publisherIds: u.publisherIds })),
+    publishers: PUBLISHERS.map((p) => ({ id: p.id, name: p.name, widgets: p.widgets.map((w) => w.id) })),
+    bigPublisherId: BIG_PUBLISHER_ID,
+    hostilePublisherId: HOSTILE_PUBLISHER_ID,
+    apiKeys: API_KEYS,
+  }));
+
+  admin.get('/instances', async () => ({ instances: registry?.list() ?? [] }));
+
+  admin.post('/instances', async (_request, reply) => {
+    if (!registry) throw new ApiError(404, ADMIN_OPERATION, 'This emulator cannot start instances');
+    return reply.code(201).send(await registry.create());
+  });
+
+  admin.delete<{ Params: { port: string } }>('/instances/:port', async (request) => {
+    if (!registry) throw new ApiError(404, ADMIN_OPERATION, 'This emulator cannot start instances');
+    const port = Number(request.params.port);
+    if (!(await registry.close(port))) throw new ApiError(404, ADMIN_OPERATION, `No instance on port ${request.params.port}`);
+    return { ok: true, port };
+  });
+}
