@@ -1,0 +1,103 @@
+import { createGasHost } from '../../../dev/gas-host';
+import { startTestHttpServer, type TestHttpServer } from '../../support/gas-http-server';
+
+const BUNDLE = `
+function DESCRIBE(a, b, c) {
+  function kind(v) { return v === undefined ? 'undefined' : v instanceof Date ? 'date:' + v.toISOString() : Array.isArray(v) ? 'grid:' + v.length + 'x' + v[0].length : typeof v + ':' + v; }
+  return [[kind(a), kind(b), kind(c)]];
+}
+function TABLE(n) { var rows = [['h1', 'h2']]; for (var i = 1; i <= n; i++) rows.push([i, i * 10]); return rows; }
+function COLUMN() { return [1, 2, 3]; }
+function FAIL(message) { throw new Error(message); }
+function ECHO(v, refresh) { return v; }
+function helper_() { return 1; }
+function SLEEPY(ms) { Utilities.sleep(ms); return 'done'; }
+function SLOWFETCH(url) { return UrlFetchApp.fetch(url).getContentText(); }
+`;
+
+describe('custom functions', () => {
+  let server: TestHttpServer;
+  beforeAll(async () => {
+    server = await startTestHttpServer();
+  });
+  afterAll(() => server.close());
+
+  it('passes a date cell as a Date, a range as a 2D array, an omitted argument as undefined and an empty cell as ""', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    host.setCell(undefined, 'A1', new Date('2024-01-05T00:00:00Z'));
+    host.setCell(undefined, 'B1', 1);
+    host.setCell(undefined, 'B2', 2);
+    const result = host.evaluateFormula(undefined, 'D1', '=DESCRIBE(A1, B1:B2, )');
+    expect(result.values).toEqual([['date:2024-01-05T00:00:00.000Z', 'grid:2x1', 'undefined']]);
+    expect(host.evaluateFormula(undefined, 'D2', '=DESCRIBE(C9, "text", 2.5)').values).toEqual([['string:', 'string:text', 'number:2.5']]);
+  });
+
+  it('spills a 2D result into the cells below and to the right', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    host.evaluateFormula(undefined, 'B2', '=TABLE(2)');
+    expect(host.getValues(undefined, 'B2:C4')).toEqual([['h1', 'h2'], [1, 10], [2, 20]]);
+    expect(host.getCell(undefined, 'C3').formula).toBe('');
+    host.evaluateFormula(undefined, 'B2', '=COLUMN()');
+    expect(host.getValues(undefined, 'B2:C4')).toEqual([[1, ''], [2, ''], [3, '']]);
+  });
+
+  it('shows #REF! when the result would overwrite data', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    host.setCell(undefined, 'C3', 'in the way');
+    const result = host.evaluateFormula(undefined, 'B2', '=TABLE(2)');
+    expect(result.value).toBe('#REF!');
+    expect(result.error).toBe('Array result was not expanded because it would overwrite data in C3.');
+  });
+
+  it('shows #ERROR! with the thrown message, and #NAME? for unknown or private functions', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    expect(host.evaluateFormula(undefined, 'A1', '=FAIL("bad fromDate")')).toMatchObject({ value: '#ERROR!', error: 'bad fromDate' });
+    expect(host.evaluateFormula(undefined, 'A2', '=NOPE(1)')).toMatchObject({ value: '#NAME?', error: "Unknown function: 'NOPE'." });
+    expect(host.evaluateFormula(undefined, 'A3', '=helper_()')).toMatchObject({ value: '#NAME?' });
+    expect(host.evaluateFormula(undefined, 'A4', '=echo(7)')).toMatchObject({ value: 7 });
+  });
+
+  it('recalculates only formulas whose text or referenced cells changed', async () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    host.setCell(undefined, 'A1', 'v1');
+    host.setCell(undefined, 'Z1', 0);
+    host.setCell(undefined, 'B1', '=ECHO(A1, Z1)');
+    host.setCell(undefined, 'B2', '=ECHO("constant")');
+    try {
+      expect((await host.recalculate()).map((r) => r.a1)).toEqual(['B1', 'B2']);
+      expect(await host.recalculate()).toEqual([]);
+      host.setCell(undefined, 'Z1', 1);
+      const again = await host.recalculate();
+      expect(again.map((r) => [r.a1, r.value])).toEqual([['B1', 'v1']]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('fails a custom function that passes 30 s of virtual time', () => {
+    const host = createGasHost({ clock: 'virtual' });
+    host.load(BUNDLE);
+    expect(host.evaluateFormula(undefined, 'A1', '=SLEEPY(29000)').value).toBe('done');
+    expect(host.evaluateFormula(undefined, 'A2', '=SLEEPY(31000)')).toMatchObject({ value: '#ERROR!', error: 'Exceeded maximum execution time' });
+  });
+
+  it('fails a custom function whose fetch is still in flight when its time is up (real clock)', () => {
+    const host = createGasHost({ customFunctionLimitMs: 400 });
+    host.load(BUNDLE);
+    const started = Date.now();
+    const result = host.evaluateFormula(undefined, 'A1', `=SLOWFETCH("${server.baseUrl}/slow/3000")`);
+    expect(result).toMatchObject({ value: '#ERROR!', error: 'Exceeded maximum execution time' });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('cannot be caught by the script: the limit ends the execution', () => {
+    const host = createGasHost({ clock: 'virtual' });
+    host.load(`function STUBBORN() { try { Utilities.sleep(40000); } catch (e) { return 'caught'; } return 'slept'; }`);
+    expect(host.evaluateFormula(undefined, 'A1', '=STUBBORN()').error).toBe('Exceeded maximum execution time');
+  });
+});

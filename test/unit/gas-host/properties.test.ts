@@ -1,0 +1,70 @@
+import { createGasHost } from '../../../dev/gas-host';
+
+const BUNDLE = `
+function setUser(k, v) { PropertiesService.getUserProperties().setProperty(k, v); }
+function getUser(k) { return PropertiesService.getUserProperties().getProperty(k); }
+function setDoc(k, v) { PropertiesService.getDocumentProperties().setProperty(k, v); }
+function getDoc(k) { return PropertiesService.getDocumentProperties().getProperty(k); }
+function all() { var p = PropertiesService.getScriptProperties(); p.setProperties({ a: 1, b: true }); return [p.getProperties(), p.getKeys().sort()]; }
+function replaceAll() { var p = PropertiesService.getScriptProperties(); p.setProperties({ c: 'x' }, true); p.deleteProperty('nothing'); return p.getKeys(); }
+function clearAll() { PropertiesService.getScriptProperties().deleteAllProperties(); return PropertiesService.getScriptProperties().getKeys().length; }
+`;
+
+describe('PropertiesService', () => {
+  it('stores strings only', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    expect(host.call('all')).toEqual([{ a: '1', b: 'true' }, ['a', 'b']]);
+    expect(host.call('replaceAll')).toEqual(['c']);
+    expect(host.call('clearAll')).toBe(0);
+  });
+
+  it('keeps user properties per user and document properties shared', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    host.call('setUser', ['token', 'alice-token'], { user: 'alice@example.com' });
+    host.call('setDoc', ['widget', 'w1'], { user: 'alice@example.com' });
+    expect(host.call('getUser', ['token'], { user: 'bob@example.com' })).toBeNull();
+    expect(host.call('getUser', ['token'], { user: 'alice@example.com' })).toBe('alice-token');
+    expect(host.call('getDoc', ['widget'], { user: 'bob@example.com' })).toBe('w1');
+  });
+
+  it('rejects a value over 9 KB and a store over 500 KB', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    expect(() => host.call('setUser', ['big', 'x'.repeat(9 * 1024 + 1)])).toThrow('Argument too large: value');
+    host.call('setUser', ['fits', 'x'.repeat(9 * 1024)]);
+    expect(() => {
+      for (let i = 0; i < 60; i++) host.call('setUser', [`k${i}`, 'y'.repeat(9000)]);
+    }).toThrow('You have exceeded the property storage quota. Please remove some properties and try again.');
+  });
+
+  it("gives custom functions the owner's user properties, whoever recalculates", () => {
+    const host = createGasHost({ owner: 'owner@example.com' });
+    host.load(BUNDLE);
+    host.call('setUser', ['token', 'owner-token'], { user: 'owner@example.com' });
+    host.call('setUser', ['token', 'editor-token'], { user: 'editor@example.com' });
+    expect(host.call('getUser', ['token'], { authMode: 'CUSTOM_FUNCTION', user: 'editor@example.com' })).toBe('owner-token');
+  });
+
+  it('lets only the owner set user properties from a custom function', () => {
+    const host = createGasHost({ owner: 'owner@example.com' });
+    host.load(BUNDLE);
+    expect(() => host.call('setUser', ['k', 'v'], { authMode: 'CUSTOM_FUNCTION', user: 'editor@example.com' })).toThrow(
+      'You do not have permission to call setProperty',
+    );
+    host.call('setUser', ['k', 'v'], { authMode: 'CUSTOM_FUNCTION', user: 'owner@example.com' });
+    expect(host.properties('user', 'owner@example.com').get('k')).toBe('v');
+  });
+
+  it('counts reads and writes', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    host.call('setUser', ['a', '1']);
+    host.call('getUser', ['a']);
+    host.call('getUser', ['a']);
+    expect(host.counters['Properties.writes']).toBe(1);
+    expect(host.counters['Properties.reads']).toBe(2);
+    expect(host.counters['Properties.getProperty']).toBe(2);
+  });
+});

@@ -1,0 +1,99 @@
+import { createGasHost } from '../../../dev/gas-host';
+
+const BUNDLE = `
+function write(a1, rows) { SpreadsheetApp.getActiveSheet().getRange(a1).setValues(rows); }
+function writeAt(r, c, nr, nc, rows) { SpreadsheetApp.getActiveSheet().getRange(r, c, nr, nc).setValues(rows); }
+function read(a1) { return SpreadsheetApp.getActiveSheet().getRange(a1).getValues(); }
+function formulas(a1) { return SpreadsheetApp.getActiveSheet().getRange(a1).getFormulas(); }
+function format(a1, f) { var r = SpreadsheetApp.getActiveSheet().getRange(a1); r.setNumberFormat(f).setFontWeight('bold').setBackground('#eeeeee').setNote('n'); return [r.getNumberFormat(), r.getNote(), r.getA1Notation(), r.getRow(), r.getColumn(), r.getNumRows(), r.getNumColumns()]; }
+function dims() { var s = SpreadsheetApp.getActiveSheet(); return [s.getLastRow(), s.getLastColumn(), s.getMaxRows(), s.getDataRange().getA1Notation()]; }
+function sheets() {
+  var ss = SpreadsheetApp.getActiveSpreadsheet();
+  var report = ss.insertSheet('Report');
+  report.setFrozenRows(1);
+  ss.setNamedRange('Totals', report.getRange('B2:C3'));
+  var chart = report.newChart().setChartType(Charts.ChartType.LINE).addRange(report.getRange('A1:B5')).setPosition(1, 5, 0, 0).setOption('title', 'Revenue').build();
+  report.insertChart(chart);
+  return [ss.getSheets().map(function (s) { return s.getName(); }), ss.getSheetByName('Report').getFrozenRows(), ss.getRangeByName('Totals').getA1Notation(), report.getCharts().length, ss.getSpreadsheetTimeZone(), ss.getOwner().getEmail()];
+}
+function badRange() { SpreadsheetApp.getActiveSheet().getRange(0, 1); }
+function outside() { SpreadsheetApp.getActiveSheet().getRange(1001, 1); }
+function writeInCustomFunction() { SpreadsheetApp.getActiveSheet().getRange('A1').setValue(1); }
+function clearIt() { var s = SpreadsheetApp.getActiveSheet(); s.clearContents(); return s.getLastRow(); }
+`;
+
+describe('SpreadsheetApp', () => {
+  it('rejects data whose size does not match the range with the real messages', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    expect(() => host.call('write', ['A1:B3', [[1, 2], [3, 4]]])).toThrow(
+      'The number of rows in the data does not match the number of rows in the range. The data has 2 but the range has 3.',
+    );
+    expect(() => host.call('writeAt', [1, 1, 1, 2, [[1, 2, 3]]])).toThrow(
+      'The number of columns in the data does not match the number of columns in the range. The data has 3 but the range has 2.',
+    );
+  });
+
+  it('takes a string starting with "=" as a formula and one starting with an apostrophe as text', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    host.call('write', ['A1:C1', [['=HYPERLINK("x")', "'=not a formula", "'007"]]]);
+    expect(host.call('formulas', ['A1:C1'])).toEqual([['=HYPERLINK("x")', '', '']]);
+    expect(host.call('read', ['B1:C1'])).toEqual([['=not a formula', '007']]);
+  });
+
+  it('parses numeric text as Sheets does, unless the cell is formatted as plain text', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    host.call('format', ['B1', '@']);
+    host.call('write', ['A1:B1', [['00123', '00123']]]);
+    expect(host.call('read', ['A1:B1'])).toEqual([[123, '00123']]);
+  });
+
+  it('stores dates as dates', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    const when = new Date('2024-03-01T12:00:00Z');
+    host.call('write', ['A1', [[when]]]);
+    const [[value]] = host.call('read', ['A1']) as Date[][];
+    expect(value).toBeInstanceOf(Date);
+    expect(value!.getTime()).toBe(when.getTime());
+  });
+
+  it('records formats, notes and geometry', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    expect(host.call('format', ['B2:C4', '0.00'])).toEqual(['0.00', 'n', 'B2:C4', 2, 2, 3, 2]);
+    host.call('write', ['A1:B2', [[1, 2], [3, 4]]]);
+    expect(host.call('dims')).toEqual([2, 2, 1000, 'A1:B2']);
+    expect(host.call('clearIt')).toBe(0);
+  });
+
+  it('manages sheets, named ranges and charts', () => {
+    const host = createGasHost({ timeZone: 'Europe/Paris', owner: 'boss@example.com' });
+    host.load(BUNDLE);
+    expect(host.call('sheets')).toEqual([['Sheet1', 'Report'], 1, 'B2:C3', 1, 'Europe/Paris', 'boss@example.com']);
+  });
+
+  it('throws the real messages for ranges outside the grid', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    expect(() => host.call('badRange')).toThrow('The starting row of the range is too small.');
+    expect(() => host.call('outside')).toThrow('The coordinates of the range are outside the dimensions of the sheet.');
+  });
+
+  it('forbids writes during a custom function', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    expect(() => host.call('writeInCustomFunction', [], { authMode: 'CUSTOM_FUNCTION' })).toThrow('You do not have permission to call setValue');
+    expect(() => host.call('write', ['A1', [[1]]], { authMode: 'CUSTOM_FUNCTION' })).toThrow('You do not have permission to call setValues');
+  });
+
+  it('counts every service call so benchmarks can measure calls per write', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    host.resetCounters();
+    host.call('write', ['A1:B2', [[1, 2], [3, 4]]]);
+    expect(host.counters).toEqual({ 'SpreadsheetApp.getActiveSheet': 1, 'Sheet.getRange': 1, 'Range.setValues': 1 });
+  });
+});
