@@ -1,0 +1,86 @@
+import { createGasHost } from '../../../dev/gas-host';
+import { startTestHttpServer, type TestHttpServer } from '../../support/gas-http-server';
+
+const BUNDLE = `
+function get(url, params) { var r = UrlFetchApp.fetch(url, params); return [r.getResponseCode(), r.getContentText(), r.getHeaders(), r.getAllHeaders()['Set-Cookie'] || null, r.getBlob().getDataAsString()]; }
+function status(url, params) { return UrlFetchApp.fetch(url, params).getResponseCode(); }
+function all(urls) { return UrlFetchApp.fetchAll(urls.map(function (u) { return { url: u, muteHttpExceptions: true }; })).map(function (r) { return r.getContentText(); }); }
+function post(url, payload) { return JSON.parse(UrlFetchApp.fetch(url, { method: 'post', payload: payload }).getContentText()); }
+function postJson(url) { return JSON.parse(UrlFetchApp.fetch(url, { method: 'post', contentType: 'application/json', payload: JSON.stringify({ a: 1 }), headers: { Authorization: 'Bearer t' } }).getContentText()); }
+`;
+
+describe('UrlFetchApp', () => {
+  let server: TestHttpServer;
+  let hostName: string;
+  beforeAll(async () => {
+    server = await startTestHttpServer();
+    hostName = new URL(server.baseUrl).host;
+  });
+  afterAll(() => server.close());
+
+  it('fetches synchronously and exposes code, text, headers (Title-Case) and blob', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    const [code, text, headers, cookies, blobText] = host.call('get', [`${server.baseUrl}/status/200`]) as [number, string, Record<string, string>, unknown, string];
+    expect(code).toBe(200);
+    expect(text).toBe('status 200');
+    expect(headers['Content-Type']).toBe('text/plain');
+    expect(headers['X-Test-Header']).toBe('yes');
+    expect(cookies).toBeNull();
+    expect(blobText).toBe('status 200');
+    const echoed = host.call('get', [`${server.baseUrl}/echo`]) as unknown[];
+    expect(echoed[3]).toEqual(['a=1', 'b=2']);
+  });
+
+  it('throws the real text for an unmuted non-2xx response', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    expect(() => host.call('status', [`${server.baseUrl}/status/404`])).toThrow(
+      `Request failed for ${server.baseUrl} returned code 404. Truncated server response: status 404 (use muteHttpExceptions option to examine full response)`,
+    );
+    expect(host.call('status', [`${server.baseUrl}/status/404`, { muteHttpExceptions: true }])).toBe(404);
+  });
+
+  it('runs fetchAll in parallel with responses in request order', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    const started = Date.now();
+    expect(host.call('all', [[`${server.baseUrl}/slow/300`, `${server.baseUrl}/slow/100`, `${server.baseUrl}/status/500`]])).toEqual(['slow 300', 'slow 100', 'status 500']);
+    expect(Date.now() - started).toBeLessThan(600);
+    expect(host.counters['UrlFetchApp.fetchAll']).toBe(1);
+    expect(host.counters['http.requests']).toBe(3);
+  });
+
+  it('form-encodes an object payload and sends JSON with contentType', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    const form = host.call('post', [`${server.baseUrl}/echo`, { user: 'a b', n: 1 }]) as { body: string; headers: Record<string, string>; method: string };
+    expect(form.method).toBe('POST');
+    expect(form.body).toBe('user=a%20b&n=1');
+    expect(form.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    const json = host.call('postJson', [`${server.baseUrl}/echo`]) as { body: string; headers: Record<string, string> };
+    expect(json.body).toBe('{"a":1}');
+    expect(json.headers['content-type']).toBe('application/json');
+    expect(json.headers.authorization).toBe('Bearer t');
+  });
+
+  it('keeps a per-host log of requests', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    host.call('status', [`${server.baseUrl}/status/204`]);
+    expect(host.requestsTo(hostName)).toEqual([expect.objectContaining({ method: 'GET', url: `${server.baseUrl}/status/204`, status: 204 })]);
+  });
+
+  it('rejects URLs over 2 KB', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    expect(() => host.call('status', [`${server.baseUrl}/echo?q=${'x'.repeat(2100)}`])).toThrow('Limit Exceeded: URLFetch URL Length.');
+  });
+
+  it('reports an unreachable address and a timeout with Apps Script wording', () => {
+    const host = createGasHost({ fetchTimeoutMs: 200 });
+    host.load(BUNDLE);
+    expect(() => host.call('status', ['http://127.0.0.1:1/x'])).toThrow('Address unavailable: http://127.0.0.1:1/x');
+    expect(() => host.call('status', [`${server.baseUrl}/slow/1500`])).toThrow(`Timeout: ${server.baseUrl}/slow/1500`);
+  });
+});
