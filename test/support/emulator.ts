@@ -1,0 +1,99 @@
+/**
+ * A private Engage emulator for one test file. `newEmulator()` asks the process that jest's global
+ * setup started (ENGAGE_EMULATOR_ADMIN_URL) for a fresh isolated instance on its own port, so clock
+ * moves, exhausted rate limits, faults and logs never leak between files. The handle wraps the
+ * instance's /__admin API in typed helpers and offers `login()` so tests need not build Basic
+ * headers. Close it in afterAll. Uses Node's global fetch (Node 20).
+ *
+ *   const emulator = await newEmulator();
+ *   const token = await emulator.login(DEMO_USER.email, DEMO_USER.password);
+ *   await fetch(`${emulator.baseUrl}/publishers`, { headers: { 'SVC-TOKEN-V1': token } });
+ *   await emulator.close();
+ */
+import type { FaultRule, ImpressionRecord, RequestLogEntry, ServedRecord } from '../../dev/emulator/state';
+
+export type { FaultRule, ImpressionRecord, RequestLogEntry, ServedRecord };
+export { DEMO_USER, ANALYST_USER, DEMO_API_KEY, BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, ANALYST_PUBLISHER_ID } from '../../dev/emulator/seed';
+
+export const TOKEN_HEADER = 'SVC-TOKEN-V1';
+
+export interface EmulatorHandle {
+  /** Reporting base URL, ending in /engage/v2. */
+  baseUrl: string;
+  /** Full in-chat recommendations URL. */
+  recsUrl: string;
+  /** This instance's admin base URL, ending in /__admin. */
+  adminUrl: string;
+  port: number;
+  /** Clears tokens, logs, limits, faults and impressions; the clock goes back to real time. */
+  reset(): Promise<void>;
+  /** Sets the emulator clock (it keeps running from there). */
+  setClock(iso: string): Promise<void>;
+  advanceClock(ms: number): Promise<void>;
+  /** The emulator clock as an ISO string. */
+  now(): Promise<string>;
+  /** Changes a user's password; all earlier tokens of that user are revoked. */
+  changePassword(username: string, password: string): Promise<void>;
+  /** Changes a user's email (the login name); all earlier tokens of that user are revoked. */
+  changeEmail(username: string, email: string): Promise<void>;
+  revoke(username: string): Promise<void>;
+  setFaults(rules: FaultRule[]): Promise<void>;
+  clearFaults(): Promise<void>;
+  /** The request log of API calls (admin calls are not logged), oldest first. */
+  requests(): Promise<RequestLogEntry[]>;
+  clearRequests(): Promise<void>;
+  /** Recorded pixel calls, oldest first. */
+  impressions(): Promise<ImpressionRecord[]>;
+  /** Logs in through GET /login and returns the token (uses one of the user's 2 logins per hour). */
+  login(username: string, password: string): Promise<string>;
+  /** Stops this instance. */
+  close(): Promise<void>;
+}
+
+async function call<T>(url: string, method: string, body?: unknown): Promise<T> {
+  const response = await fetch(url, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`Emulator admin ${method} ${url} failed with ${response.status}: ${text}`);
+  return (text ? JSON.parse(text) : {}) as T;
+}
+
+export function basicAuthorization(username: string, password: string): string {
+  return `BASIC ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
+}
+
+export async function newEmulator(): Promise<EmulatorHandle> {
+  const globalAdminUrl = process.env.ENGAGE_EMULATOR_ADMIN_URL;
+  if (!globalAdminUrl) {
+    throw new Error('ENGAGE_EMULATOR_ADMIN_URL is not set: run the tests through jest (its global setup starts the emulator)');
+  }
+  const created = await call<{ port: number; baseUrl: string; recsUrl: string; adminUrl: string }>(`${globalAdminUrl}/instances`, 'POST');
+  const admin = created.adminUrl;
+  return {
+    ...created,
+    reset: async () => void (await call(`${admin}/reset`, 'POST')),
+    setClock: async (iso) => void (await call(`${admin}/clock`, 'POST', { now: iso })),
+    advanceClock: async (ms) => void (await call(`${admin}/clock`, 'POST', { advanceMs: ms })),
+    now: async () => (await call<{ now: string }>(`${admin}/clock`, 'GET')).now,
+    changePassword: async (username, password) =>
+      void (await call(`${admin}/users/${encodeURIComponent(username)}/password`, 'POST', { password })),
+    changeEmail: async (username, email) => void (await call(`${admin}/users/${encodeURIComponent(username)}/email`, 'POST', { email })),
+    revoke: async (username) => void (await call(`${admin}/revoke`, 'POST', { username })),
+    setFaults: async (rules) => void (await call(`${admin}/faults`, 'POST', { faults: rules })),
+    clearFaults: async () => void (await call(`${admin}/faults`, 'DELETE')),
+    requests: async () => (await call<{ requests: RequestLogEntry[] }>(`${admin}/requests`, 'GET')).requests,
+    clearRequests: async () => void (await call(`${admin}/requests`, 'DELETE')),
+    impressions: async () => (await call<{ impressions: ImpressionRecord[] }>(`${admin}/impressions`, 'GET')).impressions,
+    login: async (username, password) => {
+      const response = await fetch(`${created.baseUrl}/login`, { headers: { Authorization: basicAuthorization(username, password) } });
+      const body = (await response.json()) as Record<string, string>;
+      const token = body[TOKEN_HEADER];
+      if (!response.ok || !token) throw new Error(`login as ${username} failed with ${response.status}: ${JSON.stringify(body)}`);
+      return token;
+    },
+    close: async () => void (await call(`${globalAdminUrl}/instances/${created.port}`, 'DELETE')),
+  };
+}
