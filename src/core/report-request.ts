@@ -138,15 +138,16 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
       }
       const argument = String(issue.path[0] ?? 'arguments');
       const raw = valueAt(input, argument);
-      if (notGiven(raw) === undefined && issue.message === 'is required') add(argument, raw, 'is required', false);
-      else add(argument, raw, issue.message);
+      // A missing value is shown as missing, not as '' or undefined.
+      add(argument, raw, issue.message, notGiven(raw) !== undefined);
     }
   }
   const args = parsed.success ? parsed.data : undefined;
   const raw = (input ?? {}) as ReportInput;
 
   // Breakdowns: known names, no duplicates, the general report's count and pair rules.
-  const given = args?.breakdowns ?? (parsed.success ? undefined : (notGiven(raw.breakdowns) as string | string[] | undefined));
+  const rawBreakdowns = notGiven(raw.breakdowns);
+  const given = args?.breakdowns ?? (typeof rawBreakdowns === 'string' || Array.isArray(rawBreakdowns) ? rawBreakdowns : undefined);
   const requested = given === undefined ? undefined
     : (typeof given === 'string' ? given.split(',') : [...given]).map((b) => String(b).trim()).filter((b) => b !== '');
   const breakdowns: string[] = [];

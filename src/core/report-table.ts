@@ -117,47 +117,50 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
     }
   }
 
-  // Pass 2: fill the rows. Dates are computed once per distinct value.
-  const dateCache = new Map<string, number | null>();
+  // Pass 2: fill the rows. Plain numbers and strings take the inline fast path; wrapped values,
+  // numeric strings and dates the slow one. Each distinct day is computed once and its Date shared by
+  // every row of that day (a sheet only reads it; treat table Dates as read-only).
+  const dateCaches = { day: new Map<string, Date | null>(), month: new Map<string, Date | null>(), hour: new Map<string, Date | null>() };
   const dateOf = (kind: 'day' | 'month' | 'hour', raw: unknown): Cell => {
-    const v = unwrap(raw);
+    const v = typeof raw === 'string' ? raw : unwrap(raw);
     if (v === undefined || v === null || v === '') return '';
-    const text = String(v);
-    const cacheKey = kind + text;
-    let ms = dateCache.get(cacheKey);
-    if (ms === undefined) {
-      ms = periodStartMs(kind, text, options.timeZone);
-      dateCache.set(cacheKey, ms);
+    const text = typeof v === 'string' ? v : String(v);
+    const cache = dateCaches[kind];
+    let date = cache.get(text);
+    if (date === undefined) {
+      const ms = periodStartMs(kind, text, options.timeZone);
+      date = ms === null ? null : new Date(ms);
+      cache.set(text, date);
     }
-    return ms === null ? safeText(text) : new Date(ms);
+    return date === null ? safeText(text) : date;
   };
   const rows: Cell[][] = new Array(items.length);
   const columnCount = columns.length;
+  const kinds = columns.map((c) => c.kind);
+  const keys = columns.map((c) => c.key);
+  const fields = columns.map((c) => (c.kind === 'entityField' ? c.field : ''));
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     const row: Cell[] = new Array(columnCount);
     for (let c = 0; c < columnCount; c++) {
-      const col = columns[c]!;
-      let value: unknown;
-      switch (col.kind) {
-        case 'metric':
-          value = toNumberIfNumeric(item[col.key]);
-          break;
-        case 'entityField': {
-          const entity = unwrap(item[col.key]);
-          value = entity !== null && typeof entity === 'object' ? unwrap((entity as Record<string, unknown>)[col.field]) : undefined;
-          break;
+      const kind = kinds[c]!;
+      const raw = item[keys[c]!];
+      if (kind === 'metric') {
+        row[c] = typeof raw === 'number' ? raw : toCell(toNumberIfNumeric(raw), safeText);
+      } else if (kind === 'entityField') {
+        let entity = raw;
+        if (entity !== null && typeof entity === 'object' && 'value' in entity) entity = unwrap(entity);
+        const v = entity !== null && typeof entity === 'object' ? (entity as Record<string, unknown>)[fields[c]!] : undefined;
+        row[c] = typeof v === 'string' ? (v === '' ? '' : safeText(v)) : typeof v === 'number' ? v : toCell(unwrap(v), safeText);
+      } else if (kind === 'text') {
+        if (typeof raw === 'string') row[c] = raw === '' ? '' : safeText(raw);
+        else {
+          const v = unwrap(raw);
+          row[c] = toCell(v !== null && typeof v === 'object' ? JSON.stringify(v) : v, safeText);
         }
-        case 'text': {
-          const v = unwrap(item[col.key]);
-          value = v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
-          break;
-        }
-        default:
-          row[c] = dateOf(col.kind, item[col.key]);
-          continue;
+      } else {
+        row[c] = dateOf(kind as 'day' | 'month' | 'hour', raw);
       }
-      row[c] = toCell(value, safeText);
     }
     rows[i] = row;
   }
