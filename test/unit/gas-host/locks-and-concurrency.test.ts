@@ -92,11 +92,11 @@ describe('locks and concurrent executions', () => {
     const host = createGasHost({ concurrency: 3 });
     host.load(BUNDLE);
     try {
-      const [held, tried, waited] = await host.callConcurrently([
-        { functionName: 'HOLD', args: [600] },
-        { functionName: 'tryOnce' },
-        { functionName: 'waitBriefly' },
-      ]);
+      const holding = host.callConcurrently([{ functionName: 'HOLD', args: [800] }]);
+      // Start the contenders only once the first execution really holds the lock.
+      while (host.state.lockHolder('script') === undefined) await new Promise((r) => setTimeout(r, 5));
+      const [tried, waited] = await host.callConcurrently([{ functionName: 'tryOnce' }, { functionName: 'waitBriefly' }]);
+      const [held] = await holding;
       expect(held!.ok).toBe(true);
       expect(tried!.value).toBe(false);
       expect(waited!.error!.message).toBe('Lock timeout: another process was holding the lock for too long.');
