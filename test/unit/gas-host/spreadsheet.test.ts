@@ -55,7 +55,7 @@ describe('SpreadsheetApp', () => {
     host.load(BUNDLE);
     const when = new Date('2024-03-01T12:00:00Z');
     host.call('write', ['A1', [[when]]]);
-    const [[value]] = host.call('read', ['A1']) as Date[][];
+    const value = (host.call('read', ['A1']) as Date[][])[0]![0];
     expect(value).toBeInstanceOf(Date);
     expect(value!.getTime()).toBe(when.getTime());
   });
