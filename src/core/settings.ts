@@ -1,0 +1,122 @@
+/**
+ * The add-on's settings: one zod-validated object with its defaults in one place. Settings live in
+ * the user's own properties, because the recommendations API key is a secret; what the sidebar is
+ * shown of them (`publicSettings`) never carries the key, only whether one is set. A missing setting
+ * produces an error that names the setting and where to set it.
+ */
+import * as z from 'zod';
+import { ValidationError } from './errors';
+import type { KeyValueStore } from './ports';
+
+export const SETTINGS_STORE_KEY = 'engage.settings';
+const WHERE = 'set it in the Engage sidebar under Settings';
+
+const httpUrl = (what: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(v), `must be an http(s) address (${what})`);
+
+export const settingsSchema = z.object({
+  reportingBaseUrl: httpUrl('the reporting base address, ending with /engage/v2')
+    .refine((v) => /\/engage\/v2\/?$/.test(v), 'must end with /engage/v2')
+    .transform((v) => v.replace(/\/+$/, ''))
+    .optional(),
+  recommendationsUrl: httpUrl('the in-chat recommendations endpoint').optional(),
+  apiKey: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(512, 'must be at most 512 characters')
+    .refine((v) => !/\s/.test(v), 'must not contain spaces')
+    .optional(),
+  widgetId: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(110, 'must be at most 110 characters')
+    .refine((v) => /^[\w.-]+$/.test(v), 'may hold only letters, digits, "_", "-" and "."')
+    .optional(),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** What the sidebar may see: everything but the secret. */
+export interface PublicSettings {
+  reportingBaseUrl?: string;
+  recommendationsUrl?: string;
+  widgetId?: string;
+  hasApiKey: boolean;
+}
+
+export type SettingName = keyof Settings;
+
+const LABELS: Record<SettingName, string> = {
+  reportingBaseUrl: 'the reporting base address',
+  recommendationsUrl: 'the recommendations address',
+  apiKey: 'the recommendations API key',
+  widgetId: 'the widget ID',
+};
+
+export class SettingsStore {
+  constructor(private readonly store: KeyValueStore) {}
+
+  load(): Settings {
+    const raw = this.store.get(SETTINGS_STORE_KEY);
+    if (!raw) return {};
+    try {
+      const parsed = settingsSchema.safeParse(JSON.parse(raw));
+      return parsed.success ? parsed.data : {};
+    } catch {
+      return {};
+    }
+  }
+
+  /**
+   * Validates a change and stores the merged result. A field given as "" or null is cleared; a field
+   * left out keeps its value (so the sidebar can save without ever having read the API key).
+   */
+  save(change: Record<string, unknown>): Settings {
+    if (typeof change !== 'object' || change === null || Array.isArray(change)) {
+      throw ValidationError.single('settings', 'must be an object of settings');
+    }
+    const known = Object.keys(settingsSchema.shape) as SettingName[];
+    const unknown = Object.keys(change).filter((k) => !known.includes(k as SettingName));
+    if (unknown.length > 0) throw ValidationError.single(unknown[0]!, `is not a setting (known: ${known.join(', ')})`);
+    const merged: Record<string, unknown> = { ...this.load() };
+    for (const name of known) {
+      if (!(name in change)) continue;
+      const value = change[name];
+      if (value === '' || value === null || value === undefined) delete merged[name];
+      else merged[name] = value;
+    }
+    const parsed = settingsSchema.safeParse(merged);
+    if (!parsed.success) {
+      throw new ValidationError(
+        parsed.error.issues.map((issue) => {
+          const name = String(issue.path[0] ?? 'settings');
+          // Never echo the key back: it is a secret.
+          const shown = name === 'apiKey' ? '' : ` ('${String(merged[name])}')`;
+          return { argument: name, message: `${name}${shown}: ${issue.message}` };
+        }),
+      );
+    }
+    this.store.set(SETTINGS_STORE_KEY, JSON.stringify(parsed.data));
+    return parsed.data;
+  }
+
+  /** The value of a setting, or a ValidationError that says which setting is missing and where to set it. */
+  require<K extends SettingName>(name: K): NonNullable<Settings[K]> {
+    const value = this.load()[name];
+    if (value === undefined || value === '') throw ValidationError.single(name, `${LABELS[name]} is not set: ${WHERE}`);
+    return value as NonNullable<Settings[K]>;
+  }
+}
+
+export function publicSettings(settings: Settings): PublicSettings {
+  const shown: PublicSettings = { hasApiKey: Boolean(settings.apiKey) };
+  if (settings.reportingBaseUrl) shown.reportingBaseUrl = settings.reportingBaseUrl;
+  if (settings.recommendationsUrl) shown.recommendationsUrl = settings.recommendationsUrl;
+  if (settings.widgetId) shown.widgetId = settings.widgetId;
+  return shown;
+}
