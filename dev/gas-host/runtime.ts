@@ -418,6 +418,12 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries((params.headers ?? {}) as Record<string, unknown>)) headers[k] = String(v);
     let body: string | undefined;
+    const rawPayload = (paramsArg as { payload?: { getBytes?: () => number[]; getContentType?: () => string | null } } | undefined)?.payload;
+    if (rawPayload && typeof rawPayload.getBytes === 'function') {
+      // A Blob payload is sent as its bytes, with its own content type unless one is given.
+      params.payload = bytesToBuffer(fromRealm(rawPayload.getBytes())).toString('utf8');
+      if (params.contentType === undefined && typeof rawPayload.getContentType === 'function') params.contentType = rawPayload.getContentType() ?? undefined;
+    }
     const payload = params.payload;
     if (payload !== undefined && payload !== null) {
       if (typeof payload === 'string') body = payload;
