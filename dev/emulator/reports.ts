@@ -13,7 +13,7 @@ import {
 } from './metrics';
 import { CURRENCY_RATES_FROM_USD, type EntityRecord, type SeedPublisher } from './seed';
 import {
-  DAILY_DIMENSIONS, DAILY_FIELD_COUNT, HOURLY_FIELD_COUNT, MS_PER_DAY, MS_PER_HOUR, articlePublishHour, articleSlug,
+  DAILY_DIMENSIONS, DAILY_FIELD_COUNT, HOURLY_FIELD_COUNT, Lru, MS_PER_DAY, MS_PER_HOUR, articlePublishHour, articleSlug,
   dayFacts, dayNumberOf, hourFacts, publisherDimensions, secondarySlug, type DailyDimension,
 } from './synthetic-data';
 
@@ -228,9 +228,7 @@ function applyMetricFilters(access: RowAccess, conditions: FilterCondition[]): n
   return rows;
 }
 
-function sortAndPage(access: RowAccess, rows: number[], query: Query, operation: Operation, limits: { default: number; max: number }): Item[] {
-  const limit = integerParam(query, 'limit', operation, limits.default, 1, limits.max);
-  const offset = integerParam(query, 'offset', operation, 0, 0, Number.MAX_SAFE_INTEGER);
+function sortRows(access: RowAccess, rows: number[], query: Query, operation: Operation): number[] {
   const order = orderParam(query, operation);
   const sortField = single(query, 'sort')?.trim() || 'revenue';
   const { table, money, breakdowns } = access;
@@ -256,7 +254,7 @@ function sortAndPage(access: RowAccess, rows: number[], query: Query, operation:
     // Ties keep the breakdown order so paging never repeats or skips a row.
     return a.key - b.key;
   });
-  return keyed.slice(offset, offset + limit).map((k) => access.buildItem(k.row));
+  return keyed.map((k) => k.row);
 }
 
 function metricsOf(access: RowAccess, sums: Float64Array, offset: number): Item {
@@ -265,10 +263,45 @@ function metricsOf(access: RowAccess, sums: Float64Array, offset: number): Item 
   return out;
 }
 
-function finish(access: RowAccess, metricConditions: FilterCondition[], query: Query, operation: Operation, limits: { default: number; max: number }): ReportResponse {
+/** A report aggregated, filtered and sorted: every page of it is a slice. */
+interface PreparedReport {
+  access: RowAccess;
+  sortedRows: number[];
+  metricsSums: Item;
+  variantKeys: number[];
+}
+
+// Paging through a big report asks for the same aggregation several times; keep the last few.
+const PREPARED_CACHE_ENTRIES = 8;
+const preparedCache = new Lru<PreparedReport>(PREPARED_CACHE_ENTRIES);
+
+/**
+ * Data visibility moves in whole minutes, so that pages of one report fetched a few seconds apart
+ * see the same rows (and can share one aggregation).
+ */
+const DATA_CLOCK_STEP_MS = 60_000;
+
+function dataClock(nowMs: number): number {
+  return Math.floor(nowMs / DATA_CLOCK_STEP_MS) * DATA_CLOCK_STEP_MS;
+}
+
+function prepare(access: RowAccess, metricConditions: FilterCondition[], query: Query, operation: Operation, variantKeys: number[] = []): PreparedReport {
   const rows = metricConditions.length > 0 ? applyMetricFilters(access, metricConditions) : [...access.table.keys.keys()];
-  const items = sortAndPage(access, rows, query, operation, limits);
-  return { items, totalItems: rows.length, metricsSums: metricsOf(access, access.table.total(rows), 0) as Record<string, number> };
+  const sortedRows = sortRows(access, rows, query, operation);
+  return { access, sortedRows, metricsSums: metricsOf(access, access.table.total(rows), 0), variantKeys };
+}
+
+function page(prepared: PreparedReport, query: Query, operation: Operation, limits: { default: number; max: number }): ReportResponse {
+  const limit = integerParam(query, 'limit', operation, limits.default, 1, limits.max);
+  const offset = integerParam(query, 'offset', operation, 0, 0, Number.MAX_SAFE_INTEGER);
+  const items = prepared.sortedRows.slice(offset, offset + limit).map((row) => prepared.access.buildItem(row));
+  return { items, totalItems: prepared.sortedRows.length, metricsSums: { ...prepared.metricsSums } as Record<string, number> };
+}
+
+function cacheKey(kind: string, pub: SeedPublisher, query: Query, nowMs: number, extra: unknown[]): string {
+  const text = (name: string) => single(query, name) ?? '';
+  return JSON.stringify([kind, pub.id, text('fromDate'), text('toDate'), text('filter'), text('sort'), text('order'),
+    text('currencyCode'), text('decDigits'), dataClock(nowMs), ...extra]);
 }
 
 interface SplitFilters {
@@ -381,81 +414,85 @@ export function runMainReport(pub: SeedPublisher, query: Query, nowMs: number): 
   integerParam(query, 'offset', operation, 0, 0, Number.MAX_SAFE_INTEGER);
   orderParam(query, operation);
 
-  const dims = publisherDimensions(pub);
-  const dimensionValues: Record<DailyDimension, EntityRecord[]> = dims;
-  // Per dimension, which value indexes pass the entity conditions.
-  const allowed = DAILY_DIMENSIONS.map((dimension) => {
-    const values = dimensionValues[dimension];
-    const pass = new Uint8Array(values.length).fill(1);
-    for (const c of filters.entity.filter((f) => fieldBase(f.field) === dimension)) {
-      values.forEach((v, i) => {
-        if (!matchesText(c, entityText(c, v))) pass[i] = 0;
-      });
-    }
-    return pass;
-  });
-  const restrictedDims = DAILY_DIMENSIONS.map((_, k) => k).filter((k) => allowed[k]!.includes(0));
-  const dayConditions = filters.entity.filter((f) => f.field === 'day');
-  const monthConditions = filters.entity.filter((f) => f.field === 'month');
-
-  const firstMonth = monthNumberOfDay(fromDay);
-  const radices: number[] = breakdowns.map((b) => {
-    if (b === 'day') return toDay - fromDay + 1;
-    if (b === 'month') return monthNumberOfDay(toDay) - firstMonth + 1;
-    return dimensionValues[b as DailyDimension].length;
-  });
-  const dimIndexOf = breakdowns.map((b) => DAILY_DIMENSIONS.indexOf(b as DailyDimension));
-  const table = new GroupTable(DAILY_FIELD_COUNT);
-  const firstDataDay = Math.max(fromDay, dayNumberOf(pub.dataSince));
-  const lastDataDay = Math.min(toDay, Math.floor(nowMs / MS_PER_DAY));
-  for (let day = firstDataDay; day <= lastDataDay; day++) {
-    const fraction = visibleFraction(day * MS_PER_DAY, MS_PER_DAY, nowMs, MAIN_DATA_DELAY_MS);
-    if (fraction <= 0) continue;
-    const dayText = formatDay(day);
-    const month = monthNumberOfDay(day);
-    if (!dayConditions.every((c) => matchesText(c, dayText))) continue;
-    if (!monthConditions.every((c) => matchesText(c, formatMonth(month)))) continue;
-    const facts = dayFacts(pub, day);
-    // Facts "arrive" in row order through the day, so the current day is a growing prefix.
-    const visibleRows = Math.floor(facts.rowCount * fraction);
-    rows: for (let r = 0; r < visibleRows; r++) {
-      for (const k of restrictedDims) if (!allowed[k]![facts.dims[k]![r]!]) continue rows;
-      let key = 0;
-      for (let i = 0; i < breakdowns.length; i++) {
-        const b = breakdowns[i];
-        const part = b === 'day' ? day - fromDay : b === 'month' ? month - firstMonth : facts.dims[dimIndexOf[i]!]![r]!;
-        key = key * radices[i]! + part;
+  const build = (): PreparedReport => {
+    const dims = publisherDimensions(pub);
+    const dimensionValues: Record<DailyDimension, EntityRecord[]> = dims;
+    // Per dimension, which value indexes pass the entity conditions.
+    const allowed = DAILY_DIMENSIONS.map((dimension) => {
+      const values = dimensionValues[dimension];
+      const pass = new Uint8Array(values.length).fill(1);
+      for (const c of filters.entity.filter((f) => fieldBase(f.field) === dimension)) {
+        values.forEach((v, i) => {
+          if (!matchesText(c, entityText(c, v))) pass[i] = 0;
+        });
       }
-      const offset = table.offsetFor(key, () =>
-        breakdowns.map((b, i) => (b === 'day' ? day : b === 'month' ? month : facts.dims[dimIndexOf[i]!]![r]!)));
-      table.add(offset, facts.values, r * DAILY_FIELD_COUNT);
-    }
-  }
+      return pass;
+    });
+    const restrictedDims = DAILY_DIMENSIONS.map((_, k) => k).filter((k) => allowed[k]!.includes(0));
+    const dayConditions = filters.entity.filter((f) => f.field === 'day');
+    const monthConditions = filters.entity.filter((f) => f.field === 'month');
 
-  const entityOf = (row: number, b: string): EntityRecord => dimensionValues[b as DailyDimension][table.parts[row]![breakdowns.indexOf(b)]!]!;
-  const access: RowAccess = {
-    table, metrics, money, breakdowns,
-    entityText: (row, b, attribute) => {
-      const part = table.parts[row]![breakdowns.indexOf(b)]!;
-      if (b === 'day') return formatDay(part);
-      if (b === 'month') return formatMonth(part);
-      return entityOf(row, b)[attribute];
-    },
-    buildItem: (row) => {
-      const item: Item = {};
-      breakdowns.forEach((b, i) => {
-        const part = table.parts[row]![i]!;
-        if (b === 'day') item.day = formatDay(part);
-        else if (b === 'month') item.month = formatMonth(part);
-        else {
-          const entity = dimensionValues[b as DailyDimension][part]!;
-          item[b] = { id: entity.id, name: entity.name };
+    const firstMonth = monthNumberOfDay(fromDay);
+    const radices: number[] = breakdowns.map((b) => {
+      if (b === 'day') return toDay - fromDay + 1;
+      if (b === 'month') return monthNumberOfDay(toDay) - firstMonth + 1;
+      return dimensionValues[b as DailyDimension].length;
+    });
+    const dimIndexOf = breakdowns.map((b) => DAILY_DIMENSIONS.indexOf(b as DailyDimension));
+    const table = new GroupTable(DAILY_FIELD_COUNT);
+    const firstDataDay = Math.max(fromDay, dayNumberOf(pub.dataSince));
+    const dataNowMs = dataClock(nowMs);
+    const lastDataDay = Math.min(toDay, Math.floor(dataNowMs / MS_PER_DAY));
+    for (let day = firstDataDay; day <= lastDataDay; day++) {
+      const fraction = visibleFraction(day * MS_PER_DAY, MS_PER_DAY, dataNowMs, MAIN_DATA_DELAY_MS);
+      if (fraction <= 0) continue;
+      const dayText = formatDay(day);
+      const month = monthNumberOfDay(day);
+      if (!dayConditions.every((c) => matchesText(c, dayText))) continue;
+      if (!monthConditions.every((c) => matchesText(c, formatMonth(month)))) continue;
+      const facts = dayFacts(pub, day);
+      // Facts "arrive" in row order through the day, so the current day is a growing prefix.
+      const visibleRows = Math.floor(facts.rowCount * fraction);
+      rows: for (let r = 0; r < visibleRows; r++) {
+        for (const k of restrictedDims) if (!allowed[k]![facts.dims[k]![r]!]) continue rows;
+        let key = 0;
+        for (let i = 0; i < breakdowns.length; i++) {
+          const b = breakdowns[i];
+          const part = b === 'day' ? day - fromDay : b === 'month' ? month - firstMonth : facts.dims[dimIndexOf[i]!]![r]!;
+          key = key * radices[i]! + part;
         }
-      });
-      return Object.assign(item, metricsOf(access, table.sums, row * table.fieldCount));
-    },
+        const offset = table.offsetFor(key, () =>
+          breakdowns.map((b, i) => (b === 'day' ? day : b === 'month' ? month : facts.dims[dimIndexOf[i]!]![r]!)));
+        table.add(offset, facts.values, r * DAILY_FIELD_COUNT);
+      }
+    }
+
+    const entityOf = (row: number, b: string): EntityRecord => dimensionValues[b as DailyDimension][table.parts[row]![breakdowns.indexOf(b)]!]!;
+    const access: RowAccess = {
+      table, metrics, money, breakdowns,
+      entityText: (row, b, attribute) => {
+        const part = table.parts[row]![breakdowns.indexOf(b)]!;
+        if (b === 'day') return formatDay(part);
+        if (b === 'month') return formatMonth(part);
+        return entityOf(row, b)[attribute];
+      },
+      buildItem: (row) => {
+        const item: Item = {};
+        breakdowns.forEach((b, i) => {
+          const part = table.parts[row]![i]!;
+          if (b === 'day') item.day = formatDay(part);
+          else if (b === 'month') item.month = formatMonth(part);
+          else {
+            const entity = dimensionValues[b as DailyDimension][part]!;
+            item[b] = { id: entity.id, name: entity.name };
+          }
+        });
+        return Object.assign(item, metricsOf(access, table.sums, row * table.fieldCount));
+      },
+    };
+    return prepare(access, filters.metric, query, operation);
   };
-  return finish(access, filters.metric, query, operation, MAIN_LIMIT);
+  return page(preparedCache.get(cacheKey('main', pub, query, nowMs, [breakdowns]), build), query, operation, MAIN_LIMIT);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -507,64 +544,69 @@ export function runExternalIdReport(
   integerParam(query, 'offset', operation, 0, 0, Number.MAX_SAFE_INTEGER);
   orderParam(query, operation);
 
-  const widgets = publisherDimensions(pub).widget;
-  const widgetPass = widgets.map((w) => filters.entity.filter((c) => fieldBase(c.field) === 'widget').every((c) => matchesText(c, entityText(c, w))));
-  const externalIdConditions = filters.entity.filter((c) => c.field === 'externalId');
-  const secondaryConditions = filters.entity.filter((c) => c.field === 'externalSecondaryId');
-  const articlePass = new Map<number, boolean>();
-  const bySecondary = breakdowns.includes('externalSecondaryId');
-  const byWidget = breakdowns.includes('widget');
-  const delayMs = realtime ? REALTIME_DATA_DELAY_MS : HOURLY_DATA_DELAY_MS;
-  const table = new GroupTable(HOURLY_FIELD_COUNT);
-  const variantKeys: number[] = [];
-  for (let hourMs = fromMs; hourMs < toMs; hourMs += MS_PER_HOUR) {
-    const fraction = visibleFraction(hourMs, MS_PER_HOUR, nowMs, delayMs);
-    if (fraction <= 0) continue;
-    const hourNumber = hourMs / MS_PER_HOUR;
-    const facts = hourFacts(pub, hourNumber);
-    const visibleRows = Math.floor(facts.rowCount * fraction);
-    for (let r = 0; r < visibleRows; r++) {
-      const article = facts.article[r]!;
-      if (!realtime && articlePublishHour(pub, article) * MS_PER_HOUR + EXTERNAL_ID_INJECTION_DELAY_MS > nowMs) continue;
-      variantKeys.push(hourNumber * VARIANT_ROWS_PER_HOUR + r);
-      const widget = facts.widget[r]!;
-      if (!widgetPass[widget]) continue;
-      let pass = articlePass.get(article);
-      if (pass === undefined) {
-        const slug = articleSlug(pub, article);
-        pass = externalIdConditions.every((c) => matchesText(c, slug));
-        articlePass.set(article, pass);
+  const build = (): PreparedReport => {
+    const widgets = publisherDimensions(pub).widget;
+    const widgetPass = widgets.map((w) => filters.entity.filter((c) => fieldBase(c.field) === 'widget').every((c) => matchesText(c, entityText(c, w))));
+    const externalIdConditions = filters.entity.filter((c) => c.field === 'externalId');
+    const secondaryConditions = filters.entity.filter((c) => c.field === 'externalSecondaryId');
+    const articlePass = new Map<number, boolean>();
+    const bySecondary = breakdowns.includes('externalSecondaryId');
+    const byWidget = breakdowns.includes('widget');
+    const delayMs = realtime ? REALTIME_DATA_DELAY_MS : HOURLY_DATA_DELAY_MS;
+    const table = new GroupTable(HOURLY_FIELD_COUNT);
+    const variantKeys: number[] = [];
+    const dataNowMs = dataClock(nowMs);
+    for (let hourMs = fromMs; hourMs < toMs; hourMs += MS_PER_HOUR) {
+      const fraction = visibleFraction(hourMs, MS_PER_HOUR, dataNowMs, delayMs);
+      if (fraction <= 0) continue;
+      const hourNumber = hourMs / MS_PER_HOUR;
+      const facts = hourFacts(pub, hourNumber);
+      const visibleRows = Math.floor(facts.rowCount * fraction);
+      for (let r = 0; r < visibleRows; r++) {
+        const article = facts.article[r]!;
+        if (!realtime && articlePublishHour(pub, article) * MS_PER_HOUR + EXTERNAL_ID_INJECTION_DELAY_MS > dataNowMs) continue;
+        variantKeys.push(hourNumber * VARIANT_ROWS_PER_HOUR + r);
+        const widget = facts.widget[r]!;
+        if (!widgetPass[widget]) continue;
+        let pass = articlePass.get(article);
+        if (pass === undefined) {
+          const slug = articleSlug(pub, article);
+          pass = externalIdConditions.every((c) => matchesText(c, slug));
+          articlePass.set(article, pass);
+        }
+        if (!pass) continue;
+        const variant = facts.secondaryVariant[r]!;
+        if (secondaryConditions.length > 0) {
+          const secondary = secondarySlug(pub, article, variant);
+          if (!secondaryConditions.every((c) => matchesText(c, secondary))) continue;
+        }
+        const key = ((article * 2 + (bySecondary ? variant : 0)) * widgets.length) + (byWidget ? widget : 0);
+        const offset = table.offsetFor(key, () => [article, variant, widget]);
+        table.add(offset, facts.values, r * HOURLY_FIELD_COUNT);
       }
-      if (!pass) continue;
-      const variant = facts.secondaryVariant[r]!;
-      if (secondaryConditions.length > 0) {
-        const secondary = secondarySlug(pub, article, variant);
-        if (!secondaryConditions.every((c) => matchesText(c, secondary))) continue;
-      }
-      const key = ((article * 2 + (bySecondary ? variant : 0)) * widgets.length) + (byWidget ? widget : 0);
-      const offset = table.offsetFor(key, () => [article, variant, widget]);
-      table.add(offset, facts.values, r * HOURLY_FIELD_COUNT);
     }
-  }
 
-  const access: RowAccess = {
-    table, metrics, money, breakdowns,
-    entityText: (row, b, attribute) => {
-      const [article, variant, widget] = table.parts[row] as [number, number, number];
-      if (b === 'externalId') return articleSlug(pub, article);
-      if (b === 'externalSecondaryId') return secondarySlug(pub, article, variant);
-      return widgets[widget]![attribute];
-    },
-    buildItem: (row) => {
-      const [article, variant, widget] = table.parts[row] as [number, number, number];
-      const item: Item = {};
-      for (const b of breakdowns) {
-        if (b === 'externalId') item.externalId = articleSlug(pub, article);
-        else if (b === 'externalSecondaryId') item.externalSecondaryId = secondarySlug(pub, article, variant);
-        else item.widget = { id: widgets[widget]!.id, name: widgets[widget]!.name };
-      }
-      return Object.assign(item, metricsOf(access, table.sums, row * table.fieldCount));
-    },
+    const access: RowAccess = {
+      table, metrics, money, breakdowns,
+      entityText: (row, b, attribute) => {
+        const [article, variant, widget] = table.parts[row] as [number, number, number];
+        if (b === 'externalId') return articleSlug(pub, article);
+        if (b === 'externalSecondaryId') return secondarySlug(pub, article, variant);
+        return widgets[widget]![attribute];
+      },
+      buildItem: (row) => {
+        const [article, variant, widget] = table.parts[row] as [number, number, number];
+        const item: Item = {};
+        for (const b of breakdowns) {
+          if (b === 'externalId') item.externalId = articleSlug(pub, article);
+          else if (b === 'externalSecondaryId') item.externalSecondaryId = secondarySlug(pub, article, variant);
+          else item.widget = { id: widgets[widget]!.id, name: widgets[widget]!.name };
+        }
+        return Object.assign(item, metricsOf(access, table.sums, row * table.fieldCount));
+      },
+    };
+    return prepare(access, filters.metric, query, operation, variantKeys);
   };
-  return { response: finish(access, filters.metric, query, operation, limits), variantKeys };
+  const prepared = preparedCache.get(cacheKey(mode, pub, query, nowMs, [breakdowns]), build);
+  return { response: page(prepared, query, operation, limits), variantKeys: prepared.variantKeys };
 }

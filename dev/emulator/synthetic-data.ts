@@ -132,7 +132,7 @@ function titleFor(seed: number, n: number): string {
 }
 
 /** Small LRU so repeated and overlapping queries do not regenerate tables. */
-class Lru<V> {
+export class Lru<V> {
   private readonly map = new Map<string, V>();
   constructor(private readonly maxEntries: number) {}
   get(key: string, make: () => V): V {
