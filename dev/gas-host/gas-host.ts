@@ -362,6 +362,8 @@ export class GasHost {
     const worker = new Worker(file, {
       workerData: { code: this.code, clock: this.clock.descriptor(), settings: this.settings, signal: signalBuffer, replyPort: channel.port2 },
       transferList: [channel.port2],
+      // The built worker is plain CommonJS: do not inherit a TypeScript loader (tsx) that would slow every start.
+      execArgv: [],
     });
     const pooled: PooledWorker = { worker, busy: false, replyPort: channel.port1, signal: new Int32Array(signalBuffer) };
     worker.on('message', (message: { type: string; executionId: number; op?: string; args?: unknown[]; outcome?: ExecutionOutcome }) => {
