@@ -106,6 +106,11 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-traceid', request.id);
+    // The recommendations endpoint is called from browsers (hence its cors=true parameter).
+    if (request.url.startsWith('/recs/')) {
+      reply.header('access-control-allow-origin', '*');
+      reply.header('access-control-expose-headers', 'x-traceid');
+    }
     return payload;
   });
 
@@ -350,6 +355,14 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
     }
     return reply.send(response);
   });
+
+  app.options(RECS_PATH, async (_request, reply) =>
+    reply
+      .code(204)
+      .header('access-control-allow-methods', 'POST, OPTIONS')
+      .header('access-control-allow-headers', 'Content-Type')
+      .header('access-control-max-age', '600')
+      .send());
 
   app.get(PIXEL_PATH, async (request, reply) => {
     const query = queryOf(request);

@@ -44,6 +44,13 @@ describe('POST {recs_url}', () => {
     expect(result.body.tracking.reportServed).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.*\?.+/);
   });
 
+  it('can be called from a browser page: CORS preflight and allow-origin', async () => {
+    const preflight = await request(emulator.recsUrl, { method: 'OPTIONS', headers: { Origin: 'https://chat.example', 'Access-Control-Request-Method': 'POST' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Content-Type/i);
+    expect((await recommend({})).headers.get('access-control-allow-origin')).toBe('*');
+  });
+
   it('chooses the same documents for the same inputs', async () => {
     const body = { keywords: ['travel'], iabCategories: ['IAB20'] };
     expect((await recommend(body)).body.documents).toEqual((await recommend(body)).body.documents);
