@@ -92,6 +92,8 @@ describe('locks and concurrent executions', () => {
     const host = createGasHost({ concurrency: 3 });
     host.load(BUNDLE);
     try {
+      // Warm three workers first, so the contenders start at once even on a loaded machine.
+      await host.callConcurrently([1, 2, 3].map(() => ({ functionName: 'holdAndCheck' })));
       const holding = host.callConcurrently([{ functionName: 'HOLD', args: [800] }]);
       // Start the contenders only once the first execution really holds the lock.
       while (host.state.lockHolder('script') === undefined) await new Promise((r) => setTimeout(r, 5));
