@@ -2,4 +2,9 @@
  * The public surface of the bundle: every function exported here becomes a top-level function in
  * dist/Code.js (the build generates a stub carrying its JSDoc). Nothing else is visible to Apps Script.
  */
-export { onOpen, onInstall, showSidebar } from './menu';
+export { onOpen, onInstall, showSidebar, refreshAll, signOutFromMenu } from './menu';
+export {
+  ENGAGE_REPORT, ENGAGE_EXTERNALID_REPORT, ENGAGE_REALTIME_REPORT,
+  ENGAGE_PUBLISHERS, ENGAGE_WIDGETS, ENGAGE_NATIVEAPPS, ENGAGE_COUNTRIES, ENGAGE_TIMEZONES,
+} from './custom-functions';
+export { signIn, signInWithToken, signOut, saveSettings, getSidebarState } from './sidebar-api';

@@ -1,18 +1,31 @@
 /**
- * The add-on menu and the sidebar opener. onOpen may run in AuthMode.NONE, where only menus are
- * allowed, so it touches nothing but the UI builder (no properties, no document, no fetch).
+ * The add-on menu, the sidebar opener and the menu's own actions. onOpen may run in AuthMode.NONE,
+ * where only menus are allowed, so it reads the sign-in state only in other modes, and never fails
+ * because of it: the menu must always appear.
  */
+import { createAddon } from '../gas/addon-services';
+import { userMessage } from '../core/engage-addon';
 
 /**
  * Adds the Engage menu when a spreadsheet opens. Works in every auth mode, NONE included.
  * @param {GoogleAppsScript.Events.SheetsOnOpen} e The open event.
  */
 export function onOpen(e?: GoogleAppsScript.Events.SheetsOnOpen): void {
-  void e;
-  SpreadsheetApp.getUi()
-    .createAddonMenu()
-    .addItem('Open sidebar', 'showSidebar')
-    .addToUi();
+  const menu = SpreadsheetApp.getUi().createAddonMenu();
+  const warning = e && e.authMode !== undefined && String(e.authMode) !== 'NONE' ? signInWarning() : undefined;
+  if (warning) menu.addItem(`⚠ ${warning}`, 'showSidebar').addSeparator();
+  menu.addItem('Open sidebar', 'showSidebar').addItem('Refresh all', 'refreshAll').addSeparator().addItem('Sign out', 'signOutFromMenu').addToUi();
+}
+
+function signInWarning(): string | undefined {
+  try {
+    const session = createAddon().session();
+    if (session.rejected) return 'Sign in again';
+    if (session.warning && session.signedIn) return `Sign-in ends in ${Math.max(0, 30 - (session.tokenAgeDays ?? 0))} days`;
+  } catch {
+    // LIMITED mode or a missing setting: the plain menu is enough.
+  }
+  return undefined;
 }
 
 /**
@@ -29,4 +42,37 @@ export function onInstall(e?: GoogleAppsScript.Events.AddonOnInstall): void {
 export function showSidebar(): void {
   const html = HtmlService.createHtmlOutputFromFile('sidebar').setTitle('Engage for Sheets');
   SpreadsheetApp.getUi().showSidebar(html);
+}
+
+/** Name of the cell whose change makes every ENGAGE_* formula that references it fetch again. */
+export const REFRESH_RANGE_NAME = 'EngageRefresh';
+const REFRESH_SHEET_NAME = 'Engage refresh';
+
+/**
+ * Refresh all: changes the named refresh cell, so every ENGAGE_* formula that references it as its
+ * refresh argument fetches fresh data.
+ */
+export function refreshAll(): void {
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  let range = spreadsheet.getRangeByName(REFRESH_RANGE_NAME);
+  if (!range) {
+    const sheet = spreadsheet.getSheetByName(REFRESH_SHEET_NAME) ?? spreadsheet.insertSheet(REFRESH_SHEET_NAME);
+    range = sheet.getRange(1, 1);
+    spreadsheet.setNamedRange(REFRESH_RANGE_NAME, range);
+    sheet.hideSheet();
+  }
+  range.setValue(new Date());
+  spreadsheet.toast('Engage formulas that use the refresh cell are fetching fresh data.', 'Engage for Sheets');
+}
+
+/**
+ * Sign out from the menu: forgets the stored token.
+ */
+export function signOutFromMenu(): void {
+  try {
+    createAddon().signOut();
+    SpreadsheetApp.getActiveSpreadsheet().toast('Signed out of Engage.', 'Engage for Sheets');
+  } catch (e) {
+    SpreadsheetApp.getUi().alert(userMessage(e));
+  }
 }

@@ -83,6 +83,10 @@ describe('dist/Code.js', () => {
   it('keeps @customfunction on the stubs of custom functions so Sheets offers autocomplete', () => {
     const stubs = topLevelFunctions();
     const custom = [...docs.values()].filter((d) => d.jsdoc.includes('@customfunction'));
+    expect(custom.map((d) => d.name).sort()).toEqual([
+      'ENGAGE_COUNTRIES', 'ENGAGE_EXTERNALID_REPORT', 'ENGAGE_NATIVEAPPS', 'ENGAGE_PUBLISHERS',
+      'ENGAGE_REALTIME_REPORT', 'ENGAGE_REPORT', 'ENGAGE_TIMEZONES', 'ENGAGE_WIDGETS',
+    ]);
     for (const doc of custom) {
       expect(stubs.get(doc.name)?.leadingComment).toContain('@customfunction');
       expect(doc.name).toMatch(/^[A-Z][A-Z0-9_]*[A-Z0-9]$/);

@@ -1,0 +1,357 @@
+/**
+ * The add-on's use cases, composed from the core and driven by ports: signing in and out, settings,
+ * the sidebar's state, and the results of ENGAGE_* formulas. Entry points build one EngageAddon per
+ * execution with the Apps Script adapters; tests build it with fakes or run the bundle in the local
+ * host. Secrets (the token, the API key) stay in the user store; nothing here puts them in a cache,
+ * a log, a cell or a message.
+ *
+ * Formula results are cached in the document cache, keyed by the request, the token's identity and
+ * the refresh argument, for as long as the data is fresh. Identical formulas recalculating together
+ * send one set of requests: the first takes the document lock, re-reads the cache, leaves a claim and
+ * fetches; the others see the claim and wait for its result instead of fetching too.
+ */
+import { EngageClient } from './api-client';
+import { ChunkedCache, hashText, type BatchCache } from './chunked-cache';
+import { AuthenticationError, BusyError, EngageError, NotSignedInError, RateLimitError, ValidationError } from './errors';
+import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from './ports';
+import type { ReportInput, ReportQuery } from './report-request';
+import { reportResultToTable, tableToValues, type Cell } from './report-table';
+import { SettingsStore, publicSettings, type PublicSettings } from './settings';
+import { LOOKUPS, MS_PER_DAY, TOKEN_LIFETIME_DAYS, type LookupKind, type ReportKind } from './spec';
+import { TOKEN_STORE_KEY, TokenStore, type StoredToken } from './token-store';
+
+/** From this age on the sidebar and the menu warn that the token ends soon. */
+export const TOKEN_WARNING_AGE_DAYS = 25;
+/** Where a 401 is remembered, so the next execution asks to sign in again without a request. */
+export const TOKEN_REJECTED_KEY = 'engage.token.rejected';
+/** How long a formula result stays cached, by how fresh the data can be. */
+export const RESULT_TTL_SECONDS: Record<ReportKind | 'lookup', number> = {
+  realtime: 300, // realtime data is at most 30 minutes late: keep it briefly
+  externalId: 1800,
+  main: 3600, // general data is 2 to 4 hours late
+  lookup: 3600,
+};
+/** Shared rate windows live in the script cache for a little longer than their longest window (1 hour). */
+const RATE_STATE_TTL_SECONDS = 2 * 3600;
+/** How long to wait for the document lock that guards formula claims. */
+const CLAIM_LOCK_TIMEOUT_MS = 5000;
+/** How often a formula waiting for another one's result looks at the cache. */
+const CLAIM_POLL_MS = 250;
+const RESULT_CACHE_PREFIX = 'engage.r.';
+const CLAIM_PREFIX = 'engage.claim.';
+/** Bumped when the cached shape changes, so old entries are never read. */
+const RESULT_FORMAT = 'v1';
+
+export interface AddonPorts {
+  transport: HttpTransport;
+  /** The user's own properties (the spreadsheet owner's in a custom function): token, settings, login guard. */
+  userStore: KeyValueStore;
+  /** The document cache: formula results and claims. */
+  documentCache: BatchCache;
+  /** Guards claims of formula results (the document lock). */
+  documentLock: Lock;
+  /** The script cache: report rate windows shared by every execution of every user. */
+  sharedCache: Cache;
+  /** Guards the shared rate windows (the script lock). */
+  sharedLock: Lock;
+  clock: Clock;
+  sleeper: Sleeper;
+  random?: RandomSource;
+  /** IANA zone of the spreadsheet. */
+  timeZone: string;
+  /** True in a custom function: messages speak of the spreadsheet's owner. */
+  inCustomFunction?: boolean;
+}
+
+export interface SessionState {
+  signedIn: boolean;
+  /** The sign-in was refused by the service (401): sign in again. */
+  rejected: boolean;
+  username?: string;
+  source?: StoredToken['source'];
+  tokenAgeDays?: number;
+  expiresAt?: string;
+  /** A sentence to show when the token ends soon or was refused. */
+  warning?: string;
+}
+
+export interface SidebarState {
+  session: SessionState;
+  settings: PublicSettings;
+  timeZone: string;
+}
+
+export interface FormulaReportOptions {
+  maxRows?: number;
+  /** Any value; a change makes a new request instead of a cached answer. */
+  refresh?: unknown;
+  /** Epoch ms by which the formula must be done. */
+  deadlineAtMs: number;
+}
+
+export class EngageAddon {
+  private readonly settings: SettingsStore;
+  private readonly tokens: TokenStore;
+  private readonly results: ChunkedCache;
+
+  constructor(private readonly ports: AddonPorts) {
+    this.settings = new SettingsStore(ports.userStore);
+    this.tokens = new TokenStore(ports.userStore, ports.clock);
+    this.results = new ChunkedCache(ports.documentCache, RESULT_CACHE_PREFIX);
+  }
+
+  // ---- Sign-in ----
+
+  /** Logs in once with user name and password; keeps only the token and its issue time. */
+  signIn(username: unknown, password: unknown): SidebarState {
+    if (typeof username !== 'string') throw ValidationError.single('username', 'must be text (your Engage user name)');
+    if (typeof password !== 'string') throw ValidationError.single('password', 'must be text');
+    const client = this.client({ forLogin: true });
+    const token = client.login(username, password, { deadlineAtMs: this.ports.clock.now() + 20_000 });
+    this.tokens.save(token, 'login', username.trim());
+    this.ports.userStore.remove(TOKEN_REJECTED_KEY);
+    return this.sidebarState();
+  }
+
+  /** Uses a token created in the service's web UI instead of a password. */
+  useToken(token: unknown): SidebarState {
+    if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token.trim())) {
+      throw ValidationError.single('token', 'must be the API token as one piece of text without spaces');
+    }
+    if (token.trim().length > 4096) throw ValidationError.single('token', 'is longer than 4096 characters: paste the token alone');
+    this.tokens.save(token.trim(), 'pasted');
+    this.ports.userStore.remove(TOKEN_REJECTED_KEY);
+    return this.sidebarState();
+  }
+
+  signOut(): SidebarState {
+    this.tokens.clear();
+    this.ports.userStore.remove(TOKEN_REJECTED_KEY);
+    return this.sidebarState();
+  }
+
+  session(): SessionState {
+    const stored = this.tokens.load();
+    if (!stored) {
+      const expired = this.ports.userStore.get(TOKEN_STORE_KEY) !== null;
+      return expired
+        ? { signedIn: false, rejected: false, warning: `Your Engage sign-in is older than ${TOKEN_LIFETIME_DAYS} days and has expired: sign in again.` }
+        : { signedIn: false, rejected: false };
+    }
+    const rejected = this.isRejected(stored);
+    const now = this.ports.clock.now();
+    const state: SessionState = { signedIn: !rejected, rejected, source: stored.source, tokenAgeDays: Math.floor((now - stored.obtainedAtMs) / MS_PER_DAY) };
+    if (stored.username) state.username = stored.username;
+    if (stored.expiresAtMs !== undefined) state.expiresAt = new Date(stored.expiresAtMs).toISOString();
+    if (rejected) state.warning = 'Engage no longer accepts your sign-in (the password may have changed): sign in again.';
+    else if (stored.expiresAtMs !== undefined && state.tokenAgeDays! >= TOKEN_WARNING_AGE_DAYS) {
+      const daysLeft = Math.max(0, Math.ceil((stored.expiresAtMs - now) / MS_PER_DAY));
+      state.warning = `Your Engage sign-in ends in ${daysLeft} day${daysLeft === 1 ? '' : 's'}: sign in again soon to keep reports and schedules running.`;
+    }
+    return state;
+  }
+
+  // ---- Settings and sidebar ----
+
+  saveSettings(change: unknown): SidebarState {
+    this.settings.save(change as Record<string, unknown>);
+    return this.sidebarState();
+  }
+
+  sidebarState(): SidebarState {
+    return { session: this.session(), settings: publicSettings(this.settings.load()), timeZone: this.ports.timeZone };
+  }
+
+  // ---- Reports and lookups ----
+
+  /** Validates report arguments (nothing is sent) and returns the query. */
+  buildQuery(kind: ReportKind, input: ReportInput): ReportQuery {
+    return this.client({ needToken: false }).buildQuery(kind, input, this.ports.timeZone);
+  }
+
+  /** A report as sheet values (header, rows, totals), cached and shared between identical formulas. */
+  formulaReport(kind: ReportKind, input: ReportInput, options: FormulaReportOptions): Cell[][] {
+    const query = this.buildQuery(kind, input);
+    const client = this.client();
+    const identity = JSON.stringify([RESULT_FORMAT, 'report', this.baseUrl(), hashText(client.token ?? ''), kind, query.params, query.breakdowns, options.maxRows ?? null, this.ports.timeZone, options.refresh ?? null]);
+    return this.cachedOnce(identity, RESULT_TTL_SECONDS[kind], options.deadlineAtMs, () => {
+      const result = this.withAuth(() => client.runReport(query, { deadlineAtMs: options.deadlineAtMs, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}) }));
+      if (result.stoppedBecause === 'rateLimit') {
+        throw new RateLimitError({ status: 429, local: true, nowMs: this.ports.clock.now(), limitDescription: `only ${result.items.length} of ${result.totalItems} rows could be fetched within the 30 report requests a minute`, ...(result.retryAtMs !== undefined ? { retryAtMs: result.retryAtMs } : {}) });
+      }
+      return tableToValues(reportResultToTable(result, { timeZone: this.ports.timeZone, neutraliseFormulas: false }));
+    });
+  }
+
+  /** A lookup as sheet values: a header of the fields seen, then one row per entry. */
+  formulaLookup(kind: LookupKind, publisherId: string | undefined, options: Omit<FormulaReportOptions, 'maxRows'>): Cell[][] {
+    const client = this.client();
+    const identity = JSON.stringify([RESULT_FORMAT, 'lookup', this.baseUrl(), hashText(client.token ?? ''), kind, publisherId ?? null, options.refresh ?? null]);
+    return this.cachedOnce(identity, RESULT_TTL_SECONDS.lookup, options.deadlineAtMs, () => {
+      const entries = this.withAuth(() => client.lookup(kind, publisherId, { deadlineAtMs: options.deadlineAtMs }));
+      return lookupTable(entries, LOOKUPS[kind].title);
+    });
+  }
+
+  // ---- Internals ----
+
+  private baseUrl(): string {
+    return this.settings.require('reportingBaseUrl');
+  }
+
+  private isRejected(stored: StoredToken): boolean {
+    return this.ports.userStore.get(TOKEN_REJECTED_KEY) === hashText(stored.token);
+  }
+
+  /** A client with the stored token; sign-in problems are reported before anything is sent. */
+  private client(options: { forLogin?: boolean; needToken?: boolean } = {}): EngageClient {
+    const { ports } = this;
+    const shared = { store: new CacheStore(ports.sharedCache, RATE_STATE_TTL_SECONDS), lock: ports.sharedLock };
+    const client = new EngageClient({
+      baseUrl: this.baseUrl(),
+      transport: ports.transport,
+      clock: ports.clock,
+      sleeper: ports.sleeper,
+      // The login guard is per user and must survive cache eviction: it lives in the user's properties.
+      store: options.forLogin ? ports.userStore : shared.store,
+      lock: shared.lock,
+      ...(ports.random ? { random: ports.random } : {}),
+    });
+    if (options.forLogin || options.needToken === false) return client;
+    const stored = this.tokens.load();
+    if (!stored) {
+      const hint = ports.inCustomFunction
+        ? 'the owner of this spreadsheet must sign in from the Engage sidebar (Extensions > Engage for Sheets > Open sidebar), because formulas run with the owner\'s sign-in'
+        : 'sign in from the Engage sidebar with your Engage user name and password, or paste an API token';
+      throw new NotSignedInError(hint);
+    }
+    if (this.isRejected(stored)) {
+      throw new AuthenticationError({ status: 401, errorMessage: 'the stored sign-in was refused earlier' });
+    }
+    client.setToken(stored.token);
+    return client;
+  }
+
+  /** Runs a call; a 401 marks the stored token as refused, so later executions ask to sign in without a request. */
+  private withAuth<T>(call: () => T): T {
+    try {
+      return call();
+    } catch (e) {
+      if (e instanceof AuthenticationError) {
+        const stored = this.tokens.load();
+        if (stored) {
+          try {
+            this.ports.userStore.set(TOKEN_REJECTED_KEY, hashText(stored.token));
+          } catch {
+            // A custom function of an editor cannot write the owner's properties; the message still says what to do.
+          }
+        }
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The cached value for `identity`, or the value of `compute`, computed by one execution only:
+   * concurrent executions with the same identity wait for its result.
+   */
+  private cachedOnce(identity: string, ttlSeconds: number, deadlineAtMs: number, compute: () => Cell[][]): Cell[][] {
+    const hit = this.readResult(identity);
+    if (hit) return hit;
+    const { documentCache: cache, documentLock: lock, clock, sleeper } = this.ports;
+    const claimKey = `${CLAIM_PREFIX}${this.results.keyOf(identity)}`;
+    for (;;) {
+      if (!lock.tryLock(Math.max(0, Math.min(CLAIM_LOCK_TIMEOUT_MS, deadlineAtMs - clock.now())))) {
+        throw new BusyError('the same report for another cell');
+      }
+      let claimedByOther = false;
+      try {
+        const again = this.readResult(identity);
+        if (again) return again;
+        const claim = Number(cache.get(claimKey) ?? 0);
+        if (claim > clock.now()) claimedByOther = true;
+        else cache.put(claimKey, String(deadlineAtMs), Math.max(1, Math.ceil((deadlineAtMs - clock.now()) / 1000)));
+      } finally {
+        lock.releaseLock();
+      }
+      if (!claimedByOther) break;
+      // Another execution is fetching the same data: wait for its result rather than fetching it again.
+      while (clock.now() + CLAIM_POLL_MS < deadlineAtMs) {
+        sleeper.sleep(CLAIM_POLL_MS);
+        const waited = this.readResult(identity);
+        if (waited) return waited;
+        if (Number(cache.get(claimKey) ?? 0) <= clock.now()) break;
+      }
+      if (clock.now() + CLAIM_POLL_MS >= deadlineAtMs) throw new BusyError('the same report for another cell, which is still loading');
+    }
+    try {
+      const values = compute();
+      this.results.put(identity, encodeValues(values), ttlSeconds);
+      return values;
+    } finally {
+      cache.remove(claimKey);
+    }
+  }
+
+  private readResult(identity: string): Cell[][] | null {
+    const text = this.results.get(identity);
+    if (text === null) return null;
+    try {
+      return decodeValues(text);
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** A cache used as the key-value store of shared state that may be lost without harm (rate windows). */
+export class CacheStore implements KeyValueStore {
+  constructor(private readonly cache: Cache, private readonly ttlSeconds: number) {}
+  get(key: string): string | null {
+    return this.cache.get(key);
+  }
+  set(key: string, value: string): void {
+    this.cache.put(key, value, this.ttlSeconds);
+  }
+  remove(key: string): void {
+    this.cache.remove(key);
+  }
+}
+
+/** Lookup entries as a table: id and name first, then every other field seen, in order of appearance. */
+export function lookupTable(entries: readonly Record<string, unknown>[], title: string): Cell[][] {
+  const columns = ['id', 'name'];
+  for (const entry of entries) for (const key of Object.keys(entry)) if (!columns.includes(key)) columns.push(key);
+  if (entries.length === 0) return [[`No ${title} found`]];
+  return [columns, ...entries.map((e) => columns.map((c) => toCell(e[c])))];
+}
+
+function toCell(value: unknown): Cell {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (value && typeof value === 'object' && 'value' in (value as object)) return toCell((value as { value: unknown }).value);
+  return JSON.stringify(value);
+}
+
+/** Values with Dates kept as Dates through JSON: a Date becomes {"$d": epochMs}. */
+export function encodeValues(values: Cell[][]): string {
+  return JSON.stringify(values, function (this: Record<string, unknown>, key: string, value: unknown) {
+    const raw = this[key];
+    return raw instanceof Date || Object.prototype.toString.call(raw) === '[object Date]' ? { $d: (raw as Date).getTime() } : value;
+  });
+}
+
+export function decodeValues(text: string): Cell[][] {
+  return JSON.parse(text, (_key, value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value) && typeof (value as { $d?: unknown }).$d === 'number' ? new Date((value as { $d: number }).$d) : value,
+  ) as Cell[][];
+}
+
+/** One sentence for the user, whatever was thrown; never carries a secret. */
+export function userMessage(error: unknown): string {
+  if (error instanceof EngageError) return error.message;
+  if (error && typeof error === 'object' && 'message' in error && typeof (error as Error).message === 'string') {
+    return `Engage for Sheets failed unexpectedly (${(error as Error).message}): try again, and report it if it persists.`;
+  }
+  return 'Engage for Sheets failed unexpectedly: try again, and report it if it persists.';
+}

@@ -1,0 +1,173 @@
+/**
+ * The ENGAGE_* custom functions. Each is a thin shell: read the arguments the way Sheets passes them,
+ * call the core, and turn any failure into an Error whose message Sheets shows under #ERROR!.
+ * A custom function runs with the spreadsheet owner's sign-in and has 30 seconds in all; the work
+ * gets 25 of them, the rest is left for Sheets to take the result.
+ */
+import { userMessage } from '../core/engage-addon';
+import type { Cell } from '../core/report-table';
+import type { ReportInput } from '../core/report-request';
+import type { LookupKind, ReportKind } from '../core/spec';
+import { FORMULA_MAX_ROWS, optionalInteger, optionalList, optionalText, requiredDate, requiredText, singleValue } from '../core/formula-args';
+import { createAddon } from '../gas/addon-services';
+
+/** Time a custom function's work may take, of Apps Script's 30 s. */
+export const FORMULA_TIME_BUDGET_MS = 25_000;
+
+type Arg = unknown;
+
+function runFormula(work: (deadlineAtMs: number) => Cell[][]): Cell[][] {
+  const deadlineAtMs = Date.now() + FORMULA_TIME_BUDGET_MS;
+  try {
+    return work(deadlineAtMs);
+  } catch (e) {
+    throw new Error(userMessage(e));
+  }
+}
+
+function reportFormula(kind: ReportKind, args: { entityId: Arg; fromDate: Arg; toDate: Arg; breakdowns: Arg; filter: Arg; sort: Arg; maxRows: Arg; currencyCode?: Arg; decDigits?: Arg; refresh: Arg }): Cell[][] {
+  return runFormula((deadlineAtMs) => {
+    const input: ReportInput = {
+      entityId: requiredText(args.entityId, 'entityId', 'the publisher ID from ENGAGE_PUBLISHERS()'),
+      fromDate: requiredDate(args.fromDate, 'fromDate'),
+      toDate: requiredDate(args.toDate, 'toDate'),
+    };
+    const breakdowns = optionalList(args.breakdowns, 'breakdowns');
+    if (breakdowns !== undefined) input.breakdowns = breakdowns;
+    const filter = optionalText(args.filter, 'filter');
+    if (filter !== undefined) input.filter = filter;
+    const sort = optionalText(args.sort, 'sort');
+    if (sort !== undefined) input.sort = sort;
+    const currencyCode = optionalText(args.currencyCode, 'currencyCode');
+    if (currencyCode !== undefined) input.currencyCode = currencyCode;
+    const decDigits = singleValue(args.decDigits, 'decDigits');
+    if (decDigits !== undefined && decDigits !== '') input.decDigits = decDigits as number | string;
+    const maxRows = optionalInteger(args.maxRows, 'maxRows', 1, FORMULA_MAX_ROWS);
+    return createAddon({ inCustomFunction: true }).formulaReport(kind, input, {
+      deadlineAtMs,
+      refresh: singleValue(args.refresh, 'refresh') ?? null,
+      ...(maxRows !== undefined ? { maxRows } : {}),
+    });
+  });
+}
+
+function lookupFormula(kind: LookupKind, publisherId: Arg, refresh: Arg): Cell[][] {
+  return runFormula((deadlineAtMs) => {
+    const id = publisherId === undefined ? undefined : requiredText(publisherId, 'publisherId', 'the publisher ID from ENGAGE_PUBLISHERS()');
+    return createAddon({ inCustomFunction: true }).formulaLookup(kind, id, { deadlineAtMs, refresh: singleValue(refresh, 'refresh') ?? null });
+  });
+}
+
+/**
+ * The Engage general report: one row per day (or month) and breakdown, with every page fetched.
+ *
+ * @param {string} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it.
+ * @param {date|string} fromDate First day: a date cell or text such as 2026-11-01 or 20261101.
+ * @param {date|string} toDate Last day, included.
+ * @param {string|range} breakdowns Optional. Up to 4 of day, month, platform, referrer, country, section, widget, doc, partnerApp, as "day,country" or a range. Default day.
+ * @param {string} filter Optional. Conditions field:operator:value chained with ";", for example "revenue:gt:10;country.id:in:US,DE".
+ * @param {string} sort Optional. A metric or field, for example "revenue", "revenue desc" or "-revenue". Default revenue, descending.
+ * @param {number} maxRows Optional. At most this many rows (1 to 100000). Default: all.
+ * @param {string} currencyCode Optional. Currency of revenue, for example EUR. Default USD.
+ * @param {number} decDigits Optional. Decimal places of money figures, 0 to 6. Default 2.
+ * @param {any} refresh Optional. Any cell; when its value changes the report is fetched again.
+ * @return A header row, one row per result, and a Total row.
+ * @customfunction
+ */
+export function ENGAGE_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, currencyCode?: Arg, decDigits?: Arg, refresh?: Arg): Cell[][] {
+  return reportFormula('main', { entityId, fromDate, toDate, breakdowns, filter, sort, maxRows, currencyCode, decDigits, refresh });
+}
+
+/**
+ * The Engage external-ID report: metrics per external ID for up to 24 hours (hours in UTC).
+ *
+ * @param {string} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it.
+ * @param {date|string} fromDate Start hour (UTC): a date cell, or text yyyyMMddHH, yyyyMMdd or yyyy-MM-dd.
+ * @param {date|string} toDate End hour (UTC), excluded; a date alone means hour 00 of the next day. At most 24 hours after fromDate.
+ * @param {string|range} breakdowns Optional. externalId, widget, externalSecondaryId. externalId always comes first unless all three are listed.
+ * @param {string} filter Optional. Conditions field:operator:value chained with ";".
+ * @param {string} sort Optional. A metric or field, for example "revenue desc".
+ * @param {number} maxRows Optional. At most this many rows (1 to 100000). Default: all.
+ * @param {string} currencyCode Optional. Currency of revenue. Default USD.
+ * @param {any} refresh Optional. Any cell; when its value changes the report is fetched again.
+ * @return A header row, one row per result, and a Total row.
+ * @customfunction
+ */
+export function ENGAGE_EXTERNALID_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, currencyCode?: Arg, refresh?: Arg): Cell[][] {
+  return reportFormula('externalId', { entityId, fromDate, toDate, breakdowns, filter, sort, maxRows, currencyCode, refresh });
+}
+
+/**
+ * The Engage realtime external-ID report: the last 48 hours (UTC), up to 30 minutes late, revenue in USD.
+ *
+ * @param {string} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it.
+ * @param {date|string} fromDate Start hour (UTC) within the last 48 hours: yyyyMMddHH, or a date (hour 00).
+ * @param {date|string} toDate End hour (UTC), excluded; a date alone means hour 00 of the next day. At most 24 hours after fromDate.
+ * @param {string|range} breakdowns Optional. externalId, widget, externalSecondaryId.
+ * @param {string} filter Optional. Conditions field:operator:value chained with ";".
+ * @param {string} sort Optional. A metric or field, for example "revenue desc".
+ * @param {number} maxRows Optional. At most this many rows (1 to 100000). Default: all.
+ * @param {any} refresh Optional. Any cell; when its value changes the report is fetched again.
+ * @return A header row, one row per result, and a Total row.
+ * @customfunction
+ */
+export function ENGAGE_REALTIME_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, refresh?: Arg): Cell[][] {
+  return reportFormula('realtime', { entityId, fromDate, toDate, breakdowns, filter, sort, maxRows, refresh });
+}
+
+/**
+ * The publishers you may report on, with their IDs for the entityId argument.
+ *
+ * @param {any} refresh Optional. Any cell; when its value changes the list is fetched again.
+ * @return A header row (id, name, ...) and one row per publisher.
+ * @customfunction
+ */
+export function ENGAGE_PUBLISHERS(refresh?: Arg): Cell[][] {
+  return lookupFormula('publishers', undefined, refresh);
+}
+
+/**
+ * The widgets of a publisher.
+ *
+ * @param {string} publisherId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it.
+ * @param {any} refresh Optional. Any cell; when its value changes the list is fetched again.
+ * @return A header row (id, name, ...) and one row per widget.
+ * @customfunction
+ */
+export function ENGAGE_WIDGETS(publisherId: Arg, refresh?: Arg): Cell[][] {
+  return lookupFormula('widgets', publisherId ?? '', refresh);
+}
+
+/**
+ * The native apps of a publisher.
+ *
+ * @param {string} publisherId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it.
+ * @param {any} refresh Optional. Any cell; when its value changes the list is fetched again.
+ * @return A header row (id, name, ...) and one row per native app.
+ * @customfunction
+ */
+export function ENGAGE_NATIVEAPPS(publisherId: Arg, refresh?: Arg): Cell[][] {
+  return lookupFormula('nativeApps', publisherId ?? '', refresh);
+}
+
+/**
+ * All countries, with the IDs that reports and filters use.
+ *
+ * @param {any} refresh Optional. Any cell; when its value changes the list is fetched again.
+ * @return A header row (id, name, ...) and one row per country.
+ * @customfunction
+ */
+export function ENGAGE_COUNTRIES(refresh?: Arg): Cell[][] {
+  return lookupFormula('countries', undefined, refresh);
+}
+
+/**
+ * All time zones.
+ *
+ * @param {any} refresh Optional. Any cell; when its value changes the list is fetched again.
+ * @return A header row (id, name, ...) and one row per time zone.
+ * @customfunction
+ */
+export function ENGAGE_TIMEZONES(refresh?: Arg): Cell[][] {
+  return lookupFormula('timezones', undefined, refresh);
+}

@@ -1,0 +1,61 @@
+/**
+ * Server functions the sidebar calls with google.script.run. They run in AuthMode.FULL as the user
+ * who has the sidebar open. Arguments and results are plain data; a failure reaches the sidebar's
+ * failure handler as an Error whose message is one sentence that says what to do next.
+ */
+import { userMessage, type SidebarState } from '../core/engage-addon';
+import { createAddon } from '../gas/addon-services';
+
+function run<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (e) {
+    throw new Error(userMessage(e));
+  }
+}
+
+/**
+ * Signs in to Engage with user name and password. Only the token and its issue time are kept, in
+ * your own user properties; the password is not stored. Engage allows 2 sign-ins an hour.
+ * @param {string} username Your Engage user name.
+ * @param {string} password Your Engage password.
+ * @return {Object} The sidebar's state after signing in.
+ */
+export function signIn(username: unknown, password: unknown): SidebarState {
+  return run(() => createAddon().signIn(username, password));
+}
+
+/**
+ * Signs in with an API token created in Engage's web interface, instead of a password.
+ * @param {string} token The token.
+ * @return {Object} The sidebar's state after signing in.
+ */
+export function signInWithToken(token: unknown): SidebarState {
+  return run(() => createAddon().useToken(token));
+}
+
+/**
+ * Forgets the stored token.
+ * @return {Object} The sidebar's state after signing out.
+ */
+export function signOut(): SidebarState {
+  return run(() => createAddon().signOut());
+}
+
+/**
+ * Validates and stores the settings: reporting base address, recommendations address, API key and
+ * widget ID, in your own user properties. A setting left out keeps its value; "" clears it.
+ * @param {Object} settings The settings to change.
+ * @return {Object} The sidebar's state, without the API key.
+ */
+export function saveSettings(settings: unknown): SidebarState {
+  return run(() => createAddon().saveSettings(settings));
+}
+
+/**
+ * The sidebar's state: sign-in, token age and expiry warning, and settings without secrets.
+ * @return {Object} The state.
+ */
+export function getSidebarState(): SidebarState {
+  return run(() => createAddon().sidebarState());
+}

@@ -1,0 +1,30 @@
+/**
+ * Builds the add-on's use cases (core EngageAddon) from Apps Script services. Called at the start of
+ * each execution, never at module scope: the services available depend on the auth mode, and a
+ * service touched while the bundle loads would break onOpen in AuthMode.NONE.
+ */
+import { EngageAddon } from '../core/engage-addon';
+import { UrlFetchTransport } from './url-fetch-transport';
+import { PropertiesStore, ServiceCache, ServiceLock, blockingSleeper, systemClock } from './stores';
+
+export interface AddonContext {
+  /** True when running a custom function: user properties are the owner's, and messages say so. */
+  inCustomFunction?: boolean;
+}
+
+export function createAddon(context: AddonContext = {}): EngageAddon {
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const documentCache = CacheService.getDocumentCache() ?? CacheService.getUserCache();
+  return new EngageAddon({
+    transport: new UrlFetchTransport(UrlFetchApp),
+    userStore: new PropertiesStore(PropertiesService.getUserProperties()),
+    documentCache: new ServiceCache(documentCache),
+    documentLock: new ServiceLock(LockService.getDocumentLock() ?? LockService.getUserLock()),
+    sharedCache: new ServiceCache(CacheService.getScriptCache()),
+    sharedLock: new ServiceLock(LockService.getScriptLock()),
+    clock: systemClock,
+    sleeper: blockingSleeper,
+    timeZone: spreadsheet ? spreadsheet.getSpreadsheetTimeZone() : Session.getScriptTimeZone(),
+    inCustomFunction: context.inCustomFunction === true,
+  });
+}

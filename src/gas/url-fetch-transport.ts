@@ -1,0 +1,56 @@
+/**
+ * The core's HttpTransport over UrlFetchApp. Every request is sent with muteHttpExceptions, so any
+ * HTTP status comes back as a response for the core to map; only a failure to get an answer at all
+ * (DNS, refused connection, timeout) throws, as a TransportError. Header names are lowercased here so
+ * the core never folds case.
+ */
+import { TransportError, type HttpRequest, type HttpResponse, type HttpTransport } from '../core/ports';
+
+type FetchParams = GoogleAppsScript.URL_Fetch.URLFetchRequestOptions;
+
+function toParams(request: HttpRequest): FetchParams {
+  const params: FetchParams = {
+    method: request.method,
+    muteHttpExceptions: true,
+    followRedirects: true,
+  };
+  if (request.headers) params.headers = request.headers;
+  if (request.payload !== undefined) params.payload = request.payload;
+  if (request.contentType !== undefined) params.contentType = request.contentType;
+  return params;
+}
+
+function toResponse(response: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResponse {
+  const headers: Record<string, string> = {};
+  const all = response.getAllHeaders() as Record<string, string | string[]>;
+  for (const name of Object.keys(all)) {
+    const value = all[name];
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return { status: response.getResponseCode(), headers, body: response.getContentText() };
+}
+
+function transportError(e: unknown): TransportError {
+  return new TransportError(e instanceof Error ? e.message : String(e), { cause: e });
+}
+
+export class UrlFetchTransport implements HttpTransport {
+  constructor(private readonly urlFetch: GoogleAppsScript.URL_Fetch.UrlFetchApp = UrlFetchApp) {}
+
+  fetch(request: HttpRequest): HttpResponse {
+    try {
+      return toResponse(this.urlFetch.fetch(request.url, toParams(request)));
+    } catch (e) {
+      throw transportError(e);
+    }
+  }
+
+  fetchAll(requests: HttpRequest[]): HttpResponse[] {
+    if (requests.length === 0) return [];
+    try {
+      return this.urlFetch.fetchAll(requests.map((r) => ({ url: r.url, ...toParams(r) }))).map(toResponse);
+    } catch (e) {
+      throw transportError(e);
+    }
+  }
+}
