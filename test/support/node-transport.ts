@@ -65,3 +65,21 @@ function asTransportError(e: unknown): unknown {
   if (e instanceof SyncFetchError) return new TransportError(e.message, { cause: e });
   return e;
 }
+
+/** The system clock, as the core's Clock port. */
+export const systemClock = { now: (): number => Date.now() };
+
+/** A clock that starts at `startMs` and runs in real time (to follow an emulator whose clock was set). */
+export function clockStartingAt(startMs: number) {
+  const offset = startMs - Date.now();
+  return { now: (): number => Date.now() + offset };
+}
+
+/** A really blocking sleep, like Utilities.sleep: Atomics.wait on a private buffer. */
+export const blockingSleeper = {
+  sleeps: [] as number[],
+  sleep(ms: number): void {
+    blockingSleeper.sleeps.push(ms);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.max(0, ms));
+  },
+};
