@@ -10,7 +10,7 @@ const FORBIDDEN: Array<[string, RegExp]> = [
   ['SpreadsheetApp', /\bSpreadsheetApp\b/], ['UrlFetchApp', /\bUrlFetchApp\b/], ['PropertiesService', /\bPropertiesService\b/],
   ['CacheService', /\bCacheService\b/], ['LockService', /\bLockService\b/], ['ScriptApp', /\bScriptApp\b/],
   ['HtmlService', /\bHtmlService\b/], ['Session.', /\bSession\./], ['Utilities.', /\bUtilities\./], ['Logger.', /\bLogger\./],
-  ['Buffer', /\bBuffer\b/], ['process', /\bprocess\./], ['require(', /\brequire\(/], ['node: import', /from ['"]node:/],
+  ['Buffer', /\bBuffer\b/], ['process', /\bprocess\./], ['require(', /(^|[^.\w])require\(/], ['node: import', /from ['"]node:/],
   ['fetch(', /(?:[=(,;!&|?:]|\breturn)\s*fetch\(/], ['setTimeout', /\bsetTimeout\b/], ['setInterval', /\bsetInterval\b/], ['setImmediate', /\bsetImmediate\b/],
   ['TextEncoder', /\bTextEncoder\b/], ['btoa', /\bbtoa\(/], ['globalThis', /\bglobalThis\b/], ['async', /\basync\b/], ['await', /\bawait\b/],
 ];

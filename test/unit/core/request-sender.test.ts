@@ -1,0 +1,68 @@
+import { AuthenticationError, ConnectionError, RateLimitError, TransportError } from '../../../src/core';
+import { RateLimiter, REPORT_RATE_RULE } from '../../../src/core/rate-limiter';
+import { RequestSender } from '../../../src/core/request-sender';
+import { DEFAULT_RETRY_POLICY } from '../../../src/core/retry-policy';
+import { errorResponse, FakeStore, FakeTransport, jsonResponse, ManualClock, ManualSleeper, type FakeHandler } from '../../support/fakes';
+
+function setup(handler?: FakeHandler) {
+  const clock = new ManualClock();
+  const sleeper = new ManualSleeper(clock);
+  const transport = new FakeTransport(handler);
+  const limiter = new RateLimiter({ store: new FakeStore(), clock, sleeper });
+  const sender = new RequestSender({ transport, clock, sleeper, random: () => 0.5, policy: DEFAULT_RETRY_POLICY, limiter });
+  const options = { operation: 'GET /reports/main', deadlineAtMs: clock.now() + 25_000, retry: true };
+  return { clock, sleeper, transport, limiter, sender, options };
+}
+const req = (n: number) => ({ url: `https://x.test/r?n=${n}`, method: 'get' as const });
+
+describe('RequestSender', () => {
+  it('sends a batch through fetchAll and returns the answers in order', () => {
+    const { sender, transport, options } = setup((r) => jsonResponse(200, r.url));
+    expect(sender.sendAll([req(1), req(2)], options).map((r) => r.body)).toEqual([req(1).url, req(2).url]);
+    expect(transport.batchSizes).toEqual([2]);
+    expect(sender.requestsSent).toBe(2);
+  });
+
+  it('sends only the failed members again, after the longest wait any of them needs', () => {
+    const { sender, transport, sleeper, options } = setup();
+    transport.enqueue(jsonResponse(200, 'a'), errorResponse(429, 'busy', 't', { 'rate-limit-msec-left': '1200' }), errorResponse(504, 'slow'));
+    transport.setHandler(() => jsonResponse(200, 'again'));
+    const bodies = sender.sendAll([req(1), req(2), req(3)], options).map((r) => r.body);
+    expect(bodies).toEqual(['a', 'again', 'again']);
+    expect(transport.batchSizes).toEqual([3, 2]);
+    expect(transport.requests.slice(3).map((r) => r.url)).toEqual([req(2).url, req(3).url]);
+    expect(sleeper.sleeps).toEqual([1200]);
+  });
+
+  it('fails the batch on the first final error without retrying the others', () => {
+    const { sender, transport, options } = setup();
+    transport.enqueue(errorResponse(504, 'slow'), errorResponse(401, 'expired', 'tr-1'));
+    expect(() => sender.sendAll([req(1), req(2)], options)).toThrow(AuthenticationError);
+    expect(transport.requestCount).toBe(2);
+  });
+
+  it('turns a lasting connection failure into a ConnectionError', () => {
+    const { sender, transport, options } = setup(() => new TransportError('Address unavailable'));
+    expect(() => sender.send(req(1), options)).toThrow('Could not reach Engage (Address unavailable)');
+    expect(() => sender.send(req(1), { ...options, retry: false })).toThrow(ConnectionError);
+    expect(transport.fetchCalls).toBe(DEFAULT_RETRY_POLICY.maxAttempts + 1);
+  });
+
+  it('spends a rate slot for every attempt, the first one unless already paid', () => {
+    const { sender, transport, limiter, options } = setup();
+    transport.enqueue(errorResponse(504, 'slow'));
+    transport.setHandler(() => jsonResponse(200, {}));
+    sender.sendAll([req(1), req(2)], { ...options, rate: { rule: REPORT_RATE_RULE, scope: 'pub', firstAttemptPaid: true } });
+    expect(limiter.remaining(REPORT_RATE_RULE, 'pub')).toBe(29);
+    sender.send(req(3), { ...options, rate: { rule: REPORT_RATE_RULE, scope: 'pub' } });
+    expect(limiter.remaining(REPORT_RATE_RULE, 'pub')).toBe(28);
+  });
+
+  it('reports a 429 it cannot wait for with the time to try again', () => {
+    const { sender, clock, options } = setup(() => errorResponse(429, 'busy', 'tr-2', { 'rate-limit-msec-left': '60000' }));
+    const attempt = () => sender.send(req(1), options);
+    expect(attempt).toThrow(RateLimitError);
+    expect(attempt).toThrow(`try again after 12:01:00 UTC [trace ID tr-2]`);
+    expect(clock.now()).toBe(Date.UTC(2026, 10, 22, 12));
+  });
+});
