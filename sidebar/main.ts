@@ -2,5 +2,6 @@
  * The sidebar's script, bundled and inlined into dist/sidebar.html. It talks to the server only
  * through google.script.run.
  */
-const status = document.getElementById('status');
-if (status) status.textContent = 'Ready.';
+const statusLine = document.getElementById('status');
+if (statusLine) statusLine.textContent = 'Ready.';
+export {};

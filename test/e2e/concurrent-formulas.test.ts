@@ -1,0 +1,29 @@
+/**
+ * Many executions at once: 50 identical ENGAGE_REPORT formulas recalculating together (each its own
+ * execution in a worker thread of the local host, sharing the document cache and lock) must send one
+ * set of requests, not one per cell. Real clock: waiting formulas really wait.
+ */
+import { startAddon, type AddonHarness } from '../support/addon-host';
+import { BIG_PUBLISHER_ID } from '../support/emulator';
+
+let h: AddonHarness;
+beforeAll(async () => {
+  h = await startAddon({ maxColumns: 40, maxRows: 12000 });
+  h.signIn();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+it('sends one request set for 50 identical formulas recalculating at once', async () => {
+  const text = `=ENGAGE_REPORT("${BIG_PUBLISHER_ID}", "2026-11-10", "2026-11-12", "day,country")`;
+  // One formula every 200 rows of column A, so that no result spills onto another formula.
+  const cells = Array.from({ length: 50 }, (_, i) => ({ sheet: 'Sheet1', a1: `A${1 + i * 200}` }));
+  for (const c of cells) h.host.setCell(c.sheet, c.a1, text);
+  await h.emulator.clearRequests();
+  const results = await h.host.recalculate(cells);
+  expect(results.filter((r) => r.error)).toEqual([]);
+  expect(new Set(results.map((r) => JSON.stringify(r.values))).size).toBe(1);
+  expect(results[0]!.values!.length).toBeGreaterThan(10);
+  expect((await h.apiRequests()).filter((r) => r.path.endsWith('/reports/main'))).toHaveLength(1);
+});

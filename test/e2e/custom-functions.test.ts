@@ -1,0 +1,212 @@
+/**
+ * End to end: the built bundle in the local Apps Script host, against a fresh emulator. Each ENGAGE_*
+ * formula is typed into a cell as a user would, and the test reads the cell and the emulator's request
+ * log: the rows shown, the requests sent, the message under #ERROR!.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { EDITOR, OWNER, startAddon, type AddonHarness } from '../support/addon-host';
+import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../support/emulator';
+import { repoRoot } from '../support/paths';
+
+const NOW = '2026-11-20T12:00:00Z';
+const P = BIG_PUBLISHER_ID;
+const SHEETS = Array.from({ length: 120 }, (_, i) => `S${i}`);
+let h: AddonHarness;
+let nextSheet = 0;
+
+beforeAll(async () => {
+  h = await startAddon({ clock: 'virtual', startTime: new Date(NOW), maxColumns: 60, maxRows: 30000, sheets: SHEETS });
+  await h.emulator.setClock(NOW);
+  h.signIn();
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(async () => {
+  await h.emulator.clearFaults();
+  await h.emulator.clearRequests();
+});
+
+/** Types the formula into A1 of a sheet of its own (results spill) and evaluates it. */
+function formula(text: string, user = OWNER) {
+  return h.host.evaluateFormula(SHEETS[nextSheet++]!, 'A1', text, { user });
+}
+
+interface ReadmeExample {
+  formula: string;
+  /** Header cells README names before its "…": the table must start with exactly these. */
+  leading: string[];
+  /** Header cells README names after its "…": the table must have them too. */
+  later: string[];
+  rows?: number;
+  totals: boolean;
+}
+
+const names = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+
+/** The custom-function table of README.md: each example formula and what its Output column promises. */
+function readmeExamples(): ReadmeExample[] {
+  const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  return readme
+    .split('\n')
+    .filter((line) => line.startsWith('| `ENGAGE_'))
+    .map((line) => {
+      const [, exampleCell, output] = line.replace(/\s*\|\s*$/, '').split(' | ').map((c) => c.trim());
+      const [before, after = ''] = output!.split(';')[0]!.split('…');
+      const rows = output!.match(/; (\d+) rows/);
+      const example: ReadmeExample = {
+        formula: exampleCell!.replace(/^`|`$/g, ''),
+        leading: names(before!),
+        later: names(after),
+        totals: output!.includes('`Total` row'),
+      };
+      if (rows) example.rows = Number(rows[1]);
+      return example;
+    });
+}
+
+describe('README custom-function examples', () => {
+  const examples = readmeExamples();
+
+  it('lists all eight custom functions', () => {
+    expect(examples.map((e) => e.formula.match(/^=(\w+)\(/)?.[1]).sort()).toEqual([
+      'ENGAGE_COUNTRIES', 'ENGAGE_EXTERNALID_REPORT', 'ENGAGE_NATIVEAPPS', 'ENGAGE_PUBLISHERS',
+      'ENGAGE_REALTIME_REPORT', 'ENGAGE_REPORT', 'ENGAGE_TIMEZONES', 'ENGAGE_WIDGETS',
+    ]);
+  });
+
+  it.each(examples.map((e) => [e.formula, e] as const))('%s gives what README says', (_f, example) => {
+    const result = formula(example.formula);
+    expect(result.error).toBeUndefined();
+    const values = result.values!;
+    const header = values[0] as string[];
+    expect(header.slice(0, example.leading.length)).toEqual(example.leading);
+    expect(header).toEqual(expect.arrayContaining(example.later));
+    if (example.later.length > 0 && example.totals) expect(header[header.length - 1]).toBe(example.later[example.later.length - 1]);
+    const bodyRows = values.length - 1 - (example.totals ? 1 : 0);
+    if (example.rows !== undefined) expect(bodyRows).toBe(example.rows);
+    if (example.totals) expect(values[values.length - 1]![0]).toBe('Total');
+  });
+});
+
+describe('ENGAGE_REPORT', () => {
+  it('returns day dates that show the calendar day in the spreadsheet time zone', () => {
+    const result = formula(`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-03")`);
+    const days = result.values!.slice(1, -1).map((r) => r[0] as Date);
+    const shown = days.map((d) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(d)).sort();
+    expect(shown).toEqual(['2026-11-01', '2026-11-02', '2026-11-03']);
+  });
+
+  it('takes dates from date cells and breakdowns from a range', async () => {
+    const sheet = SHEETS[nextSheet++]!;
+    h.host.setCell(sheet, 'BA1', new Date('2026-10-31T23:00:00Z')); // 1 November in Berlin
+    h.host.setCell(sheet, 'BA2', new Date('2026-11-01T23:00:00Z'));
+    h.host.setCell(sheet, 'BB1', 'day');
+    h.host.setCell(sheet, 'BB2', 'platform');
+    const result = h.host.evaluateFormula(sheet, 'A1', `=ENGAGE_REPORT("${P}", BA1, BA2, BB1:BB2)`);
+    expect(result.error).toBeUndefined();
+    expect(result.values![0]!.slice(0, 3)).toEqual(['day', 'platform.id', 'platform.name']);
+    const sent = (await h.emulator.requests()).filter((r) => r.path.endsWith('/reports/main'));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.query).toMatchObject({ fromDate: '20261101', toDate: '20261102', breakdowns: 'day,platform' });
+  });
+
+  it('fetches every page of a report over 10,000 rows: ceil(rows / 10000) requests', async () => {
+    const result = formula(`=ENGAGE_REPORT("${P}", "2026-10-01", "2026-10-31", "day,country,platform,widget", , , , , , "paging")`);
+    expect(result.error).toBeUndefined();
+    const rows = result.values!.length - 2;
+    expect(rows).toBeGreaterThan(20000);
+    const sent = (await h.emulator.requests()).filter((r) => r.path.endsWith('/reports/main'));
+    expect(sent).toHaveLength(Math.ceil(rows / 10000));
+  });
+
+  it('answers a recalculation from the cache: zero new requests', async () => {
+    const first = formula(`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-05", "day,platform")`);
+    await h.emulator.clearRequests();
+    const again = formula(`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-05", "day,platform")`);
+    expect(again.values).toEqual(first.values);
+    expect(await h.apiRequests()).toEqual([]);
+  });
+
+  it('fetches again when the refresh argument changes', async () => {
+    formula(`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , , , 1)`);
+    formula(`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , , , 2)`);
+    expect((await h.apiRequests()).filter((r) => r.path.endsWith('/reports/main'))).toHaveLength(2);
+  });
+
+  it('fails within the time limit with a clear message when the rate-limit wait would not fit', async () => {
+    await h.emulator.setFaults([{ match: 'reports/main', rateLimitMs: 45000, times: 5 }]);
+    // Another publisher: the emulator and the add-on both remember the announced wait per publisher.
+    const result = formula(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-02", , , , , , , "limited")`);
+    expect(result.value).toBe('#ERROR!');
+    expect(result.error).toMatch(/rate limit/i);
+    expect(result.error).toMatch(/try again after \d\d:\d\d/);
+    expect(result.error).not.toMatch(/Exceeded maximum execution time/);
+  });
+
+  it('shows the API error message and trace ID', async () => {
+    await h.emulator.setFaults([{ match: 'reports/main', status: 504 }, { match: 'reports/main', status: 504, onNth: 2 }, { match: 'reports/main', status: 504, onNth: 3 }, { match: 'reports/main', status: 504, onNth: 4 }, { match: 'reports/main', status: 504, onNth: 5 }]);
+    const result = formula(`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , , , "timeout")`);
+    const log = await h.emulator.requests();
+    expect(result.value).toBe('#ERROR!');
+    expect(result.error).toMatch(/took too long/);
+    expect(result.error).toContain(`trace ID ${log[log.length - 1]!.traceId}`);
+  });
+});
+
+describe('bad arguments', () => {
+  const cases: Array<[string, RegExp]> = [
+    ['=ENGAGE_REPORT()', /^entityId: is required/],
+    [`=ENGAGE_REPORT("${P}")`, /^fromDate: is required/],
+    [`=ENGAGE_REPORT("${P}", "2026-11-01")`, /^toDate: is required/],
+    [`=ENGAGE_REPORT("${P}", "2026-13-01", "2026-11-02")`, /^fromDate: /],
+    [`=ENGAGE_REPORT("${P}", "2026-11-05", "2026-11-01")`, /(fromDate|toDate)/],
+    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", "day,month")`, /^breakdowns: 'day' and 'month' cannot be combined/],
+    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", "referrer,country")`, /^breakdowns: 'referrer' and 'country' cannot be combined/],
+    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", "day,platform,country,section,widget")`, /^breakdowns: .*at most 4/],
+    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", "hour")`, /^breakdowns: /],
+    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , "revenue:gtx:1")`, /^filter: /],
+    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , "nonsense")`, /^sort: /],
+    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , 0)`, /^maxRows: 0 must be from 1 to 100000/],
+    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , 1000000000)`, /^maxRows: /],
+    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , "EURO")`, /^currencyCode: /],
+    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , , 7)`, /^decDigits: /],
+    [`=ENGAGE_EXTERNALID_REPORT("${P}", "2026111900", "2026112101")`, /24 hours/],
+    [`=ENGAGE_REALTIME_REPORT("${P}", "2026110100", "2026110112")`, /48 hours/],
+    [`=ENGAGE_REALTIME_REPORT("${P}", "2026112000", "2026112012", "country")`, /^breakdowns: /],
+    [`=ENGAGE_REALTIME_REPORT("${P}", "2026111900", "2026112001")`, /24 hours/],
+    [`=ENGAGE_WIDGETS()`, /^publisherId: is required/],
+    [`=ENGAGE_REPORT(TRUE, "2026-11-01", "2026-11-02")`, /^entityId: must be text/],
+  ];
+
+  it.each(cases)('%s is refused before any request', async (text, message) => {
+    const result = formula(text);
+    expect(result.value).toBe('#ERROR!');
+    expect(result.error).toMatch(message);
+    expect(await h.apiRequests()).toEqual([]);
+  });
+});
+
+describe('the spreadsheet owner rule', () => {
+  it('runs an editor\'s formula with the owner\'s sign-in', () => {
+    const result = formula(`=ENGAGE_PUBLISHERS("as editor")`, EDITOR);
+    expect(result.error).toBeUndefined();
+    expect(result.values![0]!.slice(0, 2)).toEqual(['id', 'name']);
+  });
+});
+
+describe('every lookup', () => {
+  it.each([
+    ['=ENGAGE_PUBLISHERS("l")', '/engage/v2/publishers'],
+    [`=ENGAGE_WIDGETS("${P}", "l")`, `/engage/v2/publishers/${P}/widgets`],
+    [`=ENGAGE_NATIVEAPPS("${P}", "l")`, `/engage/v2/publishers/${P}/nativeapps`],
+    ['=ENGAGE_COUNTRIES("l")', '/engage/v2/countries'],
+    ['=ENGAGE_TIMEZONES("l")', '/engage/v2/timezones'],
+  ])('%s asks %s once and lists id and name first', async (text, apiPath) => {
+    const result = formula(text);
+    expect(result.values![0]!.slice(0, 2)).toEqual(['id', 'name']);
+    expect(result.values!.length).toBeGreaterThan(1);
+    expect((await h.apiRequests()).map((r) => r.path)).toEqual([apiPath]);
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * The built add-on (dist/Code.js) loaded in the local Apps Script host, wired to a fresh emulator
+ * instance: the harness of the end-to-end tests. Nothing here reaches into the bundle; everything
+ * goes through its entry points, as Sheets, the sidebar and triggers would.
+ */
+import fs from 'node:fs';
+import { createGasHost, type GasHost, type GasHostOptions } from '../../dev/gas-host';
+import { DEMO_USER, newEmulator, type EmulatorHandle } from './emulator';
+import { distCode, distSidebar } from './paths';
+
+export const OWNER = 'owner@example.com';
+export const EDITOR = 'editor@example.com';
+
+export interface AddonHarness {
+  host: GasHost;
+  emulator: EmulatorHandle;
+  /** Requests that reached the emulator's API since the last clearRequests(). */
+  apiRequests(): Promise<{ method: string; path: string; status: number | null }[]>;
+  /** Saves the emulator's addresses as the user's settings. */
+  configure(user?: string): void;
+  /** configure(), then sign in as the demo user. */
+  signIn(user?: string): void;
+  close(): Promise<void>;
+}
+
+export async function startAddon(options: GasHostOptions = {}): Promise<AddonHarness> {
+  const emulator = await newEmulator();
+  const host = createGasHost({
+    owner: OWNER,
+    timeZone: 'Europe/Berlin',
+    htmlFiles: { sidebar: fs.readFileSync(distSidebar, 'utf8') },
+    ...options,
+  });
+  host.load(fs.readFileSync(distCode, 'utf8'));
+  const harness: AddonHarness = {
+    host,
+    emulator,
+    async apiRequests() {
+      return (await emulator.requests()).map((r) => ({ method: r.method, path: r.path, status: r.status }));
+    },
+    configure(user = OWNER) {
+      host.call('saveSettings', [{ reportingBaseUrl: emulator.baseUrl, recommendationsUrl: emulator.recsUrl }], { user });
+    },
+    signIn(user = OWNER) {
+      harness.configure(user);
+      host.call('signIn', [DEMO_USER.username, DEMO_USER.password], { user });
+    },
+    async close() {
+      await host.close();
+      await emulator.close();
+    },
+  };
+  return harness;
+}
