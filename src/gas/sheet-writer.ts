@@ -1,0 +1,47 @@
+/**
+ * The core's SheetWriter over SpreadsheetApp. One setValues for the header, rows and totals; one
+ * setNumberFormat per formatted column; the header bold on a grey band and frozen when the block
+ * starts at the top of the sheet. The grid grows first when the block does not fit. Leftover cells of
+ * the previous block (a longer or wider earlier result) are cleared only after the new values are in.
+ */
+import type { BlockPlacement, SheetBlock, SheetWriter, WrittenBlock } from '../core/sheet-output';
+
+const HEADER_BACKGROUND = '#f1f3f4';
+
+export class SpreadsheetWriter implements SheetWriter {
+  constructor(private readonly spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet) {}
+
+  write(placement: BlockPlacement, block: SheetBlock, previous?: WrittenBlock): WrittenBlock {
+    const sheet = this.spreadsheet.getSheetByName(placement.sheetName) ?? this.spreadsheet.insertSheet(placement.sheetName);
+    const rows = block.values.length;
+    const columns = rows > 0 ? block.values[0]!.length : 0;
+    const lastRow = placement.row + rows - 1;
+    const lastColumn = placement.column + columns - 1;
+    if (sheet.getMaxRows() < lastRow) sheet.insertRowsAfter(sheet.getMaxRows(), lastRow - sheet.getMaxRows());
+    if (sheet.getMaxColumns() < lastColumn) sheet.insertColumnsAfter(sheet.getMaxColumns(), lastColumn - sheet.getMaxColumns());
+
+    if (rows > 0 && columns > 0) {
+      sheet.getRange(placement.row, placement.column, rows, columns).setValues(block.values as unknown[][]);
+      const bodyRows = rows - 1;
+      if (bodyRows > 0) {
+        block.numberFormats.forEach((format, c) => {
+          if (format !== null) sheet.getRange(placement.row + 1, placement.column + c, bodyRows, 1).setNumberFormat(format);
+        });
+      }
+      sheet.getRange(placement.row, placement.column, 1, columns).setFontWeight('bold').setBackground(HEADER_BACKGROUND);
+      if (block.hasTotals) sheet.getRange(lastRow, placement.column, 1, columns).setFontWeight('bold');
+      if (placement.row === 1) sheet.setFrozenRows(1);
+    }
+
+    if (previous && previous.sheetName === placement.sheetName && previous.row === placement.row && previous.column === placement.column) {
+      // Clear what the previous result covered beyond the new one: rows below, then columns to the right.
+      if (previous.rows > rows) {
+        sheet.getRange(placement.row + rows, placement.column, previous.rows - rows, Math.max(previous.columns, columns)).clearContent().setFontWeight(null);
+      }
+      if (previous.columns > columns && rows > 0) {
+        sheet.getRange(placement.row, placement.column + columns, Math.min(previous.rows, rows), previous.columns - columns).clearContent().setFontWeight(null).setBackground(null);
+      }
+    }
+    return { ...placement, rows, columns };
+  }
+}
