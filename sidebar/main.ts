@@ -1,7 +1,107 @@
 /**
- * The sidebar's script, bundled and inlined into dist/sidebar.html. It talks to the server only
- * through google.script.run.
+ * The sidebar shell, bundled and inlined into dist/sidebar.html: a tab bar with one tab per panel,
+ * the shared sign-in state, and nothing else. Features live in panel modules.
+ *
+ * Panel contract (see panel.ts): a panel module under sidebar/panels/ exports `panel: Panel`, an
+ * object `{ id, title, mount(container, ctx), shown?() }`. `mount` is called once, the first time
+ * its tab opens, with its own container element and a PanelContext: `ctx.server` (the typed
+ * google.script.run client from server.ts), `ctx.state()` / `ctx.onStateChange(fn)` /
+ * `ctx.setState(s)` / `ctx.refreshState()` for sign-in and settings, and `ctx.showPanel(id)`.
+ * Build DOM with dom.ts (`el`, `field`, `notice`...): text only through textContent, only http(s)
+ * URLs, never innerHTML. To add a panel, import it below and put it in PANELS in tab order.
  */
-const statusLine = document.getElementById('status');
-if (statusLine) statusLine.textContent = 'Ready.';
-export {};
+import type { SidebarState } from '../src/core/engage-addon';
+import { el, replaceChildren } from './dom';
+import type { Panel, PanelContext } from './panel';
+import { panel as accountPanel } from './panels/account';
+import { comingPanel } from './panels/coming';
+import { panel as reportPanel } from './panels/report';
+import { server } from './server';
+
+// The scheduling (issue 6) and recommendations (issue 7) engineers replace these two placeholders
+// with `import { panel as schedulesPanel } from './panels/schedules'` and
+// `import { panel as recommendationsPanel } from './panels/recommendations'`.
+const schedulesPanel = comingPanel('schedules', 'Schedules', 'Scheduled refresh of saved reports is coming in a later version of the add-on.');
+const recommendationsPanel = comingPanel('recommendations', 'Recommendations', 'A preview of in-chat recommendations is coming in a later version of the add-on.');
+
+const PANELS: Panel[] = [reportPanel, schedulesPanel, recommendationsPanel, accountPanel];
+
+function start(root: HTMLElement): void {
+  let current: SidebarState | undefined;
+  const listeners: Array<(state: SidebarState) => void> = [];
+  const mounted = new Set<string>();
+  const tabs = new Map<string, HTMLButtonElement>();
+  const containers = new Map<string, HTMLElement>();
+
+  const ctx: PanelContext = {
+    server,
+    state: () => current,
+    setState(state) {
+      current = state;
+      for (const listener of listeners) listener(state);
+    },
+    async refreshState() {
+      const state = await server.getSidebarState();
+      ctx.setState(state);
+      return state;
+    },
+    onStateChange(listener) {
+      listeners.push(listener);
+    },
+    showPanel,
+  };
+
+  function showPanel(id: string): void {
+    const chosen = PANELS.find((p) => p.id === id) ?? PANELS[0]!;
+    for (const p of PANELS) {
+      const selected = p.id === chosen.id;
+      tabs.get(p.id)!.setAttribute('aria-selected', String(selected));
+      tabs.get(p.id)!.tabIndex = selected ? 0 : -1;
+      containers.get(p.id)!.hidden = !selected;
+    }
+    if (!mounted.has(chosen.id)) {
+      mounted.add(chosen.id);
+      chosen.mount(containers.get(chosen.id)!, ctx);
+    } else chosen.shown?.();
+  }
+
+  const tabList = el('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Engage for Sheets' });
+  for (const p of PANELS) {
+    const tab = el('button', { type: 'button', role: 'tab', id: `tab-${p.id}`, 'aria-controls': `panel-${p.id}`, class: 'tab', onclick: () => showPanel(p.id) }, p.title);
+    tab.addEventListener('keydown', (event) => {
+      const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+      if (!step) return;
+      const next = PANELS[(PANELS.indexOf(p) + step + PANELS.length) % PANELS.length]!;
+      showPanel(next.id);
+      tabs.get(next.id)!.focus();
+    });
+    tabs.set(p.id, tab);
+    tabList.appendChild(tab);
+    containers.set(p.id, el('section', { class: 'panel', role: 'tabpanel', id: `panel-${p.id}`, 'aria-labelledby': `tab-${p.id}`, hidden: true }));
+  }
+  const banner = el('div', { id: 'session-banner' });
+  replaceChildren(root, tabList, banner, ...containers.values());
+  ctx.onStateChange((state) => renderBanner(banner, state, ctx));
+
+  ctx.refreshState().then(
+    (state) => showPanel(state.session.signedIn ? 'report' : 'account'),
+    (error: unknown) => {
+      showPanel('account');
+      replaceChildren(banner, el('div', { class: 'notice notice-error', role: 'alert' }, error instanceof Error ? error.message : String(error)));
+    },
+  );
+}
+
+/** The line above every panel: a warning when the sign-in ends soon, expired or was refused. */
+function renderBanner(banner: HTMLElement, state: SidebarState, ctx: PanelContext): void {
+  const warning = state.session.warning;
+  replaceChildren(
+    banner,
+    warning
+      ? el('div', { class: 'notice notice-warning', role: 'status' }, warning, ' ', el('button', { type: 'button', class: 'link', onclick: () => ctx.showPanel('account') }, 'Sign in'))
+      : null,
+  );
+}
+
+const root = document.getElementById('app');
+if (root) start(root);

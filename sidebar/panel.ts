@@ -1,0 +1,33 @@
+/**
+ * The contract between the sidebar shell (main.ts) and its panels. A panel is a module that exports
+ * `panel: Panel`; the shell shows one tab per panel, mounts each panel once into its own container
+ * the first time its tab opens, and calls `shown` each time the tab is opened again.
+ */
+import type { SidebarState } from '../src/core/engage-addon';
+import type { ServerClient } from './server';
+
+export interface PanelContext {
+  /** The typed server client (google.script.run as Promises). */
+  server: ServerClient;
+  /** The latest sign-in and settings state (no secrets), or undefined before the first load. */
+  state(): SidebarState | undefined;
+  /** Asks the server for the state again and tells every listener. */
+  refreshState(): Promise<SidebarState>;
+  /** Stores a state returned by a server call (signIn, saveSettings...) and tells every listener. */
+  setState(state: SidebarState): void;
+  /** Called with every new state; panels re-render what depends on sign-in or settings. */
+  onStateChange(listener: (state: SidebarState) => void): void;
+  /** Switches to another tab by panel id. */
+  showPanel(id: string): void;
+}
+
+export interface Panel {
+  /** Stable id, used in element ids and by showPanel. */
+  id: string;
+  /** The tab's label. */
+  title: string;
+  /** Builds the panel's content into `container` (called once). */
+  mount(container: HTMLElement, ctx: PanelContext): void;
+  /** Called when the tab is opened again after the first time. */
+  shown?(): void;
+}

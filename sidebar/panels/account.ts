@@ -1,0 +1,147 @@
+/**
+ * The Account tab: sign-in (user name and password, or a pasted API token), the sign-in's age and
+ * expiry, sign-out, and the settings form. Engage allows 2 logins an hour and a token lasts 30 days,
+ * so the form says so before the user spends a login.
+ */
+import type { SidebarState } from '../../src/core/engage-addon';
+import { el, field, notice, replaceChildren } from '../dom';
+import type { Panel, PanelContext } from '../panel';
+import { failureText } from '../server';
+
+export const panel: Panel = {
+  id: 'account',
+  title: 'Account',
+  mount(container, ctx) {
+    const session = el('div', { class: 'card', id: 'account-session' });
+    const settings = el('div', { class: 'card', id: 'account-settings' });
+    container.append(session, settings);
+    const render = (state: SidebarState) => {
+      renderSession(session, state, ctx);
+      renderSettings(settings, state, ctx);
+    };
+    ctx.onStateChange(render);
+    const state = ctx.state();
+    if (state) render(state);
+  },
+};
+
+/** Disables a form's controls while a call runs and shows its outcome in `status`. */
+async function busy<T>(form: HTMLFormElement, status: HTMLElement, work: () => Promise<T>): Promise<T | undefined> {
+  const controls = Array.from(form.querySelectorAll<HTMLInputElement | HTMLButtonElement>('input, button, select'));
+  for (const c of controls) c.disabled = true;
+  replaceChildren(status);
+  try {
+    return await work();
+  } catch (error) {
+    replaceChildren(status, notice('error', failureText(error)));
+    return undefined;
+  } finally {
+    for (const c of controls) c.disabled = false;
+  }
+}
+
+function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext): void {
+  const { session } = state;
+  if (session.signedIn) {
+    const status = el('div', { class: 'form-status' });
+    const age = session.tokenAgeDays ?? 0;
+    const expires = session.expiresAt ? new Date(session.expiresAt) : undefined;
+    const form = el(
+      'form',
+      {},
+      el('h2', {}, 'Signed in'),
+      el(
+        'p',
+        { id: 'session-summary' },
+        session.username ? `As ${session.username}` : 'With a pasted API token',
+        ` · token ${age === 0 ? 'from today' : `${age} day${age === 1 ? '' : 's'} old`}`,
+        expires ? ` · ends ${expires.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' })}` : '',
+      ),
+      session.warning ? notice('warning', session.warning) : null,
+      el('div', { class: 'actions' }, el('button', { type: 'submit', id: 'sign-out' }, 'Sign out')),
+      status,
+    );
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void busy(form, status, () => ctx.server.signOut()).then((s) => s && ctx.setState(s));
+    });
+    replaceChildren(box, form);
+    return;
+  }
+
+  const status = el('div', { class: 'form-status' });
+  const username = el('input', { type: 'email', id: 'sign-in-username', autocomplete: 'username', required: true, placeholder: 'you@example.com' });
+  const password = el('input', { type: 'password', id: 'sign-in-password', autocomplete: 'current-password', required: true });
+  const form = el(
+    'form',
+    { id: 'sign-in-form' },
+    el('h2', {}, 'Sign in to Engage'),
+    session.warning ? notice('warning', session.warning) : null,
+    field('User name', username),
+    field('Password', password),
+    el('p', { class: 'hint' }, 'Engage allows 2 sign-ins an hour. A sign-in lasts 30 days; only its token is kept, in your own user properties, never your password.'),
+    el('div', { class: 'actions' }, el('button', { type: 'submit', class: 'action', id: 'sign-in-submit' }, 'Sign in')),
+    status,
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void busy(form, status, () => ctx.server.signIn(username.value, password.value)).then((s) => {
+      if (!s) return;
+      password.value = '';
+      ctx.setState(s);
+      ctx.showPanel('report');
+    });
+  });
+
+  const tokenStatus = el('div', { class: 'form-status' });
+  const token = el('input', { type: 'password', id: 'sign-in-token', autocomplete: 'off', required: true });
+  const tokenForm = el(
+    'form',
+    { id: 'token-form' },
+    field('API token', token, 'Created in Engage’s web interface. Use it to avoid the sign-in limit.'),
+    el('div', { class: 'actions' }, el('button', { type: 'submit', id: 'token-submit' }, 'Use token')),
+    tokenStatus,
+  );
+  tokenForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void busy(tokenForm, tokenStatus, () => ctx.server.signInWithToken(token.value)).then((s) => {
+      if (!s) return;
+      token.value = '';
+      ctx.setState(s);
+      ctx.showPanel('report');
+    });
+  });
+  replaceChildren(box, form, el('details', { class: 'alternative' }, el('summary', {}, 'Sign in with an API token instead'), tokenForm));
+}
+
+function renderSettings(box: HTMLElement, state: SidebarState, ctx: PanelContext): void {
+  const s = state.settings;
+  const status = el('div', { class: 'form-status' });
+  const baseUrl = el('input', { type: 'url', id: 'settings-base-url', value: s.reportingBaseUrl ?? '', placeholder: 'https://…/engage/v2' });
+  const recommendationsUrl = el('input', { type: 'url', id: 'settings-recommendations-url', value: s.recommendationsUrl ?? '' });
+  const apiKey = el('input', { type: 'password', id: 'settings-api-key', autocomplete: 'off', placeholder: s.hasApiKey ? 'Saved (type to replace)' : '' });
+  const widgetId = el('input', { type: 'text', id: 'settings-widget-id', value: s.widgetId ?? '' });
+  const form = el(
+    'form',
+    { id: 'settings-form' },
+    el('h2', {}, 'Settings'),
+    field('Reporting base address', baseUrl, 'Ends with /engage/v2.'),
+    field('Recommendations address', recommendationsUrl),
+    field('Recommendations API key', apiKey, s.hasApiKey ? 'A key is saved. Leave empty to keep it.' : 'Kept in your user properties only.'),
+    field('Widget ID', widgetId),
+    el('div', { class: 'actions' }, el('button', { type: 'submit', id: 'settings-save' }, 'Save settings')),
+    status,
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const change: Record<string, string> = { reportingBaseUrl: baseUrl.value, recommendationsUrl: recommendationsUrl.value, widgetId: widgetId.value };
+    if (apiKey.value) change.apiKey = apiKey.value;
+    void busy(form, status, () => ctx.server.saveSettings(change)).then((saved) => {
+      if (!saved) return;
+      ctx.setState(saved);
+      // The form was rebuilt by setState; announce success in the new one.
+      document.querySelector('#settings-form .form-status')?.appendChild(notice('success', 'Settings saved.'));
+    });
+  });
+  replaceChildren(box, form);
+}
