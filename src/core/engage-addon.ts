@@ -16,6 +16,10 @@ import { AuthenticationError, BusyError, EngageError, NotSignedInError, RateLimi
 import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from './ports';
 import type { ReportInput, ReportQuery } from './report-request';
 import { reportResultToTable, tableToValues, type Cell } from './report-table';
+import {
+  RECOMMENDATIONS_RESULT_TTL_SECONDS, fetchRecommendations, recommendationsInput, recommendationsPreview, recommendationsTable,
+  type RawRecommendationsInput, type RecommendationsConfig, type RecommendationsPreview,
+} from './recommendations';
 import { SettingsStore, publicSettings, type PublicSettings } from './settings';
 import { LOOKUPS, MS_PER_DAY, TOKEN_LIFETIME_DAYS, type LookupKind, type ReportKind } from './spec';
 import { TOKEN_STORE_KEY, TokenStore, type StoredToken } from './token-store';
@@ -193,7 +197,29 @@ export class EngageAddon {
     });
   }
 
+  // ---- In-chat recommendations (key-authorised: no sign-in needed) ----
+
+  /** ENGAGE_RECOMMENDATIONS: one row per document, cached briefly; never fires the impression pixel. */
+  formulaRecommendations(raw: RawRecommendationsInput, options: Omit<FormulaReportOptions, 'maxRows'>): Cell[][] {
+    const input = recommendationsInput(raw, this.settings.load().widgetId);
+    const config = this.recommendationsConfig();
+    // The identity is stored in the cache: it holds a hash of the key, never the key.
+    const identity = JSON.stringify([RESULT_FORMAT, 'recs', config.recommendationsUrl, hashText(config.apiKey), input, options.refresh ?? null]);
+    return this.cachedOnce(identity, RECOMMENDATIONS_RESULT_TTL_SECONDS, options.deadlineAtMs, () =>
+      recommendationsTable(fetchRecommendations(this.ports, config, input, { deadlineAtMs: options.deadlineAtMs }), { neutraliseFormulas: false }));
+  }
+
+  /** The sidebar's preview: fresh documents (each answer has its own pixel address), only with http(s) links. */
+  previewRecommendations(raw: RawRecommendationsInput, options: { deadlineAtMs: number }): RecommendationsPreview {
+    const input = recommendationsInput(raw, this.settings.load().widgetId);
+    return recommendationsPreview(fetchRecommendations(this.ports, this.recommendationsConfig(), input, options), input);
+  }
+
   // ---- Internals ----
+
+  private recommendationsConfig(): RecommendationsConfig {
+    return { recommendationsUrl: this.settings.require('recommendationsUrl'), apiKey: this.settings.require('apiKey') };
+  }
 
   private baseUrl(): string {
     return this.settings.require('reportingBaseUrl');
@@ -219,6 +245,13 @@ export class EngageAddon {
     });
     if (options.forLogin || options.needToken === false) return client;
     const stored = this.tokens.load();
+    if (!stored && ports.userStore.get(TOKEN_STORE_KEY) !== null) {
+      throw new NotSignedInError(
+        ports.inCustomFunction
+          ? `the Engage sign-in of this spreadsheet's owner is older than ${TOKEN_LIFETIME_DAYS} days and has expired: the owner must sign in again from the Engage sidebar`
+          : `your Engage sign-in is older than ${TOKEN_LIFETIME_DAYS} days and has expired: sign in again from the Engage sidebar`,
+      );
+    }
     if (!stored) {
       const hint = ports.inCustomFunction
         ? 'the owner of this spreadsheet must sign in from the Engage sidebar (Extensions > Engage for Sheets > Open sidebar), because formulas run with the owner\'s sign-in'

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { EDITOR, OWNER, startAddon, type AddonHarness } from '../support/addon-host';
+import { OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../support/emulator';
 import { repoRoot } from '../support/paths';
 
@@ -185,14 +185,6 @@ describe('bad arguments', () => {
     expect(result.value).toBe('#ERROR!');
     expect(result.error).toMatch(message);
     expect(await h.apiRequests()).toEqual([]);
-  });
-});
-
-describe('the spreadsheet owner rule', () => {
-  it('runs an editor\'s formula with the owner\'s sign-in', () => {
-    const result = formula(`=ENGAGE_PUBLISHERS("as editor")`, EDITOR);
-    expect(result.error).toBeUndefined();
-    expect(result.values![0]!.slice(0, 2)).toEqual(['id', 'name']);
   });
 });
 

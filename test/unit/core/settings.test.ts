@@ -1,0 +1,57 @@
+/** SettingsStore: validated settings in the user's store; the API key never shown. */
+import { ValidationError } from '../../../src/core/errors';
+import { SETTINGS_STORE_KEY, SettingsStore, publicSettings } from '../../../src/core/settings';
+import { FakeStore } from '../../support/fakes';
+
+describe('SettingsStore', () => {
+  it('saves valid settings and shows them without the API key', () => {
+    const store = new FakeStore();
+    const settings = new SettingsStore(store);
+    const saved = settings.save({ reportingBaseUrl: 'https://api.example.com/engage/v2/', recommendationsUrl: 'https://recs.example.com/v1', apiKey: 'secret-key', widgetId: 'APP_12' });
+    expect(saved.reportingBaseUrl).toBe('https://api.example.com/engage/v2');
+    expect(publicSettings(settings.load())).toEqual({ reportingBaseUrl: 'https://api.example.com/engage/v2', recommendationsUrl: 'https://recs.example.com/v1', widgetId: 'APP_12', hasApiKey: true });
+    expect(JSON.stringify(publicSettings(settings.load()))).not.toContain('secret-key');
+  });
+
+  it('keeps a setting left out and clears one given as ""', () => {
+    const settings = new SettingsStore(new FakeStore());
+    settings.save({ apiKey: 'k1', widgetId: 'APP_1' });
+    settings.save({ widgetId: '' });
+    expect(settings.load()).toEqual({ apiKey: 'k1' });
+  });
+
+  it.each([
+    [{ reportingBaseUrl: 'ftp://api.example.com/engage/v2' }, /^reportingBaseUrl \('ftp:\/\/api.example.com\/engage\/v2'\): must be an http\(s\) address/],
+    [{ reportingBaseUrl: 'https://api.example.com/engage/v1' }, /^reportingBaseUrl .*must end with \/engage\/v2/],
+    [{ widgetId: 'APP 12' }, /^widgetId \('APP 12'\): may hold only letters/],
+    [{ colour: 'red' }, /^colour: is not a setting/],
+  ])('refuses %j naming the setting and the rule', (change, message) => {
+    const store = new FakeStore();
+    expect(() => new SettingsStore(store).save(change)).toThrow(message);
+    expect(store.sets).toBe(0);
+  });
+
+  it('never echoes a bad API key in its message', () => {
+    let error: unknown;
+    try {
+      new SettingsStore(new FakeStore()).save({ apiKey: 'has a space secret' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as Error).message).toMatch(/^apiKey: must not contain spaces/);
+    expect((error as Error).message).not.toContain('secret');
+  });
+
+  it('names the missing setting and where to set it', () => {
+    expect(() => new SettingsStore(new FakeStore()).require('reportingBaseUrl')).toThrow(
+      'reportingBaseUrl: the reporting base address is not set: set it in the Engage sidebar under Settings',
+    );
+  });
+
+  it('reads unreadable stored settings as none', () => {
+    const store = new FakeStore();
+    store.values.set(SETTINGS_STORE_KEY, '{not json');
+    expect(new SettingsStore(store).load()).toEqual({});
+  });
+});
