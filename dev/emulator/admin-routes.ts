@@ -42,7 +42,7 @@ const FaultRuleSchema = z.object({
 
 const FaultsBodySchema = z.union([z.array(FaultRuleSchema), z.object({ faults: z.array(FaultRuleSchema) }).strict()]);
 const ClockBodySchema = z.union([
-  z.object({ now: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'now must be an ISO date-time') }).strict(),
+  z.object({ now: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'now must be an ISO date-time'), frozen: z.boolean().optional() }).strict(),
   z.object({ advanceMs: z.number().finite() }).strict(),
 ]);
 const PasswordBodySchema = z.object({ password: z.string().min(1) }).strict();
@@ -79,13 +79,13 @@ export async function registerAdminRoutes(admin: FastifyInstance, state: Emulato
     return { ok: true, now: state.nowIso() };
   });
 
-  admin.get('/clock', async () => ({ now: state.nowIso(), offsetMs: state.clockOffsetMs }));
+  admin.get('/clock', async () => ({ now: state.nowIso(), offsetMs: state.clockOffsetMs, frozen: state.frozenAtMs !== undefined }));
 
   admin.post('/clock', async (request) => {
     const body = parseBody(ClockBodySchema, request);
-    if ('now' in body) state.setClock(body.now);
+    if ('now' in body) state.setClock(body.now, body.frozen === true);
     else state.advanceClock(body.advanceMs);
-    return { now: state.nowIso(), offsetMs: state.clockOffsetMs };
+    return { now: state.nowIso(), offsetMs: state.clockOffsetMs, frozen: state.frozenAtMs !== undefined };
   });
 
   admin.post<{ Params: { username: string } }>('/users/:username/password', async (request) => {

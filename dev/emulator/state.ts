@@ -151,6 +151,8 @@ class VariantWindow {
 
 export class EmulatorState {
   clockOffsetMs = 0;
+  /** When set, the clock stands still at this time and moves only by advanceClock (tests that drive time). */
+  frozenAtMs: number | undefined;
   users = new Map<string, UserState>();
   tokens = new Map<string, TokenRecord>();
   private loginWindows = new Map<string, SlidingWindow>();
@@ -169,6 +171,7 @@ export class EmulatorState {
   /** Back to the seed: real time, seeded users, no tokens, limits, faults, logs or impressions. */
   reset(): void {
     this.clockOffsetMs = 0;
+    this.frozenAtMs = undefined;
     this.users = new Map(USERS.map((u) => [u.username, { ...u, publisherIds: [...u.publisherIds], tokenGeneration: 0 }]));
     this.tokens.clear();
     this.loginWindows.clear();
@@ -181,19 +184,22 @@ export class EmulatorState {
   }
 
   now(): number {
-    return Date.now() + this.clockOffsetMs;
+    return this.frozenAtMs ?? Date.now() + this.clockOffsetMs;
   }
 
   nowIso(): string {
     return new Date(this.now()).toISOString();
   }
 
-  setClock(iso: string): void {
+  /** Sets the clock; `frozen` stops it there (it then moves only by advanceClock), otherwise it keeps running. */
+  setClock(iso: string, frozen = false): void {
     this.clockOffsetMs = Date.parse(iso) - Date.now();
+    this.frozenAtMs = frozen ? Date.parse(iso) : undefined;
   }
 
   advanceClock(ms: number): void {
     this.clockOffsetMs += ms;
+    if (this.frozenAtMs !== undefined) this.frozenAtMs += ms;
   }
 
   /** A user by stable username or current email (case-insensitive). */

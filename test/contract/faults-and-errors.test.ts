@@ -127,6 +127,21 @@ describe('instances', () => {
     }
   });
 
+  it('can freeze the clock so that only advanceClock moves it', async () => {
+    const other = await newEmulator();
+    try {
+      await other.setClock('2026-11-20T12:00:00.000Z', { frozen: true });
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(await other.now()).toBe('2026-11-20T12:00:00.000Z');
+      await other.advanceClock(60_000);
+      expect(await other.now()).toBe('2026-11-20T12:01:00.000Z');
+      await other.reset();
+      expect(Math.abs(Date.parse(await other.now()) - Date.now())).toBeLessThan(60_000);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('stop answering once closed', async () => {
     const other = await newEmulator();
     await other.close();

@@ -27,8 +27,8 @@ export interface EmulatorHandle {
   port: number;
   /** Clears tokens, logs, limits, faults and impressions; the clock goes back to real time. */
   reset(): Promise<void>;
-  /** Sets the emulator clock (it keeps running from there). */
-  setClock(iso: string): Promise<void>;
+  /** Sets the emulator clock (it keeps running from there, unless `frozen`: then only advanceClock moves it). */
+  setClock(iso: string, options?: { frozen?: boolean }): Promise<void>;
   advanceClock(ms: number): Promise<void>;
   /** The emulator clock as an ISO string. */
   now(): Promise<string>;
@@ -75,7 +75,7 @@ export async function newEmulator(): Promise<EmulatorHandle> {
   return {
     ...created,
     reset: async () => void (await call(`${admin}/reset`, 'POST')),
-    setClock: async (iso) => void (await call(`${admin}/clock`, 'POST', { now: iso })),
+    setClock: async (iso, options) => void (await call(`${admin}/clock`, 'POST', options?.frozen ? { now: iso, frozen: true } : { now: iso })),
     advanceClock: async (ms) => void (await call(`${admin}/clock`, 'POST', { advanceMs: ms })),
     now: async () => (await call<{ now: string }>(`${admin}/clock`, 'GET')).now,
     changePassword: async (username, password) =>
