@@ -52,6 +52,12 @@ export interface GasHostOptions {
   clock?: 'real' | 'virtual';
   /** Start of virtual time; default now. */
   startTime?: Date | number;
+  /**
+   * Virtual clock: called on the main thread each time virtual time moves (Utilities.sleep of an
+   * execution on the calling thread, advanceTime), with the milliseconds it moved. Tests use it to move
+   * another clock in step, for example a frozen emulator clock. Not called for sleeps inside workers.
+   */
+  onTimeAdvance?: (ms: number) => void;
   addOnName?: string;
   /** Apply the Editor add-on trigger rules (default true). */
   isAddOn?: boolean;
@@ -128,7 +134,7 @@ export class GasHost {
 
   constructor(options: GasHostOptions = {}) {
     const owner = options.owner ?? 'owner@example.com';
-    this.clock = createClock({ virtual: options.clock === 'virtual', start: options.startTime });
+    this.clock = withAdvanceHook(createClock({ virtual: options.clock === 'virtual', start: options.startTime }), options.onTimeAdvance);
     const timeZone = options.timeZone ?? 'America/New_York';
     const syncFetch = createSyncFetch();
     this.state = new HostState({
@@ -254,6 +260,13 @@ export class GasHost {
     return { value: record?.value ?? '', formula: record?.formula ?? '', error: record?.error, note: record?.note ?? '', numberFormat: record?.numberFormat };
   }
 
+  /** Selects a cell or range as a user does: getActiveRange/getActiveCell/getCurrentCell return it. */
+  setActiveRange(sheet: string | undefined, a1: string): void {
+    const target = this.sheetOf(sheet);
+    this.state.activeRange = this.state.resolveRange(a1, target.id);
+    this.state.activeSheetId = target.id;
+  }
+
   /** A block of values, as Range.getValues would return them. */
   getValues(sheet: string | undefined, a1: string): CellValue[][] {
     const target = this.sheetOf(sheet);
@@ -271,6 +284,12 @@ export class GasHost {
     const args = parsed.args.map((arg) => {
       if (arg.kind === 'omitted') return undefined;
       if (arg.kind === 'literal') return arg.value;
+      if (arg.kind === 'name') {
+        const named = this.state.namedRanges.get(arg.name);
+        if (!named) return '#NAME?';
+        const values = this.state.readValues(named);
+        return named.numRows === 1 && named.numColumns === 1 ? values[0]![0] : values;
+      }
       const source = arg.ref.sheetName !== undefined ? this.state.sheetByName(arg.ref.sheetName) : sheet;
       if (!source) return '#REF!';
       const box = resolveA1(arg.ref, source.maxRows, source.maxColumns);
@@ -562,6 +581,18 @@ export class GasHost {
   evictCache(scope: 'user' | 'document' | 'script', keys?: string[], user?: string): void {
     this.state.evictCache(scope, keys, user);
   }
+}
+
+/** The clock, telling `hook` of every forward move of virtual time made through this object. */
+function withAdvanceHook(clock: HostClock, hook: ((ms: number) => void) | undefined): HostClock {
+  if (!hook || !clock.virtual) return clock;
+  const advance = (ms: number) => {
+    const before = clock.now();
+    clock.advance(ms);
+    const moved = clock.now() - before;
+    if (moved > 0) hook(moved);
+  };
+  return { virtual: true, now: () => clock.now(), advance, sleep: advance, descriptor: () => clock.descriptor() };
 }
 
 export function createGasHost(options: GasHostOptions = {}): GasHost {

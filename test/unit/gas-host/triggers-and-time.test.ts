@@ -14,10 +14,23 @@ function hourly(e) {
   p.setProperty('who', Session.getEffectiveUser().getEmail());
 }
 function now() { return new Date().getTime(); }
+function threeNaps() { for (var i = 0; i < 3; i++) Utilities.sleep(60000); return 'rested'; }
 function longJob() { for (var i = 0; i < 10; i++) Utilities.sleep(60000); return 'finished'; }
 function stamp(d) { return Utilities.formatDate(d, 'Asia/Tokyo', "yyyy-MM-dd'T'HH:mm:ss EEE a XXX"); }
 function encode() { var b = Utilities.base64Encode('héllo'); return [b, Utilities.newBlob(Utilities.base64Decode(b)).getDataAsString()]; }
 `;
+
+describe('onTimeAdvance', () => {
+  it('hears every move of virtual time: sleeps of an execution and advanceTime', () => {
+    const moves: number[] = [];
+    const host = createGasHost({ clock: 'virtual', startTime: Date.UTC(2026, 10, 20, 12), onTimeAdvance: (ms) => moves.push(ms) });
+    host.load(BUNDLE);
+    expect(host.call('threeNaps')).toBe('rested');
+    host.advanceTime(1500);
+    expect(moves).toEqual([60000, 60000, 60000, 1500]);
+    expect(host.now().toISOString()).toBe('2026-11-20T12:03:01.500Z');
+  });
+});
 
 describe('triggers', () => {
   it('allows one time-driven trigger per user per document', () => {
