@@ -8,3 +8,4 @@ export {
   ENGAGE_PUBLISHERS, ENGAGE_WIDGETS, ENGAGE_NATIVEAPPS, ENGAGE_COUNTRIES, ENGAGE_TIMEZONES,
 } from './custom-functions';
 export { signIn, signInWithToken, signOut, saveSettings, getSidebarState } from './sidebar-api';
+export { ENGAGE_RECOMMENDATIONS, previewRecommendations } from './recommendations';
