@@ -8,6 +8,7 @@ import { parseA1, type ParsedA1 } from './a1-notation';
 export type FormulaArgument =
   | { kind: 'literal'; value: string | number | boolean }
   | { kind: 'reference'; text: string; ref: ParsedA1; single: boolean }
+  | { kind: 'name'; name: string }
   | { kind: 'omitted' };
 
 export interface ParsedFormula {
@@ -58,7 +59,8 @@ function parseArgument(text: string): FormulaArgument | undefined {
   if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) return { kind: 'literal', value: Number(trimmed) };
   if (/^(TRUE|FALSE)$/i.test(trimmed)) return { kind: 'literal', value: trimmed.toUpperCase() === 'TRUE' };
   const ref = parseA1(trimmed);
-  if (!ref) return undefined;
+  // A named range (Refresh all's EngageRefresh): resolved by the host when the formula runs.
+  if (!ref) return /^[A-Za-z_][A-Za-z0-9_.]*$/.test(trimmed) ? { kind: 'name', name: trimmed } : undefined;
   const single = !trimmed.includes(':');
   return { kind: 'reference', text: trimmed, ref, single };
 }

@@ -181,6 +181,8 @@ export class HostState {
   readonly namedRanges = new Map<string, RangeDescriptor>();
   timeZone: string;
   activeSheetId: number;
+  /** The selected cell or range of the active sheet (A1 until a user or script selects another). */
+  activeRange: RangeDescriptor | undefined;
   private nextSheetId = 0;
   private nextChartId = 1;
   private nextTriggerId = 1;
@@ -766,6 +768,14 @@ export class HostState {
       }
       case 'ss.resolve':
         return this.resolveRange(a[0], a[1] ?? this.activeSheetId);
+      case 'ss.activeRange': {
+        const active = this.activeRange;
+        return active && active.sheetId === this.activeSheetId ? active : { sheetId: this.activeSheetId, row: 1, column: 1, numRows: 1, numColumns: 1 };
+      }
+      case 'ss.setActiveRange':
+        this.activeRange = a[0];
+        this.activeSheetId = this.sheetById(a[0].sheetId).id;
+        return undefined;
       case 'ss.named.get':
         return this.namedRanges.get(a[0]) ?? null;
       case 'ss.named.set':

@@ -729,7 +729,15 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
         }
         call('ss.named.set', String(name), { sheetId: range.getGridId(), row: range.getRow(), column: range.getColumn(), numRows: range.getNumRows(), numColumns: range.getNumColumns() });
       },
-      getActiveRange: () => rangeAt(call('ss.activeSheet') as number, 1, 1, 1, 1),
+      getActiveRange: () => makeRange(call('ss.activeRange') as RangeDescriptor),
+      getActiveCell: () => {
+        const r = call('ss.activeRange') as RangeDescriptor;
+        return makeRange({ ...r, numRows: 1, numColumns: 1 });
+      },
+      getCurrentCell: () => {
+        const r = call('ss.activeRange') as RangeDescriptor;
+        return makeRange({ ...r, numRows: 1, numColumns: 1 });
+      },
       toast: (message: string, title?: string) => {
         guard('ui', 'Spreadsheet.toast');
         call('ss.toast', String(message), title === undefined ? undefined : String(title));

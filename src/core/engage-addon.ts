@@ -14,6 +14,7 @@ import { EngageClient } from './api-client';
 import { ChunkedCache, hashText, type BatchCache } from './chunked-cache';
 import { AuthenticationError, BusyError, EngageError, NotSignedInError, RateLimitError, ValidationError } from './errors';
 import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from './ports';
+import type { ReportResult } from './paging';
 import type { ReportInput, ReportQuery } from './report-request';
 import { reportResultToTable, tableToValues, type Cell } from './report-table';
 import {
@@ -185,6 +186,22 @@ export class EngageAddon {
       }
       return tableToValues(reportResultToTable(result, { timeZone: this.ports.timeZone, neutraliseFormulas: false }));
     });
+  }
+
+  /**
+   * Every page of a report, uncached, for the sidebar's "Run to sheet" (and scheduled runs):
+   * validated before anything is sent; `onProgress` hears of each page. A 401 marks the sign-in refused.
+   */
+  fetchReport(kind: ReportKind, input: ReportInput, options: { deadlineAtMs: number; onProgress?: (pagesFetched: number, pagesPlanned: number) => void }): ReportResult {
+    const query = this.buildQuery(kind, input);
+    const client = this.client();
+    return this.withAuth(() => client.runReport(query, { deadlineAtMs: options.deadlineAtMs, ...(options.onProgress ? { onProgress: options.onProgress } : {}) }));
+  }
+
+  /** The signed-in user's publishers (the sidebar's picker), uncached. */
+  lookupEntries(kind: LookupKind, publisherId: string | undefined, deadlineAtMs: number): Record<string, unknown>[] {
+    const client = this.client();
+    return this.withAuth(() => client.lookup(kind, publisherId, { deadlineAtMs }));
   }
 
   /** A lookup as sheet values: a header of the fields seen, then one row per entry. */
