@@ -15,14 +15,13 @@ import { el, replaceChildren } from './dom';
 import type { Panel, PanelContext } from './panel';
 import { panel as accountPanel } from './panels/account';
 import { comingPanel } from './panels/coming';
+import { panel as recommendationsPanel } from './panels/recommendations';
 import { panel as reportPanel } from './panels/report';
 import { server } from './server';
 
-// The scheduling (issue 6) and recommendations (issue 7) engineers replace these two placeholders
-// with `import { panel as schedulesPanel } from './panels/schedules'` and
-// `import { panel as recommendationsPanel } from './panels/recommendations'`.
+// The scheduling (issue 6) engineer replaces this placeholder with
+// `import { panel as schedulesPanel } from './panels/schedules'`.
 const schedulesPanel = comingPanel('schedules', 'Schedules', 'Scheduled refresh of saved reports is coming in a later version of the add-on.');
-const recommendationsPanel = comingPanel('recommendations', 'Recommendations', 'A preview of in-chat recommendations is coming in a later version of the add-on.');
 
 const PANELS: Panel[] = [reportPanel, schedulesPanel, recommendationsPanel, accountPanel];
 
