@@ -9,3 +9,4 @@ export {
 } from './custom-functions';
 export { signIn, signInWithToken, signOut, saveSettings, getSidebarState } from './sidebar-api';
 export { ENGAGE_RECOMMENDATIONS, previewRecommendations } from './recommendations';
+export { listPublishers, getSheetContext, runReportToSheet, getRunProgress, insertFormula, addChart } from './sidebar-reports';

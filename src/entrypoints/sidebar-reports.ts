@@ -1,0 +1,98 @@
+/**
+ * Server functions of the sidebar's report builder: the publisher picker, "Run to sheet" and its
+ * progress, "Insert formula" and "Add chart". Thin: read the arguments, call the core
+ * (SidebarReports) or the spreadsheet adapters, and turn a failure into one sentence.
+ */
+import { userMessage } from '../core/engage-addon';
+import type { RunProgress, RunSummary, Publisher } from '../core/sidebar-reports';
+import { SidebarReports } from '../core/sidebar-reports';
+import { createAddon } from '../gas/addon-services';
+import { addRevenueChart, refreshReference, resolvePlacement, sheetContext, writeFormulaAtActiveCell } from '../gas/report-targets';
+import { SpreadsheetWriter } from '../gas/sheet-writer';
+import { PropertiesStore, ServiceCache, systemClock } from '../gas/stores';
+import { REFRESH_RANGE_NAME } from './menu';
+
+function run<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (e) {
+    throw new Error(userMessage(e));
+  }
+}
+
+function reports(): SidebarReports {
+  const ss = SpreadsheetApp.getActiveSpreadsheet();
+  return new SidebarReports({
+    addon: createAddon(),
+    writer: new SpreadsheetWriter(ss),
+    documentStore: new PropertiesStore(PropertiesService.getDocumentProperties()),
+    progressCache: new ServiceCache(CacheService.getUserCache()),
+    clock: systemClock,
+    timeZone: ss.getSpreadsheetTimeZone(),
+  });
+}
+
+/**
+ * The publishers you may report on, for the sidebar's picker.
+ * @return {Object[]} Publishers as {id, name}, by name.
+ */
+export function listPublishers(): Publisher[] {
+  return run(() => reports().listPublishers());
+}
+
+/**
+ * The sheets of this spreadsheet and the active cell, for the sidebar's target picker.
+ * @return {Object} {sheets, activeCell}.
+ */
+export function getSheetContext(): { sheets: string[]; activeCell: string } {
+  return run(() => sheetContext(SpreadsheetApp.getActiveSpreadsheet()));
+}
+
+/**
+ * Runs a report built in the sidebar and writes header and rows in one batch, once every page has
+ * arrived. Progress can be read meanwhile with getRunProgress(runId).
+ * @param {Object} request The report (see BuilderRequest).
+ * @param {Object} target {type: 'newSheet'|'existingSheet'|'activeCell', sheetName}.
+ * @param {string} runId An id the sidebar chose for this run.
+ * @return {Object} What was written, with a preview of the first rows.
+ */
+export function runReportToSheet(request: unknown, target: unknown, runId: unknown): RunSummary {
+  return run(() => {
+    const r = reports();
+    // Validate before a new sheet is inserted, so a bad request leaves the spreadsheet untouched.
+    r.formula(request);
+    return r.runToSheet(request, resolvePlacement(SpreadsheetApp.getActiveSpreadsheet(), target), runId);
+  });
+}
+
+/**
+ * The progress of a run started with runReportToSheet.
+ * @param {string} runId The run's id.
+ * @return {Object} {state, pagesFetched, pagesPlanned, message}, or null before the run starts.
+ */
+export function getRunProgress(runId: unknown): RunProgress | null {
+  return run(() => reports().progress(runId));
+}
+
+/**
+ * Puts the ENGAGE_* formula equivalent to the report into the active cell. It refers to the named
+ * refresh cell (Refresh all) when there is one, so Refresh all fetches it again.
+ * @param {Object} request The report (see BuilderRequest).
+ * @return {Object} {formula, cell}.
+ */
+export function insertFormula(request: unknown): { formula: string; cell: string } {
+  return run(() => {
+    const ss = SpreadsheetApp.getActiveSpreadsheet();
+    const formula = reports().formula(request, refreshReference(ss, REFRESH_RANGE_NAME));
+    return { formula, ...writeFormulaAtActiveCell(ss, formula) };
+  });
+}
+
+/**
+ * Adds a native chart of revenue and RPM by day beside a block written by runReportToSheet.
+ * @param {Object} block The block returned by runReportToSheet.
+ * @return {Object} {chartTitle}.
+ */
+export function addChart(block: unknown): { chartTitle: string } {
+  return run(() => addRevenueChart(SpreadsheetApp.getActiveSpreadsheet(), block));
+}

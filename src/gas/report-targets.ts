@@ -1,0 +1,104 @@
+/**
+ * Where the report builder's output goes in the spreadsheet: the placement of "Run to sheet" (a new
+ * sheet, an existing sheet at A1, or the active cell), the active cell for "Insert formula", the
+ * named refresh cell, and the native chart of revenue and RPM by day placed beside a written block.
+ */
+import type { RunTarget } from '../core/builder-request';
+import { ValidationError } from '../core/errors';
+import type { BlockPlacement, WrittenBlock } from '../core/sheet-output';
+
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+
+const SHEET_NAME_MAX_LENGTH = 100;
+
+/** A sheet name not yet used: "Engage report", "Engage report (2)", ... */
+function freeSheetName(ss: Spreadsheet, wanted: string): string {
+  const base = wanted.trim().slice(0, SHEET_NAME_MAX_LENGTH - 6) || 'Engage report';
+  if (!ss.getSheetByName(base)) return base;
+  for (let n = 2; ; n++) if (!ss.getSheetByName(`${base} (${n})`)) return `${base} (${n})`;
+}
+
+export function resolvePlacement(ss: Spreadsheet, target: unknown): BlockPlacement {
+  const t = (target ?? {}) as Partial<RunTarget> & { sheetName?: unknown };
+  switch (t.type) {
+    case 'newSheet': {
+      const name = freeSheetName(ss, typeof t.sheetName === 'string' ? t.sheetName : 'Engage report');
+      ss.insertSheet(name);
+      return { sheetName: name, row: 1, column: 1 };
+    }
+    case 'existingSheet': {
+      const name = typeof t.sheetName === 'string' ? t.sheetName : '';
+      if (!ss.getSheetByName(name)) throw ValidationError.single('target', `the sheet '${name}' does not exist any more: pick another one`);
+      return { sheetName: name, row: 1, column: 1 };
+    }
+    case 'activeCell': {
+      const cell = ss.getCurrentCell() ?? ss.getActiveRange();
+      if (!cell) throw ValidationError.single('target', 'no cell is selected: click a cell first');
+      return { sheetName: cell.getSheet().getName(), row: cell.getRow(), column: cell.getColumn() };
+    }
+    default:
+      throw ValidationError.single('target', 'must be a new sheet, an existing sheet or the active cell');
+  }
+}
+
+/** Sheet names and the active cell, for the target picker. */
+export function sheetContext(ss: Spreadsheet): { sheets: string[]; activeCell: string } {
+  const cell = ss.getCurrentCell() ?? ss.getActiveRange();
+  const sheets = ss.getSheets().filter((s) => !s.isSheetHidden?.()).map((s) => s.getName());
+  return { sheets, activeCell: cell ? `${cell.getSheet().getName()}!${cell.getA1Notation()}` : '' };
+}
+
+/** Writes a formula into the active cell; returns where. */
+export function writeFormulaAtActiveCell(ss: Spreadsheet, formula: string): { cell: string } {
+  const cell = ss.getCurrentCell() ?? ss.getActiveRange();
+  if (!cell) throw ValidationError.single('target', 'no cell is selected: click a cell first');
+  const one = cell.getSheet().getRange(cell.getRow(), cell.getColumn());
+  one.setFormula(formula);
+  return { cell: `${one.getSheet().getName()}!${one.getA1Notation()}` };
+}
+
+/** The named refresh cell as a formula reference, when Refresh all has created it. */
+export function refreshReference(ss: Spreadsheet, name: string): string | undefined {
+  return ss.getRangeByName(name) ? name : undefined;
+}
+
+/**
+ * A line chart of revenue (left axis) and RPM (right axis) by day, anchored one column right of the
+ * block. Only a block whose one breakdown is the day makes a readable daily line.
+ */
+export function addRevenueChart(ss: Spreadsheet, block: unknown): { chartTitle: string } {
+  const b = block as Partial<WrittenBlock>;
+  const sheet = typeof b?.sheetName === 'string' ? ss.getSheetByName(b.sheetName) : null;
+  if (!sheet || !b.row || !b.column || !b.rows || !b.columns) throw ValidationError.single('chart', 'run a report to the sheet first; the chart is drawn from its data');
+  const header = sheet.getRange(b.row, b.column, 1, b.columns).getValues()[0]!.map(String);
+  const dayColumn = header.indexOf('day');
+  const revenueColumn = header.indexOf('revenue');
+  const rpmColumn = header.includes('rpmByPvs') ? header.indexOf('rpmByPvs') : header.indexOf('reqsRpm');
+  if (dayColumn < 0 || revenueColumn < 0 || rpmColumn < 0) {
+    throw ValidationError.single('chart', 'needs a general report broken down by day, with revenue and RPM: choose the day breakdown and run it again');
+  }
+  const others = header.filter((h, i) => i !== dayColumn && ['month', 'platform', 'referrer', 'country', 'section', 'widget', 'doc', 'partnerApp'].some((k) => h === k || h.startsWith(`${k} `) || h.startsWith(`${k}.`)));
+  if (others.length > 0) {
+    throw ValidationError.single('chart', `draws one line per day, but this report is also broken down by ${others[0]}: run it with the day breakdown alone`);
+  }
+  // Data rows are the ones whose day cell holds a date (the totals row does not).
+  const days = sheet.getRange(b.row + 1, b.column + dayColumn, Math.max(1, b.rows - 1), 1).getValues();
+  let dataRows = 0;
+  while (dataRows < days.length && Object.prototype.toString.call(days[dataRows]![0]) === '[object Date]') dataRows++;
+  if (dataRows === 0) throw ValidationError.single('chart', 'the report has no daily rows to draw');
+  const column = (offset: number) => sheet.getRange(b.row!, b.column! + offset, dataRows + 1, 1);
+  const title = 'Revenue and RPM by day';
+  const chart = sheet
+    .newChart()
+    .asLineChart()
+    .addRange(column(dayColumn))
+    .addRange(column(revenueColumn))
+    .addRange(column(rpmColumn))
+    .setPosition(b.row, b.column + b.columns + 1, 0, 0)
+    .setOption('title', title)
+    .setOption('series', { 0: { targetAxisIndex: 0 }, 1: { targetAxisIndex: 1 } })
+    .setOption('vAxes', { 0: { title: 'Revenue' }, 1: { title: 'RPM' } })
+    .build();
+  sheet.insertChart(chart);
+  return { chartTitle: title };
+}
