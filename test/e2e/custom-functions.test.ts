@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { OWNER, startAddon, type AddonHarness } from '../support/addon-host';
-import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../support/emulator';
+import { BIG_PUBLISHER_ID, DEMO_API_KEY, MEDIUM_PUBLISHER_ID } from '../support/emulator';
 import { repoRoot } from '../support/paths';
 
 const NOW = '2026-11-20T12:00:00Z';
@@ -19,6 +19,8 @@ beforeAll(async () => {
   h = await startAddon({ clock: 'virtual', startTime: new Date(NOW), maxColumns: 60, maxRows: 30000, sheets: SHEETS });
   await h.emulator.setClock(NOW);
   h.signIn();
+  // ENGAGE_RECOMMENDATIONS uses the API key from the settings, not the sign-in.
+  h.host.call('saveSettings', [{ apiKey: DEMO_API_KEY.key }], { user: OWNER });
 });
 afterAll(async () => {
   await h.close();
@@ -69,10 +71,10 @@ function readmeExamples(): ReadmeExample[] {
 describe('README custom-function examples', () => {
   const examples = readmeExamples();
 
-  it('lists all eight custom functions', () => {
+  it('lists all nine custom functions', () => {
     expect(examples.map((e) => e.formula.match(/^=(\w+)\(/)?.[1]).sort()).toEqual([
       'ENGAGE_COUNTRIES', 'ENGAGE_EXTERNALID_REPORT', 'ENGAGE_NATIVEAPPS', 'ENGAGE_PUBLISHERS',
-      'ENGAGE_REALTIME_REPORT', 'ENGAGE_REPORT', 'ENGAGE_TIMEZONES', 'ENGAGE_WIDGETS',
+      'ENGAGE_REALTIME_REPORT', 'ENGAGE_RECOMMENDATIONS', 'ENGAGE_REPORT', 'ENGAGE_TIMEZONES', 'ENGAGE_WIDGETS',
     ]);
   });
 
