@@ -14,6 +14,7 @@ import { EngageClient } from './api-client';
 import { ChunkedCache, hashText, type BatchCache } from './chunked-cache';
 import { AuthenticationError, BusyError, EngageError, NotSignedInError, RateLimitError, ValidationError } from './errors';
 import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from './ports';
+import { RateLimiter } from './rate-limiter';
 import type { ReportResult } from './paging';
 import type { ReportInput, ReportQuery } from './report-request';
 import { reportResultToTable, tableToValues, type Cell } from './report-table';
@@ -230,6 +231,28 @@ export class EngageAddon {
   previewRecommendations(raw: RawRecommendationsInput, options: { deadlineAtMs: number }): RecommendationsPreview {
     const input = recommendationsInput(raw, this.settings.load().widgetId);
     return recommendationsPreview(fetchRecommendations(this.ports, this.recommendationsConfig(), input, options), input);
+  }
+
+  // ---- Scheduled refresh (refresh-runner.ts) ----
+
+  /**
+   * A client with the stored token, for runs that are not formulas (scheduled refresh, run now).
+   * Throws NotSignedInError or AuthenticationError before anything is sent when the sign-in is
+   * missing, expired or was refused; never logs in.
+   */
+  signedInClient(): EngageClient {
+    return this.client();
+  }
+
+  /** Runs a call; a 401 marks the stored token as refused, as formulas do. */
+  withSignIn<T>(call: () => T): T {
+    return this.withAuth(call);
+  }
+
+  /** The shared report rate budget (the same windows every formula and sidebar run spends). */
+  rateBudget(): RateLimiter {
+    const { ports } = this;
+    return new RateLimiter({ store: new CacheStore(ports.sharedCache, RATE_STATE_TTL_SECONDS), lock: ports.sharedLock, clock: ports.clock, sleeper: ports.sleeper });
   }
 
   // ---- Internals ----

@@ -10,3 +10,4 @@ export {
 export { signIn, signInWithToken, signOut, saveSettings, getSidebarState } from './sidebar-api';
 export { ENGAGE_RECOMMENDATIONS, previewRecommendations } from './recommendations';
 export { listPublishers, getSheetContext, runReportToSheet, getRunProgress, insertFormula, addChart } from './sidebar-reports';
+export { saveSchedule, listSchedules, updateSchedule, runScheduleNow, pauseSchedule, deleteSchedule, onScheduledRefresh } from './schedules';

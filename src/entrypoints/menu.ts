@@ -5,6 +5,7 @@
  */
 import { createAddon } from '../gas/addon-services';
 import { userMessage } from '../core/engage-addon';
+import { touchRefreshCell } from '../gas/refresh-cell';
 
 /**
  * Adds the Engage menu when a spreadsheet opens. Works in every auth mode, NONE included.
@@ -44,9 +45,7 @@ export function showSidebar(): void {
   SpreadsheetApp.getUi().showSidebar(html);
 }
 
-/** Name of the cell whose change makes every ENGAGE_* formula that references it fetch again. */
-export const REFRESH_RANGE_NAME = 'EngageRefresh';
-const REFRESH_SHEET_NAME = 'Engage refresh';
+export { REFRESH_RANGE_NAME } from '../gas/refresh-cell';
 
 /**
  * Refresh all: changes the named refresh cell, so every ENGAGE_* formula that references it as its
@@ -54,14 +53,7 @@ const REFRESH_SHEET_NAME = 'Engage refresh';
  */
 export function refreshAll(): void {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  let range = spreadsheet.getRangeByName(REFRESH_RANGE_NAME);
-  if (!range) {
-    const sheet = spreadsheet.getSheetByName(REFRESH_SHEET_NAME) ?? spreadsheet.insertSheet(REFRESH_SHEET_NAME);
-    range = sheet.getRange(1, 1);
-    spreadsheet.setNamedRange(REFRESH_RANGE_NAME, range);
-    sheet.hideSheet();
-  }
-  range.setValue(new Date());
+  touchRefreshCell(spreadsheet);
   spreadsheet.toast('Engage formulas that use the refresh cell are fetching fresh data.', 'Engage for Sheets');
 }
 

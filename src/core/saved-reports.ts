@@ -1,0 +1,301 @@
+/**
+ * Saved reports: a report built in the sidebar, kept with its target cell and its schedule so the
+ * hourly trigger can refresh it. Definitions live in the document's properties (every editor sees the
+ * same list), so they never hold a secret: no token, no password, no API key, only what the report
+ * asks for. Each definition and each status is its own property (9 KB per value), with an index of
+ * ids, so 100 saved reports stay far below the 500 KB per store. The index changes under the document
+ * lock and is re-read after locking, because two editors may save at once.
+ *
+ * Periods are relative, so a refresh fetches fresh days: the last N days, since a day, a fixed range,
+ * or for the hourly reports the last N hours. Days of the general report are UTC days, as the API's
+ * "today" is (field notes).
+ */
+import * as z from 'zod';
+import { formatDay, formatUtcHour, floorToHourMs, utcDayOf, utcMidnightMs, type CalendarDay } from './dates';
+import { BusyError, ValidationError } from './errors';
+import type { Clock, KeyValueStore, Lock, RandomSource } from './ports';
+import type { ReportInput } from './report-request';
+import { scheduleSchema, type Schedule } from './schedule';
+import type { WrittenBlock } from './sheet-output';
+import { MS_PER_DAY, MS_PER_HOUR, REPORT_SPECS, type ReportKind } from './spec';
+
+export const SAVED_REPORTS_INDEX_KEY = 'engage.sr.index';
+const DEFINITION_PREFIX = 'engage.sr.def.';
+const STATUS_PREFIX = 'engage.sr.status.';
+/** Apps Script properties hold at most 9 KB per value. */
+export const PROPERTY_VALUE_MAX_BYTES = 9 * 1024;
+/** 100 definitions and statuses of about 1 KB each stay far below the 500 KB of a property store. */
+export const MAX_SAVED_REPORTS = 100;
+const INDEX_LOCK_TIMEOUT_MS = 10_000;
+
+const dayText = z.string().regex(/^\d{8}$/, { error: 'must be a day as yyyyMMdd' });
+
+export const periodSchema = z.discriminatedUnion('type', [
+  /** Today and the N-1 days before it (UTC days). */
+  z.strictObject({ type: z.literal('lastDays'), days: z.number().int().min(1, { error: 'must be at least 1 day' }).max(366, { error: 'must be at most 366 days' }) }),
+  /** From a day up to today: a range that grows, the natural case for an incremental refresh. */
+  z.strictObject({ type: z.literal('since'), fromDate: dayText }),
+  z.strictObject({ type: z.literal('fixed'), fromDate: dayText, toDate: dayText }),
+  /** Hourly reports: the last N whole hours up to the current one, UTC. */
+  z.strictObject({ type: z.literal('lastHours'), hours: z.number().int().min(1, { error: 'must be at least 1 hour' }).max(24, { error: 'must be at most 24 hours' }) }),
+], { error: "must be a period: 'lastDays', 'since', 'fixed' or, for the hourly reports, 'lastHours'" });
+export type Period = z.infer<typeof periodSchema>;
+
+const a1Cell = z.string().trim().regex(/^[A-Za-z]{1,3}[1-9]\d{0,6}$/, { error: 'must be one cell such as A1' });
+
+/** What a user gives when saving; the store adds id, owner and times. */
+export const savedReportInputSchema = z.strictObject({
+  name: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(100, { error: 'must be at most 100 characters' }),
+  kind: z.enum(['main', 'externalId', 'realtime'], { error: "must be 'main', 'externalId' or 'realtime'" }),
+  entityId: z.string({ error: 'is required: the publisher ID' }).trim().min(1, { error: 'is required: the publisher ID' }),
+  period: periodSchema,
+  breakdowns: z.array(z.string()).max(4).optional(),
+  filter: z.string().max(2000).optional(),
+  sort: z.string().max(100).optional(),
+  currencyCode: z.string().max(3).optional(),
+  decDigits: z.number().int().optional(),
+  /** Rows per request; default the report's maximum (fewest requests). */
+  pageSize: z.number().int().min(1).optional(),
+  maxRows: z.number().int().min(1).max(100_000).optional(),
+  target: z.strictObject({
+    sheetName: z.string().trim().min(1, { error: 'needs a sheet name' }).max(100, { error: 'must be at most 100 characters' }),
+    cell: a1Cell,
+  }),
+  schedule: scheduleSchema,
+  /** Fetch only new days plus the last 3 and merge by day and breakdown keys (general report with day). */
+  incremental: z.boolean().optional(),
+  /** Append the Total row (not with incremental: totals of ratios cannot be merged). */
+  totals: z.boolean().optional(),
+  paused: z.boolean().optional(),
+});
+export type SavedReportInput = z.infer<typeof savedReportInputSchema>;
+
+export interface SavedReport extends SavedReportInput {
+  id: string;
+  /** The random id of the user whose sign-in and trigger refresh it (not an email: no extra scope). */
+  ownerId: string;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+/** What the last refresh of a saved report did; written by the runner, shown in the sidebar and the note. */
+export interface RefreshStatus {
+  /** When the report is next due (epoch ms). */
+  nextRunAtMs?: number;
+  lastAttemptAtMs?: number;
+  lastSuccessAtMs?: number;
+  rows?: number;
+  durationMs?: number;
+  /** HTTP requests of the last successful refresh: the runner's estimate for the next one. */
+  requests?: number;
+  lastError?: { message: string; traceId?: string; atMs: number };
+  /** Failures in a row since the last success. */
+  failures?: number;
+  /** The owner's sign-in was missing, expired or refused at the last attempt. */
+  needsSignIn?: boolean;
+  /** The cells the last write covered, so the next one clears leftovers and incremental merges read them. */
+  written?: WrittenBlock;
+  /** Incremental reports: the last day (yyyyMMdd) the sheet holds data fetched for. */
+  fetchedThrough?: string;
+  /** A run refreshing it now holds it until then, so a concurrent run does not refresh it too. */
+  runningUntilMs?: number;
+}
+
+function addDays(day: CalendarDay, days: number): CalendarDay {
+  return utcDayOf(utcMidnightMs(day) + days * MS_PER_DAY);
+}
+
+function parseDay(text: string): CalendarDay {
+  return { year: Number(text.slice(0, 4)), month: Number(text.slice(4, 6)), day: Number(text.slice(6, 8)) };
+}
+
+export function dayAfter(text: string, days: number): string {
+  return formatDay(addDays(parseDay(text), days));
+}
+
+/** The period's bounds at `nowMs`: yyyyMMdd (inclusive) for the general report, yyyyMMddHH UTC (toDate exclusive) otherwise. */
+export function resolvePeriod(period: Period, nowMs: number): { fromDate: string; toDate: string } {
+  const today = formatDay(utcDayOf(nowMs));
+  switch (period.type) {
+    case 'lastDays':
+      return { fromDate: dayAfter(today, -(period.days - 1)), toDate: today };
+    case 'since':
+      return { fromDate: period.fromDate, toDate: today };
+    case 'fixed':
+      return { fromDate: period.fromDate, toDate: period.toDate };
+    case 'lastHours': {
+      const currentHour = floorToHourMs(nowMs);
+      return { fromDate: formatUtcHour(currentHour - (period.hours - 1) * MS_PER_HOUR), toDate: formatUtcHour(currentHour + MS_PER_HOUR) };
+    }
+  }
+}
+
+/** The report arguments of a saved report at `nowMs`, for buildReportQuery. */
+export function reportInputOf(report: SavedReportInput, nowMs: number, range?: { fromDate: string; toDate: string }): ReportInput {
+  const { fromDate, toDate } = range ?? resolvePeriod(report.period, nowMs);
+  const input: ReportInput = { entityId: report.entityId, fromDate, toDate };
+  if (report.breakdowns && report.breakdowns.length > 0) input.breakdowns = report.breakdowns;
+  if (report.filter) input.filter = report.filter;
+  if (report.sort) input.sort = report.sort;
+  if (report.currencyCode) input.currencyCode = report.currencyCode;
+  if (report.decDigits !== undefined) input.decDigits = report.decDigits;
+  if (report.pageSize !== undefined) input.limit = report.pageSize;
+  return input;
+}
+
+/** Rules that tie fields together; the report arguments themselves are checked by buildReportQuery. */
+export function checkSavedReport(input: unknown): SavedReportInput {
+  const parsed = savedReportInputSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new ValidationError(parsed.error.issues.map((issue) => {
+      const argument = issue.path.length > 0 ? issue.path.map(String).join('.') : 'savedReport';
+      return { argument, message: `${argument}: ${issue.message}` };
+    }));
+  }
+  const report = parsed.data;
+  const hourly = REPORT_SPECS[report.kind].hourly;
+  if (hourly !== (report.period.type === 'lastHours')) {
+    throw ValidationError.single('period', hourly
+      ? `the ${REPORT_SPECS[report.kind].title} covers hours: use 'lastHours' (1 to 24)`
+      : "the general report covers days: use 'lastDays', 'since' or 'fixed'");
+  }
+  if (report.incremental) {
+    if (report.kind !== 'main' || !(report.breakdowns ?? ['day']).includes('day')) {
+      throw ValidationError.single('incremental', 'needs the general report broken down by day: rows are merged by day');
+    }
+    if (report.period.type === 'fixed') throw ValidationError.single('incremental', "needs a period that moves ('lastDays' or 'since'), not a fixed range");
+    if (report.maxRows !== undefined) throw ValidationError.single('incremental', 'cannot be combined with maxRows: a merge needs every row of each day');
+    if (report.totals) throw ValidationError.single('totals', 'cannot be combined with incremental: totals of rates cannot be merged');
+  }
+  return report;
+}
+
+function byteLength(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? (i++, 4) : 3;
+  }
+  return bytes;
+}
+
+export interface SavedReportStoreDeps {
+  /** The document's properties. */
+  store: KeyValueStore;
+  /** The document lock: guards the index. */
+  lock: Lock;
+  clock: Clock;
+  random?: RandomSource;
+}
+
+export class SavedReportStore {
+  constructor(private readonly deps: SavedReportStoreDeps) {}
+
+  ids(): string[] {
+    try {
+      const parsed = JSON.parse(this.deps.store.get(SAVED_REPORTS_INDEX_KEY) ?? '[]') as unknown;
+      return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
+  /** Every readable saved report, in the order they were created. */
+  list(): SavedReport[] {
+    const reports: SavedReport[] = [];
+    for (const id of this.ids()) {
+      const report = this.get(id);
+      if (report) reports.push(report);
+    }
+    return reports;
+  }
+
+  get(id: string): SavedReport | null {
+    const raw = this.deps.store.get(DEFINITION_PREFIX + id);
+    if (!raw) return null;
+    try {
+      const parsed = JSON.parse(raw) as SavedReport;
+      return typeof parsed.id === 'string' && typeof parsed.ownerId === 'string' ? parsed : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Saves a new report for `ownerId` and returns it. */
+  create(input: SavedReportInput, ownerId: string): SavedReport {
+    const now = this.deps.clock.now();
+    const random = this.deps.random ?? Math.random;
+    const id = `${now.toString(36)}${Math.floor(random() * 36 ** 4).toString(36).padStart(4, '0')}`;
+    const report: SavedReport = { ...input, id, ownerId, createdAtMs: now, updatedAtMs: now };
+    this.withIndexLock(() => {
+      const ids = this.ids();
+      if (ids.length >= MAX_SAVED_REPORTS) {
+        throw ValidationError.single('savedReport', `this spreadsheet already has ${MAX_SAVED_REPORTS} saved reports, the most it can hold: delete one first`);
+      }
+      this.writeDefinition(report);
+      this.deps.store.set(SAVED_REPORTS_INDEX_KEY, JSON.stringify([...ids, id]));
+    });
+    return report;
+  }
+
+  /** Replaces a report's definition, keeping its id, owner and creation time. */
+  update(id: string, input: SavedReportInput): SavedReport {
+    const existing = this.require(id);
+    const report: SavedReport = { ...input, id, ownerId: existing.ownerId, createdAtMs: existing.createdAtMs, updatedAtMs: this.deps.clock.now() };
+    this.writeDefinition(report);
+    return report;
+  }
+
+  remove(id: string): void {
+    this.withIndexLock(() => {
+      this.deps.store.set(SAVED_REPORTS_INDEX_KEY, JSON.stringify(this.ids().filter((x) => x !== id)));
+      this.deps.store.remove(DEFINITION_PREFIX + id);
+      this.deps.store.remove(STATUS_PREFIX + id);
+    });
+  }
+
+  require(id: unknown): SavedReport {
+    const report = typeof id === 'string' ? this.get(id) : null;
+    if (!report) throw ValidationError.single('id', `${JSON.stringify(id)} is not a saved report of this spreadsheet (it may have been deleted)`);
+    return report;
+  }
+
+  status(id: string): RefreshStatus {
+    const raw = this.deps.store.get(STATUS_PREFIX + id);
+    if (!raw) return {};
+    try {
+      const parsed = JSON.parse(raw) as RefreshStatus;
+      return parsed && typeof parsed === 'object' ? parsed : {};
+    } catch {
+      return {};
+    }
+  }
+
+  setStatus(id: string, status: RefreshStatus): void {
+    let text = JSON.stringify(status);
+    if (byteLength(text) > PROPERTY_VALUE_MAX_BYTES && status.lastError) {
+      // Only an error message can make a status long: shorten it rather than lose the status.
+      text = JSON.stringify({ ...status, lastError: { ...status.lastError, message: status.lastError.message.slice(0, 2000) } });
+    }
+    this.deps.store.set(STATUS_PREFIX + id, text);
+  }
+
+  private writeDefinition(report: SavedReport): void {
+    const text = JSON.stringify(report);
+    if (byteLength(text) > PROPERTY_VALUE_MAX_BYTES) {
+      throw ValidationError.single('savedReport', `is ${byteLength(text)} bytes long; a saved report may take at most ${PROPERTY_VALUE_MAX_BYTES} (shorten the filter or the name)`);
+    }
+    this.deps.store.set(DEFINITION_PREFIX + report.id, text);
+  }
+
+  private withIndexLock<T>(work: () => T): T {
+    if (!this.deps.lock.tryLock(INDEX_LOCK_TIMEOUT_MS)) throw new BusyError('the list of saved reports');
+    try {
+      return work();
+    } finally {
+      this.deps.lock.releaseLock();
+    }
+  }
+}
+
+export type { Schedule, ReportKind };

@@ -1,0 +1,203 @@
+/**
+ * The scheduling use cases behind the sidebar's Schedules panel and the hourly trigger: save, list,
+ * edit, run now, pause and delete saved reports, and the scheduled run itself. Definitions are shared
+ * with every editor of the document; each belongs to the user who saved it, whose sign-in and trigger
+ * refresh it, so only that user may change, run or delete it (another editor's token must never run
+ * someone else's schedule). Every change reconciles the user's one hourly trigger: installed while the
+ * user has an active schedule, removed with the last.
+ */
+import type { EngageAddon } from './engage-addon';
+import { ValidationError } from './errors';
+import type { Clock, KeyValueStore, RandomSource } from './ports';
+import { addonReportSource, formatLocal, RefreshRunner, type ReportSheet, type RunSummary } from './refresh-runner';
+import { checkSavedReport, reportInputOf, type RefreshStatus, type SavedReport, type SavedReportInput, type SavedReportStore } from './saved-reports';
+import { describeSchedule } from './schedule';
+
+/** Where a user's random owner id lives (user properties): not an email, so no extra scope is needed. */
+export const OWNER_ID_KEY = 'engage.schedule.ownerId';
+
+/** The user's one hourly trigger in this document. */
+export interface TriggerPort {
+  isInstalled(): boolean;
+  /** Installs it unless present; true when created now. */
+  ensure(): boolean;
+  /** Removes it; true when there was one. */
+  remove(): boolean;
+}
+
+export interface ScheduleServiceDeps {
+  addon: EngageAddon;
+  reports: SavedReportStore;
+  /** The user's own properties (the owner id). */
+  userStore: KeyValueStore;
+  sheet: ReportSheet;
+  trigger: TriggerPort;
+  clock: Clock;
+  timeZone: string;
+  random?: RandomSource;
+}
+
+/** A saved report as the sidebar shows it: plain data, times as ISO strings and as sheet-local text. */
+export interface ScheduleView {
+  id: string;
+  name: string;
+  /** The definition, for the edit form. */
+  definition: SavedReportInput;
+  scheduleText: string;
+  target: string;
+  paused: boolean;
+  /** Saved by the current user (who alone may change, run or delete it). */
+  mine: boolean;
+  status: {
+    lastSuccess?: string;
+    lastAttempt?: string;
+    nextRun?: string;
+    rows?: number;
+    durationMs?: number;
+    lastError?: { message: string; traceId?: string; at: string };
+    failures: number;
+    /** Its owner must sign in again before it can run. */
+    needsSignIn: boolean;
+    running: boolean;
+  };
+}
+
+export interface ScheduleList {
+  reports: ScheduleView[];
+  /** The current user's hourly trigger exists. */
+  triggerInstalled: boolean;
+  timeZone: string;
+}
+
+export class ScheduleService {
+  constructor(private readonly deps: ScheduleServiceDeps) {}
+
+  /** The current user's owner id, created on first use. */
+  ownerId(): string {
+    const existing = this.deps.userStore.get(OWNER_ID_KEY);
+    if (existing) return existing;
+    const random = this.deps.random ?? Math.random;
+    let id = 'u';
+    for (let i = 0; i < 16; i++) id += Math.floor(random() * 36).toString(36);
+    this.deps.userStore.set(OWNER_ID_KEY, id);
+    return id;
+  }
+
+  list(): ScheduleList {
+    const me = this.deps.userStore.get(OWNER_ID_KEY);
+    const signedIn = this.deps.addon.session().signedIn;
+    return {
+      reports: this.deps.reports.list().map((r) => this.view(r, me, signedIn)),
+      triggerInstalled: this.deps.trigger.isInstalled(),
+      timeZone: this.deps.timeZone,
+    };
+  }
+
+  /** Validates (nothing is sent), saves and installs the trigger if needed. */
+  save(input: unknown): ScheduleList {
+    const report = this.validate(input);
+    this.deps.reports.create(report, this.ownerId());
+    this.syncTrigger();
+    return this.list();
+  }
+
+  update(id: unknown, input: unknown): ScheduleList {
+    this.requireMine(id);
+    this.deps.reports.update(id as string, this.validate(input));
+    this.syncTrigger();
+    return this.list();
+  }
+
+  pause(id: unknown, paused: unknown): ScheduleList {
+    const report = this.requireMine(id);
+    if (typeof paused !== 'boolean') throw ValidationError.single('paused', 'must be true or false');
+    const { id: _id, ownerId: _owner, createdAtMs: _c, updatedAtMs: _u, ...input } = report;
+    this.deps.reports.update(report.id, { ...input, paused });
+    this.syncTrigger();
+    return this.list();
+  }
+
+  remove(id: unknown): ScheduleList {
+    const report = this.requireMine(id);
+    this.deps.reports.remove(report.id);
+    this.syncTrigger();
+    return this.list();
+  }
+
+  /** Refreshes one saved report now, due or not; its status records the outcome. */
+  runNow(id: unknown): { summary: RunSummary; list: ScheduleList } {
+    const report = this.requireMine(id);
+    const summary = this.runner().run({ only: [report.id] });
+    return { summary, list: this.list() };
+  }
+
+  /** The trigger's run: what is due for the current user, then the trigger reconciled. */
+  runDue(startedAtMs: number): RunSummary {
+    const summary = this.runner().run({ startedAtMs });
+    this.syncTrigger();
+    return summary;
+  }
+
+  /** Installed while the user has an active (not paused) saved report; removed with the last. */
+  syncTrigger(): void {
+    const me = this.deps.userStore.get(OWNER_ID_KEY);
+    const active = me !== null && this.deps.reports.list().some((r) => r.ownerId === me && !r.paused);
+    if (active) this.deps.trigger.ensure();
+    else this.deps.trigger.remove();
+  }
+
+  private runner(): RefreshRunner {
+    const { addon, reports, sheet, clock, timeZone } = this.deps;
+    return new RefreshRunner({ store: reports, source: addonReportSource(addon), sheet, clock, timeZone, ownerId: this.ownerId() });
+  }
+
+  private validate(input: unknown): SavedReportInput {
+    const report = checkSavedReport(input);
+    // Every report argument checked as a formula's would be, with today's dates; nothing is sent.
+    this.deps.addon.buildQuery(report.kind, reportInputOf(report, this.deps.clock.now()));
+    return report;
+  }
+
+  private requireMine(id: unknown): SavedReport {
+    const report = this.deps.reports.require(id);
+    if (report.ownerId !== this.deps.userStore.get(OWNER_ID_KEY)) {
+      throw ValidationError.single('id', `"${report.name}" was saved by another editor: only they can change, run or delete it (it runs with their sign-in)`);
+    }
+    return report;
+  }
+
+  private view(report: SavedReport, me: string | null, signedIn: boolean): ScheduleView {
+    const status: RefreshStatus = this.deps.reports.status(report.id);
+    const { timeZone, clock } = this.deps;
+    const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+    const mine = report.ownerId === me;
+    // For the current user the live sign-in state decides; an old flag is stale once they signed in again.
+    const needsSignIn = mine ? !signedIn : status.needsSignIn === true;
+    const { id: _id, ownerId: _owner, createdAtMs: _c, updatedAtMs: _u, ...definition } = report;
+    const view: ScheduleView = {
+      id: report.id,
+      name: report.name,
+      definition,
+      scheduleText: `${describeSchedule(report.schedule)} (${timeZone})`,
+      target: `${report.target.sheetName}!${report.target.cell.toUpperCase()}`,
+      paused: report.paused === true,
+      mine,
+      status: { failures: status.failures ?? 0, needsSignIn, running: (status.runningUntilMs ?? 0) > clock.now() },
+    };
+    const s = view.status;
+    const lastSuccess = iso(status.lastSuccessAtMs);
+    if (lastSuccess) s.lastSuccess = lastSuccess;
+    const lastAttempt = iso(status.lastAttemptAtMs);
+    if (lastAttempt) s.lastAttempt = lastAttempt;
+    const nextRun = iso(status.nextRunAtMs ?? report.createdAtMs);
+    if (nextRun && !view.paused) s.nextRun = nextRun;
+    if (status.rows !== undefined) s.rows = status.rows;
+    if (status.durationMs !== undefined) s.durationMs = status.durationMs;
+    if (status.lastError) {
+      s.lastError = { message: status.lastError.message, at: new Date(status.lastError.atMs).toISOString(), ...(status.lastError.traceId ? { traceId: status.lastError.traceId } : {}) };
+    }
+    return view;
+  }
+}
+
+export { formatLocal };

@@ -1,0 +1,99 @@
+/**
+ * Scheduled refresh: the server functions of the sidebar's Schedules panel and the hourly trigger's
+ * handler. Thin shells over core ScheduleService: parse, call, format; a failure reaches the sidebar
+ * as one sentence. The trigger handler never throws: each saved report's status records what
+ * happened, because a trigger sends no error email and nobody watches it.
+ */
+import { userMessage } from '../core/engage-addon';
+import type { ScheduleList } from '../core/schedule-service';
+import type { RunSummary } from '../core/refresh-runner';
+import { touchRefreshCell } from '../gas/refresh-cell';
+import { createScheduleService } from '../gas/schedule-services';
+
+function run<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (e) {
+    throw new Error(userMessage(e));
+  }
+}
+
+/**
+ * Saves a report built in the sidebar with its target cell and schedule, and installs your hourly
+ * trigger with your first schedule. The definition holds no secret; it runs with your sign-in.
+ * @param {Object} report {name, kind, entityId, period, breakdowns?, filter?, sort?, currencyCode?, decDigits?, pageSize?, maxRows?, target: {sheetName, cell}, schedule, incremental?, totals?, paused?}.
+ * @return {Object} The saved reports of this spreadsheet.
+ */
+export function saveSchedule(report: unknown): ScheduleList {
+  return run(() => createScheduleService().save(report));
+}
+
+/**
+ * The saved reports of this spreadsheet with their status: last success, last attempt, rows,
+ * duration, next run, last error with trace ID, and whether the owner must sign in again.
+ * @return {Object} {reports, triggerInstalled, timeZone}.
+ */
+export function listSchedules(): ScheduleList {
+  return run(() => createScheduleService().list());
+}
+
+/**
+ * Replaces the definition of one of your saved reports.
+ * @param {string} id The saved report's id.
+ * @param {Object} report The new definition, as for saveSchedule.
+ * @return {Object} The saved reports of this spreadsheet.
+ */
+export function updateSchedule(id: unknown, report: unknown): ScheduleList {
+  return run(() => createScheduleService().update(id, report));
+}
+
+/**
+ * Refreshes one of your saved reports now, due or not. Its data is replaced only once every page
+ * has arrived; a failure leaves it and is shown in the status.
+ * @param {string} id The saved report's id.
+ * @return {Object} {summary, list}.
+ */
+export function runScheduleNow(id: unknown): { summary: RunSummary; list: ScheduleList } {
+  return run(() => {
+    const outcome = createScheduleService().runNow(id);
+    if (outcome.summary.refreshed.length > 0) touchRefreshCell(SpreadsheetApp.getActiveSpreadsheet());
+    return outcome;
+  });
+}
+
+/**
+ * Pauses or resumes one of your saved reports; the hourly trigger goes with your last active one.
+ * @param {string} id The saved report's id.
+ * @param {boolean} paused True to pause, false to resume.
+ * @return {Object} The saved reports of this spreadsheet.
+ */
+export function pauseSchedule(id: unknown, paused: unknown): ScheduleList {
+  return run(() => createScheduleService().pause(id, paused));
+}
+
+/**
+ * Deletes one of your saved reports (its data stays in the sheet); deleting your last one removes
+ * your hourly trigger.
+ * @param {string} id The saved report's id.
+ * @return {Object} The saved reports of this spreadsheet.
+ */
+export function deleteSchedule(id: unknown): ScheduleList {
+  return run(() => createScheduleService().remove(id));
+}
+
+/**
+ * The hourly trigger: refreshes your saved reports that are due, within the shared rate budget and
+ * well inside the 6-minute limit, then changes the refresh cell so ENGAGE_* formulas fetch again.
+ * @param {Object} e The time-driven trigger event.
+ */
+export function onScheduledRefresh(e?: unknown): void {
+  void e;
+  const startedAtMs = Date.now();
+  try {
+    const summary = createScheduleService().runDue(startedAtMs);
+    if (summary.refreshed.length > 0) touchRefreshCell(SpreadsheetApp.getActiveSpreadsheet());
+    console.log(`Engage scheduled refresh: ${summary.refreshed.length} refreshed, ${summary.failed.length} failed, ${summary.deferred.length} left for the next run, ${summary.requests} requests${summary.needsSignIn ? '; the owner must sign in again' : ''}.`);
+  } catch (error) {
+    console.error(`Engage scheduled refresh failed: ${userMessage(error)}`);
+  }
+}

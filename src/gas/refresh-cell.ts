@@ -1,0 +1,21 @@
+/**
+ * The named refresh cell. ENGAGE_* formulas inserted by the sidebar take it as their `refresh`
+ * argument, so writing a new value into it makes every such formula fetch again. The menu's Refresh
+ * all and every scheduled run that refreshed something change it through this one function.
+ */
+
+/** Name of the cell whose change makes every ENGAGE_* formula that references it fetch again. */
+export const REFRESH_RANGE_NAME = 'EngageRefresh';
+const REFRESH_SHEET_NAME = 'Engage refresh';
+
+/** Writes the current time into the refresh cell, creating it (on a hidden sheet) the first time. */
+export function touchRefreshCell(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): void {
+  let range = spreadsheet.getRangeByName(REFRESH_RANGE_NAME);
+  if (!range) {
+    const sheet = spreadsheet.getSheetByName(REFRESH_SHEET_NAME) ?? spreadsheet.insertSheet(REFRESH_SHEET_NAME);
+    range = sheet.getRange(1, 1);
+    spreadsheet.setNamedRange(REFRESH_RANGE_NAME, range);
+    sheet.hideSheet();
+  }
+  range.setValue(new Date());
+}
