@@ -85,7 +85,7 @@ describe('dist/Code.js', () => {
     const custom = [...docs.values()].filter((d) => d.jsdoc.includes('@customfunction'));
     expect(custom.map((d) => d.name).sort()).toEqual([
       'ENGAGE_COUNTRIES', 'ENGAGE_EXTERNALID_REPORT', 'ENGAGE_NATIVEAPPS', 'ENGAGE_PUBLISHERS',
-      'ENGAGE_REALTIME_REPORT', 'ENGAGE_REPORT', 'ENGAGE_TIMEZONES', 'ENGAGE_WIDGETS',
+      'ENGAGE_REALTIME_REPORT', 'ENGAGE_RECOMMENDATIONS', 'ENGAGE_REPORT', 'ENGAGE_TIMEZONES', 'ENGAGE_WIDGETS',
     ]);
     for (const doc of custom) {
       expect(stubs.get(doc.name)?.leadingComment).toContain('@customfunction');
