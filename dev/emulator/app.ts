@@ -19,6 +19,9 @@ export const RECS_PATH = '/recs/v1/recommendations';
 export const PIXEL_PATH = '/recs/v1/served';
 export const ADMIN_PREFIX = '/__admin';
 export const TOKEN_HEADER = 'SVC-TOKEN-V1';
+/** Report pages are assembled as JSON text (reports.ts), so their type is set by hand. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** What a malformed-JSON fault sends: a body cut off mid-value. */
 const TRUNCATED_JSON = '{"items":[{"day":"2024';
 
@@ -264,18 +267,18 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
       return { timezones: TIMEZONES.map((t) => ({ ...t })) };
     });
 
-    api.get('/reports/main', async (request) => {
+    api.get('/reports/main', async (request, reply) => {
       const user = authenticate(request, OPERATIONS.mainReport);
       const query = queryOf(request);
       const publisher = reportPublisher(user, query, OPERATIONS.mainReport);
-      return runMainReport(publisher, query, state.now());
+      return reply.type(JSON_TYPE).send(runMainReport(publisher, query, state.now()));
     });
 
     for (const [path, mode, operation] of [
       ['/reports/externalId', 'hourly', OPERATIONS.externalIdReport],
       ['/reports/realtime/externalId', 'realtime', OPERATIONS.realtimeReport],
     ] as const) {
-      api.get(path, async (request) => {
+      api.get(path, async (request, reply) => {
         const user = authenticate(request, operation);
         const query = queryOf(request);
         const publisher = reportPublisher(user, query, operation);
@@ -285,7 +288,7 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
         }
         const result = runExternalIdReport(publisher, query, state.now(), mode);
         state.recordVariants(publisher.id, result.variantKeys);
-        return result.response;
+        return reply.type(JSON_TYPE).send(result.response);
       });
     }
   }, { prefix: BASE_PATH });
