@@ -177,6 +177,8 @@ export class HostState {
   readonly toasts: Array<{ message: string; title?: string }> = [];
   readonly mails: Array<Record<string, unknown>> = [];
   readonly triggers: TriggerRecord[] = [];
+  /** Every cell holding a formula, with its sheet: a write marks dependents dirty without scanning every cell. */
+  private readonly formulaCells = new Map<CellRecord, SheetModel>();
   readonly sheets: SheetModel[] = [];
   readonly namedRanges = new Map<string, RangeDescriptor>();
   timeZone: string;
@@ -455,12 +457,14 @@ export class HostState {
     const previousSpill = record.formula !== undefined ? cellKey(row, column) : undefined;
     if (previousSpill) this.clearSpill(sheet, previousSpill);
     delete record.formula;
+    this.formulaCells.delete(record);
     delete record.error;
     delete record.dirty;
     delete record.spillOf;
     const value = toCellValue(input);
     if (typeof value === 'string' && value.startsWith('=') && value.length > 1) {
       record.formula = value;
+      this.formulaCells.set(record, sheet);
       record.value = '';
       record.dirty = true;
     } else if (typeof value === 'string' && value.startsWith("'")) {
@@ -497,13 +501,15 @@ export class HostState {
 
   /** Marks formula cells whose arguments reference (row, column) of `sheet` for recalculation. */
   private markDependentsDirty(sheet: SheetModel, row: number, column: number): void {
-    for (const other of this.sheets) {
-      for (const record of other.cells.values()) {
-        if (record.formula === undefined || record.dirty) continue;
-        for (const box of this.formulaReferences(record.formula, other)) {
-          if (box.sheetId === sheet.id && row >= box.row && row < box.row + box.numRows && column >= box.column && column < box.column + box.numColumns) {
-            record.dirty = true;
-          }
+    for (const [record, other] of this.formulaCells) {
+      if (record.formula === undefined) {
+        this.formulaCells.delete(record);
+        continue;
+      }
+      if (record.dirty || !this.sheets.includes(other)) continue;
+      for (const box of this.formulaReferences(record.formula, other)) {
+        if (box.sheetId === sheet.id && row >= box.row && row < box.row + box.numRows && column >= box.column && column < box.column + box.numColumns) {
+          record.dirty = true;
         }
       }
     }
@@ -808,6 +814,7 @@ export class HostState {
           if (what.contents) {
             record.value = '';
             delete record.formula;
+            this.formulaCells.delete(record);
             delete record.spillOf;
             delete record.error;
           }

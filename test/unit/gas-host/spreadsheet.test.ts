@@ -89,6 +89,20 @@ describe('SpreadsheetApp', () => {
     expect(() => host.call('write', ['A1', [[1]]], { authMode: 'CUSTOM_FUNCTION' })).toThrow('You do not have permission to call setValues');
   });
 
+  it('writes large blocks in time linear in their size, and still marks formulas that read a written cell', () => {
+    const host = createGasHost({ maxColumns: 30 });
+    host.load(BUNDLE);
+    host.setCell('Sheet1', 'Z1', '=ENGAGE_PUBLISHERS(A1)');
+    // Evaluated once, the formula is clean: only the write below can mark it dirty again.
+    host.evaluateFormula('Sheet1', 'Z1');
+    const rows = Array.from({ length: 400 }, (_, r) => Array.from({ length: 25 }, (_, c) => r * 25 + c));
+    const startedAt = Date.now();
+    for (let i = 0; i < 4; i++) host.call('writeAt', [1 + i * 200, 1, 400, 25, rows]);
+    expect(Date.now() - startedAt).toBeLessThan(3000);
+    expect(host.getCell('Sheet1', 'A1').value).toBe(0);
+    expect((host.state.sheetByName('Sheet1')!.cells.get('1:26') as { dirty?: boolean }).dirty).toBe(true);
+  });
+
   it('counts every service call so benchmarks can measure calls per write', () => {
     const host = createGasHost();
     host.load(BUNDLE);
