@@ -67,6 +67,8 @@ export interface SheetModel {
   frozenRows: number;
   frozenColumns: number;
   charts: ChartRecord[];
+  /** hideSheet(): hidden from the tab bar, still readable and writable. */
+  hidden?: boolean;
 }
 
 export interface RangeDescriptor extends GridBox {
@@ -793,11 +795,11 @@ export class HostState {
 
       case 'sheet.info': {
         const sheet = this.sheetById(a[0]);
-        return { id: sheet.id, name: sheet.name, maxRows: sheet.maxRows, maxColumns: sheet.maxColumns, frozenRows: sheet.frozenRows, frozenColumns: sheet.frozenColumns, lastRow: this.lastRow(sheet), lastColumn: this.lastColumn(sheet), index: this.sheets.indexOf(sheet) + 1 };
+        return { id: sheet.id, name: sheet.name, maxRows: sheet.maxRows, maxColumns: sheet.maxColumns, frozenRows: sheet.frozenRows, frozenColumns: sheet.frozenColumns, hidden: sheet.hidden === true, lastRow: this.lastRow(sheet), lastColumn: this.lastColumn(sheet), index: this.sheets.indexOf(sheet) + 1 };
       }
       case 'sheet.update': {
         const sheet = this.sheetById(a[0]);
-        const patch = a[1] as Partial<Pick<SheetModel, 'name' | 'frozenRows' | 'frozenColumns' | 'maxRows' | 'maxColumns'>>;
+        const patch = a[1] as Partial<Pick<SheetModel, 'name' | 'frozenRows' | 'frozenColumns' | 'maxRows' | 'maxColumns' | 'hidden'>>;
         if (patch.name !== undefined && patch.name !== sheet.name && this.sheetByName(patch.name)) {
           throw new GasException(`A sheet with the name "${patch.name}" already exists. Please enter another name.`);
         }

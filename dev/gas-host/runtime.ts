@@ -637,7 +637,7 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
   };
 
   const makeSheet = (sheetId: number): Record<string, unknown> => {
-    const info = () => call('sheet.info', sheetId) as { name: string; maxRows: number; maxColumns: number; frozenRows: number; frozenColumns: number; lastRow: number; lastColumn: number; index: number };
+    const info = () => call('sheet.info', sheetId) as { name: string; maxRows: number; maxColumns: number; frozenRows: number; frozenColumns: number; hidden: boolean; lastRow: number; lastColumn: number; index: number };
     const sheet: Record<string, unknown> = api('Sheet', {
       getName: () => info().name,
       setName: (name: string) => (guardWrite('setName'), call('sheet.update', sheetId, { name: String(name) }), sheet),
@@ -665,6 +665,9 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
       getFrozenRows: () => info().frozenRows,
       setFrozenRows: (rows: number) => (guardWrite('setFrozenRows'), call('sheet.update', sheetId, { frozenRows: Number(rows) }), sheet),
       getFrozenColumns: () => info().frozenColumns,
+      hideSheet: () => (guardWrite('hideSheet'), call('sheet.update', sheetId, { hidden: true }), sheet),
+      showSheet: () => (guardWrite('showSheet'), call('sheet.update', sheetId, { hidden: false }), sheet),
+      isSheetHidden: () => info().hidden === true,
       setFrozenColumns: (columns: number) => (guardWrite('setFrozenColumns'), call('sheet.update', sheetId, { frozenColumns: Number(columns) }), sheet),
       autoResizeColumns: () => (guardWrite('autoResizeColumns'), sheet),
       autoResizeColumn: () => (guardWrite('autoResizeColumn'), sheet),

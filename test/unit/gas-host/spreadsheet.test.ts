@@ -16,6 +16,7 @@ function sheets() {
   report.insertChart(chart);
   return [ss.getSheets().map(function (s) { return s.getName(); }), ss.getSheetByName('Report').getFrozenRows(), ss.getRangeByName('Totals').getA1Notation(), report.getCharts().length, ss.getSpreadsheetTimeZone(), ss.getOwner().getEmail()];
 }
+function hideAndShow() { var s = SpreadsheetApp.getActiveSpreadsheet().insertSheet('Hidden'); s.hideSheet(); var hidden = s.isSheetHidden(); s.getRange(1, 1).setValue(5); s.showSheet(); return [hidden, s.isSheetHidden(), s.getRange(1, 1).getValue()]; }
 function badRange() { SpreadsheetApp.getActiveSheet().getRange(0, 1); }
 function outside() { SpreadsheetApp.getActiveSheet().getRange(1001, 1); }
 function writeInCustomFunction() { SpreadsheetApp.getActiveSheet().getRange('A1').setValue(1); }
@@ -73,6 +74,12 @@ describe('SpreadsheetApp', () => {
     const host = createGasHost({ timeZone: 'Europe/Paris', owner: 'boss@example.com' });
     host.load(BUNDLE);
     expect(host.call('sheets')).toEqual([['Sheet1', 'Report'], 1, 'B2:C3', 1, 'Europe/Paris', 'boss@example.com']);
+  });
+
+  it('hides and shows sheets, which stay writable while hidden', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    expect(host.call('hideAndShow')).toEqual([true, false, 5]);
   });
 
   it('throws the real messages for ranges outside the grid', () => {
