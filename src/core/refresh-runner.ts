@@ -122,6 +122,9 @@ export function statusNote(report: SavedReport, status: RefreshStatus, timeZone:
 }
 
 export class RefreshRunner {
+  /** The sign-in failure that stopped the run, for the other reports' statuses. */
+  private signInError: unknown;
+
   constructor(private readonly deps: RefreshRunnerDeps) {}
 
   /** The reports of this owner due now, in the order a run takes them. */
@@ -164,8 +167,9 @@ export class RefreshRunner {
       else if (outcome === 'failed') summary.failed.push(report.id);
       else if (outcome === 'deferred' || outcome === 'busy') summary.deferred.push(report.id);
       else {
+        // The service refused the sign-in: every report of this owner waits for a new one.
         summary.needsSignIn = true;
-        this.markSignInNeeded(undefined);
+        this.markSignInNeeded(this.signInError);
         summary.deferred.push(...queue.slice(i + 1).map((r) => r.id));
         break;
       }
@@ -212,6 +216,7 @@ export class RefreshRunner {
       next.failures = (status.failures ?? 0) + 1;
       next.lastError = { message: e instanceof Error ? e.message : String(e), atMs: clock.now(), ...(traceIdOf(e) ? { traceId: traceIdOf(e)! } : {}) };
       if (e instanceof NotSignedInError || e instanceof AuthenticationError) {
+        this.signInError = e;
         next.needsSignIn = true;
         this.finish(report, next);
         return 'needsSignIn';

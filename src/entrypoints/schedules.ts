@@ -10,6 +10,15 @@ import type { RunSummary } from '../core/refresh-runner';
 import { touchRefreshCell } from '../gas/refresh-cell';
 import { createScheduleService } from '../gas/schedule-services';
 
+/** Makes ENGAGE_* formulas that reference the refresh cell fetch again; the saved reports are already written. */
+function refreshFormulas(): void {
+  try {
+    touchRefreshCell(SpreadsheetApp.getActiveSpreadsheet());
+  } catch (error) {
+    console.error(`Engage could not change the refresh cell: ${userMessage(error)}`);
+  }
+}
+
 function run<T>(work: () => T): T {
   try {
     return work();
@@ -56,7 +65,7 @@ export function updateSchedule(id: unknown, report: unknown): ScheduleList {
 export function runScheduleNow(id: unknown): { summary: RunSummary; list: ScheduleList } {
   return run(() => {
     const outcome = createScheduleService().runNow(id);
-    if (outcome.summary.refreshed.length > 0) touchRefreshCell(SpreadsheetApp.getActiveSpreadsheet());
+    if (outcome.summary.refreshed.length > 0) refreshFormulas();
     return outcome;
   });
 }
@@ -91,7 +100,7 @@ export function onScheduledRefresh(e?: unknown): void {
   const startedAtMs = Date.now();
   try {
     const summary = createScheduleService().runDue(startedAtMs);
-    if (summary.refreshed.length > 0) touchRefreshCell(SpreadsheetApp.getActiveSpreadsheet());
+    if (summary.refreshed.length > 0) refreshFormulas();
     console.log(`Engage scheduled refresh: ${summary.refreshed.length} refreshed, ${summary.failed.length} failed, ${summary.deferred.length} left for the next run, ${summary.requests} requests${summary.needsSignIn ? '; the owner must sign in again' : ''}.`);
   } catch (error) {
     console.error(`Engage scheduled refresh failed: ${userMessage(error)}`);
