@@ -143,7 +143,7 @@ export class RefreshRunner {
     const deadlineAtMs = startedAtMs + (options.fetchBudgetMs ?? RUN_FETCH_BUDGET_MS);
     const summary: RunSummary = { refreshed: [], failed: [], deferred: [], needsSignIn: false, requests: 0 };
     const queue = options.only
-      ? options.only.map((id) => store.require(id))
+      ? options.only.map((id) => store.findOrThrow(id))
       : this.dueReports(clock.now());
     if (queue.length === 0) return summary;
     try {
@@ -237,7 +237,7 @@ export class RefreshRunner {
       ...(report.currencyCode ? { currencyCode: report.currencyCode.toUpperCase() } : {}),
       ...(report.decDigits !== undefined ? { decDigits: report.decDigits } : {}),
     };
-    const fetch = (range?: { fromDate: string; toDate: string }) => {
+    const fetchRange = (range?: { fromDate: string; toDate: string }) => {
       const query = source.buildQuery(report.kind, reportInputOf(report, now, range));
       const { result, requests } = source.run(query, { deadlineAtMs, ...(report.maxRows !== undefined ? { maxRows: report.maxRows } : {}) });
       summary.requests += requests;
@@ -245,7 +245,7 @@ export class RefreshRunner {
       return { block: reportToSheetBlock(result, blockOptions), requests, query };
     };
     if (!report.incremental) {
-      const { block, requests } = fetch();
+      const { block, requests } = fetchRange();
       return { block, requests };
     }
     const whole = resolvePeriod(report.period, now);
@@ -253,7 +253,7 @@ export class RefreshRunner {
     const previous = !range.full && status.written && sameCorner(status.written, placementOf(report)) ? this.deps.sheet.read(status.written) : null;
     let spent = 0;
     if (previous) {
-      const part = fetch(range);
+      const part = fetchRange(range);
       spent = part.requests;
       const merged = mergeIncremental(asWritten(previous), part.block, {
         breakdowns: part.query.breakdowns, timeZone, replaceFrom: range.fromDate, keepFrom: whole.fromDate,
@@ -261,7 +261,7 @@ export class RefreshRunner {
       if (merged) return { block: merged, requests: spent, fetchedThrough: whole.toDate };
       // The sheet no longer holds what we wrote (another header, edited rows): fetch the whole period.
     }
-    const full = fetch(whole);
+    const full = fetchRange(whole);
     return { block: orderIncrementalBlock(full.block, full.query.breakdowns), requests: spent + full.requests, fetchedThrough: whole.toDate };
   }
 

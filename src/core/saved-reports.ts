@@ -240,7 +240,7 @@ export class SavedReportStore {
 
   /** Replaces a report's definition, keeping its id, owner and creation time. */
   update(id: string, input: SavedReportInput): SavedReport {
-    const existing = this.require(id);
+    const existing = this.findOrThrow(id);
     const report: SavedReport = { ...input, id, ownerId: existing.ownerId, createdAtMs: existing.createdAtMs, updatedAtMs: this.deps.clock.now() };
     this.writeDefinition(report);
     return report;
@@ -254,7 +254,7 @@ export class SavedReportStore {
     });
   }
 
-  require(id: unknown): SavedReport {
+  findOrThrow(id: unknown): SavedReport {
     const report = typeof id === 'string' ? this.get(id) : null;
     if (!report) throw ValidationError.single('id', `${JSON.stringify(id)} is not a saved report of this spreadsheet (it may have been deleted)`);
     return report;

@@ -159,7 +159,7 @@ export class ScheduleService {
   }
 
   private requireMine(id: unknown): SavedReport {
-    const report = this.deps.reports.require(id);
+    const report = this.deps.reports.findOrThrow(id);
     if (report.ownerId !== this.deps.userStore.get(OWNER_ID_KEY)) {
       throw ValidationError.single('id', `"${report.name}" was saved by another editor: only they can change, run or delete it (it runs with their sign-in)`);
     }
