@@ -18,10 +18,7 @@ import { comingPanel } from './panels/coming';
 import { panel as recommendationsPanel } from './panels/recommendations';
 import { panel as reportPanel } from './panels/report';
 import { server } from './server';
-
-// The scheduling (issue 6) engineer replaces this placeholder with
-// `import { panel as schedulesPanel } from './panels/schedules'`.
-const schedulesPanel = comingPanel('schedules', 'Schedules', 'Scheduled refresh of saved reports is coming in a later version of the add-on.');
+import { panel as schedulesPanel } from './panels/schedules';
 
 const PANELS: Panel[] = [reportPanel, schedulesPanel, recommendationsPanel, accountPanel];
 
