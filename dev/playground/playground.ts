@@ -1,0 +1,179 @@
+/**
+ * The local playground: the emulator in its own process, the built bundle in the local Apps Script
+ * host, and a small web server that shows a spreadsheet (sheet tabs, a grid, a formula bar that
+ * evaluates ENGAGE_* formulas through the host) beside the real dist/sidebar.html in an iframe. The
+ * sidebar's google.script.run is a shim that POSTs to this server, which runs the server function in
+ * the host as the signed-in user, exactly as Apps Script would run it.
+ *
+ * Sidebar calls run in the host's worker threads (callConcurrently), so the server stays free to
+ * answer the progress polls that a long "Run to sheet" triggers meanwhile. Used by `npm start`
+ * (main.ts) and by the browser tests.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { spawnEmulatorProcess, type EmulatorProcess } from '../emulator/spawn';
+import { DEMO_API_KEY, DEMO_USER } from '../emulator/seed';
+import { createGasHost, type GasHost } from '../gas-host';
+import { gridOf, type GridSnapshot } from './grid';
+
+export interface PlaygroundOptions {
+  /** Port of the web page; 0 picks a free one. */
+  port?: number;
+  /** Fill the sign-in form with the demo user (default true). */
+  prefillSignIn?: boolean;
+  /** Time zone of the spreadsheet (default Europe/Berlin). */
+  timeZone?: string;
+  /** Where dist/ is (default: the repository's). */
+  distDir?: string;
+}
+
+export interface Playground {
+  url: string;
+  host: GasHost;
+  emulator: EmulatorProcess;
+  user: string;
+  close(): Promise<void>;
+}
+
+const root = path.resolve(__dirname, '..', '..');
+const PAGE_FILE = path.join(__dirname, 'page.html');
+
+/** The google.script.run shim, put in the sidebar page before its own script. */
+function shimScript(prefill: boolean): string {
+  const fill = prefill
+    ? `new MutationObserver(function () {
+         var u = document.getElementById('sign-in-username'), p = document.getElementById('sign-in-password');
+         if (u && !u.dataset.prefilled) { u.dataset.prefilled = '1'; u.value = ${JSON.stringify(DEMO_USER.username)}; p.value = ${JSON.stringify(DEMO_USER.password)}; }
+       }).observe(document.documentElement, { childList: true, subtree: true });`
+    : '';
+  return `<script>
+(function () {
+  function runner(onSuccess, onFailure) {
+    return new Proxy({}, {
+      get: function (_t, name) {
+        if (name === 'withSuccessHandler') return function (h) { return runner(h, onFailure); };
+        if (name === 'withFailureHandler') return function (h) { return runner(onSuccess, h); };
+        if (name === 'withUserObject') return function () { return runner(onSuccess, onFailure); };
+        return function () {
+          var args = Array.prototype.slice.call(arguments);
+          fetch('/api/run', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ fn: String(name), args: args }) })
+            .then(function (r) { return r.json(); })
+            .then(function (o) {
+              if (o.ok) { if (onSuccess) onSuccess(o.value); }
+              else if (onFailure) { var e = new Error(o.error); e.name = 'ScriptError'; onFailure(e); }
+              if (o.changed) window.parent.postMessage({ engage: 'sheet-changed' }, '*');
+            }, function (err) { if (onFailure) onFailure(new Error('The playground server did not answer: ' + err.message)); });
+        };
+      },
+    });
+  }
+  window.google = { script: { run: runner(), host: { close: function () {}, editor: { focus: function () {} } } } };
+  ${fill}
+})();
+</script>`;
+}
+
+async function readJson(req: http.IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+function send(res: http.ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
+  res.end(body);
+}
+const sendJson = (res: http.ServerResponse, body: unknown, status = 200) => send(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
+
+/** Functions the sidebar may call through the shim: the bundle's public, non-formula functions. */
+const FORMULA_PREFIX = 'ENGAGE_';
+
+export async function startPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
+  const distDir = options.distDir ?? path.join(root, 'dist');
+  const code = fs.readFileSync(path.join(distDir, 'Code.js'), 'utf8');
+  const sidebarHtml = fs.readFileSync(path.join(distDir, 'sidebar.html'), 'utf8');
+  const emulator = await spawnEmulatorProcess();
+  const user = DEMO_USER.email;
+  const host = createGasHost({ owner: user, activeUser: user, timeZone: options.timeZone ?? 'Europe/Berlin', htmlFiles: { sidebar: sidebarHtml }, sheets: ['Sheet1'], maxColumns: 60 });
+  host.load(code);
+  host.open({ authMode: 'LIMITED' });
+  // Settings point at the emulator; sign-in stays a real step in the sidebar.
+  host.call('saveSettings', [{ reportingBaseUrl: emulator.baseUrl, recommendationsUrl: emulator.recsUrl, apiKey: DEMO_API_KEY.key, widgetId: DEMO_API_KEY.widgetIds[0] }], { user });
+  host.call('showSidebar', [], { user });
+
+  const shim = shimScript(options.prefillSignIn !== false);
+  const sidebarPage = sidebarHtml.replace('<head>', () => `<head>\n${shim}`);
+  let queue: Promise<unknown> = Promise.resolve();
+  /** Formula evaluation and sidebar writes go one after another, as one user's executions would. */
+  const serial = <T>(work: () => Promise<T> | T): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  async function api(req: http.IncomingMessage, res: http.ServerResponse, route: string): Promise<void> {
+    const body = req.method === 'POST' ? await readJson(req) : {};
+    if (route === '/api/run') {
+      const fn = String(body.fn ?? '');
+      if (!/^[A-Za-z]\w*$/.test(fn) || fn.startsWith(FORMULA_PREFIX)) return sendJson(res, { ok: false, error: `Unknown server function ${fn}` });
+      const args = Array.isArray(body.args) ? body.args : [];
+      // Progress polls must not wait behind the run they report on.
+      const work = async () => {
+        const [outcome] = await host.callConcurrently([{ functionName: fn, args, options: { user } }]);
+        if (fn !== 'getRunProgress') await host.recalculate(undefined, { user });
+        return outcome!;
+      };
+      const outcome = fn === 'getRunProgress' ? await work() : await serial(work);
+      if (outcome.ok) return sendJson(res, { ok: true, value: outcome.value ?? null, changed: fn !== 'getRunProgress' });
+      return sendJson(res, { ok: false, error: outcome.functionNotFound ? `Script function not found: ${fn}` : (outcome.error?.message ?? 'The server function failed.'), changed: true });
+    }
+    if (route === '/api/sheet') {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      return sendJson(res, gridOf(host, url.searchParams.get('sheet') ?? undefined) satisfies GridSnapshot);
+    }
+    if (route === '/api/select') {
+      host.setActiveRange(String(body.sheet), String(body.a1));
+      return sendJson(res, { ok: true });
+    }
+    if (route === '/api/cell') {
+      const sheet = String(body.sheet);
+      const a1 = String(body.a1);
+      const input = String(body.input ?? '');
+      await serial(async () => {
+        host.setCell(sheet, a1, input);
+        if (input.startsWith('=')) await host.recalculate([{ sheet, a1 }], { user });
+        await host.recalculate(undefined, { user });
+      });
+      return sendJson(res, { ok: true, cell: host.getCell(sheet, a1) });
+    }
+    return sendJson(res, { ok: false, error: 'not found' }, 404);
+  }
+
+  const server = http.createServer((req, res) => {
+    const route = (req.url ?? '/').split('?')[0]!;
+    if (route === '/' || route === '/index.html') return send(res, 200, 'text/html; charset=utf-8', fs.readFileSync(PAGE_FILE, 'utf8'));
+    if (route === '/sidebar') return send(res, 200, 'text/html; charset=utf-8', sidebarPage);
+    if (route.startsWith('/api/')) {
+      api(req, res, route).catch((error: unknown) => sendJson(res, { ok: false, error: error instanceof Error ? error.message : String(error) }, 500));
+      return;
+    }
+    send(res, 404, 'text/plain', 'Not found');
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    host,
+    emulator,
+    user,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections?.();
+      await host.close();
+      await emulator.stop();
+    },
+  };
+}
