@@ -406,18 +406,37 @@ function toCell(value: unknown): Cell {
   return JSON.stringify(value);
 }
 
-/** Values with Dates kept as Dates through JSON: a Date becomes {"$d": epochMs}. */
+/**
+ * Values with Dates kept as Dates through JSON: a Date becomes {"$d": epochMs}. Written as a pass over
+ * the cells rather than a JSON replacer or reviver, which would run once per value: a 50,000-row
+ * result has 1.5 million of them.
+ */
 export function encodeValues(values: Cell[][]): string {
-  return JSON.stringify(values, function (this: Record<string, unknown>, key: string, value: unknown) {
-    const raw = this[key];
-    return raw instanceof Date || Object.prototype.toString.call(raw) === '[object Date]' ? { $d: (raw as Date).getTime() } : value;
-  });
+  const out: unknown[][] = new Array(values.length);
+  for (let r = 0; r < values.length; r++) {
+    const row = values[r]!;
+    let copy: unknown[] | null = null;
+    for (let c = 0; c < row.length; c++) {
+      const cell = row[c];
+      if (typeof cell === 'object' && cell !== null) {
+        if (copy === null) copy = row.slice();
+        copy[c] = { $d: (cell as Date).getTime() };
+      }
+    }
+    out[r] = copy ?? row;
+  }
+  return JSON.stringify(out);
 }
 
 export function decodeValues(text: string): Cell[][] {
-  return JSON.parse(text, (_key, value: unknown) =>
-    value && typeof value === 'object' && !Array.isArray(value) && typeof (value as { $d?: unknown }).$d === 'number' ? new Date((value as { $d: number }).$d) : value,
-  ) as Cell[][];
+  const values = JSON.parse(text) as unknown[][];
+  for (const row of values) {
+    for (let c = 0; c < row.length; c++) {
+      const cell = row[c];
+      if (typeof cell === 'object' && cell !== null) row[c] = new Date((cell as { $d: number }).$d);
+    }
+  }
+  return values as Cell[][];
 }
 
 /** One sentence for the user, whatever was thrown; never carries a secret. */

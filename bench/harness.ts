@@ -1,0 +1,89 @@
+/**
+ * What every benchmark needs: the built bundle in the local Apps Script host, signed in against an
+ * emulator that runs in its own process with a fixed latency added to every API request, and the
+ * emulator's request log to count what was sent.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createGasHost, type GasHost, type GasHostOptions } from '../dev/gas-host';
+import { spawnEmulatorProcess, type EmulatorProcess } from '../dev/emulator/spawn';
+import { DEMO_USER } from '../dev/emulator/seed';
+
+export const ROOT = path.resolve(__dirname, '..');
+export const OWNER = 'owner@example.com';
+/** Latency the emulator adds to every API request, as the issue asks. */
+export const INJECTED_LATENCY_MS = 150;
+/** The emulator's clock for every benchmark, so realtime and date windows are the same on every run. */
+export const BENCH_NOW = '2026-11-20T12:00:00Z';
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  status: number | null;
+  durationMs: number | null;
+}
+
+export class BenchEnvironment {
+  private constructor(readonly emulator: EmulatorProcess, readonly host: GasHost) {}
+
+  static async start(hostOptions: GasHostOptions = {}): Promise<BenchEnvironment> {
+    const emulator = await spawnEmulatorProcess();
+    const host = createGasHost({
+      owner: OWNER,
+      timeZone: 'Europe/Berlin',
+      maxRows: 120_000,
+      maxColumns: 40,
+      htmlFiles: { sidebar: fs.readFileSync(path.join(ROOT, 'dist/sidebar.html'), 'utf8') },
+      ...hostOptions,
+    });
+    host.load(fs.readFileSync(path.join(ROOT, 'dist/Code.js'), 'utf8'));
+    const env = new BenchEnvironment(emulator, host);
+    // Frozen: the emulator's data and its prepared reports stay the same for the whole run.
+    await env.admin('POST', '/clock', { now: BENCH_NOW, frozen: true });
+    host.call('saveSettings', [{ reportingBaseUrl: emulator.baseUrl, recommendationsUrl: emulator.recsUrl }], { user: OWNER });
+    host.call('signIn', [DEMO_USER.username, DEMO_USER.password], { user: OWNER });
+    await env.admin('POST', '/faults', { faults: [{ latencyMs: INJECTED_LATENCY_MS, times: 1_000_000_000 }] });
+    return env;
+  }
+
+  async admin<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.emulator.adminUrl}${route}`, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`admin ${method} ${route}: ${response.status} ${text}`);
+    return (text ? JSON.parse(text) : {}) as T;
+  }
+
+  /**
+   * Starts every benchmark with an empty rate window (30 report requests a minute per publisher), so
+   * none pays for another's requests: the emulator's clock moves a minute on, and the add-on's own
+   * record of the window (in the script cache) is dropped, as a minute's wait would do.
+   */
+  async clearRateWindows(): Promise<void> {
+    await this.admin('POST', '/clock', { advanceMs: 61_000 });
+    this.host.evictCache('script');
+  }
+
+  async requests(): Promise<LoggedRequest[]> {
+    return (await this.admin<{ requests: LoggedRequest[] }>('GET', '/requests')).requests;
+  }
+
+  async clearRequests(): Promise<void> {
+    await this.admin('DELETE', '/requests');
+  }
+
+  async stop(): Promise<void> {
+    await this.host.close();
+    await this.emulator.stop();
+  }
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
