@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as z from 'zod';
 import { ApiError } from './api-error';
 import { ANALYST_USER, API_KEYS, BIG_PUBLISHER_ID, DEMO_USER, HOSTILE_PUBLISHER_ID, PUBLISHERS } from './seed';
+import { RESPONSE_SHAPES } from './shapes';
 import type { EmulatorState } from './state';
 
 export interface EmulatorAddresses {
@@ -38,6 +39,7 @@ const FaultRuleSchema = z.object({
   malformedJson: z.boolean().optional(),
   dropConnection: z.boolean().optional(),
   rateLimitMs: z.number().int().min(0).optional(),
+  shape: z.union([z.enum(RESPONSE_SHAPES), z.array(z.enum(RESPONSE_SHAPES)).min(1)]).optional(),
 }).strict();
 
 const FaultsBodySchema = z.union([z.array(FaultRuleSchema), z.object({ faults: z.array(FaultRuleSchema) }).strict()]);

@@ -12,6 +12,7 @@ import { ApiError, OPERATIONS } from './api-error';
 import { chooseDocuments } from './recommendations';
 import { runExternalIdReport, runMainReport, type Query } from './reports';
 import { API_KEYS, COUNTRIES, PUBLISHERS, TIMEZONES, findPublisher, type SeedPublisher } from './seed';
+import { reshapeBody, shapeList, type ResponseShape } from './shapes';
 import { EmulatorState, TOKEN_LIFETIME_MS, type FaultRule, type RequestLogEntry, type UserState } from './state';
 
 export const BASE_PATH = '/engage/v2';
@@ -36,6 +37,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     logEntry?: RequestLogEntry;
     startedAtMs?: number;
+    /** Set by a fault rule's `shape`: the successful answer is rewritten in these shapes. */
+    responseShapes?: ResponseShape[];
   }
 }
 
@@ -109,6 +112,9 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-traceid', request.id);
+    if (request.responseShapes && request.url.startsWith(BASE_PATH) && !request.url.startsWith(`${BASE_PATH}/login`) && reply.statusCode === 200 && typeof payload === 'string' && payload !== '') {
+      return JSON.stringify(reshapeBody(JSON.parse(payload), request.responseShapes));
+    }
     // The recommendations endpoint is called from browsers (hence its cors=true parameter).
     if (request.url.startsWith('/recs/')) {
       reply.header('access-control-allow-origin', '*');
@@ -140,6 +146,7 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
   /** Applies an injected fault; true when the fault answered or dropped the request itself. */
   async function applyFault(fault: FaultRule, request: FastifyRequest, reply: FastifyReply, path: string): Promise<boolean> {
     if (fault.latencyMs) await sleep(fault.latencyMs);
+    if (fault.shape) request.responseShapes = shapeList(fault.shape);
     const operation = operationOfPath(path);
     if (fault.dropConnection) {
       reply.hijack();

@@ -5,6 +5,7 @@
  * test that moves the clock or exhausts a limit cannot disturb another. The limiter methods return
  * the milliseconds to wait (0 when allowed) so the app can put them in `rate-limit-msec-left`.
  */
+import type { ResponseShape } from './shapes';
 import { randomBytes } from 'node:crypto';
 import { USERS } from './seed';
 
@@ -45,6 +46,8 @@ export interface FaultRule {
   malformedJson?: boolean;
   dropConnection?: boolean;
   rateLimitMs?: number;
+  /** Answers normally, then rewrites report items, metricsSums and lookup entries in these observed shapes (shapes.ts). */
+  shape?: ResponseShape | ResponseShape[];
 }
 
 interface ActiveFault {
