@@ -2,7 +2,9 @@
  * The Report tab: the report builder. The user picks a publisher, a report type, a period (presets
  * in the spreadsheet's zone for the general report, 24-hour UTC windows for the hourly ones),
  * breakdowns (forbidden pairs and a fifth choice disabled, with the reason), filters, sort, currency
- * and the target; then runs it to the sheet, inserts the equivalent formula or adds a chart.
+ * and the target; then runs it to the sheet, inserts the equivalent formula, adds a chart, or saves it
+ * to a refresh schedule (a small Schedule section: name, moving period, how often, target cell,
+ * incremental where allowed; the Schedules tab then lists it).
  *
  * The rules come from the core (spec.ts, report-fields.ts, filters.ts, date-presets.ts,
  * formula-text.ts), bundled into the sidebar, so the sidebar refuses what the server would refuse
@@ -17,9 +19,12 @@ import type { RunSummary } from '../../src/core/sidebar-reports';
 import {
   DEC_DIGITS_MAX, ENTITY_BREAKDOWNS, MAIN_FORBIDDEN_BREAKDOWN_PAIRS, MAIN_MAX_BREAKDOWNS, REPORT_SPECS, type ReportKind,
 } from '../../src/core/spec';
+import { incrementalProblem, type Period } from '../../src/core/saved-reports';
+import { a1Cell, describePeriod, periodForPreset, savedReportFromBuilder, splitCellReference } from '../../src/core/schedule-draft';
 import { taggingProblems, taggingSnippets } from '../../src/core/tagging-snippet';
 import { el, field, notice, replaceChildren, select } from '../dom';
 import type { Panel, PanelContext } from '../panel';
+import { scheduleFields } from '../schedule-fields';
 import { failureText } from '../server';
 
 const KIND_LABELS: Record<ReportKind, string> = { main: 'General', externalId: 'External ID', realtime: 'Realtime' };
@@ -121,6 +126,8 @@ class ReportBuilder {
   private filters: FilterRow[] = [];
   private lastBlock: RunSummary['block'] | undefined;
   private lastHasDay = false;
+  /** The request of the last run, so "Save to schedule" offers its cells only for the same report. */
+  private lastRunRequest = '';
   private busy = false;
 
   // Controls
@@ -152,8 +159,20 @@ class ReportBuilder {
   private readonly runButton = el('button', { type: 'submit', class: 'action', id: 'run-report' }, 'Run to sheet');
   private readonly formulaButton = el('button', { type: 'button', id: 'insert-formula', title: 'Put the equivalent ENGAGE_* formula in the active cell' }, 'Insert formula');
   private readonly chartButton = el('button', { type: 'button', id: 'add-chart', disabled: true, title: 'Run a report broken down by day first' }, 'Add chart');
-  // Scheduling (issue 6) wires this button to its saveSchedule server function.
-  private readonly scheduleButton = el('button', { type: 'button', id: 'save-schedule', disabled: true, title: 'Coming: saving a report to a refresh schedule' }, 'Save to schedule');
+  private readonly scheduleButton = el('button', { type: 'button', id: 'save-schedule', 'aria-expanded': 'false', 'aria-controls': 'schedule-form', title: 'Save this report with a refresh schedule' }, 'Save to schedule');
+  // The Schedule section: its own form (Enter saves it, not a run), shown by "Save to schedule".
+  private readonly scheduleForm = el('form', { id: 'schedule-form', class: 'schedule-section', hidden: true, novalidate: true, 'aria-label': 'Schedule' });
+  private readonly scheduleName = el('input', { type: 'text', id: 'schedule-name', maxlength: 100, autocomplete: 'off' });
+  private readonly schedulePeriod = el('div', { class: 'hint field', id: 'schedule-period' });
+  private readonly scheduleGrowing = el('input', { type: 'checkbox', id: 'schedule-growing' });
+  private readonly growingBox = el('label', { class: 'check', for: 'schedule-growing' }, this.scheduleGrowing, 'Extend to today at each refresh');
+  private readonly scheduleFields = scheduleFields('schedule');
+  private readonly scheduleSheet = el('input', { type: 'text', id: 'schedule-sheet', maxlength: 100, autocomplete: 'off' });
+  private readonly scheduleCell = el('input', { type: 'text', id: 'schedule-cell', maxlength: 10, placeholder: 'A1', autocomplete: 'off' });
+  private readonly scheduleIncremental = el('input', { type: 'checkbox', id: 'schedule-incremental' });
+  private readonly incrementalBox = el('div', { class: 'field' });
+  private readonly scheduleSaveButton = el('button', { type: 'submit', class: 'action', id: 'schedule-save' }, 'Save schedule');
+  private readonly scheduleOutcome = el('div', { id: 'schedule-outcome', 'aria-live': 'polite' });
   private readonly progress = el('div', { class: 'progress', id: 'run-progress', hidden: true });
   private readonly outcome = el('div', { id: 'report-outcome', 'aria-live': 'polite' });
   private readonly form: HTMLFormElement;
@@ -202,8 +221,10 @@ class ReportBuilder {
     });
     this.formulaButton.addEventListener('click', () => void this.insertFormula());
     this.chartButton.addEventListener('click', () => void this.addChart());
+    this.scheduleButton.addEventListener('click', () => this.toggleSchedule());
+    this.buildScheduleForm();
 
-    replaceChildren(this.container, this.signedOut, this.form, this.taggingHelper());
+    replaceChildren(this.container, this.signedOut, this.form, this.scheduleForm, this.scheduleOutcome, this.taggingHelper());
     this.setKind('main');
     this.renderTarget();
     ctx.onStateChange(() => this.renderSignIn());
@@ -219,6 +240,7 @@ class ReportBuilder {
     const signedIn = Boolean(state?.session.signedIn);
     this.signedOut.hidden = signedIn;
     this.form.hidden = !signedIn;
+    if (!signedIn) this.closeSchedule();
     replaceChildren(
       this.signedOut,
       notice('info', el('span', {}, 'Sign in to Engage to build reports. ', el('button', { type: 'button', class: 'link', onclick: () => this.ctx.showPanel('account') }, 'Sign in'))),
@@ -401,6 +423,7 @@ class ReportBuilder {
     replaceChildren(this.filterText, typeof filter === 'string' ? (filter ? el('span', {}, 'Filter: ', el('code', {}, filter)) : '') : notice('warning', filter.problem));
     const request = this.request();
     replaceChildren(this.formula, typeof request === 'string' ? request : reportFormula(request));
+    if (!this.scheduleForm.hidden) this.renderSchedule();
   }
 
   private renderTarget(): void {
@@ -419,7 +442,7 @@ class ReportBuilder {
 
   private setBusy(busy: boolean): void {
     this.busy = busy;
-    for (const b of [this.runButton, this.formulaButton]) b.disabled = busy;
+    for (const b of [this.runButton, this.formulaButton, this.scheduleButton, this.scheduleSaveButton]) b.disabled = busy;
     this.chartButton.disabled = busy || !this.lastHasDay;
   }
 
@@ -461,6 +484,7 @@ class ReportBuilder {
       const summary = await this.ctx.server.runReportToSheet(request, this.runTarget(), runId);
       finished = true;
       this.lastBlock = summary.block;
+      this.lastRunRequest = JSON.stringify(request);
       this.lastHasDay = summary.header.includes('day');
       this.progress.hidden = true;
       replaceChildren(
@@ -502,6 +526,128 @@ class ReportBuilder {
       this.outcome.appendChild(notice('success', `Added the chart “${result.chartTitle}” beside the data.`));
     } catch (error) {
       this.showError(failureText(error));
+    } finally {
+      this.setBusy(false);
+    }
+  }
+
+  private buildScheduleForm(): void {
+    const cancel = el('button', { type: 'button', id: 'schedule-cancel', onclick: () => this.closeSchedule() }, 'Cancel');
+    this.scheduleGrowing.addEventListener('change', () => this.renderSchedule());
+    this.scheduleForm.append(
+      el('h3', {}, 'Schedule'),
+      field('Name', this.scheduleName),
+      el('div', { class: 'field' }, el('span', { class: 'label' }, 'Period at each refresh'), this.schedulePeriod, this.growingBox),
+      this.scheduleFields.node,
+      el('div', { class: 'row' }, field('Sheet', this.scheduleSheet), el('div', { class: 'narrow cell-field' }, field('Cell', this.scheduleCell))),
+      this.incrementalBox,
+      el('div', { class: 'actions' }, this.scheduleSaveButton, cancel),
+    );
+    this.scheduleForm.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.saveSchedule();
+    });
+  }
+
+  private toggleSchedule(): void {
+    if (!this.scheduleForm.hidden) return this.closeSchedule();
+    const request = this.request();
+    if (typeof request === 'string') return this.showError(request);
+    if (!this.scheduleName.value.trim()) this.scheduleName.value = this.defaultScheduleName();
+    const target = this.scheduleTarget(request);
+    this.scheduleSheet.value = target.sheetName;
+    this.scheduleCell.value = target.cell;
+    replaceChildren(this.scheduleOutcome);
+    this.scheduleForm.hidden = false;
+    this.scheduleButton.setAttribute('aria-expanded', 'true');
+    this.renderSchedule();
+    this.scheduleName.focus();
+  }
+
+  private closeSchedule(): void {
+    this.scheduleForm.hidden = true;
+    this.scheduleButton.setAttribute('aria-expanded', 'false');
+  }
+
+  /** "Daily Planet: Last 7 days by day, country". */
+  private defaultScheduleName(): string {
+    const publisher = this.publisher.selectedOptions[0]?.textContent ?? 'Engage';
+    const preset = PRESET_LABELS[this.preset.value as DatePreset] ?? '';
+    const by = this.chosen.length ? ` by ${this.chosen.join(', ')}` : '';
+    return `${publisher}: ${KIND_LABELS[this.kind]} ${preset.toLowerCase()}${by}`.slice(0, 100);
+  }
+
+  /** The period the saved report refreshes: the builder's preset as it moves with time. */
+  private schedulePeriodNow(): Period {
+    const custom = this.kind === 'main' && this.preset.value === 'custom'
+      ? { fromDate: this.fromInput.value, toDate: this.toInput.value, growing: this.scheduleGrowing.checked }
+      : undefined;
+    return periodForPreset(this.kind, this.preset.value as DatePreset, custom);
+  }
+
+  /** Where the schedule writes: where the last run of this same report wrote, else the builder's target. */
+  private scheduleTarget(request: BuilderRequest): { sheetName: string; cell: string } {
+    if (this.lastBlock && this.lastRunRequest === JSON.stringify(request)) return { sheetName: this.lastBlock.sheetName, cell: a1Cell(this.lastBlock.row, this.lastBlock.column) };
+    const type = this.target.value as RunTarget['type'];
+    if (type === 'existingSheet' && this.targetSheet.value) return { sheetName: this.targetSheet.value, cell: 'A1' };
+    if (type === 'activeCell') {
+      const active = splitCellReference(this.activeCell);
+      if (active) return active;
+    }
+    return { sheetName: this.targetName.value.trim() || 'Engage report', cell: 'A1' };
+  }
+
+  /** The period's sentence, the "extend to today" choice of a custom range, and the incremental option where allowed. */
+  private renderSchedule(): void {
+    const period = this.schedulePeriodNow();
+    this.growingBox.hidden = !(this.kind === 'main' && this.preset.value === 'custom');
+    const hourlyNote = REPORT_SPECS[this.kind].hourly && this.preset.value !== 'last24h' ? ' (hourly reports refresh a rolling window)' : '';
+    replaceChildren(this.schedulePeriod, `${describePeriod(period)}${hourlyNote}.`);
+    const breakdowns = this.kind === 'externalId' ? ['externalId', ...this.chosen] : this.chosen;
+    const problem = incrementalProblem({ kind: this.kind, breakdowns, period });
+    if (problem) {
+      this.scheduleIncremental.checked = false;
+      replaceChildren(this.incrementalBox);
+    } else {
+      replaceChildren(
+        this.incrementalBox,
+        el('label', { class: 'check', for: this.scheduleIncremental.id }, this.scheduleIncremental, 'Incremental: fetch only new days and the 3 before'),
+        el('div', { class: 'hint' }, 'Merged by day with the rows already in the sheet; no Total row.'),
+      );
+    }
+  }
+
+  private async saveSchedule(): Promise<void> {
+    if (this.busy) return;
+    const request = this.request();
+    const fail = (text: string) => replaceChildren(this.scheduleOutcome, notice('error', text));
+    if (typeof request === 'string') return fail(request);
+    if (!this.scheduleName.value.trim()) return fail('Name the saved report.');
+    if (!this.scheduleSheet.value.trim()) return fail('Name the sheet it writes to.');
+    if (!/^[A-Za-z]{1,3}[1-9]\d{0,6}$/.test(this.scheduleCell.value.trim())) return fail('Write the first cell as one cell, such as A1.');
+    const period = this.schedulePeriodNow();
+    const report = savedReportFromBuilder(request, {
+      name: this.scheduleName.value,
+      period,
+      schedule: this.scheduleFields.value(),
+      target: { sheetName: this.scheduleSheet.value, cell: this.scheduleCell.value },
+      incremental: this.scheduleIncremental.checked,
+    });
+    this.setBusy(true);
+    replaceChildren(this.scheduleOutcome, notice('info', 'Saving…'));
+    try {
+      const list = await this.ctx.server.saveSchedule(report);
+      const saved = [...list.reports].reverse().find((r) => r.mine && r.name === report.name);
+      this.closeSchedule();
+      this.scheduleName.value = '';
+      replaceChildren(
+        this.scheduleOutcome,
+        notice('success', el('span', {},
+          `Saved “${report.name}”: ${saved?.scheduleText ?? 'scheduled'}, ${describePeriod(period)}, into ${saved?.target ?? `${report.target.sheetName}!${report.target.cell}`}. `,
+          el('button', { type: 'button', class: 'link', id: 'schedule-open-list', onclick: () => this.ctx.showPanel('schedules') }, 'See it in Schedules'))),
+      );
+    } catch (error) {
+      fail(failureText(error));
     } finally {
       this.setBusy(false);
     }

@@ -1,12 +1,18 @@
 /**
  * The Schedules panel: every saved report of this spreadsheet with its status (last success, last
- * attempt, rows, duration, next run, last error with trace ID, "sign in again"), and Run now, Pause or
- * Resume and Delete for the user's own. Everything shown is text set through dom.ts: names, filters
- * and error messages may carry API or user text.
+ * attempt, rows, duration, next run, last error with trace ID, "sign in again"), and Edit, Run now,
+ * Pause or Resume and Delete for the user's own. Edit opens a small form under the report: its name,
+ * how often, paused, and the incremental option where the report allows it; the rest of the report
+ * (publisher, breakdowns, filters, period, target) is what was saved from the Report tab.
+ * Everything shown is text set through dom.ts: names, filters and error messages may carry API or
+ * user text.
  */
+import { incrementalProblem, type SavedReportInput } from '../../src/core/saved-reports';
+import { describePeriod } from '../../src/core/schedule-draft';
 import type { ScheduleList, ScheduleView } from '../../src/core/schedule-service';
-import { el, notice, replaceChildren } from '../dom';
+import { el, field, notice, replaceChildren } from '../dom';
 import type { Panel, PanelContext } from '../panel';
+import { scheduleFields } from '../schedule-fields';
 import { failureText } from '../server';
 
 function when(isoText: string | undefined): string {
@@ -26,6 +32,55 @@ function statusLines(view: ScheduleView): HTMLElement {
   return lines;
 }
 
+/** A short state next to the name: paused, failing, or refreshed. */
+function badge(view: ScheduleView): HTMLElement | null {
+  if (view.paused) return el('span', { class: 'schedule-badge schedule-badge-paused' }, 'paused');
+  if (view.status.needsSignIn) return el('span', { class: 'schedule-badge schedule-badge-error' }, 'sign in again');
+  if (view.status.lastError && (view.status.failures ?? 0) > 0) return el('span', { class: 'schedule-badge schedule-badge-error' }, 'failing');
+  if (view.status.lastSuccess) return el('span', { class: 'schedule-badge schedule-badge-ok' }, 'up to date');
+  return null;
+}
+
+/**
+ * The edit form of one saved report: name, schedule, paused and (where allowed) incremental. Saving
+ * sends the whole definition back with those fields changed, through updateSchedule.
+ */
+function editForm(view: ScheduleView, save: (definition: SavedReportInput) => Promise<boolean>, close: () => void): HTMLFormElement {
+  const prefix = `edit-${view.id}`;
+  const definition = view.definition;
+  const name = el('input', { type: 'text', id: `${prefix}-name`, class: 'edit-name', maxlength: 100, value: definition.name, autocomplete: 'off' });
+  const schedule = scheduleFields(prefix, definition.schedule);
+  const paused = el('input', { type: 'checkbox', id: `${prefix}-paused`, class: 'edit-paused', checked: view.paused });
+  // Incremental is offered only when the report could merge by day (checkSavedReport's own rule).
+  const canMerge = incrementalProblem({ ...definition, totals: false }) === undefined && !definition.totals;
+  const incremental = el('input', { type: 'checkbox', id: `${prefix}-incremental`, class: 'edit-incremental', checked: definition.incremental === true });
+  const problem = el('div', { role: 'alert' });
+  const form = el('form', { class: 'schedule-section schedule-edit', novalidate: true, 'aria-label': `Edit ${definition.name}` },
+    field('Name', name),
+    schedule.node,
+    el('label', { class: 'check', for: paused.id }, paused, 'Paused (not refreshed until resumed)'),
+    canMerge ? el('label', { class: 'check', for: incremental.id }, incremental, 'Incremental: fetch only new days and the 3 before') : null,
+    el('div', { class: 'hint' }, `Period at each refresh: ${describePeriod(definition.period)}. To change the report itself, save it again from the Report tab.`),
+    problem,
+    el('div', { class: 'actions' },
+      el('button', { type: 'submit', class: 'action edit-save' }, 'Save changes'),
+      el('button', { type: 'button', class: 'edit-cancel', onclick: close }, 'Cancel')));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!name.value.trim()) return replaceChildren(problem, notice('error', 'Name the saved report.'));
+    const { incremental: _old, paused: _paused, ...rest } = definition;
+    const next: SavedReportInput = { ...rest, name: name.value.trim(), schedule: schedule.value() };
+    if (paused.checked) next.paused = true;
+    if (canMerge && incremental.checked) next.incremental = true;
+    else if (!canMerge && definition.incremental) next.incremental = true;
+    for (const button of Array.from(form.querySelectorAll('button'))) button.disabled = true;
+    void save(next).then((ok) => {
+      if (!ok) for (const button of Array.from(form.querySelectorAll('button'))) button.disabled = false;
+    });
+  });
+  return form;
+}
+
 function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
   const message = el('div', { role: 'status', 'aria-live': 'polite' });
   const listBox = el('div', { class: 'schedule-list' });
@@ -39,27 +94,45 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
       return;
     }
     replaceChildren(listBox, ...list.reports.map((view) => {
-      const perform = async (work: () => Promise<ScheduleList>) => {
+      const perform = async (work: () => Promise<ScheduleList>, done?: string): Promise<boolean> => {
         replaceChildren(message, notice('info', 'Working…'));
         try {
           render(await work());
-          replaceChildren(message);
+          replaceChildren(message, done ? notice('success', done) : null);
+          return true;
         } catch (error) {
           replaceChildren(message, notice('error', failureText(error)));
+          return false;
         }
       };
       // Only the user who saved a report may run or change it: it runs with their sign-in.
       const act = (label: string, work: () => Promise<ScheduleList>) =>
         el('button', { type: 'button', class: 'secondary', disabled: !view.mine, onclick: () => void perform(work) }, label);
+      const editBox = el('div');
+      const closeEdit = () => {
+        replaceChildren(editBox);
+        editButton.setAttribute('aria-expanded', 'false');
+      };
+      const editButton = el('button', {
+        type: 'button', class: 'secondary', disabled: !view.mine, 'aria-expanded': 'false',
+        onclick: () => {
+          if (editBox.firstChild) return closeEdit();
+          replaceChildren(editBox, editForm(view, (definition) => perform(() => ctx.server.updateSchedule(view.id, definition), `Saved the changes to “${definition.name}”.`), closeEdit));
+          editButton.setAttribute('aria-expanded', 'true');
+          editBox.querySelector('input')?.focus();
+        },
+      }, 'Edit');
       return el('article', { class: 'schedule', 'data-id': view.id },
-        el('h3', {}, view.name),
-        el('p', { class: 'hint' }, `${view.scheduleText} → ${view.target}${view.definition.incremental ? ', incremental' : ''}${view.mine ? '' : ' (saved by another editor)'}`),
+        el('h3', {}, view.name, badge(view)),
+        el('p', { class: 'hint schedule-summary' }, `${view.scheduleText} → ${view.target}, ${describePeriod(view.definition.period)}${view.definition.incremental ? ', incremental' : ''}${view.mine ? '' : ' (saved by another editor)'}`),
         view.status.needsSignIn ? notice('warning', 'Sign in again: the Engage sign-in of whoever saved this report is missing, expired or was refused.') : null,
         statusLines(view),
         el('div', { class: 'actions' },
+          editButton,
           act('Run now', async () => (await ctx.server.runScheduleNow(view.id)).list),
           act(view.paused ? 'Resume' : 'Pause', () => ctx.server.pauseSchedule(view.id, !view.paused)),
-          act('Delete', () => ctx.server.deleteSchedule(view.id))));
+          act('Delete', () => ctx.server.deleteSchedule(view.id))),
+        editBox);
     }));
   };
 

@@ -6,8 +6,8 @@
  * ids, so 100 saved reports stay far below the 500 KB per store. The index changes under the document
  * lock and is re-read after locking, because two editors may save at once.
  *
- * Periods are relative, so a refresh fetches fresh days: the last N days, since a day, a fixed range,
- * or for the hourly reports the last N hours. Days of the general report are UTC days, as the API's
+ * Periods are relative, so a refresh fetches fresh days: the last N days (ending today or yesterday),
+ * this or last month, since a day, a fixed range, or for the hourly reports the last N hours. Days of the general report are UTC days, as the API's
  * "today" is (field notes).
  */
 import * as z from 'zod';
@@ -31,14 +31,25 @@ const INDEX_LOCK_TIMEOUT_MS = 10_000;
 const dayText = z.string().regex(/^\d{8}$/, { error: 'must be a day as yyyyMMdd' });
 
 export const periodSchema = z.discriminatedUnion('type', [
-  /** Today and the N-1 days before it (UTC days). */
-  z.strictObject({ type: z.literal('lastDays'), days: z.number().int().min(1, { error: 'must be at least 1 day' }).max(366, { error: 'must be at most 366 days' }) }),
+  /**
+   * Today and the N-1 days before it (UTC days); with endingYesterday, the N whole days before today,
+   * as the sidebar's "Yesterday" and "Last N days" presets (today's figures are partial).
+   */
+  z.strictObject({
+    type: z.literal('lastDays'),
+    days: z.number().int().min(1, { error: 'must be at least 1 day' }).max(366, { error: 'must be at most 366 days' }),
+    endingYesterday: z.boolean().optional(),
+  }),
+  /** From the first of the current UTC month up to today. */
+  z.strictObject({ type: z.literal('thisMonth') }),
+  /** The whole previous UTC month. */
+  z.strictObject({ type: z.literal('lastMonth') }),
   /** From a day up to today: a range that grows, the natural case for an incremental refresh. */
   z.strictObject({ type: z.literal('since'), fromDate: dayText }),
   z.strictObject({ type: z.literal('fixed'), fromDate: dayText, toDate: dayText }),
   /** Hourly reports: the last N whole hours up to the current one, UTC. */
   z.strictObject({ type: z.literal('lastHours'), hours: z.number().int().min(1, { error: 'must be at least 1 hour' }).max(24, { error: 'must be at most 24 hours' }) }),
-], { error: "must be a period: 'lastDays', 'since', 'fixed' or, for the hourly reports, 'lastHours'" });
+], { error: "must be a period: 'lastDays', 'thisMonth', 'lastMonth', 'since', 'fixed' or, for the hourly reports, 'lastHours'" });
 export type Period = z.infer<typeof periodSchema>;
 
 const a1Cell = z.string().trim().regex(/^[A-Za-z]{1,3}[1-9]\d{0,6}$/, { error: 'must be one cell such as A1' });
@@ -117,8 +128,16 @@ export function dayAfter(text: string, days: number): string {
 export function resolvePeriod(period: Period, nowMs: number): { fromDate: string; toDate: string } {
   const today = formatDay(utcDayOf(nowMs));
   switch (period.type) {
-    case 'lastDays':
-      return { fromDate: dayAfter(today, -(period.days - 1)), toDate: today };
+    case 'lastDays': {
+      const last = period.endingYesterday ? dayAfter(today, -1) : today;
+      return { fromDate: dayAfter(last, -(period.days - 1)), toDate: last };
+    }
+    case 'thisMonth':
+      return { fromDate: `${today.slice(0, 6)}01`, toDate: today };
+    case 'lastMonth': {
+      const lastOfPrevious = dayAfter(`${today.slice(0, 6)}01`, -1);
+      return { fromDate: `${lastOfPrevious.slice(0, 6)}01`, toDate: lastOfPrevious };
+    }
     case 'since':
       return { fromDate: period.fromDate, toDate: today };
     case 'fixed':
@@ -157,17 +176,27 @@ export function checkSavedReport(input: unknown): SavedReportInput {
   if (hourly !== (report.period.type === 'lastHours')) {
     throw ValidationError.single('period', hourly
       ? `the ${REPORT_SPECS[report.kind].title} covers hours: use 'lastHours' (1 to 24)`
-      : "the general report covers days: use 'lastDays', 'since' or 'fixed'");
+      : "the general report covers days: use 'lastDays', 'thisMonth', 'lastMonth', 'since' or 'fixed'");
   }
   if (report.incremental) {
-    if (report.kind !== 'main' || !(report.breakdowns ?? ['day']).includes('day')) {
-      throw ValidationError.single('incremental', 'needs the general report broken down by day: rows are merged by day');
-    }
-    if (report.period.type === 'fixed') throw ValidationError.single('incremental', "needs a period that moves ('lastDays' or 'since'), not a fixed range");
-    if (report.maxRows !== undefined) throw ValidationError.single('incremental', 'cannot be combined with maxRows: a merge needs every row of each day');
-    if (report.totals) throw ValidationError.single('totals', 'cannot be combined with incremental: totals of rates cannot be merged');
+    const problem = incrementalProblem(report);
+    if (problem) throw ValidationError.single(problem.argument, problem.rule);
   }
   return report;
+}
+
+/**
+ * Why a report cannot refresh incrementally, or undefined when it can: the sidebar offers the option
+ * only when this says nothing, and checkSavedReport refuses the same cases.
+ */
+export function incrementalProblem(report: Pick<SavedReportInput, 'kind' | 'breakdowns' | 'period' | 'maxRows' | 'totals'>): { argument: string; rule: string } | undefined {
+  if (report.kind !== 'main' || !(report.breakdowns && report.breakdowns.length > 0 ? report.breakdowns : ['day']).includes('day')) {
+    return { argument: 'incremental', rule: 'needs the general report broken down by day: rows are merged by day' };
+  }
+  if (report.period.type === 'fixed') return { argument: 'incremental', rule: "needs a period that moves ('lastDays' or 'since'), not a fixed range" };
+  if (report.maxRows !== undefined) return { argument: 'incremental', rule: 'cannot be combined with maxRows: a merge needs every row of each day' };
+  if (report.totals) return { argument: 'totals', rule: 'cannot be combined with incremental: totals of rates cannot be merged' };
+  return undefined;
 }
 
 function byteLength(text: string): number {
