@@ -11,7 +11,7 @@ import { RATE_LIMIT_WAIT_HEADER, TRACE_ID_HEADER } from './spec';
 export type EngageErrorCode =
   | 'BAD_REQUEST' | 'AUTHENTICATION_FAILED' | 'PERMISSION_DENIED' | 'NOT_FOUND' | 'RATE_LIMITED'
   | 'GATEWAY_TIMEOUT' | 'API_ERROR' | 'CONNECTION_FAILED' | 'INVALID_ARGUMENT' | 'UNEXPECTED_RESPONSE'
-  | 'NOT_SIGNED_IN' | 'BUSY';
+  | 'NOT_SIGNED_IN' | 'BUSY' | 'TOO_SLOW';
 
 export abstract class EngageError extends Error {
   abstract readonly code: EngageErrorCode;
@@ -224,6 +224,25 @@ export class NotSignedInError extends EngageError {
   }
   userMessage(): string {
     return `You are not signed in to Engage: ${this.hint}.`;
+  }
+}
+
+/**
+ * Refused locally: Engage answers so slowly that the next request (judged by the slowest one of this
+ * execution) would not be back before the deadline. UrlFetchApp has no timeout, so a request that
+ * outlives the execution is not cut short: Apps Script kills the whole execution ("Exceeded maximum
+ * execution time") and the user learns nothing. Failing before sending says what happened instead.
+ */
+export class SlowServiceError extends EngageError {
+  readonly code = 'TOO_SLOW' as const;
+  constructor(readonly slowestRequestMs: number, readonly timeLeftMs: number, readonly operation?: string) {
+    super('');
+    this.name = 'SlowServiceError';
+    this.finish();
+  }
+  userMessage(): string {
+    const seconds = (ms: number) => `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+    return `Engage is answering slowly (a request took ${seconds(this.slowestRequestMs)}, and ${seconds(this.timeLeftMs)} were left), so the rest of ${this.operation ?? 'the request'} was not asked for: try again in a few minutes, or ask for fewer rows (a formula has 30 seconds, Run to sheet in the sidebar 5 minutes).`;
   }
 }
 

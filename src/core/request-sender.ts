@@ -4,7 +4,7 @@
  * again. A batch fails as a whole on its first final error, since a report with a missing page is of no
  * use. Every HTTP request made is counted, so tests and the sidebar can say what a report cost.
  */
-import { ConnectionError, errorFromResponse, RateLimitError, type EngageError } from './errors';
+import { ConnectionError, errorFromResponse, RateLimitError, SlowServiceError, type EngageError } from './errors';
 import { announcedWaitMs } from './errors';
 import { TransportError, type Clock, type HttpRequest, type HttpResponse, type HttpTransport, type RandomSource, type Sleeper } from './ports';
 import type { RateLimiter, RateRule } from './rate-limiter';
@@ -33,6 +33,14 @@ export interface RequestSenderDeps {
 export class RequestSender {
   /** HTTP requests handed to the transport so far (each batch member counts). */
   requestsSent = 0;
+  /**
+   * The longest a request or batch of this sender took, by the injected clock: what the next one is
+   * expected to take. No request or retry starts when it would not be back before the deadline,
+   * because a transport call cannot be cut short (UrlFetchApp has no timeout option) and Apps Script
+   * kills an execution that outlives its limit without a word about why. The first request has
+   * nothing to be judged by and is always sent.
+   */
+  slowestRequestMs = 0;
 
   constructor(private readonly deps: RequestSenderDeps) {}
 
@@ -55,8 +63,13 @@ export class RequestSender {
       if (options.rate && limiter && !(attempt === 1 && options.rate.firstAttemptPaid)) {
         limiter.acquire(options.rate.rule, options.rate.scope, pending.length, options.deadlineAtMs);
       }
+      const startedAtMs = clock.now();
+      if (this.slowestRequestMs > 0 && startedAtMs + this.slowestRequestMs > options.deadlineAtMs) {
+        throw new SlowServiceError(this.slowestRequestMs, options.deadlineAtMs - startedAtMs, options.operation);
+      }
       const outcomes = this.attempt(transport, pending.map((i) => requests[i]!), batch);
       const now = clock.now();
+      this.slowestRequestMs = Math.max(this.slowestRequestMs, now - startedAtMs);
       const retryLater: number[] = [];
       let waitMs = 0;
       let failure: EngageError | undefined;
@@ -75,12 +88,15 @@ export class RequestSender {
           const announced = announcedWaitMs((outcome as HttpResponse).headers);
           if (announced !== undefined) limiter.blockUntil(options.rate.rule, options.rate.scope, now + Math.min(announced, policy.maxAnnouncedWaitMs));
         }
-        if (decision.retry && options.retry) {
+        // A retry is worth its wait only when the answer can also arrive before the deadline.
+        const retryFits = decision.retry && now + decision.waitMs + this.slowestRequestMs <= options.deadlineAtMs;
+        if (decision.retry && options.retry && retryFits) {
           retryLater.push(index);
           waitMs = Math.max(waitMs, decision.waitMs);
           continue;
         }
-        failure ??= this.finalError(outcome, options, now, decision.retry === false && decision.reason === 'deadline' ? decision.retryAtMs : undefined);
+        const retryAtMs = decision.retry ? now + decision.waitMs : decision.reason === 'deadline' ? decision.retryAtMs : undefined;
+        failure ??= this.finalError(outcome, options, now, retryAtMs);
       }
       if (failure) throw failure;
       if (retryLater.length === 0) return results;
