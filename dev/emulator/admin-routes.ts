@@ -40,6 +40,7 @@ const FaultRuleSchema = z.object({
   dropConnection: z.boolean().optional(),
   rateLimitMs: z.number().int().min(0).optional(),
   shape: z.union([z.enum(RESPONSE_SHAPES), z.array(z.enum(RESPONSE_SHAPES)).min(1)]).optional(),
+  revokeToken: z.boolean().optional(),
 }).strict();
 
 const FaultsBodySchema = z.union([z.array(FaultRuleSchema), z.object({ faults: z.array(FaultRuleSchema) }).strict()]);

@@ -147,6 +147,12 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
   async function applyFault(fault: FaultRule, request: FastifyRequest, reply: FastifyReply, path: string): Promise<boolean> {
     if (fault.latencyMs) await sleep(fault.latencyMs);
     if (fault.shape) request.responseShapes = shapeList(fault.shape);
+    if (fault.revokeToken) {
+      // The user changed the password while this request was on its way: it and every later one get 401.
+      const record = state.tokens.get((headerText(request, TOKEN_HEADER) ?? '').trim());
+      const user = record ? state.users.get(record.username) : undefined;
+      if (user) state.revokeTokens(user);
+    }
     const operation = operationOfPath(path);
     if (fault.dropConnection) {
       reply.hijack();

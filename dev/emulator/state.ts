@@ -48,6 +48,8 @@ export interface FaultRule {
   rateLimitMs?: number;
   /** Answers normally, then rewrites report items, metricsSums and lookup entries in these observed shapes (shapes.ts). */
   shape?: ResponseShape | ResponseShape[];
+  /** Revokes every token of the requesting user (as a password change would), then answers normally: 401. */
+  revokeToken?: boolean;
 }
 
 interface ActiveFault {
