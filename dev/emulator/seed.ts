@@ -54,6 +54,8 @@ export interface SeedPublisher {
   countryIds: string[];
   /** Number of distinct documents in the doc breakdown. */
   docCount: number;
+  /** When given, article n's external ID is externalIds[n % length] followed by n, instead of a slug (hostile IDs). */
+  externalIds?: readonly string[];
 }
 
 export interface SeedApiKey {
@@ -188,7 +190,7 @@ const ALL_COUNTRY_IDS = COUNTRIES.map((c) => c.id);
 /** The big publisher: its 31-day day x country x platform x widget report exceeds 10,000 rows. */
 export const BIG_PUBLISHER_ID = '653e5ee6b140b03fae04134988786fe5';
 export const MEDIUM_PUBLISHER_ID = '089ff7bee9730601caec5cca961a3cbe';
-/** Its section names are HOSTILE_STRINGS, for security tests of rendering and sheet writing. */
+/** Its name holds markup; its section names and external IDs are HOSTILE_STRINGS, for security tests of rendering and sheet writing. */
 export const HOSTILE_PUBLISHER_ID = '2ba037b39b6ecba96d2599432a78d4bc';
 /** Only the analyst may see this one; the demo user gets 403 for it. */
 export const ANALYST_PUBLISHER_ID = '1895158029abad15457dfad00fc41973';
@@ -253,7 +255,8 @@ export const PUBLISHERS: SeedPublisher[] = [
   },
   {
     id: HOSTILE_PUBLISHER_ID,
-    name: 'Hostile Herald',
+    // Markup in the name: the sidebar's publisher picker and ENGAGE_PUBLISHERS must show it as text.
+    name: 'Hostile Herald <img src=x onerror=alert("publisher")>',
     domain: 'hostileherald.example',
     currency: 'USD',
     timezone: 'UTC',
@@ -270,6 +273,7 @@ export const PUBLISHERS: SeedPublisher[] = [
     sections: sections([...HOSTILE_STRINGS]),
     countryIds: ['US', 'GB', 'IL'],
     docCount: 20,
+    externalIds: HOSTILE_STRINGS,
   },
   {
     id: ANALYST_PUBLISHER_ID,

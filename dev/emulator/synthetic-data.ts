@@ -224,11 +224,16 @@ const ARTICLE_MAX_AGE_HOURS = 24 * 7;
 const slugCache = new Map<string, string>();
 const SLUG_CACHE_MAX = 200_000;
 
-/** The external ID of an article: an article slug of at most 110 characters. */
+/** The external ID of an article: an article slug (or the publisher's seeded hostile ID) of at most 110 characters. */
 export function articleSlug(pub: SeedPublisher, article: number): string {
   const key = `${pub.id}:${article}`;
   let slug = slugCache.get(key);
   if (slug) return slug;
+  if (pub.externalIds && pub.externalIds.length > 0) {
+    slug = `${pub.externalIds[article % pub.externalIds.length]}${article}`.slice(0, 110);
+    slugCache.set(key, slug);
+    return slug;
+  }
   const seed = stringSeed(pub.id);
   const words: string[] = [];
   const length = 3 + (hash32(seed, article, 21) % 8);

@@ -366,6 +366,11 @@ export class HostState {
     }
   }
 
+  /** Every entry of every cache (user caches of each user, document, script), expired ones included: for scans of what is held. */
+  allCacheEntries(): Array<{ cache: string; key: string; value: string; expiresAt: number }> {
+    return [...this.caches].flatMap(([cache, store]) => [...store].map(([key, entry]) => ({ cache, key, value: entry.value, expiresAt: entry.expiresAt })));
+  }
+
   /** Test hook: drops cache entries ("entries may go earlier"). Without keys, the whole cache. */
   evictCache(scope: 'user' | 'document' | 'script', keys?: string[], user?: string): void {
     const name = scope === 'user' ? `user:${user ?? this.options.owner}` : scope === 'document' ? `document:${this.options.documentId}` : 'script';
