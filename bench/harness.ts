@@ -58,16 +58,6 @@ export class BenchEnvironment {
     return (text ? JSON.parse(text) : {}) as T;
   }
 
-  /**
-   * Starts every benchmark with an empty rate window (30 report requests a minute per publisher), so
-   * none pays for another's requests: the emulator's clock moves a minute on, and the add-on's own
-   * record of the window (in the script cache) is dropped, as a minute's wait would do.
-   */
-  async clearRateWindows(): Promise<void> {
-    await this.admin('POST', '/clock', { advanceMs: 61_000 });
-    this.host.evictCache('script');
-  }
-
   async requests(): Promise<LoggedRequest[]> {
     return (await this.admin<{ requests: LoggedRequest[] }>('GET', '/requests')).requests;
   }

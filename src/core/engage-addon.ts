@@ -39,6 +39,16 @@ export const RESULT_TTL_SECONDS: Record<ReportKind | 'lookup', number> = {
 };
 /** Shared rate windows live in the script cache for a little longer than their longest window (1 hour). */
 const RATE_STATE_TTL_SECONDS = 2 * 3600;
+/**
+ * A cache keeps about 1,000 entries and drops those nearest to expiry first. A result above this
+ * size (a 50,000-row report is some 470 chunks) is kept only briefly, long enough for cells that
+ * recalculate together, so that it is what goes first and never pushes out the small results and
+ * the claims around it.
+ */
+export const LARGE_RESULT_CHARS = 1_000_000;
+export const LARGE_RESULT_TTL_SECONDS = 120;
+/** Claims outlive every short result in the cache; the claim's value (a deadline) says when it is stale. */
+const CLAIM_TTL_SECONDS = 900;
 /** How long to wait for the document lock that guards formula claims. */
 const CLAIM_LOCK_TIMEOUT_MS = 5000;
 /** How often a formula waiting for another one's result looks at the cache. */
@@ -343,7 +353,7 @@ export class EngageAddon {
         if (again) return again;
         const claim = Number(cache.get(claimKey) ?? 0);
         if (claim > clock.now()) claimedByOther = true;
-        else cache.put(claimKey, String(deadlineAtMs), Math.max(1, Math.ceil((deadlineAtMs - clock.now()) / 1000)));
+        else cache.put(claimKey, String(deadlineAtMs), CLAIM_TTL_SECONDS);
       } finally {
         lock.releaseLock();
       }
@@ -359,7 +369,8 @@ export class EngageAddon {
     }
     try {
       const values = compute();
-      this.results.put(identity, encodeValues(values), ttlSeconds);
+      const text = encodeValues(values);
+      this.results.put(identity, text, text.length > LARGE_RESULT_CHARS ? Math.min(ttlSeconds, LARGE_RESULT_TTL_SECONDS) : ttlSeconds);
       return values;
     } finally {
       cache.remove(claimKey);

@@ -1,0 +1,113 @@
+/**
+ * EngageAddon's formula results with counting fakes: what is cached for how long, how a formula waits
+ * for another execution's claim instead of fetching again, and that dates survive the cache.
+ */
+import { EngageAddon, LARGE_RESULT_TTL_SECONDS, decodeValues, encodeValues } from '../../../src/core/engage-addon';
+import { FakeCache, FakeLock, FakeStore, FakeTransport, ManualClock, ManualSleeper, reportHandler } from '../../support/fakes';
+
+const BASE = 'https://api.example.com/engage/v2';
+
+function setup(rows: number, item?: (i: number) => Record<string, unknown>) {
+  const clock = new ManualClock(Date.UTC(2026, 10, 20, 12));
+  const sleeper = new ManualSleeper(clock);
+  const userStore = new FakeStore();
+  const documentCache = new FakeCache(clock);
+  const puts: Array<{ key: string; ttl: number }> = [];
+  const spied = Object.assign(Object.create(documentCache) as FakeCache, {
+    put(key: string, value: string, ttl: number) {
+      puts.push({ key, ttl });
+      documentCache.put(key, value, ttl);
+    },
+  });
+  const transport = new FakeTransport(reportHandler(rows, item));
+  const addon = new EngageAddon({
+    transport, userStore, documentCache: spied, documentLock: new FakeLock(), sharedCache: new FakeCache(clock), sharedLock: new FakeLock(),
+    clock, sleeper, random: () => 0.5, timeZone: 'Europe/Berlin', inCustomFunction: true,
+  });
+  userStore.set('engage.settings', JSON.stringify({ reportingBaseUrl: BASE }));
+  userStore.set('engage.token', JSON.stringify({ token: 'tok', source: 'pasted', obtainedAtMs: clock.now() }));
+  return { clock, sleeper, documentCache, puts, transport, addon };
+}
+
+const input = { entityId: 'pub', fromDate: '20261101', toDate: '20261107' };
+
+describe('EngageAddon.formulaReport', () => {
+  it('answers the second identical formula from the document cache without a request', () => {
+    const { addon, transport, clock } = setup(7);
+    const first = addon.formulaReport('main', input, { deadlineAtMs: clock.now() + 25_000 });
+    const second = addon.formulaReport('main', input, { deadlineAtMs: clock.now() + 25_000 });
+    expect(second).toEqual(first);
+    expect(transport.requestCount).toBe(1);
+  });
+
+  it('keeps a result of over a million characters only briefly, so it is the first entry the cache drops', () => {
+    const { addon, puts, clock } = setup(20_000, (i) => ({ day: '20261101', revenue: i, paidClicks: i, totalClicks: i, paidPvs: i, totalPvs: i }));
+    addon.formulaReport('main', { ...input, breakdowns: 'day' }, { deadlineAtMs: clock.now() + 25_000 });
+    const resultPuts = puts.filter((p) => p.key.startsWith('engage.r.'));
+    expect(resultPuts.length).toBeGreaterThan(1);
+    expect(new Set(resultPuts.map((p) => p.ttl))).toEqual(new Set([LARGE_RESULT_TTL_SECONDS]));
+  });
+
+  it('keeps a small general report for an hour', () => {
+    const { addon, puts, clock } = setup(7);
+    addon.formulaReport('main', input, { deadlineAtMs: clock.now() + 25_000 });
+    const ttls = puts.filter((p) => p.key.startsWith('engage.r.')).map((p) => p.ttl);
+    expect(ttls.length).toBeGreaterThan(0);
+    expect(new Set(ttls)).toEqual(new Set([3600]));
+  });
+
+  /** Runs the formula once, then empties the cache: returns what the result's entries were and its claim key. */
+  function learnEntries(env: ReturnType<typeof setup>) {
+    const values = env.addon.formulaReport('main', input, { deadlineAtMs: env.clock.now() + 25_000 });
+    const entries = env.puts.filter((p) => p.key.startsWith('engage.r.')).map((p) => [p.key, env.documentCache.get(p.key)!] as const);
+    for (const [key] of entries) env.documentCache.remove(key);
+    const manifestKey = entries.find(([key]) => !key.slice('engage.r.'.length).includes('.'))![0];
+    return { values, entries, claimKey: `engage.claim.${manifestKey}`, requestsBefore: env.transport.requestCount };
+  }
+
+  it('waits for another execution that claimed the same request, and sends nothing itself', () => {
+    const env = setup(7);
+    const { values, entries, claimKey, requestsBefore } = learnEntries(env);
+    env.documentCache.put(claimKey, String(env.clock.now() + 20_000), 900);
+    let slept = 0;
+    const sleep = env.sleeper.sleep.bind(env.sleeper);
+    env.sleeper.sleep = (ms: number) => {
+      sleep(ms);
+      if (++slept === 3) {
+        // The claimant finishes: its result appears, then its claim goes.
+        for (const [key, value] of entries) env.documentCache.put(key, value, 3600);
+        env.documentCache.remove(claimKey);
+      }
+    };
+    expect(env.addon.formulaReport('main', input, { deadlineAtMs: env.clock.now() + 25_000 })).toEqual(values);
+    expect(env.transport.requestCount).toBe(requestsBefore);
+    expect(slept).toBe(3);
+  });
+
+  it('gives up waiting with a clear message when the claimant does not finish in time, sending nothing', () => {
+    const env = setup(7);
+    const { claimKey, requestsBefore } = learnEntries(env);
+    env.documentCache.put(claimKey, String(env.clock.now() + 60_000), 900);
+    expect(() => env.addon.formulaReport('main', input, { deadlineAtMs: env.clock.now() + 5_000 })).toThrow(/still loading: try again in a few seconds/);
+    expect(env.transport.requestCount).toBe(requestsBefore);
+  });
+
+  it('fetches itself when the claimant gave up (its claim is past its deadline)', () => {
+    const env = setup(7);
+    const { values, claimKey, requestsBefore } = learnEntries(env);
+    env.documentCache.put(claimKey, String(env.clock.now() - 1), 900);
+    expect(env.addon.formulaReport('main', input, { deadlineAtMs: env.clock.now() + 25_000 })).toEqual(values);
+    expect(env.transport.requestCount).toBe(requestsBefore + 1);
+  });
+});
+
+describe('encodeValues and decodeValues', () => {
+  it('keep dates as dates and everything else as it was', () => {
+    const day = new Date(Date.UTC(2026, 10, 1, -1));
+    const values = [['day', 'revenue', 'name'], [day, 12.5, 'x'], ['Total', 3, '']];
+    const decoded = decodeValues(encodeValues(values));
+    expect(decoded).toEqual(values);
+    expect(decoded[1]![0]).toBeInstanceOf(Date);
+    expect(values[1]![0]).toBe(day);
+  });
+});
