@@ -11,7 +11,7 @@ import { ValidationError } from './errors';
 import type { Clock, KeyValueStore, RandomSource } from './ports';
 import { addonReportSource, formatLocal, RefreshRunner, type ReportSheet, type RunSummary } from './refresh-runner';
 import { checkSavedReport, reportInputOf, type RefreshStatus, type SavedReport, type SavedReportInput, type SavedReportStore } from './saved-reports';
-import { describeSchedule } from './schedule';
+import { describeSchedule, nextRunAfter } from './schedule';
 
 /** Where a user's random owner id lives (user properties): not an email, so no extra scope is needed. */
 export const OWNER_ID_KEY = 'engage.schedule.ownerId';
@@ -102,10 +102,24 @@ export class ScheduleService {
   }
 
   update(id: unknown, input: unknown): ScheduleList {
-    this.requireMine(id);
-    this.deps.reports.update(id as string, this.validate(input));
+    const before = this.requireMine(id);
+    const report = this.deps.reports.update(before.id, this.validate(input));
+    if (JSON.stringify(report.schedule) !== JSON.stringify(before.schedule)) this.reschedule(report);
     this.syncTrigger();
     return this.list();
+  }
+
+  /**
+   * A new schedule takes effect from the last refresh: the next run is its first slot after the last
+   * attempt (a report never refreshed stays due). A retry already planned after a failure is kept
+   * when it comes sooner, so an edit does not postpone it.
+   */
+  private reschedule(report: SavedReport): void {
+    const status = this.deps.reports.status(report.id);
+    if (status.nextRunAtMs === undefined || status.lastAttemptAtMs === undefined) return;
+    const next = nextRunAfter(report.schedule, status.lastAttemptAtMs, this.deps.timeZone);
+    const retryPending = (status.failures ?? 0) > 0 && status.nextRunAtMs < next;
+    if (!retryPending) this.deps.reports.setStatus(report.id, { ...status, nextRunAtMs: next });
   }
 
   pause(id: unknown, paused: unknown): ScheduleList {

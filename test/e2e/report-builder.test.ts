@@ -1,0 +1,108 @@
+/**
+ * End to end, the report builder's server side in the built bundle: "Run to sheet" of a report that
+ * needs three pages reports "pages fetched of pages" through getRunProgress while it runs (the
+ * sidebar polls it from a second call, as google.script.run cannot stream), and "Add chart" draws a
+ * native line chart of revenue and RPM by day beside the block it wrote.
+ */
+import { OWNER, startAddon, type AddonHarness } from '../support/addon-host';
+import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../support/emulator';
+
+const NOW = '2026-11-20T12:00:00Z';
+let h: AddonHarness;
+
+interface Progress { state: 'running' | 'done' | 'failed'; pagesFetched: number; pagesPlanned: number }
+interface Block { sheetName: string; row: number; column: number; rows: number; columns: number }
+interface Summary { block: Block; dataRows: number; pages: number; header: string[] }
+
+beforeAll(async () => {
+  h = await startAddon({ maxColumns: 60, maxRows: 20000, sheets: ['Sheet1', 'Big', 'Daily'] });
+  await h.emulator.setClock(NOW);
+  h.signIn();
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(async () => {
+  await h.emulator.clearFaults();
+  await h.emulator.clearRequests();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('Run to sheet', () => {
+  it('reports the pages fetched of the pages planned while a three-page report runs', async () => {
+    // The external-ID report pages at 5,000 rows: over 10,000 rows take three pages. Each page after
+    // the first is slowed down so that the polls see the run between pages.
+    const request = { kind: 'externalId', entityId: BIG_PUBLISHER_ID, fromDate: '2026-11-19 00:00', toDate: '2026-11-20 00:00', breakdowns: ['externalId', 'widget', 'externalSecondaryId'] };
+    await h.emulator.setFaults([{ match: 'reports/externalId.*offset=[1-9]', latencyMs: 1200, times: 2 }]);
+    const runId = 'progress-test-1';
+    const running = h.host.callConcurrently([{ functionName: 'runReportToSheet', args: [request, { type: 'existingSheet', sheetName: 'Big' }, runId], options: { user: OWNER } }]);
+    let finished = false;
+    void running.then(() => (finished = true));
+    const seen: Progress[] = [];
+    while (!finished) {
+      const progress = h.host.call('getRunProgress', [runId], { user: OWNER }) as Progress | null;
+      if (progress && JSON.stringify(progress) !== JSON.stringify(seen.at(-1))) seen.push(progress);
+      await sleep(100);
+    }
+    const [outcome] = await running;
+    expect(outcome!.ok).toBe(true);
+    const summary = outcome!.value as Summary;
+    expect(summary.dataRows).toBeGreaterThan(10_000);
+    expect(summary.pages).toBe(3);
+    const pages = (await h.emulator.requests()).filter((r) => r.path.endsWith('/reports/externalId'));
+    expect(pages).toHaveLength(3);
+
+    // The polls saw the run part-way, "1 of 3" at least, and the progress only ever moved forward.
+    const midRun = seen.filter((p) => p.state === 'running' && p.pagesPlanned === 3);
+    expect(midRun.map((p) => p.pagesFetched)).toContain(1);
+    const fetched = seen.map((p) => p.pagesFetched);
+    expect(fetched).toEqual([...fetched].sort((a, b) => a - b));
+    expect(h.host.call('getRunProgress', [runId], { user: OWNER })).toEqual({ state: 'done', pagesFetched: 3, pagesPlanned: 3 });
+    // Every row is in the sheet: the last data row, then the Total row.
+    const tail = h.host.getValues('Big', `A${summary.dataRows + 1}:A${summary.dataRows + 2}`).map((row) => row[0]);
+    expect(tail[0]).toMatch(/\S/);
+    expect(tail[1]).toBe('Total');
+  });
+
+  it('keeps a failed run\'s message in the progress, for the poll that comes after it', async () => {
+    await h.emulator.setFaults([{ match: 'reports/main', status: 500, times: 1 }]);
+    const request = { kind: 'main', entityId: MEDIUM_PUBLISHER_ID, fromDate: '2026-11-13', toDate: '2026-11-19', breakdowns: ['day'] };
+    expect(() => h.host.call('runReportToSheet', [request, { type: 'existingSheet', sheetName: 'Daily' }, 'progress-test-2'], { user: OWNER })).toThrow();
+    const progress = h.host.call('getRunProgress', ['progress-test-2'], { user: OWNER }) as Progress & { message?: string };
+    expect(progress.state).toBe('failed');
+    expect(progress.message).toBeTruthy();
+  });
+});
+
+describe('Add chart', () => {
+  it('draws revenue and RPM by day as a line chart one column right of the data', async () => {
+    const request = { kind: 'main', entityId: MEDIUM_PUBLISHER_ID, fromDate: '2026-11-13', toDate: '2026-11-19', breakdowns: ['day'] };
+    h.host.setActiveRange('Daily', 'C4');
+    const summary = h.host.call('runReportToSheet', [request, { type: 'activeCell' }, 'chart-test-1'], { user: OWNER }) as Summary;
+    expect(summary.block).toMatchObject({ sheetName: 'Daily', row: 4, column: 3 });
+    expect(summary.dataRows).toBe(7);
+
+    const added = h.host.call('addChart', [summary.block], { user: OWNER }) as { chartTitle: string };
+    expect(added.chartTitle).toBe('Revenue and RPM by day');
+    const charts = h.host.state.sheetByName('Daily')!.charts;
+    expect(charts).toHaveLength(1);
+    const chart = charts[0]!;
+    expect(chart.type).toBe('LINE');
+    // Beside the data: anchored on the block's first row, one empty column right of its last column.
+    expect(chart.position).toEqual({ row: 4, column: 3 + summary.block.columns + 1 });
+
+    // Three columns of the header row plus the seven days: the day, revenue and RPM, and no Total row.
+    const column = (name: string) => String.fromCharCode(64 + 3 + summary.header.indexOf(name));
+    expect(chart.ranges).toEqual(['day', 'revenue', 'rpmByPvs'].map((name) => `Daily!${column(name)}4:${column(name)}11`));
+    expect(h.host.getValues('Daily', `${column('day')}12:${column('day')}12`)[0]![0]).toBe('Total');
+    expect(chart.options).toMatchObject({ title: 'Revenue and RPM by day', series: { 0: { targetAxisIndex: 0 }, 1: { targetAxisIndex: 1 } } });
+  });
+
+  it('refuses a report broken down by more than the day, naming the other breakdown, and draws nothing', () => {
+    const request = { kind: 'main', entityId: MEDIUM_PUBLISHER_ID, fromDate: '2026-11-13', toDate: '2026-11-19', breakdowns: ['day', 'platform'] };
+    const summary = h.host.call('runReportToSheet', [request, { type: 'existingSheet', sheetName: 'Sheet1' }, 'chart-test-2'], { user: OWNER }) as Summary;
+    expect(() => h.host.call('addChart', [summary.block], { user: OWNER })).toThrow(/also broken down by platform/);
+    expect(h.host.state.sheetByName('Sheet1')!.charts).toHaveLength(0);
+  });
+});
