@@ -527,7 +527,13 @@ export class HostState {
     const inner = /\(([\s\S]*)\)/.exec(formula)?.[1] ?? '';
     for (const piece of inner.split(',')) {
       const parsed = parseA1(piece.trim());
-      if (!parsed || /^".*"$/.test(piece.trim())) continue;
+      if (!parsed) {
+        // A named range argument (Refresh all's EngageRefresh) depends on the cells it names now.
+        const named = /^[A-Za-z_][A-Za-z0-9_.]*$/.test(piece.trim()) ? this.namedRanges.get(piece.trim()) : undefined;
+        if (named) boxes.push(named);
+        continue;
+      }
+      if (/^".*"$/.test(piece.trim())) continue;
       const sheet = parsed.sheetName !== undefined ? this.sheetByName(parsed.sheetName) : home;
       if (sheet) boxes.push({ sheetId: sheet.id, ...resolveA1(parsed, sheet.maxRows, sheet.maxColumns) });
     }

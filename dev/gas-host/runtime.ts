@@ -585,7 +585,8 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
       offset: (rowOffset: number, columnOffset: number, numRows?: number, numColumns?: number) =>
         rangeAt(desc.sheetId, desc.row + Number(rowOffset), desc.column + Number(columnOffset), numRows ?? desc.numRows, numColumns ?? desc.numColumns),
       getCell: (row: number, column: number) => rangeAt(desc.sheetId, desc.row + Number(row) - 1, desc.column + Number(column) - 1, 1, 1),
-      activate: () => range,
+      // Selects the range as a user would: the active sheet, getActiveRange and getCurrentCell follow.
+      activate: () => (guardWrite('activate'), call('ss.setActiveRange', desc), range),
       // Formatting the host does not model: allowed where writes are, recorded only as calls.
       setHorizontalAlignment: () => (guardWrite('setHorizontalAlignment'), range),
       setVerticalAlignment: () => (guardWrite('setVerticalAlignment'), range),
@@ -831,7 +832,7 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
     getActiveSpreadsheet: () => (guard('docRead', 'SpreadsheetApp.getActiveSpreadsheet'), spreadsheet()),
     getActive: () => (guard('docRead', 'SpreadsheetApp.getActive'), spreadsheet()),
     getActiveSheet: () => (guard('docRead', 'SpreadsheetApp.getActiveSheet'), makeSheet(call('ss.activeSheet') as number)),
-    getActiveRange: () => (guard('docRead', 'SpreadsheetApp.getActiveRange'), rangeAt(call('ss.activeSheet') as number, 1, 1, 1, 1)),
+    getActiveRange: () => (guard('docRead', 'SpreadsheetApp.getActiveRange'), makeRange(call('ss.activeRange') as RangeDescriptor)),
     getUi: () => (guard('menu', 'SpreadsheetApp.getUi'), ui),
     flush: () => undefined,
     openById: () => deny('SpreadsheetApp.openById'),
