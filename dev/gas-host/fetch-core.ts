@@ -1,9 +1,13 @@
 /**
- * The asynchronous half of the host's HTTP: performs plain-object requests with Node's fetch, always
+ * The asynchronous half of the host's HTTP: performs plain-object requests with node:http(s), always
  * under a timeout, and classifies failures the way Apps Script reports them (timeout, DNS error,
  * address unavailable). The sync-fetch worker runs it behind Atomics; the execution-worker host runs it
  * directly on the main thread. Requests and responses are plain data so they cross threads unchanged.
+ * node:http rather than fetch: reading a 7 MB report page through Node 20's fetch took about 400 ms
+ * against 50 ms for the same page here, which would have made the host, not the add-on, the bottleneck.
  */
+import http from 'node:http';
+import https from 'node:https';
 
 /** One HTTP request. `body` is UTF-8 text unless `bodyBase64` carries raw bytes. */
 export interface SyncFetchRequest {
@@ -27,8 +31,8 @@ export interface SyncFetchResponse {
   headerList: Array<[string, string]>;
   /** The body decoded as UTF-8. */
   body: string;
-  /** The raw body bytes, base64 encoded (for binary payloads). */
-  bodyBase64: string;
+  /** The raw body bytes (for binary payloads and other charsets). */
+  bodyBytes: Uint8Array;
   elapsedMs: number;
 }
 
@@ -74,6 +78,37 @@ function classify(error: unknown, url: string, timedOut: boolean): SyncFetchFail
   return { code: 'CONNECTION', message: `Address unavailable: ${url}`, url };
 }
 
+/** Apps Script's UrlFetchApp identifies itself so; servers may log it. */
+const USER_AGENT = 'Mozilla/5.0 (compatible; Google-Apps-Script)';
+const MAX_REDIRECTS = 10;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+interface RawAnswer {
+  status: number;
+  rawHeaders: string[];
+  bytes: Buffer;
+}
+
+function once(url: URL, method: string, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : undefined;
+    if (!client) {
+      reject(Object.assign(new TypeError(`Invalid URL protocol: ${url.protocol}`), { code: 'ERR_INVALID_URL' }));
+      return;
+    }
+    const outgoing: Record<string, string> = { 'user-agent': USER_AGENT, ...headers };
+    if (body !== undefined) outgoing['content-length'] = String(body.length);
+    const request = client.request(url, { method, headers: outgoing, signal }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, rawHeaders: response.rawHeaders, bytes: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
 /** Performs one request; never rejects: failures come back as `{ ok: false }`. */
 export async function performFetch(request: SyncFetchRequest): Promise<SyncFetchOutcome> {
   const timeoutMs = clampTimeout(request.timeoutMs);
@@ -85,32 +120,40 @@ export async function performFetch(request: SyncFetchRequest): Promise<SyncFetch
   }, timeoutMs);
   const started = Date.now();
   try {
-    const method = (request.method ?? 'GET').toUpperCase();
-    const body = request.bodyBase64 !== undefined ? Buffer.from(request.bodyBase64, 'base64') : request.body;
-    const response = await fetch(request.url, {
-      method,
-      headers: request.headers ?? {},
-      body: method === 'GET' || method === 'HEAD' ? undefined : body,
-      redirect: request.followRedirects === false ? 'manual' : 'follow',
-      signal: controller.signal,
-    });
-    const bytes = Buffer.from(await response.arrayBuffer());
+    let method = (request.method ?? 'GET').toUpperCase();
+    let body: Buffer | undefined = request.bodyBase64 !== undefined ? Buffer.from(request.bodyBase64, 'base64') : request.body !== undefined ? Buffer.from(request.body, 'utf8') : undefined;
+    if (method === 'GET' || method === 'HEAD') body = undefined;
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch (e) {
+      throw Object.assign(new TypeError('Invalid URL'), { code: 'ERR_INVALID_URL', cause: e });
+    }
+    let answer = await once(url, method, request.headers ?? {}, body, controller.signal);
+    for (let hops = 0; request.followRedirects !== false && REDIRECT_STATUSES.has(answer.status) && hops < MAX_REDIRECTS; hops++) {
+      const location = headerValue(answer.rawHeaders, 'location');
+      if (!location) break;
+      url = new URL(location, url);
+      // As browsers and fetch do: 303, and 301/302 after a POST, continue as a GET without a body.
+      if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+      }
+      answer = await once(url, method, request.headers ?? {}, body, controller.signal);
+    }
     const headerList: Array<[string, string]> = [];
-    response.headers.forEach((value, name) => {
-      if (name !== 'set-cookie') headerList.push([name, value]);
-    });
-    for (const cookie of response.headers.getSetCookie()) headerList.push(['set-cookie', cookie]);
+    for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) headerList.push([answer.rawHeaders[i]!.toLowerCase(), answer.rawHeaders[i + 1]!]);
     const headers: Record<string, string> = {};
     for (const [name, value] of headerList) headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
     return {
       ok: true,
       response: {
-        status: response.status,
-        url: response.url || request.url,
+        status: answer.status,
+        url: url.toString(),
         headers,
         headerList,
-        body: bytes.toString('utf8'),
-        bodyBase64: bytes.toString('base64'),
+        body: answer.bytes.toString('utf8'),
+        bodyBytes: new Uint8Array(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.length),
         elapsedMs: Date.now() - started,
       },
     };
@@ -119,6 +162,11 @@ export async function performFetch(request: SyncFetchRequest): Promise<SyncFetch
   } finally {
     clearTimeout(timer);
   }
+}
+
+function headerValue(rawHeaders: string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) return rawHeaders[i + 1];
+  return undefined;
 }
 
 /** Performs all requests in parallel; outcomes come back in request order. */

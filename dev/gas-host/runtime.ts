@@ -453,10 +453,10 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
       })();
       throw realmError('Exception', `Request failed for ${origin} returned code ${res.status}. Truncated server response: ${res.body.slice(0, TRUNCATED_RESPONSE_CHARS)} (use muteHttpExceptions option to examine full response)`);
     }
-    const bytes = Buffer.from(res.bodyBase64, 'base64');
+    const bytes = Buffer.from(res.bodyBytes.buffer, res.bodyBytes.byteOffset, res.bodyBytes.byteLength);
     return api('HTTPResponse', {
       getResponseCode: () => res.status,
-      getContentText: (charset?: string) => bytes.toString(charset && /^(iso-8859-1|latin1)$/i.test(charset) ? 'latin1' : 'utf8'),
+      getContentText: (charset?: string) => (charset && /^(iso-8859-1|latin1)$/i.test(charset) ? bytes.toString('latin1') : res.body),
       getContent: () => toSignedBytes(bytes),
       getHeaders: () => {
         const out: Record<string, string> = {};
