@@ -78,11 +78,16 @@ async function wallTime(env: BenchEnvironment): Promise<void> {
     trips.push(answer.elapsedMs);
   }
   const roundTripMs = median(trips);
+  // What this machine allows for the same requests without the add-on: the first page alone, then
+  // the other pages in one parallel batch (the emulator is one single-threaded process).
+  const otherPages = env.host.fetchLog.slice(before).filter((f) => f.url.includes('/reports/') && !f.url.includes('offset=0'));
+  const batch = http.fetchAll(otherPages.map((f) => ({ url: f.url, headers: f.headers })));
+  const directMs = roundTripMs + Math.max(...batch.map((b) => b.elapsedMs));
   const spans: number[] = [];
   const totals: number[] = [];
   let batches = 0;
   for (let i = 0; i < 3; i++) {
-    // 5 warm-up + 3 round trips + 3 x 5 pages = 23 requests: inside one rate window of 30.
+    // 5 warm-up + 3 round trips + 4 direct + 3 x 5 pages = 27 requests: inside one rate window of 30.
     const from = env.host.fetchLog.length;
     const started = performance.now();
     const result = env.host.evaluateFormula('Sheet1', 'A1', formula(), { user: OWNER });
@@ -99,6 +104,7 @@ async function wallTime(env: BenchEnvironment): Promise<void> {
   const spanMs = median(spans);
   const bound = roundTripMs * batches;
   record({ measure: 'Wall time of a 50,000-row general report: the add-on\'s fetching, first request to last answer (ENGAGE_REPORT, cache miss)', figure: `${(spanMs / 1000).toFixed(2)} s`, bound: `${batches} sequential batches x ${(roundTripMs / 1000).toFixed(2)} s round trip of one 10,000-row page = ${(bound / 1000).toFixed(2)} s`, ratio: spanMs / bound, goal: 'within 1.5x', met: spanMs / bound <= 1.5 });
+  notes.push(`- Wall time against what this machine allows: fetching the same pages directly, without the add-on (the first page, then the other ${otherPages.length} in one parallel batch from the single-threaded emulator), takes ${(directMs / 1000).toFixed(2)} s; the add-on's ${(spanMs / 1000).toFixed(2)} s is ${(spanMs / directMs).toFixed(2)}x that. The issue's bound assumes a batch of pages costs one round trip of one page, which a real service of many servers comes close to and one Node process serving ${otherPages.length} x 7 MB does not.`);
   notes.push(`- The whole 50,000-row ENGAGE_REPORT formula took ${(median(totals) / 1000).toFixed(2)} s (median of 3): fetching, then the table, the document cache and the host spilling 1.5 million cells, which Sheets does on its own servers.`);
 }
 
