@@ -70,6 +70,6 @@ describe('the active cell', () => {
     host.call('select', ['Data', 'D7']);
     expect(host.call('selection', [])).toEqual(['Data', 'Data!D7', 'D7', 'D7', 'D7']);
     expect(host.evaluateFormula('Sheet1', 'A1', '=SELECT_IN_FORMULA()').error).toBe('You do not have permission to call activate');
-    expect(host.call('selection', [])[1]).toBe('Data!D7');
+    expect((host.call('selection', []) as string[])[1]).toBe('Data!D7');
   });
 });
