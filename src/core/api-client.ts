@@ -6,12 +6,12 @@
  * policy; login is never retried and spends the per-user login guard (failed logins count too).
  */
 import { encodeBase64 } from './base64';
-import { NotSignedInError, ValidationError, errorFromResponse } from './errors';
+import { controlCharacterIndex, describeControlCharacter, NotSignedInError, quoted, ValidationError, errorFromResponse } from './errors';
 import { fetchReport, type PageFetcher, type PageRange, type ReportResult } from './paging';
 import type { Cache, Clock, HttpRequest, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from './ports';
-import { TransportError } from './ports';
+import { FETCH_URL_MAX_CHARS, TransportError } from './ports';
 import { LOGIN_RATE_RULE, RateLimiter, REPORT_RATE_RULE } from './rate-limiter';
-import { buildReportQuery, buildUrl, reportPageUrl, type ReportInput, type ReportQuery } from './report-request';
+import { buildReportQuery, buildUrl, publisherIdProblem, reportPageUrl, type ReportInput, type ReportQuery } from './report-request';
 import { parseLoginToken, parseLookup, parseReportPage, type LookupEntry, type ReportPage } from './responses';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 import { RequestSender } from './request-sender';
@@ -24,6 +24,9 @@ export const DEFAULT_TIME_BUDGET_MS = 25_000;
 export const DEFAULT_MAX_PARALLEL_REQUESTS = 10;
 /** Lookups change rarely; a short cache spares the API when many cells ask at once. */
 export const LOOKUP_CACHE_TTL_SECONDS = 600;
+/** Longest user name and password sent to /login: longer ones are typing accidents, and each try spends one of 2 logins an hour. */
+export const USERNAME_MAX_CHARS = 256;
+export const PASSWORD_MAX_CHARS = 1024;
 /** CacheService refuses values above 100 KB. */
 const CACHE_VALUE_MAX_CHARS = 100_000;
 
@@ -124,8 +127,11 @@ export class EngageClient implements PageFetcher {
   login(username: string, password: string, options: CallOptions = {}): string {
     const problems = [];
     if (typeof username !== 'string' || username.trim() === '') problems.push({ argument: 'username', message: 'username: is required' });
-    else if (username.includes(':')) problems.push({ argument: 'username', message: `username: '${username}' must not contain ':' (Basic credentials cannot carry it)` });
+    else if (username.trim().length > USERNAME_MAX_CHARS) problems.push({ argument: 'username', message: `username: is ${username.trim().length} characters long; a user name has at most ${USERNAME_MAX_CHARS}` });
+    else if (controlCharacterIndex(username) >= 0) problems.push({ argument: 'username', message: `username: ${quoted(username)} contains ${describeControlCharacter(username)}` });
+    else if (username.includes(':')) problems.push({ argument: 'username', message: `username: ${quoted(username)} must not contain ':' (Basic credentials cannot carry it)` });
     if (typeof password !== 'string' || password === '') problems.push({ argument: 'password', message: 'password: is required' });
+    else if (password.length > PASSWORD_MAX_CHARS) problems.push({ argument: 'password', message: `password: is ${password.length} characters long; a password has at most ${PASSWORD_MAX_CHARS}` });
     if (problems.length) throw new ValidationError(problems);
     const now = this.options.clock.now();
     const deadlineAtMs = options.deadlineAtMs ?? now + this.timeBudgetMs();
@@ -155,6 +161,8 @@ export class EngageClient implements PageFetcher {
     if (path.includes('{id}')) {
       const id = typeof publisherId === 'string' ? publisherId.trim() : '';
       if (id === '') throw ValidationError.single('publisherId', `is required to list ${spec.title}`);
+      const problem = publisherIdProblem(id);
+      if (problem) throw ValidationError.single('publisherId', `${quoted(id)} ${problem}`);
       path = path.replace('{id}', encodeURIComponent(id));
     }
     const token = this.requireToken();
@@ -187,9 +195,19 @@ export class EngageClient implements PageFetcher {
   listCountries(options?: CallOptions): LookupEntry[] { return this.lookup('countries', undefined, options); }
   listTimezones(options?: CallOptions): LookupEntry[] { return this.lookup('timezones', undefined, options); }
 
-  /** Validates report arguments against the spec, with "now" from the injected clock. */
+  /**
+   * Validates report arguments against the spec, with "now" from the injected clock, and checks that
+   * every page's address fits what UrlFetchApp can send (a long filter is the usual cause).
+   */
   buildQuery(kind: ReportKind, input: ReportInput, timeZone = 'UTC'): ReportQuery {
-    return buildReportQuery(kind, input, { nowMs: this.options.clock.now(), timeZone });
+    const query = buildReportQuery(kind, input, { nowMs: this.options.clock.now(), timeZone });
+    // The longest page address: the largest page at an offset with as many digits as any report reaches.
+    const length = reportPageUrl(this.baseUrl, query, { limit: query.spec.pageMax, offset: 99_999_999 }).length;
+    if (length > FETCH_URL_MAX_CHARS) {
+      const longest = (['filter', 'entityId', 'sort'] as const).reduce((a, b) => ((query.params[b] ?? '').length > (query.params[a] ?? '').length ? b : a));
+      throw ValidationError.single(longest, `makes the request address ${length} characters long, more than the ${FETCH_URL_MAX_CHARS} Apps Script can send: shorten it (fewer or shorter values)`);
+    }
+    return query;
   }
 
   /** Fetches a whole report (or `maxRows` of it) with paging; see paging.ts. */

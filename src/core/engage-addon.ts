@@ -135,6 +135,8 @@ export class EngageAddon {
       throw ValidationError.single('token', 'must be the API token as one piece of text without spaces');
     }
     if (token.trim().length > 4096) throw ValidationError.single('token', 'is longer than 4096 characters: paste the token alone');
+    // It travels as a header value: printable ASCII only (a control character or an accented letter is a paste accident).
+    if (!/^[\x21-\x7e]+$/.test(token.trim())) throw ValidationError.single('token', 'may hold only printable ASCII characters (it has a control character or a non-ASCII letter): paste the token alone');
     this.tokens.save(token.trim(), 'pasted');
     this.ports.userStore.remove(TOKEN_REJECTED_KEY);
     return this.sidebarState();

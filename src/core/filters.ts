@@ -5,7 +5,7 @@
  * with the character position of the problem, so the user never waits for a 400 to learn of a typo.
  * The syntax has no escaping, so `;` can never be part of a value and `,` not of a list item.
  */
-import { ValidationError } from './errors';
+import { controlCharacterIndex, describeControlCharacter, quoted, ValidationError } from './errors';
 
 export const FILTER_OPERATORS = ['eq', 'gt', 'lt', 'between', 'in', 'not_in', 'contains', 'not_contains'] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
@@ -25,7 +25,7 @@ const NUMBER_PATTERN = /^-?\d+(\.\d+)?$/;
 /** A malformed filter; `position` is the 0-based index of the offending character. */
 export class FilterSyntaxError extends ValidationError {
   constructor(argument: string, readonly position: number, readonly expression: string, rule: string) {
-    super([{ argument, message: `${argument}: ${rule} at character ${position + 1} of '${expression}'` }]);
+    super([{ argument, message: `${argument}: ${rule} at character ${position + 1} of ${quoted(expression)}` }]);
     this.name = 'FilterSyntaxError';
   }
 }
@@ -96,6 +96,9 @@ export function parseFilter(expression: string, argument = 'filter'): ParsedFilt
     throw new FilterSyntaxError(argument, position, expression, rule);
   };
   if (expression.trim() === '') return [];
+  // No field, operator or value holds one, and a condition with one could never match: a paste accident.
+  const control = controlCharacterIndex(expression);
+  if (control >= 0) fail(control, `${describeControlCharacter(expression)} cannot be part of a filter`);
   const conditions: ParsedFilterCondition[] = [];
   let start = 0;
   while (start <= expression.length) {
@@ -106,28 +109,28 @@ export function parseFilter(expression: string, argument = 'filter'): ParsedFilt
     if (segStart === end) fail(segStart, conditions.length === 0 && end < expression.length ? 'empty condition before \';\'' : 'empty condition (a \';\' with nothing after it)');
     const segment = expression.slice(segStart, end);
     const firstColon = segment.indexOf(':');
-    if (firstColon < 0) fail(segStart, `'${segment}' is not <field>:<operator>:<value>`);
+    if (firstColon < 0) fail(segStart, `${quoted(segment)} is not <field>:<operator>:<value>`);
     const field = segment.slice(0, firstColon);
     if (field === '') fail(segStart, 'missing field name');
     if (!FIELD_PATTERN.test(field)) {
       const bad = [...field].findIndex((ch, k) => !(k === 0 ? /[A-Za-z]/ : /[A-Za-z0-9_.]/).test(ch));
-      fail(segStart + (bad < 0 ? 0 : bad), `invalid field name '${field}'`);
+      fail(segStart + (bad < 0 ? 0 : bad), `invalid field name ${quoted(field)}`);
     }
     const opStart = firstColon + 1;
     const secondColon = segment.indexOf(':', opStart);
     const op = segment.slice(opStart, secondColon < 0 ? segment.length : secondColon);
     if (!(FILTER_OPERATORS as readonly string[]).includes(op)) {
-      fail(segStart + opStart, op === '' ? 'missing operator' : `unknown operator '${op}' (use ${FILTER_OPERATORS.join(', ')})`);
+      fail(segStart + opStart, op === '' ? 'missing operator' : `unknown operator ${quoted(op)} (use ${FILTER_OPERATORS.join(', ')})`);
     }
-    if (secondColon < 0) fail(segStart + segment.length, `missing ':' and value after '${field}:${op}'`);
+    if (secondColon < 0) fail(segStart + segment.length, `missing ':' and value after ${quoted(`${field}:${op}`)}`);
     const valueStart = secondColon! + 1;
     const rawValue = segment.slice(valueStart);
     const valuePos = segStart + valueStart;
-    if (rawValue.trim() === '') fail(valuePos, `missing value after '${field}:${op}:'`);
+    if (rawValue.trim() === '') fail(valuePos, `missing value after ${quoted(`${field}:${op}:`)}`);
     const position = segStart;
     const number = (text: string, pos: number): number => {
       const t = text.trim();
-      if (!NUMBER_PATTERN.test(t)) fail(pos, `'${text}' is not a number (${op} compares numbers)`);
+      if (!NUMBER_PATTERN.test(t)) fail(pos, `${quoted(text)} is not a number (${op} compares numbers)`);
       return Number(t);
     };
     switch (op as FilterOperator) {
@@ -136,10 +139,10 @@ export function parseFilter(expression: string, argument = 'filter'): ParsedFilt
         break;
       case 'between': {
         const comma = rawValue.indexOf(',');
-        if (comma < 0 || rawValue.indexOf(',', comma + 1) >= 0) fail(valuePos, `between needs two numbers separated by a comma, got '${rawValue}'`);
+        if (comma < 0 || rawValue.indexOf(',', comma + 1) >= 0) fail(valuePos, `between needs two numbers separated by a comma, got ${quoted(rawValue)}`);
         const low = number(rawValue.slice(0, comma), valuePos);
         const high = number(rawValue.slice(comma + 1), valuePos + comma + 1);
-        if (low > high) fail(valuePos, `between needs the lower number first, got '${rawValue}'`);
+        if (low > high) fail(valuePos, `between needs the lower number first, got ${quoted(rawValue)}`);
         conditions.push({ field, op: 'between', value: [low, high], position });
         break;
       }
@@ -147,7 +150,7 @@ export function parseFilter(expression: string, argument = 'filter'): ParsedFilt
         const items = rawValue.split(',');
         let offset = 0;
         for (const item of items) {
-          if (item.trim() === '') fail(valuePos + offset, `empty item in the ${op} list '${rawValue}'`);
+          if (item.trim() === '') fail(valuePos + offset, `empty item in the ${op} list ${quoted(rawValue)}`);
           offset += item.length + 1;
         }
         conditions.push({ field, op: op as 'in', value: items.map((s) => s.trim()), position });

@@ -26,7 +26,7 @@ export function reportFormula(request: BuilderRequest, refreshReference?: string
   // Signature order: entityId, fromDate, toDate, breakdowns, filter, sort, maxRows, [currencyCode], [decDigits], refresh.
   const args: string[] = [
     text(request.entityId), text(request.fromDate), text(request.toDate),
-    text(request.breakdowns.join(',')), text(request.filter), text(sort), '""',
+    text((request.breakdowns ?? []).join(',')), text(request.filter), text(sort), '""',
   ];
   if (spec.acceptsCurrency) args.push(text(request.currencyCode));
   if (spec.acceptsDecDigits) args.push(request.decDigits === undefined ? '""' : String(request.decDigits));

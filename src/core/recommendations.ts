@@ -7,10 +7,10 @@
  * (impression-pixel.ts).
  */
 import * as z from 'zod';
-import { ApiError, ConnectionError, EngageError, ResponseFormatError, ValidationError, type ApiErrorDetails, type EngageErrorCode, type ValidationProblem } from './errors';
+import { ApiError, ConnectionError, controlCharacterIndex, describeControlCharacter, EngageError, quoted, ResponseFormatError, ValidationError, type ApiErrorDetails, type EngageErrorCode, type ValidationProblem } from './errors';
 import { optionalBoolean, optionalText, stringList } from './formula-args';
 import { isHttpUrl } from './impression-pixel';
-import type { Clock, HttpRequest, HttpResponse, HttpTransport, RandomSource, Sleeper } from './ports';
+import { FETCH_URL_MAX_CHARS, type Clock, type HttpRequest, type HttpResponse, type HttpTransport, type RandomSource, type Sleeper } from './ports';
 import type { Cell } from './report-table';
 import { RequestSender } from './request-sender';
 import { DEFAULT_RETRY_POLICY } from './retry-policy';
@@ -24,8 +24,7 @@ export const RECOMMENDATIONS_MAX_CATEGORIES = 50;
 export const CONTENT_URL_MAX_CHARS = 1000;
 /** Widget identifiers are short codes such as APP_12 (field notes); the settings allow the same. */
 export const WIDGET_ID_MAX_CHARS = 110;
-/** UrlFetchApp refuses addresses longer than 2 KB. */
-export const FETCH_URL_MAX_CHARS = 2000;
+export { FETCH_URL_MAX_CHARS };
 /** Ads change quickly: a formula's documents are reused for 5 minutes, then asked for again. */
 export const RECOMMENDATIONS_RESULT_TTL_SECONDS = 300;
 /** A recommendations request is cheap and has no documented rate limit: two more tries on 429, 504 or no answer. */
@@ -98,6 +97,8 @@ export function recommendationsInput(raw: RawRecommendationsInput, defaultWidget
   if (keywords.length > RECOMMENDATIONS_MAX_KEYWORDS) problems.push(problem('keywords', `${keywords.length} keywords are more than the ${RECOMMENDATIONS_MAX_KEYWORDS} allowed`));
   const long = keywords.find((k) => k.length > RECOMMENDATIONS_MAX_KEYWORD_CHARS);
   if (long !== undefined) problems.push(problem('keywords', `'${long.slice(0, 40)}...' is longer than ${RECOMMENDATIONS_MAX_KEYWORD_CHARS} characters`));
+  const garbled = keywords.find((k) => controlCharacterIndex(k) >= 0);
+  if (garbled !== undefined) problems.push(problem('keywords', `${quoted(garbled)} contains ${describeControlCharacter(garbled)}`));
 
   const categories = (collect(problems, () => stringList(raw.iabCategories, 'iabCategories')) ?? []).map((c) => c.toUpperCase());
   if (categories.length > RECOMMENDATIONS_MAX_CATEGORIES) problems.push(problem('iabCategories', `${categories.length} categories are more than the ${RECOMMENDATIONS_MAX_CATEGORIES} allowed`));
@@ -107,6 +108,8 @@ export function recommendationsInput(raw: RawRecommendationsInput, defaultWidget
   const contentUrl = collect(problems, () => optionalText(raw.contentUrl, 'contentUrl'));
   if (contentUrl === undefined) {
     if (!problems.some((p) => p.argument === 'contentUrl')) problems.push(problem('contentUrl', 'is required (the address or domain of the page the conversation is about, such as https://news.example/story)'));
+  } else if (controlCharacterIndex(contentUrl) >= 0) {
+    problems.push(problem('contentUrl', `${quoted(contentUrl)} contains ${describeControlCharacter(contentUrl)}: give the address as text`));
   } else if (contentUrl.length > CONTENT_URL_MAX_CHARS) {
     problems.push(problem('contentUrl', `is longer than ${CONTENT_URL_MAX_CHARS} characters`));
   } else if (!DOMAIN_OR_URL.test(contentUrl)) {

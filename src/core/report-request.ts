@@ -11,7 +11,8 @@ import {
   calendarDayInZone, floorToHourMs, formatDay, formatUtcHour, hourBoundMs, isDate, isValidTimeZone,
   parseDateText, subtractMonths, utcDayOf, utcMidnightMs, type CalendarDay, type DateInput,
 } from './dates';
-import { ValidationError, type ValidationProblem } from './errors';
+import { ISO_4217_CURRENCY_CODES } from './currencies';
+import { quoted, ValidationError, type ValidationProblem } from './errors';
 import { buildFilter, FilterSyntaxError, parseFilter, type FilterCondition, type ParsedFilterCondition } from './filters';
 import { fieldProblem } from './report-fields';
 import { parseSort } from './sort';
@@ -67,10 +68,26 @@ export interface ReportQuery {
   filter?: ParsedFilterCondition[];
 }
 
-/** Shows a value in a message the way the user typed it. */
+/**
+ * Publisher IDs are hashed strings (hex in practice, field notes); the spec gives no format, so the
+ * add-on allows the characters of hex and base64 forms and a generous length. Anything else (a
+ * formula, markup, control characters, a paragraph) cannot be an ID and is refused before a request.
+ */
+export const PUBLISHER_ID_MAX_LENGTH = 128;
+const PUBLISHER_ID_PATTERN = /^[A-Za-z0-9._~+/=-]+$/;
+
+/** Why `id` (already trimmed, not empty) cannot be a publisher ID, or undefined when it can; the rule, without the value. */
+export function publisherIdProblem(id: string): string | undefined {
+  if (/\s/.test(id)) return 'must not contain spaces';
+  if (id.length > PUBLISHER_ID_MAX_LENGTH) return `is longer than ${PUBLISHER_ID_MAX_LENGTH} characters, the most a publisher ID has`;
+  if (!PUBLISHER_ID_PATTERN.test(id)) return 'is not a publisher ID: use the id column of ENGAGE_PUBLISHERS() (letters, digits and - _ . ~ + / = only)';
+  return undefined;
+}
+
+/** Shows a value in a message the way the user typed it (long text cut, control characters visible). */
 export function showValue(value: unknown): string {
   if (isDate(value)) return Number.isNaN((value as Date).getTime()) ? 'an invalid date' : `date ${(value as Date).toISOString()}`;
-  if (typeof value === 'string') return `'${value}'`;
+  if (typeof value === 'string') return quoted(value);
   if (Array.isArray(value)) return `[${value.map(showValue).join(', ')}]`;
   if (value === undefined) return 'nothing';
   try {
@@ -98,7 +115,10 @@ function inputSchema(spec: ReportSpec) {
   return z.strictObject({
     entityId: z.preprocess(notGiven, z.string({ error: 'is required: the hashed publisher ID from your account manager' })
       .trim().min(1, { error: 'is required: the hashed publisher ID from your account manager' })
-      .regex(/^\S+$/, { error: 'must not contain spaces' })),
+      .superRefine((id, ctx) => {
+        const problem = publisherIdProblem(id);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })),
     fromDate: z.preprocess(notGiven, z.any().refine((v) => v !== undefined, { error: 'is required' })),
     toDate: z.preprocess(notGiven, z.any().refine((v) => v !== undefined, { error: 'is required' })),
     breakdowns: z.preprocess(notGiven, z.union([z.string(), z.array(z.string())], { error: 'must be a list of names or a comma-separated text' }).optional()),
@@ -240,6 +260,7 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
   if (args?.currencyCode !== undefined) {
     if (!spec.acceptsCurrency) add('currencyCode', args.currencyCode, `is not accepted by the ${spec.title} (its revenue is always USD)`);
     else if (!/^[A-Za-z]{3}$/.test(args.currencyCode.trim())) add('currencyCode', args.currencyCode, 'must be a three-letter currency code such as USD');
+    else if (!ISO_4217_CURRENCY_CODES.has(args.currencyCode.trim().toUpperCase())) add('currencyCode', args.currencyCode, 'is not an ISO 4217 currency code (such as USD, EUR or GBP)');
   }
   if (args?.decDigits !== undefined && !spec.acceptsDecDigits) add('decDigits', raw.decDigits, `is not accepted by the ${spec.title} (only the general report rounds revenue)`);
 
@@ -269,7 +290,7 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
     for (const c of filter ?? []) {
       const problem = fieldProblem(kind, c.field, effective);
       if (problem) {
-        problems.push({ argument: 'filter', message: new FilterSyntaxError('filter', c.position, filterText!, `'${c.field}' ${problem}`).problems[0]!.message });
+        problems.push({ argument: 'filter', message: new FilterSyntaxError('filter', c.position, filterText!, `${quoted(c.field)} ${problem}`).problems[0]!.message });
       }
       if ((c.field === 'externalId' || c.field === 'externalSecondaryId') && c.op !== 'between') {
         const values = typeof c.value === 'string' ? [c.value] : Array.isArray(c.value) ? (c.value as string[]) : [String(c.value)];

@@ -12,7 +12,7 @@
  */
 import * as z from 'zod';
 import { formatDay, formatUtcHour, floorToHourMs, utcDayOf, utcMidnightMs, type CalendarDay } from './dates';
-import { BusyError, ValidationError } from './errors';
+import { BusyError, controlCharacterIndex, quoted, ValidationError } from './errors';
 import type { Clock, KeyValueStore, Lock, RandomSource } from './ports';
 import type { ReportInput } from './report-request';
 import { scheduleSchema, type Schedule } from './schedule';
@@ -52,33 +52,40 @@ export const periodSchema = z.discriminatedUnion('type', [
 ], { error: "must be a period: 'lastDays', 'thisMonth', 'lastMonth', 'since', 'fixed' or, for the hourly reports, 'lastHours'" });
 export type Period = z.infer<typeof periodSchema>;
 
-const a1Cell = z.string().trim().regex(/^[A-Za-z]{1,3}[1-9]\d{0,6}$/, { error: 'must be one cell such as A1' });
+const a1Cell = z.string({ error: 'must be one cell such as A1' }).trim().regex(/^[A-Za-z]{1,3}[1-9]\d{0,6}$/, { error: 'must be one cell such as A1' });
+
+const noControlCharacters = (v: string) => controlCharacterIndex(v) < 0;
+const yesNo = () => z.boolean({ error: 'must be true or false' });
 
 /** What a user gives when saving; the store adds id, owner and times. */
 export const savedReportInputSchema = z.strictObject({
-  name: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(100, { error: 'must be at most 100 characters' }),
+  name: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(100, { error: 'must be at most 100 characters' })
+    .refine(noControlCharacters, { error: 'must not contain control characters' }),
   kind: z.enum(['main', 'externalId', 'realtime'], { error: "must be 'main', 'externalId' or 'realtime'" }),
   entityId: z.string({ error: 'is required: the publisher ID' }).trim().min(1, { error: 'is required: the publisher ID' }),
   period: periodSchema,
-  breakdowns: z.array(z.string()).max(4).optional(),
-  filter: z.string().max(2000).optional(),
-  sort: z.string().max(100).optional(),
-  currencyCode: z.string().max(3).optional(),
-  decDigits: z.number().int().optional(),
-  /** Rows per request; default the report's maximum (fewest requests). */
-  pageSize: z.number().int().min(1).optional(),
-  maxRows: z.number().int().min(1).max(100_000).optional(),
+  breakdowns: z.array(z.string(), { error: 'must be a list of breakdown names such as ["day"]' })
+    .max(4, { error: 'has more than 4 breakdowns; a report allows at most 4' }).optional(),
+  filter: z.string({ error: 'must be text' }).max(2000, { error: 'must be at most 2000 characters' }).optional(),
+  sort: z.string({ error: 'must be text' }).max(100, { error: 'must be at most 100 characters' }).optional(),
+  currencyCode: z.string({ error: 'must be a three-letter currency code such as USD' }).max(3, { error: 'must be a three-letter currency code such as USD' }).optional(),
+  decDigits: z.number({ error: 'must be a whole number from 0 to 6' }).int({ error: 'must be a whole number from 0 to 6' }).optional(),
+  /** Rows per request; default the report's maximum (fewest requests). Bounded per report in checkSavedReport. */
+  pageSize: z.number({ error: 'must be a whole number' }).int({ error: 'must be a whole number' }).optional(),
+  maxRows: z.number({ error: 'must be a whole number from 1 to 100000' }).int({ error: 'must be a whole number from 1 to 100000' })
+    .min(1, { error: 'must be a whole number from 1 to 100000' }).max(100_000, { error: 'must be a whole number from 1 to 100000' }).optional(),
   target: z.strictObject({
-    sheetName: z.string().trim().min(1, { error: 'needs a sheet name' }).max(100, { error: 'must be at most 100 characters' }),
+    sheetName: z.string({ error: 'needs a sheet name' }).trim().min(1, { error: 'needs a sheet name' }).max(100, { error: 'must be at most 100 characters' })
+      .refine(noControlCharacters, { error: 'must not contain control characters' }),
     cell: a1Cell,
-  }),
+  }, { error: 'must be a sheet name and a cell such as A1: {sheetName, cell}' }),
   schedule: scheduleSchema,
   /** Fetch only new days plus the last 3 and merge by day and breakdown keys (general report with day). */
-  incremental: z.boolean().optional(),
+  incremental: yesNo().optional(),
   /** Append the Total row (not with incremental: totals of ratios cannot be merged). */
-  totals: z.boolean().optional(),
-  paused: z.boolean().optional(),
-});
+  totals: yesNo().optional(),
+  paused: yesNo().optional(),
+}, { error: 'must be a saved report: an object with name, kind, entityId, period, target and schedule' });
 export type SavedReportInput = z.infer<typeof savedReportInputSchema>;
 
 export interface SavedReport extends SavedReportInput {
@@ -166,12 +173,23 @@ export function reportInputOf(report: SavedReportInput, nowMs: number, range?: {
 export function checkSavedReport(input: unknown): SavedReportInput {
   const parsed = savedReportInputSchema.safeParse(input);
   if (!parsed.success) {
-    throw new ValidationError(parsed.error.issues.map((issue) => {
-      const argument = issue.path.length > 0 ? issue.path.map(String).join('.') : 'savedReport';
-      return { argument, message: `${argument}: ${issue.message}` };
+    throw new ValidationError(parsed.error.issues.flatMap((issue) => {
+      const path = issue.path.map(String);
+      if (issue.code === 'unrecognized_keys') {
+        return issue.keys.map((key) => {
+          const argument = [...path, key].join('.');
+          return { argument, message: `${argument}: is not a field of a saved report` };
+        });
+      }
+      const argument = path.length > 0 ? path.join('.') : 'report';
+      return [{ argument, message: `${argument}: ${issue.message}` }];
     }));
   }
   const report = parsed.data;
+  const spec = REPORT_SPECS[report.kind];
+  if (report.pageSize !== undefined && (report.pageSize < 1 || report.pageSize > spec.pageMax)) {
+    throw ValidationError.single('pageSize', `${report.pageSize} must be a whole number from 1 to ${spec.pageMax} for the ${spec.title}`);
+  }
   const hourly = REPORT_SPECS[report.kind].hourly;
   if (hourly !== (report.period.type === 'lastHours')) {
     throw ValidationError.single('period', hourly
@@ -285,7 +303,11 @@ export class SavedReportStore {
 
   findOrThrow(id: unknown): SavedReport {
     const report = typeof id === 'string' ? this.get(id) : null;
-    if (!report) throw ValidationError.single('id', `${JSON.stringify(id)} is not a saved report of this spreadsheet (it may have been deleted)`);
+    if (!report) {
+      throw ValidationError.single('id', typeof id === 'string' && id !== ''
+        ? `${id.length <= 60 && controlCharacterIndex(id) < 0 ? JSON.stringify(id) : quoted(id)} is not a saved report of this spreadsheet (it may have been deleted)`
+        : 'must be the id of a saved report of this spreadsheet');
+    }
     return report;
   }
 

@@ -5,16 +5,20 @@
  * produces an error that names the setting and where to set it.
  */
 import * as z from 'zod';
-import { ValidationError } from './errors';
+import { quoted, ValidationError } from './errors';
 import type { KeyValueStore } from './ports';
 
 export const SETTINGS_STORE_KEY = 'engage.settings';
 const WHERE = 'set it in the Engage sidebar under Settings';
 
+/** Room is left for the query the add-on appends (key, contentUrl, ...) within UrlFetchApp's 2,000 characters. */
+export const SETTINGS_URL_MAX_CHARS = 500;
+const text = () => z.string({ error: 'must be text' });
+
 const httpUrl = (what: string) =>
-  z
-    .string()
+  text()
     .trim()
+    .max(SETTINGS_URL_MAX_CHARS, `must be at most ${SETTINGS_URL_MAX_CHARS} characters`)
     .refine((v) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(v), `must be an http(s) address (${what})`);
 
 export const settingsSchema = z.object({
@@ -23,15 +27,14 @@ export const settingsSchema = z.object({
     .transform((v) => v.replace(/\/+$/, ''))
     .optional(),
   recommendationsUrl: httpUrl('the in-chat recommendations endpoint').optional(),
-  apiKey: z
-    .string()
+  apiKey: text()
     .trim()
     .min(1, 'must not be empty')
     .max(512, 'must be at most 512 characters')
     .refine((v) => !/\s/.test(v), 'must not contain spaces')
+    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters')
     .optional(),
-  widgetId: z
-    .string()
+  widgetId: text()
     .trim()
     .min(1, 'must not be empty')
     .max(110, 'must be at most 110 characters')
@@ -96,7 +99,7 @@ export class SettingsStore {
         parsed.error.issues.map((issue) => {
           const name = String(issue.path[0] ?? 'settings');
           // Never echo the key back: it is a secret.
-          const shown = name === 'apiKey' ? '' : ` ('${String(merged[name])}')`;
+          const shown = name === 'apiKey' ? '' : ` (${quoted(String(merged[name]))})`;
           return { argument: name, message: `${name}${shown}: ${issue.message}` };
         }),
       );

@@ -143,7 +143,8 @@ export class SidebarReports {
   }
 }
 
-function checkRunId(runId: unknown): string {
+/** The id the sidebar chose for a run; checked before a run inserts a sheet or sends anything. */
+export function checkRunId(runId: unknown): string {
   if (typeof runId !== 'string' || !/^[A-Za-z0-9_-]{6,64}$/.test(runId)) throw ValidationError.single('runId', 'must be 6 to 64 letters, digits, "-" or "_"');
   return runId;
 }

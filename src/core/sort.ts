@@ -3,7 +3,7 @@
  * (descending) or "+revenue" (ascending), split into the API's `sort` and `order` parameters and
  * checked against the fields of the report, so a typo is caught before a request is spent.
  */
-import type { ValidationProblem } from './errors';
+import { quoted, type ValidationProblem } from './errors';
 import { fieldProblem } from './report-fields';
 import type { ReportKind, SortOrder } from './spec';
 
@@ -28,7 +28,7 @@ export function parseSort(
   const text = sort.trim();
   const m = SORT_PATTERN.exec(text);
   if (!m) {
-    return { problems: [{ argument: 'sort', message: `sort: '${sort}' is not a field with an optional direction (write "revenue", "revenue asc" or "-revenue")` }] };
+    return { problems: [{ argument: 'sort', message: `sort: ${quoted(sort)} is not a field with an optional direction (write "revenue", "revenue asc" or "-revenue")` }] };
   }
   const field = m[2]!;
   let direction: SortOrder | undefined;
@@ -37,7 +37,7 @@ export function parseSort(
   if (m[3]) {
     const word: SortOrder = m[3].toLowerCase().startsWith('asc') ? 'asc' : 'desc';
     if (direction && direction !== word) {
-      return { problems: [{ argument: 'sort', message: `sort: '${sort}' gives two different directions` }] };
+      return { problems: [{ argument: 'sort', message: `sort: ${quoted(sort)} gives two different directions` }] };
     }
     direction = word;
   }
@@ -45,13 +45,13 @@ export function parseSort(
   if (order !== undefined) {
     const o = order.trim().toLowerCase();
     if (o !== 'asc' && o !== 'desc') {
-      problems.push({ argument: 'order', message: `order: '${order}' must be 'asc' or 'desc'` });
+      problems.push({ argument: 'order', message: `order: ${quoted(order)} must be 'asc' or 'desc'` });
     } else if (direction && direction !== o) {
-      problems.push({ argument: 'order', message: `order: '${order}' contradicts sort '${sort}'` });
+      problems.push({ argument: 'order', message: `order: ${quoted(order)} contradicts sort ${quoted(sort)}` });
     } else direction = o;
   }
   const problem = fieldProblem(kind, field, breakdowns);
-  if (problem) problems.push({ argument: 'sort', message: `sort: '${field}' ${problem}` });
+  if (problem) problems.push({ argument: 'sort', message: `sort: ${quoted(field)} ${problem}` });
   if (problems.length) return { problems };
   return { sort: direction ? { field, order: direction } : { field } };
 }

@@ -5,7 +5,7 @@
  * checked against the 110-character limit, and written escaped for the place they go (a JavaScript
  * string inside a script element, an HTML attribute), so an ID can never break out of the snippet.
  */
-import { ValidationError, type ValidationProblem } from './errors';
+import { controlCharacterIndex, describeControlCharacter, ValidationError, type ValidationProblem } from './errors';
 import { EXTERNAL_ID_MAX_LENGTH } from './spec';
 
 export interface TaggingIds {
@@ -31,6 +31,8 @@ export function taggingProblems(ids: TaggingIds): ValidationProblem[] {
     }
     if (v.length > EXTERNAL_ID_MAX_LENGTH) {
       problems.push({ argument, message: `${argument}: is ${v.length} characters long; Engage keeps at most ${EXTERNAL_ID_MAX_LENGTH}` });
+    } else if (controlCharacterIndex(v) >= 0) {
+      problems.push({ argument, message: `${argument}: contains ${describeControlCharacter(v)}, which a page cannot carry as an ID` });
     }
   };
   check('externalId', ids.externalId, true);

@@ -5,7 +5,7 @@
  */
 import { userMessage } from '../core/engage-addon';
 import type { RunProgress, RunSummary, Publisher } from '../core/sidebar-reports';
-import { SidebarReports } from '../core/sidebar-reports';
+import { checkRunId, SidebarReports } from '../core/sidebar-reports';
 import { createAddon } from '../gas/addon-services';
 import { addRevenueChart, refreshReference, resolvePlacement, sheetContext, writeFormulaAtActiveCell } from '../gas/report-targets';
 import { SpreadsheetWriter } from '../gas/sheet-writer';
@@ -59,8 +59,9 @@ export function getSheetContext(): { sheets: string[]; activeCell: string } {
 export function runReportToSheet(request: unknown, target: unknown, runId: unknown): RunSummary {
   return run(() => {
     const r = reports();
-    // Validate before a new sheet is inserted, so a bad request leaves the spreadsheet untouched.
+    // Validate everything before a new sheet is inserted, so bad input leaves the spreadsheet untouched.
     r.formula(request);
+    checkRunId(runId);
     return r.runToSheet(request, resolvePlacement(SpreadsheetApp.getActiveSpreadsheet(), target), runId);
   });
 }

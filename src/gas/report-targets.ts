@@ -3,8 +3,8 @@
  * sheet, an existing sheet at A1, or the active cell), the active cell for "Insert formula", the
  * named refresh cell, and the native chart of revenue and RPM by day placed beside a written block.
  */
-import type { RunTarget } from '../core/builder-request';
-import { ValidationError } from '../core/errors';
+import { checkRunTarget } from '../core/builder-request';
+import { quoted, ValidationError } from '../core/errors';
 import type { BlockPlacement, WrittenBlock } from '../core/sheet-output';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -19,16 +19,16 @@ function freeSheetName(ss: Spreadsheet, wanted: string): string {
 }
 
 export function resolvePlacement(ss: Spreadsheet, target: unknown): BlockPlacement {
-  const t = (target ?? {}) as Partial<RunTarget> & { sheetName?: unknown };
+  const t = checkRunTarget(target);
   switch (t.type) {
     case 'newSheet': {
-      const name = freeSheetName(ss, typeof t.sheetName === 'string' ? t.sheetName : 'Engage report');
+      const name = freeSheetName(ss, t.sheetName ?? 'Engage report');
       ss.insertSheet(name);
       return { sheetName: name, row: 1, column: 1 };
     }
     case 'existingSheet': {
-      const name = typeof t.sheetName === 'string' ? t.sheetName : '';
-      if (!ss.getSheetByName(name)) throw ValidationError.single('target', `the sheet '${name}' does not exist any more: pick another one`);
+      const name = t.sheetName;
+      if (!ss.getSheetByName(name)) throw ValidationError.single('target', `the sheet ${quoted(name)} does not exist any more: pick another one`);
       return { sheetName: name, row: 1, column: 1 };
     }
     case 'activeCell': {
@@ -36,8 +36,6 @@ export function resolvePlacement(ss: Spreadsheet, target: unknown): BlockPlaceme
       if (!cell) throw ValidationError.single('target', 'no cell is selected: click a cell first');
       return { sheetName: cell.getSheet().getName(), row: cell.getRow(), column: cell.getColumn() };
     }
-    default:
-      throw ValidationError.single('target', 'must be a new sheet, an existing sheet or the active cell');
   }
 }
 
@@ -67,34 +65,42 @@ export function refreshReference(ss: Spreadsheet, name: string): string | undefi
  * block. Only a block whose one breakdown is the day makes a readable daily line.
  */
 export function addRevenueChart(ss: Spreadsheet, block: unknown): { chartTitle: string } {
-  const b = block as Partial<WrittenBlock>;
-  const sheet = typeof b?.sheetName === 'string' ? ss.getSheetByName(b.sheetName) : null;
-  if (!sheet || !b.row || !b.column || !b.rows || !b.columns) throw ValidationError.single('chart', 'run a report to the sheet first; the chart is drawn from its data');
-  const header = sheet.getRange(b.row, b.column, 1, b.columns).getValues()[0]!.map(String);
+  const b = (block && typeof block === 'object' ? block : {}) as Partial<WrittenBlock>;
+  const sheet = typeof b.sheetName === 'string' ? ss.getSheetByName(b.sheetName) : null;
+  if (!sheet) throw ValidationError.single('block', 'run a report to the sheet first; the chart is drawn from its data');
+  const whole = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n >= 1;
+  if (!whole(b.row) || !whole(b.column) || !whole(b.rows) || !whole(b.columns)) {
+    throw ValidationError.single('block', 'row, column, rows and columns must be whole numbers from 1: run the report to the sheet again');
+  }
+  const { row, column, rows, columns } = b as WrittenBlock;
+  if (row + rows - 1 > sheet.getMaxRows() || column + columns - 1 > sheet.getMaxColumns()) {
+    throw ValidationError.single('block', `must lie inside the sheet ${quoted(sheet.getName())}: run the report to the sheet again`);
+  }
+  const header = sheet.getRange(row, column, 1, columns).getValues()[0]!.map(String);
   const dayColumn = header.indexOf('day');
   const revenueColumn = header.indexOf('revenue');
   const rpmColumn = header.includes('rpmByPvs') ? header.indexOf('rpmByPvs') : header.indexOf('reqsRpm');
   if (dayColumn < 0 || revenueColumn < 0 || rpmColumn < 0) {
-    throw ValidationError.single('chart', 'needs a general report broken down by day, with revenue and RPM: choose the day breakdown and run it again');
+    throw ValidationError.single('block', 'the chart needs a general report broken down by day, with revenue and RPM: choose the day breakdown and run it again');
   }
   const others = header.filter((h, i) => i !== dayColumn && ['month', 'platform', 'referrer', 'country', 'section', 'widget', 'doc', 'partnerApp'].some((k) => h === k || h.startsWith(`${k} `) || h.startsWith(`${k}.`)));
   if (others.length > 0) {
-    throw ValidationError.single('chart', `draws one line per day, but this report is also broken down by ${others[0]}: run it with the day breakdown alone`);
+    throw ValidationError.single('block', `the chart draws one line per day, but this report is also broken down by ${others[0]}: run it with the day breakdown alone`);
   }
   // Data rows are the ones whose day cell holds a date (the totals row does not).
-  const days = sheet.getRange(b.row + 1, b.column + dayColumn, Math.max(1, b.rows - 1), 1).getValues();
+  const days = sheet.getRange(row + 1, column + dayColumn, Math.max(1, rows - 1), 1).getValues();
   let dataRows = 0;
   while (dataRows < days.length && Object.prototype.toString.call(days[dataRows]![0]) === '[object Date]') dataRows++;
-  if (dataRows === 0) throw ValidationError.single('chart', 'the report has no daily rows to draw');
-  const column = (offset: number) => sheet.getRange(b.row!, b.column! + offset, dataRows + 1, 1);
+  if (dataRows === 0) throw ValidationError.single('block', 'the report has no daily rows to draw');
+  const columnRange = (offset: number) => sheet.getRange(row, column + offset, dataRows + 1, 1);
   const title = 'Revenue and RPM by day';
   const chart = sheet
     .newChart()
     .asLineChart()
-    .addRange(column(dayColumn))
-    .addRange(column(revenueColumn))
-    .addRange(column(rpmColumn))
-    .setPosition(b.row, b.column + b.columns + 1, 0, 0)
+    .addRange(columnRange(dayColumn))
+    .addRange(columnRange(revenueColumn))
+    .addRange(columnRange(rpmColumn))
+    .setPosition(row, column + columns + 1, 0, 0)
     .setOption('title', title)
     .setOption('series', { 0: { targetAxisIndex: 0 }, 1: { targetAxisIndex: 1 } })
     .setOption('vAxes', { 0: { title: 'Revenue' }, 1: { title: 'RPM' } })

@@ -162,3 +162,21 @@ describe('EngageClient errors and retries', () => {
     expect(() => harness(undefined, { baseUrl: 'api.example.test' })).toThrow(/baseUrl: 'api.example.test' is not an http\(s\) address/);
   });
 });
+
+describe('EngageClient input checks before a request', () => {
+  it('refuses user names and passwords no account has, without spending a login', () => {
+    const { client, transport } = harness(undefined, { token: undefined });
+    expect(() => client.login('u'.repeat(257), 'pw')).toThrow(/^username: is 257 characters long; a user name has at most 256/);
+    expect(() => client.login('ann\u0000@example.com', 'pw')).toThrow(/^username: 'ann\\u0000@example.com' contains a control character \(U\+0000\)/);
+    expect(() => client.login('ann', 'p'.repeat(1025))).toThrow(/^password: is 1025 characters long; a password has at most 1024/);
+    expect(transport.requestCount).toBe(0);
+  });
+
+  it('refuses a publisher ID for a lookup that cannot be one', () => {
+    const { client, transport } = harness();
+    expect(() => client.listWidgets('<script>')).toThrow(/^publisherId: '<script>' is not a publisher ID/);
+    expect(() => client.listNativeApps('a b')).toThrow(/^publisherId: 'a b' must not contain spaces/);
+    expect(() => client.listWidgets('x'.repeat(500))).toThrow(/\(500 characters\) is longer than 128 characters/);
+    expect(transport.requestCount).toBe(0);
+  });
+});

@@ -111,3 +111,12 @@ describe('encodeValues and decodeValues', () => {
     expect(values[1]![0]).toBe(day);
   });
 });
+
+describe('EngageAddon.useToken', () => {
+  it('refuses a pasted token with control characters or non-ASCII letters', () => {
+    const { addon } = setup(1);
+    for (const token of ['abc\u0007def', 'tökén']) {
+      expect(() => addon.useToken(token)).toThrow(/^token: may hold only printable ASCII characters/);
+    }
+  });
+});

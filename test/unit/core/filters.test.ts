@@ -81,3 +81,13 @@ describe('parseFilter', () => {
     expect(error.message).toContain(`at character ${index + 1} of '${expression}'`);
   });
 });
+
+describe('parseFilter and control characters', () => {
+  it('refuses a control character anywhere, with its position and code', () => {
+    expect(() => parseFilter('section.name:contains:sp\u0007orts')).toThrow(/^filter: a control character \(U\+0007\) cannot be part of a filter at character 25 of 'section.name:contains:sp\\u0007orts'/);
+  });
+
+  it('quotes a long expression in part', () => {
+    expect(() => parseFilter(`x${'y'.repeat(3000)}`)).toThrow(/is not <field>:<operator>:<value> at character 1 of 'xy{39}\.\.\.' \(3001 characters\)$/);
+  });
+});

@@ -45,6 +45,12 @@ function message(work: () => unknown): string {
 }
 
 describe('recommendationsInput', () => {
+  it('refuses control characters in keywords and in contentUrl', () => {
+    const base = { contentUrl: 'news.example', widgetJSId: 'APP_12' };
+    expect(() => recommendationsInput({ ...base, keywords: 'run\u0000ning' })).toThrow(/^keywords: 'run\\u0000ning' contains a control character \(U\+0000\)/);
+    expect(() => recommendationsInput({ ...base, contentUrl: 'https://news.example/a\u0007' })).toThrow(/^contentUrl: 'https:\/\/news.example\/a\\u0007' contains a control character \(U\+0007\)/);
+  });
+
   it('reads keywords and categories from comma-separated text and from ranges', () => {
     const input = recommendationsInput({ keywords: [['running'], ['shoes, trail']], iabCategories: 'iab17, IAB7-3', contentUrl: 'news.example', widgetJSId: 'APP_12' });
     expect(input).toEqual({ keywords: ['running', 'shoes', 'trail'], iabCategories: ['IAB17', 'IAB7-3'], contentUrl: 'news.example', widgetJSId: 'APP_12', testMode: true });

@@ -2,11 +2,11 @@
  * The pure pieces behind the sidebar's report builder: date presets, the equivalent formula text,
  * the builder request's conversion, and the external-ID tagging snippets.
  */
-import { toReportInput } from '../../../src/core/builder-request';
+import { checkRunTarget, toReportInput } from '../../../src/core/builder-request';
 import { hourWindowFrom, presetRange } from '../../../src/core/date-presets';
 import { buildReportQuery } from '../../../src/core/report-request';
 import { reportFormula } from '../../../src/core/formula-text';
-import { taggingSnippets } from '../../../src/core/tagging-snippet';
+import { taggingProblems, taggingSnippets } from '../../../src/core/tagging-snippet';
 
 const NOW_MS = Date.UTC(2026, 10, 22, 0, 30); // 01:30 on 22 November in Berlin, 00:30 UTC
 
@@ -57,5 +57,53 @@ describe('taggingSnippets', () => {
   it('refuses an ID over 110 characters, naming it', () => {
     expect(() => taggingSnippets({ externalId: 'x'.repeat(111) })).toThrow(/externalId: is 111 characters long; Engage keeps at most 110/);
     expect(() => taggingSnippets({ externalId: 'x'.repeat(110) })).not.toThrow();
+  });
+});
+
+describe('toReportInput types', () => {
+  const base = { kind: 'main', entityId: 'p', fromDate: '2026-11-01', toDate: '2026-11-07' };
+
+  it('refuses fields that are not text instead of turning them into "[object Object]"', () => {
+    expect(() => toReportInput({ ...base, entityId: 653 })).toThrow(/^entityId: must be text, not a number/);
+    expect(() => toReportInput({ ...base, fromDate: { day: 1 } })).toThrow(/^fromDate: must be text, not a object/);
+    expect(() => toReportInput({ ...base, filter: ['revenue:gt:1'] })).toThrow(/^filter: must be text, not a list/);
+  });
+
+  it('refuses breakdowns that are not a list of names, rather than dropping them', () => {
+    expect(() => toReportInput({ ...base, breakdowns: 'day,month' })).toThrow(/^breakdowns: must be a list of breakdown names/);
+    expect(() => toReportInput({ ...base, breakdowns: ['day', 3] })).toThrow(/^breakdowns: must be a list/);
+  });
+
+  it("names order when it is not 'asc' or 'desc', and passes it with the sort", () => {
+    expect(() => toReportInput({ ...base, sort: 'revenue', order: 'sideways' })).toThrow(/^order: must be 'asc' or 'desc'/);
+    expect(toReportInput({ ...base, sort: 'revenue', order: 'asc' }).input).toMatchObject({ sort: 'revenue', order: 'asc' });
+  });
+
+  it('writes a formula for a request without breakdowns', () => {
+    expect(reportFormula({ kind: 'main', entityId: 'p', fromDate: 'a', toDate: 'b' } as never)).toBe('=ENGAGE_REPORT("p","a","b")');
+  });
+});
+
+describe('checkRunTarget', () => {
+  it('accepts the three targets', () => {
+    expect(checkRunTarget({ type: 'newSheet' })).toEqual({ type: 'newSheet' });
+    expect(checkRunTarget({ type: 'existingSheet', sheetName: 'Data' })).toEqual({ type: 'existingSheet', sheetName: 'Data' });
+    expect(checkRunTarget({ type: 'activeCell', sheetName: 'ignored' })).toEqual({ type: 'activeCell' });
+  });
+
+  it.each([
+    [null, /^target: must be a new sheet, an existing sheet or the active cell/],
+    [{ type: 'existingSheet' }, /^target: needs the name of the sheet/],
+    [{ type: 'newSheet', sheetName: 42 }, /^target: the sheet name must be text/],
+    [{ type: 'newSheet', sheetName: 'S'.repeat(101) }, /^target: the sheet name must be at most 100 characters/],
+    [{ type: 'newSheet', sheetName: 'Re\u0000port' }, /^target: the sheet name contains a control character \(U\+0000\)/],
+  ])('refuses %j', (target, message) => {
+    expect(() => checkRunTarget(target)).toThrow(message);
+  });
+});
+
+describe('taggingProblems', () => {
+  it('refuses control characters in an ID', () => {
+    expect(taggingProblems({ externalId: 'story\u0000-1' })[0]!.message).toBe('externalId: contains a control character (U+0000), which a page cannot carry as an ID');
   });
 });

@@ -102,3 +102,43 @@ describe('invalid report arguments', () => {
     expect(message.split('; ')).toHaveLength(3);
   });
 });
+
+describe('entityId, currency and message rules found by the bad-input evidence', () => {
+  const at = { nowMs: Date.parse('2026-11-20T12:00:00Z') };
+  const ok = { entityId: PUBLISHER, fromDate: '20261101', toDate: '20261107' };
+
+  it.each([
+    ['a formula', '=HYPERLINK("x")', /^entityId: '=HYPERLINK\("x"\)' is not a publisher ID/],
+    ['markup', '<script>alert(1)</script>', /is not a publisher ID/],
+    ['control characters', 'ab\u0000cd', /^entityId: 'ab\\u0000cd' is not a publisher ID/],
+    ['a paragraph', 'x'.repeat(129), /is longer than 128 characters, the most a publisher ID has/],
+  ])('refuses %s as entityId', (_what, entityId, message) => {
+    expect(() => buildReportQuery('main', { ...ok, entityId }, at)).toThrow(message);
+  });
+
+  it('accepts hex and base64 publisher IDs', () => {
+    expect(buildReportQuery('main', { ...ok, entityId: '653e5ee6b140b03fae04134988786fe5' }, at).entityId).toBe('653e5ee6b140b03fae04134988786fe5');
+    expect(buildReportQuery('main', { ...ok, entityId: 'ZXhh+bXBsZQ/==' }, at).entityId).toBe('ZXhh+bXBsZQ/==');
+  });
+
+  it('refuses a three-letter code that is no currency, and accepts one that is', () => {
+    expect(() => buildReportQuery('main', { ...ok, currencyCode: 'XYZ' }, at)).toThrow(/^currencyCode: 'XYZ' is not an ISO 4217 currency code/);
+    expect(buildReportQuery('main', { ...ok, currencyCode: 'chf' }, at).params.currencyCode).toBe('CHF');
+  });
+
+  it('cuts a long value in a message and shows its length', () => {
+    const error = (() => { try { buildReportQuery('main', { ...ok, breakdowns: 'b'.repeat(5000) }, at); } catch (e) { return e as Error; } return undefined; })();
+    expect(error!.message).toMatch(/^breakdowns: 'b{40}\.\.\.' \(5000 characters\) is not a breakdown/);
+    expect(error!.message.length).toBeLessThan(300);
+  });
+});
+
+describe('EngageClient.buildQuery', () => {
+  it('refuses a filter that would make a page address longer than UrlFetchApp sends, naming the filter', () => {
+    const { client } = harness();
+    const filter = `country.id:in:${Array.from({ length: 400 }, () => 'US').join(',')}`;
+    expect(() => client.buildQuery('main', { entityId: PUBLISHER, fromDate: '20261101', toDate: '20261107', breakdowns: 'country', filter }))
+      .toThrow(/^filter: makes the request address \d+ characters long, more than the 2000 Apps Script can send/);
+    expect(reportPageUrl(BASE_URL, client.buildQuery('main', { entityId: PUBLISHER, fromDate: '20261101', toDate: '20261107', breakdowns: 'country', filter: 'country.id:in:US,DE' }), { limit: 10000, offset: 0 }).length).toBeLessThan(2000);
+  });
+});

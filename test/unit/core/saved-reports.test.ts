@@ -33,6 +33,31 @@ describe('saved reports', () => {
     expect(() => input({ target: { sheetName: 'Data', cell: 'A1:B2' } })).toThrow(/target\.cell: must be one cell such as A1/);
   });
 
+  it('names the field in messages of its own, not the schema library\'s', () => {
+    expect(() => checkSavedReport(undefined)).toThrow(/^report: must be a saved report: an object with name, kind/);
+    expect(() => input({ colour: 'red' })).toThrow(/^colour: is not a field of a saved report$/);
+    expect(() => input({ breakdowns: 'day' })).toThrow(/^breakdowns: must be a list of breakdown names/);
+    expect(() => input({ breakdowns: ['day', 'a', 'b', 'c', 'd'] })).toThrow(/^breakdowns: has more than 4 breakdowns/);
+    expect(() => input({ currencyCode: 'EURO' })).toThrow(/^currencyCode: must be a three-letter currency code/);
+    expect(() => input({ maxRows: 0 })).toThrow(/^maxRows: must be a whole number from 1 to 100000/);
+    expect(() => input({ paused: 'yes' })).toThrow(/^paused: must be true or false/);
+    expect(() => input({ target: undefined })).toThrow(/^target: must be a sheet name and a cell such as A1/);
+    expect(() => input({ name: 'Daily\u0000' })).toThrow(/^name: must not contain control characters/);
+    expect(() => input({ target: { sheetName: 'Da\u0007ta', cell: 'A1' } })).toThrow(/^target\.sheetName: must not contain control characters/);
+  });
+
+  it('bounds pageSize by the report\'s own page maximum, naming pageSize', () => {
+    expect(() => input({ pageSize: 20000 })).toThrow(/^pageSize: 20000 must be a whole number from 1 to 10000 for the general report/);
+    expect(() => input({ kind: 'externalId', breakdowns: undefined, period: { type: 'lastHours', hours: 2 }, pageSize: 6000 })).toThrow(/from 1 to 5000 for the external-ID report/);
+    expect(input({ pageSize: 10000 }).pageSize).toBe(10000);
+  });
+
+  it('says what an id must be when none is given', () => {
+    const reports = new SavedReportStore({ store: new FakeStore(), lock: new FakeLock(), clock: new ManualClock(NOW) });
+    expect(() => reports.findOrThrow(undefined)).toThrow(/^id: must be the id of a saved report of this spreadsheet$/);
+    expect(() => reports.findOrThrow('nope')).toThrow(/^id: "nope" is not a saved report of this spreadsheet/);
+  });
+
   it('resolves relative periods to UTC days, and hourly periods to whole UTC hours', () => {
     expect(resolvePeriod({ type: 'lastDays', days: 7 }, NOW)).toEqual({ fromDate: '20261114', toDate: '20261120' });
     expect(resolvePeriod({ type: 'lastHours', hours: 3 }, NOW + 25 * 60_000)).toEqual({ fromDate: '2026112010', toDate: '2026112013' });

@@ -55,3 +55,20 @@ describe('SettingsStore', () => {
     expect(new SettingsStore(store).load()).toEqual({});
   });
 });
+
+describe('SettingsStore input found by the bad-input evidence', () => {
+  it.each([
+    [{ reportingBaseUrl: 42 }, /^reportingBaseUrl \('42'\): must be text/],
+    [{ widgetId: 12 }, /^widgetId \('12'\): must be text/],
+    [{ recommendationsUrl: `https://recs.example.com/${'r'.repeat(600)}` }, /^recommendationsUrl \('https:\/\/recs.example.com\/r{15}\.\.\.' \(625 characters\)\): must be at most 500 characters/],
+    [{ apiKey: 'sec\u0000ret' }, /^apiKey: must not contain control characters/],
+  ])('refuses %j with a message naming the setting', (change, message) => {
+    const store = new FakeStore();
+    expect(() => new SettingsStore(store).save(change)).toThrow(message);
+    expect(store.get(SETTINGS_STORE_KEY)).toBeNull();
+  });
+
+  it('never shows the API key, even when it is not text', () => {
+    expect(() => new SettingsStore(new FakeStore()).save({ apiKey: 987654 })).toThrow(/^apiKey: must be text$/);
+  });
+});

@@ -1,0 +1,653 @@
+/**
+ * Evidence for issue 8, bad input: a table of bad arguments for every ENGAGE_* custom function and
+ * every sidebar server function that takes input, run through the built bundle in the local host
+ * against a fresh emulator. For each case the test asserts three things: the message names the
+ * argument at fault and states the rule; no request reached the emulator (and the add-on made no
+ * UrlFetch at all); and nothing changed in the spreadsheet (every sheet's cells, formulas, notes and
+ * charts, the sheets themselves, named ranges, triggers), in document properties or in the users'
+ * own properties. Custom functions are typed into a cell as a user would; the only cell that may
+ * differ afterwards is the formula's own, holding #ERROR! and nothing spilled.
+ *
+ * Free text that is data rather than an instruction (keywords, a `contains` filter value, a saved
+ * report's name) may hold `<script>` or `=HYPERLINK(...)`: the security suite proves such text stays
+ * inert. Here such arguments are refused only for what makes them unusable (control characters,
+ * lengths no request can carry).
+ */
+import { EDITOR, OWNER, startAddon, type AddonHarness } from '../support/addon-host';
+import { BIG_PUBLISHER_ID, DEMO_API_KEY } from '../support/emulator';
+import { taggingProblems } from '../../src/core/tagging-snippet';
+
+const NOW = '2026-11-20T12:00:00Z';
+const P = BIG_PUBLISHER_ID;
+const WIDGET = 'APP_12';
+
+/** Strings a careless add-on would evaluate, render or pass on: each must be refused where text of its kind is not data. */
+const INJECTIONS: Array<[string, string]> = [
+  ['a formula', '=HYPERLINK("https://evil.example","click")'],
+  ['a script element', '<script>alert(1)</script>'],
+  ['an SQL fragment', "'; DROP TABLE reports; --"],
+  ['a very long text', 'x'.repeat(5000)],
+  ['control characters', 'ab\u0000\u0007\u001bcd'],
+  ['unicode look-alikes', '\u202eдата😀'],
+];
+const LONG_111 = 'e'.repeat(111);
+
+type CellInput = string | number | boolean | Date;
+/** A formula argument: a literal, a date cell, a range of cells, or omitted (undefined). */
+type Arg = CellInput | undefined | { range: CellInput[][] };
+
+interface FormulaCase {
+  title: string;
+  fn: string;
+  args: Arg[];
+  /** The argument the message must name. */
+  argument: string;
+  /** The rule the message must state. */
+  rule: RegExp;
+}
+
+interface CallCase {
+  title: string;
+  fn: string;
+  /** Arguments, or a function of the fixture's ids. */
+  args: unknown[] | (() => unknown[]);
+  argument: string;
+  rule: RegExp;
+  user?: string;
+  /** Extra checks on the message (secrets not echoed, ...). */
+  also?: (message: string) => void;
+}
+
+let h: AddonHarness;
+/** A saved report of the owner's and one of the editor's, for the id-taking schedule functions. */
+let ownerReportId = '';
+let editorReportId = '';
+
+function savedReport(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name: 'Daily revenue', kind: 'main', entityId: P, period: { type: 'lastDays', days: 7 }, breakdowns: ['day'],
+    target: { sheetName: 'Data', cell: 'H1' }, schedule: { every: 'day', hour: 6 }, ...extra,
+  };
+}
+
+const request = (extra: Record<string, unknown> = {}) => ({ kind: 'main', entityId: P, fromDate: '2026-11-01', toDate: '2026-11-07', breakdowns: ['day'], ...extra });
+const hourly = (kind: string, extra: Record<string, unknown> = {}) => ({ kind, entityId: P, fromDate: '2026-11-20 00:00', toDate: '2026-11-20 10:00', breakdowns: ['externalId'], ...extra });
+const TARGET = { type: 'newSheet', sheetName: 'Report' };
+const RUN_ID = 'run-bad-input-1';
+
+beforeAll(async () => {
+  h = await startAddon({ clock: 'virtual', startTime: new Date(NOW), sheets: ['Data', 'Args', 'F'], maxColumns: 30, maxRows: 200 });
+  await h.emulator.setClock(NOW);
+  h.signIn();
+  h.host.call('saveSettings', [{ apiKey: DEMO_API_KEY.key, widgetId: WIDGET }], { user: OWNER });
+  h.configure(EDITOR);
+  // Data a bad input must leave alone: values, a formula's text, a note-free header.
+  h.host.setCell('Data', 'A1', 'day');
+  h.host.setCell('Data', 'B1', 'revenue');
+  h.host.setCell('Data', 'A2', new Date('2026-11-01T00:00:00Z'));
+  h.host.setCell('Data', 'B2', 12.5);
+  h.host.setCell('Data', 'C1', "'=HYPERLINK(\"x\")");
+  ownerReportId = (h.host.call('saveSchedule', [savedReport()], { user: OWNER }) as { reports: Array<{ id: string }> }).reports[0]!.id;
+  const editorList = h.host.call('saveSchedule', [savedReport({ name: 'Editor report' })], { user: EDITOR }) as { reports: Array<{ id: string; name: string }> };
+  editorReportId = editorList.reports.find((r) => r.name === 'Editor report')!.id;
+  h.host.setActiveRange('Data', 'E5');
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(async () => {
+  await h.emulator.clearRequests();
+});
+
+// ---------------------------------------------------------------- observing the spreadsheet and the stores
+
+function shown(value: unknown): unknown {
+  return value instanceof Date || Object.prototype.toString.call(value) === '[object Date]' ? `date:${(value as Date).getTime()}` : value;
+}
+
+/** Everything a bad input must not change, as plain data; `skip` leaves out one cell ("sheet!row:column"). */
+function snapshot(skip?: string): unknown {
+  const state = h.host.state;
+  const sheets = state.sheets.map((sheet) => ({
+    name: sheet.name,
+    hidden: sheet.hidden === true,
+    size: [sheet.maxRows, sheet.maxColumns, sheet.frozenRows, sheet.frozenColumns],
+    charts: JSON.stringify(sheet.charts),
+    cells: [...sheet.cells]
+      .filter(([key, c]) => `${sheet.name}!${key}` !== skip && (c.value !== '' || c.formula || c.note || c.numberFormat || c.error))
+      .map(([key, c]) => [key, shown(c.value), c.formula ?? '', c.note ?? '', c.numberFormat ?? '', c.error ?? ''])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+  }));
+  const props = (scope: 'user' | 'document' | 'script', user?: string) => [...h.host.properties(scope, user).entries()].sort();
+  return {
+    sheets,
+    namedRanges: [...state.namedRanges.entries()].map(([name, r]) => [name, JSON.stringify(r)]),
+    triggers: h.host.triggers.map((t) => [t.id, t.user, t.handlerFunction]),
+    document: props('document'),
+    script: props('script'),
+    owner: props('user', OWNER),
+    editor: props('user', EDITOR),
+  };
+}
+
+/** The message names the argument ("argument: rule", first or after an earlier problem) and states the rule. */
+function expectNamed(message: string | undefined, argument: string, rule: RegExp): void {
+  expect(message).toBeDefined();
+  const escaped = argument.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  expect(message).toMatch(new RegExp(`(^|; )${escaped}\\b`));
+  expect(message).toMatch(rule);
+  // One clear sentence: never a stack, an internal error or a raw 5000-character value.
+  expect(message).not.toMatch(/failed unexpectedly|TypeError|undefined is not|\[object Object\]|Exception:/);
+  expect(message!.length).toBeLessThan(1000);
+}
+
+async function expectNothingSent(fetchesBefore: number): Promise<void> {
+  expect(await h.apiRequests()).toEqual([]);
+  expect(h.host.fetchLog.length).toBe(fetchesBefore);
+}
+
+// ---------------------------------------------------------------- custom functions
+
+/** Writes date and range arguments into the Args sheet and returns the formula text that refers to them. */
+function typeArguments(fn: string, args: Arg[]): { text: string; used: string[] } {
+  const used: string[] = [];
+  const parts = args.map((arg, i) => {
+    const column = String.fromCharCode(65 + i);
+    if (arg === undefined) return '';
+    if (typeof arg === 'string') return `"${arg.replace(/"/g, '""')}"`;
+    if (typeof arg === 'number') return String(arg);
+    if (typeof arg === 'boolean') return arg ? 'TRUE' : 'FALSE';
+    const rows = arg instanceof Date ? [[arg]] : arg.range;
+    rows.forEach((row, r) => row.forEach((value, c) => {
+      if (c > 0) throw new Error('test: ranges are one column wide');
+      const a1 = `${column}${r + 1}`;
+      used.push(a1);
+      // A leading apostrophe keeps typed text as text, as in Sheets.
+      h.host.setCell('Args', a1, typeof value === 'string' ? `'${value}` : value);
+    }));
+    if (arg instanceof Date) return `Args!${column}1`;
+    return `Args!${column}1:${column}${rows.length}`;
+  });
+  while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+  return { text: `=${fn}(${parts.join(',')})`, used };
+}
+
+const FORMULA_CASES: FormulaCase[] = [];
+const add = (fn: string, title: string, args: Arg[], argument: string, rule: RegExp) => FORMULA_CASES.push({ fn, title, args, argument, rule });
+
+// ENGAGE_REPORT: entityId, fromDate, toDate, breakdowns, filter, sort, maxRows, currencyCode, decDigits, refresh.
+{
+  const R = 'ENGAGE_REPORT';
+  const base = (...rest: Arg[]): Arg[] => [P, '2026-11-01', '2026-11-07', ...rest];
+  const filter = (f: Arg, breakdowns: Arg = undefined) => base(breakdowns, f);
+  add(R, 'no arguments at all', [], 'entityId', /is required/);
+  add(R, 'an empty entityId', ['', '2026-11-01', '2026-11-07'], 'entityId', /is required/);
+  add(R, 'a boolean entityId', [true, '2026-11-01', '2026-11-07'], 'entityId', /must be text, not the boolean TRUE/);
+  add(R, 'a date cell as entityId', [new Date('2026-11-01T00:00:00Z'), '2026-11-01', '2026-11-07'], 'entityId', /must be text, not a date/);
+  add(R, 'a range of two publishers as entityId', [{ range: [[P], ['089ff7bee9730601caec5cca961a3cbe']] }, '2026-11-01', '2026-11-07'], 'entityId', /must be one value, not a range of 2 cells/);
+  add(R, 'an entityId with spaces', ['653e5ee6 b140b03f', '2026-11-01', '2026-11-07'], 'entityId', /must not contain spaces/);
+  for (const [what, text] of INJECTIONS) add(R, `${what} as entityId`, [text, '2026-11-01', '2026-11-07'], 'entityId', /publisher ID|spaces/);
+  add(R, 'no fromDate', [P], 'fromDate', /is required/);
+  add(R, 'no toDate', [P, '2026-11-01'], 'toDate', /is required/);
+  add(R, 'a thirteenth month', [P, '2026-13-01', '2026-11-07'], 'fromDate', /is not a date/);
+  add(R, 'the 30th of February', [P, '2026-02-30', '2026-03-02'], 'fromDate', /is not a date/);
+  add(R, 'a word as fromDate', [P, 'yesterday', '2026-11-07'], 'fromDate', /is not a date/);
+  add(R, 'a boolean fromDate', [P, true, '2026-11-07'], 'fromDate', /must be a date, not the boolean TRUE/);
+  add(R, 'a bare number as fromDate', [P, 45000, '2026-11-07'], 'fromDate', /is not a date/);
+  add(R, 'a range of dates as fromDate', [P, { range: [[new Date('2026-11-01T00:00:00Z')], [new Date('2026-11-02T00:00:00Z')]] }, '2026-11-07'], 'fromDate', /must be one value/);
+  add(R, 'a year before 1900', [P, '1899-12-31', '2026-11-07'], 'fromDate', /is not a date/);
+  add(R, 'a formula as fromDate', [P, INJECTIONS[0]![1], '2026-11-07'], 'fromDate', /is not a date/);
+  add(R, 'a script element as toDate', [P, '2026-11-01', INJECTIONS[1]![1]], 'toDate', /is not a date/);
+  add(R, 'a control character after toDate', [P, '2026-11-01', '2026-11-07\u0000'], 'toDate', /is not a date/);
+  add(R, 'toDate before fromDate', [P, '2026-11-07', '2026-11-01'], 'toDate', /is before fromDate/);
+  add(R, 'an impossible toDate', [P, '2026-11-01', '20261301'], 'toDate', /is not a date/);
+  add(R, 'day with month', base('day,month'), 'breakdowns', /'day' and 'month' cannot be combined/);
+  add(R, 'referrer with country', base('referrer,country'), 'breakdowns', /'referrer' and 'country' cannot be combined/);
+  add(R, 'referrer with doc', base('referrer,doc'), 'breakdowns', /'referrer' and 'doc' cannot be combined/);
+  add(R, 'country with doc', base('country,doc'), 'breakdowns', /'country' and 'doc' cannot be combined/);
+  add(R, 'a fifth breakdown', base('day,platform,country,section,widget'), 'breakdowns', /has 5 breakdowns; the general report allows at most 4/);
+  add(R, 'a fifth breakdown from a range', base({ range: [['day'], ['platform'], ['country'], ['section'], ['partnerApp']] }), 'breakdowns', /at most 4/);
+  add(R, 'an unknown breakdown', base('hour'), 'breakdowns', /'hour' is not a breakdown of the general report/);
+  add(R, 'an external-ID breakdown on the general report', base('externalId'), 'breakdowns', /'externalId' is not a breakdown of the general report/);
+  add(R, 'a breakdown twice', base('day,day'), 'breakdowns', /'day' is listed twice/);
+  add(R, 'a boolean in the breakdowns range', base({ range: [['day'], [true]] }), 'breakdowns', /must be text .* not the boolean TRUE/);
+  add(R, 'a date in the breakdowns range', base({ range: [['day'], [new Date('2026-11-01T00:00:00Z')]] }), 'breakdowns', /not a date/);
+  add(R, 'doc breakdown more than 12 months back', [P, '2025-10-01', '2025-10-07', 'doc'], 'fromDate', /more than 12 months ago.*'doc' breakdown/);
+  for (const [what, text] of INJECTIONS) add(R, `${what} as breakdowns`, base(text), 'breakdowns', /is not a breakdown of the general report|must be/);
+  // Filters: each operator with a value of the wrong form, then the syntax around them.
+  add(R, 'eq with a word', filter('revenue:eq:abc'), 'filter', /'abc' is not a number \(eq compares numbers\)/);
+  add(R, 'gt with nothing after it', filter('revenue:gt:'), 'filter', /missing value after 'revenue:gt:'/);
+  add(R, 'lt with a list', filter('revenue:lt:1,2'), 'filter', /is not a number \(lt compares numbers\)/);
+  add(R, 'between with one number', filter('revenue:between:5'), 'filter', /between needs two numbers separated by a comma/);
+  add(R, 'between with three numbers', filter('revenue:between:1,2,3'), 'filter', /between needs two numbers/);
+  add(R, 'between high before low', filter('revenue:between:9,1'), 'filter', /lower number first/);
+  add(R, 'between with a word', filter('revenue:between:1,x'), 'filter', /'x' is not a number/);
+  add(R, 'in with an empty item', filter('country.id:in:US,,DE', 'country'), 'filter', /empty item in the in list/);
+  add(R, 'not_in with nothing', filter('country.id:not_in:', 'country'), 'filter', /missing value/);
+  add(R, 'contains with nothing', filter('section.name:contains:', 'section'), 'filter', /missing value/);
+  add(R, 'not_contains with blanks', filter('section.name:not_contains:   ', 'section'), 'filter', /missing value/);
+  add(R, 'an empty field', filter(':eq:1'), 'filter', /missing field name/);
+  add(R, 'an unknown operator', filter('revenue:gte:1'), 'filter', /unknown operator 'gte'/);
+  add(R, 'no operator', filter('revenue'), 'filter', /is not <field>:<operator>:<value>/);
+  add(R, 'a dangling ;', filter('revenue:gt:1;'), 'filter', /empty condition \(a ';' with nothing after it\)/);
+  add(R, 'a leading ;', filter(';revenue:gt:1'), 'filter', /empty condition before ';'/);
+  add(R, 'two ;; in a row', filter('revenue:gt:1;;paidClicks:gt:2'), 'filter', /empty condition/);
+  add(R, 'a misspelt field', filter('revenu:gt:1'), 'filter', /did you mean 'revenue'/);
+  add(R, 'an entity field without its breakdown', filter('country.id:in:US'), 'filter', /needs the 'country' breakdown/);
+  add(R, 'a widget-only metric without the widget breakdown', filter('paidReqs:gt:1'), 'filter', /only available with the 'widget' breakdown/);
+  add(R, 'an external-ID filter on the general report', filter('externalId:in:a'), 'filter', /is not a metric or field of the general report/);
+  add(R, 'a boolean filter', filter(true), 'filter', /must be text, not the boolean TRUE/);
+  add(R, 'a range of two filters', filter({ range: [['revenue:gt:1'], ['paidClicks:gt:1']] }), 'filter', /must be one value/);
+  for (const [what, text] of INJECTIONS) add(R, `${what} as filter`, filter(text), 'filter', /is not <field>|invalid field name|control character|characters/);
+  add(R, 'a control character in a contains value', filter('section.name:contains:sp\u0007orts', 'section'), 'filter', /control character/);
+  add(R, 'a contains value too long for a request address', filter(`section.name:contains:${'s'.repeat(3000)}`, 'section'), 'filter', /request address|characters/);
+  add(R, 'an in list too long for a request address', filter(`country.id:in:${Array.from({ length: 700 }, () => 'US').join(',')}`, 'country'), 'filter', /request address/);
+  add(R, 'an unknown sort field', base(undefined, undefined, 'nonsense'), 'sort', /'nonsense' is not a metric or field of the general report/);
+  add(R, 'a sort direction that is not one', base(undefined, undefined, 'revenue upwards'), 'sort', /is not a field with an optional direction/);
+  add(R, 'two sort directions', base(undefined, undefined, '-revenue asc'), 'sort', /two different directions/);
+  add(R, 'sorting on an entity field without its breakdown', base(undefined, undefined, 'country.name'), 'sort', /needs the 'country' breakdown/);
+  add(R, 'a boolean sort', base(undefined, undefined, false), 'sort', /must be text, not the boolean FALSE/);
+  for (const [what, text] of INJECTIONS) add(R, `${what} as sort`, base(undefined, undefined, text), 'sort', /is not a field with an optional direction|is not a metric/);
+  add(R, 'maxRows of 0', base(undefined, undefined, undefined, 0), 'maxRows', /0 must be from 1 to 100000/);
+  add(R, 'a negative maxRows', base(undefined, undefined, undefined, -5), 'maxRows', /-5 must be from 1 to 100000/);
+  add(R, 'a huge maxRows', base(undefined, undefined, undefined, 1e12), 'maxRows', /must be from 1 to 100000/);
+  add(R, 'a fractional maxRows', base(undefined, undefined, undefined, 2.5), 'maxRows', /must be a whole number/);
+  add(R, 'a word as maxRows', base(undefined, undefined, undefined, 'many'), 'maxRows', /'many' must be a whole number/);
+  add(R, 'a boolean maxRows', base(undefined, undefined, undefined, true), 'maxRows', /must be a whole number/);
+  add(R, 'a four-letter currency', base(undefined, undefined, undefined, undefined, 'EURO'), 'currencyCode', /three-letter currency code/);
+  add(R, 'a two-letter currency', base(undefined, undefined, undefined, undefined, 'US'), 'currencyCode', /three-letter currency code/);
+  add(R, 'a currency that does not exist', base(undefined, undefined, undefined, undefined, 'XYZ'), 'currencyCode', /not an ISO 4217 currency code/);
+  add(R, 'a currency with symbols', base(undefined, undefined, undefined, undefined, '€$£'), 'currencyCode', /three-letter currency code/);
+  add(R, 'a boolean currency', base(undefined, undefined, undefined, undefined, true), 'currencyCode', /must be text/);
+  add(R, 'a script element as currency', base(undefined, undefined, undefined, undefined, INJECTIONS[1]![1]), 'currencyCode', /three-letter currency code/);
+  add(R, 'decDigits of 7', base(undefined, undefined, undefined, undefined, undefined, 7), 'decDigits', /from 0 to 6/);
+  add(R, 'decDigits of -1', base(undefined, undefined, undefined, undefined, undefined, -1), 'decDigits', /from 0 to 6/);
+  add(R, 'fractional decDigits', base(undefined, undefined, undefined, undefined, undefined, 2.5), 'decDigits', /whole number from 0 to 6/);
+  add(R, 'decDigits as a word', base(undefined, undefined, undefined, undefined, undefined, 'two'), 'decDigits', /whole number from 0 to 6/);
+  add(R, 'boolean decDigits', base(undefined, undefined, undefined, undefined, undefined, true), 'decDigits', /whole number from 0 to 6/);
+  add(R, 'a date as decDigits', base(undefined, undefined, undefined, undefined, undefined, new Date('2026-11-01T00:00:00Z')), 'decDigits', /whole number from 0 to 6/);
+  add(R, 'a range as refresh', base(undefined, undefined, undefined, undefined, undefined, undefined, { range: [['a'], ['b']] }), 'refresh', /must be one value/);
+}
+
+// ENGAGE_EXTERNALID_REPORT: entityId, fromDate, toDate, breakdowns, filter, sort, maxRows, currencyCode, refresh.
+{
+  const X = 'ENGAGE_EXTERNALID_REPORT';
+  const base = (...rest: Arg[]): Arg[] => [P, '2026111900', '2026112000', ...rest];
+  add(X, 'a range over 24 hours', [P, '2026111900', '2026112001'], 'toDate', /is 25 hours after fromDate.*at most 24 hours/);
+  add(X, 'two whole days', [P, '2026-11-18', '2026-11-19'], 'toDate', /48 hours after fromDate.*at most 24 hours/);
+  add(X, 'toDate before fromDate', [P, '2026112000', '2026111900'], 'toDate', /must be after fromDate/);
+  add(X, 'toDate equal to fromDate', [P, '2026111905', '2026111905'], 'toDate', /must be after fromDate/);
+  add(X, 'hour 25', [P, '2026111925', '2026112000'], 'fromDate', /is not a date or hour/);
+  add(X, 'an entityId with spaces', ['653e5ee6 b140', '2026111900', '2026112000'], 'entityId', /must not contain spaces/);
+  add(X, 'a formula as entityId', [INJECTIONS[0]![1], '2026111900', '2026112000'], 'entityId', /publisher ID/);
+  add(X, 'a general-report breakdown', base('country'), 'breakdowns', /'country' is not a breakdown of the external-ID report/);
+  add(X, 'the day breakdown', base('day'), 'breakdowns', /'day' is not a breakdown/);
+  add(X, 'externalId twice', base('externalId,externalId'), 'breakdowns', /listed twice/);
+  add(X, 'a 111-character externalId in an in list', base(undefined, `externalId:in:abc,${LONG_111}`), 'filter', /is 111 characters long; externalId values have at most 110/);
+  add(X, 'a 111-character externalId to contain', base(undefined, `externalId:contains:${LONG_111}`), 'filter', /111 characters long; externalId values have at most 110/);
+  add(X, 'a 111-character externalSecondaryId', base('externalSecondaryId', `externalSecondaryId:not_in:${LONG_111}`), 'filter', /111 characters long; externalSecondaryId values have at most 110/);
+  add(X, 'a secondary-ID filter without its breakdown', base(undefined, 'externalSecondaryId:in:a'), 'filter', /needs the 'externalSecondaryId' breakdown/);
+  add(X, 'a page-view metric', base(undefined, 'paidPvs:gt:1'), 'filter', /is not a metric or field of the external-ID report/);
+  add(X, 'a sort on a general-report metric', base(undefined, undefined, 'rpmByPvs'), 'sort', /is not a metric or field of the external-ID report/);
+  add(X, 'a five-letter currency', base(undefined, undefined, undefined, undefined, 'EUROS'), 'currencyCode', /three-letter currency code/);
+  add(X, 'maxRows above 100000', base(undefined, undefined, undefined, 100001), 'maxRows', /must be from 1 to 100000/);
+  add(X, 'a control character in externalId filter', base(undefined, 'externalId:in:a\u0001b'), 'filter', /control character/);
+}
+
+// ENGAGE_REALTIME_REPORT: entityId, fromDate, toDate, breakdowns, filter, sort, maxRows, refresh.
+{
+  const T = 'ENGAGE_REALTIME_REPORT';
+  const base = (...rest: Arg[]): Arg[] => [P, '2026112000', '2026112010', ...rest];
+  add(T, 'a start before the 48-hour window', [P, '2026111700', '2026111710'], 'fromDate', /older than the realtime window of the last 48 hours/);
+  add(T, 'a start a week back, as a date cell', [P, new Date('2026-11-13T00:00:00Z'), '2026111310'], 'fromDate', /older than the realtime window/);
+  add(T, 'a start in the future', [P, '2026112200', '2026112210'], 'fromDate', /is in the future/);
+  add(T, 'an hourly range over 24 hours', [P, '2026111900', '2026112001'], 'toDate', /25 hours after fromDate.*at most 24 hours/);
+  add(T, 'toDate before fromDate', [P, '2026112010', '2026112000'], 'toDate', /must be after fromDate/);
+  add(T, 'a general-report breakdown', base('country'), 'breakdowns', /'country' is not a breakdown of the realtime external-ID report/);
+  add(T, 'between with one number', base(undefined, 'revenue:between:1'), 'filter', /between needs two numbers/);
+  add(T, 'a 111-character externalId filter', base(undefined, `externalId:in:${LONG_111}`), 'filter', /111 characters long/);
+  add(T, 'a sort on a metric the realtime report lacks', base(undefined, undefined, 'totalReqs'), 'sort', /is not a metric or field of the realtime external-ID report/);
+  add(T, 'a negative maxRows', base(undefined, undefined, undefined, -1), 'maxRows', /must be from 1 to 100000/);
+  add(T, 'an SQL fragment as entityId', [INJECTIONS[2]![1], '2026112000', '2026112010'], 'entityId', /publisher ID|spaces/);
+  add(T, 'a boolean toDate', [P, '2026112000', false], 'toDate', /must be a date, not the boolean FALSE/);
+}
+
+// Lookups.
+{
+  for (const fn of ['ENGAGE_WIDGETS', 'ENGAGE_NATIVEAPPS']) {
+    add(fn, 'no publisherId', [], 'publisherId', /is required/);
+    add(fn, 'an empty publisherId', [''], 'publisherId', /is required/);
+    add(fn, 'a boolean publisherId', [true], 'publisherId', /must be text/);
+    add(fn, 'a date publisherId', [new Date('2026-11-01T00:00:00Z')], 'publisherId', /must be text, not a date/);
+    add(fn, 'a range of publishers', [{ range: [[P], ['089ff7bee9730601caec5cca961a3cbe']] }], 'publisherId', /must be one value/);
+    add(fn, 'a publisherId with spaces', ['653e5ee6 b140'], 'publisherId', /publisher ID|spaces/);
+  }
+  for (const [what, text] of INJECTIONS) add('ENGAGE_WIDGETS', `${what} as publisherId`, [text], 'publisherId', /publisher ID|spaces/);
+  for (const [what, text] of INJECTIONS.slice(0, 3)) add('ENGAGE_NATIVEAPPS', `${what} as publisherId`, [text], 'publisherId', /publisher ID|spaces/);
+  for (const fn of ['ENGAGE_PUBLISHERS', 'ENGAGE_COUNTRIES', 'ENGAGE_TIMEZONES']) {
+    add(fn, 'a range as refresh', [{ range: [['a'], ['b']] }], 'refresh', /must be one value, not a range of 2 cells/);
+  }
+}
+
+// ENGAGE_RECOMMENDATIONS: keywords, iabCategories, contentUrl, widgetJSId, testMode, refresh.
+{
+  const C = 'ENGAGE_RECOMMENDATIONS';
+  const url = 'https://news.example/story';
+  add(C, 'a boolean keyword', [true, '', url], 'keywords', /must be text or a range of text cells, not the boolean TRUE/);
+  add(C, 'a date among the keywords', [{ range: [['running'], [new Date('2026-11-01T00:00:00Z')]] }, '', url], 'keywords', /not a date/);
+  add(C, '101 keywords', [Array.from({ length: 101 }, (_, i) => `k${i}`).join(','), '', url], 'keywords', /101 keywords are more than the 100 allowed/);
+  add(C, 'a 201-character keyword', ['k'.repeat(201), '', url], 'keywords', /longer than 200 characters/);
+  add(C, 'a keyword with control characters', ['run\u0000ning', '', url], 'keywords', /control character/);
+  add(C, 'a word as category', ['', 'sports', url], 'iabCategories', /'SPORTS' is not an IAB category code/);
+  add(C, 'a boolean category', ['', false, url], 'iabCategories', /must be text/);
+  add(C, '51 categories', ['', Array.from({ length: 51 }, (_, i) => `IAB${i + 1}`).join(','), url], 'iabCategories', /51 categories are more than the 50 allowed/);
+  add(C, 'a script element as category', ['', INJECTIONS[1]![1], url], 'iabCategories', /is not an IAB category code/);
+  add(C, 'no contentUrl', ['shoes', ''], 'contentUrl', /is required/);
+  add(C, 'a sentence as contentUrl', ['shoes', '', 'not an address'], 'contentUrl', /must be an http\(s\) address or a domain/);
+  add(C, 'a javascript: address', ['shoes', '', 'javascript:alert(1)'], 'contentUrl', /must be an http\(s\) address or a domain/);
+  add(C, 'an ftp address', ['shoes', '', 'ftp://files.example/x'], 'contentUrl', /must be an http\(s\) address/);
+  add(C, 'a 1001-character contentUrl', ['shoes', '', `https://news.example/${'p'.repeat(990)}`], 'contentUrl', /longer than 1000 characters/);
+  add(C, 'a contentUrl too long for a request address', ['shoes', '', `https://news.example/${'é'.repeat(330)}`], 'contentUrl', /request address longer than the 2000 characters/);
+  add(C, 'a boolean contentUrl', ['shoes', '', true], 'contentUrl', /must be text/);
+  add(C, 'a formula as contentUrl', ['shoes', '', INJECTIONS[0]![1]], 'contentUrl', /must be an http\(s\) address/);
+  add(C, 'control characters in contentUrl', ['shoes', '', 'https://news.example/a\u0000b'], 'contentUrl', /contains a control character \(U\+0000\)/);
+  add(C, 'a widget with spaces', ['shoes', '', url, 'APP 12'], 'widgetJSId', /must be a widget ID such as APP_12/);
+  add(C, 'a script element as widget', ['shoes', '', url, INJECTIONS[1]![1]], 'widgetJSId', /must be a widget ID/);
+  add(C, 'a 111-character widget', ['shoes', '', url, 'W'.repeat(111)], 'widgetJSId', /at most 110 characters/);
+  add(C, 'a boolean widget', ['shoes', '', url, true], 'widgetJSId', /must be text/);
+  add(C, 'testMode as a word', ['shoes', '', url, WIDGET, 'maybe'], 'testMode', /'maybe' must be TRUE or FALSE/);
+  add(C, 'testMode as a number', ['shoes', '', url, WIDGET, 2], 'testMode', /must be TRUE or FALSE/);
+  add(C, 'testMode as a date', ['shoes', '', url, WIDGET, new Date('2026-11-01T00:00:00Z')], 'testMode', /must be TRUE or FALSE/);
+  add(C, 'a range as refresh', ['shoes', '', url, WIDGET, true, { range: [['a'], ['b']] }], 'refresh', /must be one value/);
+}
+
+describe('custom functions refuse bad arguments before any request, changing no cell but their own', () => {
+  it.each(FORMULA_CASES.map((c) => [`${c.fn}: ${c.title}`, c] as const))('%s', async (_name, c) => {
+    const { text, used } = typeArguments(c.fn, c.args);
+    const fetchesBefore = h.host.fetchLog.length;
+    const before = snapshot('F!1:1');
+    const result = h.host.evaluateFormula('F', 'A1', text, { user: OWNER });
+    try {
+      expect(result.value).toBe('#ERROR!');
+      expectNamed(result.error, c.argument, c.rule);
+      expect(snapshot('F!1:1')).toEqual(before);
+      expect(h.host.getCell('F', 'A1').formula).toBe(text);
+      await expectNothingSent(fetchesBefore);
+    } finally {
+      h.host.setCell('F', 'A1', '');
+      for (const a1 of used) h.host.setCell('Args', a1, '');
+    }
+  });
+});
+
+// ---------------------------------------------------------------- sidebar server functions
+
+const CALL_CASES: CallCase[] = [];
+const call = (fn: string, title: string, args: CallCase['args'], argument: string, rule: RegExp, extra: Partial<CallCase> = {}) =>
+  CALL_CASES.push({ fn, title, args, argument, rule, ...extra });
+
+// signIn(username, password) and signInWithToken(token).
+call('signIn', 'no arguments', [], 'username', /must be text/);
+call('signIn', 'a number as user name', [42, 'pw'], 'username', /must be text/);
+call('signIn', 'an object as user name', [{ user: 'demo' }, 'pw'], 'username', /must be text/);
+call('signIn', 'an empty user name', ['', 'pw'], 'username', /is required/);
+call('signIn', 'a blank user name', ['   ', 'pw'], 'username', /is required/);
+call('signIn', 'a user name with a colon', ['demo:admin', 'pw'], 'username', /must not contain ':'/);
+call('signIn', 'a user name with control characters', ['demo\u0000@engage.example', 'pw'], 'username', /control character/);
+call('signIn', 'a 5000-character user name', ['u'.repeat(5000), 'pw'], 'username', /is 5000 characters long; a user name has at most 256/);
+call('signIn', 'no password', ['demo@engage.example'], 'password', /must be text/);
+call('signIn', 'an empty password', ['demo@engage.example', ''], 'password', /is required/);
+call('signIn', 'a number as password', ['demo@engage.example', 1234], 'password', /must be text/);
+call('signIn', 'a 5000-character password', ['demo@engage.example', 'p'.repeat(5000)], 'password', /is 5000 characters long; a password has at most 1024/);
+call('signInWithToken', 'no token', [], 'token', /one piece of text without spaces/);
+call('signInWithToken', 'an empty token', [''], 'token', /one piece of text without spaces/);
+call('signInWithToken', 'a token with spaces', ['abc def'], 'token', /without spaces/);
+call('signInWithToken', 'a number as token', [12345], 'token', /one piece of text/);
+call('signInWithToken', 'an object as token', [{ token: 'x' }], 'token', /one piece of text/);
+call('signInWithToken', 'a 5000-character token', ['t'.repeat(5000)], 'token', /longer than 4096 characters/);
+call('signInWithToken', 'a token with control characters', ['abc\u0007def'], 'token', /control character|printable/);
+call('signInWithToken', 'a token with non-ASCII letters', ['tökén😀'], 'token', /printable/);
+
+// saveSettings(settings): the API key is never echoed back.
+const noKeyEcho = (secret: string) => (message: string) => expect(message).not.toContain(secret);
+call('saveSettings', 'no settings', [], 'settings', /must be an object of settings/);
+call('saveSettings', 'text instead of settings', ['https://x.example/engage/v2'], 'settings', /must be an object/);
+call('saveSettings', 'a list instead of settings', [[1, 2]], 'settings', /must be an object/);
+call('saveSettings', 'an unknown setting', [{ colour: 'red' }], 'colour', /is not a setting/);
+call('saveSettings', 'an ftp base address', [{ reportingBaseUrl: 'ftp://x.example/engage/v2' }], 'reportingBaseUrl', /must be an http\(s\) address/);
+call('saveSettings', 'a base address without /engage/v2', [{ reportingBaseUrl: 'https://x.example/api' }], 'reportingBaseUrl', /must end with \/engage\/v2/);
+call('saveSettings', 'a base address with a query', [{ reportingBaseUrl: 'https://x.example/engage/v2?key=1' }], 'reportingBaseUrl', /must be an http\(s\) address/);
+call('saveSettings', 'a javascript: base address', [{ reportingBaseUrl: 'javascript:alert(1)' }], 'reportingBaseUrl', /must be an http\(s\) address/);
+call('saveSettings', 'a base address with a space', [{ reportingBaseUrl: 'https://x example/engage/v2' }], 'reportingBaseUrl', /must be an http\(s\) address/);
+call('saveSettings', 'a number as base address', [{ reportingBaseUrl: 42 }], 'reportingBaseUrl', /must be (text|an http)/);
+call('saveSettings', 'a formula as base address', [{ reportingBaseUrl: INJECTIONS[0]![1] }], 'reportingBaseUrl', /must be an http\(s\) address/);
+call('saveSettings', 'a mailto: recommendations address', [{ recommendationsUrl: 'mailto:ads@x.example' }], 'recommendationsUrl', /must be an http\(s\) address/);
+call('saveSettings', 'a script element as recommendations address', [{ recommendationsUrl: INJECTIONS[1]![1] }], 'recommendationsUrl', /must be an http\(s\) address/);
+call('saveSettings', 'a 3000-character recommendations address', [{ recommendationsUrl: `https://x.example/${'r'.repeat(3000)}` }], 'recommendationsUrl', /at most \d+ characters/);
+call('saveSettings', 'an API key with spaces', [{ apiKey: 'secret key 123' }], 'apiKey', /must not contain spaces/, { also: noKeyEcho('secret key 123') });
+call('saveSettings', 'a 513-character API key', [{ apiKey: 'K'.repeat(513) }], 'apiKey', /at most 512 characters/, { also: noKeyEcho('K'.repeat(100)) });
+call('saveSettings', 'an API key with control characters', [{ apiKey: 'secret\u0000key' }], 'apiKey', /control character|spaces/, { also: noKeyEcho('secret') });
+call('saveSettings', 'a number as API key', [{ apiKey: 123456 }], 'apiKey', /must be text/, { also: noKeyEcho('123456') });
+call('saveSettings', 'a widget ID with spaces', [{ widgetId: 'APP 12' }], 'widgetId', /may hold only letters, digits/);
+call('saveSettings', 'a script element as widget ID', [{ widgetId: INJECTIONS[1]![1] }], 'widgetId', /may hold only letters/);
+call('saveSettings', 'a 111-character widget ID', [{ widgetId: 'W'.repeat(111) }], 'widgetId', /at most 110 characters/);
+call('saveSettings', 'a widget ID with an SQL fragment', [{ widgetId: "APP_12';DROP" }], 'widgetId', /may hold only letters/);
+call('saveSettings', 'a number as widget ID', [{ widgetId: 12 }], 'widgetId', /must be text/);
+call('saveSettings', 'one good and one bad setting', [{ widgetId: 'APP_99', reportingBaseUrl: 'nope' }], 'reportingBaseUrl', /must be an http\(s\) address/);
+
+// runReportToSheet(request, target, runId), getRunProgress(runId), insertFormula(request), addChart(block).
+const run = (title: string, req: unknown, argument: string, rule: RegExp, target: unknown = TARGET, runId: unknown = RUN_ID) =>
+  call('runReportToSheet', title, [req, target, runId], argument, rule);
+run('no request', null, 'request', /must be a report built in the sidebar/);
+run('text instead of a request', 'ENGAGE_REPORT', 'request', /must be a report/);
+run('an unknown report kind', request({ kind: 'weekly' }), 'kind', /must be one of main, externalId, realtime/);
+run('no report kind', request({ kind: undefined }), 'kind', /must be one of/);
+run('a number as entityId', request({ entityId: 653 }), 'entityId', /must be text/);
+run('an object as entityId', request({ entityId: { id: P } }), 'entityId', /must be text/);
+run('no entityId', request({ entityId: '' }), 'entityId', /is required/);
+run('a script element as entityId', request({ entityId: INJECTIONS[1]![1] }), 'entityId', /publisher ID/);
+run('an object as fromDate', request({ fromDate: { day: 1 } }), 'fromDate', /must be text/);
+run('an impossible fromDate', request({ fromDate: '2026-02-30' }), 'fromDate', /is not a date/);
+run('toDate before fromDate', request({ fromDate: '2026-11-07', toDate: '2026-11-01' }), 'toDate', /is before fromDate/);
+run('breakdowns as text instead of a list', request({ breakdowns: 'day,month' }), 'breakdowns', /must be a list/);
+run('day with month', request({ breakdowns: ['day', 'month'] }), 'breakdowns', /'day' and 'month' cannot be combined/);
+run('a fifth breakdown', request({ breakdowns: ['day', 'platform', 'country', 'section', 'widget'] }), 'breakdowns', /at most 4/);
+run('an unknown breakdown', request({ breakdowns: ['day', 'hour'] }), 'breakdowns', /'hour' is not a breakdown/);
+run('doc breakdown more than 12 months back', request({ fromDate: '2025-01-01', toDate: '2025-01-07', breakdowns: ['doc'] }), 'fromDate', /12 months/);
+run('a malformed filter', request({ filter: 'revenue:gt:lots' }), 'filter', /'lots' is not a number/);
+run('an object as filter', request({ filter: { revenue: 1 } }), 'filter', /must be text/);
+run('an unknown sort field', request({ sort: 'popularity' }), 'sort', /'popularity' is not a metric/);
+run('an order that is not asc or desc', request({ sort: 'revenue', order: 'sideways' }), 'order', /must be 'asc' or 'desc'/);
+run('an unknown currency', request({ currencyCode: 'ABC' }), 'currencyCode', /ISO 4217/);
+run('decDigits of 9', request({ decDigits: 9 }), 'decDigits', /from 0 to 6/);
+run('decDigits as a word', request({ decDigits: 'two' }), 'decDigits', /whole number/);
+run('an external-ID range over 24 hours', hourly('externalId', { fromDate: '2026-11-19 00:00', toDate: '2026-11-20 01:00' }), 'toDate', /at most 24 hours/);
+run('a 111-character externalId filter', hourly('externalId', { filter: `externalId:in:${LONG_111}` }), 'filter', /111 characters long/);
+run('a realtime start outside the window', hourly('realtime', { fromDate: '2026-11-10 00:00', toDate: '2026-11-10 05:00' }), 'fromDate', /realtime window/);
+run('no target', request(), 'target', /must be a new sheet, an existing sheet or the active cell/, null);
+run('an unknown target type', request(), 'target', /must be a new sheet, an existing sheet or the active cell/, { type: 'elsewhere' });
+run('a sheet that does not exist', request(), 'target', /the sheet 'Nope' does not exist/, { type: 'existingSheet', sheetName: 'Nope' });
+run('an existing-sheet target without a name', request(), 'target', /sheet/, { type: 'existingSheet' });
+run('a number as new sheet name', request(), 'target', /sheet name must be text/, { type: 'newSheet', sheetName: 42 });
+run('a new sheet name with control characters', request(), 'target', /control character/, { type: 'newSheet', sheetName: 'Rep\u0000ort' });
+run('a 500-character new sheet name', request(), 'target', /at most 100 characters/, { type: 'newSheet', sheetName: 'S'.repeat(500) });
+call('runReportToSheet', 'no runId', [request(), TARGET], 'runId', /must be 6 to 64 letters/);
+run('a short runId', request(), 'runId', /must be 6 to 64 letters/, TARGET, 'r1');
+run('a runId with spaces', request(), 'runId', /must be 6 to 64 letters/, TARGET, 'run id 123');
+run('a script element as runId', request(), 'runId', /must be 6 to 64 letters/, TARGET, INJECTIONS[1]![1]);
+run('a number as runId', request(), 'runId', /must be 6 to 64 letters/, TARGET, 12345678);
+for (const [title, runId] of [['no runId', undefined], ['a path as runId', '../../etc/passwd'], ['a 100-character runId', 'r'.repeat(100)], ['an object as runId', { id: 'run-abcdef' }]] as const) {
+  call('getRunProgress', title, [runId], 'runId', /must be 6 to 64 letters/);
+}
+call('insertFormula', 'no request', [undefined], 'request', /must be a report built in the sidebar/);
+call('insertFormula', 'an unknown report kind', [request({ kind: 'hourly' })], 'kind', /must be one of/);
+call('insertFormula', 'breakdowns as text', [request({ breakdowns: 'day' })], 'breakdowns', /must be a list/);
+call('insertFormula', 'referrer with country', [request({ breakdowns: ['referrer', 'country'] })], 'breakdowns', /cannot be combined/);
+call('insertFormula', 'a formula as entityId', [request({ entityId: INJECTIONS[0]![1] })], 'entityId', /publisher ID/);
+call('insertFormula', 'a realtime range over 24 hours', [hourly('realtime', { fromDate: '2026-11-19 00:00', toDate: '2026-11-20 10:00' })], 'toDate', /at most 24 hours/);
+call('insertFormula', 'a malformed filter', [request({ filter: 'revenue:between:1' })], 'filter', /between needs two numbers/);
+call('insertFormula', 'an order that is not asc or desc', [request({ sort: 'revenue', order: 'up' })], 'order', /must be 'asc' or 'desc'/);
+call('addChart', 'no block', [undefined], 'block', /run a report to the sheet first/);
+call('addChart', 'text instead of a block', ['Data!A1:B2'], 'block', /run a report to the sheet first/);
+call('addChart', 'a block on a sheet that does not exist', [{ sheetName: 'Nope', row: 1, column: 1, rows: 3, columns: 2 }], 'block', /run a report to the sheet first/);
+call('addChart', 'a block at row 0', [{ sheetName: 'Data', row: 0, column: 1, rows: 3, columns: 2 }], 'block', /whole numbers/);
+call('addChart', 'a block at a negative column', [{ sheetName: 'Data', row: 1, column: -2, rows: 3, columns: 2 }], 'block', /whole numbers/);
+call('addChart', 'a block beyond the sheet', [{ sheetName: 'Data', row: 1, column: 1, rows: 1e9, columns: 2 }], 'block', /inside the sheet/);
+call('addChart', 'a block with text for numbers', [{ sheetName: 'Data', row: '1', column: '1', rows: '3', columns: '2' }], 'block', /whole numbers/);
+call('addChart', 'a block of data that is not a daily report', [{ sheetName: 'Data', row: 1, column: 2, rows: 2, columns: 2 }], 'block', /general report broken down by day/);
+
+// previewRecommendations(request).
+const preview = (title: string, req: unknown, argument: string, rule: RegExp) => call('previewRecommendations', title, [req], argument, rule);
+preview('no request', undefined, 'contentUrl', /is required/);
+preview('text instead of a request', 'shoes', 'contentUrl', /is required/);
+preview('a sentence as contentUrl', { contentUrl: 'not an address' }, 'contentUrl', /must be an http\(s\) address or a domain/);
+preview('a javascript: address', { contentUrl: 'javascript:alert(1)' }, 'contentUrl', /must be an http\(s\) address/);
+preview('an object as keywords', { contentUrl: 'news.example', keywords: { a: 1 } }, 'keywords', /must be text/);
+preview('101 keywords', { contentUrl: 'news.example', keywords: Array.from({ length: 101 }, (_, i) => `k${i}`) }, 'keywords', /more than the 100 allowed/);
+preview('a word as category', { contentUrl: 'news.example', iabCategories: ['sports'] }, 'iabCategories', /is not an IAB category code/);
+preview('a script element as widget', { contentUrl: 'news.example', widgetJSId: INJECTIONS[1]![1] }, 'widgetJSId', /must be a widget ID/);
+preview('testMode as a word', { contentUrl: 'news.example', testMode: 'perhaps' }, 'testMode', /must be TRUE or FALSE/);
+preview('testMode as a number', { contentUrl: 'news.example', testMode: 1 }, 'testMode', /must be TRUE or FALSE/);
+
+// saveSchedule(report), updateSchedule(id, report), runScheduleNow(id), pauseSchedule(id, paused), deleteSchedule(id).
+const save = (title: string, extra: Record<string, unknown>, argument: string, rule: RegExp) => call('saveSchedule', title, [savedReport(extra)], argument, rule);
+call('saveSchedule', 'no report', [undefined], 'report', /must be a saved report/);
+call('saveSchedule', 'text instead of a report', ['Daily revenue'], 'report', /must be a saved report/);
+save('an unknown field', { colour: 'red' }, 'colour', /is not a field of a saved report/);
+save('no name', { name: undefined }, 'name', /is required/);
+save('an empty name', { name: '   ' }, 'name', /is required/);
+save('a 101-character name', { name: 'n'.repeat(101) }, 'name', /at most 100 characters/);
+save('a name with control characters', { name: 'Daily\u0000revenue' }, 'name', /control character/);
+save('a number as name', { name: 7 }, 'name', /is required|must be text/);
+save('an unknown kind', { kind: 'weekly' }, 'kind', /must be 'main', 'externalId' or 'realtime'/);
+save('no entityId', { entityId: '' }, 'entityId', /is required/);
+save('a script element as entityId', { entityId: INJECTIONS[1]![1] }, 'entityId', /publisher ID/);
+save('no period', { period: undefined }, 'period', /must be a period/);
+save('an unknown period', { period: { type: 'weekly' } }, 'period', /must be a period/);
+save('zero days', { period: { type: 'lastDays', days: 0 } }, 'period.days', /at least 1 day/);
+save('400 days', { period: { type: 'lastDays', days: 400 } }, 'period.days', /at most 366 days/);
+save('hours on the general report', { period: { type: 'lastHours', hours: 5 } }, 'period', /the general report covers days/);
+save('days on the realtime report', { kind: 'realtime', breakdowns: undefined, period: { type: 'lastDays', days: 1 } }, 'period', /covers hours: use 'lastHours'/);
+save('25 hours on the external-ID report', { kind: 'externalId', breakdowns: undefined, period: { type: 'lastHours', hours: 25 } }, 'period.hours', /at most 24 hours/);
+save('an impossible since day', { period: { type: 'since', fromDate: '20261301' } }, 'fromDate', /is not a date/);
+save('a fixed range backwards', { period: { type: 'fixed', fromDate: '20261110', toDate: '20261101' } }, 'toDate', /is before fromDate/);
+save('a doc breakdown over a range older than 12 months', { breakdowns: ['doc'], period: { type: 'fixed', fromDate: '20250101', toDate: '20250107' } }, 'fromDate', /12 months/);
+save('day with month', { breakdowns: ['day', 'month'] }, 'breakdowns', /cannot be combined/);
+save('a fifth breakdown', { breakdowns: ['day', 'platform', 'country', 'section', 'widget'] }, 'breakdowns', /at most 4/);
+save('breakdowns as text', { breakdowns: 'day' }, 'breakdowns', /must be a list/);
+save('a malformed filter', { filter: 'revenue:gt:' }, 'filter', /missing value/);
+save('a 2001-character filter', { filter: `section.name:contains:${'s'.repeat(1980)}` }, 'filter', /at most 2000 characters/);
+save('an unknown sort field', { sort: 'popularity' }, 'sort', /is not a metric/);
+save('a four-letter currency', { currencyCode: 'EURO' }, 'currencyCode', /three-letter currency code/);
+save('decDigits of 7', { decDigits: 7 }, 'decDigits', /from 0 to 6/);
+save('a page size of 0', { pageSize: 0 }, 'pageSize', /from 1 to 10000/);
+save('a page size above the report maximum', { pageSize: 20000 }, 'pageSize', /from 1 to 10000/);
+save('maxRows of 0', { maxRows: 0 }, 'maxRows', /from 1 to 100000/);
+save('no target', { target: undefined }, 'target', /sheet name and a cell/);
+save('a target without a sheet name', { target: { sheetName: '', cell: 'A1' } }, 'target.sheetName', /needs a sheet name/);
+save('a target cell in row 0', { target: { sheetName: 'Data', cell: 'A0' } }, 'target.cell', /must be one cell such as A1/);
+save('a target range instead of a cell', { target: { sheetName: 'Data', cell: 'A1:B2' } }, 'target.cell', /must be one cell/);
+save('a target sheet name with control characters', { target: { sheetName: 'Da\u0007ta', cell: 'A1' } }, 'target.sheetName', /control character/);
+save('no schedule', { schedule: undefined }, 'schedule', /must say how often/);
+save('every minute', { schedule: { every: 'minute' } }, 'schedule', /must say how often/);
+save('every hour with hours', { schedule: { every: 'hours', hours: 1 } }, 'schedule.hours', /from 2 to 12/);
+save('daily at hour 24', { schedule: { every: 'day', hour: 24 } }, 'schedule.hour', /from 0 to 23/);
+save('daily without an hour', { schedule: { every: 'day' } }, 'schedule.hour', /from 0 to 23/);
+save('weekly on a made-up day', { schedule: { every: 'week', weekday: 'funday', hour: 6 } }, 'schedule.weekday', /must be one of sunday/);
+save('incremental on the external-ID report', { kind: 'externalId', breakdowns: undefined, period: { type: 'lastHours', hours: 3 }, incremental: true }, 'incremental', /needs the general report broken down by day/);
+save('incremental over a fixed range', { incremental: true, period: { type: 'fixed', fromDate: '20261101', toDate: '20261107' } }, 'incremental', /needs a period that moves/);
+save('incremental with maxRows', { incremental: true, maxRows: 10 }, 'incremental', /cannot be combined with maxRows/);
+save('totals with incremental', { incremental: true, totals: true }, 'totals', /cannot be combined with incremental/);
+save('paused as text', { paused: 'yes' }, 'paused', /must be true or false/);
+call('updateSchedule', 'no id', [undefined, savedReport()], 'id', /must be the id of a saved report/);
+call('updateSchedule', 'an unknown id', ['nope', savedReport()], 'id', /is not a saved report/);
+call('updateSchedule', "another editor's report", () => [editorReportId, savedReport()], 'id', /was saved by another editor/);
+call('updateSchedule', 'a good id with day and month', () => [ownerReportId, savedReport({ breakdowns: ['day', 'month'] })], 'breakdowns', /cannot be combined/);
+call('updateSchedule', 'a good id with a bad schedule', () => [ownerReportId, savedReport({ schedule: { every: 'fortnight' } })], 'schedule', /must say how often/);
+call('updateSchedule', 'a good id with no report', () => [ownerReportId, null], 'report', /must be a saved report/);
+call('runScheduleNow', 'no id', [undefined], 'id', /must be the id of a saved report/);
+call('runScheduleNow', 'an unknown id', ['nope'], 'id', /is not a saved report/);
+call('runScheduleNow', 'a number as id', [42], 'id', /must be the id of a saved report/);
+call('runScheduleNow', "another editor's report", () => [editorReportId], 'id', /was saved by another editor/);
+call('pauseSchedule', 'an unknown id', ['nope', true], 'id', /is not a saved report/);
+call('pauseSchedule', 'paused as text', () => [ownerReportId, 'yes'], 'paused', /must be true or false/);
+call('pauseSchedule', 'paused as a number', () => [ownerReportId, 1], 'paused', /must be true or false/);
+call('pauseSchedule', 'paused left out', () => [ownerReportId], 'paused', /must be true or false/);
+call('pauseSchedule', "another editor's report", () => [editorReportId, true], 'id', /was saved by another editor/);
+call('deleteSchedule', 'no id', [undefined], 'id', /must be the id of a saved report/);
+call('deleteSchedule', 'an unknown id', ['nope'], 'id', /is not a saved report/);
+call('deleteSchedule', 'a list as id', [['a']], 'id', /must be the id of a saved report/);
+call('deleteSchedule', "another editor's report", () => [editorReportId], 'id', /was saved by another editor/);
+call('deleteSchedule', "the owner's report, by the editor", () => [ownerReportId], 'id', /was saved by another editor/, { user: EDITOR });
+
+describe('sidebar server functions refuse bad input before any request, changing nothing', () => {
+  it.each(CALL_CASES.map((c) => [`${c.fn}: ${c.title}`, c] as const))('%s', async (_name, c) => {
+    const args = typeof c.args === 'function' ? c.args() : c.args;
+    const fetchesBefore = h.host.fetchLog.length;
+    const before = snapshot();
+    const outcome = h.host.run(c.fn, args, { user: c.user ?? OWNER });
+    expect(outcome.ok).toBe(false);
+    const message = outcome.error?.message;
+    expectNamed(message, c.argument, c.rule);
+    c.also?.(message!);
+    expect(snapshot()).toEqual(before);
+    await expectNothingSent(fetchesBefore);
+  });
+});
+
+// ---------------------------------------------------------------- what only the service can know
+
+/**
+ * Two inputs are well formed and yet wrong, and only the service knows it: which real currencies it
+ * converts revenue into (the spec lists none), and which publishers the signed-in user may see. Each
+ * costs exactly one request, and the service's answer still names the argument.
+ */
+describe('inputs only the service can refuse cost one request and still name the argument', () => {
+  it.each([
+    ['a real currency the service does not offer', [P, '2026-11-01', '2026-11-07', undefined, undefined, undefined, undefined, 'KZT'], 'currencyCode', /Engage rejected the request as malformed .*currencyCode.*KZT/],
+    ['a well-formed publisher ID the user may not see', ['ffffffffffffffffffffffffffffffff', '2026-11-01', '2026-11-07'], 'entityId', /Engage denied access .*entityId/],
+  ] as const)('%s', async (_title, args, argument, rule) => {
+    const { text } = typeArguments('ENGAGE_REPORT', [...args]);
+    const before = snapshot('F!1:1');
+    const result = h.host.evaluateFormula('F', 'A1', text, { user: OWNER });
+    try {
+      expect(result.value).toBe('#ERROR!');
+      expect(result.error).toContain(argument);
+      expect(result.error).toMatch(rule);
+      expect(result.error).toMatch(/\[trace ID [\w-]+\]/);
+      expect((await h.apiRequests()).map((r) => r.path)).toEqual(['/engage/v2/reports/main']);
+      expect(snapshot('F!1:1')).toEqual(before);
+    } finally {
+      h.host.setCell('F', 'A1', '');
+    }
+  });
+});
+
+// ---------------------------------------------------------------- the tagging helper (in the sidebar page, no server call)
+
+describe('the tagging helper refuses IDs Engage cannot keep', () => {
+  it.each([
+    ['a 111-character externalId', { externalId: LONG_111 }, 'externalId', /is 111 characters long; Engage keeps at most 110/],
+    ['a 111-character externalSecondaryId', { externalId: 'story-1', externalSecondaryId: LONG_111 }, 'externalSecondaryId', /is 111 characters long/],
+    ['an empty externalId', { externalId: '  ' }, 'externalId', /is required/],
+    ['control characters in an externalId', { externalId: 'story\u0000-1' }, 'externalId', /control character/],
+  ] as const)('%s', (_title, ids, argument, rule) => {
+    const problems = taggingProblems(ids);
+    expectNamed(problems.map((p) => p.message).join('; '), argument, rule);
+  });
+});
+
+describe('the table', () => {
+  it('holds at least 150 bad inputs over every custom function and every sidebar function that takes input', () => {
+    const total = FORMULA_CASES.length + CALL_CASES.length + 4;
+    expect(total).toBeGreaterThanOrEqual(150);
+    expect(new Set(FORMULA_CASES.map((c) => c.fn))).toEqual(new Set([
+      'ENGAGE_REPORT', 'ENGAGE_EXTERNALID_REPORT', 'ENGAGE_REALTIME_REPORT', 'ENGAGE_PUBLISHERS', 'ENGAGE_WIDGETS',
+      'ENGAGE_NATIVEAPPS', 'ENGAGE_COUNTRIES', 'ENGAGE_TIMEZONES', 'ENGAGE_RECOMMENDATIONS',
+    ]));
+    expect(new Set(CALL_CASES.map((c) => c.fn))).toEqual(new Set([
+      'signIn', 'signInWithToken', 'saveSettings', 'runReportToSheet', 'getRunProgress', 'insertFormula', 'addChart',
+      'previewRecommendations', 'saveSchedule', 'updateSchedule', 'runScheduleNow', 'pauseSchedule', 'deleteSchedule',
+    ]));
+  });
+});
