@@ -12,10 +12,13 @@ const REFRESH_SHEET_NAME = 'Engage refresh';
 export function touchRefreshCell(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): void {
   let range = spreadsheet.getRangeByName(REFRESH_RANGE_NAME);
   if (!range) {
+    // insertSheet makes the new sheet the active one: give the user back the sheet they were on.
+    const active = spreadsheet.getActiveSheet();
     const sheet = spreadsheet.getSheetByName(REFRESH_SHEET_NAME) ?? spreadsheet.insertSheet(REFRESH_SHEET_NAME);
     range = sheet.getRange(1, 1);
     spreadsheet.setNamedRange(REFRESH_RANGE_NAME, range);
     sheet.hideSheet();
+    if (active && active.getName() !== REFRESH_SHEET_NAME) spreadsheet.setActiveSheet(active);
   }
   range.setValue(new Date());
 }

@@ -1,0 +1,30 @@
+/**
+ * End to end: the menu's Refresh all changes the named refresh cell, which makes every ENGAGE_*
+ * formula that takes it as its refresh argument fetch again, and leaves the user on their sheet.
+ */
+import { OWNER, startAddon, type AddonHarness } from '../support/addon-host';
+import { BIG_PUBLISHER_ID } from '../support/emulator';
+
+let h: AddonHarness;
+beforeAll(async () => {
+  h = await startAddon({ sheets: ['Data'], maxColumns: 40 });
+  h.signIn();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+it('creates the hidden refresh cell, keeps the user on their sheet, and makes referencing formulas fetch again', async () => {
+  h.host.setActiveRange('Data', 'B2');
+  h.host.call('refreshAll', [], { user: OWNER });
+  expect(h.host.state.sheetById(h.host.state.activeSheetId)?.name).toBe('Data');
+
+  const formula = `=ENGAGE_REPORT("${BIG_PUBLISHER_ID}", "2026-11-01", "2026-11-02", , , , , , , EngageRefresh)`;
+  const first = h.host.evaluateFormula('Data', 'A1', formula, { user: OWNER });
+  expect(first.error).toBeUndefined();
+  await h.emulator.clearRequests();
+  h.host.call('refreshAll', [], { user: OWNER });
+  const recalculated = await h.host.recalculate(undefined, { user: OWNER });
+  expect(recalculated.map((r) => r.a1)).toEqual(['A1']);
+  expect((await h.apiRequests()).filter((r) => r.path.endsWith('/reports/main'))).toHaveLength(1);
+});
