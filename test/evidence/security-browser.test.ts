@@ -152,22 +152,25 @@ async function eventually(check: () => Promise<void>, timeoutMs = 20_000): Promi
  * inline handler (the sidebar uses addEventListener only), no image or frame outside http(s), no
  * <b> or <iframe> element (the sidebar makes none), no dialog, no page error.
  */
+interface InjectionScan { scripts: number; inlineHandlers: string[]; badSources: string[]; injectedTags: number }
+
 async function expectNothingInjected(open: OpenSidebar, scriptsAtLoad: number): Promise<void> {
-  const found = await open.page.evaluate(() => {
+  // Runs in the page; a string because the tests are type-checked without the DOM library.
+  const found = await open.page.evaluate<InjectionScan>(`(() => {
     const all = Array.from(document.querySelectorAll('*'));
     return {
       scripts: document.querySelectorAll('script').length,
       inlineHandlers: all.filter((e) => Array.from(e.attributes).some((a) => a.name.toLowerCase().startsWith('on'))).map((e) => e.outerHTML.slice(0, 80)),
-      badSources: Array.from(document.querySelectorAll('img, iframe, a')).map((e) => e.getAttribute('src') ?? e.getAttribute('href')).filter((u) => u !== null && !/^https?:\/\//.test(u)),
+      badSources: Array.from(document.querySelectorAll('img, iframe, a')).map((e) => e.getAttribute('src') ?? e.getAttribute('href')).filter((u) => u !== null && !/^https?:\\/\\//.test(u)),
       injectedTags: document.querySelectorAll('b, iframe, object, embed').length,
     };
-  });
+  })()`);
   expect(found).toEqual({ scripts: scriptsAtLoad, inlineHandlers: [], badSources: [], injectedTags: 0 });
   expect(open.dialogs).toEqual([]);
   expect(open.pageErrors).toEqual([]);
 }
 
-const scriptCount = (page: Page) => page.evaluate(() => document.querySelectorAll('script').length);
+const scriptCount = (page: Page) => page.evaluate<number>("document.querySelectorAll('script').length");
 
 async function chooseBreakdowns(page: Page, names: string[]): Promise<void> {
   for (;;) {
