@@ -134,13 +134,13 @@ describe('dropped connections', () => {
 
 describe('429 storms', () => {
   it('waits out announced waits that fit, sending page 2 again only after each: 2 extra requests for 2 refusals', async () => {
-    const before = h.host.now();
+    const before = h.host.clock.now();
     const { result, requests } = await underFaults([{ match: PAGE_2, rateLimitMs: 4000, times: 2 }], '429-fits');
     expect(result.values).toEqual(baseline);
     expect(requests.filter((r) => r.status === 429)).toHaveLength(2);
     expect(requests).toHaveLength(3 + 2);
     // The two waits of 4 s passed on the clock (the add-on slept them), and no retry came early.
-    expect(h.host.now() - before).toBeGreaterThanOrEqual(8000);
+    expect(h.host.clock.now() - before).toBeGreaterThanOrEqual(8000);
     const times = requests.filter((r) => r.query.offset === '5000').map((r) => Date.parse(r.time));
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(4000);
     expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(4000);

@@ -102,9 +102,9 @@ describe('scheduled refresh', () => {
     h.host.advanceTime(2 * MINUTE_MS);
     await h.emulator.clearRequests();
     await h.emulator.setFaults([fault]);
-    const started = h.host.now();
+    const started = h.host.clock.now();
     const view = byName(call<{ list: List }>('runScheduleNow', report.id).list, sheetName);
-    if (fault.rateLimitMs) expect(h.host.now() - started).toBeGreaterThanOrEqual(2 * fault.rateLimitMs);
+    if (fault.rateLimitMs) expect(h.host.clock.now() - started).toBeGreaterThanOrEqual(2 * fault.rateLimitMs);
     expect(view.status).toMatchObject({ rows: 7, failures: 0 });
     expect(view.status.lastError).toBeUndefined();
     expect(await reportRequests()).toHaveLength(requests);
