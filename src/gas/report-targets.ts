@@ -22,9 +22,9 @@ export function resolvePlacement(ss: Spreadsheet, target: unknown): BlockPlaceme
   const t = checkRunTarget(target);
   switch (t.type) {
     case 'newSheet': {
-      const name = freeSheetName(ss, t.sheetName ?? 'Engage report');
-      ss.insertSheet(name);
-      return { sheetName: name, row: 1, column: 1 };
+      // The name only: the writer inserts the sheet once every page has arrived, so a failed run
+      // leaves no empty sheet behind.
+      return { sheetName: freeSheetName(ss, t.sheetName ?? 'Engage report'), row: 1, column: 1 };
     }
     case 'existingSheet': {
       const name = t.sheetName;

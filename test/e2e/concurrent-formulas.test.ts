@@ -25,5 +25,8 @@ it('sends one request set for 50 identical formulas recalculating at once', asyn
   expect(results.filter((r) => r.error)).toEqual([]);
   expect(new Set(results.map((r) => JSON.stringify(r.values))).size).toBe(1);
   expect(results[0]!.values!.length).toBeGreaterThan(10);
+  // What the add-on sent, by execution: one execution fetched, the 49 others waited for its result.
+  const fetches = h.host.fetchLog.filter((f) => f.url.includes('/reports/main'));
+  expect(fetches.map((f) => ({ execution: f.executionId, status: f.status, error: f.error }))).toHaveLength(1);
   expect((await h.apiRequests()).filter((r) => r.path.endsWith('/reports/main'))).toHaveLength(1);
 });

@@ -77,6 +77,16 @@ describe('Run to sheet', () => {
     expect(call<{ state: string; message: string }>('getRunProgress', runId)).toMatchObject({ state: 'failed', message: text });
     expect(h.host.getValues('Run', 'A1:T13660')).toEqual(before);
   });
+
+  it('leaves no new sheet behind when a run to a new sheet fails', async () => {
+    await h.emulator.setFaults([{ match: PAGE_2, status: 504, times: 100 }]);
+    const sheetsBefore = h.host.state.sheets.map((sheet) => sheet.name);
+    expect(() => call('runReportToSheet', REQUEST, { type: 'newSheet', sheetName: 'Fresh report' }, 'run-new-sheet')).toThrow(/took too long/);
+    expect(h.host.state.sheets.map((sheet) => sheet.name)).toEqual(sheetsBefore);
+    await h.emulator.clearFaults();
+    expect(call<{ block: { sheetName: string } }>('runReportToSheet', REQUEST, { type: 'newSheet', sheetName: 'Fresh report' }, 'run-new-sheet-2').block.sheetName).toBe('Fresh report');
+    expect(h.host.getValues('Fresh report', 'A1:A1')).toEqual([['externalId']]);
+  });
 });
 
 describe('scheduled refresh', () => {
