@@ -12,7 +12,7 @@
  */
 import { EngageClient } from './api-client';
 import { ChunkedCache, hashText, type BatchCache } from './chunked-cache';
-import { AuthenticationError, BusyError, EngageError, NotSignedInError, RateLimitError, ValidationError } from './errors';
+import { AuthenticationError, BusyError, NotSignedInError, RateLimitError, ValidationError } from './errors';
 import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from './ports';
 import { RateLimiter } from './rate-limiter';
 import type { ReportResult } from './paging';
@@ -450,13 +450,4 @@ export function decodeValues(text: string): Cell[][] {
     }
   }
   return values as Cell[][];
-}
-
-/** One sentence for the user, whatever was thrown; never carries a secret. */
-export function userMessage(error: unknown): string {
-  if (error instanceof EngageError) return error.message;
-  if (error && typeof error === 'object' && 'message' in error && typeof (error as Error).message === 'string') {
-    return `Engage for Sheets failed unexpectedly (${(error as Error).message}): try again, and report it if it persists.`;
-  }
-  return 'Engage for Sheets failed unexpectedly: try again, and report it if it persists.';
 }

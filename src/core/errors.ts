@@ -283,6 +283,15 @@ export class BusyError extends EngageError {
   }
 }
 
+/** One sentence for the user, whatever was thrown; never carries a secret. */
+export function userMessage(error: unknown): string {
+  if (error instanceof EngageError) return error.message;
+  if (error && typeof error === 'object' && 'message' in error && typeof (error as Error).message === 'string') {
+    return `Engage for Sheets failed unexpectedly (${(error as Error).message}): try again, and report it if it persists.`;
+  }
+  return 'Engage for Sheets failed unexpectedly: try again, and report it if it persists.';
+}
+
 /** Reads `{moreInfo, errorMessage}` from an error body, tolerating other shapes and non-JSON. */
 export function parseErrorBody(body: string): { moreInfo?: string; errorMessage?: string } {
   const text = body.trim();

@@ -4,25 +4,22 @@
  * A custom function runs with the spreadsheet owner's sign-in and has 30 seconds in all; the work
  * gets 25 of them, the rest is left for Sheets to take the result.
  */
-import { userMessage } from '../core/engage-addon';
 import type { Cell } from '../core/report-table';
 import type { ReportInput } from '../core/report-request';
 import type { LookupKind, ReportKind } from '../core/spec';
 import { FORMULA_MAX_ROWS, optionalInteger, optionalList, optionalText, requiredDate, requiredText, singleValue } from '../core/formula-args';
 import { createAddon } from '../gas/addon-services';
+import { withUserMessage } from './user-errors';
 
 /** Time a custom function's work may take, of Apps Script's 30 s. */
 export const FORMULA_TIME_BUDGET_MS = 25_000;
 
 type Arg = unknown;
 
-function runFormula(work: (deadlineAtMs: number) => Cell[][]): Cell[][] {
+/** Runs a formula's work against its deadline; a failure becomes the sentence under #ERROR!. */
+export function runFormula(work: (deadlineAtMs: number) => Cell[][]): Cell[][] {
   const deadlineAtMs = Date.now() + FORMULA_TIME_BUDGET_MS;
-  try {
-    return work(deadlineAtMs);
-  } catch (e) {
-    throw new Error(userMessage(e));
-  }
+  return withUserMessage(() => work(deadlineAtMs));
 }
 
 function reportFormula(kind: ReportKind, args: { entityId: Arg; fromDate: Arg; toDate: Arg; breakdowns: Arg; filter: Arg; sort: Arg; maxRows: Arg; currencyCode?: Arg; decDigits?: Arg; refresh: Arg }): Cell[][] {

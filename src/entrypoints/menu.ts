@@ -4,7 +4,7 @@
  * because of it: the menu must always appear.
  */
 import { createAddon } from '../gas/addon-services';
-import { userMessage } from '../core/engage-addon';
+import { userMessage } from '../core/errors';
 import { touchRefreshCell } from '../gas/refresh-cell';
 
 /**

@@ -4,12 +4,12 @@
  * widget ID from the user's settings (the spreadsheet owner's in a formula). Neither fires the
  * impression pixel: only the sidebar does, in the browser, after it has displayed the documents.
  */
-import { userMessage } from '../core/engage-addon';
 import { singleValue } from '../core/formula-args';
 import type { RecommendationsPreview } from '../core/recommendations';
 import type { Cell } from '../core/report-table';
 import { createAddon } from '../gas/addon-services';
-import { FORMULA_TIME_BUDGET_MS } from './custom-functions';
+import { runFormula } from './custom-functions';
+import { withUserMessage } from './user-errors';
 
 /** A sidebar call has up to 6 minutes, but a preview that takes longer than this is not worth waiting for. */
 const PREVIEW_TIME_BUDGET_MS = 30_000;
@@ -28,15 +28,10 @@ const PREVIEW_TIME_BUDGET_MS = 30_000;
  * @customfunction
  */
 export function ENGAGE_RECOMMENDATIONS(keywords: unknown, iabCategories: unknown, contentUrl: unknown, widgetJSId: unknown, testMode?: unknown, refresh?: unknown): Cell[][] {
-  const deadlineAtMs = Date.now() + FORMULA_TIME_BUDGET_MS;
-  try {
-    return createAddon({ inCustomFunction: true }).formulaRecommendations(
-      { keywords, iabCategories, contentUrl, widgetJSId, testMode },
-      { deadlineAtMs, refresh: singleValue(refresh, 'refresh') ?? null },
-    );
-  } catch (e) {
-    throw new Error(userMessage(e));
-  }
+  return runFormula((deadlineAtMs) => createAddon({ inCustomFunction: true }).formulaRecommendations(
+    { keywords, iabCategories, contentUrl, widgetJSId, testMode },
+    { deadlineAtMs, refresh: singleValue(refresh, 'refresh') ?? null },
+  ));
 }
 
 /**
@@ -47,13 +42,11 @@ export function ENGAGE_RECOMMENDATIONS(keywords: unknown, iabCategories: unknown
  * @return {Object} {documents, omitted, reportServed, testMode, widgetJSId, traceId}.
  */
 export function previewRecommendations(request: unknown): RecommendationsPreview {
-  try {
+  return withUserMessage(() => {
     const r = (request && typeof request === 'object' && !Array.isArray(request) ? request : {}) as Record<string, unknown>;
     return createAddon().previewRecommendations(
       { keywords: r.keywords, iabCategories: r.iabCategories, contentUrl: r.contentUrl, widgetJSId: r.widgetJSId, testMode: r.testMode },
       { deadlineAtMs: Date.now() + PREVIEW_TIME_BUDGET_MS },
     );
-  } catch (e) {
-    throw new Error(userMessage(e));
-  }
+  });
 }

@@ -4,11 +4,12 @@
  * as one sentence. The trigger handler never throws: each saved report's status records what
  * happened, because a trigger sends no error email and nobody watches it.
  */
-import { userMessage } from '../core/engage-addon';
+import { userMessage } from '../core/errors';
 import type { ScheduleList } from '../core/schedule-service';
 import type { RunSummary } from '../core/refresh-runner';
 import { touchRefreshCell } from '../gas/refresh-cell';
 import { createScheduleService } from '../gas/schedule-services';
+import { withUserMessage } from './user-errors';
 
 /** Makes ENGAGE_* formulas that reference the refresh cell fetch again; the saved reports are already written. */
 function refreshFormulas(): void {
@@ -19,14 +20,6 @@ function refreshFormulas(): void {
   }
 }
 
-function run<T>(work: () => T): T {
-  try {
-    return work();
-  } catch (e) {
-    throw new Error(userMessage(e));
-  }
-}
-
 /**
  * Saves a report built in the sidebar with its target cell and schedule, and installs your hourly
  * trigger with your first schedule. The definition holds no secret; it runs with your sign-in.
@@ -34,7 +27,7 @@ function run<T>(work: () => T): T {
  * @return {Object} The saved reports of this spreadsheet.
  */
 export function saveSchedule(report: unknown): ScheduleList {
-  return run(() => createScheduleService().save(report));
+  return withUserMessage(() => createScheduleService().save(report));
 }
 
 /**
@@ -43,7 +36,7 @@ export function saveSchedule(report: unknown): ScheduleList {
  * @return {Object} {reports, triggerInstalled, timeZone}.
  */
 export function listSchedules(): ScheduleList {
-  return run(() => createScheduleService().list());
+  return withUserMessage(() => createScheduleService().list());
 }
 
 /**
@@ -53,7 +46,7 @@ export function listSchedules(): ScheduleList {
  * @return {Object} The saved reports of this spreadsheet.
  */
 export function updateSchedule(id: unknown, report: unknown): ScheduleList {
-  return run(() => createScheduleService().update(id, report));
+  return withUserMessage(() => createScheduleService().update(id, report));
 }
 
 /**
@@ -63,7 +56,7 @@ export function updateSchedule(id: unknown, report: unknown): ScheduleList {
  * @return {Object} {summary, list}.
  */
 export function runScheduleNow(id: unknown): { summary: RunSummary; list: ScheduleList } {
-  return run(() => {
+  return withUserMessage(() => {
     const outcome = createScheduleService().runNow(id);
     if (outcome.summary.refreshed.length > 0) refreshFormulas();
     return outcome;
@@ -77,7 +70,7 @@ export function runScheduleNow(id: unknown): { summary: RunSummary; list: Schedu
  * @return {Object} The saved reports of this spreadsheet.
  */
 export function pauseSchedule(id: unknown, paused: unknown): ScheduleList {
-  return run(() => createScheduleService().pause(id, paused));
+  return withUserMessage(() => createScheduleService().pause(id, paused));
 }
 
 /**
@@ -87,7 +80,7 @@ export function pauseSchedule(id: unknown, paused: unknown): ScheduleList {
  * @return {Object} The saved reports of this spreadsheet.
  */
 export function deleteSchedule(id: unknown): ScheduleList {
-  return run(() => createScheduleService().remove(id));
+  return withUserMessage(() => createScheduleService().remove(id));
 }
 
 /**

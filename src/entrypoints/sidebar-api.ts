@@ -3,16 +3,9 @@
  * who has the sidebar open. Arguments and results are plain data; a failure reaches the sidebar's
  * failure handler as an Error whose message is one sentence that says what to do next.
  */
-import { userMessage, type SidebarState } from '../core/engage-addon';
+import type { SidebarState } from '../core/engage-addon';
 import { createAddon } from '../gas/addon-services';
-
-function run<T>(work: () => T): T {
-  try {
-    return work();
-  } catch (e) {
-    throw new Error(userMessage(e));
-  }
-}
+import { withUserMessage } from './user-errors';
 
 /**
  * Signs in to Engage with user name and password. Only the token and its issue time are kept, in
@@ -22,7 +15,7 @@ function run<T>(work: () => T): T {
  * @return {Object} The sidebar's state after signing in.
  */
 export function signIn(username: unknown, password: unknown): SidebarState {
-  return run(() => createAddon().signIn(username, password));
+  return withUserMessage(() => createAddon().signIn(username, password));
 }
 
 /**
@@ -31,7 +24,7 @@ export function signIn(username: unknown, password: unknown): SidebarState {
  * @return {Object} The sidebar's state after signing in.
  */
 export function signInWithToken(token: unknown): SidebarState {
-  return run(() => createAddon().useToken(token));
+  return withUserMessage(() => createAddon().useToken(token));
 }
 
 /**
@@ -39,7 +32,7 @@ export function signInWithToken(token: unknown): SidebarState {
  * @return {Object} The sidebar's state after signing out.
  */
 export function signOut(): SidebarState {
-  return run(() => createAddon().signOut());
+  return withUserMessage(() => createAddon().signOut());
 }
 
 /**
@@ -49,7 +42,7 @@ export function signOut(): SidebarState {
  * @return {Object} The sidebar's state, without the API key.
  */
 export function saveSettings(settings: unknown): SidebarState {
-  return run(() => createAddon().saveSettings(settings));
+  return withUserMessage(() => createAddon().saveSettings(settings));
 }
 
 /**
@@ -57,5 +50,5 @@ export function saveSettings(settings: unknown): SidebarState {
  * @return {Object} The state.
  */
 export function getSidebarState(): SidebarState {
-  return run(() => createAddon().sidebarState());
+  return withUserMessage(() => createAddon().sidebarState());
 }

@@ -3,7 +3,6 @@
  * progress, "Insert formula" and "Add chart". Thin: read the arguments, call the core
  * (SidebarReports) or the spreadsheet adapters, and turn a failure into one sentence.
  */
-import { userMessage } from '../core/engage-addon';
 import type { RunProgress, RunSummary, Publisher } from '../core/sidebar-reports';
 import { checkRunId, SidebarReports } from '../core/sidebar-reports';
 import { createAddon } from '../gas/addon-services';
@@ -11,14 +10,7 @@ import { addRevenueChart, refreshReference, resolvePlacement, sheetContext, writ
 import { SpreadsheetWriter } from '../gas/sheet-writer';
 import { PropertiesStore, ServiceCache, systemClock } from '../gas/stores';
 import { REFRESH_RANGE_NAME } from './menu';
-
-function run<T>(work: () => T): T {
-  try {
-    return work();
-  } catch (e) {
-    throw new Error(userMessage(e));
-  }
-}
+import { withUserMessage } from './user-errors';
 
 function reports(): SidebarReports {
   const ss = SpreadsheetApp.getActiveSpreadsheet();
@@ -37,7 +29,7 @@ function reports(): SidebarReports {
  * @return {Object[]} Publishers as {id, name}, by name.
  */
 export function listPublishers(): Publisher[] {
-  return run(() => reports().listPublishers());
+  return withUserMessage(() => reports().listPublishers());
 }
 
 /**
@@ -45,7 +37,7 @@ export function listPublishers(): Publisher[] {
  * @return {Object} {sheets, activeCell}.
  */
 export function getSheetContext(): { sheets: string[]; activeCell: string } {
-  return run(() => sheetContext(SpreadsheetApp.getActiveSpreadsheet()));
+  return withUserMessage(() => sheetContext(SpreadsheetApp.getActiveSpreadsheet()));
 }
 
 /**
@@ -57,7 +49,7 @@ export function getSheetContext(): { sheets: string[]; activeCell: string } {
  * @return {Object} What was written, with a preview of the first rows.
  */
 export function runReportToSheet(request: unknown, target: unknown, runId: unknown): RunSummary {
-  return run(() => {
+  return withUserMessage(() => {
     const r = reports();
     // Validate everything before a new sheet is inserted, so bad input leaves the spreadsheet untouched.
     r.formula(request);
@@ -72,7 +64,7 @@ export function runReportToSheet(request: unknown, target: unknown, runId: unkno
  * @return {Object} {state, pagesFetched, pagesPlanned, message}, or null before the run starts.
  */
 export function getRunProgress(runId: unknown): RunProgress | null {
-  return run(() => reports().progress(runId));
+  return withUserMessage(() => reports().progress(runId));
 }
 
 /**
@@ -82,7 +74,7 @@ export function getRunProgress(runId: unknown): RunProgress | null {
  * @return {Object} {formula, cell}.
  */
 export function insertFormula(request: unknown): { formula: string; cell: string } {
-  return run(() => {
+  return withUserMessage(() => {
     const ss = SpreadsheetApp.getActiveSpreadsheet();
     const formula = reports().formula(request, refreshReference(ss, REFRESH_RANGE_NAME));
     return { formula, ...writeFormulaAtActiveCell(ss, formula) };
@@ -95,5 +87,5 @@ export function insertFormula(request: unknown): { formula: string; cell: string
  * @return {Object} {chartTitle}.
  */
 export function addChart(block: unknown): { chartTitle: string } {
-  return run(() => addRevenueChart(SpreadsheetApp.getActiveSpreadsheet(), block));
+  return withUserMessage(() => addRevenueChart(SpreadsheetApp.getActiveSpreadsheet(), block));
 }
