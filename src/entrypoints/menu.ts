@@ -45,8 +45,6 @@ export function showSidebar(): void {
   SpreadsheetApp.getUi().showSidebar(html);
 }
 
-export { REFRESH_RANGE_NAME } from '../gas/refresh-cell';
-
 /**
  * Refresh all: changes the named refresh cell, so every ENGAGE_* formula that references it as its
  * refresh argument fetches fresh data.

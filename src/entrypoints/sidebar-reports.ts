@@ -6,10 +6,10 @@
 import type { RunProgress, RunSummary, Publisher } from '../core/sidebar-reports';
 import { checkRunId, SidebarReports } from '../core/sidebar-reports';
 import { createAddon } from '../gas/addon-services';
-import { addRevenueChart, refreshReference, resolvePlacement, sheetContext, writeFormulaAtActiveCell } from '../gas/report-targets';
+import { addRevenueChart, resolvePlacement, sheetContext, writeFormulaAtActiveCell } from '../gas/report-targets';
+import { refreshCellReference } from '../gas/refresh-cell';
 import { SpreadsheetWriter } from '../gas/sheet-writer';
 import { PropertiesStore, ServiceCache, systemClock } from '../gas/stores';
-import { REFRESH_RANGE_NAME } from './menu';
 import { withUserMessage } from './user-errors';
 
 function reports(): SidebarReports {
@@ -76,7 +76,7 @@ export function getRunProgress(runId: unknown): RunProgress | null {
 export function insertFormula(request: unknown): { formula: string; cell: string } {
   return withUserMessage(() => {
     const ss = SpreadsheetApp.getActiveSpreadsheet();
-    const formula = reports().formula(request, refreshReference(ss, REFRESH_RANGE_NAME));
+    const formula = reports().formula(request, refreshCellReference(ss));
     return { formula, ...writeFormulaAtActiveCell(ss, formula) };
   });
 }

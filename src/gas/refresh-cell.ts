@@ -22,3 +22,8 @@ export function touchRefreshCell(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
   }
   range.setValue(new Date());
 }
+
+/** The refresh cell as a formula's refresh argument, once Refresh all (or a scheduled run) has created it. */
+export function refreshCellReference(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): string | undefined {
+  return spreadsheet.getRangeByName(REFRESH_RANGE_NAME) ? REFRESH_RANGE_NAME : undefined;
+}

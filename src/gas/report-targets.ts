@@ -1,21 +1,26 @@
 /**
  * Where the report builder's output goes in the spreadsheet: the placement of "Run to sheet" (a new
- * sheet, an existing sheet at A1, or the active cell), the active cell for "Insert formula", the
- * named refresh cell, and the native chart of revenue and RPM by day placed beside a written block.
+ * sheet, an existing sheet at A1, or the active cell), the active cell for "Insert formula", and the
+ * native chart of revenue and RPM by day placed beside a written block.
  */
-import { checkRunTarget } from '../core/builder-request';
+import { checkRunTarget, SHEET_NAME_MAX_CHARS } from '../core/builder-request';
 import { quoted, ValidationError } from '../core/errors';
 import type { BlockPlacement, WrittenBlock } from '../core/sheet-output';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
-const SHEET_NAME_MAX_LENGTH = 100;
-
 /** A sheet name not yet used: "Engage report", "Engage report (2)", ... */
 function freeSheetName(ss: Spreadsheet, wanted: string): string {
-  const base = wanted.trim().slice(0, SHEET_NAME_MAX_LENGTH - 6) || 'Engage report';
+  const base = wanted.trim().slice(0, SHEET_NAME_MAX_CHARS - 6) || 'Engage report';
   if (!ss.getSheetByName(base)) return base;
   for (let n = 2; ; n++) if (!ss.getSheetByName(`${base} (${n})`)) return `${base} (${n})`;
+}
+
+/** The cell the user has selected (the current cell, else the top-left of the active range). */
+function selectedCell(ss: Spreadsheet): GoogleAppsScript.Spreadsheet.Range {
+  const cell = ss.getCurrentCell() ?? ss.getActiveRange();
+  if (!cell) throw ValidationError.single('target', 'no cell is selected: click a cell first');
+  return cell;
 }
 
 export function resolvePlacement(ss: Spreadsheet, target: unknown): BlockPlacement {
@@ -32,8 +37,7 @@ export function resolvePlacement(ss: Spreadsheet, target: unknown): BlockPlaceme
       return { sheetName: name, row: 1, column: 1 };
     }
     case 'activeCell': {
-      const cell = ss.getCurrentCell() ?? ss.getActiveRange();
-      if (!cell) throw ValidationError.single('target', 'no cell is selected: click a cell first');
+      const cell = selectedCell(ss);
       return { sheetName: cell.getSheet().getName(), row: cell.getRow(), column: cell.getColumn() };
     }
   }
@@ -48,16 +52,10 @@ export function sheetContext(ss: Spreadsheet): { sheets: string[]; activeCell: s
 
 /** Writes a formula into the active cell; returns where. */
 export function writeFormulaAtActiveCell(ss: Spreadsheet, formula: string): { cell: string } {
-  const cell = ss.getCurrentCell() ?? ss.getActiveRange();
-  if (!cell) throw ValidationError.single('target', 'no cell is selected: click a cell first');
+  const cell = selectedCell(ss);
   const one = cell.getSheet().getRange(cell.getRow(), cell.getColumn());
   one.setFormula(formula);
   return { cell: `${one.getSheet().getName()}!${one.getA1Notation()}` };
-}
-
-/** The named refresh cell as a formula reference, when Refresh all has created it. */
-export function refreshReference(ss: Spreadsheet, name: string): string | undefined {
-  return ss.getRangeByName(name) ? name : undefined;
 }
 
 /**
