@@ -5,7 +5,7 @@
  * inside the last 48 hours. The text produced here is exactly what the ENGAGE_* formulas accept, so
  * the sidebar run and the inserted formula ask for the same period.
  */
-import { calendarDayInZone, floorToHourMs, utcDayOf, utcMidnightMs, type CalendarDay } from './dates';
+import { addDays, calendarDayInZone, floorToHourMs, utcDayOf, utcMidnightMs, type CalendarDay } from './dates';
 import { HOURLY_REPORT_MAX_RANGE_HOURS, MS_PER_DAY, MS_PER_HOUR, REALTIME_WINDOW_HOURS, type ReportKind } from './spec';
 
 export const DAY_PRESETS = ['today', 'yesterday', 'last7', 'last14', 'last30', 'thisMonth', 'lastMonth', 'custom'] as const;
@@ -52,9 +52,6 @@ export function dayText(day: CalendarDay): string {
 export function utcHourText(epochMs: number): string {
   const d = new Date(epochMs);
   return `${dayText(utcDayOf(epochMs))} ${pad(d.getUTCHours())}:00`;
-}
-function addDays(day: CalendarDay, days: number): CalendarDay {
-  return utcDayOf(utcMidnightMs(day) + days * MS_PER_DAY);
 }
 
 /**

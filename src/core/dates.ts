@@ -49,6 +49,11 @@ export function utcMidnightMs(day: CalendarDay): number {
   return Date.UTC(day.year, day.month - 1, day.day);
 }
 
+/** The calendar day `days` days after `day` (before it when negative). */
+export function addDays(day: CalendarDay, days: number): CalendarDay {
+  return utcDayOf(utcMidnightMs(day) + days * MS_PER_DAY);
+}
+
 /** Same calendar day `months` months earlier (clamped to the month's end), in UTC. */
 export function subtractMonths(day: CalendarDay, months: number): CalendarDay {
   const totalMonths = day.year * 12 + (day.month - 1) - months;

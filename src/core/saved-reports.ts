@@ -11,13 +11,13 @@
  * "today" is (field notes).
  */
 import * as z from 'zod';
-import { formatDay, formatUtcHour, floorToHourMs, utcDayOf, utcMidnightMs, type CalendarDay } from './dates';
+import { addDays, formatDay, formatUtcHour, floorToHourMs, utcDayOf, type CalendarDay } from './dates';
 import { BusyError, controlCharacterIndex, quoted, ValidationError } from './errors';
 import type { Clock, KeyValueStore, Lock, RandomSource } from './ports';
 import type { ReportInput } from './report-request';
 import { scheduleSchema, type Schedule } from './schedule';
 import type { WrittenBlock } from './sheet-output';
-import { MS_PER_DAY, MS_PER_HOUR, REPORT_SPECS, type ReportKind } from './spec';
+import { MS_PER_HOUR, REPORT_SPECS, type ReportKind } from './spec';
 
 export const SAVED_REPORTS_INDEX_KEY = 'engage.sr.index';
 const DEFINITION_PREFIX = 'engage.sr.def.';
@@ -117,10 +117,6 @@ export interface RefreshStatus {
   fetchedThrough?: string;
   /** A run refreshing it now holds it until then, so a concurrent run does not refresh it too. */
   runningUntilMs?: number;
-}
-
-function addDays(day: CalendarDay, days: number): CalendarDay {
-  return utcDayOf(utcMidnightMs(day) + days * MS_PER_DAY);
 }
 
 function parseDay(text: string): CalendarDay {

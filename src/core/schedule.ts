@@ -6,8 +6,8 @@
  * at a fuzzy minute, so a slot is served by the first run on or after its start.
  */
 import * as z from 'zod';
-import { wallTimeInZone, zonedTimeToEpochMs, type CalendarDay } from './dates';
-import { MS_PER_DAY, MS_PER_HOUR } from './spec';
+import { addDays, calendarDayInZone, utcMidnightMs, zonedTimeToEpochMs } from './dates';
+import { MS_PER_HOUR } from './spec';
 
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -45,23 +45,17 @@ function startsSlot(schedule: Schedule, localHour: number, weekday: number): boo
   }
 }
 
-function addDays(day: CalendarDay, days: number): CalendarDay {
-  const d = new Date(Date.UTC(day.year, day.month - 1, day.day) + days * MS_PER_DAY);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
-}
-
 /**
- * Slot starts in `timeZone` around `aroundMs`, in time order: local wall-clock hours from the day
- * before through LONGEST_SEARCH_DAYS after. A wall hour skipped by daylight saving maps to the first
- * instant after the gap, and a repeated one counts once.
+ * Slot starts in `timeZone` around `aroundMs`, in time order: local wall-clock hours from `daysBack`
+ * days before its calendar day through `daysAhead` days after. A wall hour skipped by daylight saving
+ * maps to the first instant after the gap, and a repeated one counts once.
  */
 function slotStarts(schedule: Schedule, aroundMs: number, timeZone: string, daysBack: number, daysAhead: number): number[] {
-  const w = wallTimeInZone(aroundMs, timeZone);
-  const today: CalendarDay = { year: w.year, month: w.month, day: w.day };
+  const today = calendarDayInZone(aroundMs, timeZone);
   const starts: number[] = [];
   for (let offset = -daysBack; offset <= daysAhead; offset++) {
     const day = addDays(today, offset);
-    const weekday = new Date(Date.UTC(day.year, day.month - 1, day.day)).getUTCDay();
+    const weekday = new Date(utcMidnightMs(day)).getUTCDay();
     for (let hour = 0; hour < 24; hour++) {
       if (!startsSlot(schedule, hour, weekday)) continue;
       const at = zonedTimeToEpochMs(day, hour, timeZone);
