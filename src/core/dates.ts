@@ -187,6 +187,7 @@ export function floorToHourMs(epochMs: number): number {
   return Math.floor(epochMs / MS_PER_HOUR) * MS_PER_HOUR;
 }
 
+/** True for any Date, also one made in another realm (a date cell's value), which `instanceof Date` misses. */
 export function isDate(value: unknown): value is Date {
   return Object.prototype.toString.call(value) === '[object Date]';
 }

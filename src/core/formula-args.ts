@@ -4,6 +4,7 @@
  * error, so a bad argument shows `#ERROR!` with a message that says which one and why, before any
  * request is sent.
  */
+import { isDate } from './dates';
 import { ValidationError } from './errors';
 import { showValue } from './report-request';
 
@@ -82,7 +83,7 @@ export function stringList(value: unknown, name: string): string[] {
 export function requiredDate(value: unknown, name: string): Date | string | number {
   const v = singleValue(value, name);
   if (blank(v)) throw ValidationError.single(name, 'is required (a date cell, or text such as 2026-11-01 or 20261101)');
-  if (v instanceof Date || Object.prototype.toString.call(v) === '[object Date]') return v as Date;
+  if (isDate(v)) return v;
   if (typeof v === 'string' || typeof v === 'number') return v;
   throw ValidationError.single(name, `must be a date, not ${describe(v)}`);
 }
@@ -107,7 +108,7 @@ export function optionalBoolean(value: unknown, name: string, fallback: boolean)
 }
 
 function describe(value: unknown): string {
-  if (value instanceof Date || Object.prototype.toString.call(value) === '[object Date]') return 'a date';
+  if (isDate(value)) return 'a date';
   if (typeof value === 'boolean') return `the boolean ${String(value).toUpperCase()}`;
   if (typeof value === 'number') return `the number ${value}`;
   return `a ${typeof value}`;

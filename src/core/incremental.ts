@@ -9,6 +9,7 @@
  * The previous rows are read back from the sheet, so a merge works on sheet values: text cells are
  * compared in their written (neutralised) form, and days as the Dates the sheet holds.
  */
+import { isDate } from './dates';
 import { dayAfter, resolvePeriod, type Period } from './saved-reports';
 import { neutraliseText, type SheetBlock } from './sheet-output';
 import type { Cell } from './report-table';
@@ -46,14 +47,12 @@ export function keyColumns(header: readonly Cell[], breakdowns: readonly string[
 }
 
 function cellKey(cell: Cell | undefined): string {
-  if (cell instanceof Date || Object.prototype.toString.call(cell) === '[object Date]') return `d${(cell as Date).getTime()}`;
+  if (isDate(cell)) return `d${cell.getTime()}`;
   return `${typeof cell}:${String(cell ?? '')}`;
 }
 
 function compareCells(a: Cell | undefined, b: Cell | undefined): number {
-  const da = Object.prototype.toString.call(a) === '[object Date]';
-  const db = Object.prototype.toString.call(b) === '[object Date]';
-  if (da && db) return (a as Date).getTime() - (b as Date).getTime();
+  if (isDate(a) && isDate(b)) return a.getTime() - b.getTime();
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   const sa = String(a ?? '');
   const sb = String(b ?? '');
@@ -104,8 +103,8 @@ export function mergeIncremental(previous: Cell[][], fresh: SheetBlock, options:
   const kept: Cell[][] = [];
   for (const row of previous.slice(1)) {
     const day = row[dayColumn];
-    if (Object.prototype.toString.call(day) !== '[object Date]') return null; // not our data any more
-    const ms = (day as Date).getTime();
+    if (!isDate(day)) return null; // not our data any more
+    const ms = day.getTime();
     if (ms >= keepFromMs && ms < replaceFromMs) kept.push(row);
   }
   const fetched = fresh.values.slice(1);

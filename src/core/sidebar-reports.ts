@@ -7,6 +7,7 @@
  * chose, and the sidebar polls it from a second call.
  */
 import { toReportInput, type BuilderRequest } from './builder-request';
+import { isDate } from './dates';
 import type { EngageAddon } from './engage-addon';
 import { ValidationError } from './errors';
 import { reportFormula } from './formula-text';
@@ -160,8 +161,8 @@ function readBlock(text: string | null): WrittenBlock | undefined {
 
 /** A cell as plain data for google.script.run (which cannot carry Dates): a date as the day it shows. */
 export function plainCell(cell: Cell, timeZone: string, withHour = false): string | number | boolean {
-  if (cell instanceof Date || Object.prototype.toString.call(cell) === '[object Date]') {
-    const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' }).formatToParts(cell as Date);
+  if (isDate(cell)) {
+    const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' }).formatToParts(cell);
     const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
     const hour = get('hour');
     return `${get('year')}-${get('month')}-${get('day')}${withHour ? ` ${hour}:00` : ''}`;

@@ -4,6 +4,7 @@
  * native chart of revenue and RPM by day placed beside a written block.
  */
 import { checkRunTarget, SHEET_NAME_MAX_CHARS } from '../core/builder-request';
+import { isDate } from '../core/dates';
 import { quoted, ValidationError } from '../core/errors';
 import type { BlockPlacement, WrittenBlock } from '../core/sheet-output';
 
@@ -88,7 +89,7 @@ export function addRevenueChart(ss: Spreadsheet, block: unknown): { chartTitle: 
   // Data rows are the ones whose day cell holds a date (the totals row does not).
   const days = sheet.getRange(row + 1, column + dayColumn, Math.max(1, rows - 1), 1).getValues();
   let dataRows = 0;
-  while (dataRows < days.length && Object.prototype.toString.call(days[dataRows]![0]) === '[object Date]') dataRows++;
+  while (dataRows < days.length && isDate(days[dataRows]![0])) dataRows++;
   if (dataRows === 0) throw ValidationError.single('block', 'the report has no daily rows to draw');
   const columnRange = (offset: number) => sheet.getRange(row, column + offset, dataRows + 1, 1);
   const title = 'Revenue and RPM by day';
