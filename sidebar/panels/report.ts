@@ -20,7 +20,8 @@ import {
   DEC_DIGITS_MAX, ENTITY_BREAKDOWNS, MAIN_FORBIDDEN_BREAKDOWN_PAIRS, MAIN_MAX_BREAKDOWNS, REPORT_SPECS, type ReportKind,
 } from '../../src/core/spec';
 import { incrementalProblem, type Period } from '../../src/core/saved-reports';
-import { a1Cell, describePeriod, periodForPreset, savedReportFromBuilder, splitCellReference } from '../../src/core/schedule-draft';
+import { A1_CELL_PATTERN, a1Cell, splitCellReference } from '../../src/core/a1-notation';
+import { describePeriod, periodForPreset, savedReportFromBuilder } from '../../src/core/schedule-draft';
 import { taggingProblems, taggingSnippets } from '../../src/core/tagging-snippet';
 import { el, field, notice, replaceChildren, select } from '../dom';
 import type { Panel, PanelContext } from '../panel';
@@ -624,7 +625,7 @@ class ReportBuilder {
     if (typeof request === 'string') return fail(request);
     if (!this.scheduleName.value.trim()) return fail('Name the saved report.');
     if (!this.scheduleSheet.value.trim()) return fail('Name the sheet it writes to.');
-    if (!/^[A-Za-z]{1,3}[1-9]\d{0,6}$/.test(this.scheduleCell.value.trim())) return fail('Write the first cell as one cell, such as A1.');
+    if (!A1_CELL_PATTERN.test(this.scheduleCell.value.trim())) return fail('Write the first cell as one cell, such as A1.');
     const period = this.schedulePeriodNow();
     const report = savedReportFromBuilder(request, {
       name: this.scheduleName.value,

@@ -11,6 +11,7 @@
  * note on the data's first cell show. A missing, expired or refused sign-in marks the owner's reports
  * "sign in again" and stops the run; nothing here ever logs in.
  */
+import { cellPosition } from './a1-notation';
 import { AuthenticationError, EngageError, NotSignedInError, RateLimitError } from './errors';
 import { incrementalRange, mergeIncremental, orderIncrementalBlock, asWritten } from './incremental';
 import type { ReportResult } from './paging';
@@ -296,10 +297,9 @@ export class RefreshRunner {
 
 /** Where a report's block goes. */
 export function placementOf(report: SavedReport): BlockPlacement {
-  const match = /^([A-Za-z]{1,3})(\d+)$/.exec(report.target.cell.trim())!;
-  let column = 0;
-  for (const ch of match[1]!.toUpperCase()) column = column * 26 + (ch.charCodeAt(0) - 64);
-  return { sheetName: report.target.sheetName, row: Number(match[2]), column };
+  // The cell was checked against A1_CELL_PATTERN when the report was saved.
+  const { row, column } = cellPosition(report.target.cell)!;
+  return { sheetName: report.target.sheetName, row, column };
 }
 
 function sameCorner(written: WrittenBlock | undefined, placement: BlockPlacement): written is WrittenBlock {

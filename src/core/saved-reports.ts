@@ -11,6 +11,7 @@
  * "today" is (field notes).
  */
 import * as z from 'zod';
+import { A1_CELL_PATTERN } from './a1-notation';
 import { addDays, formatDay, formatUtcHour, floorToHourMs, utcDayOf, type CalendarDay } from './dates';
 import { BusyError, controlCharacterIndex, quoted, ValidationError } from './errors';
 import type { Clock, KeyValueStore, Lock, RandomSource } from './ports';
@@ -52,7 +53,7 @@ export const periodSchema = z.discriminatedUnion('type', [
 ], { error: "must be a period: 'lastDays', 'thisMonth', 'lastMonth', 'since', 'fixed' or, for the hourly reports, 'lastHours'" });
 export type Period = z.infer<typeof periodSchema>;
 
-const a1Cell = z.string({ error: 'must be one cell such as A1' }).trim().regex(/^[A-Za-z]{1,3}[1-9]\d{0,6}$/, { error: 'must be one cell such as A1' });
+const a1Cell = z.string({ error: 'must be one cell such as A1' }).trim().regex(A1_CELL_PATTERN, { error: 'must be one cell such as A1' });
 
 const noControlCharacters = (v: string) => controlCharacterIndex(v) < 0;
 const yesNo = () => z.boolean({ error: 'must be true or false' });

@@ -96,17 +96,3 @@ export function savedReportFromBuilder(request: BuilderRequest, draft: ScheduleD
   if (draft.paused) report.paused = true;
   return report;
 }
-
-/** "B3" for row 3, column 2 (1-based). */
-export function a1Cell(row: number, column: number): string {
-  let letters = '';
-  for (let c = column; c > 0; c = Math.floor((c - 1) / 26)) letters = String.fromCharCode(65 + ((c - 1) % 26)) + letters;
-  return `${letters}${row}`;
-}
-
-/** A sheet-qualified cell such as "'My sheet'!B3" or "Sheet1!A1" split into its sheet and cell. */
-export function splitCellReference(reference: string): { sheetName: string; cell: string } | undefined {
-  const m = /^(?:'((?:[^']|'')+)'|([^!]+))!\$?([A-Za-z]{1,3})\$?(\d+)$/.exec(reference.trim());
-  if (!m) return undefined;
-  return { sheetName: m[1] !== undefined ? m[1].replace(/''/g, "'") : m[2]!, cell: `${m[3]!.toUpperCase()}${m[4]}` };
-}

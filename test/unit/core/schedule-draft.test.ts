@@ -1,6 +1,6 @@
 import type { BuilderRequest } from '../../../src/core/builder-request';
 import { checkSavedReport, incrementalProblem, resolvePeriod } from '../../../src/core/saved-reports';
-import { a1Cell, describePeriod, periodForPreset, savedReportFromBuilder, splitCellReference } from '../../../src/core/schedule-draft';
+import { describePeriod, periodForPreset, savedReportFromBuilder } from '../../../src/core/schedule-draft';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const request: BuilderRequest = {
@@ -71,13 +71,5 @@ describe('saving a builder report to a schedule', () => {
     expect(describePeriod({ type: 'since', fromDate: '20261001' })).toBe('from 2026-10-01 up to today (UTC days)');
     expect(describePeriod({ type: 'fixed', fromDate: '20261001', toDate: '20261015' })).toBe('2026-10-01 to 2026-10-15, always the same days');
     expect(describePeriod({ type: 'lastHours', hours: 24 })).toBe('the last 24 hours up to the current one (UTC)');
-  });
-
-  it('names cells in A1 notation and splits sheet-qualified cells', () => {
-    expect([a1Cell(1, 1), a1Cell(3, 2), a1Cell(10, 26), a1Cell(2, 27), a1Cell(5, 703)]).toEqual(['A1', 'B3', 'Z10', 'AA2', 'AAA5']);
-    expect(splitCellReference('Sheet1!B3')).toEqual({ sheetName: 'Sheet1', cell: 'B3' });
-    expect(splitCellReference("'It''s mine'!$c$12")).toEqual({ sheetName: "It's mine", cell: 'C12' });
-    expect(splitCellReference('My data!D4')).toEqual({ sheetName: 'My data', cell: 'D4' });
-    expect(splitCellReference('B3')).toBeUndefined();
   });
 });
