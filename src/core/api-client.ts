@@ -6,6 +6,7 @@
  * policy; login is never retried and spends the per-user login guard (failed logins count too).
  */
 import { encodeBase64 } from './base64';
+import { hashText } from './chunked-cache';
 import { controlCharacterIndex, describeControlCharacter, NotSignedInError, quoted, ValidationError, errorFromResponse } from './errors';
 import { fetchReport, type PageFetcher, type PageRange, type ReportResult } from './paging';
 import type { Cache, Clock, HttpRequest, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from './ports';
@@ -64,16 +65,6 @@ export interface RunReportOptions extends CallOptions {
 function memoryStore(): KeyValueStore {
   const values = new Map<string, string>();
   return { get: (k) => values.get(k) ?? null, set: (k, v) => void values.set(k, v), remove: (k) => void values.delete(k) };
-}
-
-/** Short non-cryptographic hash (FNV-1a), so cache keys do not carry the token itself. */
-function fingerprint(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(36);
 }
 
 export class EngageClient implements PageFetcher {
@@ -166,7 +157,8 @@ export class EngageClient implements PageFetcher {
       path = path.replace('{id}', encodeURIComponent(id));
     }
     const token = this.requireToken();
-    const cacheKey = `engage.lookup.${fingerprint(token)}.${path}`;
+    // A hash of the token, so the cache key does not carry the token itself.
+    const cacheKey = `engage.lookup.${hashText(token)}.${path}`;
     const cache = this.options.cache;
     const cached = cache?.get(cacheKey);
     if (cached) {

@@ -193,7 +193,7 @@ export class EngageAddon {
     const client = this.client();
     const identity = JSON.stringify([RESULT_FORMAT, 'report', this.baseUrl(), hashText(client.token ?? ''), kind, query.params, query.breakdowns, options.maxRows ?? null, this.ports.timeZone, options.refresh ?? null]);
     return this.cachedOnce(identity, RESULT_TTL_SECONDS[kind], options.deadlineAtMs, () => {
-      const result = this.withAuth(() => client.runReport(query, { deadlineAtMs: options.deadlineAtMs, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}) }));
+      const result = this.withSignIn(() => client.runReport(query, { deadlineAtMs: options.deadlineAtMs, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}) }));
       if (result.stoppedBecause === 'rateLimit') {
         throw new RateLimitError({ status: 429, local: true, nowMs: this.ports.clock.now(), limitDescription: `only ${result.items.length} of ${result.totalItems} rows could be fetched within the 30 report requests a minute`, ...(result.retryAtMs !== undefined ? { retryAtMs: result.retryAtMs } : {}) });
       }
@@ -208,13 +208,13 @@ export class EngageAddon {
   fetchReport(kind: ReportKind, input: ReportInput, options: { deadlineAtMs: number; onProgress?: (pagesFetched: number, pagesPlanned: number) => void }): ReportResult {
     const query = this.buildQuery(kind, input);
     const client = this.client();
-    return this.withAuth(() => client.runReport(query, { deadlineAtMs: options.deadlineAtMs, ...(options.onProgress ? { onProgress: options.onProgress } : {}) }));
+    return this.withSignIn(() => client.runReport(query, { deadlineAtMs: options.deadlineAtMs, ...(options.onProgress ? { onProgress: options.onProgress } : {}) }));
   }
 
   /** The signed-in user's publishers (the sidebar's picker), uncached. */
   lookupEntries(kind: LookupKind, publisherId: string | undefined, deadlineAtMs: number): Record<string, unknown>[] {
     const client = this.client();
-    return this.withAuth(() => client.lookup(kind, publisherId, { deadlineAtMs }));
+    return this.withSignIn(() => client.lookup(kind, publisherId, { deadlineAtMs }));
   }
 
   /** A lookup as sheet values: a header of the fields seen, then one row per entry. */
@@ -222,7 +222,7 @@ export class EngageAddon {
     const client = this.client();
     const identity = JSON.stringify([RESULT_FORMAT, 'lookup', this.baseUrl(), hashText(client.token ?? ''), kind, publisherId ?? null, options.refresh ?? null]);
     return this.cachedOnce(identity, RESULT_TTL_SECONDS.lookup, options.deadlineAtMs, () => {
-      const entries = this.withAuth(() => client.lookup(kind, publisherId, { deadlineAtMs: options.deadlineAtMs }));
+      const entries = this.withSignIn(() => client.lookup(kind, publisherId, { deadlineAtMs: options.deadlineAtMs }));
       return lookupTable(entries, LOOKUPS[kind].title);
     });
   }
@@ -256,9 +256,26 @@ export class EngageAddon {
     return this.client();
   }
 
-  /** Runs a call; a 401 marks the stored token as refused, as formulas do. */
+  /**
+   * Runs a call; a 401 marks the stored token as refused, so later executions (formulas, sidebar,
+   * scheduled runs) ask to sign in again without a request.
+   */
   withSignIn<T>(call: () => T): T {
-    return this.withAuth(call);
+    try {
+      return call();
+    } catch (e) {
+      if (e instanceof AuthenticationError) {
+        const stored = this.tokens.load();
+        if (stored) {
+          try {
+            this.ports.userStore.set(TOKEN_REJECTED_KEY, hashText(stored.token));
+          } catch {
+            // A custom function of an editor cannot write the owner's properties; the message still says what to do.
+          }
+        }
+      }
+      throw e;
+    }
   }
 
   /** The shared report rate budget (the same windows every formula and sidebar run spends). */
@@ -305,35 +322,15 @@ export class EngageAddon {
       );
     }
     if (!stored) {
-      const hint = ports.inCustomFunction
-        ? 'the owner of this spreadsheet must sign in from the Engage sidebar (Extensions > Engage for Sheets > Open sidebar), because formulas run with the owner\'s sign-in'
-        : 'sign in from the Engage sidebar with your Engage user name and password, or paste an API token';
-      throw new NotSignedInError(hint);
+      throw ports.inCustomFunction
+        ? new NotSignedInError('the owner of this spreadsheet must sign in from the Engage sidebar (Extensions > Engage for Sheets > Open sidebar), because formulas run with the owner\'s sign-in')
+        : new NotSignedInError();
     }
     if (this.isRejected(stored)) {
       throw new AuthenticationError({ status: 401, errorMessage: 'the stored sign-in was refused earlier' });
     }
     client.setToken(stored.token);
     return client;
-  }
-
-  /** Runs a call; a 401 marks the stored token as refused, so later executions ask to sign in without a request. */
-  private withAuth<T>(call: () => T): T {
-    try {
-      return call();
-    } catch (e) {
-      if (e instanceof AuthenticationError) {
-        const stored = this.tokens.load();
-        if (stored) {
-          try {
-            this.ports.userStore.set(TOKEN_REJECTED_KEY, hashText(stored.token));
-          } catch {
-            // A custom function of an editor cannot write the owner's properties; the message still says what to do.
-          }
-        }
-      }
-      throw e;
-    }
   }
 
   /**
