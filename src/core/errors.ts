@@ -22,13 +22,13 @@ export abstract class EngageError extends Error {
   }
 }
 
-/** "14:05 UTC" (or "on 2026-11-23 at 14:05 UTC" when not today), for "try again after ...". */
+/** "14:05:30 UTC" (or "2026-11-23 14:05:30 UTC" when not the same UTC day as `nowMs`), for "try again after ...". */
 export function formatRetryTime(atMs: number, nowMs?: number): string {
   const at = new Date(atMs);
-  const hhmm = `${pad2(at.getUTCHours())}:${pad2(at.getUTCMinutes())}:${pad2(at.getUTCSeconds())} UTC`;
-  if (nowMs !== undefined && new Date(nowMs).toISOString().slice(0, 10) === at.toISOString().slice(0, 10)) return hhmm;
-  if (nowMs === undefined) return hhmm;
-  return `${at.toISOString().slice(0, 10)} ${hhmm}`;
+  const time = `${pad2(at.getUTCHours())}:${pad2(at.getUTCMinutes())}:${pad2(at.getUTCSeconds())} UTC`;
+  const day = at.toISOString().slice(0, 10);
+  if (nowMs === undefined || new Date(nowMs).toISOString().slice(0, 10) === day) return time;
+  return `${day} ${time}`;
 }
 function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);
@@ -90,35 +90,30 @@ export class ApiError extends EngageError {
 
 export class BadRequestError extends ApiError {
   override readonly code = 'BAD_REQUEST' as const;
-  constructor(d: ApiErrorDetails) { super(d); this.finish(); }
   protected override summary(): string { return `Engage rejected the request as malformed${this.detail()}`; }
   protected override advice(): string { return 'check the report parameters'; }
 }
 
 export class AuthenticationError extends ApiError {
   override readonly code = 'AUTHENTICATION_FAILED' as const;
-  constructor(d: ApiErrorDetails) { super(d); this.finish(); }
   protected override summary(): string { return `Engage did not accept the sign-in${this.detail()}`; }
   protected override advice(): string { return 'sign in again from the Engage sidebar (a token lasts 30 days and ends when the password changes)'; }
 }
 
 export class PermissionDeniedError extends ApiError {
   override readonly code = 'PERMISSION_DENIED' as const;
-  constructor(d: ApiErrorDetails) { super(d); this.finish(); }
   protected override summary(): string { return `Engage denied access${this.detail()}`; }
   protected override advice(): string { return 'ask your account manager for access to this publisher'; }
 }
 
 export class NotFoundError extends ApiError {
   override readonly code = 'NOT_FOUND' as const;
-  constructor(d: ApiErrorDetails) { super(d); this.finish(); }
   protected override summary(): string { return `Engage could not find what was asked for${this.detail()}`; }
   protected override advice(): string { return 'check the publisher ID (entityId)'; }
 }
 
 export class GatewayTimeoutError extends ApiError {
   override readonly code = 'GATEWAY_TIMEOUT' as const;
-  constructor(d: ApiErrorDetails) { super(d); this.finish(); }
   protected override summary(): string { return `Engage took too long to answer${this.detail()}`; }
   protected override advice(): string { return 'try again in a few minutes or ask for a shorter date range'; }
 }
