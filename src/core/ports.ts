@@ -22,13 +22,13 @@ export interface HttpResponse {
   body: string;
 }
 
+/** UrlFetchApp refuses addresses longer than 2 KB ("Limit Exceeded: URLFetch URL Length"): check before sending. */
+export const FETCH_URL_MAX_CHARS = 2000;
+
 /**
  * Sends HTTP requests. Any status is returned as a response (UrlFetchApp with muteHttpExceptions);
  * only a failure to get an answer at all (DNS, refused connection, timeout) throws a TransportError.
  */
-/** UrlFetchApp refuses addresses longer than 2 KB ("Limit Exceeded: URLFetch URL Length"): check before sending. */
-export const FETCH_URL_MAX_CHARS = 2000;
-
 export interface HttpTransport {
   fetch(request: HttpRequest): HttpResponse;
   /** Sends the requests in parallel; answers come back in request order. */

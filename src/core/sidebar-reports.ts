@@ -34,8 +34,9 @@ export interface RunProgress {
 }
 
 export interface RunSummary {
+  /** Where the rows were written: Add chart and Save to schedule start from it. */
   block: WrittenBlock;
-  /** A1 notation of the block, sheet included, for the sidebar to show. */
+  /** Data rows written, without header and totals. */
   dataRows: number;
   pages: number;
   header: string[];

@@ -5,6 +5,7 @@
  */
 import { createAddon } from '../gas/addon-services';
 import { userMessage } from '../core/errors';
+import { TOKEN_LIFETIME_DAYS } from '../core/spec';
 import { touchRefreshCell } from '../gas/refresh-cell';
 
 /**
@@ -22,7 +23,7 @@ function signInWarning(): string | undefined {
   try {
     const session = createAddon().session();
     if (session.rejected) return 'Sign in again';
-    if (session.warning && session.signedIn) return `Sign-in ends in ${Math.max(0, 30 - (session.tokenAgeDays ?? 0))} days`;
+    if (session.warning && session.signedIn) return `Sign-in ends in ${Math.max(0, TOKEN_LIFETIME_DAYS - (session.tokenAgeDays ?? 0))} days`;
   } catch {
     // LIMITED mode or a missing setting: the plain menu is enough.
   }
