@@ -44,15 +44,11 @@ beforeEach(async () => {
   await h.emulator.clearRequests();
 });
 
-async function reportRequests() {
-  return (await h.emulator.requests()).filter((r) => r.path.includes('/reports/'));
-}
-
 /** Evaluates the report formula with a new refresh value under the faults. */
 async function underFaults(faults: FaultRule[], refresh: string) {
   await h.emulator.setFaults(faults);
   const result = h.host.evaluateFormula(SHEET, 'A1', REPORT(refresh));
-  return { result, requests: await reportRequests() };
+  return { result, requests: await h.emulator.reportRequests() };
 }
 
 /** The sheet shows an error and nothing of the failed fetch; the cells around it are unchanged. */
@@ -69,7 +65,7 @@ async function expectRecovers(refresh: string) {
   h.host.advanceTime(2 * MINUTE_MS);
   const again = h.host.evaluateFormula(SHEET, 'A1', REPORT(refresh));
   expect(again.values).toEqual(baseline);
-  expect(await reportRequests()).toHaveLength(3);
+  expect(await h.emulator.reportRequests()).toHaveLength(3);
 }
 
 describe('a 504 on page 2 of 3', () => {
@@ -100,7 +96,7 @@ describe('a 504 on page 2 of 3', () => {
     const cached = h.host.evaluateFormula('Small', 'A1', text);
     expect(cached.error).toBeUndefined();
     expect(cached.values).toEqual(before);
-    expect(await reportRequests()).toEqual([]);
+    expect(await h.emulator.reportRequests()).toEqual([]);
   });
 });
 
@@ -152,7 +148,7 @@ describe('429 storms', () => {
     const result = h.host.evaluateFormula('Small', 'A1', `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-07", , , , , , , "storm")`);
     expect(result.value).toBe('#ERROR!');
     expect(result.error).toMatch(/^Engage's rate limit was reached \(Rate limit exceeded \(injected fault\)\): try again after \d\d:\d\d:\d\d UTC \[trace ID [^\]]+\]\.$/);
-    const refused = await reportRequests();
+    const refused = await h.emulator.reportRequests();
     expect(refused).toHaveLength(1);
     // The time named is the request's time plus the announced 45 s.
     const retryAt = /try again after (\d\d:\d\d:\d\d)/.exec(result.error!)![1];
@@ -160,7 +156,7 @@ describe('429 storms', () => {
     // A second try inside the announced window sends nothing: the add-on remembers the wait.
     const again = h.host.evaluateFormula('Small', 'A1', `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-07", , , , , , , "storm-2")`);
     expect(again.error).toMatch(/try again after/);
-    expect(await reportRequests()).toHaveLength(1);
+    expect(await h.emulator.reportRequests()).toHaveLength(1);
   });
 });
 

@@ -37,10 +37,6 @@ beforeEach(async () => {
   await h.emulator.clearRequests();
 });
 
-async function reportRequests() {
-  return (await h.emulator.requests()).filter((r) => r.path.includes('/reports/'));
-}
-
 describe('Run to sheet', () => {
   // 13,655 rows in 3 pages (5,000 a page): page 2 is offset 5000.
   const REQUEST = { kind: 'externalId', entityId: BIG_PUBLISHER_ID, fromDate: '2026-11-18 00:00', toDate: '2026-11-19 00:00', breakdowns: ['externalId', 'widget'] };
@@ -72,7 +68,7 @@ describe('Run to sheet', () => {
     const runId = `run-${Math.random().toString(36).slice(2, 10)}`;
     const text = runUnder(runId);
     expect(text).toMatch(message);
-    const failed = (await reportRequests()).filter((r) => r.fault && r.status !== null).pop();
+    const failed = (await h.emulator.reportRequests()).filter((r) => r.fault && r.status !== null).pop();
     if (failed && /trace ID/.test(text)) expect(text).toContain(`[trace ID ${failed.traceId}]`);
     expect(call<{ state: string; message: string }>('getRunProgress', runId)).toMatchObject({ state: 'failed', message: text });
     expect(h.host.getValues('Run', 'A1:T13660')).toEqual(before);
@@ -117,7 +113,7 @@ describe('scheduled refresh', () => {
     if (fault.rateLimitMs) expect(h.host.clock.now() - started).toBeGreaterThanOrEqual(2 * fault.rateLimitMs);
     expect(view.status).toMatchObject({ rows: 7, failures: 0 });
     expect(view.status.lastError).toBeUndefined();
-    expect(await reportRequests()).toHaveLength(requests);
+    expect(await h.emulator.reportRequests()).toHaveLength(requests);
     call('deleteSchedule', report.id);
   });
 
@@ -137,7 +133,7 @@ describe('scheduled refresh', () => {
     expect(view.status.failures).toBe(1);
     expect(view.status.lastSuccess).toBe(lastSuccess);
     expect(view.status.lastError!.message).toMatch(message);
-    const faulted = (await reportRequests()).filter((r) => r.fault);
+    const faulted = (await h.emulator.reportRequests()).filter((r) => r.fault);
     if (view.status.lastError!.traceId) expect(faulted.map((r) => r.traceId)).toContain(view.status.lastError!.traceId);
     call('deleteSchedule', report.id);
   });

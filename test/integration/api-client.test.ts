@@ -44,10 +44,6 @@ function signedIn(overrides: Partial<EngageClientOptions> = {}) {
   return made;
 }
 
-async function reportRequests() {
-  return (await emulator.requests()).filter((r) => r.path.includes('/reports/'));
-}
-
 function caught(fn: () => unknown): ApiError {
   try {
     fn();
@@ -86,7 +82,7 @@ describe('EngageClient against the emulator', () => {
     expect(result.totalItems).toBeLessThanOrEqual(20_000);
     expect(result.items).toHaveLength(result.totalItems);
     expect(result.partial).toBe(false);
-    const pages = (await reportRequests()).map((r) => [Number(r.query.offset), Number(r.query.limit)]);
+    const pages = (await emulator.reportRequests()).map((r) => [Number(r.query.offset), Number(r.query.limit)]);
     expect(pages).toEqual([[0, 10_000], [10_000, result.totalItems - 10_000]]);
     expect(transport.batchSizes).toEqual([1]);
     const keys = new Set(result.items.map((i) => `${JSON.stringify(i.day)}|${JSON.stringify(i.doc)}`));
@@ -101,7 +97,7 @@ describe('EngageClient against the emulator', () => {
     expect(result.items).toHaveLength(result.totalItems);
     expect(transport.requestCount - 1).toBe(3); // the login aside
     expect(transport.batchSizes).toEqual([2]);
-    expect(await reportRequests()).toHaveLength(3);
+    expect(await emulator.reportRequests()).toHaveLength(3);
     const table = reportResultToTable(result, { timeZone: 'America/New_York' });
     expect(table.header.slice(0, 3)).toEqual(['day', 'doc.id', 'doc.name']);
     expect(table.rows).toHaveLength(result.totalItems);
@@ -116,7 +112,7 @@ describe('EngageClient against the emulator', () => {
     expect(result.items).toHaveLength(25_000);
     expect(result).toMatchObject({ partial: true, stoppedBecause: 'maxRows' });
     expect(result.totalItems).toBeGreaterThan(25_000);
-    expect((await reportRequests()).map((r) => [Number(r.query.offset), Number(r.query.limit)])).toEqual([[0, 10_000], [10_000, 10_000], [20_000, 5000]]);
+    expect((await emulator.reportRequests()).map((r) => [Number(r.query.offset), Number(r.query.limit)])).toEqual([[0, 10_000], [10_000, 10_000], [20_000, 5000]]);
   });
 
   it('ends a burst of 429s in data when the announced wait fits the deadline', async () => {
@@ -124,7 +120,7 @@ describe('EngageClient against the emulator', () => {
     await emulator.setFaults([{ match: '/reports/main', times: 3, rateLimitMs: 300 }]);
     const result = client.runReport(client.buildQuery('main', { entityId: MEDIUM_PUBLISHER_ID, fromDate: '20261101', toDate: '20261121' }));
     expect(result.items.length).toBeGreaterThan(0);
-    expect((await reportRequests()).map((r) => r.status)).toEqual([429, 429, 429, 200]);
+    expect((await emulator.reportRequests()).map((r) => r.status)).toEqual([429, 429, 429, 200]);
   });
 
   it('recovers from 504s and a dropped connection', async () => {
@@ -132,7 +128,7 @@ describe('EngageClient against the emulator', () => {
     await emulator.setFaults([{ match: '/reports/main', times: 2, status: 504 }, { match: '/reports/main', onNth: 3, dropConnection: true }]);
     const result = client.runReport(client.buildQuery('main', { entityId: MEDIUM_PUBLISHER_ID, fromDate: '20261101', toDate: '20261121' }));
     expect(result.items.length).toBeGreaterThan(0);
-    expect((await reportRequests()).length).toBeGreaterThanOrEqual(3);
+    expect((await emulator.reportRequests()).length).toBeGreaterThanOrEqual(3);
   });
 
   it('gives up on a lasting 504 with the trace id of the last answer', async () => {
@@ -140,7 +136,7 @@ describe('EngageClient against the emulator', () => {
     await emulator.setFaults([{ match: '/reports/main', times: 100, status: 504 }]);
     const error = caught(() => client.runReport(client.buildQuery('main', { entityId: MEDIUM_PUBLISHER_ID, fromDate: '20261101', toDate: '20261121' })));
     expect(error).toBeInstanceOf(GatewayTimeoutError);
-    const log = await reportRequests();
+    const log = await emulator.reportRequests();
     expect(log).toHaveLength(5);
     expect(error.traceId).toBe(log[4]!.traceId);
     expect(error.message).toContain(`[trace ID ${log[4]!.traceId}]`);
@@ -188,7 +184,7 @@ describe('EngageClient against the emulator', () => {
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.local).toBe(true);
     expect(error.message).toMatch(/30 report requests a minute per publisher\): try again after 12:01:\d\d UTC/);
-    const log = await reportRequests();
+    const log = await emulator.reportRequests();
     expect(log).toHaveLength(30);
     expect(log.every((r) => r.status === 200)).toBe(true);
   });

@@ -41,6 +41,8 @@ export interface EmulatorHandle {
   clearFaults(): Promise<void>;
   /** The request log of API calls (admin calls are not logged), oldest first. */
   requests(): Promise<RequestLogEntry[]>;
+  /** The logged report requests (every /reports/ path), oldest first. */
+  reportRequests(): Promise<RequestLogEntry[]>;
   clearRequests(): Promise<void>;
   /** Recorded pixel calls, oldest first. */
   impressions(): Promise<ImpressionRecord[]>;
@@ -72,7 +74,7 @@ export async function newEmulator(): Promise<EmulatorHandle> {
   }
   const created = await call<{ port: number; baseUrl: string; recsUrl: string; adminUrl: string }>(`${globalAdminUrl}/instances`, 'POST');
   const admin = created.adminUrl;
-  return {
+  const handle: EmulatorHandle = {
     ...created,
     reset: async () => void (await call(`${admin}/reset`, 'POST')),
     setClock: async (iso, options) => void (await call(`${admin}/clock`, 'POST', options?.frozen ? { now: iso, frozen: true } : { now: iso })),
@@ -85,6 +87,7 @@ export async function newEmulator(): Promise<EmulatorHandle> {
     setFaults: async (rules) => void (await call(`${admin}/faults`, 'POST', { faults: rules })),
     clearFaults: async () => void (await call(`${admin}/faults`, 'DELETE')),
     requests: async () => (await call<{ requests: RequestLogEntry[] }>(`${admin}/requests`, 'GET')).requests,
+    reportRequests: async () => (await handle.requests()).filter((r) => r.path.includes('/reports/')),
     clearRequests: async () => void (await call(`${admin}/requests`, 'DELETE')),
     impressions: async () => (await call<{ impressions: ImpressionRecord[] }>(`${admin}/impressions`, 'GET')).impressions,
     login: async (username, password) => {
@@ -96,4 +99,5 @@ export async function newEmulator(): Promise<EmulatorHandle> {
     },
     close: async () => void (await call(`${globalAdminUrl}/instances/${created.port}`, 'DELETE')),
   };
+  return handle;
 }
