@@ -4,32 +4,18 @@
  * (SidebarReports) or the spreadsheet adapters, and turn a failure into one sentence.
  */
 import type { RunProgress, RunSummary, Publisher } from '../core/sidebar-reports';
-import { checkRunId, SidebarReports } from '../core/sidebar-reports';
-import { createAddon } from '../gas/addon-services';
+import { checkRunId } from '../core/sidebar-reports';
 import { addRevenueChart, resolvePlacement, sheetContext, writeFormulaAtActiveCell } from '../gas/report-targets';
 import { refreshCellReference } from '../gas/refresh-cell';
-import { SpreadsheetWriter } from '../gas/sheet-writer';
-import { PropertiesStore, ServiceCache, systemClock } from '../gas/stores';
+import { createSidebarReports } from '../gas/sidebar-report-services';
 import { withUserMessage } from './user-errors';
-
-function reports(): SidebarReports {
-  const ss = SpreadsheetApp.getActiveSpreadsheet();
-  return new SidebarReports({
-    addon: createAddon(),
-    writer: new SpreadsheetWriter(ss),
-    documentStore: new PropertiesStore(PropertiesService.getDocumentProperties()),
-    progressCache: new ServiceCache(CacheService.getUserCache()),
-    clock: systemClock,
-    timeZone: ss.getSpreadsheetTimeZone(),
-  });
-}
 
 /**
  * The publishers you may report on, for the sidebar's picker.
  * @return {Object[]} Publishers as {id, name}, by name.
  */
 export function listPublishers(): Publisher[] {
-  return withUserMessage(() => reports().listPublishers());
+  return withUserMessage(() => createSidebarReports().listPublishers());
 }
 
 /**
@@ -50,7 +36,7 @@ export function getSheetContext(): { sheets: string[]; activeCell: string } {
  */
 export function runReportToSheet(request: unknown, target: unknown, runId: unknown): RunSummary {
   return withUserMessage(() => {
-    const r = reports();
+    const r = createSidebarReports();
     // Validate everything before a new sheet is inserted, so bad input leaves the spreadsheet untouched.
     r.formula(request);
     checkRunId(runId);
@@ -64,7 +50,7 @@ export function runReportToSheet(request: unknown, target: unknown, runId: unkno
  * @return {Object} {state, pagesFetched, pagesPlanned, message}, or null before the run starts.
  */
 export function getRunProgress(runId: unknown): RunProgress | null {
-  return withUserMessage(() => reports().progress(runId));
+  return withUserMessage(() => createSidebarReports().progress(runId));
 }
 
 /**
@@ -76,7 +62,7 @@ export function getRunProgress(runId: unknown): RunProgress | null {
 export function insertFormula(request: unknown): { formula: string; cell: string } {
   return withUserMessage(() => {
     const ss = SpreadsheetApp.getActiveSpreadsheet();
-    const formula = reports().formula(request, refreshCellReference(ss));
+    const formula = createSidebarReports().formula(request, refreshCellReference(ss));
     return { formula, ...writeFormulaAtActiveCell(ss, formula) };
   });
 }
