@@ -197,7 +197,7 @@ export class EngageAddon {
       if (result.stoppedBecause === 'rateLimit') {
         throw new RateLimitError({ status: 429, local: true, nowMs: this.ports.clock.now(), limitDescription: `only ${result.items.length} of ${result.totalItems} rows could be fetched within the 30 report requests a minute`, ...(result.retryAtMs !== undefined ? { retryAtMs: result.retryAtMs } : {}) });
       }
-      return tableToValues(reportResultToTable(result, { timeZone: this.ports.timeZone, neutraliseFormulas: false }));
+      return tableToValues(reportResultToTable(result, { timeZone: this.ports.timeZone }));
     });
   }
 
@@ -236,7 +236,7 @@ export class EngageAddon {
     // The identity is stored in the cache: it holds a hash of the key, never the key.
     const identity = JSON.stringify([RESULT_FORMAT, 'recs', config.recommendationsUrl, hashText(config.apiKey), input, options.refresh ?? null]);
     return this.cachedOnce(identity, RECOMMENDATIONS_RESULT_TTL_SECONDS, options.deadlineAtMs, () =>
-      recommendationsTable(fetchRecommendations(this.ports, config, input, { deadlineAtMs: options.deadlineAtMs }), { neutraliseFormulas: false }));
+      recommendationsTable(fetchRecommendations(this.ports, config, input, { deadlineAtMs: options.deadlineAtMs })));
   }
 
   /** The sidebar's preview: fresh documents (each answer has its own pixel address), only with http(s) links. */

@@ -292,20 +292,15 @@ export function fetchRecommendations(deps: RecommendationsDeps, config: Recommen
 
 // ---- Shapes for the sheet and the sidebar ----
 
-function neutralise(text: string): string {
-  return /^[=+\-@]/.test(text) ? `'${text}` : text;
-}
-
 /**
- * One row per document under a header. A custom function's strings are values, never formulas, so
- * it passes `neutraliseFormulas: false`; text written with setValues must be neutralised (the default).
+ * One row per document under a header, text as the service sent it: a custom function's strings are
+ * values, never formulas (anything written with setValues goes through sheet-output's neutraliseText).
  */
-export function recommendationsTable(result: RecommendationsResult, options: { neutraliseFormulas?: boolean } = {}): Cell[][] {
+export function recommendationsTable(result: RecommendationsResult): Cell[][] {
   if (result.documents.length === 0) return [[NO_RECOMMENDATIONS_TEXT]];
-  const text = options.neutraliseFormulas === false ? (t: string) => t : neutralise;
   return [
     [...RECOMMENDATION_COLUMNS],
-    ...result.documents.map((d) => [d.pos, text(d.content), text(d.source_display_name), text(d.target_domain), text(d.url), text(d.thumbnail_url), text(d.cta ?? '')]),
+    ...result.documents.map((d) => [d.pos, d.content, d.source_display_name, d.target_domain, d.url, d.thumbnail_url, d.cta ?? '']),
   ];
 }
 

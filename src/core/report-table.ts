@@ -6,6 +6,8 @@
  * hours of the hourly reports become Dates that show the UTC hour. An optional totals row comes from
  * metricsSums. This runs on 100,000-row reports inside a 30-second budget, so it reads raw items
  * in two tight loops (discover columns, then fill rows) instead of parsing each row with a schema.
+ * Text stays exactly as the API sent it: a custom function returns it as values, and sheet-output.ts
+ * neutralises it for setValues, the one place that writes API text into cells.
  */
 import { isValidCalendarDay, zonedTimeToEpochMs, type CalendarDay } from './dates';
 import { ValidationError } from './errors';
@@ -22,11 +24,6 @@ export interface ReportTableOptions {
   timeZone: string;
   /** Adds a totals row built from these sums. */
   metricsSums?: Record<string, unknown>;
-  /**
-   * Prefix text that a sheet would read as a formula (=, +, -, @) with an apostrophe. API text
-   * (referrers, sections, document titles) is untrusted. Default true.
-   */
-  neutraliseFormulas?: boolean;
 }
 
 export type Cell = string | number | boolean | Date;
@@ -46,19 +43,12 @@ type Column =
   | { kind: 'day' | 'month' | 'hour' | 'text' | 'metric'; key: string }
   | { kind: 'entityField'; key: string; field: string };
 
-function neutralise(text: string): string {
-  const c = text.charCodeAt(0);
-  // = + - @
-  return c === 61 || c === 43 || c === 45 || c === 64 ? `'${text}` : text;
-}
-
 /** Builds the table. Rows are in item order. */
 export function buildReportTable(items: readonly Record<string, unknown>[], options: ReportTableOptions): ReportTable {
   if (!isValidTimeZone(options.timeZone)) {
     throw ValidationError.single('timeZone', `'${options.timeZone}' is not an IANA time zone such as Europe/Berlin`);
   }
   const spec = REPORT_SPECS[options.kind];
-  const safeText = options.neutraliseFormulas === false ? (t: string) => t : neutralise;
   const breakdownSet = new Set(options.breakdowns);
   const entityBreakdowns = options.breakdowns.filter((b) => ENTITY_BREAKDOWNS.has(b));
 
@@ -132,7 +122,7 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
       date = ms === null ? null : new Date(ms);
       cache.set(text, date);
     }
-    return date === null ? safeText(text) : date;
+    return date === null ? text : date;
   };
   const rows: Cell[][] = new Array(items.length);
   const columnCount = columns.length;
@@ -146,17 +136,17 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
       const kind = kinds[c]!;
       const raw = item[keys[c]!];
       if (kind === 'metric') {
-        row[c] = typeof raw === 'number' ? raw : toCell(toNumberIfNumeric(raw), safeText);
+        row[c] = typeof raw === 'number' ? raw : toCell(toNumberIfNumeric(raw));
       } else if (kind === 'entityField') {
         let entity = raw;
         if (entity !== null && typeof entity === 'object' && 'value' in entity) entity = unwrap(entity);
         const v = entity !== null && typeof entity === 'object' ? (entity as Record<string, unknown>)[fields[c]!] : undefined;
-        row[c] = typeof v === 'string' ? (v === '' ? '' : safeText(v)) : typeof v === 'number' ? v : toCell(unwrap(v), safeText);
+        row[c] = typeof v === 'string' ? v : typeof v === 'number' ? v : toCell(unwrap(v));
       } else if (kind === 'text') {
-        if (typeof raw === 'string') row[c] = raw === '' ? '' : safeText(raw);
+        if (typeof raw === 'string') row[c] = raw;
         else {
           const v = unwrap(raw);
-          row[c] = toCell(v !== null && typeof v === 'object' ? JSON.stringify(v) : v, safeText);
+          row[c] = toCell(v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
         }
       } else {
         row[c] = dateOf(kind as 'day' | 'month' | 'hour', raw);
@@ -169,18 +159,18 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
   if (options.metricsSums) {
     const sums = normaliseMetrics(options.metricsSums);
     table.totals = columns.map((col, c) => {
-      if (col.kind === 'metric') return toCell(sums[col.key], safeText);
+      if (col.kind === 'metric') return toCell(sums[col.key]);
       return c === 0 ? TOTALS_LABEL : '';
     });
   }
   return table;
 }
 
-function toCell(value: unknown, safeText: (t: string) => string): Cell {
+function toCell(value: unknown): Cell {
   if (value === undefined || value === null) return '';
   if (typeof value === 'number' || typeof value === 'boolean') return value;
-  if (typeof value === 'string') return value === '' ? '' : safeText(value);
-  return safeText(JSON.stringify(value));
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
 }
 
 /**
@@ -204,10 +194,9 @@ export function periodStartMs(kind: 'day' | 'month' | 'hour', text: string, time
 }
 
 /** Table of a fetched report, with its totals row unless `totals` is false. */
-export function reportResultToTable(result: ReportResult, options: { timeZone: string; totals?: boolean; neutraliseFormulas?: boolean }): ReportTable {
+export function reportResultToTable(result: ReportResult, options: { timeZone: string; totals?: boolean }): ReportTable {
   const tableOptions: ReportTableOptions = { kind: result.query.kind, breakdowns: result.query.breakdowns, timeZone: options.timeZone };
   if (options.totals !== false && result.metricsSums) tableOptions.metricsSums = result.metricsSums;
-  if (options.neutraliseFormulas !== undefined) tableOptions.neutraliseFormulas = options.neutraliseFormulas;
   return buildReportTable(result.items, tableOptions);
 }
 

@@ -82,7 +82,7 @@ export function neutraliseText(text: string): string {
 
 /** The block of cells for a fetched report. */
 export function reportToSheetBlock(result: ReportResult, options: SheetBlockOptions): SheetBlock {
-  const table = reportResultToTable(result, { timeZone: options.timeZone, totals: options.totals !== false, neutraliseFormulas: false });
+  const table = reportResultToTable(result, { timeZone: options.timeZone, totals: options.totals !== false });
   const values = tableToValues(table);
   const kinds = table.header.map(columnKind);
   // The header too: unknown fields of the API's items become column names.

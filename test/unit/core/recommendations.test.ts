@@ -196,7 +196,7 @@ describe('recommendationsTable', () => {
   const hostile = { documents: [doc(1, { content: '=HYPERLINK("http://evil.example","x")', source_display_name: '+SUM(1)', cta: '@cmd' })] };
 
   it('gives a header and one row per document in the column order of a chat client', () => {
-    const values = recommendationsTable({ documents: [doc(1, { cta: 'Go' }), doc(2)] }, { neutraliseFormulas: false });
+    const values = recommendationsTable({ documents: [doc(1, { cta: 'Go' }), doc(2)] });
     expect(values[0]).toEqual([...RECOMMENDATION_COLUMNS]);
     expect(values.slice(1)).toEqual([
       [1, 'Ad 1', 'Sponsor 1', 'ads.example', 'https://ads.example/1', 'https://img.example/1.jpg', 'Go'],
@@ -204,10 +204,9 @@ describe('recommendationsTable', () => {
     ]);
   });
 
-  it('neutralises formula-like text for setValues, and leaves custom-function values as they are', () => {
-    expect(recommendationsTable(hostile)[1]!.slice(1, 3)).toEqual(['\'=HYPERLINK("http://evil.example","x")', '\'+SUM(1)']);
-    expect(recommendationsTable(hostile)[1]![6]).toBe('\'@cmd');
-    expect(recommendationsTable(hostile, { neutraliseFormulas: false })[1]![1]).toBe('=HYPERLINK("http://evil.example","x")');
+  it('keeps formula-like text as the values a custom function returns (Sheets never evaluates them)', () => {
+    expect(recommendationsTable(hostile)[1]!.slice(1, 3)).toEqual(['=HYPERLINK("http://evil.example","x")', '+SUM(1)']);
+    expect(recommendationsTable(hostile)[1]![6]).toBe('@cmd');
   });
 
   it('says so when no documents came back', () => {

@@ -39,9 +39,9 @@ describe('buildReportTable', () => {
     expect(tableToValues(table)).toHaveLength(3);
   });
 
-  it('neutralises text that a sheet would read as a formula', () => {
+  it('keeps API text exactly as sent (sheet-output neutralises it for setValues)', () => {
     const table = buildReportTable([{ referrer: { id: '=HYPERLINK("x")', name: '+1 news' }, revenue: 1 }], { kind: 'main', breakdowns: ['referrer'], timeZone: 'UTC' });
-    expect(table.rows[0]!.slice(0, 2)).toEqual(['\'=HYPERLINK("x")', "'+1 news"]);
+    expect(table.rows[0]!.slice(0, 2)).toEqual(['=HYPERLINK("x")', '+1 news']);
   });
 
   it('keeps an unparseable day as text rather than inventing a date', () => {
