@@ -29,8 +29,12 @@ export interface SyncFetchResponse {
   url: string;
   headers: Record<string, string>;
   headerList: Array<[string, string]>;
-  /** The body decoded as UTF-8. */
-  body: string;
+  /**
+   * The body decoded as UTF-8, on first read. Not an own enumerable property: a response that crosses
+   * to another thread carries only its bytes, and the text is decoded where it is wanted
+   * (withText re-attaches it there), so a 7 MB page is decoded once and never copied as text.
+   */
+  readonly body: string;
   /** The raw body bytes (for binary payloads and other charsets). */
   bodyBytes: Uint8Array;
   elapsedMs: number;
@@ -147,21 +151,31 @@ export async function performFetch(request: SyncFetchRequest): Promise<SyncFetch
     for (const [name, value] of headerList) headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
     return {
       ok: true,
-      response: {
+      response: withText({
         status: answer.status,
         url: url.toString(),
         headers,
         headerList,
-        body: answer.bytes.toString('utf8'),
         bodyBytes: new Uint8Array(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.length),
         elapsedMs: Date.now() - started,
-      },
+      }),
     };
   } catch (error) {
     return { ok: false, error: classify(error, request.url, timedOut) };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Gives a response (fresh, or just received from another thread) its lazily decoded `body`. */
+export function withText(response: Omit<SyncFetchResponse, 'body'>): SyncFetchResponse {
+  let text: string | undefined;
+  Object.defineProperty(response, 'body', {
+    get: () => (text ??= Buffer.from(response.bodyBytes.buffer, response.bodyBytes.byteOffset, response.bodyBytes.byteLength).toString('utf8')),
+    enumerable: false,
+    configurable: true,
+  });
+  return response as SyncFetchResponse;
 }
 
 function headerValue(rawHeaders: string[], name: string): string | undefined {

