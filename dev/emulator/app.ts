@@ -20,7 +20,7 @@ export const RECS_PATH = '/recs/v1/recommendations';
 export const PIXEL_PATH = '/recs/v1/served';
 export const ADMIN_PREFIX = '/__admin';
 export const TOKEN_HEADER = 'SVC-TOKEN-V1';
-/** Report pages are assembled as JSON text (reports.ts), so their type is set by hand. */
+/** Report pages are assembled as JSON bytes (reports.ts), so their type is set by hand. */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** What a malformed-JSON fault sends: a body cut off mid-value. */
@@ -112,8 +112,9 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-traceid', request.id);
-    if (request.responseShapes && request.url.startsWith(BASE_PATH) && !request.url.startsWith(`${BASE_PATH}/login`) && reply.statusCode === 200 && typeof payload === 'string' && payload !== '') {
-      return JSON.stringify(reshapeBody(JSON.parse(payload), request.responseShapes));
+    if (request.responseShapes && request.url.startsWith(BASE_PATH) && !request.url.startsWith(`${BASE_PATH}/login`) && reply.statusCode === 200) {
+      const text = Buffer.isBuffer(payload) ? payload.toString('utf8') : payload;
+      if (typeof text === 'string' && text !== '') return JSON.stringify(reshapeBody(JSON.parse(text), request.responseShapes));
     }
     // The recommendations endpoint is called from browsers (hence its cors=true parameter).
     if (request.url.startsWith('/recs/')) {

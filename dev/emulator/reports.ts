@@ -275,6 +275,8 @@ interface PreparedReport {
    * built and serialised again, to keep parallel page requests about as fast as one.
    */
   itemJson: (string | undefined)[];
+  /** Pages already served, by "offset:limit", as the bytes sent: asking for a page again costs nothing. */
+  pageBodies: Map<string, Buffer>;
 }
 
 // Paging through a big report asks for the same aggregation several times; keep the last few.
@@ -294,13 +296,15 @@ function dataClock(nowMs: number): number {
 function prepare(access: RowAccess, metricConditions: FilterCondition[], query: Query, operation: Operation, variantKeys: number[] = []): PreparedReport {
   const rows = metricConditions.length > 0 ? applyMetricFilters(access, metricConditions) : [...access.table.keys.keys()];
   const sortedRows = sortRows(access, rows, query, operation);
-  return { access, sortedRows, metricsSums: metricsOf(access, access.table.total(rows), 0), variantKeys, itemJson: [] };
+  return { access, sortedRows, metricsSums: metricsOf(access, access.table.total(rows), 0), variantKeys, itemJson: [], pageBodies: new Map() };
 }
 
-/** One page of a prepared report as the JSON text of a ReportResponse. */
-function page(prepared: PreparedReport, query: Query, operation: Operation, limits: { default: number; max: number }): string {
+/** One page of a prepared report: the UTF-8 bytes of a ReportResponse's JSON. */
+function page(prepared: PreparedReport, query: Query, operation: Operation, limits: { default: number; max: number }): Buffer {
   const limit = integerParam(query, 'limit', operation, limits.default, 1, limits.max);
   const offset = integerParam(query, 'offset', operation, 0, 0, Number.MAX_SAFE_INTEGER);
+  const cached = prepared.pageBodies.get(`${offset}:${limit}`);
+  if (cached) return cached;
   const rows = prepared.sortedRows.slice(offset, offset + limit);
   const parts = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) {
@@ -312,7 +316,9 @@ function page(prepared: PreparedReport, query: Query, operation: Operation, limi
     }
     parts[i] = json;
   }
-  return `{"items":[${parts.join(',')}],"totalItems":${prepared.sortedRows.length},"metricsSums":${JSON.stringify(prepared.metricsSums)}}`;
+  const body = Buffer.from(`{"items":[${parts.join(',')}],"totalItems":${prepared.sortedRows.length},"metricsSums":${JSON.stringify(prepared.metricsSums)}}`, 'utf8');
+  prepared.pageBodies.set(`${offset}:${limit}`, body);
+  return body;
 }
 
 function cacheKey(kind: string, pub: SeedPublisher, query: Query, nowMs: number, extra: unknown[]): string {
@@ -393,8 +399,8 @@ function visibleFraction(periodStartMs: number, periodMs: number, nowMs: number,
   return Math.min(1, Math.max(0, (nowMs - delayMs - periodStartMs) / periodMs));
 }
 
-/** The requested page of a general report, as JSON text. */
-export function runMainReport(pub: SeedPublisher, query: Query, nowMs: number): string {
+/** The requested page of a general report, as JSON bytes. */
+export function runMainReport(pub: SeedPublisher, query: Query, nowMs: number): Buffer {
   const operation = OPERATIONS.mainReport;
   const fromDay = dayParam(query, 'fromDate', operation);
   const toDay = dayParam(query, 'toDate', operation);
@@ -517,8 +523,8 @@ export function runMainReport(pub: SeedPublisher, query: Query, nowMs: number): 
 // External-ID reports (hourly and realtime)
 
 export interface ExternalIdReportResult {
-  /** The page as JSON text. */
-  response: string;
+  /** The page as JSON bytes. */
+  response: Buffer;
   /** Identifiers of the hourly facts the answer covered, for the unique-variants limit. */
   variantKeys: number[];
 }
