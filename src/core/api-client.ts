@@ -21,14 +21,14 @@ import { LOOKUPS, TOKEN_HEADER, TRACE_ID_HEADER, type LookupKind, type ReportKin
 
 /** A custom function has 30 s in all; leave room for writing the result. */
 export const DEFAULT_TIME_BUDGET_MS = 25_000;
-/** UrlFetchApp.fetchAll has no documented concurrency cap; about 10 to 20 are seen in practice. */
+/** URL Fetch's fetchAll has no documented concurrency cap; about 10 to 20 are seen in practice. */
 export const DEFAULT_MAX_PARALLEL_REQUESTS = 10;
 /** Lookups change rarely; a short cache spares the API when many cells ask at once. */
 export const LOOKUP_CACHE_TTL_SECONDS = 600;
 /** Longest user name and password sent to /login: longer ones are typing accidents, and each try spends one of 2 logins an hour. */
 export const USERNAME_MAX_CHARS = 256;
 export const PASSWORD_MAX_CHARS = 1024;
-/** CacheService refuses values above 100 KB. */
+/** The Cache service refuses values above 100 KB. */
 const CACHE_VALUE_MAX_CHARS = 100_000;
 
 export interface EngageClientOptions {
@@ -189,7 +189,7 @@ export class EngageClient implements PageFetcher {
 
   /**
    * Validates report arguments against the spec, with "now" from the injected clock, and checks that
-   * every page's address fits what UrlFetchApp can send (a long filter is the usual cause).
+   * every page's address fits what URL Fetch can send (a long filter is the usual cause).
    */
   buildQuery(kind: ReportKind, input: ReportInput, timeZone = 'UTC'): ReportQuery {
     const query = buildReportQuery(kind, input, { nowMs: this.options.clock.now(), timeZone });

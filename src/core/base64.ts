@@ -1,6 +1,6 @@
 /**
  * A small pure base64 encoder for UTF-8 text, used for the Basic credentials of /login. Apps Script
- * has Utilities.base64Encode and Node has Buffer, but neither exists in both, and the core must run in
+ * has Apps Script's base64Encode and Node has Buffer, but neither exists in both, and the core must run in
  * both; twenty lines of code are cheaper than another port.
  */
 

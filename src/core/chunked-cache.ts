@@ -1,5 +1,5 @@
 /**
- * Caching values larger than one cache entry. CacheService refuses values above 100 KB, so a large
+ * Caching values larger than one cache entry. The Cache service refuses values above 100 KB, so a large
  * value is written as chunks plus a manifest entry that names them; reading takes the manifest and
  * then all chunks in one getAll, and any missing chunk makes the whole value a miss (the cache may drop
  * entries at any time). The manifest also keeps a check over the key's full identity, so that two
@@ -9,12 +9,12 @@ import type { Cache } from './ports';
 
 /** 32,000 UTF-16 units are at most 96,000 UTF-8 bytes: under the 100 KB entry limit whatever the text. */
 export const CACHE_CHUNK_CHARS = 32_000;
-/** CacheService keys are at most 250 characters. */
+/** Cache service keys are at most 250 characters. */
 export const CACHE_KEY_MAX_CHARS = 250;
-/** CacheService keeps entries at most 6 hours. */
+/** The Cache service keeps entries at most 6 hours. */
 export const CACHE_MAX_TTL_SECONDS = 21_600;
 
-/** A cache that may also write several entries in one call (CacheService.putAll). */
+/** A cache that may also write several entries in one call (the Cache service's putAll). */
 export type BatchCache = Cache & { putAll?(values: Record<string, string>, ttlSeconds: number): void };
 
 interface Manifest {

@@ -248,7 +248,7 @@ export class NotSignedInError extends EngageError {
 
 /**
  * Refused locally: Engage answers so slowly that the next request (judged by the slowest one of this
- * execution) would not be back before the deadline. UrlFetchApp has no timeout, so a request that
+ * execution) would not be back before the deadline. URL Fetch has no timeout, so a request that
  * outlives the execution is not cut short: Apps Script kills the whole execution ("Exceeded maximum
  * execution time") and the user learns nothing. Failing before sending says what happened instead.
  */

@@ -1,6 +1,6 @@
 /**
  * The small synchronous interfaces the core is driven through. Apps Script is synchronous, so every
- * port is too. Adapters over UrlFetchApp, PropertiesService, CacheService, LockService and Utilities
+ * port is too. Adapters over the URL Fetch, Properties, Cache and Lock services and Utilities
  * live in src/gas; tests use the counting fakes in test/support/fakes.ts. Nothing here names a
  * platform global, so the core runs unchanged in Apps Script V8 and in Node.
  */
@@ -22,11 +22,11 @@ export interface HttpResponse {
   body: string;
 }
 
-/** UrlFetchApp refuses addresses longer than 2 KB ("Limit Exceeded: URLFetch URL Length"): check before sending. */
+/** URL Fetch refuses addresses longer than 2 KB ("Limit Exceeded: URLFetch URL Length"): check before sending. */
 export const FETCH_URL_MAX_CHARS = 2000;
 
 /**
- * Sends HTTP requests. Any status is returned as a response (UrlFetchApp with muteHttpExceptions);
+ * Sends HTTP requests. Any status is returned as a response (URL Fetch with muteHttpExceptions);
  * only a failure to get an answer at all (DNS, refused connection, timeout) throws a TransportError.
  */
 export interface HttpTransport {
@@ -51,7 +51,7 @@ export interface KeyValueStore {
   remove(key: string): void;
 }
 
-/** Best-effort cache; entries may disappear before their time (CacheService: at most 100 KB per value). */
+/** Best-effort cache; entries may disappear before their time (Cache service: at most 100 KB per value). */
 export interface Cache {
   get(key: string): string | null;
   getAll?(keys: string[]): Record<string, string>;
@@ -59,7 +59,7 @@ export interface Cache {
   remove(key: string): void;
 }
 
-/** Mutual exclusion across executions (LockService). */
+/** Mutual exclusion across executions (Lock service). */
 export interface Lock {
   /** Returns false when the lock was not obtained within the time. */
   tryLock(timeoutMs: number): boolean;
@@ -71,7 +71,7 @@ export interface Clock {
   now(): number;
 }
 
-/** Blocks the execution (Utilities.sleep); every millisecond counts against the execution limit. */
+/** Blocks the execution (Apps Script's sleep); every millisecond counts against the execution limit. */
 export interface Sleeper {
   sleep(ms: number): void;
 }

@@ -141,7 +141,7 @@ export function buildRecommendationsRequest(config: RecommendationsConfig, input
   return {
     url,
     method: 'post',
-    // UrlFetchApp sends contentType as the Content-Type header.
+    // URL Fetch sends contentType as the Content-Type header.
     contentType: 'application/json',
     payload: JSON.stringify({ keywords: input.keywords, iabCategories: input.iabCategories }),
   };

@@ -30,7 +30,7 @@ import { REPORT_RATE_RULE } from './rate-limiter';
 /** Apps Script stops a trigger run after 6 minutes. */
 export const EXECUTION_LIMIT_MS = 6 * 60_000;
 /**
- * No request starts after this much of a run: a page in flight may take up to a minute (UrlFetchApp's
+ * No request starts after this much of a run: a page in flight may take up to a minute (URL Fetch's
  * observed timeout) and the last write and statuses need seconds, so 4.5 minutes leave 1.5 to spare.
  */
 export const RUN_FETCH_BUDGET_MS = 4.5 * 60_000;

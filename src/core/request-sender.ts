@@ -1,6 +1,6 @@
 /**
  * Sends requests through the transport with the retry policy and the rate limiter: one request with
- * `send`, a batch with `sendAll` (UrlFetchApp.fetchAll), where only the members that failed are sent
+ * `send`, a batch with `sendAll` (URL Fetch's fetchAll), where only the members that failed are sent
  * again. A batch fails as a whole on its first final error, since a report with a missing page is of no
  * use. Every HTTP request made is counted, so tests and the sidebar can say what a report cost.
  */
@@ -36,7 +36,7 @@ export class RequestSender {
   /**
    * The longest a request or batch of this sender took, by the injected clock: what the next one is
    * expected to take. No request or retry starts when it would not be back before the deadline,
-   * because a transport call cannot be cut short (UrlFetchApp has no timeout option) and Apps Script
+   * because a transport call cannot be cut short (URL Fetch has no timeout option) and Apps Script
    * kills an execution that outlives its limit without a word about why. The first request has
    * nothing to be judged by and is always sent.
    */
@@ -114,7 +114,7 @@ export class RequestSender {
       if (answers.length !== requests.length) throw new TransportError(`fetchAll answered ${answers.length} of ${requests.length} requests`);
       return answers;
     } catch (e) {
-      // UrlFetchApp.fetchAll throws for the whole batch when one member gets no answer.
+      // URL Fetch's fetchAll throws for the whole batch when one member gets no answer.
       const failure = e instanceof TransportError ? e : new TransportError(e instanceof Error ? e.message : String(e), { cause: e });
       return requests.map(() => failure);
     }

@@ -11,7 +11,7 @@ import type { KeyValueStore } from './ports';
 export const SETTINGS_STORE_KEY = 'engage.settings';
 const WHERE = 'set it in the Engage sidebar under Settings';
 
-/** Room is left for the query the add-on appends (key, contentUrl, ...) within UrlFetchApp's 2,000 characters. */
+/** Room is left for the query the add-on appends (key, contentUrl, ...) within URL Fetch's 2,000 characters. */
 export const SETTINGS_URL_MAX_CHARS = 500;
 const text = () => z.string({ error: 'must be text' });
 
