@@ -6,48 +6,29 @@
  * with the displayed positions in display order, and never without a tracking address.
  * Run `npm run build` first. Chromium missing is a failure with a clear message, never a silent skip.
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { OWNER, startAddon, type AddonHarness } from '../support/addon-host';
+import { installScriptRun, launchChromium, serveSidebar } from '../support/browser';
 import { DEMO_API_KEY } from '../support/emulator';
-import { distSidebar } from '../support/paths';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const PIXEL_PATH = '/recs/v1/served';
 
 jest.setTimeout(60_000);
 
 let h: AddonHarness;
 let browser: Browser;
-/**
- * The page is served by a real server on 127.0.0.1: the pixel goes to the emulator on plain http
- * 127.0.0.1, which Chromium refuses from any origin outside the loopback address space (Local Network
- * Access; a page.route answer does not count as loopback) and from https pages (mixed content).
- */
-let sidebarServer: http.Server;
-let sidebarUrl: string;
+let sidebar: { url: string; close(): Promise<void> };
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`The browser tests need Debian's chromium at ${CHROMIUM}: install it with "apt-get update && apt-get install -y chromium" (never "npx playwright install").`);
-  }
+  browser = await launchChromium();
   h = await startAddon();
   h.configure();
   h.host.call('saveSettings', [{ apiKey: DEMO_API_KEY.key, widgetId: DEMO_API_KEY.widgetIds[0] }], { user: OWNER });
-  sidebarServer = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(fs.readFileSync(distSidebar, 'utf8'));
-  });
-  await new Promise<void>((resolve) => sidebarServer.listen(0, '127.0.0.1', resolve));
-  sidebarUrl = `http://127.0.0.1:${(sidebarServer.address() as AddressInfo).port}/sidebar.html`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  sidebar = await serveSidebar();
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => (sidebarServer ? sidebarServer.close(resolve) : resolve(undefined)));
+  await sidebar?.close();
   await h?.close();
 });
 
@@ -71,28 +52,8 @@ async function openSidebar(): Promise<OpenSidebar> {
   });
   // The emulator's thumbnails live on a made-up host: answer without a DNS lookup.
   await page.route('https://images.engage.example/**', (route) => route.abort());
-  await page.exposeFunction('__gasCall', (name: string, args: unknown[]) => {
-    const outcome = h.host.run(name, args, { user: OWNER });
-    return outcome.ok ? { ok: true, value: outcome.value } : { ok: false, message: outcome.error?.message ?? 'failed' };
-  });
-  // Runs in the page: a google.script.run whose calls go to __gasCall.
-  await page.addInitScript(() => {
-    type Outcome = { ok: boolean; value?: unknown; message?: string };
-    const call = (globalThis as unknown as { __gasCall(name: string, args: unknown[]): Promise<Outcome> }).__gasCall;
-    function runner(success?: (v: unknown) => void, failure?: (e: unknown) => void): unknown {
-      return new Proxy({}, {
-        get(_t, name: string) {
-          if (name === 'withSuccessHandler') return (f: (v: unknown) => void) => runner(f, failure);
-          if (name === 'withFailureHandler') return (f: (e: unknown) => void) => runner(success, f);
-          return (...args: unknown[]) => {
-            void call(name, args).then((o) => (o.ok ? success?.(o.value) : failure?.(new Error(o.message))));
-          };
-        },
-      });
-    }
-    (globalThis as unknown as { google: unknown }).google = { script: { get run() { return runner(); } } };
-  });
-  await page.goto(sidebarUrl);
+  await installScriptRun(page, h.host, OWNER);
+  await page.goto(sidebar.url);
   await page.click('#tab-recommendations');
   await page.waitForSelector('#recs-form');
   return { page, pixelRequests, alerts };

@@ -9,18 +9,13 @@
  * script run. The hostile ads and the pixel are covered in test/browser/recommendations.test.ts too.
  * Run `npm run build` first. Chromium missing is a failure with a clear message, never a silent skip.
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { EDITOR, OWNER, startAddon, type AddonHarness } from '../support/addon-host';
+import { installScriptRun, launchChromium, serveSidebar } from '../support/browser';
 import { DEMO_API_KEY, HOSTILE_PUBLISHER_ID } from '../support/emulator';
 import { HOSTILE_STRINGS } from '../../dev/emulator/seed';
-import { distSidebar } from '../support/paths';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /** What the stand-in service puts in every error: markup that would run if parsed as HTML. */
 const HOSTILE_ERROR_MESSAGE = '<img src=x onerror=alert("errorMessage")><script>alert("script")</script>';
@@ -31,8 +26,7 @@ jest.setTimeout(90_000);
 
 let h: AddonHarness;
 let browser: Browser;
-let sidebarServer: http.Server;
-let sidebarUrl: string;
+let sidebar: { url: string; close(): Promise<void> };
 /** Answers every request with a 400 whose body and trace ID carry markup. */
 let hostileService: Worker;
 let hostileBaseUrl: string;
@@ -60,14 +54,8 @@ async function startHostileService(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-function listen(server: http.Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
-}
-
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`The browser tests need Debian's chromium at ${CHROMIUM}: install it with "apt-get update && apt-get install -y chromium" (never "npx playwright install").`);
-  }
+  browser = await launchChromium();
   h = await startAddon();
   // The owner talks to the emulator; the editor to the hostile stand-in.
   h.signIn(OWNER);
@@ -76,16 +64,11 @@ beforeAll(async () => {
   hostileBaseUrl = `${hostileOrigin}/engage/v2`;
   h.host.call('saveSettings', [{ reportingBaseUrl: hostileBaseUrl, recommendationsUrl: `${hostileOrigin}/recs`, apiKey: 'editor-key', widgetId: 'APP_12' }], { user: EDITOR });
   h.host.call('signInWithToken', ['editor-pasted-token'], { user: EDITOR });
-  sidebarServer = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(fs.readFileSync(distSidebar, 'utf8'));
-  });
-  sidebarUrl = `${await listen(sidebarServer)}/sidebar.html`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  sidebar = await serveSidebar();
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => (sidebarServer ? sidebarServer.close(resolve) : resolve(undefined)));
+  await sidebar?.close();
   await hostileService?.terminate();
   await h?.close();
 });
@@ -109,27 +92,8 @@ async function openSidebar(user: string): Promise<OpenSidebar> {
   page.on('pageerror', (error) => pageErrors.push(error.message));
   // Thumbnails and the pixel are not what this test is about: answer them without a network.
   await page.route(/images\.engage\.example|\/recs\/v1\/served/, (route) => route.abort());
-  await page.exposeFunction('__gasCall', (name: string, args: unknown[]) => {
-    const outcome = h.host.run(name, args, { user });
-    return outcome.ok ? { ok: true, value: outcome.value } : { ok: false, message: outcome.error?.message ?? 'failed' };
-  });
-  await page.addInitScript(() => {
-    type Outcome = { ok: boolean; value?: unknown; message?: string };
-    const call = (globalThis as unknown as { __gasCall(name: string, args: unknown[]): Promise<Outcome> }).__gasCall;
-    function runner(success?: (v: unknown) => void, failure?: (e: unknown) => void): unknown {
-      return new Proxy({}, {
-        get(_t, name: string) {
-          if (name === 'withSuccessHandler') return (f: (v: unknown) => void) => runner(f, failure);
-          if (name === 'withFailureHandler') return (f: (e: unknown) => void) => runner(success, f);
-          return (...args: unknown[]) => {
-            void call(name, args).then((o) => (o.ok ? success?.(o.value) : failure?.(new Error(o.message))));
-          };
-        },
-      });
-    }
-    (globalThis as unknown as { google: unknown }).google = { script: { get run() { return runner(); } } };
-  });
-  await page.goto(sidebarUrl);
+  await installScriptRun(page, h.host, user);
+  await page.goto(sidebar.url);
   return { page, dialogs, pageErrors };
 }
 

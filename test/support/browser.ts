@@ -4,11 +4,65 @@
  * Chromium missing is a failure with a clear message, never a silent skip. Run `npm run build` first.
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import type { GasHost } from '../../dev/gas-host';
 import { startPlayground, type Playground } from '../../dev/playground/playground';
+import { distSidebar } from './paths';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** Debian's chromium, headless; a clear failure (never a skip) when it is not installed. */
+export async function launchChromium(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(`The browser tests need Debian's chromium at ${CHROMIUM}: install it with "apt-get update && apt-get install -y chromium" (never "npx playwright install").`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/**
+ * dist/sidebar.html served by a real server on 127.0.0.1. The impression pixel goes to the emulator
+ * on plain http 127.0.0.1, which Chromium refuses from any origin outside the loopback address space
+ * (Local Network Access; a page.route answer does not count as loopback) and from https pages.
+ */
+export async function serveSidebar(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(fs.readFileSync(distSidebar, 'utf8'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sidebar.html`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Gives the page a google.script.run whose calls run the bundle's server functions in `host` as `user`. */
+export async function installScriptRun(page: Page, host: GasHost, user: string): Promise<void> {
+  await page.exposeFunction('__gasCall', (name: string, args: unknown[]) => {
+    const outcome = host.run(name, args, { user });
+    return outcome.ok ? { ok: true, value: outcome.value } : { ok: false, message: outcome.error?.message ?? 'failed' };
+  });
+  // Runs in the page: a google.script.run whose calls go to __gasCall.
+  await page.addInitScript(() => {
+    type Outcome = { ok: boolean; value?: unknown; message?: string };
+    const call = (globalThis as unknown as { __gasCall(name: string, args: unknown[]): Promise<Outcome> }).__gasCall;
+    function runner(success?: (v: unknown) => void, failure?: (e: unknown) => void): unknown {
+      return new Proxy({}, {
+        get(_t, name: string) {
+          if (name === 'withSuccessHandler') return (f: (v: unknown) => void) => runner(f, failure);
+          if (name === 'withFailureHandler') return (f: (e: unknown) => void) => runner(success, f);
+          return (...args: unknown[]) => {
+            void call(name, args).then((o) => (o.ok ? success?.(o.value) : failure?.(new Error(o.message))));
+          };
+        },
+      });
+    }
+    (globalThis as unknown as { google: unknown }).google = { script: { get run() { return runner(); } } };
+  });
+}
 
 export interface BrowserPlayground {
   playground: Playground;
@@ -21,11 +75,8 @@ export interface BrowserPlayground {
 }
 
 export async function openPlayground(): Promise<BrowserPlayground> {
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`The browser tests need Debian's chromium at ${CHROMIUM}: install it with "apt-get update && apt-get install -y chromium" (never "npx playwright install").`);
-  }
+  const browser = await launchChromium();
   const playground = await startPlayground({ port: 0 });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {
