@@ -3,7 +3,7 @@
  * returns status, headers and the parsed body, so each test asserts the emulator's observable
  * behaviour over real HTTP rather than through any production client code.
  */
-import { TOKEN_HEADER, type EmulatorHandle } from '../support/emulator';
+import { DEMO_USER, TOKEN_HEADER, newEmulator, type EmulatorHandle } from '../support/emulator';
 
 export interface HttpResult<T = any> {
   status: number;
@@ -44,4 +44,24 @@ export function errorMessageOf(result: HttpResult): string {
   expect(typeof result.body.moreInfo).toBe('string');
   expect(typeof result.body.errorMessage).toBe('string');
   return result.body.errorMessage;
+}
+
+/**
+ * A fresh emulator instance for a test file, its clock at `clockIso`, with the demo user signed in;
+ * `use` receives both. Every test starts a minute later than the one before, so none inherits
+ * another's rate window (30 report requests a minute per publisher).
+ */
+export function useSignedInEmulator(clockIso: string, use: (emulator: EmulatorHandle, token: string) => void): void {
+  let emulator: EmulatorHandle;
+  beforeAll(async () => {
+    emulator = await newEmulator();
+    await emulator.setClock(clockIso);
+    use(emulator, await emulator.login(DEMO_USER.email, DEMO_USER.password));
+  });
+  beforeEach(async () => {
+    await emulator.advanceClock(61_000);
+  });
+  afterAll(async () => {
+    await emulator.close();
+  });
 }

@@ -3,8 +3,8 @@
  * report", "Realtime external-ID report", Limits; field notes: hours are UTC, toDate exclusive, a
  * date alone for toDate is hour 00 of the next day). The clock is pinned to 2026-06-15 12:00 UTC.
  */
-import { apiGet, errorMessageOf, type QueryValues } from './contract-client';
-import { BIG_PUBLISHER_ID, DEMO_USER, MEDIUM_PUBLISHER_ID, newEmulator, type EmulatorHandle } from '../support/emulator';
+import { apiGet, errorMessageOf, useSignedInEmulator, type QueryValues } from './contract-client';
+import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID, type EmulatorHandle } from '../support/emulator';
 
 let emulator: EmulatorHandle;
 let token: string;
@@ -31,16 +31,9 @@ async function expect400(result: Promise<{ status: number; body: any }>, paramet
   expect(errorMessageOf(answer as any)).toMatch(parameter);
 }
 
-beforeAll(async () => {
-  emulator = await newEmulator();
-  await emulator.setClock('2026-06-15T12:00:00Z');
-  token = await emulator.login(DEMO_USER.email, DEMO_USER.password);
-});
-beforeEach(async () => {
-  await emulator.advanceClock(61_000);
-});
-afterAll(async () => {
-  await emulator.close();
+useSignedInEmulator('2026-06-15T12:00:00Z', (e, t) => {
+  emulator = e;
+  token = t;
 });
 
 describe('GET /reports/externalId (hourly)', () => {

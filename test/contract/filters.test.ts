@@ -2,8 +2,8 @@
  * Contract: the filter language of all reports (spec "Filters"; field notes: `;` is AND,
  * contains ignores case, metricsSums cover every filtered row). Each operator gets its own test.
  */
-import { apiGet, errorMessageOf, type QueryValues } from './contract-client';
-import { DEMO_USER, MEDIUM_PUBLISHER_ID, newEmulator, type EmulatorHandle } from '../support/emulator';
+import { apiGet, errorMessageOf, useSignedInEmulator, type QueryValues } from './contract-client';
+import { MEDIUM_PUBLISHER_ID, type EmulatorHandle } from '../support/emulator';
 
 let emulator: EmulatorHandle;
 let token: string;
@@ -28,16 +28,9 @@ async function expectFilterRejected(filter: string, problem: RegExp) {
   expect(result.body.errorMessage).toMatch(problem);
 }
 
-beforeAll(async () => {
-  emulator = await newEmulator();
-  await emulator.setClock('2026-06-15T12:00:00Z');
-  token = await emulator.login(DEMO_USER.email, DEMO_USER.password);
-});
-beforeEach(async () => {
-  await emulator.advanceClock(61_000);
-});
-afterAll(async () => {
-  await emulator.close();
+useSignedInEmulator('2026-06-15T12:00:00Z', (e, t) => {
+  emulator = e;
+  token = t;
 });
 
 describe('filter operators', () => {

@@ -4,8 +4,8 @@
  * The clock is pinned to a fixed day so dates are stable; it moves a minute before each test so
  * the 30-requests-per-minute report limit never interferes.
  */
-import { apiGet, errorMessageOf, type QueryValues } from './contract-client';
-import { BIG_PUBLISHER_ID, DEMO_USER, MEDIUM_PUBLISHER_ID, newEmulator, type EmulatorHandle } from '../support/emulator';
+import { apiGet, errorMessageOf, useSignedInEmulator, type QueryValues } from './contract-client';
+import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID, type EmulatorHandle } from '../support/emulator';
 
 const NOW = '2026-06-15T12:00:00Z';
 let emulator: EmulatorHandle;
@@ -22,16 +22,9 @@ async function expectBadParameter(query: QueryValues, parameter: string | RegExp
   expect(errorMessageOf(result)).toMatch(parameter);
 }
 
-beforeAll(async () => {
-  emulator = await newEmulator();
-  await emulator.setClock(NOW);
-  token = await emulator.login(DEMO_USER.email, DEMO_USER.password);
-});
-beforeEach(async () => {
-  await emulator.advanceClock(61_000);
-});
-afterAll(async () => {
-  await emulator.close();
+useSignedInEmulator(NOW, (e, t) => {
+  emulator = e;
+  token = t;
 });
 
 describe('GET /reports/main parameters', () => {
