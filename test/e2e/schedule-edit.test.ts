@@ -7,7 +7,7 @@
  */
 import { EDITOR, OWNER, type AddonHarness } from '../support/addon-host';
 import { MEDIUM_PUBLISHER_ID } from '../support/emulator';
-import { HOUR_MS, MINUTE_MS, startScheduledAddon } from '../support/scheduled-host';
+import { HOUR_MS, MINUTE_MS, useScheduledAddon } from '../support/scheduled-host';
 
 // A Friday, 13:00 in Berlin.
 const START = '2026-11-20T12:00:00.000Z';
@@ -40,16 +40,8 @@ async function apiPaths() {
   return (await h.emulator.requests()).map((r) => r.path);
 }
 
-beforeAll(async () => {
-  h = await startScheduledAddon(START);
-  h.signIn();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  h.host.advanceTime(2 * MINUTE_MS);
-  await h.emulator.clearRequests();
+useScheduledAddon(START, {}, (harness) => {
+  h = harness;
 });
 
 describe('updateSchedule', () => {

@@ -7,7 +7,7 @@
  */
 import { OWNER, type AddonHarness } from '../support/addon-host';
 import { DEMO_USER, MEDIUM_PUBLISHER_ID } from '../support/emulator';
-import { HOUR_MS, MINUTE_MS, startScheduledAddon } from '../support/scheduled-host';
+import { HOUR_MS, MINUTE_MS, useScheduledAddon } from '../support/scheduled-host';
 
 const START = '2026-11-20T12:00:00.000Z';
 let h: AddonHarness;
@@ -34,18 +34,8 @@ async function api() {
   return (await h.emulator.requests()).map((r) => ({ path: r.path.replace('/engage/v2', ''), status: r.status, query: r.query }));
 }
 
-beforeAll(async () => {
-  h = await startScheduledAddon(START);
-  h.signIn();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  // A fresh rate window and log for each test.
-  h.host.advanceTime(2 * MINUTE_MS);
-  await h.emulator.clearFaults();
-  await h.emulator.clearRequests();
+useScheduledAddon(START, {}, (harness) => {
+  h = harness;
 });
 
 describe('saved reports and the trigger', () => {

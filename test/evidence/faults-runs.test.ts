@@ -9,7 +9,7 @@
  */
 import { OWNER, type AddonHarness } from '../support/addon-host';
 import { BIG_PUBLISHER_ID, DEMO_USER, MEDIUM_PUBLISHER_ID, type FaultRule } from '../support/emulator';
-import { HOUR_MS, MINUTE_MS, startScheduledAddon } from '../support/scheduled-host';
+import { HOUR_MS, MINUTE_MS, useScheduledAddon } from '../support/scheduled-host';
 
 const START = '2026-11-20T12:00:00.000Z';
 let h: AddonHarness;
@@ -24,17 +24,8 @@ const call = <T>(fn: string, ...args: unknown[]) => h.host.call(fn, args, { user
 const byName = (list: List, name: string) => list.reports.find((r) => r.name === name)!;
 const WHOLE_SHEET = 'A1:AH40';
 
-beforeAll(async () => {
-  h = await startScheduledAddon(START, { sheets: ['Sheet1', 'Run'], maxRows: 20_000 });
-  h.signIn();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  h.host.advanceTime(2 * MINUTE_MS);
-  await h.emulator.clearFaults();
-  await h.emulator.clearRequests();
+useScheduledAddon(START, { sheets: ['Sheet1', 'Run'], maxRows: 20_000 }, (harness) => {
+  h = harness;
 });
 
 describe('Run to sheet', () => {

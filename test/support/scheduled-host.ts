@@ -31,3 +31,24 @@ export async function startScheduledAddon(startIso: string, options: GasHostOpti
   adminUrl = harness.emulator.adminUrl;
   return harness;
 }
+
+/**
+ * One scheduled add-on for a test file, signed in as the owner; `use` receives it. Each test starts
+ * two virtual minutes later than the last (a fresh rate window), with no faults and an empty log.
+ */
+export function useScheduledAddon(startIso: string, options: GasHostOptions, use: (harness: AddonHarness) => void): void {
+  let harness: AddonHarness;
+  beforeAll(async () => {
+    harness = await startScheduledAddon(startIso, options);
+    harness.signIn();
+    use(harness);
+  });
+  afterAll(async () => {
+    await harness.close();
+  });
+  beforeEach(async () => {
+    harness.host.advanceTime(2 * MINUTE_MS);
+    await harness.emulator.clearFaults();
+    await harness.emulator.clearRequests();
+  });
+}
