@@ -4,55 +4,28 @@
  * bundle in the local Apps Script host against the emulator. Run `npm run build` first.
  * Chromium missing is a failure with a clear message, never a silent skip.
  */
-import fs from 'node:fs';
-import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
-import { startPlayground, type Playground } from '../../dev/playground/playground';
+import type { FrameLocator, Page } from 'playwright-core';
+import type { Playground } from '../../dev/playground/playground';
+import { eventually, openPlayground, type BrowserPlayground } from '../support/browser';
 import { BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID } from '../../dev/emulator/seed';
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 jest.setTimeout(90_000);
 
+let env: BrowserPlayground;
 let playground: Playground;
-let browser: Browser;
 let page: Page;
 let sidebar: FrameLocator;
-const dialogs: string[] = [];
+let dialogs: string[] = [];
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`The browser tests need Debian's chromium at ${CHROMIUM}: install it with "apt-get update && apt-get install -y chromium" (never "npx playwright install").`);
-  }
-  playground = await startPlayground({ port: 0 });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.on('dialog', (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
-  await page.goto(playground.url);
-  sidebar = page.frameLocator('#sidebar');
+  env = await openPlayground();
+  ({ playground, page, sidebar, dialogs } = env);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await playground?.close();
+  await env?.close();
 });
 
-/** Retries an assertion until it passes (the page updates asynchronously), for up to `timeoutMs`. */
-async function eventually(check: () => Promise<void>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    }
-  }
-}
 
 async function admin(path: string, method: string, body?: unknown): Promise<unknown> {
   const response = await fetch(`${playground.emulator.adminUrl}${path}`, { method, headers: body ? { 'Content-Type': 'application/json' } : {}, ...(body ? { body: JSON.stringify(body) } : {}) });

@@ -12,7 +12,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Browser, Page } from 'playwright-core';
 import { EDITOR, OWNER, startAddon, type AddonHarness } from '../support/addon-host';
-import { installScriptRun, launchChromium, serveSidebar } from '../support/browser';
+import { eventually, installScriptRun, launchChromium, serveSidebar } from '../support/browser';
 import { DEMO_API_KEY, HOSTILE_PUBLISHER_ID } from '../support/emulator';
 import { HOSTILE_STRINGS } from '../../dev/emulator/seed';
 
@@ -97,19 +97,6 @@ async function openSidebar(user: string): Promise<OpenSidebar> {
   return { page, dialogs, pageErrors };
 }
 
-/** Retries an assertion until it passes (the page updates asynchronously). */
-async function eventually(check: () => Promise<void>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    }
-  }
-}
 
 /**
  * Nothing from the API became markup: no script beyond the page's own, no element carrying an
