@@ -37,7 +37,7 @@ export function getSheetContext(): { sheets: string[]; activeCell: string } {
 export function runReportToSheet(request: unknown, target: unknown, runId: unknown): RunSummary {
   return withUserMessage(() => {
     const r = createSidebarReports();
-    // Validate everything before a new sheet is inserted, so bad input leaves the spreadsheet untouched.
+    // The report and the run id are checked before the target, so a bad report is what the user hears of first.
     r.formula(request);
     checkRunId(runId);
     return r.runToSheet(request, resolvePlacement(SpreadsheetApp.getActiveSpreadsheet(), target), runId);
