@@ -2,18 +2,33 @@
  * `npm run build`: writes dist/Code.js (one esbuild IIFE for ES2020 plus the generated top-level
  * stubs), dist/appsscript.json and dist/sidebar.html (the sidebar page with its script and styles
  * inlined, because HtmlService serves one file). dist/ is what clasp pushes.
+ *
+ * The deployment config (engage.deploy.json, or `--config <file>` / ENGAGE_DEPLOY_CONFIG) gives the
+ * manifest its urlFetchWhitelist and the bundle its default settings and quotas (DEPLOYMENT in
+ * src/gas/deployment.ts); appsscript.json in the repository is the manifest without the whitelist.
+ * `--out <folder>` writes elsewhere than dist/.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
+import type { Deployment } from '../src/core/deployment';
+import { configPath, deploymentOf, readDeployConfig } from './deploy-config';
 import { readEntryPointDocs, renderStubs } from './entry-stubs';
 
 export const GLOBAL_NAME = '__engage';
+/** The identifier src/gas/deployment.ts reads, replaced by the deployment at build time. */
+export const DEPLOYMENT_GLOBAL = '__ENGAGE_DEPLOYMENT__';
 const root = path.resolve(__dirname, '..');
-const dist = path.join(root, 'dist');
 
-async function buildServerBundle(): Promise<string> {
+export interface BuildOptions {
+  /** The deployment config file; default engage.deploy.json. */
+  configFile?: string;
+  /** Where to write; default dist/. */
+  outDir?: string;
+}
+
+async function buildServerBundle(deployment: Deployment): Promise<string> {
   const result = await esbuild.build({
     entryPoints: [path.join(root, 'src/entrypoints/index.ts')],
     bundle: true,
@@ -26,6 +41,7 @@ async function buildServerBundle(): Promise<string> {
     legalComments: 'none',
     charset: 'utf8',
     logLevel: 'warning',
+    define: { [DEPLOYMENT_GLOBAL]: JSON.stringify(deployment) },
   });
   const bundle = result.outputFiles[0]!.text;
   // Module scope calls no service, so evaluating the bundle with no globals at all is safe and
@@ -59,21 +75,42 @@ async function buildSidebar(): Promise<string> {
   return html.replace('<!-- STYLES -->', () => `<style>\n${css}</style>`).replace('<!-- SCRIPT -->', () => `<script>${js}</script>`);
 }
 
-export async function build(): Promise<void> {
-  fs.mkdirSync(dist, { recursive: true });
-  const [code, sidebar] = await Promise.all([buildServerBundle(), buildSidebar()]);
-  fs.writeFileSync(path.join(dist, 'Code.js'), code);
-  fs.writeFileSync(path.join(dist, 'sidebar.html'), sidebar);
-  fs.copyFileSync(path.join(root, 'appsscript.json'), path.join(dist, 'appsscript.json'));
+/** The repository's manifest with the deployment's whitelist; it must not carry one of its own. */
+function manifestFor(deployment: Deployment): string {
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
+  if ('urlFetchWhitelist' in manifest) {
+    throw new Error('appsscript.json must not set urlFetchWhitelist: the build writes it from the deployment config (engage.deploy.json)');
+  }
+  return `${JSON.stringify({ ...manifest, urlFetchWhitelist: deployment.urlFetchWhitelist }, null, 2)}\n`;
+}
+
+export async function build(options: BuildOptions = {}): Promise<{ outDir: string; configFile: string; deployment: Deployment }> {
+  const configFile = options.configFile ?? configPath(root);
+  const outDir = path.resolve(root, options.outDir ?? 'dist');
+  const deployment = deploymentOf(readDeployConfig(configFile));
+  fs.mkdirSync(outDir, { recursive: true });
+  const [code, sidebar] = await Promise.all([buildServerBundle(deployment), buildSidebar()]);
+  fs.writeFileSync(path.join(outDir, 'Code.js'), code);
+  fs.writeFileSync(path.join(outDir, 'sidebar.html'), sidebar);
+  fs.writeFileSync(path.join(outDir, 'appsscript.json'), manifestFor(deployment));
+  return { outDir, configFile, deployment };
 }
 
 if (require.main === module) {
   const started = Date.now();
-  build().then(
-    () => console.log(`Built dist/Code.js, dist/sidebar.html and dist/appsscript.json in ${Date.now() - started} ms`),
-    (err: unknown) => {
-      console.error(err instanceof Error ? err.message : err);
-      process.exit(1);
-    },
-  );
+  const argv = process.argv.slice(2);
+  const out = argv.indexOf('--out');
+  if (out >= 0 && !argv[out + 1]) throw new Error('--out needs a folder, for example --out build/');
+  Promise.resolve()
+    .then(() => build({ configFile: configPath(root, argv), ...(out >= 0 ? { outDir: path.resolve(argv[out + 1]!) } : {}) }))
+    .then(
+      ({ outDir, configFile, deployment }) => console.log(
+        `Built Code.js, sidebar.html and appsscript.json into ${path.relative(process.cwd(), outDir) || '.'} in ${Date.now() - started} ms ` +
+        `from ${path.relative(process.cwd(), configFile)} (urlFetchWhitelist: ${deployment.urlFetchWhitelist.join(', ')})`,
+      ),
+      (err: unknown) => {
+        console.error(err instanceof Error ? err.message : err);
+        process.exit(1);
+      },
+    );
 }

@@ -3,8 +3,13 @@
  * the user's own properties, because the recommendations API key is a secret; what the sidebar is
  * shown of them (`publicSettings`) never carries the key, only whether one is set. A missing setting
  * produces an error that names the setting and where to set it.
+ *
+ * The deployment (engage.deploy.json) supplies the two addresses' defaults, and its whitelist decides
+ * which addresses may be saved: Apps Script refuses to fetch anything else, so an address outside it
+ * is refused here, once, with the prefixes that are allowed (loopback test servers excepted).
  */
 import * as z from 'zod';
+import { addressProblem, type Deployment } from './deployment';
 import { quoted, ValidationError } from './errors';
 import type { KeyValueStore } from './ports';
 
@@ -50,6 +55,8 @@ export interface PublicSettings {
   recommendationsUrl?: string;
   widgetId?: string;
   hasApiKey: boolean;
+  /** The whitelist prefixes an address must start with (empty: any https address). */
+  allowedAddresses: string[];
 }
 
 export type SettingName = keyof Settings;
@@ -61,10 +68,27 @@ const LABELS: Record<SettingName, string> = {
   widgetId: 'the widget ID',
 };
 
-export class SettingsStore {
-  constructor(private readonly store: KeyValueStore) {}
+/** What is fetched below each address setting: the reporting base is a folder, the recommendations address the endpoint itself. */
+const FETCHED_ADDRESS: Partial<Record<SettingName, (value: string) => string>> = {
+  reportingBaseUrl: (base) => `${base}/`,
+  recommendationsUrl: (url) => url,
+};
 
+export class SettingsStore {
+  constructor(private readonly store: KeyValueStore, private readonly deployment?: Deployment) {}
+
+  /** The settings in effect: what the user saved over the deployment's default addresses. */
   load(): Settings {
+    const defaults: Settings = {};
+    if (this.deployment) {
+      defaults.reportingBaseUrl = this.deployment.reportingBaseUrl;
+      defaults.recommendationsUrl = this.deployment.recommendationsUrl;
+    }
+    return { ...defaults, ...this.stored() };
+  }
+
+  /** What the user saved; defaults are not stored, so a new deployment's defaults reach everyone who kept them. */
+  private stored(): Settings {
     const raw = this.store.get(SETTINGS_STORE_KEY);
     if (!raw) return {};
     try {
@@ -86,7 +110,7 @@ export class SettingsStore {
     const known = Object.keys(settingsSchema.shape) as SettingName[];
     const unknown = Object.keys(change).filter((k) => !known.includes(k as SettingName));
     if (unknown.length > 0) throw ValidationError.single(unknown[0]!, `is not a setting (known: ${known.join(', ')})`);
-    const merged: Record<string, unknown> = { ...this.load() };
+    const merged: Record<string, unknown> = { ...this.stored() };
     for (const name of known) {
       if (!(name in change)) continue;
       const value = change[name];
@@ -94,18 +118,31 @@ export class SettingsStore {
       else merged[name] = value;
     }
     const parsed = settingsSchema.safeParse(merged);
-    if (!parsed.success) {
+    const problems = parsed.success
+      ? this.addressProblems(parsed.data)
+      : parsed.error.issues.map((issue) => ({ name: String(issue.path[0] ?? 'settings'), rule: issue.message }));
+    if (problems.length > 0 || !parsed.success) {
       throw new ValidationError(
-        parsed.error.issues.map((issue) => {
-          const name = String(issue.path[0] ?? 'settings');
+        problems.map(({ name, rule }) => {
           // Never echo the key back: it is a secret.
           const shown = name === 'apiKey' ? '' : ` (${quoted(String(merged[name]))})`;
-          return { argument: name, message: `${name}${shown}: ${issue.message}` };
+          return { argument: name, message: `${name}${shown}: ${rule}` };
         }),
       );
     }
     this.store.set(SETTINGS_STORE_KEY, JSON.stringify(parsed.data));
-    return parsed.data;
+    return this.load();
+  }
+
+  /** Addresses Apps Script would refuse to fetch: outside the deployment's whitelist, or plain http beyond this machine. */
+  private addressProblems(settings: Settings): Array<{ name: SettingName; rule: string }> {
+    const problems: Array<{ name: SettingName; rule: string }> = [];
+    for (const [name, fetched] of Object.entries(FETCHED_ADDRESS) as Array<[SettingName, (value: string) => string]>) {
+      const value = settings[name];
+      const problem = value === undefined ? undefined : addressProblem(fetched(value), this.deployment);
+      if (problem) problems.push({ name, rule: problem });
+    }
+    return problems;
   }
 
   /** The value of a setting, or a ValidationError that says which setting is missing and where to set it. */
@@ -116,8 +153,8 @@ export class SettingsStore {
   }
 }
 
-export function publicSettings(settings: Settings): PublicSettings {
-  const shown: PublicSettings = { hasApiKey: Boolean(settings.apiKey) };
+export function publicSettings(settings: Settings, deployment?: Deployment): PublicSettings {
+  const shown: PublicSettings = { hasApiKey: Boolean(settings.apiKey), allowedAddresses: deployment ? [...deployment.urlFetchWhitelist] : [] };
   if (settings.reportingBaseUrl) shown.reportingBaseUrl = settings.reportingBaseUrl;
   if (settings.recommendationsUrl) shown.recommendationsUrl = settings.recommendationsUrl;
   if (settings.widgetId) shown.widgetId = settings.widgetId;

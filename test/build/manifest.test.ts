@@ -1,14 +1,14 @@
 /**
  * The manifest and the push list. clasp validates neither appsscript.json nor what it sends, so the
- * manifest is checked against a schema here (V8, exactly the minimal scopes from the platform notes,
- * an https urlFetchWhitelist with paths), and `clasp status --json`, which works offline, must list
- * exactly the three files a push should send.
+ * built manifest is checked against a schema here (V8, exactly the minimal scopes from the platform
+ * notes, an https urlFetchWhitelist with paths, written from the deployment config), and
+ * `clasp status --json`, which works offline, must list exactly the three files a push should send.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
-import { distManifest, repoRoot } from '../support/paths';
+import { builtDeployment, distManifest, repoRoot } from '../support/paths';
 
 export const MINIMAL_SCOPES = [
   'https://www.googleapis.com/auth/script.container.ui',
@@ -43,8 +43,11 @@ describe('appsscript.json', () => {
     expect([...scopes].sort()).toEqual(MINIMAL_SCOPES);
   });
 
-  it('is copied unchanged into dist/', () => {
-    expect(fs.readFileSync(distManifest, 'utf8')).toBe(fs.readFileSync(path.join(repoRoot, 'appsscript.json'), 'utf8'));
+  it('is the repository\'s manifest with the whitelist of the deployment config (engage.deploy.json), and nothing else changed', () => {
+    const source = JSON.parse(fs.readFileSync(path.join(repoRoot, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
+    expect(source).not.toHaveProperty('urlFetchWhitelist');
+    expect(manifest).toEqual({ ...source, urlFetchWhitelist: builtDeployment().urlFetchWhitelist });
+    expect(builtDeployment().urlFetchWhitelist).toEqual(['https://engage-api.example.com/engage/v2/', 'https://engage-recs.example.com/v1/']);
   });
 
   it('is refused by the schema with a broader scope, or a whitelist entry that is not https', () => {

@@ -1,5 +1,6 @@
 /** SettingsStore: validated settings in the user's store; the API key never shown. */
 import { ValidationError } from '../../../src/core/errors';
+import type { Deployment } from '../../../src/core/deployment';
 import { SETTINGS_STORE_KEY, SettingsStore, publicSettings } from '../../../src/core/settings';
 import { FakeStore } from '../../support/fakes';
 
@@ -9,7 +10,7 @@ describe('SettingsStore', () => {
     const settings = new SettingsStore(store);
     const saved = settings.save({ reportingBaseUrl: 'https://api.example.com/engage/v2/', recommendationsUrl: 'https://recs.example.com/v1', apiKey: 'secret-key', widgetId: 'APP_12' });
     expect(saved.reportingBaseUrl).toBe('https://api.example.com/engage/v2');
-    expect(publicSettings(settings.load())).toEqual({ reportingBaseUrl: 'https://api.example.com/engage/v2', recommendationsUrl: 'https://recs.example.com/v1', widgetId: 'APP_12', hasApiKey: true });
+    expect(publicSettings(settings.load())).toEqual({ reportingBaseUrl: 'https://api.example.com/engage/v2', recommendationsUrl: 'https://recs.example.com/v1', widgetId: 'APP_12', hasApiKey: true, allowedAddresses: [] });
     expect(JSON.stringify(publicSettings(settings.load()))).not.toContain('secret-key');
   });
 
@@ -70,5 +71,44 @@ describe('SettingsStore input found by the bad-input evidence', () => {
 
   it('never shows the API key, even when it is not text', () => {
     expect(() => new SettingsStore(new FakeStore()).save({ apiKey: 987654 })).toThrow(/^apiKey: must be text$/);
+  });
+});
+
+describe('SettingsStore in a deployment', () => {
+  const deployment: Deployment = {
+    reportingBaseUrl: 'https://reports.example.net/engage/v2',
+    recommendationsUrl: 'https://recs.example.net/v1/recommendations',
+    urlFetchWhitelist: ['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/'],
+    accountType: 'consumer',
+  };
+
+  it('uses the deployment\'s addresses until the user saves others, without storing them', () => {
+    const store = new FakeStore();
+    const settings = new SettingsStore(store, deployment);
+    expect(settings.load()).toEqual({ reportingBaseUrl: 'https://reports.example.net/engage/v2', recommendationsUrl: 'https://recs.example.net/v1/recommendations' });
+    settings.save({ widgetId: 'APP_1' });
+    expect(JSON.parse(store.get(SETTINGS_STORE_KEY)!)).toEqual({ widgetId: 'APP_1' });
+    settings.save({ reportingBaseUrl: 'https://reports.example.net/engage/v2/sub/engage/v2' });
+    settings.save({ reportingBaseUrl: '' });
+    expect(settings.load().reportingBaseUrl).toBe('https://reports.example.net/engage/v2');
+  });
+
+  it('refuses an address outside the whitelist with one sentence naming the allowed prefixes, and stores nothing', () => {
+    const store = new FakeStore();
+    expect(() => new SettingsStore(store, deployment).save({ reportingBaseUrl: 'https://elsewhere.example.org/engage/v2' })).toThrow(
+      "reportingBaseUrl ('https://elsewhere.example.org/engage/v2'): must start with https://reports.example.net/engage/v2/ or https://recs.example.net/v1/, the addresses this add-on is allowed to call",
+    );
+    expect(() => new SettingsStore(store, deployment).save({ recommendationsUrl: 'https://recs.example.net/v2/recommendations' })).toThrow(/^recommendationsUrl .*must start with https:\/\/reports/);
+    expect(store.sets).toBe(0);
+  });
+
+  it('accepts plain http only for a server on this machine', () => {
+    const settings = new SettingsStore(new FakeStore(), deployment);
+    expect(settings.save({ reportingBaseUrl: 'http://127.0.0.1:8787/engage/v2', recommendationsUrl: 'http://localhost:8787/recs' })).toMatchObject({ reportingBaseUrl: 'http://127.0.0.1:8787/engage/v2' });
+    expect(() => settings.save({ reportingBaseUrl: 'http://reports.example.net/engage/v2' })).toThrow(/^reportingBaseUrl .*must be an https address \(plain http is only for a test server on this machine/);
+  });
+
+  it('shows the sidebar the allowed prefixes', () => {
+    expect(publicSettings(new SettingsStore(new FakeStore(), deployment).load(), deployment).allowedAddresses).toEqual(deployment.urlFetchWhitelist);
   });
 });

@@ -1,0 +1,98 @@
+/**
+ * One config names a deployment's Engage addresses: a build with another config (`--config`, or
+ * ENGAGE_DEPLOY_CONFIG as `npm run deploy` uses it) writes that deployment's urlFetchWhitelist into
+ * the manifest and its addresses and account type into the bundle, whose settings form then refuses
+ * any address the manifest would not let Apps Script fetch. Builds go to a temporary folder, never
+ * into the dist/ the other tests run.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createGasHost, type GasHost } from '../../dev/gas-host';
+import { repoRoot } from '../support/paths';
+
+const TSX = path.join(repoRoot, 'node_modules/.bin/tsx');
+const OTHER_DEPLOYMENT = {
+  reportingBaseUrl: 'https://reports.example.net/engage/v2/',
+  recommendationsUrl: 'https://recs.example.net/v1/recommendations',
+  accountType: 'workspace',
+};
+
+let work: string;
+
+/** Runs the build as the README says, with a config file; returns the output folder. */
+function build(config: unknown, how: 'flag' | 'env' = 'flag'): string {
+  const file = path.join(work, `deploy-${Math.random().toString(36).slice(2)}.json`);
+  fs.writeFileSync(file, JSON.stringify(config));
+  const out = fs.mkdtempSync(path.join(work, 'out-'));
+  const args = how === 'flag' ? ['scripts/build.ts', '--config', file, '--out', out] : ['scripts/build.ts', '--out', out];
+  execFileSync(TSX, args, { cwd: repoRoot, encoding: 'utf8', stdio: 'pipe', timeout: 60_000, env: { ...process.env, ...(how === 'env' ? { ENGAGE_DEPLOY_CONFIG: file } : {}) } });
+  return out;
+}
+
+function buildError(config: unknown): string {
+  try {
+    build(config);
+  } catch (e) {
+    return String((e as { stderr?: string }).stderr ?? e);
+  }
+  throw new Error('the build should have failed');
+}
+
+const manifestOf = (out: string) => JSON.parse(fs.readFileSync(path.join(out, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
+
+beforeAll(() => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'engage-deploy-'));
+});
+afterAll(() => {
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+describe('a build for the deployment at https://reports.example.net/engage/v2/', () => {
+  let out: string;
+  let host: GasHost;
+  const OWNER = 'owner@example.com';
+
+  beforeAll(() => {
+    out = build(OTHER_DEPLOYMENT);
+    host = createGasHost({ owner: OWNER, manifest: manifestOf(out) });
+    host.load(fs.readFileSync(path.join(out, 'Code.js'), 'utf8'));
+  });
+  afterAll(async () => {
+    await host.close();
+  });
+
+  it('writes exactly that prefix (and the recommendations folder) into appsscript.json, the rest of the manifest unchanged', () => {
+    const source = JSON.parse(fs.readFileSync(path.join(repoRoot, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifestOf(out)).toEqual({ ...source, urlFetchWhitelist: ['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/'] });
+  });
+
+  it('refuses to save https://elsewhere.example.org/engage/v2 with one sentence naming the allowed prefix, and keeps nothing', () => {
+    expect(() => host.call('saveSettings', [{ reportingBaseUrl: 'https://elsewhere.example.org/engage/v2' }], { user: OWNER })).toThrow(
+      "reportingBaseUrl ('https://elsewhere.example.org/engage/v2'): must start with https://reports.example.net/engage/v2/ or https://recs.example.net/v1/, the addresses this add-on is allowed to call",
+    );
+    expect(host.properties('user', OWNER).get('engage.settings')).toBeUndefined();
+  });
+
+  it('starts with the deployment\'s addresses and Workspace quotas, and takes its own address or a loopback test server', () => {
+    const state = host.call('getSidebarState', [], { user: OWNER }) as { settings: Record<string, unknown>; quota: { accountType: string; urlFetch: { limit: number } } };
+    expect(state.settings).toMatchObject({ reportingBaseUrl: 'https://reports.example.net/engage/v2', recommendationsUrl: OTHER_DEPLOYMENT.recommendationsUrl, allowedAddresses: ['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/'] });
+    expect(state.quota).toMatchObject({ accountType: 'workspace', urlFetch: { limit: 100_000 } });
+    host.call('saveSettings', [{ reportingBaseUrl: 'https://reports.example.net/engage/v2' }], { user: OWNER });
+    host.call('saveSettings', [{ reportingBaseUrl: 'http://127.0.0.1:8787/engage/v2' }], { user: OWNER });
+    expect(() => host.call('saveSettings', [{ reportingBaseUrl: 'http://reports.example.net/engage/v2' }], { user: OWNER })).toThrow(/must be an https address/);
+  });
+});
+
+describe('choosing and checking the config', () => {
+  it('reads the config named by ENGAGE_DEPLOY_CONFIG, as `npm run deploy` passes it on to the build', () => {
+    expect(manifestOf(build(OTHER_DEPLOYMENT, 'env')).urlFetchWhitelist).toEqual(['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/']);
+  });
+
+  it('stops the build with the file, the field and the rule when the config is wrong', () => {
+    const message = buildError({ ...OTHER_DEPLOYMENT, reportingBaseUrl: 'http://reports.example.net/engage/v2/', accountType: 'business' });
+    expect(message).toMatch(/deploy-\w+\.json: reportingBaseUrl must be an https address with a path and no query/);
+    expect(message).toMatch(/accountType must be "consumer" \(20,000 URL fetches and 90 minutes of triggers a day\) or "workspace"/);
+  });
+});
