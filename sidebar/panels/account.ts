@@ -1,11 +1,15 @@
 /**
  * The Account tab: sign-in (user name and password, or a pasted API token), the sign-in's age and
- * expiry, sign-out, and the settings form. Engage allows 2 logins an hour and a token lasts 30 days,
- * so the form says so before the user spends a login.
+ * expiry, sign-out, the settings form, and the URL fetches this add-on made in the current 24 hours
+ * against Apps Script's daily quota. Engage allows 2 logins an hour and a token lasts 30 days, so the
+ * form says so before the user spends a login. The addresses a deployment may call are shown beside
+ * the address fields; the server refuses others.
  */
+import { FORMULA_RESERVE_SHARE } from '../../src/core/daily-quota';
 import type { SidebarState } from '../../src/core/engage-addon';
 import { el, field, notice, replaceChildren } from '../dom';
 import type { Panel, PanelContext } from '../panel';
+import { count, quotaBlock } from '../quota';
 import { failureText } from '../server';
 
 export const panel: Panel = {
@@ -14,10 +18,12 @@ export const panel: Panel = {
   mount(container, ctx) {
     const session = el('div', { class: 'card', id: 'account-session' });
     const settings = el('div', { class: 'card', id: 'account-settings' });
-    container.append(session, settings);
+    const quota = el('div', { class: 'card', id: 'account-quota' });
+    container.append(session, settings, quota);
     const render = (state: SidebarState) => {
       renderSession(session, state, ctx);
       renderSettings(settings, state, ctx);
+      renderQuota(quota, state);
     };
     ctx.onStateChange(render);
     const state = ctx.state();
@@ -114,8 +120,17 @@ function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext)
   replaceChildren(box, form, el('details', { class: 'alternative' }, el('summary', {}, 'Sign in with an API token instead'), tokenForm));
 }
 
+function renderQuota(box: HTMLElement, state: SidebarState): void {
+  const account = state.quota.accountType === 'workspace' ? 'Google Workspace account' : 'consumer Google account';
+  replaceChildren(box,
+    el('h2', {}, 'Apps Script quota'),
+    quotaBlock('quota-urlfetch', 'URL fetches by Engage in the current 24 hours', state.quota.urlFetch, count),
+    el('p', { class: 'hint' }, `Apps Script allows ${count(state.quota.urlFetch.limit)} URL fetches a day for a ${account}, shared with your other scripts. Scheduled refreshes stop at ${Math.round((1 - FORMULA_RESERVE_SHARE) * 100)}% of it; the rest is kept for your formulas and this sidebar.`));
+}
+
 function renderSettings(box: HTMLElement, state: SidebarState, ctx: PanelContext): void {
   const s = state.settings;
+  const allowed = s.allowedAddresses.length > 0 ? ` Must start with ${s.allowedAddresses.join(' or ')}.` : '';
   const status = el('div', { class: 'form-status' });
   const baseUrl = el('input', { type: 'url', id: 'settings-base-url', value: s.reportingBaseUrl ?? '', placeholder: 'https://…/engage/v2' });
   const recommendationsUrl = el('input', { type: 'url', id: 'settings-recommendations-url', value: s.recommendationsUrl ?? '' });
@@ -125,8 +140,8 @@ function renderSettings(box: HTMLElement, state: SidebarState, ctx: PanelContext
     'form',
     { id: 'settings-form' },
     el('h2', {}, 'Settings'),
-    field('Reporting base address', baseUrl, 'Ends with /engage/v2.'),
-    field('Recommendations address', recommendationsUrl),
+    field('Reporting base address', baseUrl, `Ends with /engage/v2.${allowed}`),
+    field('Recommendations address', recommendationsUrl, allowed.trim() || undefined),
     field('Recommendations API key', apiKey, s.hasApiKey ? 'A key is saved. Leave empty to keep it.' : 'Kept in your user properties only.'),
     field('Widget ID', widgetId),
     el('div', { class: 'actions' }, el('button', { type: 'submit', id: 'settings-save' }, 'Save settings')),

@@ -7,16 +7,15 @@
  */
 import { encodeBase64 } from './base64';
 import { hashText } from './chunked-cache';
-import { controlCharacterIndex, describeControlCharacter, NotSignedInError, quoted, ValidationError, errorFromResponse } from './errors';
+import { controlCharacterIndex, describeControlCharacter, NotSignedInError, quoted, ValidationError } from './errors';
 import { fetchReport, type PageFetcher, type PageRange, type ReportResult } from './paging';
 import type { Cache, Clock, HttpRequest, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from './ports';
-import { FETCH_URL_MAX_CHARS, TransportError } from './ports';
+import { FETCH_URL_MAX_CHARS } from './ports';
 import { LOGIN_RATE_RULE, RateLimiter, REPORT_RATE_RULE } from './rate-limiter';
 import { buildReportQuery, buildUrl, publisherIdProblem, reportPageUrl, type ReportInput, type ReportQuery } from './report-request';
 import { parseLoginToken, parseLookup, parseReportPage, type LookupEntry, type ReportPage } from './responses';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
-import { RequestSender } from './request-sender';
-import { ConnectionError } from './errors';
+import { RequestSender, type FetchCounter } from './request-sender';
 import { LOOKUPS, TOKEN_HEADER, TRACE_ID_HEADER, type LookupKind, type ReportKind } from './spec';
 
 /** A custom function has 30 s in all; leave room for writing the result. */
@@ -48,6 +47,8 @@ export interface EngageClientOptions {
   /** A token obtained earlier or pasted by the user. */
   token?: string;
   retryPolicy?: Partial<RetryPolicy>;
+  /** Counts every attempt against the user's daily URL Fetch quota. */
+  fetchCounter?: FetchCounter;
   defaultTimeBudgetMs?: number;
   maxParallelRequests?: number;
 }
@@ -87,6 +88,7 @@ export class EngageClient implements PageFetcher {
       random: options.random ?? Math.random,
       policy: { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy },
       limiter: this.limiter,
+      ...(options.fetchCounter ? { counter: options.fetchCounter } : {}),
     });
     if (options.token !== undefined) this.setToken(options.token);
   }
@@ -132,14 +134,7 @@ export class EngageClient implements PageFetcher {
       url: `${this.baseUrl}/login`, method: 'get',
       headers: { Authorization: `Basic ${encodeBase64(`${username.trim()}:${password}`)}` },
     };
-    let response;
-    this.sender.requestsSent++;
-    try {
-      response = this.options.transport.fetch(request);
-    } catch (e) {
-      throw new ConnectionError(e instanceof Error ? e.message : String(e), operation);
-    }
-    if (response.status < 200 || response.status >= 300) throw errorFromResponse(response, operation, this.options.clock.now());
+    const response = this.sender.send(request, { operation, deadlineAtMs, retry: false });
     const token = parseLoginToken(response.body, response.headers[TRACE_ID_HEADER]);
     this.currentToken = token;
     return token;

@@ -12,6 +12,8 @@
  */
 import { EngageClient } from './api-client';
 import { ChunkedCache, hashText, type BatchCache } from './chunked-cache';
+import { DailyQuota, FETCH_COUNT_KEY, FetchQuota, TRIGGER_RUNTIME_KEY, type QuotaUsage } from './daily-quota';
+import { ACCOUNT_QUOTAS, type AccountType, type Deployment } from './deployment';
 import { AuthenticationError, BusyError, NotSignedInError, RateLimitError, ValidationError } from './errors';
 import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from './ports';
 import { RateLimiter } from './rate-limiter';
@@ -77,6 +79,10 @@ export interface AddonPorts {
   timeZone: string;
   /** True in a custom function: messages speak of the spreadsheet's owner. */
   inCustomFunction?: boolean;
+  /** The deployment built into the bundle: default addresses, the whitelist addresses must match, the account type's quotas. */
+  deployment?: Deployment;
+  /** The user lock: guards the user's quota counts. */
+  userLock?: Lock;
 }
 
 export interface SessionState {
@@ -91,10 +97,24 @@ export interface SessionState {
   warning?: string;
 }
 
+/** A daily quota as the sidebar shows it: plain data, the reset time as an ISO string. */
+export interface QuotaView {
+  used: number;
+  limit: number;
+  /** When the 24-hour window closes; absent when nothing was counted in the last 24 hours. */
+  resetAt?: string;
+}
+
+export function quotaView(usage: QuotaUsage): QuotaView {
+  return { used: usage.used, limit: usage.limit, ...(usage.resetAtMs !== undefined ? { resetAt: new Date(usage.resetAtMs).toISOString() } : {}) };
+}
+
 export interface SidebarState {
   session: SessionState;
   settings: PublicSettings;
   timeZone: string;
+  /** The user's URL fetches in the current 24-hour window, against the account type's daily quota. */
+  quota: { accountType: AccountType; urlFetch: QuotaView };
 }
 
 export interface FormulaReportOptions {
@@ -109,11 +129,14 @@ export class EngageAddon {
   private readonly settings: SettingsStore;
   private readonly tokens: TokenStore;
   private readonly results: ChunkedCache;
+  /** Every URL Fetch attempt of this user, counted against the account type's daily quota. */
+  readonly fetchQuota: FetchQuota;
 
   constructor(private readonly ports: AddonPorts) {
-    this.settings = new SettingsStore(ports.userStore);
+    this.settings = new SettingsStore(ports.userStore, ports.deployment);
     this.tokens = new TokenStore(ports.userStore, ports.clock);
     this.results = new ChunkedCache(ports.documentCache, RESULT_CACHE_PREFIX);
+    this.fetchQuota = new FetchQuota(this.dailyQuota(FETCH_COUNT_KEY, this.quotas().urlFetchCallsPerDay), ports.clock);
   }
 
   // ---- Sign-in ----
@@ -177,7 +200,17 @@ export class EngageAddon {
   }
 
   sidebarState(): SidebarState {
-    return { session: this.session(), settings: publicSettings(this.settings.load()), timeZone: this.ports.timeZone };
+    return {
+      session: this.session(),
+      settings: publicSettings(this.settings.load(), this.ports.deployment),
+      timeZone: this.ports.timeZone,
+      quota: { accountType: this.accountType(), urlFetch: quotaView(this.fetchQuota.quota.usage()) },
+    };
+  }
+
+  /** The user's trigger runtime in the current 24-hour window, against the account type's daily quota (scheduled runs). */
+  triggerRuntime(): DailyQuota {
+    return this.dailyQuota(TRIGGER_RUNTIME_KEY, this.quotas().triggerRuntimeMsPerDay);
   }
 
   // ---- Reports and lookups ----
@@ -236,13 +269,13 @@ export class EngageAddon {
     // The identity is stored in the cache: it holds a hash of the key, never the key.
     const identity = JSON.stringify([RESULT_FORMAT, 'recs', config.recommendationsUrl, hashText(config.apiKey), input, options.refresh ?? null]);
     return this.cachedOnce(identity, RECOMMENDATIONS_RESULT_TTL_SECONDS, options.deadlineAtMs, () =>
-      recommendationsTable(fetchRecommendations(this.ports, config, input, { deadlineAtMs: options.deadlineAtMs })));
+      recommendationsTable(fetchRecommendations(this.fetchDeps(), config, input, { deadlineAtMs: options.deadlineAtMs })));
   }
 
   /** The sidebar's preview: fresh documents (each answer has its own pixel address), only with http(s) links. */
   previewRecommendations(raw: RawRecommendationsInput, options: { deadlineAtMs: number }): RecommendationsPreview {
     const input = recommendationsInput(raw, this.settings.load().widgetId);
-    return recommendationsPreview(fetchRecommendations(this.ports, this.recommendationsConfig(), input, options), input);
+    return recommendationsPreview(fetchRecommendations(this.fetchDeps(), this.recommendationsConfig(), input, options), input);
   }
 
   // ---- Scheduled refresh (refresh-runner.ts) ----
@@ -286,6 +319,24 @@ export class EngageAddon {
 
   // ---- Internals ----
 
+  private accountType(): AccountType {
+    return this.ports.deployment?.accountType ?? 'consumer';
+  }
+
+  private quotas() {
+    return ACCOUNT_QUOTAS[this.accountType()];
+  }
+
+  private dailyQuota(key: string, limit: number): DailyQuota {
+    const { userStore: store, clock, userLock } = this.ports;
+    return new DailyQuota(userLock ? { store, clock, lock: userLock } : { store, clock }, key, limit);
+  }
+
+  private fetchDeps() {
+    const { transport, clock, sleeper, random } = this.ports;
+    return { transport, clock, sleeper, fetchCounter: this.fetchQuota, ...(random ? { random } : {}) };
+  }
+
   private recommendationsConfig(): RecommendationsConfig {
     return { recommendationsUrl: this.settings.require('recommendationsUrl'), apiKey: this.settings.require('apiKey') };
   }
@@ -310,6 +361,7 @@ export class EngageAddon {
       // The login guard is per user and must survive cache eviction: it lives in the user's properties.
       store: options.forLogin ? ports.userStore : shared.store,
       lock: shared.lock,
+      fetchCounter: this.fetchQuota,
       ...(ports.random ? { random: ports.random } : {}),
     });
     if (options.forLogin || options.needToken === false) return client;

@@ -5,13 +5,15 @@
  * happened and what to do next; `message` is that same sentence, because a custom function shows
  * `message` as the cell note and the sidebar shows it as is.
  */
+import { describePrefixes } from './deployment';
 import type { HttpResponse } from './ports';
 import { RATE_LIMIT_WAIT_HEADER, TRACE_ID_HEADER } from './spec';
 
 export type EngageErrorCode =
   | 'BAD_REQUEST' | 'AUTHENTICATION_FAILED' | 'PERMISSION_DENIED' | 'NOT_FOUND' | 'RATE_LIMITED'
   | 'GATEWAY_TIMEOUT' | 'API_ERROR' | 'CONNECTION_FAILED' | 'INVALID_ARGUMENT' | 'UNEXPECTED_RESPONSE'
-  | 'NOT_SIGNED_IN' | 'BUSY' | 'TOO_SLOW';
+  | 'NOT_SIGNED_IN' | 'BUSY' | 'TOO_SLOW'
+  | 'ADDRESS_NOT_ALLOWED' | 'ADDRESS_NOT_FOUND' | 'INVALID_ADDRESS' | 'FETCH_QUOTA_SPENT' | 'TRIGGER_QUOTA_FULL';
 
 export abstract class EngageError extends Error {
   abstract readonly code: EngageErrorCode;
@@ -163,6 +165,103 @@ export class ConnectionError extends EngageError {
   }
   userMessage(): string {
     return `Could not reach Engage (${this.reason}): check the connection and try again in a moment.`;
+  }
+}
+
+/** Where to change an address, for messages about one. */
+const ADDRESS_ADVICE = 'check the address in the Engage sidebar under Account > Settings';
+
+/** An address as messages show it: without its query, which may carry the recommendations key. */
+export function shownAddress(url: string): string {
+  return url.replace(/[?#].*$/, '');
+}
+
+/** "20,000". */
+export function formatCount(n: number): string {
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
+ * Apps Script refused to fetch an address outside the manifest's urlFetchWhitelist. A published
+ * add-on's whitelist is fixed, so no later attempt can succeed: only another address can.
+ */
+export class AddressNotAllowedError extends EngageError {
+  readonly code = 'ADDRESS_NOT_ALLOWED' as const;
+  readonly address: string;
+  constructor(url: string, readonly allowedPrefixes: readonly string[] = [], readonly operation?: string) {
+    super('');
+    this.name = 'AddressNotAllowedError';
+    this.address = shownAddress(url);
+    this.finish();
+  }
+  userMessage(): string {
+    const rule = this.allowedPrefixes.length > 0
+      ? `this add-on may only call addresses that start with ${describePrefixes(this.allowedPrefixes)}`
+      : 'it is not in the add-on\'s urlFetchWhitelist';
+    return `Apps Script refused to call ${this.address} because ${rule}: ${ADDRESS_ADVICE}.`;
+  }
+}
+
+/** The address's host name does not resolve (DNS), or Apps Script refused the address as invalid; neither goes better with time. */
+export class BadAddressError extends EngageError {
+  readonly code: 'ADDRESS_NOT_FOUND' | 'INVALID_ADDRESS';
+  readonly address: string;
+  constructor(readonly reason: 'dns' | 'invalid', url: string, readonly operation?: string) {
+    super('');
+    this.name = 'BadAddressError';
+    this.code = reason === 'dns' ? 'ADDRESS_NOT_FOUND' : 'INVALID_ADDRESS';
+    this.address = shownAddress(url);
+    this.finish();
+  }
+  userMessage(): string {
+    if (this.reason === 'dns') {
+      const host = /^[a-z]+:\/\/([^/?#]+)/i.exec(this.address)?.[1] ?? this.address;
+      return `The host ${host} could not be found (a DNS error), so Engage was not asked: ${ADDRESS_ADVICE}.`;
+    }
+    return `Apps Script refused ${this.address} as an invalid address: ${ADDRESS_ADVICE}.`;
+  }
+}
+
+/**
+ * Apps Script's daily quota of URL fetches for the Google account is spent: said by Apps Script
+ * ("Service invoked too many times for one day: urlfetch."), or known from the add-on's own count
+ * before sending (`local`). Quotas reset 24 hours after the first request of the day's window.
+ */
+export class FetchQuotaError extends EngageError {
+  readonly code = 'FETCH_QUOTA_SPENT' as const;
+  /** The daily quota, when the add-on knows which account type it runs for. */
+  readonly limit: number | undefined;
+  readonly resetAtMs: number | undefined;
+  readonly local: boolean;
+  private readonly nowMs: number | undefined;
+  constructor(details: { limit?: number; resetAtMs?: number; nowMs?: number; local?: boolean }) {
+    super('');
+    this.name = 'FetchQuotaError';
+    this.limit = details.limit;
+    this.resetAtMs = details.resetAtMs;
+    this.nowMs = details.nowMs;
+    this.local = details.local ?? false;
+    this.finish();
+  }
+  userMessage(): string {
+    const when = this.resetAtMs !== undefined
+      ? `try again after ${formatRetryTime(this.resetAtMs, this.nowMs)}`
+      : 'try again tomorrow (Apps Script counts 24 hours from the first fetch)';
+    const quota = this.limit !== undefined ? `daily quota of ${formatCount(this.limit)} URL fetches` : 'daily quota of URL fetches';
+    return `Apps Script's ${quota} for this Google account is used up, so Engage was not asked: ${when}.`;
+  }
+}
+
+/** The user already has as many triggers as Apps Script allows one user of this add-on (20: one per spreadsheet with an active schedule). */
+export class TriggerQuotaError extends EngageError {
+  readonly code = 'TRIGGER_QUOTA_FULL' as const;
+  constructor(readonly limit: number) {
+    super('');
+    this.name = 'TriggerQuotaError';
+    this.finish();
+  }
+  userMessage(): string {
+    return `You already have ${this.limit} Engage triggers, the most Apps Script allows one Google account (one for each spreadsheet with an active Engage schedule): pause or delete your schedules in a spreadsheet you no longer need, then save this schedule again.`;
   }
 }
 

@@ -12,7 +12,7 @@ import { optionalBoolean, optionalText, stringList } from './formula-args';
 import { isHttpUrl } from './impression-pixel';
 import { FETCH_URL_MAX_CHARS, type Clock, type HttpRequest, type HttpResponse, type HttpTransport, type RandomSource, type Sleeper } from './ports';
 import type { Cell } from './report-table';
-import { RequestSender } from './request-sender';
+import { RequestSender, type FetchCounter } from './request-sender';
 import { DEFAULT_RETRY_POLICY } from './retry-policy';
 import { TRACE_ID_HEADER } from './spec';
 import { toNumberIfNumeric } from './values';
@@ -64,6 +64,8 @@ export interface RecommendationsDeps {
   clock: Clock;
   sleeper: Sleeper;
   random?: RandomSource;
+  /** Counts every attempt against the user's daily URL Fetch quota. */
+  fetchCounter?: FetchCounter;
 }
 
 const IAB_CATEGORY = /^(IAB\d+(-\d+)*|\d+)$/i;
@@ -276,6 +278,7 @@ export function fetchRecommendations(deps: RecommendationsDeps, config: Recommen
   const sender = new RequestSender({
     transport: deps.transport, clock: deps.clock, sleeper: deps.sleeper, random: deps.random ?? Math.random,
     policy: { ...DEFAULT_RETRY_POLICY, maxAttempts: RECOMMENDATIONS_MAX_ATTEMPTS },
+    ...(deps.fetchCounter ? { counter: deps.fetchCounter } : {}),
   });
   let response: HttpResponse;
   try {

@@ -2,9 +2,13 @@
  * Sends requests through the transport with the retry policy and the rate limiter: one request with
  * `send`, a batch with `sendAll` (URL Fetch's fetchAll), where only the members that failed are sent
  * again. A batch fails as a whole on its first final error, since a report with a missing page is of no
- * use. Every HTTP request made is counted, so tests and the sidebar can say what a report cost.
+ * use. Every HTTP request made is counted, so tests and the sidebar can say what a report cost, and
+ * each attempt is counted against the user's daily URL Fetch quota before it is made.
+ *
+ * A request that got no answer is tried again only for a lost connection or a timeout: a refusal by
+ * the whitelist, the spent daily quota, an invalid address and a DNS failure are final at once.
  */
-import { ConnectionError, errorFromResponse, RateLimitError, SlowServiceError, type EngageError } from './errors';
+import { AddressNotAllowedError, BadAddressError, ConnectionError, errorFromResponse, FetchQuotaError, RateLimitError, SlowServiceError, type EngageError } from './errors';
 import { announcedWaitMs } from './errors';
 import { TransportError, type Clock, type HttpRequest, type HttpResponse, type HttpTransport, type RandomSource, type Sleeper } from './ports';
 import type { RateLimiter, RateRule } from './rate-limiter';
@@ -21,6 +25,14 @@ export interface SendOptions {
   rate?: { rule: RateRule; scope: string; firstAttemptPaid?: boolean };
 }
 
+/** Counts URL fetches against the user's daily quota (FetchQuota in daily-quota.ts). */
+export interface FetchCounter {
+  /** Counts `calls` about to be made; throws when the quota is known to be spent. */
+  spend(calls: number): void;
+  /** Apps Script refused a fetch for the daily quota: remembers it and returns the error to show. */
+  spent(): EngageError;
+}
+
 export interface RequestSenderDeps {
   transport: HttpTransport;
   clock: Clock;
@@ -28,6 +40,7 @@ export interface RequestSenderDeps {
   random: RandomSource;
   policy: RetryPolicy;
   limiter?: RateLimiter;
+  counter?: FetchCounter;
 }
 
 export class RequestSender {
@@ -76,6 +89,10 @@ export class RequestSender {
       for (let k = 0; k < pending.length; k++) {
         const index = pending[k]!;
         const outcome = outcomes[k]!;
+        if (outcome instanceof TransportError && outcome.kind !== 'connection') {
+          failure ??= transportFailure(outcome, requests[index]!.url, options.operation, this.deps.counter);
+          continue;
+        }
         const judged: AttemptOutcome = outcome instanceof TransportError
           ? { kind: 'connection-failure' }
           : { kind: 'response', status: outcome.status, headers: outcome.headers };
@@ -107,6 +124,7 @@ export class RequestSender {
 
   /** Answers in order; a TransportError stands for a member that got no answer. */
   private attempt(transport: HttpTransport, requests: HttpRequest[], batch: boolean): Array<HttpResponse | TransportError> {
+    this.deps.counter?.spend(requests.length);
     this.requestsSent += requests.length;
     try {
       if (!batch) return [transport.fetch(requests[0]!)];
@@ -133,5 +151,16 @@ export class RequestSender {
       });
     }
     return error;
+  }
+}
+
+/** The error a user is shown for a request that got no answer, by why it got none. */
+export function transportFailure(error: TransportError, url: string, operation: string, counter?: FetchCounter): EngageError {
+  switch (error.kind) {
+    case 'not-allowed': return new AddressNotAllowedError(url, error.allowedPrefixes, operation);
+    case 'daily-quota': return counter ? counter.spent() : new FetchQuotaError({});
+    case 'dns': return new BadAddressError('dns', url, operation);
+    case 'invalid-address': return new BadAddressError('invalid', url, operation);
+    case 'connection': return new ConnectionError(error.message, operation);
   }
 }

@@ -4,6 +4,7 @@
  * service touched while the bundle loads would break onOpen in AuthMode.NONE.
  */
 import { EngageAddon } from '../core/engage-addon';
+import { DEPLOYMENT } from './deployment';
 import { UrlFetchTransport } from './url-fetch-transport';
 import { PropertiesStore, ServiceCache, ServiceLock, blockingSleeper, systemClock } from './stores';
 
@@ -16,7 +17,7 @@ export function createAddon(context: AddonContext = {}): EngageAddon {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const documentCache = CacheService.getDocumentCache() ?? CacheService.getUserCache();
   return new EngageAddon({
-    transport: new UrlFetchTransport(UrlFetchApp),
+    transport: new UrlFetchTransport(UrlFetchApp, DEPLOYMENT.urlFetchWhitelist),
     userStore: new PropertiesStore(PropertiesService.getUserProperties()),
     documentCache: new ServiceCache(documentCache),
     documentLock: new ServiceLock(LockService.getDocumentLock() ?? LockService.getUserLock()),
@@ -26,5 +27,7 @@ export function createAddon(context: AddonContext = {}): EngageAddon {
     sleeper: blockingSleeper,
     timeZone: spreadsheet ? spreadsheet.getSpreadsheetTimeZone() : Session.getScriptTimeZone(),
     inCustomFunction: context.inCustomFunction === true,
+    deployment: DEPLOYMENT,
+    userLock: new ServiceLock(LockService.getUserLock()),
   });
 }

@@ -1,10 +1,12 @@
 /**
  * The core's HttpTransport over UrlFetchApp. Every request is sent with muteHttpExceptions, so any
  * HTTP status comes back as a response for the core to map; only a failure to get an answer at all
- * (DNS, refused connection, timeout) throws, as a TransportError. Header names are lowercased here so
- * the core never folds case.
+ * throws, as a TransportError whose kind (fetch-failures.ts) says whether another attempt can help.
+ * Header names are lowercased here so the core never folds case.
  */
 import { TransportError, type HttpRequest, type HttpResponse, type HttpTransport } from '../core/ports';
+import { DEPLOYMENT } from './deployment';
+import { failureKind } from './fetch-failures';
 
 type FetchParams = GoogleAppsScript.URL_Fetch.URLFetchRequestOptions;
 
@@ -30,18 +32,17 @@ function toResponse(response: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResp
   return { status: response.getResponseCode(), headers, body: response.getContentText() };
 }
 
-function transportError(e: unknown): TransportError {
-  return new TransportError(e instanceof Error ? e.message : String(e), { cause: e });
-}
-
 export class UrlFetchTransport implements HttpTransport {
-  constructor(private readonly urlFetch: GoogleAppsScript.URL_Fetch.UrlFetchApp = UrlFetchApp) {}
+  constructor(
+    private readonly urlFetch: GoogleAppsScript.URL_Fetch.UrlFetchApp = UrlFetchApp,
+    private readonly whitelist: readonly string[] = DEPLOYMENT.urlFetchWhitelist,
+  ) {}
 
   fetch(request: HttpRequest): HttpResponse {
     try {
       return toResponse(this.urlFetch.fetch(request.url, toParams(request)));
     } catch (e) {
-      throw transportError(e);
+      throw this.transportError(e, [request.url]);
     }
   }
 
@@ -50,7 +51,13 @@ export class UrlFetchTransport implements HttpTransport {
     try {
       return this.urlFetch.fetchAll(requests.map((r) => ({ url: r.url, ...toParams(r) }))).map(toResponse);
     } catch (e) {
-      throw transportError(e);
+      throw this.transportError(e, requests.map((r) => r.url));
     }
+  }
+
+  private transportError(e: unknown, urls: readonly string[]): TransportError {
+    const message = e instanceof Error ? e.message : String(e);
+    const kind = failureKind(message, urls, this.whitelist);
+    return new TransportError(message, { cause: e, kind, ...(kind === 'not-allowed' ? { allowedPrefixes: this.whitelist } : {}) });
   }
 }

@@ -4,6 +4,10 @@
  */
 import { EDITOR, OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { BIG_PUBLISHER_ID, DEMO_USER } from '../support/emulator';
+import { builtDeployment } from '../support/paths';
+
+/** The addresses and whitelist the tested bundle was built with (engage.deploy.json). */
+const DEPLOYMENT = builtDeployment();
 
 const DAY_MS = 24 * 3600 * 1000;
 let h: AddonHarness;
@@ -145,7 +149,9 @@ describe('settings', () => {
   it('keeps the API key in the user\'s properties and never shows it', () => {
     h.host.call('saveSettings', [{ reportingBaseUrl: h.emulator.baseUrl, apiKey: 'demo-api-key', widgetId: 'APP_12' }], { user: OWNER });
     const shown = state();
-    expect(shown.settings).toEqual({ reportingBaseUrl: h.emulator.baseUrl, widgetId: 'APP_12', hasApiKey: true });
+    expect(shown.settings).toEqual({
+      reportingBaseUrl: h.emulator.baseUrl, recommendationsUrl: DEPLOYMENT.recommendationsUrl, widgetId: 'APP_12', hasApiKey: true, allowedAddresses: DEPLOYMENT.urlFetchWhitelist,
+    });
     expect(JSON.stringify(shown)).not.toContain('demo-api-key');
     expect([...h.host.properties('document', OWNER).values(), ...h.host.properties('script', OWNER).values()].join()).not.toContain('demo-api-key');
   });
@@ -154,8 +160,9 @@ describe('settings', () => {
     expect(() => h.host.call('saveSettings', [{ reportingBaseUrl: 'api.example.com' }], { user: OWNER })).toThrow(/reportingBaseUrl \('api.example.com'\): must be an http\(s\) address/);
   });
 
-  it('says which setting is missing when a formula runs before the base address is set', () => {
-    const result = publishersFormula();
-    expect(result.error).toMatch(/reportingBaseUrl: the reporting base address is not set/);
+  it('starts with the deployment\'s addresses, and names a missing setting that has no default', () => {
+    expect(state().settings).toMatchObject({ reportingBaseUrl: DEPLOYMENT.reportingBaseUrl, recommendationsUrl: DEPLOYMENT.recommendationsUrl });
+    const result = h.host.evaluateFormula('Sheet1', 'A1', '=ENGAGE_RECOMMENDATIONS("coffee", "", "https://news.example/a", "APP_12")', { user: OWNER });
+    expect(result.error).toBe('apiKey: the recommendations API key is not set: set it in the Engage sidebar under Settings');
   });
 });

@@ -16,6 +16,7 @@
 import { EDITOR, OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { BIG_PUBLISHER_ID, DEMO_API_KEY } from '../support/emulator';
 import { taggingProblems } from '../../src/core/tagging-snippet';
+import { FETCH_COUNT_KEY } from '../../src/core/daily-quota';
 
 const NOW = '2026-11-20T12:00:00Z';
 const P = BIG_PUBLISHER_ID;
@@ -118,7 +119,8 @@ function snapshot(skip?: string): unknown {
       .map(([key, c]) => [key, shown(c.value), c.formula ?? '', c.note ?? '', c.numberFormat ?? '', c.error ?? ''])
       .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
   }));
-  const props = (scope: 'user' | 'document' | 'script', user?: string) => [...h.host.properties(scope, user).entries()].sort();
+  // The user's count of URL fetches is compared on its own (fetchCount): it rises with every request sent.
+  const props = (scope: 'user' | 'document' | 'script', user?: string) => [...h.host.properties(scope, user).entries()].filter(([key]) => key !== FETCH_COUNT_KEY).sort();
   return {
     sheets,
     namedRanges: [...state.namedRanges.entries()].map(([name, r]) => [name, JSON.stringify(r)]),
@@ -128,6 +130,12 @@ function snapshot(skip?: string): unknown {
     owner: props('user', OWNER),
     editor: props('user', EDITOR),
   };
+}
+
+/** URL fetches counted against the owner's daily quota so far. */
+function fetchCount(): number {
+  const stored = h.host.properties('user', OWNER).get(FETCH_COUNT_KEY);
+  return stored ? (JSON.parse(stored) as { n: number }).n : 0;
 }
 
 /** The message names the argument ("argument: rule", first or after an earlier problem) and states the rule. */
@@ -609,6 +617,7 @@ describe('inputs only the service can refuse cost one request and still name the
   ] as const)('%s', async (_title, args, argument, rule) => {
     const { text } = typeArguments('ENGAGE_REPORT', [...args]);
     const before = snapshot('F!1:1');
+    const countBefore = fetchCount();
     const result = h.host.evaluateFormula('F', 'A1', text, { user: OWNER });
     try {
       expect(result.value).toBe('#ERROR!');
@@ -617,6 +626,7 @@ describe('inputs only the service can refuse cost one request and still name the
       expect(result.error).toMatch(/\[trace ID [\w-]+\]/);
       expect((await h.apiRequests()).map((r) => r.path)).toEqual(['/engage/v2/reports/main']);
       expect(snapshot('F!1:1')).toEqual(before);
+      expect(fetchCount()).toBe(countBefore + 1);
     } finally {
       h.host.setCell('F', 'A1', '');
     }

@@ -23,7 +23,7 @@ import { EDITOR, OWNER, type AddonHarness } from '../support/addon-host';
 import { ANALYST_PUBLISHER_ID, DEMO_API_KEY, DEMO_USER, HOSTILE_PUBLISHER_ID, MEDIUM_PUBLISHER_ID, type RequestLogEntry } from '../support/emulator';
 import { HOUR_MS, MINUTE_MS, startScheduledAddon } from '../support/scheduled-host';
 import { HOSTILE_STRINGS } from '../../dev/emulator/seed';
-import { repoRoot } from '../support/paths';
+import { distManifest, repoRoot } from '../support/paths';
 import { SAVED_REPORTS_INDEX_KEY } from '../../src/core/saved-reports';
 
 jest.setTimeout(120_000);
@@ -42,6 +42,11 @@ const messages: Array<{ where: string; message: string }> = [];
 const returned: Array<{ where: string; value: unknown }> = [];
 /** Everything the emulator received, kept across clearRequests() calls. */
 const apiLog: RequestLogEntry[] = [];
+
+/** The urlFetchWhitelist the build wrote into the pushed manifest, from the deployment config. */
+function builtWhitelist(): string[] {
+  return (JSON.parse(fs.readFileSync(distManifest, 'utf8')) as { urlFetchWhitelist?: string[] }).urlFetchWhitelist ?? [];
+}
 
 function call<T = unknown>(fn: string, args: unknown[] = [], user = OWNER): T {
   try {
@@ -156,7 +161,7 @@ afterAll(async () => {
 describe('a session through every entry point', () => {
   it('saves settings with an API key and refuses a bad key without echoing it', () => {
     const state = call<{ settings: Record<string, unknown> }>('saveSettings', [{ reportingBaseUrl: h.emulator.baseUrl, recommendationsUrl: h.emulator.recsUrl, apiKey: DEMO_API_KEY.key, widgetId: DEMO_API_KEY.widgetIds[0] }]);
-    expect(state.settings).toEqual({ reportingBaseUrl: h.emulator.baseUrl, recommendationsUrl: h.emulator.recsUrl, widgetId: 'APP_12', hasApiKey: true });
+    expect(state.settings).toEqual({ reportingBaseUrl: h.emulator.baseUrl, recommendationsUrl: h.emulator.recsUrl, widgetId: 'APP_12', hasApiKey: true, allowedAddresses: builtWhitelist() });
     // A key with a space is refused, and the message names the setting without quoting the key.
     const refused = failing('saveSettings', [{ apiKey: `${DEMO_API_KEY.key} trailing` }]);
     expect(refused).toMatch(/^apiKey: must not contain spaces/);
@@ -412,10 +417,8 @@ describe('formula-injection strings from the API land as text', () => {
 });
 
 describe('the urlFetchWhitelist for the real service', () => {
-  const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'appsscript.json'), 'utf8')) as { urlFetchWhitelist?: string[] };
-
   it('lists https prefixes with a full domain and a non-empty path ending in /, one of them the /engage/v2/ base', () => {
-    const entries = manifest.urlFetchWhitelist ?? [];
+    const entries = builtWhitelist();
     expect(entries.length).toBeGreaterThanOrEqual(2);
     for (const entry of entries) {
       const url = new URL(entry);

@@ -1,17 +1,21 @@
 import { AuthenticationError, ConnectionError, RateLimitError, TransportError } from '../../../src/core';
+import { DailyQuota, FETCH_COUNT_KEY, FetchQuota } from '../../../src/core/daily-quota';
+import { AddressNotAllowedError, BadAddressError, FetchQuotaError } from '../../../src/core/errors';
 import { RateLimiter, REPORT_RATE_RULE } from '../../../src/core/rate-limiter';
 import { RequestSender } from '../../../src/core/request-sender';
 import { DEFAULT_RETRY_POLICY } from '../../../src/core/retry-policy';
 import { errorResponse, FakeStore, FakeTransport, jsonResponse, ManualClock, ManualSleeper, type FakeHandler } from '../../support/fakes';
 
-function setup(handler?: FakeHandler) {
+function setup(handler?: FakeHandler, quotaPerDay = 20_000) {
   const clock = new ManualClock();
   const sleeper = new ManualSleeper(clock);
   const transport = new FakeTransport(handler);
   const limiter = new RateLimiter({ store: new FakeStore(), clock, sleeper });
-  const sender = new RequestSender({ transport, clock, sleeper, random: () => 0.5, policy: DEFAULT_RETRY_POLICY, limiter });
+  const quota = new DailyQuota({ store: new FakeStore(), clock }, FETCH_COUNT_KEY, quotaPerDay);
+  const counter = new FetchQuota(quota, clock);
+  const sender = new RequestSender({ transport, clock, sleeper, random: () => 0.5, policy: DEFAULT_RETRY_POLICY, limiter, counter });
   const options = { operation: 'GET /reports/main', deadlineAtMs: clock.now() + 25_000, retry: true };
-  return { clock, sleeper, transport, limiter, sender, options };
+  return { clock, sleeper, transport, limiter, sender, options, quota };
 }
 const req = (n: number) => ({ url: `https://x.test/r?n=${n}`, method: 'get' as const });
 
@@ -64,5 +68,59 @@ describe('RequestSender', () => {
     expect(attempt).toThrow(RateLimitError);
     expect(attempt).toThrow(`try again after 12:01:00 UTC [trace ID tr-2]`);
     expect(clock.now()).toBe(Date.UTC(2026, 10, 22, 12));
+  });
+
+  it('counts every attempt against the daily URL Fetch quota, batch members and retries included', () => {
+    const { sender, transport, quota, options } = setup();
+    transport.enqueue(jsonResponse(200, 'a'), errorResponse(504, 'slow'), errorResponse(504, 'slow'));
+    transport.setHandler(() => jsonResponse(200, 'again'));
+    sender.sendAll([req(1), req(2), req(3)], options);
+    sender.send(req(4), options);
+    expect(transport.requestCount).toBe(6);
+    expect(quota.usage().used).toBe(6);
+  });
+
+  it('sends nothing once the count says the quota is spent', () => {
+    const { sender, transport, options } = setup(() => jsonResponse(200, {}), 2);
+    sender.send(req(1), options);
+    expect(() => sender.sendAll([req(2), req(3)], options)).toThrow(FetchQuotaError);
+    expect(transport.requestCount).toBe(1);
+  });
+});
+
+describe('RequestSender with a fetch that gets no answer', () => {
+  const refusal = (kind: TransportError['kind'], message: string) => () => new TransportError(message, { kind, allowedPrefixes: ['https://x.test/engage/v2/'] });
+
+  it.each([
+    ['not-allowed', 'Request to https://x.test/r? failed because the URL has not been whitelisted in the script manifest.', AddressNotAllowedError,
+      'Apps Script refused to call https://x.test/r because this add-on may only call addresses that start with https://x.test/engage/v2/: check the address in the Engage sidebar under Account > Settings.'],
+    ['dns', 'DNS error: https://x.test/r?n=1', BadAddressError,
+      'The host x.test could not be found (a DNS error), so Engage was not asked: check the address in the Engage sidebar under Account > Settings.'],
+    ['invalid-address', 'Invalid argument: https://x.test/r?n=1', BadAddressError,
+      'Apps Script refused https://x.test/r as an invalid address: check the address in the Engage sidebar under Account > Settings.'],
+  ] as const)('gives up after one attempt on %s, with one sentence', (kind, message, type, sentence) => {
+    const { sender, transport, sleeper, options } = setup(refusal(kind, message));
+    expect(() => sender.sendAll([req(1), req(2)], options)).toThrow(type);
+    expect(() => sender.send(req(1), options)).toThrow(sentence);
+    expect(transport.batchSizes).toEqual([2]);
+    expect(transport.fetchCalls).toBe(1);
+    expect(sleeper.sleeps).toEqual([]);
+  });
+
+  it('gives up after one attempt when Apps Script says the daily quota is spent, and refuses the next request itself', () => {
+    const { sender, transport, quota, options } = setup(refusal('daily-quota', 'Service invoked too many times for one day: urlfetch.'));
+    expect(() => sender.send(req(1), options)).toThrow('Apps Script\'s daily quota of 20,000 URL fetches for this Google account is used up, so Engage was not asked: try again after 2026-11-23 12:00:00 UTC.');
+    expect(transport.fetchCalls).toBe(1);
+    expect(quota.usage().used).toBe(20_000);
+    expect(() => sender.send(req(2), options)).toThrow(FetchQuotaError);
+    expect(transport.fetchCalls).toBe(1);
+  });
+
+  it('still tries a lost connection again', () => {
+    const { sender, transport, options } = setup();
+    transport.enqueue(new TransportError('Address unavailable: https://x.test/r'));
+    transport.setHandler(() => jsonResponse(200, 'ok'));
+    expect(sender.send(req(1), options).body).toBe('ok');
+    expect(transport.fetchCalls).toBe(2);
   });
 });
