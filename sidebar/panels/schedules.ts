@@ -12,6 +12,7 @@ import { describePeriod } from '../../src/core/schedule-draft';
 import type { ScheduleList, ScheduleView } from '../../src/core/schedule-service';
 import { el, field, notice, replaceChildren } from '../dom';
 import type { Panel, PanelContext } from '../panel';
+import { quotaBlock } from '../quota';
 import { scheduleFields } from '../schedule-fields';
 import { failureText } from '../server';
 
@@ -83,12 +84,17 @@ function editForm(view: ScheduleView, save: (definition: SavedReportInput) => Pr
 
 function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
   const message = el('div', { role: 'status', 'aria-live': 'polite' });
+  const runtimeBox = el('div', { class: 'schedule-runtime' });
   const listBox = el('div', { class: 'schedule-list' });
   replaceChildren(container,
     el('p', { class: 'hint' }, 'Saved reports refresh on their schedule through one hourly trigger, with the sign-in of whoever saved them. Data is replaced only after every page arrived; a failure keeps the old data and shows here and in a note on the report\'s first cell.'),
-    message, listBox);
+    runtimeBox, message, listBox);
 
   const render = (list: ScheduleList) => {
+    const minutes = (ms: number) => `${Math.round(ms / 60_000)} min`;
+    replaceChildren(runtimeBox,
+      quotaBlock('schedule-runtime', 'Your trigger time in the current 24 hours', list.triggerRuntime, minutes),
+      el('p', { class: 'hint' }, 'Apps Script gives your triggers this much time a day. When it runs out, the reports still due wait, first in line, until the count restarts.'));
     if (list.reports.length === 0) {
       replaceChildren(listBox, notice('info', 'No saved reports yet: build a report in the Report tab and choose "Save to schedule".'));
       return;

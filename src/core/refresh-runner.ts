@@ -12,7 +12,7 @@
  * "sign in again" and stops the run; nothing here ever logs in.
  */
 import { cellPosition } from './a1-notation';
-import { AuthenticationError, EngageError, NotSignedInError, RateLimitError } from './errors';
+import { AuthenticationError, EngageError, FetchQuotaError, NotSignedInError, RateLimitError } from './errors';
 import { incrementalRange, mergeIncremental, orderIncrementalBlock, asWritten } from './incremental';
 import type { ReportResult } from './paging';
 import type { Clock } from './ports';
@@ -54,6 +54,8 @@ export interface ReportSource {
   run(query: ReportQuery, options: { deadlineAtMs: number; maxRows?: number }): { result: ReportResult; requests: number };
   /** Earliest time `requests` report requests for the publisher fit the shared budget. */
   budgetFreeAtMs(entityId: string, requests: number): number;
+  /** Whether `requests` more URL fetches leave the share of the daily quota kept for the user's formulas. */
+  fetchRoomFor(requests: number): boolean;
 }
 
 export interface RefreshRunnerDeps {
@@ -84,6 +86,8 @@ export interface RunSummary {
   deferred: string[];
   needsSignIn: boolean;
   requests: number;
+  /** A daily quota, not the hour's time, left reports for later: URL fetches near the quota, or the day's trigger runtime. */
+  stoppedBecause?: 'fetch-quota' | 'trigger-runtime';
 }
 
 /** The runner stops starting new reports: the rest waits for the next run. */
@@ -91,7 +95,8 @@ class Deferred extends Error {}
 
 /** Errors that a later attempt in the same slot will not fix: the next try is at the next slot. */
 function isPermanent(error: unknown): boolean {
-  return error instanceof EngageError && ['BAD_REQUEST', 'PERMISSION_DENIED', 'NOT_FOUND', 'INVALID_ARGUMENT'].includes(error.code);
+  return error instanceof EngageError
+    && ['BAD_REQUEST', 'PERMISSION_DENIED', 'NOT_FOUND', 'INVALID_ARGUMENT', 'ADDRESS_NOT_ALLOWED', 'ADDRESS_NOT_FOUND', 'INVALID_ADDRESS'].includes(error.code);
 }
 
 function traceIdOf(error: unknown): string | undefined {
@@ -125,6 +130,8 @@ export function statusNote(report: SavedReport, status: RefreshStatus, timeZone:
 export class RefreshRunner {
   /** The sign-in failure that stopped the run, for the other reports' statuses. */
   private signInError: unknown;
+  /** This run is the sidebar's "Run now", not the trigger's. */
+  private runningNow = false;
 
   constructor(private readonly deps: RefreshRunnerDeps) {}
 
@@ -143,6 +150,7 @@ export class RefreshRunner {
     const startedAtMs = options.startedAtMs ?? clock.now();
     const deadlineAtMs = startedAtMs + (options.fetchBudgetMs ?? RUN_FETCH_BUDGET_MS);
     const summary: RunSummary = { refreshed: [], failed: [], deferred: [], needsSignIn: false, requests: 0 };
+    this.runningNow = options.only !== undefined;
     const queue = options.only
       ? options.only.map((id) => store.findOrThrow(id))
       : this.dueReports(clock.now());
@@ -163,7 +171,18 @@ export class RefreshRunner {
         summary.failed.push(report.id);
         continue;
       }
+      // Near the daily URL Fetch quota a scheduled run stops and leaves the rest, in order, for later;
+      // "Run now" is the user's own request and spends the reserve like a formula.
+      if (!this.runningNow && !this.deps.source.fetchRoomFor(Math.max(1, this.deps.store.status(report.id).requests ?? 1))) {
+        summary.stoppedBecause = 'fetch-quota';
+        summary.deferred.push(...queue.slice(i).map((r) => r.id));
+        break;
+      }
       const outcome = this.refreshOne(report, deadlineAtMs, summary);
+      if (outcome === 'deferred' && summary.stoppedBecause === 'fetch-quota') {
+        summary.deferred.push(...queue.slice(i).map((r) => r.id));
+        break;
+      }
       if (outcome === 'refreshed') summary.refreshed.push(report.id);
       else if (outcome === 'failed') summary.failed.push(report.id);
       else if (outcome === 'deferred' || outcome === 'busy') summary.deferred.push(report.id);
@@ -207,11 +226,14 @@ export class RefreshRunner {
       this.finish(report, next);
       return 'refreshed';
     } catch (e) {
-      if (e instanceof Deferred || (e instanceof RateLimitError && e.local)) {
+      // A scheduled run waits out a spent URL Fetch quota; "Run now" shows it, as a formula would.
+      const quotaWait = e instanceof FetchQuotaError && !this.runningNow;
+      if (e instanceof Deferred || (e instanceof RateLimitError && e.local) || quotaWait) {
         // Nothing was written, and the report keeps its place at the head of the next run.
         const kept = { ...status };
         delete kept.runningUntilMs;
         store.setStatus(report.id, kept);
+        if (quotaWait) summary.stoppedBecause = 'fetch-quota';
         return 'deferred';
       }
       next.failures = (status.failures ?? 0) + 1;
@@ -345,5 +367,6 @@ export function addonReportSource(addon: EngageAddon): ReportSource {
       return { result, requests: c.requestsSent - before };
     },
     budgetFreeAtMs: (entityId, requests) => budget.nextFreeAtMs(REPORT_RATE_RULE, entityId, requests),
+    fetchRoomFor: (requests) => addon.fetchQuota.roomForScheduled(requests),
   };
 }

@@ -4,17 +4,27 @@
  * with every editor of the document; each belongs to the user who saved it, whose sign-in and trigger
  * refresh it, so only that user may change, run or delete it (another editor's token must never run
  * someone else's schedule). Every change reconciles the user's one hourly trigger: installed while the
- * user has an active schedule, removed with the last.
+ * user has an active schedule, removed with the last. A change that needs the trigger installs it
+ * first, so a full trigger quota refuses the change before anything is saved.
+ *
+ * Scheduled runs spend the user's daily trigger runtime (90 minutes, 6 hours on Workspace), counted
+ * in the user's properties: a run gets no more of it than is left, and what it cannot reach waits,
+ * first in line, for the window to reopen.
  */
-import type { EngageAddon } from './engage-addon';
+import type { EngageAddon, QuotaView } from './engage-addon';
+import { quotaView } from './engage-addon';
 import { ValidationError } from './errors';
 import type { Clock, KeyValueStore, RandomSource } from './ports';
-import { addonReportSource, formatLocal, RefreshRunner, type ReportSheet, type RunSummary } from './refresh-runner';
+import { addonReportSource, EXECUTION_LIMIT_MS, formatLocal, RefreshRunner, RUN_FETCH_BUDGET_MS, type ReportSheet, type RunSummary } from './refresh-runner';
 import { checkSavedReport, reportInputOf, type RefreshStatus, type SavedReport, type SavedReportInput, type SavedReportStore } from './saved-reports';
 import { describeSchedule, nextRunAfter } from './schedule';
 
 /** Where a user's random owner id lives (user properties): not an email, so no extra scope is needed. */
 export const OWNER_ID_KEY = 'engage.schedule.ownerId';
+/** Apps Script's quotas page: 20 triggers per user per script; a published add-on is one script for all its documents. */
+export const TRIGGERS_PER_USER = 20;
+/** What a run needs after its last request starts: the answer (up to a minute) and the writes; 4.5 of 6 minutes leave 1.5. */
+export const RUN_WRAP_UP_MS = EXECUTION_LIMIT_MS - RUN_FETCH_BUDGET_MS;
 
 /** The user's one hourly trigger in this document. */
 export interface TriggerPort {
@@ -67,6 +77,8 @@ export interface ScheduleList {
   /** The current user's hourly trigger exists. */
   triggerInstalled: boolean;
   timeZone: string;
+  /** The current user's trigger runtime (ms) in the current 24-hour window, against the daily quota. */
+  triggerRuntime: QuotaView;
 }
 
 export class ScheduleService {
@@ -90,22 +102,25 @@ export class ScheduleService {
       reports: this.deps.reports.list().map((r) => this.view(r, me, signedIn)),
       triggerInstalled: this.deps.trigger.isInstalled(),
       timeZone: this.deps.timeZone,
+      triggerRuntime: quotaView(this.deps.addon.triggerRuntime().usage()),
     };
   }
 
-  /** Validates (nothing is sent), saves and installs the trigger if needed. */
+  /** Validates (nothing is sent), installs the trigger if needed, then saves. */
   save(input: unknown): ScheduleList {
     const report = this.validate(input);
-    this.deps.reports.create(report, this.ownerId());
-    this.syncTrigger();
+    const owner = this.ownerId();
+    this.withTrigger(report.paused !== true, () => this.deps.reports.create(report, owner));
     return this.list();
   }
 
   update(id: unknown, input: unknown): ScheduleList {
     const before = this.requireMine(id);
-    const report = this.deps.reports.update(before.id, this.validate(input));
-    if (JSON.stringify(report.schedule) !== JSON.stringify(before.schedule)) this.reschedule(report);
-    this.syncTrigger();
+    const definition = this.validate(input);
+    this.withTrigger(definition.paused !== true, () => {
+      const report = this.deps.reports.update(before.id, definition);
+      if (JSON.stringify(report.schedule) !== JSON.stringify(before.schedule)) this.reschedule(report);
+    });
     return this.list();
   }
 
@@ -126,8 +141,7 @@ export class ScheduleService {
     const report = this.requireMine(id);
     if (typeof paused !== 'boolean') throw ValidationError.single('paused', 'must be true or false');
     const { id: _id, ownerId: _owner, createdAtMs: _c, updatedAtMs: _u, ...input } = report;
-    this.deps.reports.update(report.id, { ...input, paused });
-    this.syncTrigger();
+    this.withTrigger(!paused, () => this.deps.reports.update(report.id, { ...input, paused }));
     return this.list();
   }
 
@@ -145,11 +159,40 @@ export class ScheduleService {
     return { summary, list: this.list() };
   }
 
-  /** The trigger's run: what is due for the current user, then the trigger reconciled. */
+  /**
+   * The trigger's run: what is due for the current user, within the trigger runtime left in the
+   * user's 24-hour window (no request starts later than the wrap-up time before it runs out), then
+   * the run's time counted and the trigger reconciled.
+   */
   runDue(startedAtMs: number): RunSummary {
-    const summary = this.runner().run({ startedAtMs });
+    const runtime = this.deps.addon.triggerRuntime();
+    const { used, limit } = runtime.usage();
+    const fetchBudgetMs = Math.max(0, Math.min(RUN_FETCH_BUDGET_MS, limit - used - RUN_WRAP_UP_MS));
+    let summary: RunSummary;
+    try {
+      summary = this.runner().run({ startedAtMs, fetchBudgetMs });
+    } finally {
+      runtime.add(Math.max(0, this.deps.clock.now() - startedAtMs), startedAtMs);
+    }
+    if (fetchBudgetMs < RUN_FETCH_BUDGET_MS && summary.deferred.length > 0) summary.stoppedBecause ??= 'trigger-runtime';
     this.syncTrigger();
     return summary;
+  }
+
+  /**
+   * Makes a change that may need the user's trigger: the trigger is installed first, so a full
+   * trigger quota refuses the change before anything is saved, and it is removed again when the
+   * change itself fails. Nothing is ever half saved.
+   */
+  private withTrigger(needsTrigger: boolean, change: () => void): void {
+    const created = needsTrigger && this.deps.trigger.ensure();
+    try {
+      change();
+    } catch (e) {
+      if (created) this.deps.trigger.remove();
+      throw e;
+    }
+    this.syncTrigger();
   }
 
   /** Installed while the user has an active (not paused) saved report; removed with the last. */

@@ -94,7 +94,8 @@ export function onScheduledRefresh(e?: unknown): void {
   try {
     const summary = createScheduleService().runDue(startedAtMs);
     if (summary.refreshed.length > 0) refreshFormulas();
-    console.log(`Engage scheduled refresh: ${summary.refreshed.length} refreshed, ${summary.failed.length} failed, ${summary.deferred.length} left for the next run, ${summary.requests} requests${summary.needsSignIn ? '; the owner must sign in again' : ''}.`);
+    const why = { 'fetch-quota': ' (near the daily URL Fetch quota)', 'trigger-runtime': ' (the daily trigger runtime is nearly spent)' };
+    console.log(`Engage scheduled refresh: ${summary.refreshed.length} refreshed, ${summary.failed.length} failed, ${summary.deferred.length} left for the next run${summary.stoppedBecause ? why[summary.stoppedBecause] : ''}, ${summary.requests} requests${summary.needsSignIn ? '; the owner must sign in again' : ''}.`);
   } catch (error) {
     console.error(`Engage scheduled refresh failed: ${userMessage(error)}`);
   }
