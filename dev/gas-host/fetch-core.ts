@@ -40,8 +40,12 @@ export interface SyncFetchResponse {
   elapsedMs: number;
 }
 
-/** Why a request produced no response. Messages follow Apps Script's wording without the "Exception: " prefix. */
-export type SyncFetchErrorCode = 'TIMEOUT' | 'DNS' | 'CONNECTION' | 'INVALID_REQUEST';
+/**
+ * Why a request produced no response. Messages follow Apps Script's wording without the "Exception: "
+ * prefix. NOT_ALLOWED (outside the manifest's whitelist) and QUOTA (the day's URL Fetch calls spent)
+ * come from the host's UrlFetchApp, which refuses before sending; the others from the network.
+ */
+export type SyncFetchErrorCode = 'TIMEOUT' | 'DNS' | 'CONNECTION' | 'INVALID_REQUEST' | 'NOT_ALLOWED' | 'QUOTA';
 
 export interface SyncFetchFailure {
   code: SyncFetchErrorCode;

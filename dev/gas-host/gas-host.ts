@@ -16,6 +16,9 @@ import {
   GasException,
   HostState,
   toCellValue,
+  TRIGGER_RUNTIME_PER_DAY_MS,
+  TRIGGER_RUNTIME_QUOTA_MESSAGE,
+  URL_FETCH_CALLS_PER_DAY,
   type AuthModeName,
   type CellValue,
   type ExecutionInfo,
@@ -26,6 +29,7 @@ import {
 } from './host-state';
 import { runExecution, type Backend, type ExecutionOutcome, type ExecutionRequest, type RuntimeSettings } from './runtime';
 import { createSyncFetch } from './sync-fetch';
+import { checkWhitelist } from './url-whitelist';
 import { buildWorkerFile } from './worker-build';
 import type { WorkerReply } from './execution-worker';
 
@@ -67,6 +71,15 @@ export interface GasHostOptions {
   fetchTimeoutMs?: number;
   /** Execution worker threads for recalculate (Apps Script allows 30 simultaneous executions per user). */
   concurrency?: number;
+  /**
+   * The project's manifest (appsscript.json, parsed). Its urlFetchWhitelist is enforced for every
+   * address but loopback ones; without it, or without that field, any address may be fetched.
+   */
+  manifest?: { urlFetchWhitelist?: unknown[] } & Record<string, unknown>;
+  /** URL Fetch calls a user may make in 24 hours; default 20,000 (consumer accounts). */
+  urlFetchCallsPerDay?: number;
+  /** Trigger runtime a user has in 24 hours; default 90 minutes (consumer accounts). */
+  triggerRuntimePerDayMs?: number;
 }
 
 export interface CallOptions {
@@ -150,6 +163,9 @@ export class GasHost {
       maxRows: options.maxRows ?? 1000,
       maxColumns: options.maxColumns ?? 26,
       syncFetchAll: (requests) => syncFetch.fetchAllSettled(requests),
+      ...(options.manifest?.urlFetchWhitelist ? { urlFetchWhitelist: checkWhitelist(options.manifest.urlFetchWhitelist) } : {}),
+      urlFetchCallsPerDay: options.urlFetchCallsPerDay ?? URL_FETCH_CALLS_PER_DAY,
+      triggerRuntimePerDayMs: options.triggerRuntimePerDayMs ?? TRIGGER_RUNTIME_PER_DAY_MS,
     });
     this.options = {
       owner,
@@ -478,7 +494,12 @@ export class GasHost {
     return this.state.triggers;
   }
 
-  /** Runs every time-driven trigger that is due on the host clock, each as its creator in FULL mode. */
+  /**
+   * Runs every time-driven trigger that is due on the host clock, each as its creator in FULL mode.
+   * Each run spends its creator's daily trigger runtime: a run finding none left fails at once with
+   * Apps Script's message, and a run may last no longer than what is left (then it ends as one that
+   * outlives its time limit does; UNCONFIRMED: Apps Script may say the quota message instead).
+   */
   runDueTriggers(): TriggerRun[] {
     const now = this.clock.now();
     const due = this.state.triggers.filter((t) => t.eventType === 'CLOCK' && t.nextRunAt !== undefined && t.nextRunAt <= now);
@@ -502,7 +523,14 @@ export class GasHost {
         second: at.getUTCSeconds(),
         timezone: 'UTC',
       };
-      const outcome = this.execute(trigger.handlerFunction, [event], { authMode: 'FULL', user: trigger.user });
+      const leftMs = this.state.dailyLimit('triggerRuntime') - this.state.dailyUse(trigger.user, 'triggerRuntime').used;
+      if (leftMs <= 0) {
+        runs.push({ triggerId: trigger.id, handlerFunction: trigger.handlerFunction, user: trigger.user, ok: false, error: TRIGGER_RUNTIME_QUOTA_MESSAGE });
+        continue;
+      }
+      const startedAt = this.clock.now();
+      const outcome = this.execute(trigger.handlerFunction, [event], { authMode: 'FULL', user: trigger.user, limitMs: Math.min(this.options.executionLimitMs, leftMs) });
+      this.state.spendDaily(trigger.user, 'triggerRuntime', this.clock.now() - startedAt);
       runs.push({ triggerId: trigger.id, handlerFunction: trigger.handlerFunction, user: trigger.user, ok: outcome.ok, error: outcome.error?.message });
     }
     return runs;

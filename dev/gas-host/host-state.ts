@@ -8,7 +8,8 @@
 import { formatA1, parseA1, resolveA1, type GridBox } from './a1-notation';
 import type { HostClock } from './clock';
 import { blockRealMs } from './clock';
-import { performFetchAll, type SyncFetchOutcome, type SyncFetchRequest } from './fetch-core';
+import { performFetchAll, type SyncFetchFailure, type SyncFetchOutcome, type SyncFetchRequest } from './fetch-core';
+import { whitelistAllows, whitelistRefusal } from './url-whitelist';
 
 export type AuthModeName = 'NONE' | 'LIMITED' | 'FULL' | 'CUSTOM_FUNCTION';
 export const AUTH_MODES: AuthModeName[] = ['NONE', 'LIMITED', 'FULL', 'CUSTOM_FUNCTION'];
@@ -130,6 +131,24 @@ export const CACHE_DEFAULT_TTL_SECONDS = 600;
 export const CACHE_CAPACITY_ITEMS = 1000;
 export const CACHE_KEPT_AFTER_EVICTION = 900;
 export const TRIGGERS_PER_USER_LIMIT = 20;
+/** Apps Script's quotas page: URL Fetch calls a day, consumer accounts (100,000 on Workspace). */
+export const URL_FETCH_CALLS_PER_DAY = 20_000;
+/** Apps Script's quotas page: total trigger runtime a day, consumer accounts (6 h on Workspace). */
+export const TRIGGER_RUNTIME_PER_DAY_MS = 90 * 60_000;
+/** The quotas page: quotas "are per user and reset 24 hours after the first request". */
+export const QUOTA_WINDOW_MS = 24 * 3_600_000;
+/** Apps Script's words when the day's URL Fetch calls are spent (the quotas page's "Service invoked too many times"). */
+export const URL_FETCH_QUOTA_MESSAGE = 'Service invoked too many times for one day: urlfetch.';
+/** Apps Script's words when the day's trigger runtime is spent (seen in trigger failure reports; UNCONFIRMED on an official page). */
+export const TRIGGER_RUNTIME_QUOTA_MESSAGE = 'Service using too much computer time for one day';
+
+export type DailyQuotaName = 'urlFetch' | 'triggerRuntime';
+
+/** One user's use of a daily quota: a window opened by the first use and closed 24 hours later. */
+interface QuotaWindow {
+  startedAt: number;
+  used: number;
+}
 export const DEFAULT_NUMBER_FORMAT = '0.###############';
 
 export interface HostStateOptions {
@@ -146,6 +165,10 @@ export interface HostStateOptions {
   maxColumns: number;
   /** Synchronous batch fetch used by main-thread executions. */
   syncFetchAll: (requests: SyncFetchRequest[]) => SyncFetchOutcome[];
+  /** The manifest's urlFetchWhitelist; undefined: none, every address may be fetched. */
+  urlFetchWhitelist?: string[];
+  urlFetchCallsPerDay: number;
+  triggerRuntimePerDayMs: number;
 }
 
 const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
@@ -196,6 +219,8 @@ export class HostState {
   private readonly caches = new Map<string, Map<string, CacheEntry>>();
   private readonly lockHolders = new Map<string, number>();
   private readonly lockWaiters = new Map<string, Array<{ executionId: number; grant: () => void }>>();
+  /** Daily quotas are per user, whatever the document or script: keyed by user. */
+  private readonly dailyQuotas = new Map<string, Partial<Record<DailyQuotaName, QuotaWindow>>>();
   readonly executions = new Map<number, ExecutionInfo>();
 
   constructor(options: HostStateOptions) {
@@ -279,6 +304,31 @@ export class HostState {
   lockHolder(scope: string): number | undefined {
     const key = scope === 'document' ? `document:${this.options.documentId}` : scope;
     return this.lockHolders.get(key);
+  }
+
+  // ---------------------------------------------------------------- daily quotas
+
+  /** The user whose quotas an execution spends: a custom function's are the owner's, like its user properties (UNCONFIRMED). */
+  quotaUser(execution: ExecutionInfo): string {
+    return execution.authMode === 'CUSTOM_FUNCTION' ? this.options.owner : execution.user;
+  }
+
+  /** What the user used of a daily quota in the open window (none open: 0, and no start). */
+  dailyUse(user: string, quota: DailyQuotaName): { used: number; startedAt?: number } {
+    const window = this.dailyQuotas.get(user)?.[quota];
+    return window && window.startedAt + QUOTA_WINDOW_MS > this.clock.now() ? { ...window } : { used: 0 };
+  }
+
+  /** Adds to the user's open window of a daily quota, opening one now when none is. */
+  spendDaily(user: string, quota: DailyQuotaName, amount: number): void {
+    let windows = this.dailyQuotas.get(user);
+    if (!windows) this.dailyQuotas.set(user, (windows = {}));
+    const open = this.dailyUse(user, quota);
+    windows[quota] = { startedAt: open.startedAt ?? this.clock.now(), used: open.used + amount };
+  }
+
+  dailyLimit(quota: DailyQuotaName): number {
+    return quota === 'urlFetch' ? this.options.urlFetchCallsPerDay : this.options.triggerRuntimePerDayMs;
   }
 
   // ---------------------------------------------------------------- properties
@@ -958,11 +1008,18 @@ export class HostState {
     }
   }
 
+  /**
+   * A fetch or fetchAll call. Before anything is sent the call is refused as a whole when an address
+   * is outside the manifest's whitelist, or when its requests would pass the user's daily quota of
+   * URL Fetch calls (each request counts one); a refused call is logged with its error and counts
+   * nothing. A request that is sent counts, whatever its answer.
+   */
   private fetch(execution: ExecutionInfo, requests: SyncFetchRequest[], timeoutMs: number): SyncFetchOutcome[] | Promise<SyncFetchOutcome[]> {
     const startedAt = this.clock.now();
     const realStart = Date.now();
     const timed = requests.map((r) => ({ ...r, timeoutMs }));
-    this.count('http.requests', requests.length);
+    const refusal = this.fetchRefusal(execution, requests);
+    if (!refusal) this.count('http.requests', requests.length);
     const record = (outcomes: SyncFetchOutcome[]) => {
       outcomes.forEach((outcome, i) => {
         const request = requests[i]!;
@@ -987,8 +1044,18 @@ export class HostState {
       });
       return outcomes;
     };
+    if (refusal) return record(requests.map((r) => ({ ok: false, error: { ...refusal, url: r.url } })));
     if (execution.async) return performFetchAll(timed).then(record);
     return record(this.options.syncFetchAll(timed));
+  }
+
+  private fetchRefusal(execution: ExecutionInfo, requests: SyncFetchRequest[]): Omit<SyncFetchFailure, 'url'> | undefined {
+    const outside = requests.find((r) => !whitelistAllows(r.url, this.options.urlFetchWhitelist));
+    if (outside) return { code: 'NOT_ALLOWED', message: whitelistRefusal(outside.url) };
+    const user = this.quotaUser(execution);
+    if (this.dailyUse(user, 'urlFetch').used + requests.length > this.options.urlFetchCallsPerDay) return { code: 'QUOTA', message: URL_FETCH_QUOTA_MESSAGE };
+    this.spendDaily(user, 'urlFetch', requests.length);
+    return undefined;
   }
 }
 

@@ -97,7 +97,8 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   const sidebarHtml = fs.readFileSync(path.join(distDir, 'sidebar.html'), 'utf8');
   const emulator = await spawnEmulatorProcess();
   const user = DEMO_USER.email;
-  const host = createGasHost({ owner: user, activeUser: user, timeZone: options.timeZone ?? 'Europe/Berlin', htmlFiles: { sidebar: sidebarHtml }, sheets: ['Sheet1'], maxColumns: 60 });
+  const manifest = JSON.parse(fs.readFileSync(path.join(distDir, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
+  const host = createGasHost({ owner: user, activeUser: user, timeZone: options.timeZone ?? 'Europe/Berlin', htmlFiles: { sidebar: sidebarHtml }, sheets: ['Sheet1'], maxColumns: 60, manifest });
   host.load(code);
   host.open({ authMode: 'LIMITED' });
   // Settings point at the emulator; sign-in stays a real step in the sidebar.

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { createGasHost, type GasHost, type GasHostOptions } from '../../dev/gas-host';
 import { DEMO_USER, newEmulator, type EmulatorHandle } from './emulator';
-import { distCode, distSidebar } from './paths';
+import { distCode, distManifest, distSidebar } from './paths';
 
 export const OWNER = 'owner@example.com';
 export const EDITOR = 'editor@example.com';
@@ -29,6 +29,8 @@ export async function startAddon(options: GasHostOptions = {}): Promise<AddonHar
     owner: OWNER,
     timeZone: 'Europe/Berlin',
     htmlFiles: { sidebar: fs.readFileSync(distSidebar, 'utf8') },
+    // The whitelist the built manifest declares is enforced, as Apps Script does (the emulator is loopback).
+    manifest: JSON.parse(fs.readFileSync(distManifest, 'utf8')) as Record<string, unknown>,
     ...options,
   });
   host.load(fs.readFileSync(distCode, 'utf8'));
