@@ -12,6 +12,9 @@ import type { Panel, PanelContext } from '../panel';
 import { count, quotaBlock } from '../quota';
 import { failureText } from '../server';
 
+/** Shows the fetch count as it is now: formulas and runs since the last state also fetched. */
+let refreshQuota: (() => void) | undefined;
+
 export const panel: Panel = {
   id: 'account',
   title: 'Account',
@@ -28,6 +31,11 @@ export const panel: Panel = {
     ctx.onStateChange(render);
     const state = ctx.state();
     if (state) render(state);
+    refreshQuota = () => void ctx.server.getSidebarState().then((fresh) => renderQuota(quota, fresh), () => undefined);
+    refreshQuota();
+  },
+  shown() {
+    refreshQuota?.();
   },
 };
 

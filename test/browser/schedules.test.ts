@@ -66,6 +66,8 @@ describe('scheduled refresh from the sidebar', () => {
     const status = await item.locator('.schedule-status').innerText();
     expect(status).toMatch(/Last success\s+never/);
     expect(status).toMatch(/Next run\s+from /);
+    // The day's trigger runtime: nothing run yet, 90 minutes on a consumer account.
+    expect(await sidebar.locator('#schedule-runtime .quota-text').innerText()).toBe('0 min of 90 min used, 90 min left. Nothing was counted in the last 24 hours.');
   });
 
   it('edits its name, schedule and incremental option', async () => {
