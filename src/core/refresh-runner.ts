@@ -6,6 +6,11 @@
  * leaves the rest for the next run, first in line. A report is due once per schedule slot, so it is
  * never refreshed twice in one window.
  *
+ * Near the user's daily URL Fetch quota (80% of it: the rest is kept for formulas and the sidebar) a
+ * scheduled run starts no more reports, and a quota that Apps Script says is spent stops it; the
+ * reports keep their place for the next run. How long a run may fetch is the caller's to say
+ * (fetchBudgetMs): the trigger's run gets no more than the day's trigger runtime left.
+ *
  * All or nothing per report: every page arrives first, then one write replaces the data; a failure
  * leaves the previous data and records the error in the report's status, which the sidebar and a
  * note on the data's first cell show. A missing, expired or refused sign-in marks the owner's reports
