@@ -96,7 +96,12 @@ export class DailyQuota {
   /** Applies `change` to the re-read window under the lock; undefined from `change` writes nothing. */
   private update(change: (window: StoredWindow | undefined) => StoredWindow | undefined): boolean {
     const { lock, store } = this.deps;
-    const locked = lock ? lock.tryLock(QUOTA_LOCK_TIMEOUT_MS) : false;
+    let locked = false;
+    try {
+      locked = lock ? lock.tryLock(QUOTA_LOCK_TIMEOUT_MS) : false;
+    } catch {
+      // A lock the execution may not take is a busy lock: see the file comment.
+    }
     try {
       const next = change(this.read());
       if (!next) return false;

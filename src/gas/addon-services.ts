@@ -16,8 +16,10 @@ export interface AddonContext {
 export function createAddon(context: AddonContext = {}): EngageAddon {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const documentCache = CacheService.getDocumentCache() ?? CacheService.getUserCache();
+  // Only the quota counts use it, and they go on without it (core/daily-quota.ts).
+  const userLock = LockService.getUserLock() as GoogleAppsScript.Lock.Lock | null;
   return new EngageAddon({
-    transport: new UrlFetchTransport(UrlFetchApp, DEPLOYMENT.urlFetchWhitelist),
+    transport: new UrlFetchTransport(UrlFetchApp),
     userStore: new PropertiesStore(PropertiesService.getUserProperties()),
     documentCache: new ServiceCache(documentCache),
     documentLock: new ServiceLock(LockService.getDocumentLock() ?? LockService.getUserLock()),
@@ -28,6 +30,6 @@ export function createAddon(context: AddonContext = {}): EngageAddon {
     timeZone: spreadsheet ? spreadsheet.getSpreadsheetTimeZone() : Session.getScriptTimeZone(),
     inCustomFunction: context.inCustomFunction === true,
     deployment: DEPLOYMENT,
-    userLock: new ServiceLock(LockService.getUserLock()),
+    ...(userLock ? { userLock: new ServiceLock(userLock) } : {}),
   });
 }
