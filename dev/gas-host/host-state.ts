@@ -131,6 +131,7 @@ export const CACHE_DEFAULT_TTL_SECONDS = 600;
 export const CACHE_CAPACITY_ITEMS = 1000;
 export const CACHE_KEPT_AFTER_EVICTION = 900;
 export const TRIGGERS_PER_USER_LIMIT = 20;
+export const DEFAULT_NUMBER_FORMAT = '0.###############';
 /** Apps Script's quotas page: URL Fetch calls a day, consumer accounts (100,000 on Workspace). */
 export const URL_FETCH_CALLS_PER_DAY = 20_000;
 /** Apps Script's quotas page: total trigger runtime a day, consumer accounts (6 h on Workspace). */
@@ -149,7 +150,6 @@ interface QuotaWindow {
   startedAt: number;
   used: number;
 }
-export const DEFAULT_NUMBER_FORMAT = '0.###############';
 
 export interface HostStateOptions {
   clock: HostClock;
