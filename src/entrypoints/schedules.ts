@@ -33,7 +33,7 @@ export function saveSchedule(report: unknown): ScheduleList {
 /**
  * The saved reports of this spreadsheet with their status: last success, last attempt, rows,
  * duration, next run, last error with trace ID, and whether the owner must sign in again.
- * @return {Object} {reports, triggerInstalled, timeZone}.
+ * @return {Object} {reports, triggerInstalled, timeZone, triggerRuntime}: triggerRuntime is your trigger time of the current 24 hours against the daily quota.
  */
 export function listSchedules(): ScheduleList {
   return withUserMessage(() => createScheduleService().list());

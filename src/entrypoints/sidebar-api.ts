@@ -46,7 +46,8 @@ export function saveSettings(settings: unknown): SidebarState {
 }
 
 /**
- * The sidebar's state: sign-in, token age and expiry warning, and settings without secrets.
+ * The sidebar's state: sign-in, token age and expiry warning, settings without secrets (with the
+ * addresses the deployment may call), and your URL fetches of the current 24 hours against the quota.
  * @return {Object} The state.
  */
 export function getSidebarState(): SidebarState {
