@@ -44,7 +44,7 @@ describe('the metrics argument of the formulas', () => {
     insertColumns('F2', 27);
     const all = h.host.evaluateFormula('F2', 'A1', allText);
     expect(chosen.error).toBeUndefined();
-    const header = chosen.values![0];
+    const header = chosen.values![0]!;
     expect(header).toEqual(['day', 'rpmByPvs', 'revenue', 'paidClicks']);
     // Each column holds what the "all" formula shows under the same name, Total row included.
     const allHeader = all.values![0] as string[];
