@@ -97,7 +97,8 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   const sidebarHtml = fs.readFileSync(path.join(distDir, 'sidebar.html'), 'utf8');
   const emulator = await spawnEmulatorProcess();
   const user = DEMO_USER.email;
-  const host = createGasHost({ owner: user, activeUser: user, timeZone: options.timeZone ?? 'Europe/Berlin', htmlFiles: { sidebar: sidebarHtml }, sheets: ['Sheet1'], maxColumns: 60 });
+  // Sheets of the host's default size, 26 columns as a new Google Sheet: a formula wider than that shows #REF! here too.
+  const host = createGasHost({ owner: user, activeUser: user, timeZone: options.timeZone ?? 'Europe/Berlin', htmlFiles: { sidebar: sidebarHtml }, sheets: ['Sheet1'] });
   host.load(code);
   host.open({ authMode: 'LIMITED' });
   // Settings point at the emulator; sign-in stays a real step in the sidebar.

@@ -113,7 +113,7 @@ describe('the sidebar report builder in the playground', () => {
     await sidebar.locator('#insert-formula').click();
     await eventually(async () => expect(await sidebar.locator('#inserted-formula').innerText()).toContain('=ENGAGE_REPORT('));
     const formula = playground.host.getCell('Sheet1', 'A1');
-    expect(formula.formula).toContain('"day,country","revenue:gt:5"');
+    expect(formula.formula).toContain('"day,country","","revenue:gt:5"');
     expect(formula.error).toBeUndefined();
     const formulaValues = playground.host.getValues('Sheet1', `A1:Z${grid.length}`);
     expect(comparable(formulaValues)).toEqual(comparable(grid));
