@@ -25,7 +25,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-const checkedMetrics = async () => sidebar.locator('input[name=metric]:checked').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+const checkedMetrics = async () => sidebar.locator('input[name=metric]:checked').evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value));
 const metric = (name: string) => sidebar.locator(`input[name=metric][value=${name}]`);
 
 async function setBreakdowns(names: string[]): Promise<void> {
@@ -60,7 +60,10 @@ describe('the metric picker', () => {
     expect(await sidebar.locator('#metrics-width').innerText()).toBe('Up to 8 columns from the first cell.');
 
     // Readable at 300 pixels: nothing scrolls sideways and every chip lies inside the sidebar.
-    const width = await sidebar.locator('body').evaluate(() => ({ client: document.documentElement.clientWidth, scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+    const width = await sidebar.locator('body').evaluate((body) => {
+      const { documentElement: root, defaultView: view } = body.ownerDocument;
+      return { client: root.clientWidth, scroll: root.scrollWidth, inner: view!.innerWidth };
+    });
     expect(width.inner).toBe(300);
     expect(width.scroll).toBeLessThanOrEqual(width.client);
     const rights = await sidebar.locator('#report-metrics label.chip').evaluateAll((chips) => chips.map((c) => c.getBoundingClientRect().right));
