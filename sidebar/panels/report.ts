@@ -8,8 +8,9 @@
  * incremental where allowed; the Schedules tab then lists it).
  *
  * The rules come from the core (spec.ts, report-fields.ts, report-metrics.ts, filters.ts,
- * date-presets.ts, formula-text.ts), bundled into the sidebar, so the sidebar refuses what the server would refuse
- * and shows the exact formula the server will insert. The server validates again anyway.
+ * date-presets.ts, formula-text.ts), bundled into the sidebar, so the sidebar refuses what the
+ * server would refuse and shows the exact formula the server will insert. The server validates
+ * again anyway.
  */
 import type { BuilderRequest, RunTarget } from '../../src/core/builder-request';
 import { hourWindowFrom, presetRange, presetsFor, PRESET_LABELS, type DatePreset, type DateRange } from '../../src/core/date-presets';

@@ -132,7 +132,8 @@ export class SidebarReports {
 
   /**
    * The ENGAGE_* formula for the request, after the same validation a run does, and how many columns
-   * its result takes at most (Sheets does not add columns for a formula's result).
+   * its result takes (Sheets does not add columns for a formula's result): at most that many with
+   * chosen metrics; with "all", fields the API sends beyond the spec's would come on top.
    */
   formula(request: unknown, refreshReference?: string): { formula: string; columns: number } {
     const { kind, input } = toReportInput(request);

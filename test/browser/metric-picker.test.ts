@@ -8,7 +8,7 @@
 import type { FrameLocator, Page } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
 import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
-import { eventually, openPlayground, type BrowserPlayground } from '../support/browser';
+import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground } from '../support/browser';
 
 jest.setTimeout(90_000);
 
@@ -28,17 +28,7 @@ afterAll(async () => {
 const checkedMetrics = async () => sidebar.locator('input[name=metric]:checked').evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value));
 const metric = (name: string) => sidebar.locator(`input[name=metric][value=${name}]`);
 
-async function setBreakdowns(names: string[]): Promise<void> {
-  for (;;) {
-    const checked = sidebar.locator('input[name=breakdown]:checked:not([disabled])');
-    if ((await checked.count()) === 0) break;
-    await sidebar.locator(`input[name=breakdown][value=${await checked.first().getAttribute('value')}]`).click();
-  }
-  for (const name of names) {
-    await sidebar.locator(`input[name=breakdown][value=${name}]`).click();
-    await eventually(async () => expect(await sidebar.locator(`input[name=breakdown][value=${name}]`).isChecked()).toBe(true));
-  }
-}
+const setBreakdowns = (names: string[]) => chooseBreakdowns(sidebar, names);
 
 async function toggle(name: string, on: boolean): Promise<void> {
   await metric(name).setChecked(on);
