@@ -98,7 +98,8 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   const emulator = await spawnEmulatorProcess();
   const user = DEMO_USER.email;
   const manifest = JSON.parse(fs.readFileSync(path.join(distDir, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
-  const host = createGasHost({ owner: user, activeUser: user, timeZone: options.timeZone ?? 'Europe/Berlin', htmlFiles: { sidebar: sidebarHtml }, sheets: ['Sheet1'], maxColumns: 60, manifest });
+  // Sheets of the host's default size, 26 columns as a new Google Sheet: a formula wider than that shows #REF! here too.
+  const host = createGasHost({ owner: user, activeUser: user, timeZone: options.timeZone ?? 'Europe/Berlin', htmlFiles: { sidebar: sidebarHtml }, sheets: ['Sheet1'], manifest });
   host.load(code);
   host.open({ authMode: 'LIMITED' });
   // Settings point at the emulator; sign-in stays a real step in the sidebar.

@@ -1,20 +1,24 @@
 /**
  * The Report tab: the report builder. The user picks a publisher, a report type, a period (presets
  * in the spreadsheet's zone for the general report, 24-hour UTC windows for the hourly ones),
- * breakdowns (forbidden pairs and a fifth choice disabled, with the reason), filters, sort, currency
- * and the target; then runs it to the sheet, inserts the equivalent formula, adds a chart, or saves it
- * to a refresh schedule (a small Schedule section: name, moving period, how often, target cell,
+ * breakdowns (forbidden pairs and a fifth choice disabled, with the reason), metrics (grouped, the
+ * default set preselected, those the breakdowns lack disabled), filters, sort, currency and the
+ * target; then runs it to the sheet, inserts the equivalent formula, adds a chart, or saves it to a
+ * refresh schedule (a small Schedule section: name, moving period, how often, target cell,
  * incremental where allowed; the Schedules tab then lists it).
  *
- * The rules come from the core (spec.ts, report-fields.ts, filters.ts, date-presets.ts,
- * formula-text.ts), bundled into the sidebar, so the sidebar refuses what the server would refuse
- * and shows the exact formula the server will insert. The server validates again anyway.
+ * The rules come from the core (spec.ts, report-fields.ts, report-metrics.ts, filters.ts,
+ * date-presets.ts, formula-text.ts), bundled into the sidebar, so the sidebar refuses what the
+ * server would refuse and shows the exact formula the server will insert. The server validates
+ * again anyway.
  */
 import type { BuilderRequest, RunTarget } from '../../src/core/builder-request';
 import { hourWindowFrom, presetRange, presetsFor, PRESET_LABELS, type DatePreset, type DateRange } from '../../src/core/date-presets';
 import { buildFilter, FILTER_OPERATORS, type FilterCondition, type FilterOperator } from '../../src/core/filters';
 import { reportFormula } from '../../src/core/formula-text';
-import { fieldProblem } from '../../src/core/report-fields';
+import { effectiveBreakdowns, fieldProblem, metricAvailabilityProblem } from '../../src/core/report-fields';
+import { availableMetrics, defaultMetrics, METRIC_GROUPS, METRIC_INFO, metricLabel, metricNote } from '../../src/core/report-metrics';
+import { reportColumnCount } from '../../src/core/report-table';
 import type { RunSummary } from '../../src/core/sidebar-reports';
 import {
   DEC_DIGITS_MAX, ENTITY_BREAKDOWNS, MAIN_FORBIDDEN_BREAKDOWN_PAIRS, MAIN_MAX_BREAKDOWNS, REPORT_SPECS, type ReportKind,
@@ -40,6 +44,8 @@ const OPERATOR_LABELS: Record<FilterOperator, string> = {
 const CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY', 'CAD', 'AUD', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'BRL', 'INR', 'ILS'];
 /** A run polls its progress this often. */
 const PROGRESS_POLL_MS = 700;
+/** Columns of a new Google Sheet: a formula's result wider than that needs columns added. */
+const NEW_SHEET_COLUMNS = 26;
 
 interface FilterRow {
   field: HTMLSelectElement;
@@ -73,10 +79,17 @@ export function breakdownHints(kind: ReportKind, chosen: readonly string[]): str
   return hints;
 }
 
+/** Why the Add chart button is off for a run with this header, or undefined when it can draw. */
+export function chartBlocker(header: readonly string[]): string | undefined {
+  if (!header.includes('day')) return 'Run a report broken down by day first';
+  if (!header.includes('revenue') || !(header.includes('rpmByPvs') || header.includes('reqsRpm'))) return 'The chart draws revenue and RPM: choose both metrics and run the report again';
+  return undefined;
+}
+
 /** Fields a filter or sort may use with these breakdowns. */
 function usableFields(kind: ReportKind, chosen: readonly string[]): string[] {
   const spec = REPORT_SPECS[kind];
-  const breakdowns = kind === 'main' ? (chosen.length ? chosen : ['day']) : ['externalId', ...chosen.filter((b) => b !== 'externalId')];
+  const breakdowns = effectiveBreakdowns(kind, chosen);
   const fields = spec.metrics.filter((m) => fieldProblem(kind, m, breakdowns) === null);
   for (const b of breakdowns) {
     if (ENTITY_BREAKDOWNS.has(b)) fields.push(`${b}.id`, `${b}.name`);
@@ -125,8 +138,10 @@ class ReportBuilder {
   private kind: ReportKind = 'main';
   private chosen: string[] = ['day'];
   private filters: FilterRow[] = [];
+  /** Metrics the user ticked; undefined while the picker shows the default set of the breakdowns. */
+  private metricChoice: Set<string> | undefined;
   private lastBlock: RunSummary['block'] | undefined;
-  private lastHasDay = false;
+  private chartBlocker: string | undefined = 'Run a report broken down by day first';
   /** The request of the last run, so "Save to schedule" offers its cells only for the same report. */
   private lastRunRequest = '';
   private busy = false;
@@ -145,6 +160,10 @@ class ReportBuilder {
   private readonly breakdownBox = el('div', { class: 'checks', id: 'report-breakdowns', role: 'group', 'aria-label': 'Breakdowns' });
   private readonly breakdownWhy = el('div', { class: 'hint', id: 'breakdown-why' });
   private readonly breakdownHints = el('div', { class: 'hint', id: 'breakdown-hints' });
+  private readonly metricsSummary = el('span', { id: 'metrics-summary' });
+  private readonly metricBox = el('div', { id: 'report-metrics', role: 'group', 'aria-label': 'Metrics' });
+  private readonly metricsWhy = el('div', { class: 'hint', id: 'metrics-why' });
+  private readonly metricsWidth = el('div', { class: 'hint', id: 'metrics-width', 'aria-live': 'polite' });
   private readonly filterBox = el('div', { id: 'filter-rows' });
   private readonly filterText = el('div', { class: 'hint', id: 'filter-text' });
   private readonly sort = el('select', { id: 'report-sort' });
@@ -206,6 +225,12 @@ class ReportBuilder {
       this.customBox,
       this.period,
       el('div', { class: 'field' }, el('span', { class: 'label' }, 'Breakdowns'), this.breakdownBox, this.breakdownWhy, this.breakdownHints),
+      el('div', { class: 'field' },
+        el('details', { id: 'metrics-picker', class: 'metric-picker' }, el('summary', {}, 'Metrics: ', this.metricsSummary), this.metricBox, this.metricsWhy,
+          el('div', { class: 'row metric-actions' },
+            el('button', { type: 'button', class: 'link', id: 'metrics-default', onclick: () => this.setMetricChoice(undefined) }, 'Default set'),
+            el('button', { type: 'button', class: 'link', id: 'metrics-all', onclick: () => this.setMetricChoice(new Set(REPORT_SPECS[this.kind].metrics)) }, 'All'))),
+        this.metricsWidth),
       el('div', { class: 'field' }, el('span', { class: 'label' }, 'Filters'), this.filterBox, addFilter, this.filterText),
       el('div', { class: 'row' }, field('Sort by', this.sort), el('div', { class: 'narrow' }, field('Order', this.order))),
       this.moneyBox,
@@ -289,6 +314,7 @@ class ReportBuilder {
     const presets = presetsFor(kind);
     replaceChildren(this.preset, ...presets.map((p) => el('option', { value: p, selected: p === (kind === 'main' ? 'last7' : 'last24h') }, PRESET_LABELS[p])));
     this.chosen = kind === 'main' ? ['day'] : [];
+    this.metricChoice = undefined;
     const spec = REPORT_SPECS[kind];
     this.currency.disabled = !spec.acceptsCurrency;
     this.decimals.disabled = !spec.acceptsDecDigits;
@@ -347,6 +373,7 @@ class ReportBuilder {
     replaceChildren(this.breakdownBox, ...chips);
     replaceChildren(this.breakdownWhy, reasons.length ? `Unavailable: ${Array.from(new Set(reasons)).join('; ')}.` : '');
     replaceChildren(this.breakdownHints, breakdownHints(this.kind, this.chosen).join(' '));
+    this.renderMetrics();
     // Sort and filter fields follow the breakdowns.
     const fields = usableFields(this.kind, this.chosen);
     const previousSort = this.sort.value;
@@ -356,6 +383,59 @@ class ReportBuilder {
       replaceChildren(row.field, ...fields.map((f) => el('option', { value: f, selected: f === previous }, f)));
     }
     this.renderFormula();
+  }
+
+  /** The metrics of the request: the ticked ones the breakdowns provide, in the spec's order. */
+  private chosenMetrics(): string[] {
+    const breakdowns = effectiveBreakdowns(this.kind, this.chosen);
+    if (!this.metricChoice) return defaultMetrics(this.kind, breakdowns);
+    const choice = this.metricChoice;
+    return availableMetrics(this.kind, breakdowns).filter((m) => choice.has(m));
+  }
+
+  private setMetricChoice(choice: Set<string> | undefined): void {
+    this.metricChoice = choice;
+    this.renderMetrics();
+    this.renderFormula();
+  }
+
+  /** The picker, by group: chosen metrics ticked, those the breakdowns lack disabled with the reason. */
+  private renderMetrics(): void {
+    const breakdowns = effectiveBreakdowns(this.kind, this.chosen);
+    const chosen = this.chosenMetrics();
+    /** Labels of the unavailable metrics, by reason. */
+    const reasons = new Map<string, string[]>();
+    const groups = METRIC_GROUPS.map((group) => {
+      const metrics = REPORT_SPECS[this.kind].metrics.filter((m) => METRIC_INFO[m]?.group === group.id);
+      if (metrics.length === 0) return null;
+      const chips = metrics.map((metric) => {
+        const blocker = metricAvailabilityProblem(this.kind, metric, breakdowns);
+        if (blocker) reasons.set(blocker, [...(reasons.get(blocker) ?? []), metricLabel(metric)]);
+        const checked = chosen.includes(metric);
+        const input = el('input', { type: 'checkbox', name: 'metric', value: metric, checked, disabled: Boolean(blocker), 'aria-describedby': 'metrics-why' });
+        input.addEventListener('change', () => {
+          // From the ticked set, so a metric the breakdowns hide for now comes back with them.
+          const next = new Set(this.metricChoice ?? this.chosenMetrics());
+          if (input.checked) next.add(metric);
+          else next.delete(metric);
+          this.setMetricChoice(next);
+        });
+        return el('label', { class: `chip${checked ? ' checked' : ''}${blocker ? ' disabled' : ''}`, title: blocker ? `${metric} ${blocker}` : `${metric}: ${metricNote(metric)}` }, input, metricLabel(metric));
+      });
+      return el('fieldset', { class: 'metric-group', id: `metric-group-${group.id}` }, el('legend', {}, group.title), el('div', { class: 'checks' }, ...chips));
+    });
+    replaceChildren(this.metricBox, ...groups);
+    const why = [...reasons].map(([reason, labels]) => `${labels.join(', ')}: ${reason.replace(/^is /, '')}`);
+    replaceChildren(this.metricsWhy, why.length ? `Unavailable. ${why.join('. ')}.` : '');
+    const available = availableMetrics(this.kind, breakdowns);
+    const isDefault = chosen.join() === defaultMetrics(this.kind, breakdowns).join();
+    replaceChildren(this.metricsSummary, chosen.length === 0 ? 'none chosen'
+      : isDefault ? `${chosen.length}, the default set`
+        : chosen.length === available.length ? `all ${chosen.length}` : `${chosen.length}: ${chosen.map(metricLabel).join(', ')}`);
+    const columns = reportColumnCount(this.kind, breakdowns, chosen);
+    replaceChildren(this.metricsWidth, chosen.length === 0 ? notice('warning', 'Choose at least one metric.')
+      : columns > NEW_SHEET_COLUMNS ? `Up to ${columns} columns, more than the ${NEW_SHEET_COLUMNS} of a new sheet: Insert formula adds the columns it needs first.`
+        : `Up to ${columns} columns from the first cell.`);
   }
 
   private addFilterRow(): void {
@@ -409,6 +489,9 @@ class ReportBuilder {
       toDate: range.toDate,
       breakdowns: this.kind === 'externalId' ? ['externalId', ...this.chosen.filter((b) => b !== 'externalId')] : [...this.chosen],
     };
+    const metrics = this.chosenMetrics();
+    if (metrics.length === 0) return 'Choose at least one metric.';
+    request.metrics = metrics;
     if (filter) request.filter = filter;
     if (this.sort.value) {
       request.sort = this.sort.value;
@@ -444,7 +527,7 @@ class ReportBuilder {
   private setBusy(busy: boolean): void {
     this.busy = busy;
     for (const b of [this.runButton, this.formulaButton, this.scheduleButton, this.scheduleSaveButton]) b.disabled = busy;
-    this.chartButton.disabled = busy || !this.lastHasDay;
+    this.chartButton.disabled = busy || this.chartBlocker !== undefined;
   }
 
   private showError(text: string): void {
@@ -486,7 +569,7 @@ class ReportBuilder {
       finished = true;
       this.lastBlock = summary.block;
       this.lastRunRequest = JSON.stringify(request);
-      this.lastHasDay = summary.header.includes('day');
+      this.chartBlocker = chartBlocker(summary.header);
       this.progress.hidden = true;
       replaceChildren(
         this.outcome,
@@ -501,7 +584,7 @@ class ReportBuilder {
       this.showError(failureText(error));
     } finally {
       this.setBusy(false);
-      this.chartButton.title = this.lastHasDay ? 'Add a chart of revenue and RPM by day beside the data' : 'Run a report broken down by day first';
+      this.chartButton.title = this.chartBlocker ?? 'Add a chart of revenue and RPM by day beside the data';
     }
   }
 
@@ -511,7 +594,8 @@ class ReportBuilder {
     this.setBusy(true);
     try {
       const result = await this.ctx.server.insertFormula(request);
-      replaceChildren(this.outcome, notice('success', el('span', {}, `Inserted in ${result.cell}: `, el('code', { id: 'inserted-formula' }, result.formula))));
+      const widened = result.columnsAdded > 0 ? ` Added ${result.columnsAdded} column${result.columnsAdded === 1 ? '' : 's'} so that its result fits.` : '';
+      replaceChildren(this.outcome, notice('success', el('span', {}, `Inserted in ${result.cell}: `, el('code', { id: 'inserted-formula' }, result.formula), widened)));
     } catch (error) {
       this.showError(failureText(error));
     } finally {

@@ -14,6 +14,8 @@ export interface BuilderRequest {
   fromDate: string;
   toDate: string;
   breakdowns: string[];
+  /** The chosen metrics, by API name; left out: the default set. */
+  metrics?: string[];
   /** A filter expression, built by the sidebar with buildFilter; "" for none. */
   filter?: string;
   /** A field to sort on; "" for the service's default (revenue). */
@@ -58,6 +60,12 @@ export function toReportInput(request: unknown): { kind: ReportKind; input: Repo
     if (!Array.isArray(r.breakdowns) || !r.breakdowns.every((b) => typeof b === 'string')) {
       problems.push({ argument: 'breakdowns', message: 'breakdowns: must be a list of breakdown names such as ["day", "country"]' });
     } else if (r.breakdowns.length > 0) input.breakdowns = r.breakdowns as string[];
+  }
+  // An empty list is passed on: the core says that it names no metric.
+  if (r.metrics !== undefined && r.metrics !== null) {
+    if (!Array.isArray(r.metrics) || !r.metrics.every((m) => typeof m === 'string')) {
+      problems.push({ argument: 'metrics', message: 'metrics: must be a list of metric names such as ["revenue", "rpmByPvs"]' });
+    } else input.metrics = r.metrics as string[];
   }
   const filter = text('filter');
   if (filter !== undefined) input.filter = filter;

@@ -224,7 +224,7 @@ export class EngageAddon {
   formulaReport(kind: ReportKind, input: ReportInput, options: FormulaReportOptions): Cell[][] {
     const query = this.buildQuery(kind, input);
     const client = this.client();
-    const identity = JSON.stringify([RESULT_FORMAT, 'report', this.baseUrl(), hashText(client.token ?? ''), kind, query.params, query.breakdowns, options.maxRows ?? null, this.ports.timeZone, options.refresh ?? null]);
+    const identity = JSON.stringify([RESULT_FORMAT, 'report', this.baseUrl(), hashText(client.token ?? ''), kind, query.params, query.breakdowns, query.metrics, options.maxRows ?? null, this.ports.timeZone, options.refresh ?? null]);
     return this.cachedOnce(identity, RESULT_TTL_SECONDS[kind], options.deadlineAtMs, () => {
       const result = this.withSignIn(() => client.runReport(query, { deadlineAtMs: options.deadlineAtMs, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}) }));
       if (result.stoppedBecause === 'rateLimit') {

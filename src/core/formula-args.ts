@@ -56,12 +56,12 @@ export function requiredText(value: unknown, name: string, what: string): string
 }
 
 /** A list given as "day,country" text or as a range of cells; joined with commas for the core. */
-export function optionalList(value: unknown, name: string): string | undefined {
+export function optionalList(value: unknown, name: string, example = 'day,country'): string | undefined {
   if (!isGiven(value)) return undefined;
   const parts: string[] = [];
   for (const cell of flatten(value)) {
     if (blank(cell)) continue;
-    if (typeof cell !== 'string' && typeof cell !== 'number') throw ValidationError.single(name, `must be text such as "day,country" or a range of text cells, not ${describe(cell)}`);
+    if (typeof cell !== 'string' && typeof cell !== 'number') throw ValidationError.single(name, `must be text such as "${example}" or a range of text cells, not ${describe(cell)}`);
     parts.push(String(cell).trim());
   }
   return parts.join(',');

@@ -10,6 +10,17 @@ import {
   REPORT_SPECS, type ReportKind,
 } from './spec';
 
+/**
+ * The breakdowns a report is actually broken down by, in column order, for known names: the general
+ * report is by day when none is given; the hourly reports always have externalId, first unless the
+ * realtime report's list places it.
+ */
+export function effectiveBreakdowns(kind: ReportKind, breakdowns: readonly string[]): string[] {
+  if (kind === 'main') return breakdowns.length === 0 ? [...REPORT_SPECS.main.defaultBreakdowns] : [...breakdowns];
+  if (kind === 'externalId') return ['externalId', ...breakdowns.filter((b) => b !== 'externalId')];
+  return breakdowns.includes('externalId') ? [...breakdowns] : ['externalId', ...breakdowns];
+}
+
 /** Why `field` cannot be used with this report and these breakdowns, or null when it can. */
 export function fieldProblem(kind: ReportKind, field: string, breakdowns: readonly string[]): string | null {
   const spec = REPORT_SPECS[kind];
@@ -22,19 +33,24 @@ export function fieldProblem(kind: ReportKind, field: string, breakdowns: readon
     if (!breakdowns.includes(entity)) return `needs the '${entity}' breakdown`;
     return null;
   }
-  if (spec.metrics.includes(field)) {
-    if (kind === 'main') {
-      if (MAIN_METRICS_NOT_ON_WIDGET.has(field) && breakdowns.includes('widget')) return `is not available with the 'widget' breakdown`;
-      if (MAIN_METRICS_ONLY_ON_WIDGET.has(field) && !breakdowns.includes('widget')) return `is only available with the 'widget' breakdown`;
-      if (MAIN_METRICS_NOT_ON_DOC.has(field) && breakdowns.includes('doc')) return `is not available with the 'doc' breakdown`;
-    }
-    return null;
-  }
+  if (spec.metrics.includes(field)) return metricAvailabilityProblem(kind, field, breakdowns);
   if (spec.breakdowns.includes(field)) {
     return breakdowns.includes(field) ? null : `needs the '${field}' breakdown`;
   }
   const suggestion = closest(field, [...spec.metrics, ...spec.breakdowns]);
   return `is not a metric or field of the ${spec.title}${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`;
+}
+
+/**
+ * Why a metric of the report is missing with these breakdowns (the general report's Availability
+ * column), or null when the API sends it.
+ */
+export function metricAvailabilityProblem(kind: ReportKind, metric: string, breakdowns: readonly string[]): string | null {
+  if (kind !== 'main') return null;
+  if (MAIN_METRICS_NOT_ON_WIDGET.has(metric) && breakdowns.includes('widget')) return `is not available with the 'widget' breakdown`;
+  if (MAIN_METRICS_ONLY_ON_WIDGET.has(metric) && !breakdowns.includes('widget')) return `is only available with the 'widget' breakdown`;
+  if (MAIN_METRICS_NOT_ON_DOC.has(metric) && breakdowns.includes('doc')) return `is not available with the 'doc' breakdown`;
+  return null;
 }
 
 /** The known name within two edits of `word`, ignoring case, for "did you mean". */

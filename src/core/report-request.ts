@@ -14,7 +14,8 @@ import {
 import { ISO_4217_CURRENCY_CODES } from './currencies';
 import { quoted, ValidationError, type ValidationProblem } from './errors';
 import { buildFilter, FilterSyntaxError, parseFilter, type FilterCondition, type ParsedFilterCondition } from './filters';
-import { fieldProblem } from './report-fields';
+import { effectiveBreakdowns, fieldProblem } from './report-fields';
+import { ALL_METRICS, resolveMetrics } from './report-metrics';
 import { parseSort } from './sort';
 import {
   DEC_DIGITS_MAX, DEC_DIGITS_MIN, DOC_BREAKDOWN_WINDOW_MONTHS, EXTERNAL_ID_MAX_LENGTH, HOURLY_REPORT_MAX_RANGE_HOURS,
@@ -29,6 +30,8 @@ export interface ReportInput {
   toDate: DateInput;
   /** An array or a comma-separated string. */
   breakdowns?: string | readonly string[];
+  /** Metric names as an array or a comma-separated string, or "all"; not given means the default set. */
+  metrics?: string | readonly string[];
   /** "revenue", "revenue desc", "-revenue", ... */
   sort?: string;
   order?: string;
@@ -56,6 +59,11 @@ export interface ReportQuery {
   entityId: string;
   /** Effective breakdowns in column order (hourly reports always start with externalId). */
   breakdowns: string[];
+  /**
+   * The metric columns, in the API's spelling and the order asked for; "all" keeps every metric
+   * and field the API sends. The API has no metrics parameter, so this never changes the request.
+   */
+  metrics: string[] | typeof ALL_METRICS;
   /** Query parameters except limit and offset, as sent. */
   params: Record<string, string>;
   /** The caller's page size, when given. */
@@ -122,6 +130,7 @@ function inputSchema(spec: ReportSpec) {
     fromDate: z.preprocess(notGiven, z.any().refine((v) => v !== undefined, { error: 'is required' })),
     toDate: z.preprocess(notGiven, z.any().refine((v) => v !== undefined, { error: 'is required' })),
     breakdowns: z.preprocess(notGiven, z.union([z.string(), z.array(z.string())], { error: 'must be a list of names or a comma-separated text' }).optional()),
+    metrics: z.preprocess(notGiven, z.union([z.string(), z.array(z.string())], { error: 'must be a list of metric names or a comma-separated text' }).optional()),
     sort: optionalString('must be a text such as "revenue desc"'),
     order: optionalString(`must be 'asc' or 'desc'`),
     filter: z.preprocess(notGiven, z.union([z.string(), z.array(z.any())], { error: 'must be a filter expression such as "revenue:gt:10"' }).optional()),
@@ -177,22 +186,22 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
     else if (breakdowns.includes(known)) add('breakdowns', known, 'is listed twice');
     else breakdowns.push(known);
   }
-  let effective: string[];
+  const effective = effectiveBreakdowns(kind, breakdowns);
   if (kind === 'main') {
-    effective = requested === undefined || breakdowns.length === 0 ? [...spec.defaultBreakdowns] : breakdowns;
     if (breakdowns.length > MAIN_MAX_BREAKDOWNS) {
       add('breakdowns', breakdowns, `has ${breakdowns.length} breakdowns; the general report allows at most ${MAIN_MAX_BREAKDOWNS}`);
     }
     for (const [a, b] of MAIN_FORBIDDEN_BREAKDOWN_PAIRS) {
       if (effective.includes(a) && effective.includes(b)) add('breakdowns', undefined, `'${a}' and '${b}' cannot be combined`, false);
     }
-  } else if (kind === 'externalId') {
-    // The spec: externalId is always the primary breakdown of the hourly report.
-    effective = ['externalId', ...breakdowns.filter((b) => b !== 'externalId')];
-  } else {
-    // Realtime: externalId comes first unless the user listed it explicitly elsewhere.
-    effective = breakdowns.includes('externalId') ? breakdowns : ['externalId', ...breakdowns];
   }
+
+  // Metrics: known names for these breakdowns, or "all", or the default set.
+  // A metrics value of the wrong type was reported by the schema; then the default set stands in.
+  const metricsShapeOk = parsed.success || !parsed.error.issues.some((i) => i.path[0] === 'metrics');
+  const rawMetrics = metricsShapeOk ? notGiven(raw.metrics) : undefined;
+  const chosen = resolveMetrics(kind, typeof rawMetrics === 'string' || Array.isArray(rawMetrics) ? rawMetrics : undefined, effective);
+  problems.push(...chosen.problems);
 
   // Dates.
   let fromDate = '';
@@ -320,7 +329,7 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
   if (a.currencyCode !== undefined) params.currencyCode = a.currencyCode.trim().toUpperCase();
   if (a.decDigits !== undefined) params.decDigits = String(a.decDigits);
   const query: ReportQuery = {
-    kind, spec, entityId: a.entityId, breakdowns: effective, params, offset: a.offset ?? 0, fromDate, toDate,
+    kind, spec, entityId: a.entityId, breakdowns: effective, metrics: chosen.metrics, params, offset: a.offset ?? 0, fromDate, toDate,
   };
   if (a.limit !== undefined) query.limit = a.limit;
   if (sort) query.sort = sort;

@@ -1,7 +1,10 @@
 /**
  * Report items become a sheet: a header row and data rows. Breakdown columns come first in the
- * requested order, entity objects are expanded to one column per field (`country.id`, `country.name`,
- * then any extra field seen), then the metrics present in the spec's order, unknown metrics after.
+ * requested order, then the metrics. With chosen metrics (the default set included) the columns are
+ * known before any row arrives: an entity breakdown is its `.id` and `.name`, then the chosen metrics
+ * in the order asked, so a formula's width can be planned. With "all" the table shows whatever the
+ * API sent: entity objects expanded to one column per field (`country.id`, `country.name`, then any
+ * extra field seen), the metrics present in the spec's order, unknown metrics after.
  * `day` and `month` become Dates that show the same calendar day in the spreadsheet's time zone;
  * hours of the hourly reports become Dates that show the UTC hour. An optional totals row comes from
  * metricsSums. This runs on 100,000-row reports inside a 30-second budget, so it reads raw items
@@ -20,6 +23,8 @@ export interface ReportTableOptions {
   kind: ReportKind;
   /** Effective breakdowns in column order (ReportQuery.breakdowns). */
   breakdowns: readonly string[];
+  /** The metric columns (ReportQuery.metrics); "all" or not given: every metric and field sent. */
+  metrics?: readonly string[] | 'all';
   /** IANA zone of the spreadsheet, for day and month dates. */
   timeZone: string;
   /** Adds a totals row built from these sums. */
@@ -43,12 +48,26 @@ type Column =
   | { kind: 'day' | 'month' | 'hour' | 'text' | 'metric'; key: string }
   | { kind: 'entityField'; key: string; field: string };
 
+/** The id and name of an entity: its columns when the metrics are chosen. */
+const ENTITY_KEY_FIELDS = ['id', 'name'];
+
+/**
+ * How many columns the table of a report with chosen metrics has, at most: before anything is
+ * fetched, so "Insert formula" can make the sheet wide enough. The hourly reports may carry an hour
+ * column (seen in hourly data, not in the spec), counted here.
+ */
+export function reportColumnCount(kind: ReportKind, breakdowns: readonly string[], metrics: readonly string[]): number {
+  const breakdownColumns = breakdowns.reduce((n, b) => n + (ENTITY_BREAKDOWNS.has(b) ? ENTITY_KEY_FIELDS.length : 1), 0);
+  return breakdownColumns + (REPORT_SPECS[kind].hourly ? 1 : 0) + metrics.length;
+}
+
 /** Builds the table. Rows are in item order. */
 export function buildReportTable(items: readonly Record<string, unknown>[], options: ReportTableOptions): ReportTable {
   if (!isValidTimeZone(options.timeZone)) {
     throw ValidationError.single('timeZone', `'${options.timeZone}' is not an IANA time zone such as Europe/Berlin`);
   }
   const spec = REPORT_SPECS[options.kind];
+  const chosenMetrics = Array.isArray(options.metrics) ? (options.metrics as readonly string[]) : undefined;
   const breakdownSet = new Set(options.breakdowns);
   const entityBreakdowns = options.breakdowns.filter((b) => ENTITY_BREAKDOWNS.has(b));
 
@@ -87,7 +106,9 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
   };
   for (const b of options.breakdowns) {
     if (DATE_BREAKDOWNS.has(b)) add({ kind: b as 'day' | 'month', key: b }, b);
-    else if (ENTITY_BREAKDOWNS.has(b)) {
+    else if (ENTITY_BREAKDOWNS.has(b) && chosenMetrics) {
+      for (const f of ENTITY_KEY_FIELDS) add({ kind: 'entityField', key: b, field: f }, `${b}.${f}`);
+    } else if (ENTITY_BREAKDOWNS.has(b)) {
       const fields = entityFields.get(b)!;
       // id and name first: they are what users filter and read; other fields in the order seen.
       const ordered = [...fields.filter((f) => f === 'id'), ...fields.filter((f) => f === 'name'), ...fields.filter((f) => f !== 'id' && f !== 'name')];
@@ -98,12 +119,16 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
   if (spec.hourly) {
     for (const h of HOUR_FIELDS) if (seenKeys.has(h) && !breakdownSet.has(h)) add({ kind: 'hour', key: h }, `${h} (UTC)`);
   }
-  const metricSet = new Set<string>(spec.metrics);
-  const sumsKeys = options.metricsSums ? Object.keys(options.metricsSums) : [];
-  for (const m of spec.metrics) if (seenKeys.has(m) || (items.length === 0 && sumsKeys.includes(m))) add({ kind: 'metric', key: m }, m);
-  for (const k of keyOrder) {
-    if (!metricSet.has(k) && !breakdownSet.has(k) && !(spec.hourly && HOUR_FIELDS.includes(k)) && !DATE_BREAKDOWNS.has(k) && !ENTITY_BREAKDOWNS.has(k)) {
-      add({ kind: 'metric', key: k }, k);
+  if (chosenMetrics) {
+    for (const m of chosenMetrics) add({ kind: 'metric', key: m }, m);
+  } else {
+    const metricSet = new Set<string>(spec.metrics);
+    const sumsKeys = options.metricsSums ? Object.keys(options.metricsSums) : [];
+    for (const m of spec.metrics) if (seenKeys.has(m) || (items.length === 0 && sumsKeys.includes(m))) add({ kind: 'metric', key: m }, m);
+    for (const k of keyOrder) {
+      if (!metricSet.has(k) && !breakdownSet.has(k) && !(spec.hourly && HOUR_FIELDS.includes(k)) && !DATE_BREAKDOWNS.has(k) && !ENTITY_BREAKDOWNS.has(k)) {
+        add({ kind: 'metric', key: k }, k);
+      }
     }
   }
 
@@ -140,7 +165,9 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
       } else if (kind === 'entityField') {
         let entity = raw;
         if (entity !== null && typeof entity === 'object' && 'value' in entity) entity = unwrap(entity);
-        const v = entity !== null && typeof entity === 'object' ? (entity as Record<string, unknown>)[fields[c]!] : undefined;
+        // With chosen metrics an entity sent as plain text has no column of its own: it is the id.
+        const v = entity !== null && typeof entity === 'object' ? (entity as Record<string, unknown>)[fields[c]!]
+          : chosenMetrics && fields[c] === 'id' ? entity : undefined;
         row[c] = typeof v === 'string' ? v : typeof v === 'number' ? v : toCell(unwrap(v));
       } else if (kind === 'text') {
         if (typeof raw === 'string') row[c] = raw;
@@ -195,7 +222,7 @@ export function periodStartMs(kind: 'day' | 'month' | 'hour', text: string, time
 
 /** Table of a fetched report, with its totals row unless `totals` is false. */
 export function reportResultToTable(result: ReportResult, options: { timeZone: string; totals?: boolean }): ReportTable {
-  const tableOptions: ReportTableOptions = { kind: result.query.kind, breakdowns: result.query.breakdowns, timeZone: options.timeZone };
+  const tableOptions: ReportTableOptions = { kind: result.query.kind, breakdowns: result.query.breakdowns, metrics: result.query.metrics, timeZone: options.timeZone };
   if (options.totals !== false && result.metricsSums) tableOptions.metricsSums = result.metricsSums;
   return buildReportTable(result.items, tableOptions);
 }

@@ -15,6 +15,7 @@ import { A1_CELL_PATTERN } from './a1-notation';
 import { addDays, formatDay, formatUtcHour, floorToHourMs, utcDayOf, type CalendarDay } from './dates';
 import { BusyError, controlCharacterIndex, quoted, ValidationError } from './errors';
 import type { Clock, KeyValueStore, Lock, RandomSource } from './ports';
+import { ALL_METRICS } from './report-metrics';
 import type { ReportInput } from './report-request';
 import { scheduleSchema, type Schedule } from './schedule';
 import type { WrittenBlock } from './sheet-output';
@@ -67,6 +68,9 @@ export const savedReportInputSchema = z.strictObject({
   period: periodSchema,
   breakdowns: z.array(z.string(), { error: 'must be a list of breakdown names such as ["day"]' })
     .max(4, { error: 'has more than 4 breakdowns; a report allows at most 4' }).optional(),
+  /** The metric columns, by API name. Left out (as in reports saved before metrics could be chosen): every metric. */
+  metrics: z.array(z.string(), { error: 'must be a list of metric names such as ["revenue", "rpmByPvs"]' })
+    .min(1, { error: 'lists no metric: choose at least one, or leave the field out for every metric' }).optional(),
   filter: z.string({ error: 'must be text' }).max(2000, { error: 'must be at most 2000 characters' }).optional(),
   sort: z.string({ error: 'must be text' }).max(100, { error: 'must be at most 100 characters' }).optional(),
   currencyCode: z.string({ error: 'must be a three-letter currency code such as USD' }).max(3, { error: 'must be a three-letter currency code such as USD' }).optional(),
@@ -158,6 +162,7 @@ export function reportInputOf(report: SavedReportInput, nowMs: number, range?: {
   const { fromDate, toDate } = range ?? resolvePeriod(report.period, nowMs);
   const input: ReportInput = { entityId: report.entityId, fromDate, toDate };
   if (report.breakdowns && report.breakdowns.length > 0) input.breakdowns = report.breakdowns;
+  input.metrics = report.metrics ?? ALL_METRICS;
   if (report.filter) input.filter = report.filter;
   if (report.sort) input.sort = report.sort;
   if (report.currencyCode) input.currencyCode = report.currencyCode;

@@ -9,6 +9,8 @@
  */
 import type { BuilderRequest } from './builder-request';
 import type { DatePreset } from './date-presets';
+import { effectiveBreakdowns } from './report-fields';
+import { defaultMetrics } from './report-metrics';
 import type { Period, SavedReportInput } from './saved-reports';
 import type { Schedule } from './schedule';
 import { REPORT_SPECS, type ReportKind } from './spec';
@@ -73,8 +75,8 @@ export interface ScheduleDraft {
 }
 
 /**
- * The saved report for a builder request: the same publisher, breakdowns, filter, sort, currency
- * and decimals, so a refresh asks for what "Run to sheet" asked for. The server validates it again.
+ * The saved report for a builder request: the same publisher, breakdowns, metrics, filter, sort,
+ * currency and decimals, so a refresh asks for what "Run to sheet" asked for. The server validates it again.
  */
 export function savedReportFromBuilder(request: BuilderRequest, draft: ScheduleDraft): SavedReportInput {
   const spec = REPORT_SPECS[request.kind];
@@ -88,6 +90,8 @@ export function savedReportFromBuilder(request: BuilderRequest, draft: ScheduleD
   };
   // No breakdown means the report by day, which is also what an omitted one asks for.
   if (request.breakdowns.length > 0) report.breakdowns = [...request.breakdowns];
+  // Stored even when it is the default set: a saved report without metrics shows every metric.
+  report.metrics = request.metrics ? [...request.metrics] : defaultMetrics(request.kind, effectiveBreakdowns(request.kind, request.breakdowns));
   if (request.filter) report.filter = request.filter;
   if (request.sort) report.sort = request.order ? `${request.sort} ${request.order}` : request.sort;
   if (spec.acceptsCurrency && request.currencyCode) report.currencyCode = request.currencyCode;

@@ -1,12 +1,13 @@
 /**
  * How a fetched report becomes a block of cells: the values (header, rows, optional totals) with API
- * text neutralised, and a number format for each column. Neutralising happens here and only here:
- * any text cell that Sheets would parse as something other than text (a formula starting with =, +,
+ * text neutralised, a number format for each column, and a note on each metric's header cell.
+ * Neutralising happens here and only here: any text cell that Sheets would parse as something other than text (a formula starting with =, +,
  * - or @, a number, a boolean, a date) gets a leading apostrophe, so `=HYPERLINK(...)` from the API
  * lands as text and an external ID such as "00123" keeps its zeros. Formats are per column, so
  * writing costs a constant number of spreadsheet calls whatever the number of rows.
  */
 import type { ReportResult } from './paging';
+import { metricNote } from './report-metrics';
 import { reportResultToTable, tableToValues, type Cell } from './report-table';
 
 export type ColumnKind = 'day' | 'month' | 'hour' | 'money' | 'percent' | 'count' | 'text';
@@ -18,6 +19,8 @@ export interface SheetBlock {
   kinds: ColumnKind[];
   /** One Sheets number format per column, applied to the rows below the header; null leaves the column as it is. */
   numberFormats: (string | null)[];
+  /** One note per header cell: a metric's friendly label and meaning, "" for other columns. */
+  headerNotes?: string[];
   /** Number of data rows (without header and totals). */
   dataRows: number;
   hasTotals: boolean;
@@ -85,6 +88,8 @@ export function reportToSheetBlock(result: ReportResult, options: SheetBlockOpti
   const table = reportResultToTable(result, { timeZone: options.timeZone, totals: options.totals !== false });
   const values = tableToValues(table);
   const kinds = table.header.map(columnKind);
+  // Headers stay the API's names (as a formula's, stable for lookups); the note says it in words.
+  const headerNotes = table.header.map(metricNote);
   // The header too: unknown fields of the API's items become column names.
   for (let r = 0; r < values.length; r++) {
     const row = values[r]!;
@@ -96,6 +101,7 @@ export function reportToSheetBlock(result: ReportResult, options: SheetBlockOpti
   return {
     values,
     kinds,
+    headerNotes,
     numberFormats: kinds.map((k) => numberFormatOf(k, options.currencyCode, options.decDigits)),
     dataRows: table.rows.length,
     hasTotals: Boolean(table.totals),

@@ -12,7 +12,8 @@ import type { EngageAddon } from './engage-addon';
 import { ValidationError } from './errors';
 import { reportFormula } from './formula-text';
 import type { Cache, Clock, KeyValueStore } from './ports';
-import type { Cell } from './report-table';
+import { ALL_METRICS, availableMetrics } from './report-metrics';
+import { reportColumnCount, type Cell } from './report-table';
 import { reportToSheetBlock, type BlockPlacement, type SheetWriter, type WrittenBlock } from './sheet-output';
 import { MS_PER_MINUTE } from './spec';
 
@@ -129,11 +130,16 @@ export class SidebarReports {
     }
   }
 
-  /** The ENGAGE_* formula for the request, after the same validation a run does. */
-  formula(request: unknown, refreshReference?: string): string {
+  /**
+   * The ENGAGE_* formula for the request, after the same validation a run does, and how many columns
+   * its result takes (Sheets does not add columns for a formula's result): at most that many with
+   * chosen metrics; with "all", fields the API sends beyond the spec's would come on top.
+   */
+  formula(request: unknown, refreshReference?: string): { formula: string; columns: number } {
     const { kind, input } = toReportInput(request);
-    this.ports.addon.buildQuery(kind, input);
-    return reportFormula(request as BuilderRequest, refreshReference);
+    const query = this.ports.addon.buildQuery(kind, input);
+    const metrics = query.metrics === ALL_METRICS ? availableMetrics(kind, query.breakdowns) : query.metrics;
+    return { formula: reportFormula(request as BuilderRequest, refreshReference), columns: reportColumnCount(kind, query.breakdowns, metrics) };
   }
 
   private setProgress(runId: string, progress: RunProgress): void {

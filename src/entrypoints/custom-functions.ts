@@ -22,7 +22,7 @@ export function runFormula(work: (deadlineAtMs: number) => Cell[][]): Cell[][] {
   return withUserMessage(() => work(deadlineAtMs));
 }
 
-function reportFormula(kind: ReportKind, args: { entityId: Arg; fromDate: Arg; toDate: Arg; breakdowns: Arg; filter: Arg; sort: Arg; maxRows: Arg; currencyCode?: Arg; decDigits?: Arg; refresh: Arg }): Cell[][] {
+function reportFormula(kind: ReportKind, args: { entityId: Arg; fromDate: Arg; toDate: Arg; breakdowns: Arg; metrics: Arg; filter: Arg; sort: Arg; maxRows: Arg; currencyCode?: Arg; decDigits?: Arg; refresh: Arg }): Cell[][] {
   return runFormula((deadlineAtMs) => {
     const input: ReportInput = {
       entityId: requiredText(args.entityId, 'entityId', 'the publisher ID from ENGAGE_PUBLISHERS()'),
@@ -31,6 +31,8 @@ function reportFormula(kind: ReportKind, args: { entityId: Arg; fromDate: Arg; t
     };
     const breakdowns = optionalList(args.breakdowns, 'breakdowns');
     if (breakdowns !== undefined) input.breakdowns = breakdowns;
+    const metrics = optionalList(args.metrics, 'metrics', 'revenue,rpmByPvs');
+    if (metrics !== undefined) input.metrics = metrics;
     const filter = optionalText(args.filter, 'filter');
     if (filter !== undefined) input.filter = filter;
     const sort = optionalText(args.sort, 'sort');
@@ -62,6 +64,7 @@ function lookupFormula(kind: LookupKind, publisherId: Arg, refresh: Arg): Cell[]
  * @param {date|string} fromDate First day: a date cell or text such as 2026-11-01 or 20261101.
  * @param {date|string} toDate Last day, included.
  * @param {string|range} breakdowns Optional. Up to 4 of day, month, platform, referrer, country, section, widget, doc, partnerApp, as "day,country" or a range. Default day.
+ * @param {string|range} metrics Optional. Metric names as "revenue,rpmByPvs" or a range, or "all". Default totalPvs, paidPvs, revenue, rpmByPvs, paidClicks, paidCtrByPvs, viewabilityRate (by widget: the request twins).
  * @param {string} filter Optional. Conditions field:operator:value chained with ";", for example "revenue:gt:10;country.id:in:US,DE".
  * @param {string} sort Optional. A metric or field, for example "revenue", "revenue desc" or "-revenue". Default revenue, descending.
  * @param {number} maxRows Optional. At most this many rows (1 to 100000). Default: all.
@@ -71,8 +74,8 @@ function lookupFormula(kind: LookupKind, publisherId: Arg, refresh: Arg): Cell[]
  * @return A header row, one row per result, and a Total row.
  * @customfunction
  */
-export function ENGAGE_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, currencyCode?: Arg, decDigits?: Arg, refresh?: Arg): Cell[][] {
-  return reportFormula('main', { entityId, fromDate, toDate, breakdowns, filter, sort, maxRows, currencyCode, decDigits, refresh });
+export function ENGAGE_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, metrics?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, currencyCode?: Arg, decDigits?: Arg, refresh?: Arg): Cell[][] {
+  return reportFormula('main', { entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, currencyCode, decDigits, refresh });
 }
 
 /**
@@ -82,6 +85,7 @@ export function ENGAGE_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdo
  * @param {date|string} fromDate Start hour (UTC): a date cell, or text yyyyMMddHH, yyyyMMdd or yyyy-MM-dd.
  * @param {date|string} toDate End hour (UTC), excluded; a date alone means hour 00 of the next day. At most 24 hours after fromDate.
  * @param {string|range} breakdowns Optional. externalId, widget, externalSecondaryId. externalId always comes first unless all three are listed.
+ * @param {string|range} metrics Optional. Metric names as "revenue,reqsRpm" or a range, or "all". Default totalReqs, paidReqs, revenue, reqsRpm, paidClicks, reqsPaidCtr, widgetViewableImpressions.
  * @param {string} filter Optional. Conditions field:operator:value chained with ";".
  * @param {string} sort Optional. A metric or field, for example "revenue desc".
  * @param {number} maxRows Optional. At most this many rows (1 to 100000). Default: all.
@@ -90,8 +94,8 @@ export function ENGAGE_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdo
  * @return A header row, one row per result, and a Total row.
  * @customfunction
  */
-export function ENGAGE_EXTERNALID_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, currencyCode?: Arg, refresh?: Arg): Cell[][] {
-  return reportFormula('externalId', { entityId, fromDate, toDate, breakdowns, filter, sort, maxRows, currencyCode, refresh });
+export function ENGAGE_EXTERNALID_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, metrics?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, currencyCode?: Arg, refresh?: Arg): Cell[][] {
+  return reportFormula('externalId', { entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, currencyCode, refresh });
 }
 
 /**
@@ -101,6 +105,7 @@ export function ENGAGE_EXTERNALID_REPORT(entityId: Arg, fromDate: Arg, toDate: A
  * @param {date|string} fromDate Start hour (UTC) within the last 48 hours: yyyyMMddHH, or a date (hour 00).
  * @param {date|string} toDate End hour (UTC), excluded; a date alone means hour 00 of the next day. At most 24 hours after fromDate.
  * @param {string|range} breakdowns Optional. externalId, widget, externalSecondaryId.
+ * @param {string|range} metrics Optional. Some of paidReqs, paidClicks, reqsPaidCtr, revenue, reqsRpm, totalPvs, as "revenue,reqsRpm" or a range. Default all six.
  * @param {string} filter Optional. Conditions field:operator:value chained with ";".
  * @param {string} sort Optional. A metric or field, for example "revenue desc".
  * @param {number} maxRows Optional. At most this many rows (1 to 100000). Default: all.
@@ -108,8 +113,8 @@ export function ENGAGE_EXTERNALID_REPORT(entityId: Arg, fromDate: Arg, toDate: A
  * @return A header row, one row per result, and a Total row.
  * @customfunction
  */
-export function ENGAGE_REALTIME_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, refresh?: Arg): Cell[][] {
-  return reportFormula('realtime', { entityId, fromDate, toDate, breakdowns, filter, sort, maxRows, refresh });
+export function ENGAGE_REALTIME_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, metrics?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, refresh?: Arg): Cell[][] {
+  return reportFormula('realtime', { entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, refresh });
 }
 
 /**

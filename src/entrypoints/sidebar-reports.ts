@@ -55,15 +55,16 @@ export function getRunProgress(runId: unknown): RunProgress | null {
 
 /**
  * Puts the ENGAGE_* formula equivalent to the report into the active cell. It refers to the named
- * refresh cell (Refresh all) when there is one, so Refresh all fetches it again.
+ * refresh cell (Refresh all) when there is one, so Refresh all fetches it again. The sheet first
+ * gets the columns the result needs, as a formula cannot add them.
  * @param {Object} request The report (see BuilderRequest).
- * @return {Object} {formula, cell}.
+ * @return {Object} {formula, cell, columnsAdded}.
  */
-export function insertFormula(request: unknown): { formula: string; cell: string } {
+export function insertFormula(request: unknown): { formula: string; cell: string; columnsAdded: number } {
   return withUserMessage(() => {
     const ss = SpreadsheetApp.getActiveSpreadsheet();
-    const formula = createSidebarReports().formula(request, refreshCellReference(ss));
-    return { formula, ...writeFormulaAtActiveCell(ss, formula) };
+    const { formula, columns } = createSidebarReports().formula(request, refreshCellReference(ss));
+    return { formula, ...writeFormulaAtActiveCell(ss, formula, columns) };
   });
 }
 

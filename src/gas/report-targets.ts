@@ -51,12 +51,19 @@ export function sheetContext(ss: Spreadsheet): { sheets: string[]; activeCell: s
   return { sheets, activeCell: cell ? `${cell.getSheet().getName()}!${cell.getA1Notation()}` : '' };
 }
 
-/** Writes a formula into the active cell; returns where. */
-export function writeFormulaAtActiveCell(ss: Spreadsheet, formula: string): { cell: string } {
+/**
+ * Writes a formula into the active cell, after adding the columns its result of `columns` columns
+ * needs (Sheets adds rows for a formula's result, never columns); returns where, and how many
+ * columns were added.
+ */
+export function writeFormulaAtActiveCell(ss: Spreadsheet, formula: string, columns: number): { cell: string; columnsAdded: number } {
   const cell = selectedCell(ss);
-  const one = cell.getSheet().getRange(cell.getRow(), cell.getColumn());
+  const sheet = cell.getSheet();
+  const missing = cell.getColumn() + columns - 1 - sheet.getMaxColumns();
+  if (missing > 0) sheet.insertColumnsAfter(sheet.getMaxColumns(), missing);
+  const one = sheet.getRange(cell.getRow(), cell.getColumn());
   one.setFormula(formula);
-  return { cell: `${one.getSheet().getName()}!${one.getA1Notation()}` };
+  return { cell: `${sheet.getName()}!${one.getA1Notation()}`, columnsAdded: Math.max(0, missing) };
 }
 
 /**
@@ -79,8 +86,11 @@ export function addRevenueChart(ss: Spreadsheet, block: unknown): { chartTitle: 
   const dayColumn = header.indexOf('day');
   const revenueColumn = header.indexOf('revenue');
   const rpmColumn = header.includes('rpmByPvs') ? header.indexOf('rpmByPvs') : header.indexOf('reqsRpm');
-  if (dayColumn < 0 || revenueColumn < 0 || rpmColumn < 0) {
+  if (dayColumn < 0) {
     throw ValidationError.single('block', 'the chart needs a general report broken down by day, with revenue and RPM: choose the day breakdown and run it again');
+  }
+  if (revenueColumn < 0 || rpmColumn < 0) {
+    throw ValidationError.single('block', `the chart draws revenue and RPM, and this report has no ${revenueColumn < 0 ? 'revenue' : 'RPM (rpmByPvs)'} column: choose the revenue and rpmByPvs metrics and run it again`);
   }
   const others = header.filter((h, i) => i !== dayColumn && ['month', 'platform', 'referrer', 'country', 'section', 'widget', 'doc', 'partnerApp'].some((k) => h === k || h.startsWith(`${k} `) || h.startsWith(`${k}.`)));
   if (others.length > 0) {

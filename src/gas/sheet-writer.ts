@@ -1,7 +1,7 @@
 /**
  * The core's SheetWriter over SpreadsheetApp. One setValues for the header, rows and totals; one
- * setNumberFormat per formatted column; the header bold on a grey band and frozen when the block
- * starts at the top of the sheet. The grid grows first when the block does not fit. Leftover cells of
+ * setNumberFormat per formatted column; the header bold on a grey band, with the metrics' notes, and
+ * frozen when the block starts at the top of the sheet. The grid grows first when the block does not fit. Leftover cells of
  * the previous block (a longer or wider earlier result) are cleared only after the new values are in.
  */
 import type { BlockPlacement, SheetBlock, SheetWriter, WrittenBlock } from '../core/sheet-output';
@@ -28,7 +28,8 @@ export class SpreadsheetWriter implements SheetWriter {
           if (format !== null) sheet.getRange(placement.row + 1, placement.column + c, bodyRows, 1).setNumberFormat(format);
         });
       }
-      sheet.getRange(placement.row, placement.column, 1, columns).setFontWeight('bold').setBackground(HEADER_BACKGROUND);
+      const header = sheet.getRange(placement.row, placement.column, 1, columns).setFontWeight('bold').setBackground(HEADER_BACKGROUND);
+      if (block.headerNotes) header.setNotes([block.headerNotes]);
       if (block.hasTotals) sheet.getRange(lastRow, placement.column, 1, columns).setFontWeight('bold');
       if (placement.row === 1) sheet.setFrozenRows(1);
     }
@@ -39,7 +40,7 @@ export class SpreadsheetWriter implements SheetWriter {
         sheet.getRange(placement.row + rows, placement.column, previous.rows - rows, Math.max(previous.columns, columns)).clearContent().setFontWeight(null);
       }
       if (previous.columns > columns && rows > 0) {
-        sheet.getRange(placement.row, placement.column + columns, Math.min(previous.rows, rows), previous.columns - columns).clearContent().setFontWeight(null).setBackground(null);
+        sheet.getRange(placement.row, placement.column + columns, Math.min(previous.rows, rows), previous.columns - columns).clearContent().clearNote().setFontWeight(null).setBackground(null);
       }
     }
     return { ...placement, rows, columns };

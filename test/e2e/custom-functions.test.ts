@@ -115,7 +115,7 @@ describe('ENGAGE_REPORT', () => {
   });
 
   it('fetches every page of a report over 10,000 rows: ceil(rows / 10000) requests', async () => {
-    const result = formula(`=ENGAGE_REPORT("${P}", "2026-10-01", "2026-10-31", "day,country,platform,widget", , , , , , "paging")`);
+    const result = formula(`=ENGAGE_REPORT("${P}", "2026-10-01", "2026-10-31", "day,country,platform,widget", , , , , , , "paging")`);
     expect(result.error).toBeUndefined();
     const rows = result.values!.length - 2;
     expect(rows).toBeGreaterThan(20000);
@@ -132,15 +132,15 @@ describe('ENGAGE_REPORT', () => {
   });
 
   it('fetches again when the refresh argument changes', async () => {
-    formula(`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , , , 1)`);
-    formula(`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , , , 2)`);
+    formula(`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , , , , 1)`);
+    formula(`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , , , , 2)`);
     expect((await h.apiRequests()).filter((r) => r.path.endsWith('/reports/main'))).toHaveLength(2);
   });
 
   it('fails within the time limit with a clear message when the rate-limit wait would not fit', async () => {
     await h.emulator.setFaults([{ match: 'reports/main', rateLimitMs: 45000, times: 5 }]);
     // Another publisher: the emulator and the add-on both remember the announced wait per publisher.
-    const result = formula(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-02", , , , , , , "limited")`);
+    const result = formula(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-02", , , , , , , , "limited")`);
     expect(result.value).toBe('#ERROR!');
     expect(result.error).toMatch(/rate limit/i);
     expect(result.error).toMatch(/try again after \d\d:\d\d/);
@@ -149,7 +149,7 @@ describe('ENGAGE_REPORT', () => {
 
   it('shows the API error message and trace ID', async () => {
     await h.emulator.setFaults([{ match: 'reports/main', status: 504 }, { match: 'reports/main', status: 504, onNth: 2 }, { match: 'reports/main', status: 504, onNth: 3 }, { match: 'reports/main', status: 504, onNth: 4 }, { match: 'reports/main', status: 504, onNth: 5 }]);
-    const result = formula(`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , , , "timeout")`);
+    const result = formula(`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , , , , "timeout")`);
     const log = await h.emulator.requests();
     expect(result.value).toBe('#ERROR!');
     expect(result.error).toMatch(/took too long/);
@@ -168,12 +168,12 @@ describe('bad arguments', () => {
     [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", "referrer,country")`, /^breakdowns: 'referrer' and 'country' cannot be combined/],
     [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", "day,platform,country,section,widget")`, /^breakdowns: .*at most 4/],
     [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", "hour")`, /^breakdowns: /],
-    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , "revenue:gtx:1")`, /^filter: /],
-    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , "nonsense")`, /^sort: /],
-    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , 0)`, /^maxRows: 0 must be from 1 to 100000/],
-    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , 1000000000)`, /^maxRows: /],
-    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , "EURO")`, /^currencyCode: /],
-    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , , 7)`, /^decDigits: /],
+    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , "revenue:gtx:1")`, /^filter: /],
+    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , "nonsense")`, /^sort: /],
+    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , 0)`, /^maxRows: 0 must be from 1 to 100000/],
+    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , 1000000000)`, /^maxRows: /],
+    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , , "EURO")`, /^currencyCode: /],
+    [`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , , , 7)`, /^decDigits: /],
     [`=ENGAGE_EXTERNALID_REPORT("${P}", "2026111900", "2026112101")`, /24 hours/],
     [`=ENGAGE_REALTIME_REPORT("${P}", "2026110100", "2026110112")`, /48 hours/],
     [`=ENGAGE_REALTIME_REPORT("${P}", "2026112000", "2026112012", "country")`, /^breakdowns: /],

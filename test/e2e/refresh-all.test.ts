@@ -19,7 +19,7 @@ it('creates the hidden refresh cell, keeps the user on their sheet, and makes re
   h.host.call('refreshAll', [], { user: OWNER });
   expect(h.host.state.sheetById(h.host.state.activeSheetId)?.name).toBe('Data');
 
-  const formula = `=ENGAGE_REPORT("${BIG_PUBLISHER_ID}", "2026-11-01", "2026-11-02", , , , , , , EngageRefresh)`;
+  const formula = `=ENGAGE_REPORT("${BIG_PUBLISHER_ID}", "2026-11-01", "2026-11-02", , , , , , , , EngageRefresh)`;
   const first = h.host.evaluateFormula('Data', 'A1', formula, { user: OWNER });
   expect(first.error).toBeUndefined();
   await h.emulator.clearRequests();

@@ -183,10 +183,12 @@ function typeArguments(fn: string, args: Arg[]): { text: string; used: string[] 
 const FORMULA_CASES: FormulaCase[] = [];
 const add = (fn: string, title: string, args: Arg[], argument: string, rule: RegExp) => FORMULA_CASES.push({ fn, title, args, argument, rule });
 
-// ENGAGE_REPORT: entityId, fromDate, toDate, breakdowns, filter, sort, maxRows, currencyCode, decDigits, refresh.
+// ENGAGE_REPORT: entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, currencyCode, decDigits, refresh.
 {
   const R = 'ENGAGE_REPORT';
-  const base = (...rest: Arg[]): Arg[] => [P, '2026-11-01', '2026-11-07', ...rest];
+  /** The breakdowns, then the arguments after metrics (which `metrics` below gives). */
+  const base = (breakdowns?: Arg, ...rest: Arg[]): Arg[] => [P, '2026-11-01', '2026-11-07', breakdowns, undefined, ...rest];
+  const metrics = (list: Arg, breakdowns: Arg = undefined): Arg[] => [P, '2026-11-01', '2026-11-07', breakdowns, list];
   const filter = (f: Arg, breakdowns: Arg = undefined) => base(breakdowns, f);
   add(R, 'no arguments at all', [], 'entityId', /is required/);
   add(R, 'an empty entityId', ['', '2026-11-01', '2026-11-07'], 'entityId', /is required/);
@@ -222,6 +224,23 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
   add(R, 'a date in the breakdowns range', base({ range: [['day'], [new Date('2026-11-01T00:00:00Z')]] }), 'breakdowns', /not a date/);
   add(R, 'doc breakdown more than 12 months back', [P, '2025-10-01', '2025-10-07', 'doc'], 'fromDate', /more than 12 months ago.*'doc' breakdown/);
   for (const [what, text] of INJECTIONS) add(R, `${what} as breakdowns`, base(text), 'breakdowns', /is not a breakdown of the general report|must be/);
+  // Metrics: names of the report, each once, available with the breakdowns; an explicit list names one at least.
+  add(R, 'an unknown metric', metrics('revenue,popularity'), 'metrics', /'popularity' is not a metric of the general report \(its metrics are paidPvs, totalPvs/);
+  add(R, 'a misspelt metric', metrics('revnue'), 'metrics', /'revnue' is not a metric of the general report \(did you mean 'revenue'\?\)/);
+  add(R, 'an external-ID metric on the general report', metrics('widgetViewableImpressions'), 'metrics', /'widgetViewableImpressions' is not a metric of the general report/);
+  add(R, 'a breakdown as a metric', metrics('country'), 'metrics', /'country' is not a metric of the general report/);
+  add(R, 'a metric listed twice', metrics('revenue,rpmByPvs,revenue'), 'metrics', /'revenue' is listed twice/);
+  add(R, 'a metric listed twice in another case', metrics('paidClicks,PAIDCLICKS'), 'metrics', /'paidClicks' is listed twice/);
+  add(R, 'a metric listed twice in a range', metrics({ range: [['revenue'], ['rpmByPvs'], ['revenue']] }), 'metrics', /'revenue' is listed twice/);
+  add(R, 'an empty metric list', metrics(','), 'metrics', /lists no metric: name at least one .* write "all", or leave it empty for the default set/);
+  add(R, 'a metric list of blanks and commas', metrics(' , ,  '), 'metrics', /lists no metric/);
+  add(R, 'all with other metrics', metrics('all,revenue'), 'metrics', /"all" already means every metric: write it alone/);
+  add(R, 'a page-view metric by widget', metrics('paidPvs', 'day,widget'), 'metrics', /'paidPvs' is not available with the 'widget' breakdown/);
+  add(R, 'a request metric without the widget breakdown', metrics('revenue,paidReqs'), 'metrics', /'paidReqs' is only available with the 'widget' breakdown/);
+  add(R, 'an opt-in rate by doc', metrics('optInRateByPvs', 'doc'), 'metrics', /'optInRateByPvs' is not available with the 'doc' breakdown/);
+  add(R, 'a boolean metrics argument', metrics(true), 'metrics', /must be text such as "revenue,rpmByPvs" or a range of text cells, not the boolean TRUE/);
+  add(R, 'a date among the metrics', metrics({ range: [['revenue'], [new Date('2026-11-01T00:00:00Z')]] }), 'metrics', /not a date/);
+  for (const [what, text] of INJECTIONS) add(R, `${what} as metrics`, metrics(text), 'metrics', /is not a metric of the general report/);
   // Filters: each operator with a value of the wrong form, then the syntax around them.
   add(R, 'eq with a word', filter('revenue:eq:abc'), 'filter', /'abc' is not a number \(eq compares numbers\)/);
   add(R, 'gt with nothing after it', filter('revenue:gt:'), 'filter', /missing value after 'revenue:gt:'/);
@@ -277,10 +296,14 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
   add(R, 'a range as refresh', base(undefined, undefined, undefined, undefined, undefined, undefined, { range: [['a'], ['b']] }), 'refresh', /must be one value/);
 }
 
-// ENGAGE_EXTERNALID_REPORT: entityId, fromDate, toDate, breakdowns, filter, sort, maxRows, currencyCode, refresh.
+// ENGAGE_EXTERNALID_REPORT: entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, currencyCode, refresh.
 {
   const X = 'ENGAGE_EXTERNALID_REPORT';
-  const base = (...rest: Arg[]): Arg[] => [P, '2026111900', '2026112000', ...rest];
+  const base = (breakdowns?: Arg, ...rest: Arg[]): Arg[] => [P, '2026111900', '2026112000', breakdowns, undefined, ...rest];
+  const metrics = (list: Arg): Arg[] => [P, '2026111900', '2026112000', undefined, list];
+  add(X, 'a general-report metric', metrics('revenue,rpmByPvs'), 'metrics', /'rpmByPvs' is not a metric of the external-ID report/);
+  add(X, 'a metric listed twice', metrics('revenue,reqsRpm,Revenue'), 'metrics', /'revenue' is listed twice/);
+  add(X, 'an empty metric list', metrics(','), 'metrics', /lists no metric/);
   add(X, 'a range over 24 hours', [P, '2026111900', '2026112001'], 'toDate', /is 25 hours after fromDate.*at most 24 hours/);
   add(X, 'two whole days', [P, '2026-11-18', '2026-11-19'], 'toDate', /48 hours after fromDate.*at most 24 hours/);
   add(X, 'toDate before fromDate', [P, '2026112000', '2026111900'], 'toDate', /must be after fromDate/);
@@ -302,10 +325,14 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
   add(X, 'a control character in externalId filter', base(undefined, 'externalId:in:a\u0001b'), 'filter', /control character/);
 }
 
-// ENGAGE_REALTIME_REPORT: entityId, fromDate, toDate, breakdowns, filter, sort, maxRows, refresh.
+// ENGAGE_REALTIME_REPORT: entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, refresh.
 {
   const T = 'ENGAGE_REALTIME_REPORT';
-  const base = (...rest: Arg[]): Arg[] => [P, '2026112000', '2026112010', ...rest];
+  const base = (breakdowns?: Arg, ...rest: Arg[]): Arg[] => [P, '2026112000', '2026112010', breakdowns, undefined, ...rest];
+  const metrics = (list: Arg): Arg[] => [P, '2026112000', '2026112010', undefined, list];
+  add(T, 'a metric the realtime report lacks', metrics('revenue,videoPlays'), 'metrics', /'videoPlays' is not a metric of the realtime external-ID report/);
+  add(T, 'a metric listed twice', metrics({ range: [['paidClicks'], ['paidclicks']] }), 'metrics', /'paidClicks' is listed twice/);
+  add(T, 'an empty metric list', metrics(' , '), 'metrics', /lists no metric/);
   add(T, 'a start before the 48-hour window', [P, '2026111700', '2026111710'], 'fromDate', /older than the realtime window of the last 48 hours/);
   add(T, 'a start a week back, as a date cell', [P, new Date('2026-11-13T00:00:00Z'), '2026111310'], 'fromDate', /older than the realtime window/);
   add(T, 'a start in the future', [P, '2026112200', '2026112210'], 'fromDate', /is in the future/);
@@ -465,6 +492,11 @@ run('doc breakdown more than 12 months back', request({ fromDate: '2025-01-01', 
 run('a malformed filter', request({ filter: 'revenue:gt:lots' }), 'filter', /'lots' is not a number/);
 run('an object as filter', request({ filter: { revenue: 1 } }), 'filter', /must be text/);
 run('an unknown sort field', request({ sort: 'popularity' }), 'sort', /'popularity' is not a metric/);
+run('an unknown metric', request({ metrics: ['revenue', 'popularity'] }), 'metrics', /'popularity' is not a metric of the general report/);
+run('a metric listed twice', request({ metrics: ['revenue', 'revenue'] }), 'metrics', /'revenue' is listed twice/);
+run('an empty metric list', request({ metrics: [] }), 'metrics', /lists no metric/);
+run('metrics as text instead of a list', request({ metrics: 'revenue,rpmByPvs' }), 'metrics', /must be a list of metric names/);
+run('a page-view metric by widget', request({ breakdowns: ['widget'], metrics: ['paidPvs'] }), 'metrics', /not available with the 'widget' breakdown/);
 run('an order that is not asc or desc', request({ sort: 'revenue', order: 'sideways' }), 'order', /must be 'asc' or 'desc'/);
 run('an unknown currency', request({ currencyCode: 'ABC' }), 'currencyCode', /ISO 4217/);
 run('decDigits of 9', request({ decDigits: 9 }), 'decDigits', /from 0 to 6/);
@@ -495,6 +527,9 @@ call('insertFormula', 'a formula as entityId', [request({ entityId: INJECTIONS[0
 call('insertFormula', 'a realtime range over 24 hours', [hourly('realtime', { fromDate: '2026-11-19 00:00', toDate: '2026-11-20 10:00' })], 'toDate', /at most 24 hours/);
 call('insertFormula', 'a malformed filter', [request({ filter: 'revenue:between:1' })], 'filter', /between needs two numbers/);
 call('insertFormula', 'an order that is not asc or desc', [request({ sort: 'revenue', order: 'up' })], 'order', /must be 'asc' or 'desc'/);
+call('insertFormula', 'an unknown metric', [request({ metrics: ['rpm'] })], 'metrics', /'rpm' is not a metric of the general report/);
+call('insertFormula', 'a metric listed twice', [request({ metrics: ['paidClicks', 'paidClicks'] })], 'metrics', /'paidClicks' is listed twice/);
+call('insertFormula', 'an empty metric list', [request({ metrics: [] })], 'metrics', /lists no metric/);
 call('addChart', 'no block', [undefined], 'block', /run a report to the sheet first/);
 call('addChart', 'text instead of a block', ['Data!A1:B2'], 'block', /run a report to the sheet first/);
 call('addChart', 'a block on a sheet that does not exist', [{ sheetName: 'Nope', row: 1, column: 1, rows: 3, columns: 2 }], 'block', /run a report to the sheet first/);
@@ -546,6 +581,11 @@ save('breakdowns as text', { breakdowns: 'day' }, 'breakdowns', /must be a list/
 save('a malformed filter', { filter: 'revenue:gt:' }, 'filter', /missing value/);
 save('a 2001-character filter', { filter: `section.name:contains:${'s'.repeat(1980)}` }, 'filter', /at most 2000 characters/);
 save('an unknown sort field', { sort: 'popularity' }, 'sort', /is not a metric/);
+save('an unknown metric', { metrics: ['revenue', 'popularity'] }, 'metrics', /'popularity' is not a metric of the general report/);
+save('a metric listed twice', { metrics: ['revenue', 'revenue'] }, 'metrics', /'revenue' is listed twice/);
+save('an empty metric list', { metrics: [] }, 'metrics', /lists no metric/);
+save('metrics as text instead of a list', { metrics: 'revenue' }, 'metrics', /must be a list of metric names/);
+save('a request metric without the widget breakdown', { metrics: ['totalReqs'] }, 'metrics', /only available with the 'widget' breakdown/);
 save('a four-letter currency', { currencyCode: 'EURO' }, 'currencyCode', /three-letter currency code/);
 save('decDigits of 7', { decDigits: 7 }, 'decDigits', /from 0 to 6/);
 save('a page size of 0', { pageSize: 0 }, 'pageSize', /from 1 to 10000/);
@@ -571,6 +611,7 @@ call('updateSchedule', 'no id', [undefined, savedReport()], 'id', /must be the i
 call('updateSchedule', 'an unknown id', ['nope', savedReport()], 'id', /is not a saved report/);
 call('updateSchedule', "another editor's report", () => [editorReportId, savedReport()], 'id', /was saved by another editor/);
 call('updateSchedule', 'a good id with day and month', () => [ownerReportId, savedReport({ breakdowns: ['day', 'month'] })], 'breakdowns', /cannot be combined/);
+call('updateSchedule', 'a good id with an unknown metric', () => [ownerReportId, savedReport({ metrics: ['nope'] })], 'metrics', /'nope' is not a metric/);
 call('updateSchedule', 'a good id with a bad schedule', () => [ownerReportId, savedReport({ schedule: { every: 'fortnight' } })], 'schedule', /must say how often/);
 call('updateSchedule', 'a good id with no report', () => [ownerReportId, null], 'report', /must be a saved report/);
 call('runScheduleNow', 'no id', [undefined], 'id', /must be the id of a saved report/);
@@ -612,7 +653,7 @@ describe('sidebar server functions refuse bad input before any request, changing
  */
 describe('inputs only the service can refuse cost one request and still name the argument', () => {
   it.each([
-    ['a real currency the service does not offer', [P, '2026-11-01', '2026-11-07', undefined, undefined, undefined, undefined, 'KZT'], 'currencyCode', /Engage rejected the request as malformed .*currencyCode.*KZT/],
+    ['a real currency the service does not offer', [P, '2026-11-01', '2026-11-07', undefined, undefined, undefined, undefined, undefined, 'KZT'], 'currencyCode', /Engage rejected the request as malformed .*currencyCode.*KZT/],
     ['a well-formed publisher ID the user may not see', ['ffffffffffffffffffffffffffffffff', '2026-11-01', '2026-11-07'], 'entityId', /Engage denied access .*entityId/],
   ] as const)('%s', async (_title, args, argument, rule) => {
     const { text } = typeArguments('ENGAGE_REPORT', [...args]);

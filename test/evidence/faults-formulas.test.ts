@@ -15,7 +15,7 @@ import { MINUTE_MS, startScheduledAddon } from '../support/scheduled-host';
 
 const START = '2026-11-20T12:00:00.000Z';
 /** 13,655 rows of 24 hours: pages at offsets 0, 5000 and 10000. */
-const REPORT = (refresh: string) => `=ENGAGE_EXTERNALID_REPORT("${BIG_PUBLISHER_ID}", "2026111800", "2026111900", "externalId,widget", , , , , "${refresh}")`;
+const REPORT = (refresh: string) => `=ENGAGE_EXTERNALID_REPORT("${BIG_PUBLISHER_ID}", "2026111800", "2026111900", "externalId,widget", , , , , , "${refresh}")`;
 const PAGE_2 = 'reports/externalId.*offset=5000';
 const SHEET = 'Report';
 const NEIGHBOURS = 'Z1:AB3';
@@ -89,7 +89,7 @@ describe('a 504 on page 2 of 3', () => {
   });
 
   it('leaves the cached earlier result alone: recalculating the unchanged formula under the fault sends nothing', async () => {
-    const text = `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-07", "day", , , , , , "cached")`;
+    const text = `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-07", "day", , , , , , , "cached")`;
     const before = h.host.evaluateFormula('Small', 'A1', text).values;
     await h.emulator.clearRequests();
     await h.emulator.setFaults([{ match: 'reports/', status: 504, times: 100 }]);
@@ -145,7 +145,7 @@ describe('429 storms', () => {
   it('gives "try again after" at once when the announced wait does not fit the 25 s: exactly one request', async () => {
     // Another publisher, so the wait the add-on remembers does not reach the other tests.
     await h.emulator.setFaults([{ match: 'reports/main', rateLimitMs: 45_000, times: 100 }]);
-    const result = h.host.evaluateFormula('Small', 'A1', `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-07", , , , , , , "storm")`);
+    const result = h.host.evaluateFormula('Small', 'A1', `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-07", , , , , , , , "storm")`);
     expect(result.value).toBe('#ERROR!');
     expect(result.error).toMatch(/^Engage's rate limit was reached \(Rate limit exceeded \(injected fault\)\): try again after \d\d:\d\d:\d\d UTC \[trace ID [^\]]+\]\.$/);
     const refused = await h.emulator.reportRequests();
@@ -154,14 +154,14 @@ describe('429 storms', () => {
     const retryAt = /try again after (\d\d:\d\d:\d\d)/.exec(result.error!)![1];
     expect(retryAt).toBe(new Date(Date.parse(refused[0]!.time) + 45_000).toISOString().slice(11, 19));
     // A second try inside the announced window sends nothing: the add-on remembers the wait.
-    const again = h.host.evaluateFormula('Small', 'A1', `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-07", , , , , , , "storm-2")`);
+    const again = h.host.evaluateFormula('Small', 'A1', `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-07", , , , , , , , "storm-2")`);
     expect(again.error).toMatch(/try again after/);
     expect(await h.emulator.reportRequests()).toHaveLength(1);
   });
 });
 
 describe('response shapes seen by real clients', () => {
-  const GENERAL = (refresh: string) => `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-07", "day,country", , , , "EUR", 2, "${refresh}")`;
+  const GENERAL = (refresh: string) => `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-07", "day,country", , , , , "EUR", 2, "${refresh}")`;
   const WIDGETS = (refresh: string) => `=ENGAGE_WIDGETS("${BIG_PUBLISHER_ID}", "${refresh}")`;
   const shapes: Array<FaultRule['shape']> = ['wrapped', 'stringNumbers', 'commaDecimals', ['wrapped', 'commaDecimals']];
 

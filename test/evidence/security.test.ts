@@ -185,9 +185,9 @@ describe('a session through every entry point', () => {
       `=ENGAGE_NATIVEAPPS("${MEDIUM_PUBLISHER_ID}")`,
       `=ENGAGE_COUNTRIES()`,
       `=ENGAGE_TIMEZONES()`,
-      `=ENGAGE_REPORT("${HOSTILE_PUBLISHER_ID}", "2026-11-01", "2026-11-19", "section", , , 100)`,
-      `=ENGAGE_EXTERNALID_REPORT("${HOSTILE_PUBLISHER_ID}", "2026111700", "2026111800", "externalId,widget", , , 100)`,
-      `=ENGAGE_REALTIME_REPORT("${MEDIUM_PUBLISHER_ID}", "2026112000", "2026112010", , , , 20)`,
+      `=ENGAGE_REPORT("${HOSTILE_PUBLISHER_ID}", "2026-11-01", "2026-11-19", "section", , , , 100)`,
+      `=ENGAGE_EXTERNALID_REPORT("${HOSTILE_PUBLISHER_ID}", "2026111700", "2026111800", "externalId,widget", , , , 100)`,
+      `=ENGAGE_REALTIME_REPORT("${MEDIUM_PUBLISHER_ID}", "2026112000", "2026112010", , , , , 20)`,
       `=ENGAGE_RECOMMENDATIONS("hostile,running", "IAB17", "https://news.example/story", "APP_12")`,
     ];
     for (const text of ok) {
@@ -207,11 +207,11 @@ describe('a session through every entry point', () => {
     expect(formula(`=ENGAGE_REPORT("${ANALYST_PUBLISHER_ID}", "2026-11-01", "2026-11-07")`).error).toMatch(/denied access/);
     expect(formula(`=ENGAGE_WIDGETS("${UNKNOWN_PUBLISHER_ID}")`).error).toMatch(/could not find/);
     await withFaults([{ match: 'reports/main', rateLimitMs: 10 * MINUTE_MS, times: 20 }], () => {
-      expect(formula(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-02", , , , , , , "429")`).error).toMatch(/rate limit/);
+      expect(formula(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-02", , , , , , , , "429")`).error).toMatch(/rate limit/);
     });
     nextMinutes();
     await withFaults([{ match: 'reports/main', status: 504, times: 20 }], () => {
-      expect(formula(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-03", , , , , , , "504")`).error).toMatch(/took too long/);
+      expect(formula(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-03", , , , , , , , "504")`).error).toMatch(/took too long/);
     });
     await withFaults([{ match: 'countries', malformedJson: true, times: 5 }], () => {
       expect(formula(`=ENGAGE_COUNTRIES("malformed")`).error).toMatch(/unexpected form/);

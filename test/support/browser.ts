@@ -107,3 +107,16 @@ export async function eventually(check: () => Promise<void> | void, timeoutMs = 
     }
   }
 }
+
+/** Ticks exactly these breakdowns in the report builder, in this order (each click re-renders the chips). */
+export async function chooseBreakdowns(sidebar: FrameLocator, names: string[]): Promise<void> {
+  for (;;) {
+    const checked = sidebar.locator('input[name=breakdown]:checked:not([disabled])');
+    if ((await checked.count()) === 0) break;
+    await sidebar.locator(`input[name=breakdown][value=${await checked.first().getAttribute('value')}]`).click();
+  }
+  for (const name of names) {
+    await sidebar.locator(`input[name=breakdown][value=${name}]`).click();
+    await eventually(async () => expect(await sidebar.locator(`input[name=breakdown][value=${name}]`).isChecked()).toBe(true));
+  }
+}

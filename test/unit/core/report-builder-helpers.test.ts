@@ -30,7 +30,7 @@ describe('presetRange', () => {
 describe('reportFormula', () => {
   it('writes the arguments in the signature order with the refresh cell last', () => {
     const formula = reportFormula({ kind: 'main', entityId: 'pub"1', fromDate: '2026-11-01', toDate: '2026-11-07', breakdowns: ['day', 'country'], filter: 'revenue:gt:5', sort: 'revenue', order: 'asc', currencyCode: 'EUR', decDigits: 3 }, 'EngageRefresh');
-    expect(formula).toBe('=ENGAGE_REPORT("pub""1","2026-11-01","2026-11-07","day,country","revenue:gt:5","revenue asc","","EUR",3,EngageRefresh)');
+    expect(formula).toBe('=ENGAGE_REPORT("pub""1","2026-11-01","2026-11-07","day,country","","revenue:gt:5","revenue asc","","EUR",3,EngageRefresh)');
   });
 
   it('drops trailing empty arguments and takes no currency for realtime', () => {

@@ -57,7 +57,7 @@ describe('buildReportTable', () => {
 
   it('builds the table of a fetched report with its totals', () => {
     const { client } = harness(reportHandler(3, (i) => ({ day: '20261101', revenue: `${i},5` }), { revenue: '4,5' }));
-    const result = client.runReport(client.buildQuery('main', { entityId: PUBLISHER, fromDate: '20261101', toDate: '20261102' }));
+    const result = client.runReport(client.buildQuery('main', { entityId: PUBLISHER, fromDate: '20261101', toDate: '20261102', metrics: 'all' }));
     const table = reportResultToTable(result, { timeZone: 'UTC' });
     expect(table.rows.map((r) => r[1])).toEqual([0.5, 1.5, 2.5]);
     expect(table.totals).toEqual(['Total', 4.5]);

@@ -39,6 +39,8 @@ describe('saving a builder report to a schedule', () => {
     expect(report).toEqual({
       name: 'Daily by country', kind: 'main', entityId: 'pub', period: { type: 'lastDays', days: 7, endingYesterday: true },
       breakdowns: ['day', 'country'], filter: 'revenue:gt:5', sort: 'revenue desc', currencyCode: 'EUR', decDigits: 3,
+      // The default set, stored: a saved report without metrics would show every metric.
+      metrics: ['paidPvs', 'totalPvs', 'revenue', 'rpmByPvs', 'paidClicks', 'paidCtrByPvs', 'viewabilityRate'],
       target: { sheetName: 'Data', cell: 'B3' }, schedule: { every: 'day', hour: 6 },
     });
     expect(checkSavedReport(report)).toEqual(report);

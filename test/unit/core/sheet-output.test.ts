@@ -8,8 +8,8 @@ import { columnKind, neutraliseText, numberFormatOf, reportToSheetBlock } from '
 
 const NOW = Date.UTC(2026, 10, 20, 12);
 
-function result(items: Record<string, unknown>[], breakdowns: string, metricsSums?: Record<string, unknown>): ReportResult {
-  const query = buildReportQuery('main', { entityId: 'pub', fromDate: '20261101', toDate: '20261102', breakdowns }, { nowMs: NOW, timeZone: 'Europe/Berlin' });
+function result(items: Record<string, unknown>[], breakdowns: string, metricsSums?: Record<string, unknown>, metrics = 'revenue,paidClicks'): ReportResult {
+  const query = buildReportQuery('main', { entityId: 'pub', fromDate: '20261101', toDate: '20261102', breakdowns, metrics }, { nowMs: NOW, timeZone: 'Europe/Berlin' });
   const r: ReportResult = { query, items, totalItems: items.length, partial: false, pagesFetched: 1, pagesPlanned: 1 };
   if (metricsSums) r.metricsSums = metricsSums;
   return r;
