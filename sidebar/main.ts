@@ -14,11 +14,10 @@ import type { SidebarState } from '../src/core/engage-addon';
 import { el, replaceChildren } from './dom';
 import type { Panel, PanelContext } from './panel';
 import { panel as accountPanel } from './panels/account';
-import { comingPanel } from './panels/coming';
 import { panel as recommendationsPanel } from './panels/recommendations';
 import { panel as reportPanel } from './panels/report';
-import { server } from './server';
 import { panel as schedulesPanel } from './panels/schedules';
+import { server } from './server';
 
 const PANELS: Panel[] = [reportPanel, schedulesPanel, recommendationsPanel, accountPanel];
 
