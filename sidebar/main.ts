@@ -2,8 +2,9 @@
  * The sidebar shell, bundled and inlined into dist/sidebar.html: a tab bar with one tab per panel,
  * the shared sign-in state, and nothing else. Features live in panel modules.
  *
- * Panel contract (see panel.ts): a panel module under sidebar/panels/ exports `panel: Panel`, an
- * object `{ id, title, mount(container, ctx), shown?() }`. `mount` is called once, the first time
+ * Panel contract (see panel.ts): a panel module under sidebar/panels/ (a file, or a folder whose
+ * index.ts is the module, as report/) exports `panel: Panel`, an object
+ * `{ id, title, mount(container, ctx), shown?() }`. `mount` is called once, the first time
  * its tab opens, with its own container element and a PanelContext: `ctx.server` (the typed
  * google.script.run client from server.ts), `ctx.state()` / `ctx.onStateChange(fn)` /
  * `ctx.setState(s)` / `ctx.refreshState()` for sign-in and settings, and `ctx.showPanel(id)`.
@@ -14,11 +15,10 @@ import type { SidebarState } from '../src/core/engage-addon';
 import { el, replaceChildren } from './dom';
 import type { Panel, PanelContext } from './panel';
 import { panel as accountPanel } from './panels/account';
-import { comingPanel } from './panels/coming';
 import { panel as recommendationsPanel } from './panels/recommendations';
 import { panel as reportPanel } from './panels/report';
-import { server } from './server';
 import { panel as schedulesPanel } from './panels/schedules';
+import { server } from './server';
 
 const PANELS: Panel[] = [reportPanel, schedulesPanel, recommendationsPanel, accountPanel];
 

@@ -3,11 +3,12 @@
  * general report's availability rules: page-view metrics not on the widget breakdown, request metrics
  * only on it, opt-in rates not on doc), its breakdowns, and fields of entity breakdowns written
  * `country.name`. Entity fields are not listed by the spec, so any `<entity>.<name>` is accepted as
- * long as the entity is one of the requested breakdowns.
+ * long as the entity is one of the requested breakdowns. Also the general report's rules on combining
+ * breakdowns, which both the request check and the sidebar's breakdown choices apply.
  */
 import {
-  ENTITY_BREAKDOWNS, MAIN_METRICS_NOT_ON_DOC, MAIN_METRICS_NOT_ON_WIDGET, MAIN_METRICS_ONLY_ON_WIDGET,
-  REPORT_SPECS, type ReportKind,
+  ENTITY_BREAKDOWNS, MAIN_FORBIDDEN_BREAKDOWN_PAIRS, MAIN_MAX_BREAKDOWNS, MAIN_METRICS_NOT_ON_DOC, MAIN_METRICS_NOT_ON_WIDGET,
+  MAIN_METRICS_ONLY_ON_WIDGET, REPORT_SPECS, type ReportKind,
 } from './spec';
 
 /**
@@ -19,6 +20,26 @@ export function effectiveBreakdowns(kind: ReportKind, breakdowns: readonly strin
   if (kind === 'main') return breakdowns.length === 0 ? [...REPORT_SPECS.main.defaultBreakdowns] : [...breakdowns];
   if (kind === 'externalId') return ['externalId', ...breakdowns.filter((b) => b !== 'externalId')];
   return breakdowns.includes('externalId') ? [...breakdowns] : ['externalId', ...breakdowns];
+}
+
+/** A combination rule that a list of breakdowns breaks. */
+export type BreakdownCombinationProblem =
+  | { rule: 'count'; count: number; max: number }
+  | { rule: 'pair'; pair: readonly [string, string] };
+
+/**
+ * The general report's rules on combining known breakdowns: at most MAIN_MAX_BREAKDOWNS, and none
+ * of the forbidden pairs; the hourly reports have no such rule. The count comes first, then each pair
+ * in the spec's order.
+ */
+export function breakdownCombinationProblems(kind: ReportKind, breakdowns: readonly string[]): BreakdownCombinationProblem[] {
+  if (kind !== 'main') return [];
+  const problems: BreakdownCombinationProblem[] = [];
+  if (breakdowns.length > MAIN_MAX_BREAKDOWNS) problems.push({ rule: 'count', count: breakdowns.length, max: MAIN_MAX_BREAKDOWNS });
+  for (const pair of MAIN_FORBIDDEN_BREAKDOWN_PAIRS) {
+    if (breakdowns.includes(pair[0]) && breakdowns.includes(pair[1])) problems.push({ rule: 'pair', pair });
+  }
+  return problems;
 }
 
 /** Why `field` cannot be used with this report and these breakdowns, or null when it can. */

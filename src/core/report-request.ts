@@ -14,13 +14,12 @@ import {
 import { ISO_4217_CURRENCY_CODES } from './currencies';
 import { quoted, ValidationError, type ValidationProblem } from './errors';
 import { buildFilter, FilterSyntaxError, parseFilter, type FilterCondition, type ParsedFilterCondition } from './filters';
-import { effectiveBreakdowns, fieldProblem } from './report-fields';
+import { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem } from './report-fields';
 import { ALL_METRICS, resolveMetrics } from './report-metrics';
 import { parseSort } from './sort';
 import {
   DEC_DIGITS_MAX, DEC_DIGITS_MIN, DOC_BREAKDOWN_WINDOW_MONTHS, EXTERNAL_ID_MAX_LENGTH, HOURLY_REPORT_MAX_RANGE_HOURS,
-  MAIN_FORBIDDEN_BREAKDOWN_PAIRS, MAIN_MAX_BREAKDOWNS, MS_PER_HOUR, REALTIME_WINDOW_HOURS, REPORT_SPECS,
-  type ReportKind, type ReportSpec, type SortOrder,
+  MS_PER_HOUR, REALTIME_WINDOW_HOURS, REPORT_SPECS, type ReportKind, type ReportSpec, type SortOrder,
 } from './spec';
 
 /** Arguments of a report, as loose as users give them. */
@@ -187,13 +186,9 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
     else breakdowns.push(known);
   }
   const effective = effectiveBreakdowns(kind, breakdowns);
-  if (kind === 'main') {
-    if (breakdowns.length > MAIN_MAX_BREAKDOWNS) {
-      add('breakdowns', breakdowns, `has ${breakdowns.length} breakdowns; the general report allows at most ${MAIN_MAX_BREAKDOWNS}`);
-    }
-    for (const [a, b] of MAIN_FORBIDDEN_BREAKDOWN_PAIRS) {
-      if (effective.includes(a) && effective.includes(b)) add('breakdowns', undefined, `'${a}' and '${b}' cannot be combined`, false);
-    }
+  for (const problem of breakdownCombinationProblems(kind, effective)) {
+    if (problem.rule === 'count') add('breakdowns', breakdowns, `has ${problem.count} breakdowns; the general report allows at most ${problem.max}`);
+    else add('breakdowns', undefined, `'${problem.pair[0]}' and '${problem.pair[1]}' cannot be combined`, false);
   }
 
   // Metrics: known names for these breakdowns, or "all", or the default set.

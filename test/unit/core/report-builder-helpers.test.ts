@@ -1,11 +1,12 @@
 /**
- * The pure pieces behind the sidebar's report builder: date presets, the equivalent formula text,
- * the builder request's conversion, and the external-ID tagging snippets.
+ * The pure pieces behind the sidebar's report builder: date presets, the breakdown combination rules,
+ * the equivalent formula text, the builder request's conversion, and the external-ID tagging snippets.
  */
 import { checkRunTarget, toReportInput } from '../../../src/core/builder-request';
 import { hourWindowFrom, presetRange } from '../../../src/core/date-presets';
 import { buildReportQuery } from '../../../src/core/report-request';
 import { reportFormula } from '../../../src/core/formula-text';
+import { breakdownCombinationProblems } from '../../../src/core/report-fields';
 import { taggingProblems, taggingSnippets } from '../../../src/core/tagging-snippet';
 
 const NOW_MS = Date.UTC(2026, 10, 22, 0, 30); // 01:30 on 22 November in Berlin, 00:30 UTC
@@ -24,6 +25,31 @@ describe('presetRange', () => {
     const before = presetRange('realtime', 'previous24h', NOW_MS, 'UTC');
     expect(() => buildReportQuery('realtime', { entityId: 'p', fromDate: before.fromDate, toDate: before.toDate }, { nowMs: NOW_MS })).not.toThrow();
     expect(hourWindowFrom('2026-11-20T13:00')).toMatchObject({ fromDate: '2026-11-20 13:00', toDate: '2026-11-21 13:00' });
+  });
+});
+
+describe('breakdownCombinationProblems', () => {
+  it('finds every forbidden pair of the general report, in the spec order', () => {
+    expect(breakdownCombinationProblems('main', ['day', 'country'])).toEqual([]);
+    expect(breakdownCombinationProblems('main', ['month', 'day'])).toEqual([{ rule: 'pair', pair: ['day', 'month'] }]);
+    expect(breakdownCombinationProblems('main', ['doc', 'country', 'referrer'])).toEqual([
+      { rule: 'pair', pair: ['referrer', 'country'] },
+      { rule: 'pair', pair: ['referrer', 'doc'] },
+      { rule: 'pair', pair: ['country', 'doc'] },
+    ]);
+  });
+
+  it('allows four breakdowns and refuses a fifth, the count first', () => {
+    expect(breakdownCombinationProblems('main', ['day', 'platform', 'section', 'widget'])).toEqual([]);
+    expect(breakdownCombinationProblems('main', ['day', 'platform', 'section', 'widget', 'month'])).toEqual([
+      { rule: 'count', count: 5, max: 4 },
+      { rule: 'pair', pair: ['day', 'month'] },
+    ]);
+  });
+
+  it('has no combination rule for the hourly reports', () => {
+    expect(breakdownCombinationProblems('externalId', ['externalId', 'widget', 'externalSecondaryId'])).toEqual([]);
+    expect(breakdownCombinationProblems('realtime', ['widget', 'externalId', 'externalSecondaryId'])).toEqual([]);
   });
 });
 

@@ -1,0 +1,137 @@
+/**
+ * The filter rows: a field, an operator and a value each, turned into the API's filter text by the
+ * core's buildFilter and shown under the rows as it will be sent. The fields offered follow the
+ * breakdowns; a row that cannot become a condition says why, and the request waits for it.
+ */
+import { buildFilter, FILTER_OPERATORS, type FilterCondition, type FilterOperator } from '../../../src/core/filters';
+import { effectiveBreakdowns, fieldProblem } from '../../../src/core/report-fields';
+import { ENTITY_BREAKDOWNS, REPORT_SPECS } from '../../../src/core/spec';
+import { el, notice, replaceChildren, select } from '../../dom';
+import { failureText } from '../../server';
+import type { PartContext, ReportChoice } from './part';
+
+const OPERATOR_LABELS: Record<FilterOperator, string> = {
+  eq: '=', gt: '>', lt: '<', between: 'between', in: 'is one of', not_in: 'is none of', contains: 'contains', not_contains: 'does not contain',
+};
+
+interface FilterRow {
+  field: HTMLSelectElement;
+  operator: HTMLSelectElement;
+  value: HTMLInputElement;
+  node: HTMLElement;
+}
+
+/** Fields a filter or sort may use with these breakdowns. */
+export function usableFields({ kind, breakdowns: chosen }: ReportChoice): string[] {
+  const spec = REPORT_SPECS[kind];
+  const breakdowns = effectiveBreakdowns(kind, chosen);
+  const fields = spec.metrics.filter((m) => fieldProblem(kind, m, breakdowns) === null);
+  for (const b of breakdowns) {
+    if (ENTITY_BREAKDOWNS.has(b)) fields.push(`${b}.id`, `${b}.name`);
+    else fields.push(b);
+  }
+  return fields;
+}
+
+/** A condition from a filter row, or an error sentence. */
+function conditionOf(fieldName: string, op: FilterOperator, raw: string): FilterCondition | string {
+  const text = raw.trim();
+  if (text === '') return `${fieldName}: enter a value`;
+  const num = (s: string) => (/^-?\d+(\.\d+)?$/.test(s.trim()) ? Number(s.trim()) : NaN);
+  switch (op) {
+    case 'eq': case 'gt': case 'lt': {
+      const n = num(text);
+      return Number.isNaN(n) ? `${fieldName}: '${text}' is not a number` : { field: fieldName, op, value: n };
+    }
+    case 'between': {
+      const parts = text.split(',');
+      const [low, high] = parts.map(num);
+      if (parts.length !== 2 || Number.isNaN(low!) || Number.isNaN(high!)) return `${fieldName}: write two numbers, as 10,20`;
+      return { field: fieldName, op, value: [low!, high!] };
+    }
+    case 'in': case 'not_in':
+      return { field: fieldName, op, value: text.split(',').map((v) => v.trim()).filter((v) => v !== '') };
+    default:
+      return { field: fieldName, op, value: text };
+  }
+}
+
+export interface FilterRows {
+  readonly node: HTMLElement;
+  /** Removes every row (a new report type). */
+  clear(): void;
+  /** Offers the fields of the builder's choice in every row, keeping each row's field where it still exists. */
+  render(): void;
+  /** The filter text ("" for none), or the first problem with a row. */
+  expression(): string | { problem: string };
+}
+
+export function filterRows(ctx: PartContext): FilterRows {
+  let rows: FilterRow[] = [];
+  const box = el('div', { id: 'filter-rows' });
+  const text = el('div', { class: 'hint', id: 'filter-text' });
+
+  function expression(): string | { problem: string } {
+    const conditions: FilterCondition[] = [];
+    for (const row of rows) {
+      const c = conditionOf(row.field.value, row.operator.value as FilterOperator, row.value.value);
+      row.value.setAttribute('aria-invalid', String(typeof c === 'string'));
+      if (typeof c === 'string') return { problem: c };
+      conditions.push(c);
+    }
+    try {
+      return buildFilter(conditions);
+    } catch (error) {
+      return { problem: failureText(error) };
+    }
+  }
+
+  function renderText(): void {
+    const filter = expression();
+    replaceChildren(text, typeof filter === 'string' ? (filter ? el('span', {}, 'Filter: ', el('code', {}, filter)) : '') : notice('warning', filter.problem));
+  }
+
+  /** After an edit of the rows: the text under them, then whatever follows in the builder. */
+  function edited(): void {
+    renderText();
+    ctx.changed();
+  }
+
+  function addRow(): void {
+    const fields = usableFields(ctx.choice());
+    const fieldSelect = select(fields.map((f) => [f, f] as const), fields.includes('revenue') ? 'revenue' : fields[0], { 'aria-label': 'Filter field', class: 'filter-field' });
+    const operator = select(FILTER_OPERATORS.map((op) => [op, OPERATOR_LABELS[op]] as const), 'gt', { 'aria-label': 'Operator', class: 'filter-operator' });
+    const value = el('input', { type: 'text', 'aria-label': 'Value', class: 'filter-value', placeholder: 'value' });
+    const node = el('div', { class: 'row filter-row' }, fieldSelect, el('div', { class: 'narrow' }, operator), value);
+    const row: FilterRow = { field: fieldSelect, operator, value, node };
+    const remove = el('button', { type: 'button', class: 'icon narrow', 'aria-label': 'Remove filter', title: 'Remove filter', onclick: () => {
+      node.remove();
+      rows = rows.filter((r) => r !== row);
+      edited();
+    } }, '✕');
+    node.appendChild(remove);
+    for (const control of [fieldSelect, operator, value]) control.addEventListener('input', edited);
+    rows.push(row);
+    box.appendChild(node);
+    value.focus();
+    edited();
+  }
+
+  const add = el('button', { type: 'button', class: 'link', id: 'filter-add', onclick: addRow }, '+ Add filter');
+  return {
+    node: el('div', { class: 'field' }, el('span', { class: 'label' }, 'Filters'), box, add, text),
+    clear() {
+      for (const row of rows) row.node.remove();
+      rows = [];
+    },
+    render() {
+      const fields = usableFields(ctx.choice());
+      for (const row of rows) {
+        const previous = row.field.value;
+        replaceChildren(row.field, ...fields.map((f) => el('option', { value: f, selected: f === previous }, f)));
+      }
+      renderText();
+    },
+    expression,
+  };
+}

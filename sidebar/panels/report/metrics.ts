@@ -1,0 +1,97 @@
+/**
+ * The metric picker: the report's metrics grouped as the API groups them, the default set of the
+ * breakdowns ticked until the user ticks otherwise, those the breakdowns lack disabled with the
+ * reason, and how many columns the report will take. The sets, labels and availability rules come
+ * from the core (report-metrics.ts, report-fields.ts, report-table.ts).
+ */
+import { effectiveBreakdowns, metricAvailabilityProblem } from '../../../src/core/report-fields';
+import { availableMetrics, defaultMetrics, METRIC_GROUPS, METRIC_INFO, metricLabel, metricNote } from '../../../src/core/report-metrics';
+import { reportColumnCount } from '../../../src/core/report-table';
+import { REPORT_SPECS } from '../../../src/core/spec';
+import { el, notice, replaceChildren } from '../../dom';
+import type { PartContext } from './part';
+
+/** Columns of a new Google Sheet: a formula's result wider than that needs columns added. */
+const NEW_SHEET_COLUMNS = 26;
+
+export interface MetricPicker {
+  readonly node: HTMLElement;
+  /** Back to the default set (a new report type). */
+  reset(): void;
+  /** Redraws the picker for the builder's choice. */
+  render(): void;
+  /** The metrics of the request: the ticked ones the breakdowns provide, in the spec's order. */
+  chosen(): string[];
+}
+
+export function metricPicker(ctx: PartContext): MetricPicker {
+  /** Metrics the user ticked; undefined while the picker shows the default set of the breakdowns. */
+  let ticked: Set<string> | undefined;
+  const summary = el('span', { id: 'metrics-summary' });
+  const box = el('div', { id: 'report-metrics', role: 'group', 'aria-label': 'Metrics' });
+  const why = el('div', { class: 'hint', id: 'metrics-why' });
+  const width = el('div', { class: 'hint', id: 'metrics-width', 'aria-live': 'polite' });
+
+  function chosen(): string[] {
+    const { kind, breakdowns } = ctx.choice();
+    const effective = effectiveBreakdowns(kind, breakdowns);
+    const set = ticked;
+    if (!set) return defaultMetrics(kind, effective);
+    return availableMetrics(kind, effective).filter((m) => set.has(m));
+  }
+
+  function tick(choice: Set<string> | undefined): void {
+    ticked = choice;
+    render();
+    ctx.changed();
+  }
+
+  /** By group: chosen metrics ticked, those the breakdowns lack disabled with the reason. */
+  function render(): void {
+    const choice = ctx.choice();
+    const kind = choice.kind;
+    const breakdowns = effectiveBreakdowns(kind, choice.breakdowns);
+    const current = chosen();
+    /** Labels of the unavailable metrics, by reason. */
+    const reasons = new Map<string, string[]>();
+    const groups = METRIC_GROUPS.map((group) => {
+      const metrics = REPORT_SPECS[kind].metrics.filter((m) => METRIC_INFO[m]?.group === group.id);
+      if (metrics.length === 0) return null;
+      const chips = metrics.map((metric) => {
+        const blocker = metricAvailabilityProblem(kind, metric, breakdowns);
+        if (blocker) reasons.set(blocker, [...(reasons.get(blocker) ?? []), metricLabel(metric)]);
+        const checked = current.includes(metric);
+        const input = el('input', { type: 'checkbox', name: 'metric', value: metric, checked, disabled: Boolean(blocker), 'aria-describedby': 'metrics-why' });
+        input.addEventListener('change', () => {
+          // From the ticked set, so a metric the breakdowns hide for now comes back with them.
+          const next = new Set(ticked ?? chosen());
+          if (input.checked) next.add(metric);
+          else next.delete(metric);
+          tick(next);
+        });
+        return el('label', { class: `chip${checked ? ' checked' : ''}${blocker ? ' disabled' : ''}`, title: blocker ? `${metric} ${blocker}` : `${metric}: ${metricNote(metric)}` }, input, metricLabel(metric));
+      });
+      return el('fieldset', { class: 'metric-group', id: `metric-group-${group.id}` }, el('legend', {}, group.title), el('div', { class: 'checks' }, ...chips));
+    });
+    replaceChildren(box, ...groups);
+    const unavailable = [...reasons].map(([reason, labels]) => `${labels.join(', ')}: ${reason.replace(/^is /, '')}`);
+    replaceChildren(why, unavailable.length ? `Unavailable. ${unavailable.join('. ')}.` : '');
+    const available = availableMetrics(kind, breakdowns);
+    const isDefault = current.join() === defaultMetrics(kind, breakdowns).join();
+    replaceChildren(summary, current.length === 0 ? 'none chosen'
+      : isDefault ? `${current.length}, the default set`
+        : current.length === available.length ? `all ${current.length}` : `${current.length}: ${current.map(metricLabel).join(', ')}`);
+    const columns = reportColumnCount(kind, breakdowns, current);
+    replaceChildren(width, current.length === 0 ? notice('warning', 'Choose at least one metric.')
+      : columns > NEW_SHEET_COLUMNS ? `Up to ${columns} columns, more than the ${NEW_SHEET_COLUMNS} of a new sheet: Insert formula adds the columns it needs first.`
+        : `Up to ${columns} columns from the first cell.`);
+  }
+
+  const node = el('div', { class: 'field' },
+    el('details', { id: 'metrics-picker', class: 'metric-picker' }, el('summary', {}, 'Metrics: ', summary), box, why,
+      el('div', { class: 'row metric-actions' },
+        el('button', { type: 'button', class: 'link', id: 'metrics-default', onclick: () => tick(undefined) }, 'Default set'),
+        el('button', { type: 'button', class: 'link', id: 'metrics-all', onclick: () => tick(new Set(REPORT_SPECS[ctx.choice().kind].metrics)) }, 'All'))),
+    width);
+  return { node, reset: () => { ticked = undefined; }, render, chosen };
+}

@@ -1,0 +1,78 @@
+/**
+ * The period: the presets of the report type (calendar days in the spreadsheet's zone for the
+ * general report, 24-hour UTC windows for the hourly ones, from the core's date-presets.ts), a custom
+ * range, and one line saying what the period covers.
+ */
+import { hourWindowFrom, presetRange, presetsFor, PRESET_LABELS, type DatePreset, type DateRange } from '../../../src/core/date-presets';
+import { MS_PER_HOUR, REALTIME_WINDOW_HOURS } from '../../../src/core/spec';
+import { el, field, replaceChildren } from '../../dom';
+import type { PartContext } from './part';
+
+export interface PeriodPicker {
+  /** The Period field, the custom-range controls and the period's line, in form order. */
+  readonly nodes: readonly HTMLElement[];
+  /** Offers the presets of the builder's report type, its usual one chosen. */
+  reset(): void;
+  preset(): DatePreset;
+  /** The custom range's first and last day as typed (general report). */
+  customDays(): { fromDate: string; toDate: string };
+  /** The bounds of the request, or the first thing to fix. */
+  range(): DateRange | string;
+}
+
+/** `timeZone()` is the spreadsheet's zone, in which the general report's days are counted. */
+export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodPicker {
+  const preset = el('select', { id: 'report-preset' });
+  const customBox = el('div', { id: 'report-custom' });
+  const fromInput = el('input', { type: 'date', id: 'report-from' });
+  const toInput = el('input', { type: 'date', id: 'report-to' });
+  const startInput = el('input', { type: 'datetime-local', id: 'report-start', step: 3600 });
+  const period = el('div', { class: 'hint', id: 'report-period', 'aria-live': 'polite' });
+
+  function range(): DateRange | string {
+    const kind = ctx.choice().kind;
+    const chosen = preset.value as DatePreset;
+    const tz = ctx.timeZone();
+    if (chosen !== 'custom') return presetRange(kind, chosen, Date.now(), tz);
+    if (kind === 'main') {
+      if (!fromInput.value || !toInput.value) return 'Choose the first and last day.';
+      if (toInput.value < fromInput.value) return 'The last day is before the first.';
+      return { fromDate: fromInput.value, toDate: toInput.value, description: `${fromInput.value} to ${toInput.value} (${tz})` };
+    }
+    const window = hourWindowFrom(startInput.value);
+    if (!window) return 'Choose the first hour (UTC) of the 24-hour window.';
+    if (kind === 'realtime') {
+      const earliest = Date.now() - REALTIME_WINDOW_HOURS * MS_PER_HOUR;
+      const fromMs = Date.parse(`${startInput.value.slice(0, 13)}:00:00Z`);
+      if (fromMs < earliest - MS_PER_HOUR) return `Realtime data covers only the last ${REALTIME_WINDOW_HOURS} hours: choose a later start.`;
+    }
+    return window;
+  }
+
+  function render(): void {
+    const kind = ctx.choice().kind;
+    if (preset.value !== 'custom') replaceChildren(customBox);
+    else if (kind === 'main') replaceChildren(customBox, el('div', { class: 'row' }, field('From', fromInput), field('To', toInput)));
+    else replaceChildren(customBox, field('First hour (UTC)', startInput, 'The report covers the 24 hours from this hour.'));
+    const current = range();
+    replaceChildren(period, typeof current === 'string' ? current : current.description);
+  }
+
+  for (const control of [preset, fromInput, toInput, startInput]) {
+    control.addEventListener('change', () => {
+      render();
+      ctx.changed();
+    });
+  }
+  return {
+    nodes: [field('Period', preset), customBox, period],
+    reset() {
+      const kind = ctx.choice().kind;
+      replaceChildren(preset, ...presetsFor(kind).map((p) => el('option', { value: p, selected: p === (kind === 'main' ? 'last7' : 'last24h') }, PRESET_LABELS[p])));
+      render();
+    },
+    preset: () => preset.value as DatePreset,
+    customDays: () => ({ fromDate: fromInput.value, toDate: toInput.value }),
+    range,
+  };
+}

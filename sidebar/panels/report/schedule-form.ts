@@ -1,0 +1,173 @@
+/**
+ * The Schedule section, opened by "Save to schedule": a name, the period each refresh covers (the
+ * builder's preset as it moves with time), how often, the sheet and first cell, and the incremental
+ * option where the report allows it. It is its own form, so Enter saves it rather than running the
+ * report. The period, the incremental rule and the saved report's shape come from the core
+ * (schedule-draft.ts, saved-reports.ts); the server validates the saved report again.
+ */
+import type { BuilderRequest } from '../../../src/core/builder-request';
+import { A1_CELL_PATTERN } from '../../../src/core/a1-notation';
+import type { DatePreset } from '../../../src/core/date-presets';
+import { incrementalProblem, type Period } from '../../../src/core/saved-reports';
+import { describePeriod, periodForPreset, savedReportFromBuilder } from '../../../src/core/schedule-draft';
+import { REPORT_SPECS } from '../../../src/core/spec';
+import { el, field, notice, replaceChildren } from '../../dom';
+import type { PanelContext } from '../../panel';
+import { scheduleFields } from '../../schedule-fields';
+import { failureText } from '../../server';
+import { requestBreakdowns, type Busy, type ReportChoice } from './part';
+
+/** What the Schedule section reads from the builder. */
+export interface ScheduleSource extends Busy {
+  choice(): ReportChoice;
+  preset(): DatePreset;
+  /** The custom range's first and last day as typed (general report). */
+  customDays(): { fromDate: string; toDate: string };
+  /** The request as the server takes it, or the first thing to fix. */
+  request(): BuilderRequest | string;
+  /** A name that says what the report is ("Daily Planet: General last 7 days by day, country"). */
+  defaultName(): string;
+  /** Where the schedule writes unless the user says otherwise. */
+  defaultTarget(request: BuilderRequest): { sheetName: string; cell: string };
+  /** Shows a problem where the builder shows its outcomes. */
+  showError(text: string): void;
+}
+
+export interface ScheduleForm {
+  /** "Save to schedule", for the builder's row of actions: opens and closes the section. */
+  readonly toggle: HTMLButtonElement;
+  /** The buttons that are off while the tab is busy. */
+  readonly buttons: readonly HTMLButtonElement[];
+  /** The section and the line that tells how the last save went, in page order. */
+  readonly nodes: readonly HTMLElement[];
+  /** Follows the builder: redraws the period and the incremental option while the section is open. */
+  update(): void;
+  close(): void;
+}
+
+export function scheduleForm(source: ScheduleSource, ctx: PanelContext): ScheduleForm {
+  const toggle = el('button', { type: 'button', id: 'save-schedule', 'aria-expanded': 'false', 'aria-controls': 'schedule-form', title: 'Save this report with a refresh schedule' }, 'Save to schedule');
+  const form = el('form', { id: 'schedule-form', class: 'schedule-section', hidden: true, novalidate: true, 'aria-label': 'Schedule' });
+  const name = el('input', { type: 'text', id: 'schedule-name', maxlength: 100, autocomplete: 'off' });
+  const periodLine = el('div', { class: 'hint field', id: 'schedule-period' });
+  const growing = el('input', { type: 'checkbox', id: 'schedule-growing' });
+  const growingBox = el('label', { class: 'check', for: 'schedule-growing' }, growing, 'Extend to today at each refresh');
+  const how = scheduleFields('schedule');
+  const sheet = el('input', { type: 'text', id: 'schedule-sheet', maxlength: 100, autocomplete: 'off' });
+  const cell = el('input', { type: 'text', id: 'schedule-cell', maxlength: 10, placeholder: 'A1', autocomplete: 'off' });
+  const incremental = el('input', { type: 'checkbox', id: 'schedule-incremental' });
+  const incrementalBox = el('div', { class: 'field' });
+  const save = el('button', { type: 'submit', class: 'action', id: 'schedule-save' }, 'Save schedule');
+  const outcome = el('div', { id: 'schedule-outcome', 'aria-live': 'polite' });
+
+  /** Custom ranges only in the general report: the hourly ones refresh a rolling window. */
+  const customRange = () => source.choice().kind === 'main' && source.preset() === 'custom';
+
+  /** The period the saved report refreshes: the builder's preset as it moves with time. */
+  function period(): Period {
+    const custom = customRange() ? { ...source.customDays(), growing: growing.checked } : undefined;
+    return periodForPreset(source.choice().kind, source.preset(), custom);
+  }
+
+  /** The period's sentence, the "extend to today" choice of a custom range, and the incremental option where allowed. */
+  function render(): void {
+    const now = period();
+    const choice = source.choice();
+    growingBox.hidden = !customRange();
+    const hourlyNote = REPORT_SPECS[choice.kind].hourly && source.preset() !== 'last24h' ? ' (hourly reports refresh a rolling window)' : '';
+    replaceChildren(periodLine, `${describePeriod(now)}${hourlyNote}.`);
+    const problem = incrementalProblem({ kind: choice.kind, breakdowns: requestBreakdowns(choice), period: now });
+    if (problem) {
+      incremental.checked = false;
+      replaceChildren(incrementalBox);
+    } else {
+      replaceChildren(
+        incrementalBox,
+        el('label', { class: 'check', for: incremental.id }, incremental, 'Incremental: fetch only new days and the 3 before'),
+        el('div', { class: 'hint' }, 'Merged by day with the rows already in the sheet; no Total row.'),
+      );
+    }
+  }
+
+  function close(): void {
+    form.hidden = true;
+    toggle.setAttribute('aria-expanded', 'false');
+  }
+
+  function toggleOpen(): void {
+    if (!form.hidden) return close();
+    const request = source.request();
+    if (typeof request === 'string') return source.showError(request);
+    if (!name.value.trim()) name.value = source.defaultName();
+    const target = source.defaultTarget(request);
+    sheet.value = target.sheetName;
+    cell.value = target.cell;
+    replaceChildren(outcome);
+    form.hidden = false;
+    toggle.setAttribute('aria-expanded', 'true');
+    render();
+    name.focus();
+  }
+
+  async function submit(): Promise<void> {
+    if (source.isBusy()) return;
+    const request = source.request();
+    const fail = (text: string) => replaceChildren(outcome, notice('error', text));
+    if (typeof request === 'string') return fail(request);
+    if (!name.value.trim()) return fail('Name the saved report.');
+    if (!sheet.value.trim()) return fail('Name the sheet it writes to.');
+    if (!A1_CELL_PATTERN.test(cell.value.trim())) return fail('Write the first cell as one cell, such as A1.');
+    const refreshed = period();
+    const report = savedReportFromBuilder(request, {
+      name: name.value,
+      period: refreshed,
+      schedule: how.value(),
+      target: { sheetName: sheet.value, cell: cell.value },
+      incremental: incremental.checked,
+    });
+    source.setBusy(true);
+    replaceChildren(outcome, notice('info', 'Saving…'));
+    try {
+      const list = await ctx.server.saveSchedule(report);
+      const saved = [...list.reports].reverse().find((r) => r.mine && r.name === report.name);
+      close();
+      name.value = '';
+      replaceChildren(
+        outcome,
+        notice('success', el('span', {},
+          `Saved “${report.name}”: ${saved?.scheduleText ?? 'scheduled'}, ${describePeriod(refreshed)}, into ${saved?.target ?? `${report.target.sheetName}!${report.target.cell}`}. `,
+          el('button', { type: 'button', class: 'link', id: 'schedule-open-list', onclick: () => ctx.showPanel('schedules') }, 'See it in Schedules'))),
+      );
+    } catch (error) {
+      fail(failureText(error));
+    } finally {
+      source.setBusy(false);
+    }
+  }
+
+  const cancel = el('button', { type: 'button', id: 'schedule-cancel', onclick: close }, 'Cancel');
+  growing.addEventListener('change', render);
+  form.append(
+    el('h3', {}, 'Schedule'),
+    field('Name', name),
+    el('div', { class: 'field' }, el('span', { class: 'label' }, 'Period at each refresh'), periodLine, growingBox),
+    how.node,
+    el('div', { class: 'row' }, field('Sheet', sheet), el('div', { class: 'narrow cell-field' }, field('Cell', cell))),
+    incrementalBox,
+    el('div', { class: 'actions' }, save, cancel),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void submit();
+  });
+  toggle.addEventListener('click', toggleOpen);
+  return {
+    toggle,
+    buttons: [toggle, save],
+    nodes: [form, outcome],
+    update() {
+      if (!form.hidden) render();
+    },
+    close,
+  };
+}
