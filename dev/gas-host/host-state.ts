@@ -7,7 +7,7 @@
  */
 import { formatA1, parseA1, resolveA1, type GridBox } from './a1-notation';
 import type { HostClock } from './clock';
-import { blockRealMs } from './clock';
+import { blockRealMs, VIRTUAL_ANSWER_TIME_HEADER, VIRTUAL_SEND_TIME_HEADER } from './clock';
 import { performFetchAll, type SyncFetchOutcome, type SyncFetchRequest } from './fetch-core';
 
 export type AuthModeName = 'NONE' | 'LIMITED' | 'FULL' | 'CUSTOM_FUNCTION';
@@ -961,9 +961,12 @@ export class HostState {
   private fetch(execution: ExecutionInfo, requests: SyncFetchRequest[], timeoutMs: number): SyncFetchOutcome[] | Promise<SyncFetchOutcome[]> {
     const startedAt = this.clock.now();
     const realStart = Date.now();
-    const timed = requests.map((r) => ({ ...r, timeoutMs }));
+    // On a virtual clock every request says when it was sent, for a server that models the network (clock.ts).
+    const sentHeader = this.clock.virtual ? { [VIRTUAL_SEND_TIME_HEADER]: String(startedAt) } : undefined;
+    const timed = requests.map((r) => ({ ...r, timeoutMs, ...(sentHeader ? { headers: { ...r.headers, ...sentHeader } } : {}) }));
     this.count('http.requests', requests.length);
     const record = (outcomes: SyncFetchOutcome[]) => {
+      if (this.clock.virtual) this.followAnswerTimes(outcomes);
       outcomes.forEach((outcome, i) => {
         const request = requests[i]!;
         let host = '';
@@ -989,6 +992,26 @@ export class HostState {
     };
     if (execution.async) return performFetchAll(timed).then(record);
     return record(this.options.syncFetchAll(timed));
+  }
+
+  /**
+   * Moves the virtual clock to when the last answer reached the client, as a server modelling the
+   * network said (parallel requests overlap: the latest answer, not the sum), and takes that header
+   * out of every response before the script sees it.
+   */
+  private followAnswerTimes(outcomes: SyncFetchOutcome[]): void {
+    let latestMs = -Infinity;
+    for (const outcome of outcomes) {
+      if (!outcome.ok) continue;
+      const { response } = outcome;
+      const answerAtMs = Number(response.headers[VIRTUAL_ANSWER_TIME_HEADER]);
+      if (Number.isFinite(answerAtMs)) latestMs = Math.max(latestMs, answerAtMs);
+      if (VIRTUAL_ANSWER_TIME_HEADER in response.headers) {
+        delete response.headers[VIRTUAL_ANSWER_TIME_HEADER];
+        response.headerList = response.headerList.filter(([name]) => name !== VIRTUAL_ANSWER_TIME_HEADER);
+      }
+    }
+    if (latestMs > this.clock.now()) this.clock.advanceTo(latestMs);
   }
 }
 
