@@ -11,7 +11,7 @@ import { controlCharacterIndex, describeControlCharacter, NotSignedInError, quot
 import { fetchReport, type PageFetcher, type PageRange, type ReportResult } from './paging';
 import type { Cache, Clock, HttpRequest, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from './ports';
 import { FETCH_URL_MAX_CHARS, TransportError } from './ports';
-import { LOGIN_RATE_RULE, RateLimiter, REPORT_RATE_RULE } from './rate-limiter';
+import { LOGIN_RATE_RULE, RateLimiter, REPORT_RATE_RULE, type RateReservation } from './rate-limiter';
 import { buildReportQuery, buildUrl, publisherIdProblem, reportPageUrl, type ReportInput, type ReportQuery } from './report-request';
 import { parseLoginToken, parseLookup, parseReportPage, type LookupEntry, type ReportPage } from './responses';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
@@ -126,7 +126,7 @@ export class EngageClient implements PageFetcher {
     if (problems.length) throw new ValidationError(problems);
     const now = this.options.clock.now();
     const deadlineAtMs = options.deadlineAtMs ?? now + this.timeBudgetMs();
-    this.limiter.acquire(LOGIN_RATE_RULE, username.trim().toLowerCase(), 1, deadlineAtMs);
+    const reservation = this.limiter.acquire(LOGIN_RATE_RULE, username.trim().toLowerCase(), 1, deadlineAtMs);
     const operation = 'GET /login';
     const request: HttpRequest = {
       url: `${this.baseUrl}/login`, method: 'get',
@@ -137,8 +137,11 @@ export class EngageClient implements PageFetcher {
     try {
       response = this.options.transport.fetch(request);
     } catch (e) {
+      this.limiter.settle(reservation, { counted: 1, atMs: this.options.clock.now() });
       throw new ConnectionError(e instanceof Error ? e.message : String(e), operation);
     }
+    // Failed logins count at the service too; only a refused (429) one does not.
+    this.limiter.settle(reservation, { counted: response.status === 429 ? 0 : 1, atMs: this.options.clock.now() });
     if (response.status < 200 || response.status >= 300) throw errorFromResponse(response, operation, this.options.clock.now());
     const token = parseLoginToken(response.body, response.headers[TRACE_ID_HEADER]);
     this.currentToken = token;
@@ -227,15 +230,15 @@ export class EngageClient implements PageFetcher {
     return parseReportPage(response.body, `GET ${query.spec.path}`, response.headers[TRACE_ID_HEADER]);
   }
 
-  reserveSlots(query: ReportQuery, wanted: number, deadlineAtMs: number): number {
+  reserveSlots(query: ReportQuery, wanted: number, deadlineAtMs: number): RateReservation {
     return this.limiter.acquireUpTo(REPORT_RATE_RULE, query.entityId, wanted, deadlineAtMs);
   }
 
-  fetchPages(query: ReportQuery, pages: PageRange[], deadlineAtMs: number): ReportPage[] {
+  fetchPages(query: ReportQuery, pages: PageRange[], deadlineAtMs: number, reservation: RateReservation): ReportPage[] {
     const token = this.requireToken();
     const operation = `GET ${query.spec.path}`;
     const responses = this.sender.sendAll(pages.map((p) => this.pageRequest(query, p, token)), {
-      operation, deadlineAtMs, retry: true, rate: { rule: REPORT_RATE_RULE, scope: query.entityId, firstAttemptPaid: true },
+      operation, deadlineAtMs, retry: true, rate: { rule: REPORT_RATE_RULE, scope: query.entityId, reservation },
     });
     return responses.map((r) => parseReportPage(r.body, operation, r.headers[TRACE_ID_HEADER]));
   }

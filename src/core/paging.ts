@@ -6,6 +6,7 @@
  * the rows needed are asked for), and the result says when it stopped early and why, never silently.
  */
 import { RateLimitError, ValidationError } from './errors';
+import type { RateReservation } from './rate-limiter';
 import type { ReportQuery } from './report-request';
 import type { ReportPage } from './responses';
 
@@ -18,10 +19,10 @@ export interface PageRange {
 export interface PageFetcher {
   /** Fetches one page, spending one slot of the rate budget (waiting for it if that fits the deadline). */
   fetchFirstPage(query: ReportQuery, page: PageRange, deadlineAtMs: number): ReportPage;
-  /** Takes between 1 and `wanted` rate slots for the next batch; throws RateLimitError when none fits the deadline. */
-  reserveSlots(query: ReportQuery, wanted: number, deadlineAtMs: number): number;
-  /** Fetches pages in one batch whose first attempt is already paid for. */
-  fetchPages(query: ReportQuery, pages: PageRange[], deadlineAtMs: number): ReportPage[];
+  /** Reserves between 1 and `wanted` rate slots for the next batch; throws RateLimitError when none fits the deadline. */
+  reserveSlots(query: ReportQuery, wanted: number, deadlineAtMs: number): RateReservation;
+  /** Fetches pages in one batch whose first attempt spends `reservation` (one slot per page). */
+  fetchPages(query: ReportQuery, pages: PageRange[], deadlineAtMs: number, reservation: RateReservation): ReportPage[];
 }
 
 export interface PagingOptions {
@@ -88,9 +89,9 @@ export function fetchReport(fetcher: PageFetcher, query: ReportQuery, options: P
   let next = 0;
   while (next < remaining.length) {
     const wanted = Math.min(remaining.length - next, options.maxParallelRequests);
-    let granted: number;
+    let reservation: RateReservation;
     try {
-      granted = fetcher.reserveSlots(query, wanted, options.deadlineAtMs);
+      reservation = fetcher.reserveSlots(query, wanted, options.deadlineAtMs);
     } catch (e) {
       // Keep what we have and say when the rest can come; the first page already proved the request valid.
       if (e instanceof RateLimitError && e.local) {
@@ -100,8 +101,8 @@ export function fetchReport(fetcher: PageFetcher, query: ReportQuery, options: P
       }
       throw e;
     }
-    const group = remaining.slice(next, next + granted);
-    const pages = fetcher.fetchPages(query, group, options.deadlineAtMs);
+    const group = remaining.slice(next, next + reservation.count);
+    const pages = fetcher.fetchPages(query, group, options.deadlineAtMs, reservation);
     for (const page of pages) {
       for (let i = 0; i < page.items.length; i++) items.push(page.items[i]!);
     }
