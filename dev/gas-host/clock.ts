@@ -84,3 +84,23 @@ export function clockFromDescriptor(descriptor: ClockDescriptor): HostClock {
     descriptor: () => descriptor,
   };
 }
+
+/** The clock, telling `hook` of every forward move of virtual time made through this object. */
+export function withAdvanceHook(clock: HostClock, hook: ((ms: number) => void) | undefined): HostClock {
+  if (!hook || !clock.virtual) return clock;
+  const tell = (before: number) => {
+    const moved = clock.now() - before;
+    if (moved > 0) hook(moved);
+  };
+  const advance = (ms: number) => {
+    const before = clock.now();
+    clock.advance(ms);
+    tell(before);
+  };
+  const advanceTo = (epochMs: number) => {
+    const before = clock.now();
+    clock.advanceTo(epochMs);
+    tell(before);
+  };
+  return { virtual: true, now: () => clock.now(), advance, advanceTo, sleep: advance, descriptor: () => clock.descriptor() };
+}

@@ -7,6 +7,7 @@
  */
 import { formatA1, parseA1, resolveA1, type GridBox } from './a1-notation';
 import type { HostClock } from './clock';
+import type { ScriptDeployment } from './deployment';
 import { blockRealMs, VIRTUAL_ANSWER_TIME_HEADER, VIRTUAL_SEND_TIME_HEADER } from './clock';
 import { performFetchAll, type SyncFetchOutcome, type SyncFetchRequest } from './fetch-core';
 
@@ -114,7 +115,7 @@ export interface FetchLogEntry {
   elapsedMs: number;
 }
 
-interface CacheEntry {
+export interface CacheEntry {
   value: string;
   expiresAt: number;
 }
@@ -134,6 +135,8 @@ export const DEFAULT_NUMBER_FORMAT = '0.###############';
 
 export interface HostStateOptions {
   clock: HostClock;
+  /** What this document shares with every other document of the add-on (deployment.ts). */
+  deployment: ScriptDeployment;
   owner: string;
   documentId: string;
   spreadsheetName: string;
@@ -178,7 +181,8 @@ export class HostState {
   readonly alerts: Array<{ executionId: number; title?: string; prompt: string }> = [];
   readonly toasts: Array<{ message: string; title?: string }> = [];
   readonly mails: Array<Record<string, unknown>> = [];
-  readonly triggers: TriggerRecord[] = [];
+  /** Every trigger of the script (each record names its document). */
+  readonly triggers: TriggerRecord[];
   /** Every cell holding a formula, with its sheet: a write marks dependents dirty without scanning every cell. */
   private readonly formulaCells = new Map<CellRecord, SheetModel>();
   readonly sheets: SheetModel[] = [];
@@ -189,18 +193,25 @@ export class HostState {
   activeRange: RangeDescriptor | undefined;
   private nextSheetId = 0;
   private nextChartId = 1;
-  private nextTriggerId = 1;
-  private readonly userProperties = new Map<string, Map<string, string>>();
   private readonly documentProperties = new Map<string, string>();
-  private readonly scriptProperties = new Map<string, string>();
-  private readonly caches = new Map<string, Map<string, CacheEntry>>();
-  private readonly lockHolders = new Map<string, number>();
-  private readonly lockWaiters = new Map<string, Array<{ executionId: number; grant: () => void }>>();
+  // Shared with the other documents of the add-on: user and script state, caches by name, locks by scope.
+  private readonly userProperties: ScriptDeployment['userProperties'];
+  private readonly scriptProperties: ScriptDeployment['scriptProperties'];
+  private readonly caches: ScriptDeployment['caches'];
+  private readonly lockHolders: ScriptDeployment['lockHolders'];
+  private readonly lockWaiters: ScriptDeployment['lockWaiters'];
   readonly executions = new Map<number, ExecutionInfo>();
 
   constructor(options: HostStateOptions) {
     this.options = options;
     this.clock = options.clock;
+    const { triggers, userProperties, scriptProperties, caches, lockHolders, lockWaiters } = options.deployment;
+    this.triggers = triggers;
+    this.userProperties = userProperties;
+    this.scriptProperties = scriptProperties;
+    this.caches = caches;
+    this.lockHolders = lockHolders;
+    this.lockWaiters = lockWaiters;
     this.timeZone = options.timeZone;
     for (const name of options.sheetNames) this.addSheet(name);
     this.activeSheetId = this.sheets[0]!.id;
@@ -651,7 +662,7 @@ export class HostState {
     if (this.triggers.filter((t) => t.user === user).length >= TRIGGERS_PER_USER_LIMIT) {
       throw new GasException('This script has too many triggers. Triggers must be deleted from the script before more can be added.');
     }
-    const record: TriggerRecord = { id: String(this.nextTriggerId++), handlerFunction: spec.handlerFunction, eventType: spec.eventType, user, documentId };
+    const record: TriggerRecord = { id: String(this.options.deployment.nextTriggerId()), handlerFunction: spec.handlerFunction, eventType: spec.eventType, user, documentId };
     if (spec.eventType === 'CLOCK') {
       const HOUR_MS = 3_600_000;
       const now = this.clock.now();
