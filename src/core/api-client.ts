@@ -60,6 +60,8 @@ export interface CallOptions {
 export interface RunReportOptions extends CallOptions {
   maxRows?: number;
   onProgress?: (pagesFetched: number, pagesPlanned: number) => void;
+  /** The caller cannot use part of the report: see PagingOptions.allOrNothing. */
+  allOrNothing?: boolean;
 }
 
 function memoryStore(): KeyValueStore {
@@ -214,6 +216,7 @@ export class EngageClient implements PageFetcher {
     };
     if (options.maxRows !== undefined) paging.maxRows = options.maxRows;
     if (options.onProgress) paging.onProgress = options.onProgress;
+    if (options.allOrNothing) paging.allOrNothing = true;
     return fetchReport(this, query, paging);
   }
 
@@ -228,6 +231,10 @@ export class EngageClient implements PageFetcher {
       operation: `GET ${query.spec.path}`, deadlineAtMs, retry: true, rate: { rule: REPORT_RATE_RULE, scope: query.entityId },
     });
     return parseReportPage(response.body, `GET ${query.spec.path}`, response.headers[TRACE_ID_HEADER]);
+  }
+
+  budgetFreeAtMs(query: ReportQuery, requests: number): number {
+    return this.limiter.nextFreeAtMs(REPORT_RATE_RULE, query.entityId, requests);
   }
 
   reserveSlots(query: ReportQuery, wanted: number, deadlineAtMs: number): RateReservation {

@@ -198,7 +198,7 @@ export class EngageAddon {
     const client = this.client();
     const identity = JSON.stringify([RESULT_FORMAT, 'report', this.baseUrl(), hashText(client.token ?? ''), kind, query.params, query.breakdowns, options.maxRows ?? null, this.ports.timeZone, options.refresh ?? null]);
     return this.cachedOnce(identity, RESULT_TTL_SECONDS[kind], options.deadlineAtMs, () => {
-      const result = this.withSignIn(() => client.runReport(query, { deadlineAtMs: options.deadlineAtMs, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}) }));
+      const result = this.withSignIn(() => client.runReport(query, { deadlineAtMs: options.deadlineAtMs, allOrNothing: true, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}) }));
       if (result.stoppedBecause === 'rateLimit') {
         throw new RateLimitError({ status: 429, local: true, nowMs: this.ports.clock.now(), limitDescription: `only ${result.items.length} of ${result.totalItems} rows could be fetched within the 30 report requests a minute`, ...(result.retryAtMs !== undefined ? { retryAtMs: result.retryAtMs } : {}) });
       }

@@ -23,6 +23,8 @@ export interface PageFetcher {
   reserveSlots(query: ReportQuery, wanted: number, deadlineAtMs: number): RateReservation;
   /** Fetches pages in one batch whose first attempt spends `reservation` (one slot per page). */
   fetchPages(query: ReportQuery, pages: PageRange[], deadlineAtMs: number, reservation: RateReservation): ReportPage[];
+  /** The earliest time the last of `requests` more report requests can go, by the rate budget. */
+  budgetFreeAtMs(query: ReportQuery, requests: number): number;
 }
 
 export interface PagingOptions {
@@ -32,6 +34,12 @@ export interface PagingOptions {
   deadlineAtMs: number;
   /** Largest batch handed to fetchAll at once. */
   maxParallelRequests: number;
+  /**
+   * For callers that cannot use part of a report (formulas, scheduled runs): when the first page shows
+   * that the other pages cannot all be had within the rate budget before the deadline, stop there
+   * rather than spend the budget on pages that would be thrown away.
+   */
+  allOrNothing?: boolean;
   /** Called after each request or batch: pages fetched of pages planned. */
   onProgress?: (pagesFetched: number, pagesPlanned: number) => void;
 }
@@ -87,6 +95,14 @@ export function fetchReport(fetcher: PageFetcher, query: ReportQuery, options: P
   if (first.metricsSums) result.metricsSums = first.metricsSums;
 
   let next = 0;
+  if (options.allOrNothing && remaining.length > 0) {
+    const lastAtMs = fetcher.budgetFreeAtMs(query, remaining.length);
+    if (lastAtMs > options.deadlineAtMs) {
+      result.stoppedBecause = 'rateLimit';
+      result.retryAtMs = lastAtMs;
+      next = remaining.length;
+    }
+  }
   while (next < remaining.length) {
     const wanted = Math.min(remaining.length - next, options.maxParallelRequests);
     let reservation: RateReservation;

@@ -141,11 +141,14 @@ export class RateLimiter {
   }
 
   /**
-   * The earliest time `count` slots can be free (now when they are). When that depends on requests
-   * still in flight it assumes their answers arrive now: their true time is known once they settle.
+   * The earliest time `count` slots can be free (now when they are): when the last of `count` more
+   * requests can go. When that depends on requests still in flight it assumes their answers arrive
+   * now: their true time is known once they settle. Beyond the limit, each further `limit` requests
+   * need another window.
    */
   nextFreeAtMs(rule: RateRule, scope: string, count = 1): number {
-    return this.freeAt(rule, this.read(rule, scope), count);
+    const windows = Math.ceil(count / rule.limit) - 1;
+    return this.freeAt(rule, this.read(rule, scope), Math.min(count, rule.limit)) + Math.max(0, windows) * rule.windowMs;
   }
 
   /** Slots free right now. */
