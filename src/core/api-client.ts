@@ -7,7 +7,7 @@
  */
 import { encodeBase64 } from './base64';
 import { hashText } from './chunked-cache';
-import { controlCharacterIndex, describeControlCharacter, NotSignedInError, quoted, ValidationError, errorFromResponse } from './errors';
+import { controlCharacterIndex, describeControlCharacter, NotSignedInError, quoted, ValidationError } from './errors';
 import { fetchReport, type PageFetcher, type PageRange, type ReportResult } from './paging';
 import type { Cache, Clock, HttpRequest, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from './ports';
 import { FETCH_URL_MAX_CHARS, TransportError } from './ports';
@@ -16,7 +16,6 @@ import { buildReportQuery, buildUrl, publisherIdProblem, reportPageUrl, type Rep
 import { parseLoginToken, parseLookup, parseReportPage, type LookupEntry, type ReportPage } from './responses';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 import { RequestSender } from './request-sender';
-import { ConnectionError } from './errors';
 import { LOOKUPS, TOKEN_HEADER, TRACE_ID_HEADER, type LookupKind, type ReportKind } from './spec';
 
 /** A custom function has 30 s in all; leave room for writing the result. */
@@ -126,25 +125,12 @@ export class EngageClient implements PageFetcher {
     if (typeof password !== 'string' || password === '') problems.push({ argument: 'password', message: 'password: is required' });
     else if (password.length > PASSWORD_MAX_CHARS) problems.push({ argument: 'password', message: `password: is ${password.length} characters long; a password has at most ${PASSWORD_MAX_CHARS}` });
     if (problems.length) throw new ValidationError(problems);
-    const now = this.options.clock.now();
-    const deadlineAtMs = options.deadlineAtMs ?? now + this.timeBudgetMs();
-    const reservation = this.limiter.acquire(LOGIN_RATE_RULE, username.trim().toLowerCase(), 1, deadlineAtMs);
-    const operation = 'GET /login';
     const request: HttpRequest = {
       url: `${this.baseUrl}/login`, method: 'get',
       headers: { Authorization: `Basic ${encodeBase64(`${username.trim()}:${password}`)}` },
     };
-    let response;
-    this.sender.requestsSent++;
-    try {
-      response = this.options.transport.fetch(request);
-    } catch (e) {
-      this.limiter.settle(reservation, { counted: 1, atMs: this.options.clock.now() });
-      throw new ConnectionError(e instanceof Error ? e.message : String(e), operation);
-    }
-    // Failed logins count at the service too; only a refused (429) one does not.
-    this.limiter.settle(reservation, { counted: response.status === 429 ? 0 : 1, atMs: this.options.clock.now() });
-    if (response.status < 200 || response.status >= 300) throw errorFromResponse(response, operation, this.options.clock.now());
+    // Spends the login guard (failed logins count at the service too) and is never retried.
+    const response = this.sender.send(request, { operation: 'GET /login', deadlineAtMs: this.deadline(options), retry: false, rate: { rule: LOGIN_RATE_RULE, scope: username.trim().toLowerCase() } });
     const token = parseLoginToken(response.body, response.headers[TRACE_ID_HEADER]);
     this.currentToken = token;
     return token;

@@ -129,17 +129,6 @@ export class RateLimiter {
     this.settle(reservation, { counted: 0, atMs: this.deps.clock.now() });
   }
 
-  /** Remembers a wait the service announced with a 429, so other executions honour it too. */
-  blockUntil(rule: RateRule, scope: string, untilMs: number): void {
-    this.withLock(() => {
-      const state = this.read(rule, scope);
-      if ((state.b ?? 0) < untilMs) {
-        state.b = untilMs;
-        this.write(rule, scope, state);
-      }
-    });
-  }
-
   /**
    * The earliest time `count` slots can be free (now when they are): when the last of `count` more
    * requests can go. When that depends on requests still in flight it assumes their answers arrive

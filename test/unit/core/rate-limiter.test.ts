@@ -139,7 +139,8 @@ describe('RateLimiter', () => {
 
   it('honours a wait announced by the service', () => {
     const { limiter, clock, sleeper } = setup();
-    limiter.blockUntil(REPORT_RATE_RULE, 'pub', clock.now() + 3000);
+    // A request refused with 429 and a wait of 3 s: it does not count, and the wait holds for everyone.
+    limiter.settle(limiter.acquire(REPORT_RATE_RULE, 'pub', 1, clock.now()), { counted: 0, atMs: clock.now(), blockUntilMs: clock.now() + 3000 });
     limiter.acquire(REPORT_RATE_RULE, 'pub', 1, clock.now() + 25_000);
     expect(sleeper.sleeps).toEqual([3000]);
   });
