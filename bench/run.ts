@@ -229,9 +229,11 @@ async function scheduledRefresh(env: BenchEnvironment): Promise<void> {
   const h = await startScheduledAddon(BENCH_NOW, {}, JITTERY_NETWORK);
   try {
     h.signIn();
-    // Day x referrer (8 referrers), 30 rows a page: 27 days take 8 requests, 25 days 7.
+    // Day x referrer (8 referrers), 30 rows a page: 27 days take 8 requests, 25 days 7. Saved one a
+    // second, as a user would, so the runs take them in the order they were saved.
     for (let n = 1; n <= 40; n++) {
       h.host.call('saveSchedule', [{ name: `Daily ${n}`, kind: 'main', entityId: BIG_PUBLISHER_ID, period: { type: 'lastDays', days: n % 2 ? 27 : 25 }, breakdowns: ['day', 'referrer'], pageSize: 30, target: { sheetName: `R${n}`, cell: 'A1' }, schedule: { every: 'day', hour: 6 } }], { user: OWNER });
+      h.host.advanceTime(1000);
     }
     await h.emulator.clearRequests();
     const runs: Array<{ minutes: number; requests: number }> = [];
@@ -248,11 +250,13 @@ async function scheduledRefresh(env: BenchEnvironment): Promise<void> {
     const tooMany = requests.filter((r) => r.status === 429).length;
     const most = mostInAnyMinute(requests.filter((r) => r.status !== 429).map((r) => r.time));
     const total = requests.length;
-    const fewestRuns = Math.ceil(total / REQUESTS_PER_RUN);
-    const boundMinutes = Math.ceil(total / 30) - fewestRuns;
+    // The requests the reports need: what each one's refresh took (a page fetched and thrown away by a deferred report is not one).
+    const distinct = [...h.host.properties('document').entries()].filter(([key]) => key.startsWith('engage.sr.status.')).reduce((sum, [, value]) => sum + Number(JSON.parse(value).requests ?? 0), 0);
+    const fewestRuns = Math.ceil(distinct / REQUESTS_PER_RUN);
+    const boundMinutes = Math.ceil(distinct / 30) - fewestRuns;
     const makespan = runs.reduce((sum, r) => sum + r.minutes, 0);
     const perRun = runs.map((r, i) => `run ${i + 1}: ${r.requests} requests in ${r.minutes.toFixed(3)} min`).join('; ');
-    record({ measure: `Scheduled refresh of 40 saved reports of one publisher (30-row pages, ${total} requests), network of ${NETWORK_TEXT}: makespan, the virtual minutes of the ${runs.length} hourly trigger runs it takes (${perRun})`, figure: `${makespan.toFixed(2)} min`, bound: `${boundMinutes} min (at least ${fewestRuns} runs of at most ${REQUESTS_PER_RUN} requests; ceil(${total} / 30) - ${fewestRuns} minutes of windows)`, ratio: makespan / boundMinutes, goal: 'within 110%', met: makespan / boundMinutes <= 1.1 && runs.length === fewestRuns });
+    record({ measure: `Scheduled refresh of 40 saved reports of one publisher (30-row pages, ${total} requests for ${distinct} needed), network of ${NETWORK_TEXT}: makespan, the virtual minutes of the ${runs.length} hourly trigger runs it takes (${perRun})`, figure: `${makespan.toFixed(2)} min`, bound: `${boundMinutes} min (at least ${fewestRuns} runs of at most ${REQUESTS_PER_RUN} requests; ceil(${distinct} / 30) - ${fewestRuns} minutes of windows)`, ratio: makespan / boundMinutes, goal: 'within 110%, in the fewest runs', met: makespan / boundMinutes <= 1.1 && runs.length === fewestRuns });
     record({ measure: 'Scheduled refresh of 40 saved reports: 429 answers', figure: `${tooMany}`, bound: '0', ratio: tooMany, goal: 'zero', met: tooMany === 0 });
     record({ measure: 'Scheduled refresh of 40 saved reports: most report requests that arrived within any 60 s (the emulator\'s arrival clock)', figure: `${most}`, bound: '30 (the limit)', ratio: most / 30, goal: 'at most 30', met: most <= 30 });
   } finally {
@@ -280,9 +284,20 @@ async function loadSimulation(env: BenchEnvironment): Promise<void> {
     record({ measure: `${label}: 429 answers`, figure: `${r.tooMany}`, bound: '0', ratio: r.tooMany, goal: 'zero', met: r.tooMany === 0 });
     record({ measure: `${label}: requests sent`, figure: `${r.requests} requests`, bound: `${r.distinct} distinct requests (10 per document)`, ratio: r.requests / r.distinct, goal: 'equal (1.00)', met: r.requests === r.distinct });
     const busiest = r.perPublisher.reduce((a, b) => (b.mostInAnyMinute > a.mostInAnyMinute ? b : a));
-    notes.push(`- Load simulation: each publisher's report requests came from ${busiest.documents} documents; the busiest publisher received ${busiest.reportRequests}, at most ${busiest.mostInAnyMinute} within any 60 s of arrivals. Rate windows are per document (docs/shared-state.md): documents of one publisher do not coordinate, so zero 429s holds while a publisher's distinct report requests across all its documents fit 30 a minute; beyond that the service answers 429 and the add-on waits out \`rate-limit-msec-left\` when it fits the formula's 25 seconds, else shows when to try again.`);
+    notes.push(`- Load simulation: each publisher's report requests came from ${busiest.documents} documents; the busiest publisher received ${busiest.reportRequests}, at most ${busiest.mostInAnyMinute} within any 60 s of arrivals. Rate windows are per document (docs/shared-state.md): documents of one publisher do not coordinate, so zero 429s holds while a publisher's distinct report requests across all its documents fit 30 a minute.`);
   } finally {
     await emulator.close();
+  }
+  // Past that sizing, on a fresh emulator: 8 documents of one publisher, 5 report formulas each, 40 report requests at once.
+  const fresh = await newEmulator();
+  try {
+    await fresh.setClock(BENCH_NOW);
+    await fresh.setLatency(JITTERY_NETWORK);
+    const over = await simulateRecalculation(fresh, { documents: 8, usersPerDocument: 1, formulasPerUser: 5, publishers: 1, workersPerDocument: 3 });
+    const accepted = over.requests - over.tooMany;
+    notes.push(`- Past it: 8 documents of one publisher recalculating 5 report formulas each at once (${over.distinct} report requests, against 30 a minute) got ${accepted} answers and ${over.tooMany} answers 429. A 429 here announces a wait of most of a minute, longer than a formula's 25 seconds, so that formula shows when to try again (and its document keeps the wait for its other executions): ${over.formulas - over.failed.length} of ${over.formulas} formulas gave their rows, ${over.failed.length} showed when to try again, ${over.busy} were busy. Nothing collides inside a document; across documents, the service's 429 and its announced wait are the coordination.`);
+  } finally {
+    await fresh.close();
   }
 }
 
@@ -325,7 +340,10 @@ async function main(): Promise<void> {
       await env.stop();
     }
   }
-  if (only.length > 0) return;
+  if (only.length > 0) {
+    console.log(notes.join('\n'));
+    return;
+  }
   writeResults();
   console.log('Wrote bench/RESULTS.md');
 }
