@@ -146,7 +146,6 @@ export class GasHost {
     const timeZone = options.timeZone ?? 'America/New_York';
     const syncFetch = createSyncFetch();
     this.state = new HostState({
-      clock: this.clock,
       deployment: this.deployment,
       owner,
       documentId: options.documentId ?? 'gas-host-spreadsheet',

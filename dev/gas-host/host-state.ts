@@ -134,8 +134,7 @@ export const TRIGGERS_PER_USER_LIMIT = 20;
 export const DEFAULT_NUMBER_FORMAT = '0.###############';
 
 export interface HostStateOptions {
-  clock: HostClock;
-  /** What this document shares with every other document of the add-on (deployment.ts). */
+  /** What this document shares with every other document of the add-on (deployment.ts), its clock included. */
   deployment: ScriptDeployment;
   owner: string;
   documentId: string;
@@ -204,7 +203,7 @@ export class HostState {
 
   constructor(options: HostStateOptions) {
     this.options = options;
-    this.clock = options.clock;
+    this.clock = options.deployment.clock;
     const { triggers, userProperties, scriptProperties, caches, lockHolders, lockWaiters } = options.deployment;
     this.triggers = triggers;
     this.userProperties = userProperties;
