@@ -1,13 +1,15 @@
 /**
  * What every benchmark needs: the built bundle in the local Apps Script host, signed in against an
- * emulator that runs in its own process with a fixed latency added to every API request, and the
- * emulator's request log to count what was sent.
+ * emulator that runs in its own process with either a fixed latency added to every API request or a
+ * modelled network (each request 0 to 200 ms to arrive and its answer 0 to 200 ms back, waited for
+ * real), and the emulator's request log to count what was sent.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { createGasHost, type GasHost, type GasHostOptions } from '../dev/gas-host';
 import { spawnEmulatorProcess, type EmulatorProcess } from '../dev/emulator/spawn';
 import { DEMO_USER } from '../dev/emulator/seed';
+import type { ModelledNetwork } from '../test/support/scheduled-host';
 
 export const ROOT = path.resolve(__dirname, '..');
 export const OWNER = 'owner@example.com';
@@ -27,7 +29,8 @@ export interface LoggedRequest {
 export class BenchEnvironment {
   private constructor(readonly emulator: EmulatorProcess, readonly host: GasHost) {}
 
-  static async start(hostOptions: GasHostOptions = {}): Promise<BenchEnvironment> {
+  /** `network`: a modelled network instead of the fixed latency. */
+  static async start(network?: ModelledNetwork, hostOptions: GasHostOptions = {}): Promise<BenchEnvironment> {
     const emulator = await spawnEmulatorProcess();
     const host = createGasHost({
       owner: OWNER,
@@ -39,11 +42,13 @@ export class BenchEnvironment {
     });
     host.load(fs.readFileSync(path.join(ROOT, 'dist/Code.js'), 'utf8'));
     const env = new BenchEnvironment(emulator, host);
-    // Frozen: the emulator's data and its prepared reports stay the same for the whole run.
-    await env.admin('POST', '/clock', { now: BENCH_NOW, frozen: true });
+    // Frozen: the emulator's data and its prepared reports stay the same for the whole run. A modelled
+    // network's latency is waited for real only on a running clock, so that one runs from BENCH_NOW.
+    await env.admin('POST', '/clock', network ? { now: BENCH_NOW } : { now: BENCH_NOW, frozen: true });
     host.call('saveSettings', [{ reportingBaseUrl: emulator.baseUrl, recommendationsUrl: emulator.recsUrl }], { user: OWNER });
     host.call('signIn', [DEMO_USER.username, DEMO_USER.password], { user: OWNER });
-    await env.admin('POST', '/faults', { faults: [{ latencyMs: INJECTED_LATENCY_MS, times: 1_000_000_000 }] });
+    if (network) await env.admin('POST', '/latency', network);
+    else await env.admin('POST', '/faults', { faults: [{ latencyMs: INJECTED_LATENCY_MS, times: 1_000_000_000 }] });
     return env;
   }
 

@@ -45,9 +45,20 @@ const FaultRuleSchema = z.object({
 
 const FaultsBodySchema = z.union([z.array(FaultRuleSchema), z.object({ faults: z.array(FaultRuleSchema) }).strict()]);
 const ClockBodySchema = z.union([
-  z.object({ now: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'now must be an ISO date-time'), frozen: z.boolean().optional() }).strict(),
+  z.object({
+    now: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'now must be an ISO date-time'),
+    frozen: z.boolean().optional(),
+    followClient: z.boolean().optional(),
+  }).strict(),
   z.object({ advanceMs: z.number().finite() }).strict(),
 ]);
+const LatencyRangeSchema = z.object({ minMs: z.number().int().min(0).max(60_000), maxMs: z.number().int().min(0).max(60_000) }).strict()
+  .refine((r) => r.minMs <= r.maxMs, 'minMs must not exceed maxMs');
+const LatencyBodySchema = z.object({
+  arrival: LatencyRangeSchema,
+  return: LatencyRangeSchema.optional(),
+  seed: z.number().int().optional(),
+}).strict();
 const PasswordBodySchema = z.object({ password: z.string().min(1) }).strict();
 const EmailBodySchema = z.object({ email: z.string().min(3) }).strict();
 const RevokeBodySchema = z.object({ username: z.string().min(1) }).strict();
@@ -82,13 +93,28 @@ export async function registerAdminRoutes(admin: FastifyInstance, state: Emulato
     return { ok: true, now: state.nowIso() };
   });
 
-  admin.get('/clock', async () => ({ now: state.nowIso(), offsetMs: state.clockOffsetMs, frozen: state.frozenAtMs !== undefined }));
+  const clockView = () => ({ now: state.nowIso(), offsetMs: state.clockOffsetMs, frozen: state.frozenAtMs !== undefined, followClient: state.followsClient });
+
+  admin.get('/clock', async () => clockView());
 
   admin.post('/clock', async (request) => {
     const body = parseBody(ClockBodySchema, request);
-    if ('now' in body) state.setClock(body.now, body.frozen === true);
+    if ('now' in body) state.setClock(body.now, body.frozen === true, body.followClient === true);
     else state.advanceClock(body.advanceMs);
-    return { now: state.nowIso(), offsetMs: state.clockOffsetMs, frozen: state.frozenAtMs !== undefined };
+    return clockView();
+  });
+
+  admin.get('/latency', async () => ({ latency: state.latency ?? null }));
+
+  admin.post('/latency', async (request) => {
+    const body = parseBody(LatencyBodySchema, request);
+    state.latency = { arrival: body.arrival, return: body.return ?? body.arrival, seed: body.seed ?? 1 };
+    return { latency: state.latency };
+  });
+
+  admin.delete('/latency', async () => {
+    state.latency = undefined;
+    return { latency: null };
   });
 
   admin.post<{ Params: { username: string } }>('/users/:username/password', async (request) => {

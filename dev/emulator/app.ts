@@ -13,7 +13,8 @@ import { chooseDocuments } from './recommendations';
 import { runExternalIdReport, runMainReport, type Query } from './reports';
 import { API_KEYS, COUNTRIES, PUBLISHERS, TIMEZONES, findPublisher, type SeedPublisher } from './seed';
 import { reshapeBody, shapeList, type ResponseShape } from './shapes';
-import { EmulatorState, TOKEN_LIFETIME_MS, type FaultRule, type RequestLogEntry, type UserState } from './state';
+import { VIRTUAL_ANSWER_TIME_HEADER, VIRTUAL_SEND_TIME_HEADER } from '../gas-host/clock';
+import { EmulatorState, TOKEN_LIFETIME_MS, sampleLatencyMs, type FaultRule, type RequestLogEntry, type UserState } from './state';
 
 export const BASE_PATH = '/engage/v2';
 export const RECS_PATH = '/recs/v1/recommendations';
@@ -37,6 +38,12 @@ declare module 'fastify' {
   interface FastifyRequest {
     logEntry?: RequestLogEntry;
     startedAtMs?: number;
+    /** When the request reached the service, on the emulator's clock: what limits, token ages and the log count with. */
+    arrivalAtMs: number;
+    /** Following a client's virtual clock: when the answer reaches the client (sent back in VIRTUAL_ANSWER_TIME_HEADER). */
+    answerReachesClientAtMs?: number;
+    /** Real clock: how long the answer takes to reach the client (waited before it is sent). */
+    returnLatencyMs?: number;
     /** Set by a fault rule's `shape`: the successful answer is rewritten in these shapes. */
     responseShapes?: ResponseShape[];
   }
@@ -86,10 +93,38 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
+  let requestsSeen = 0;
+  /**
+   * Times a request by its arrival. On the real clock the arrival latency is really waited, so an
+   * answer never comes back before the arrival it was counted at. On a frozen clock it is added to
+   * the stamp without waiting; following a client, the stamp starts from the client's virtual send
+   * time, and the answer says when it reaches the client.
+   */
+  async function stampArrival(request: FastifyRequest): Promise<void> {
+    const sentText = headerText(request, VIRTUAL_SEND_TIME_HEADER);
+    const sentAtMs = sentText === undefined ? NaN : Number(sentText);
+    const follows = state.followsClient && Number.isFinite(sentAtMs);
+    const latency = state.latency;
+    // Keyed by the request and its virtual send time, the draw is the same on every run of a virtual-clock test.
+    const key = `${request.method} ${request.url} ${follows ? sentAtMs : ++requestsSeen}`;
+    const arrivalMs = latency ? sampleLatencyMs(latency.arrival, latency.seed, `${key} arrival`) : 0;
+    const returnMs = latency ? sampleLatencyMs(latency.return, latency.seed, `${key} return`) : 0;
+    if (state.frozenAtMs === undefined) {
+      if (arrivalMs > 0) await sleep(arrivalMs);
+      request.arrivalAtMs = state.now();
+      request.returnLatencyMs = returnMs;
+      return;
+    }
+    request.arrivalAtMs = (follows ? sentAtMs : state.now()) + arrivalMs;
+    state.noteArrival(request.arrivalAtMs);
+    if (follows) request.answerReachesClientAtMs = request.arrivalAtMs + returnMs;
+  }
+
   app.addHook('onRequest', async (request, reply) => {
     request.startedAtMs = Date.now();
     const url = request.url;
     if (url.startsWith(ADMIN_PREFIX)) return;
+    await stampArrival(request);
     const questionMark = url.indexOf('?');
     const entry: RequestLogEntry = {
       method: request.method,
@@ -97,7 +132,7 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
       query: { ...(request.query as Record<string, unknown>) },
       headers: { ...request.headers },
       status: null,
-      time: state.nowIso(),
+      time: new Date(request.arrivalAtMs).toISOString(),
       durationMs: null,
       traceId: request.id,
     };
@@ -112,6 +147,8 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-traceid', request.id);
+    if (request.answerReachesClientAtMs !== undefined) reply.header(VIRTUAL_ANSWER_TIME_HEADER, String(request.answerReachesClientAtMs));
+    else if (request.returnLatencyMs) await sleep(request.returnLatencyMs);
     if (request.responseShapes && request.url.startsWith(BASE_PATH) && !request.url.startsWith(`${BASE_PATH}/login`) && reply.statusCode === 200) {
       const text = Buffer.isBuffer(payload) ? payload.toString('utf8') : payload;
       if (typeof text === 'string' && text !== '') return JSON.stringify(reshapeBody(JSON.parse(text), request.responseShapes));
@@ -188,7 +225,7 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
     if (!user || record.generation !== user.tokenGeneration) {
       throw new ApiError(401, operation, 'Access token was revoked (the account password or email changed); log in again');
     }
-    if (state.now() - record.issuedAtMs >= TOKEN_LIFETIME_MS) {
+    if (request.arrivalAtMs - record.issuedAtMs >= TOKEN_LIFETIME_MS) {
       throw new ApiError(401, operation, 'Access token expired (tokens are valid 30 days); log in again');
     }
     return user;
@@ -203,19 +240,19 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
   }
 
   /** For reports: the entityId must be given and be one of the user's publishers (403 otherwise). */
-  function reportPublisher(user: UserState, query: Query, operation: Operation): SeedPublisher {
-    const raw = query.entityId;
+  function reportPublisher(request: FastifyRequest, user: UserState, operation: Operation): SeedPublisher {
+    const raw = queryOf(request).entityId;
     const entityId = String((Array.isArray(raw) ? raw[raw.length - 1] : raw) ?? '').trim();
     if (!entityId) throw new ApiError(400, operation, 'Missing required parameter entityId (the hashed publisher id)');
     const publisher = findPublisher(entityId);
     if (!publisher || !user.publisherIds.includes(entityId)) {
       throw new ApiError(403, operation, `Access denied to entityId ${entityId}`);
     }
-    const waitMs = state.reportWaitMs(publisher.id);
+    const waitMs = state.reportWaitMs(publisher.id, request.arrivalAtMs);
     if (waitMs > 0) {
       throw new ApiError(429, operation, `Rate limit exceeded: 30 report requests per minute for publisher ${entityId}; retry in ${waitMs} ms`, waitMs);
     }
-    state.recordReport(publisher.id);
+    state.recordReport(publisher.id, request.arrivalAtMs);
     return publisher;
   }
 
@@ -233,16 +270,16 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
       if (colon < 0) throw new ApiError(401, operation, 'Malformed Basic credentials (expected username:password)');
       const loginName = decoded.slice(0, colon);
       const password = decoded.slice(colon + 1);
-      const waitMs = state.loginWaitMs(loginName);
+      const waitMs = state.loginWaitMs(loginName, request.arrivalAtMs);
       if (waitMs > 0) {
         throw new ApiError(429, operation, `Login rate limit exceeded: 2 logins per hour per user; retry in ${waitMs} ms`, waitMs);
       }
-      state.recordLogin(loginName);
+      state.recordLogin(loginName, request.arrivalAtMs);
       const user = state.findUser(loginName);
       if (!user || user.email.toLowerCase() !== loginName.toLowerCase() || user.password !== password) {
         throw new ApiError(401, operation, 'Invalid username or password');
       }
-      return reply.send({ [TOKEN_HEADER]: state.issueToken(user) });
+      return reply.send({ [TOKEN_HEADER]: state.issueToken(user, request.arrivalAtMs) });
     });
 
     api.get('/publishers', async (request) => {
@@ -284,8 +321,8 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
     api.get('/reports/main', async (request, reply) => {
       const user = authenticate(request, OPERATIONS.mainReport);
       const query = queryOf(request);
-      const publisher = reportPublisher(user, query, OPERATIONS.mainReport);
-      return reply.type(JSON_TYPE).send(runMainReport(publisher, query, state.now()));
+      const publisher = reportPublisher(request, user, OPERATIONS.mainReport);
+      return reply.type(JSON_TYPE).send(runMainReport(publisher, query, request.arrivalAtMs));
     });
 
     for (const [path, mode, operation] of [
@@ -295,13 +332,13 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
       api.get(path, async (request, reply) => {
         const user = authenticate(request, operation);
         const query = queryOf(request);
-        const publisher = reportPublisher(user, query, operation);
-        const waitMs = state.variantWaitMs(publisher.id);
+        const publisher = reportPublisher(request, user, operation);
+        const waitMs = state.variantWaitMs(publisher.id, request.arrivalAtMs);
         if (waitMs > 0) {
           throw new ApiError(429, operation, `Unique variants limit exceeded: 100,000 per hour for publisher ${publisher.id}; retry in ${waitMs} ms`, waitMs);
         }
-        const result = runExternalIdReport(publisher, query, state.now(), mode);
-        state.recordVariants(publisher.id, result.variantKeys);
+        const result = runExternalIdReport(publisher, query, request.arrivalAtMs, mode);
+        state.recordVariants(publisher.id, result.variantKeys, request.arrivalAtMs);
         return reply.type(JSON_TYPE).send(result.response);
       });
     }
@@ -364,7 +401,7 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
     const response: Record<string, unknown> = { documents: choice.documents };
     if (choice.tracked && choice.documents.length > 0) {
       const servedId = state.nextServedId();
-      state.served.set(servedId, { servedId, widgetJSId, testMode, documentCount: choice.documents.length, time: state.nowIso() });
+      state.served.set(servedId, { servedId, widgetJSId, testMode, documentCount: choice.documents.length, time: new Date(request.arrivalAtMs).toISOString() });
       const origin = `${request.protocol}://${request.headers.host ?? request.hostname}`;
       const params = new URLSearchParams({ servedId, widgetJSId });
       if (testMode) params.set('testMode', 'true');
@@ -394,7 +431,7 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
       testMode: text('testMode') === 'true',
       pos,
       positions: pos ? pos.split('-').map(Number).filter((n) => Number.isInteger(n) && n > 0) : [],
-      time: state.nowIso(),
+      time: new Date(request.arrivalAtMs).toISOString(),
       userAgent: headerText(request, 'user-agent') ?? null,
     });
     return reply.code(204).send();

@@ -1,9 +1,12 @@
 /**
  * Everything one emulator instance remembers: its settable clock, users (passwords and emails can
- * change), issued tokens, the sliding windows of the three rate limits, fault rules, the request log
- * and recorded impressions. Each instance created through the admin API gets its own state, so a
- * test that moves the clock or exhausts a limit cannot disturb another. The limiter methods return
- * the milliseconds to wait (0 when allowed) so the app can put them in `rate-limit-msec-left`.
+ * change), issued tokens, the sliding windows of the three rate limits, fault rules, the network
+ * latency it models, the request log and recorded impressions. Each instance created through the
+ * admin API gets its own state, so a test that moves the clock or exhausts a limit cannot disturb
+ * another. Limits are counted at a request's ARRIVAL, as a real service counts them: the app stamps
+ * each request (its send time plus a sampled arrival latency) and passes that stamp to every method
+ * here. The limiter methods return the milliseconds to wait (0 when allowed) so the app can put them
+ * in `rate-limit-msec-left`.
  */
 import type { ResponseShape } from './shapes';
 import { randomBytes } from 'node:crypto';
@@ -91,20 +94,77 @@ export interface ImpressionRecord {
   userAgent: string | null;
 }
 
-/** Timestamps of allowed events, pruned to a sliding window. */
+/** One uniform range of latency, in ms. */
+export interface LatencyRange {
+  minMs: number;
+  maxMs: number;
+}
+
+/**
+ * The network between client and service: each request takes an arrival latency to reach the
+ * service and a return latency for its answer to reach the client, each drawn uniformly from its
+ * range. Draws are a hash of `seed` and the request (see sampleLatencyMs), so a run that sends the
+ * same requests at the same virtual times meets the same network.
+ */
+export interface LatencySettings {
+  arrival: LatencyRange;
+  return: LatencyRange;
+  seed: number;
+}
+
+/** A number in [0, 1) from a seed and a text (FNV-1a, then a 32-bit finaliser): deterministic jitter. */
+export function unitHash(seed: number, text: string): number {
+  let h = (2166136261 ^ seed) >>> 0;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b) >>> 0;
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35) >>> 0;
+  h ^= h >>> 16;
+  return (h >>> 0) / 2 ** 32;
+}
+
+export function sampleLatencyMs(range: LatencyRange, seed: number, key: string): number {
+  return Math.round(range.minMs + unitHash(seed, key) * (range.maxMs - range.minMs));
+}
+
+/**
+ * Arrival times of allowed events, kept sorted. Arrivals may be recorded out of order (a request
+ * stamped earlier can be handled later: its latency was drawn shorter), so each is inserted in
+ * place. A request is judged against every recorded arrival after the start of its window, later
+ * ones included: stricter than a service that sees requests in arrival order, never kinder.
+ */
 class SlidingWindow {
-  private readonly times: number[] = [];
+  private times: number[] = [];
   constructor(private readonly limit: number, private readonly windowMs: number) {}
 
-  /** Milliseconds until another event would be allowed; 0 when allowed now. */
-  waitMs(nowMs: number): number {
-    while (this.times.length > 0 && this.times[0]! <= nowMs - this.windowMs) this.times.shift();
-    if (this.times.length < this.limit) return 0;
-    return Math.max(1, this.times[this.times.length - this.limit]! + this.windowMs - nowMs);
+  /** Index of the first recorded time above `ms`. */
+  private firstAbove(ms: number): number {
+    let low = 0;
+    let high = this.times.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.times[mid]! <= ms) low = mid + 1;
+      else high = mid;
+    }
+    return low;
   }
 
-  record(nowMs: number): void {
-    this.times.push(nowMs);
+  /** Milliseconds until another event arriving at `atMs` would be allowed; 0 when allowed. */
+  waitMs(atMs: number): number {
+    const from = this.firstAbove(atMs - this.windowMs);
+    const counted = this.times.length - from;
+    if (counted < this.limit) return 0;
+    // The (counted - limit + 1) oldest counted arrivals must leave the window first.
+    return Math.max(1, this.times[from + counted - this.limit]! + this.windowMs - atMs);
+  }
+
+  record(atMs: number): void {
+    this.times.splice(this.firstAbove(atMs), 0, atMs);
+    // Forget what no request can count any more: a window behind the latest arrival, plus a window of
+    // slack for requests stamped out of order.
+    const stale = this.firstAbove(this.times[this.times.length - 1]! - 2 * this.windowMs);
+    if (stale > 0) this.times = this.times.slice(stale);
   }
 }
 
@@ -119,8 +179,8 @@ class VariantWindow {
   private head = 0;
   constructor(private readonly limit: number, private readonly windowMs: number) {}
 
-  private prune(nowMs: number): void {
-    while (this.head < this.queueTimes.length && this.queueTimes[this.head]! <= nowMs - this.windowMs) {
+  private prune(atMs: number): void {
+    while (this.head < this.queueTimes.length && this.queueTimes[this.head]! <= atMs - this.windowMs) {
       const key = this.queueKeys[this.head]!;
       if (this.firstSeen.get(key) === this.queueTimes[this.head]) this.firstSeen.delete(key);
       this.head++;
@@ -136,20 +196,24 @@ class VariantWindow {
     return this.firstSeen.size;
   }
 
-  waitMs(nowMs: number): number {
-    this.prune(nowMs);
+  waitMs(atMs: number): number {
+    this.prune(atMs);
     const excess = this.firstSeen.size - this.limit;
     if (excess < 0) return 0;
     // The count drops below the limit once the (excess + 1) oldest variants have expired.
-    return Math.max(1, this.queueTimes[this.head + excess]! + this.windowMs - nowMs);
+    return Math.max(1, this.queueTimes[this.head + excess]! + this.windowMs - atMs);
   }
 
-  record(keys: number[], nowMs: number): void {
+  record(keys: number[], atMs: number): void {
+    // Arrivals can be recorded out of order; a variant then counts from the latest arrival recorded
+    // so far, which keeps the queue in order and only ever holds a variant longer.
+    const last = this.queueTimes.length > this.head ? this.queueTimes[this.queueTimes.length - 1]! : atMs;
+    const countedFromMs = Math.max(atMs, last);
     for (const key of keys) {
       if (this.firstSeen.has(key)) continue;
-      this.firstSeen.set(key, nowMs);
+      this.firstSeen.set(key, countedFromMs);
       this.queueKeys.push(key);
-      this.queueTimes.push(nowMs);
+      this.queueTimes.push(countedFromMs);
     }
   }
 }
@@ -158,6 +222,14 @@ export class EmulatorState {
   clockOffsetMs = 0;
   /** When set, the clock stands still at this time and moves only by advanceClock (tests that drive time). */
   frozenAtMs: number | undefined;
+  /**
+   * Frozen, and each request that carries its client's virtual send time (VIRTUAL_SEND_TIME_HEADER)
+   * is timed from it instead: the emulator then follows a client running on a virtual clock, and the
+   * frozen clock moves up to the latest arrival.
+   */
+  followsClient = false;
+  /** The modelled network; undefined: requests arrive when sent and answers come back at once. */
+  latency: LatencySettings | undefined;
   users = new Map<string, UserState>();
   tokens = new Map<string, TokenRecord>();
   private loginWindows = new Map<string, SlidingWindow>();
@@ -177,6 +249,8 @@ export class EmulatorState {
   reset(): void {
     this.clockOffsetMs = 0;
     this.frozenAtMs = undefined;
+    this.followsClient = false;
+    this.latency = undefined;
     this.users = new Map(USERS.map((u) => [u.username, { ...u, publisherIds: [...u.publisherIds], tokenGeneration: 0 }]));
     this.tokens.clear();
     this.loginWindows.clear();
@@ -196,10 +270,22 @@ export class EmulatorState {
     return new Date(this.now()).toISOString();
   }
 
-  /** Sets the clock; `frozen` stops it there (it then moves only by advanceClock), otherwise it keeps running. */
-  setClock(iso: string, frozen = false): void {
+  /**
+   * Sets the clock; `frozen` stops it there (it then moves only by advanceClock), otherwise it keeps
+   * running. `followClient` freezes it and times requests by their client's virtual send time.
+   */
+  setClock(iso: string, frozen = false, followClient = false): void {
     this.clockOffsetMs = Date.parse(iso) - Date.now();
-    this.frozenAtMs = frozen ? Date.parse(iso) : undefined;
+    this.frozenAtMs = frozen || followClient ? Date.parse(iso) : undefined;
+    this.followsClient = followClient;
+  }
+
+  /** Following a client: the frozen clock moves up to a request's arrival, never back. */
+  noteArrival(atMs: number): void {
+    if (this.followsClient && this.frozenAtMs !== undefined && atMs > this.frozenAtMs) {
+      this.clockOffsetMs += atMs - this.frozenAtMs;
+      this.frozenAtMs = atMs;
+    }
   }
 
   advanceClock(ms: number): void {
@@ -220,27 +306,27 @@ export class EmulatorState {
     user.tokenGeneration++;
   }
 
-  issueToken(user: UserState): string {
+  issueToken(user: UserState, atMs: number): string {
     const token = randomBytes(24).toString('base64url');
-    this.tokens.set(token, { username: user.username, issuedAtMs: this.now(), generation: user.tokenGeneration });
+    this.tokens.set(token, { username: user.username, issuedAtMs: atMs, generation: user.tokenGeneration });
     return token;
   }
 
   /** Login attempts per login name, counted whether or not they succeed. */
-  loginWaitMs(loginName: string): number {
-    return this.windowFor(this.loginWindows, loginName.toLowerCase(), LOGIN_LIMIT_PER_WINDOW, LOGIN_WINDOW_MS).waitMs(this.now());
+  loginWaitMs(loginName: string, atMs: number): number {
+    return this.windowFor(this.loginWindows, loginName.toLowerCase(), LOGIN_LIMIT_PER_WINDOW, LOGIN_WINDOW_MS).waitMs(atMs);
   }
 
-  recordLogin(loginName: string): void {
-    this.windowFor(this.loginWindows, loginName.toLowerCase(), LOGIN_LIMIT_PER_WINDOW, LOGIN_WINDOW_MS).record(this.now());
+  recordLogin(loginName: string, atMs: number): void {
+    this.windowFor(this.loginWindows, loginName.toLowerCase(), LOGIN_LIMIT_PER_WINDOW, LOGIN_WINDOW_MS).record(atMs);
   }
 
-  reportWaitMs(publisherId: string): number {
-    return this.windowFor(this.reportWindows, publisherId, REPORT_LIMIT_PER_WINDOW, REPORT_WINDOW_MS).waitMs(this.now());
+  reportWaitMs(publisherId: string, atMs: number): number {
+    return this.windowFor(this.reportWindows, publisherId, REPORT_LIMIT_PER_WINDOW, REPORT_WINDOW_MS).waitMs(atMs);
   }
 
-  recordReport(publisherId: string): void {
-    this.windowFor(this.reportWindows, publisherId, REPORT_LIMIT_PER_WINDOW, REPORT_WINDOW_MS).record(this.now());
+  recordReport(publisherId: string, atMs: number): void {
+    this.windowFor(this.reportWindows, publisherId, REPORT_LIMIT_PER_WINDOW, REPORT_WINDOW_MS).record(atMs);
   }
 
   private variantWindow(publisherId: string): VariantWindow {
@@ -252,12 +338,12 @@ export class EmulatorState {
     return window;
   }
 
-  variantWaitMs(publisherId: string): number {
-    return this.variantWindow(publisherId).waitMs(this.now());
+  variantWaitMs(publisherId: string, atMs: number): number {
+    return this.variantWindow(publisherId).waitMs(atMs);
   }
 
-  recordVariants(publisherId: string, keys: number[]): void {
-    this.variantWindow(publisherId).record(keys, this.now());
+  recordVariants(publisherId: string, keys: number[], atMs: number): void {
+    this.variantWindow(publisherId).record(keys, atMs);
   }
 
   variantCount(publisherId: string): number {

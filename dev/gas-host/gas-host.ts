@@ -10,7 +10,8 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { formatA1, parseA1, resolveA1 } from './a1-notation';
-import { createClock, type HostClock } from './clock';
+import type { HostClock } from './clock';
+import { createDeployment, type ScriptDeployment } from './deployment';
 import { parseFormula } from './formula';
 import {
   GasException,
@@ -37,6 +38,12 @@ export const EXECUTION_LIMIT_MS = 6 * 60_000;
 export const CUSTOM_FUNCTION_LIMIT_MS = 30_000;
 
 export interface GasHostOptions {
+  /**
+   * The add-on this document belongs to: hosts on one deployment share its clock, script and user
+   * state, triggers and locks (deployment.ts); give each its own `documentId`. When given, `clock`,
+   * `startTime` and `onTimeAdvance` are the deployment's. Default: a deployment of this host's own.
+   */
+  deployment?: ScriptDeployment;
   /** The spreadsheet owner (whose user properties custom functions see). Default owner@example.com. */
   owner?: string;
   /** The user of executions that do not name one. Default: the owner. */
@@ -137,21 +144,22 @@ interface PooledWorker {
 export class GasHost {
   readonly state: HostState;
   readonly clock: HostClock;
+  readonly deployment: ScriptDeployment;
   private readonly options: Required<Pick<GasHostOptions, 'owner' | 'activeUser' | 'executionLimitMs' | 'customFunctionLimitMs' | 'concurrency'>>;
   private readonly settings: RuntimeSettings;
   private code: string | undefined;
   private script: vm.Script | undefined;
-  private nextExecutionId = 1;
   private pool: PooledWorker[] = [];
   private readonly pending = new Map<number, { resolve: (o: ExecutionOutcome) => void; info: ExecutionInfo }>();
 
   constructor(options: GasHostOptions = {}) {
     const owner = options.owner ?? 'owner@example.com';
-    this.clock = withAdvanceHook(createClock({ virtual: options.clock === 'virtual', start: options.startTime }), options.onTimeAdvance);
+    this.deployment = options.deployment ?? createDeployment(options);
+    this.clock = this.deployment.clock;
     const timeZone = options.timeZone ?? 'America/New_York';
     const syncFetch = createSyncFetch();
     this.state = new HostState({
-      clock: this.clock,
+      deployment: this.deployment,
       owner,
       documentId: options.documentId ?? 'gas-host-spreadsheet',
       spreadsheetName: options.spreadsheetName ?? 'Untitled spreadsheet',
@@ -215,7 +223,7 @@ export class GasHost {
     const limit = options.limitMs ?? (authMode === 'CUSTOM_FUNCTION' ? this.options.customFunctionLimitMs : this.options.executionLimitMs);
     const startedAt = this.clock.now();
     const info: ExecutionInfo = {
-      id: this.nextExecutionId++,
+      id: this.deployment.nextExecutionId(),
       user: options.user ?? this.options.activeUser,
       authMode,
       functionName: functionName ?? '(top level)',
@@ -490,19 +498,20 @@ export class GasHost {
 
   // ---------------------------------------------------------------- triggers and time
 
+  /** This document's triggers. */
   get triggers(): readonly TriggerRecord[] {
-    return this.state.triggers;
+    return this.state.triggers.filter((t) => t.documentId === this.state.options.documentId);
   }
 
   /**
-   * Runs every time-driven trigger that is due on the host clock, each as its creator in FULL mode.
+   * Runs every time-driven trigger of this document that is due on the host clock, each as its creator in FULL mode.
    * Each run spends its creator's daily trigger runtime: a run finding none left fails at once with
    * Apps Script's message, and a run may last no longer than what is left (then it ends as one that
    * outlives its time limit does; UNCONFIRMED: Apps Script may say the quota message instead).
    */
   runDueTriggers(): TriggerRun[] {
     const now = this.clock.now();
-    const due = this.state.triggers.filter((t) => t.eventType === 'CLOCK' && t.nextRunAt !== undefined && t.nextRunAt <= now);
+    const due = this.triggers.filter((t) => t.eventType === 'CLOCK' && t.nextRunAt !== undefined && t.nextRunAt <= now);
     const runs: TriggerRun[] = [];
     for (const trigger of due) {
       if (trigger.intervalMs) {
@@ -536,12 +545,12 @@ export class GasHost {
     return runs;
   }
 
-  /** Virtual clock: moves time forward by `ms`, running triggers at the moments they fall due. */
+  /** Virtual clock: moves time forward by `ms`, running this document's triggers at the moments they fall due. */
   advanceTime(ms: number): TriggerRun[] {
     const target = this.clock.now() + ms;
     const runs: TriggerRun[] = [];
     for (;;) {
-      const next = this.state.triggers
+      const next = this.triggers
         .filter((t) => t.eventType === 'CLOCK' && t.nextRunAt !== undefined && t.nextRunAt <= target)
         .reduce<number | undefined>((min, t) => (min === undefined || t.nextRunAt! < min ? t.nextRunAt : min), undefined);
       if (next === undefined) break;
@@ -609,18 +618,6 @@ export class GasHost {
   evictCache(scope: 'user' | 'document' | 'script', keys?: string[], user?: string): void {
     this.state.evictCache(scope, keys, user);
   }
-}
-
-/** The clock, telling `hook` of every forward move of virtual time made through this object. */
-function withAdvanceHook(clock: HostClock, hook: ((ms: number) => void) | undefined): HostClock {
-  if (!hook || !clock.virtual) return clock;
-  const advance = (ms: number) => {
-    const before = clock.now();
-    clock.advance(ms);
-    const moved = clock.now() - before;
-    if (moved > 0) hook(moved);
-  };
-  return { virtual: true, now: () => clock.now(), advance, sleep: advance, descriptor: () => clock.descriptor() };
 }
 
 export function createGasHost(options: GasHostOptions = {}): GasHost {

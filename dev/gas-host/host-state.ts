@@ -7,7 +7,8 @@
  */
 import { formatA1, parseA1, resolveA1, type GridBox } from './a1-notation';
 import type { HostClock } from './clock';
-import { blockRealMs } from './clock';
+import type { ScriptDeployment } from './deployment';
+import { blockRealMs, VIRTUAL_ANSWER_TIME_HEADER, VIRTUAL_SEND_TIME_HEADER } from './clock';
 import { performFetchAll, type SyncFetchFailure, type SyncFetchOutcome, type SyncFetchRequest } from './fetch-core';
 import { whitelistAllows, whitelistRefusal } from './url-whitelist';
 
@@ -115,7 +116,7 @@ export interface FetchLogEntry {
   elapsedMs: number;
 }
 
-interface CacheEntry {
+export interface CacheEntry {
   value: string;
   expiresAt: number;
 }
@@ -146,13 +147,14 @@ export const TRIGGER_RUNTIME_QUOTA_MESSAGE = 'Service using too much computer ti
 export type DailyQuotaName = 'urlFetch' | 'triggerRuntime';
 
 /** One user's use of a daily quota: a window opened by the first use and closed 24 hours later. */
-interface QuotaWindow {
+export interface QuotaWindow {
   startedAt: number;
   used: number;
 }
 
 export interface HostStateOptions {
-  clock: HostClock;
+  /** What this document shares with every other document of the add-on (deployment.ts), its clock included. */
+  deployment: ScriptDeployment;
   owner: string;
   documentId: string;
   spreadsheetName: string;
@@ -201,7 +203,8 @@ export class HostState {
   readonly alerts: Array<{ executionId: number; title?: string; prompt: string }> = [];
   readonly toasts: Array<{ message: string; title?: string }> = [];
   readonly mails: Array<Record<string, unknown>> = [];
-  readonly triggers: TriggerRecord[] = [];
+  /** Every trigger of the script (each record names its document). */
+  readonly triggers: TriggerRecord[];
   /** Every cell holding a formula, with its sheet: a write marks dependents dirty without scanning every cell. */
   private readonly formulaCells = new Map<CellRecord, SheetModel>();
   readonly sheets: SheetModel[] = [];
@@ -212,20 +215,28 @@ export class HostState {
   activeRange: RangeDescriptor | undefined;
   private nextSheetId = 0;
   private nextChartId = 1;
-  private nextTriggerId = 1;
-  private readonly userProperties = new Map<string, Map<string, string>>();
   private readonly documentProperties = new Map<string, string>();
-  private readonly scriptProperties = new Map<string, string>();
-  private readonly caches = new Map<string, Map<string, CacheEntry>>();
-  private readonly lockHolders = new Map<string, number>();
-  private readonly lockWaiters = new Map<string, Array<{ executionId: number; grant: () => void }>>();
-  /** Daily quotas are per user, whatever the document or script: keyed by user. */
-  private readonly dailyQuotas = new Map<string, Partial<Record<DailyQuotaName, QuotaWindow>>>();
+  // Shared with the other documents of the add-on: user and script state, caches by name, locks by scope.
+  private readonly userProperties: ScriptDeployment['userProperties'];
+  private readonly scriptProperties: ScriptDeployment['scriptProperties'];
+  private readonly caches: ScriptDeployment['caches'];
+  private readonly lockHolders: ScriptDeployment['lockHolders'];
+  private readonly lockWaiters: ScriptDeployment['lockWaiters'];
+  /** Daily quotas are per user, whatever the document: shared with the deployment, keyed by user. */
+  private readonly dailyQuotas: ScriptDeployment['dailyQuotas'];
   readonly executions = new Map<number, ExecutionInfo>();
 
   constructor(options: HostStateOptions) {
     this.options = options;
-    this.clock = options.clock;
+    this.clock = options.deployment.clock;
+    const { triggers, userProperties, scriptProperties, caches, lockHolders, lockWaiters, dailyQuotas } = options.deployment;
+    this.triggers = triggers;
+    this.dailyQuotas = dailyQuotas;
+    this.userProperties = userProperties;
+    this.scriptProperties = scriptProperties;
+    this.caches = caches;
+    this.lockHolders = lockHolders;
+    this.lockWaiters = lockWaiters;
     this.timeZone = options.timeZone;
     for (const name of options.sheetNames) this.addSheet(name);
     this.activeSheetId = this.sheets[0]!.id;
@@ -701,7 +712,7 @@ export class HostState {
     if (this.triggers.filter((t) => t.user === user).length >= TRIGGERS_PER_USER_LIMIT) {
       throw new GasException('This script has too many triggers. Triggers must be deleted from the script before more can be added.');
     }
-    const record: TriggerRecord = { id: String(this.nextTriggerId++), handlerFunction: spec.handlerFunction, eventType: spec.eventType, user, documentId };
+    const record: TriggerRecord = { id: String(this.options.deployment.nextTriggerId()), handlerFunction: spec.handlerFunction, eventType: spec.eventType, user, documentId };
     if (spec.eventType === 'CLOCK') {
       const HOUR_MS = 3_600_000;
       const now = this.clock.now();
@@ -1017,10 +1028,13 @@ export class HostState {
   private fetch(execution: ExecutionInfo, requests: SyncFetchRequest[], timeoutMs: number): SyncFetchOutcome[] | Promise<SyncFetchOutcome[]> {
     const startedAt = this.clock.now();
     const realStart = Date.now();
-    const timed = requests.map((r) => ({ ...r, timeoutMs }));
+    // On a virtual clock every request says when it was sent, for a server that models the network (clock.ts).
+    const sentHeader = this.clock.virtual ? { [VIRTUAL_SEND_TIME_HEADER]: String(startedAt) } : undefined;
+    const timed = requests.map((r) => ({ ...r, timeoutMs, ...(sentHeader ? { headers: { ...r.headers, ...sentHeader } } : {}) }));
     const refusal = this.fetchRefusal(execution, requests);
     if (!refusal) this.count('http.requests', requests.length);
     const record = (outcomes: SyncFetchOutcome[]) => {
+      if (this.clock.virtual) this.followAnswerTimes(outcomes);
       outcomes.forEach((outcome, i) => {
         const request = requests[i]!;
         let host = '';
@@ -1056,6 +1070,26 @@ export class HostState {
     if (this.dailyUse(user, 'urlFetch').used + requests.length > this.options.urlFetchCallsPerDay) return { code: 'QUOTA', message: URL_FETCH_QUOTA_MESSAGE };
     this.spendDaily(user, 'urlFetch', requests.length);
     return undefined;
+  }
+
+  /**
+   * Moves the virtual clock to when the last answer reached the client, as a server modelling the
+   * network said (parallel requests overlap: the latest answer, not the sum), and takes that header
+   * out of every response before the script sees it.
+   */
+  private followAnswerTimes(outcomes: SyncFetchOutcome[]): void {
+    let latestMs = -Infinity;
+    for (const outcome of outcomes) {
+      if (!outcome.ok) continue;
+      const { response } = outcome;
+      const answerAtMs = Number(response.headers[VIRTUAL_ANSWER_TIME_HEADER]);
+      if (Number.isFinite(answerAtMs)) latestMs = Math.max(latestMs, answerAtMs);
+      if (VIRTUAL_ANSWER_TIME_HEADER in response.headers) {
+        delete response.headers[VIRTUAL_ANSWER_TIME_HEADER];
+        response.headerList = response.headerList.filter(([name]) => name !== VIRTUAL_ANSWER_TIME_HEADER);
+      }
+    }
+    if (latestMs > this.clock.now()) this.clock.advanceTo(latestMs);
   }
 }
 

@@ -11,7 +11,7 @@ import { controlCharacterIndex, describeControlCharacter, NotSignedInError, quot
 import { fetchReport, type PageFetcher, type PageRange, type ReportResult } from './paging';
 import type { Cache, Clock, HttpRequest, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from './ports';
 import { FETCH_URL_MAX_CHARS } from './ports';
-import { LOGIN_RATE_RULE, RateLimiter, REPORT_RATE_RULE } from './rate-limiter';
+import { LOGIN_RATE_RULE, RateLimiter, REPORT_RATE_RULE, type RateReservation } from './rate-limiter';
 import { buildReportQuery, buildUrl, publisherIdProblem, reportPageUrl, type ReportInput, type ReportQuery } from './report-request';
 import { parseLoginToken, parseLookup, parseReportPage, type LookupEntry, type ReportPage } from './responses';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
@@ -61,6 +61,8 @@ export interface CallOptions {
 export interface RunReportOptions extends CallOptions {
   maxRows?: number;
   onProgress?: (pagesFetched: number, pagesPlanned: number) => void;
+  /** The caller cannot use part of the report: see PagingOptions.allOrNothing. */
+  allOrNothing?: boolean;
 }
 
 function memoryStore(): KeyValueStore {
@@ -126,15 +128,12 @@ export class EngageClient implements PageFetcher {
     if (typeof password !== 'string' || password === '') problems.push({ argument: 'password', message: 'password: is required' });
     else if (password.length > PASSWORD_MAX_CHARS) problems.push({ argument: 'password', message: `password: is ${password.length} characters long; a password has at most ${PASSWORD_MAX_CHARS}` });
     if (problems.length) throw new ValidationError(problems);
-    const now = this.options.clock.now();
-    const deadlineAtMs = options.deadlineAtMs ?? now + this.timeBudgetMs();
-    this.limiter.acquire(LOGIN_RATE_RULE, username.trim().toLowerCase(), 1, deadlineAtMs);
-    const operation = 'GET /login';
     const request: HttpRequest = {
       url: `${this.baseUrl}/login`, method: 'get',
       headers: { Authorization: `Basic ${encodeBase64(`${username.trim()}:${password}`)}` },
     };
-    const response = this.sender.send(request, { operation, deadlineAtMs, retry: false });
+    // Spends the login guard (failed logins count at the service too) and is never retried.
+    const response = this.sender.send(request, { operation: 'GET /login', deadlineAtMs: this.deadline(options), retry: false, rate: { rule: LOGIN_RATE_RULE, scope: username.trim().toLowerCase() } });
     const token = parseLoginToken(response.body, response.headers[TRACE_ID_HEADER]);
     this.currentToken = token;
     return token;
@@ -206,6 +205,7 @@ export class EngageClient implements PageFetcher {
     };
     if (options.maxRows !== undefined) paging.maxRows = options.maxRows;
     if (options.onProgress) paging.onProgress = options.onProgress;
+    if (options.allOrNothing) paging.allOrNothing = true;
     return fetchReport(this, query, paging);
   }
 
@@ -222,15 +222,19 @@ export class EngageClient implements PageFetcher {
     return parseReportPage(response.body, `GET ${query.spec.path}`, response.headers[TRACE_ID_HEADER]);
   }
 
-  reserveSlots(query: ReportQuery, wanted: number, deadlineAtMs: number): number {
+  budgetFreeAtMs(query: ReportQuery, requests: number): number {
+    return this.limiter.nextFreeAtMs(REPORT_RATE_RULE, query.entityId, requests);
+  }
+
+  reserveSlots(query: ReportQuery, wanted: number, deadlineAtMs: number): RateReservation {
     return this.limiter.acquireUpTo(REPORT_RATE_RULE, query.entityId, wanted, deadlineAtMs);
   }
 
-  fetchPages(query: ReportQuery, pages: PageRange[], deadlineAtMs: number): ReportPage[] {
+  fetchPages(query: ReportQuery, pages: PageRange[], deadlineAtMs: number, reservation: RateReservation): ReportPage[] {
     const token = this.requireToken();
     const operation = `GET ${query.spec.path}`;
     const responses = this.sender.sendAll(pages.map((p) => this.pageRequest(query, p, token)), {
-      operation, deadlineAtMs, retry: true, rate: { rule: REPORT_RATE_RULE, scope: query.entityId, firstAttemptPaid: true },
+      operation, deadlineAtMs, retry: true, rate: { rule: REPORT_RATE_RULE, scope: query.entityId, reservation },
     });
     return responses.map((r) => parseReportPage(r.body, operation, r.headers[TRACE_ID_HEADER]));
   }

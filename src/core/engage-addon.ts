@@ -9,6 +9,10 @@
  * the refresh argument, for as long as the data is fresh. Identical formulas recalculating together
  * send one set of requests: the first takes the document lock, re-reads the cache, leaves a claim and
  * fetches; the others see the claim and wait for its result instead of fetching too.
+ *
+ * Report rate windows live in the document cache under the document lock too: a user's formulas,
+ * sidebar runs and trigger runs in one document coordinate there, and nothing here takes a lock or a
+ * cache shared by every user of the add-on (docs/shared-state.md says why).
  */
 import { EngageClient } from './api-client';
 import { ChunkedCache, hashText, type BatchCache } from './chunked-cache';
@@ -39,8 +43,11 @@ export const RESULT_TTL_SECONDS: Record<ReportKind | 'lookup', number> = {
   main: 3600, // general data is 2 to 4 hours late
   lookup: 3600,
 };
-/** Shared rate windows live in the script cache for a little longer than their longest window (1 hour). */
-const RATE_STATE_TTL_SECONDS = 2 * 3600;
+/**
+ * Rate windows are rewritten on every request and kept for the cache's longest time (6 hours), so a
+ * full cache drops them last whether it evicts the oldest entries first or those nearest to expiry.
+ */
+const RATE_STATE_TTL_SECONDS = 21_600;
 /**
  * A cache keeps about 1,000 entries and drops those nearest to expiry first. A result above this
  * size (a 50,000-row report is some 470 chunks) is kept only briefly, long enough for cells that
@@ -64,14 +71,12 @@ export interface AddonPorts {
   transport: HttpTransport;
   /** The user's own properties (the spreadsheet owner's in a custom function): token, settings, login guard. */
   userStore: KeyValueStore;
-  /** The document cache: formula results and claims. */
+  /** Guards the login guard and the quota counts in the user's properties (the user lock). */
+  userLock: Lock;
+  /** The document cache: formula results and claims, and the report rate windows of this document. */
   documentCache: BatchCache;
-  /** Guards claims of formula results (the document lock). */
+  /** Guards claims of formula results and the rate windows (the document lock). */
   documentLock: Lock;
-  /** The script cache: report rate windows shared by every execution of every user. */
-  sharedCache: Cache;
-  /** Guards the shared rate windows (the script lock). */
-  sharedLock: Lock;
   clock: Clock;
   sleeper: Sleeper;
   random?: RandomSource;
@@ -81,8 +86,6 @@ export interface AddonPorts {
   inCustomFunction?: boolean;
   /** The deployment built into the bundle: default addresses, the whitelist addresses must match, the account type's quotas. */
   deployment?: Deployment;
-  /** The user lock: guards the user's quota counts. */
-  userLock?: Lock;
 }
 
 export interface SessionState {
@@ -226,7 +229,7 @@ export class EngageAddon {
     const client = this.client();
     const identity = JSON.stringify([RESULT_FORMAT, 'report', this.baseUrl(), hashText(client.token ?? ''), kind, query.params, query.breakdowns, query.metrics, options.maxRows ?? null, this.ports.timeZone, options.refresh ?? null]);
     return this.cachedOnce(identity, RESULT_TTL_SECONDS[kind], options.deadlineAtMs, () => {
-      const result = this.withSignIn(() => client.runReport(query, { deadlineAtMs: options.deadlineAtMs, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}) }));
+      const result = this.withSignIn(() => client.runReport(query, { deadlineAtMs: options.deadlineAtMs, allOrNothing: true, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}) }));
       if (result.stoppedBecause === 'rateLimit') {
         throw new RateLimitError({ status: 429, local: true, nowMs: this.ports.clock.now(), limitDescription: `only ${result.items.length} of ${result.totalItems} rows could be fetched within the 30 report requests a minute`, ...(result.retryAtMs !== undefined ? { retryAtMs: result.retryAtMs } : {}) });
       }
@@ -311,10 +314,9 @@ export class EngageAddon {
     }
   }
 
-  /** The shared report rate budget (the same windows every formula and sidebar run spends). */
+  /** The document's report rate budget (the same windows every formula, sidebar run and scheduled run here spends). */
   rateBudget(): RateLimiter {
-    const { ports } = this;
-    return new RateLimiter({ store: new CacheStore(ports.sharedCache, RATE_STATE_TTL_SECONDS), lock: ports.sharedLock, clock: ports.clock, sleeper: ports.sleeper });
+    return new RateLimiter({ ...this.rateWindows(), clock: this.ports.clock, sleeper: this.ports.sleeper });
   }
 
   // ---- Internals ----
@@ -328,8 +330,8 @@ export class EngageAddon {
   }
 
   private dailyQuota(key: string, limit: number): DailyQuota {
-    const { userStore: store, clock, userLock } = this.ports;
-    return new DailyQuota(userLock ? { store, clock, lock: userLock } : { store, clock }, key, limit);
+    const { userStore: store, clock, userLock: lock } = this.ports;
+    return new DailyQuota({ store, clock, lock }, key, limit);
   }
 
   private fetchDeps() {
@@ -349,18 +351,21 @@ export class EngageAddon {
     return this.ports.userStore.get(TOKEN_REJECTED_KEY) === hashText(stored.token);
   }
 
+  /** Where report rate windows are kept and what guards them: the document's cache and lock. */
+  private rateWindows(): { store: KeyValueStore; lock: Lock } {
+    return { store: new CacheStore(this.ports.documentCache, RATE_STATE_TTL_SECONDS), lock: this.ports.documentLock };
+  }
+
   /** A client with the stored token; sign-in problems are reported before anything is sent. */
   private client(options: { forLogin?: boolean; needToken?: boolean } = {}): EngageClient {
     const { ports } = this;
-    const shared = { store: new CacheStore(ports.sharedCache, RATE_STATE_TTL_SECONDS), lock: ports.sharedLock };
     const client = new EngageClient({
       baseUrl: this.baseUrl(),
       transport: ports.transport,
       clock: ports.clock,
       sleeper: ports.sleeper,
-      // The login guard is per user and must survive cache eviction: it lives in the user's properties.
-      store: options.forLogin ? ports.userStore : shared.store,
-      lock: shared.lock,
+      // The login guard is per user and must survive cache eviction: it lives in the user's properties, under the user's lock.
+      ...(options.forLogin ? { store: ports.userStore, lock: ports.userLock } : this.rateWindows()),
       fetchCounter: this.fetchQuota,
       ...(ports.random ? { random: ports.random } : {}),
     });

@@ -6,6 +6,7 @@
  * the rows needed are asked for), and the result says when it stopped early and why, never silently.
  */
 import { RateLimitError, ValidationError } from './errors';
+import type { RateReservation } from './rate-limiter';
 import type { ReportQuery } from './report-request';
 import type { ReportPage } from './responses';
 
@@ -18,10 +19,12 @@ export interface PageRange {
 export interface PageFetcher {
   /** Fetches one page, spending one slot of the rate budget (waiting for it if that fits the deadline). */
   fetchFirstPage(query: ReportQuery, page: PageRange, deadlineAtMs: number): ReportPage;
-  /** Takes between 1 and `wanted` rate slots for the next batch; throws RateLimitError when none fits the deadline. */
-  reserveSlots(query: ReportQuery, wanted: number, deadlineAtMs: number): number;
-  /** Fetches pages in one batch whose first attempt is already paid for. */
-  fetchPages(query: ReportQuery, pages: PageRange[], deadlineAtMs: number): ReportPage[];
+  /** Reserves between 1 and `wanted` rate slots for the next batch; throws RateLimitError when none fits the deadline. */
+  reserveSlots(query: ReportQuery, wanted: number, deadlineAtMs: number): RateReservation;
+  /** Fetches pages in one batch whose first attempt spends `reservation` (one slot per page). */
+  fetchPages(query: ReportQuery, pages: PageRange[], deadlineAtMs: number, reservation: RateReservation): ReportPage[];
+  /** The earliest time the last of `requests` more report requests can go, by the rate budget. */
+  budgetFreeAtMs(query: ReportQuery, requests: number): number;
 }
 
 export interface PagingOptions {
@@ -31,6 +34,12 @@ export interface PagingOptions {
   deadlineAtMs: number;
   /** Largest batch handed to fetchAll at once. */
   maxParallelRequests: number;
+  /**
+   * For callers that cannot use part of a report (formulas, scheduled runs): when the first page shows
+   * that the other pages cannot all be had within the rate budget before the deadline, stop there
+   * rather than spend the budget on pages that would be thrown away.
+   */
+  allOrNothing?: boolean;
   /** Called after each request or batch: pages fetched of pages planned. */
   onProgress?: (pagesFetched: number, pagesPlanned: number) => void;
 }
@@ -86,11 +95,19 @@ export function fetchReport(fetcher: PageFetcher, query: ReportQuery, options: P
   if (first.metricsSums) result.metricsSums = first.metricsSums;
 
   let next = 0;
+  if (options.allOrNothing && remaining.length > 0) {
+    const lastAtMs = fetcher.budgetFreeAtMs(query, remaining.length);
+    if (lastAtMs > options.deadlineAtMs) {
+      result.stoppedBecause = 'rateLimit';
+      result.retryAtMs = lastAtMs;
+      next = remaining.length;
+    }
+  }
   while (next < remaining.length) {
     const wanted = Math.min(remaining.length - next, options.maxParallelRequests);
-    let granted: number;
+    let reservation: RateReservation;
     try {
-      granted = fetcher.reserveSlots(query, wanted, options.deadlineAtMs);
+      reservation = fetcher.reserveSlots(query, wanted, options.deadlineAtMs);
     } catch (e) {
       // Keep what we have and say when the rest can come; the first page already proved the request valid.
       if (e instanceof RateLimitError && e.local) {
@@ -100,8 +117,8 @@ export function fetchReport(fetcher: PageFetcher, query: ReportQuery, options: P
       }
       throw e;
     }
-    const group = remaining.slice(next, next + granted);
-    const pages = fetcher.fetchPages(query, group, options.deadlineAtMs);
+    const group = remaining.slice(next, next + reservation.count);
+    const pages = fetcher.fetchPages(query, group, options.deadlineAtMs, reservation);
     for (const page of pages) {
       for (let i = 0; i < page.items.length; i++) items.push(page.items[i]!);
     }

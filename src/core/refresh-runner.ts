@@ -26,7 +26,7 @@ import type { Cell } from './report-table';
 import { reportInputOf, resolvePeriod, type RefreshStatus, type SavedReport, type SavedReportStore } from './saved-reports';
 import { describeSchedule, nextRunAfter } from './schedule';
 import { reportToSheetBlock, type BlockPlacement, type SheetBlock, type SheetWriter, type WrittenBlock } from './sheet-output';
-import { REPORT_RATE_LIMIT_REQUESTS, type ReportKind } from './spec';
+import type { ReportKind } from './spec';
 import { wallTimeInZone } from './dates';
 import type { EngageClient } from './api-client';
 import type { EngageAddon } from './engage-addon';
@@ -95,8 +95,12 @@ export interface RunSummary {
   stoppedBecause?: 'fetch-quota' | 'trigger-runtime';
 }
 
-/** The runner stops starting new reports: the rest waits for the next run. */
-class Deferred extends Error {}
+/** The report waits for the next run, having found it needs `requests` requests in all. */
+class Deferred extends Error {
+  constructor(message: string, readonly requests?: number) {
+    super(message);
+  }
+}
 
 /** Errors that a later attempt in the same slot will not fix: the next try is at the next slot. */
 function isPermanent(error: unknown): boolean {
@@ -137,6 +141,8 @@ export class RefreshRunner {
   private signInError: unknown;
   /** This run is the sidebar's "Run now", not the trigger's. */
   private runningNow = false;
+  /** Publishers whose budget ran out in this run: a report of unknown size would only spend a request finding out. */
+  private readonly outOfBudget = new Set<string>();
 
   constructor(private readonly deps: RefreshRunnerDeps) {}
 
@@ -208,9 +214,12 @@ export class RefreshRunner {
     const startMs = clock.now();
     const status = store.status(report.id);
     if (status.runningUntilMs !== undefined && status.runningUntilMs > startMs) return 'busy';
-    // Would its requests fit the shared budget before the deadline? Ask before sending anything.
-    const expected = Math.max(1, Math.min(status.requests ?? 1, REPORT_RATE_LIMIT_REQUESTS));
-    if (startMs >= deadlineAtMs || source.budgetFreeAtMs(report.entityId, expected) > deadlineAtMs) return 'deferred';
+    // Would its requests fit the budget before the deadline? Ask before sending anything.
+    const expected = Math.max(1, status.requests ?? 1);
+    if (startMs >= deadlineAtMs || source.budgetFreeAtMs(report.entityId, expected) > deadlineAtMs || (status.requests === undefined && this.outOfBudget.has(report.entityId))) {
+      this.outOfBudget.add(report.entityId);
+      return 'deferred';
+    }
     store.setStatus(report.id, { ...status, runningUntilMs: deadlineAtMs + CLAIM_SLACK_MS });
     const next: RefreshStatus = { ...status, lastAttemptAtMs: startMs };
     delete next.runningUntilMs;
@@ -237,8 +246,10 @@ export class RefreshRunner {
         // Nothing was written, and the report keeps its place at the head of the next run.
         const kept = { ...status };
         delete kept.runningUntilMs;
+        if (e instanceof Deferred && e.requests !== undefined) kept.requests = e.requests;
         store.setStatus(report.id, kept);
         if (quotaWait) summary.stoppedBecause = 'fetch-quota';
+        else this.outOfBudget.add(report.entityId);
         return 'deferred';
       }
       next.failures = (status.failures ?? 0) + 1;
@@ -269,7 +280,7 @@ export class RefreshRunner {
       const query = source.buildQuery(report.kind, reportInputOf(report, now, range));
       const { result, requests } = source.run(query, { deadlineAtMs, ...(report.maxRows !== undefined ? { maxRows: report.maxRows } : {}) });
       summary.requests += requests;
-      if (result.stoppedBecause === 'rateLimit') throw new Deferred('the rate budget ran out before the last page');
+      if (result.stoppedBecause === 'rateLimit') throw new Deferred('the rate budget ran out before the last page', requests + result.pagesPlanned - result.pagesFetched);
       return { block: reportToSheetBlock(result, blockOptions), requests, query };
     };
     if (!report.incremental) {
@@ -368,7 +379,8 @@ export function addonReportSource(addon: EngageAddon): ReportSource {
     run(query, options) {
       const c = signedIn();
       const before = c.requestsSent;
-      const result = addon.withSignIn(() => c.runReport(query, options));
+      // A scheduled refresh writes whole reports only: no request for pages that could not all come.
+      const result = addon.withSignIn(() => c.runReport(query, { ...options, allOrNothing: true }));
       return { result, requests: c.requestsSent - before };
     },
     budgetFreeAtMs: (entityId, requests) => budget.nextFreeAtMs(REPORT_RATE_RULE, entityId, requests),

@@ -2,8 +2,10 @@
  * Sends requests through the transport with the retry policy and the rate limiter: one request with
  * `send`, a batch with `sendAll` (URL Fetch's fetchAll), where only the members that failed are sent
  * again. A batch fails as a whole on its first final error, since a report with a missing page is of no
- * use. Every HTTP request made is counted, so tests and the sidebar can say what a report cost, and
- * each attempt is counted against the user's daily URL Fetch quota before it is made.
+ * use. Every attempt reserves its rate slots before it is sent and settles them once its answers are
+ * back (rate-limiter.ts): the same path for formulas, Run to sheet and scheduled runs. Every HTTP
+ * request made is counted, so tests and the sidebar can say what a report cost, and each attempt is
+ * counted against the user's daily URL Fetch quota before it is made.
  *
  * A request that got no answer is tried again only for a lost connection or a timeout: a refusal by
  * the whitelist, the spent daily quota, an invalid address and a DNS failure are final at once.
@@ -11,7 +13,7 @@
 import { AddressNotAllowedError, BadAddressError, ConnectionError, errorFromResponse, FetchQuotaError, RateLimitError, SlowServiceError, type EngageError } from './errors';
 import { announcedWaitMs } from './errors';
 import { TransportError, type Clock, type HttpRequest, type HttpResponse, type HttpTransport, type RandomSource, type Sleeper } from './ports';
-import type { RateLimiter, RateRule } from './rate-limiter';
+import type { RateLimiter, RateReservation, RateRule, RateSettlement } from './rate-limiter';
 import { decideRetry, type AttemptOutcome, type RetryPolicy } from './retry-policy';
 
 export interface SendOptions {
@@ -21,8 +23,8 @@ export interface SendOptions {
   deadlineAtMs: number;
   /** False for login: never retried automatically. */
   retry: boolean;
-  /** Rate budget each attempt spends; `firstAttemptPaid` when the caller already took the slots. */
-  rate?: { rule: RateRule; scope: string; firstAttemptPaid?: boolean };
+  /** Rate budget each attempt spends; `reservation` when the caller already reserved the first attempt's slots. */
+  rate?: { rule: RateRule; scope: string; reservation?: RateReservation };
 }
 
 /** Counts URL fetches against the user's daily quota (FetchQuota in daily-quota.ts). */
@@ -73,16 +75,26 @@ export class RequestSender {
     const results: HttpResponse[] = new Array(requests.length);
     let pending = requests.map((_, i) => i);
     for (let attempt = 1; ; attempt++) {
-      if (options.rate && limiter && !(attempt === 1 && options.rate.firstAttemptPaid)) {
-        limiter.acquire(options.rate.rule, options.rate.scope, pending.length, options.deadlineAtMs);
-      }
+      const { rate } = options;
+      const reservation = !rate || !limiter ? undefined
+        : attempt === 1 && rate.reservation ? rate.reservation
+        : limiter.acquire(rate.rule, rate.scope, pending.length, options.deadlineAtMs);
       const startedAtMs = clock.now();
       if (this.slowestRequestMs > 0 && startedAtMs + this.slowestRequestMs > options.deadlineAtMs) {
+        if (reservation) limiter!.release(reservation);
         throw new SlowServiceError(this.slowestRequestMs, options.deadlineAtMs - startedAtMs, options.operation);
       }
-      const outcomes = this.attempt(transport, pending.map((i) => requests[i]!), batch);
+      let outcomes: Array<HttpResponse | TransportError>;
+      try {
+        outcomes = this.attempt(transport, pending.map((i) => requests[i]!), batch);
+      } catch (e) {
+        // The daily quota is known to be spent: nothing was sent, so the slots go back.
+        if (reservation) limiter!.release(reservation);
+        throw e;
+      }
       const now = clock.now();
       this.slowestRequestMs = Math.max(this.slowestRequestMs, now - startedAtMs);
+      if (reservation) limiter!.settle(reservation, settlementOf(outcomes, now, policy.maxAnnouncedWaitMs));
       const retryLater: number[] = [];
       let waitMs = 0;
       let failure: EngageError | undefined;
@@ -100,10 +112,6 @@ export class RequestSender {
         if (!decision.retry && decision.reason === 'success') {
           results[index] = outcome as HttpResponse;
           continue;
-        }
-        if (outcome instanceof TransportError === false && (outcome as HttpResponse).status === 429 && options.rate && limiter) {
-          const announced = announcedWaitMs((outcome as HttpResponse).headers);
-          if (announced !== undefined) limiter.blockUntil(options.rate.rule, options.rate.scope, now + Math.min(announced, policy.maxAnnouncedWaitMs));
         }
         // A retry is worth its wait only when the answer can also arrive before the deadline.
         const retryFits = decision.retry && now + decision.waitMs + this.slowestRequestMs <= options.deadlineAtMs;
@@ -163,4 +171,28 @@ export function transportFailure(error: TransportError, url: string, operation: 
     case 'invalid-address': return new BadAddressError('invalid', url, operation);
     case 'connection': return new ConnectionError(error.message, operation);
   }
+}
+
+/**
+ * What the service counted of one attempt: every member but those refused with 429 or refused before
+ * they left, as of when the answers (or the failure) came back, and the longest wait a 429 announced,
+ * for every execution to honour.
+ */
+function settlementOf(outcomes: Array<HttpResponse | TransportError>, nowMs: number, maxAnnouncedWaitMs: number): RateSettlement {
+  let counted = 0;
+  let blockUntilMs: number | undefined;
+  for (const outcome of outcomes) {
+    // A request refused before it left (whitelist, quota, address, DNS) never reached the service.
+    if (outcome instanceof TransportError) {
+      if (outcome.kind === 'connection') counted++;
+      continue;
+    }
+    if (outcome.status !== 429) {
+      counted++;
+      continue;
+    }
+    const announced = announcedWaitMs(outcome.headers);
+    if (announced !== undefined) blockUntilMs = Math.max(blockUntilMs ?? 0, nowMs + Math.min(announced, maxAnnouncedWaitMs));
+  }
+  return blockUntilMs === undefined ? { counted, atMs: nowMs } : { counted, atMs: nowMs, blockUntilMs };
 }

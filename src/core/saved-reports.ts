@@ -109,7 +109,10 @@ export interface RefreshStatus {
   lastSuccessAtMs?: number;
   rows?: number;
   durationMs?: number;
-  /** HTTP requests of the last successful refresh: the runner's estimate for the next one. */
+  /**
+   * HTTP requests of the last successful refresh (before the first, what a deferred attempt's first
+   * page showed it needs): the runner's estimate for the next one.
+   */
   requests?: number;
   lastError?: { message: string; traceId?: string; atMs: number };
   /** Failures in a row since the last success. */

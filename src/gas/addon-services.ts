@@ -16,20 +16,17 @@ export interface AddonContext {
 export function createAddon(context: AddonContext = {}): EngageAddon {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const documentCache = CacheService.getDocumentCache() ?? CacheService.getUserCache();
-  // Only the quota counts use it, and they go on without it (core/daily-quota.ts).
-  const userLock = LockService.getUserLock() as GoogleAppsScript.Lock.Lock | null;
+  // Only user- and document-scoped services: the script's lock and cache are shared by every user of the add-on.
   return new EngageAddon({
     transport: new UrlFetchTransport(UrlFetchApp),
     userStore: new PropertiesStore(PropertiesService.getUserProperties()),
+    userLock: new ServiceLock(LockService.getUserLock()),
     documentCache: new ServiceCache(documentCache),
     documentLock: new ServiceLock(LockService.getDocumentLock() ?? LockService.getUserLock()),
-    sharedCache: new ServiceCache(CacheService.getScriptCache()),
-    sharedLock: new ServiceLock(LockService.getScriptLock()),
     clock: systemClock,
     sleeper: blockingSleeper,
     timeZone: spreadsheet ? spreadsheet.getSpreadsheetTimeZone() : Session.getScriptTimeZone(),
     inCustomFunction: context.inCustomFunction === true,
     deployment: DEPLOYMENT,
-    ...(userLock ? { userLock: new ServiceLock(userLock) } : {}),
   });
 }

@@ -136,3 +136,11 @@ describe('dist/Code.js', () => {
     for (const [, fn] of added) expect(names).toContain(fn);
   });
 });
+
+describe('the bundle\'s shared state', () => {
+  it('uses nothing every user of the published add-on shares: no script lock, script cache or script properties (docs/shared-state.md)', () => {
+    for (const scriptWide of ['getScriptLock', 'getScriptCache', 'getScriptProperties']) expect(code).not.toContain(scriptWide);
+    // What it does use: user and document scopes.
+    for (const scoped of ['getUserLock', 'getDocumentLock', 'getDocumentCache', 'getUserProperties', 'getDocumentProperties']) expect(code).toContain(scoped);
+  });
+});

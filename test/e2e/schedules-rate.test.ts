@@ -7,7 +7,7 @@
  */
 import { OWNER, type AddonHarness } from '../support/addon-host';
 import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../support/emulator';
-import { HOUR_MS, MINUTE_MS, startScheduledAddon } from '../support/scheduled-host';
+import { HOUR_MS, MINUTE_MS, nextTriggerRun, startScheduledAddon } from '../support/scheduled-host';
 
 const START = '2026-11-20T12:00:00.000Z';
 
@@ -26,15 +26,6 @@ interface ScheduleListView {
 
 async function reportRequests(h: AddonHarness) {
   return (await h.emulator.requests()).filter((r) => r.path.endsWith('/reports/main'));
-}
-
-/** Moves to the next hourly trigger run and lets it run; returns the virtual minutes the run took. */
-function nextTriggerRun(h: AddonHarness): { minutes: number; runs: number } {
-  const due = Math.min(...h.host.triggers.map((t) => t.nextRunAt ?? Infinity));
-  h.host.advanceTime(due - h.host.clock.now() - 1);
-  const startedAt = h.host.clock.now() + 1;
-  const runs = h.host.advanceTime(1);
-  return { minutes: (h.host.clock.now() - startedAt) / MINUTE_MS, runs: runs.length };
 }
 
 describe('scheduled refresh within the rate limit', () => {

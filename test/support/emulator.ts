@@ -10,9 +10,9 @@
  *   await fetch(`${emulator.baseUrl}/publishers`, { headers: { 'SVC-TOKEN-V1': token } });
  *   await emulator.close();
  */
-import type { FaultRule, ImpressionRecord, RequestLogEntry, ServedRecord } from '../../dev/emulator/state';
+import type { FaultRule, ImpressionRecord, LatencyRange, RequestLogEntry, ServedRecord } from '../../dev/emulator/state';
 
-export type { FaultRule, ImpressionRecord, RequestLogEntry, ServedRecord };
+export type { FaultRule, ImpressionRecord, LatencyRange, RequestLogEntry, ServedRecord };
 export { DEMO_USER, ANALYST_USER, DEMO_API_KEY, BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, ANALYST_PUBLISHER_ID } from '../../dev/emulator/seed';
 
 export const TOKEN_HEADER = 'SVC-TOKEN-V1';
@@ -27,8 +27,13 @@ export interface EmulatorHandle {
   port: number;
   /** Clears tokens, logs, limits, faults and impressions; the clock goes back to real time. */
   reset(): Promise<void>;
-  /** Sets the emulator clock (it keeps running from there, unless `frozen`: then only advanceClock moves it). */
-  setClock(iso: string, options?: { frozen?: boolean }): Promise<void>;
+  /**
+   * Sets the emulator clock (it keeps running from there, unless `frozen`: then only advanceClock moves
+   * it; `followClient`: frozen, and requests are timed by the virtual send time their client gives).
+   */
+  setClock(iso: string, options?: { frozen?: boolean; followClient?: boolean }): Promise<void>;
+  /** Models the network: each request's arrival and return latency drawn from these ranges (return: as arrival). */
+  setLatency(latency: { arrival: LatencyRange; return?: LatencyRange; seed?: number }): Promise<void>;
   advanceClock(ms: number): Promise<void>;
   /** The emulator clock as an ISO string. */
   now(): Promise<string>;
@@ -77,7 +82,8 @@ export async function newEmulator(): Promise<EmulatorHandle> {
   const handle: EmulatorHandle = {
     ...created,
     reset: async () => void (await call(`${admin}/reset`, 'POST')),
-    setClock: async (iso, options) => void (await call(`${admin}/clock`, 'POST', options?.frozen ? { now: iso, frozen: true } : { now: iso })),
+    setClock: async (iso, options) => void (await call(`${admin}/clock`, 'POST', { now: iso, ...options })),
+    setLatency: async (latency) => void (await call(`${admin}/latency`, 'POST', latency)),
     advanceClock: async (ms) => void (await call(`${admin}/clock`, 'POST', { advanceMs: ms })),
     now: async () => (await call<{ now: string }>(`${admin}/clock`, 'GET')).now,
     changePassword: async (username, password) =>

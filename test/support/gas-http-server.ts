@@ -6,6 +6,8 @@
  *   /echo                     answers 200 with JSON { method, url, headers, body }
  *   /redirect                 answers 302 to /echo
  *   /count                    answers the number of requests seen so far
+ *   /virtual/<ms>             answers 200 with the x-virtual-send-time it received, and says in
+ *                             x-virtual-answer-time that the answer reaches the client <ms> later
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 
@@ -29,6 +31,10 @@ const server = http.createServer((req, res) => {
     } else if (parts[0] === 'redirect') {
       res.writeHead(302, { Location: '/echo' });
       res.end();
+    } else if (parts[0] === 'virtual') {
+      const sent = Number(req.headers['x-virtual-send-time']);
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'X-Virtual-Answer-Time': String(sent + Number(parts[1])) });
+      res.end(String(req.headers['x-virtual-send-time']));
     } else if (parts[0] === 'count') {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       res.end(String(seen));

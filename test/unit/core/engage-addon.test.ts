@@ -3,7 +3,8 @@
  * for another execution's claim instead of fetching again, and that dates survive the cache.
  */
 import { EngageAddon, LARGE_RESULT_TTL_SECONDS, decodeValues, encodeValues } from '../../../src/core/engage-addon';
-import { FakeCache, FakeLock, FakeStore, FakeTransport, ManualClock, ManualSleeper, reportHandler } from '../../support/fakes';
+import { REPORT_RATE_RULE } from '../../../src/core/rate-limiter';
+import { FakeCache, FakeLock, FakeStore, FakeTransport, jsonResponse, ManualClock, ManualSleeper, reportHandler } from '../../support/fakes';
 
 const BASE = 'https://api.example.com/engage/v2';
 
@@ -20,13 +21,15 @@ function setup(rows: number, item?: (i: number) => Record<string, unknown>) {
     },
   });
   const transport = new FakeTransport(reportHandler(rows, item));
+  const userLock = new FakeLock();
+  const documentLock = new FakeLock();
   const addon = new EngageAddon({
-    transport, userStore, documentCache: spied, documentLock: new FakeLock(), sharedCache: new FakeCache(clock), sharedLock: new FakeLock(),
+    transport, userStore, documentCache: spied, userLock, documentLock,
     clock, sleeper, random: () => 0.5, timeZone: 'Europe/Berlin', inCustomFunction: true,
   });
   userStore.set('engage.settings', JSON.stringify({ reportingBaseUrl: BASE }));
   userStore.set('engage.token', JSON.stringify({ token: 'tok', source: 'pasted', obtainedAtMs: clock.now() }));
-  return { clock, sleeper, documentCache, puts, transport, addon };
+  return { clock, sleeper, documentCache, puts, transport, addon, userStore, userLock, documentLock };
 }
 
 const input = { entityId: 'pub', fromDate: '20261101', toDate: '20261107' };
@@ -98,6 +101,33 @@ describe('EngageAddon.formulaReport', () => {
     env.documentCache.put(claimKey, String(env.clock.now() - 1), 900);
     expect(env.addon.formulaReport('main', input, { deadlineAtMs: env.clock.now() + 25_000 })).toEqual(values);
     expect(env.transport.requestCount).toBe(requestsBefore + 1);
+  });
+});
+
+describe('where EngageAddon keeps shared state', () => {
+  it('keeps the report rate window in the document cache for the cache\'s longest time, under the document lock', () => {
+    const { addon, puts, clock, documentLock, userLock } = setup(7);
+    addon.formulaReport('main', input, { deadlineAtMs: clock.now() + 25_000 });
+    const windowPuts = puts.filter((p) => p.key === 'engage.rate.reports.pub');
+    // Reserved before the request, settled after it.
+    expect(windowPuts).toEqual([{ key: 'engage.rate.reports.pub', ttl: 21_600 }, { key: 'engage.rate.reports.pub', ttl: 21_600 }]);
+    // The claim, then the reservation and its settlement.
+    expect(documentLock.tryLocks).toBe(3);
+    expect(documentLock.releases).toBe(3);
+    // The user lock guards only the daily URL Fetch count: one update for the one request.
+    expect(userLock.tryLocks).toBe(1);
+    expect(addon.rateBudget().remaining(REPORT_RATE_RULE, 'pub')).toBe(29);
+  });
+
+  it('keeps the login guard in the signing-in user\'s properties, under the user lock', () => {
+    const { addon, transport, puts, userStore, userLock, documentLock } = setup(7);
+    transport.setHandler(() => jsonResponse(200, { 'SVC-TOKEN-V1': 'new-token' }));
+    addon.signIn('ann@example.com', 'pw');
+    expect(JSON.parse(userStore.values.get('engage.rate.login.ann@example.com')!).t).toHaveLength(1);
+    // The login guard's reservation and settlement, and the daily URL Fetch count of the one request.
+    expect(userLock.tryLocks).toBe(3);
+    expect(documentLock.tryLocks).toBe(0);
+    expect(puts.filter((p) => p.key.startsWith('engage.rate.'))).toEqual([]);
   });
 });
 

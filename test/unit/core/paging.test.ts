@@ -1,6 +1,6 @@
 import { TransportError } from '../../../src/core';
 import { planRemainingPages } from '../../../src/core/paging';
-import { REPORT_RATE_RULE } from '../../../src/core/rate-limiter';
+import { REPORT_RATE_RULE, type RateLimiter } from '../../../src/core/rate-limiter';
 import { errorResponse, queryOf, reportHandler } from '../../support/fakes';
 import { harness, PUBLISHER } from './harness';
 
@@ -64,10 +64,15 @@ describe('paging a report', () => {
     expect(progress).toEqual([[1, 3], [3, 3]]);
   });
 
+  /** 25 report requests of this publisher were sent and answered a moment ago by other executions. */
+  function othersSent25(client: unknown, nowMs: number): void {
+    const limiter = (client as { limiter: RateLimiter }).limiter;
+    limiter.settle(limiter.acquire(REPORT_RATE_RULE, PUBLISHER, 25, nowMs), { counted: 25, atMs: nowMs });
+  }
+
   it('sends the remaining pages in groups the rate budget allows', () => {
-    const { client, transport, sleeper } = harness(reportHandler(95_000));
-    // 25 report requests of this publisher were sent a moment ago by other executions.
-    (client as unknown as { limiter: { acquire: (...a: unknown[]) => void } }).limiter.acquire(REPORT_RATE_RULE, PUBLISHER, 25, Date.now() + 1e12);
+    const { client, transport, sleeper, clock } = harness(reportHandler(95_000));
+    othersSent25(client, clock.now());
     const result = client.runReport(client.buildQuery('main', input), { deadlineAtMs: Date.UTC(2026, 10, 22, 12, 5) });
     expect(result.items).toHaveLength(95_000);
     expect(transport.batchSizes).toEqual([4, 5]);
@@ -75,12 +80,23 @@ describe('paging a report', () => {
   });
 
   it('keeps what it has and says when to continue when the rate budget runs out before the deadline', () => {
-    const { client, transport } = harness(reportHandler(95_000));
-    (client as unknown as { limiter: { acquire: (...a: unknown[]) => void } }).limiter.acquire(REPORT_RATE_RULE, PUBLISHER, 25, Date.now() + 1e12);
+    const { client, transport, clock } = harness(reportHandler(95_000));
+    othersSent25(client, clock.now());
     const result = client.runReport(client.buildQuery('main', input));
     expect(result).toMatchObject({ partial: true, stoppedBecause: 'rateLimit', retryAtMs: Date.UTC(2026, 10, 22, 12, 1), pagesFetched: 5, pagesPlanned: 10 });
     expect(result.items).toHaveLength(50_000);
     expect(transport.requestCount).toBe(5);
+  });
+
+  it('spends nothing on the other pages when a caller that needs all of them cannot have them before the deadline', () => {
+    const { client, transport, clock } = harness(reportHandler(95_000));
+    othersSent25(client, clock.now());
+    const result = client.runReport(client.buildQuery('main', input), { allOrNothing: true });
+    expect(result).toMatchObject({ partial: true, stoppedBecause: 'rateLimit', retryAtMs: Date.UTC(2026, 10, 22, 12, 1), pagesFetched: 1, pagesPlanned: 10 });
+    expect(transport.requestCount).toBe(1);
+    // With the time to wait for them, it fetches them all.
+    const whole = client.runReport(client.buildQuery('main', input), { allOrNothing: true, deadlineAtMs: clock.now() + 5 * 60_000 });
+    expect(whole.items).toHaveLength(95_000);
   });
 
   it('retries only the members of a batch that failed', () => {

@@ -264,7 +264,7 @@ describe('EngageAddon recommendations', () => {
     userStore.values.set(SETTINGS_STORE_KEY, JSON.stringify(settings));
     const documentCache = new RecordingCache(clock);
     const engage = new EngageAddon({
-      transport, userStore, documentCache, documentLock: new FakeLock(), sharedCache: new FakeCache(clock), sharedLock: new FakeLock(),
+      transport, userStore, documentCache, userLock: new FakeLock(), documentLock: new FakeLock(),
       clock, sleeper: new ManualSleeper(clock), random: () => 0.5, timeZone: 'Europe/Berlin', inCustomFunction: true,
     });
     return { engage, documentCache, clock };

@@ -52,14 +52,57 @@ describe('RequestSender', () => {
     expect(transport.fetchCalls).toBe(DEFAULT_RETRY_POLICY.maxAttempts + 1);
   });
 
-  it('spends a rate slot for every attempt, the first one unless already paid', () => {
+  it('spends a rate slot for every attempt, the first one unless already reserved', () => {
     const { sender, transport, limiter, options } = setup();
     transport.enqueue(errorResponse(504, 'slow'));
     transport.setHandler(() => jsonResponse(200, {}));
-    sender.sendAll([req(1), req(2)], { ...options, rate: { rule: REPORT_RATE_RULE, scope: 'pub', firstAttemptPaid: true } });
-    expect(limiter.remaining(REPORT_RATE_RULE, 'pub')).toBe(29);
+    const reservation = limiter.acquire(REPORT_RATE_RULE, 'pub', 2, options.deadlineAtMs);
+    sender.sendAll([req(1), req(2)], { ...options, rate: { rule: REPORT_RATE_RULE, scope: 'pub', reservation } });
+    // The caller's 2 slots and 1 for the retry of the 504.
+    expect(limiter.remaining(REPORT_RATE_RULE, 'pub')).toBe(27);
     sender.send(req(3), { ...options, rate: { rule: REPORT_RATE_RULE, scope: 'pub' } });
+    expect(limiter.remaining(REPORT_RATE_RULE, 'pub')).toBe(26);
+  });
+
+  it('times the rate window by when answers came back, not by when requests were sent', () => {
+    const { sender, transport, limiter, clock, sleeper, options } = setup();
+    // The batch's answers take 400 ms to come back.
+    transport.setHandler((_request, index) => {
+      if (index === 0) clock.advance(400);
+      return jsonResponse(200, {});
+    });
+    const rate = { rule: REPORT_RATE_RULE, scope: 'pub' };
+    const firstSentAt = clock.now();
+    sender.sendAll(Array.from({ length: 30 }, (_, i) => req(i)), { ...options, rate });
+    expect(clock.now()).toBe(firstSentAt + 400);
+    clock.set(firstSentAt + 60_000);
+    // A minute after the 30 were sent, but not yet a minute after their answers: the next waits 400 ms more.
+    sender.send(req(31), { ...options, deadlineAtMs: clock.now() + 25_000, rate });
+    expect(sleeper.sleeps).toEqual([400]);
+    expect(transport.requests).toHaveLength(31);
+  });
+
+  it('does not count a request the service refused with 429, and remembers the wait it announced for everyone', () => {
+    const { sender, transport, limiter, clock, options } = setup();
+    transport.enqueue(jsonResponse(200, {}), errorResponse(429, 'busy', 't', { 'rate-limit-msec-left': '5000' }));
+    transport.setHandler(() => jsonResponse(200, {}));
+    sender.sendAll([req(1), req(2)], { ...options, rate: { rule: REPORT_RATE_RULE, scope: 'pub' } });
+    // Answered: the first 200 and the retried second one; the 429 counted for nothing.
+    expect(transport.requests).toHaveLength(3);
     expect(limiter.remaining(REPORT_RATE_RULE, 'pub')).toBe(28);
+    expect(limiter.nextFreeAtMs(REPORT_RATE_RULE, 'pub')).toBeLessThanOrEqual(clock.now());
+  });
+
+  it('gives the slots back when it sends nothing because the answer could not come in time', () => {
+    const { sender, transport, limiter, clock, options } = setup();
+    transport.setHandler(() => {
+      clock.advance(15_000);
+      return jsonResponse(200, {});
+    });
+    const rate = { rule: REPORT_RATE_RULE, scope: 'pub' };
+    sender.send(req(1), { ...options, rate });
+    expect(() => sender.send(req(2), { ...options, rate })).toThrow(/answering slowly/);
+    expect(limiter.remaining(REPORT_RATE_RULE, 'pub')).toBe(29);
   });
 
   it('reports a 429 it cannot wait for with the time to try again', () => {

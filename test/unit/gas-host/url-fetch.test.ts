@@ -6,6 +6,11 @@ function get(url, params) { var r = UrlFetchApp.fetch(url, params); return [r.ge
 function status(url, params) { return UrlFetchApp.fetch(url, params).getResponseCode(); }
 function all(urls) { return UrlFetchApp.fetchAll(urls.map(function (u) { return { url: u, muteHttpExceptions: true }; })).map(function (r) { return r.getContentText(); }); }
 function post(url, payload) { return JSON.parse(UrlFetchApp.fetch(url, { method: 'post', payload: payload }).getContentText()); }
+function virtualTimes(urls) {
+  var before = Date.now();
+  var answers = UrlFetchApp.fetchAll(urls.map(function (u) { return { url: u }; }));
+  return { before: before, after: Date.now(), sent: answers.map(function (r) { return r.getContentText(); }), headers: answers.map(function (r) { return Object.keys(r.getAllHeaders()); }) };
+}
 function postJson(url) { return JSON.parse(UrlFetchApp.fetch(url, { method: 'post', contentType: 'application/json', payload: JSON.stringify({ a: 1 }), headers: { Authorization: 'Bearer t' } }).getContentText()); }
 `;
 
@@ -83,4 +88,34 @@ describe('UrlFetchApp', () => {
     expect(() => host.call('status', ['http://127.0.0.1:1/x'])).toThrow('Address unavailable: http://127.0.0.1:1/x');
     expect(() => host.call('status', [`${server.baseUrl}/slow/1500`])).toThrow(`Timeout: ${server.baseUrl}/slow/1500`);
   });
+
+  describe('on a virtual clock', () => {
+    const START = Date.UTC(2026, 10, 20, 12);
+
+    it('sends each request with its virtual send time and moves the clock to the latest answer a server announces, hiding that header', () => {
+      const moves: number[] = [];
+      const host = createGasHost({ clock: 'virtual', startTime: START, onTimeAdvance: (ms) => moves.push(ms) });
+      host.load(BUNDLE);
+      const result = host.call('virtualTimes', [[`${server.baseUrl}/virtual/250`, `${server.baseUrl}/virtual/400`, `${server.baseUrl}/virtual/100`]]) as { before: number; after: number; sent: string[]; headers: string[][] };
+      expect(result.sent).toEqual([String(START), String(START), String(START)]);
+      // Parallel requests overlap: the batch took as long as its slowest answer, not the sum.
+      expect(result.after - result.before).toBe(400);
+      expect(moves).toEqual([400]);
+      for (const names of result.headers) expect(names.map((n) => n.toLowerCase())).not.toContain('x-virtual-answer-time');
+      // What the script sent is logged as it sent it.
+      expect(host.fetchLog.every((f) => !('x-virtual-send-time' in f.headers))).toBe(true);
+    });
+
+    it('moves the shared clock for executions in workers too, and a server that says nothing leaves it alone', async () => {
+      const host = createGasHost({ clock: 'virtual', startTime: START });
+      host.load(BUNDLE);
+      const [outcome] = await host.callConcurrently([{ functionName: 'virtualTimes', args: [[`${server.baseUrl}/virtual/300`]] }]);
+      expect((outcome!.value as { after: number; before: number }).after - (outcome!.value as { before: number }).before).toBe(300);
+      expect(host.clock.now()).toBe(START + 300);
+      host.call('all', [[`${server.baseUrl}/status/200`]]);
+      expect(host.clock.now()).toBe(START + 300);
+      await host.close();
+    });
+  });
 });
+

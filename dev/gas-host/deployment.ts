@@ -1,0 +1,55 @@
+/**
+ * A published add-on is ONE script for all its users in all their documents. A ScriptDeployment holds
+ * what that script shares across documents: its clock, the script's properties, cache and lock, each
+ * user's properties, cache and lock (per user per script, so the same in every document), the
+ * triggers (20 per user per script), each user's daily quotas and the ids of executions, which locks are held by. Hosts built on
+ * one deployment (`createGasHost({ deployment, documentId })`) are documents of that one add-on, each
+ * with its own spreadsheet, document properties, document cache and document lock; a host built
+ * without one has a deployment of its own.
+ */
+import { createClock, withAdvanceHook, type HostClock } from './clock';
+import type { CacheEntry, DailyQuotaName, QuotaWindow, TriggerRecord } from './host-state';
+
+export interface ScriptDeployment {
+  readonly clock: HostClock;
+  readonly scriptProperties: Map<string, string>;
+  /** Per user, in every document. */
+  readonly userProperties: Map<string, Map<string, string>>;
+  /** Every cache by name: `script`, `user:<email>`, `document:<id>`. */
+  readonly caches: Map<string, Map<string, CacheEntry>>;
+  /** Lock holders and waiters by scope: `script`, `user:<email>`, `document:<id>`. */
+  readonly lockHolders: Map<string, number>;
+  readonly lockWaiters: Map<string, Array<{ executionId: number; grant: () => void }>>;
+  /** Every trigger of the script, of every user in every document. */
+  readonly triggers: TriggerRecord[];
+  /** Each user's daily quota windows (URL Fetch calls, trigger runtime): per user, in every document. */
+  readonly dailyQuotas: Map<string, Partial<Record<DailyQuotaName, QuotaWindow>>>;
+  nextExecutionId(): number;
+  nextTriggerId(): number;
+}
+
+export interface DeploymentOptions {
+  /** 'real' (default) or 'virtual': virtual time moves only by Utilities.sleep, advanceTime and announced answer times. */
+  clock?: 'real' | 'virtual';
+  /** Start of virtual time; default now. */
+  startTime?: Date | number;
+  /** Virtual clock: hears every move of time made on the main thread (see GasHostOptions.onTimeAdvance). */
+  onTimeAdvance?: (ms: number) => void;
+}
+
+export function createDeployment(options: DeploymentOptions = {}): ScriptDeployment {
+  let executions = 0;
+  let triggers = 0;
+  return {
+    clock: withAdvanceHook(createClock({ virtual: options.clock === 'virtual', start: options.startTime }), options.onTimeAdvance),
+    scriptProperties: new Map(),
+    userProperties: new Map(),
+    caches: new Map(),
+    lockHolders: new Map(),
+    lockWaiters: new Map(),
+    triggers: [],
+    dailyQuotas: new Map(),
+    nextExecutionId: () => ++executions,
+    nextTriggerId: () => ++triggers,
+  };
+}
