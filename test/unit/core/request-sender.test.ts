@@ -159,6 +159,18 @@ describe('RequestSender with a fetch that gets no answer', () => {
     expect(transport.fetchCalls).toBe(1);
   });
 
+  it('keeps no rate slot for requests refused before they left, and gives the slots back when the quota is known to be spent', () => {
+    const rate = { rule: REPORT_RATE_RULE, scope: 'pub' };
+    const refused = setup(refusal('dns', 'DNS error: https://x.test/r?n=1'));
+    expect(() => refused.sender.sendAll([req(1), req(2)], { ...refused.options, rate })).toThrow(BadAddressError);
+    expect(refused.limiter.remaining(REPORT_RATE_RULE, 'pub')).toBe(REPORT_RATE_RULE.limit);
+    const spent = setup(() => jsonResponse(200, {}), 1);
+    spent.sender.send(req(1), { ...spent.options, rate });
+    expect(() => spent.sender.send(req(2), { ...spent.options, rate })).toThrow(FetchQuotaError);
+    expect(spent.transport.requestCount).toBe(1);
+    expect(spent.limiter.remaining(REPORT_RATE_RULE, 'pub')).toBe(REPORT_RATE_RULE.limit - 1);
+  });
+
   it('still tries a lost connection again', () => {
     const { sender, transport, options } = setup();
     transport.enqueue(new TransportError('Address unavailable: https://x.test/r'));
