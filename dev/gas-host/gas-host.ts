@@ -15,6 +15,7 @@ import { parseFormula } from './formula';
 import {
   GasException,
   HostState,
+  type CacheEviction,
   toCellValue,
   type AuthModeName,
   type CellValue,
@@ -67,6 +68,8 @@ export interface GasHostOptions {
   fetchTimeoutMs?: number;
   /** Execution worker threads for recalculate (Apps Script allows 30 simultaneous executions per user). */
   concurrency?: number;
+  /** What a full cache (1,000 items) drops: 'expiry' (default, Google's reference) or 'fifo' (what an experiment saw). */
+  cacheEviction?: CacheEviction;
 }
 
 export interface CallOptions {
@@ -149,6 +152,7 @@ export class GasHost {
       sheetNames: options.sheets ?? ['Sheet1'],
       maxRows: options.maxRows ?? 1000,
       maxColumns: options.maxColumns ?? 26,
+      cacheEviction: options.cacheEviction ?? 'expiry',
       syncFetchAll: (requests) => syncFetch.fetchAllSettled(requests),
     });
     this.options = {

@@ -127,8 +127,17 @@ export const CACHE_KEY_LIMIT_CHARS = 250;
 export const CACHE_VALUE_LIMIT_BYTES = 100 * 1024;
 export const CACHE_MAX_TTL_SECONDS = 21600;
 export const CACHE_DEFAULT_TTL_SECONDS = 600;
+/** The Cache service's reference: about 1,000 items per cache; when full, the 900 farthest from expiry are kept. */
 export const CACHE_CAPACITY_ITEMS = 1000;
 export const CACHE_KEPT_AFTER_EVICTION = 900;
+
+/**
+ * Which entries a full cache drops: 'expiry' keeps the 900 farthest from expiry (Google's reference);
+ * 'fifo' drops the oldest entries, about 100 at once, as a public experiment observed ("removes items
+ * based on creation time, ignoring recent access"). An entry written again keeps its creation time,
+ * which is the stricter reading for keys that are rewritten all the time.
+ */
+export type CacheEviction = 'expiry' | 'fifo';
 export const TRIGGERS_PER_USER_LIMIT = 20;
 export const DEFAULT_NUMBER_FORMAT = '0.###############';
 
@@ -144,6 +153,7 @@ export interface HostStateOptions {
   sheetNames: string[];
   maxRows: number;
   maxColumns: number;
+  cacheEviction: CacheEviction;
   /** Synchronous batch fetch used by main-thread executions. */
   syncFetchAll: (requests: SyncFetchRequest[]) => SyncFetchOutcome[];
 }
@@ -348,14 +358,21 @@ export class HostState {
     return entry.value;
   }
 
+  /** A Map keeps the order keys were first set in: that order is the entries' creation order. */
   private cacheWrite(store: Map<string, CacheEntry>, key: string, value: string, ttlSeconds: number): void {
     store.set(key, { value, expiresAt: this.clock.now() + ttlSeconds * 1000 });
-    if (store.size > CACHE_CAPACITY_ITEMS) {
-      const now = this.clock.now();
-      const kept = [...store].filter(([, e]) => e.expiresAt > now).sort((a, b) => b[1].expiresAt - a[1].expiresAt);
-      store.clear();
-      for (const [k, e] of kept.slice(0, CACHE_KEPT_AFTER_EVICTION)) store.set(k, e);
+    if (store.size <= CACHE_CAPACITY_ITEMS) return;
+    const now = this.clock.now();
+    let kept = [...store].filter(([, e]) => e.expiresAt > now);
+    if (kept.length > CACHE_CAPACITY_ITEMS) {
+      if (this.options.cacheEviction === 'fifo') kept = kept.slice(kept.length - CACHE_KEPT_AFTER_EVICTION);
+      else {
+        const farthest = new Set([...kept].sort((a, b) => b[1].expiresAt - a[1].expiresAt).slice(0, CACHE_KEPT_AFTER_EVICTION).map(([k]) => k));
+        kept = kept.filter(([k]) => farthest.has(k));
+      }
     }
+    store.clear();
+    for (const [k, e] of kept) store.set(k, e);
   }
 
   private checkCacheEntry(key: string, value: string, ttlSeconds: number): void {
