@@ -1,7 +1,7 @@
 /**
  * The small synchronous interfaces the core is driven through. Apps Script is synchronous, so every
  * port is too. Adapters over the URL Fetch, Properties, Cache and Lock services and Utilities
- * live in src/gas; tests use the counting fakes in test/support/fakes.ts. Nothing here names a
+ * (sleep, gzip and base64) live in src/gas; tests use the counting fakes in test/support/fakes.ts. Nothing here names a
  * platform global, so the core runs unchanged in Apps Script V8 and in Node.
  */
 
@@ -57,6 +57,15 @@ export interface Cache {
   getAll?(keys: string[]): Record<string, string>;
   put(key: string, value: string, ttlSeconds: number): void;
   remove(key: string): void;
+}
+
+/**
+ * Compresses text into ASCII text and back (gzip and base64 with Utilities), so that a large value
+ * takes fewer cache entries. `decompress` throws on anything `compress` did not make.
+ */
+export interface Compressor {
+  compress(text: string): string;
+  decompress(compressed: string): string;
 }
 
 /** Mutual exclusion across executions (Lock service). */

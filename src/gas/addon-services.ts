@@ -4,6 +4,7 @@
  * service touched while the bundle loads would break onOpen in AuthMode.NONE.
  */
 import { EngageAddon } from '../core/engage-addon';
+import { gzipCompressor } from './gzip-compressor';
 import { UrlFetchTransport } from './url-fetch-transport';
 import { PropertiesStore, ServiceCache, ServiceLock, blockingSleeper, systemClock } from './stores';
 
@@ -19,6 +20,7 @@ export function createAddon(context: AddonContext = {}): EngageAddon {
     transport: new UrlFetchTransport(UrlFetchApp),
     userStore: new PropertiesStore(PropertiesService.getUserProperties()),
     documentCache: new ServiceCache(documentCache),
+    compressor: gzipCompressor,
     documentLock: new ServiceLock(LockService.getDocumentLock() ?? LockService.getUserLock()),
     sharedCache: new ServiceCache(CacheService.getScriptCache()),
     sharedLock: new ServiceLock(LockService.getScriptLock()),

@@ -19,7 +19,7 @@ export class PropertiesStore implements KeyValueStore {
   }
 }
 
-/** A CacheService cache; values above 100 KB are split by ChunkedCache in the core, not here. */
+/** A CacheService cache; values above 100 KB are compressed and split by ChunkedCache in the core, not here. */
 export class ServiceCache implements Cache {
   constructor(private readonly cache: GoogleAppsScript.Cache.Cache) {}
   get(key: string): string | null {
@@ -36,6 +36,9 @@ export class ServiceCache implements Cache {
   }
   remove(key: string): void {
     this.cache.remove(key);
+  }
+  removeAll(keys: string[]): void {
+    this.cache.removeAll(keys);
   }
 }
 

@@ -24,6 +24,7 @@ import { ANALYST_PUBLISHER_ID, DEMO_API_KEY, DEMO_USER, HOSTILE_PUBLISHER_ID, ME
 import { HOUR_MS, MINUTE_MS, startScheduledAddon } from '../support/scheduled-host';
 import { HOSTILE_STRINGS } from '../../dev/emulator/seed';
 import { repoRoot } from '../support/paths';
+import { readableCacheTexts } from '../support/cache-contents';
 import { SAVED_REPORTS_INDEX_KEY } from '../../src/core/saved-reports';
 
 jest.setTimeout(120_000);
@@ -113,6 +114,11 @@ function everythingHeld(): Holding[] {
     for (const [key, value] of h.host.properties(scope, OWNER)) held.push({ place: `${scope} properties: ${key}`, text: `${key}=${value}` });
   }
   for (const entry of state.allCacheEntries()) held.push({ place: `cache ${entry.cache}: ${entry.key}`, text: `${entry.key}=${entry.value}` });
+  // Formula results are stored compressed: scan what they hold as well as their raw entries.
+  for (const cache of new Set(state.allCacheEntries().map((e) => e.cache))) {
+    const entries = state.allCacheEntries().filter((e) => e.cache === cache);
+    readableCacheTexts(entries).slice(entries.length).forEach((text, i) => held.push({ place: `cache ${cache}: compressed value ${i + 1}`, text }));
+  }
   held.push({ place: 'logs', text: h.host.logText() });
   for (const log of state.logs) held.push({ place: `log of ${log.functionName}`, text: log.text });
   for (const sheet of state.sheets) {
@@ -364,6 +370,8 @@ describe('no secret reaches anything but the user\'s own properties', () => {
       expect(all).toMatch(expected);
     }
     expect(h.host.state.allCacheEntries().length).toBeGreaterThan(0);
+    // Cached formula results were read decompressed: the rows they hold were scanned too.
+    expect(everythingHeld().filter((x) => x.place.includes('compressed value')).map((x) => x.text).join('\n')).toMatch(/"revenue"/);
     expect(h.host.logText()).toMatch(/scheduled refresh/);
   });
 });
