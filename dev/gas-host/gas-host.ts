@@ -271,9 +271,10 @@ export class GasHost {
     this.state.activeSheetId = target.id;
   }
 
-  /** A block of values, as Range.getValues would return them. */
-  getValues(sheet: string | undefined, a1: string): CellValue[][] {
+  /** A block of values, as Range.getValues would return them; without `a1`, the sheet's whole grid. */
+  getValues(sheet: string | undefined, a1?: string): CellValue[][] {
     const target = this.sheetOf(sheet);
+    if (a1 === undefined) return this.state.readValues({ sheetId: target.id, row: 1, column: 1, numRows: target.maxRows, numColumns: target.maxColumns });
     return this.state.readValues(this.state.resolveRange(a1, target.id));
   }
 
