@@ -14,6 +14,7 @@
  * evicted for them, whichever entries a full cache would drop first.
  */
 import type { Cache, Compressor } from './ports';
+import { splitByBytes, utf8Length } from './utf8';
 
 /** The Cache service refuses values above 100 KB (102,400 bytes); a chunk stays under either reading of "100 KB". */
 export const CACHE_CHUNK_BYTES = 96_000;
@@ -59,47 +60,6 @@ export function hashText(text: string): string {
     b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
   }
   return (a >>> 0).toString(36) + (b & 0x1fffff).toString(36);
-}
-
-/** UTF-8 bytes of a string (a lone surrogate counts 3, as it is sent as U+FFFD). */
-export function utf8Length(text: string): number {
-  if (/^[\x00-\x7f]*$/.test(text)) return text.length;
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
-/** Cuts text into pieces of at most `maxBytes` UTF-8 bytes each, never inside a character. */
-export function splitByBytes(text: string, maxBytes: number): string[] {
-  const pieces: string[] = [];
-  if (/^[\x00-\x7f]*$/.test(text)) {
-    for (let i = 0; i < text.length; i += maxBytes) pieces.push(text.slice(i, i + maxBytes));
-    return pieces;
-  }
-  let start = 0;
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
-    const size = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
-    if (bytes + size > maxBytes) {
-      pieces.push(text.slice(start, i));
-      start = i;
-      bytes = 0;
-    }
-    bytes += size;
-    if (pair) i++;
-  }
-  if (start < text.length) pieces.push(text.slice(start));
-  return pieces;
 }
 
 export class ChunkedCache {

@@ -51,6 +51,11 @@ export interface KeyValueStore {
   remove(key: string): void;
 }
 
+/** A store that can also list what it holds (all of a properties store), to prune it and measure it. */
+export interface ListableStore extends KeyValueStore {
+  entries(): Record<string, string>;
+}
+
 /** Best-effort cache; entries may disappear before their time (Cache service: at most 100 KB per value). */
 export interface Cache {
   get(key: string): string | null;

@@ -123,6 +123,8 @@ export interface WrittenBlock extends BlockPlacement {
  */
 export interface SheetWriter {
   write(placement: BlockPlacement, block: SheetBlock, previous?: WrittenBlock): WrittenBlock;
+  /** Names of the sheets the spreadsheet has now. */
+  sheetNames(): string[];
 }
 
 /**

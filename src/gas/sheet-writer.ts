@@ -48,6 +48,10 @@ export class SpreadsheetWriter implements SheetWriter {
     return { ...placement, rows, columns };
   }
 
+  sheetNames(): string[] {
+    return this.spreadsheet.getSheets().map((sheet) => sheet.getName());
+  }
+
   /** Throws, writing nothing, when the block would take the spreadsheet past its cell limit. */
   private checkRoom(placement: BlockPlacement, rows: number, columns: number): void {
     let inUse = 0;

@@ -3,10 +3,10 @@
  * clock and the blocking sleeper. Each wraps an object handed to it, so callers decide which scope
  * (user, document, script) backs which port.
  */
-import type { Cache, Clock, KeyValueStore, Lock, Sleeper } from '../core/ports';
+import type { Cache, Clock, ListableStore, Lock, Sleeper } from '../core/ports';
 
-/** A properties store (strings only, 9 KB per value). */
-export class PropertiesStore implements KeyValueStore {
+/** A properties store (strings only, 9 KB per value, 500 KB in all). */
+export class PropertiesStore implements ListableStore {
   constructor(private readonly properties: GoogleAppsScript.Properties.Properties) {}
   get(key: string): string | null {
     return this.properties.getProperty(key);
@@ -16,6 +16,9 @@ export class PropertiesStore implements KeyValueStore {
   }
   remove(key: string): void {
     this.properties.deleteProperty(key);
+  }
+  entries(): Record<string, string> {
+    return this.properties.getProperties();
   }
 }
 

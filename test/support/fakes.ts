@@ -5,7 +5,7 @@
  */
 import zlib from 'node:zlib';
 import {
-  TransportError, type Cache, type Clock, type Compressor, type HttpRequest, type HttpResponse, type HttpTransport, type KeyValueStore,
+  TransportError, type Cache, type Clock, type Compressor, type HttpRequest, type HttpResponse, type HttpTransport, type ListableStore,
   type Lock, type Sleeper,
 } from '../../src/core/ports';
 
@@ -77,11 +77,14 @@ export class FakeTransport implements HttpTransport {
   }
 }
 
-export class FakeStore implements KeyValueStore {
+export class FakeStore implements ListableStore {
   readonly values = new Map<string, string>();
   gets = 0;
   sets = 0;
   removes = 0;
+  entries(): Record<string, string> {
+    return Object.fromEntries(this.values);
+  }
   get(key: string): string | null {
     this.gets++;
     return this.values.get(key) ?? null;

@@ -3,7 +3,8 @@
  * 100 KB and written in one call; any missing or foreign chunk is a miss; and a budget keeps the values
  * of one prefix under a number of items by removing those nearest to expiry first.
  */
-import { CACHE_CHUNK_BYTES, CacheBudget, ChunkedCache, hashText, splitByBytes, utf8Length } from '../../../src/core/chunked-cache';
+import { CACHE_CHUNK_BYTES, CacheBudget, ChunkedCache, hashText } from '../../../src/core/chunked-cache';
+import { splitByBytes, utf8Length } from '../../../src/core/utf8';
 import { FakeCache, FakeCompressor, ManualClock } from '../../support/fakes';
 
 /** Text that gzip cannot shrink much: pseudo-random digits, so values need several chunks. */
