@@ -16,12 +16,13 @@ export class SpreadsheetWriter implements SheetWriter {
   write(placement: BlockPlacement, block: SheetBlock, previous?: WrittenBlock): WrittenBlock {
     const rows = block.values.length;
     const columns = rows > 0 ? block.values[0]!.length : 0;
-    this.checkRoom(placement, rows, columns);
-    const sheet = this.spreadsheet.getSheetByName(placement.sheetName) ?? this.spreadsheet.insertSheet(placement.sheetName);
+    const target = this.checkRoom(placement, rows, columns);
+    const sheet = target?.sheet ?? this.spreadsheet.insertSheet(placement.sheetName);
+    const grid = target?.grid ?? { rows: sheet.getMaxRows(), columns: sheet.getMaxColumns() };
     const lastRow = placement.row + rows - 1;
     const lastColumn = placement.column + columns - 1;
-    if (sheet.getMaxRows() < lastRow) sheet.insertRowsAfter(sheet.getMaxRows(), lastRow - sheet.getMaxRows());
-    if (sheet.getMaxColumns() < lastColumn) sheet.insertColumnsAfter(sheet.getMaxColumns(), lastColumn - sheet.getMaxColumns());
+    if (grid.rows < lastRow) sheet.insertRowsAfter(grid.rows, lastRow - grid.rows);
+    if (grid.columns < lastColumn) sheet.insertColumnsAfter(grid.columns, lastColumn - grid.columns);
 
     if (rows > 0 && columns > 0) {
       sheet.getRange(placement.row, placement.column, rows, columns).setValues(block.values as unknown[][]);
@@ -52,15 +53,19 @@ export class SpreadsheetWriter implements SheetWriter {
     return this.spreadsheet.getSheets().map((sheet) => sheet.getName());
   }
 
-  /** Throws, writing nothing, when the block would take the spreadsheet past its cell limit. */
-  private checkRoom(placement: BlockPlacement, rows: number, columns: number): void {
+  /**
+   * Throws, writing nothing, when the block would take the spreadsheet past its cell limit; returns the
+   * target sheet and its grid when it exists.
+   */
+  private checkRoom(placement: BlockPlacement, rows: number, columns: number): { sheet: GoogleAppsScript.Spreadsheet.Sheet; grid: GridSize } | undefined {
     let inUse = 0;
-    let target: GridSize | null = null;
+    let target: { sheet: GoogleAppsScript.Spreadsheet.Sheet; grid: GridSize } | undefined;
     for (const sheet of this.spreadsheet.getSheets()) {
       const grid = { rows: sheet.getMaxRows(), columns: sheet.getMaxColumns() };
       inUse += grid.rows * grid.columns;
-      if (sheet.getName() === placement.sheetName) target = grid;
+      if (sheet.getName() === placement.sheetName) target = { sheet, grid };
     }
-    checkCellRoom(inUse, cellsAdded(placement, rows, columns, target));
+    checkCellRoom(inUse, cellsAdded(placement, rows, columns, target?.grid ?? null));
+    return target;
   }
 }
