@@ -3,9 +3,11 @@
  * sets, measured through the built bundle in the local Apps Script host and the emulator with
  * 150 ms of latency added to every request. Writes bench/RESULTS.md (figures, goals, the machine).
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import vm from 'node:vm';
 import { performance } from 'node:perf_hooks';
 import { createSyncFetch } from '../dev/gas-host/sync-fetch';
 import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../dev/emulator/seed';
@@ -326,6 +328,64 @@ async function formulaWorkPerRow(env: BenchEnvironment): Promise<void> {
   record({ measure: 'Encoding a formula result for the cache (JSON, gzip and base64 through Utilities), per 1,000 cells', figure: `${perThousandCells.toFixed(2)} ms`, bound: `${ENCODE_MS_PER_1000_CELLS} ms, the formula budget's estimate`, ratio: perThousandCells / ENCODE_MS_PER_1000_CELLS, goal: 'under 1/3 (a threefold margin)', met: perThousandCells * 3 <= ENCODE_MS_PER_1000_CELLS });
 }
 
+/** The commit whose bundle the current one is compared with: the last before the bundle was made lighter. */
+const BUNDLE_BASELINE_COMMIT = '1abca89';
+
+/**
+ * Load cost of a bundle as every execution pays it (Apps Script runs the whole file's top level in
+ * each, custom-function cells included): compiling it and running its top level in a fresh vm
+ * context. Each sample compiles a distinct source (a comment differs), so V8's compilation cache
+ * never answers; samples of the bundles alternate, so the machine's load affects both alike.
+ */
+function loadCostMs(codes: string[], samples = 41): Array<{ compileMs: number; runMs: number }> {
+  const times = codes.map(() => ({ compile: [] as number[], run: [] as number[] }));
+  for (let i = 0; i < samples; i++) {
+    codes.forEach((code, k) => {
+      const started = performance.now();
+      const script = new vm.Script(`${code}\n// sample ${i} of bundle ${k}`, { filename: 'Code.js' });
+      const compiled = performance.now();
+      const context = vm.createContext({});
+      const ran = performance.now();
+      script.runInContext(context);
+      times[k]!.compile.push(compiled - started);
+      times[k]!.run.push(performance.now() - ran);
+    });
+  }
+  return times.map((t) => ({ compileMs: median(t.compile), runMs: median(t.run) }));
+}
+
+/** dist/Code.js against the same build of BUNDLE_BASELINE_COMMIT: size and load cost per execution. */
+async function bundleWeight(): Promise<void> {
+  const current = fs.readFileSync(path.join(ROOT, 'dist', 'Code.js'), 'utf8');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'engage-baseline-'));
+  let baseline: string | undefined;
+  try {
+    execFileSync('sh', ['-c', `git archive ${BUNDLE_BASELINE_COMMIT} src scripts package.json tsconfig.json | tar -x -C "${tmp}"`], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(tmp, 'node_modules'));
+    fs.mkdirSync(path.join(tmp, 'sidebar'));
+    fs.writeFileSync(path.join(tmp, 'sidebar', 'index.html'), '<!-- STYLES --><!-- SCRIPT -->');
+    fs.writeFileSync(path.join(tmp, 'sidebar', 'styles.css'), '');
+    fs.writeFileSync(path.join(tmp, 'sidebar', 'main.ts'), '');
+    fs.copyFileSync(path.join(ROOT, 'appsscript.json'), path.join(tmp, 'appsscript.json'));
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(tmp, 'scripts', 'build.ts')], { cwd: tmp, stdio: ['ignore', 'ignore', 'pipe'] });
+    // esbuild names each module in a comment, by its path from the build's folder: name them as a build here does.
+    baseline = fs.readFileSync(path.join(tmp, 'dist', 'Code.js'), 'utf8').split(`// ${path.relative(tmp, ROOT)}/`).join('// ');
+  } catch (e) {
+    notes.push(`- The baseline bundle (commit ${BUNDLE_BASELINE_COMMIT}) could not be built here (${e instanceof Error ? e.message.split('\n')[0] : String(e)}): only the current bundle was measured.`);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  const [now, before] = loadCostMs(baseline ? [current, baseline] : [current]);
+  const kb = (text: string) => `${(Buffer.byteLength(text) / 1024).toFixed(0)} KB`;
+  const total = (t: { compileMs: number; runMs: number }) => t.compileMs + t.runMs;
+  if (!baseline || !before) {
+    record({ measure: 'dist/Code.js: size, and the load cost every execution pays (compile, then run the top level in a fresh vm context)', figure: `${kb(current)}, ${total(now!).toFixed(1)} ms (compile ${now!.compileMs.toFixed(1)}, top level ${now!.runMs.toFixed(1)})`, bound: 'no baseline', ratio: 1, goal: 'smaller than before', met: false });
+    return;
+  }
+  record({ measure: `dist/Code.js size, against the bundle of ${BUNDLE_BASELINE_COMMIT} (before)`, figure: kb(current), bound: `${kb(baseline)} before`, ratio: Buffer.byteLength(current) / Buffer.byteLength(baseline), goal: 'smaller', met: current.length < baseline.length });
+  record({ measure: `Load cost of dist/Code.js in every execution (compile, then run the top level in a fresh vm context; median of 41), against ${BUNDLE_BASELINE_COMMIT} (before)`, figure: `${total(now!).toFixed(1)} ms (compile ${now!.compileMs.toFixed(1)}, top level ${now!.runMs.toFixed(1)})`, bound: `${total(before).toFixed(1)} ms before (compile ${before.compileMs.toFixed(1)}, top level ${before.runMs.toFixed(1)})`, ratio: total(now!) / total(before), goal: 'lower', met: total(now!) < total(before) });
+}
+
 function writeResults(): void {
   const cpu = os.cpus();
   const lines = [
@@ -356,6 +416,7 @@ async function main(): Promise<void> {
   ];
   // BENCH_ONLY=name,name runs only those, printing their rows without writing RESULTS.md.
   const only = process.env.BENCH_ONLY?.split(',');
+  if (!only || only.includes('bundleWeight')) await bundleWeight();
   for (const [bench, options] of benches) {
     if (only && !only.includes(bench.name)) continue;
     const env = await BenchEnvironment.start(options);
