@@ -10,7 +10,7 @@
  * this or last month, since a day, a fixed range, or for the hourly reports the last N hours. Days of the general report are UTC days, as the API's
  * "today" is (field notes).
  */
-import * as z from 'zod';
+import * as z from './zod';
 import { A1_CELL_PATTERN } from './a1-notation';
 import { addDays, formatDay, formatUtcHour, floorToHourMs, utcDayOf, type CalendarDay } from './dates';
 import { BusyError, controlCharacterIndex, quoted, ValidationError } from './errors';
@@ -43,7 +43,7 @@ export const SAVED_REPORTS_MAX_BYTES = 440 * 1024;
 export const STATUS_MAX_BYTES = 2048;
 const INDEX_LOCK_TIMEOUT_MS = 10_000;
 
-const dayText = z.string().regex(/^\d{8}$/, { error: 'must be a day as yyyyMMdd' });
+const dayText = z.string().check(z.regex(/^\d{8}$/, { error: 'must be a day as yyyyMMdd' }));
 
 export const periodSchema = z.discriminatedUnion('type', [
   /**
@@ -52,8 +52,8 @@ export const periodSchema = z.discriminatedUnion('type', [
    */
   z.strictObject({
     type: z.literal('lastDays'),
-    days: z.number().int().min(1, { error: 'must be at least 1 day' }).max(366, { error: 'must be at most 366 days' }),
-    endingYesterday: z.boolean().optional(),
+    days: z.int().check(z.minimum(1, { error: 'must be at least 1 day' }), z.maximum(366, { error: 'must be at most 366 days' })),
+    endingYesterday: z.optional(z.boolean()),
   }),
   /** From the first of the current UTC month up to today. */
   z.strictObject({ type: z.literal('thisMonth') }),
@@ -63,43 +63,43 @@ export const periodSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('since'), fromDate: dayText }),
   z.strictObject({ type: z.literal('fixed'), fromDate: dayText, toDate: dayText }),
   /** Hourly reports: the last N whole hours up to the current one, UTC. */
-  z.strictObject({ type: z.literal('lastHours'), hours: z.number().int().min(1, { error: 'must be at least 1 hour' }).max(24, { error: 'must be at most 24 hours' }) }),
+  z.strictObject({ type: z.literal('lastHours'), hours: z.int().check(z.minimum(1, { error: 'must be at least 1 hour' }), z.maximum(24, { error: 'must be at most 24 hours' })) }),
 ], { error: "must be a period: 'lastDays', 'thisMonth', 'lastMonth', 'since', 'fixed' or, for the hourly reports, 'lastHours'" });
 export type Period = z.infer<typeof periodSchema>;
 
-const a1Cell = z.string({ error: 'must be one cell such as A1' }).trim().regex(A1_CELL_PATTERN, { error: 'must be one cell such as A1' });
+const a1Cell = z.string({ error: 'must be one cell such as A1' }).check(z.trim(), z.regex(A1_CELL_PATTERN, { error: 'must be one cell such as A1' }));
 
 const noControlCharacters = (v: string) => controlCharacterIndex(v) < 0;
 const yesNo = () => z.boolean({ error: 'must be true or false' });
 
 /** What a user gives when saving; the store adds id, owner and times. */
 export const savedReportInputSchema = z.strictObject({
-  name: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(100, { error: 'must be at most 100 characters' })
-    .refine(noControlCharacters, { error: 'must not contain control characters' }),
+  name: z.string({ error: 'is required' }).check(z.trim(), z.minLength(1, { error: 'is required' }), z.maxLength(100, { error: 'must be at most 100 characters' }),
+    z.refine(noControlCharacters, { error: 'must not contain control characters' })),
   kind: z.enum(['main', 'externalId', 'realtime'], { error: "must be 'main', 'externalId' or 'realtime'" }),
-  entityId: z.string({ error: 'is required: the publisher ID' }).trim().min(1, { error: 'is required: the publisher ID' }),
+  entityId: z.string({ error: 'is required: the publisher ID' }).check(z.trim(), z.minLength(1, { error: 'is required: the publisher ID' })),
   period: periodSchema,
-  breakdowns: z.array(z.string(), { error: 'must be a list of breakdown names such as ["day"]' })
-    .max(4, { error: 'has more than 4 breakdowns; a report allows at most 4' }).optional(),
-  filter: z.string({ error: 'must be text' }).max(2000, { error: 'must be at most 2000 characters' }).optional(),
-  sort: z.string({ error: 'must be text' }).max(100, { error: 'must be at most 100 characters' }).optional(),
-  currencyCode: z.string({ error: 'must be a three-letter currency code such as USD' }).max(3, { error: 'must be a three-letter currency code such as USD' }).optional(),
-  decDigits: z.number({ error: 'must be a whole number from 0 to 6' }).int({ error: 'must be a whole number from 0 to 6' }).optional(),
+  breakdowns: z.optional(z.array(z.string(), { error: 'must be a list of breakdown names such as ["day"]' })
+    .check(z.maxLength(4, { error: 'has more than 4 breakdowns; a report allows at most 4' }))),
+  filter: z.optional(z.string({ error: 'must be text' }).check(z.maxLength(2000, { error: 'must be at most 2000 characters' }))),
+  sort: z.optional(z.string({ error: 'must be text' }).check(z.maxLength(100, { error: 'must be at most 100 characters' }))),
+  currencyCode: z.optional(z.string({ error: 'must be a three-letter currency code such as USD' }).check(z.maxLength(3, { error: 'must be a three-letter currency code such as USD' }))),
+  decDigits: z.optional(z.int({ error: 'must be a whole number from 0 to 6' })),
   /** Rows per request; default the report's maximum (fewest requests). Bounded per report in checkSavedReport. */
-  pageSize: z.number({ error: 'must be a whole number' }).int({ error: 'must be a whole number' }).optional(),
-  maxRows: z.number({ error: 'must be a whole number from 1 to 100000' }).int({ error: 'must be a whole number from 1 to 100000' })
-    .min(1, { error: 'must be a whole number from 1 to 100000' }).max(100_000, { error: 'must be a whole number from 1 to 100000' }).optional(),
+  pageSize: z.optional(z.int({ error: 'must be a whole number' })),
+  maxRows: z.optional(z.int({ error: 'must be a whole number from 1 to 100000' })
+    .check(z.minimum(1, { error: 'must be a whole number from 1 to 100000' }), z.maximum(100_000, { error: 'must be a whole number from 1 to 100000' }))),
   target: z.strictObject({
-    sheetName: z.string({ error: 'needs a sheet name' }).trim().min(1, { error: 'needs a sheet name' }).max(100, { error: 'must be at most 100 characters' })
-      .refine(noControlCharacters, { error: 'must not contain control characters' }),
+    sheetName: z.string({ error: 'needs a sheet name' }).check(z.trim(), z.minLength(1, { error: 'needs a sheet name' }), z.maxLength(100, { error: 'must be at most 100 characters' }),
+      z.refine(noControlCharacters, { error: 'must not contain control characters' })),
     cell: a1Cell,
   }, { error: 'must be a sheet name and a cell such as A1: {sheetName, cell}' }),
   schedule: scheduleSchema,
   /** Fetch only new days plus the last 3 and merge by day and breakdown keys (general report with day). */
-  incremental: yesNo().optional(),
+  incremental: z.optional(yesNo()),
   /** Append the Total row (not with incremental: totals of ratios cannot be merged). */
-  totals: yesNo().optional(),
-  paused: yesNo().optional(),
+  totals: z.optional(yesNo()),
+  paused: z.optional(yesNo()),
 }, { error: 'must be a saved report: an object with name, kind, entityId, period, target and schedule' });
 export type SavedReportInput = z.infer<typeof savedReportInputSchema>;
 
