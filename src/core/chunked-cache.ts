@@ -10,8 +10,9 @@
  * A cache holds about 1,000 items, shared with everything else in its scope. `CacheBudget` keeps the
  * values of one prefix under a number of items: a ledger entry lists each value's key, size and
  * expiry, and before a value is written the values nearest to expiry are removed until it fits. So the
- * cache never fills because of these values, and what else it holds (rate windows, claims) is never
- * evicted for them, whichever entries a full cache would drop first.
+ * cache never fills because of these values, and what else it holds (claims, shared state kept for
+ * hours) is never evicted for them, whichever entries a full cache would drop first. Should the ledger
+ * entry itself be lost, the values it listed go untracked until they expire (an hour at most here).
  */
 import type { Cache, Compressor } from './ports';
 import { splitByBytes, utf8Length } from './utf8';
@@ -181,11 +182,6 @@ export class CacheBudget {
     ledger.push([key, items, expiresAtMs]);
     this.cache.put(this.ledgerKey, JSON.stringify(ledger), CACHE_MAX_TTL_SECONDS);
     return true;
-  }
-
-  /** Items the values in the ledger take now. */
-  usedItems(nowMs: number): number {
-    return this.read().filter(([, , expires]) => expires > nowMs).reduce((sum, [, n]) => sum + n, 0);
   }
 
   private read(): LedgerEntry[] {
