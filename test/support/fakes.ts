@@ -102,6 +102,8 @@ export class FakeStore implements ListableStore {
 
 export class FakeCache implements Cache {
   private readonly entries = new Map<string, { value: string; expiresAtMs: number }>();
+  /** Every entry written, by put or putAll, in order. */
+  readonly writes: Array<{ key: string; value: string; ttl: number }> = [];
   gets = 0;
   getAlls = 0;
   puts = 0;
@@ -148,6 +150,7 @@ export class FakeCache implements Cache {
   }
   private write(key: string, value: string, ttlSeconds: number): void {
     if (Buffer.byteLength(value, 'utf8') > 100 * 1024) throw new Error(`value of ${key} exceeds 100 KB`);
+    this.writes.push({ key, value, ttl: ttlSeconds });
     this.entries.set(key, { value, expiresAtMs: this.clock.now() + ttlSeconds * 1000 });
   }
 }

@@ -11,25 +11,12 @@ import { FakeCache, FakeCompressor, FakeLock, FakeStore, FakeTransport, ManualCl
 
 const BASE = 'https://api.example.com/engage/v2';
 
-/** A document cache that records every write with its lifetime. */
-class RecordingCache extends FakeCache {
-  readonly puts_: Array<{ key: string; ttl: number }> = [];
-  override put(key: string, value: string, ttl: number): void {
-    this.puts_.push({ key, ttl });
-    super.put(key, value, ttl);
-  }
-  override putAll(values: Record<string, string>, ttl: number): void {
-    for (const key of Object.keys(values)) this.puts_.push({ key, ttl });
-    super.putAll(values, ttl);
-  }
-}
-
 function setup(rows: number, item?: (i: number) => Record<string, unknown>, compressor: Compressor = new FakeCompressor()) {
   const clock = new ManualClock(Date.UTC(2026, 10, 20, 12));
   const sleeper = new ManualSleeper(clock);
   const userStore = new FakeStore();
-  const documentCache = new RecordingCache(clock);
-  const puts = documentCache.puts_;
+  const documentCache = new FakeCache(clock);
+  const puts = documentCache.writes;
   const transport = new FakeTransport(reportHandler(rows, item));
   const addon = new EngageAddon({
     transport, userStore, documentCache, compressor, documentLock: new FakeLock(), sharedCache: new FakeCache(clock), sharedLock: new FakeLock(),

@@ -251,23 +251,11 @@ describe('impressionPixelUrl', () => {
 });
 
 describe('EngageAddon recommendations', () => {
-  class RecordingCache extends FakeCache {
-    readonly written: Array<{ key: string; value: string }> = [];
-    override put(key: string, value: string, ttlSeconds: number): void {
-      this.written.push({ key, value });
-      super.put(key, value, ttlSeconds);
-    }
-    override putAll(values: Record<string, string>, ttlSeconds: number): void {
-      for (const [key, value] of Object.entries(values)) this.written.push({ key, value });
-      super.putAll(values, ttlSeconds);
-    }
-  }
-
   function addon(settings: Record<string, string>, transport: FakeTransport) {
     const clock = new ManualClock();
     const userStore = new FakeStore();
     userStore.values.set(SETTINGS_STORE_KEY, JSON.stringify(settings));
-    const documentCache = new RecordingCache(clock);
+    const documentCache = new FakeCache(clock);
     const engage = new EngageAddon({
       transport, userStore, documentCache, compressor: new FakeCompressor(), documentLock: new FakeLock(), sharedCache: new FakeCache(clock), sharedLock: new FakeLock(),
       clock, sleeper: new ManualSleeper(clock), random: () => 0.5, timeZone: 'Europe/Berlin', inCustomFunction: true,
@@ -297,7 +285,7 @@ describe('EngageAddon recommendations', () => {
     expect(transport.requestCount).toBe(1);
     expect(queryOf(transport.requests[0]!).widgetJSId).toBe('APP_12');
     // Compressed results are read back decompressed for the check: the cached ads are there, the key is not.
-    const held = readableCacheTexts(documentCache.written).join('\n');
+    const held = readableCacheTexts(documentCache.writes).join('\n');
     expect(held).toContain('Ad 1');
     expect(held).not.toContain(KEY);
   });
