@@ -45,9 +45,9 @@ const RATE_STATE_TTL_SECONDS = 2 * 3600;
  * Cache items formula results may take in the document cache altogether (of the about 1,000 it holds).
  * A compressed result takes about one item per 1,000 rows of 33 columns, so this holds some 500,000
  * rows; the values nearest to expiry make room for a new one. The rest of the cache stays for what
- * must never be evicted for a result: claims, and shared rate windows kept for 6 hours. The cache
- * never fills because of results, so neither of the rules a full cache may follow (drop those nearest
- * to expiry, or the oldest) ever applies to them.
+ * must never be evicted for a result: claims, and any shared state kept in this cache for hours. The
+ * cache never fills because of results, so neither of the rules a full cache may follow (drop those
+ * nearest to expiry, or the oldest) ever applies to them.
  */
 export const RESULT_CACHE_BUDGET_ITEMS = 500;
 /**
@@ -58,18 +58,21 @@ export const RESULT_MAX_ITEMS = 150;
 /**
  * Milliseconds of a formula's deadline kept for building the table of what was fetched: no request
  * starts later than this before the deadline. Building the table of 100,000 rows of 33 columns takes
- * about 0.25 s (bench/RESULTS.md); 2 s leave room for wider tables and a slower machine.
+ * about 0.3 s (bench/RESULTS.md); 2 s leave room for wider tables and a slower machine.
  */
 export const FORMULA_TABLE_RESERVE_MS = 2000;
 /**
  * What encoding and compressing a result costs per 1,000 cells, and the allowance for the lock and the
- * cache write: about 0.5 ms per 1,000 cells was measured (bench/RESULTS.md), taken three times over.
+ * cache write: 0.4 to 0.5 ms per 1,000 cells was measured (bench/RESULTS.md), taken three times over.
  * The cache write is skipped, and the result still returned, when the estimate does not fit the time
  * left before the formula's deadline.
  */
 export const ENCODE_MS_PER_1000_CELLS = 1.5;
 export const CACHE_WRITE_ALLOWANCE_MS = 1000;
-/** Claims, like rate windows, outlive every result, so a cache that drops those nearest to expiry drops results first. */
+/**
+ * Claims outlive every result (a claim's value, a deadline, says when it is stale), so a cache that
+ * drops the entries nearest to expiry drops results first.
+ */
 const CLAIM_TTL_SECONDS = CACHE_MAX_TTL_SECONDS;
 /** How long to wait for the document lock that guards formula claims. */
 const CLAIM_LOCK_TIMEOUT_MS = 5000;

@@ -1,8 +1,8 @@
 /**
  * The small synchronous interfaces the core is driven through. Apps Script is synchronous, so every
- * port is too. Adapters over the URL Fetch, Properties, Cache and Lock services and Utilities
- * (sleep, gzip and base64) live in src/gas; tests use the counting fakes in test/support/fakes.ts. Nothing here names a
- * platform global, so the core runs unchanged in Apps Script V8 and in Node.
+ * port is too. Adapters over the URL Fetch, Properties, Cache and Lock services and Utilities (sleep,
+ * gzip and base64) live in src/gas; tests use the counting fakes in test/support/fakes.ts. Nothing
+ * here names a platform global, so the core runs unchanged in Apps Script V8 and in Node.
  */
 
 export type HttpMethod = 'get' | 'post';
