@@ -63,11 +63,11 @@ export const RESULT_MAX_ITEMS = 150;
 export const FORMULA_TABLE_RESERVE_MS = 2000;
 /**
  * What encoding and compressing a result costs per 1,000 cells, and the allowance for the lock and the
- * cache write: 0.4 to 0.5 ms per 1,000 cells was measured (bench/RESULTS.md), taken three times over.
+ * cache write: 0.4 to 0.6 ms per 1,000 cells was measured (bench/RESULTS.md), taken over three times.
  * The cache write is skipped, and the result still returned, when the estimate does not fit the time
  * left before the formula's deadline.
  */
-export const ENCODE_MS_PER_1000_CELLS = 1.5;
+export const ENCODE_MS_PER_1000_CELLS = 2;
 export const CACHE_WRITE_ALLOWANCE_MS = 1000;
 /**
  * Claims outlive every result (a claim's value, a deadline, says when it is stale), so a cache that
