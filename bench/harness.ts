@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createGasHost, type GasHost, type GasHostOptions } from '../dev/gas-host';
+import { createSyncFetch } from '../dev/gas-host/sync-fetch';
 import { spawnEmulatorProcess, type EmulatorProcess } from '../dev/emulator/spawn';
 import { DEMO_USER } from '../dev/emulator/seed';
 import type { ModelledNetwork } from '../test/support/scheduled-host';
@@ -29,9 +30,22 @@ export interface LoggedRequest {
 export class BenchEnvironment {
   private constructor(readonly emulator: EmulatorProcess, readonly host: GasHost) {}
 
-  /** `network`: a modelled network instead of the fixed latency. */
+  /**
+   * `network`: a modelled network instead of the fixed latency. With `clock: 'virtual'` the host
+   * starts at BENCH_NOW and every move of its virtual time moves the frozen emulator clock by as much
+   * (a synchronous admin call), so the emulator's rate windows and the add-on's cache lifetimes run on
+   * the same minutes.
+   */
   static async start(network?: ModelledNetwork, hostOptions: GasHostOptions = {}): Promise<BenchEnvironment> {
     const emulator = await spawnEmulatorProcess();
+    const sync = createSyncFetch({ defaultTimeoutMs: 10_000 });
+    const virtual: GasHostOptions = hostOptions.clock === 'virtual' ? {
+      startTime: new Date(BENCH_NOW),
+      onTimeAdvance: (ms) => {
+        const answer = sync.fetch({ url: `${emulator.adminUrl}/clock`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceMs: ms }) });
+        if (answer.status !== 200) throw new Error(`moving the emulator clock failed: ${answer.status} ${answer.body}`);
+      },
+    } : {};
     const host = createGasHost({
       owner: OWNER,
       timeZone: 'Europe/Berlin',
@@ -39,6 +53,7 @@ export class BenchEnvironment {
       maxColumns: 40,
       htmlFiles: { sidebar: fs.readFileSync(path.join(ROOT, 'dist/sidebar.html'), 'utf8') },
       ...hostOptions,
+      ...virtual,
     });
     host.load(fs.readFileSync(path.join(ROOT, 'dist/Code.js'), 'utf8'));
     const env = new BenchEnvironment(emulator, host);

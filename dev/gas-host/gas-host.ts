@@ -16,6 +16,7 @@ import { parseFormula } from './formula';
 import {
   GasException,
   HostState,
+  type CacheEviction,
   toCellValue,
   TRIGGER_RUNTIME_PER_DAY_MS,
   TRIGGER_RUNTIME_QUOTA_MESSAGE,
@@ -87,6 +88,8 @@ export interface GasHostOptions {
   urlFetchCallsPerDay?: number;
   /** Trigger runtime a user has in 24 hours; default 90 minutes (consumer accounts). */
   triggerRuntimePerDayMs?: number;
+  /** What a full cache (1,000 items) drops: 'expiry' (default, Google's reference) or 'fifo' (what an experiment saw). */
+  cacheEviction?: CacheEviction;
 }
 
 export interface CallOptions {
@@ -170,6 +173,7 @@ export class GasHost {
       sheetNames: options.sheets ?? ['Sheet1'],
       maxRows: options.maxRows ?? 1000,
       maxColumns: options.maxColumns ?? 26,
+      cacheEviction: options.cacheEviction ?? 'expiry',
       syncFetchAll: (requests) => syncFetch.fetchAllSettled(requests),
       ...(options.manifest?.urlFetchWhitelist ? { urlFetchWhitelist: checkWhitelist(options.manifest.urlFetchWhitelist) } : {}),
       urlFetchCallsPerDay: options.urlFetchCallsPerDay ?? URL_FETCH_CALLS_PER_DAY,
@@ -291,9 +295,10 @@ export class GasHost {
     this.state.activeSheetId = target.id;
   }
 
-  /** A block of values, as Range.getValues would return them. */
-  getValues(sheet: string | undefined, a1: string): CellValue[][] {
+  /** A block of values, as Range.getValues would return them; without `a1`, the sheet's whole grid. */
+  getValues(sheet: string | undefined, a1?: string): CellValue[][] {
     const target = this.sheetOf(sheet);
+    if (a1 === undefined) return this.state.readValues({ sheetId: target.id, row: 1, column: 1, numRows: target.maxRows, numColumns: target.maxColumns });
     return this.state.readValues(this.state.resolveRange(a1, target.id));
   }
 

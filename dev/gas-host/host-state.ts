@@ -129,9 +129,28 @@ export const CACHE_KEY_LIMIT_CHARS = 250;
 export const CACHE_VALUE_LIMIT_BYTES = 100 * 1024;
 export const CACHE_MAX_TTL_SECONDS = 21600;
 export const CACHE_DEFAULT_TTL_SECONDS = 600;
+/** The Cache service's reference: about 1,000 items per cache; when full, the 900 farthest from expiry are kept. */
 export const CACHE_CAPACITY_ITEMS = 1000;
 export const CACHE_KEPT_AFTER_EVICTION = 900;
+
+/**
+ * Which entries a full cache drops: 'expiry' keeps the 900 farthest from expiry (Google's reference);
+ * 'fifo' drops the oldest entries, about 100 at once, as a public experiment observed ("removes items
+ * based on creation time, ignoring recent access"). An entry written again keeps its creation time,
+ * which is the stricter reading for keys that are rewritten all the time.
+ */
+export type CacheEviction = 'expiry' | 'fifo';
 export const TRIGGERS_PER_USER_LIMIT = 20;
+/**
+ * Cells a spreadsheet may hold, counted as every sheet's grid (rows times columns, empty cells too).
+ * The platform notes give 10 million as an UNCONFIRMED official figure; the Sheets API refuses more
+ * with the message below, seen in public issue threads (Apps Script's own wording is UNCONFIRMED).
+ */
+export const SPREADSHEET_CELL_LIMIT = 10_000_000;
+export const CELL_LIMIT_MESSAGE = `This action would increase the number of cells in the workbook above the limit of ${SPREADSHEET_CELL_LIMIT} cells.`;
+/** A sheet a script or a user inserts has 1,000 rows and 26 columns (A to Z). */
+export const NEW_SHEET_ROWS = 1000;
+export const NEW_SHEET_COLUMNS = 26;
 export const DEFAULT_NUMBER_FORMAT = '0.###############';
 /** Apps Script's quotas page: URL Fetch calls a day, consumer accounts (100,000 on Workspace). */
 export const URL_FETCH_CALLS_PER_DAY = 20_000;
@@ -165,6 +184,7 @@ export interface HostStateOptions {
   sheetNames: string[];
   maxRows: number;
   maxColumns: number;
+  cacheEviction: CacheEviction;
   /** Synchronous batch fetch used by main-thread executions. */
   syncFetchAll: (requests: SyncFetchRequest[]) => SyncFetchOutcome[];
   /** The manifest's urlFetchWhitelist; undefined: none, every address may be fetched. */
@@ -409,14 +429,21 @@ export class HostState {
     return entry.value;
   }
 
+  /** A Map keeps the order keys were first set in: that order is the entries' creation order. */
   private cacheWrite(store: Map<string, CacheEntry>, key: string, value: string, ttlSeconds: number): void {
     store.set(key, { value, expiresAt: this.clock.now() + ttlSeconds * 1000 });
-    if (store.size > CACHE_CAPACITY_ITEMS) {
-      const now = this.clock.now();
-      const kept = [...store].filter(([, e]) => e.expiresAt > now).sort((a, b) => b[1].expiresAt - a[1].expiresAt);
-      store.clear();
-      for (const [k, e] of kept.slice(0, CACHE_KEPT_AFTER_EVICTION)) store.set(k, e);
+    if (store.size <= CACHE_CAPACITY_ITEMS) return;
+    const now = this.clock.now();
+    let kept = [...store].filter(([, e]) => e.expiresAt > now);
+    if (kept.length > CACHE_CAPACITY_ITEMS) {
+      if (this.options.cacheEviction === 'fifo') kept = kept.slice(kept.length - CACHE_KEPT_AFTER_EVICTION);
+      else {
+        const farthest = new Set([...kept].sort((a, b) => b[1].expiresAt - a[1].expiresAt).slice(0, CACHE_KEPT_AFTER_EVICTION).map(([k]) => k));
+        kept = kept.filter(([k]) => farthest.has(k));
+      }
     }
+    store.clear();
+    for (const [k, e] of kept) store.set(k, e);
   }
 
   private checkCacheEntry(key: string, value: string, ttlSeconds: number): void {
@@ -442,13 +469,15 @@ export class HostState {
 
   // ---------------------------------------------------------------- spreadsheet
 
-  addSheet(name: string, index?: number): SheetModel {
+  /** A sheet of the host's initial grid (the `maxRows`/`maxColumns` options), or of `size`. */
+  addSheet(name: string, index?: number, size: { rows: number; columns: number } = { rows: this.options.maxRows, columns: this.options.maxColumns }): SheetModel {
+    this.checkCellLimit(size.rows * size.columns);
     const sheet: SheetModel = {
       id: this.nextSheetId++,
       name,
       cells: new Map(),
-      maxRows: this.options.maxRows,
-      maxColumns: this.options.maxColumns,
+      maxRows: size.rows,
+      maxColumns: size.columns,
       frozenRows: 0,
       frozenColumns: 0,
       charts: [],
@@ -456,6 +485,23 @@ export class HostState {
     if (index === undefined) this.sheets.push(sheet);
     else this.sheets.splice(index, 0, sheet);
     return sheet;
+  }
+
+  /** Cells of every sheet's grid. */
+  cellCount(): number {
+    return this.sheets.reduce((sum, s) => sum + s.maxRows * s.maxColumns, 0);
+  }
+
+  /** Throws as Sheets does when growing the grids by `addedCells` would pass the spreadsheet's limit. */
+  checkCellLimit(addedCells: number): void {
+    if (addedCells > 0 && this.cellCount() + addedCells > SPREADSHEET_CELL_LIMIT) throw new GasException(CELL_LIMIT_MESSAGE);
+  }
+
+  /** Resizes a sheet's grid, within the spreadsheet's cell limit. */
+  private resizeSheet(sheet: SheetModel, rows: number, columns: number): void {
+    this.checkCellLimit(rows * columns - sheet.maxRows * sheet.maxColumns);
+    sheet.maxRows = rows;
+    sheet.maxColumns = columns;
   }
 
   sheetById(id: number): SheetModel {
@@ -623,7 +669,13 @@ export class HostState {
         anchor.error = 'Result was not automatically expanded, please insert more columns.';
         return;
       }
-      sheet.maxRows = row + height - 1;
+      try {
+        this.resizeSheet(sheet, row + height - 1, sheet.maxColumns);
+      } catch {
+        anchor.value = '#REF!';
+        anchor.error = 'Result was not automatically expanded, please insert more rows.';
+        return;
+      }
     }
     for (let r = 0; r < height; r++) {
       for (let c = 0; c < width; c++) {
@@ -835,7 +887,7 @@ export class HostState {
         if (this.sheetByName(name)) {
           throw new GasException(`A sheet with the name "${name}" already exists. Please enter another name.`);
         }
-        const sheet = this.addSheet(name, a[1]);
+        const sheet = this.addSheet(name, a[1], { rows: NEW_SHEET_ROWS, columns: NEW_SHEET_COLUMNS });
         this.activeSheetId = sheet.id;
         return sheet.id;
       }
@@ -875,7 +927,9 @@ export class HostState {
         if (patch.name !== undefined && patch.name !== sheet.name && this.sheetByName(patch.name)) {
           throw new GasException(`A sheet with the name "${patch.name}" already exists. Please enter another name.`);
         }
-        Object.assign(sheet, patch);
+        if (patch.maxRows !== undefined || patch.maxColumns !== undefined) this.resizeSheet(sheet, patch.maxRows ?? sheet.maxRows, patch.maxColumns ?? sheet.maxColumns);
+        const { maxRows: _rows, maxColumns: _columns, ...rest } = patch;
+        Object.assign(sheet, rest);
         return undefined;
       }
       case 'sheet.checkBox':
@@ -972,8 +1026,7 @@ export class HostState {
         const sheet = this.sheetById(a[0]);
         const values = a[1] as unknown[];
         const row = this.lastRow(sheet) + 1;
-        if (row > sheet.maxRows) sheet.maxRows = row;
-        if (values.length > sheet.maxColumns) sheet.maxColumns = values.length;
+        this.resizeSheet(sheet, Math.max(sheet.maxRows, row), Math.max(sheet.maxColumns, values.length));
         values.forEach((value, index) => this.writeInput(sheet, row, index + 1, value));
         return undefined;
       }

@@ -8,6 +8,7 @@
  */
 import vm from 'node:vm';
 import crypto from 'node:crypto';
+import zlib from 'node:zlib';
 import type { HostClock } from './clock';
 import { withText, type SyncFetchOutcome, type SyncFetchRequest } from './fetch-core';
 import { columnToLetters, formatA1 } from './a1-notation';
@@ -79,15 +80,20 @@ function titleCaseHeader(name: string): string {
   return name.split('-').map((part) => (part ? part[0]!.toUpperCase() + part.slice(1).toLowerCase() : part)).join('-');
 }
 
-function toSignedBytes(buffer: Buffer): number[] {
-  return [...buffer].map((b) => (b > 127 ? b - 256 : b));
-}
-
+/** A script's Byte[] (signed or not, from any realm) or a string (as UTF-8) as bytes. */
 function bytesToBuffer(value: unknown): Buffer {
   if (typeof value === 'string') return Buffer.from(value, 'utf8');
-  if (Array.isArray(value)) return Buffer.from(value.map((b) => Number(b) & 0xff));
+  if (Array.isArray(value)) {
+    // An indexed loop: iterating a multi-megabyte array of another realm any other way is ten times slower.
+    const bytes = Buffer.alloc(value.length);
+    for (let i = 0; i < value.length; i++) bytes[i] = Number(value[i]) & 0xff;
+    return bytes;
+  }
   return Buffer.from(String(value), 'utf8');
 }
+
+/** Apps Script's gzip blobs carry this content type. */
+const GZIP_CONTENT_TYPE = 'application/x-gzip';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -142,6 +148,13 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
   const realm = vm.runInContext('({ Array: Array, Date: Date, Object: Object, Error: Error })', context) as {
     Array: ArrayConstructor; Date: DateConstructor; Object: ObjectConstructor; Error: ErrorConstructor;
   };
+  /**
+   * Bytes as a script sees them: Apps Script hands out Java bytes, numbers from -128 to 127, as a plain
+   * Array. Built by a loop compiled in the script's realm, which for megabytes is ten times faster than
+   * copying a host array element by element across realms.
+   */
+  const copySignedBytes = vm.runInContext('(function (bytes) { var n = bytes.length, out = new Array(n); for (var i = 0; i < n; i++) out[i] = bytes[i]; return out; })', context) as (bytes: Int8Array) => number[];
+  const toSignedBytes = (buffer: Buffer): number[] => copySignedBytes(new Int8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength));
   const facades = new WeakSet<object>();
 
   if (clock.virtual) {
@@ -169,10 +182,12 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
   const toRealm = (value: unknown): unknown => {
     if (value === null || typeof value !== 'object') return value;
     if (facades.has(value)) return value;
+    // Already the script's own (the bytes of toSignedBytes): nothing to rebuild.
+    if (value instanceof realm.Array) return value;
     if (isDate(value)) return new realm.Date(value.getTime());
     if (Array.isArray(value)) {
-      const out = new realm.Array();
-      for (const v of value) out.push(toRealm(v));
+      const out = new realm.Array(value.length);
+      for (let i = 0; i < value.length; i++) out[i] = toRealm(value[i]);
       return out;
     }
     const out = new realm.Object() as Record<string, unknown>;
@@ -259,6 +274,8 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
 
   // ------------------------------------------------------------------ Blob, Utilities
 
+  /** The bytes behind each Blob handed to the script, so a Blob given back (gzip, ungzip, newBlob) is read without copying. */
+  const blobBytes = new WeakMap<object, () => Buffer>();
   const makeBlob = (bytes: Buffer, contentType: string | null, name: string | null): unknown => {
     let data = bytes;
     let type = contentType;
@@ -276,7 +293,18 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
       getAs: () => blob,
       isGoogleType: () => false,
     });
+    blobBytes.set(blob as object, () => data);
     return blob;
+  };
+  /** The bytes of a BlobSource: a Blob of this execution, or anything whose getBlob() gives one. */
+  const bytesOfBlobSource = (source: unknown, method: string): Buffer => {
+    const direct = source !== null && typeof source === 'object' ? blobBytes.get(source) : undefined;
+    if (direct) return direct();
+    const viaGetBlob = (source as { getBlob?: () => unknown } | null)?.getBlob;
+    const blob = typeof viaGetBlob === 'function' ? viaGetBlob.call(source) : undefined;
+    const bytes = blob !== null && typeof blob === 'object' ? blobBytes.get(blob) : undefined;
+    if (!bytes) throw realmError('Exception', `Invalid argument: blob (${method} takes a Blob)`);
+    return bytes();
   };
 
   const Utilities = api('Utilities', {
@@ -290,11 +318,20 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
         clock.sleep(Math.min(wanted, Math.max(0, remaining) + 1));
       }
     },
-    base64Encode: (data: unknown) => bytesToBuffer(fromRealm(data)).toString('base64'),
-    base64EncodeWebSafe: (data: unknown) => bytesToBuffer(fromRealm(data)).toString('base64').replace(/\+/g, '-').replace(/\//g, '_'),
+    base64Encode: (data: unknown) => bytesToBuffer(data).toString('base64'),
+    base64EncodeWebSafe: (data: unknown) => bytesToBuffer(data).toString('base64').replace(/\+/g, '-').replace(/\//g, '_'),
     base64Decode: (text: string) => toSignedBytes(Buffer.from(String(text), 'base64')),
     base64DecodeWebSafe: (text: string) => toSignedBytes(Buffer.from(String(text).replace(/-/g, '+').replace(/_/g, '/'), 'base64')),
-    newBlob: (data?: unknown, contentType?: string, name?: string) => makeBlob(data === undefined ? Buffer.alloc(0) : bytesToBuffer(fromRealm(data)), contentType ?? null, name ?? null),
+    newBlob: (data?: unknown, contentType?: string, name?: string) => makeBlob(data === undefined ? Buffer.alloc(0) : bytesToBuffer(data), contentType ?? null, name ?? null),
+    gzip: (source: unknown, name?: string) => makeBlob(zlib.gzipSync(bytesOfBlobSource(source, 'Utilities.gzip')), GZIP_CONTENT_TYPE, name === undefined ? null : String(name)),
+    ungzip: (source: unknown) => {
+      const bytes = bytesOfBlobSource(source, 'Utilities.ungzip');
+      try {
+        return makeBlob(zlib.gunzipSync(bytes), null, null);
+      } catch {
+        throw realmError('Exception', 'Could not decompress gzip data.');
+      }
+    },
     formatDate: (date: Date, timeZone: string, pattern: string) => {
       if (!isDate(date)) throw realmError('Exception', 'Invalid argument: date');
       return formatDate(new Date(date.getTime()), String(timeZone), String(pattern));

@@ -1,28 +1,54 @@
 /**
- * Caching values larger than one cache entry. The Cache service refuses values above 100 KB, so a large
- * value is written as chunks plus a manifest entry that names them; reading takes the manifest and
- * then all chunks in one getAll, and any missing chunk makes the whole value a miss (the cache may drop
- * entries at any time). The manifest also keeps a check over the key's full identity, so that two
- * requests whose short keys collide never read each other's data.
+ * Caching values larger than one cache entry, compressed. A value is gzipped into base64 text (ASCII,
+ * one byte a character), then cut into chunks sized by UTF-8 bytes under the Cache service's 100 KB
+ * per value; chunks and a manifest go out in one putAll, and a value that fits one entry travels
+ * inside its manifest. Reading takes the manifest, then all chunks in one getAll; any missing or
+ * foreign chunk makes the whole value a miss (the cache may drop entries at any time). The manifest
+ * keeps the key's full identity, so two identities whose short keys collide never read each other's
+ * data, and a generation that every chunk repeats, so a reader never mixes chunks of two writes.
+ *
+ * A cache holds about 1,000 items, shared with everything else in its scope. `CacheBudget` keeps the
+ * values of one prefix under a number of items: a ledger entry lists each value's key, size and
+ * expiry, and before a value is written the values nearest to expiry are removed until it fits. So the
+ * cache never fills because of these values, and what else it holds (claims, shared state kept for
+ * hours) is never evicted for them, whichever entries a full cache would drop first. Should the ledger
+ * entry itself be lost, the values it listed go untracked until they expire (an hour at most here).
  */
-import type { Cache } from './ports';
+import type { Cache, Compressor } from './ports';
+import { splitByBytes, utf8Length } from './utf8';
 
-/** 32,000 UTF-16 units are at most 96,000 UTF-8 bytes: under the 100 KB entry limit whatever the text. */
-export const CACHE_CHUNK_CHARS = 32_000;
+/** The Cache service refuses values above 100 KB (102,400 bytes); a chunk stays under either reading of "100 KB". */
+export const CACHE_CHUNK_BYTES = 96_000;
 /** Cache service keys are at most 250 characters. */
 export const CACHE_KEY_MAX_CHARS = 250;
 /** The Cache service keeps entries at most 6 hours. */
 export const CACHE_MAX_TTL_SECONDS = 21_600;
+/** Length of the generation every chunk of one write starts with. */
+const GENERATION_CHARS = 8;
 
-/** A cache that may also write several entries in one call (the Cache service's putAll). */
-export type BatchCache = Cache & { putAll?(values: Record<string, string>, ttlSeconds: number): void };
+/** A cache that may also write and remove several entries in one call (the Cache service's putAll and removeAll). */
+export type BatchCache = Cache & {
+  putAll?(values: Record<string, string>, ttlSeconds: number): void;
+  removeAll?(keys: string[]): void;
+};
 
 interface Manifest {
   /** Identity check: the full key the value was stored under. */
   id: string;
-  /** Names the chunk generation, so a reader never mixes chunks of two writes. */
+  /** Names the write, so a reader never mixes chunks of two writes. */
   gen: string;
   chunks: number;
+  /** The compressed value itself, when it fits the manifest's own entry (then `chunks` is 0). */
+  data?: string;
+}
+
+/** A value compressed and cut into entries, ready to be written in one call. */
+export interface PackedValue {
+  /** The manifest's key. */
+  key: string;
+  entries: Record<string, string>;
+  /** How many cache items it takes, the manifest included. */
+  items: number;
 }
 
 /** A 53-bit string hash (two FNV-1a lanes), for short cache keys. Not cryptographic. */
@@ -44,6 +70,7 @@ export class ChunkedCache {
     private readonly cache: BatchCache,
     /** Prefix of every key written, to keep this cache's entries apart from others in the same scope. */
     private readonly prefix: string,
+    private readonly compressor: Compressor,
     private readonly newGeneration: () => string = () => Math.random().toString(36).slice(2, 8),
   ) {}
 
@@ -53,8 +80,7 @@ export class ChunkedCache {
   }
 
   get(identity: string): string | null {
-    const key = this.keyOf(identity);
-    const raw = this.cache.get(key);
+    const raw = this.cache.get(this.keyOf(identity));
     if (!raw) return null;
     let manifest: Manifest;
     try {
@@ -62,48 +88,122 @@ export class ChunkedCache {
     } catch {
       return null;
     }
-    if (manifest.id !== identity || !(manifest.chunks >= 0)) return null;
-    const names = chunkKeys(key, manifest);
-    const found = this.readAll(names);
-    let value = '';
-    for (const name of names) {
-      const part = found[name];
-      if (part === undefined || part === null) return null;
-      value += part;
+    if (manifest.id !== identity || typeof manifest.gen !== 'string' || !(manifest.chunks >= 0)) return null;
+    let compressed: string;
+    if (manifest.chunks === 0) {
+      if (typeof manifest.data !== 'string') return null;
+      compressed = manifest.data;
+    } else {
+      const names = chunkKeys(this.keyOf(identity), manifest.chunks);
+      const found = this.cache.getAll ? this.cache.getAll(names) : Object.fromEntries(names.map((n) => [n, this.cache.get(n)]));
+      const parts: string[] = [];
+      for (const name of names) {
+        const part = found[name];
+        if (typeof part !== 'string' || !part.startsWith(manifest.gen)) return null;
+        parts.push(part.slice(manifest.gen.length));
+      }
+      compressed = parts.join('');
     }
-    return value;
+    try {
+      return this.compressor.decompress(compressed);
+    } catch {
+      return null;
+    }
   }
 
-  put(identity: string, value: string, ttlSeconds: number): void {
+  /** Compresses a value and cuts it into entries; nothing is written yet. */
+  pack(identity: string, value: string): PackedValue {
     const key = this.keyOf(identity);
-    const ttl = Math.max(1, Math.min(CACHE_MAX_TTL_SECONDS, Math.round(ttlSeconds)));
-    const manifest: Manifest = { id: identity, gen: `${this.newGeneration()}${this.generation++}`, chunks: Math.ceil(value.length / CACHE_CHUNK_CHARS) };
-    const names = chunkKeys(key, manifest);
+    const gen = `${this.newGeneration()}${(this.generation++).toString(36)}`.slice(-GENERATION_CHARS).padStart(GENERATION_CHARS, '0');
+    const compressed = this.compressor.compress(value);
+    const inline = JSON.stringify({ id: identity, gen, chunks: 0, data: compressed } satisfies Manifest);
+    if (utf8Length(inline) <= CACHE_CHUNK_BYTES) return { key, entries: { [key]: inline }, items: 1 };
+    const pieces = splitByBytes(compressed, CACHE_CHUNK_BYTES - GENERATION_CHARS);
     const entries: Record<string, string> = {};
-    names.forEach((name, i) => {
-      entries[name] = value.slice(i * CACHE_CHUNK_CHARS, (i + 1) * CACHE_CHUNK_CHARS);
+    chunkKeys(key, pieces.length).forEach((name, i) => {
+      entries[name] = gen + pieces[i]!;
     });
-    // Chunks first, manifest last: a reader that finds the manifest finds its chunks (unless evicted).
-    if (this.cache.putAll && names.length > 0) this.cache.putAll(entries, ttl);
-    else for (const name of names) this.cache.put(name, entries[name]!, ttl);
-    this.cache.put(key, JSON.stringify(manifest), ttl);
+    entries[key] = JSON.stringify({ id: identity, gen, chunks: pieces.length } satisfies Manifest);
+    return { key, entries, items: pieces.length + 1 };
   }
 
-  remove(identity: string): void {
-    this.cache.remove(this.keyOf(identity));
+  /** Writes a packed value in one call. */
+  write(packed: PackedValue, ttlSeconds: number): void {
+    const ttl = Math.max(1, Math.min(CACHE_MAX_TTL_SECONDS, Math.round(ttlSeconds)));
+    if (packed.items === 1) this.cache.put(packed.key, packed.entries[packed.key]!, ttl);
+    else if (this.cache.putAll) this.cache.putAll(packed.entries, ttl);
+    else for (const [name, value] of Object.entries(packed.entries)) this.cache.put(name, value, ttl);
   }
 
-  private readAll(names: string[]): Record<string, string | null | undefined> {
-    if (names.length === 0) return {};
-    if (this.cache.getAll) return this.cache.getAll(names);
-    const found: Record<string, string | null> = {};
-    for (const name of names) found[name] = this.cache.get(name);
-    return found;
+  /** Removes a value written with `items` entries (its manifest and chunks). */
+  drop(key: string, items: number): void {
+    removeAll(this.cache, [key, ...chunkKeys(key, items - 1)]);
   }
 }
 
-function chunkKeys(key: string, manifest: Manifest): string[] {
+/** One value in a budget's ledger: its manifest key, its items and when it expires. */
+type LedgerEntry = [key: string, items: number, expiresAtMs: number];
+
+/**
+ * Keeps the values of one ChunkedCache under a number of cache items. Call `admit` under a lock that
+ * every writer of these values takes: the ledger is read, changed and written back.
+ */
+export class CacheBudget {
+  constructor(
+    private readonly cache: BatchCache,
+    private readonly values: ChunkedCache,
+    /** Where the ledger lives: one entry, kept as long as the cache keeps anything. */
+    private readonly ledgerKey: string,
+    readonly budgetItems: number,
+  ) {}
+
+  /**
+   * Makes room for a value of `items` items that expires at `expiresAtMs`: the values nearest to expiry
+   * are removed until it fits, and it is entered in the ledger. False, and nothing removed, when the
+   * value alone is larger than the budget.
+   */
+  admit(key: string, items: number, nowMs: number, expiresAtMs: number): boolean {
+    if (items > this.budgetItems) return false;
+    const ledger = this.read().filter(([, , expires]) => expires > nowMs);
+    const previous = ledger.findIndex(([k]) => k === key);
+    if (previous >= 0) {
+      // Written again: chunks beyond the new value's last would linger unread, so they go now.
+      const [, oldItems] = ledger[previous]!;
+      if (oldItems > items) removeAll(this.cache, chunkKeys(key, oldItems - 1).slice(items - 1));
+      ledger.splice(previous, 1);
+    }
+    ledger.sort((a, b) => a[2] - b[2]);
+    let used = ledger.reduce((sum, [, n]) => sum + n, 0);
+    while (used + items > this.budgetItems && ledger.length > 0) {
+      const [oldKey, oldItems] = ledger.shift()!;
+      this.values.drop(oldKey, oldItems);
+      used -= oldItems;
+    }
+    ledger.push([key, items, expiresAtMs]);
+    this.cache.put(this.ledgerKey, JSON.stringify(ledger), CACHE_MAX_TTL_SECONDS);
+    return true;
+  }
+
+  private read(): LedgerEntry[] {
+    try {
+      const parsed = JSON.parse(this.cache.get(this.ledgerKey) ?? '[]') as unknown;
+      return Array.isArray(parsed)
+        ? parsed.filter((e): e is LedgerEntry => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'number' && typeof e[2] === 'number')
+        : [];
+    } catch {
+      return [];
+    }
+  }
+}
+
+function chunkKeys(key: string, chunks: number): string[] {
   const names: string[] = [];
-  for (let i = 0; i < manifest.chunks; i++) names.push(`${key}.${manifest.gen}.${i}`);
+  for (let i = 0; i < chunks; i++) names.push(`${key}.${i}`);
   return names;
+}
+
+function removeAll(cache: BatchCache, keys: string[]): void {
+  if (keys.length === 0) return;
+  if (cache.removeAll) cache.removeAll(keys);
+  else for (const key of keys) cache.remove(key);
 }

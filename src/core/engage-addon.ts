@@ -6,20 +6,22 @@
  * a log, a cell or a message.
  *
  * Formula results are cached in the document cache, keyed by the request, the token's identity and
- * the refresh argument, for as long as the data is fresh. Identical formulas recalculating together
- * send one set of requests: the first takes the document lock, re-reads the cache, leaves a claim and
- * fetches; the others see the claim and wait for its result instead of fetching too.
+ * the refresh argument, for as long as the data is fresh, compressed (chunked-cache.ts) and within a
+ * budget of the cache's items. Identical formulas recalculating together send one set of requests:
+ * the first takes the document lock, re-reads the cache, leaves a claim and fetches; the others see the
+ * claim and wait for its result instead of fetching too. A formula's whole work, from the first request
+ * to the cache write, ends by its deadline: the cache write is skipped when too little time is left.
  *
  * Report rate windows live in the document cache under the document lock too: a user's formulas,
  * sidebar runs and trigger runs in one document coordinate there, and nothing here takes a lock or a
  * cache shared by every user of the add-on (docs/shared-state.md says why).
  */
 import { EngageClient } from './api-client';
-import { ChunkedCache, hashText, type BatchCache } from './chunked-cache';
+import { CACHE_MAX_TTL_SECONDS, CacheBudget, ChunkedCache, hashText, type BatchCache } from './chunked-cache';
 import { DailyQuota, FETCH_COUNT_KEY, FetchQuota, TRIGGER_RUNTIME_KEY, type QuotaUsage } from './daily-quota';
 import { ACCOUNT_QUOTAS, type AccountType, type Deployment } from './deployment';
 import { AuthenticationError, BusyError, NotSignedInError, RateLimitError, ValidationError } from './errors';
-import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from './ports';
+import type { Cache, Clock, Compressor, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from './ports';
 import { RateLimiter } from './rate-limiter';
 import type { ReportResult } from './paging';
 import type { ReportInput, ReportQuery } from './report-request';
@@ -47,25 +49,49 @@ export const RESULT_TTL_SECONDS: Record<ReportKind | 'lookup', number> = {
  * Rate windows are rewritten on every request and kept for the cache's longest time (6 hours), so a
  * full cache drops them last whether it evicts the oldest entries first or those nearest to expiry.
  */
-const RATE_STATE_TTL_SECONDS = 21_600;
+const RATE_STATE_TTL_SECONDS = CACHE_MAX_TTL_SECONDS;
 /**
- * A cache keeps about 1,000 entries and drops those nearest to expiry first. A result above this
- * size (a 50,000-row report is some 470 chunks) is kept only briefly, long enough for cells that
- * recalculate together, so that it is what goes first and never pushes out the small results and
- * the claims around it.
+ * Cache items formula results may take in the document cache altogether (of the about 1,000 it holds).
+ * A compressed result takes about one item per 1,000 rows of 33 columns, so this holds some 500,000
+ * rows; the values nearest to expiry make room for a new one. The rest of the cache stays for what
+ * must never be evicted for a result: claims, and any shared state kept in this cache for hours. The
+ * cache never fills because of results, so neither of the rules a full cache may follow (drop those
+ * nearest to expiry, or the oldest) ever applies to them.
  */
-export const LARGE_RESULT_CHARS = 1_000_000;
-export const LARGE_RESULT_TTL_SECONDS = 120;
-/** Claims outlive every short result in the cache; the claim's value (a deadline) says when it is stale. */
-const CLAIM_TTL_SECONDS = 900;
+export const RESULT_CACHE_BUDGET_ITEMS = 500;
+/**
+ * A result that would take more items than this (some 150,000 rows of 33 columns, 14 MB compressed)
+ * is returned but not cached: recalculating it fetches again.
+ */
+export const RESULT_MAX_ITEMS = 150;
+/**
+ * Milliseconds of a formula's deadline kept for building the table of what was fetched: no request
+ * starts later than this before the deadline. Building the table of 100,000 rows of 33 columns takes
+ * about 0.3 s (bench/RESULTS.md); 2 s leave room for wider tables and a slower machine.
+ */
+export const FORMULA_TABLE_RESERVE_MS = 2000;
+/**
+ * What encoding and compressing a result costs per 1,000 cells, and the allowance for the lock and the
+ * cache write: 0.4 to 0.6 ms per 1,000 cells was measured (bench/RESULTS.md), taken over three times.
+ * The cache write is skipped, and the result still returned, when the estimate does not fit the time
+ * left before the formula's deadline.
+ */
+export const ENCODE_MS_PER_1000_CELLS = 2;
+export const CACHE_WRITE_ALLOWANCE_MS = 1000;
+/**
+ * Claims outlive every result (a claim's value, a deadline, says when it is stale), so a cache that
+ * drops the entries nearest to expiry drops results first.
+ */
+const CLAIM_TTL_SECONDS = CACHE_MAX_TTL_SECONDS;
 /** How long to wait for the document lock that guards formula claims. */
 const CLAIM_LOCK_TIMEOUT_MS = 5000;
 /** How often a formula waiting for another one's result looks at the cache. */
 const CLAIM_POLL_MS = 250;
 const RESULT_CACHE_PREFIX = 'engage.r.';
+const RESULT_LEDGER_KEY = 'engage.r-ledger';
 const CLAIM_PREFIX = 'engage.claim.';
 /** Bumped when the cached shape changes, so old entries are never read. */
-const RESULT_FORMAT = 'v1';
+const RESULT_FORMAT = 'v2';
 
 export interface AddonPorts {
   transport: HttpTransport;
@@ -75,6 +101,8 @@ export interface AddonPorts {
   userLock: Lock;
   /** The document cache: formula results and claims, and the report rate windows of this document. */
   documentCache: BatchCache;
+  /** Compresses cached formula results. */
+  compressor: Compressor;
   /** Guards claims of formula results and the rate windows (the document lock). */
   documentLock: Lock;
   clock: Clock;
@@ -124,7 +152,7 @@ export interface FormulaReportOptions {
   maxRows?: number;
   /** Any value; a change makes a new request instead of a cached answer. */
   refresh?: unknown;
-  /** Epoch ms by which the formula must be done. */
+  /** Epoch ms by which the formula's whole work must be done: fetching, the table, the cache write. */
   deadlineAtMs: number;
 }
 
@@ -134,11 +162,13 @@ export class EngageAddon {
   private readonly results: ChunkedCache;
   /** Every URL Fetch attempt of this user, counted against the account type's daily quota. */
   readonly fetchQuota: FetchQuota;
+  private readonly resultBudget: CacheBudget;
 
   constructor(private readonly ports: AddonPorts) {
     this.settings = new SettingsStore(ports.userStore, ports.deployment);
     this.tokens = new TokenStore(ports.userStore, ports.clock);
-    this.results = new ChunkedCache(ports.documentCache, RESULT_CACHE_PREFIX);
+    this.results = new ChunkedCache(ports.documentCache, RESULT_CACHE_PREFIX, ports.compressor);
+    this.resultBudget = new CacheBudget(ports.documentCache, this.results, RESULT_LEDGER_KEY, RESULT_CACHE_BUDGET_ITEMS);
     this.fetchQuota = new FetchQuota(this.dailyQuota(FETCH_COUNT_KEY, this.quotas().urlFetchCallsPerDay), ports.clock);
   }
 
@@ -228,8 +258,8 @@ export class EngageAddon {
     const query = this.buildQuery(kind, input);
     const client = this.client();
     const identity = JSON.stringify([RESULT_FORMAT, 'report', this.baseUrl(), hashText(client.token ?? ''), kind, query.params, query.breakdowns, query.metrics, options.maxRows ?? null, this.ports.timeZone, options.refresh ?? null]);
-    return this.cachedOnce(identity, RESULT_TTL_SECONDS[kind], options.deadlineAtMs, () => {
-      const result = this.withSignIn(() => client.runReport(query, { deadlineAtMs: options.deadlineAtMs, allOrNothing: true, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}) }));
+    return this.cachedOnce(identity, RESULT_TTL_SECONDS[kind], options.deadlineAtMs, (fetchByMs) => {
+      const result = this.withSignIn(() => client.runReport(query, { deadlineAtMs: fetchByMs, allOrNothing: true, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}) }));
       if (result.stoppedBecause === 'rateLimit') {
         throw new RateLimitError({ status: 429, local: true, nowMs: this.ports.clock.now(), limitDescription: `only ${result.items.length} of ${result.totalItems} rows could be fetched within the 30 report requests a minute`, ...(result.retryAtMs !== undefined ? { retryAtMs: result.retryAtMs } : {}) });
       }
@@ -257,8 +287,8 @@ export class EngageAddon {
   formulaLookup(kind: LookupKind, publisherId: string | undefined, options: Omit<FormulaReportOptions, 'maxRows'>): Cell[][] {
     const client = this.client();
     const identity = JSON.stringify([RESULT_FORMAT, 'lookup', this.baseUrl(), hashText(client.token ?? ''), kind, publisherId ?? null, options.refresh ?? null]);
-    return this.cachedOnce(identity, RESULT_TTL_SECONDS.lookup, options.deadlineAtMs, () => {
-      const entries = this.withSignIn(() => client.lookup(kind, publisherId, { deadlineAtMs: options.deadlineAtMs }));
+    return this.cachedOnce(identity, RESULT_TTL_SECONDS.lookup, options.deadlineAtMs, (fetchByMs) => {
+      const entries = this.withSignIn(() => client.lookup(kind, publisherId, { deadlineAtMs: fetchByMs }));
       return lookupTable(entries, LOOKUPS[kind].title);
     });
   }
@@ -271,8 +301,8 @@ export class EngageAddon {
     const config = this.recommendationsConfig();
     // The identity is stored in the cache: it holds a hash of the key, never the key.
     const identity = JSON.stringify([RESULT_FORMAT, 'recs', config.recommendationsUrl, hashText(config.apiKey), input, options.refresh ?? null]);
-    return this.cachedOnce(identity, RECOMMENDATIONS_RESULT_TTL_SECONDS, options.deadlineAtMs, () =>
-      recommendationsTable(fetchRecommendations(this.fetchDeps(), config, input, { deadlineAtMs: options.deadlineAtMs })));
+    return this.cachedOnce(identity, RECOMMENDATIONS_RESULT_TTL_SECONDS, options.deadlineAtMs, (fetchByMs) =>
+      recommendationsTable(fetchRecommendations(this.fetchDeps(), config, input, { deadlineAtMs: fetchByMs })));
   }
 
   /** The sidebar's preview: fresh documents (each answer has its own pixel address), only with http(s) links. */
@@ -392,9 +422,10 @@ export class EngageAddon {
 
   /**
    * The cached value for `identity`, or the value of `compute`, computed by one execution only:
-   * concurrent executions with the same identity wait for its result.
+   * concurrent executions with the same identity wait for its result. `compute` fetches by the time it
+   * is given, which leaves FORMULA_TABLE_RESERVE_MS before `deadlineAtMs` to build its table.
    */
-  private cachedOnce(identity: string, ttlSeconds: number, deadlineAtMs: number, compute: () => Cell[][]): Cell[][] {
+  private cachedOnce(identity: string, ttlSeconds: number, deadlineAtMs: number, compute: (fetchByMs: number) => Cell[][]): Cell[][] {
     const hit = this.readResult(identity);
     if (hit) return hit;
     const { documentCache: cache, documentLock: lock, clock, sleeper } = this.ports;
@@ -424,13 +455,32 @@ export class EngageAddon {
       if (clock.now() + CLAIM_POLL_MS >= deadlineAtMs) throw new BusyError('the same report for another cell, which is still loading');
     }
     try {
-      const values = compute();
-      const text = encodeValues(values);
-      this.results.put(identity, text, text.length > LARGE_RESULT_CHARS ? Math.min(ttlSeconds, LARGE_RESULT_TTL_SECONDS) : ttlSeconds);
+      const values = compute(deadlineAtMs - FORMULA_TABLE_RESERVE_MS);
+      this.storeResult(identity, values, ttlSeconds, deadlineAtMs);
       return values;
     } finally {
       cache.remove(claimKey);
     }
+  }
+
+  /**
+   * Caches a computed result when that fits before the deadline and the result fits the budget;
+   * otherwise caches nothing and says nothing: the result is returned all the same.
+   */
+  private storeResult(identity: string, values: Cell[][], ttlSeconds: number, deadlineAtMs: number): void {
+    const { clock, documentLock: lock } = this.ports;
+    const cells = values.reduce((sum, row) => sum + row.length, 0);
+    if (clock.now() + (cells / 1000) * ENCODE_MS_PER_1000_CELLS + CACHE_WRITE_ALLOWANCE_MS > deadlineAtMs) return;
+    const packed = this.results.pack(identity, encodeValues(values));
+    if (packed.items > RESULT_MAX_ITEMS || clock.now() + CACHE_WRITE_ALLOWANCE_MS > deadlineAtMs) return;
+    if (!lock.tryLock(Math.min(CLAIM_LOCK_TIMEOUT_MS, deadlineAtMs - clock.now() - CACHE_WRITE_ALLOWANCE_MS))) return;
+    try {
+      const now = clock.now();
+      if (!this.resultBudget.admit(packed.key, packed.items, now, now + ttlSeconds * 1000)) return;
+    } finally {
+      lock.releaseLock();
+    }
+    this.results.write(packed, ttlSeconds);
   }
 
   private readResult(identity: string): Cell[][] | null {

@@ -1,8 +1,8 @@
 /**
  * The small synchronous interfaces the core is driven through. Apps Script is synchronous, so every
- * port is too. Adapters over the URL Fetch, Properties, Cache and Lock services and Utilities
- * live in src/gas; tests use the counting fakes in test/support/fakes.ts. Nothing here names a
- * platform global, so the core runs unchanged in Apps Script V8 and in Node.
+ * port is too. Adapters over the URL Fetch, Properties, Cache and Lock services and Utilities (sleep,
+ * gzip and base64) live in src/gas; tests use the counting fakes in test/support/fakes.ts. Nothing
+ * here names a platform global, so the core runs unchanged in Apps Script V8 and in Node.
  */
 
 export type HttpMethod = 'get' | 'post';
@@ -64,12 +64,26 @@ export interface KeyValueStore {
   remove(key: string): void;
 }
 
+/** A store that can also list what it holds (all of a properties store), to prune it and measure it. */
+export interface ListableStore extends KeyValueStore {
+  entries(): Record<string, string>;
+}
+
 /** Best-effort cache; entries may disappear before their time (Cache service: at most 100 KB per value). */
 export interface Cache {
   get(key: string): string | null;
   getAll?(keys: string[]): Record<string, string>;
   put(key: string, value: string, ttlSeconds: number): void;
   remove(key: string): void;
+}
+
+/**
+ * Compresses text into ASCII text and back (gzip and base64 with Utilities), so that a large value
+ * takes fewer cache entries. `decompress` throws on anything `compress` did not make.
+ */
+export interface Compressor {
+  compress(text: string): string;
+  decompress(compressed: string): string;
 }
 
 /** Mutual exclusion across executions (Lock service). */

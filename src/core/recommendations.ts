@@ -6,7 +6,7 @@
  * the key. Sending documents never fires the impression pixel; only a client that displays them does
  * (impression-pixel.ts).
  */
-import * as z from 'zod';
+import * as z from './zod';
 import { ApiError, ConnectionError, controlCharacterIndex, describeControlCharacter, EngageError, quoted, ResponseFormatError, ValidationError, type ApiErrorDetails, type EngageErrorCode, type ValidationProblem } from './errors';
 import { optionalBoolean, optionalText, stringList } from './formula-args';
 import { isHttpUrl } from './impression-pixel';
@@ -157,13 +157,13 @@ const documentSchema = z.looseObject({
   content: z.string(),
   source_display_name: z.string(),
   target_domain: z.string(),
-  pos: z.preprocess((v) => toNumberIfNumeric(v), z.number().int().min(0)),
-  cta: z.string().nullish(),
+  pos: z.pipe(z.transform((v) => toNumberIfNumeric(v)), z.int().check(z.minimum(0))),
+  cta: z.nullish(z.string()),
 });
 
 const responseSchema = z.looseObject({
   documents: z.array(documentSchema),
-  tracking: z.looseObject({ reportServed: z.string().nullish() }).nullish(),
+  tracking: z.nullish(z.looseObject({ reportServed: z.nullish(z.string()) })),
 });
 
 export interface AdDocument {

@@ -6,7 +6,7 @@
  * fixing a formula wants all of them at once. Empty strings and nulls mean "not given": that is how a
  * custom function receives an empty cell.
  */
-import * as z from 'zod';
+import * as z from './zod';
 import {
   calendarDayInZone, floorToHourMs, formatDay, formatUtcHour, hourBoundMs, isDate, isValidTimeZone,
   parseDateText, subtractMonths, utcDayOf, utcMidnightMs, type CalendarDay, type DateInput,
@@ -110,29 +110,30 @@ const integerLike = (v: unknown) => {
   return typeof u === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(u) ? Number(u) : u;
 };
 const optionalInt = (min: number, max: number, rule: string) =>
-  z.preprocess(integerLike, z.number({ error: `must be a whole number ${rule}` })
-    .int({ error: `must be a whole number ${rule}` })
-    .min(min, { error: `is below the minimum: it must be a whole number ${rule}` })
-    .max(max, { error: `is above the maximum: it must be a whole number ${rule}` })
-    .optional());
-const optionalString = (rule: string) => z.preprocess(notGiven, z.string({ error: rule }).optional());
+  z.pipe(z.transform(integerLike), z.optional(z.int({ error: `must be a whole number ${rule}` }).check(
+    z.minimum(min, { error: `is below the minimum: it must be a whole number ${rule}` }),
+    z.maximum(max, { error: `is above the maximum: it must be a whole number ${rule}` }),
+  )));
+const optionalString = (rule: string) => z.pipe(z.transform(notGiven), z.optional(z.string({ error: rule })));
 
 /** Shape checks shared by the three reports; semantic rules follow in `buildReportQuery`. */
 function inputSchema(spec: ReportSpec) {
   return z.strictObject({
-    entityId: z.preprocess(notGiven, z.string({ error: 'is required: the hashed publisher ID from your account manager' })
-      .trim().min(1, { error: 'is required: the hashed publisher ID from your account manager' })
-      .superRefine((id, ctx) => {
+    entityId: z.pipe(z.transform(notGiven), z.string({ error: 'is required: the hashed publisher ID from your account manager' }).check(
+      z.trim(),
+      z.minLength(1, { error: 'is required: the hashed publisher ID from your account manager' }),
+      z.superRefine((id, ctx) => {
         const problem = publisherIdProblem(id);
         if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      })),
-    fromDate: z.preprocess(notGiven, z.any().refine((v) => v !== undefined, { error: 'is required' })),
-    toDate: z.preprocess(notGiven, z.any().refine((v) => v !== undefined, { error: 'is required' })),
-    breakdowns: z.preprocess(notGiven, z.union([z.string(), z.array(z.string())], { error: 'must be a list of names or a comma-separated text' }).optional()),
-    metrics: z.preprocess(notGiven, z.union([z.string(), z.array(z.string())], { error: 'must be a list of metric names or a comma-separated text' }).optional()),
+      }),
+    )),
+    fromDate: z.pipe(z.transform(notGiven), z.any().check(z.refine((v) => v !== undefined, { error: 'is required' }))),
+    toDate: z.pipe(z.transform(notGiven), z.any().check(z.refine((v) => v !== undefined, { error: 'is required' }))),
+    breakdowns: z.pipe(z.transform(notGiven), z.optional(z.union([z.string(), z.array(z.string())], { error: 'must be a list of names or a comma-separated text' }))),
+    metrics: z.pipe(z.transform(notGiven), z.optional(z.union([z.string(), z.array(z.string())], { error: 'must be a list of metric names or a comma-separated text' }))),
     sort: optionalString('must be a text such as "revenue desc"'),
     order: optionalString(`must be 'asc' or 'desc'`),
-    filter: z.preprocess(notGiven, z.union([z.string(), z.array(z.any())], { error: 'must be a filter expression such as "revenue:gt:10"' }).optional()),
+    filter: z.pipe(z.transform(notGiven), z.optional(z.union([z.string(), z.array(z.any())], { error: 'must be a filter expression such as "revenue:gt:10"' }))),
     currencyCode: optionalString('must be a three-letter currency code such as USD'),
     decDigits: optionalInt(DEC_DIGITS_MIN, DEC_DIGITS_MAX, `from ${DEC_DIGITS_MIN} to ${DEC_DIGITS_MAX}`),
     limit: optionalInt(1, spec.pageMax, `from 1 to ${spec.pageMax} for the ${spec.title}`),

@@ -4,18 +4,18 @@
  * may add fields). Report items are deliberately not parsed per row with zod: report-table.ts reads
  * them in one tight loop, which keeps a 100,000-row report cheap.
  */
-import * as z from 'zod';
+import * as z from './zod';
 import { ResponseFormatError } from './errors';
 import { TOKEN_HEADER } from './spec';
 import { normaliseMetrics, toNumberIfNumeric, unwrap } from './values';
 
 /** A count that may arrive wrapped or as a numeric string. */
-const countSchema = z.preprocess((v) => toNumberIfNumeric(v), z.number().int().min(0));
+const countSchema = z.pipe(z.transform((v) => toNumberIfNumeric(v)), z.int().check(z.minimum(0)));
 
 export const reportEnvelopeSchema = z.looseObject({
-  items: z.preprocess((v) => (v === undefined || v === null ? [] : v), z.array(z.unknown())),
-  totalItems: countSchema.optional(),
-  metricsSums: z.preprocess((v) => (v === undefined || v === null ? undefined : normaliseMetrics(v)), z.record(z.string(), z.unknown()).optional()),
+  items: z.pipe(z.transform((v) => (v === undefined || v === null ? [] : v)), z.array(z.unknown())),
+  totalItems: z.optional(countSchema),
+  metricsSums: z.pipe(z.transform((v) => (v === undefined || v === null ? undefined : normaliseMetrics(v))), z.optional(z.record(z.string(), z.unknown()))),
 });
 
 export interface ReportPage {

@@ -10,16 +10,17 @@
  * this or last month, since a day, a fixed range, or for the hourly reports the last N hours. Days of the general report are UTC days, as the API's
  * "today" is (field notes).
  */
-import * as z from 'zod';
+import * as z from './zod';
 import { A1_CELL_PATTERN } from './a1-notation';
 import { addDays, formatDay, formatUtcHour, floorToHourMs, utcDayOf, type CalendarDay } from './dates';
 import { BusyError, controlCharacterIndex, quoted, ValidationError } from './errors';
-import type { Clock, KeyValueStore, Lock, RandomSource } from './ports';
+import type { Clock, ListableStore, Lock, RandomSource } from './ports';
 import { ALL_METRICS } from './report-metrics';
 import type { ReportInput } from './report-request';
 import { scheduleSchema, type Schedule } from './schedule';
 import type { WrittenBlock } from './sheet-output';
 import { MS_PER_HOUR, REPORT_SPECS, type ReportKind } from './spec';
+import { splitByBytes, utf8Length } from './utf8';
 
 export const SAVED_REPORTS_INDEX_KEY = 'engage.sr.index';
 const DEFINITION_PREFIX = 'engage.sr.def.';
@@ -28,9 +29,22 @@ const STATUS_PREFIX = 'engage.sr.status.';
 export const PROPERTY_VALUE_MAX_BYTES = 9 * 1024;
 /** 100 definitions and statuses of about 1 KB each stay far below the 500 KB of a property store. */
 export const MAX_SAVED_REPORTS = 100;
+/** Apps Script keeps at most 500 KB of properties per store (keys and values). */
+export const PROPERTY_STORE_MAX_BYTES = 500 * 1024;
+/**
+ * What saved reports (index, definitions, statuses) may take of the document's properties; the rest is
+ * for Run to sheet's block records (at most 50 of under 1 KB, block-records.ts). A new or changed
+ * definition that would pass it is refused before anything is written.
+ */
+export const SAVED_REPORTS_MAX_BYTES = 440 * 1024;
+/**
+ * A status is kept within this, its error message shortened to fit, so saving a report can set room
+ * aside for every status it will ever write.
+ */
+export const STATUS_MAX_BYTES = 2048;
 const INDEX_LOCK_TIMEOUT_MS = 10_000;
 
-const dayText = z.string().regex(/^\d{8}$/, { error: 'must be a day as yyyyMMdd' });
+const dayText = z.string().check(z.regex(/^\d{8}$/, { error: 'must be a day as yyyyMMdd' }));
 
 export const periodSchema = z.discriminatedUnion('type', [
   /**
@@ -39,8 +53,8 @@ export const periodSchema = z.discriminatedUnion('type', [
    */
   z.strictObject({
     type: z.literal('lastDays'),
-    days: z.number().int().min(1, { error: 'must be at least 1 day' }).max(366, { error: 'must be at most 366 days' }),
-    endingYesterday: z.boolean().optional(),
+    days: z.int().check(z.minimum(1, { error: 'must be at least 1 day' }), z.maximum(366, { error: 'must be at most 366 days' })),
+    endingYesterday: z.optional(z.boolean()),
   }),
   /** From the first of the current UTC month up to today. */
   z.strictObject({ type: z.literal('thisMonth') }),
@@ -50,46 +64,46 @@ export const periodSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('since'), fromDate: dayText }),
   z.strictObject({ type: z.literal('fixed'), fromDate: dayText, toDate: dayText }),
   /** Hourly reports: the last N whole hours up to the current one, UTC. */
-  z.strictObject({ type: z.literal('lastHours'), hours: z.number().int().min(1, { error: 'must be at least 1 hour' }).max(24, { error: 'must be at most 24 hours' }) }),
+  z.strictObject({ type: z.literal('lastHours'), hours: z.int().check(z.minimum(1, { error: 'must be at least 1 hour' }), z.maximum(24, { error: 'must be at most 24 hours' })) }),
 ], { error: "must be a period: 'lastDays', 'thisMonth', 'lastMonth', 'since', 'fixed' or, for the hourly reports, 'lastHours'" });
 export type Period = z.infer<typeof periodSchema>;
 
-const a1Cell = z.string({ error: 'must be one cell such as A1' }).trim().regex(A1_CELL_PATTERN, { error: 'must be one cell such as A1' });
+const a1Cell = z.string({ error: 'must be one cell such as A1' }).check(z.trim(), z.regex(A1_CELL_PATTERN, { error: 'must be one cell such as A1' }));
 
 const noControlCharacters = (v: string) => controlCharacterIndex(v) < 0;
 const yesNo = () => z.boolean({ error: 'must be true or false' });
 
 /** What a user gives when saving; the store adds id, owner and times. */
 export const savedReportInputSchema = z.strictObject({
-  name: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(100, { error: 'must be at most 100 characters' })
-    .refine(noControlCharacters, { error: 'must not contain control characters' }),
+  name: z.string({ error: 'is required' }).check(z.trim(), z.minLength(1, { error: 'is required' }), z.maxLength(100, { error: 'must be at most 100 characters' }),
+    z.refine(noControlCharacters, { error: 'must not contain control characters' })),
   kind: z.enum(['main', 'externalId', 'realtime'], { error: "must be 'main', 'externalId' or 'realtime'" }),
-  entityId: z.string({ error: 'is required: the publisher ID' }).trim().min(1, { error: 'is required: the publisher ID' }),
+  entityId: z.string({ error: 'is required: the publisher ID' }).check(z.trim(), z.minLength(1, { error: 'is required: the publisher ID' })),
   period: periodSchema,
-  breakdowns: z.array(z.string(), { error: 'must be a list of breakdown names such as ["day"]' })
-    .max(4, { error: 'has more than 4 breakdowns; a report allows at most 4' }).optional(),
+  breakdowns: z.optional(z.array(z.string(), { error: 'must be a list of breakdown names such as ["day"]' })
+    .check(z.maxLength(4, { error: 'has more than 4 breakdowns; a report allows at most 4' }))),
   /** The metric columns, by API name. Left out (as in reports saved before metrics could be chosen): every metric. */
-  metrics: z.array(z.string(), { error: 'must be a list of metric names such as ["revenue", "rpmByPvs"]' })
-    .min(1, { error: 'lists no metric: choose at least one, or leave the field out for every metric' }).optional(),
-  filter: z.string({ error: 'must be text' }).max(2000, { error: 'must be at most 2000 characters' }).optional(),
-  sort: z.string({ error: 'must be text' }).max(100, { error: 'must be at most 100 characters' }).optional(),
-  currencyCode: z.string({ error: 'must be a three-letter currency code such as USD' }).max(3, { error: 'must be a three-letter currency code such as USD' }).optional(),
-  decDigits: z.number({ error: 'must be a whole number from 0 to 6' }).int({ error: 'must be a whole number from 0 to 6' }).optional(),
+  metrics: z.optional(z.array(z.string(), { error: 'must be a list of metric names such as ["revenue", "rpmByPvs"]' })
+    .check(z.minLength(1, { error: 'lists no metric: choose at least one, or leave the field out for every metric' }))),
+  filter: z.optional(z.string({ error: 'must be text' }).check(z.maxLength(2000, { error: 'must be at most 2000 characters' }))),
+  sort: z.optional(z.string({ error: 'must be text' }).check(z.maxLength(100, { error: 'must be at most 100 characters' }))),
+  currencyCode: z.optional(z.string({ error: 'must be a three-letter currency code such as USD' }).check(z.maxLength(3, { error: 'must be a three-letter currency code such as USD' }))),
+  decDigits: z.optional(z.int({ error: 'must be a whole number from 0 to 6' })),
   /** Rows per request; default the report's maximum (fewest requests). Bounded per report in checkSavedReport. */
-  pageSize: z.number({ error: 'must be a whole number' }).int({ error: 'must be a whole number' }).optional(),
-  maxRows: z.number({ error: 'must be a whole number from 1 to 100000' }).int({ error: 'must be a whole number from 1 to 100000' })
-    .min(1, { error: 'must be a whole number from 1 to 100000' }).max(100_000, { error: 'must be a whole number from 1 to 100000' }).optional(),
+  pageSize: z.optional(z.int({ error: 'must be a whole number' })),
+  maxRows: z.optional(z.int({ error: 'must be a whole number from 1 to 100000' })
+    .check(z.minimum(1, { error: 'must be a whole number from 1 to 100000' }), z.maximum(100_000, { error: 'must be a whole number from 1 to 100000' }))),
   target: z.strictObject({
-    sheetName: z.string({ error: 'needs a sheet name' }).trim().min(1, { error: 'needs a sheet name' }).max(100, { error: 'must be at most 100 characters' })
-      .refine(noControlCharacters, { error: 'must not contain control characters' }),
+    sheetName: z.string({ error: 'needs a sheet name' }).check(z.trim(), z.minLength(1, { error: 'needs a sheet name' }), z.maxLength(100, { error: 'must be at most 100 characters' }),
+      z.refine(noControlCharacters, { error: 'must not contain control characters' })),
     cell: a1Cell,
   }, { error: 'must be a sheet name and a cell such as A1: {sheetName, cell}' }),
   schedule: scheduleSchema,
   /** Fetch only new days plus the last 3 and merge by day and breakdown keys (general report with day). */
-  incremental: yesNo().optional(),
+  incremental: z.optional(yesNo()),
   /** Append the Total row (not with incremental: totals of ratios cannot be merged). */
-  totals: yesNo().optional(),
-  paused: yesNo().optional(),
+  totals: z.optional(yesNo()),
+  paused: z.optional(yesNo()),
 }, { error: 'must be a saved report: an object with name, kind, entityId, period, target and schedule' });
 export type SavedReportInput = z.infer<typeof savedReportInputSchema>;
 
@@ -222,18 +236,9 @@ export function incrementalProblem(report: Pick<SavedReportInput, 'kind' | 'brea
   return undefined;
 }
 
-function byteLength(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? (i++, 4) : 3;
-  }
-  return bytes;
-}
-
 export interface SavedReportStoreDeps {
   /** The document's properties. */
-  store: KeyValueStore;
+  store: ListableStore;
   /** The document lock: guards the index. */
   lock: Lock;
   clock: Clock;
@@ -284,8 +289,16 @@ export class SavedReportStore {
       if (ids.length >= MAX_SAVED_REPORTS) {
         throw ValidationError.single('savedReport', `this spreadsheet already has ${MAX_SAVED_REPORTS} saved reports, the most it can hold: delete one first`);
       }
+      const index = JSON.stringify([...ids, id]);
+      this.checkRoom({ [DEFINITION_PREFIX + id]: this.definitionText(report), [SAVED_REPORTS_INDEX_KEY]: index, [STATUS_PREFIX + id]: null });
       this.writeDefinition(report);
-      this.deps.store.set(SAVED_REPORTS_INDEX_KEY, JSON.stringify([...ids, id]));
+      try {
+        this.deps.store.set(SAVED_REPORTS_INDEX_KEY, index);
+      } catch (e) {
+        // Nothing half-saved: a definition no index names would only take room.
+        this.deps.store.remove(DEFINITION_PREFIX + id);
+        throw e;
+      }
     });
     return report;
   }
@@ -294,6 +307,7 @@ export class SavedReportStore {
   update(id: string, input: SavedReportInput): SavedReport {
     const existing = this.findOrThrow(id);
     const report: SavedReport = { ...input, id, ownerId: existing.ownerId, createdAtMs: existing.createdAtMs, updatedAtMs: this.deps.clock.now() };
+    this.checkRoom({ [DEFINITION_PREFIX + id]: this.definitionText(report) });
     this.writeDefinition(report);
     return report;
   }
@@ -329,19 +343,56 @@ export class SavedReportStore {
 
   setStatus(id: string, status: RefreshStatus): void {
     let text = JSON.stringify(status);
-    if (byteLength(text) > PROPERTY_VALUE_MAX_BYTES && status.lastError) {
-      // Only an error message can make a status long: shorten it rather than lose the status.
-      text = JSON.stringify({ ...status, lastError: { ...status.lastError, message: status.lastError.message.slice(0, 2000) } });
+    const message = status.lastError?.message ?? '';
+    // Only an error message can make a status long: shorten it rather than lose the status.
+    for (let room = utf8Length(message) - (utf8Length(text) - STATUS_MAX_BYTES) - 3; utf8Length(text) > STATUS_MAX_BYTES && status.lastError && room > 0; room -= utf8Length(text) - STATUS_MAX_BYTES) {
+      text = JSON.stringify({ ...status, lastError: { ...status.lastError, message: `${splitByBytes(message, room)[0] ?? ''}...` } });
     }
     this.deps.store.set(STATUS_PREFIX + id, text);
   }
 
-  private writeDefinition(report: SavedReport): void {
+  private definitionText(report: SavedReport): string {
     const text = JSON.stringify(report);
-    if (byteLength(text) > PROPERTY_VALUE_MAX_BYTES) {
-      throw ValidationError.single('savedReport', `is ${byteLength(text)} bytes long; a saved report may take at most ${PROPERTY_VALUE_MAX_BYTES} (shorten the filter or the name)`);
+    if (utf8Length(text) > PROPERTY_VALUE_MAX_BYTES) {
+      throw ValidationError.single('savedReport', `is ${utf8Length(text)} bytes long; a saved report may take at most ${PROPERTY_VALUE_MAX_BYTES} (shorten the filter or the name)`);
     }
-    this.deps.store.set(DEFINITION_PREFIX + report.id, text);
+    return text;
+  }
+
+  private writeDefinition(report: SavedReport): void {
+    this.deps.store.set(DEFINITION_PREFIX + report.id, this.definitionText(report));
+  }
+
+  /**
+   * Refuses, before anything is written, a change that would take saved reports past their share of
+   * the document's properties, or the store past its 500 KB. `changes` are the new values by key; a
+   * null value is a status to come, counted at its most. Every status counts at its most too, so a
+   * later refresh never finds the store full.
+   */
+  private checkRoom(changes: Record<string, string | null>): void {
+    const entries = this.deps.store.entries();
+    const ids = this.ids();
+    const statusKeys = new Set(ids.map((x) => STATUS_PREFIX + x));
+    const size = (key: string, value: string | null) => utf8Length(key) + (value === null || statusKeys.has(key) ? Math.max(STATUS_MAX_BYTES, utf8Length(value ?? '')) : utf8Length(value));
+    const ours = (key: string) => key === SAVED_REPORTS_INDEX_KEY || key.startsWith(DEFINITION_PREFIX) || key.startsWith(STATUS_PREFIX);
+    let total = 0;
+    let saved = 0;
+    const held = new Set<string>();
+    const count = (key: string, value: string | null) => {
+      const bytes = size(key, value);
+      total += bytes;
+      if (ours(key)) saved += bytes;
+      held.add(key);
+    };
+    for (const [key, value] of Object.entries(entries)) count(key, key in changes ? changes[key]! : value);
+    for (const key of statusKeys) if (!held.has(key)) count(key, null);
+    for (const [key, value] of Object.entries(changes)) if (!held.has(key)) count(key, value);
+    if (saved > SAVED_REPORTS_MAX_BYTES || total > PROPERTY_STORE_MAX_BYTES) {
+      const kb = (bytes: number) => Math.ceil(bytes / 1024);
+      throw ValidationError.single('savedReport', saved > SAVED_REPORTS_MAX_BYTES
+        ? `there is no room for it: saved reports would take ${kb(saved)} KB of the ${kb(SAVED_REPORTS_MAX_BYTES)} KB they may use of this spreadsheet's properties (a refresh's status counted at its most): delete a saved report first, or shorten this one's filter or name`
+        : `there is no room for it: this spreadsheet's properties would take ${kb(total)} KB of the ${kb(PROPERTY_STORE_MAX_BYTES)} KB Apps Script keeps per document: delete a saved report first`);
+    }
   }
 
   private withIndexLock<T>(work: () => T): T {

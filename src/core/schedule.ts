@@ -5,23 +5,23 @@
  * twice in one window however often the hourly trigger runs. The trigger itself fires once an hour
  * at a fuzzy minute, so a slot is served by the first run on or after its start.
  */
-import * as z from 'zod';
+import * as z from './zod';
 import { addDays, calendarDayInZone, utcMidnightMs, zonedTimeToEpochMs } from './dates';
 import { MS_PER_HOUR } from './spec';
 
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
-const hourOfDay = z.number({ error: 'must be a whole hour from 0 to 23' }).int({ error: 'must be a whole hour from 0 to 23' })
-  .min(0, { error: 'must be a whole hour from 0 to 23' }).max(23, { error: 'must be a whole hour from 0 to 23' });
+const hourOfDay = z.int({ error: 'must be a whole hour from 0 to 23' })
+  .check(z.minimum(0, { error: 'must be a whole hour from 0 to 23' }), z.maximum(23, { error: 'must be a whole hour from 0 to 23' }));
 
 export const scheduleSchema = z.discriminatedUnion('every', [
   z.strictObject({ every: z.literal('hour') }),
   z.strictObject({
     every: z.literal('hours'),
     /** Divides the day: slots start at local hours 0, N, 2N, ... */
-    hours: z.number({ error: 'must be a whole number of hours from 2 to 12' }).int({ error: 'must be a whole number of hours from 2 to 12' })
-      .min(2, { error: 'must be a whole number of hours from 2 to 12' }).max(12, { error: 'must be a whole number of hours from 2 to 12' }),
+    hours: z.int({ error: 'must be a whole number of hours from 2 to 12' })
+      .check(z.minimum(2, { error: 'must be a whole number of hours from 2 to 12' }), z.maximum(12, { error: 'must be a whole number of hours from 2 to 12' })),
   }),
   z.strictObject({ every: z.literal('day'), hour: hourOfDay }),
   z.strictObject({ every: z.literal('week'), weekday: z.enum(WEEKDAYS, { error: `must be one of ${WEEKDAYS.join(', ')}` }), hour: hourOfDay }),

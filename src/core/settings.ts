@@ -8,7 +8,7 @@
  * which addresses may be saved: Apps Script refuses to fetch anything else, so an address outside it
  * is refused here, once, with the prefixes that are allowed (loopback test servers excepted).
  */
-import * as z from 'zod';
+import * as z from './zod';
 import { addressProblem, type Deployment } from './deployment';
 import { quoted, ValidationError } from './errors';
 import type { KeyValueStore } from './ports';
@@ -21,30 +21,31 @@ export const SETTINGS_URL_MAX_CHARS = 500;
 const text = () => z.string({ error: 'must be text' });
 
 const httpUrl = (what: string) =>
-  text()
-    .trim()
-    .max(SETTINGS_URL_MAX_CHARS, `must be at most ${SETTINGS_URL_MAX_CHARS} characters`)
-    .refine((v) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(v), `must be an http(s) address (${what})`);
+  text().check(
+    z.trim(),
+    z.maxLength(SETTINGS_URL_MAX_CHARS, `must be at most ${SETTINGS_URL_MAX_CHARS} characters`),
+    z.refine((v) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(v), `must be an http(s) address (${what})`),
+  );
 
 export const settingsSchema = z.object({
-  reportingBaseUrl: httpUrl('the reporting base address, ending with /engage/v2')
-    .refine((v) => /\/engage\/v2\/?$/.test(v), 'must end with /engage/v2')
-    .transform((v) => v.replace(/\/+$/, ''))
-    .optional(),
-  recommendationsUrl: httpUrl('the in-chat recommendations endpoint').optional(),
-  apiKey: text()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(512, 'must be at most 512 characters')
-    .refine((v) => !/\s/.test(v), 'must not contain spaces')
-    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters')
-    .optional(),
-  widgetId: text()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(110, 'must be at most 110 characters')
-    .refine((v) => /^[\w.-]+$/.test(v), 'may hold only letters, digits, "_", "-" and "."')
-    .optional(),
+  reportingBaseUrl: z.optional(z.pipe(
+    httpUrl('the reporting base address, ending with /engage/v2').check(z.refine((v) => /\/engage\/v2\/?$/.test(v), 'must end with /engage/v2')),
+    z.transform((v) => v.replace(/\/+$/, '')),
+  )),
+  recommendationsUrl: z.optional(httpUrl('the in-chat recommendations endpoint')),
+  apiKey: z.optional(text().check(
+    z.trim(),
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(512, 'must be at most 512 characters'),
+    z.refine((v) => !/\s/.test(v), 'must not contain spaces'),
+    z.refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters'),
+  )),
+  widgetId: z.optional(text().check(
+    z.trim(),
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(110, 'must be at most 110 characters'),
+    z.refine((v) => /^[\w.-]+$/.test(v), 'may hold only letters, digits, "_", "-" and "."'),
+  )),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

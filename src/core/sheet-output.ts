@@ -6,6 +6,7 @@
  * lands as text and an external ID such as "00123" keeps its zeros. Formats are per column, so
  * writing costs a constant number of spreadsheet calls whatever the number of rows.
  */
+import { ValidationError } from './errors';
 import type { ReportResult } from './paging';
 import { metricNote } from './report-metrics';
 import { reportResultToTable, tableToValues, type Cell } from './report-table';
@@ -128,4 +129,42 @@ export interface WrittenBlock extends BlockPlacement {
  */
 export interface SheetWriter {
   write(placement: BlockPlacement, block: SheetBlock, previous?: WrittenBlock): WrittenBlock;
+  /** Names of the sheets the spreadsheet has now. */
+  sheetNames(): string[];
+}
+
+/**
+ * Cells a spreadsheet may hold, counted as every sheet's grid (rows times columns, empty cells too).
+ * The platform notes give 10 million as an UNCONFIRMED official figure; the Sheets API refuses more
+ * ("This action would increase the number of cells in the workbook above the limit of 10000000 cells").
+ */
+export const SPREADSHEET_CELL_LIMIT = 10_000_000;
+/** A sheet Sheets inserts has 1,000 rows and 26 columns. */
+export const NEW_SHEET_ROWS = 1000;
+export const NEW_SHEET_COLUMNS = 26;
+
+export interface GridSize {
+  rows: number;
+  columns: number;
+}
+
+/**
+ * Cells the spreadsheet gains when a block of `rows` x `columns` is written at `placement`: the sheet's
+ * grid grows to hold it, and a sheet that does not exist yet is inserted first (`sheet` null).
+ */
+export function cellsAdded(placement: BlockPlacement, rows: number, columns: number, sheet: GridSize | null): number {
+  const grid = sheet ?? { rows: NEW_SHEET_ROWS, columns: NEW_SHEET_COLUMNS };
+  const grown = Math.max(grid.rows, placement.row + rows - 1) * Math.max(grid.columns, placement.column + columns - 1);
+  return grown - (sheet ? sheet.rows * sheet.columns : 0);
+}
+
+/**
+ * Refuses, before anything is written, a block the spreadsheet has no room for: one sentence with the
+ * cells it needs and the cells left.
+ */
+export function checkCellRoom(cellsInUse: number, cellsNeeded: number): void {
+  const left = Math.max(0, SPREADSHEET_CELL_LIMIT - cellsInUse);
+  if (cellsNeeded <= left) return;
+  const n = (x: number) => String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  throw ValidationError.single('target', `the report needs ${n(cellsNeeded)} more cells, but this spreadsheet has only ${n(left)} left of the ${n(SPREADSHEET_CELL_LIMIT)} a Google spreadsheet holds: delete sheets, rows or columns you do not need, or ask for fewer rows`);
 }

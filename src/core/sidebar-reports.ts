@@ -6,12 +6,13 @@
  * run's progress ("pages fetched of pages") goes to the user's cache under a run id the sidebar
  * chose, and the sidebar polls it from a second call.
  */
+import { BlockRecords } from './block-records';
 import { toReportInput, type BuilderRequest } from './builder-request';
 import { isDate } from './dates';
 import type { EngageAddon } from './engage-addon';
 import { ValidationError } from './errors';
 import { reportFormula } from './formula-text';
-import type { Cache, Clock, KeyValueStore } from './ports';
+import type { Cache, Clock, ListableStore } from './ports';
 import { ALL_METRICS, availableMetrics } from './report-metrics';
 import { reportColumnCount, type Cell } from './report-table';
 import { reportToSheetBlock, type BlockPlacement, type SheetWriter, type WrittenBlock } from './sheet-output';
@@ -22,7 +23,6 @@ export const SIDEBAR_RUN_BUDGET_MS = 5 * MS_PER_MINUTE;
 /** How long a run's progress stays readable. */
 const PROGRESS_TTL_SECONDS = 600;
 const PROGRESS_PREFIX = 'engage.run.';
-const BLOCK_PREFIX = 'engage.block.';
 /** Rows of the result the sidebar shows under the actions. */
 export const PREVIEW_ROWS = 50;
 
@@ -57,7 +57,7 @@ export interface SidebarReportsPorts {
   addon: EngageAddon;
   writer: SheetWriter;
   /** The document's properties: where each written block is remembered, so the next run clears its leftovers. */
-  documentStore: KeyValueStore;
+  documentStore: ListableStore;
   /** The user's cache: run progress. */
   progressCache: Cache;
   clock: Clock;
@@ -65,7 +65,11 @@ export interface SidebarReportsPorts {
 }
 
 export class SidebarReports {
-  constructor(private readonly ports: SidebarReportsPorts) {}
+  private readonly blocks: BlockRecords;
+
+  constructor(private readonly ports: SidebarReportsPorts) {
+    this.blocks = new BlockRecords(ports.documentStore);
+  }
 
   listPublishers(): Publisher[] {
     const entries = this.ports.addon.lookupEntries('publishers', undefined, this.ports.clock.now() + 25_000);
@@ -94,10 +98,8 @@ export class SidebarReports {
         ...(r.currencyCode ? { currencyCode: r.currencyCode } : {}),
         ...(typeof r.decDigits === 'number' ? { decDigits: r.decDigits } : {}),
       });
-      const blockKey = `${BLOCK_PREFIX}${placement.sheetName}!R${placement.row}C${placement.column}`;
-      const previous = readBlock(this.ports.documentStore.get(blockKey));
-      const written = this.ports.writer.write(placement, block, previous);
-      this.ports.documentStore.set(blockKey, JSON.stringify(written));
+      const written = this.ports.writer.write(placement, block, this.blocks.previous(placement));
+      this.blocks.remember(written, this.ports.clock.now(), this.ports.writer.sheetNames());
       const pages = result.pagesFetched ?? 1;
       this.setProgress(id, { state: 'done', pagesFetched: pages, pagesPlanned: pages });
       const summary: RunSummary = {
@@ -155,15 +157,6 @@ export class SidebarReports {
 export function checkRunId(runId: unknown): string {
   if (typeof runId !== 'string' || !/^[A-Za-z0-9_-]{6,64}$/.test(runId)) throw ValidationError.single('runId', 'must be 6 to 64 letters, digits, "-" or "_"');
   return runId;
-}
-
-function readBlock(text: string | null): WrittenBlock | undefined {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text) as WrittenBlock;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A cell as plain data for google.script.run (which cannot carry Dates): a date as the day it shows. */

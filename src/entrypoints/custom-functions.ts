@@ -1,8 +1,9 @@
 /**
  * The ENGAGE_* custom functions. Each is a thin shell: read the arguments the way Sheets passes them,
  * call the core, and turn any failure into an Error whose message Sheets shows under #ERROR!.
- * A custom function runs with the spreadsheet owner's sign-in and has 30 seconds in all; the work
- * gets 25 of them, the rest is left for Sheets to take the result.
+ * A custom function runs with the spreadsheet owner's sign-in and has 30 seconds in all; its whole
+ * work (fetching, the table, the cache write) gets 27 of them, fetching the first 25, and the rest is
+ * left for Sheets to take the result.
  */
 import type { Cell } from '../core/report-table';
 import type { ReportInput } from '../core/report-request';
@@ -11,8 +12,8 @@ import { FORMULA_MAX_ROWS, optionalInteger, optionalList, optionalText, required
 import { createAddon } from '../gas/addon-services';
 import { withUserMessage } from './user-errors';
 
-/** Time a custom function's work may take, of Apps Script's 30 s. */
-export const FORMULA_TIME_BUDGET_MS = 25_000;
+/** Time a custom function's whole work may take, of Apps Script's 30 s (fetching stops 2 s before its end). */
+export const FORMULA_TIME_BUDGET_MS = 27_000;
 
 type Arg = unknown;
 

@@ -5,6 +5,7 @@
  */
 import { EngageAddon } from '../core/engage-addon';
 import { DEPLOYMENT } from './deployment';
+import { gzipCompressor } from './gzip-compressor';
 import { UrlFetchTransport } from './url-fetch-transport';
 import { PropertiesStore, ServiceCache, ServiceLock, blockingSleeper, systemClock } from './stores';
 
@@ -22,6 +23,7 @@ export function createAddon(context: AddonContext = {}): EngageAddon {
     userStore: new PropertiesStore(PropertiesService.getUserProperties()),
     userLock: new ServiceLock(LockService.getUserLock()),
     documentCache: new ServiceCache(documentCache),
+    compressor: gzipCompressor,
     documentLock: new ServiceLock(LockService.getDocumentLock() ?? LockService.getUserLock()),
     clock: systemClock,
     sleeper: blockingSleeper,

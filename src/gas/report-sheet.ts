@@ -20,6 +20,10 @@ export class SavedReportSheet implements ReportSheet {
     return this.writer.write(placement, block, previous);
   }
 
+  sheetNames(): string[] {
+    return this.writer.sheetNames();
+  }
+
   read(block: WrittenBlock): Cell[][] | null {
     const sheet = this.spreadsheet.getSheetByName(block.sheetName);
     if (!sheet || block.rows < 1 || block.columns < 1) return null;

@@ -1,10 +1,12 @@
 /**
  * The core's SheetWriter over SpreadsheetApp. One setValues for the header, rows and totals; one
  * setNumberFormat per formatted column; the header bold on a grey band, with the metrics' notes, and
- * frozen when the block starts at the top of the sheet. The grid grows first when the block does not fit. Leftover cells of
- * the previous block (a longer or wider earlier result) are cleared only after the new values are in.
+ * frozen when the block starts at the top of the sheet. Before anything is inserted or written, the
+ * spreadsheet's cells (every sheet's grid, plus what this block adds) are checked against Sheets'
+ * limit. The grid grows first when the block does not fit. Leftover cells of the previous block (a
+ * longer or wider earlier result) are cleared only after the new values are in.
  */
-import type { BlockPlacement, SheetBlock, SheetWriter, WrittenBlock } from '../core/sheet-output';
+import { cellsAdded, checkCellRoom, type BlockPlacement, type GridSize, type SheetBlock, type SheetWriter, type WrittenBlock } from '../core/sheet-output';
 
 const HEADER_BACKGROUND = '#f1f3f4';
 
@@ -12,13 +14,15 @@ export class SpreadsheetWriter implements SheetWriter {
   constructor(private readonly spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet) {}
 
   write(placement: BlockPlacement, block: SheetBlock, previous?: WrittenBlock): WrittenBlock {
-    const sheet = this.spreadsheet.getSheetByName(placement.sheetName) ?? this.spreadsheet.insertSheet(placement.sheetName);
     const rows = block.values.length;
     const columns = rows > 0 ? block.values[0]!.length : 0;
+    const target = this.checkRoom(placement, rows, columns);
+    const sheet = target?.sheet ?? this.spreadsheet.insertSheet(placement.sheetName);
+    const grid = target?.grid ?? { rows: sheet.getMaxRows(), columns: sheet.getMaxColumns() };
     const lastRow = placement.row + rows - 1;
     const lastColumn = placement.column + columns - 1;
-    if (sheet.getMaxRows() < lastRow) sheet.insertRowsAfter(sheet.getMaxRows(), lastRow - sheet.getMaxRows());
-    if (sheet.getMaxColumns() < lastColumn) sheet.insertColumnsAfter(sheet.getMaxColumns(), lastColumn - sheet.getMaxColumns());
+    if (grid.rows < lastRow) sheet.insertRowsAfter(grid.rows, lastRow - grid.rows);
+    if (grid.columns < lastColumn) sheet.insertColumnsAfter(grid.columns, lastColumn - grid.columns);
 
     if (rows > 0 && columns > 0) {
       sheet.getRange(placement.row, placement.column, rows, columns).setValues(block.values as unknown[][]);
@@ -44,5 +48,25 @@ export class SpreadsheetWriter implements SheetWriter {
       }
     }
     return { ...placement, rows, columns };
+  }
+
+  sheetNames(): string[] {
+    return this.spreadsheet.getSheets().map((sheet) => sheet.getName());
+  }
+
+  /**
+   * Throws, writing nothing, when the block would take the spreadsheet past its cell limit; returns the
+   * target sheet and its grid when it exists.
+   */
+  private checkRoom(placement: BlockPlacement, rows: number, columns: number): { sheet: GoogleAppsScript.Spreadsheet.Sheet; grid: GridSize } | undefined {
+    let inUse = 0;
+    let target: { sheet: GoogleAppsScript.Spreadsheet.Sheet; grid: GridSize } | undefined;
+    for (const sheet of this.spreadsheet.getSheets()) {
+      const grid = { rows: sheet.getMaxRows(), columns: sheet.getMaxColumns() };
+      inUse += grid.rows * grid.columns;
+      if (sheet.getName() === placement.sheetName) target = { sheet, grid };
+    }
+    checkCellRoom(inUse, cellsAdded(placement, rows, columns, target?.grid ?? null));
+    return target;
   }
 }

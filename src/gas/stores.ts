@@ -3,10 +3,10 @@
  * clock and the blocking sleeper. Each wraps an object handed to it, so callers decide which scope
  * (user, document, script) backs which port.
  */
-import type { Cache, Clock, KeyValueStore, Lock, Sleeper } from '../core/ports';
+import type { Cache, Clock, ListableStore, Lock, Sleeper } from '../core/ports';
 
-/** A properties store (strings only, 9 KB per value). */
-export class PropertiesStore implements KeyValueStore {
+/** A properties store (strings only, 9 KB per value, 500 KB in all). */
+export class PropertiesStore implements ListableStore {
   constructor(private readonly properties: GoogleAppsScript.Properties.Properties) {}
   get(key: string): string | null {
     return this.properties.getProperty(key);
@@ -17,9 +17,12 @@ export class PropertiesStore implements KeyValueStore {
   remove(key: string): void {
     this.properties.deleteProperty(key);
   }
+  entries(): Record<string, string> {
+    return this.properties.getProperties();
+  }
 }
 
-/** A CacheService cache; values above 100 KB are split by ChunkedCache in the core, not here. */
+/** A CacheService cache; values above 100 KB are compressed and split by ChunkedCache in the core, not here. */
 export class ServiceCache implements Cache {
   constructor(private readonly cache: GoogleAppsScript.Cache.Cache) {}
   get(key: string): string | null {
@@ -36,6 +39,9 @@ export class ServiceCache implements Cache {
   }
   remove(key: string): void {
     this.cache.remove(key);
+  }
+  removeAll(keys: string[]): void {
+    this.cache.removeAll(keys);
   }
 }
 

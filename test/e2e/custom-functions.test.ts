@@ -16,7 +16,8 @@ let h: AddonHarness;
 let nextSheet = 0;
 
 beforeAll(async () => {
-  h = await startAddon({ clock: 'virtual', startTime: new Date(NOW), maxColumns: 60, maxRows: 30000, sheets: SHEETS });
+  // Sheets of 1,000 rows, as Sheets makes them (a result that spills further adds rows), and wide enough for any report.
+  h = await startAddon({ clock: 'virtual', startTime: new Date(NOW), maxColumns: 60, maxRows: 1000, sheets: SHEETS });
   await h.emulator.setClock(NOW);
   h.signIn();
   // ENGAGE_RECOMMENDATIONS uses the API key from the settings, not the sign-in.

@@ -78,8 +78,8 @@ describe('a refresh is all or nothing', () => {
     const id = byName(saved, 'Timeout').id;
     const ok = call<{ list: List }>('runScheduleNow', id);
     expect(byName(ok.list, 'Timeout').status.rows).toBe(7);
-    const before = h.host.getValues('Timeout', 'B2:AF10');
-    expect(before[0]![0]).toBe('day');
+    const before = h.host.getValues('Timeout');
+    expect(before[1]![1]).toBe('day');
 
     h.host.advanceTime(2 * MINUTE_MS);
     await h.emulator.clearRequests();
@@ -87,7 +87,7 @@ describe('a refresh is all or nothing', () => {
     await h.emulator.setFaults([{ match: 'offset=3', status: 504, times: 10 }]);
     const failed = byName(call<{ list: List }>('runScheduleNow', id).list, 'Timeout');
 
-    expect(h.host.getValues('Timeout', 'B2:AF10')).toEqual(before);
+    expect(h.host.getValues('Timeout')).toEqual(before);
     expect(failed.status.failures).toBe(1);
     expect(failed.status.lastSuccess).toBe(byName(ok.list, 'Timeout').status.lastSuccess);
     expect(failed.status.lastError!.message).toMatch(/took too long/);
@@ -162,7 +162,7 @@ describe('incremental refresh', () => {
     expect(incrementalRequests).toBeLessThan(fullRequests);
     const rows = byName(call<List>('listSchedules'), 'Full').status.rows!;
     expect(rows).toBe(47);
-    expect(h.host.getValues('Incremental', `A1:AE${rows + 1}`)).toEqual(h.host.getValues('Full', `A1:AE${rows + 1}`));
+    expect(h.host.getValues('Incremental')).toEqual(h.host.getValues('Full'));
     call('deleteSchedule', incremental);
     call('deleteSchedule', full);
   });

@@ -22,7 +22,6 @@ interface View {
 interface List { reports: View[] }
 const call = <T>(fn: string, ...args: unknown[]) => h.host.call(fn, args, { user: OWNER }) as T;
 const byName = (list: List, name: string) => list.reports.find((r) => r.name === name)!;
-const WHOLE_SHEET = 'A1:AH40';
 
 useScheduledAddon(START, { sheets: ['Sheet1', 'Run'], maxRows: 20_000 }, (harness) => {
   h = harness;
@@ -87,7 +86,7 @@ describe('scheduled refresh', () => {
   function saved(name: string): { id: string; cells: () => unknown[][] } {
     const id = byName(call<List>('saveSchedule', { ...definition(name), paused: true }), name).id;
     expect(byName(call<{ list: List }>('runScheduleNow', id).list, name).status.rows).toBe(7);
-    return { id, cells: () => h.host.getValues(name, WHOLE_SHEET) };
+    return { id, cells: () => h.host.getValues(name) };
   }
 
   it.each<[string, FaultRule, number, string]>([
@@ -135,7 +134,7 @@ describe('scheduled refresh', () => {
     h.host.advanceTime(HOUR_MS);
     const first = call<List>('listSchedules');
     for (const n of names) expect(byName(first, n).status.rows).toBe(7);
-    const before = names.map((n) => h.host.getValues(n, WHOLE_SHEET));
+    const before = names.map((n) => h.host.getValues(n));
 
     // The password changes while the run is on its second report.
     await h.emulator.clearRequests();
@@ -155,7 +154,7 @@ describe('scheduled refresh', () => {
     const refreshed = names.filter((n) => byName(after, n).status.lastSuccess !== byName(first, n).status.lastSuccess);
     expect(refreshed).toHaveLength(1);
     names.forEach((n, i) => {
-      if (!refreshed.includes(n)) expect(h.host.getValues(n, WHOLE_SHEET)).toEqual(before[i]);
+      if (!refreshed.includes(n)) expect(h.host.getValues(n)).toEqual(before[i]);
     });
     h.host.call('signIn', [DEMO_USER.username, DEMO_USER.password], { user: OWNER });
     for (const id of ids) call('deleteSchedule', id);

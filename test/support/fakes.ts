@@ -3,8 +3,9 @@
  * "the second lookup must not reach the transport" or "exactly one fetchAll of two requests". The
  * clock is manual and the sleeper advances it, so waits of minutes take no time.
  */
+import zlib from 'node:zlib';
 import {
-  TransportError, type Cache, type Clock, type HttpRequest, type HttpResponse, type HttpTransport, type KeyValueStore,
+  TransportError, type Cache, type Clock, type Compressor, type HttpRequest, type HttpResponse, type HttpTransport, type ListableStore,
   type Lock, type Sleeper,
 } from '../../src/core/ports';
 
@@ -76,11 +77,14 @@ export class FakeTransport implements HttpTransport {
   }
 }
 
-export class FakeStore implements KeyValueStore {
+export class FakeStore implements ListableStore {
   readonly values = new Map<string, string>();
   gets = 0;
   sets = 0;
   removes = 0;
+  entries(): Record<string, string> {
+    return Object.fromEntries(this.values);
+  }
   get(key: string): string | null {
     this.gets++;
     return this.values.get(key) ?? null;
@@ -98,31 +102,70 @@ export class FakeStore implements KeyValueStore {
 
 export class FakeCache implements Cache {
   private readonly entries = new Map<string, { value: string; expiresAtMs: number }>();
+  /** Every entry written, by put or putAll, in order. */
+  readonly writes: Array<{ key: string; value: string; ttl: number }> = [];
   gets = 0;
+  getAlls = 0;
   puts = 0;
+  putAlls = 0;
   removes = 0;
   constructor(private readonly clock: Clock) {}
   get(key: string): string | null {
     this.gets++;
-    const e = this.entries.get(key);
-    if (!e || e.expiresAtMs <= this.clock.now()) return null;
-    return e.value;
+    return this.read(key);
   }
   getAll(keys: string[]): Record<string, string> {
+    this.getAlls++;
     const out: Record<string, string> = {};
     for (const k of keys) {
-      const v = this.get(k);
+      const v = this.read(k);
       if (v !== null) out[k] = v;
     }
     return out;
   }
   put(key: string, value: string, ttlSeconds: number): void {
     this.puts++;
-    this.entries.set(key, { value, expiresAtMs: this.clock.now() + ttlSeconds * 1000 });
+    this.write(key, value, ttlSeconds);
+  }
+  putAll(values: Record<string, string>, ttlSeconds: number): void {
+    this.putAlls++;
+    for (const [key, value] of Object.entries(values)) this.write(key, value, ttlSeconds);
   }
   remove(key: string): void {
     this.removes++;
     this.entries.delete(key);
+  }
+  removeAll(keys: string[]): void {
+    this.removes++;
+    for (const key of keys) this.entries.delete(key);
+  }
+  /** Live keys, for tests that count what a cache holds. */
+  keys(): string[] {
+    return [...this.entries].filter(([, e]) => e.expiresAtMs > this.clock.now()).map(([k]) => k);
+  }
+  private read(key: string): string | null {
+    const e = this.entries.get(key);
+    if (!e || e.expiresAtMs <= this.clock.now()) return null;
+    return e.value;
+  }
+  private write(key: string, value: string, ttlSeconds: number): void {
+    if (Buffer.byteLength(value, 'utf8') > 100 * 1024) throw new Error(`value of ${key} exceeds 100 KB`);
+    this.writes.push({ key, value, ttl: ttlSeconds });
+    this.entries.set(key, { value, expiresAtMs: this.clock.now() + ttlSeconds * 1000 });
+  }
+}
+
+/** gzip and base64 with Node's zlib, as Utilities does in Apps Script; counts its calls. */
+export class FakeCompressor implements Compressor {
+  compressions = 0;
+  decompressions = 0;
+  compress(text: string): string {
+    this.compressions++;
+    return zlib.gzipSync(Buffer.from(text, 'utf8')).toString('base64');
+  }
+  decompress(compressed: string): string {
+    this.decompressions++;
+    return zlib.gunzipSync(Buffer.from(compressed, 'base64')).toString('utf8');
   }
 }
 

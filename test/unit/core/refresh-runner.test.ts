@@ -26,6 +26,7 @@ function setup() {
     write: (placement, block) => ({ ...placement, rows: block.values.length, columns: block.values[0]?.length ?? 0 }),
     read: () => null,
     note: () => undefined,
+    sheetNames: () => [],
   };
   const source: ReportSource = {
     checkSignedIn: () => undefined,

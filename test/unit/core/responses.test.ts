@@ -62,4 +62,10 @@ describe('parseReportPage', () => {
     expect(() => parseReportPage('{"items":[1]}', 'x')).toThrow(/items\[0\] is not an object/);
     expect(() => parseReportPage('<html>', 'x')).toThrow(/not JSON/);
   });
+
+  it('says in English what is wrong with a field of another type', () => {
+    expect(() => parseReportPage('{"items":[],"totalItems":"many"}', 'GET /reports/main')).toThrow(
+      'Engage answered GET /reports/main in an unexpected form (totalItems: Invalid input: expected number, received string)',
+    );
+  });
 });

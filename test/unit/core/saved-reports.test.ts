@@ -1,4 +1,6 @@
-import { checkSavedReport, resolvePeriod, SavedReportStore, SAVED_REPORTS_INDEX_KEY, MAX_SAVED_REPORTS } from '../../../src/core/saved-reports';
+import {
+  checkSavedReport, resolvePeriod, SavedReportStore, SAVED_REPORTS_INDEX_KEY, MAX_SAVED_REPORTS, SAVED_REPORTS_MAX_BYTES, STATUS_MAX_BYTES,
+} from '../../../src/core/saved-reports';
 import { FakeLock, FakeStore, ManualClock } from '../../support/fakes';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -25,6 +27,67 @@ describe('saved reports', () => {
     expect(() => reports.create(input({ filter: 'x'.repeat(2000), name: 'y'.repeat(100) }), 'u'.repeat(8000))).toThrow(/at most 9216/);
     for (let i = 0; i < MAX_SAVED_REPORTS; i++) reports.create(input(), 'u1');
     expect(() => reports.create(input(), 'u1')).toThrow(/already has 100 saved reports/);
+  });
+
+  it('refuses a report the document\'s properties have no room for, before writing anything', () => {
+    const store = new FakeStore();
+    // Properties from elsewhere: 507,000 bytes of the store's 512,000.
+    for (let i = 0; i < 57; i++) store.values.set(`other.${i}`, 'x'.repeat((i < 56 ? 9000 : 3000) - `other.${i}`.length));
+    const reports = new SavedReportStore({ store, lock: new FakeLock(), clock: new ManualClock(NOW) });
+    reports.create(input(), 'u1');
+    const before = store.entries();
+    // A second one with a long filter needs its definition and room for its status: more than is left.
+    expect(() => reports.create(input({ name: 'Second', filter: 'revenue:gt:1;'.repeat(100) }), 'u1')).toThrow(
+      /^savedReport: there is no room for it: this spreadsheet's properties would take 50\d KB of the 500 KB Apps Script keeps per document: delete a saved report first$/,
+    );
+    expect(store.entries()).toEqual(before);
+    expect(reports.list().map((r) => r.name)).toEqual(['Daily']);
+  });
+
+  it('keeps saved reports within their share of the properties, counting every status at its most', () => {
+    const store = new FakeStore();
+    const reports = new SavedReportStore({ store, lock: new FakeLock(), clock: new ManualClock(NOW) });
+    // Definitions of some 3 KB: the longest filter, and a name and a sheet name of 100 three-byte characters.
+    const long = (i: number) => input({ name: `${i} ${'€'.repeat(95)}`, filter: 'revenue:gt:1;'.repeat(153), target: { sheetName: '€'.repeat(100), cell: 'A1' } });
+    let saved = 0;
+    let refusal = '';
+    for (; saved < MAX_SAVED_REPORTS; saved++) {
+      try {
+        reports.create(long(saved), 'u1');
+      } catch (e) {
+        refusal = (e as Error).message;
+        break;
+      }
+    }
+    expect(saved).toBeLessThan(MAX_SAVED_REPORTS);
+    expect(refusal).toMatch(/^savedReport: there is no room for it: saved reports would take 44\d KB of the 440 KB they may use of this spreadsheet's properties/);
+    expect(reports.ids()).toHaveLength(saved);
+    // Every report can still record a long failure: the room was set aside.
+    const bytes = () => [...store.values].reduce((sum, [k, v]) => sum + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
+    for (const id of reports.ids()) reports.setStatus(id, { failures: 1, lastAttemptAtMs: NOW, lastError: { message: 'é'.repeat(3000), atMs: NOW, traceId: 't' } });
+    expect(bytes()).toBeLessThanOrEqual(SAVED_REPORTS_MAX_BYTES);
+  });
+
+  it('keeps a status within its room by shortening a long error message', () => {
+    const store = new FakeStore();
+    const reports = new SavedReportStore({ store, lock: new FakeLock(), clock: new ManualClock(NOW) });
+    const { id } = reports.create(input(), 'u1');
+    reports.setStatus(id, { rows: 3, lastError: { message: `Engage answered ${'€'.repeat(4000)}`, atMs: NOW } });
+    expect(Buffer.byteLength(store.get(`engage.sr.status.${id}`)!)).toBeLessThanOrEqual(STATUS_MAX_BYTES);
+    expect(reports.status(id)).toMatchObject({ rows: 3, lastError: { message: expect.stringMatching(/^Engage answered €+\.\.\.$/) } });
+  });
+
+  it('leaves no definition behind when the index cannot be written', () => {
+    const store = new FakeStore();
+    const failing = Object.assign(Object.create(store) as FakeStore, {
+      set(key: string, value: string) {
+        if (key === SAVED_REPORTS_INDEX_KEY) throw new Error('You have exceeded the property storage quota.');
+        store.set(key, value);
+      },
+    });
+    const reports = new SavedReportStore({ store: failing, lock: new FakeLock(), clock: new ManualClock(NOW) });
+    expect(() => reports.create(input(), 'u1')).toThrow(/quota/);
+    expect(store.entries()).toEqual({});
   });
 
   it('names the field and the rule of a bad definition', () => {

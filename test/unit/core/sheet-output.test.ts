@@ -1,10 +1,10 @@
 /**
  * reportToSheetBlock: the cells a report becomes, with API text neutralised and one number format per
- * column.
+ * column; and the cells a block adds to a spreadsheet, checked against Sheets' 10,000,000.
  */
 import type { ReportResult } from '../../../src/core/paging';
 import { buildReportQuery } from '../../../src/core/report-request';
-import { columnKind, neutraliseText, numberFormatOf, reportToSheetBlock } from '../../../src/core/sheet-output';
+import { cellsAdded, checkCellRoom, columnKind, neutraliseText, numberFormatOf, reportToSheetBlock } from '../../../src/core/sheet-output';
 
 const NOW = Date.UTC(2026, 10, 20, 12);
 
@@ -67,5 +67,27 @@ describe('reportToSheetBlock', () => {
     expect(block.numberFormats).toEqual(['yyyy-mm-dd', null, null, '#,##0.00 "EUR"', '#,##0']);
     expect(block.dataRows).toBe(2);
     expect(block.hasTotals).toBe(true);
+  });
+});
+
+describe('cellsAdded and checkCellRoom', () => {
+  const at = (row: number, column: number) => ({ sheetName: 'S', row, column });
+
+  it('counts a new sheet as Sheets inserts it (1,000 x 26), grown to hold the block', () => {
+    expect(cellsAdded(at(1, 1), 7, 20, null)).toBe(26_000);
+    expect(cellsAdded(at(1, 1), 1242, 29, null)).toBe(1242 * 29);
+  });
+
+  it('counts only the growth of an existing sheet, and nothing for a block that fits', () => {
+    expect(cellsAdded(at(1, 1), 900, 20, { rows: 1000, columns: 26 })).toBe(0);
+    expect(cellsAdded(at(5, 3), 1000, 30, { rows: 1000, columns: 26 })).toBe(1004 * 32 - 1000 * 26);
+  });
+
+  it('refuses in one sentence with the cells needed and the cells left', () => {
+    expect(() => checkCellRoom(9_990_000, 10_000)).not.toThrow();
+    expect(() => checkCellRoom(9_990_000, 10_001)).toThrow(
+      'target: the report needs 10,001 more cells, but this spreadsheet has only 10,000 left of the 10,000,000 a Google spreadsheet holds: delete sheets, rows or columns you do not need, or ask for fewer rows',
+    );
+    expect(() => checkCellRoom(10_000_000, 1)).toThrow(/has only 0 left/);
   });
 });

@@ -1,9 +1,16 @@
+/**
+ * CacheService in the local host: lifetimes on the host clock, the documented limits (key 250
+ * characters, value 100 KB, TTL up to 21,600 s, 1,000 items), and what a full cache drops under either
+ * rule: the 900 farthest from expiry (Google's reference) or the oldest first (an experiment's FIFO).
+ */
 import { createGasHost } from '../../../dev/gas-host';
 
 const BUNDLE = `
 function put(k, v, ttl) { CacheService.getDocumentCache().put(k, v, ttl); }
 function get(k) { return CacheService.getDocumentCache().get(k); }
 function putMany(n) { var c = CacheService.getScriptCache(); for (var i = 0; i < n; i++) c.put('k' + i, 'v', 60 + i); }
+function putShortLived(n) { var c = CacheService.getScriptCache(); for (var i = 0; i < n; i++) c.put('k' + i, 'v', 21600 - i * 10); }
+function rewrite(key) { CacheService.getScriptCache().put(key, 'again', 21600); }
 function countScript(n) { var keys = []; for (var i = 0; i < n; i++) keys.push('k' + i); return Object.keys(CacheService.getScriptCache().getAll(keys)); }
 function batch() { var c = CacheService.getUserCache(); c.putAll({ a: 'A', b: 'B' }); c.remove('a'); return c.getAll(['a', 'b']); }
 `;
@@ -41,6 +48,46 @@ describe('CacheService', () => {
     expect(kept).toHaveLength(900);
     expect(kept).toContain('k1000');
     expect(kept).not.toContain('k0');
+  });
+
+  it('under FIFO drops the 100 oldest entries past 1,000 items, whatever their lifetime', () => {
+    const host = createGasHost({ cacheEviction: 'fifo' });
+    host.load(BUNDLE);
+    host.call('putShortLived', [1001]);
+    const kept = host.call('countScript', [1001]) as string[];
+    expect(kept).toHaveLength(900);
+    expect(kept).not.toContain('k100');
+    expect(kept).toContain('k101');
+    expect(kept).toContain('k1000');
+  });
+
+  it('under FIFO keeps an entry written again in its first place (creation time)', () => {
+    const host = createGasHost({ cacheEviction: 'fifo' });
+    host.load(BUNDLE);
+    host.call('putMany', [1000]);
+    host.call('rewrite', ['k0']);
+    host.call('putMany', [1001]);
+    expect(host.call('countScript', [1]) as string[]).toEqual([]);
+  });
+
+  it('by expiry keeps long-lived entries however old they are', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    host.call('putShortLived', [1001]);
+    const kept = host.call('countScript', [1001]) as string[];
+    expect(kept).toHaveLength(900);
+    expect(kept).toContain('k0');
+    expect(kept).not.toContain('k1000');
+  });
+
+  it('counts only live entries towards the 1,000', () => {
+    const host = createGasHost({ clock: 'virtual', cacheEviction: 'fifo' });
+    host.load(BUNDLE);
+    host.call('putMany', [1000]);
+    host.advanceTime(30 * 60_000);
+    host.call('rewrite', ['fresh']);
+    expect(host.call('countScript', [1000])).toEqual([]);
+    expect(host.state.allCacheEntries().map((e) => e.key)).toEqual(['fresh']);
   });
 
   it('supports batch calls and test eviction', () => {
