@@ -132,7 +132,7 @@ async function conversionCpu(env: BenchEnvironment): Promise<void> {
   for (let i = 0; i < 10; i++) items.push(...page.items);
   const metricsSums = page.metricsSums;
   const body = JSON.stringify({ items: items.slice(0, 100_000), totalItems: 100_000, metricsSums });
-  const query = buildReportQuery('main', { entityId: BIG_PUBLISHER_ID, fromDate: '20260701', toDate: '20261031', breakdowns: 'day,country,platform,section' }, { nowMs: Date.parse(BENCH_NOW), timeZone: 'Europe/Berlin' });
+  const query = buildReportQuery('main', { entityId: BIG_PUBLISHER_ID, fromDate: '20260701', toDate: '20261031', breakdowns: 'day,country,platform,section', metrics: 'all' }, { nowMs: Date.parse(BENCH_NOW), timeZone: 'Europe/Berlin' });
   const parseTimes: number[] = [];
   const convertTimes: number[] = [];
   for (let i = 0; i < 7; i++) {
@@ -378,7 +378,7 @@ async function formulaWorkPerRow(env: BenchEnvironment): Promise<void> {
   const page = parseReportPage(answer.body, 'GET /reports/main');
   const items: Record<string, unknown>[] = [];
   for (let i = 0; i < 10; i++) items.push(...page.items);
-  const query = buildReportQuery('main', { entityId: BIG_PUBLISHER_ID, fromDate: '20260701', toDate: '20261031', breakdowns: 'day,country,platform,section' }, { nowMs: Date.parse(BENCH_NOW), timeZone: 'Europe/Berlin' });
+  const query = buildReportQuery('main', { entityId: BIG_PUBLISHER_ID, fromDate: '20260701', toDate: '20261031', breakdowns: 'day,country,platform,section', metrics: 'all' }, { nowMs: Date.parse(BENCH_NOW), timeZone: 'Europe/Berlin' });
   env.host.load(`function pack(text) { return Utilities.base64Encode(Utilities.gzip(Utilities.newBlob(text)).getBytes()).length; }`);
   const tableMs: number[] = [];
   const encodeMs: number[] = [];
