@@ -2,9 +2,9 @@
  * createGasHost: runs a built Apps Script bundle (dist/Code.js) in Node with local services, as the
  * engine of end-to-end tests and of the playground. Single executions (`call`, `evaluateFormula`,
  * trigger runs) run synchronously on the calling thread. `recalculate` runs many custom-function
- * executions truly at once, each in a worker thread with its own vm, while properties, caches, locks
- * and the spreadsheet stay here and are reached over a synchronous Atomics RPC, so locks really
- * exclude and identical formulas really race. See README.md in this folder for the facts reproduced.
+ * executions truly at once, each in a worker thread with its own vm, while the state (host-state.ts)
+ * stays here and is reached over a synchronous Atomics RPC, so locks really exclude and identical
+ * formulas really race. See README.md in this folder for the facts reproduced.
  */
 import path from 'node:path';
 import vm from 'node:vm';
@@ -13,27 +13,17 @@ import { formatA1, parseA1, resolveA1 } from './a1-notation';
 import type { HostClock } from './clock';
 import { createDeployment, type ScriptDeployment } from './deployment';
 import { parseFormula } from './formula';
-import {
-  GasException,
-  HostState,
-  type CacheEviction,
-  toCellValue,
-  TRIGGER_RUNTIME_PER_DAY_MS,
-  TRIGGER_RUNTIME_QUOTA_MESSAGE,
-  URL_FETCH_CALLS_PER_DAY,
-  type AuthModeName,
-  type CellValue,
-  type ExecutionInfo,
-  type FetchLogEntry,
-  type LogEntry,
-  type SheetModel,
-  type TriggerRecord,
-} from './host-state';
-import { runExecution, type Backend, type ExecutionOutcome, type ExecutionRequest, type RuntimeSettings } from './runtime';
+import type { HostMessage, WorkerMessage, WorkerReply } from './execution-worker';
+import { HostState, type LogEntry } from './host-state';
+import { hostOpsClient, type AuthModeName, type CellValue, type ExecutionInfo, type OpRequest, type TriggerRecord } from './protocol';
+import { runExecution, type ExecutionOutcome, type ExecutionRequest, type RuntimeSettings } from './runtime';
+import type { CacheEviction } from './state/cache';
+import { TRIGGER_RUNTIME_PER_DAY_MS, TRIGGER_RUNTIME_QUOTA_MESSAGE, URL_FETCH_CALLS_PER_DAY } from './state/quotas';
+import { toCellValue, type SheetModel } from './state/spreadsheet';
+import type { FetchLogEntry } from './state/url-fetch';
 import { createSyncFetch } from './sync-fetch';
 import { checkWhitelist } from './url-whitelist';
 import { buildWorkerFile } from './worker-build';
-import type { WorkerReply } from './execution-worker';
 
 export const EXECUTION_LIMIT_MS = 6 * 60_000;
 export const CUSTOM_FUNCTION_LIMIT_MS = 30_000;
@@ -245,15 +235,13 @@ export class GasHost {
 
   private execute(functionName: string | undefined, args: unknown[], options: CallOptions, caseInsensitive = false): ExecutionOutcome & { executionId: number } {
     const info = this.newExecution(functionName, options, false);
-    const backend: Backend = {
-      call: (op, ...opArgs) => {
-        const result = this.state.handle(info, op, opArgs);
-        if (result instanceof Promise) throw new Error(`gas-host: op ${op} cannot wait on the main thread`);
-        return result;
-      },
-    };
+    const ops = hostOpsClient((request) => {
+      const result = this.state.serve(info, request);
+      if (result instanceof Promise) throw new Error(`gas-host: op ${request.op} cannot wait on the main thread`);
+      return result;
+    });
     try {
-      return { ...runExecution(this.script!, this.clock, backend, this.settings, this.requestFor(info, functionName, args, caseInsensitive)), executionId: info.id };
+      return { ...runExecution(this.script!, this.clock, ops, this.settings, this.requestFor(info, functionName, args, caseInsensitive)), executionId: info.id };
     } finally {
       this.state.endExecution(info.id);
     }
@@ -262,7 +250,8 @@ export class GasHost {
   // ---------------------------------------------------------------- the spreadsheet from outside
 
   private sheetOf(name?: string): SheetModel {
-    const sheet = name === undefined ? this.state.sheetById(this.state.activeSheetId) : this.state.sheetByName(name);
+    const { spreadsheet } = this.state;
+    const sheet = name === undefined ? spreadsheet.sheetById(spreadsheet.activeSheetId) : spreadsheet.sheetByName(name);
     if (!sheet) throw new Error(`gas-host: no sheet named ${name}`);
     return sheet;
   }
@@ -278,34 +267,34 @@ export class GasHost {
   /** Types into a cell as a user would ("=F(A1)" becomes a formula, "'=x" text); dependents become dirty. */
   setCell(sheet: string | undefined, a1: string, input: unknown): void {
     const at = this.cellAt({ sheet, a1 });
-    this.state.writeInput(at.sheet, at.row, at.column, input);
+    this.state.spreadsheet.writeInput(at.sheet, at.row, at.column, input);
   }
 
   /** What a cell holds: its value (formula result or spilled value), formula, error note and formats. */
   getCell(sheet: string | undefined, a1: string): { value: CellValue; formula: string; error?: string; note: string; numberFormat?: string } {
     const at = this.cellAt({ sheet, a1 });
-    const record = this.state.cell(at.sheet, at.row, at.column);
+    const record = this.state.spreadsheet.cell(at.sheet, at.row, at.column);
     return { value: record?.value ?? '', formula: record?.formula ?? '', error: record?.error, note: record?.note ?? '', numberFormat: record?.numberFormat };
   }
 
   /** Selects a cell or range as a user does: getActiveRange/getActiveCell/getCurrentCell return it. */
   setActiveRange(sheet: string | undefined, a1: string): void {
     const target = this.sheetOf(sheet);
-    this.state.activeRange = this.state.resolveRange(a1, target.id);
-    this.state.activeSheetId = target.id;
+    this.state.spreadsheet.activeRange = this.state.spreadsheet.resolveRange(a1, target.id);
+    this.state.spreadsheet.activeSheetId = target.id;
   }
 
   /** A block of values, as Range.getValues would return them; without `a1`, the sheet's whole grid. */
   getValues(sheet: string | undefined, a1?: string): CellValue[][] {
     const target = this.sheetOf(sheet);
-    if (a1 === undefined) return this.state.readValues({ sheetId: target.id, row: 1, column: 1, numRows: target.maxRows, numColumns: target.maxColumns });
-    return this.state.readValues(this.state.resolveRange(a1, target.id));
+    if (a1 === undefined) return this.state.spreadsheet.readValues({ sheetId: target.id, row: 1, column: 1, numRows: target.maxRows, numColumns: target.maxColumns });
+    return this.state.spreadsheet.readValues(this.state.spreadsheet.resolveRange(a1, target.id));
   }
 
   // ---------------------------------------------------------------- custom functions
 
   private formulaCall(sheet: SheetModel, row: number, column: number): { functionName: string; args: unknown[] } | { error: string; errorCode: string } {
-    const formula = this.state.cell(sheet, row, column)?.formula;
+    const formula = this.state.spreadsheet.cell(sheet, row, column)?.formula;
     if (!formula) return { error: 'The cell has no formula.', errorCode: '#ERROR!' };
     const parsed = parseFormula(formula);
     if (!parsed) return { error: 'Formula parse error.', errorCode: '#ERROR!' };
@@ -314,15 +303,15 @@ export class GasHost {
       if (arg.kind === 'omitted') return undefined;
       if (arg.kind === 'literal') return arg.value;
       if (arg.kind === 'name') {
-        const named = this.state.namedRanges.get(arg.name);
+        const named = this.state.spreadsheet.namedRanges.get(arg.name);
         if (!named) return '#NAME?';
-        const values = this.state.readValues(named);
+        const values = this.state.spreadsheet.readValues(named);
         return named.numRows === 1 && named.numColumns === 1 ? values[0]![0] : values;
       }
-      const source = arg.ref.sheetName !== undefined ? this.state.sheetByName(arg.ref.sheetName) : sheet;
+      const source = arg.ref.sheetName !== undefined ? this.state.spreadsheet.sheetByName(arg.ref.sheetName) : sheet;
       if (!source) return '#REF!';
       const box = resolveA1(arg.ref, source.maxRows, source.maxColumns);
-      const values = this.state.readValues({ sheetId: source.id, ...box });
+      const values = this.state.spreadsheet.readValues({ sheetId: source.id, ...box });
       // A one-cell reference or range arrives as its value; a larger range as a 2D array.
       return box.numRows === 1 && box.numColumns === 1 ? values[0]![0] : values;
     });
@@ -342,8 +331,8 @@ export class GasHost {
   }
 
   private applyResult(sheet: SheetModel, row: number, column: number, grid: ReturnType<GasHost['resultGrid']>, executionId?: number): FormulaResult {
-    this.state.writeFormulaResult(sheet, row, column, grid);
-    const record = this.state.cell(sheet, row, column);
+    this.state.spreadsheet.writeFormulaResult(sheet, row, column, grid);
+    const record = this.state.spreadsheet.cell(sheet, row, column);
     const value = record?.value ?? '';
     return {
       sheet: sheet.name,
@@ -361,7 +350,7 @@ export class GasHost {
    */
   evaluateFormula(sheet: string | undefined, a1: string, formula?: string, options: { user?: string } = {}): FormulaResult {
     const at = this.cellAt({ sheet, a1 });
-    if (formula !== undefined) this.state.writeFormula(at.sheet, at.row, at.column, formula);
+    if (formula !== undefined) this.state.spreadsheet.writeFormula(at.sheet, at.row, at.column, formula);
     const planned = this.formulaCall(at.sheet, at.row, at.column);
     if ('error' in planned) return this.applyResult(at.sheet, at.row, at.column, planned);
     const outcome = this.execute(planned.functionName, planned.args, { authMode: 'CUSTOM_FUNCTION', user: options.user }, true);
@@ -374,7 +363,7 @@ export class GasHost {
    * Without `cells`, recalculates every formula whose text or referenced cells changed.
    */
   async recalculate(cells?: CellRef[], options: { user?: string } = {}): Promise<FormulaResult[]> {
-    const targets = cells ? cells.map((ref) => this.cellAt(ref)) : this.state.dirtyFormulaCells();
+    const targets = cells ? cells.map((ref) => this.cellAt(ref)) : this.state.spreadsheet.dirtyFormulaCells();
     const planned = targets.map((t) => ({ ...t, plan: this.formulaCall(t.sheet, t.row, t.column) }));
     const results: FormulaResult[] = new Array(planned.length);
     await Promise.all(
@@ -414,16 +403,16 @@ export class GasHost {
       execArgv: [],
     });
     const pooled: PooledWorker = { worker, busy: false, replyPort: channel.port1, signal: new Int32Array(signalBuffer) };
-    worker.on('message', (message: { type: string; executionId: number; op?: string; args?: unknown[]; outcome?: ExecutionOutcome }) => {
-      if (message.type === 'rpc') void this.serveRpc(pooled, message.executionId, message.op!, message.args!);
-      else if (message.type === 'done') {
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.type === 'rpc') void this.serveRpc(pooled, message.executionId, message.request);
+      else {
         const waiting = this.pending.get(message.executionId);
         this.pending.delete(message.executionId);
         this.state.endExecution(message.executionId);
         pooled.busy = false;
         // An idle worker must not keep the process alive; a busy one must.
         pooled.worker.unref();
-        waiting?.resolve(message.outcome!);
+        waiting?.resolve(message.outcome);
         this.dispatch();
       }
     });
@@ -442,15 +431,15 @@ export class GasHost {
     return pooled;
   }
 
-  private async serveRpc(pooled: PooledWorker, executionId: number, op: string, args: unknown[]): Promise<void> {
+  private async serveRpc(pooled: PooledWorker, executionId: number, request: OpRequest): Promise<void> {
     const info = this.state.executions.get(executionId);
     let reply: WorkerReply;
     try {
       if (!info) throw new Error(`gas-host: unknown execution ${executionId}`);
-      reply = { result: await this.state.handle(info, op, args) };
+      reply = { result: await this.state.serve(info, request) };
     } catch (error) {
       const e = error as { name?: string; message?: string };
-      reply = { error: { name: error instanceof GasException ? e.name! : e.name ?? 'Error', message: e.message ?? String(error) } };
+      reply = { error: { name: e.name ?? 'Error', message: e.message ?? String(error) } };
     }
     pooled.replyPort.postMessage(reply);
     Atomics.store(pooled.signal, 0, 1);
@@ -486,7 +475,8 @@ export class GasHost {
       idle.busy = true;
       idle.worker.ref();
       this.assigned.set(request.executionId, idle);
-      idle.worker.postMessage({ type: 'run', request });
+      const message: HostMessage = { type: 'run', request };
+      idle.worker.postMessage(message);
     }
   }
 
@@ -505,7 +495,7 @@ export class GasHost {
 
   /** This document's triggers. */
   get triggers(): readonly TriggerRecord[] {
-    return this.state.triggers.filter((t) => t.documentId === this.state.options.documentId);
+    return this.state.triggers.ofDocument();
   }
 
   /**
@@ -523,7 +513,7 @@ export class GasHost {
         // Missed runs are not caught up: the next one is one interval after the latest due time.
         while (trigger.nextRunAt! <= now) trigger.nextRunAt! += trigger.intervalMs;
       } else {
-        this.state.triggers.splice(this.state.triggers.indexOf(trigger), 1);
+        this.state.triggers.remove(trigger.id);
       }
       const at = new Date(now);
       const event = {
@@ -537,14 +527,14 @@ export class GasHost {
         second: at.getUTCSeconds(),
         timezone: 'UTC',
       };
-      const leftMs = this.state.dailyLimit('triggerRuntime') - this.state.dailyUse(trigger.user, 'triggerRuntime').used;
+      const leftMs = this.state.quotas.left(trigger.user, 'triggerRuntime');
       if (leftMs <= 0) {
         runs.push({ triggerId: trigger.id, handlerFunction: trigger.handlerFunction, user: trigger.user, ok: false, error: TRIGGER_RUNTIME_QUOTA_MESSAGE });
         continue;
       }
       const startedAt = this.clock.now();
       const outcome = this.execute(trigger.handlerFunction, [event], { authMode: 'FULL', user: trigger.user, limitMs: Math.min(this.options.executionLimitMs, leftMs) });
-      this.state.spendDaily(trigger.user, 'triggerRuntime', this.clock.now() - startedAt);
+      this.state.quotas.spendDaily(trigger.user, 'triggerRuntime', this.clock.now() - startedAt);
       runs.push({ triggerId: trigger.id, handlerFunction: trigger.handlerFunction, user: trigger.user, ok: outcome.ok, error: outcome.error?.message });
     }
     return runs;
@@ -590,38 +580,38 @@ export class GasHost {
   }
 
   get fetchLog(): readonly FetchLogEntry[] {
-    return this.state.fetchLog;
+    return this.state.urlFetch.log;
   }
 
   /** The requests sent to one host ("127.0.0.1:8080"). */
   requestsTo(host: string): FetchLogEntry[] {
-    return this.state.fetchLog.filter((entry) => entry.host === host);
+    return this.state.urlFetch.log.filter((entry) => entry.host === host);
   }
 
   get menus() {
-    return this.state.menus;
+    return this.state.ui.menus;
   }
 
   get sidebars() {
-    return this.state.sidebars;
+    return this.state.ui.sidebars;
   }
 
   get alerts() {
-    return this.state.alerts;
+    return this.state.ui.alerts;
   }
 
   get mails() {
-    return this.state.mails;
+    return this.state.mail.sent;
   }
 
   /** A property store, for arranging and asserting (user defaults to the owner). */
   properties(scope: 'user' | 'document' | 'script', user?: string): Map<string, string> {
-    return this.state.propertiesOf(scope, user);
+    return this.state.properties.of(scope, user);
   }
 
   /** Drops cache entries, as Apps Script may at any time. Without keys, empties that cache. */
   evictCache(scope: 'user' | 'document' | 'script', keys?: string[], user?: string): void {
-    this.state.evictCache(scope, keys, user);
+    this.state.caches.evict(scope, keys, user);
   }
 }
 

@@ -2,8 +2,9 @@
  * One Apps Script execution: a fresh vm context whose globals are the service facades, the bundle's
  * top level run in it (as Apps Script does for every execution), then one top-level function called.
  * Facades check the execution's AuthMode, its deadline and custom-function read-only rules locally,
- * count every call, and reach shared state only through a synchronous `Backend` — the host state on
- * the main thread, or an Atomics RPC from a worker — so this file runs unchanged in both places.
+ * count every call, and reach shared state only through `HostOps` (protocol.ts), served by the host
+ * state directly on the main thread or over an Atomics RPC from a worker, so this file runs unchanged
+ * in both places.
  * Values cross into the script's realm as its own Arrays, Dates and Errors, so `instanceof` holds there.
  */
 import vm from 'node:vm';
@@ -12,12 +13,7 @@ import zlib from 'node:zlib';
 import type { HostClock } from './clock';
 import { withText, type SyncFetchOutcome, type SyncFetchRequest } from './fetch-core';
 import { columnToLetters, formatA1 } from './a1-notation';
-import type { AuthModeName, RangeDescriptor } from './host-state';
-
-/** Synchronous access to the host state; throws errors whose `name`/`message` are Apps Script's. */
-export interface Backend {
-  call(op: string, ...args: unknown[]): unknown;
-}
+import type { AuthModeName, ChartSpec, HostOps, LogLevel, LogSource, MailMessage, MenuRecord, RangeDescriptor, RangeField, StoreScope, TriggerRecord, TriggerSpec, WritableRangeField } from './protocol';
 
 export interface ExecutionRequest {
   executionId: number;
@@ -139,7 +135,7 @@ export function formatDate(date: Date, timeZone: string, pattern: string): strin
 /**
  * Runs one execution. Never throws for script errors: the outcome carries them.
  */
-export function runExecution(script: vm.Script, clock: HostClock, backend: Backend, settings: RuntimeSettings, request: ExecutionRequest): ExecutionOutcome {
+export function runExecution(script: vm.Script, clock: HostClock, ops: HostOps, settings: RuntimeSettings, request: ExecutionRequest): ExecutionOutcome {
   const mode = request.authMode;
   const localCounts: Record<string, number> = {};
   const logLines: string[] = [];
@@ -247,10 +243,9 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
     return out as T;
   }
 
-  const call = (op: string, ...args: unknown[]) => backend.call(op, ...args);
-  const log = (source: 'Logger' | 'console', level: 'log' | 'info' | 'warn' | 'error', text: string) => {
+  const log = (source: LogSource, level: LogLevel, text: string) => {
     logLines.push(text);
-    call('log', source, level, text);
+    ops.logWrite(source, level, text);
   };
   const stringify = (value: unknown): string => {
     if (typeof value === 'string') return value;
@@ -369,26 +364,26 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
 
   // ------------------------------------------------------------------ Properties, Cache, Lock
 
-  const properties = (scope: string) => {
+  const properties = (scope: StoreScope) => {
     const self = api('Properties', {
-      getProperty: (key: string) => call('props.get', scope, String(key)),
-      getProperties: () => call('props.getAll', scope),
-      getKeys: () => call('props.keys', scope),
+      getProperty: (key: string) => ops.propertiesGet(scope, String(key)),
+      getProperties: () => ops.propertiesGetAll(scope),
+      getKeys: () => ops.propertiesKeys(scope),
       setProperty: (key: string, value: unknown) => {
-        call('props.set', scope, { [String(key)]: String(value) }, false, 'setProperty');
+        ops.propertiesSet(scope, { [String(key)]: String(value) }, false, 'setProperty');
         return self;
       },
       setProperties: (map: Record<string, unknown>, deleteAllOthers?: boolean) => {
         const entries = Object.entries(fromRealm(map) as Record<string, unknown>).map(([k, v]) => [k, String(v)]);
-        call('props.set', scope, Object.fromEntries(entries), deleteAllOthers === true, 'setProperties');
+        ops.propertiesSet(scope, Object.fromEntries(entries), deleteAllOthers === true, 'setProperties');
         return self;
       },
       deleteProperty: (key: string) => {
-        call('props.delete', scope, String(key), 'deleteProperty');
+        ops.propertiesDelete(scope, String(key), 'deleteProperty');
         return self;
       },
       deleteAllProperties: () => {
-        call('props.delete', scope, null, 'deleteAllProperties');
+        ops.propertiesDelete(scope, null, 'deleteAllProperties');
         return self;
       },
     });
@@ -400,22 +395,22 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
     getScriptProperties: () => (guard('props', 'PropertiesService.getScriptProperties'), properties('script')),
   });
 
-  const cache = (scope: string) =>
+  const cache = (scope: StoreScope) =>
     api('Cache', {
-      get: (key: string) => call('cache.get', scope, String(key)),
-      getAll: (keys: string[]) => call('cache.getAll', scope, (fromRealm(keys) as unknown[]).map(String)),
+      get: (key: string) => ops.cacheGet(scope, String(key)),
+      getAll: (keys: string[]) => ops.cacheGetAll(scope, (fromRealm(keys) as unknown[]).map(String)),
       put: (key: string, value: unknown, ttl?: number) => {
-        call('cache.put', scope, { [String(key)]: String(value) }, ttl === undefined ? undefined : Number(ttl));
+        ops.cachePut(scope, { [String(key)]: String(value) }, ttl === undefined ? undefined : Number(ttl));
       },
       putAll: (values: Record<string, unknown>, ttl?: number) => {
         const entries = Object.entries(fromRealm(values) as Record<string, unknown>).map(([k, v]) => [k, String(v)]);
-        call('cache.put', scope, Object.fromEntries(entries), ttl === undefined ? undefined : Number(ttl));
+        ops.cachePut(scope, Object.fromEntries(entries), ttl === undefined ? undefined : Number(ttl));
       },
       remove: (key: string) => {
-        call('cache.remove', scope, [String(key)]);
+        ops.cacheRemove(scope, [String(key)]);
       },
       removeAll: (keys: string[]) => {
-        call('cache.remove', scope, (fromRealm(keys) as unknown[]).map(String));
+        ops.cacheRemove(scope, (fromRealm(keys) as unknown[]).map(String));
       },
     });
   const CacheService = api('CacheService', {
@@ -424,19 +419,19 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
     getScriptCache: () => (guard('cache', 'CacheService.getScriptCache'), cache('script')),
   });
 
-  const lock = (kind: string) =>
+  const lock = (kind: StoreScope) =>
     api('Lock', {
-      tryLock: (ms: number) => call('lock.acquire', kind, Math.max(0, Number(ms) || 0)) === true,
+      tryLock: (ms: number) => ops.lockAcquire(kind, Math.max(0, Number(ms) || 0)) === true,
       waitLock: (ms: number) => {
-        if (call('lock.acquire', kind, Math.max(0, Number(ms) || 0)) !== true) {
+        if (ops.lockAcquire(kind, Math.max(0, Number(ms) || 0)) !== true) {
           tick();
           throw realmError('Exception', 'Lock timeout: another process was holding the lock for too long.');
         }
       },
       releaseLock: () => {
-        call('lock.release', kind);
+        ops.lockRelease(kind);
       },
-      hasLock: () => call('lock.has', kind) === true,
+      hasLock: () => ops.lockHas(kind) === true,
     });
   const LockService = api('LockService', {
     getDocumentLock: () => (guard('lock', 'LockService.getDocumentLock'), lock('document')),
@@ -521,7 +516,7 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
     const bound = clock.virtual ? settings.fetchTimeoutMs : Math.min(settings.fetchTimeoutMs, Math.max(1, remaining));
     const limitedByDeadline = !clock.virtual && bound < settings.fetchTimeoutMs;
     const plain = requests.map(({ muted: _muted, ...rest }) => rest);
-    const outcomes = call('fetch', plain, bound) as SyncFetchOutcome[];
+    const outcomes = ops.urlFetch(plain, bound);
     if (limitedByDeadline && outcomes.some((o) => !o.ok && o.error.code === 'TIMEOUT')) expire();
     tick();
     return outcomes.map((outcome, i) => httpResponse(outcome, requests[i]!.muted, requests[i]!.url));
@@ -567,10 +562,10 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
     Array.from({ length: desc.numRows }, () => Array.from({ length: desc.numColumns }, () => fromRealm(value)));
 
   const makeRange = (desc: RangeDescriptor): Record<string, unknown> => {
-    const read = (field: string) => call('range.get', desc, field) as unknown[][];
-    const write = (method: string, field: string, grid: unknown[][]) => {
+    const read = (field: RangeField) => ops.rangeGet(desc, field);
+    const write = (method: string, field: WritableRangeField, grid: unknown[][]) => {
       guardWrite(method);
-      call('range.set', desc, field, grid);
+      ops.rangeSet(desc, field, grid);
     };
     const range: Record<string, unknown> = api('Range', {
       getValues: () => read('values'),
@@ -598,13 +593,13 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
       getNotes: () => read('notes'),
       setNote: (note: string) => (write('setNote', 'notes', fill(desc, note ?? '')), range),
       setNotes: (notes: unknown) => (guardWrite('setNotes'), write('setNotes', 'notes', checkGrid(desc, notes)), range),
-      clearContent: () => (guardWrite('clearContent'), call('range.clear', desc, { contents: true, formats: false }), range),
-      clearFormat: () => (guardWrite('clearFormat'), call('range.clear', desc, { contents: false, formats: true }), range),
-      clearNote: () => (guardWrite('clearNote'), call('range.clear', desc, { contents: false, formats: false, notes: true }), range),
+      clearContent: () => (guardWrite('clearContent'), ops.rangeClear(desc, { contents: true, formats: false }), range),
+      clearFormat: () => (guardWrite('clearFormat'), ops.rangeClear(desc, { contents: false, formats: true }), range),
+      clearNote: () => (guardWrite('clearNote'), ops.rangeClear(desc, { contents: false, formats: false, notes: true }), range),
       clear: (options?: { contentsOnly?: boolean; formatOnly?: boolean }) => {
         guardWrite('clear');
         const o = (fromRealm(options) ?? {}) as { contentsOnly?: boolean; formatOnly?: boolean };
-        call('range.clear', desc, { contents: !o.formatOnly, formats: !o.contentsOnly, notes: !o.contentsOnly && !o.formatOnly });
+        ops.rangeClear(desc, { contents: !o.formatOnly, formats: !o.contentsOnly, notes: !o.contentsOnly && !o.formatOnly });
         return range;
       },
       isBlank: () => read('values').every((row) => row.every((v) => v === '')),
@@ -624,7 +619,7 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
         rangeAt(desc.sheetId, desc.row + Number(rowOffset), desc.column + Number(columnOffset), numRows ?? desc.numRows, numColumns ?? desc.numColumns),
       getCell: (row: number, column: number) => rangeAt(desc.sheetId, desc.row + Number(row) - 1, desc.column + Number(column) - 1, 1, 1),
       // Selects the range as a user would: the active sheet, getActiveRange and getCurrentCell follow.
-      activate: () => (guardWrite('activate'), call('ss.setActiveRange', desc), range),
+      activate: () => (guardWrite('activate'), ops.spreadsheetSetActiveRange(desc), range),
       // Formatting the host does not model: allowed where writes are, recorded only as calls.
       setHorizontalAlignment: () => (guardWrite('setHorizontalAlignment'), range),
       setVerticalAlignment: () => (guardWrite('setVerticalAlignment'), range),
@@ -639,14 +634,14 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
 
   const rangeAt = (sheetId: number, row: number, column: number, numRows: number, numColumns: number) => {
     const desc: RangeDescriptor = { sheetId, row: Number(row), column: Number(column), numRows: Number(numRows), numColumns: Number(numColumns) };
-    call('sheet.checkBox', sheetId, { row: desc.row, column: desc.column, numRows: desc.numRows, numColumns: desc.numColumns });
+    ops.sheetCheckBox(sheetId, { row: desc.row, column: desc.column, numRows: desc.numRows, numColumns: desc.numColumns });
     return makeRange(desc);
   };
 
   const chartTypes = { AREA: 'AREA', BAR: 'BAR', COLUMN: 'COLUMN', COMBO: 'COMBO', LINE: 'LINE', PIE: 'PIE', SCATTER: 'SCATTER', TABLE: 'TABLE', TIMELINE: 'TIMELINE' };
   const Charts = { ChartType: chartTypes };
 
-  const makeChart = (spec: { id?: number; type: string; ranges: string[]; position?: { row: number; column: number }; options: Record<string, unknown> }) =>
+  const makeChart = (spec: ChartSpec) =>
     api('EmbeddedChart', {
       getChartId: () => spec.id ?? null,
       getType: () => spec.type,
@@ -656,7 +651,7 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
     });
 
   const makeChartBuilder = (sheetId: number) => {
-    const spec = { type: 'LINE', ranges: [] as string[], position: undefined as { row: number; column: number } | undefined, options: {} as Record<string, unknown> };
+    const spec: ChartSpec = { type: 'LINE', ranges: [], position: undefined, options: {} };
     const builder: Record<string, unknown> = api('EmbeddedChartBuilder', {
       setChartType: (type: string) => ((spec.type = String(type)), builder),
       asLineChart: () => ((spec.type = 'LINE'), builder),
@@ -676,15 +671,15 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
   };
 
   const makeSheet = (sheetId: number): Record<string, unknown> => {
-    const info = () => call('sheet.info', sheetId) as { name: string; maxRows: number; maxColumns: number; frozenRows: number; frozenColumns: number; hidden: boolean; lastRow: number; lastColumn: number; index: number };
+    const info = () => ops.sheetInfo(sheetId);
     const sheet: Record<string, unknown> = api('Sheet', {
       getName: () => info().name,
-      setName: (name: string) => (guardWrite('setName'), call('sheet.update', sheetId, { name: String(name) }), sheet),
+      setName: (name: string) => (guardWrite('setName'), ops.sheetUpdate(sheetId, { name: String(name) }), sheet),
       getSheetId: () => sheetId,
       getIndex: () => info().index,
       getParent: () => spreadsheet(),
       getRange: (a: unknown, column?: number, numRows?: number, numColumns?: number) => {
-        if (typeof a === 'string') return makeRange(call('ss.resolve', a, sheetId) as RangeDescriptor);
+        if (typeof a === 'string') return makeRange(ops.spreadsheetResolve(a, sheetId));
         return rangeAt(sheetId, Number(a), Number(column), numRows ?? 1, numColumns ?? 1);
       },
       getDataRange: () => {
@@ -695,32 +690,32 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
       getLastColumn: () => info().lastColumn,
       getMaxRows: () => info().maxRows,
       getMaxColumns: () => info().maxColumns,
-      insertRowsAfter: (after: number, howMany: number) => (guardWrite('insertRowsAfter'), call('sheet.update', sheetId, { maxRows: info().maxRows + Number(howMany) }), void after, sheet),
-      insertColumnsAfter: (after: number, howMany: number) => (guardWrite('insertColumnsAfter'), call('sheet.update', sheetId, { maxColumns: info().maxColumns + Number(howMany) }), void after, sheet),
-      appendRow: (values: unknown[]) => (guardWrite('appendRow'), call('sheet.appendRow', sheetId, fromRealm(values)), sheet),
-      clear: () => (guardWrite('clear'), call('sheet.clear', sheetId, { contents: true, formats: true }), sheet),
-      clearContents: () => (guardWrite('clearContents'), call('sheet.clear', sheetId, { contents: true, formats: false }), sheet),
-      clearFormats: () => (guardWrite('clearFormats'), call('sheet.clear', sheetId, { contents: false, formats: true }), sheet),
+      insertRowsAfter: (after: number, howMany: number) => (guardWrite('insertRowsAfter'), ops.sheetUpdate(sheetId, { maxRows: info().maxRows + Number(howMany) }), void after, sheet),
+      insertColumnsAfter: (after: number, howMany: number) => (guardWrite('insertColumnsAfter'), ops.sheetUpdate(sheetId, { maxColumns: info().maxColumns + Number(howMany) }), void after, sheet),
+      appendRow: (values: unknown[]) => (guardWrite('appendRow'), ops.sheetAppendRow(sheetId, fromRealm(values) as unknown[]), sheet),
+      clear: () => (guardWrite('clear'), ops.sheetClear(sheetId, { contents: true, formats: true }), sheet),
+      clearContents: () => (guardWrite('clearContents'), ops.sheetClear(sheetId, { contents: true, formats: false }), sheet),
+      clearFormats: () => (guardWrite('clearFormats'), ops.sheetClear(sheetId, { contents: false, formats: true }), sheet),
       getFrozenRows: () => info().frozenRows,
-      setFrozenRows: (rows: number) => (guardWrite('setFrozenRows'), call('sheet.update', sheetId, { frozenRows: Number(rows) }), sheet),
+      setFrozenRows: (rows: number) => (guardWrite('setFrozenRows'), ops.sheetUpdate(sheetId, { frozenRows: Number(rows) }), sheet),
       getFrozenColumns: () => info().frozenColumns,
-      hideSheet: () => (guardWrite('hideSheet'), call('sheet.update', sheetId, { hidden: true }), sheet),
-      showSheet: () => (guardWrite('showSheet'), call('sheet.update', sheetId, { hidden: false }), sheet),
+      hideSheet: () => (guardWrite('hideSheet'), ops.sheetUpdate(sheetId, { hidden: true }), sheet),
+      showSheet: () => (guardWrite('showSheet'), ops.sheetUpdate(sheetId, { hidden: false }), sheet),
       isSheetHidden: () => info().hidden === true,
-      setFrozenColumns: (columns: number) => (guardWrite('setFrozenColumns'), call('sheet.update', sheetId, { frozenColumns: Number(columns) }), sheet),
+      setFrozenColumns: (columns: number) => (guardWrite('setFrozenColumns'), ops.sheetUpdate(sheetId, { frozenColumns: Number(columns) }), sheet),
       autoResizeColumns: () => (guardWrite('autoResizeColumns'), sheet),
       autoResizeColumn: () => (guardWrite('autoResizeColumn'), sheet),
       setColumnWidth: () => (guardWrite('setColumnWidth'), sheet),
-      activate: () => (guardWrite('activate'), call('ss.setActiveSheet', sheetId), sheet),
+      activate: () => (guardWrite('activate'), ops.spreadsheetSetActiveSheet(sheetId), sheet),
       newChart: () => makeChartBuilder(sheetId),
-      insertChart: (chart: { __spec: unknown }) => {
+      insertChart: (chart: { __spec: ChartSpec }) => {
         guardWrite('insertChart');
-        call('sheet.insertChart', sheetId, chart.__spec);
+        ops.sheetInsertChart(sheetId, chart.__spec);
       },
-      getCharts: () => (call('sheet.charts', sheetId) as Array<Parameters<typeof makeChart>[0]>).map(makeChart),
+      getCharts: () => ops.sheetCharts(sheetId).map(makeChart),
       removeChart: (chart: { getChartId(): number }) => {
         guardWrite('removeChart');
-        call('sheet.removeChart', sheetId, chart.getChartId());
+        ops.sheetRemoveChart(sheetId, chart.getChartId());
       },
     });
     return sheet;
@@ -729,39 +724,39 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
   const makeUser = (email: string) => api('User', { getEmail: () => email, getUserLoginId: () => email });
 
   const spreadsheet = (): Record<string, unknown> => {
-    const info = () => call('ss.info') as { id: string; name: string; timeZone: string; owner: string };
+    const info = () => ops.spreadsheetInfo();
     const ss: Record<string, unknown> = api('Spreadsheet', {
       getId: () => info().id,
       getName: () => info().name,
       getUrl: () => `https://docs.google.com/spreadsheets/d/${info().id}/edit`,
       getSpreadsheetTimeZone: () => info().timeZone,
-      setSpreadsheetTimeZone: (tz: string) => (guardWrite('setSpreadsheetTimeZone'), call('ss.setTimeZone', String(tz))),
+      setSpreadsheetTimeZone: (tz: string) => (guardWrite('setSpreadsheetTimeZone'), ops.spreadsheetSetTimeZone(String(tz))),
       getOwner: () => makeUser(info().owner),
-      getSheets: () => (call('ss.sheets') as Array<{ id: number }>).map((s) => makeSheet(s.id)),
-      getNumSheets: () => (call('ss.sheets') as unknown[]).length,
+      getSheets: () => ops.spreadsheetSheets().map((s) => makeSheet(s.id)),
+      getNumSheets: () => ops.spreadsheetSheets().length,
       getSheetByName: (name: string) => {
-        const found = (call('ss.sheets') as Array<{ id: number; name: string }>).find((s) => s.name === String(name));
+        const found = ops.spreadsheetSheets().find((s) => s.name === String(name));
         return found ? makeSheet(found.id) : null;
       },
-      getActiveSheet: () => makeSheet(call('ss.activeSheet') as number),
+      getActiveSheet: () => makeSheet(ops.spreadsheetActiveSheet()),
       setActiveSheet: (sheet: { getSheetId(): number }) => {
         guardWrite('setActiveSheet');
-        call('ss.setActiveSheet', sheet.getSheetId());
+        ops.spreadsheetSetActiveSheet(sheet.getSheetId());
         return makeSheet(sheet.getSheetId());
       },
       insertSheet: (a?: unknown, b?: unknown) => {
         guardWrite('insertSheet');
         const name = typeof a === 'string' ? a : undefined;
         const index = typeof a === 'number' ? a : typeof b === 'number' ? b : undefined;
-        return makeSheet(call('ss.insertSheet', name, index) as number);
+        return makeSheet(ops.spreadsheetInsertSheet(name, index));
       },
       deleteSheet: (sheet: { getSheetId(): number }) => {
         guardWrite('deleteSheet');
-        call('ss.deleteSheet', sheet.getSheetId());
+        ops.spreadsheetDeleteSheet(sheet.getSheetId());
       },
-      getRange: (a1: string) => makeRange(call('ss.resolve', String(a1)) as RangeDescriptor),
+      getRange: (a1: string) => makeRange(ops.spreadsheetResolve(String(a1), undefined)),
       getRangeByName: (name: string) => {
-        const desc = call('ss.named.get', String(name)) as RangeDescriptor | null;
+        const desc = ops.spreadsheetNamedRange(String(name));
         return desc ? makeRange(desc) : null;
       },
       setNamedRange: (name: string, range: { getGridId(): number; getRow(): number; getColumn(): number; getNumRows(): number; getNumColumns(): number }) => {
@@ -769,20 +764,20 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(String(name)) || /^[A-Za-z]{1,3}\d+$/.test(String(name))) {
           throw realmError('Exception', 'The name of the named range is invalid.');
         }
-        call('ss.named.set', String(name), { sheetId: range.getGridId(), row: range.getRow(), column: range.getColumn(), numRows: range.getNumRows(), numColumns: range.getNumColumns() });
+        ops.spreadsheetSetNamedRange(String(name), { sheetId: range.getGridId(), row: range.getRow(), column: range.getColumn(), numRows: range.getNumRows(), numColumns: range.getNumColumns() });
       },
-      getActiveRange: () => makeRange(call('ss.activeRange') as RangeDescriptor),
+      getActiveRange: () => makeRange(ops.spreadsheetActiveRange()),
       getActiveCell: () => {
-        const r = call('ss.activeRange') as RangeDescriptor;
+        const r = ops.spreadsheetActiveRange();
         return makeRange({ ...r, numRows: 1, numColumns: 1 });
       },
       getCurrentCell: () => {
-        const r = call('ss.activeRange') as RangeDescriptor;
+        const r = ops.spreadsheetActiveRange();
         return makeRange({ ...r, numRows: 1, numColumns: 1 });
       },
       toast: (message: string, title?: string) => {
         guard('ui', 'Spreadsheet.toast');
-        call('ss.toast', String(message), title === undefined ? undefined : String(title));
+        ops.uiToast(String(message), title === undefined ? undefined : String(title));
       },
     });
     return ss;
@@ -816,7 +811,7 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
   };
   const HtmlService = api('HtmlService', {
     createHtmlOutput: (html?: string) => (guard('html', 'HtmlService.createHtmlOutput'), htmlOutput(html === undefined ? '' : String(html))),
-    createHtmlOutputFromFile: (name: string) => (guard('html', 'HtmlService.createHtmlOutputFromFile'), htmlOutput(call('html.file', String(name)) as string)),
+    createHtmlOutputFromFile: (name: string) => (guard('html', 'HtmlService.createHtmlOutputFromFile'), htmlOutput(ops.htmlFile(String(name)))),
     SandboxMode: { IFRAME: 'IFRAME', NATIVE: 'NATIVE', EMULATED: 'EMULATED' },
     XFrameOptionsMode: { ALLOWALL: 'ALLOWALL', DEFAULT: 'DEFAULT' },
   });
@@ -828,13 +823,13 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
   };
 
   const makeMenu = (title: string, addon: boolean) => {
-    const record: { title: string; addon: boolean; items: unknown[] } = { title, addon, items: [] };
+    const record: MenuRecord = { title, addon, items: [] };
     const menu: Record<string, unknown> = api('Menu', {
       addItem: (caption: string, functionName: string) => (record.items.push({ caption: String(caption), functionName: String(functionName) }), menu),
       addSeparator: () => (record.items.push({ separator: true }), menu),
-      addSubMenu: (sub: { __record: unknown }) => (record.items.push({ subMenu: sub.__record }), menu),
+      addSubMenu: (sub: { __record: MenuRecord }) => (record.items.push({ subMenu: sub.__record }), menu),
       addToUi: () => {
-        call('ui.menu', record);
+        ops.uiMenu(record);
       },
       __record: record,
     });
@@ -846,20 +841,20 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
     createAddonMenu: () => (guard('menu', 'Ui.createAddonMenu'), makeMenu(settings.addOnName, true)),
     showSidebar: (output: unknown) => {
       guard('sidebar', 'Ui.showSidebar');
-      call('ui.sidebar', snapshotOf(output));
+      ops.uiSidebar(snapshotOf(output));
     },
     showModalDialog: (output: unknown, title: string) => {
       guard('sidebar', 'Ui.showModalDialog');
-      call('ui.dialog', { title: String(title), html: snapshotOf(output).html, modal: true });
+      ops.uiDialog({ title: String(title), html: snapshotOf(output).html, modal: true });
     },
     showModelessDialog: (output: unknown, title: string) => {
       guard('sidebar', 'Ui.showModelessDialog');
-      call('ui.dialog', { title: String(title), html: snapshotOf(output).html, modal: false });
+      ops.uiDialog({ title: String(title), html: snapshotOf(output).html, modal: false });
     },
     alert: (a: string, b?: string) => {
       guard('ui', 'Ui.alert');
-      if (b === undefined || typeof b !== 'string') call('ui.alert', undefined, String(a));
-      else call('ui.alert', String(a), String(b));
+      if (b === undefined || typeof b !== 'string') ops.uiAlert(undefined, String(a));
+      else ops.uiAlert(String(a), String(b));
       return Button.OK;
     },
     Button,
@@ -869,8 +864,8 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
   const SpreadsheetApp = api('SpreadsheetApp', {
     getActiveSpreadsheet: () => (guard('docRead', 'SpreadsheetApp.getActiveSpreadsheet'), spreadsheet()),
     getActive: () => (guard('docRead', 'SpreadsheetApp.getActive'), spreadsheet()),
-    getActiveSheet: () => (guard('docRead', 'SpreadsheetApp.getActiveSheet'), makeSheet(call('ss.activeSheet') as number)),
-    getActiveRange: () => (guard('docRead', 'SpreadsheetApp.getActiveRange'), makeRange(call('ss.activeRange') as RangeDescriptor)),
+    getActiveSheet: () => (guard('docRead', 'SpreadsheetApp.getActiveSheet'), makeSheet(ops.spreadsheetActiveSheet())),
+    getActiveRange: () => (guard('docRead', 'SpreadsheetApp.getActiveRange'), makeRange(ops.spreadsheetActiveRange())),
     getUi: () => (guard('menu', 'SpreadsheetApp.getUi'), ui),
     flush: () => undefined,
     openById: () => deny('SpreadsheetApp.openById'),
@@ -883,8 +878,7 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
   const AuthMode = { NONE: 'NONE', LIMITED: 'LIMITED', FULL: 'FULL', CUSTOM_FUNCTION: 'CUSTOM_FUNCTION' };
   const EventType = { CLOCK: 'CLOCK', ON_OPEN: 'ON_OPEN', ON_EDIT: 'ON_EDIT', ON_CHANGE: 'ON_CHANGE', ON_FORM_SUBMIT: 'ON_FORM_SUBMIT' };
   const WeekDay = { MONDAY: 1, TUESDAY: 2, WEDNESDAY: 3, THURSDAY: 4, FRIDAY: 5, SATURDAY: 6, SUNDAY: 7 };
-  type TriggerInfo = { id: string; handlerFunction: string; eventType: string; documentId: string };
-  const makeTrigger = (t: TriggerInfo) =>
+  const makeTrigger = (t: TriggerRecord) =>
     api('Trigger', {
       getUniqueId: () => t.id,
       getHandlerFunction: () => t.handlerFunction,
@@ -893,8 +887,8 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
       getTriggerSourceId: () => (t.eventType === 'CLOCK' ? null : t.documentId),
     });
   const newTrigger = (handlerFunction: string) => {
-    const spec: Record<string, unknown> = { handlerFunction: String(handlerFunction) };
-    const create = () => makeTrigger(call('triggers.create', spec) as TriggerInfo);
+    const spec: TriggerSpec = { handlerFunction: String(handlerFunction) };
+    const create = () => makeTrigger(ops.triggerCreate(spec));
     const clockBuilder: Record<string, unknown> = api('ClockTriggerBuilder', {
       everyMinutes: (n: number) => ((spec.everyMinutes = Number(n)), clockBuilder),
       everyHours: (n: number) => ((spec.everyHours = Number(n)), clockBuilder),
@@ -927,11 +921,11 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
     TriggerSource: { SPREADSHEETS: 'SPREADSHEETS', CLOCK: 'CLOCK' },
     AuthorizationStatus: { REQUIRED: 'REQUIRED', NOT_REQUIRED: 'NOT_REQUIRED' },
     newTrigger: (fn: string) => (guard('triggers', 'ScriptApp.newTrigger'), newTrigger(fn)),
-    getUserTriggers: () => (guard('triggers', 'ScriptApp.getUserTriggers'), (call('triggers.list', 'user') as TriggerInfo[]).map(makeTrigger)),
-    getProjectTriggers: () => (guard('triggers', 'ScriptApp.getProjectTriggers'), (call('triggers.list', 'project') as TriggerInfo[]).map(makeTrigger)),
+    getUserTriggers: () => (guard('triggers', 'ScriptApp.getUserTriggers'), ops.triggerList('user').map(makeTrigger)),
+    getProjectTriggers: () => (guard('triggers', 'ScriptApp.getProjectTriggers'), ops.triggerList('project').map(makeTrigger)),
     deleteTrigger: (trigger: { getUniqueId(): string }) => {
       guard('triggers', 'ScriptApp.deleteTrigger');
-      call('triggers.delete', trigger.getUniqueId());
+      ops.triggerDelete(trigger.getUniqueId());
     },
     getOAuthToken: () => (guard('session', 'ScriptApp.getOAuthToken'), 'gas-host-oauth-token'),
     getScriptId: () => 'gas-host-script',
@@ -943,14 +937,14 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
     getEffectiveUser: () => (guard('session', 'Session.getEffectiveUser'), makeUser(request.user)),
     getTemporaryActiveUserKey: () => (guard('session', 'Session.getTemporaryActiveUserKey'), crypto.createHash('sha1').update(request.user).digest('hex')),
     getActiveUserLocale: () => 'en',
-    getScriptTimeZone: () => (call('ss.info') as { scriptTimeZone: string }).scriptTimeZone,
+    getScriptTimeZone: () => ops.spreadsheetInfo().scriptTimeZone,
   });
 
   const MailApp = api('MailApp', {
     sendEmail: (a: unknown, subject?: string, body?: string, options?: unknown) => {
       guard('mail', 'MailApp.sendEmail');
-      const message = typeof a === 'object' && a !== null ? (fromRealm(a) as Record<string, unknown>) : { to: String(a), subject, body, ...((fromRealm(options) ?? {}) as object) };
-      call('mail.send', message);
+      const message = typeof a === 'object' && a !== null ? (fromRealm(a) as MailMessage) : { to: String(a), subject, body, ...((fromRealm(options) ?? {}) as object) };
+      ops.mailSend(message);
     },
     getRemainingDailyQuota: () => (guard('mail', 'MailApp.getRemainingDailyQuota'), 100),
   });
@@ -965,7 +959,7 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
   const outcome = (partial: Partial<ExecutionOutcome>): ExecutionOutcome => {
     if (Object.keys(localCounts).length > 0) {
       try {
-        backend.call('counts', localCounts);
+        ops.countCalls(localCounts);
       } catch {
         // Counting must never change an execution's result.
       }

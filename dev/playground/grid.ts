@@ -63,7 +63,7 @@ export function displayText(value: CellValue, format: string | undefined, timeZo
 }
 
 export function gridOf(host: GasHost, sheetName?: string): GridSnapshot {
-  const state = host.state;
+  const state = host.state.spreadsheet;
   const sheet = (sheetName && state.sheetByName(sheetName)) || state.sheetById(state.activeSheetId);
   const zone = state.timeZone;
   const rows = Math.max(MIN_ROWS, state.lastRow(sheet) + 5);
