@@ -54,7 +54,7 @@ function rpc(executionId: number, request: OpRequest): unknown {
 parentPort!.on('message', (message: HostMessage) => {
   if (message.type !== 'run') return;
   const request = message.request;
-  const ops = hostOpsClient((op) => rpc(request.executionId, op));
+  const ops = hostOpsClient((opRequest) => rpc(request.executionId, opRequest));
   let outcome: ExecutionOutcome;
   try {
     outcome = runExecution(script, clock, ops, data.settings, request);

@@ -46,12 +46,8 @@ export class DailyQuotas {
     windows[quota] = { startedAt: open.startedAt ?? this.clock.now(), used: open.used + amount };
   }
 
-  dailyLimit(quota: DailyQuotaName): number {
-    return this.limits[quota];
-  }
-
   /** What is left of the user's daily quota now. */
   left(user: string, quota: DailyQuotaName): number {
-    return this.dailyLimit(quota) - this.dailyUse(user, quota).used;
+    return this.limits[quota] - this.dailyUse(user, quota).used;
   }
 }
