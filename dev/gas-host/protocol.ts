@@ -279,6 +279,7 @@ export function serveOp<K extends OpName>(ops: ServedOps, execution: ExecutionIn
  */
 export function hostOpsClient(send: (request: OpRequest) => unknown): HostOps {
   return new Proxy({} as HostOps, {
-    get: (_target, op) => (...args: unknown[]) => send({ op, args } as OpRequest),
+    // Only operation names are properties; a symbol (an inspector's hook) is not an operation.
+    get: (_target, op) => (typeof op === 'string' ? (...args: unknown[]) => send({ op, args } as OpRequest) : undefined),
   });
 }
