@@ -308,7 +308,7 @@ async function loadSimulation(env: BenchEnvironment): Promise<void> {
 
 /** The result entries in the document cache's ledger: [manifest key, items, expiry] per cached result. */
 function resultLedger(env: BenchEnvironment): Array<[string, number, number]> {
-  const cache = env.host.state.cacheByName(`document:${env.host.state.options.documentId}`);
+  const cache = env.host.state.caches.byName(`document:${env.host.state.options.documentId}`);
   return JSON.parse(cache.get('engage.r-ledger')?.value ?? '[]') as Array<[string, number, number]>;
 }
 

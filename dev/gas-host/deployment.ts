@@ -8,7 +8,10 @@
  * without one has a deployment of its own.
  */
 import { createClock, withAdvanceHook, type HostClock } from './clock';
-import type { CacheEntry, DailyQuotaName, QuotaWindow, TriggerRecord } from './host-state';
+import type { TriggerRecord } from './protocol';
+import type { CacheEntry } from './state/cache';
+import type { LockWaiter } from './state/locks';
+import type { DailyQuotaName, QuotaWindow } from './state/quotas';
 
 export interface ScriptDeployment {
   readonly clock: HostClock;
@@ -19,7 +22,7 @@ export interface ScriptDeployment {
   readonly caches: Map<string, Map<string, CacheEntry>>;
   /** Lock holders and waiters by scope: `script`, `user:<email>`, `document:<id>`. */
   readonly lockHolders: Map<string, number>;
-  readonly lockWaiters: Map<string, Array<{ executionId: number; grant: () => void }>>;
+  readonly lockWaiters: Map<string, LockWaiter[]>;
   /** Every trigger of the script, of every user in every document. */
   readonly triggers: TriggerRecord[];
   /** Each user's daily quota windows (URL Fetch calls, trigger runtime): per user, in every document. */

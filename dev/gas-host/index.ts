@@ -3,7 +3,9 @@ export { createGasHost, GasHost, GasScriptError, EXECUTION_LIMIT_MS, CUSTOM_FUNC
 export { createDeployment } from './deployment';
 export type { DeploymentOptions, ScriptDeployment } from './deployment';
 export type { GasHostOptions, CallOptions, CellRef, FormulaResult, TriggerRun } from './gas-host';
-export type { AuthModeName, CellValue, FetchLogEntry, LogEntry, TriggerRecord } from './host-state';
+export type { LogEntry } from './host-state';
+export type { AuthModeName, CellValue, TriggerRecord } from './protocol';
+export type { FetchLogEntry } from './state/url-fetch';
 export type { ExecutionOutcome } from './runtime';
 export { createSyncFetch, SyncFetchError } from './sync-fetch';
 export type { SyncFetch, SyncFetchRequest, SyncFetchResponse, SyncFetchOutcome } from './sync-fetch';

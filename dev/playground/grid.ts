@@ -63,16 +63,16 @@ export function displayText(value: CellValue, format: string | undefined, timeZo
 }
 
 export function gridOf(host: GasHost, sheetName?: string): GridSnapshot {
-  const state = host.state;
-  const sheet = (sheetName && state.sheetByName(sheetName)) || state.sheetById(state.activeSheetId);
-  const zone = state.timeZone;
-  const rows = Math.max(MIN_ROWS, state.lastRow(sheet) + 5);
-  const columns = Math.max(MIN_COLUMNS, state.lastColumn(sheet) + 2);
+  const spreadsheet = host.state.spreadsheet;
+  const sheet = (sheetName && spreadsheet.sheetByName(sheetName)) || spreadsheet.sheetById(spreadsheet.activeSheetId);
+  const zone = spreadsheet.timeZone;
+  const rows = Math.max(MIN_ROWS, spreadsheet.lastRow(sheet) + 5);
+  const columns = Math.max(MIN_COLUMNS, spreadsheet.lastColumn(sheet) + 2);
   const grid: GridCell[][] = [];
   for (let r = 1; r <= rows; r++) {
     const row: GridCell[] = [];
     for (let c = 1; c <= columns; c++) {
-      const record = state.cell(sheet, r, c);
+      const record = spreadsheet.cell(sheet, r, c);
       if (!record) {
         row.push({ d: '', v: '' });
         continue;
@@ -91,10 +91,10 @@ export function gridOf(host: GasHost, sheetName?: string): GridSnapshot {
     }
     grid.push(row);
   }
-  const active = state.activeRange && state.activeRange.sheetId === sheet.id ? state.activeRange : { row: 1, column: 1 };
+  const active = spreadsheet.activeRange && spreadsheet.activeRange.sheetId === sheet.id ? spreadsheet.activeRange : { row: 1, column: 1 };
   return {
     sheet: sheet.name,
-    sheets: state.sheets.map((s) => s.name),
+    sheets: spreadsheet.sheets.map((s) => s.name),
     timeZone: zone,
     rows: grid,
     frozenRows: sheet.frozenRows,

@@ -105,11 +105,11 @@ describe('the metric picker', () => {
     expect(await sidebar.locator('#metrics-width').innerText()).toBe('Up to 27 columns, more than the 26 of a new sheet: Insert formula adds the columns it needs first.');
     await page.locator('#sheet-tabs button', { hasText: 'Sheet1' }).click();
     await page.locator('#grid td[data-a1="A1"]').click();
-    expect(playground.host.state.sheetByName('Sheet1')!.maxColumns).toBe(26);
+    expect(playground.host.state.spreadsheet.sheetByName('Sheet1')!.maxColumns).toBe(26);
     await sidebar.locator('#insert-formula').click();
     await eventually(async () => expect(await sidebar.locator('#report-outcome').innerText()).toContain('Added 1 column so that its result fits.'));
     expect(await sidebar.locator('#inserted-formula').innerText()).toContain('"day","all"');
-    expect(playground.host.state.sheetByName('Sheet1')!.maxColumns).toBe(27);
+    expect(playground.host.state.spreadsheet.sheetByName('Sheet1')!.maxColumns).toBe(27);
     await eventually(() => expect(playground.host.getCell('Sheet1', 'A1').value).toBe('day'));
     expect(playground.host.getValues('Sheet1', 'AA1:AA1')[0]![0]).toBe('optInRateByPvs');
   });

@@ -15,7 +15,7 @@ const LOOKUPS = 490;
 
 describe.each(['expiry', 'fifo'] as const)('formula results in a document cache that evicts by %s', (rule) => {
   let h: AddonHarness;
-  const documentCache = () => h.host.state.cacheByName(`document:${h.host.state.options.documentId}`);
+  const documentCache = () => h.host.state.caches.byName(`document:${h.host.state.options.documentId}`);
   const liveEntries = () => [...documentCache()].filter(([, e]) => e.expiresAt > h.host.now().getTime());
 
   beforeAll(async () => {

@@ -16,14 +16,14 @@ interface List { reports: View[] }
 const call = <T>(fn: string, ...args: unknown[]) => h.host.call(fn, args, { user: OWNER }) as T;
 /** 31 days by day and country: 1,240 rows and a Total under a header, 29 columns. */
 const REQUEST = { kind: 'main', entityId: BIG_PUBLISHER_ID, fromDate: '2026-10-01', toDate: '2026-10-31', breakdowns: ['day', 'country'] };
-const cells = () => h.host.state.cellCount();
+const cells = () => h.host.state.spreadsheet.cellCount();
 const documentProperties = () => Object.fromEntries(h.host.properties('document'));
-const nonEmptyCells = () => h.host.state.sheets.map((s) => [s.name, [...s.cells.values()].filter((c) => c.value !== '' || c.formula).length]);
+const nonEmptyCells = () => h.host.state.spreadsheet.sheets.map((s) => [s.name, [...s.cells.values()].filter((c) => c.value !== '' || c.formula).length]);
 
 beforeAll(async () => {
   // 4,992,000 cells in Sheet1 and a report sheet of 1,000 x 40: 4,968,000 cells left.
   h = await startAddon({ sheets: ['Sheet1'], maxRows: 192_000, maxColumns: 26 });
-  h.host.state.addSheet('Report', undefined, { rows: 1000, columns: 40 });
+  h.host.state.spreadsheet.addSheet('Report', undefined, { rows: 1000, columns: 40 });
   await h.emulator.setClock(NOW);
   h.signIn();
 });
@@ -43,7 +43,7 @@ describe('the 10,000,000-cell limit', () => {
     expect(before[0]![0]).toBe('day');
 
     // Another sheet now takes all but 2,000 of the cells left.
-    h.host.state.addSheet('Filler', undefined, { rows: Math.floor((10_000_000 - cells() - 2000) / 26), columns: 26 });
+    h.host.state.spreadsheet.addSheet('Filler', undefined, { rows: Math.floor((10_000_000 - cells() - 2000) / 26), columns: 26 });
     const left = 10_000_000 - cells();
     expect(left).toBeGreaterThanOrEqual(2000);
     expect(left).toBeLessThan(2026);
@@ -64,7 +64,7 @@ describe('the 10,000,000-cell limit', () => {
   });
 
   it('refuses Run to sheet into a new sheet, inserting and writing nothing', () => {
-    const sheetsBefore = h.host.state.sheets.map((s) => s.name);
+    const sheetsBefore = h.host.state.spreadsheet.sheets.map((s) => s.name);
     const filledBefore = nonEmptyCells();
     const propertiesBefore = documentProperties();
     const left = 10_000_000 - cells();
@@ -72,14 +72,14 @@ describe('the 10,000,000-cell limit', () => {
     expect(() => call('runReportToSheet', REQUEST, { type: 'newSheet', sheetName: 'Engage report' }, 'run-over-limit')).toThrow(
       `target: the report needs 32,292 more cells, but this spreadsheet has only ${left.toLocaleString('en-US')} left of the 10,000,000 a Google spreadsheet holds: delete sheets, rows or columns you do not need, or ask for fewer rows`,
     );
-    expect(h.host.state.sheets.map((s) => s.name)).toEqual(sheetsBefore);
+    expect(h.host.state.spreadsheet.sheets.map((s) => s.name)).toEqual(sheetsBefore);
     expect(nonEmptyCells()).toEqual(filledBefore);
     expect(documentProperties()).toEqual(propertiesBefore);
     expect(call<{ state: string; message: string }>('getRunProgress', 'run-over-limit')).toMatchObject({ state: 'failed', message: expect.stringMatching(/^target: the report needs 32,292 more cells/) });
   });
 
   it('writes once the cells are freed', () => {
-    h.host.state.sheets.splice(h.host.state.sheets.findIndex((s) => s.name === 'Filler'), 1);
+    h.host.state.spreadsheet.sheets.splice(h.host.state.spreadsheet.sheets.findIndex((s) => s.name === 'Filler'), 1);
     const summary = call<{ dataRows: number; block: { sheetName: string } }>('runReportToSheet', REQUEST, { type: 'newSheet', sheetName: 'Engage report' }, 'run-with-room');
     expect(summary.dataRows).toBe(1240);
     expect(h.host.getValues('Engage report', 'A1:A1')).toEqual([['day']]);

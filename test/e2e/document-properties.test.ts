@@ -38,7 +38,7 @@ describe('Run to sheet block records', () => {
     expect(blockKeys()).toEqual(['engage.block.Data!R30C1', 'engage.block.Data!R5C3', 'engage.block.Weekly!R1C1']);
 
     // The sheet "Weekly" is deleted: its record goes with the next run.
-    h.host.state.sheets.splice(h.host.state.sheets.findIndex((s) => s.name === 'Weekly'), 1);
+    h.host.state.spreadsheet.sheets.splice(h.host.state.spreadsheet.sheets.findIndex((s) => s.name === 'Weekly'), 1);
     h.host.setActiveRange('Data', 'C5');
     call('runReportToSheet', REQUEST, { type: 'activeCell' }, 'block-c5-again');
     expect(blockKeys()).toEqual(['engage.block.Data!R30C1', 'engage.block.Data!R5C3']);

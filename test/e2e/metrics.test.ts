@@ -20,7 +20,7 @@ interface List { reports: Array<{ id: string; name: string; status: { lastSucces
 
 const call = <T>(fn: string, ...args: unknown[]) => h.host.call(fn, args, { user: OWNER }) as T;
 /** What a user does before a result wider than the sheet: insert columns. */
-const insertColumns = (sheet: string, total: number) => void (h.host.state.sheetByName(sheet)!.maxColumns = total);
+const insertColumns = (sheet: string, total: number) => void (h.host.state.spreadsheet.sheetByName(sheet)!.maxColumns = total);
 const column = (n: number) => String.fromCharCode(64 + n);
 const request = (extra: Record<string, unknown> = {}) => ({ kind: 'main', entityId: P, fromDate: '2026-11-13', toDate: '2026-11-19', breakdowns: ['day'], ...extra });
 
@@ -104,7 +104,7 @@ describe('Run to sheet', () => {
   it('leaves Add chart to say which metric it misses, and draws nothing', () => {
     const summary = call<Summary>('runReportToSheet', request({ metrics: ['revenue', 'paidClicks'] }), { type: 'existingSheet', sheetName: 'Chart' }, 'metrics-run-3');
     expect(() => call('addChart', summary.block)).toThrow(/^block: the chart draws revenue and RPM, and this report has no RPM \(rpmByPvs\) column: choose the revenue and rpmByPvs metrics/);
-    expect(h.host.state.sheetByName('Chart')!.charts).toHaveLength(0);
+    expect(h.host.state.spreadsheet.sheetByName('Chart')!.charts).toHaveLength(0);
   });
 });
 
@@ -115,7 +115,7 @@ describe('Insert formula', () => {
     expect(inserted.formula).toBe(`=ENGAGE_REPORT("${P}","2026-11-13","2026-11-19","day","revenue,rpmByPvs,paidClicks,totalClicks,videoPlays,viewableRpm,optInRateByPvs,organicPvs")`);
     // T is column 20: day and eight metrics end at column 28, two past Z.
     expect(inserted).toMatchObject({ cell: 'Wide!T3', columnsAdded: 2 });
-    expect(h.host.state.sheetByName('Wide')!.maxColumns).toBe(28);
+    expect(h.host.state.spreadsheet.sheetByName('Wide')!.maxColumns).toBe(28);
     const result = h.host.evaluateFormula('Wide', 'T3');
     expect(result.error).toBeUndefined();
     expect(h.host.getCell('Wide', `${column(20)}3`).value).toBe('day');
@@ -127,7 +127,7 @@ describe('Insert formula', () => {
     const fits = call<{ formula: string; columnsAdded: number }>('insertFormula', request({ breakdowns: ['day', 'country'] }));
     expect(fits.formula).toBe(`=ENGAGE_REPORT("${P}","2026-11-13","2026-11-19","day,country")`);
     expect(fits.columnsAdded).toBe(0);
-    expect(h.host.state.sheetByName('Narrow')!.maxColumns).toBe(NEW_SHEET_COLUMNS);
+    expect(h.host.state.spreadsheet.sheetByName('Narrow')!.maxColumns).toBe(NEW_SHEET_COLUMNS);
     expect(h.host.evaluateFormula('Narrow', 'A1').error).toBeUndefined();
 
     h.host.setActiveRange('Sheet1', 'A1');
@@ -151,8 +151,8 @@ describe('saved reports', () => {
   }
 
   it('refresh with their metrics on the trigger, and one saved without metrics keeps every metric', () => {
-    h.host.state.addSheet('Chosen');
-    h.host.state.addSheet('Older');
+    h.host.state.spreadsheet.addSheet('Chosen');
+    h.host.state.spreadsheet.addSheet('Older');
     call<List>('saveSchedule', saved('Chosen', { metrics: ['revenue', 'rpmByPvs'] }));
     // As a report saved before metrics could be chosen: no metrics field at all.
     const list = call<List>('saveSchedule', saved('Older', {}));

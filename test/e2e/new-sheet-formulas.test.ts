@@ -52,8 +52,8 @@ describe.each(['main', 'externalId', 'realtime'] as const)('a default %s formula
     for (const combination of allowedBreakdownCombinations(kind)) {
       h.host.advanceTime(BETWEEN_FORMULAS_MS);
       const sheet = `New ${++sheetNumber}`;
-      h.host.state.addSheet(sheet);
-      expect(h.host.state.sheetByName(sheet)!.maxColumns).toBe(NEW_SHEET_COLUMNS);
+      h.host.state.spreadsheet.addSheet(sheet);
+      expect(h.host.state.spreadsheet.sheetByName(sheet)!.maxColumns).toBe(NEW_SHEET_COLUMNS);
       const breakdowns = combination.length > 0 ? `, "${combination.join(',')}"` : '';
       const text = `=${name}("${BIG_PUBLISHER_ID}", "${from}", "${to}"${breakdowns})`;
       const result = h.host.evaluateFormula(sheet, 'A1', text);

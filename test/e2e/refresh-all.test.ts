@@ -17,7 +17,7 @@ afterAll(async () => {
 it('creates the hidden refresh cell, keeps the user on their sheet, and makes referencing formulas fetch again', async () => {
   h.host.setActiveRange('Data', 'B2');
   h.host.call('refreshAll', [], { user: OWNER });
-  expect(h.host.state.sheetById(h.host.state.activeSheetId)?.name).toBe('Data');
+  expect(h.host.state.spreadsheet.sheetById(h.host.state.spreadsheet.activeSheetId)?.name).toBe('Data');
 
   const formula = `=ENGAGE_REPORT("${BIG_PUBLISHER_ID}", "2026-11-01", "2026-11-02", , , , , , , , EngageRefresh)`;
   const first = h.host.evaluateFormula('Data', 'A1', formula, { user: OWNER });

@@ -85,7 +85,7 @@ describe('Add chart', () => {
 
     const added = h.host.call('addChart', [summary.block], { user: OWNER }) as { chartTitle: string };
     expect(added.chartTitle).toBe('Revenue and RPM by day');
-    const charts = h.host.state.sheetByName('Daily')!.charts;
+    const charts = h.host.state.spreadsheet.sheetByName('Daily')!.charts;
     expect(charts).toHaveLength(1);
     const chart = charts[0]!;
     expect(chart.type).toBe('LINE');
@@ -103,6 +103,6 @@ describe('Add chart', () => {
     const request = { kind: 'main', entityId: MEDIUM_PUBLISHER_ID, fromDate: '2026-11-13', toDate: '2026-11-19', breakdowns: ['day', 'platform'] };
     const summary = h.host.call('runReportToSheet', [request, { type: 'existingSheet', sheetName: 'Sheet1' }, 'chart-test-2'], { user: OWNER }) as Summary;
     expect(() => h.host.call('addChart', [summary.block], { user: OWNER })).toThrow(/also broken down by platform/);
-    expect(h.host.state.sheetByName('Sheet1')!.charts).toHaveLength(0);
+    expect(h.host.state.spreadsheet.sheetByName('Sheet1')!.charts).toHaveLength(0);
   });
 });

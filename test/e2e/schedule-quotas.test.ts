@@ -47,7 +47,7 @@ async function reportRequests() {
 /** The user's trigger runtime already used in the window that opened at START, as earlier runs would have left it. */
 function arrangeTriggerRuntimeUsed(minutes: number): void {
   h.host.properties('user', OWNER).set(TRIGGER_RUNTIME_KEY, JSON.stringify({ s: START_MS, n: minutes * MINUTE_MS }));
-  h.host.state.spendDaily(OWNER, 'triggerRuntime', minutes * MINUTE_MS);
+  h.host.state.quotas.spendDaily(OWNER, 'triggerRuntime', minutes * MINUTE_MS);
 }
 
 /** Moves to the next hourly trigger run and lets it run; returns the host's record of it. */
@@ -70,7 +70,7 @@ describe('the trigger quota: 20 per user per script', () => {
   /** The user's hourly triggers in 20 other spreadsheets of the same add-on. */
   function fillTriggerQuota(): void {
     for (let i = 1; i <= 20; i++) {
-      h.host.state.triggers.push({ id: `elsewhere-${i}`, handlerFunction: 'onScheduledRefresh', eventType: 'CLOCK', user: OWNER, documentId: `spreadsheet-${i}`, intervalMs: HOUR_MS, nextRunAt: START_MS + 100 * HOUR_MS });
+      h.host.state.triggers.records.push({ id: `elsewhere-${i}`, handlerFunction: 'onScheduledRefresh', eventType: 'CLOCK', user: OWNER, documentId: `spreadsheet-${i}`, intervalMs: HOUR_MS, nextRunAt: START_MS + 100 * HOUR_MS });
     }
   }
 
@@ -91,7 +91,7 @@ describe('the trigger quota: 20 per user per script', () => {
     expect(call<{ reports: { paused: boolean }[] }>('listSchedules').reports[0]!.paused).toBe(true);
 
     // Once the user frees a trigger in another spreadsheet, the same save works.
-    h.host.state.triggers.splice(h.host.state.triggers.findIndex((t) => t.id === 'elsewhere-20'), 1);
+    h.host.state.triggers.records.splice(h.host.state.triggers.records.findIndex((t) => t.id === 'elsewhere-20'), 1);
     expect(call<List>('saveSchedule', dailyReport(1)).triggerInstalled).toBe(true);
   });
 
@@ -122,7 +122,7 @@ describe('the daily trigger runtime: 90 minutes', () => {
     expect(await reportRequests()).toHaveLength(60);
     expect(h.host.logText()).toMatch(/20 refreshed, 0 failed, 20 left for the next run \(the daily trigger runtime is nearly spent\)/);
     expect(list.triggerRuntime).toEqual({ used: 88 * MINUTE_MS, limit: 90 * MINUTE_MS, resetAt: '2026-11-21T12:00:00.000Z' });
-    expect(h.host.state.dailyUse(OWNER, 'triggerRuntime').used).toBeLessThanOrEqual(90 * MINUTE_MS);
+    expect(h.host.state.quotas.dailyUse(OWNER, 'triggerRuntime').used).toBeLessThanOrEqual(90 * MINUTE_MS);
   });
 
   it('sends nothing once less than a run\'s end is left, and refreshes the waiting reports first when the window reopens', async () => {

@@ -109,7 +109,7 @@ function shown(value: unknown): unknown {
 /** Everything a bad input must not change, as plain data; `skip` leaves out one cell ("sheet!row:column"). */
 function snapshot(skip?: string): unknown {
   const state = h.host.state;
-  const sheets = state.sheets.map((sheet) => ({
+  const sheets = state.spreadsheet.sheets.map((sheet) => ({
     name: sheet.name,
     hidden: sheet.hidden === true,
     size: [sheet.maxRows, sheet.maxColumns, sheet.frozenRows, sheet.frozenColumns],
@@ -123,7 +123,7 @@ function snapshot(skip?: string): unknown {
   const props = (scope: 'user' | 'document' | 'script', user?: string) => [...h.host.properties(scope, user).entries()].filter(([key]) => key !== FETCH_COUNT_KEY).sort();
   return {
     sheets,
-    namedRanges: [...state.namedRanges.entries()].map(([name, r]) => [name, JSON.stringify(r)]),
+    namedRanges: [...state.spreadsheet.namedRanges.entries()].map(([name, r]) => [name, JSON.stringify(r)]),
     triggers: h.host.triggers.map((t) => [t.id, t.user, t.handlerFunction]),
     document: props('document'),
     script: props('script'),

@@ -21,7 +21,7 @@ function attemptsOf(h: AddonHarness, executionId: number | undefined) {
 
 /** Formula results the add-on cached in the document cache. */
 function cachedResults(h: AddonHarness): string[] {
-  return h.host.state.allCacheEntries().filter((e) => e.cache.startsWith('document') && e.key.startsWith('engage.r.')).map((e) => e.key);
+  return h.host.state.caches.allEntries().filter((e) => e.cache.startsWith('document') && e.key.startsWith('engage.r.')).map((e) => e.key);
 }
 
 /** Settings as if saved under an earlier deployment: saveSettings would refuse an address outside today's whitelist. */

@@ -66,9 +66,9 @@ describe('Run to sheet', () => {
 
   it('leaves no new sheet behind when a run to a new sheet fails', async () => {
     await h.emulator.setFaults([{ match: PAGE_2, status: 504, times: 100 }]);
-    const sheetsBefore = h.host.state.sheets.map((sheet) => sheet.name);
+    const sheetsBefore = h.host.state.spreadsheet.sheets.map((sheet) => sheet.name);
     expect(() => call('runReportToSheet', REQUEST, { type: 'newSheet', sheetName: 'Fresh report' }, 'run-new-sheet')).toThrow(/took too long/);
-    expect(h.host.state.sheets.map((sheet) => sheet.name)).toEqual(sheetsBefore);
+    expect(h.host.state.spreadsheet.sheets.map((sheet) => sheet.name)).toEqual(sheetsBefore);
     await h.emulator.clearFaults();
     expect(call<{ block: { sheetName: string } }>('runReportToSheet', REQUEST, { type: 'newSheet', sheetName: 'Fresh report' }, 'run-new-sheet-2').block.sheetName).toBe('Fresh report');
     expect(h.host.getValues('Fresh report', 'A1:A1')).toEqual([['externalId']]);

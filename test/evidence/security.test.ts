@@ -118,15 +118,15 @@ function everythingHeld(): Holding[] {
   for (const scope of ['document', 'script'] as const) {
     for (const [key, value] of h.host.properties(scope, OWNER)) held.push({ place: `${scope} properties: ${key}`, text: `${key}=${value}` });
   }
-  for (const entry of state.allCacheEntries()) held.push({ place: `cache ${entry.cache}: ${entry.key}`, text: `${entry.key}=${entry.value}` });
+  for (const entry of state.caches.allEntries()) held.push({ place: `cache ${entry.cache}: ${entry.key}`, text: `${entry.key}=${entry.value}` });
   // Formula results are stored compressed: scan what they hold as well as their raw entries.
-  for (const cache of new Set(state.allCacheEntries().map((e) => e.cache))) {
-    const entries = state.allCacheEntries().filter((e) => e.cache === cache);
+  for (const cache of new Set(state.caches.allEntries().map((e) => e.cache))) {
+    const entries = state.caches.allEntries().filter((e) => e.cache === cache);
     readableCacheTexts(entries).slice(entries.length).forEach((text, i) => held.push({ place: `cache ${cache}: compressed value ${i + 1}`, text }));
   }
   held.push({ place: 'logs', text: h.host.logText() });
   for (const log of state.logs) held.push({ place: `log of ${log.functionName}`, text: log.text });
-  for (const sheet of state.sheets) {
+  for (const sheet of state.spreadsheet.sheets) {
     held.push({ place: `sheet name ${sheet.name}`, text: sheet.name });
     for (const [key, cell] of sheet.cells) {
       const value = cell.value instanceof Date ? cell.value.toISOString() : String(cell.value);
@@ -134,16 +134,16 @@ function everythingHeld(): Holding[] {
     }
     for (const chart of sheet.charts) held.push({ place: `chart on ${sheet.name}`, text: JSON.stringify(chart) });
   }
-  for (const [name, range] of state.namedRanges) held.push({ place: `named range ${name}`, text: `${name}=${JSON.stringify(range)}` });
+  for (const [name, range] of state.spreadsheet.namedRanges) held.push({ place: `named range ${name}`, text: `${name}=${JSON.stringify(range)}` });
   for (const m of messages) held.push({ place: `message of ${m.where}`, text: m.message });
   for (const r of returned) held.push({ place: `value returned by ${r.where}`, text: JSON.stringify(r.value) ?? '' });
-  held.push({ place: 'toasts', text: JSON.stringify(state.toasts) });
-  held.push({ place: 'alerts', text: JSON.stringify(state.alerts) });
-  held.push({ place: 'menus', text: JSON.stringify(state.menus) });
-  held.push({ place: 'triggers', text: JSON.stringify(state.triggers) });
-  held.push({ place: 'mails', text: JSON.stringify(state.mails) });
-  held.push({ place: 'dialogs', text: JSON.stringify(state.dialogs) });
-  for (const s of state.sidebars) held.push({ place: 'sidebar html', text: s.html });
+  held.push({ place: 'toasts', text: JSON.stringify(state.ui.toasts) });
+  held.push({ place: 'alerts', text: JSON.stringify(state.ui.alerts) });
+  held.push({ place: 'menus', text: JSON.stringify(state.ui.menus) });
+  held.push({ place: 'triggers', text: JSON.stringify(state.triggers.records) });
+  held.push({ place: 'mails', text: JSON.stringify(state.mail.sent) });
+  held.push({ place: 'dialogs', text: JSON.stringify(state.ui.dialogs) });
+  for (const s of state.ui.sidebars) held.push({ place: 'sidebar html', text: s.html });
   return held;
 }
 
@@ -375,7 +375,7 @@ describe('no secret reaches anything but the user\'s own properties', () => {
     for (const expected of [/did not accept the sign-in/, /denied access/, /could not find/, /rate limit/, /took too long/, /unexpected form/, /Could not reach/, /did not accept the API key/, /HTTP 400/, /sign in again/]) {
       expect(all).toMatch(expected);
     }
-    expect(h.host.state.allCacheEntries().length).toBeGreaterThan(0);
+    expect(h.host.state.caches.allEntries().length).toBeGreaterThan(0);
     // Cached formula results were read decompressed: the rows they hold were scanned too.
     expect(everythingHeld().filter((x) => x.place.includes('compressed value')).map((x) => x.text).join('\n')).toMatch(/"revenue"/);
     expect(h.host.logText()).toMatch(/scheduled refresh/);

@@ -87,7 +87,7 @@ describe('CacheService', () => {
     host.advanceTime(30 * 60_000);
     host.call('rewrite', ['fresh']);
     expect(host.call('countScript', [1000])).toEqual([]);
-    expect(host.state.allCacheEntries().map((e) => e.key)).toEqual(['fresh']);
+    expect(host.state.caches.allEntries().map((e) => e.key)).toEqual(['fresh']);
   });
 
   it('supports batch calls and test eviction', () => {

@@ -96,7 +96,7 @@ describe('locks and concurrent executions', () => {
       await host.callConcurrently([1, 2, 3].map(() => ({ functionName: 'holdAndCheck' })));
       const holding = host.callConcurrently([{ functionName: 'HOLD', args: [800] }]);
       // Start the contenders only once the first execution really holds the lock.
-      while (host.state.lockHolder('script') === undefined) await new Promise((r) => setTimeout(r, 5));
+      while (host.state.locks.holder('script') === undefined) await new Promise((r) => setTimeout(r, 5));
       const [tried, waited] = await host.callConcurrently([{ functionName: 'tryOnce' }, { functionName: 'waitBriefly' }]);
       const [held] = await holding;
       expect(held!.ok).toBe(true);

@@ -29,7 +29,7 @@ describe('the urlFetchWhitelist of the manifest', () => {
     // One attempt is logged, nothing was sent and nothing counted against the quota.
     expect(host.fetchLog.map((f) => [f.host, f.status, f.error !== undefined])).toEqual([['elsewhere.example.org', undefined, true]]);
     expect(host.counters['http.requests'] ?? 0).toBe(0);
-    expect(host.state.dailyUse('owner@example.com', 'urlFetch').used).toBe(0);
+    expect(host.state.quotas.dailyUse('owner@example.com', 'urlFetch').used).toBe(0);
   });
 
   it('refuses a whole fetchAll when one of its addresses is outside, and matches by Google\'s prefix rules', () => {
@@ -80,7 +80,7 @@ describe('the urlFetchWhitelist of the manifest', () => {
       const host = createGasHost({ urlFetchCallsPerDay: 1 });
       host.load(`${BUNDLE}\nfunction FETCHSTATUS(url) { return status(url); }`);
       expect(host.evaluateFormula('Sheet1', 'A1', `=FETCHSTATUS("${server.baseUrl}/status/200")`, { user: 'editor@example.com' }).value).toBe(200);
-      expect(host.state.dailyUse('owner@example.com', 'urlFetch').used).toBe(1);
+      expect(host.state.quotas.dailyUse('owner@example.com', 'urlFetch').used).toBe(1);
       expect(() => host.call('status', [`${server.baseUrl}/status/200`])).toThrow(/too many times for one day/);
     });
   });
@@ -97,7 +97,7 @@ describe('trigger quotas', () => {
     const host = createGasHost();
     host.load(BUNDLE);
     for (let i = 0; i < 20; i++) {
-      host.state.triggers.push({ id: `other-${i}`, handlerFunction: 'work', eventType: 'CLOCK', user: 'owner@example.com', documentId: `other-document-${i}`, intervalMs: 3_600_000, nextRunAt: Date.now() + 3_600_000 });
+      host.state.triggers.records.push({ id: `other-${i}`, handlerFunction: 'work', eventType: 'CLOCK', user: 'owner@example.com', documentId: `other-document-${i}`, intervalMs: 3_600_000, nextRunAt: Date.now() + 3_600_000 });
     }
     expect(() => host.call('install')).toThrow('This script has too many triggers. Triggers must be deleted from the script before more can be added.');
     expect(host.call('install', [], { user: 'editor@example.com' })).toEqual(expect.any(String));
@@ -111,7 +111,7 @@ describe('trigger quotas', () => {
     // Each run sleeps 200 s: three fit in 10 minutes (600 s), the third only just; the fourth finds nothing left.
     expect(runs.map((r) => [r.ok, r.error ?? ''])).toEqual([[true, ''], [true, ''], [true, ''], [false, 'Service using too much computer time for one day']]);
     expect(host.properties('user').get('runs')).toBe('3');
-    expect(host.state.dailyUse('owner@example.com', 'triggerRuntime').used).toBe(600_000);
+    expect(host.state.quotas.dailyUse('owner@example.com', 'triggerRuntime').used).toBe(600_000);
     host.advanceTime(DAY_MS);
     expect(Number(host.properties('user').get('runs'))).toBeGreaterThan(3);
   });

@@ -110,35 +110,35 @@ describe('SpreadsheetApp', () => {
     for (let i = 0; i < 4; i++) host.call('writeAt', [1 + i * 200, 1, 400, 25, rows]);
     expect(Date.now() - startedAt).toBeLessThan(3000);
     expect(host.getCell('Sheet1', 'A1').value).toBe(0);
-    expect((host.state.sheetByName('Sheet1')!.cells.get('1:26') as { dirty?: boolean }).dirty).toBe(true);
+    expect((host.state.spreadsheet.sheetByName('Sheet1')!.cells.get('1:26') as { dirty?: boolean }).dirty).toBe(true);
   });
 
   it('inserts sheets of 1,000 rows and 26 columns, as Sheets does', () => {
     const host = createGasHost({ maxRows: 5000, maxColumns: 40 });
     host.load(BUNDLE);
     expect(host.call('insertNamed', ['New'])).toEqual([1000, 26]);
-    expect(host.state.cellCount()).toBe(5000 * 40 + 1000 * 26);
+    expect(host.state.spreadsheet.cellCount()).toBe(5000 * 40 + 1000 * 26);
   });
 
   it('refuses to pass 10,000,000 cells in the spreadsheet, counting every sheet\'s grid, empty cells too', () => {
     // Two sheets of 4,989,998 cells: 20,004 cells are left.
     const host = createGasHost({ sheets: ['A', 'B'], maxRows: 191_923, maxColumns: 26 });
     host.load(BUNDLE);
-    const left = 10_000_000 - host.state.cellCount();
+    const left = 10_000_000 - host.state.spreadsheet.cellCount();
     expect(left).toBe(20_004);
     const refusal = 'This action would increase the number of cells in the workbook above the limit of 10000000 cells.';
     expect(() => host.call('insertNamed', ['C'])).toThrow(refusal);
-    expect(host.state.sheets.map((s) => s.name)).toEqual(['A', 'B']);
+    expect(host.state.spreadsheet.sheets.map((s) => s.name)).toEqual(['A', 'B']);
     expect(() => host.call('grow', ['B', 770, 0])).toThrow(refusal);
     expect(() => host.call('grow', ['B', 0, 1])).toThrow(refusal);
     expect(host.call('grow', ['B', 769, 0])).toEqual([192_692, 26]);
-    expect(host.state.cellCount()).toBe(10_000_000 - 10);
+    expect(host.state.spreadsheet.cellCount()).toBe(10_000_000 - 10);
     expect(() => host.call('appendTo', ['A', Array.from({ length: 27 }, () => 1)])).toThrow(refusal);
     // A formula result that would need rows past the limit is not expanded.
     host.setCell('A', 'A191923', '=ENGAGE_PUBLISHERS()');
     host.load(`${BUNDLE}\nfunction ENGAGE_PUBLISHERS() { return [[1], [2], [3]]; }`);
     expect(host.evaluateFormula('A', 'A191923')).toMatchObject({ value: '#REF!', error: 'Result was not automatically expanded, please insert more rows.' });
-    expect(host.state.cellCount()).toBe(10_000_000 - 10);
+    expect(host.state.spreadsheet.cellCount()).toBe(10_000_000 - 10);
   });
 
   it('counts every service call so benchmarks can measure calls per write', () => {

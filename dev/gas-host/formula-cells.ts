@@ -1,0 +1,81 @@
+/**
+ * Custom-function cells: how a formula cell becomes one CUSTOM_FUNCTION execution (the function it
+ * names and its arguments as Sheets passes them) and how that execution's outcome is written back
+ * into the cell, spilling an array result or showing #ERROR!, #NAME? or #REF! with its message.
+ */
+import { formatA1, resolveA1 } from './a1-notation';
+import { parseFormula } from './formula';
+import type { CellValue } from './protocol';
+import type { ExecutionOutcome } from './runtime';
+import { toCellValue, type FormulaOutcome, type SheetModel, type SpreadsheetModel } from './state/spreadsheet';
+
+export interface FormulaResult {
+  sheet: string;
+  a1: string;
+  /** The top-left value (what the cell shows; '#ERROR!' etc. on failure). */
+  value: CellValue;
+  /** The whole result as a grid (a scalar result is [[value]]). */
+  values: CellValue[][];
+  /** The message shown in the cell's error note, for #ERROR!, #NAME? and #REF!. */
+  error?: string;
+  executionId?: number;
+}
+
+/** The function a formula cell calls with its arguments, or why the cell shows an error without running anything. */
+export type FormulaCall = { functionName: string; args: unknown[] } | (FormulaOutcome & { error: string });
+
+/**
+ * Arguments as Sheets passes them: a one-cell reference as its value, a larger range as a 2D array,
+ * an omitted argument as undefined; a named range as the range it names, an unknown name as `#NAME?`.
+ */
+export function planFormulaCall(model: SpreadsheetModel, sheet: SheetModel, row: number, column: number): FormulaCall {
+  const formula = model.cell(sheet, row, column)?.formula;
+  if (!formula) return { error: 'The cell has no formula.', errorCode: '#ERROR!' };
+  const parsed = parseFormula(formula);
+  if (!parsed) return { error: 'Formula parse error.', errorCode: '#ERROR!' };
+  if (parsed.functionName.endsWith('_')) return { error: `Unknown function: '${parsed.functionName}'.`, errorCode: '#NAME?' };
+  const args = parsed.args.map((arg) => {
+    if (arg.kind === 'omitted') return undefined;
+    if (arg.kind === 'literal') return arg.value;
+    if (arg.kind === 'name') {
+      const named = model.namedRanges.get(arg.name);
+      if (!named) return '#NAME?';
+      const values = model.readValues(named);
+      return named.numRows === 1 && named.numColumns === 1 ? values[0]![0] : values;
+    }
+    const source = arg.ref.sheetName !== undefined ? model.sheetByName(arg.ref.sheetName) : sheet;
+    if (!source) return '#REF!';
+    const box = resolveA1(arg.ref, source.maxRows, source.maxColumns);
+    const values = model.readValues({ sheetId: source.id, ...box });
+    // A one-cell reference or range arrives as its value; a larger range as a 2D array.
+    return box.numRows === 1 && box.numColumns === 1 ? values[0]![0] : values;
+  });
+  return { functionName: parsed.functionName, args };
+}
+
+/** What the cell takes from an execution: its value as a grid (a 1-D array fills down), or its error. */
+export function formulaOutcome(outcome: ExecutionOutcome): FormulaOutcome {
+  if (outcome.functionNotFound) return { error: `Unknown function: '${/Script function not found: (.*)$/.exec(outcome.error?.message ?? '')?.[1] ?? ''}'.`, errorCode: '#NAME?' };
+  if (!outcome.ok) return { error: outcome.error?.message ?? 'Error', errorCode: '#ERROR!' };
+  const value = outcome.value;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return { values: [['']] };
+    return { values: value.map((row) => (Array.isArray(row) ? row.map(toCellValue) : [toCellValue(row)])) };
+  }
+  return { values: [[toCellValue(value)]] };
+}
+
+/** Writes the result into the cell (spilling it) and reports what the cell now shows. */
+export function applyFormulaOutcome(model: SpreadsheetModel, sheet: SheetModel, row: number, column: number, result: FormulaOutcome, executionId?: number): FormulaResult {
+  model.writeFormulaResult(sheet, row, column, result);
+  const record = model.cell(sheet, row, column);
+  const value = record?.value ?? '';
+  return {
+    sheet: sheet.name,
+    a1: formatA1({ row, column, numRows: 1, numColumns: 1 }),
+    value,
+    values: result.values && !record?.error ? result.values : [[value]],
+    error: record?.error,
+    executionId,
+  };
+}

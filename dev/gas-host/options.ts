@@ -1,0 +1,124 @@
+/**
+ * createGasHost's options and their defaults, in one place: each option falls back to the figure
+ * Apps Script documents for consumer accounts, or to a neutral value for the document itself.
+ */
+import { createDeployment, type ScriptDeployment } from './deployment';
+import type { HostStateOptions } from './host-state';
+import type { AuthModeName } from './protocol';
+import type { RuntimeSettings } from './runtime';
+import type { CacheEviction } from './state/cache';
+import { TRIGGER_RUNTIME_PER_DAY_MS, URL_FETCH_CALLS_PER_DAY } from './state/quotas';
+import { createSyncFetch } from './sync-fetch';
+import { checkWhitelist } from './url-whitelist';
+
+export const EXECUTION_LIMIT_MS = 6 * 60_000;
+export const CUSTOM_FUNCTION_LIMIT_MS = 30_000;
+/** UrlFetchApp's per-request timeout as Apps Script is observed to apply it. */
+const FETCH_TIMEOUT_MS = 60_000;
+/** UrlFetchApp refuses longer URLs (`Limit Exceeded: URLFetch URL Length.`). */
+const URL_LENGTH_LIMIT_CHARS = 2048;
+
+export interface GasHostOptions {
+  /**
+   * The add-on this document belongs to: hosts on one deployment share its clock, script and user
+   * state, triggers and locks (deployment.ts); give each its own `documentId`. When given, `clock`,
+   * `startTime` and `onTimeAdvance` are the deployment's. Default: a deployment of this host's own.
+   */
+  deployment?: ScriptDeployment;
+  /** The spreadsheet owner (whose user properties custom functions see). Default owner@example.com. */
+  owner?: string;
+  /** The user of executions that do not name one. Default: the owner. */
+  activeUser?: string;
+  documentId?: string;
+  spreadsheetName?: string;
+  /** The spreadsheet's time zone (getSpreadsheetTimeZone). Default America/New_York. */
+  timeZone?: string;
+  /** The script's time zone (Session.getScriptTimeZone). Default: the spreadsheet's. */
+  scriptTimeZone?: string;
+  sheets?: string[];
+  maxRows?: number;
+  maxColumns?: number;
+  /** File name -> HTML content, for HtmlService.createHtmlOutputFromFile ('sidebar' -> dist/sidebar.html). */
+  htmlFiles?: Record<string, string>;
+  /** 'real' (default) or 'virtual': virtual time moves only by Utilities.sleep and advanceTime. */
+  clock?: 'real' | 'virtual';
+  /** Start of virtual time; default now. */
+  startTime?: Date | number;
+  /**
+   * Virtual clock: called on the main thread each time virtual time moves (Utilities.sleep of an
+   * execution on the calling thread, advanceTime), with the milliseconds it moved. Tests use it to move
+   * another clock in step, for example a frozen emulator clock. Not called for sleeps inside workers.
+   */
+  onTimeAdvance?: (ms: number) => void;
+  addOnName?: string;
+  /** Apply the Editor add-on trigger rules (default true). */
+  isAddOn?: boolean;
+  executionLimitMs?: number;
+  customFunctionLimitMs?: number;
+  /** Per-request UrlFetchApp timeout (default 60 s, Apps Script's observed limit). */
+  fetchTimeoutMs?: number;
+  /** Execution worker threads for recalculate (Apps Script allows 30 simultaneous executions per user). */
+  concurrency?: number;
+  /**
+   * The project's manifest (appsscript.json, parsed). Its urlFetchWhitelist is enforced for every
+   * address but loopback ones; without it, or without that field, any address may be fetched.
+   */
+  manifest?: { urlFetchWhitelist?: unknown[] } & Record<string, unknown>;
+  /** URL Fetch calls a user may make in 24 hours; default 20,000 (consumer accounts). */
+  urlFetchCallsPerDay?: number;
+  /** Trigger runtime a user has in 24 hours; default 90 minutes (consumer accounts). */
+  triggerRuntimePerDayMs?: number;
+  /** What a full cache (1,000 items) drops: 'expiry' (default, Google's reference) or 'fifo' (what an experiment saw). */
+  cacheEviction?: CacheEviction;
+}
+
+export interface CallOptions {
+  authMode?: AuthModeName;
+  user?: string;
+  /** Override the execution time limit (ms). */
+  limitMs?: number;
+}
+
+/** Every option with its default, split by what uses it. */
+export interface ResolvedHostOptions {
+  deployment: ScriptDeployment;
+  state: HostStateOptions;
+  settings: RuntimeSettings;
+  activeUser: string;
+  executionLimitMs: number;
+  customFunctionLimitMs: number;
+  concurrency: number;
+}
+
+export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions {
+  const owner = options.owner ?? 'owner@example.com';
+  const deployment = options.deployment ?? createDeployment(options);
+  const timeZone = options.timeZone ?? 'America/New_York';
+  const syncFetch = createSyncFetch();
+  return {
+    deployment,
+    state: {
+      deployment,
+      owner,
+      documentId: options.documentId ?? 'gas-host-spreadsheet',
+      spreadsheetName: options.spreadsheetName ?? 'Untitled spreadsheet',
+      timeZone,
+      scriptTimeZone: options.scriptTimeZone ?? timeZone,
+      htmlFiles: options.htmlFiles ?? {},
+      isAddOn: options.isAddOn ?? true,
+      sheetNames: options.sheets ?? ['Sheet1'],
+      maxRows: options.maxRows ?? 1000,
+      maxColumns: options.maxColumns ?? 26,
+      cacheEviction: options.cacheEviction ?? 'expiry',
+      syncFetchAll: (requests) => syncFetch.fetchAllSettled(requests),
+      ...(options.manifest?.urlFetchWhitelist ? { urlFetchWhitelist: checkWhitelist(options.manifest.urlFetchWhitelist) } : {}),
+      urlFetchCallsPerDay: options.urlFetchCallsPerDay ?? URL_FETCH_CALLS_PER_DAY,
+      triggerRuntimePerDayMs: options.triggerRuntimePerDayMs ?? TRIGGER_RUNTIME_PER_DAY_MS,
+    },
+    settings: { addOnName: options.addOnName ?? 'Engage for Sheets', fetchTimeoutMs: options.fetchTimeoutMs ?? FETCH_TIMEOUT_MS, urlLengthLimit: URL_LENGTH_LIMIT_CHARS },
+    activeUser: options.activeUser ?? owner,
+    executionLimitMs: options.executionLimitMs ?? EXECUTION_LIMIT_MS,
+    customFunctionLimitMs: options.customFunctionLimitMs ?? CUSTOM_FUNCTION_LIMIT_MS,
+    concurrency: Math.max(1, options.concurrency ?? 10),
+  };
+}

@@ -1,0 +1,285 @@
+/**
+ * The protocol between the service facades a script calls (services/, run in a vm on the main thread
+ * or in a worker) and the state every execution shares (host-state.ts, on the main thread only).
+ * `HostOps` is every operation with its arguments and result, one interface per service: facades call
+ * it as an object (`ops.cachePut(scope, entries, ttl)`), and the state serves the same operations as
+ * `ServedOps`, each told first which execution asks. Only plain, structured-cloneable data crosses, so
+ * a worker's call travels as one `OpRequest` message and `serveOp` is the one dispatch at that edge.
+ */
+import type { GridBox } from './a1-notation';
+import type { SyncFetchOutcome, SyncFetchRequest } from './fetch-core';
+
+export type AuthModeName = 'NONE' | 'LIMITED' | 'FULL' | 'CUSTOM_FUNCTION';
+
+/** An Apps Script service error; facades rethrow it inside the script's realm with the same name. */
+export class GasException extends Error {
+  constructor(message: string, name = 'Exception') {
+    super(message);
+    this.name = name;
+  }
+}
+
+/** One execution as the state knows it: who runs what, in which mode, until when. */
+export interface ExecutionInfo {
+  id: number;
+  user: string;
+  authMode: AuthModeName;
+  functionName: string;
+  startedAt: number;
+  /** Host-clock time at which the execution is out of time. */
+  deadline: number;
+  /** True when the execution runs in a worker: the main thread may then wait asynchronously. */
+  async: boolean;
+}
+
+// ---------------------------------------------------------------- data that crosses
+
+/** Whose store a properties, cache or lock call reaches. */
+export type StoreScope = 'user' | 'document' | 'script';
+export type CellValue = string | number | boolean | Date;
+export type LogSource = 'Logger' | 'console';
+export type LogLevel = 'log' | 'info' | 'warn' | 'error';
+
+export interface RangeDescriptor extends GridBox {
+  sheetId: number;
+}
+
+export interface SpreadsheetInfo {
+  id: string;
+  name: string;
+  timeZone: string;
+  owner: string;
+  scriptTimeZone: string;
+}
+
+export interface SheetInfo {
+  id: number;
+  name: string;
+  maxRows: number;
+  maxColumns: number;
+  frozenRows: number;
+  frozenColumns: number;
+  hidden: boolean;
+  lastRow: number;
+  lastColumn: number;
+  /** 1-based position among the sheets. */
+  index: number;
+}
+
+export type SheetPatch = Partial<{ name: string; frozenRows: number; frozenColumns: number; maxRows: number; maxColumns: number; hidden: boolean }>;
+
+/** What a clear removes; notes only where the facade method removes them. */
+export interface ClearScope {
+  contents: boolean;
+  formats: boolean;
+  notes?: boolean;
+}
+
+/** A range's per-cell attributes, as the Range getters name them. */
+export type RangeField = 'values' | 'displayValues' | 'formulas' | 'numberFormats' | 'notes' | 'fontWeights' | 'backgrounds';
+export type WritableRangeField = Exclude<RangeField, 'displayValues'>;
+
+/** A chart as EmbeddedChartBuilder.build() describes it; the sheet gives it an id when inserted. */
+export interface ChartSpec {
+  id?: number;
+  type: string;
+  /** 'Sheet!C4:C11' for each addRange. */
+  ranges: string[];
+  position?: { row: number; column: number };
+  options: Record<string, unknown>;
+}
+
+export interface ChartRecord extends ChartSpec {
+  id: number;
+}
+
+export interface MenuRecord {
+  title: string;
+  addon: boolean;
+  items: Array<{ caption: string; functionName: string } | { separator: true } | { subMenu: MenuRecord }>;
+}
+
+/** An HtmlOutput as shown: its title, size and content. */
+export interface HtmlSnapshot {
+  title: string;
+  width?: number;
+  height?: number;
+  html: string;
+}
+
+export interface DialogSpec {
+  title: string;
+  html: string;
+  modal: boolean;
+}
+
+/** MailApp.sendEmail's message, as the script gave it. */
+export type MailMessage = Record<string, unknown>;
+
+export type TriggerEventType = 'CLOCK' | 'ON_OPEN' | 'ON_EDIT' | 'ON_CHANGE' | 'ON_FORM_SUBMIT';
+
+/** What a TriggerBuilder collected before create(); no event type yet: forSpreadsheet() without onOpen() etc. */
+export interface TriggerSpec {
+  handlerFunction: string;
+  eventType?: TriggerEventType;
+  everyMinutes?: number;
+  everyHours?: number;
+  everyDays?: number;
+  everyWeeks?: number;
+  atHour?: number;
+  onWeekDay?: number;
+  /** Epoch ms, for at(date). */
+  at?: number;
+  after?: number;
+}
+
+export interface TriggerRecord {
+  id: string;
+  handlerFunction: string;
+  eventType: TriggerEventType;
+  user: string;
+  documentId: string;
+  /** For CLOCK triggers: the repeat interval and the next due time on the host clock. */
+  intervalMs?: number;
+  atHour?: number;
+  nextRunAt?: number;
+}
+
+// ---------------------------------------------------------------- the operations, per service
+
+export interface ExecutionOps {
+  /** A Logger or console line. */
+  logWrite(source: LogSource, level: LogLevel, text: string): void;
+  /** The facade calls an execution made, by `Type.method`, sent once when it ends. */
+  countCalls(counts: Record<string, number>): void;
+}
+
+export interface PropertiesOps {
+  propertiesGet(scope: StoreScope, key: string): string | null;
+  propertiesGetAll(scope: StoreScope): Record<string, string>;
+  propertiesKeys(scope: StoreScope): string[];
+  /** `method` is the facade method a refusal names. */
+  propertiesSet(scope: StoreScope, entries: Record<string, string>, replaceAll: boolean, method: string): void;
+  /** `key` null: every property of the store. */
+  propertiesDelete(scope: StoreScope, key: string | null, method: string): void;
+}
+
+export interface CacheOps {
+  cacheGet(scope: StoreScope, key: string): string | null;
+  cacheGetAll(scope: StoreScope, keys: string[]): Record<string, string>;
+  /** `ttlSeconds` undefined: the Cache service's default. */
+  cachePut(scope: StoreScope, entries: Record<string, string>, ttlSeconds: number | undefined): void;
+  cacheRemove(scope: StoreScope, keys: string[]): void;
+}
+
+export interface LockOps {
+  /** True once the lock is held; false when `timeoutMs` (or the execution's time) ran out first. */
+  lockAcquire(scope: StoreScope, timeoutMs: number): boolean;
+  lockRelease(scope: StoreScope): void;
+  lockHas(scope: StoreScope): boolean;
+}
+
+export interface SpreadsheetOps {
+  spreadsheetInfo(): SpreadsheetInfo;
+  spreadsheetSetTimeZone(timeZone: string): void;
+  spreadsheetSheets(): Array<{ id: number; name: string }>;
+  spreadsheetActiveSheet(): number;
+  spreadsheetSetActiveSheet(sheetId: number): void;
+  /** The new sheet's id; it becomes the active sheet. */
+  spreadsheetInsertSheet(name: string | undefined, index: number | undefined): number;
+  spreadsheetDeleteSheet(sheetId: number): void;
+  /** A1 text, "Sheet!A1:B2" or against `sheetId` (default: the active sheet). */
+  spreadsheetResolve(a1: string, sheetId: number | undefined): RangeDescriptor;
+  spreadsheetActiveRange(): RangeDescriptor;
+  spreadsheetSetActiveRange(range: RangeDescriptor): void;
+  spreadsheetNamedRange(name: string): RangeDescriptor | null;
+  spreadsheetSetNamedRange(name: string, range: RangeDescriptor): void;
+}
+
+export interface SheetOps {
+  sheetInfo(sheetId: number): SheetInfo;
+  sheetUpdate(sheetId: number, patch: SheetPatch): void;
+  /** Throws as Sheets does for a box outside the sheet's grid. */
+  sheetCheckBox(sheetId: number, box: GridBox): void;
+  sheetClear(sheetId: number, scope: ClearScope): void;
+  sheetAppendRow(sheetId: number, values: unknown[]): void;
+  sheetCharts(sheetId: number): ChartRecord[];
+  /** The inserted chart's id. */
+  sheetInsertChart(sheetId: number, chart: ChartSpec): number;
+  sheetRemoveChart(sheetId: number, chartId: number): void;
+}
+
+export interface RangeOps {
+  rangeGet(range: RangeDescriptor, field: RangeField): CellValue[][];
+  /** `grid` has the range's shape; values are read as typed input. */
+  rangeSet(range: RangeDescriptor, field: WritableRangeField, grid: unknown[][]): void;
+  rangeClear(range: RangeDescriptor, scope: ClearScope): void;
+}
+
+export interface UiOps {
+  uiMenu(menu: MenuRecord): void;
+  uiSidebar(sidebar: HtmlSnapshot): void;
+  uiDialog(dialog: DialogSpec): void;
+  uiAlert(title: string | undefined, prompt: string): void;
+  /** Spreadsheet.toast. */
+  uiToast(message: string, title: string | undefined): void;
+  /** The HTML of a project file ('sidebar' or 'sidebar.html'). */
+  htmlFile(name: string): string;
+}
+
+export interface MailOps {
+  mailSend(message: MailMessage): void;
+}
+
+export interface TriggerOps {
+  triggerCreate(spec: TriggerSpec): TriggerRecord;
+  /** 'user': the user's triggers in this document; 'project': the user's triggers in every document. */
+  triggerList(which: 'user' | 'project'): TriggerRecord[];
+  triggerDelete(triggerId: string): void;
+}
+
+export interface UrlFetchOps {
+  /** One fetch or fetchAll: every request's outcome, in order; `timeoutMs` bounds each request. */
+  urlFetch(requests: SyncFetchRequest[], timeoutMs: number): SyncFetchOutcome[];
+}
+
+/** Every host operation a facade may call: a renamed or reshaped operation fails to compile on both sides. */
+export interface HostOps
+  extends ExecutionOps, PropertiesOps, CacheOps, LockOps, SpreadsheetOps, SheetOps, RangeOps, UiOps, MailOps, TriggerOps, UrlFetchOps {}
+
+export type OpName = keyof HostOps;
+export type OpArgs<K extends OpName> = Parameters<HostOps[K]>;
+export type OpResult<K extends OpName> = ReturnType<HostOps[K]>;
+
+/**
+ * Operations the main thread may serve later: waiting for a lock another execution holds, or for an
+ * HTTP answer. Only an execution in a worker can be kept waiting; on the calling thread they must
+ * answer at once.
+ */
+export type WaitingOp = 'lockAcquire' | 'urlFetch';
+export type Served<K extends OpName> = K extends WaitingOp ? OpResult<K> | Promise<OpResult<K>> : OpResult<K>;
+
+/** How the state serves operations `K`: each handler is given the execution that calls. */
+export type ServedOps<K extends OpName = OpName> = { [P in K]: (execution: ExecutionInfo, ...args: OpArgs<P>) => Served<P> };
+
+/** One operation as a message: `op` and its arguments, for any op. */
+export type OpRequest = { [K in OpName]: { op: K; args: OpArgs<K> } }[OpName];
+
+/** The one dispatch from a request to its handler. */
+export function serveOp<K extends OpName>(ops: ServedOps, execution: ExecutionInfo, request: { op: K; args: OpArgs<K> }): Served<K> {
+  const handler: ServedOps[K] = ops[request.op];
+  return handler(execution, ...request.args);
+}
+
+/**
+ * `HostOps` for facades, made from one function that carries a request to the state and returns its
+ * answer (directly on the main thread, by Atomics RPC from a worker). The answer is the state's
+ * `Served` result for that very request, so this edge, where a message's name picks its type, is the
+ * only place the result is taken on trust.
+ */
+export function hostOpsClient(send: (request: OpRequest) => unknown): HostOps {
+  return new Proxy({} as HostOps, {
+    // Only operation names are properties; a symbol (an inspector's hook) is not an operation.
+    get: (_target, op) => (typeof op === 'string' ? (...args: unknown[]) => send({ op, args } as OpRequest) : undefined),
+  });
+}

@@ -1,0 +1,124 @@
+/**
+ * UrlFetchApp: builds requests as Apps Script does from the script's parameters (payload encoding,
+ * content type, the 2 KB URL limit), sends them through the host state (whitelist, daily quota, the
+ * HTTP itself), and wraps answers as HTTPResponses. A request's timeout is the smaller of the host's
+ * per-request limit and, on a real clock, the time the execution has left: a request cut by the
+ * deadline ends the execution. An unmuted non-2xx answer throws with Apps Script's message.
+ */
+import { withText, type SyncFetchOutcome, type SyncFetchRequest } from '../fetch-core';
+import type { Blobs } from './blob';
+import { bytesToBuffer, fromRealm, type FacadeKit } from './kit';
+
+const TRUNCATED_RESPONSE_CHARS = 1000;
+
+type ScriptRequest = SyncFetchRequest & { muted: boolean };
+
+function titleCaseHeader(name: string): string {
+  return name.split('-').map((part) => (part ? part[0]!.toUpperCase() + part.slice(1).toLowerCase() : part)).join('-');
+}
+
+export function urlFetchService(kit: FacadeKit, blobs: Blobs) {
+  const { clock, request, settings } = kit;
+
+  const buildRequest = (urlArg: unknown, paramsArg: unknown): ScriptRequest => {
+    const params = (fromRealm(paramsArg ?? {}) ?? {}) as Record<string, unknown>;
+    const url = String(urlArg);
+    if (url.length > settings.urlLengthLimit) throw kit.realmError('Exception', 'Limit Exceeded: URLFetch URL Length.');
+    if (!/^https?:\/\//i.test(url)) throw kit.realmError('Exception', `Invalid argument: ${url}`);
+    const method = String(params.method ?? 'get').toUpperCase();
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries((params.headers ?? {}) as Record<string, unknown>)) headers[k] = String(v);
+    let body: string | undefined;
+    const rawPayload = (paramsArg as { payload?: { getBytes?: () => number[]; getContentType?: () => string | null } } | undefined)?.payload;
+    if (rawPayload && typeof rawPayload.getBytes === 'function') {
+      // A Blob payload is sent as its bytes, with its own content type unless one is given.
+      params.payload = bytesToBuffer(fromRealm(rawPayload.getBytes())).toString('utf8');
+      if (params.contentType === undefined && typeof rawPayload.getContentType === 'function') params.contentType = rawPayload.getContentType() ?? undefined;
+    }
+    const payload = params.payload;
+    if (payload !== undefined && payload !== null) {
+      if (typeof payload === 'string') body = payload;
+      else if (Array.isArray(payload)) body = bytesToBuffer(payload).toString('utf8');
+      else {
+        body = Object.entries(payload as Record<string, unknown>).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
+      }
+      const hasContentType = Object.keys(headers).some((k) => k.toLowerCase() === 'content-type');
+      if (!hasContentType) headers['Content-Type'] = String(params.contentType ?? 'application/x-www-form-urlencoded');
+    } else if (params.contentType !== undefined) {
+      headers['Content-Type'] = String(params.contentType);
+    }
+    return { url, method, headers, body, followRedirects: params.followRedirects !== false, muted: params.muteHttpExceptions === true };
+  };
+
+  const httpResponse = (outcome: SyncFetchOutcome, muted: boolean, url: string) => {
+    if (!outcome.ok) throw kit.realmError('Exception', outcome.error.message);
+    // A response from another thread arrives as bytes only: give it its text again (decoded on first use).
+    const res = 'body' in outcome.response ? outcome.response : withText(outcome.response);
+    if (!muted && (res.status < 200 || res.status > 299)) {
+      const origin = (() => {
+        try {
+          const u = new URL(url);
+          return `${u.protocol}//${u.host}`;
+        } catch {
+          return url;
+        }
+      })();
+      throw kit.realmError('Exception', `Request failed for ${origin} returned code ${res.status}. Truncated server response: ${res.body.slice(0, TRUNCATED_RESPONSE_CHARS)} (use muteHttpExceptions option to examine full response)`);
+    }
+    const bytes = Buffer.from(res.bodyBytes.buffer, res.bodyBytes.byteOffset, res.bodyBytes.byteLength);
+    return kit.api('HTTPResponse', {
+      getResponseCode: () => res.status,
+      getContentText: (charset?: string) => (charset && /^(iso-8859-1|latin1)$/i.test(charset) ? bytes.toString('latin1') : res.body),
+      getContent: () => kit.toSignedBytes(bytes),
+      getHeaders: () => {
+        const out: Record<string, string> = {};
+        for (const [name, value] of res.headerList) out[titleCaseHeader(name)] = value;
+        return out;
+      },
+      getAllHeaders: () => {
+        const out: Record<string, string | string[]> = {};
+        for (const [name, value] of res.headerList) {
+          const key = titleCaseHeader(name);
+          const existing = out[key];
+          out[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+        }
+        return out;
+      },
+      getBlob: () => blobs.make(bytes, res.headers['content-type'] ?? null, null),
+      getAs: () => blobs.make(bytes, res.headers['content-type'] ?? null, null),
+    });
+  };
+
+  const runFetches = (requests: ScriptRequest[]) => {
+    const remaining = request.deadline - clock.now();
+    // In real time, a request still in flight when the execution's time is up ends the execution.
+    const bound = clock.virtual ? settings.fetchTimeoutMs : Math.min(settings.fetchTimeoutMs, Math.max(1, remaining));
+    const limitedByDeadline = !clock.virtual && bound < settings.fetchTimeoutMs;
+    const plain = requests.map(({ muted: _muted, ...rest }) => rest);
+    const outcomes = kit.ops.urlFetch(plain, bound);
+    if (limitedByDeadline && outcomes.some((o) => !o.ok && o.error.code === 'TIMEOUT')) kit.expire();
+    kit.tick();
+    return outcomes.map((outcome, i) => httpResponse(outcome, requests[i]!.muted, requests[i]!.url));
+  };
+
+  return kit.api('UrlFetchApp', {
+    fetch: (url: string, params?: unknown) => {
+      kit.guard('fetch', 'UrlFetchApp.fetch');
+      return runFetches([buildRequest(url, params)])[0];
+    },
+    fetchAll: (requests: unknown[]) => {
+      kit.guard('fetch', 'UrlFetchApp.fetchAll');
+      const list = (Array.isArray(requests) ? requests : []).map((r) => {
+        if (typeof r === 'string') return buildRequest(r, {});
+        const obj = fromRealm(r) as Record<string, unknown>;
+        return buildRequest(obj.url, obj);
+      });
+      return runFetches(list);
+    },
+    getRequest: (url: string, params?: unknown) => {
+      kit.guard('fetch', 'UrlFetchApp.getRequest');
+      const built = buildRequest(url, params);
+      return { url: built.url, method: (built.method ?? 'GET').toLowerCase(), headers: built.headers, payload: built.body ?? '', followRedirects: built.followRedirects, muteHttpExceptions: built.muted };
+    },
+  });
+}

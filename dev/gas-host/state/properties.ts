@@ -1,0 +1,86 @@
+/**
+ * Property stores with Apps Script's limits: the script's and each user's belong to the deployment
+ * (one add-on, every document), the document's to this document. Custom functions read the
+ * spreadsheet owner's user properties, and only the owner may write them there.
+ */
+import type { ScriptDeployment } from '../deployment';
+import { GasException, type ExecutionInfo, type PropertiesOps, type ServedOps, type StoreScope } from '../protocol';
+import { storeUser, type Counter, type DocumentIdentity } from './document';
+
+export const PROPERTY_VALUE_LIMIT_BYTES = 9 * 1024;
+export const PROPERTY_STORE_LIMIT_BYTES = 500 * 1024;
+
+const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+export class PropertyStores {
+  private readonly documentProperties = new Map<string, string>();
+
+  constructor(
+    private readonly deployment: Pick<ScriptDeployment, 'scriptProperties' | 'userProperties'>,
+    private readonly document: DocumentIdentity,
+    private readonly count: Counter,
+  ) {}
+
+  /** Direct access for tests and the playground (bypasses counters and auth); `user` defaults to the owner. */
+  of(scope: StoreScope, user?: string): Map<string, string> {
+    if (scope === 'script') return this.deployment.scriptProperties;
+    if (scope === 'document') return this.documentProperties;
+    const key = user ?? this.document.owner;
+    let store = this.deployment.userProperties.get(key);
+    if (!store) this.deployment.userProperties.set(key, (store = new Map()));
+    return store;
+  }
+
+  private storeFor(execution: ExecutionInfo, scope: StoreScope): Map<string, string> {
+    return this.of(scope, storeUser(this.document, execution));
+  }
+
+  private checkWrite(execution: ExecutionInfo, scope: StoreScope, method: string): void {
+    if (scope === 'user' && execution.authMode === 'CUSTOM_FUNCTION' && execution.user !== this.document.owner) {
+      throw new GasException(`You do not have permission to call ${method}`);
+    }
+  }
+
+  /** All or nothing: a value or a store over its limit leaves the store as it was. */
+  private write(store: Map<string, string>, entries: Array<[string, string]>, replaceAll: boolean): void {
+    const next = replaceAll ? new Map<string, string>() : new Map(store);
+    for (const [key, value] of entries) {
+      if (utf8Bytes(value) > PROPERTY_VALUE_LIMIT_BYTES) throw new GasException('Argument too large: value');
+      next.set(key, value);
+    }
+    let total = 0;
+    for (const [key, value] of next) total += utf8Bytes(key) + utf8Bytes(value);
+    if (total > PROPERTY_STORE_LIMIT_BYTES) {
+      throw new GasException('You have exceeded the property storage quota. Please remove some properties and try again.');
+    }
+    store.clear();
+    for (const [key, value] of next) store.set(key, value);
+  }
+
+  readonly ops: ServedOps<keyof PropertiesOps> = {
+    propertiesGet: (execution, scope, key) => {
+      this.count('Properties.reads');
+      return this.storeFor(execution, scope).get(key) ?? null;
+    },
+    propertiesGetAll: (execution, scope) => {
+      this.count('Properties.reads');
+      return Object.fromEntries(this.storeFor(execution, scope));
+    },
+    propertiesKeys: (execution, scope) => {
+      this.count('Properties.reads');
+      return [...this.storeFor(execution, scope).keys()];
+    },
+    propertiesSet: (execution, scope, entries, replaceAll, method) => {
+      this.checkWrite(execution, scope, method);
+      this.count('Properties.writes');
+      this.write(this.storeFor(execution, scope), Object.entries(entries), replaceAll);
+    },
+    propertiesDelete: (execution, scope, key, method) => {
+      this.checkWrite(execution, scope, method);
+      this.count('Properties.writes');
+      const store = this.storeFor(execution, scope);
+      if (key === null) store.clear();
+      else store.delete(key);
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Apps Script's daily quotas the host enforces, per user whatever the document (kept in the
+ * deployment): URL Fetch calls and trigger runtime. The quotas page: quotas "are per user and reset
+ * 24 hours after the first request", so a window opens with a user's first use and closes 24 hours later.
+ */
+import type { HostClock } from '../clock';
+import type { ScriptDeployment } from '../deployment';
+
+/** Apps Script's quotas page: URL Fetch calls a day, consumer accounts (100,000 on Workspace). */
+export const URL_FETCH_CALLS_PER_DAY = 20_000;
+/** Apps Script's quotas page: total trigger runtime a day, consumer accounts (6 h on Workspace). */
+export const TRIGGER_RUNTIME_PER_DAY_MS = 90 * 60_000;
+/** The quotas page: quotas "are per user and reset 24 hours after the first request". */
+export const QUOTA_WINDOW_MS = 24 * 3_600_000;
+/** Apps Script's words when the day's URL Fetch calls are spent (the quotas page's "Service invoked too many times"). */
+export const URL_FETCH_QUOTA_MESSAGE = 'Service invoked too many times for one day: urlfetch.';
+/** Apps Script's words when the day's trigger runtime is spent (seen in trigger failure reports; UNCONFIRMED on an official page). */
+export const TRIGGER_RUNTIME_QUOTA_MESSAGE = 'Service using too much computer time for one day';
+
+export type DailyQuotaName = 'urlFetch' | 'triggerRuntime';
+
+/** One user's use of a daily quota: a window opened by the first use and closed 24 hours later. */
+export interface QuotaWindow {
+  startedAt: number;
+  used: number;
+}
+
+export class DailyQuotas {
+  constructor(
+    private readonly windows: ScriptDeployment['dailyQuotas'],
+    private readonly limits: Record<DailyQuotaName, number>,
+    private readonly clock: HostClock,
+  ) {}
+
+  /** What the user used of a daily quota in the open window (none open: 0, and no start). */
+  dailyUse(user: string, quota: DailyQuotaName): { used: number; startedAt?: number } {
+    const window = this.windows.get(user)?.[quota];
+    return window && window.startedAt + QUOTA_WINDOW_MS > this.clock.now() ? { ...window } : { used: 0 };
+  }
+
+  /** Adds to the user's open window of a daily quota, opening one now when none is. */
+  spendDaily(user: string, quota: DailyQuotaName, amount: number): void {
+    let windows = this.windows.get(user);
+    if (!windows) this.windows.set(user, (windows = {}));
+    const open = this.dailyUse(user, quota);
+    windows[quota] = { startedAt: open.startedAt ?? this.clock.now(), used: open.used + amount };
+  }
+
+  /** What is left of the user's daily quota now. */
+  left(user: string, quota: DailyQuotaName): number {
+    return this.limits[quota] - this.dailyUse(user, quota).used;
+  }
+}

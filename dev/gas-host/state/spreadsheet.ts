@@ -1,0 +1,399 @@
+/**
+ * The in-memory spreadsheet: its sheets and their grids within the 10,000,000-cell cap, cells with
+ * values, formulas, formats and notes, named ranges, the active sheet and selection, and the formula
+ * bookkeeping the host needs to recalculate (which formula cells are dirty, where array results
+ * spilled). Input is interpreted as Sheets interprets typed text. spreadsheet-ops.ts serves it to scripts.
+ */
+import { formatA1, parseA1, resolveA1, type GridBox } from '../a1-notation';
+import { GasException, type CellValue, type ChartRecord, type ChartSpec, type ClearScope, type RangeDescriptor } from '../protocol';
+
+export interface CellRecord {
+  value: CellValue;
+  formula?: string;
+  numberFormat?: string;
+  fontWeight?: string;
+  background?: string;
+  note?: string;
+  /** Key of the formula cell whose array result spilled here. */
+  spillOf?: string;
+  /** The message of a formula that failed (#ERROR!, #NAME?, #REF!). */
+  error?: string;
+  /** A formula whose text or referenced cells changed since its last evaluation. */
+  dirty?: boolean;
+}
+
+export interface SheetModel {
+  id: number;
+  name: string;
+  cells: Map<string, CellRecord>;
+  maxRows: number;
+  maxColumns: number;
+  frozenRows: number;
+  frozenColumns: number;
+  charts: ChartRecord[];
+  /** hideSheet(): hidden from the tab bar, still readable and writable. */
+  hidden?: boolean;
+}
+
+/** A custom function's result as the cell takes it: a grid of values, or an error with its code. */
+export interface FormulaOutcome {
+  values?: CellValue[][];
+  error?: string;
+  errorCode?: string;
+}
+
+/**
+ * Cells a spreadsheet may hold, counted as every sheet's grid (rows times columns, empty cells too).
+ * The platform notes give 10 million as an UNCONFIRMED official figure; the Sheets API refuses more
+ * with the message below, seen in public issue threads (Apps Script's own wording is UNCONFIRMED).
+ */
+export const SPREADSHEET_CELL_LIMIT = 10_000_000;
+export const CELL_LIMIT_MESSAGE = `This action would increase the number of cells in the workbook above the limit of ${SPREADSHEET_CELL_LIMIT} cells.`;
+/** A sheet a script or a user inserts has 1,000 rows and 26 columns (A to Z). */
+export const NEW_SHEET_ROWS = 1000;
+export const NEW_SHEET_COLUMNS = 26;
+export const DEFAULT_NUMBER_FORMAT = '0.###############';
+
+export function cellKey(row: number, column: number): string {
+  return `${row}:${column}`;
+}
+
+export function cloneValue(value: CellValue): CellValue {
+  return value instanceof Date ? new Date(value.getTime()) : value;
+}
+
+/** Normalises a value coming from a script (possibly another realm) into a cell value. */
+export function toCellValue(value: unknown): CellValue {
+  if (value === null || value === undefined) return '';
+  if (Object.prototype.toString.call(value) === '[object Date]') return new Date((value as Date).getTime());
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value;
+  return String(value);
+}
+
+export interface SpreadsheetShape {
+  sheetNames: string[];
+  /** The grid of the initial sheets. */
+  maxRows: number;
+  maxColumns: number;
+  timeZone: string;
+}
+
+export class SpreadsheetModel {
+  readonly sheets: SheetModel[] = [];
+  readonly namedRanges = new Map<string, RangeDescriptor>();
+  timeZone: string;
+  activeSheetId: number;
+  /** The selected cell or range of the active sheet (A1 until a user or script selects another). */
+  activeRange: RangeDescriptor | undefined;
+  private nextSheetId = 0;
+  private nextChartId = 1;
+  /** Every cell holding a formula, with its sheet: a write marks dependents dirty without scanning every cell. */
+  private readonly formulaCells = new Map<CellRecord, SheetModel>();
+  private readonly initialGrid: { rows: number; columns: number };
+
+  constructor(shape: SpreadsheetShape) {
+    this.timeZone = shape.timeZone;
+    this.initialGrid = { rows: shape.maxRows, columns: shape.maxColumns };
+    for (const name of shape.sheetNames) this.addSheet(name);
+    this.activeSheetId = this.sheets[0]!.id;
+  }
+
+  // ---------------------------------------------------------------- sheets and the cell cap
+
+  /** A sheet of the host's initial grid (the `maxRows`/`maxColumns` options), or of `size`. */
+  addSheet(name: string, index?: number, size: { rows: number; columns: number } = this.initialGrid): SheetModel {
+    this.checkCellLimit(size.rows * size.columns);
+    const sheet: SheetModel = { id: this.nextSheetId++, name, cells: new Map(), maxRows: size.rows, maxColumns: size.columns, frozenRows: 0, frozenColumns: 0, charts: [] };
+    if (index === undefined) this.sheets.push(sheet);
+    else this.sheets.splice(index, 0, sheet);
+    return sheet;
+  }
+
+  /** Cells of every sheet's grid. */
+  cellCount(): number {
+    return this.sheets.reduce((sum, s) => sum + s.maxRows * s.maxColumns, 0);
+  }
+
+  /** Throws as Sheets does when growing the grids by `addedCells` would pass the spreadsheet's limit. */
+  checkCellLimit(addedCells: number): void {
+    if (addedCells > 0 && this.cellCount() + addedCells > SPREADSHEET_CELL_LIMIT) throw new GasException(CELL_LIMIT_MESSAGE);
+  }
+
+  /** Resizes a sheet's grid, within the spreadsheet's cell limit. */
+  resizeSheet(sheet: SheetModel, rows: number, columns: number): void {
+    this.checkCellLimit(rows * columns - sheet.maxRows * sheet.maxColumns);
+    sheet.maxRows = rows;
+    sheet.maxColumns = columns;
+  }
+
+  sheetById(id: number): SheetModel {
+    const sheet = this.sheets.find((s) => s.id === id);
+    if (!sheet) throw new GasException('The sheet has been deleted.', 'Exception');
+    return sheet;
+  }
+
+  sheetByName(name: string): SheetModel | undefined {
+    return this.sheets.find((s) => s.name === name);
+  }
+
+  /** Gives a chart its id and puts it on the sheet. */
+  insertChart(sheet: SheetModel, chart: ChartSpec): number {
+    const record = { ...chart, id: this.nextChartId++ };
+    sheet.charts.push(record);
+    return record.id;
+  }
+
+  /** Resolves A1 text (optionally "Sheet!A1:B2") against a default sheet. */
+  resolveRange(a1: string, defaultSheetId: number): RangeDescriptor {
+    const parsed = parseA1(a1);
+    if (!parsed) throw new GasException('Range not found');
+    const sheet = parsed.sheetName !== undefined ? this.sheetByName(parsed.sheetName) : this.sheetById(defaultSheetId);
+    if (!sheet) throw new GasException('Range not found');
+    const box = resolveA1(parsed, sheet.maxRows, sheet.maxColumns);
+    this.checkBox(sheet, box);
+    return { sheetId: sheet.id, ...box };
+  }
+
+  checkBox(sheet: SheetModel, box: GridBox): void {
+    if (box.row < 1) throw new GasException('The starting row of the range is too small.');
+    if (box.column < 1) throw new GasException('The starting column of the range is too small.');
+    if (box.numRows < 1) throw new GasException('The number of rows in the range must be at least 1.');
+    if (box.numColumns < 1) throw new GasException('The number of columns in the range must be at least 1.');
+    if (box.row + box.numRows - 1 > sheet.maxRows || box.column + box.numColumns - 1 > sheet.maxColumns) {
+      throw new GasException('The coordinates of the range are outside the dimensions of the sheet.');
+    }
+  }
+
+  // ---------------------------------------------------------------- cells
+
+  cell(sheet: SheetModel, row: number, column: number): CellRecord | undefined {
+    return sheet.cells.get(cellKey(row, column));
+  }
+
+  mutableCell(sheet: SheetModel, row: number, column: number): CellRecord {
+    const key = cellKey(row, column);
+    let record = sheet.cells.get(key);
+    if (!record) sheet.cells.set(key, (record = { value: '' }));
+    return record;
+  }
+
+  private isEmptyCell(record: CellRecord | undefined): boolean {
+    return !record || (record.value === '' && record.formula === undefined && record.spillOf === undefined);
+  }
+
+  lastRow(sheet: SheetModel): number {
+    let last = 0;
+    for (const [key, record] of sheet.cells) if (!this.isEmptyCell(record) && record.value !== '') last = Math.max(last, Number(key.split(':')[0]));
+    for (const [key, record] of sheet.cells) if (record.formula !== undefined) last = Math.max(last, Number(key.split(':')[0]));
+    return last;
+  }
+
+  lastColumn(sheet: SheetModel): number {
+    let last = 0;
+    for (const [key, record] of sheet.cells) {
+      if (record.formula !== undefined || (record.value !== '' && !this.isEmptyCell(record))) last = Math.max(last, Number(key.split(':')[1]));
+    }
+    return last;
+  }
+
+  /** Interprets what a script or a user writes into a cell, as Sheets does for typed input. */
+  writeInput(sheet: SheetModel, row: number, column: number, input: unknown): void {
+    const record = this.mutableCell(sheet, row, column);
+    const previousSpill = record.formula !== undefined ? cellKey(row, column) : undefined;
+    if (previousSpill) this.clearSpill(sheet, previousSpill);
+    delete record.formula;
+    this.formulaCells.delete(record);
+    delete record.error;
+    delete record.dirty;
+    delete record.spillOf;
+    const value = toCellValue(input);
+    if (typeof value === 'string' && value.startsWith('=') && value.length > 1) {
+      record.formula = value;
+      this.formulaCells.set(record, sheet);
+      record.value = '';
+      record.dirty = true;
+    } else if (typeof value === 'string' && value.startsWith("'")) {
+      record.value = value.slice(1);
+    } else if (typeof value === 'string' && record.numberFormat !== '@') {
+      record.value = this.parseTypedText(value);
+    } else {
+      record.value = value;
+    }
+    this.markDependentsDirty(sheet, row, column);
+  }
+
+  private parseTypedText(text: string): CellValue {
+    const trimmed = text.trim();
+    if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) return Number(trimmed);
+    if (/^(true|false)$/i.test(trimmed)) return trimmed.toLowerCase() === 'true';
+    return text;
+  }
+
+  writeFormula(sheet: SheetModel, row: number, column: number, formula: string): void {
+    const text = formula === '' ? '' : formula.startsWith('=') ? formula : `=${formula}`;
+    this.writeInput(sheet, row, column, text);
+  }
+
+  private clearSpill(sheet: SheetModel, anchorKey: string): void {
+    for (const [key, record] of sheet.cells) {
+      if (record.spillOf === anchorKey) {
+        delete record.spillOf;
+        record.value = '';
+        if (key !== anchorKey && this.isEmptyCell(record) && !record.numberFormat && !record.note) sheet.cells.delete(key);
+      }
+    }
+  }
+
+  /** Sheet.clear, clearContents, clearFormats: every cell of the sheet, without re-reading input. */
+  clearSheet(sheet: SheetModel, scope: ClearScope): void {
+    for (const [key, record] of [...sheet.cells]) {
+      if (scope.contents) {
+        record.value = '';
+        delete record.formula;
+        this.formulaCells.delete(record);
+        delete record.spillOf;
+        delete record.error;
+      }
+      if (scope.formats) {
+        delete record.numberFormat;
+        delete record.fontWeight;
+        delete record.background;
+      }
+      if (this.isEmptyCell(record) && !record.numberFormat && !record.note && !record.fontWeight && !record.background) sheet.cells.delete(key);
+    }
+  }
+
+  /** Marks formula cells whose arguments reference (row, column) of `sheet` for recalculation. */
+  private markDependentsDirty(sheet: SheetModel, row: number, column: number): void {
+    for (const [record, other] of this.formulaCells) {
+      if (record.formula === undefined) {
+        this.formulaCells.delete(record);
+        continue;
+      }
+      if (record.dirty || !this.sheets.includes(other)) continue;
+      for (const box of this.formulaReferences(record.formula, other)) {
+        if (box.sheetId === sheet.id && row >= box.row && row < box.row + box.numRows && column >= box.column && column < box.column + box.numColumns) {
+          record.dirty = true;
+        }
+      }
+    }
+  }
+
+  private formulaReferences(formula: string, home: SheetModel): RangeDescriptor[] {
+    const boxes: RangeDescriptor[] = [];
+    const inner = /\(([\s\S]*)\)/.exec(formula)?.[1] ?? '';
+    for (const piece of inner.split(',')) {
+      const parsed = parseA1(piece.trim());
+      if (!parsed) {
+        // A named range argument (Refresh all's EngageRefresh) depends on the cells it names now.
+        const named = /^[A-Za-z_][A-Za-z0-9_.]*$/.test(piece.trim()) ? this.namedRanges.get(piece.trim()) : undefined;
+        if (named) boxes.push(named);
+        continue;
+      }
+      if (/^".*"$/.test(piece.trim())) continue;
+      const sheet = parsed.sheetName !== undefined ? this.sheetByName(parsed.sheetName) : home;
+      if (sheet) boxes.push({ sheetId: sheet.id, ...resolveA1(parsed, sheet.maxRows, sheet.maxColumns) });
+    }
+    return boxes;
+  }
+
+  /** Writes a custom function's result: a value, or a 2D array spilling into empty cells. */
+  writeFormulaResult(sheet: SheetModel, row: number, column: number, result: FormulaOutcome): void {
+    const anchorKey = cellKey(row, column);
+    const anchor = this.mutableCell(sheet, row, column);
+    this.clearSpill(sheet, anchorKey);
+    delete anchor.error;
+    anchor.dirty = false;
+    if (result.error !== undefined) {
+      anchor.value = result.errorCode ?? '#ERROR!';
+      anchor.error = result.error;
+      return;
+    }
+    const values = result.values ?? [['']];
+    const height = values.length;
+    const width = Math.max(1, ...values.map((r) => r.length));
+    if (row + height - 1 > sheet.maxRows || column + width - 1 > sheet.maxColumns) {
+      // Sheets adds rows for a spill at the bottom; columns beyond the grid are an error.
+      if (column + width - 1 > sheet.maxColumns) {
+        anchor.value = '#REF!';
+        anchor.error = 'Result was not automatically expanded, please insert more columns.';
+        return;
+      }
+      try {
+        this.resizeSheet(sheet, row + height - 1, sheet.maxColumns);
+      } catch {
+        anchor.value = '#REF!';
+        anchor.error = 'Result was not automatically expanded, please insert more rows.';
+        return;
+      }
+    }
+    for (let r = 0; r < height; r++) {
+      for (let c = 0; c < width; c++) {
+        if (r === 0 && c === 0) continue;
+        const target = this.cell(sheet, row + r, column + c);
+        if (!this.isEmptyCell(target)) {
+          anchor.value = '#REF!';
+          anchor.error = `Array result was not expanded because it would overwrite data in ${formatA1({ row: row + r, column: column + c, numRows: 1, numColumns: 1 })}.`;
+          return;
+        }
+      }
+    }
+    for (let r = 0; r < height; r++) {
+      for (let c = 0; c < width; c++) {
+        const value = values[r]?.[c] ?? '';
+        if (r === 0 && c === 0) {
+          anchor.value = cloneValue(value);
+          continue;
+        }
+        const target = this.mutableCell(sheet, row + r, column + c);
+        target.value = cloneValue(value);
+        target.spillOf = anchorKey;
+      }
+    }
+  }
+
+  /** The formula cells needing evaluation, in sheet order. */
+  dirtyFormulaCells(): Array<{ sheet: SheetModel; row: number; column: number }> {
+    const out: Array<{ sheet: SheetModel; row: number; column: number }> = [];
+    for (const sheet of this.sheets) {
+      for (const [key, record] of sheet.cells) {
+        if (record.formula !== undefined && record.dirty) {
+          const [row, column] = key.split(':').map(Number) as [number, number];
+          out.push({ sheet, row, column });
+        }
+      }
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  readGrid<T>(desc: RangeDescriptor, read: (record: CellRecord | undefined) => T): T[][] {
+    const sheet = this.sheetById(desc.sheetId);
+    const rows: T[][] = [];
+    for (let r = 0; r < desc.numRows; r++) {
+      const row: T[] = [];
+      for (let c = 0; c < desc.numColumns; c++) row.push(read(this.cell(sheet, desc.row + r, desc.column + c)));
+      rows.push(row);
+    }
+    return rows;
+  }
+
+  /** Values as a script sees them: formula results, spilled values, Dates as Dates, empty as "". */
+  readValues(desc: RangeDescriptor): CellValue[][] {
+    return this.readGrid(desc, (record) => (record ? cloneValue(record.value) : ''));
+  }
+
+  /** What the cell shows: dates as M/D/YYYY in the spreadsheet's time zone, booleans as TRUE/FALSE. */
+  displayValue(record: CellRecord | undefined): string {
+    if (!record) return '';
+    const value = record.value;
+    if (value instanceof Date) {
+      const parts = new Intl.DateTimeFormat('en-US', { timeZone: this.timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(value);
+      const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+      return `${get('month')}/${get('day')}/${get('year')}`;
+    }
+    if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+    return String(value);
+  }
+}
