@@ -11,7 +11,7 @@
  * Build DOM with dom.ts (`el`, `field`, `notice`...): text only through textContent, only http(s)
  * URLs, never innerHTML. To add a panel, import it below and put it in PANELS in tab order.
  */
-import type { SidebarState } from '../src/core/engage-addon';
+import type { SidebarState } from '../src/core/addon/engage-addon';
 import { el, replaceChildren } from './dom';
 import type { Panel, PanelContext } from './panel';
 import { panel as accountPanel } from './panels/account';

@@ -3,7 +3,7 @@
  * `panel: Panel`; the shell shows one tab per panel, mounts each panel once into its own container
  * the first time its tab opens, and calls `shown` each time the tab is opened again.
  */
-import type { SidebarState } from '../src/core/engage-addon';
+import type { SidebarState } from '../src/core/addon/engage-addon';
 import type { ServerClient } from './server';
 
 export interface PanelContext {

@@ -7,9 +7,9 @@
  * positions in display order, and not at all without a tracking address or when nothing was shown.
  * Test mode is on by default and always visible.
  */
-import { impressionPixelUrl } from '../../src/core/impression-pixel';
-import type { PreviewDocument, RecommendationsPreview } from '../../src/core/recommendations';
-import type { SidebarState } from '../../src/core/engage-addon';
+import { impressionPixelUrl } from '../../src/core/recommendations/impression-pixel';
+import type { PreviewDocument, RecommendationsPreview } from '../../src/core/recommendations/recommendations';
+import type { SidebarState } from '../../src/core/addon/engage-addon';
 import { el, field, notice, replaceChildren } from '../dom';
 import type { Panel, PanelContext } from '../panel';
 import { failureText } from '../server';

@@ -5,7 +5,7 @@
  * happened and what to do next; `message` is that same sentence, because a custom function shows
  * `message` as the cell note and the sidebar shows it as is.
  */
-import { describePrefixes } from './deployment';
+import { describePrefixes } from './api/deployment';
 import type { HttpResponse } from './ports';
 import { RATE_LIMIT_WAIT_HEADER, TRACE_ID_HEADER } from './spec';
 

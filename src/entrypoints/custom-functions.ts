@@ -5,10 +5,10 @@
  * work (fetching, the table, the cache write) gets 27 of them, fetching the first 25, and the rest is
  * left for Sheets to take the result.
  */
-import type { Cell } from '../core/report-table';
-import type { ReportInput } from '../core/report-request';
+import type { Cell } from '../core/sheets/report-table';
+import type { ReportInput } from '../core/api/report-request';
 import type { LookupKind, ReportKind } from '../core/spec';
-import { FORMULA_MAX_ROWS, optionalInteger, optionalList, optionalText, requiredDate, requiredText, singleValue } from '../core/formula-args';
+import { FORMULA_MAX_ROWS, optionalInteger, optionalList, optionalText, requiredDate, requiredText, singleValue } from '../core/sheets/formula-args';
 import { createAddon } from '../gas/addon-services';
 import { withUserMessage } from './user-errors';
 

@@ -4,9 +4,9 @@
  * widget ID from the user's settings (the spreadsheet owner's in a formula). Neither fires the
  * impression pixel: only the sidebar does, in the browser, after it has displayed the documents.
  */
-import { singleValue } from '../core/formula-args';
-import type { RecommendationsPreview } from '../core/recommendations';
-import type { Cell } from '../core/report-table';
+import { singleValue } from '../core/sheets/formula-args';
+import type { RecommendationsPreview } from '../core/recommendations/recommendations';
+import type { Cell } from '../core/sheets/report-table';
 import { createAddon } from '../gas/addon-services';
 import { runFormula } from './custom-functions';
 import { withUserMessage } from './user-errors';

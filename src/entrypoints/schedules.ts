@@ -5,8 +5,8 @@
  * happened, because a trigger sends no error email and nobody watches it.
  */
 import { userMessage } from '../core/errors';
-import type { ScheduleList } from '../core/schedule-service';
-import type { RunSummary } from '../core/refresh-runner';
+import type { ScheduleList } from '../core/schedules/schedule-service';
+import type { RunSummary } from '../core/schedules/refresh-runner';
 import { touchRefreshCell } from '../gas/refresh-cell';
 import { createScheduleService } from '../gas/schedule-services';
 import { withUserMessage } from './user-errors';

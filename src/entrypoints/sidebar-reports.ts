@@ -3,8 +3,8 @@
  * progress, "Insert formula" and "Add chart". Thin: read the arguments, call the core
  * (SidebarReports) or the spreadsheet adapters, and turn a failure into one sentence.
  */
-import type { RunProgress, RunSummary, Publisher } from '../core/sidebar-reports';
-import { checkRunId } from '../core/sidebar-reports';
+import type { RunProgress, RunSummary, Publisher } from '../core/addon/sidebar-reports';
+import { checkRunId } from '../core/addon/sidebar-reports';
 import { addRevenueChart, resolvePlacement, sheetContext, writeFormulaAtActiveCell } from '../gas/report-targets';
 import { refreshCellReference } from '../gas/refresh-cell';
 import { createSidebarReports } from '../gas/sidebar-report-services';

@@ -3,7 +3,7 @@
  * each execution, never at module scope: the services available depend on the auth mode, and a
  * service touched while the bundle loads would break onOpen in AuthMode.NONE.
  */
-import { EngageAddon } from '../core/engage-addon';
+import { EngageAddon } from '../core/addon/engage-addon';
 import { DEPLOYMENT } from './deployment';
 import { gzipCompressor } from './gzip-compressor';
 import { UrlFetchTransport } from './url-fetch-transport';

@@ -14,7 +14,7 @@
  *   - anything else ("Address unavailable", "Timeout", "Unexpected error", a reset connection) is a
  *     lost connection, which the retry policy tries again.
  */
-import { allowedByWhitelist, isLoopbackUrl } from '../core/deployment';
+import { allowedByWhitelist, isLoopbackUrl } from '../core/api/deployment';
 import type { TransportFailureKind } from '../core/ports';
 
 export function failureKind(message: string, urls: readonly string[], whitelist: readonly string[]): TransportFailureKind {

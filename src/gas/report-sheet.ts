@@ -4,9 +4,9 @@
  * on the block's first cell. A note changes no value, so a failed refresh can say so beside data
  * that it left untouched.
  */
-import type { Cell } from '../core/report-table';
-import type { ReportSheet } from '../core/refresh-runner';
-import type { BlockPlacement, SheetBlock, WrittenBlock } from '../core/sheet-output';
+import type { Cell } from '../core/sheets/report-table';
+import type { ReportSheet } from '../core/schedules/refresh-runner';
+import type { BlockPlacement, SheetBlock, WrittenBlock } from '../core/sheets/sheet-output';
 import { SpreadsheetWriter } from './sheet-writer';
 
 export class SavedReportSheet implements ReportSheet {

@@ -3,10 +3,10 @@
  * sheet, an existing sheet at A1, or the active cell), the active cell for "Insert formula", and the
  * native chart of revenue and RPM by day placed beside a written block.
  */
-import { checkRunTarget, SHEET_NAME_MAX_CHARS } from '../core/builder-request';
-import { isDate } from '../core/dates';
+import { checkRunTarget, SHEET_NAME_MAX_CHARS } from '../core/builder/builder-request';
+import { isDate } from '../core/util/dates';
 import { quoted, ValidationError } from '../core/errors';
-import type { BlockPlacement, WrittenBlock } from '../core/sheet-output';
+import type { BlockPlacement, WrittenBlock } from '../core/sheets/sheet-output';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

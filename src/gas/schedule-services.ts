@@ -3,8 +3,8 @@
  * execution: saved reports in the document's properties under the document lock, the owner id in
  * the user's properties, the report sheet, and the user's hourly trigger.
  */
-import { SavedReportStore } from '../core/saved-reports';
-import { ScheduleService } from '../core/schedule-service';
+import { SavedReportStore } from '../core/schedules/saved-reports';
+import { ScheduleService } from '../core/schedules/schedule-service';
 import { createAddon } from './addon-services';
 import { SavedReportSheet } from './report-sheet';
 import { PropertiesStore, ServiceLock, systemClock } from './stores';

@@ -7,7 +7,7 @@
  * user's 20 triggers.
  */
 import { TriggerQuotaError } from '../core/errors';
-import { TRIGGERS_PER_USER } from '../core/schedule-service';
+import { TRIGGERS_PER_USER } from '../core/schedules/schedule-service';
 
 /** The top-level function the trigger calls (exported from src/entrypoints/schedules.ts). */
 export const SCHEDULED_REFRESH_HANDLER = 'onScheduledRefresh';

@@ -10,7 +10,7 @@ import {
 import { FakeStore, ManualClock } from '../support/fakes';
 import { ANALYST_PUBLISHER_ID, BIG_PUBLISHER_ID, DEMO_USER, MEDIUM_PUBLISHER_ID, newEmulator, type EmulatorHandle } from '../support/emulator';
 import { blockingSleeper, clockStartingAt, NodeTransport } from '../support/node-transport';
-import { INVALID_ARGUMENTS_NOW, INVALID_REPORT_ARGUMENTS } from '../unit/core/invalid-report-arguments';
+import { INVALID_ARGUMENTS_NOW, INVALID_REPORT_ARGUMENTS } from '../unit/core/api/invalid-report-arguments';
 
 const FIXED_NOW_ISO = '2026-11-22T12:00:00.000Z';
 const FIXED_NOW_MS = Date.parse(FIXED_NOW_ISO);

@@ -3,7 +3,7 @@
  * disabled with the reason, and hints say what the choice does to the metrics. The rules and the
  * facts in the hints come from the core (report-fields.ts, spec.ts), which the server applies again.
  */
-import { breakdownCombinationProblems, effectiveBreakdowns } from '../../../src/core/report-fields';
+import { breakdownCombinationProblems, effectiveBreakdowns } from '../../../src/core/api/report-fields';
 import { DOC_BREAKDOWN_WINDOW_MONTHS, MAIN_METRICS_ONLY_ON_WIDGET, REPORT_SPECS, type ReportKind } from '../../../src/core/spec';
 import { el, replaceChildren } from '../../dom';
 import type { ReportChoice } from './part';

@@ -4,11 +4,11 @@
  * into one request, shows the equivalent formula, and runs the actions: Run to sheet (with its
  * progress), Insert formula, Add chart and Save to schedule (the Schedule section).
  */
-import type { BuilderRequest } from '../../../src/core/builder-request';
-import { a1Cell } from '../../../src/core/a1-notation';
-import { PRESET_LABELS } from '../../../src/core/date-presets';
-import { reportFormula } from '../../../src/core/formula-text';
-import type { RunSummary } from '../../../src/core/sidebar-reports';
+import type { BuilderRequest } from '../../../src/core/builder/builder-request';
+import { a1Cell } from '../../../src/core/util/a1-notation';
+import { PRESET_LABELS } from '../../../src/core/builder/date-presets';
+import { reportFormula } from '../../../src/core/builder/formula-text';
+import type { RunSummary } from '../../../src/core/addon/sidebar-reports';
 import type { ReportKind } from '../../../src/core/spec';
 import { el, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';

@@ -3,7 +3,7 @@
  * general report, 24-hour UTC windows for the hourly ones, from the core's date-presets.ts), a custom
  * range, and one line saying what the period covers.
  */
-import { hourWindowFrom, presetRange, presetsFor, PRESET_LABELS, type DatePreset, type DateRange } from '../../../src/core/date-presets';
+import { hourWindowFrom, presetRange, presetsFor, PRESET_LABELS, type DatePreset, type DateRange } from '../../../src/core/builder/date-presets';
 import { MS_PER_HOUR, REALTIME_WINDOW_HOURS } from '../../../src/core/spec';
 import { el, field, replaceChildren } from '../../dom';
 import type { PartContext } from './part';

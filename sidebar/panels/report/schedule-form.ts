@@ -5,11 +5,11 @@
  * report. The period, the incremental rule and the saved report's shape come from the core
  * (schedule-draft.ts, saved-reports.ts); the server validates the saved report again.
  */
-import type { BuilderRequest } from '../../../src/core/builder-request';
-import { A1_CELL_PATTERN } from '../../../src/core/a1-notation';
-import type { DatePreset } from '../../../src/core/date-presets';
-import { incrementalProblem, type Period } from '../../../src/core/saved-reports';
-import { describePeriod, periodForPreset, savedReportFromBuilder } from '../../../src/core/schedule-draft';
+import type { BuilderRequest } from '../../../src/core/builder/builder-request';
+import { A1_CELL_PATTERN } from '../../../src/core/util/a1-notation';
+import type { DatePreset } from '../../../src/core/builder/date-presets';
+import { incrementalProblem, type Period } from '../../../src/core/schedules/saved-reports';
+import { describePeriod, periodForPreset, savedReportFromBuilder } from '../../../src/core/schedules/schedule-draft';
 import { REPORT_SPECS } from '../../../src/core/spec';
 import { el, field, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';

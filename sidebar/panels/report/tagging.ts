@@ -4,7 +4,7 @@
  * come from the core's tagging-snippet.ts.
  */
 import { EXTERNAL_ID_MAX_LENGTH } from '../../../src/core/spec';
-import { taggingProblems, taggingSnippets } from '../../../src/core/tagging-snippet';
+import { taggingProblems, taggingSnippets } from '../../../src/core/builder/tagging-snippet';
 import { el, field, notice, replaceChildren } from '../../dom';
 
 export function taggingHelper(): HTMLElement {
