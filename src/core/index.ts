@@ -10,7 +10,7 @@ export {
   calendarDayInZone, formatDay, formatUtcHour, isValidTimeZone, parseDateText, zonedMidnightMs, zonedTimeToEpochMs,
   type CalendarDay, type DateInput,
 } from './util/dates';
-export { buildFilter, parseFilter, where, FILTER_OPERATORS, FilterSyntaxError, type FilterCondition, type FilterOperator, type ParsedFilterCondition } from './api/filters';
+export { buildFilter, parseFilter, where, FILTER_OPERATORS, type FilterCondition, type FilterOperator, type ParsedFilterCondition } from './api/filters';
 export { parseSort, type SortSpec } from './api/sort';
 export { buildReportQuery, buildUrl, reportPageUrl, showValue, type ReportInput, type ReportQuery, type ValidationContext } from './api/report-request';
 export { parseLoginToken, parseLookup, parseReportPage, type LookupEntry, type ReportPage } from './api/responses';
@@ -22,3 +22,4 @@ export { fetchReport, planRemainingPages, type PageFetcher, type PageRange, type
 export { EngageClient, DEFAULT_TIME_BUDGET_MS, DEFAULT_MAX_PARALLEL_REQUESTS, type EngageClientOptions, type CallOptions, type RunReportOptions } from './api/engage-client';
 export { buildReportTable, reportResultToTable, tableToValues, periodStartMs, TOTALS_LABEL, type ReportTable, type ReportTableOptions, type Cell } from './sheets/report-table';
 export { TokenStore, TOKEN_STORE_KEY, type StoredToken } from './addon/token-store';
+export { FilterSyntaxError } from './errors';

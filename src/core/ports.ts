@@ -35,28 +35,6 @@ export interface HttpTransport {
   fetchAll(requests: HttpRequest[]): HttpResponse[];
 }
 
-/**
- * Why no HTTP answer arrived. Only a 'connection' failure (a reset or refused connection, a timeout,
- * anything the adapter does not recognise) may go better on another attempt; the others are final:
- * the address is outside the manifest's whitelist, the user's daily URL Fetch quota is spent, the
- * address is not a valid one, or its host name does not resolve.
- */
-export type TransportFailureKind = 'connection' | 'not-allowed' | 'daily-quota' | 'invalid-address' | 'dns';
-
-/** What a transport adapter throws when no HTTP answer arrived. */
-export class TransportError extends Error {
-  readonly kind: TransportFailureKind;
-  /** For 'not-allowed': the whitelist prefixes the address must start with, when the adapter knows them. */
-  readonly allowedPrefixes: readonly string[] | undefined;
-  constructor(message: string, options?: { cause?: unknown; kind?: TransportFailureKind; allowedPrefixes?: readonly string[] }) {
-    super(message);
-    this.name = 'TransportError';
-    this.kind = options?.kind ?? 'connection';
-    this.allowedPrefixes = options?.allowedPrefixes;
-    if (options && 'cause' in options) (this as { cause?: unknown }).cause = options.cause;
-  }
-}
-
 /** String-only persistent store (Apps Script properties: at most 9 KB per value). */
 export interface KeyValueStore {
   get(key: string): string | null;

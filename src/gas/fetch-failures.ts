@@ -15,7 +15,7 @@
  *     lost connection, which the retry policy tries again.
  */
 import { allowedByWhitelist, isLoopbackUrl } from '../core/api/deployment';
-import type { TransportFailureKind } from '../core/ports';
+import type { TransportFailureKind } from '../core/errors';
 
 export function failureKind(message: string, urls: readonly string[], whitelist: readonly string[]): TransportFailureKind {
   const text = message.replace(/^Exception:\s*/, '');

@@ -5,8 +5,9 @@
  */
 import { checkRunTarget, SHEET_NAME_MAX_CHARS } from '../core/builder/builder-request';
 import { isDate } from '../core/util/dates';
-import { quoted, ValidationError } from '../core/errors';
+import { ValidationError } from '../core/errors';
 import type { BlockPlacement, WrittenBlock } from '../core/sheets/sheet-output';
+import { quoted } from '../core/util/text';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

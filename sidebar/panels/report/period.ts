@@ -4,9 +4,10 @@
  * range, and one line saying what the period covers.
  */
 import { hourWindowFrom, presetRange, presetsFor, PRESET_LABELS, type DatePreset, type DateRange } from '../../../src/core/builder/date-presets';
-import { MS_PER_HOUR, REALTIME_WINDOW_HOURS } from '../../../src/core/spec';
+import { REALTIME_WINDOW_HOURS } from '../../../src/core/spec';
 import { el, field, replaceChildren } from '../../dom';
 import type { PartContext } from './part';
+import { MS_PER_HOUR } from '../../../src/core/util/dates';
 
 export interface PeriodPicker {
   /** The Period field, the custom-range controls and the period's line, in form order. */

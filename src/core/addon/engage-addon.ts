@@ -31,8 +31,9 @@ import {
   type RawRecommendationsInput, type RecommendationsConfig, type RecommendationsPreview,
 } from '../recommendations/recommendations';
 import { SettingsStore, publicSettings, type PublicSettings } from './settings';
-import { LOOKUPS, MS_PER_DAY, TOKEN_LIFETIME_DAYS, type LookupKind, type ReportKind } from '../spec';
+import { LOOKUPS, TOKEN_LIFETIME_DAYS, type LookupKind, type ReportKind } from '../spec';
 import { TOKEN_STORE_KEY, TokenStore, type StoredToken } from './token-store';
+import { MS_PER_DAY } from '../util/dates';
 
 /** From this age on the sidebar and the menu warn that the token ends soon. */
 export const TOKEN_WARNING_AGE_DAYS = 25;

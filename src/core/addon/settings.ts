@@ -10,8 +10,9 @@
  */
 import * as z from '../util/zod';
 import { addressProblem, type Deployment } from '../api/deployment';
-import { quoted, ValidationError } from '../errors';
+import { ValidationError } from '../errors';
 import type { KeyValueStore } from '../ports';
+import { quoted } from '../util/text';
 
 export const SETTINGS_STORE_KEY = 'engage.settings';
 const WHERE = 'set it in the Engage sidebar under Settings';

@@ -8,7 +8,7 @@
  */
 import { BlockRecords } from '../sheets/block-records';
 import { toReportInput, type BuilderRequest } from '../builder/builder-request';
-import { isDate } from '../util/dates';
+import { isDate, MS_PER_MINUTE } from '../util/dates';
 import type { EngageAddon } from './engage-addon';
 import { ValidationError } from '../errors';
 import { reportFormula } from '../builder/formula-text';
@@ -16,7 +16,6 @@ import type { Cache, Clock, ListableStore } from '../ports';
 import { ALL_METRICS, availableMetrics } from '../api/report-metrics';
 import { reportColumnCount, type Cell } from '../sheets/report-table';
 import { reportToSheetBlock, type BlockPlacement, type SheetWriter, type WrittenBlock } from '../sheets/sheet-output';
-import { MS_PER_MINUTE } from '../spec';
 
 /** A sidebar run may take most of Apps Script's 6-minute execution; leave a minute for the write. */
 export const SIDEBAR_RUN_BUDGET_MS = 5 * MS_PER_MINUTE;

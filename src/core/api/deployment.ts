@@ -6,6 +6,7 @@
  * when it is saved rather than by Apps Script at every fetch. Loopback addresses (the emulator, tests)
  * are accepted whatever the whitelist, and they are the only place plain http is.
  */
+import { describePrefixes, withoutQuery } from '../util/text';
 
 export type AccountType = 'consumer' | 'workspace';
 
@@ -45,10 +46,6 @@ export function whitelistFor(reportingBaseUrl: string, recommendationsUrl: strin
   const reporting = `${reportingBaseUrl.replace(/\/+$/, '')}/`;
   const recommendations = withoutQuery(recommendationsUrl).replace(/[^/]*$/, '');
   return reporting === recommendations || recommendations.startsWith(reporting) ? [reporting] : [reporting, recommendations];
-}
-
-function withoutQuery(url: string): string {
-  return url.replace(/[?#].*$/, '');
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -101,10 +98,4 @@ export function addressProblem(url: string, deployment: Pick<Deployment, 'urlFet
   const prefixes = deployment?.urlFetchWhitelist ?? [];
   if (prefixes.length === 0 || allowedByWhitelist(url, prefixes)) return undefined;
   return `must start with ${describePrefixes(prefixes)}, the addresses this add-on is allowed to call`;
-}
-
-/** "a/", "a/ or b/", "a/, b/ or c/". */
-export function describePrefixes(prefixes: readonly string[]): string {
-  if (prefixes.length <= 1) return prefixes.join('');
-  return `${prefixes.slice(0, -1).join(', ')} or ${prefixes[prefixes.length - 1]}`;
 }

@@ -7,7 +7,7 @@
  */
 import { encodeBase64 } from '../util/base64';
 import { hashText } from '../addon/chunked-cache';
-import { controlCharacterIndex, describeControlCharacter, NotSignedInError, quoted, ValidationError } from '../errors';
+import { NotSignedInError, ValidationError } from '../errors';
 import { fetchReport, type PageFetcher, type PageRange, type ReportResult } from './paging';
 import type { Cache, Clock, HttpRequest, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from '../ports';
 import { FETCH_URL_MAX_CHARS } from '../ports';
@@ -17,6 +17,7 @@ import { parseLoginToken, parseLookup, parseReportPage, type LookupEntry, type R
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 import { RequestSender, type FetchCounter } from './request-sender';
 import { LOOKUPS, TOKEN_HEADER, TRACE_ID_HEADER, type LookupKind, type ReportKind } from '../spec';
+import { controlCharacterIndex, describeControlCharacter, quoted } from '../util/text';
 
 /** A custom function has 30 s in all; leave room for writing the result. */
 export const DEFAULT_TIME_BUDGET_MS = 25_000;

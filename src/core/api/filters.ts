@@ -5,7 +5,8 @@
  * with the character position of the problem, so the user never waits for a 400 to learn of a typo.
  * The syntax has no escaping, so `;` can never be part of a value and `,` not of a list item.
  */
-import { controlCharacterIndex, describeControlCharacter, quoted, ValidationError } from '../errors';
+import { FilterSyntaxError, ValidationError } from '../errors';
+import { controlCharacterIndex, describeControlCharacter, quoted } from '../util/text';
 
 export const FILTER_OPERATORS = ['eq', 'gt', 'lt', 'between', 'in', 'not_in', 'contains', 'not_contains'] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
@@ -21,14 +22,6 @@ export type ParsedFilterCondition = FilterCondition & { position: number };
 
 const FIELD_PATTERN = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)?$/;
 const NUMBER_PATTERN = /^-?\d+(\.\d+)?$/;
-
-/** A malformed filter; `position` is the 0-based index of the offending character. */
-export class FilterSyntaxError extends ValidationError {
-  constructor(argument: string, readonly position: number, readonly expression: string, rule: string) {
-    super([{ argument, message: `${argument}: ${rule} at character ${position + 1} of ${quoted(expression)}` }]);
-    this.name = 'FilterSyntaxError';
-  }
-}
 
 /** Typed condition helpers: `where('revenue').gt(10)`, `where('country.id').in(['US', 'DE'])`. */
 export function where(field: string) {

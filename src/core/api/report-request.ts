@@ -8,19 +8,20 @@
  */
 import * as z from '../util/zod';
 import {
-  calendarDayInZone, floorToHourMs, formatDay, formatUtcHour, hourBoundMs, isDate, isValidTimeZone,
-  parseDateText, subtractMonths, utcDayOf, utcMidnightMs, type CalendarDay, type DateInput,
+  calendarDayInZone, floorToHourMs, formatDay, formatUtcHour, hourBoundMs, isDate, isValidTimeZone, parseDateText,
+  subtractMonths, utcDayOf, utcMidnightMs, type CalendarDay, type DateInput, MS_PER_HOUR,
 } from '../util/dates';
 import { ISO_4217_CURRENCY_CODES } from '../util/currencies';
-import { quoted, ValidationError, type ValidationProblem } from '../errors';
-import { buildFilter, FilterSyntaxError, parseFilter, type FilterCondition, type ParsedFilterCondition } from './filters';
+import { ValidationError, type ValidationProblem, FilterSyntaxError } from '../errors';
+import { buildFilter, parseFilter, type FilterCondition, type ParsedFilterCondition } from './filters';
 import { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem } from './report-fields';
 import { ALL_METRICS, resolveMetrics } from './report-metrics';
 import { parseSort } from './sort';
 import {
   DEC_DIGITS_MAX, DEC_DIGITS_MIN, DOC_BREAKDOWN_WINDOW_MONTHS, EXTERNAL_ID_MAX_LENGTH, HOURLY_REPORT_MAX_RANGE_HOURS,
-  MS_PER_HOUR, REALTIME_WINDOW_HOURS, REPORT_SPECS, type ReportKind, type ReportSpec, type SortOrder,
+  REALTIME_WINDOW_HOURS, REPORT_SPECS, type ReportKind, type ReportSpec, type SortOrder,
 } from '../spec';
+import { quoted } from '../util/text';
 
 /** Arguments of a report, as loose as users give them. */
 export interface ReportInput {

@@ -10,11 +10,14 @@
  * A request that got no answer is tried again only for a lost connection or a timeout: a refusal by
  * the whitelist, the spent daily quota, an invalid address and a DNS failure are final at once.
  */
-import { AddressNotAllowedError, BadAddressError, ConnectionError, errorFromResponse, FetchQuotaError, RateLimitError, SlowServiceError, type EngageError } from '../errors';
-import { announcedWaitMs } from '../errors';
-import { TransportError, type Clock, type HttpRequest, type HttpResponse, type HttpTransport, type RandomSource, type Sleeper } from '../ports';
+import {
+  AddressNotAllowedError, BadAddressError, ConnectionError, FetchQuotaError, RateLimitError, SlowServiceError,
+  type EngageError, TransportError,
+} from '../errors';
+import { type Clock, type HttpRequest, type HttpResponse, type HttpTransport, type RandomSource, type Sleeper } from '../ports';
 import type { RateLimiter, RateReservation, RateRule, RateSettlement } from './rate-limiter';
 import { decideRetry, type AttemptOutcome, type RetryPolicy } from './retry-policy';
+import { errorFromResponse, announcedWaitMs } from './http-errors';
 
 export interface SendOptions {
   /** For messages, for example "GET /reports/main". */

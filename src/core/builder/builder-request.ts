@@ -3,9 +3,10 @@
  * for "Run to sheet", "Insert formula" and "Save to schedule", so the three ask for the same rows.
  * `toReportInput` turns it into the core's ReportInput, which validates every rule before a request.
  */
-import { controlCharacterIndex, describeControlCharacter, ValidationError, type ValidationProblem } from '../errors';
+import { ValidationError, type ValidationProblem } from '../errors';
 import type { ReportInput } from '../api/report-request';
 import { REPORT_SPECS, type ReportKind } from '../spec';
+import { controlCharacterIndex, describeControlCharacter } from '../util/text';
 
 export interface BuilderRequest {
   kind: ReportKind;

@@ -5,8 +5,8 @@
  * inside the last 48 hours. The text produced here is exactly what the ENGAGE_* formulas accept, so
  * the sidebar run and the inserted formula ask for the same period.
  */
-import { addDays, calendarDayInZone, floorToHourMs, utcDayOf, utcMidnightMs, type CalendarDay } from '../util/dates';
-import { HOURLY_REPORT_MAX_RANGE_HOURS, MS_PER_DAY, MS_PER_HOUR, REALTIME_WINDOW_HOURS, type ReportKind } from '../spec';
+import { addDays, calendarDayInZone, floorToHourMs, utcDayOf, utcMidnightMs, type CalendarDay, MS_PER_DAY, MS_PER_HOUR } from '../util/dates';
+import { HOURLY_REPORT_MAX_RANGE_HOURS, REALTIME_WINDOW_HOURS, type ReportKind } from '../spec';
 
 export const DAY_PRESETS = ['today', 'yesterday', 'last7', 'last14', 'last30', 'thisMonth', 'lastMonth', 'custom'] as const;
 export const HOUR_PRESETS = ['last24h', 'previous24h', 'yesterdayUtc', 'custom'] as const;

@@ -5,8 +5,9 @@
  * checked against the 110-character limit, and written escaped for the place they go (a JavaScript
  * string inside a script element, an HTML attribute), so an ID can never break out of the snippet.
  */
-import { controlCharacterIndex, describeControlCharacter, ValidationError, type ValidationProblem } from '../errors';
+import { ValidationError, type ValidationProblem } from '../errors';
 import { EXTERNAL_ID_MAX_LENGTH } from '../spec';
+import { controlCharacterIndex, describeControlCharacter } from '../util/text';
 
 export interface TaggingIds {
   externalId: string;

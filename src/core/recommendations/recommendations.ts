@@ -7,7 +7,10 @@
  * (impression-pixel.ts).
  */
 import * as z from '../util/zod';
-import { ApiError, ConnectionError, controlCharacterIndex, describeControlCharacter, EngageError, quoted, ResponseFormatError, ValidationError, type ApiErrorDetails, type EngageErrorCode, type ValidationProblem } from '../errors';
+import {
+  ApiError, ConnectionError, EngageError, RecommendationsApiError, ResponseFormatError, ValidationError, type ApiErrorDetails,
+  type ValidationProblem,
+} from '../errors';
 import { optionalBoolean, optionalText, stringList } from '../sheets/formula-args';
 import { isHttpUrl } from './impression-pixel';
 import { FETCH_URL_MAX_CHARS, type Clock, type HttpRequest, type HttpResponse, type HttpTransport, type RandomSource, type Sleeper } from '../ports';
@@ -16,6 +19,7 @@ import { RequestSender, type FetchCounter } from '../api/request-sender';
 import { DEFAULT_RETRY_POLICY } from '../api/retry-policy';
 import { TRACE_ID_HEADER } from '../spec';
 import { toNumberIfNumeric } from '../api/values';
+import { controlCharacterIndex, describeControlCharacter, quoted } from '../util/text';
 
 /** The add-on's own bounds (the spec gives none): enough for any conversation, small enough for one request. */
 export const RECOMMENDATIONS_MAX_KEYWORDS = 100;
@@ -212,36 +216,6 @@ export function parseRecommendations(body: string, traceId?: string): Recommenda
 }
 
 // ---- Sending ----
-
-/** A failure answered by the recommendations endpoint, with advice about the key, widget or address rather than the sign-in. */
-export class RecommendationsApiError extends ApiError {
-  override readonly code: EngageErrorCode;
-  constructor(details: ApiErrorDetails) {
-    super(details);
-    this.code = ({ 400: 'BAD_REQUEST', 401: 'AUTHENTICATION_FAILED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RATE_LIMITED', 504: 'GATEWAY_TIMEOUT' } as Record<number, EngageErrorCode>)[details.status] ?? 'API_ERROR';
-    this.finish();
-  }
-  protected override summary(): string {
-    switch (this.status) {
-      case 400: return `The recommendations endpoint rejected the request (HTTP 400${this.detailSuffix()})`;
-      case 401: return `The recommendations endpoint did not accept the API key (HTTP 401${this.detailSuffix()})`;
-      case 403: return `The recommendations endpoint denied access (HTTP 403${this.detailSuffix()})`;
-      case 404: return `The recommendations endpoint was not found (HTTP 404${this.detailSuffix()})`;
-      case 429: return `The recommendations endpoint's rate limit was reached (HTTP 429${this.detailSuffix()})`;
-      default: return `The recommendations endpoint answered with an error (HTTP ${this.status}${this.detailSuffix()})`;
-    }
-  }
-  protected override advice(): string {
-    switch (this.status) {
-      case 400: return 'check contentUrl, widgetJSId (a widget of your API key) and the keywords';
-      case 401:
-      case 403: return 'check the API key in the Engage sidebar under Settings';
-      case 404: return 'check the recommendations address in the Engage sidebar under Settings';
-      case 429: return 'try again in a minute';
-      default: return 'try again later, and contact support if it persists';
-    }
-  }
-}
 
 /** Removes the key (plain or URL-encoded) and the request's query from a text that may quote them. */
 export function redactSecrets(text: string, config: RecommendationsConfig, requestUrl?: string): string {

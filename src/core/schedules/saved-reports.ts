@@ -12,15 +12,16 @@
  */
 import * as z from '../util/zod';
 import { A1_CELL_PATTERN } from '../util/a1-notation';
-import { addDays, formatDay, formatUtcHour, floorToHourMs, utcDayOf, type CalendarDay } from '../util/dates';
-import { BusyError, controlCharacterIndex, quoted, ValidationError } from '../errors';
+import { addDays, formatDay, formatUtcHour, floorToHourMs, utcDayOf, type CalendarDay, MS_PER_HOUR } from '../util/dates';
+import { BusyError, ValidationError } from '../errors';
 import type { Clock, ListableStore, Lock, RandomSource } from '../ports';
 import { ALL_METRICS } from '../api/report-metrics';
 import type { ReportInput } from '../api/report-request';
 import { scheduleSchema, type Schedule } from './schedule';
 import type { WrittenBlock } from '../sheets/sheet-output';
-import { MS_PER_HOUR, REPORT_SPECS, type ReportKind } from '../spec';
+import { REPORT_SPECS, type ReportKind } from '../spec';
 import { splitByBytes, utf8Length } from '../util/utf8';
+import { controlCharacterIndex, quoted } from '../util/text';
 
 export const SAVED_REPORTS_INDEX_KEY = 'engage.sr.index';
 const DEFINITION_PREFIX = 'engage.sr.def.';

@@ -7,6 +7,7 @@
  * writing costs a constant number of spreadsheet calls whatever the number of rows.
  */
 import { ValidationError } from '../errors';
+import { formatCount } from '../util/text';
 import type { ReportResult } from '../api/paging';
 import { metricNote } from '../api/report-metrics';
 import { reportResultToTable, tableToValues, type Cell } from './report-table';
@@ -165,6 +166,5 @@ export function cellsAdded(placement: BlockPlacement, rows: number, columns: num
 export function checkCellRoom(cellsInUse: number, cellsNeeded: number): void {
   const left = Math.max(0, SPREADSHEET_CELL_LIMIT - cellsInUse);
   if (cellsNeeded <= left) return;
-  const n = (x: number) => String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  throw ValidationError.single('target', `the report needs ${n(cellsNeeded)} more cells, but this spreadsheet has only ${n(left)} left of the ${n(SPREADSHEET_CELL_LIMIT)} a Google spreadsheet holds: delete sheets, rows or columns you do not need, or ask for fewer rows`);
+  throw ValidationError.single('target', `the report needs ${formatCount(cellsNeeded)} more cells, but this spreadsheet has only ${formatCount(left)} left of the ${formatCount(SPREADSHEET_CELL_LIMIT)} a Google spreadsheet holds: delete sheets, rows or columns you do not need, or ask for fewer rows`);
 }

@@ -6,7 +6,10 @@
  * the UTC instant of local midnight in an IANA zone: computed with Intl.DateTimeFormat, the only time
  * zone database available in both Apps Script V8 and Node.
  */
-import { MS_PER_DAY, MS_PER_HOUR } from '../spec';
+export const MS_PER_SECOND = 1000;
+export const MS_PER_MINUTE = 60 * MS_PER_SECOND;
+export const MS_PER_HOUR = 60 * MS_PER_MINUTE;
+export const MS_PER_DAY = 24 * MS_PER_HOUR;
 
 export type DateInput = Date | string | number;
 
@@ -38,6 +41,15 @@ export function formatDay(day: CalendarDay): string {
 export function formatUtcHour(epochMs: number): string {
   const d = new Date(epochMs);
   return `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}${pad(d.getUTCHours())}`;
+}
+
+/** "14:05:30 UTC" (or "2026-11-23 14:05:30 UTC" when not the same UTC day as `nowMs`), for "try again after ...". */
+export function formatRetryTime(atMs: number, nowMs?: number): string {
+  const at = new Date(atMs);
+  const time = `${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}:${pad(at.getUTCSeconds())} UTC`;
+  const day = at.toISOString().slice(0, 10);
+  if (nowMs === undefined || new Date(nowMs).toISOString().slice(0, 10) === day) return time;
+  return `${day} ${time}`;
 }
 
 export function utcDayOf(epochMs: number): CalendarDay {

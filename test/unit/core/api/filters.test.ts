@@ -1,5 +1,5 @@
-import { ValidationError } from '../../../../src/core/errors';
-import { buildFilter, FilterSyntaxError, parseFilter, where, type FilterCondition } from '../../../../src/core/api/filters';
+import { ValidationError, FilterSyntaxError } from '../../../../src/core/errors';
+import { buildFilter, parseFilter, where, type FilterCondition } from '../../../../src/core/api/filters';
 
 function syntaxError(expression: string): FilterSyntaxError {
   try {

@@ -4,9 +4,9 @@
  * key, rows for the sheet, the sidebar's preview and the impression pixel's address.
  */
 import { EngageAddon } from '../../../../src/core/addon/engage-addon';
-import { ResponseFormatError, ValidationError } from '../../../../src/core/errors';
+import { ResponseFormatError, ValidationError, TransportError } from '../../../../src/core/errors';
 import { impressionPixelUrl, isHttpUrl } from '../../../../src/core/recommendations/impression-pixel';
-import { TransportError, type HttpRequest } from '../../../../src/core/ports';
+import { type HttpRequest } from '../../../../src/core/ports';
 import {
   RECOMMENDATION_COLUMNS, buildRecommendationsRequest, fetchRecommendations, parseRecommendations, recommendationsInput,
   recommendationsPreview, recommendationsTable, type RecommendationsInput,
