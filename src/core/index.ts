@@ -20,6 +20,10 @@ export { RateLimiter, REPORT_RATE_RULE, LOGIN_RATE_RULE, type RateRule } from '.
 export { RequestSender, type SendOptions } from './api/request-sender';
 export { fetchReport, planRemainingPages, type PageFetcher, type PageRange, type PagingOptions, type ReportResult, type StopReason } from './api/paging';
 export { EngageClient, DEFAULT_TIME_BUDGET_MS, DEFAULT_MAX_PARALLEL_REQUESTS, type EngageClientOptions, type CallOptions, type RunReportOptions } from './api/engage-client';
-export { buildReportTable, reportResultToTable, tableToValues, periodStartMs, TOTALS_LABEL, type ReportTable, type ReportTableOptions, type Cell } from './sheets/report-table';
+export {
+  buildReportTable, reportResultToTable, tableToValues, periodStartMs, TOTALS_LABEL, type ReportTable,
+  type ReportTableOptions,
+} from './sheets/report-table';
 export { TokenStore, TOKEN_STORE_KEY, type StoredToken } from './addon/token-store';
 export { FilterSyntaxError } from './errors';
+export type { Cell } from './ports';

@@ -6,10 +6,10 @@
  */
 import { singleValue } from '../core/sheets/formula-args';
 import type { RecommendationsPreview } from '../core/recommendations/recommendations';
-import type { Cell } from '../core/sheets/report-table';
 import { createAddon } from '../gas/addon-services';
 import { runFormula } from './custom-functions';
 import { withUserMessage } from './user-errors';
+import type { Cell } from '../core/ports';
 
 /** A sidebar call has up to 6 minutes, but a preview that takes longer than this is not worth waiting for. */
 const PREVIEW_TIME_BUDGET_MS = 30_000;

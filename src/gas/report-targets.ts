@@ -6,8 +6,8 @@
 import { checkRunTarget, SHEET_NAME_MAX_CHARS } from '../core/builder/builder-request';
 import { isDate } from '../core/util/dates';
 import { ValidationError } from '../core/errors';
-import type { BlockPlacement, WrittenBlock } from '../core/sheets/sheet-output';
 import { quoted } from '../core/util/text';
+import type { BlockPlacement, WrittenBlock } from '../core/ports';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

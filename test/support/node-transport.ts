@@ -6,7 +6,7 @@
  * TransportError. Every request is recorded, like the unit-test fake, so tests can count them.
  */
 import { createSyncFetch, SyncFetchError, type SyncFetchRequest, type SyncFetchResponse } from '../../dev/gas-host/sync-fetch';
-import { type HttpRequest, type HttpResponse, type HttpTransport } from '../../src/core/ports';
+import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/core/ports';
 import { TransportError } from '../../src/core/errors';
 
 /** Tests should fail fast rather than wait Apps Script's 60 s. */

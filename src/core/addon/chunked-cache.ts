@@ -14,7 +14,8 @@
  * hours) is never evicted for them, whichever entries a full cache would drop first. Should the ledger
  * entry itself be lost, the values it listed go untracked until they expire (an hour at most here).
  */
-import type { Cache, Compressor } from '../ports';
+import type { BatchCache, Compressor } from '../ports';
+import { hashText } from '../util/hash';
 import { splitByBytes, utf8Length } from '../util/utf8';
 
 /** The Cache service refuses values above 100 KB (102,400 bytes); a chunk stays under either reading of "100 KB". */
@@ -25,12 +26,6 @@ export const CACHE_KEY_MAX_CHARS = 250;
 export const CACHE_MAX_TTL_SECONDS = 21_600;
 /** Length of the generation every chunk of one write starts with. */
 const GENERATION_CHARS = 8;
-
-/** A cache that may also write and remove several entries in one call (the Cache service's putAll and removeAll). */
-export type BatchCache = Cache & {
-  putAll?(values: Record<string, string>, ttlSeconds: number): void;
-  removeAll?(keys: string[]): void;
-};
 
 interface Manifest {
   /** Identity check: the full key the value was stored under. */
@@ -49,18 +44,6 @@ export interface PackedValue {
   entries: Record<string, string>;
   /** How many cache items it takes, the manifest included. */
   items: number;
-}
-
-/** A 53-bit string hash (two FNV-1a lanes), for short cache keys. Not cryptographic. */
-export function hashText(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
-  }
-  return (a >>> 0).toString(36) + (b & 0x1fffff).toString(36);
 }
 
 export class ChunkedCache {

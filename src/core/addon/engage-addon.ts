@@ -17,15 +17,15 @@
  * cache shared by every user of the add-on (docs/shared-state.md says why).
  */
 import { EngageClient } from '../api/engage-client';
-import { CACHE_MAX_TTL_SECONDS, CacheBudget, ChunkedCache, hashText, type BatchCache } from './chunked-cache';
+import { CACHE_MAX_TTL_SECONDS, CacheBudget, ChunkedCache } from './chunked-cache';
 import { DailyQuota, FETCH_COUNT_KEY, FetchQuota, TRIGGER_RUNTIME_KEY, type QuotaUsage } from '../api/daily-quota';
 import { ACCOUNT_QUOTAS, type AccountType, type Deployment } from '../api/deployment';
 import { AuthenticationError, BusyError, NotSignedInError, RateLimitError, ValidationError } from '../errors';
-import type { Cache, Clock, Compressor, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from '../ports';
+import type { Cache, Clock, Compressor, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper, BatchCache, Cell } from '../ports';
 import { RateLimiter } from '../api/rate-limiter';
 import type { ReportResult } from '../api/paging';
 import type { ReportInput, ReportQuery } from '../api/report-request';
-import { reportResultToTable, tableToValues, type Cell } from '../sheets/report-table';
+import { reportResultToTable, tableToValues } from '../sheets/report-table';
 import {
   RECOMMENDATIONS_RESULT_TTL_SECONDS, fetchRecommendations, recommendationsInput, recommendationsPreview, recommendationsTable,
   type RawRecommendationsInput, type RecommendationsConfig, type RecommendationsPreview,
@@ -34,6 +34,7 @@ import { SettingsStore, publicSettings, type PublicSettings } from './settings';
 import { LOOKUPS, TOKEN_LIFETIME_DAYS, type LookupKind, type ReportKind } from '../spec';
 import { TOKEN_STORE_KEY, TokenStore, type StoredToken } from './token-store';
 import { MS_PER_DAY } from '../util/dates';
+import { hashText } from '../util/hash';
 
 /** From this age on the sidebar and the menu warn that the token ends soon. */
 export const TOKEN_WARNING_AGE_DAYS = 25;

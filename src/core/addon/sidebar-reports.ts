@@ -12,10 +12,10 @@ import { isDate, MS_PER_MINUTE } from '../util/dates';
 import type { EngageAddon } from './engage-addon';
 import { ValidationError } from '../errors';
 import { reportFormula } from '../builder/formula-text';
-import type { Cache, Clock, ListableStore } from '../ports';
+import type { Cache, Clock, ListableStore, BlockPlacement, SheetWriter, WrittenBlock, Cell } from '../ports';
 import { ALL_METRICS, availableMetrics } from '../api/report-metrics';
-import { reportColumnCount, type Cell } from '../sheets/report-table';
-import { reportToSheetBlock, type BlockPlacement, type SheetWriter, type WrittenBlock } from '../sheets/sheet-output';
+import { reportColumnCount } from '../sheets/report-table';
+import { reportToSheetBlock } from '../sheets/sheet-output';
 
 /** A sidebar run may take most of Apps Script's 6-minute execution; leave a minute for the write. */
 export const SIDEBAR_RUN_BUDGET_MS = 5 * MS_PER_MINUTE;

@@ -6,7 +6,6 @@
  * policy; login is never retried and spends the per-user login guard (failed logins count too).
  */
 import { encodeBase64 } from '../util/base64';
-import { hashText } from '../addon/chunked-cache';
 import { NotSignedInError, ValidationError } from '../errors';
 import { fetchReport, type PageFetcher, type PageRange, type ReportResult } from './paging';
 import type { Cache, Clock, HttpRequest, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from '../ports';
@@ -18,6 +17,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 import { RequestSender, type FetchCounter } from './request-sender';
 import { LOOKUPS, TOKEN_HEADER, TRACE_ID_HEADER, type LookupKind, type ReportKind } from '../spec';
 import { controlCharacterIndex, describeControlCharacter, quoted } from '../util/text';
+import { hashText } from '../util/hash';
 
 /** A custom function has 30 s in all; leave room for writing the result. */
 export const DEFAULT_TIME_BUDGET_MS = 25_000;

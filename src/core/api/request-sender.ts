@@ -14,7 +14,7 @@ import {
   AddressNotAllowedError, BadAddressError, ConnectionError, FetchQuotaError, RateLimitError, SlowServiceError,
   type EngageError, TransportError,
 } from '../errors';
-import { type Clock, type HttpRequest, type HttpResponse, type HttpTransport, type RandomSource, type Sleeper } from '../ports';
+import type { Clock, HttpRequest, HttpResponse, HttpTransport, RandomSource, Sleeper } from '../ports';
 import type { RateLimiter, RateReservation, RateRule, RateSettlement } from './rate-limiter';
 import { decideRetry, type AttemptOutcome, type RetryPolicy } from './retry-policy';
 import { errorFromResponse, announcedWaitMs } from './http-errors';

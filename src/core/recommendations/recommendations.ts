@@ -13,8 +13,10 @@ import {
 } from '../errors';
 import { optionalBoolean, optionalText, stringList } from '../sheets/formula-args';
 import { isHttpUrl } from './impression-pixel';
-import { FETCH_URL_MAX_CHARS, type Clock, type HttpRequest, type HttpResponse, type HttpTransport, type RandomSource, type Sleeper } from '../ports';
-import type { Cell } from '../sheets/report-table';
+import {
+  FETCH_URL_MAX_CHARS, type Clock, type HttpRequest, type HttpResponse, type HttpTransport, type RandomSource,
+  type Sleeper, type Cell,
+} from '../ports';
 import { RequestSender, type FetchCounter } from '../api/request-sender';
 import { DEFAULT_RETRY_POLICY } from '../api/retry-policy';
 import { TRACE_ID_HEADER } from '../spec';

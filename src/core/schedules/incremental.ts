@@ -11,10 +11,10 @@
  */
 import { isDate } from '../util/dates';
 import { dayAfter, resolvePeriod, type Period } from './saved-reports';
-import { neutraliseText, type SheetBlock } from '../sheets/sheet-output';
-import type { Cell } from '../sheets/report-table';
+import { neutraliseText } from '../sheets/sheet-output';
 import { periodStartMs } from '../sheets/report-table';
 import { ENTITY_BREAKDOWNS } from '../spec';
+import type { SheetBlock, Cell } from '../ports';
 
 /** Days before the last fetched one that are fetched again: late data still changes them. */
 export const INCREMENTAL_OVERLAP_DAYS = 3;

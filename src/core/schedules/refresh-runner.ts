@@ -20,12 +20,11 @@ import { cellPosition } from '../util/a1-notation';
 import { AuthenticationError, EngageError, FetchQuotaError, NotSignedInError, RateLimitError } from '../errors';
 import { incrementalRange, mergeIncremental, orderIncrementalBlock, asWritten } from './incremental';
 import type { ReportResult } from '../api/paging';
-import type { Clock } from '../ports';
+import type { BlockPlacement, Clock, ReportSheet, SheetBlock, WrittenBlock } from '../ports';
 import type { ReportInput, ReportQuery } from '../api/report-request';
-import type { Cell } from '../sheets/report-table';
 import { reportInputOf, resolvePeriod, type RefreshStatus, type SavedReport, type SavedReportStore } from './saved-reports';
 import { describeSchedule, nextRunAfter } from './schedule';
-import { reportToSheetBlock, type BlockPlacement, type SheetBlock, type SheetWriter, type WrittenBlock } from '../sheets/sheet-output';
+import { reportToSheetBlock } from '../sheets/sheet-output';
 import type { ReportKind } from '../spec';
 import { wallTimeInZone } from '../util/dates';
 import type { EngageClient } from '../api/engage-client';
@@ -41,14 +40,6 @@ export const EXECUTION_LIMIT_MS = 6 * 60_000;
 export const RUN_FETCH_BUDGET_MS = 4.5 * 60_000;
 /** A run holds a report this long past its deadline before another run may take it over. */
 const CLAIM_SLACK_MS = 2 * 60_000;
-
-/** The sheet of a saved report: the shared writer, plus reading back the last block and the status note. */
-export interface ReportSheet extends SheetWriter {
-  /** Values (header first) of a block written earlier, or null when the sheet no longer has it. */
-  read(block: WrittenBlock): Cell[][] | null;
-  /** Puts the status text in a note on the block's first cell (the header of the first column). */
-  note(placement: BlockPlacement, text: string): void;
-}
 
 /** What the runner needs from the API side: the owner's signed-in client and the shared budget. */
 export interface ReportSource {

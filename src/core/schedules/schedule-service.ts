@@ -14,8 +14,8 @@
 import type { EngageAddon, QuotaView } from '../addon/engage-addon';
 import { quotaView } from '../addon/engage-addon';
 import { ValidationError } from '../errors';
-import type { Clock, KeyValueStore, RandomSource } from '../ports';
-import { addonReportSource, EXECUTION_LIMIT_MS, formatLocal, RefreshRunner, RUN_FETCH_BUDGET_MS, type ReportSheet, type RunSummary } from './refresh-runner';
+import type { Clock, KeyValueStore, RandomSource, ReportSheet, TriggerPort } from '../ports';
+import { addonReportSource, EXECUTION_LIMIT_MS, formatLocal, RefreshRunner, RUN_FETCH_BUDGET_MS, type RunSummary } from './refresh-runner';
 import { checkSavedReport, reportInputOf, type RefreshStatus, type SavedReport, type SavedReportInput, type SavedReportStore } from './saved-reports';
 import { describeSchedule, nextRunAfter } from './schedule';
 
@@ -25,15 +25,6 @@ export const OWNER_ID_KEY = 'engage.schedule.ownerId';
 export const TRIGGERS_PER_USER = 20;
 /** What a run needs after its last request starts: the answer (up to a minute) and the writes; 4.5 of 6 minutes leave 1.5. */
 export const RUN_WRAP_UP_MS = EXECUTION_LIMIT_MS - RUN_FETCH_BUDGET_MS;
-
-/** The user's one hourly trigger in this document. */
-export interface TriggerPort {
-  isInstalled(): boolean;
-  /** Installs it unless present; true when created now. */
-  ensure(): boolean;
-  /** Removes it; true when there was one. */
-  remove(): boolean;
-}
 
 export interface ScheduleServiceDeps {
   addon: EngageAddon;

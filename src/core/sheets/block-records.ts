@@ -7,8 +7,7 @@
  * not noticed until one of those happens, which is harmless: its record only ever clears cells of
  * its own rectangle, once, at that same place.
  */
-import type { ListableStore } from '../ports';
-import type { BlockPlacement, WrittenBlock } from './sheet-output';
+import type { ListableStore, BlockPlacement, WrittenBlock } from '../ports';
 
 export const BLOCK_RECORD_PREFIX = 'engage.block.';
 /** Records kept at most: each is under 1 KB (a sheet name has at most 100 characters), so 50 stay under 50 KB. */

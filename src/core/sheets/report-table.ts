@@ -12,12 +12,12 @@
  * Text stays exactly as the API sent it: a custom function returns it as values, and sheet-output.ts
  * neutralises it for setValues, the one place that writes API text into cells.
  */
-import { isValidCalendarDay, zonedTimeToEpochMs, type CalendarDay } from '../util/dates';
+import { isValidCalendarDay, isValidTimeZone, zonedTimeToEpochMs, type CalendarDay } from '../util/dates';
 import { ValidationError } from '../errors';
 import type { ReportResult } from '../api/paging';
+import type { Cell } from '../ports';
 import { DATE_BREAKDOWNS, ENTITY_BREAKDOWNS, REPORT_SPECS, type ReportKind } from '../spec';
 import { normaliseMetrics, toNumberIfNumeric, unwrap } from '../api/values';
-import { isValidTimeZone } from '../util/dates';
 
 export interface ReportTableOptions {
   kind: ReportKind;
@@ -30,8 +30,6 @@ export interface ReportTableOptions {
   /** Adds a totals row built from these sums. */
   metricsSums?: Record<string, unknown>;
 }
-
-export type Cell = string | number | boolean | Date;
 
 export interface ReportTable {
   header: string[];

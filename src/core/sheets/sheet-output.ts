@@ -10,23 +10,8 @@ import { ValidationError } from '../errors';
 import { formatCount } from '../util/text';
 import type { ReportResult } from '../api/paging';
 import { metricNote } from '../api/report-metrics';
-import { reportResultToTable, tableToValues, type Cell } from './report-table';
-
-export type ColumnKind = 'day' | 'month' | 'hour' | 'money' | 'percent' | 'count' | 'text';
-
-export interface SheetBlock {
-  /** Header first, then data rows, then the totals row when present. */
-  values: Cell[][];
-  /** One kind per column. */
-  kinds: ColumnKind[];
-  /** One Sheets number format per column, applied to the rows below the header; null leaves the column as it is. */
-  numberFormats: (string | null)[];
-  /** One note per header cell: a metric's friendly label and meaning, "" for other columns. */
-  headerNotes?: string[];
-  /** Number of data rows (without header and totals). */
-  dataRows: number;
-  hasTotals: boolean;
-}
+import { reportResultToTable, tableToValues } from './report-table';
+import type { BlockPlacement, ColumnKind, SheetBlock } from '../ports';
 
 export interface SheetBlockOptions {
   /** IANA zone of the spreadsheet: day and month cells show that calendar day there. */
@@ -108,30 +93,6 @@ export function reportToSheetBlock(result: ReportResult, options: SheetBlockOpti
     dataRows: table.rows.length,
     hasTotals: Boolean(table.totals),
   };
-}
-
-/** Where a block goes: the sheet and its top-left cell (1-based). */
-export interface BlockPlacement {
-  sheetName: string;
-  row: number;
-  column: number;
-}
-
-/** What a write covered, kept with a saved report so the next write can clear its leftovers. */
-export interface WrittenBlock extends BlockPlacement {
-  rows: number;
-  columns: number;
-}
-
-/**
- * Writes a block in a constant number of spreadsheet calls: one for all values, one per column format,
- * a few for the header style. Called only once every page has arrived, so a failed fetch never touches
- * the sheet; cells of the previous block that the new one does not cover are cleared after the write.
- */
-export interface SheetWriter {
-  write(placement: BlockPlacement, block: SheetBlock, previous?: WrittenBlock): WrittenBlock;
-  /** Names of the sheets the spreadsheet has now. */
-  sheetNames(): string[];
 }
 
 /**

@@ -6,7 +6,7 @@
 import { EngageAddon } from '../../../../src/core/addon/engage-addon';
 import { ResponseFormatError, ValidationError, TransportError } from '../../../../src/core/errors';
 import { impressionPixelUrl, isHttpUrl } from '../../../../src/core/recommendations/impression-pixel';
-import { type HttpRequest } from '../../../../src/core/ports';
+import type { HttpRequest } from '../../../../src/core/ports';
 import {
   RECOMMENDATION_COLUMNS, buildRecommendationsRequest, fetchRecommendations, parseRecommendations, recommendationsInput,
   recommendationsPreview, recommendationsTable, type RecommendationsInput,

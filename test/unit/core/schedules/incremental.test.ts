@@ -1,6 +1,6 @@
 import { incrementalRange, mergeIncremental } from '../../../../src/core/schedules/incremental';
-import type { SheetBlock } from '../../../../src/core/sheets/sheet-output';
 import { periodStartMs } from '../../../../src/core/sheets/report-table';
+import type { SheetBlock } from '../../../../src/core/ports';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const day = (d: string) => new Date(periodStartMs('day', d, 'UTC')!);

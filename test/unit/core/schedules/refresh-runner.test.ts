@@ -3,10 +3,11 @@
  * to fit the budget left before the deadline is deferred with what it needs recorded, and the run
  * spends no further request on reports of that publisher whose size it does not know.
  */
-import { RefreshRunner, type ReportSheet, type ReportSource } from '../../../../src/core/schedules/refresh-runner';
+import { RefreshRunner, type ReportSource } from '../../../../src/core/schedules/refresh-runner';
 import { buildReportQuery } from '../../../../src/core/api/report-request';
 import { checkSavedReport, SavedReportStore } from '../../../../src/core/schedules/saved-reports';
 import { FakeLock, FakeStore, ManualClock } from '../../../support/fakes';
+import type { ReportSheet } from '../../../../src/core/ports';
 
 const OWNER = 'u-owner';
 
