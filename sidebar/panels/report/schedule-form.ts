@@ -8,7 +8,7 @@
 import type { BuilderRequest } from '../../../src/core/builder/builder-request';
 import { A1_CELL_PATTERN } from '../../../src/core/util/a1-notation';
 import type { DatePreset } from '../../../src/core/builder/date-presets';
-import { incrementalProblem, type Period } from '../../../src/core/schedules/saved-reports';
+import { incrementalProblem } from '../../../src/core/schedules/saved-reports';
 import { describePeriod, periodForPreset, savedReportFromBuilder } from '../../../src/core/schedules/schedule-draft';
 import { REPORT_SPECS } from '../../../src/core/spec';
 import { el, field, notice, replaceChildren } from '../../dom';
@@ -16,6 +16,7 @@ import type { PanelContext } from '../../panel';
 import { scheduleFields } from '../../schedule-fields';
 import { failureText } from '../../server';
 import { requestBreakdowns, type Busy, type ReportChoice } from './part';
+import type { Period } from '../../../src/core/schedules/period';
 
 /** What the Schedule section reads from the builder. */
 export interface ScheduleSource extends Busy {

@@ -10,11 +10,11 @@
  * compared in their written (neutralised) form, and days as the Dates the sheet holds.
  */
 import { isDate } from '../util/dates';
-import { dayAfter, resolvePeriod, type Period } from './saved-reports';
 import { neutraliseText } from '../sheets/sheet-output';
 import { periodStartMs } from '../sheets/report-table';
 import { ENTITY_BREAKDOWNS } from '../spec';
 import type { SheetBlock, Cell } from '../ports';
+import { dayAfter, resolvePeriod, type Period } from './period';
 
 /** Days before the last fetched one that are fetched again: late data still changes them. */
 export const INCREMENTAL_OVERLAP_DAYS = 3;

@@ -22,7 +22,7 @@ import { incrementalRange, mergeIncremental, orderIncrementalBlock, asWritten } 
 import type { ReportResult } from '../api/paging';
 import type { BlockPlacement, Clock, ReportSheet, SheetBlock, WrittenBlock } from '../ports';
 import type { ReportInput, ReportQuery } from '../api/report-request';
-import { reportInputOf, resolvePeriod, type RefreshStatus, type SavedReport, type SavedReportStore } from './saved-reports';
+import { reportInputOf, type RefreshStatus, type SavedReport } from './saved-reports';
 import { describeSchedule, nextRunAfter } from './schedule';
 import { reportToSheetBlock } from '../sheets/sheet-output';
 import type { ReportKind } from '../spec';
@@ -30,6 +30,8 @@ import { wallTimeInZone } from '../util/dates';
 import type { EngageClient } from '../api/engage-client';
 import type { EngageAddon } from '../addon/engage-addon';
 import { REPORT_RATE_RULE } from '../api/rate-limiter';
+import { resolvePeriod } from './period';
+import type { SavedReportStore } from './saved-report-store';
 
 /** Apps Script stops a trigger run after 6 minutes. */
 export const EXECUTION_LIMIT_MS = 6 * 60_000;

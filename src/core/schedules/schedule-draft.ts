@@ -11,9 +11,10 @@ import type { BuilderRequest } from '../builder/builder-request';
 import type { DatePreset } from '../builder/date-presets';
 import { effectiveBreakdowns } from '../api/report-fields';
 import { defaultMetrics } from '../api/report-metrics';
-import type { Period, SavedReportInput } from './saved-reports';
+import type { SavedReportInput } from './saved-reports';
 import type { Schedule } from './schedule';
 import { REPORT_SPECS, type ReportKind } from '../spec';
+import type { Period } from './period';
 
 /** The hourly reports are refreshed over the last 24 whole UTC hours, the most one request may cover. */
 export const HOURLY_SCHEDULE_HOURS = 24;

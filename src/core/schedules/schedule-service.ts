@@ -16,8 +16,9 @@ import { quotaView } from '../addon/engage-addon';
 import { ValidationError } from '../errors';
 import type { Clock, KeyValueStore, RandomSource, ReportSheet, TriggerPort } from '../ports';
 import { addonReportSource, EXECUTION_LIMIT_MS, formatLocal, RefreshRunner, RUN_FETCH_BUDGET_MS, type RunSummary } from './refresh-runner';
-import { checkSavedReport, reportInputOf, type RefreshStatus, type SavedReport, type SavedReportInput, type SavedReportStore } from './saved-reports';
+import { checkSavedReport, reportInputOf, type RefreshStatus, type SavedReport, type SavedReportInput } from './saved-reports';
 import { describeSchedule, nextRunAfter } from './schedule';
+import type { SavedReportStore } from './saved-report-store';
 
 /** Where a user's random owner id lives (user properties): not an email, so no extra scope is needed. */
 export const OWNER_ID_KEY = 'engage.schedule.ownerId';

@@ -5,9 +5,10 @@
  */
 import { RefreshRunner, type ReportSource } from '../../../../src/core/schedules/refresh-runner';
 import { buildReportQuery } from '../../../../src/core/api/report-request';
-import { checkSavedReport, SavedReportStore } from '../../../../src/core/schedules/saved-reports';
+import { checkSavedReport } from '../../../../src/core/schedules/saved-reports';
 import { FakeLock, FakeStore, ManualClock } from '../../../support/fakes';
 import type { ReportSheet } from '../../../../src/core/ports';
+import { SavedReportStore } from '../../../../src/core/schedules/saved-report-store';
 
 const OWNER = 'u-owner';
 

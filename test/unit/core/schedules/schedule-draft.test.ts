@@ -1,6 +1,7 @@
 import type { BuilderRequest } from '../../../../src/core/builder/builder-request';
-import { checkSavedReport, incrementalProblem, resolvePeriod } from '../../../../src/core/schedules/saved-reports';
+import { checkSavedReport, incrementalProblem } from '../../../../src/core/schedules/saved-reports';
 import { describePeriod, periodForPreset, savedReportFromBuilder } from '../../../../src/core/schedules/schedule-draft';
+import { resolvePeriod } from '../../../../src/core/schedules/period';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const request: BuilderRequest = {
