@@ -370,7 +370,8 @@ async function fiftyThousandCached(env: BenchEnvironment): Promise<void> {
  * through the host's Utilities, as the bundle does), for 100,000 rows of a real report page.
  */
 async function formulaWorkPerRow(env: BenchEnvironment): Promise<void> {
-  const { encodeValues, ENCODE_MS_PER_1000_CELLS, FORMULA_TABLE_RESERVE_MS } = await import('../src/core/addon/engage-addon');
+  const { encodeValues, ENCODE_MS_PER_1000_CELLS } = await import('../src/core/addon/engage-addon');
+  const { FORMULA_TABLE_RESERVE_MS } = await import('../src/core/budgets');
   const { reportResultToTable, tableToValues } = await import('../src/core/sheets/report-table');
   const http = createSyncFetch({ defaultTimeoutMs: 60_000 });
   const token = JSON.parse(env.host.properties('user', OWNER).get('engage.token')!).token as string;

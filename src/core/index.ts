@@ -5,6 +5,7 @@
 export * from './ports';
 export * from './spec';
 export * from './errors';
+export * from './budgets';
 export { encodeBase64 } from './util/base64';
 export {
   calendarDayInZone, formatDay, formatUtcHour, isValidTimeZone, parseDateText, zonedMidnightMs, zonedTimeToEpochMs,
@@ -19,7 +20,7 @@ export { decideRetry, retryDelayMs, DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, ty
 export { RateLimiter, REPORT_RATE_RULE, LOGIN_RATE_RULE, type RateRule } from './api/rate-limiter';
 export { RequestSender, type SendOptions } from './api/request-sender';
 export { fetchReport, planRemainingPages, type PageFetcher, type PageRange, type PagingOptions, type ReportResult, type StopReason } from './api/paging';
-export { EngageClient, DEFAULT_TIME_BUDGET_MS, DEFAULT_MAX_PARALLEL_REQUESTS, type EngageClientOptions, type CallOptions, type RunReportOptions } from './api/engage-client';
+export { EngageClient, DEFAULT_MAX_PARALLEL_REQUESTS, type EngageClientOptions, type CallOptions, type RunReportOptions } from './api/engage-client';
 export {
   buildReportTable, reportResultToTable, tableToValues, periodStartMs, TOTALS_LABEL, type ReportTable,
   type ReportTableOptions,

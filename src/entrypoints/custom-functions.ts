@@ -5,15 +5,13 @@
  * work (fetching, the table, the cache write) gets 27 of them, fetching the first 25, and the rest is
  * left for Sheets to take the result.
  */
+import { FORMULA_TIME_BUDGET_MS } from '../core/budgets';
 import type { ReportInput } from '../core/api/report-request';
 import type { LookupKind, ReportKind } from '../core/spec';
 import { FORMULA_MAX_ROWS, optionalInteger, optionalList, optionalText, requiredDate, requiredText, singleValue } from '../core/sheets/formula-args';
 import { createAddon } from '../gas/addon-services';
 import { withUserMessage } from './user-errors';
 import type { Cell } from '../core/ports';
-
-/** Time a custom function's whole work may take, of Apps Script's 30 s (fetching stops 2 s before its end). */
-export const FORMULA_TIME_BUDGET_MS = 27_000;
 
 type Arg = unknown;
 

@@ -16,6 +16,7 @@
  * sidebar runs and trigger runs in one document coordinate there, and nothing here takes a lock or a
  * cache shared by every user of the add-on (docs/shared-state.md says why).
  */
+import { CLAIM_LOCK_TIMEOUT_MS, FORMULA_TABLE_RESERVE_MS, SIGN_IN_BUDGET_MS } from '../budgets';
 import { EngageClient } from '../api/engage-client';
 import { CACHE_MAX_TTL_SECONDS, CacheBudget, ChunkedCache } from './chunked-cache';
 import { DailyQuota, FETCH_COUNT_KEY, FetchQuota, TRIGGER_RUNTIME_KEY, type QuotaUsage } from '../api/daily-quota';
@@ -67,12 +68,6 @@ export const RESULT_CACHE_BUDGET_ITEMS = 500;
  */
 export const RESULT_MAX_ITEMS = 150;
 /**
- * Milliseconds of a formula's deadline kept for building the table of what was fetched: no request
- * starts later than this before the deadline. Building the table of 100,000 rows of 33 columns takes
- * about 0.3 s (bench/RESULTS.md); 2 s leave room for wider tables and a slower machine.
- */
-export const FORMULA_TABLE_RESERVE_MS = 2000;
-/**
  * What encoding and compressing a result costs per 1,000 cells, and the allowance for the lock and the
  * cache write: 0.4 to 0.6 ms per 1,000 cells was measured (bench/RESULTS.md), taken over three times.
  * The cache write is skipped, and the result still returned, when the estimate does not fit the time
@@ -85,8 +80,6 @@ export const CACHE_WRITE_ALLOWANCE_MS = 1000;
  * drops the entries nearest to expiry drops results first.
  */
 const CLAIM_TTL_SECONDS = CACHE_MAX_TTL_SECONDS;
-/** How long to wait for the document lock that guards formula claims. */
-const CLAIM_LOCK_TIMEOUT_MS = 5000;
 /** How often a formula waiting for another one's result looks at the cache. */
 const CLAIM_POLL_MS = 250;
 const RESULT_CACHE_PREFIX = 'engage.r.';
@@ -181,7 +174,7 @@ export class EngageAddon {
     if (typeof username !== 'string') throw ValidationError.single('username', 'must be text (your Engage user name)');
     if (typeof password !== 'string') throw ValidationError.single('password', 'must be text');
     const client = this.client({ forLogin: true });
-    const token = client.login(username, password, { deadlineAtMs: this.ports.clock.now() + 20_000 });
+    const token = client.login(username, password, { deadlineAtMs: this.ports.clock.now() + SIGN_IN_BUDGET_MS });
     this.tokens.save(token, 'login', username.trim());
     this.ports.userStore.remove(TOKEN_REJECTED_KEY);
     return this.sidebarState();

@@ -6,9 +6,10 @@
  * run's progress ("pages fetched of pages") goes to the user's cache under a run id the sidebar
  * chose, and the sidebar polls it from a second call.
  */
+import { PUBLISHER_LIST_BUDGET_MS, SIDEBAR_RUN_BUDGET_MS } from '../budgets';
 import { BlockRecords } from '../sheets/block-records';
 import { toReportInput, type BuilderRequest } from '../builder/builder-request';
-import { isDate, MS_PER_MINUTE } from '../util/dates';
+import { isDate } from '../util/dates';
 import type { EngageAddon } from './engage-addon';
 import { ValidationError } from '../errors';
 import { reportFormula } from '../builder/formula-text';
@@ -17,8 +18,6 @@ import { ALL_METRICS, availableMetrics } from '../api/report-metrics';
 import { reportColumnCount } from '../sheets/report-table';
 import { reportToSheetBlock } from '../sheets/sheet-output';
 
-/** A sidebar run may take most of Apps Script's 6-minute execution; leave a minute for the write. */
-export const SIDEBAR_RUN_BUDGET_MS = 5 * MS_PER_MINUTE;
 /** How long a run's progress stays readable. */
 const PROGRESS_TTL_SECONDS = 600;
 const PROGRESS_PREFIX = 'engage.run.';
@@ -71,7 +70,7 @@ export class SidebarReports {
   }
 
   listPublishers(): Publisher[] {
-    const entries = this.ports.addon.lookupEntries('publishers', undefined, this.ports.clock.now() + 25_000);
+    const entries = this.ports.addon.lookupEntries('publishers', undefined, this.ports.clock.now() + PUBLISHER_LIST_BUDGET_MS);
     return entries
       .map((e) => ({ id: String(e.id ?? ''), name: String(e.name ?? e.id ?? '') }))
       .filter((p) => p.id !== '')

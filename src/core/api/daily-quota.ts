@@ -16,13 +16,12 @@
  * write the owner's properties), the count goes on without that update: it is a planning aid, and
  * Apps Script's own refusal is always recognised.
  */
+import { QUOTA_LOCK_TIMEOUT_MS } from '../budgets';
 import { FetchQuotaError } from '../errors';
 import type { Clock, KeyValueStore, Lock } from '../ports';
 import type { FetchCounter } from './request-sender';
 
 export const QUOTA_WINDOW_MS = 24 * 3_600_000;
-/** How long a count update waits for the user lock before going ahead without it. */
-export const QUOTA_LOCK_TIMEOUT_MS = 2000;
 export const FETCH_COUNT_KEY = 'engage.quota.urlfetch';
 export const TRIGGER_RUNTIME_KEY = 'engage.quota.triggerRuntime';
 

@@ -5,6 +5,7 @@
  * Report requests spend the shared rate budget of their publisher and are retried by the pure retry
  * policy; login is never retried and spends the per-user login guard (failed logins count too).
  */
+import { FORMULA_FETCH_BUDGET_MS } from '../budgets';
 import { encodeBase64 } from '../util/base64';
 import { NotSignedInError, ValidationError } from '../errors';
 import { fetchReport, type PageFetcher, type PageRange, type ReportResult } from './paging';
@@ -19,8 +20,6 @@ import { LOOKUPS, TOKEN_HEADER, TRACE_ID_HEADER, type LookupKind, type ReportKin
 import { controlCharacterIndex, describeControlCharacter, quoted } from '../util/text';
 import { hashText } from '../util/hash';
 
-/** A custom function has 30 s in all; leave room for writing the result. */
-export const DEFAULT_TIME_BUDGET_MS = 25_000;
 /** URL Fetch's fetchAll has no documented concurrency cap; about 10 to 20 are seen in practice. */
 export const DEFAULT_MAX_PARALLEL_REQUESTS = 10;
 /** Lookups change rarely; a short cache spares the API when many cells ask at once. */
@@ -250,7 +249,7 @@ export class EngageClient implements PageFetcher {
   }
 
   private timeBudgetMs(): number {
-    return this.options.defaultTimeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
+    return this.options.defaultTimeBudgetMs ?? FORMULA_FETCH_BUDGET_MS;
   }
 
   private deadline(options: CallOptions): number {

@@ -18,6 +18,7 @@
  * to wait sleeps when the wait fits its deadline; otherwise it gets a RateLimitError that says when
  * to try again.
  */
+import { FETCH_LONGEST_WAIT_MS, RATE_LOCK_TIMEOUT_MS } from '../budgets';
 import { BusyError, RateLimitError } from '../errors';
 import type { Clock, KeyValueStore, Lock, Sleeper } from '../ports';
 import { LOGIN_RATE_LIMIT_REQUESTS, LOGIN_RATE_WINDOW_MS, REPORT_RATE_LIMIT_REQUESTS, REPORT_RATE_WINDOW_MS } from '../spec';
@@ -41,13 +42,6 @@ export const LOGIN_RATE_RULE: RateRule = {
 };
 
 export const RATE_STATE_KEY_PREFIX = 'engage.rate';
-/** How long to wait for another execution to finish updating the shared state. */
-export const RATE_LOCK_TIMEOUT_MS = 5000;
-/**
- * URL Fetch gives up on a request after about 60 s (platform notes; no timeout option exists): an
- * unsettled reservation older than this belongs to an execution that ended mid-fetch.
- */
-export const FETCH_LONGEST_WAIT_MS = 60_000;
 
 /** Slots taken for one request or batch, to be settled once its answers are back. */
 export interface RateReservation {

@@ -16,6 +16,7 @@
  * note on the data's first cell show. A missing, expired or refused sign-in marks the owner's reports
  * "sign in again" and stops the run; nothing here ever logs in.
  */
+import { RUN_CLAIM_SLACK_MS, RUN_FETCH_BUDGET_MS } from '../budgets';
 import { cellPosition } from '../util/a1-notation';
 import { AuthenticationError, EngageError, FetchQuotaError, NotSignedInError, RateLimitError } from '../errors';
 import { incrementalRange, mergeIncremental, orderIncrementalBlock, asWritten } from './incremental';
@@ -33,15 +34,6 @@ import { REPORT_RATE_RULE } from '../api/rate-limiter';
 import { resolvePeriod } from './period';
 import type { SavedReportStore } from './saved-report-store';
 
-/** Apps Script stops a trigger run after 6 minutes. */
-export const EXECUTION_LIMIT_MS = 6 * 60_000;
-/**
- * No request starts after this much of a run: a page in flight may take up to a minute (URL Fetch's
- * observed timeout) and the last write and statuses need seconds, so 4.5 minutes leave 1.5 to spare.
- */
-export const RUN_FETCH_BUDGET_MS = 4.5 * 60_000;
-/** A run holds a report this long past its deadline before another run may take it over. */
-const CLAIM_SLACK_MS = 2 * 60_000;
 
 /** What the runner needs from the API side: the owner's signed-in client and the shared budget. */
 export interface ReportSource {
@@ -213,7 +205,7 @@ export class RefreshRunner {
       this.outOfBudget.add(report.entityId);
       return 'deferred';
     }
-    store.setStatus(report.id, { ...status, runningUntilMs: deadlineAtMs + CLAIM_SLACK_MS });
+    store.setStatus(report.id, { ...status, runningUntilMs: deadlineAtMs + RUN_CLAIM_SLACK_MS });
     const next: RefreshStatus = { ...status, lastAttemptAtMs: startMs };
     delete next.runningUntilMs;
     try {

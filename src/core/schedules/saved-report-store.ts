@@ -4,6 +4,7 @@
  * reports stay far below the 500 KB per store. The index changes under the document lock and is
  * re-read after locking, because two editors may save at once.
  */
+import { SAVED_REPORTS_LOCK_TIMEOUT_MS } from '../budgets';
 import { BusyError, ValidationError } from '../errors';
 import type { Clock, ListableStore, Lock, RandomSource } from '../ports';
 import { controlCharacterIndex, quoted } from '../util/text';
@@ -30,7 +31,6 @@ export const SAVED_REPORTS_MAX_BYTES = 440 * 1024;
  * aside for every status it will ever write.
  */
 export const STATUS_MAX_BYTES = 2048;
-const INDEX_LOCK_TIMEOUT_MS = 10_000;
 
 export interface SavedReportStoreDeps {
   /** The document's properties. */
@@ -192,7 +192,7 @@ export class SavedReportStore {
   }
 
   private withIndexLock<T>(work: () => T): T {
-    if (!this.deps.lock.tryLock(INDEX_LOCK_TIMEOUT_MS)) throw new BusyError('the list of saved reports');
+    if (!this.deps.lock.tryLock(SAVED_REPORTS_LOCK_TIMEOUT_MS)) throw new BusyError('the list of saved reports');
     try {
       return work();
     } finally {

@@ -15,7 +15,8 @@ import type { EngageAddon, QuotaView } from '../addon/engage-addon';
 import { quotaView } from '../addon/engage-addon';
 import { ValidationError } from '../errors';
 import type { Clock, KeyValueStore, RandomSource, ReportSheet, TriggerPort } from '../ports';
-import { addonReportSource, EXECUTION_LIMIT_MS, formatLocal, RefreshRunner, RUN_FETCH_BUDGET_MS, type RunSummary } from './refresh-runner';
+import { RUN_FETCH_BUDGET_MS, RUN_WRAP_UP_MS } from '../budgets';
+import { addonReportSource, formatLocal, RefreshRunner, type RunSummary } from './refresh-runner';
 import { checkSavedReport, reportInputOf, type RefreshStatus, type SavedReport, type SavedReportInput } from './saved-reports';
 import { describeSchedule, nextRunAfter } from './schedule';
 import type { SavedReportStore } from './saved-report-store';
@@ -24,8 +25,6 @@ import type { SavedReportStore } from './saved-report-store';
 export const OWNER_ID_KEY = 'engage.schedule.ownerId';
 /** Apps Script's quotas page: 20 triggers per user per script; a published add-on is one script for all its documents. */
 export const TRIGGERS_PER_USER = 20;
-/** What a run needs after its last request starts: the answer (up to a minute) and the writes; 4.5 of 6 minutes leave 1.5. */
-export const RUN_WRAP_UP_MS = EXECUTION_LIMIT_MS - RUN_FETCH_BUDGET_MS;
 
 export interface ScheduleServiceDeps {
   addon: EngageAddon;
