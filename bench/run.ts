@@ -365,12 +365,13 @@ async function fiftyThousandCached(env: BenchEnvironment): Promise<void> {
 }
 
 /**
- * What a formula's work costs per row after fetching, which sets its time budget (engage-addon.ts):
+ * What a formula's work costs per row after fetching, which sets its time budget (budgets.ts, formula-cache.ts):
  * building the table (core code in Node) and encoding and compressing it (JSON, then gzip and base64
  * through the host's Utilities, as the bundle does), for 100,000 rows of a real report page.
  */
 async function formulaWorkPerRow(env: BenchEnvironment): Promise<void> {
-  const { encodeValues, ENCODE_MS_PER_1000_CELLS } = await import('../src/core/addon/engage-addon');
+  const { encodeValues } = await import('../src/core/addon/value-codec');
+  const { ENCODE_MS_PER_1000_CELLS } = await import('../src/core/addon/formula-cache');
   const { FORMULA_TABLE_RESERVE_MS } = await import('../src/core/budgets');
   const { reportResultToTable, tableToValues } = await import('../src/core/sheets/report-table');
   const http = createSyncFetch({ defaultTimeoutMs: 60_000 });

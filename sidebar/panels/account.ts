@@ -6,11 +6,11 @@
  * the address fields; the server refuses others.
  */
 import { FORMULA_RESERVE_SHARE } from '../../src/core/api/daily-quota';
-import type { SidebarState } from '../../src/core/addon/engage-addon';
 import { el, field, notice, replaceChildren } from '../dom';
 import type { Panel, PanelContext } from '../panel';
 import { count, quotaBlock } from '../quota';
 import { failureText } from '../server';
+import type { SidebarState } from '../../src/core/addon/session';
 
 /** Shows the fetch count as it is now: formulas and runs since the last state also fetched. */
 let refreshQuota: (() => void) | undefined;

@@ -9,10 +9,10 @@
  */
 import { impressionPixelUrl } from '../../src/core/recommendations/impression-pixel';
 import type { PreviewDocument, RecommendationsPreview } from '../../src/core/recommendations/recommendations';
-import type { SidebarState } from '../../src/core/addon/engage-addon';
 import { el, field, notice, replaceChildren } from '../dom';
 import type { Panel, PanelContext } from '../panel';
 import { failureText } from '../server';
+import type { SidebarState } from '../../src/core/addon/session';
 
 /** Calls the pixel address from the browser: a GET without cookies or referrer, as an image beacon. */
 export type PixelSender = (url: string) => void;

@@ -4,7 +4,7 @@
  * the user's properties, the report sheet, and the user's hourly trigger.
  */
 import { ScheduleService } from '../core/schedules/schedule-service';
-import { createAddon } from './addon-services';
+import { createSession } from './addon-services';
 import { SavedReportSheet } from './report-sheet';
 import { PropertiesStore, ServiceLock, systemClock } from './stores';
 import { HourlyTrigger } from './triggers';
@@ -13,7 +13,7 @@ import { SavedReportStore } from '../core/schedules/saved-report-store';
 export function createScheduleService(): ScheduleService {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   return new ScheduleService({
-    addon: createAddon(),
+    account: createSession(),
     reports: new SavedReportStore({
       store: new PropertiesStore(PropertiesService.getDocumentProperties()),
       lock: new ServiceLock(LockService.getDocumentLock()),

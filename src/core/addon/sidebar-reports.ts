@@ -10,7 +10,7 @@ import { PUBLISHER_LIST_BUDGET_MS, SIDEBAR_RUN_BUDGET_MS } from '../budgets';
 import { BlockRecords } from '../sheets/block-records';
 import { toReportInput, type BuilderRequest } from '../builder/builder-request';
 import { isDate } from '../util/dates';
-import type { EngageAddon } from './engage-addon';
+import type { EngageSession } from './session';
 import { ValidationError } from '../errors';
 import { reportFormula } from '../builder/formula-text';
 import type { Cache, Clock, ListableStore, BlockPlacement, SheetWriter, WrittenBlock, Cell } from '../ports';
@@ -52,7 +52,8 @@ export interface Publisher {
 }
 
 export interface SidebarReportsPorts {
-  addon: EngageAddon;
+  /** The user's session: runs and the publisher picker use the stored sign-in. */
+  session: EngageSession;
   writer: SheetWriter;
   /** The document's properties: where each written block is remembered, so the next run clears its leftovers. */
   documentStore: ListableStore;
@@ -70,7 +71,7 @@ export class SidebarReports {
   }
 
   listPublishers(): Publisher[] {
-    const entries = this.ports.addon.lookupEntries('publishers', undefined, this.ports.clock.now() + PUBLISHER_LIST_BUDGET_MS);
+    const entries = this.ports.session.signedIn().lookup('publishers', undefined, { deadlineAtMs: this.ports.clock.now() + PUBLISHER_LIST_BUDGET_MS });
     return entries
       .map((e) => ({ id: String(e.id ?? ''), name: String(e.name ?? e.id ?? '') }))
       .filter((p) => p.id !== '')
@@ -83,10 +84,10 @@ export class SidebarReports {
     const started = this.ports.clock.now();
     const { kind, input } = toReportInput(request);
     // Validation problems are reported before the first request and before any progress appears.
-    this.ports.addon.buildQuery(kind, input);
+    const query = this.ports.session.buildQuery(kind, input);
     this.setProgress(id, { state: 'running', pagesFetched: 0, pagesPlanned: 1 });
     try {
-      const result = this.ports.addon.fetchReport(kind, input, {
+      const result = this.ports.session.signedIn().runReport(query, {
         deadlineAtMs: started + SIDEBAR_RUN_BUDGET_MS,
         onProgress: (pagesFetched, pagesPlanned) => this.setProgress(id, { state: 'running', pagesFetched, pagesPlanned }),
       });
@@ -137,7 +138,7 @@ export class SidebarReports {
    */
   formula(request: unknown, refreshReference?: string): { formula: string; columns: number } {
     const { kind, input } = toReportInput(request);
-    const query = this.ports.addon.buildQuery(kind, input);
+    const query = this.ports.session.buildQuery(kind, input);
     const metrics = query.metrics === ALL_METRICS ? availableMetrics(kind, query.breakdowns) : query.metrics;
     return { formula: reportFormula(request as BuilderRequest, refreshReference), columns: reportColumnCount(kind, query.breakdowns, metrics) };
   }

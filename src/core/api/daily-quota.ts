@@ -32,6 +32,18 @@ export interface QuotaUsage {
   resetAtMs?: number;
 }
 
+/** A daily quota as the sidebar shows it: plain data, the reset time as an ISO string. */
+export interface QuotaView {
+  used: number;
+  limit: number;
+  /** When the 24-hour window closes; absent when nothing was counted in the last 24 hours. */
+  resetAt?: string;
+}
+
+export function quotaView(usage: QuotaUsage): QuotaView {
+  return { used: usage.used, limit: usage.limit, ...(usage.resetAtMs !== undefined ? { resetAt: new Date(usage.resetAtMs).toISOString() } : {}) };
+}
+
 /** Stored as {"s": window start (epoch ms), "n": amount used}. */
 interface StoredWindow {
   s: number;

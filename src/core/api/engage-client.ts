@@ -9,13 +9,13 @@ import { FORMULA_FETCH_BUDGET_MS } from '../budgets';
 import { encodeBase64 } from '../util/base64';
 import { NotSignedInError, ValidationError } from '../errors';
 import { fetchReport, type PageFetcher, type PageRange, type ReportResult } from './paging';
-import type { Cache, Clock, HttpRequest, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from '../ports';
-import { FETCH_URL_MAX_CHARS } from '../ports';
+import { FETCH_URL_MAX_CHARS, type Cache, type Clock, type HttpRequest, type HttpTransport, type KeyValueStore, type Lock, type RandomSource, type Sleeper } from '../ports';
 import { LOGIN_RATE_RULE, RateLimiter, REPORT_RATE_RULE, type RateReservation } from './rate-limiter';
 import { buildReportQuery, buildUrl, publisherIdProblem, reportPageUrl, type ReportInput, type ReportQuery } from './report-request';
 import { parseLoginToken, parseLookup, parseReportPage, type LookupEntry, type ReportPage } from './responses';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 import { RequestSender, type FetchCounter } from './request-sender';
+import { checkToken } from './token';
 import { LOOKUPS, TOKEN_HEADER, TRACE_ID_HEADER, type LookupKind, type ReportKind } from '../spec';
 import { controlCharacterIndex, describeControlCharacter, quoted } from '../util/text';
 import { hashText } from '../util/hash';
@@ -106,9 +106,7 @@ export class EngageClient implements PageFetcher {
 
   /** Uses a token the user pasted (created in the service's web UI) or one stored earlier. */
   setToken(token: string): void {
-    const t = typeof token === 'string' ? token.trim() : '';
-    if (t === '' || /\s/.test(t)) throw ValidationError.single('token', 'must be the API token as one piece of text without spaces');
-    this.currentToken = t;
+    this.currentToken = checkToken(token);
   }
 
   clearToken(): void {

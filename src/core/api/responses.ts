@@ -7,6 +7,7 @@
 import * as z from '../util/zod';
 import { ResponseFormatError } from '../errors';
 import { TOKEN_HEADER } from '../spec';
+import { tokenProblem } from './token';
 import { normaliseMetrics, toNumberIfNumeric, unwrap } from './values';
 
 /** A count that may arrive wrapped or as a numeric string. */
@@ -75,7 +76,7 @@ export function parseLoginToken(body: string, traceId?: string): string {
       }
     }
   }
-  if (typeof token !== 'string' || token.trim() === '' || /\s/.test(token.trim())) {
+  if (typeof token !== 'string' || tokenProblem(token.trim()) !== undefined) {
     throw new ResponseFormatError(`no token in the login answer (expected a field named ${TOKEN_HEADER})`, 'GET /login', traceId);
   }
   return token.trim();

@@ -28,9 +28,6 @@ import { describeSchedule, nextRunAfter } from './schedule';
 import { reportToSheetBlock } from '../sheets/sheet-output';
 import type { ReportKind } from '../spec';
 import { wallTimeInZone } from '../util/dates';
-import type { EngageClient } from '../api/engage-client';
-import type { EngageAddon } from '../addon/engage-addon';
-import { REPORT_RATE_RULE } from '../api/rate-limiter';
 import { resolvePeriod } from './period';
 import type { SavedReportStore } from './saved-report-store';
 
@@ -351,24 +348,4 @@ export function fairOrder(items: { report: SavedReport; status: RefreshStatus }[
     for (const list of lists) if (round < list.length) order.push(list[round]!);
   }
   return order;
-}
-
-/** The runner's ReportSource over the add-on: the stored sign-in and the shared rate budget, never a login. */
-export function addonReportSource(addon: EngageAddon): ReportSource {
-  let client: EngageClient | undefined;
-  const budget = addon.rateBudget();
-  const signedIn = () => (client ??= addon.signedInClient());
-  return {
-    checkSignedIn: () => void signedIn(),
-    buildQuery: (kind, input) => addon.buildQuery(kind, input),
-    run(query, options) {
-      const c = signedIn();
-      const before = c.requestsSent;
-      // A scheduled refresh writes whole reports only: no request for pages that could not all come.
-      const result = addon.withSignIn(() => c.runReport(query, { ...options, allOrNothing: true }));
-      return { result, requests: c.requestsSent - before };
-    },
-    budgetFreeAtMs: (entityId, requests) => budget.nextFreeAtMs(REPORT_RATE_RULE, entityId, requests),
-    fetchRoomFor: (requests) => addon.fetchQuota.roomForScheduled(requests),
-  };
 }

@@ -11,23 +11,36 @@
  * in the user's properties: a run gets no more of it than is left, and what it cannot reach waits,
  * first in line, for the window to reopen.
  */
-import type { EngageAddon, QuotaView } from '../addon/engage-addon';
-import { quotaView } from '../addon/engage-addon';
+import { quotaView, type DailyQuota, type QuotaView } from '../api/daily-quota';
+import type { ReportInput, ReportQuery } from '../api/report-request';
 import { ValidationError } from '../errors';
 import type { Clock, KeyValueStore, RandomSource, ReportSheet, TriggerPort } from '../ports';
 import { RUN_FETCH_BUDGET_MS, RUN_WRAP_UP_MS } from '../budgets';
-import { addonReportSource, formatLocal, RefreshRunner, type RunSummary } from './refresh-runner';
+import { RefreshRunner, type ReportSource, type RunSummary } from './refresh-runner';
 import { checkSavedReport, reportInputOf, type RefreshStatus, type SavedReport, type SavedReportInput } from './saved-reports';
 import { describeSchedule, nextRunAfter } from './schedule';
 import type { SavedReportStore } from './saved-report-store';
+import type { ReportKind } from '../spec';
 
 /** Where a user's random owner id lives (user properties): not an email, so no extra scope is needed. */
 export const OWNER_ID_KEY = 'engage.schedule.ownerId';
 /** Apps Script's quotas page: 20 triggers per user per script; a published add-on is one script for all its documents. */
 export const TRIGGERS_PER_USER = 20;
 
+/** What scheduling needs of the user's Engage sign-in and quotas (the add-on's EngageSession). */
+export interface ScheduleAccount {
+  /** Signed in, with a sign-in the service has not refused. */
+  isSignedIn(): boolean;
+  /** The user's trigger runtime in the current 24-hour window, which scheduled runs spend. */
+  triggerRuntime(): DailyQuota;
+  /** Validates report arguments (nothing is sent) and returns the query. */
+  buildQuery(kind: ReportKind, input: ReportInput): ReportQuery;
+  /** What a run fetches with: the stored sign-in, the document's rate budget, the URL Fetch quota. */
+  reportSource(): ReportSource;
+}
+
 export interface ScheduleServiceDeps {
-  addon: EngageAddon;
+  account: ScheduleAccount;
   reports: SavedReportStore;
   /** The user's own properties (the owner id). */
   userStore: KeyValueStore;
@@ -88,12 +101,12 @@ export class ScheduleService {
 
   list(): ScheduleList {
     const me = this.deps.userStore.get(OWNER_ID_KEY);
-    const signedIn = this.deps.addon.session().signedIn;
+    const signedIn = this.deps.account.isSignedIn();
     return {
       reports: this.deps.reports.list().map((r) => this.view(r, me, signedIn)),
       triggerInstalled: this.deps.trigger.isInstalled(),
       timeZone: this.deps.timeZone,
-      triggerRuntime: quotaView(this.deps.addon.triggerRuntime().usage()),
+      triggerRuntime: quotaView(this.deps.account.triggerRuntime().usage()),
     };
   }
 
@@ -156,7 +169,7 @@ export class ScheduleService {
    * the run's time counted and the trigger reconciled.
    */
   runDue(startedAtMs: number): RunSummary {
-    const runtime = this.deps.addon.triggerRuntime();
+    const runtime = this.deps.account.triggerRuntime();
     const { used, limit } = runtime.usage();
     const fetchBudgetMs = Math.max(0, Math.min(RUN_FETCH_BUDGET_MS, limit - used - RUN_WRAP_UP_MS));
     let summary: RunSummary;
@@ -195,14 +208,14 @@ export class ScheduleService {
   }
 
   private runner(): RefreshRunner {
-    const { addon, reports, sheet, clock, timeZone } = this.deps;
-    return new RefreshRunner({ store: reports, source: addonReportSource(addon), sheet, clock, timeZone, ownerId: this.ownerId() });
+    const { account, reports, sheet, clock, timeZone } = this.deps;
+    return new RefreshRunner({ store: reports, source: account.reportSource(), sheet, clock, timeZone, ownerId: this.ownerId() });
   }
 
   private validate(input: unknown): SavedReportInput {
     const report = checkSavedReport(input);
     // Every report argument checked as a formula's would be, with today's dates; nothing is sent.
-    this.deps.addon.buildQuery(report.kind, reportInputOf(report, this.deps.clock.now()));
+    this.deps.account.buildQuery(report.kind, reportInputOf(report, this.deps.clock.now()));
     return report;
   }
 
@@ -248,4 +261,3 @@ export class ScheduleService {
   }
 }
 
-export { formatLocal };

@@ -3,11 +3,9 @@
  * entries, how a formula waits for another execution's claim instead of fetching again, that the cache
  * write is skipped when too little time is left, and that dates survive the cache.
  */
-import {
-  CACHE_WRITE_ALLOWANCE_MS, ENCODE_MS_PER_1000_CELLS, EngageAddon, RESULT_MAX_ITEMS, decodeValues, encodeValues,
-} from '../../../../src/core/addon/engage-addon';
+import { EngageAddon } from '../../../../src/core/addon/engage-addon';
+import { CACHE_WRITE_ALLOWANCE_MS, ENCODE_MS_PER_1000_CELLS, RESULT_MAX_ITEMS } from '../../../../src/core/addon/formula-cache';
 import type { Compressor } from '../../../../src/core/ports';
-import { REPORT_RATE_RULE } from '../../../../src/core/api/rate-limiter';
 import { FakeCache, FakeCompressor, FakeLock, FakeStore, FakeTransport, jsonResponse, ManualClock, ManualSleeper, reportHandler } from '../../../support/fakes';
 
 const BASE = 'https://api.example.com/engage/v2';
@@ -161,37 +159,20 @@ describe('where EngageAddon keeps shared state', () => {
     expect(documentLock.releases).toBe(4);
     // The user lock guards only the daily URL Fetch count: one update for the one request.
     expect(userLock.tryLocks).toBe(1);
-    expect(addon.rateBudget().remaining(REPORT_RATE_RULE, 'pub')).toBe(29);
+    // 29 of the 30 slots are left: 29 requests fit now, 30 do not.
+    const budget = addon.session.reportSource();
+    expect(budget.budgetFreeAtMs('pub', 29)).toBe(clock.now());
+    expect(budget.budgetFreeAtMs('pub', 30)).toBeGreaterThan(clock.now());
   });
 
   it('keeps the login guard in the signing-in user\'s properties, under the user lock', () => {
     const { addon, transport, puts, userStore, userLock, documentLock } = setup(7);
     transport.setHandler(() => jsonResponse(200, { 'SVC-TOKEN-V1': 'new-token' }));
-    addon.signIn('ann@example.com', 'pw');
+    addon.session.signIn('ann@example.com', 'pw');
     expect(JSON.parse(userStore.values.get('engage.rate.login.ann@example.com')!).t).toHaveLength(1);
     // The login guard's reservation and settlement, and the daily URL Fetch count of the one request.
     expect(userLock.tryLocks).toBe(3);
     expect(documentLock.tryLocks).toBe(0);
     expect(puts.filter((p) => p.key.startsWith('engage.rate.'))).toEqual([]);
-  });
-});
-
-describe('encodeValues and decodeValues', () => {
-  it('keep dates as dates and everything else as it was', () => {
-    const day = new Date(Date.UTC(2026, 10, 1, -1));
-    const values = [['day', 'revenue', 'name'], [day, 12.5, 'x'], ['Total', 3, '']];
-    const decoded = decodeValues(encodeValues(values));
-    expect(decoded).toEqual(values);
-    expect(decoded[1]![0]).toBeInstanceOf(Date);
-    expect(values[1]![0]).toBe(day);
-  });
-});
-
-describe('EngageAddon.useToken', () => {
-  it('refuses a pasted token with control characters or non-ASCII letters', () => {
-    const { addon } = setup(1);
-    for (const token of ['abc\u0007def', 'tökén']) {
-      expect(() => addon.useToken(token)).toThrow(/^token: may hold only printable ASCII characters/);
-    }
   });
 });
