@@ -6,7 +6,7 @@
  */
 import { userMessage } from '../core/errors';
 import type { ScheduleList } from '../core/schedules/schedule-service';
-import type { RunSummary } from '../core/schedules/refresh-runner';
+import type { RefreshSummary } from '../core/schedules/refresh-runner';
 import { touchRefreshCell } from '../gas/refresh-cell';
 import { createScheduleService } from '../gas/schedule-services';
 import { withUserMessage } from './user-errors';
@@ -55,7 +55,7 @@ export function updateSchedule(id: unknown, report: unknown): ScheduleList {
  * @param {string} id The saved report's id.
  * @return {Object} {summary, list}.
  */
-export function runScheduleNow(id: unknown): { summary: RunSummary; list: ScheduleList } {
+export function runScheduleNow(id: unknown): { summary: RefreshSummary; list: ScheduleList } {
   return withUserMessage(() => {
     const outcome = createScheduleService().runNow(id);
     if (outcome.summary.refreshed.length > 0) refreshFormulas();

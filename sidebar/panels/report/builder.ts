@@ -8,7 +8,7 @@ import type { BuilderRequest } from '../../../src/core/builder/builder-request';
 import { a1Cell } from '../../../src/core/util/a1-notation';
 import { PRESET_LABELS } from '../../../src/core/builder/date-presets';
 import { reportFormula } from '../../../src/core/builder/formula-text';
-import type { RunSummary } from '../../../src/core/addon/sidebar-reports';
+import type { RunToSheetSummary } from '../../../src/core/addon/sidebar-reports';
 import type { ReportKind } from '../../../src/core/spec';
 import { el, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';
@@ -36,7 +36,7 @@ export class ReportBuilder {
   private kind: ReportKind = 'main';
   private chosen: string[] = ['day'];
   /** The last successful run: Add chart draws its block, and Save to schedule offers its cells for the same request. */
-  private lastRun: { block: RunSummary['block']; header: string[]; request: string } | undefined;
+  private lastRun: { block: RunToSheetSummary['block']; header: string[]; request: string } | undefined;
   private busy = false;
 
   private readonly kindBox = el('div', { class: 'segmented', role: 'radiogroup', 'aria-label': 'Report type', id: 'report-kind' });

@@ -32,7 +32,7 @@ export interface RunProgress {
   message?: string;
 }
 
-export interface RunSummary {
+export interface RunToSheetSummary {
   /** Where the rows were written: Add chart and Save to schedule start from it. */
   block: WrittenBlock;
   /** Data rows written, without header and totals. */
@@ -51,7 +51,7 @@ export interface Publisher {
   name: string;
 }
 
-export interface SidebarReportsPorts {
+export interface SidebarReportsDeps {
   /** The user's session: runs and the publisher picker use the stored sign-in. */
   session: EngageSession;
   writer: SheetWriter;
@@ -66,12 +66,12 @@ export interface SidebarReportsPorts {
 export class SidebarReports {
   private readonly blocks: BlockRecords;
 
-  constructor(private readonly ports: SidebarReportsPorts) {
-    this.blocks = new BlockRecords(ports.documentStore);
+  constructor(private readonly deps: SidebarReportsDeps) {
+    this.blocks = new BlockRecords(deps.documentStore);
   }
 
   listPublishers(): Publisher[] {
-    const entries = this.ports.session.signedIn().lookup('publishers', undefined, { deadlineAtMs: this.ports.clock.now() + PUBLISHER_LIST_BUDGET_MS });
+    const entries = this.deps.session.signedIn().lookup('publishers', undefined, { deadlineAtMs: this.deps.clock.now() + PUBLISHER_LIST_BUDGET_MS });
     return entries
       .map((e) => ({ id: String(e.id ?? ''), name: String(e.name ?? e.id ?? '') }))
       .filter((p) => p.id !== '')
@@ -79,35 +79,35 @@ export class SidebarReports {
   }
 
   /** Fetches every page, then writes the block at `placement` in one batch. */
-  runToSheet(request: unknown, placement: BlockPlacement, runId: unknown): RunSummary {
+  runToSheet(request: unknown, placement: BlockPlacement, runId: unknown): RunToSheetSummary {
     const id = checkRunId(runId);
-    const started = this.ports.clock.now();
+    const started = this.deps.clock.now();
     const { kind, input } = toReportInput(request);
     // Validation problems are reported before the first request and before any progress appears.
-    const query = this.ports.session.buildQuery(kind, input);
+    const query = this.deps.session.buildQuery(kind, input);
     this.setProgress(id, { state: 'running', pagesFetched: 0, pagesPlanned: 1 });
     try {
-      const result = this.ports.session.signedIn().runReport(query, {
+      const result = this.deps.session.signedIn().runReport(query, {
         deadlineAtMs: started + SIDEBAR_RUN_BUDGET_MS,
         onProgress: (pagesFetched, pagesPlanned) => this.setProgress(id, { state: 'running', pagesFetched, pagesPlanned }),
       });
       const r = request as BuilderRequest;
       const block = reportToSheetBlock(result, {
-        timeZone: this.ports.timeZone,
+        timeZone: this.deps.timeZone,
         ...(r.currencyCode ? { currencyCode: r.currencyCode } : {}),
         ...(typeof r.decDigits === 'number' ? { decDigits: r.decDigits } : {}),
       });
-      const written = this.ports.writer.write(placement, block, this.blocks.previous(placement));
-      this.blocks.remember(written, this.ports.clock.now(), this.ports.writer.sheetNames());
+      const written = this.deps.writer.write(placement, block, this.blocks.previous(placement));
+      this.blocks.remember(written, this.deps.clock.now(), this.deps.writer.sheetNames());
       const pages = result.pagesFetched ?? 1;
       this.setProgress(id, { state: 'done', pagesFetched: pages, pagesPlanned: pages });
-      const summary: RunSummary = {
+      const summary: RunToSheetSummary = {
         block: written,
         dataRows: block.dataRows,
         pages,
         header: (block.values[0] ?? []).map(String),
-        preview: block.values.slice(1, 1 + Math.min(PREVIEW_ROWS, block.dataRows)).map((row) => row.map((cell, c) => plainCell(cell, this.ports.timeZone, block.kinds[c] === 'hour'))),
-        elapsedMs: this.ports.clock.now() - started,
+        preview: block.values.slice(1, 1 + Math.min(PREVIEW_ROWS, block.dataRows)).map((row) => row.map((cell, c) => plainCell(cell, this.deps.timeZone, block.kinds[c] === 'hour'))),
+        elapsedMs: this.deps.clock.now() - started,
       };
       if (result.partial) {
         summary.partialNote = result.stoppedBecause === 'rateLimit'
@@ -122,7 +122,7 @@ export class SidebarReports {
   }
 
   progress(runId: unknown): RunProgress | null {
-    const text = this.ports.progressCache.get(`${PROGRESS_PREFIX}${checkRunId(runId)}`);
+    const text = this.deps.progressCache.get(`${PROGRESS_PREFIX}${checkRunId(runId)}`);
     if (!text) return null;
     try {
       return JSON.parse(text) as RunProgress;
@@ -138,14 +138,14 @@ export class SidebarReports {
    */
   formula(request: unknown, refreshReference?: string): { formula: string; columns: number } {
     const { kind, input } = toReportInput(request);
-    const query = this.ports.session.buildQuery(kind, input);
+    const query = this.deps.session.buildQuery(kind, input);
     const metrics = query.metrics === ALL_METRICS ? availableMetrics(kind, query.breakdowns) : query.metrics;
     return { formula: reportFormula(request as BuilderRequest, refreshReference), columns: reportColumnCount(kind, query.breakdowns, metrics) };
   }
 
   private setProgress(runId: string, progress: RunProgress): void {
     try {
-      this.ports.progressCache.put(`${PROGRESS_PREFIX}${runId}`, JSON.stringify(progress), PROGRESS_TTL_SECONDS);
+      this.deps.progressCache.put(`${PROGRESS_PREFIX}${runId}`, JSON.stringify(progress), PROGRESS_TTL_SECONDS);
     } catch {
       // Progress is a courtesy: a cache failure must not fail the run.
     }

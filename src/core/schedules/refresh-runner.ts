@@ -66,7 +66,7 @@ export interface RunOptions {
 
 export type Outcome = 'refreshed' | 'failed' | 'deferred' | 'needsSignIn' | 'busy';
 
-export interface RunSummary {
+export interface RefreshSummary {
   refreshed: string[];
   failed: string[];
   /** Due but left for the next run: the budget or the time ran out. */
@@ -138,11 +138,11 @@ export class RefreshRunner {
     return fairOrder(due);
   }
 
-  run(options: RunOptions = {}): RunSummary {
+  run(options: RunOptions = {}): RefreshSummary {
     const { store, clock, ownerId } = this.deps;
     const startedAtMs = options.startedAtMs ?? clock.now();
     const deadlineAtMs = startedAtMs + (options.fetchBudgetMs ?? RUN_FETCH_BUDGET_MS);
-    const summary: RunSummary = { refreshed: [], failed: [], deferred: [], needsSignIn: false, requests: 0 };
+    const summary: RefreshSummary = { refreshed: [], failed: [], deferred: [], needsSignIn: false, requests: 0 };
     this.runningNow = options.only !== undefined;
     const queue = options.only
       ? options.only.map((id) => store.findOrThrow(id))
@@ -191,7 +191,7 @@ export class RefreshRunner {
   }
 
   /** Refreshes one report; never throws for the report's own failures. */
-  private refreshOne(report: SavedReport, deadlineAtMs: number, summary: RunSummary): Outcome {
+  private refreshOne(report: SavedReport, deadlineAtMs: number, summary: RefreshSummary): Outcome {
     const { store, clock, source, timeZone } = this.deps;
     const startMs = clock.now();
     const status = store.status(report.id);
@@ -249,7 +249,7 @@ export class RefreshRunner {
     }
   }
 
-  private fetchBlock(report: SavedReport, status: RefreshStatus, deadlineAtMs: number, summary: RunSummary): { block: SheetBlock; requests: number; fetchedThrough?: string } {
+  private fetchBlock(report: SavedReport, status: RefreshStatus, deadlineAtMs: number, summary: RefreshSummary): { block: SheetBlock; requests: number; fetchedThrough?: string } {
     const { clock, source, timeZone } = this.deps;
     const now = clock.now();
     const blockOptions = {

@@ -16,7 +16,7 @@ import type { ReportInput, ReportQuery } from '../api/report-request';
 import { ValidationError } from '../errors';
 import type { Clock, KeyValueStore, RandomSource, ReportSheet, TriggerPort } from '../ports';
 import { RUN_FETCH_BUDGET_MS, RUN_WRAP_UP_MS } from '../budgets';
-import { RefreshRunner, type ReportSource, type RunSummary } from './refresh-runner';
+import { RefreshRunner, type ReportSource, type RefreshSummary } from './refresh-runner';
 import { checkSavedReport, reportInputOf, type RefreshStatus, type SavedReport, type SavedReportInput } from './saved-reports';
 import { describeSchedule, nextRunAfter } from './schedule';
 import type { SavedReportStore } from './saved-report-store';
@@ -157,7 +157,7 @@ export class ScheduleService {
   }
 
   /** Refreshes one saved report now, due or not; its status records the outcome. */
-  runNow(id: unknown): { summary: RunSummary; list: ScheduleList } {
+  runNow(id: unknown): { summary: RefreshSummary; list: ScheduleList } {
     const report = this.requireMine(id);
     const summary = this.runner().run({ only: [report.id] });
     return { summary, list: this.list() };
@@ -168,11 +168,11 @@ export class ScheduleService {
    * user's 24-hour window (no request starts later than the wrap-up time before it runs out), then
    * the run's time counted and the trigger reconciled.
    */
-  runDue(startedAtMs: number): RunSummary {
+  runDue(startedAtMs: number): RefreshSummary {
     const runtime = this.deps.account.triggerRuntime();
     const { used, limit } = runtime.usage();
     const fetchBudgetMs = Math.max(0, Math.min(RUN_FETCH_BUDGET_MS, limit - used - RUN_WRAP_UP_MS));
-    let summary: RunSummary;
+    let summary: RefreshSummary;
     try {
       summary = this.runner().run({ startedAtMs, fetchBudgetMs });
     } finally {
