@@ -18,7 +18,7 @@ import { panel as recommendationsPanel } from './panels/recommendations';
 import { panel as reportPanel } from './panels/report';
 import { panel as schedulesPanel } from './panels/schedules';
 import { server } from './server';
-import type { SidebarState } from '../src/core/addon/session';
+import type { SidebarState } from '../src/core';
 
 const PANELS: Panel[] = [reportPanel, schedulesPanel, recommendationsPanel, accountPanel];
 

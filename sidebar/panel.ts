@@ -4,7 +4,7 @@
  * the first time its tab opens, and calls `shown` each time the tab is opened again.
  */
 import type { ServerClient } from './server';
-import type { SidebarState } from '../src/core/addon/session';
+import type { SidebarState } from '../src/core';
 
 export interface PanelContext {
   /** The typed server client (google.script.run as Promises). */

@@ -4,7 +4,7 @@
  * left, and when the window closes. Apps Script counts 24 hours from the first use, not calendar days.
  */
 import { el } from './dom';
-import type { QuotaView } from '../src/core/api/daily-quota';
+import type { QuotaView } from '../src/core';
 
 /** A meter and one sentence; `unit` renders an amount ("1,234 fetches", "12 minutes"). */
 export function quotaBlock(id: string, title: string, view: QuotaView, unit: (amount: number) => string): HTMLElement {

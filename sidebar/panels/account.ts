@@ -5,12 +5,11 @@
  * form says so before the user spends a login. The addresses a deployment may call are shown beside
  * the address fields; the server refuses others.
  */
-import { FORMULA_RESERVE_SHARE } from '../../src/core/api/daily-quota';
+import { FORMULA_RESERVE_SHARE, type SidebarState } from '../../src/core';
 import { el, field, notice, replaceChildren } from '../dom';
 import type { Panel, PanelContext } from '../panel';
 import { count, quotaBlock } from '../quota';
 import { failureText } from '../server';
-import type { SidebarState } from '../../src/core/addon/session';
 
 /** Shows the fetch count as it is now: formulas and runs since the last state also fetched. */
 let refreshQuota: (() => void) | undefined;

@@ -7,12 +7,10 @@
  * positions in display order, and not at all without a tracking address or when nothing was shown.
  * Test mode is on by default and always visible.
  */
-import { impressionPixelUrl } from '../../src/core/recommendations/impression-pixel';
-import type { PreviewDocument, RecommendationsPreview } from '../../src/core/recommendations/recommendations';
+import { impressionPixelUrl, type PreviewDocument, type RecommendationsPreview, type SidebarState } from '../../src/core';
 import { el, field, notice, replaceChildren } from '../dom';
 import type { Panel, PanelContext } from '../panel';
 import { failureText } from '../server';
-import type { SidebarState } from '../../src/core/addon/session';
 
 /** Calls the pixel address from the browser: a GET without cookies or referrer, as an image beacon. */
 export type PixelSender = (url: string) => void;

@@ -5,13 +5,12 @@
  * work (fetching, the table, the cache write) gets 27 of them, fetching the first 25, and the rest is
  * left for Sheets to take the result.
  */
-import { FORMULA_TIME_BUDGET_MS } from '../core/budgets';
-import type { ReportInput } from '../core/api/report-request';
-import type { LookupKind, ReportKind } from '../core/spec';
-import { FORMULA_MAX_ROWS, optionalInteger, optionalList, optionalText, requiredDate, requiredText, singleValue } from '../core/sheets/formula-args';
+import {
+  type Cell, FORMULA_MAX_ROWS, FORMULA_TIME_BUDGET_MS, type LookupKind, optionalInteger, optionalList, optionalText,
+  type ReportInput, type ReportKind, requiredDate, requiredText, singleValue,
+} from '../core';
 import { createAddon } from '../gas/addon-services';
 import { withUserMessage } from './user-errors';
-import type { Cell } from '../core/ports';
 
 type Arg = unknown;
 

@@ -4,8 +4,7 @@
  * because of it: the menu must always appear.
  */
 import { createSession } from '../gas/addon-services';
-import { userMessage } from '../core/errors';
-import { TOKEN_LIFETIME_DAYS } from '../core/spec';
+import { TOKEN_LIFETIME_DAYS, userMessage } from '../core';
 import { touchRefreshCell } from '../gas/refresh-cell';
 
 /**

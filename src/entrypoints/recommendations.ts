@@ -4,13 +4,10 @@
  * widget ID from the user's settings (the spreadsheet owner's in a formula). Neither fires the
  * impression pixel: only the sidebar does, in the browser, after it has displayed the documents.
  */
-import { PREVIEW_TIME_BUDGET_MS } from '../core/budgets';
-import { singleValue } from '../core/sheets/formula-args';
-import type { RecommendationsPreview } from '../core/recommendations/recommendations';
+import { type Cell, PREVIEW_TIME_BUDGET_MS, type RecommendationsPreview, singleValue } from '../core';
 import { createAddon } from '../gas/addon-services';
 import { runFormula } from './custom-functions';
 import { withUserMessage } from './user-errors';
-import type { Cell } from '../core/ports';
 
 /**
  * The in-chat ads Engage recommends for keywords and IAB categories: one row per document, as a chat

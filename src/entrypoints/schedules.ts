@@ -4,9 +4,7 @@
  * as one sentence. The trigger handler never throws: each saved report's status records what
  * happened, because a trigger sends no error email and nobody watches it.
  */
-import { userMessage } from '../core/errors';
-import type { ScheduleList } from '../core/schedules/schedule-service';
-import type { RefreshSummary } from '../core/schedules/refresh-runner';
+import { type RefreshSummary, type ScheduleList, userMessage } from '../core';
 import { touchRefreshCell } from '../gas/refresh-cell';
 import { createScheduleService } from '../gas/schedule-services';
 import { withUserMessage } from './user-errors';

@@ -3,7 +3,7 @@
  * who has the sidebar open. Arguments and results are plain data; a failure reaches the sidebar's
  * failure handler as an Error whose message is one sentence that says what to do next.
  */
-import type { SidebarState } from '../core/addon/session';
+import type { SidebarState } from '../core';
 import { createSession } from '../gas/addon-services';
 import { withUserMessage } from './user-errors';
 

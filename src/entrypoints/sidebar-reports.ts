@@ -3,8 +3,7 @@
  * progress, "Insert formula" and "Add chart". Thin: read the arguments, call the core
  * (SidebarReports) or the spreadsheet adapters, and turn a failure into one sentence.
  */
-import type { RunProgress, RunToSheetSummary, Publisher } from '../core/addon/sidebar-reports';
-import { checkRunId } from '../core/addon/sidebar-reports';
+import { checkRunId, type Publisher, type RunProgress, type RunToSheetSummary } from '../core';
 import { addRevenueChart, resolvePlacement, sheetContext, writeFormulaAtActiveCell } from '../gas/report-targets';
 import { refreshCellReference } from '../gas/refresh-cell';
 import { createSidebarReports } from '../gas/sidebar-report-services';

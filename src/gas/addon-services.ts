@@ -4,8 +4,7 @@
  * scope: the services available depend on the auth mode, and a service touched while the bundle loads
  * would break onOpen in AuthMode.NONE.
  */
-import { EngageAddon, type AddonDeps } from '../core/addon/engage-addon';
-import { EngageSession } from '../core/addon/session';
+import { type AddonDeps, EngageAddon, EngageSession } from '../core';
 import { DEPLOYMENT } from './deployment';
 import { gzipCompressor } from './gzip-compressor';
 import { UrlFetchTransport } from './url-fetch-transport';

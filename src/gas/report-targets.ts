@@ -3,11 +3,7 @@
  * sheet, an existing sheet at A1, or the active cell), the active cell for "Insert formula", and the
  * native chart of revenue and RPM by day placed beside a written block.
  */
-import { checkRunTarget, SHEET_NAME_MAX_CHARS } from '../core/builder/builder-request';
-import { isDate } from '../core/util/dates';
-import { ValidationError } from '../core/errors';
-import { quoted } from '../core/util/text';
-import type { BlockPlacement, WrittenBlock } from '../core/ports';
+import { type BlockPlacement, checkRunTarget, isDate, quoted, SHEET_NAME_MAX_CHARS, ValidationError, type WrittenBlock } from '../core';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

@@ -3,12 +3,11 @@
  * execution: saved reports in the document's properties under the document lock, the owner id in
  * the user's properties, the report sheet, and the user's hourly trigger.
  */
-import { ScheduleService } from '../core/schedules/schedule-service';
+import { SavedReportStore, ScheduleService } from '../core';
 import { createSession } from './addon-services';
 import { SavedReportSheet } from './report-sheet';
 import { PropertiesStore, ServiceLock, systemClock } from './stores';
 import { HourlyTrigger } from './triggers';
-import { SavedReportStore } from '../core/schedules/saved-report-store';
 
 export function createScheduleService(): ScheduleService {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();

@@ -3,7 +3,7 @@
  * execution: the user's session, the sheet writer, the document's properties (where each written block is
  * remembered) and the user's cache (run progress).
  */
-import { SidebarReports } from '../core/addon/sidebar-reports';
+import { SidebarReports } from '../core';
 import { createSession } from './addon-services';
 import { SpreadsheetWriter } from './sheet-writer';
 import { PropertiesStore, ServiceCache, systemClock } from './stores';

@@ -4,12 +4,7 @@
  * into one request, shows the equivalent formula, and runs the actions: Run to sheet (with its
  * progress), Insert formula, Add chart and Save to schedule (the Schedule section).
  */
-import type { BuilderRequest } from '../../../src/core/builder/builder-request';
-import { a1Cell } from '../../../src/core/util/a1-notation';
-import { PRESET_LABELS } from '../../../src/core/builder/date-presets';
-import { reportFormula } from '../../../src/core/builder/formula-text';
-import type { RunToSheetSummary } from '../../../src/core/addon/sidebar-reports';
-import type { ReportKind } from '../../../src/core/spec';
+import { a1Cell, type BuilderRequest, PRESET_LABELS, reportFormula, type ReportKind, type RunToSheetSummary } from '../../../src/core';
 import { el, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';
 import { failureText } from '../../server';

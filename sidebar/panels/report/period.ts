@@ -3,11 +3,12 @@
  * general report, 24-hour UTC windows for the hourly ones, from the core's date-presets.ts), a custom
  * range, and one line saying what the period covers.
  */
-import { hourWindowFrom, presetRange, presetsFor, PRESET_LABELS, type DatePreset, type DateRange } from '../../../src/core/builder/date-presets';
-import { REALTIME_WINDOW_HOURS } from '../../../src/core/spec';
+import {
+  type DatePreset, type DateRange, hourWindowFrom, MS_PER_HOUR, PRESET_LABELS, presetRange, presetsFor,
+  REALTIME_WINDOW_HOURS,
+} from '../../../src/core';
 import { el, field, replaceChildren } from '../../dom';
 import type { PartContext } from './part';
-import { MS_PER_HOUR } from '../../../src/core/util/dates';
 
 export interface PeriodPicker {
   /** The Period field, the custom-range controls and the period's line, in form order. */

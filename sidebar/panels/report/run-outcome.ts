@@ -3,7 +3,7 @@
  * result, and the first rows as a small table (every cell is text content); and whether Add chart
  * can draw the run's block.
  */
-import type { RunToSheetSummary } from '../../../src/core/addon/sidebar-reports';
+import type { RunToSheetSummary } from '../../../src/core';
 import { el, notice } from '../../dom';
 
 /** Why the Add chart button is off for a run with this header (or before any run), or undefined when it can draw. */

@@ -5,18 +5,15 @@
  * report. The period, the incremental rule and the saved report's shape come from the core
  * (schedule-draft.ts, saved-reports.ts); the server validates the saved report again.
  */
-import type { BuilderRequest } from '../../../src/core/builder/builder-request';
-import { A1_CELL_PATTERN } from '../../../src/core/util/a1-notation';
-import type { DatePreset } from '../../../src/core/builder/date-presets';
-import { incrementalProblem } from '../../../src/core/schedules/saved-reports';
-import { describePeriod, periodForPreset, savedReportFromBuilder } from '../../../src/core/schedules/schedule-draft';
-import { REPORT_SPECS } from '../../../src/core/spec';
+import {
+  A1_CELL_PATTERN, type BuilderRequest, type DatePreset, describePeriod, incrementalProblem, type Period, periodForPreset,
+  REPORT_SPECS, savedReportFromBuilder,
+} from '../../../src/core';
 import { el, field, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';
 import { scheduleFields } from '../../schedule-fields';
 import { failureText } from '../../server';
 import { requestBreakdowns, type Busy, type ReportChoice } from './part';
-import type { Period } from '../../../src/core/schedules/period';
 
 /** What the Schedule section reads from the builder. */
 export interface ScheduleSource extends Busy {

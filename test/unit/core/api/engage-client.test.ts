@@ -1,7 +1,8 @@
 import {
-  AuthenticationError, BadRequestError, ConnectionError, EngageClient, GatewayTimeoutError, NotFoundError, NotSignedInError,
+  AuthenticationError, BadRequestError, ConnectionError, GatewayTimeoutError, NotFoundError, NotSignedInError,
   PermissionDeniedError, RateLimitError, TransportError, ValidationError,
-} from '../../../../src/core';
+} from '../../../../src/core/errors';
+import { EngageClient } from '../../../../src/core/api/engage-client';
 import { errorResponse, jsonResponse, queryOf, reportHandler } from '../../../support/fakes';
 import { BASE_URL, harness, PUBLISHER } from './harness';
 

@@ -1,6 +1,7 @@
-import { AuthenticationError, ConnectionError, RateLimitError, TransportError } from '../../../../src/core';
+import {
+  AddressNotAllowedError, AuthenticationError, BadAddressError, ConnectionError, FetchQuotaError, RateLimitError, TransportError,
+} from '../../../../src/core/errors';
 import { DailyQuota, FETCH_COUNT_KEY, FetchQuota } from '../../../../src/core/api/daily-quota';
-import { AddressNotAllowedError, BadAddressError, FetchQuotaError } from '../../../../src/core/errors';
 import { RateLimiter, REPORT_RATE_RULE } from '../../../../src/core/api/rate-limiter';
 import { RequestSender } from '../../../../src/core/api/request-sender';
 import { DEFAULT_RETRY_POLICY } from '../../../../src/core/api/retry-policy';
