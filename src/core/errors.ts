@@ -146,7 +146,10 @@ export class RecommendationsApiError extends ApiError {
   override readonly code: EngageErrorCode;
   constructor(details: ApiErrorDetails) {
     super(details);
-    this.code = ({ 400: 'BAD_REQUEST', 401: 'AUTHENTICATION_FAILED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RATE_LIMITED', 504: 'GATEWAY_TIMEOUT' } as Record<number, EngageErrorCode>)[details.status] ?? 'API_ERROR';
+    const codes: Record<number, EngageErrorCode> = {
+      400: 'BAD_REQUEST', 401: 'AUTHENTICATION_FAILED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RATE_LIMITED', 504: 'GATEWAY_TIMEOUT',
+    };
+    this.code = codes[details.status] ?? 'API_ERROR';
   }
   protected override summary(): string {
     switch (this.status) {
@@ -263,7 +266,8 @@ export class TriggerQuotaError extends EngageError {
     this.name = 'TriggerQuotaError';
   }
   userMessage(): string {
-    return `You already have ${this.limit} Engage triggers, the most Apps Script allows one Google account (one for each spreadsheet with an active Engage schedule): pause or delete your schedules in a spreadsheet you no longer need, then save this schedule again.`;
+    return `You already have ${this.limit} Engage triggers, the most Apps Script allows one Google account (one for each spreadsheet with an active Engage schedule): `
+      + 'pause or delete your schedules in a spreadsheet you no longer need, then save this schedule again.';
   }
 }
 
@@ -342,7 +346,8 @@ export class SlowServiceError extends EngageError {
   }
   userMessage(): string {
     const seconds = (ms: number) => `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
-    return `Engage is answering slowly (a request took ${seconds(this.slowestRequestMs)}, and ${seconds(this.timeLeftMs)} were left), so the rest of ${this.operation ?? 'the request'} was not asked for: try again in a few minutes, or ask for fewer rows (a formula has 30 seconds, Run to sheet in the sidebar 5 minutes).`;
+    return `Engage is answering slowly (a request took ${seconds(this.slowestRequestMs)}, and ${seconds(this.timeLeftMs)} were left), so the rest of ${this.operation ?? 'the request'} `
+      + 'was not asked for: try again in a few minutes, or ask for fewer rows (a formula has 30 seconds, Run to sheet in the sidebar 5 minutes).';
   }
 }
 

@@ -20,8 +20,8 @@ export type {
   SheetBlock, SheetWriter, Sleeper, WrittenBlock,
 } from './ports';
 export {
-  DEC_DIGITS_MAX, DOC_BREAKDOWN_WINDOW_MONTHS, ENTITY_BREAKDOWNS, EXTERNAL_ID_MAX_LENGTH, MAIN_METRICS_ONLY_ON_WIDGET, REALTIME_WINDOW_HOURS,
-  REPORT_SPECS, TOKEN_LIFETIME_DAYS, type LookupKind, type ReportKind,
+  DEC_DIGITS_MAX, DOC_BREAKDOWN_WINDOW_MONTHS, ENTITY_BREAKDOWNS, EXTERNAL_ID_MAX_LENGTH, MAIN_BREAKDOWNS, MAIN_METRICS_ONLY_ON_WIDGET,
+  REALTIME_WINDOW_HOURS, REPORT_SPECS, TOKEN_LIFETIME_DAYS, type LookupKind, type ReportKind,
 } from './spec';
 export { TransportError, TriggerQuotaError, userMessage, ValidationError, type TransportFailureKind } from './errors';
 export { FORMULA_TIME_BUDGET_MS, PREVIEW_TIME_BUDGET_MS } from './budgets';

@@ -20,7 +20,11 @@ export function runFormula(work: (deadlineAtMs: number) => Cell[][]): Cell[][] {
   return withUserMessage(() => work(deadlineAtMs));
 }
 
-function reportFormula(kind: ReportKind, args: { entityId: Arg; fromDate: Arg; toDate: Arg; breakdowns: Arg; metrics: Arg; filter: Arg; sort: Arg; maxRows: Arg; currencyCode?: Arg; decDigits?: Arg; refresh: Arg }): Cell[][] {
+interface ReportArgs {
+  entityId: Arg; fromDate: Arg; toDate: Arg; breakdowns: Arg; metrics: Arg; filter: Arg; sort: Arg; maxRows: Arg; currencyCode?: Arg; decDigits?: Arg; refresh: Arg;
+}
+
+function reportFormula(kind: ReportKind, args: ReportArgs): Cell[][] {
   return runFormula((deadlineAtMs) => {
     const input: ReportInput = {
       entityId: requiredText(args.entityId, 'entityId', 'the publisher ID from ENGAGE_PUBLISHERS()'),
@@ -72,7 +76,9 @@ function lookupFormula(kind: LookupKind, publisherId: Arg, refresh: Arg): Cell[]
  * @return A header row, one row per result, and a Total row.
  * @customfunction
  */
-export function ENGAGE_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, metrics?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, currencyCode?: Arg, decDigits?: Arg, refresh?: Arg): Cell[][] {
+export function ENGAGE_REPORT(
+  entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, metrics?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, currencyCode?: Arg, decDigits?: Arg, refresh?: Arg,
+): Cell[][] {
   return reportFormula('main', { entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, currencyCode, decDigits, refresh });
 }
 
@@ -92,7 +98,9 @@ export function ENGAGE_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdo
  * @return A header row, one row per result, and a Total row.
  * @customfunction
  */
-export function ENGAGE_EXTERNALID_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, metrics?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, currencyCode?: Arg, refresh?: Arg): Cell[][] {
+export function ENGAGE_EXTERNALID_REPORT(
+  entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, metrics?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, currencyCode?: Arg, refresh?: Arg,
+): Cell[][] {
   return reportFormula('externalId', { entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, currencyCode, refresh });
 }
 

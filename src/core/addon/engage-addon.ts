@@ -5,11 +5,13 @@
  * recommendations preview. Entry points build one EngageAddon per execution with the Apps Script
  * adapters; tests build it with fakes or run the bundle in the local host.
  */
-import { fetchRecommendations, recommendationsInput, recommendationsPreview, recommendationsTable, RECOMMENDATIONS_RESULT_TTL_SECONDS } from '../recommendations/recommendations';
-import type { RawRecommendationsInput, RecommendationsDeps, RecommendationsPreview } from '../recommendations/recommendations';
 import type { ReportInput } from '../api/report-request';
 import { RateLimitError } from '../errors';
 import type { BatchCache, Cell, Compressor } from '../ports';
+import {
+  fetchRecommendations, RECOMMENDATIONS_RESULT_TTL_SECONDS, recommendationsInput, recommendationsPreview, recommendationsTable,
+  type RawRecommendationsInput, type RecommendationsDeps, type RecommendationsPreview,
+} from '../recommendations/recommendations';
 import { lookupTable } from '../sheets/lookup-table';
 import { reportResultToTable, tableToValues } from '../sheets/report-table';
 import { LOOKUPS, type LookupKind, type ReportKind } from '../spec';

@@ -120,7 +120,9 @@ export class EngageClient implements PageFetcher {
   login(username: string, password: string, options: CallOptions = {}): string {
     const problems = [];
     if (typeof username !== 'string' || username.trim() === '') problems.push({ argument: 'username', message: 'username: is required' });
-    else if (username.trim().length > USERNAME_MAX_CHARS) problems.push({ argument: 'username', message: `username: is ${username.trim().length} characters long; a user name has at most ${USERNAME_MAX_CHARS}` });
+    else if (username.trim().length > USERNAME_MAX_CHARS) {
+      problems.push({ argument: 'username', message: `username: is ${username.trim().length} characters long; a user name has at most ${USERNAME_MAX_CHARS}` });
+    }
     else if (controlCharacterIndex(username) >= 0) problems.push({ argument: 'username', message: `username: ${quoted(username)} contains ${describeControlCharacter(username)}` });
     else if (username.includes(':')) problems.push({ argument: 'username', message: `username: ${quoted(username)} must not contain ':' (Basic credentials cannot carry it)` });
     if (typeof password !== 'string' || password === '') problems.push({ argument: 'password', message: 'password: is required' });

@@ -226,7 +226,8 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
     if (from && effective.includes('doc')) {
       const earliest = subtractMonths(utcDayOf(context.nowMs), DOC_BREAKDOWN_WINDOW_MONTHS);
       if (utcMidnightMs(from) < utcMidnightMs(earliest)) {
-        add('fromDate', fromRaw, `is more than ${DOC_BREAKDOWN_WINDOW_MONTHS} months ago, and the 'doc' breakdown only covers the last ${DOC_BREAKDOWN_WINDOW_MONTHS} months (earliest ${formatDay(earliest)})`);
+        const months = DOC_BREAKDOWN_WINDOW_MONTHS;
+        add('fromDate', fromRaw, `is more than ${months} months ago, and the 'doc' breakdown only covers the last ${months} months (earliest ${formatDay(earliest)})`);
       }
     }
   } else {

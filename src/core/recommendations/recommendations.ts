@@ -115,7 +115,9 @@ export function recommendationsInput(raw: RawRecommendationsInput, defaultWidget
 
   const contentUrl = collect(problems, () => optionalText(raw.contentUrl, 'contentUrl'));
   if (contentUrl === undefined) {
-    if (!problems.some((p) => p.argument === 'contentUrl')) problems.push(problem('contentUrl', 'is required (the address or domain of the page the conversation is about, such as https://news.example/story)'));
+    if (!problems.some((p) => p.argument === 'contentUrl')) {
+      problems.push(problem('contentUrl', 'is required (the address or domain of the page the conversation is about, such as https://news.example/story)'));
+    }
   } else if (controlCharacterIndex(contentUrl) >= 0) {
     problems.push(problem('contentUrl', `${quoted(contentUrl)} contains ${describeControlCharacter(contentUrl)}: give the address as text`));
   } else if (contentUrl.length > CONTENT_URL_MAX_CHARS) {
@@ -127,7 +129,9 @@ export function recommendationsInput(raw: RawRecommendationsInput, defaultWidget
   const givenWidget = collect(problems, () => optionalText(raw.widgetJSId, 'widgetJSId'));
   const widgetJSId = givenWidget ?? defaultWidgetId;
   if (widgetJSId === undefined || widgetJSId === '') {
-    if (!problems.some((p) => p.argument === 'widgetJSId')) problems.push(problem('widgetJSId', 'is required (a widget ID such as APP_12): give it, or set a default widget ID in the Engage sidebar under Settings'));
+    if (!problems.some((p) => p.argument === 'widgetJSId')) {
+      problems.push(problem('widgetJSId', 'is required (a widget ID such as APP_12): give it, or set a default widget ID in the Engage sidebar under Settings'));
+    }
   } else if (widgetJSId.length > WIDGET_ID_MAX_CHARS || !WIDGET_ID.test(widgetJSId)) {
     problems.push(problem('widgetJSId', `'${widgetJSId.slice(0, 40)}' must be a widget ID such as APP_12 (letters, digits, "_", "-" and ".", at most ${WIDGET_ID_MAX_CHARS} characters)`));
   }

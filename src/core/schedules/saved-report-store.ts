@@ -186,7 +186,8 @@ export class SavedReportStore {
     if (saved > SAVED_REPORTS_MAX_BYTES || total > PROPERTY_STORE_MAX_BYTES) {
       const kb = (bytes: number) => Math.ceil(bytes / 1024);
       throw ValidationError.single('savedReport', saved > SAVED_REPORTS_MAX_BYTES
-        ? `there is no room for it: saved reports would take ${kb(saved)} KB of the ${kb(SAVED_REPORTS_MAX_BYTES)} KB they may use of this spreadsheet's properties (a refresh's status counted at its most): delete a saved report first, or shorten this one's filter or name`
+        ? `there is no room for it: saved reports would take ${kb(saved)} KB of the ${kb(SAVED_REPORTS_MAX_BYTES)} KB they may use of this spreadsheet's properties `
+          + '(a refresh\'s status counted at its most): delete a saved report first, or shorten this one\'s filter or name'
         : `there is no room for it: this spreadsheet's properties would take ${kb(total)} KB of the ${kb(PROPERTY_STORE_MAX_BYTES)} KB Apps Script keeps per document: delete a saved report first`);
     }
   }

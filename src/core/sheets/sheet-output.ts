@@ -127,5 +127,6 @@ export function cellsAdded(placement: BlockPlacement, rows: number, columns: num
 export function checkCellRoom(cellsInUse: number, cellsNeeded: number): void {
   const left = Math.max(0, SPREADSHEET_CELL_LIMIT - cellsInUse);
   if (cellsNeeded <= left) return;
-  throw ValidationError.single('target', `the report needs ${formatCount(cellsNeeded)} more cells, but this spreadsheet has only ${formatCount(left)} left of the ${formatCount(SPREADSHEET_CELL_LIMIT)} a Google spreadsheet holds: delete sheets, rows or columns you do not need, or ask for fewer rows`);
+  throw ValidationError.single('target', `the report needs ${formatCount(cellsNeeded)} more cells, but this spreadsheet has only ${formatCount(left)} left `
+    + `of the ${formatCount(SPREADSHEET_CELL_LIMIT)} a Google spreadsheet holds: delete sheets, rows or columns you do not need, or ask for fewer rows`);
 }
