@@ -3,7 +3,8 @@
  * Script global or a Node-only API, and it imports nothing but zod. Its folders are layers, each
  * importing only from itself and the layers below it (LAYERS). The same checks run on a miniature
  * core with deliberate mistakes (test/fixtures/core-layers), which they must report, and the core's
- * own tsconfig (no Apps Script types, no DOM) refuses the fixture's global at compile time.
+ * own tsconfig (no Apps Script types, no DOM) refuses the fixture's global at compile time. The
+ * README's Layout lists the same folders in the same order.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -124,6 +125,13 @@ describe('src/core', () => {
   it('has every file in a layer, and each layer imports only from itself and the layers below it', () => {
     expect(new Set(files.map(folderOf))).toEqual(new Set(LAYERS.flat()));
     expect(layerViolations(CORE_DIR)).toEqual([]);
+  });
+
+  it('has its folders listed in the README\'s Layout, one line each, in the layer order', () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const layout = readme.slice(readme.indexOf('## Layout'));
+    const listed = [...layout.slice(0, layout.indexOf('\n```\n', layout.indexOf('```') + 3)).matchAll(/^ {2}([\w*.]+)\/?\s/gm)].map((m) => m[1]);
+    expect(listed).toEqual(LAYERS.flat().map((folder) => (folder === '.' ? '*.ts' : folder)));
   });
 });
 
