@@ -20,7 +20,11 @@ export abstract class EngageError extends Error {
   abstract readonly code: EngageErrorCode;
   /** One sentence for users: what happened and what to do next. */
   abstract userMessage(): string;
-  /** Subclasses call `super()` without a message, so this getter is not hidden by an own `message` property. */
+  /** No message goes to Error's constructor, so no own `message` property hides this getter. */
+  constructor(name: string) {
+    super();
+    this.name = name;
+  }
   override get message(): string {
     return this.userMessage();
   }
@@ -51,8 +55,7 @@ export class ApiError extends EngageError {
   readonly operation: string | undefined;
 
   constructor(details: ApiErrorDetails) {
-    super();
-    this.name = new.target.name;
+    super(new.target.name);
     this.status = details.status;
     this.moreInfo = details.moreInfo;
     this.errorMessage = details.errorMessage;
@@ -178,8 +181,7 @@ export class ConnectionError extends EngageError {
   readonly code = 'CONNECTION_FAILED' as const;
   readonly operation: string | undefined;
   constructor(readonly reason: string, operation?: string) {
-    super();
-    this.name = 'ConnectionError';
+    super('ConnectionError');
     this.operation = operation;
   }
   userMessage(): string {
@@ -198,8 +200,7 @@ export class AddressNotAllowedError extends EngageError {
   readonly code = 'ADDRESS_NOT_ALLOWED' as const;
   readonly address: string;
   constructor(url: string, readonly allowedPrefixes: readonly string[] = [], readonly operation?: string) {
-    super();
-    this.name = 'AddressNotAllowedError';
+    super('AddressNotAllowedError');
     this.address = withoutQuery(url);
   }
   userMessage(): string {
@@ -215,8 +216,7 @@ export class BadAddressError extends EngageError {
   readonly code: 'ADDRESS_NOT_FOUND' | 'INVALID_ADDRESS';
   readonly address: string;
   constructor(readonly reason: 'dns' | 'invalid', url: string, readonly operation?: string) {
-    super();
-    this.name = 'BadAddressError';
+    super('BadAddressError');
     this.code = reason === 'dns' ? 'ADDRESS_NOT_FOUND' : 'INVALID_ADDRESS';
     this.address = withoutQuery(url);
   }
@@ -242,8 +242,7 @@ export class FetchQuotaError extends EngageError {
   readonly local: boolean;
   private readonly nowMs: number | undefined;
   constructor(details: { limit?: number; resetAtMs?: number; nowMs?: number; local?: boolean }) {
-    super();
-    this.name = 'FetchQuotaError';
+    super('FetchQuotaError');
     this.limit = details.limit;
     this.resetAtMs = details.resetAtMs;
     this.nowMs = details.nowMs;
@@ -262,8 +261,7 @@ export class FetchQuotaError extends EngageError {
 export class TriggerQuotaError extends EngageError {
   readonly code = 'TRIGGER_QUOTA_FULL' as const;
   constructor(readonly limit: number) {
-    super();
-    this.name = 'TriggerQuotaError';
+    super('TriggerQuotaError');
   }
   userMessage(): string {
     return `You already have ${this.limit} Engage triggers, the most Apps Script allows one Google account (one for each spreadsheet with an active Engage schedule): `
@@ -285,8 +283,7 @@ export class ValidationError extends EngageError {
   readonly argument: string;
   readonly problems: readonly ValidationProblem[];
   constructor(problems: ValidationProblem[]) {
-    super();
-    this.name = 'ValidationError';
+    super('ValidationError');
     if (problems.length === 0) throw new Error('ValidationError needs at least one problem');
     this.problems = problems;
     this.argument = problems[0]!.argument;
@@ -311,8 +308,7 @@ export class FilterSyntaxError extends ValidationError {
 export class ResponseFormatError extends EngageError {
   readonly code = 'UNEXPECTED_RESPONSE' as const;
   constructor(readonly detail: string, readonly operation?: string, readonly traceId?: string) {
-    super();
-    this.name = 'ResponseFormatError';
+    super('ResponseFormatError');
   }
   userMessage(): string {
     const trace = this.traceId ? ` [trace ID ${this.traceId}]` : '';
@@ -324,8 +320,7 @@ export class ResponseFormatError extends EngageError {
 export class NotSignedInError extends EngageError {
   readonly code = 'NOT_SIGNED_IN' as const;
   constructor(readonly hint = 'sign in from the Engage sidebar with your Engage user name and password, or paste an API token') {
-    super();
-    this.name = 'NotSignedInError';
+    super('NotSignedInError');
   }
   userMessage(): string {
     return `You are not signed in to Engage: ${this.hint}.`;
@@ -341,8 +336,7 @@ export class NotSignedInError extends EngageError {
 export class SlowServiceError extends EngageError {
   readonly code = 'TOO_SLOW' as const;
   constructor(readonly slowestRequestMs: number, readonly timeLeftMs: number, readonly operation?: string) {
-    super();
-    this.name = 'SlowServiceError';
+    super('SlowServiceError');
   }
   userMessage(): string {
     const seconds = (ms: number) => `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
@@ -355,8 +349,7 @@ export class SlowServiceError extends EngageError {
 export class BusyError extends EngageError {
   readonly code = 'BUSY' as const;
   constructor(readonly what: string) {
-    super();
-    this.name = 'BusyError';
+    super('BusyError');
   }
   userMessage(): string {
     return `Another Engage request is busy with ${this.what}: try again in a few seconds.`;
@@ -382,6 +375,14 @@ export class TransportError extends Error {
     this.kind = options?.kind ?? 'connection';
     this.allowedPrefixes = options?.allowedPrefixes;
     if (options && 'cause' in options) (this as { cause?: unknown }).cause = options.cause;
+  }
+}
+
+/** A scheduled report waits for the next run: its pages cannot all come before the deadline (`requests` in all). The runner catches it. */
+export class RefreshDeferredError extends Error {
+  constructor(message: string, readonly requests?: number) {
+    super(message);
+    this.name = 'RefreshDeferredError';
   }
 }
 

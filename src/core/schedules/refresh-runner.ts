@@ -18,7 +18,7 @@
  */
 import { RUN_CLAIM_SLACK_MS, RUN_FETCH_BUDGET_MS } from '../budgets';
 import { cellPosition } from '../util/a1-notation';
-import { AuthenticationError, EngageError, FetchQuotaError, NotSignedInError, RateLimitError } from '../errors';
+import { AuthenticationError, EngageError, FetchQuotaError, NotSignedInError, RateLimitError, RefreshDeferredError } from '../errors';
 import { incrementalRange, mergeIncremental, orderIncrementalBlock, asWritten } from './incremental';
 import type { ReportResult } from '../api/paging';
 import type { BlockPlacement, Clock, ReportSheet, SheetBlock, WrittenBlock } from '../ports';
@@ -75,13 +75,6 @@ export interface RefreshSummary {
   requests: number;
   /** A daily quota, not the hour's time, left reports for later: URL fetches near the quota, or the day's trigger runtime. */
   stoppedBecause?: 'fetch-quota' | 'trigger-runtime';
-}
-
-/** The report waits for the next run, having found it needs `requests` requests in all. */
-class Deferred extends Error {
-  constructor(message: string, readonly requests?: number) {
-    super(message);
-  }
 }
 
 /** Errors that a later attempt in the same slot will not fix: the next try is at the next slot. */
@@ -224,11 +217,11 @@ export class RefreshRunner {
     } catch (e) {
       // A scheduled run waits out a spent URL Fetch quota; "Run now" shows it, as a formula would.
       const quotaWait = e instanceof FetchQuotaError && !this.runningNow;
-      if (e instanceof Deferred || (e instanceof RateLimitError && e.local) || quotaWait) {
+      if (e instanceof RefreshDeferredError || (e instanceof RateLimitError && e.local) || quotaWait) {
         // Nothing was written, and the report keeps its place at the head of the next run.
         const kept = { ...status };
         delete kept.runningUntilMs;
-        if (e instanceof Deferred && e.requests !== undefined) kept.requests = e.requests;
+        if (e instanceof RefreshDeferredError && e.requests !== undefined) kept.requests = e.requests;
         store.setStatus(report.id, kept);
         if (quotaWait) summary.stoppedBecause = 'fetch-quota';
         else this.outOfBudget.add(report.entityId);
@@ -262,7 +255,7 @@ export class RefreshRunner {
       const query = source.buildQuery(report.kind, reportInputOf(report, now, range));
       const { result, requests } = source.run(query, { deadlineAtMs, ...(report.maxRows !== undefined ? { maxRows: report.maxRows } : {}) });
       summary.requests += requests;
-      if (result.stoppedBecause === 'rateLimit') throw new Deferred('the rate budget ran out before the last page', requests + result.pagesPlanned - result.pagesFetched);
+      if (result.stoppedBecause === 'rateLimit') throw new RefreshDeferredError('the rate budget ran out before the last page', requests + result.pagesPlanned - result.pagesFetched);
       return { block: reportToSheetBlock(result, blockOptions), requests, query };
     };
     if (!report.incremental) {
