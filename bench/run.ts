@@ -14,9 +14,9 @@ import vm from 'node:vm';
 import { performance } from 'node:perf_hooks';
 import { createSyncFetch } from '../dev/gas-host/sync-fetch';
 import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../dev/emulator/seed';
-import { parseReportPage } from '../src/core/responses';
-import { buildReportQuery } from '../src/core/report-request';
-import { reportToSheetBlock } from '../src/core/sheet-output';
+import { parseReportPage } from '../src/core/api/responses';
+import { buildReportQuery } from '../src/core/api/report-request';
+import { reportToSheetBlock } from '../src/core/sheets/sheet-output';
 import type { GasHostOptions } from '../dev/gas-host';
 import { BENCH_NOW, BenchEnvironment, INJECTED_LATENCY_MS, OWNER, ROOT, median } from './harness';
 import { JITTERY_NETWORK, type ModelledNetwork } from '../test/support/scheduled-host';
@@ -365,13 +365,15 @@ async function fiftyThousandCached(env: BenchEnvironment): Promise<void> {
 }
 
 /**
- * What a formula's work costs per row after fetching, which sets its time budget (engage-addon.ts):
+ * What a formula's work costs per row after fetching, which sets its time budget (budgets.ts, formula-cache.ts):
  * building the table (core code in Node) and encoding and compressing it (JSON, then gzip and base64
  * through the host's Utilities, as the bundle does), for 100,000 rows of a real report page.
  */
 async function formulaWorkPerRow(env: BenchEnvironment): Promise<void> {
-  const { encodeValues, ENCODE_MS_PER_1000_CELLS, FORMULA_TABLE_RESERVE_MS } = await import('../src/core/engage-addon');
-  const { reportResultToTable, tableToValues } = await import('../src/core/report-table');
+  const { encodeValues } = await import('../src/core/addon/value-codec');
+  const { ENCODE_MS_PER_1000_CELLS } = await import('../src/core/addon/formula-cache');
+  const { FORMULA_TABLE_RESERVE_MS } = await import('../src/core/budgets');
+  const { reportResultToTable, tableToValues } = await import('../src/core/sheets/report-table');
   const http = createSyncFetch({ defaultTimeoutMs: 60_000 });
   const token = JSON.parse(env.host.properties('user', OWNER).get('engage.token')!).token as string;
   const answer = http.fetch({ url: `${env.emulator.baseUrl}/reports/main?entityId=${BIG_PUBLISHER_ID}&fromDate=20260701&toDate=20261031&breakdowns=day,country,platform,section&limit=10000&offset=0`, headers: { 'SVC-TOKEN-V1': token } });

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
-import type { Deployment } from '../src/core/deployment';
+import type { Deployment } from '../src/core/api/deployment';
 import { configPath, deploymentOf, readDeployConfig } from './deploy-config';
 import { readEntryPointDocs, renderStubs } from './entry-stubs';
 

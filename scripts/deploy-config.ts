@@ -3,12 +3,12 @@
  * the Engage addresses one deployment calls and its users' account type. Validated with zod here, at
  * build time, so a typo stops the build with the field and the rule instead of shipping a manifest
  * Apps Script refuses. The build turns it into the manifest's urlFetchWhitelist and the add-on's
- * default settings (src/core/deployment.ts).
+ * default settings (src/core/api/deployment.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
-import { whitelistFor, type Deployment } from '../src/core/deployment';
+import { whitelistFor, type Deployment } from '../src/core/api/deployment';
 
 export const DEFAULT_CONFIG_FILE = 'engage.deploy.json';
 export const CONFIG_ENV = 'ENGAGE_DEPLOY_CONFIG';

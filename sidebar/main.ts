@@ -11,7 +11,6 @@
  * Build DOM with dom.ts (`el`, `field`, `notice`...): text only through textContent, only http(s)
  * URLs, never innerHTML. To add a panel, import it below and put it in PANELS in tab order.
  */
-import type { SidebarState } from '../src/core/engage-addon';
 import { el, replaceChildren } from './dom';
 import type { Panel, PanelContext } from './panel';
 import { panel as accountPanel } from './panels/account';
@@ -19,6 +18,7 @@ import { panel as recommendationsPanel } from './panels/recommendations';
 import { panel as reportPanel } from './panels/report';
 import { panel as schedulesPanel } from './panels/schedules';
 import { server } from './server';
+import type { SidebarState } from '../src/core';
 
 const PANELS: Panel[] = [reportPanel, schedulesPanel, recommendationsPanel, accountPanel];
 

@@ -3,8 +3,8 @@
  * `panel: Panel`; the shell shows one tab per panel, mounts each panel once into its own container
  * the first time its tab opens, and calls `shown` each time the tab is opened again.
  */
-import type { SidebarState } from '../src/core/engage-addon';
 import type { ServerClient } from './server';
+import type { SidebarState } from '../src/core';
 
 export interface PanelContext {
   /** The typed server client (google.script.run as Promises). */

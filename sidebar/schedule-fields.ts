@@ -2,9 +2,9 @@
  * The "how often" controls shared by the Report tab's Schedule section and the Schedules tab's edit
  * form: every hour, every N hours (hours that divide the day, so slots fall at the same local hours
  * each day), daily at an hour, or weekly on a day at an hour, on the spreadsheet's clock. The values
- * are exactly the server's schedule shape (src/core/schedule.ts), which validates them again.
+ * are exactly the server's schedule shape (src/core/schedules/schedule.ts), which validates them again.
  */
-import { WEEKDAYS, type Schedule, type Weekday } from '../src/core/schedule';
+import { type Schedule, type Weekday, WEEKDAYS } from '../src/core';
 import { el, field, replaceChildren, select } from './dom';
 
 /** Every N hours: only divisors of 24, so "every 6 hours" is 00:00, 06:00, 12:00, 18:00 every day. */

@@ -5,8 +5,7 @@
  * form says so before the user spends a login. The addresses a deployment may call are shown beside
  * the address fields; the server refuses others.
  */
-import { FORMULA_RESERVE_SHARE } from '../../src/core/daily-quota';
-import type { SidebarState } from '../../src/core/engage-addon';
+import { FORMULA_RESERVE_SHARE, type SidebarState } from '../../src/core';
 import { el, field, notice, replaceChildren } from '../dom';
 import type { Panel, PanelContext } from '../panel';
 import { count, quotaBlock } from '../quota';

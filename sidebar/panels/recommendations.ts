@@ -7,9 +7,7 @@
  * positions in display order, and not at all without a tracking address or when nothing was shown.
  * Test mode is on by default and always visible.
  */
-import { impressionPixelUrl } from '../../src/core/impression-pixel';
-import type { PreviewDocument, RecommendationsPreview } from '../../src/core/recommendations';
-import type { SidebarState } from '../../src/core/engage-addon';
+import { impressionPixelUrl, type PreviewDocument, type RecommendationsPreview, type SidebarState } from '../../src/core';
 import { el, field, notice, replaceChildren } from '../dom';
 import type { Panel, PanelContext } from '../panel';
 import { failureText } from '../server';

@@ -7,9 +7,7 @@
  * Everything shown is text set through dom.ts: names, filters and error messages may carry API or
  * user text.
  */
-import { incrementalProblem, type SavedReportInput } from '../../src/core/saved-reports';
-import { describePeriod } from '../../src/core/schedule-draft';
-import type { ScheduleList, ScheduleView } from '../../src/core/schedule-service';
+import { describePeriod, incrementalProblem, type SavedReportInput, type ScheduleList, type ScheduleView } from '../../src/core';
 import { el, field, notice, replaceChildren } from '../dom';
 import type { Panel, PanelContext } from '../panel';
 import { quotaBlock } from '../quota';

@@ -3,11 +3,12 @@
  * status by `errorFromResponse`, and each carries what support needs (status, moreInfo, errorMessage,
  * the x-traceid) plus a machine-readable `code`. `userMessage()` renders one sentence that says what
  * happened and what to do next; `message` is that same sentence, because a custom function shows
- * `message` as the cell note and the sidebar shows it as is.
+ * `message` as the cell note and the sidebar shows it as is. The sentence is built when `message` is
+ * read, from the finished error: no constructor calls a method that a subclass overrides, so none can
+ * read a subclass's fields before they are set.
  */
-import { describePrefixes } from './deployment';
-import type { HttpResponse } from './ports';
-import { RATE_LIMIT_WAIT_HEADER, TRACE_ID_HEADER } from './spec';
+import { formatRetryTime } from './util/dates';
+import { describePrefixes, formatCount, quoted, withoutQuery } from './util/text';
 
 export type EngageErrorCode =
   | 'BAD_REQUEST' | 'AUTHENTICATION_FAILED' | 'PERMISSION_DENIED' | 'NOT_FOUND' | 'RATE_LIMITED'
@@ -19,21 +20,14 @@ export abstract class EngageError extends Error {
   abstract readonly code: EngageErrorCode;
   /** One sentence for users: what happened and what to do next. */
   abstract userMessage(): string;
-  protected finish(): void {
-    this.message = this.userMessage();
+  /** No message goes to Error's constructor, so no own `message` property hides this getter. */
+  constructor(name: string) {
+    super();
+    this.name = name;
   }
-}
-
-/** "14:05:30 UTC" (or "2026-11-23 14:05:30 UTC" when not the same UTC day as `nowMs`), for "try again after ...". */
-export function formatRetryTime(atMs: number, nowMs?: number): string {
-  const at = new Date(atMs);
-  const time = `${pad2(at.getUTCHours())}:${pad2(at.getUTCMinutes())}:${pad2(at.getUTCSeconds())} UTC`;
-  const day = at.toISOString().slice(0, 10);
-  if (nowMs === undefined || new Date(nowMs).toISOString().slice(0, 10) === day) return time;
-  return `${day} ${time}`;
-}
-function pad2(n: number): string {
-  return n < 10 ? `0${n}` : String(n);
+  override get message(): string {
+    return this.userMessage();
+  }
 }
 
 export interface ApiErrorDetails {
@@ -61,15 +55,13 @@ export class ApiError extends EngageError {
   readonly operation: string | undefined;
 
   constructor(details: ApiErrorDetails) {
-    super('');
-    this.name = new.target.name;
+    super(new.target.name);
     this.status = details.status;
     this.moreInfo = details.moreInfo;
     this.errorMessage = details.errorMessage;
     this.traceId = details.traceId;
     this.body = details.body;
     this.operation = details.operation;
-    this.finish();
   }
 
   protected summary(): string {
@@ -132,6 +124,7 @@ export class RateLimitError extends ApiError {
   /** True when the client refused before sending anything. */
   readonly local: boolean;
   private readonly nowMs: number | undefined;
+  private readonly limitDescription: string | undefined;
 
   constructor(d: ApiErrorDetails & { retryAtMs?: number; local?: boolean; nowMs?: number; limitDescription?: string }) {
     super(d);
@@ -139,9 +132,7 @@ export class RateLimitError extends ApiError {
     this.local = d.local ?? false;
     this.nowMs = d.nowMs;
     this.limitDescription = d.limitDescription;
-    this.finish();
   }
-  private readonly limitDescription: string | undefined;
   protected override summary(): string {
     const what = this.limitDescription ? ` (${this.limitDescription})` : this.detail();
     return `Engage's rate limit was reached${what}`;
@@ -153,15 +144,45 @@ export class RateLimitError extends ApiError {
   }
 }
 
+/** A failure answered by the recommendations endpoint, with advice about the key, widget or address rather than the sign-in. */
+export class RecommendationsApiError extends ApiError {
+  override readonly code: EngageErrorCode;
+  constructor(details: ApiErrorDetails) {
+    super(details);
+    const codes: Record<number, EngageErrorCode> = {
+      400: 'BAD_REQUEST', 401: 'AUTHENTICATION_FAILED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RATE_LIMITED', 504: 'GATEWAY_TIMEOUT',
+    };
+    this.code = codes[details.status] ?? 'API_ERROR';
+  }
+  protected override summary(): string {
+    switch (this.status) {
+      case 400: return `The recommendations endpoint rejected the request (HTTP 400${this.detailSuffix()})`;
+      case 401: return `The recommendations endpoint did not accept the API key (HTTP 401${this.detailSuffix()})`;
+      case 403: return `The recommendations endpoint denied access (HTTP 403${this.detailSuffix()})`;
+      case 404: return `The recommendations endpoint was not found (HTTP 404${this.detailSuffix()})`;
+      case 429: return `The recommendations endpoint's rate limit was reached (HTTP 429${this.detailSuffix()})`;
+      default: return `The recommendations endpoint answered with an error (HTTP ${this.status}${this.detailSuffix()})`;
+    }
+  }
+  protected override advice(): string {
+    switch (this.status) {
+      case 400: return 'check contentUrl, widgetJSId (a widget of your API key) and the keywords';
+      case 401:
+      case 403: return 'check the API key in the Engage sidebar under Settings';
+      case 404: return 'check the recommendations address in the Engage sidebar under Settings';
+      case 429: return 'try again in a minute';
+      default: return 'try again later, and contact support if it persists';
+    }
+  }
+}
+
 /** No HTTP answer arrived (DNS, refused connection, timeout), even after retries. */
 export class ConnectionError extends EngageError {
   readonly code = 'CONNECTION_FAILED' as const;
   readonly operation: string | undefined;
   constructor(readonly reason: string, operation?: string) {
-    super('');
-    this.name = 'ConnectionError';
+    super('ConnectionError');
     this.operation = operation;
-    this.finish();
   }
   userMessage(): string {
     return `Could not reach Engage (${this.reason}): check the connection and try again in a moment.`;
@@ -171,16 +192,6 @@ export class ConnectionError extends EngageError {
 /** Where to change an address, for messages about one. */
 const ADDRESS_ADVICE = 'check the address in the Engage sidebar under Account > Settings';
 
-/** An address as messages show it: without its query, which may carry the recommendations key. */
-export function shownAddress(url: string): string {
-  return url.replace(/[?#].*$/, '');
-}
-
-/** "20,000". */
-export function formatCount(n: number): string {
-  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
 /**
  * Apps Script refused to fetch an address outside the manifest's urlFetchWhitelist. A published
  * add-on's whitelist is fixed, so no later attempt can succeed: only another address can.
@@ -189,10 +200,8 @@ export class AddressNotAllowedError extends EngageError {
   readonly code = 'ADDRESS_NOT_ALLOWED' as const;
   readonly address: string;
   constructor(url: string, readonly allowedPrefixes: readonly string[] = [], readonly operation?: string) {
-    super('');
-    this.name = 'AddressNotAllowedError';
-    this.address = shownAddress(url);
-    this.finish();
+    super('AddressNotAllowedError');
+    this.address = withoutQuery(url);
   }
   userMessage(): string {
     const rule = this.allowedPrefixes.length > 0
@@ -207,11 +216,9 @@ export class BadAddressError extends EngageError {
   readonly code: 'ADDRESS_NOT_FOUND' | 'INVALID_ADDRESS';
   readonly address: string;
   constructor(readonly reason: 'dns' | 'invalid', url: string, readonly operation?: string) {
-    super('');
-    this.name = 'BadAddressError';
+    super('BadAddressError');
     this.code = reason === 'dns' ? 'ADDRESS_NOT_FOUND' : 'INVALID_ADDRESS';
-    this.address = shownAddress(url);
-    this.finish();
+    this.address = withoutQuery(url);
   }
   userMessage(): string {
     if (this.reason === 'dns') {
@@ -235,13 +242,11 @@ export class FetchQuotaError extends EngageError {
   readonly local: boolean;
   private readonly nowMs: number | undefined;
   constructor(details: { limit?: number; resetAtMs?: number; nowMs?: number; local?: boolean }) {
-    super('');
-    this.name = 'FetchQuotaError';
+    super('FetchQuotaError');
     this.limit = details.limit;
     this.resetAtMs = details.resetAtMs;
     this.nowMs = details.nowMs;
     this.local = details.local ?? false;
-    this.finish();
   }
   userMessage(): string {
     const when = this.resetAtMs !== undefined
@@ -256,37 +261,12 @@ export class FetchQuotaError extends EngageError {
 export class TriggerQuotaError extends EngageError {
   readonly code = 'TRIGGER_QUOTA_FULL' as const;
   constructor(readonly limit: number) {
-    super('');
-    this.name = 'TriggerQuotaError';
-    this.finish();
+    super('TriggerQuotaError');
   }
   userMessage(): string {
-    return `You already have ${this.limit} Engage triggers, the most Apps Script allows one Google account (one for each spreadsheet with an active Engage schedule): pause or delete your schedules in a spreadsheet you no longer need, then save this schedule again.`;
+    return `You already have ${this.limit} Engage triggers, the most Apps Script allows one Google account (one for each spreadsheet with an active Engage schedule): `
+      + 'pause or delete your schedules in a spreadsheet you no longer need, then save this schedule again.';
   }
-}
-
-/** Longest piece of a user's text a message repeats; the rest is summarised, so a message stays one readable sentence. */
-export const MESSAGE_TEXT_MAX_CHARS = 60;
-
-/**
- * A user's text quoted for a message: control characters shown as \uXXXX (a message must not carry
- * them into a cell note or the sidebar) and long text cut, with its length.
- */
-export function quoted(text: string): string {
-  const visible = text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  if (text.length <= MESSAGE_TEXT_MAX_CHARS) return `'${visible}'`;
-  return `'${visible.slice(0, 40)}...' (${text.length} characters)`;
-}
-
-/** Index of the first control character (U+0000 to U+001F, U+007F) in `text`, or -1. */
-export function controlCharacterIndex(text: string): number {
-  return text.search(/[\u0000-\u001f\u007f]/);
-}
-
-/** "a control character (U+0007)", for messages about the first one in `text`. */
-export function describeControlCharacter(text: string): string {
-  const i = controlCharacterIndex(text);
-  return `a control character (U+${text.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0')})`;
 }
 
 export interface ValidationProblem {
@@ -303,12 +283,10 @@ export class ValidationError extends EngageError {
   readonly argument: string;
   readonly problems: readonly ValidationProblem[];
   constructor(problems: ValidationProblem[]) {
-    super('');
-    this.name = 'ValidationError';
+    super('ValidationError');
     if (problems.length === 0) throw new Error('ValidationError needs at least one problem');
     this.problems = problems;
     this.argument = problems[0]!.argument;
-    this.finish();
   }
   static single(argument: string, rule: string): ValidationError {
     return new ValidationError([{ argument, message: `${argument}: ${rule}` }]);
@@ -318,13 +296,19 @@ export class ValidationError extends EngageError {
   }
 }
 
+/** A malformed filter; `position` is the 0-based index of the offending character. */
+export class FilterSyntaxError extends ValidationError {
+  constructor(argument: string, readonly position: number, readonly expression: string, rule: string) {
+    super([{ argument, message: `${argument}: ${rule} at character ${position + 1} of ${quoted(expression)}` }]);
+    this.name = 'FilterSyntaxError';
+  }
+}
+
 /** The service answered 2xx with a body the client cannot read. */
 export class ResponseFormatError extends EngageError {
   readonly code = 'UNEXPECTED_RESPONSE' as const;
   constructor(readonly detail: string, readonly operation?: string, readonly traceId?: string) {
-    super('');
-    this.name = 'ResponseFormatError';
-    this.finish();
+    super('ResponseFormatError');
   }
   userMessage(): string {
     const trace = this.traceId ? ` [trace ID ${this.traceId}]` : '';
@@ -336,9 +320,7 @@ export class ResponseFormatError extends EngageError {
 export class NotSignedInError extends EngageError {
   readonly code = 'NOT_SIGNED_IN' as const;
   constructor(readonly hint = 'sign in from the Engage sidebar with your Engage user name and password, or paste an API token') {
-    super('');
-    this.name = 'NotSignedInError';
-    this.finish();
+    super('NotSignedInError');
   }
   userMessage(): string {
     return `You are not signed in to Engage: ${this.hint}.`;
@@ -354,13 +336,12 @@ export class NotSignedInError extends EngageError {
 export class SlowServiceError extends EngageError {
   readonly code = 'TOO_SLOW' as const;
   constructor(readonly slowestRequestMs: number, readonly timeLeftMs: number, readonly operation?: string) {
-    super('');
-    this.name = 'SlowServiceError';
-    this.finish();
+    super('SlowServiceError');
   }
   userMessage(): string {
     const seconds = (ms: number) => `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
-    return `Engage is answering slowly (a request took ${seconds(this.slowestRequestMs)}, and ${seconds(this.timeLeftMs)} were left), so the rest of ${this.operation ?? 'the request'} was not asked for: try again in a few minutes, or ask for fewer rows (a formula has 30 seconds, Run to sheet in the sidebar 5 minutes).`;
+    return `Engage is answering slowly (a request took ${seconds(this.slowestRequestMs)}, and ${seconds(this.timeLeftMs)} were left), so the rest of ${this.operation ?? 'the request'} `
+      + 'was not asked for: try again in a few minutes, or ask for fewer rows (a formula has 30 seconds, Run to sheet in the sidebar 5 minutes).';
   }
 }
 
@@ -368,12 +349,40 @@ export class SlowServiceError extends EngageError {
 export class BusyError extends EngageError {
   readonly code = 'BUSY' as const;
   constructor(readonly what: string) {
-    super('');
-    this.name = 'BusyError';
-    this.finish();
+    super('BusyError');
   }
   userMessage(): string {
     return `Another Engage request is busy with ${this.what}: try again in a few seconds.`;
+  }
+}
+
+/**
+ * Why no HTTP answer arrived. Only a 'connection' failure (a reset or refused connection, a timeout,
+ * anything the adapter does not recognise) may go better on another attempt; the others are final:
+ * the address is outside the manifest's whitelist, the user's daily URL Fetch quota is spent, the
+ * address is not a valid one, or its host name does not resolve.
+ */
+export type TransportFailureKind = 'connection' | 'not-allowed' | 'daily-quota' | 'invalid-address' | 'dns';
+
+/** What a transport adapter throws when no HTTP answer arrived. */
+export class TransportError extends Error {
+  readonly kind: TransportFailureKind;
+  /** For 'not-allowed': the whitelist prefixes the address must start with, when the adapter knows them. */
+  readonly allowedPrefixes: readonly string[] | undefined;
+  constructor(message: string, options?: { cause?: unknown; kind?: TransportFailureKind; allowedPrefixes?: readonly string[] }) {
+    super(message);
+    this.name = 'TransportError';
+    this.kind = options?.kind ?? 'connection';
+    this.allowedPrefixes = options?.allowedPrefixes;
+    if (options && 'cause' in options) (this as { cause?: unknown }).cause = options.cause;
+  }
+}
+
+/** A scheduled report waits for the next run: its pages cannot all come before the deadline (`requests` in all). The runner catches it. */
+export class RefreshDeferredError extends Error {
+  constructor(message: string, readonly requests?: number) {
+    super(message);
+    this.name = 'RefreshDeferredError';
   }
 }
 
@@ -384,67 +393,4 @@ export function userMessage(error: unknown): string {
     return `Engage for Sheets failed unexpectedly (${(error as Error).message}): try again, and report it if it persists.`;
   }
   return 'Engage for Sheets failed unexpectedly: try again, and report it if it persists.';
-}
-
-/** Reads `{moreInfo, errorMessage}` from an error body, tolerating other shapes and non-JSON. */
-export function parseErrorBody(body: string): { moreInfo?: string; errorMessage?: string } {
-  const text = body.trim();
-  if (!text) return {};
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      const o = parsed as Record<string, unknown>;
-      const str = (v: unknown) => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : undefined);
-      const result: { moreInfo?: string; errorMessage?: string } = {};
-      const moreInfo = str(o.moreInfo);
-      const errorMessage = str(o.errorMessage) ?? str(o.message) ?? str(o.error);
-      if (moreInfo) result.moreInfo = moreInfo;
-      if (errorMessage) result.errorMessage = errorMessage;
-      return result;
-    }
-    if (typeof parsed === 'string') return { errorMessage: parsed };
-  } catch {
-    // Not JSON: a proxy or gateway page; keep a short excerpt as the message.
-  }
-  return { errorMessage: text.length > 200 ? `${text.slice(0, 200)}...` : text };
-}
-
-/** Milliseconds to wait announced by a 429 (rate-limit-msec-left in ms, else Retry-After in s). */
-export function announcedWaitMs(headers: Record<string, string>): number | undefined {
-  const msLeft = headers[RATE_LIMIT_WAIT_HEADER];
-  if (msLeft !== undefined && msLeft.trim() !== '') {
-    const n = Number(msLeft);
-    if (Number.isFinite(n) && n >= 0) return n;
-  }
-  const retryAfter = headers['retry-after'];
-  if (retryAfter !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(retryAfter)) return Number(retryAfter) * 1000;
-  return undefined;
-}
-
-/** Maps an error answer to its class. `nowMs` lets a 429 say when to try again. */
-export function errorFromResponse(response: HttpResponse, operation?: string, nowMs?: number): ApiError {
-  const { moreInfo, errorMessage } = parseErrorBody(response.body);
-  const details: ApiErrorDetails = { status: response.status, body: response.body };
-  if (moreInfo !== undefined) details.moreInfo = moreInfo;
-  if (errorMessage !== undefined) details.errorMessage = errorMessage;
-  const traceId = response.headers[TRACE_ID_HEADER];
-  if (traceId) details.traceId = traceId;
-  if (operation !== undefined) details.operation = operation;
-  switch (response.status) {
-    case 400: return new BadRequestError(details);
-    case 401: return new AuthenticationError(details);
-    case 403: return new PermissionDeniedError(details);
-    case 404: return new NotFoundError(details);
-    case 429: {
-      const waitMs = announcedWaitMs(response.headers);
-      const extra: { retryAtMs?: number; nowMs?: number } = {};
-      if (nowMs !== undefined) {
-        extra.nowMs = nowMs;
-        if (waitMs !== undefined) extra.retryAtMs = nowMs + waitMs;
-      }
-      return new RateLimitError({ ...details, ...extra });
-    }
-    case 504: return new GatewayTimeoutError(details);
-    default: return new ApiError(details);
-  }
 }

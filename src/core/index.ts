@@ -1,24 +1,64 @@
 /**
- * The public surface of the core: everything the Apps Script adapters, entry points and the sidebar
- * server may use. Files not re-exported here are private to the core.
+ * The public surface of the core: exactly what the Apps Script adapters (src/gas), the entry points
+ * (src/entrypoints) and the sidebar import, and they import the core only through here. Everything
+ * else is private to the core (its tests may reach it directly). src/core/package.json tells the
+ * bundler that no core module but the zod setup has side effects, so the sidebar's bundle takes only
+ * what it uses from here.
+ *
+ * The core's folders are layers, lowest first; a file imports only from its own folder and the layers
+ * below it (test/unit/core/purity.test.ts checks it):
+ *   util/             dates, text, hashes, base64, UTF-8 sizes, A1 cells, currencies, the zod setup
+ *   (base)            spec.ts, ports.ts, errors.ts, budgets.ts at the root of src/core
+ *   api/              the Engage client and its requests: sending, retries, rate limits, paging, answers
+ *   sheets/           report tables, sheet blocks, lookup tables, formula arguments, block records
+ *   builder/, recommendations/   the sidebar's report builder rules; in-chat recommendations (one rank)
+ *   schedules/        saved reports, periods, schedules, the refresh runner and the schedule service
+ *   addon/            the add-on's use cases: the session and settings, formula results, sidebar runs
  */
-export * from './ports';
-export * from './spec';
-export * from './errors';
-export { encodeBase64 } from './base64';
+export type {
+  BlockPlacement, Cache, Cell, Clock, Compressor, HttpRequest, HttpResponse, HttpTransport, ListableStore, Lock, ReportSheet,
+  SheetBlock, SheetWriter, Sleeper, WrittenBlock,
+} from './ports';
 export {
-  calendarDayInZone, formatDay, formatUtcHour, isValidTimeZone, parseDateText, zonedMidnightMs, zonedTimeToEpochMs,
-  type CalendarDay, type DateInput,
-} from './dates';
-export { buildFilter, parseFilter, where, FILTER_OPERATORS, FilterSyntaxError, type FilterCondition, type FilterOperator, type ParsedFilterCondition } from './filters';
-export { parseSort, type SortSpec } from './sort';
-export { buildReportQuery, buildUrl, reportPageUrl, showValue, type ReportInput, type ReportQuery, type ValidationContext } from './report-request';
-export { parseLoginToken, parseLookup, parseReportPage, type LookupEntry, type ReportPage } from './responses';
-export { toNumberIfNumeric, unwrap, normaliseMetrics } from './values';
-export { decideRetry, retryDelayMs, DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, type RetryPolicy, type RetryDecision, type AttemptOutcome } from './retry-policy';
-export { RateLimiter, REPORT_RATE_RULE, LOGIN_RATE_RULE, type RateRule } from './rate-limiter';
-export { RequestSender, type SendOptions } from './request-sender';
-export { fetchReport, planRemainingPages, type PageFetcher, type PageRange, type PagingOptions, type ReportResult, type StopReason } from './paging';
-export { EngageClient, DEFAULT_TIME_BUDGET_MS, DEFAULT_MAX_PARALLEL_REQUESTS, type EngageClientOptions, type CallOptions, type RunReportOptions } from './api-client';
-export { buildReportTable, reportResultToTable, tableToValues, periodStartMs, TOTALS_LABEL, type ReportTable, type ReportTableOptions, type Cell } from './report-table';
-export { TokenStore, TOKEN_STORE_KEY, type StoredToken } from './token-store';
+  DEC_DIGITS_MAX, DOC_BREAKDOWN_WINDOW_MONTHS, ENTITY_BREAKDOWNS, EXTERNAL_ID_MAX_LENGTH, MAIN_BREAKDOWNS, MAIN_METRICS_ONLY_ON_WIDGET,
+  REALTIME_WINDOW_HOURS, REPORT_SPECS, TOKEN_LIFETIME_DAYS, type LookupKind, type ReportKind,
+} from './spec';
+export { TransportError, TriggerQuotaError, userMessage, ValidationError, type TransportFailureKind } from './errors';
+export { FORMULA_TIME_BUDGET_MS, PREVIEW_TIME_BUDGET_MS } from './budgets';
+
+export { A1_CELL_PATTERN, a1Cell, splitCellReference } from './util/a1-notation';
+export { isDate, MS_PER_HOUR } from './util/dates';
+export { quoted } from './util/text';
+
+export { FORMULA_RESERVE_SHARE, type QuotaView } from './api/daily-quota';
+export { allowedByWhitelist, isLoopbackUrl, type Deployment } from './api/deployment';
+export { buildFilter, FILTER_OPERATORS, type FilterCondition, type FilterOperator } from './api/filters';
+export { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem, metricAvailabilityProblem } from './api/report-fields';
+export { availableMetrics, defaultMetrics, METRIC_GROUPS, METRIC_INFO, metricLabel, metricNote } from './api/report-metrics';
+export type { ReportInput } from './api/report-request';
+
+export {
+  FORMULA_MAX_ROWS, optionalInteger, optionalList, optionalText, requiredDate, requiredText, singleValue,
+} from './sheets/formula-args';
+export { reportColumnCount } from './sheets/report-table';
+export { cellsAdded, checkCellRoom, type GridSize } from './sheets/sheet-output';
+
+export { checkRunTarget, SHEET_NAME_MAX_CHARS, type BuilderRequest, type RunTarget } from './builder/builder-request';
+export { hourWindowFrom, PRESET_LABELS, presetRange, presetsFor, type DatePreset, type DateRange } from './builder/date-presets';
+export { reportFormula } from './builder/formula-text';
+export { taggingProblems, taggingSnippets } from './builder/tagging-snippet';
+
+export { impressionPixelUrl } from './recommendations/impression-pixel';
+export type { PreviewDocument, RecommendationsPreview } from './recommendations/recommendations';
+
+export type { Period } from './schedules/period';
+export type { RefreshSummary } from './schedules/refresh-runner';
+export { SavedReportStore } from './schedules/saved-report-store';
+export { incrementalProblem, type SavedReportInput } from './schedules/saved-reports';
+export { WEEKDAYS, type Schedule, type Weekday } from './schedules/schedule';
+export { describePeriod, periodForPreset, savedReportFromBuilder } from './schedules/schedule-draft';
+export { ScheduleService, TRIGGERS_PER_USER, type ScheduleList, type ScheduleView } from './schedules/schedule-service';
+
+export { EngageAddon, type AddonDeps } from './addon/engage-addon';
+export { EngageSession, type SidebarState } from './addon/session';
+export { checkRunId, SidebarReports, type Publisher, type RunProgress, type RunToSheetSummary } from './addon/sidebar-reports';

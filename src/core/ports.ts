@@ -1,8 +1,10 @@
 /**
- * The small synchronous interfaces the core is driven through. Apps Script is synchronous, so every
- * port is too. Adapters over the URL Fetch, Properties, Cache and Lock services and Utilities (sleep,
- * gzip and base64) live in src/gas; tests use the counting fakes in test/support/fakes.ts. Nothing
- * here names a platform global, so the core runs unchanged in Apps Script V8 and in Node.
+ * The small synchronous interfaces the core is driven through, all of them here: every interface an
+ * adapter in src/gas implements, with the data they carry. Apps Script is synchronous, so every port
+ * is too. Adapters over the URL Fetch, Properties, Cache and Lock services, Utilities (sleep, gzip and
+ * base64), the spreadsheet and the script's triggers live in src/gas; tests use the counting fakes in
+ * test/support/fakes.ts. Nothing here names a platform global, so the core runs unchanged in Apps
+ * Script V8 and in Node.
  */
 
 export type HttpMethod = 'get' | 'post';
@@ -35,28 +37,6 @@ export interface HttpTransport {
   fetchAll(requests: HttpRequest[]): HttpResponse[];
 }
 
-/**
- * Why no HTTP answer arrived. Only a 'connection' failure (a reset or refused connection, a timeout,
- * anything the adapter does not recognise) may go better on another attempt; the others are final:
- * the address is outside the manifest's whitelist, the user's daily URL Fetch quota is spent, the
- * address is not a valid one, or its host name does not resolve.
- */
-export type TransportFailureKind = 'connection' | 'not-allowed' | 'daily-quota' | 'invalid-address' | 'dns';
-
-/** What a transport adapter throws when no HTTP answer arrived. */
-export class TransportError extends Error {
-  readonly kind: TransportFailureKind;
-  /** For 'not-allowed': the whitelist prefixes the address must start with, when the adapter knows them. */
-  readonly allowedPrefixes: readonly string[] | undefined;
-  constructor(message: string, options?: { cause?: unknown; kind?: TransportFailureKind; allowedPrefixes?: readonly string[] }) {
-    super(message);
-    this.name = 'TransportError';
-    this.kind = options?.kind ?? 'connection';
-    this.allowedPrefixes = options?.allowedPrefixes;
-    if (options && 'cause' in options) (this as { cause?: unknown }).cause = options.cause;
-  }
-}
-
 /** String-only persistent store (Apps Script properties: at most 9 KB per value). */
 export interface KeyValueStore {
   get(key: string): string | null;
@@ -76,6 +56,12 @@ export interface Cache {
   put(key: string, value: string, ttlSeconds: number): void;
   remove(key: string): void;
 }
+
+/** A cache that may also write and remove several entries in one call (the Cache service's putAll and removeAll). */
+export type BatchCache = Cache & {
+  putAll?(values: Record<string, string>, ttlSeconds: number): void;
+  removeAll?(keys: string[]): void;
+};
 
 /**
  * Compresses text into ASCII text and back (gzip and base64 with Utilities), so that a large value
@@ -105,3 +91,67 @@ export interface Sleeper {
 
 /** A source of numbers in [0, 1) for retry jitter; injectable so tests are deterministic. */
 export type RandomSource = () => number;
+
+// ---- The spreadsheet and the script's triggers ----
+
+/** A cell's value as Sheets reads and writes it. */
+export type Cell = string | number | boolean | Date;
+
+
+/** How a column of a written block is formatted. */
+export type ColumnKind = 'day' | 'month' | 'hour' | 'money' | 'percent' | 'count' | 'text';
+
+export interface SheetBlock {
+  /** Header first, then data rows, then the totals row when present. */
+  values: Cell[][];
+  /** One kind per column. */
+  kinds: ColumnKind[];
+  /** One Sheets number format per column, applied to the rows below the header; null leaves the column as it is. */
+  numberFormats: (string | null)[];
+  /** One note per header cell: a metric's friendly label and meaning, "" for other columns. */
+  headerNotes?: string[];
+  /** Number of data rows (without header and totals). */
+  dataRows: number;
+  hasTotals: boolean;
+}
+
+/** Where a block goes: the sheet and its top-left cell (1-based). */
+export interface BlockPlacement {
+  sheetName: string;
+  row: number;
+  column: number;
+}
+
+/** What a write covered, kept with a saved report so the next write can clear its leftovers. */
+export interface WrittenBlock extends BlockPlacement {
+  rows: number;
+  columns: number;
+}
+
+/**
+ * Writes a block in a constant number of spreadsheet calls: one for all values, one per column format,
+ * a few for the header style. Called only once every page has arrived, so a failed fetch never touches
+ * the sheet; cells of the previous block that the new one does not cover are cleared after the write.
+ */
+export interface SheetWriter {
+  write(placement: BlockPlacement, block: SheetBlock, previous?: WrittenBlock): WrittenBlock;
+  /** Names of the sheets the spreadsheet has now. */
+  sheetNames(): string[];
+}
+
+/** The sheet of a saved report: the shared writer, plus reading back the last block and the status note. */
+export interface ReportSheet extends SheetWriter {
+  /** Values (header first) of a block written earlier, or null when the sheet no longer has it. */
+  read(block: WrittenBlock): Cell[][] | null;
+  /** Puts the status text in a note on the block's first cell (the header of the first column). */
+  note(placement: BlockPlacement, text: string): void;
+}
+
+/** The user's one hourly trigger in this document. */
+export interface TriggerPort {
+  isInstalled(): boolean;
+  /** Installs it unless present; true when created now. */
+  ensure(): boolean;
+  /** Removes it; true when there was one. */
+  remove(): boolean;
+}

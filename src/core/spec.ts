@@ -4,6 +4,7 @@
  * page and parameter limits, rate limits and token lifetime. Other core files read these constants
  * instead of repeating numbers, so a change in the spec is a change in this file.
  */
+import { MS_PER_DAY, MS_PER_HOUR, MS_PER_MINUTE } from './util/dates';
 
 export type ReportKind = 'main' | 'externalId' | 'realtime';
 
@@ -15,10 +16,6 @@ export const TRACE_ID_HEADER = 'x-traceid';
 export const RATE_LIMIT_WAIT_HEADER = 'rate-limit-msec-left';
 
 export const TOKEN_LIFETIME_DAYS = 30;
-export const MS_PER_SECOND = 1000;
-export const MS_PER_MINUTE = 60 * MS_PER_SECOND;
-export const MS_PER_HOUR = 60 * MS_PER_MINUTE;
-export const MS_PER_DAY = 24 * MS_PER_HOUR;
 export const TOKEN_LIFETIME_MS = TOKEN_LIFETIME_DAYS * MS_PER_DAY;
 
 /** Limits table: 30 report requests per minute per publisher. */

@@ -5,15 +5,12 @@
  * work (fetching, the table, the cache write) gets 27 of them, fetching the first 25, and the rest is
  * left for Sheets to take the result.
  */
-import type { Cell } from '../core/report-table';
-import type { ReportInput } from '../core/report-request';
-import type { LookupKind, ReportKind } from '../core/spec';
-import { FORMULA_MAX_ROWS, optionalInteger, optionalList, optionalText, requiredDate, requiredText, singleValue } from '../core/formula-args';
+import {
+  type Cell, FORMULA_MAX_ROWS, FORMULA_TIME_BUDGET_MS, type LookupKind, optionalInteger, optionalList, optionalText,
+  type ReportInput, type ReportKind, requiredDate, requiredText, singleValue,
+} from '../core';
 import { createAddon } from '../gas/addon-services';
 import { withUserMessage } from './user-errors';
-
-/** Time a custom function's whole work may take, of Apps Script's 30 s (fetching stops 2 s before its end). */
-export const FORMULA_TIME_BUDGET_MS = 27_000;
 
 type Arg = unknown;
 
@@ -23,7 +20,11 @@ export function runFormula(work: (deadlineAtMs: number) => Cell[][]): Cell[][] {
   return withUserMessage(() => work(deadlineAtMs));
 }
 
-function reportFormula(kind: ReportKind, args: { entityId: Arg; fromDate: Arg; toDate: Arg; breakdowns: Arg; metrics: Arg; filter: Arg; sort: Arg; maxRows: Arg; currencyCode?: Arg; decDigits?: Arg; refresh: Arg }): Cell[][] {
+interface ReportArgs {
+  entityId: Arg; fromDate: Arg; toDate: Arg; breakdowns: Arg; metrics: Arg; filter: Arg; sort: Arg; maxRows: Arg; currencyCode?: Arg; decDigits?: Arg; refresh: Arg;
+}
+
+function reportFormula(kind: ReportKind, args: ReportArgs): Cell[][] {
   return runFormula((deadlineAtMs) => {
     const input: ReportInput = {
       entityId: requiredText(args.entityId, 'entityId', 'the publisher ID from ENGAGE_PUBLISHERS()'),
@@ -75,7 +76,9 @@ function lookupFormula(kind: LookupKind, publisherId: Arg, refresh: Arg): Cell[]
  * @return A header row, one row per result, and a Total row.
  * @customfunction
  */
-export function ENGAGE_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, metrics?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, currencyCode?: Arg, decDigits?: Arg, refresh?: Arg): Cell[][] {
+export function ENGAGE_REPORT(
+  entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, metrics?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, currencyCode?: Arg, decDigits?: Arg, refresh?: Arg,
+): Cell[][] {
   return reportFormula('main', { entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, currencyCode, decDigits, refresh });
 }
 
@@ -95,7 +98,9 @@ export function ENGAGE_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdo
  * @return A header row, one row per result, and a Total row.
  * @customfunction
  */
-export function ENGAGE_EXTERNALID_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, metrics?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, currencyCode?: Arg, refresh?: Arg): Cell[][] {
+export function ENGAGE_EXTERNALID_REPORT(
+  entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, metrics?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, currencyCode?: Arg, refresh?: Arg,
+): Cell[][] {
   return reportFormula('externalId', { entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, currencyCode, refresh });
 }
 

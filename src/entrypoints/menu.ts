@@ -3,9 +3,8 @@
  * where only menus are allowed, so it reads the sign-in state only in other modes, and never fails
  * because of it: the menu must always appear.
  */
-import { createAddon } from '../gas/addon-services';
-import { userMessage } from '../core/errors';
-import { TOKEN_LIFETIME_DAYS } from '../core/spec';
+import { createSession } from '../gas/addon-services';
+import { TOKEN_LIFETIME_DAYS, userMessage } from '../core';
 import { touchRefreshCell } from '../gas/refresh-cell';
 
 /**
@@ -21,7 +20,7 @@ export function onOpen(e?: GoogleAppsScript.Events.SheetsOnOpen): void {
 
 function signInWarning(): string | undefined {
   try {
-    const session = createAddon().session();
+    const session = createSession().state();
     if (session.rejected) return 'Sign in again';
     if (session.warning && session.signedIn) return `Sign-in ends in ${Math.max(0, TOKEN_LIFETIME_DAYS - (session.tokenAgeDays ?? 0))} days`;
   } catch {
@@ -61,7 +60,7 @@ export function refreshAll(): void {
  */
 export function signOutFromMenu(): void {
   try {
-    createAddon().signOut();
+    createSession().signOut();
     SpreadsheetApp.getActiveSpreadsheet().toast('Signed out of Engage.', 'Engage for Sheets');
   } catch (e) {
     SpreadsheetApp.getUi().alert(userMessage(e));

@@ -4,15 +4,10 @@
  * widget ID from the user's settings (the spreadsheet owner's in a formula). Neither fires the
  * impression pixel: only the sidebar does, in the browser, after it has displayed the documents.
  */
-import { singleValue } from '../core/formula-args';
-import type { RecommendationsPreview } from '../core/recommendations';
-import type { Cell } from '../core/report-table';
+import { type Cell, PREVIEW_TIME_BUDGET_MS, type RecommendationsPreview, singleValue } from '../core';
 import { createAddon } from '../gas/addon-services';
 import { runFormula } from './custom-functions';
 import { withUserMessage } from './user-errors';
-
-/** A sidebar call has up to 6 minutes, but a preview that takes longer than this is not worth waiting for. */
-const PREVIEW_TIME_BUDGET_MS = 30_000;
 
 /**
  * The in-chat ads Engage recommends for keywords and IAB categories: one row per document, as a chat

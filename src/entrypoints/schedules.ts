@@ -4,9 +4,7 @@
  * as one sentence. The trigger handler never throws: each saved report's status records what
  * happened, because a trigger sends no error email and nobody watches it.
  */
-import { userMessage } from '../core/errors';
-import type { ScheduleList } from '../core/schedule-service';
-import type { RunSummary } from '../core/refresh-runner';
+import { type RefreshSummary, type ScheduleList, userMessage } from '../core';
 import { touchRefreshCell } from '../gas/refresh-cell';
 import { createScheduleService } from '../gas/schedule-services';
 import { withUserMessage } from './user-errors';
@@ -23,7 +21,8 @@ function refreshFormulas(): void {
 /**
  * Saves a report built in the sidebar with its target cell and schedule, and installs your hourly
  * trigger with your first schedule. The definition holds no secret; it runs with your sign-in.
- * @param {Object} report {name, kind, entityId, period, breakdowns?, filter?, sort?, currencyCode?, decDigits?, pageSize?, maxRows?, target: {sheetName, cell}, schedule, incremental?, totals?, paused?}.
+ * @param {Object} report {name, kind, entityId, period, breakdowns?, metrics?, filter?, sort?, currencyCode?, decDigits?,
+ *   pageSize?, maxRows?, target: {sheetName, cell}, schedule, incremental?, totals?, paused?}.
  * @return {Object} The saved reports of this spreadsheet.
  */
 export function saveSchedule(report: unknown): ScheduleList {
@@ -55,7 +54,7 @@ export function updateSchedule(id: unknown, report: unknown): ScheduleList {
  * @param {string} id The saved report's id.
  * @return {Object} {summary, list}.
  */
-export function runScheduleNow(id: unknown): { summary: RunSummary; list: ScheduleList } {
+export function runScheduleNow(id: unknown): { summary: RefreshSummary; list: ScheduleList } {
   return withUserMessage(() => {
     const outcome = createScheduleService().runNow(id);
     if (outcome.summary.refreshed.length > 0) refreshFormulas();
@@ -95,7 +94,10 @@ export function onScheduledRefresh(e?: unknown): void {
     const summary = createScheduleService().runDue(startedAtMs);
     if (summary.refreshed.length > 0) refreshFormulas();
     const why = { 'fetch-quota': ' (near the daily URL Fetch quota)', 'trigger-runtime': ' (the daily trigger runtime is nearly spent)' };
-    console.log(`Engage scheduled refresh: ${summary.refreshed.length} refreshed, ${summary.failed.length} failed, ${summary.deferred.length} left for the next run${summary.stoppedBecause ? why[summary.stoppedBecause] : ''}, ${summary.requests} requests${summary.needsSignIn ? '; the owner must sign in again' : ''}.`);
+    const stopped = summary.stoppedBecause ? why[summary.stoppedBecause] : '';
+    const signIn = summary.needsSignIn ? '; the owner must sign in again' : '';
+    const counts = `${summary.refreshed.length} refreshed, ${summary.failed.length} failed, ${summary.deferred.length} left for the next run`;
+    console.log(`Engage scheduled refresh: ${counts}${stopped}, ${summary.requests} requests${signIn}.`);
   } catch (error) {
     console.error(`Engage scheduled refresh failed: ${userMessage(error)}`);
   }

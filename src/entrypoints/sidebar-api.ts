@@ -3,8 +3,8 @@
  * who has the sidebar open. Arguments and results are plain data; a failure reaches the sidebar's
  * failure handler as an Error whose message is one sentence that says what to do next.
  */
-import type { SidebarState } from '../core/engage-addon';
-import { createAddon } from '../gas/addon-services';
+import type { SidebarState } from '../core';
+import { createSession } from '../gas/addon-services';
 import { withUserMessage } from './user-errors';
 
 /**
@@ -15,7 +15,7 @@ import { withUserMessage } from './user-errors';
  * @return {Object} The sidebar's state after signing in.
  */
 export function signIn(username: unknown, password: unknown): SidebarState {
-  return withUserMessage(() => createAddon().signIn(username, password));
+  return withUserMessage(() => createSession().signIn(username, password));
 }
 
 /**
@@ -24,7 +24,7 @@ export function signIn(username: unknown, password: unknown): SidebarState {
  * @return {Object} The sidebar's state after signing in.
  */
 export function signInWithToken(token: unknown): SidebarState {
-  return withUserMessage(() => createAddon().useToken(token));
+  return withUserMessage(() => createSession().useToken(token));
 }
 
 /**
@@ -32,7 +32,7 @@ export function signInWithToken(token: unknown): SidebarState {
  * @return {Object} The sidebar's state after signing out.
  */
 export function signOut(): SidebarState {
-  return withUserMessage(() => createAddon().signOut());
+  return withUserMessage(() => createSession().signOut());
 }
 
 /**
@@ -42,7 +42,7 @@ export function signOut(): SidebarState {
  * @return {Object} The sidebar's state, without the API key.
  */
 export function saveSettings(settings: unknown): SidebarState {
-  return withUserMessage(() => createAddon().saveSettings(settings));
+  return withUserMessage(() => createSession().saveSettings(settings));
 }
 
 /**
@@ -51,5 +51,5 @@ export function saveSettings(settings: unknown): SidebarState {
  * @return {Object} The state.
  */
 export function getSidebarState(): SidebarState {
-  return withUserMessage(() => createAddon().sidebarState());
+  return withUserMessage(() => createSession().sidebarState());
 }

@@ -3,8 +3,7 @@
  * progress, "Insert formula" and "Add chart". Thin: read the arguments, call the core
  * (SidebarReports) or the spreadsheet adapters, and turn a failure into one sentence.
  */
-import type { RunProgress, RunSummary, Publisher } from '../core/sidebar-reports';
-import { checkRunId } from '../core/sidebar-reports';
+import { checkRunId, type Publisher, type RunProgress, type RunToSheetSummary } from '../core';
 import { addRevenueChart, resolvePlacement, sheetContext, writeFormulaAtActiveCell } from '../gas/report-targets';
 import { refreshCellReference } from '../gas/refresh-cell';
 import { createSidebarReports } from '../gas/sidebar-report-services';
@@ -34,7 +33,7 @@ export function getSheetContext(): { sheets: string[]; activeCell: string } {
  * @param {string} runId An id the sidebar chose for this run.
  * @return {Object} What was written, with a preview of the first rows.
  */
-export function runReportToSheet(request: unknown, target: unknown, runId: unknown): RunSummary {
+export function runReportToSheet(request: unknown, target: unknown, runId: unknown): RunToSheetSummary {
   return withUserMessage(() => {
     const r = createSidebarReports();
     // The report and the run id are checked before the target, so a bad report is what the user hears of first.

@@ -3,7 +3,7 @@
  * #ERROR!, and google.script.run hands it to the sidebar's failure handler, so every entry point runs
  * its work through here and rethrows whatever failed as one sentence that says what to do next.
  */
-import { userMessage } from '../core/errors';
+import { userMessage } from '../core';
 
 export function withUserMessage<T>(work: () => T): T {
   try {

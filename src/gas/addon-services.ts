@@ -1,9 +1,10 @@
 /**
- * Builds the add-on's use cases (core EngageAddon) from Apps Script services. Called at the start of
- * each execution, never at module scope: the services available depend on the auth mode, and a
- * service touched while the bundle loads would break onOpen in AuthMode.NONE.
+ * Builds the add-on's use cases (core EngageAddon, or the user's EngageSession alone where no formula
+ * is involved) from Apps Script services. Called at the start of each execution, never at module
+ * scope: the services available depend on the auth mode, and a service touched while the bundle loads
+ * would break onOpen in AuthMode.NONE.
  */
-import { EngageAddon } from '../core/engage-addon';
+import { type AddonDeps, EngageAddon, EngageSession } from '../core';
 import { DEPLOYMENT } from './deployment';
 import { gzipCompressor } from './gzip-compressor';
 import { UrlFetchTransport } from './url-fetch-transport';
@@ -15,10 +16,18 @@ export interface AddonContext {
 }
 
 export function createAddon(context: AddonContext = {}): EngageAddon {
+  return new EngageAddon(addonDeps(context));
+}
+
+export function createSession(context: AddonContext = {}): EngageSession {
+  return new EngageSession(addonDeps(context));
+}
+
+function addonDeps(context: AddonContext): AddonDeps {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const documentCache = CacheService.getDocumentCache() ?? CacheService.getUserCache();
   // Only user- and document-scoped services: the script's lock and cache are shared by every user of the add-on.
-  return new EngageAddon({
+  return {
     transport: new UrlFetchTransport(UrlFetchApp),
     userStore: new PropertiesStore(PropertiesService.getUserProperties()),
     userLock: new ServiceLock(LockService.getUserLock()),
@@ -30,5 +39,5 @@ export function createAddon(context: AddonContext = {}): EngageAddon {
     timeZone: spreadsheet ? spreadsheet.getSpreadsheetTimeZone() : Session.getScriptTimeZone(),
     inCustomFunction: context.inCustomFunction === true,
     deployment: DEPLOYMENT,
-  });
+  };
 }

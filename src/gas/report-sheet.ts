@@ -4,10 +4,8 @@
  * on the block's first cell. A note changes no value, so a failed refresh can say so beside data
  * that it left untouched.
  */
-import type { Cell } from '../core/report-table';
-import type { ReportSheet } from '../core/refresh-runner';
-import type { BlockPlacement, SheetBlock, WrittenBlock } from '../core/sheet-output';
 import { SpreadsheetWriter } from './sheet-writer';
+import type { BlockPlacement, Cell, ReportSheet, SheetBlock, WrittenBlock } from '../core';
 
 export class SavedReportSheet implements ReportSheet {
   private readonly writer: SpreadsheetWriter;

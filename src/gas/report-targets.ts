@@ -3,10 +3,7 @@
  * sheet, an existing sheet at A1, or the active cell), the active cell for "Insert formula", and the
  * native chart of revenue and RPM by day placed beside a written block.
  */
-import { checkRunTarget, SHEET_NAME_MAX_CHARS } from '../core/builder-request';
-import { isDate } from '../core/dates';
-import { quoted, ValidationError } from '../core/errors';
-import type { BlockPlacement, WrittenBlock } from '../core/sheet-output';
+import { type BlockPlacement, checkRunTarget, isDate, MAIN_BREAKDOWNS, quoted, SHEET_NAME_MAX_CHARS, ValidationError, type WrittenBlock } from '../core';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -90,9 +87,11 @@ export function addRevenueChart(ss: Spreadsheet, block: unknown): { chartTitle: 
     throw ValidationError.single('block', 'the chart needs a general report broken down by day, with revenue and RPM: choose the day breakdown and run it again');
   }
   if (revenueColumn < 0 || rpmColumn < 0) {
-    throw ValidationError.single('block', `the chart draws revenue and RPM, and this report has no ${revenueColumn < 0 ? 'revenue' : 'RPM (rpmByPvs)'} column: choose the revenue and rpmByPvs metrics and run it again`);
+    const missing = revenueColumn < 0 ? 'revenue' : 'RPM (rpmByPvs)';
+    throw ValidationError.single('block', `the chart draws revenue and RPM, and this report has no ${missing} column: choose the revenue and rpmByPvs metrics and run it again`);
   }
-  const others = header.filter((h, i) => i !== dayColumn && ['month', 'platform', 'referrer', 'country', 'section', 'widget', 'doc', 'partnerApp'].some((k) => h === k || h.startsWith(`${k} `) || h.startsWith(`${k}.`)));
+  const otherBreakdowns = MAIN_BREAKDOWNS.filter((b) => b !== 'day');
+  const others = header.filter((h, i) => i !== dayColumn && otherBreakdowns.some((k) => h === k || h.startsWith(`${k} `) || h.startsWith(`${k}.`)));
   if (others.length > 0) {
     throw ValidationError.single('block', `the chart draws one line per day, but this report is also broken down by ${others[0]}: run it with the day breakdown alone`);
   }

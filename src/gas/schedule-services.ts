@@ -3,9 +3,8 @@
  * execution: saved reports in the document's properties under the document lock, the owner id in
  * the user's properties, the report sheet, and the user's hourly trigger.
  */
-import { SavedReportStore } from '../core/saved-reports';
-import { ScheduleService } from '../core/schedule-service';
-import { createAddon } from './addon-services';
+import { SavedReportStore, ScheduleService } from '../core';
+import { createSession } from './addon-services';
 import { SavedReportSheet } from './report-sheet';
 import { PropertiesStore, ServiceLock, systemClock } from './stores';
 import { HourlyTrigger } from './triggers';
@@ -13,7 +12,7 @@ import { HourlyTrigger } from './triggers';
 export function createScheduleService(): ScheduleService {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   return new ScheduleService({
-    addon: createAddon(),
+    account: createSession(),
     reports: new SavedReportStore({
       store: new PropertiesStore(PropertiesService.getDocumentProperties()),
       lock: new ServiceLock(LockService.getDocumentLock()),

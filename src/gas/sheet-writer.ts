@@ -6,7 +6,9 @@
  * limit. The grid grows first when the block does not fit. Leftover cells of the previous block (a
  * longer or wider earlier result) are cleared only after the new values are in.
  */
-import { cellsAdded, checkCellRoom, type BlockPlacement, type GridSize, type SheetBlock, type SheetWriter, type WrittenBlock } from '../core/sheet-output';
+import {
+  type BlockPlacement, cellsAdded, checkCellRoom, type GridSize, type SheetBlock, type SheetWriter, type WrittenBlock,
+} from '../core';
 
 const HEADER_BACKGROUND = '#f1f3f4';
 

@@ -6,8 +6,7 @@
  * sign-in. A published add-on is one script, so each document with a schedule takes one of the
  * user's 20 triggers.
  */
-import { TriggerQuotaError } from '../core/errors';
-import { TRIGGERS_PER_USER } from '../core/schedule-service';
+import { TriggerQuotaError, TRIGGERS_PER_USER } from '../core';
 
 /** The top-level function the trigger calls (exported from src/entrypoints/schedules.ts). */
 export const SCHEDULED_REFRESH_HANDLER = 'onScheduledRefresh';

@@ -4,7 +4,7 @@
  * throws, as a TransportError whose kind (fetch-failures.ts) says whether another attempt can help.
  * Header names are lowercased here so the core never folds case.
  */
-import { TransportError, type HttpRequest, type HttpResponse, type HttpTransport } from '../core/ports';
+import { type HttpRequest, type HttpResponse, type HttpTransport, TransportError } from '../core';
 import { DEPLOYMENT } from './deployment';
 import { failureKind } from './fetch-failures';
 

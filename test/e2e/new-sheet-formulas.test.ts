@@ -10,9 +10,9 @@
  * Some 170 formulas for one publisher would pass the 30 report requests a minute, so the host runs
  * on a virtual clock with the emulator's clock moved in step, two seconds between formulas.
  */
-import { effectiveBreakdowns } from '../../src/core/report-fields';
-import { defaultMetrics } from '../../src/core/report-metrics';
-import { reportColumnCount } from '../../src/core/report-table';
+import { effectiveBreakdowns } from '../../src/core/api/report-fields';
+import { defaultMetrics } from '../../src/core/api/report-metrics';
+import { reportColumnCount } from '../../src/core/sheets/report-table';
 import type { ReportKind } from '../../src/core/spec';
 import type { AddonHarness } from '../support/addon-host';
 import { allowedBreakdownCombinations } from '../support/breakdown-combinations';

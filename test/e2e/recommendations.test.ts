@@ -6,8 +6,8 @@
  * shows the exact address. The API key is saved in the owner's settings and must appear nowhere else:
  * not in messages, logs, cells, caches, or document and script properties.
  */
-import { impressionPixelUrl } from '../../src/core/impression-pixel';
-import type { RecommendationsPreview } from '../../src/core/recommendations';
+import { impressionPixelUrl } from '../../src/core/recommendations/impression-pixel';
+import type { RecommendationsPreview } from '../../src/core/recommendations/recommendations';
 import { OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { DEMO_API_KEY } from '../support/emulator';
 

@@ -15,8 +15,8 @@
  */
 import { EDITOR, OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { BIG_PUBLISHER_ID, DEMO_API_KEY } from '../support/emulator';
-import { taggingProblems } from '../../src/core/tagging-snippet';
-import { FETCH_COUNT_KEY } from '../../src/core/daily-quota';
+import { taggingProblems } from '../../src/core/builder/tagging-snippet';
+import { FETCH_COUNT_KEY } from '../../src/core/api/daily-quota';
 
 const NOW = '2026-11-20T12:00:00Z';
 const P = BIG_PUBLISHER_ID;

@@ -25,7 +25,7 @@ import { HOUR_MS, MINUTE_MS, startScheduledAddon } from '../support/scheduled-ho
 import { HOSTILE_STRINGS } from '../../dev/emulator/seed';
 import { distManifest, repoRoot } from '../support/paths';
 import { readableCacheTexts } from '../support/cache-contents';
-import { SAVED_REPORTS_INDEX_KEY } from '../../src/core/saved-reports';
+import { SAVED_REPORTS_INDEX_KEY } from '../../src/core/schedules/saved-report-store';
 
 jest.setTimeout(120_000);
 

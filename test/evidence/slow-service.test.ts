@@ -5,9 +5,9 @@
  * the deadline. The failure is a sentence that says Engage is slow, not Apps Script's bare
  * "Exceeded maximum execution time".
  */
-import { GatewayTimeoutError, SlowServiceError } from '../../src/core';
-import { RequestSender } from '../../src/core/request-sender';
-import { DEFAULT_RETRY_POLICY } from '../../src/core/retry-policy';
+import { GatewayTimeoutError, SlowServiceError } from '../../src/core/errors';
+import { RequestSender } from '../../src/core/api/request-sender';
+import { DEFAULT_RETRY_POLICY } from '../../src/core/api/retry-policy';
 import { errorResponse, FakeTransport, jsonResponse, ManualClock, ManualSleeper } from '../support/fakes';
 
 function setup() {

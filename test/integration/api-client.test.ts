@@ -4,13 +4,14 @@
  * emulator's trace ids, the client's own rate budget, and invalid arguments that never reach it.
  */
 import {
-  AuthenticationError, BadRequestError, EngageClient, GatewayTimeoutError, NotFoundError, PermissionDeniedError,
-  RateLimitError, reportResultToTable, ValidationError, type ApiError, type EngageClientOptions,
-} from '../../src/core';
+  AuthenticationError, BadRequestError, GatewayTimeoutError, NotFoundError, PermissionDeniedError, RateLimitError, ValidationError, type ApiError,
+} from '../../src/core/errors';
+import { EngageClient, type EngageClientOptions } from '../../src/core/api/engage-client';
+import { reportResultToTable } from '../../src/core/sheets/report-table';
 import { FakeStore, ManualClock } from '../support/fakes';
 import { ANALYST_PUBLISHER_ID, BIG_PUBLISHER_ID, DEMO_USER, MEDIUM_PUBLISHER_ID, newEmulator, type EmulatorHandle } from '../support/emulator';
 import { blockingSleeper, clockStartingAt, NodeTransport } from '../support/node-transport';
-import { INVALID_ARGUMENTS_NOW, INVALID_REPORT_ARGUMENTS } from '../unit/core/invalid-report-arguments';
+import { INVALID_ARGUMENTS_NOW, INVALID_REPORT_ARGUMENTS } from '../unit/core/api/invalid-report-arguments';
 
 const FIXED_NOW_ISO = '2026-11-22T12:00:00.000Z';
 const FIXED_NOW_MS = Date.parse(FIXED_NOW_ISO);

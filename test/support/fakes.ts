@@ -5,9 +5,10 @@
  */
 import zlib from 'node:zlib';
 import {
-  TransportError, type Cache, type Clock, type Compressor, type HttpRequest, type HttpResponse, type HttpTransport, type ListableStore,
+  type Cache, type Clock, type Compressor, type HttpRequest, type HttpResponse, type HttpTransport, type ListableStore,
   type Lock, type Sleeper,
 } from '../../src/core/ports';
+import { TransportError } from '../../src/core/errors';
 
 export type FakeAnswer = HttpResponse | TransportError;
 export type FakeHandler = (request: HttpRequest, index: number) => FakeAnswer;

@@ -6,7 +6,8 @@
  * TransportError. Every request is recorded, like the unit-test fake, so tests can count them.
  */
 import { createSyncFetch, SyncFetchError, type SyncFetchRequest, type SyncFetchResponse } from '../../dev/gas-host/sync-fetch';
-import { TransportError, type HttpRequest, type HttpResponse, type HttpTransport } from '../../src/core/ports';
+import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/core/ports';
+import { TransportError } from '../../src/core/errors';
 
 /** Tests should fail fast rather than wait Apps Script's 60 s. */
 export const NODE_TRANSPORT_TIMEOUT_MS = 15_000;

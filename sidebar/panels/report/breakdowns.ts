@@ -3,8 +3,10 @@
  * disabled with the reason, and hints say what the choice does to the metrics. The rules and the
  * facts in the hints come from the core (report-fields.ts, spec.ts), which the server applies again.
  */
-import { breakdownCombinationProblems, effectiveBreakdowns } from '../../../src/core/report-fields';
-import { DOC_BREAKDOWN_WINDOW_MONTHS, MAIN_METRICS_ONLY_ON_WIDGET, REPORT_SPECS, type ReportKind } from '../../../src/core/spec';
+import {
+  breakdownCombinationProblems, DOC_BREAKDOWN_WINDOW_MONTHS, effectiveBreakdowns, MAIN_METRICS_ONLY_ON_WIDGET,
+  REPORT_SPECS, type ReportKind,
+} from '../../../src/core';
 import { el, replaceChildren } from '../../dom';
 import type { ReportChoice } from './part';
 

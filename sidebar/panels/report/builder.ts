@@ -4,12 +4,7 @@
  * into one request, shows the equivalent formula, and runs the actions: Run to sheet (with its
  * progress), Insert formula, Add chart and Save to schedule (the Schedule section).
  */
-import type { BuilderRequest } from '../../../src/core/builder-request';
-import { a1Cell } from '../../../src/core/a1-notation';
-import { PRESET_LABELS } from '../../../src/core/date-presets';
-import { reportFormula } from '../../../src/core/formula-text';
-import type { RunSummary } from '../../../src/core/sidebar-reports';
-import type { ReportKind } from '../../../src/core/spec';
+import { a1Cell, type BuilderRequest, PRESET_LABELS, reportFormula, type ReportKind, type RunToSheetSummary } from '../../../src/core';
 import { el, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';
 import { failureText } from '../../server';
@@ -36,7 +31,7 @@ export class ReportBuilder {
   private kind: ReportKind = 'main';
   private chosen: string[] = ['day'];
   /** The last successful run: Add chart draws its block, and Save to schedule offers its cells for the same request. */
-  private lastRun: { block: RunSummary['block']; header: string[]; request: string } | undefined;
+  private lastRun: { block: RunToSheetSummary['block']; header: string[]; request: string } | undefined;
   private busy = false;
 
   private readonly kindBox = el('div', { class: 'segmented', role: 'radiogroup', 'aria-label': 'Report type', id: 'report-kind' });

@@ -3,9 +3,10 @@
  * core's buildFilter and shown under the rows as it will be sent. The fields offered follow the
  * breakdowns; a row that cannot become a condition says why, and the request waits for it.
  */
-import { buildFilter, FILTER_OPERATORS, type FilterCondition, type FilterOperator } from '../../../src/core/filters';
-import { effectiveBreakdowns, fieldProblem } from '../../../src/core/report-fields';
-import { ENTITY_BREAKDOWNS, REPORT_SPECS } from '../../../src/core/spec';
+import {
+  buildFilter, effectiveBreakdowns, ENTITY_BREAKDOWNS, fieldProblem, FILTER_OPERATORS, type FilterCondition,
+  type FilterOperator, REPORT_SPECS,
+} from '../../../src/core';
 import { el, notice, replaceChildren, select } from '../../dom';
 import { failureText } from '../../server';
 import type { PartContext, ReportChoice } from './part';

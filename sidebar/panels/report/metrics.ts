@@ -4,10 +4,10 @@
  * reason, and how many columns the report will take. The sets, labels and availability rules come
  * from the core (report-metrics.ts, report-fields.ts, report-table.ts).
  */
-import { effectiveBreakdowns, metricAvailabilityProblem } from '../../../src/core/report-fields';
-import { availableMetrics, defaultMetrics, METRIC_GROUPS, METRIC_INFO, metricLabel, metricNote } from '../../../src/core/report-metrics';
-import { reportColumnCount } from '../../../src/core/report-table';
-import { REPORT_SPECS } from '../../../src/core/spec';
+import {
+  availableMetrics, defaultMetrics, effectiveBreakdowns, METRIC_GROUPS, METRIC_INFO, metricAvailabilityProblem,
+  metricLabel, metricNote, REPORT_SPECS, reportColumnCount,
+} from '../../../src/core';
 import { el, notice, replaceChildren } from '../../dom';
 import type { PartContext } from './part';
 

@@ -2,8 +2,7 @@
  * Sort, order, currency and decimals. The sort fields follow the breakdowns (the fields a filter may
  * use too); currency and decimals are offered only where the report takes them (spec.ts).
  */
-import type { BuilderRequest } from '../../../src/core/builder-request';
-import { DEC_DIGITS_MAX, REPORT_SPECS } from '../../../src/core/spec';
+import { type BuilderRequest, DEC_DIGITS_MAX, REPORT_SPECS } from '../../../src/core';
 import { el, field, replaceChildren, select } from '../../dom';
 import { usableFields } from './filters';
 import type { PartContext } from './part';

@@ -9,8 +9,7 @@
  * equivalent formula, the Schedule section). The breakdown chips instead hand their new list to the
  * builder, which stores it and redraws every part that follows the choice.
  */
-import { effectiveBreakdowns } from '../../../src/core/report-fields';
-import type { ReportKind } from '../../../src/core/spec';
+import { effectiveBreakdowns, type ReportKind } from '../../../src/core';
 
 /** The report type and the breakdowns the user ticked, in the order ticked. */
 export interface ReportChoice {

@@ -3,8 +3,10 @@
  * general report, 24-hour UTC windows for the hourly ones, from the core's date-presets.ts), a custom
  * range, and one line saying what the period covers.
  */
-import { hourWindowFrom, presetRange, presetsFor, PRESET_LABELS, type DatePreset, type DateRange } from '../../../src/core/date-presets';
-import { MS_PER_HOUR, REALTIME_WINDOW_HOURS } from '../../../src/core/spec';
+import {
+  type DatePreset, type DateRange, hourWindowFrom, MS_PER_HOUR, PRESET_LABELS, presetRange, presetsFor,
+  REALTIME_WINDOW_HOURS,
+} from '../../../src/core';
 import { el, field, replaceChildren } from '../../dom';
 import type { PartContext } from './part';
 

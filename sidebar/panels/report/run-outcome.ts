@@ -3,7 +3,7 @@
  * result, and the first rows as a small table (every cell is text content); and whether Add chart
  * can draw the run's block.
  */
-import type { RunSummary } from '../../../src/core/sidebar-reports';
+import type { RunToSheetSummary } from '../../../src/core';
 import { el, notice } from '../../dom';
 
 /** Why the Add chart button is off for a run with this header (or before any run), or undefined when it can draw. */
@@ -14,7 +14,7 @@ export function chartBlocker(header: readonly string[] | undefined): string | un
 }
 
 /** The success line, the partial note if any, and the preview. */
-export function runOutcome(summary: RunSummary): Array<HTMLElement | null> {
+export function runOutcome(summary: RunToSheetSummary): Array<HTMLElement | null> {
   const plural = (n: number) => (n === 1 ? '' : 's');
   return [
     notice('success', `Wrote ${summary.dataRows} row${plural(summary.dataRows)} to '${summary.block.sheetName}' from ${summary.pages} page${plural(summary.pages)} in ${(summary.elapsedMs / 1000).toFixed(1)} s.`),
@@ -23,7 +23,7 @@ export function runOutcome(summary: RunSummary): Array<HTMLElement | null> {
   ];
 }
 
-function previewTable(summary: RunSummary): HTMLElement {
+function previewTable(summary: RunToSheetSummary): HTMLElement {
   if (summary.preview.length === 0) return notice('info', 'The report has no rows for this period and these filters.');
   const table = el('table', { id: 'run-preview-table' });
   table.appendChild(el('thead', {}, el('tr', {}, ...summary.header.map((h) => el('th', { scope: 'col' }, h)))));

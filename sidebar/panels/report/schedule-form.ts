@@ -5,12 +5,10 @@
  * report. The period, the incremental rule and the saved report's shape come from the core
  * (schedule-draft.ts, saved-reports.ts); the server validates the saved report again.
  */
-import type { BuilderRequest } from '../../../src/core/builder-request';
-import { A1_CELL_PATTERN } from '../../../src/core/a1-notation';
-import type { DatePreset } from '../../../src/core/date-presets';
-import { incrementalProblem, type Period } from '../../../src/core/saved-reports';
-import { describePeriod, periodForPreset, savedReportFromBuilder } from '../../../src/core/schedule-draft';
-import { REPORT_SPECS } from '../../../src/core/spec';
+import {
+  A1_CELL_PATTERN, type BuilderRequest, type DatePreset, describePeriod, incrementalProblem, type Period, periodForPreset,
+  REPORT_SPECS, savedReportFromBuilder,
+} from '../../../src/core';
 import { el, field, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';
 import { scheduleFields } from '../../schedule-fields';

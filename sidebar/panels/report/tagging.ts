@@ -3,8 +3,7 @@
  * attributes, the AMP embed), with a counter against the length limit. The snippets and the checks
  * come from the core's tagging-snippet.ts.
  */
-import { EXTERNAL_ID_MAX_LENGTH } from '../../../src/core/spec';
-import { taggingProblems, taggingSnippets } from '../../../src/core/tagging-snippet';
+import { EXTERNAL_ID_MAX_LENGTH, taggingProblems, taggingSnippets } from '../../../src/core';
 import { el, field, notice, replaceChildren } from '../../dom';
 
 export function taggingHelper(): HTMLElement {

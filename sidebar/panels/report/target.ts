@@ -3,8 +3,7 @@
  * active cell. The sheet list and the active cell come from the server and are read again each time
  * the tab opens and after each run.
  */
-import type { RunTarget } from '../../../src/core/builder-request';
-import { splitCellReference } from '../../../src/core/a1-notation';
+import { type RunTarget, splitCellReference } from '../../../src/core';
 import { el, field, replaceChildren, select } from '../../dom';
 import type { ServerClient } from '../../server';
 

@@ -1,56 +1,10 @@
-import {
-  ApiError, AuthenticationError, BadRequestError, ConnectionError, errorFromResponse, GatewayTimeoutError, NotFoundError,
-  PermissionDeniedError, RateLimitError, ValidationError,
-} from '../../../src/core/errors';
-import { errorResponse, jsonResponse } from '../../support/fakes';
+/**
+ * The error classes: each explains itself in one sentence, and the sentence is built from the
+ * finished error, never from a subclass whose own fields are not set yet.
+ */
+import { ApiError, ConnectionError, FetchQuotaError, RateLimitError, ValidationError, type ApiErrorDetails } from '../../../src/core/errors';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
-
-describe('errorFromResponse', () => {
-  it.each([
-    [400, BadRequestError, 'BAD_REQUEST'],
-    [401, AuthenticationError, 'AUTHENTICATION_FAILED'],
-    [403, PermissionDeniedError, 'PERMISSION_DENIED'],
-    [404, NotFoundError, 'NOT_FOUND'],
-    [429, RateLimitError, 'RATE_LIMITED'],
-    [504, GatewayTimeoutError, 'GATEWAY_TIMEOUT'],
-    [500, ApiError, 'API_ERROR'],
-  ])('maps %i to %p with code %s, carrying the body fields and the trace id', (status, cls, code) => {
-    const error = errorFromResponse(errorResponse(status, 'Something failed', 'tr-42'), 'GET /reports/main', NOW);
-    expect(error).toBeInstanceOf(cls);
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status, code, moreInfo: 'operation', errorMessage: 'Something failed', traceId: 'tr-42', operation: 'GET /reports/main' });
-    expect(error.message).toBe(error.userMessage());
-    expect(error.message).toContain('[trace ID tr-42]');
-  });
-
-  it('renders one sentence that says what to do next', () => {
-    expect(errorFromResponse(errorResponse(401, 'Token expired', 'abc'), 'GET /publishers').userMessage()).toBe(
-      'Engage did not accept the sign-in (Token expired): sign in again from the Engage sidebar (a token lasts 30 days and ends when the password changes) [trace ID abc].',
-    );
-  });
-
-  it('says when to try again after a 429 with rate-limit-msec-left', () => {
-    const error = errorFromResponse(errorResponse(429, 'Too many requests', 't', { 'rate-limit-msec-left': '90000' }), 'GET /reports/main', NOW) as RateLimitError;
-    expect(error.retryAtMs).toBe(NOW + 90000);
-    expect(error.message).toContain('try again after 12:01:30 UTC');
-  });
-
-  it('reads Retry-After in seconds when rate-limit-msec-left is absent', () => {
-    const error = errorFromResponse(errorResponse(429, 'slow down', 't', { 'Retry-After': '5' }), 'x', NOW) as RateLimitError;
-    expect(error.retryAtMs).toBe(NOW + 5000);
-  });
-
-  it('copes with a body that is not JSON', () => {
-    const error = errorFromResponse({ status: 502, headers: {}, body: '<html>Bad gateway</html>' });
-    expect(error.errorMessage).toBe('<html>Bad gateway</html>');
-    expect(error.message).toContain('HTTP 502');
-  });
-
-  it('copes with an empty body', () => {
-    expect(errorFromResponse(jsonResponse(404, '')).message).toBe('Engage could not find what was asked for: check the publisher ID (entityId).');
-  });
-});
 
 describe('ConnectionError and ValidationError', () => {
   it('explain themselves in one sentence', () => {
@@ -59,5 +13,38 @@ describe('ConnectionError and ValidationError', () => {
     expect(v.message).toBe("breakdowns: 'referrer' and 'country' cannot be combined");
     expect(v.argument).toBe('breakdowns');
     expect(v.code).toBe('INVALID_ARGUMENT');
+  });
+});
+
+describe('EngageError messages', () => {
+  it("are built after the whole error is constructed: a subclass's own fields are set whenever its message parts are read", () => {
+    const seen: Array<string | undefined> = [];
+    class QuotaHitError extends ApiError {
+      readonly quotaName: string;
+      constructor(details: ApiErrorDetails, quotaName: string) {
+        super(details);
+        this.quotaName = quotaName;
+      }
+      protected override summary(): string {
+        seen.push(this.quotaName);
+        return `the ${this.quotaName} quota was hit`;
+      }
+    }
+    const error = new QuotaHitError({ status: 429, traceId: 'tr-1' }, 'hourly');
+    expect(error.message).toBe('the hourly quota was hit: try again later, and contact support if it persists [trace ID tr-1].');
+    expect(seen).not.toContain(undefined);
+  });
+
+  it('give a RateLimitError the limit it describes and the time to try again, from its own fields', () => {
+    const error = new RateLimitError({ status: 429, local: true, nowMs: NOW, retryAtMs: NOW + 90_000, limitDescription: 'only 3 of 9 rows could be fetched' });
+    expect(error.message).toBe("Engage's rate limit was reached (only 3 of 9 rows could be fetched): try again after 12:01:30 UTC.");
+    expect(error.message).toBe(error.userMessage());
+    expect(String(error)).toBe(`RateLimitError: ${error.message}`);
+  });
+
+  it('are the same sentence whenever they are read', () => {
+    const error = new FetchQuotaError({ limit: 20_000, resetAtMs: NOW + 3_600_000, nowMs: NOW });
+    expect(error.message).toBe("Apps Script's daily quota of 20,000 URL fetches for this Google account is used up, so Engage was not asked: try again after 13:00:00 UTC.");
+    expect(error.message).toBe(error.message);
   });
 });

@@ -1,11 +1,36 @@
 /**
  * The core must run unchanged in Apps Script V8 and in Node: no file in src/core may name an Apps
- * Script global or a Node-only API.
+ * Script global or a Node-only API, and it imports nothing but zod. Its folders are layers, each
+ * importing only from itself and the layers below it (LAYERS). The same checks run on a miniature
+ * core with deliberate mistakes (test/fixtures/core-layers), which they must report, and the core's
+ * own tsconfig (no Apps Script types, no DOM) refuses the fixture's global at compile time. The
+ * README's Layout lists the same folders in the same order.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const CORE_DIR = path.resolve(__dirname, '..', '..', '..', 'src', 'core');
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const CORE_DIR = path.join(ROOT, 'src', 'core');
+const FIXTURE_DIR = path.join(ROOT, 'test', 'fixtures', 'core-layers');
+
+/**
+ * The layers of src/core, lowest first. A file may import from its own folder and from the layers
+ * below its own; folders of one rank may not import each other. '.' is the base layer: the files at
+ * the root of src/core (spec.ts, ports.ts, errors.ts, budgets.ts). index.ts, the public surface,
+ * sits above them all. src/core/index.ts repeats this order in its opening comment.
+ */
+const LAYERS: ReadonlyArray<readonly string[]> = [
+  ['util'],
+  ['.'],
+  ['api'],
+  ['sheets'],
+  ['builder', 'recommendations'],
+  ['schedules'],
+  ['addon'],
+];
+const PUBLIC_SURFACE = 'index.ts';
+
 const FORBIDDEN: Array<[string, RegExp]> = [
   ['SpreadsheetApp', /\bSpreadsheetApp\b/], ['UrlFetchApp', /\bUrlFetchApp\b/], ['PropertiesService', /\bPropertiesService\b/],
   ['CacheService', /\bCacheService\b/], ['LockService', /\bLockService\b/], ['ScriptApp', /\bScriptApp\b/],
@@ -19,7 +44,64 @@ function stripComments(source: string): string {
   return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 }
 
-const files = fs.readdirSync(CORE_DIR).filter((f) => f.endsWith('.ts'));
+/** Every .ts file under `root`, as a path relative to it with "/" ("api/paging.ts"), in name order. */
+function tsFiles(root: string, dir = root): string[] {
+  const entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+  return entries.flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return tsFiles(root, full);
+    return entry.name.endsWith('.ts') ? [path.relative(root, full).split(path.sep).join('/')] : [];
+  });
+}
+
+/** The module specifiers a file imports or re-exports. */
+function importsOf(root: string, file: string): string[] {
+  const code = fs.readFileSync(path.join(root, file), 'utf8');
+  return [...code.matchAll(/from\s+['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+}
+
+/** Names of the forbidden globals and APIs a file uses. */
+function forbiddenNames(root: string, file: string): string[] {
+  const code = stripComments(fs.readFileSync(path.join(root, file), 'utf8'));
+  return FORBIDDEN.filter(([, pattern]) => pattern.test(code)).map(([name]) => name);
+}
+
+/** The layer folder of a file ("." for the root's files). */
+function folderOf(file: string): string {
+  const slash = file.indexOf('/');
+  return slash < 0 ? '.' : file.slice(0, slash);
+}
+
+function rankOf(folder: string): number {
+  return LAYERS.findIndex((layer) => layer.includes(folder));
+}
+
+/** Every import that breaks the layer order, and every file in a folder of no layer, under `root`. */
+function layerViolations(root: string): string[] {
+  const problems: string[] = [];
+  for (const file of tsFiles(root)) {
+    if (file === PUBLIC_SURFACE) continue;
+    const folder = folderOf(file);
+    const rank = rankOf(folder);
+    if (rank < 0) {
+      problems.push(`${file}: its folder ${folder}/ is in no layer`);
+      continue;
+    }
+    for (const spec of importsOf(root, file)) {
+      if (!spec.startsWith('.')) continue;
+      const target = path.relative(root, path.resolve(path.dirname(path.join(root, file)), spec)).split(path.sep).join('/');
+      const targetFolder = folderOf(target);
+      if (targetFolder === folder) continue;
+      const targetRank = rankOf(targetFolder);
+      if (targetRank < rank && targetRank >= 0) continue;
+      const why = targetRank === rank ? 'a folder of the same rank' : 'a higher layer';
+      problems.push(`${file} imports ${spec}, ${why}`);
+    }
+  }
+  return problems.sort();
+}
+
+const files = tsFiles(CORE_DIR);
 
 describe('src/core', () => {
   it('has files to check', () => {
@@ -27,15 +109,54 @@ describe('src/core', () => {
   });
 
   it.each(files)('%s names no Apps Script global and no Node API', (file) => {
-    const code = stripComments(fs.readFileSync(path.join(CORE_DIR, file), 'utf8'));
-    const found = FORBIDDEN.filter(([, pattern]) => pattern.test(code)).map(([name]) => name);
-    expect(found).toEqual([]);
+    expect(forbiddenNames(CORE_DIR, file)).toEqual([]);
   });
 
   it.each(files)('%s imports only zod and other core files', (file) => {
-    const code = fs.readFileSync(path.join(CORE_DIR, file), 'utf8');
-    const imports = [...code.matchAll(/from\s+['"]([^'"]+)['"]/g)].map((m) => m[1]!);
-    expect(imports.filter((i) => !(i === 'zod/mini' || i === 'zod/v4/locales/en.js' || /^\.\/[\w-]+$/.test(i)))).toEqual([]);
-    expect(code).not.toMatch(/import\s*\{\s*z\s*\}\s*from\s*['"]zod['"]/);
+    const outside = importsOf(CORE_DIR, file).filter((i) => {
+      if (i === 'zod/mini' || i === 'zod/v4/locales/en.js') return false;
+      if (!i.startsWith('.')) return true;
+      return path.relative(CORE_DIR, path.resolve(path.dirname(path.join(CORE_DIR, file)), i)).startsWith('..');
+    });
+    expect(outside).toEqual([]);
+    expect(fs.readFileSync(path.join(CORE_DIR, file), 'utf8')).not.toMatch(/import\s*\{\s*z\s*\}\s*from\s*['"]zod['"]/);
+  });
+
+  it('has every file in a layer, and each layer imports only from itself and the layers below it', () => {
+    expect(new Set(files.map(folderOf))).toEqual(new Set(LAYERS.flat()));
+    expect(layerViolations(CORE_DIR)).toEqual([]);
+  });
+
+  it('has its folders listed in the README\'s Layout, one line each, in the layer order', () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const layout = readme.slice(readme.indexOf('## Layout'));
+    const listed = [...layout.slice(0, layout.indexOf('\n```\n', layout.indexOf('```') + 3)).matchAll(/^ {2}([\w*.]+)\/?\s/gm)].map((m) => m[1]);
+    expect(listed).toEqual(LAYERS.flat().map((folder) => (folder === '.' ? '*.ts' : folder)));
+  });
+});
+
+describe('the purity and layering checks on a core with deliberate mistakes', () => {
+  it('report a lower layer importing a higher one, folders of one rank importing each other, and a folder in no layer', () => {
+    expect(layerViolations(FIXTURE_DIR)).toEqual([
+      'builder/form.ts imports ../recommendations/preview, a folder of the same rank',
+      'extras/stray.ts: its folder extras/ is in no layer',
+      'util/text.ts imports ../api/client, a higher layer',
+    ]);
+  });
+
+  it('report the Apps Script global, and only there', () => {
+    const named = tsFiles(FIXTURE_DIR).map((file): [string, string[]] => [file, forbiddenNames(FIXTURE_DIR, file)]).filter(([, names]) => names.length > 0);
+    expect(named).toEqual([['recommendations/preview.ts', ['UrlFetchApp']]]);
+  });
+
+  it('are backed by the compiler: with the core\'s tsconfig (no Apps Script types, no DOM) the global does not compile', () => {
+    const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    let output = '';
+    try {
+      execFileSync(process.execPath, [tsc, '--noEmit', '-p', path.join(FIXTURE_DIR, 'tsconfig.json')], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+    } catch (e) {
+      output = String((e as { stdout?: string }).stdout);
+    }
+    expect(output.trim().split('\n')).toEqual([expect.stringMatching(/preview\.ts\(\d+,\d+\): error TS2304: Cannot find name 'UrlFetchApp'\./)]);
   });
 });

@@ -1,0 +1,101 @@
+/**
+ * The add-on's use cases for one execution, driven by ports: the user's session (session.ts: signing
+ * in and out, settings, quotas, calls with the stored sign-in), the results of the ENGAGE_* formulas,
+ * cached and computed once for identical formulas (formula-cache.ts), and the sidebar's
+ * recommendations preview. Entry points build one EngageAddon per execution with the Apps Script
+ * adapters; tests build it with fakes or run the bundle in the local host.
+ */
+import type { ReportInput } from '../api/report-request';
+import { RateLimitError } from '../errors';
+import type { BatchCache, Cell, Compressor } from '../ports';
+import {
+  fetchRecommendations, RECOMMENDATIONS_RESULT_TTL_SECONDS, recommendationsInput, recommendationsPreview, recommendationsTable,
+  type RawRecommendationsInput, type RecommendationsDeps, type RecommendationsPreview,
+} from '../recommendations/recommendations';
+import { lookupTable } from '../sheets/lookup-table';
+import { reportResultToTable, tableToValues } from '../sheets/report-table';
+import { LOOKUPS, type LookupKind, type ReportKind } from '../spec';
+import { hashText } from '../util/hash';
+import { FormulaCache, RESULT_TTL_SECONDS } from './formula-cache';
+import { EngageSession, type SessionDeps } from './session';
+
+export interface AddonDeps extends SessionDeps {
+  /** The document cache: formula results and claims, and the report rate windows of this document. */
+  documentCache: BatchCache;
+  /** Compresses cached formula results. */
+  compressor: Compressor;
+}
+
+export interface FormulaOptions {
+  /** Any value; a change makes a new request instead of a cached answer. */
+  refresh?: unknown;
+  /** Epoch ms by which the formula's whole work must be done: fetching, the table, the cache write. */
+  deadlineAtMs: number;
+}
+
+export interface FormulaReportOptions extends FormulaOptions {
+  maxRows?: number;
+}
+
+export class EngageAddon {
+  readonly session: EngageSession;
+  private readonly results: FormulaCache;
+
+  constructor(private readonly deps: AddonDeps) {
+    this.session = new EngageSession(deps);
+    this.results = new FormulaCache({ cache: deps.documentCache, compressor: deps.compressor, lock: deps.documentLock, clock: deps.clock, sleeper: deps.sleeper });
+  }
+
+  /** A report as sheet values (header, rows, totals), cached and shared between identical formulas. */
+  formulaReport(kind: ReportKind, input: ReportInput, options: FormulaReportOptions): Cell[][] {
+    const { session } = this;
+    const query = session.buildQuery(kind, input);
+    const engage = session.signedIn();
+    const identity = [
+      'report', session.reportingBaseUrl(), engage.tokenHash, kind, query.params, query.breakdowns, query.metrics, options.maxRows ?? null,
+      this.deps.timeZone, options.refresh ?? null,
+    ];
+    return this.results.computeOnce(identity, RESULT_TTL_SECONDS[kind], options.deadlineAtMs, (fetchByMs) => {
+      const result = engage.runReport(query, { deadlineAtMs: fetchByMs, allOrNothing: true, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}) });
+      if (result.stoppedBecause === 'rateLimit') {
+        throw new RateLimitError({
+          status: 429, local: true, nowMs: this.deps.clock.now(),
+          limitDescription: `only ${result.items.length} of ${result.totalItems} rows could be fetched within the 30 report requests a minute`,
+          ...(result.retryAtMs !== undefined ? { retryAtMs: result.retryAtMs } : {}),
+        });
+      }
+      return tableToValues(reportResultToTable(result, { timeZone: this.deps.timeZone }));
+    });
+  }
+
+  /** A lookup as sheet values: a header of the fields seen, then one row per entry. */
+  formulaLookup(kind: LookupKind, publisherId: string | undefined, options: FormulaOptions): Cell[][] {
+    const engage = this.session.signedIn();
+    const identity = ['lookup', this.session.reportingBaseUrl(), engage.tokenHash, kind, publisherId ?? null, options.refresh ?? null];
+    return this.results.computeOnce(identity, RESULT_TTL_SECONDS.lookup, options.deadlineAtMs, (fetchByMs) =>
+      lookupTable(engage.lookup(kind, publisherId, { deadlineAtMs: fetchByMs }), LOOKUPS[kind].title));
+  }
+
+  // ---- In-chat recommendations (key-authorised: no sign-in needed) ----
+
+  /** ENGAGE_RECOMMENDATIONS: one row per document, cached briefly; never fires the impression pixel. */
+  formulaRecommendations(raw: RawRecommendationsInput, options: FormulaOptions): Cell[][] {
+    const input = recommendationsInput(raw, this.session.defaultWidgetId());
+    const config = this.session.recommendationsConfig();
+    // The identity is stored in the cache: it holds a hash of the key, never the key.
+    const identity = ['recs', config.recommendationsUrl, hashText(config.apiKey), input, options.refresh ?? null];
+    return this.results.computeOnce(identity, RECOMMENDATIONS_RESULT_TTL_SECONDS, options.deadlineAtMs, (fetchByMs) =>
+      recommendationsTable(fetchRecommendations(this.recommendationsDeps(), config, input, { deadlineAtMs: fetchByMs })));
+  }
+
+  /** The sidebar's preview: fresh documents (each answer has its own pixel address), only with http(s) links. */
+  previewRecommendations(raw: RawRecommendationsInput, options: { deadlineAtMs: number }): RecommendationsPreview {
+    const input = recommendationsInput(raw, this.session.defaultWidgetId());
+    return recommendationsPreview(fetchRecommendations(this.recommendationsDeps(), this.session.recommendationsConfig(), input, options), input);
+  }
+
+  private recommendationsDeps(): RecommendationsDeps {
+    const { transport, clock, sleeper, random } = this.deps;
+    return { transport, clock, sleeper, fetchCounter: this.session.fetchQuota, ...(random ? { random } : {}) };
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The report builder's use cases behind the sidebar: the publisher picker, "Run to sheet" with
+ * progress, and the formula that asks for the same rows. A run validates the request before
+ * anything is sent, fetches every page, and only then writes header and rows in one batch through
+ * the SheetWriter, so a failure leaves the sheet as it was. google.script.run cannot stream, so the
+ * run's progress ("pages fetched of pages") goes to the user's cache under a run id the sidebar
+ * chose, and the sidebar polls it from a second call.
+ */
+import { PUBLISHER_LIST_BUDGET_MS, SIDEBAR_RUN_BUDGET_MS } from '../budgets';
+import { BlockRecords } from '../sheets/block-records';
+import { toReportInput, type BuilderRequest } from '../builder/builder-request';
+import { isDate } from '../util/dates';
+import type { EngageSession } from './session';
+import { ValidationError } from '../errors';
+import { reportFormula } from '../builder/formula-text';
+import type { Cache, Clock, ListableStore, BlockPlacement, SheetWriter, WrittenBlock, Cell } from '../ports';
+import { ALL_METRICS, availableMetrics } from '../api/report-metrics';
+import { reportColumnCount } from '../sheets/report-table';
+import { reportToSheetBlock } from '../sheets/sheet-output';
+
+/** How long a run's progress stays readable. */
+const PROGRESS_TTL_SECONDS = 600;
+const PROGRESS_PREFIX = 'engage.run.';
+/** Rows of the result the sidebar shows under the actions. */
+export const PREVIEW_ROWS = 50;
+
+export interface RunProgress {
+  state: 'running' | 'done' | 'failed';
+  pagesFetched: number;
+  pagesPlanned: number;
+  /** When failed: the one-sentence message. */
+  message?: string;
+}
+
+export interface RunToSheetSummary {
+  /** Where the rows were written: Add chart and Save to schedule start from it. */
+  block: WrittenBlock;
+  /** Data rows written, without header and totals. */
+  dataRows: number;
+  pages: number;
+  header: string[];
+  /** The first rows as the sheet shows them (dates as yyyy-MM-dd, numbers as numbers). */
+  preview: Array<Array<string | number | boolean>>;
+  /** Why fewer rows than the report holds were written, if so. */
+  partialNote?: string;
+  elapsedMs: number;
+}
+
+export interface Publisher {
+  id: string;
+  name: string;
+}
+
+export interface SidebarReportsDeps {
+  /** The user's session: runs and the publisher picker use the stored sign-in. */
+  session: EngageSession;
+  writer: SheetWriter;
+  /** The document's properties: where each written block is remembered, so the next run clears its leftovers. */
+  documentStore: ListableStore;
+  /** The user's cache: run progress. */
+  progressCache: Cache;
+  clock: Clock;
+  timeZone: string;
+}
+
+export class SidebarReports {
+  private readonly blocks: BlockRecords;
+
+  constructor(private readonly deps: SidebarReportsDeps) {
+    this.blocks = new BlockRecords(deps.documentStore);
+  }
+
+  listPublishers(): Publisher[] {
+    const entries = this.deps.session.signedIn().lookup('publishers', undefined, { deadlineAtMs: this.deps.clock.now() + PUBLISHER_LIST_BUDGET_MS });
+    return entries
+      .map((e) => ({ id: String(e.id ?? ''), name: String(e.name ?? e.id ?? '') }))
+      .filter((p) => p.id !== '')
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Fetches every page, then writes the block at `placement` in one batch. */
+  runToSheet(request: unknown, placement: BlockPlacement, runId: unknown): RunToSheetSummary {
+    const id = checkRunId(runId);
+    const started = this.deps.clock.now();
+    const { kind, input } = toReportInput(request);
+    // Validation problems are reported before the first request and before any progress appears.
+    const query = this.deps.session.buildQuery(kind, input);
+    this.setProgress(id, { state: 'running', pagesFetched: 0, pagesPlanned: 1 });
+    try {
+      const result = this.deps.session.signedIn().runReport(query, {
+        deadlineAtMs: started + SIDEBAR_RUN_BUDGET_MS,
+        onProgress: (pagesFetched, pagesPlanned) => this.setProgress(id, { state: 'running', pagesFetched, pagesPlanned }),
+      });
+      const r = request as BuilderRequest;
+      const block = reportToSheetBlock(result, {
+        timeZone: this.deps.timeZone,
+        ...(r.currencyCode ? { currencyCode: r.currencyCode } : {}),
+        ...(typeof r.decDigits === 'number' ? { decDigits: r.decDigits } : {}),
+      });
+      const written = this.deps.writer.write(placement, block, this.blocks.previous(placement));
+      this.blocks.remember(written, this.deps.clock.now(), this.deps.writer.sheetNames());
+      const pages = result.pagesFetched ?? 1;
+      this.setProgress(id, { state: 'done', pagesFetched: pages, pagesPlanned: pages });
+      const summary: RunToSheetSummary = {
+        block: written,
+        dataRows: block.dataRows,
+        pages,
+        header: (block.values[0] ?? []).map(String),
+        preview: block.values.slice(1, 1 + Math.min(PREVIEW_ROWS, block.dataRows)).map((row) => row.map((cell, c) => plainCell(cell, this.deps.timeZone, block.kinds[c] === 'hour'))),
+        elapsedMs: this.deps.clock.now() - started,
+      };
+      if (result.partial) {
+        summary.partialNote = result.stoppedBecause === 'rateLimit'
+          ? `Only ${result.items.length} of ${result.totalItems} rows arrived within the 30 report requests a minute: run it again in a minute for the rest.`
+          : `Only ${result.items.length} of ${result.totalItems} rows were fetched.`;
+      }
+      return summary;
+    } catch (e) {
+      this.setProgress(id, { state: 'failed', pagesFetched: 0, pagesPlanned: 0, message: e instanceof Error ? e.message : String(e) });
+      throw e;
+    }
+  }
+
+  progress(runId: unknown): RunProgress | null {
+    const text = this.deps.progressCache.get(`${PROGRESS_PREFIX}${checkRunId(runId)}`);
+    if (!text) return null;
+    try {
+      return JSON.parse(text) as RunProgress;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The ENGAGE_* formula for the request, after the same validation a run does, and how many columns
+   * its result takes (Sheets does not add columns for a formula's result): at most that many with
+   * chosen metrics; with "all", fields the API sends beyond the spec's would come on top.
+   */
+  formula(request: unknown, refreshReference?: string): { formula: string; columns: number } {
+    const { kind, input } = toReportInput(request);
+    const query = this.deps.session.buildQuery(kind, input);
+    const metrics = query.metrics === ALL_METRICS ? availableMetrics(kind, query.breakdowns) : query.metrics;
+    return { formula: reportFormula(request as BuilderRequest, refreshReference), columns: reportColumnCount(kind, query.breakdowns, metrics) };
+  }
+
+  private setProgress(runId: string, progress: RunProgress): void {
+    try {
+      this.deps.progressCache.put(`${PROGRESS_PREFIX}${runId}`, JSON.stringify(progress), PROGRESS_TTL_SECONDS);
+    } catch {
+      // Progress is a courtesy: a cache failure must not fail the run.
+    }
+  }
+}
+
+/** The id the sidebar chose for a run; checked before a run inserts a sheet or sends anything. */
+export function checkRunId(runId: unknown): string {
+  if (typeof runId !== 'string' || !/^[A-Za-z0-9_-]{6,64}$/.test(runId)) throw ValidationError.single('runId', 'must be 6 to 64 letters, digits, "-" or "_"');
+  return runId;
+}
+
+/** A cell as plain data for google.script.run (which cannot carry Dates): a date as the day it shows. */
+export function plainCell(cell: Cell, timeZone: string, withHour = false): string | number | boolean {
+  if (isDate(cell)) {
+    const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' }).formatToParts(cell);
+    const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+    const hour = get('hour');
+    return `${get('year')}-${get('month')}-${get('day')}${withHour ? ` ${hour}:00` : ''}`;
+  }
+  if (cell === null || cell === undefined) return '';
+  return cell as string | number | boolean;
+}

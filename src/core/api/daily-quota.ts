@@ -1,0 +1,158 @@
+/**
+ * Apps Script's daily quotas as this add-on counts them for one user, in that user's properties:
+ * URL fetches (20,000 a day for consumer accounts, 100,000 for Workspace) and trigger runtime (90
+ * minutes, or 6 hours). Knowing the count lets scheduled runs stop before the quota does, and lets a
+ * formula say when fetching works again.
+ *
+ * Day boundary: Google's quotas page says quotas "are per user and reset 24 hours after the first
+ * request", so a count is a window that opens with the first use it records and closes 24 hours
+ * later; the next use opens a new one. A calendar day (midnight in some zone) would disagree with
+ * Apps Script for most of the day.
+ *
+ * The count is what this add-on spent: the user's other scripts spend the same quotas, so Apps Script
+ * may refuse before the count reaches its limit, and `markSpent` then takes Apps Script's word for it
+ * until the window closes. Updates are made under the user lock, re-reading the count after taking
+ * it; when the lock is busy, or the store refuses a write (a formula recalculated by an editor cannot
+ * write the owner's properties), the count goes on without that update: it is a planning aid, and
+ * Apps Script's own refusal is always recognised.
+ */
+import { QUOTA_LOCK_TIMEOUT_MS } from '../budgets';
+import { FetchQuotaError } from '../errors';
+import type { Clock, KeyValueStore, Lock } from '../ports';
+import type { FetchCounter } from './request-sender';
+
+export const QUOTA_WINDOW_MS = 24 * 3_600_000;
+export const FETCH_COUNT_KEY = 'engage.quota.urlfetch';
+export const TRIGGER_RUNTIME_KEY = 'engage.quota.triggerRuntime';
+
+export interface QuotaUsage {
+  used: number;
+  limit: number;
+  /** When the current window closes; undefined when nothing was counted in the last 24 hours. */
+  resetAtMs?: number;
+}
+
+/** A daily quota as the sidebar shows it: plain data, the reset time as an ISO string. */
+export interface QuotaView {
+  used: number;
+  limit: number;
+  /** When the 24-hour window closes; absent when nothing was counted in the last 24 hours. */
+  resetAt?: string;
+}
+
+export function quotaView(usage: QuotaUsage): QuotaView {
+  return { used: usage.used, limit: usage.limit, ...(usage.resetAtMs !== undefined ? { resetAt: new Date(usage.resetAtMs).toISOString() } : {}) };
+}
+
+/** Stored as {"s": window start (epoch ms), "n": amount used}. */
+interface StoredWindow {
+  s: number;
+  n: number;
+}
+
+export interface DailyQuotaDeps {
+  store: KeyValueStore;
+  clock: Clock;
+  lock?: Lock;
+}
+
+export class DailyQuota {
+  constructor(private readonly deps: DailyQuotaDeps, readonly key: string, readonly limit: number) {}
+
+  usage(): QuotaUsage {
+    const window = this.read();
+    return window ? { used: window.n, limit: this.limit, resetAtMs: window.s + QUOTA_WINDOW_MS } : { used: 0, limit: this.limit };
+  }
+
+  /**
+   * Counts `amount` when the total stays within `ceiling` (default the limit) and returns true;
+   * otherwise counts nothing and returns false. A new window opens at `atMs` (default now).
+   */
+  take(amount: number, options: { ceiling?: number; atMs?: number } = {}): boolean {
+    const ceiling = options.ceiling ?? this.limit;
+    return this.update((window) => {
+      const used = window?.n ?? 0;
+      if (used + amount > ceiling) return undefined;
+      return { s: window?.s ?? options.atMs ?? this.deps.clock.now(), n: used + amount };
+    });
+  }
+
+  /** Counts `amount` whatever the total (time already spent cannot be refused). */
+  add(amount: number, atMs?: number): void {
+    this.update((window) => ({ s: window?.s ?? atMs ?? this.deps.clock.now(), n: (window?.n ?? 0) + amount }));
+  }
+
+  /** Apps Script said the quota is spent: count it as full until the window closes (24 hours from now when none is open). */
+  markSpent(): QuotaUsage {
+    this.update((window) => ({ s: window?.s ?? this.deps.clock.now(), n: Math.max(window?.n ?? 0, this.limit) }));
+    const usage = this.usage();
+    // When the store refused the write, still answer with a full window.
+    return usage.used >= this.limit ? usage : { used: this.limit, limit: this.limit, resetAtMs: this.deps.clock.now() + QUOTA_WINDOW_MS };
+  }
+
+  /** The open window, or undefined when none is (never used, closed, or unreadable). */
+  private read(): StoredWindow | undefined {
+    const raw = this.deps.store.get(this.key);
+    if (!raw) return undefined;
+    try {
+      const parsed = JSON.parse(raw) as Partial<StoredWindow>;
+      const now = this.deps.clock.now();
+      if (typeof parsed.s !== 'number' || typeof parsed.n !== 'number' || parsed.s + QUOTA_WINDOW_MS <= now || parsed.s > now + QUOTA_WINDOW_MS) return undefined;
+      return { s: parsed.s, n: parsed.n };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Applies `change` to the re-read window under the lock; undefined from `change` writes nothing. */
+  private update(change: (window: StoredWindow | undefined) => StoredWindow | undefined): boolean {
+    const { lock, store } = this.deps;
+    let locked = false;
+    try {
+      locked = lock ? lock.tryLock(QUOTA_LOCK_TIMEOUT_MS) : false;
+    } catch {
+      // A lock the execution may not take is a busy lock: see the file comment.
+    }
+    try {
+      const next = change(this.read());
+      if (!next) return false;
+      try {
+        store.set(this.key, JSON.stringify(next));
+      } catch {
+        // See the file comment: a count that cannot be written is skipped, never fatal.
+      }
+      return true;
+    } finally {
+      if (locked) lock!.releaseLock();
+    }
+  }
+}
+
+/**
+ * Scheduled runs leave this share of the daily URL Fetch quota to the user's formulas and sidebar,
+ * which someone is waiting for: 4,000 of 20,000 calls (20,000 of 100,000 on Workspace).
+ */
+export const FORMULA_RESERVE_SHARE = 0.2;
+
+/** The URL Fetch count as the request sender uses it: every attempt is counted before it is made, batch members one by one. */
+export class FetchQuota implements FetchCounter {
+  constructor(readonly quota: DailyQuota, private readonly clock: Clock) {}
+
+  spend(calls: number): void {
+    if (!this.quota.take(calls)) throw this.error(this.quota.usage(), true);
+  }
+
+  spent(): FetchQuotaError {
+    return this.error(this.quota.markSpent(), false);
+  }
+
+  /** Whether `calls` more fit before the reserve kept for the user's own formulas and sidebar. */
+  roomForScheduled(calls: number): boolean {
+    const { used, limit } = this.quota.usage();
+    return used + calls <= Math.floor(limit * (1 - FORMULA_RESERVE_SHARE));
+  }
+
+  private error(usage: QuotaUsage, local: boolean): FetchQuotaError {
+    return new FetchQuotaError({ limit: usage.limit, nowMs: this.clock.now(), local, ...(usage.resetAtMs !== undefined ? { resetAtMs: usage.resetAtMs } : {}) });
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * What one deployment of the add-on fixes when it is built (engage.deploy.json): the Engage addresses
+ * it calls, which become the settings' defaults and the manifest's urlFetchWhitelist, and whether its
+ * users have consumer or Workspace accounts, which sets the Apps Script quotas it plans with. A
+ * published add-on's manifest cannot change per user, so an address outside the whitelist is refused
+ * when it is saved rather than by Apps Script at every fetch. Loopback addresses (the emulator, tests)
+ * are accepted whatever the whitelist, and they are the only place plain http is.
+ */
+import { describePrefixes, withoutQuery } from '../util/text';
+
+export type AccountType = 'consumer' | 'workspace';
+
+export interface Deployment {
+  /** Default of the reporting base address setting, ending with /engage/v2. */
+  reportingBaseUrl: string;
+  /** Default of the recommendations address setting (the endpoint itself). */
+  recommendationsUrl: string;
+  /** The manifest's urlFetchWhitelist: https prefixes with a path, each ending in "/". */
+  urlFetchWhitelist: string[];
+  accountType: AccountType;
+}
+
+export interface AccountQuotas {
+  urlFetchCallsPerDay: number;
+  triggerRuntimeMsPerDay: number;
+}
+
+/** Apps Script's quotas page (developers.google.com/apps-script/guides/services/quotas): URL Fetch calls and total trigger runtime per day. */
+export const ACCOUNT_QUOTAS: Readonly<Record<AccountType, AccountQuotas>> = {
+  consumer: { urlFetchCallsPerDay: 20_000, triggerRuntimeMsPerDay: 90 * 60_000 },
+  workspace: { urlFetchCallsPerDay: 100_000, triggerRuntimeMsPerDay: 6 * 3_600_000 },
+};
+
+const ACCOUNT_LABELS: Record<AccountType, string> = { consumer: 'consumer Google account', workspace: 'Google Workspace account' };
+
+export function accountLabel(type: AccountType): string {
+  return ACCOUNT_LABELS[type];
+}
+
+/**
+ * The whitelist entries for a deployment's two addresses: the reporting base itself (it is a
+ * directory: every request goes below it) and the folder that holds the recommendations endpoint,
+ * because a whitelist prefix ends in "/" and the endpoint is called with a query.
+ */
+export function whitelistFor(reportingBaseUrl: string, recommendationsUrl: string): string[] {
+  const reporting = `${reportingBaseUrl.replace(/\/+$/, '')}/`;
+  const recommendations = withoutQuery(recommendationsUrl).replace(/[^/]*$/, '');
+  return reporting === recommendations || recommendations.startsWith(reporting) ? [reporting] : [reporting, recommendations];
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The host part of an http(s) address, lowercased, or undefined when it is not one. */
+function hostOf(url: string): string | undefined {
+  const match = /^https?:\/\/([^/?#]+)/i.exec(url);
+  if (!match) return undefined;
+  // Drop user info and the port; keep an IPv6 literal's brackets.
+  const authority = match[1]!.replace(/^.*@/, '').toLowerCase();
+  return authority.startsWith('[') ? authority.replace(/\](:\d*)?$/, ']') : authority.replace(/:\d*$/, '');
+}
+
+/** An address on this machine: the playground's and the tests' emulator, which only a local host can reach. */
+export function isLoopbackUrl(url: string): boolean {
+  const host = hostOf(url);
+  return host !== undefined && (LOOPBACK_HOSTS.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host));
+}
+
+/**
+ * Whether Apps Script lets the add-on fetch `url` under these whitelist prefixes, by the rules of
+ * "Allowlist URLs" (developers.google.com/apps-script/manifest/allowlist-url): the scheme and host
+ * compare without case, the path with case; a URL matches a prefix it equals or is a child of (a
+ * prefix ending in "/", or followed by "/", "?" or "#"); a leading "*." stands for one or more
+ * subdomains.
+ */
+export function allowedByWhitelist(url: string, prefixes: readonly string[]): boolean {
+  return prefixes.some((prefix) => matchesPrefix(url, prefix));
+}
+
+function matchesPrefix(url: string, prefix: string): boolean {
+  const u = /^(https?):\/\/([^/?#]+)(.*)$/i.exec(url);
+  const p = /^(https?):\/\/([^/?#]+)(.*)$/i.exec(prefix);
+  if (!u || !p || u[1]!.toLowerCase() !== p[1]!.toLowerCase()) return false;
+  const host = u[2]!.toLowerCase();
+  const wanted = p[2]!.toLowerCase();
+  const hostMatches = wanted.startsWith('*.') ? host.endsWith(wanted.slice(1)) && host.length > wanted.length - 1 : host === wanted;
+  if (!hostMatches) return false;
+  const rest = u[3]!;
+  const path = p[3]!;
+  if (!rest.startsWith(path)) return false;
+  const next = rest.charAt(path.length);
+  return path.endsWith('/') || next === '' || next === '/' || next === '?' || next === '#';
+}
+
+/** Apps Script fetches only https; plain http is for the loopback emulator. */
+export function addressProblem(url: string, deployment: Pick<Deployment, 'urlFetchWhitelist'> | undefined): string | undefined {
+  if (isLoopbackUrl(url)) return undefined;
+  if (!/^https:\/\//i.test(url)) return 'must be an https address (plain http is only for a test server on this machine, such as http://127.0.0.1)';
+  const prefixes = deployment?.urlFetchWhitelist ?? [];
+  if (prefixes.length === 0 || allowedByWhitelist(url, prefixes)) return undefined;
+  return `must start with ${describePrefixes(prefixes)}, the addresses this add-on is allowed to call`;
+}

@@ -1,0 +1,259 @@
+/**
+ * The Engage reporting client: sign-in (Basic credentials for a token, or a pasted token), the five
+ * lookups, report pages and whole reports. It owns no platform service: transport, store, lock,
+ * cache, clock and sleeper are injected, so the same code runs in Apps Script and in Node tests.
+ * Report requests spend the shared rate budget of their publisher and are retried by the pure retry
+ * policy; login is never retried and spends the per-user login guard (failed logins count too).
+ */
+import { FORMULA_FETCH_BUDGET_MS } from '../budgets';
+import { encodeBase64 } from '../util/base64';
+import { NotSignedInError, ValidationError } from '../errors';
+import { fetchReport, type PageFetcher, type PageRange, type ReportResult } from './paging';
+import { FETCH_URL_MAX_CHARS, type Cache, type Clock, type HttpRequest, type HttpTransport, type KeyValueStore, type Lock, type RandomSource, type Sleeper } from '../ports';
+import { LOGIN_RATE_RULE, RateLimiter, REPORT_RATE_RULE, type RateReservation } from './rate-limiter';
+import { buildReportQuery, buildUrl, publisherIdProblem, reportPageUrl, type ReportInput, type ReportQuery } from './report-request';
+import { parseLoginToken, parseLookup, parseReportPage, type LookupEntry, type ReportPage } from './responses';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
+import { RequestSender, type FetchCounter } from './request-sender';
+import { checkToken } from './token';
+import { LOOKUPS, TOKEN_HEADER, TRACE_ID_HEADER, type LookupKind, type ReportKind } from '../spec';
+import { controlCharacterIndex, describeControlCharacter, quoted } from '../util/text';
+import { hashText } from '../util/hash';
+
+/** URL Fetch's fetchAll has no documented concurrency cap; about 10 to 20 are seen in practice. */
+export const DEFAULT_MAX_PARALLEL_REQUESTS = 10;
+/** Lookups change rarely; a short cache spares the API when many cells ask at once. */
+export const LOOKUP_CACHE_TTL_SECONDS = 600;
+/** Longest user name and password sent to /login: longer ones are typing accidents, and each try spends one of 2 logins an hour. */
+export const USERNAME_MAX_CHARS = 256;
+export const PASSWORD_MAX_CHARS = 1024;
+/** The Cache service refuses values above 100 KB. */
+const CACHE_VALUE_MAX_CHARS = 100_000;
+
+export interface EngageClientOptions {
+  /** Reporting base address, ending with /engage/v2. */
+  baseUrl: string;
+  transport: HttpTransport;
+  clock: Clock;
+  sleeper: Sleeper;
+  /** Where the rate windows live, shared by executions (user properties); in memory when absent. */
+  store?: KeyValueStore;
+  /** Guards the rate windows across executions (user lock). */
+  lock?: Lock;
+  /** Caches lookups when given. */
+  cache?: Cache;
+  /** Jitter source for retries; Math.random when absent. */
+  random?: RandomSource;
+  /** A token obtained earlier or pasted by the user. */
+  token?: string;
+  retryPolicy?: Partial<RetryPolicy>;
+  /** Counts every attempt against the user's daily URL Fetch quota. */
+  fetchCounter?: FetchCounter;
+  defaultTimeBudgetMs?: number;
+  maxParallelRequests?: number;
+}
+
+export interface CallOptions {
+  /** Epoch ms (of the injected clock) by which the call must be over, retries and waits included. */
+  deadlineAtMs?: number;
+}
+
+export interface RunReportOptions extends CallOptions {
+  maxRows?: number;
+  onProgress?: (pagesFetched: number, pagesPlanned: number) => void;
+  /** The caller cannot use part of the report: see PagingOptions.allOrNothing. */
+  allOrNothing?: boolean;
+}
+
+function memoryStore(): KeyValueStore {
+  const values = new Map<string, string>();
+  return { get: (k) => values.get(k) ?? null, set: (k, v) => void values.set(k, v), remove: (k) => void values.delete(k) };
+}
+
+export class EngageClient implements PageFetcher {
+  private readonly baseUrl: string;
+  private readonly options: EngageClientOptions;
+  private readonly limiter: RateLimiter;
+  private readonly sender: RequestSender;
+  private currentToken: string | undefined;
+
+  constructor(options: EngageClientOptions) {
+    if (!/^https?:\/\/\S+$/.test(options.baseUrl ?? '')) {
+      throw ValidationError.single('baseUrl', `'${String(options.baseUrl)}' is not an http(s) address ending with /engage/v2`);
+    }
+    this.options = options;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    const deps = { store: options.store ?? memoryStore(), clock: options.clock, sleeper: options.sleeper };
+    this.limiter = new RateLimiter(options.lock ? { ...deps, lock: options.lock } : deps);
+    this.sender = new RequestSender({
+      transport: options.transport, clock: options.clock, sleeper: options.sleeper,
+      random: options.random ?? Math.random,
+      policy: { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy },
+      limiter: this.limiter,
+      ...(options.fetchCounter ? { counter: options.fetchCounter } : {}),
+    });
+    if (options.token !== undefined) this.setToken(options.token);
+  }
+
+  /** HTTP requests sent by this client so far, retries and batch members included. */
+  get requestsSent(): number {
+    return this.sender.requestsSent;
+  }
+
+  get token(): string | undefined {
+    return this.currentToken;
+  }
+
+  /** Uses a token the user pasted (created in the service's web UI) or one stored earlier. */
+  setToken(token: string): void {
+    this.currentToken = checkToken(token);
+  }
+
+  clearToken(): void {
+    this.currentToken = undefined;
+  }
+
+  /**
+   * Exchanges user name and password for a token (GET /login with Basic credentials), keeps it and
+   * returns it. Never retried: the service allows 2 logins an hour per user, failed ones included.
+   */
+  login(username: string, password: string, options: CallOptions = {}): string {
+    const problems = [];
+    if (typeof username !== 'string' || username.trim() === '') problems.push({ argument: 'username', message: 'username: is required' });
+    else if (username.trim().length > USERNAME_MAX_CHARS) {
+      problems.push({ argument: 'username', message: `username: is ${username.trim().length} characters long; a user name has at most ${USERNAME_MAX_CHARS}` });
+    }
+    else if (controlCharacterIndex(username) >= 0) problems.push({ argument: 'username', message: `username: ${quoted(username)} contains ${describeControlCharacter(username)}` });
+    else if (username.includes(':')) problems.push({ argument: 'username', message: `username: ${quoted(username)} must not contain ':' (Basic credentials cannot carry it)` });
+    if (typeof password !== 'string' || password === '') problems.push({ argument: 'password', message: 'password: is required' });
+    else if (password.length > PASSWORD_MAX_CHARS) problems.push({ argument: 'password', message: `password: is ${password.length} characters long; a password has at most ${PASSWORD_MAX_CHARS}` });
+    if (problems.length) throw new ValidationError(problems);
+    const request: HttpRequest = {
+      url: `${this.baseUrl}/login`, method: 'get',
+      headers: { Authorization: `Basic ${encodeBase64(`${username.trim()}:${password}`)}` },
+    };
+    // Spends the login guard (failed logins count at the service too) and is never retried.
+    const response = this.sender.send(request, { operation: 'GET /login', deadlineAtMs: this.deadline(options), retry: false, rate: { rule: LOGIN_RATE_RULE, scope: username.trim().toLowerCase() } });
+    const token = parseLoginToken(response.body, response.headers[TRACE_ID_HEADER]);
+    this.currentToken = token;
+    return token;
+  }
+
+  /** Entries of a lookup, each {id, name, ...}. `publisherId` is required for widgets and nativeApps. */
+  lookup(kind: LookupKind, publisherId?: string, options: CallOptions = {}): LookupEntry[] {
+    const spec = LOOKUPS[kind];
+    let path: string = spec.path;
+    if (path.includes('{id}')) {
+      const id = typeof publisherId === 'string' ? publisherId.trim() : '';
+      if (id === '') throw ValidationError.single('publisherId', `is required to list ${spec.title}`);
+      const problem = publisherIdProblem(id);
+      if (problem) throw ValidationError.single('publisherId', `${quoted(id)} ${problem}`);
+      path = path.replace('{id}', encodeURIComponent(id));
+    }
+    const token = this.requireToken();
+    // A hash of the token, so the cache key does not carry the token itself.
+    const cacheKey = `engage.lookup.${hashText(token)}.${path}`;
+    const cache = this.options.cache;
+    const cached = cache?.get(cacheKey);
+    if (cached) {
+      try {
+        return JSON.parse(cached) as LookupEntry[];
+      } catch {
+        cache!.remove(cacheKey);
+      }
+    }
+    const operation = `GET ${path}`;
+    const response = this.sender.send(
+      { url: buildUrl(this.baseUrl, path), method: 'get', headers: { [TOKEN_HEADER]: token } },
+      { operation, deadlineAtMs: this.deadline(options), retry: true },
+    );
+    const entries = parseLookup(response.body, operation, response.headers[TRACE_ID_HEADER]);
+    if (cache) {
+      const text = JSON.stringify(entries);
+      if (text.length <= CACHE_VALUE_MAX_CHARS) cache.put(cacheKey, text, LOOKUP_CACHE_TTL_SECONDS);
+    }
+    return entries;
+  }
+
+  listPublishers(options?: CallOptions): LookupEntry[] { return this.lookup('publishers', undefined, options); }
+  listWidgets(publisherId: string, options?: CallOptions): LookupEntry[] { return this.lookup('widgets', publisherId, options); }
+  listNativeApps(publisherId: string, options?: CallOptions): LookupEntry[] { return this.lookup('nativeApps', publisherId, options); }
+  listCountries(options?: CallOptions): LookupEntry[] { return this.lookup('countries', undefined, options); }
+  listTimezones(options?: CallOptions): LookupEntry[] { return this.lookup('timezones', undefined, options); }
+
+  /**
+   * Validates report arguments against the spec, with "now" from the injected clock, and checks that
+   * every page's address fits what URL Fetch can send (a long filter is the usual cause).
+   */
+  buildQuery(kind: ReportKind, input: ReportInput, timeZone = 'UTC'): ReportQuery {
+    const query = buildReportQuery(kind, input, { nowMs: this.options.clock.now(), timeZone });
+    // The longest page address: the largest page at an offset with as many digits as any report reaches.
+    const length = reportPageUrl(this.baseUrl, query, { limit: query.spec.pageMax, offset: 99_999_999 }).length;
+    if (length > FETCH_URL_MAX_CHARS) {
+      const longest = (['filter', 'entityId', 'sort'] as const).reduce((a, b) => ((query.params[b] ?? '').length > (query.params[a] ?? '').length ? b : a));
+      throw ValidationError.single(longest, `makes the request address ${length} characters long, more than the ${FETCH_URL_MAX_CHARS} Apps Script can send: shorten it (fewer or shorter values)`);
+    }
+    return query;
+  }
+
+  /** Fetches a whole report (or `maxRows` of it) with paging; see paging.ts. */
+  runReport(query: ReportQuery, options: RunReportOptions = {}): ReportResult {
+    this.requireToken();
+    const paging: Parameters<typeof fetchReport>[2] = {
+      deadlineAtMs: this.deadline(options),
+      maxParallelRequests: Math.min(this.options.maxParallelRequests ?? DEFAULT_MAX_PARALLEL_REQUESTS, REPORT_RATE_RULE.limit),
+    };
+    if (options.maxRows !== undefined) paging.maxRows = options.maxRows;
+    if (options.onProgress) paging.onProgress = options.onProgress;
+    if (options.allOrNothing) paging.allOrNothing = true;
+    return fetchReport(this, query, paging);
+  }
+
+  /** One page exactly as asked (limit and offset of the query, or the report's defaults). */
+  fetchReportPage(query: ReportQuery, options: CallOptions = {}): ReportPage {
+    return this.fetchFirstPage(query, { offset: query.offset, limit: query.limit ?? query.spec.defaultPageLimit }, this.deadline(options));
+  }
+
+  fetchFirstPage(query: ReportQuery, page: PageRange, deadlineAtMs: number): ReportPage {
+    const token = this.requireToken();
+    const response = this.sender.send(this.pageRequest(query, page, token), {
+      operation: `GET ${query.spec.path}`, deadlineAtMs, retry: true, rate: { rule: REPORT_RATE_RULE, scope: query.entityId },
+    });
+    return parseReportPage(response.body, `GET ${query.spec.path}`, response.headers[TRACE_ID_HEADER]);
+  }
+
+  budgetFreeAtMs(query: ReportQuery, requests: number): number {
+    return this.limiter.nextFreeAtMs(REPORT_RATE_RULE, query.entityId, requests);
+  }
+
+  reserveSlots(query: ReportQuery, wanted: number, deadlineAtMs: number): RateReservation {
+    return this.limiter.acquireUpTo(REPORT_RATE_RULE, query.entityId, wanted, deadlineAtMs);
+  }
+
+  fetchPages(query: ReportQuery, pages: PageRange[], deadlineAtMs: number, reservation: RateReservation): ReportPage[] {
+    const token = this.requireToken();
+    const operation = `GET ${query.spec.path}`;
+    const responses = this.sender.sendAll(pages.map((p) => this.pageRequest(query, p, token)), {
+      operation, deadlineAtMs, retry: true, rate: { rule: REPORT_RATE_RULE, scope: query.entityId, reservation },
+    });
+    return responses.map((r) => parseReportPage(r.body, operation, r.headers[TRACE_ID_HEADER]));
+  }
+
+  private pageRequest(query: ReportQuery, page: PageRange, token: string): HttpRequest {
+    return { url: reportPageUrl(this.baseUrl, query, page), method: 'get', headers: { [TOKEN_HEADER]: token } };
+  }
+
+  private requireToken(): string {
+    if (!this.currentToken) throw new NotSignedInError();
+    return this.currentToken;
+  }
+
+  private timeBudgetMs(): number {
+    return this.options.defaultTimeBudgetMs ?? FORMULA_FETCH_BUDGET_MS;
+  }
+
+  private deadline(options: CallOptions): number {
+    return options.deadlineAtMs ?? this.options.clock.now() + this.timeBudgetMs();
+  }
+}
+

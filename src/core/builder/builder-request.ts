@@ -1,0 +1,105 @@
+/**
+ * The report the sidebar builds, as plain data that travels through google.script.run: one shape
+ * for "Run to sheet", "Insert formula" and "Save to schedule", so the three ask for the same rows.
+ * `toReportInput` turns it into the core's ReportInput, which validates every rule before a request.
+ */
+import { ValidationError, type ValidationProblem } from '../errors';
+import type { ReportInput } from '../api/report-request';
+import { REPORT_SPECS, type ReportKind } from '../spec';
+import { controlCharacterIndex, describeControlCharacter } from '../util/text';
+
+export interface BuilderRequest {
+  kind: ReportKind;
+  entityId: string;
+  /** "yyyy-MM-dd" (general report) or "yyyy-MM-dd HH:00" UTC (hourly reports, end excluded). */
+  fromDate: string;
+  toDate: string;
+  breakdowns: string[];
+  /** The chosen metrics, by API name; left out: the default set. */
+  metrics?: string[];
+  /** A filter expression, built by the sidebar with buildFilter; "" for none. */
+  filter?: string;
+  /** A field to sort on; "" for the service's default (revenue). */
+  sort?: string;
+  order?: 'asc' | 'desc';
+  /** General and external-ID reports only. */
+  currencyCode?: string;
+  /** General report only, 0 to 6. */
+  decDigits?: number;
+}
+
+/** Where "Run to sheet" writes. */
+export type RunTarget =
+  | { type: 'newSheet'; sheetName?: string }
+  | { type: 'existingSheet'; sheetName: string }
+  | { type: 'activeCell' };
+
+const KINDS = Object.keys(REPORT_SPECS) as ReportKind[];
+
+const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+/**
+ * Checks the shape (the sidebar is trusted as little as any caller) and builds the core's input:
+ * text fields must be text and breakdowns a list, so nothing is turned into '[object Object]' or
+ * silently dropped; the report's own rules follow in buildReportQuery.
+ */
+export function toReportInput(request: unknown): { kind: ReportKind; input: ReportInput } {
+  if (!request || typeof request !== 'object' || Array.isArray(request)) throw ValidationError.single('request', 'must be a report built in the sidebar');
+  const r = request as Record<string, unknown>;
+  if (!KINDS.includes(r.kind as ReportKind)) throw ValidationError.single('kind', `must be one of ${KINDS.join(', ')}`);
+  const kind = r.kind as ReportKind;
+  const spec = REPORT_SPECS[kind];
+  const problems: ValidationProblem[] = [];
+  const text = (name: string): string | undefined => {
+    const v = r[name];
+    if (!given(v)) return undefined;
+    if (typeof v !== 'string') problems.push({ argument: name, message: `${name}: must be text, not ${Array.isArray(v) ? 'a list' : `a ${typeof v}`}` });
+    return typeof v === 'string' ? v : undefined;
+  };
+  const input: ReportInput = { entityId: text('entityId') ?? '', fromDate: text('fromDate') ?? '', toDate: text('toDate') ?? '' };
+  if (given(r.breakdowns)) {
+    if (!Array.isArray(r.breakdowns) || !r.breakdowns.every((b) => typeof b === 'string')) {
+      problems.push({ argument: 'breakdowns', message: 'breakdowns: must be a list of breakdown names such as ["day", "country"]' });
+    } else if (r.breakdowns.length > 0) input.breakdowns = r.breakdowns as string[];
+  }
+  // An empty list is passed on: the core says that it names no metric.
+  if (r.metrics !== undefined && r.metrics !== null) {
+    if (!Array.isArray(r.metrics) || !r.metrics.every((m) => typeof m === 'string')) {
+      problems.push({ argument: 'metrics', message: 'metrics: must be a list of metric names such as ["revenue", "rpmByPvs"]' });
+    } else input.metrics = r.metrics as string[];
+  }
+  const filter = text('filter');
+  if (filter !== undefined) input.filter = filter;
+  const sort = text('sort');
+  const order = text('order');
+  if (order !== undefined && order !== 'asc' && order !== 'desc') problems.push({ argument: 'order', message: `order: must be 'asc' or 'desc'` });
+  if (sort !== undefined) {
+    input.sort = sort;
+    if (order !== undefined) input.order = order;
+  }
+  const currencyCode = text('currencyCode');
+  if (spec.acceptsCurrency && currencyCode !== undefined) input.currencyCode = currencyCode;
+  if (spec.acceptsDecDigits && given(r.decDigits)) input.decDigits = r.decDigits as number;
+  if (problems.length > 0) throw new ValidationError(problems);
+  return { kind, input };
+}
+
+/** Longest sheet name Sheets accepts. */
+export const SHEET_NAME_MAX_CHARS = 100;
+
+/** Checks where "Run to sheet" should write, before anything is inserted or fetched. */
+export function checkRunTarget(target: unknown): RunTarget {
+  const t = (target && typeof target === 'object' ? target : {}) as Record<string, unknown>;
+  const problem = (rule: string) => ValidationError.single('target', rule);
+  if (t.type !== 'newSheet' && t.type !== 'existingSheet' && t.type !== 'activeCell') throw problem('must be a new sheet, an existing sheet or the active cell');
+  if (t.type === 'activeCell') return { type: 'activeCell' };
+  const name = t.sheetName;
+  if (name === undefined || name === null || name === '') {
+    if (t.type === 'existingSheet') throw problem('needs the name of the sheet to write to');
+    return { type: 'newSheet' };
+  }
+  if (typeof name !== 'string') throw problem('the sheet name must be text');
+  if (name.length > SHEET_NAME_MAX_CHARS) throw problem(`the sheet name must be at most ${SHEET_NAME_MAX_CHARS} characters`);
+  if (controlCharacterIndex(name) >= 0) throw problem(`the sheet name contains ${describeControlCharacter(name)}`);
+  return t.type === 'newSheet' ? { type: 'newSheet', sheetName: name } : { type: 'existingSheet', sheetName: name };
+}

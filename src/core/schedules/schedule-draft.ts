@@ -1,0 +1,103 @@
+/**
+ * From the report builder to a saved report: "Save to schedule" keeps the report the sidebar built
+ * (the same BuilderRequest that "Run to sheet" and "Insert formula" use) with a period that moves, so
+ * each refresh fetches fresh days instead of the dates the builder showed when it was saved. The
+ * general report's presets become their rolling twins ("Last 7 days" stays the 7 days before today,
+ * "This month" this month); a custom range stays fixed unless the user lets it grow up to today. The
+ * hourly reports refresh a rolling 24-hour UTC window. Also the sentences the sidebar shows about a
+ * saved report's period. Pure: bundled into the sidebar and used by the server's tests alike.
+ */
+import type { BuilderRequest } from '../builder/builder-request';
+import type { DatePreset } from '../builder/date-presets';
+import { effectiveBreakdowns } from '../api/report-fields';
+import { defaultMetrics } from '../api/report-metrics';
+import type { SavedReportInput } from './saved-reports';
+import type { Schedule } from './schedule';
+import { REPORT_SPECS, type ReportKind } from '../spec';
+import type { Period } from './period';
+
+/** The hourly reports are refreshed over the last 24 whole UTC hours, the most one request may cover. */
+export const HOURLY_SCHEDULE_HOURS = 24;
+
+/** Days of the "Last N days" presets. */
+const PRESET_DAYS: Partial<Record<DatePreset, number>> = { yesterday: 1, last7: 7, last14: 14, last30: 30 };
+
+/** "yyyy-MM-dd" (the builder's custom dates) to "yyyyMMdd" (a saved period's). */
+function compactDay(text: string): string {
+  return text.slice(0, 10).replace(/-/g, '');
+}
+
+/**
+ * The moving period of a preset. `custom` is the builder's own range ("yyyy-MM-dd"), kept fixed, or
+ * growing from its first day when `growing` is set.
+ */
+export function periodForPreset(kind: ReportKind, preset: DatePreset, custom?: { fromDate: string; toDate: string; growing?: boolean }): Period {
+  if (REPORT_SPECS[kind].hourly) return { type: 'lastHours', hours: HOURLY_SCHEDULE_HOURS };
+  if (preset === 'today') return { type: 'lastDays', days: 1 };
+  if (preset === 'thisMonth') return { type: 'thisMonth' };
+  if (preset === 'lastMonth') return { type: 'lastMonth' };
+  const days = PRESET_DAYS[preset];
+  if (days !== undefined) return { type: 'lastDays', days, endingYesterday: true };
+  const fromDate = compactDay(custom?.fromDate ?? '');
+  if (custom?.growing) return { type: 'since', fromDate };
+  return { type: 'fixed', fromDate, toDate: compactDay(custom?.toDate ?? '') };
+}
+
+function dayLabel(compact: string): string {
+  return `${compact.slice(0, 4)}-${compact.slice(4, 6)}-${compact.slice(6, 8)}`;
+}
+
+/** What a saved period covers at each refresh, in words ("the 7 days before today (UTC days)"). */
+export function describePeriod(period: Period): string {
+  switch (period.type) {
+    case 'lastDays':
+      if (period.endingYesterday) return period.days === 1 ? 'yesterday (UTC day)' : `the ${period.days} days before today (UTC days)`;
+      return period.days === 1 ? 'today so far (UTC day)' : `the last ${period.days} days up to today (UTC days)`;
+    case 'thisMonth':
+      return 'this month up to today (UTC days)';
+    case 'lastMonth':
+      return 'last month (UTC days)';
+    case 'since':
+      return `from ${dayLabel(period.fromDate)} up to today (UTC days)`;
+    case 'fixed':
+      return `${dayLabel(period.fromDate)} to ${dayLabel(period.toDate)}, always the same days`;
+    case 'lastHours':
+      return `the last ${period.hours} hours up to the current one (UTC)`;
+  }
+}
+
+export interface ScheduleDraft {
+  name: string;
+  period: Period;
+  schedule: Schedule;
+  target: { sheetName: string; cell: string };
+  incremental?: boolean;
+  paused?: boolean;
+}
+
+/**
+ * The saved report for a builder request: the same publisher, breakdowns, metrics, filter, sort,
+ * currency and decimals, so a refresh asks for what "Run to sheet" asked for. The server validates it again.
+ */
+export function savedReportFromBuilder(request: BuilderRequest, draft: ScheduleDraft): SavedReportInput {
+  const spec = REPORT_SPECS[request.kind];
+  const report: SavedReportInput = {
+    name: draft.name.trim(),
+    kind: request.kind,
+    entityId: request.entityId,
+    period: draft.period,
+    target: { sheetName: draft.target.sheetName.trim(), cell: draft.target.cell.trim().toUpperCase() },
+    schedule: draft.schedule,
+  };
+  // No breakdown means the report by day, which is also what an omitted one asks for.
+  if (request.breakdowns.length > 0) report.breakdowns = [...request.breakdowns];
+  // Stored even when it is the default set: a saved report without metrics shows every metric.
+  report.metrics = request.metrics ? [...request.metrics] : defaultMetrics(request.kind, effectiveBreakdowns(request.kind, request.breakdowns));
+  if (request.filter) report.filter = request.filter;
+  if (request.sort) report.sort = request.order ? `${request.sort} ${request.order}` : request.sort;
+  if (spec.acceptsCurrency && request.currencyCode) report.currencyCode = request.currencyCode;
+  if (spec.acceptsDecDigits && typeof request.decDigits === 'number') report.decDigits = request.decDigits;
+  if (draft.incremental) report.incremental = true;
+  if (draft.paused) report.paused = true;
+  return report;
+}

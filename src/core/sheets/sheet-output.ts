@@ -1,0 +1,132 @@
+/**
+ * How a fetched report becomes a block of cells: the values (header, rows, optional totals) with API
+ * text neutralised, a number format for each column, and a note on each metric's header cell.
+ * Neutralising happens here and only here: any text cell that Sheets would parse as something other than text (a formula starting with =, +,
+ * - or @, a number, a boolean, a date) gets a leading apostrophe, so `=HYPERLINK(...)` from the API
+ * lands as text and an external ID such as "00123" keeps its zeros. Formats are per column, so
+ * writing costs a constant number of spreadsheet calls whatever the number of rows.
+ */
+import { ValidationError } from '../errors';
+import { formatCount } from '../util/text';
+import type { ReportResult } from '../api/paging';
+import { metricNote } from '../api/report-metrics';
+import { reportResultToTable, tableToValues } from './report-table';
+import type { BlockPlacement, ColumnKind, SheetBlock } from '../ports';
+
+export interface SheetBlockOptions {
+  /** IANA zone of the spreadsheet: day and month cells show that calendar day there. */
+  timeZone: string;
+  /** Currency the money columns are in (the report's currencyCode; USD by default). */
+  currencyCode?: string;
+  /** Decimal places of money columns (the report's decDigits; 2 by default). */
+  decDigits?: number;
+  totals?: boolean;
+}
+
+/** Money figures: revenue and every revenue-per-thousand. */
+const MONEY_METRICS = new Set(['revenue', 'videoRevenue', 'rpmByPvs', 'reqsRpm', 'viewableRpm']);
+/** Counts; everything else numeric that is not money is a percentage or ratio. */
+const COUNT_METRICS = new Set([
+  'paidPvs', 'totalPvs', 'organicPvs', 'paidReqs', 'totalReqs', 'organicReqs', 'paidClicks', 'organicClicks', 'totalClicks',
+  'videoPlays', 'widgetViewableImpressions', 'organicWidgetViewableImpressions', 'paidWidgetViewableImpressions',
+]);
+
+/** The kind of a column from its header name. */
+export function columnKind(header: string): ColumnKind {
+  if (header === 'day') return 'day';
+  if (header === 'month') return 'month';
+  if (header === 'hour' || header === 'dateHour') return 'hour';
+  if (MONEY_METRICS.has(header)) return 'money';
+  if (COUNT_METRICS.has(header)) return 'count';
+  if (/Ctr|Rate/.test(header)) return 'percent';
+  return 'text';
+}
+
+/** Sheets number format of a column kind. Percent metrics arrive already multiplied by 100. */
+export function numberFormatOf(kind: ColumnKind, currencyCode = 'USD', decDigits = 2): string | null {
+  const decimals = decDigits > 0 ? `.${'0'.repeat(decDigits)}` : '';
+  switch (kind) {
+    case 'day':
+      return 'yyyy-mm-dd';
+    case 'month':
+      return 'yyyy-mm';
+    case 'hour':
+      return 'yyyy-mm-dd hh:mm';
+    case 'money':
+      return `#,##0${decimals} "${currencyCode.replace(/"/g, '')}"`;
+    case 'count':
+      return '#,##0';
+    case 'percent':
+      return '0.00"%"';
+    case 'text':
+      return null;
+  }
+}
+
+const NEEDS_APOSTROPHE = /^(?:[=+\-@']|\s*[-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:e[-+]?\d+)?%?\s*$|\s*(?:true|false)\s*$|\s*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4})/i;
+
+/** Text as Sheets will store it when written with setValues: prefixed so that it stays exactly this text. */
+export function neutraliseText(text: string): string {
+  return text !== '' && NEEDS_APOSTROPHE.test(text) ? `'${text}` : text;
+}
+
+/** The block of cells for a fetched report. */
+export function reportToSheetBlock(result: ReportResult, options: SheetBlockOptions): SheetBlock {
+  const table = reportResultToTable(result, { timeZone: options.timeZone, totals: options.totals !== false });
+  const values = tableToValues(table);
+  const kinds = table.header.map(columnKind);
+  // Headers stay the API's names (as a formula's, stable for lookups); the note says it in words.
+  const headerNotes = table.header.map(metricNote);
+  // The header too: unknown fields of the API's items become column names.
+  for (let r = 0; r < values.length; r++) {
+    const row = values[r]!;
+    for (let c = 0; c < row.length; c++) {
+      const cell = row[c];
+      if (typeof cell === 'string') row[c] = neutraliseText(cell);
+    }
+  }
+  return {
+    values,
+    kinds,
+    headerNotes,
+    numberFormats: kinds.map((k) => numberFormatOf(k, options.currencyCode, options.decDigits)),
+    dataRows: table.rows.length,
+    hasTotals: Boolean(table.totals),
+  };
+}
+
+/**
+ * Cells a spreadsheet may hold, counted as every sheet's grid (rows times columns, empty cells too).
+ * The platform notes give 10 million as an UNCONFIRMED official figure; the Sheets API refuses more
+ * ("This action would increase the number of cells in the workbook above the limit of 10000000 cells").
+ */
+export const SPREADSHEET_CELL_LIMIT = 10_000_000;
+/** A sheet Sheets inserts has 1,000 rows and 26 columns. */
+export const NEW_SHEET_ROWS = 1000;
+export const NEW_SHEET_COLUMNS = 26;
+
+export interface GridSize {
+  rows: number;
+  columns: number;
+}
+
+/**
+ * Cells the spreadsheet gains when a block of `rows` x `columns` is written at `placement`: the sheet's
+ * grid grows to hold it, and a sheet that does not exist yet is inserted first (`sheet` null).
+ */
+export function cellsAdded(placement: BlockPlacement, rows: number, columns: number, sheet: GridSize | null): number {
+  const grid = sheet ?? { rows: NEW_SHEET_ROWS, columns: NEW_SHEET_COLUMNS };
+  const grown = Math.max(grid.rows, placement.row + rows - 1) * Math.max(grid.columns, placement.column + columns - 1);
+  return grown - (sheet ? sheet.rows * sheet.columns : 0);
+}
+
+/**
+ * Refuses, before anything is written, a block the spreadsheet has no room for: one sentence with the
+ * cells it needs and the cells left.
+ */
+export function checkCellRoom(cellsInUse: number, cellsNeeded: number): void {
+  const left = Math.max(0, SPREADSHEET_CELL_LIMIT - cellsInUse);
+  if (cellsNeeded <= left) return;
+  throw ValidationError.single('target', `the report needs ${formatCount(cellsNeeded)} more cells, but this spreadsheet has only ${formatCount(left)} left `
+    + `of the ${formatCount(SPREADSHEET_CELL_LIMIT)} a Google spreadsheet holds: delete sheets, rows or columns you do not need, or ask for fewer rows`);
+}

@@ -1,0 +1,110 @@
+/**
+ * The add-on's own count of Apps Script's daily quotas: a 24-hour window that opens with the first
+ * use (Google: quotas "reset 24 hours after the first request"), counted in the user's store under
+ * the user lock, never fatal when the store refuses a write, and Apps Script's word taken when it
+ * says the quota is spent.
+ */
+import { DailyQuota, FETCH_COUNT_KEY, FetchQuota, QUOTA_WINDOW_MS } from '../../../../src/core/api/daily-quota';
+import { FetchQuotaError } from '../../../../src/core/errors';
+import { FakeLock, FakeStore, ManualClock } from '../../../support/fakes';
+
+const HOUR_MS = 3_600_000;
+
+function setup(limit = 100) {
+  const clock = new ManualClock();
+  const store = new FakeStore();
+  const lock = new FakeLock();
+  const quota = new DailyQuota({ store, clock, lock }, FETCH_COUNT_KEY, limit);
+  return { clock, store, lock, quota, fetches: new FetchQuota(quota, clock) };
+}
+
+describe('DailyQuota', () => {
+  it('opens a window at the first use and starts again 24 hours after it, not at midnight', () => {
+    const { clock, quota } = setup();
+    const start = clock.now();
+    expect(quota.usage()).toEqual({ used: 0, limit: 100 });
+    quota.add(5);
+    clock.advance(23 * HOUR_MS);
+    quota.add(7);
+    expect(quota.usage()).toEqual({ used: 12, limit: 100, resetAtMs: start + QUOTA_WINDOW_MS });
+    clock.advance(HOUR_MS);
+    expect(quota.usage()).toEqual({ used: 0, limit: 100 });
+    quota.add(1);
+    expect(quota.usage().resetAtMs).toBe(clock.now() + QUOTA_WINDOW_MS);
+  });
+
+  it('takes an amount only while the total stays within the ceiling', () => {
+    const { quota } = setup(10);
+    expect(quota.take(8)).toBe(true);
+    expect(quota.take(3)).toBe(false);
+    expect(quota.take(2)).toBe(true);
+    expect(quota.take(1, { ceiling: 20 })).toBe(true);
+    expect(quota.usage().used).toBe(11);
+  });
+
+  it('re-reads the count under the user lock, so another execution\'s update is not lost', () => {
+    const { store, lock, quota, clock } = setup();
+    quota.add(1);
+    lock.onAcquire = () => store.values.set(FETCH_COUNT_KEY, JSON.stringify({ s: clock.now(), n: 40 }));
+    quota.add(2);
+    expect(quota.usage().used).toBe(42);
+    expect(lock.releases).toBe(lock.tryLocks);
+  });
+
+  it('goes on without the lock when it stays busy, and without the write when the store refuses it', () => {
+    const { store, lock, quota } = setup();
+    lock.available = false;
+    quota.add(3);
+    expect(quota.usage().used).toBe(3);
+    store.set = () => {
+      throw new Error('You do not have permission to call setProperty');
+    };
+    expect(() => quota.add(1)).not.toThrow();
+    expect(quota.usage().used).toBe(3);
+  });
+
+  it('counts as full until the window closes once Apps Script says the quota is spent', () => {
+    const { quota, clock } = setup();
+    quota.add(10);
+    const usage = quota.markSpent();
+    expect(usage).toMatchObject({ used: 100, limit: 100 });
+    expect(quota.take(1)).toBe(false);
+    clock.advance(QUOTA_WINDOW_MS);
+    expect(quota.take(1)).toBe(true);
+  });
+
+  it('reads a missing, unreadable or far-future count as none', () => {
+    const { store, quota, clock } = setup();
+    store.values.set(FETCH_COUNT_KEY, '{oops');
+    expect(quota.usage().used).toBe(0);
+    store.values.set(FETCH_COUNT_KEY, JSON.stringify({ s: clock.now() + 2 * QUOTA_WINDOW_MS, n: 99 }));
+    expect(quota.usage().used).toBe(0);
+  });
+});
+
+describe('FetchQuota', () => {
+  it('refuses before sending once the count would pass the quota, saying when it restarts', () => {
+    const { fetches, quota, clock } = setup(20_000);
+    quota.add(19_999);
+    expect(() => fetches.spend(1)).not.toThrow();
+    let refused: unknown;
+    try {
+      fetches.spend(1);
+    } catch (e) {
+      refused = e;
+    }
+    expect(refused).toBeInstanceOf(FetchQuotaError);
+    expect((refused as FetchQuotaError).local).toBe(true);
+    expect((refused as Error).message).toBe(`Apps Script's daily quota of 20,000 URL fetches for this Google account is used up, so Engage was not asked: try again after 2026-11-23 12:00:00 UTC.`);
+    expect(quota.usage().used).toBe(20_000);
+    clock.advance(QUOTA_WINDOW_MS);
+    expect(() => fetches.spend(10)).not.toThrow();
+  });
+
+  it('leaves a fifth of the quota to formulas and the sidebar: scheduled runs stop at 80%', () => {
+    const { fetches, quota } = setup(20_000);
+    quota.add(15_990);
+    expect(fetches.roomForScheduled(10)).toBe(true);
+    expect(fetches.roomForScheduled(11)).toBe(false);
+  });
+});

@@ -1,0 +1,18 @@
+import { a1Cell, cellPosition, splitCellReference } from '../../../../src/core/util/a1-notation';
+
+describe('A1 notation', () => {
+  it('names cells in A1 notation and splits sheet-qualified cells', () => {
+    expect([a1Cell(1, 1), a1Cell(3, 2), a1Cell(10, 26), a1Cell(2, 27), a1Cell(5, 703)]).toEqual(['A1', 'B3', 'Z10', 'AA2', 'AAA5']);
+    expect(splitCellReference('Sheet1!B3')).toEqual({ sheetName: 'Sheet1', cell: 'B3' });
+    expect(splitCellReference("'It''s mine'!$c$12")).toEqual({ sheetName: "It's mine", cell: 'C12' });
+    expect(splitCellReference('My data!D4')).toEqual({ sheetName: 'My data', cell: 'D4' });
+    expect(splitCellReference('B3')).toBeUndefined();
+  });
+
+  it('reads the row and column of one cell, and nothing else', () => {
+    expect([cellPosition('A1'), cellPosition('b3'), cellPosition(' AA2 '), cellPosition('AAA5')]).toEqual([
+      { row: 1, column: 1 }, { row: 3, column: 2 }, { row: 2, column: 27 }, { row: 5, column: 703 },
+    ]);
+    expect([cellPosition('A0'), cellPosition('AAAA1'), cellPosition('A1:B2'), cellPosition('')]).toEqual([undefined, undefined, undefined, undefined]);
+  });
+});
