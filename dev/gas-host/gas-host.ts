@@ -12,7 +12,7 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import { formatA1, parseA1, resolveA1 } from './a1-notation';
 import type { HostClock } from './clock';
 import { createDeployment, type ScriptDeployment } from './deployment';
-import { parseFormula } from './formula';
+import { parseFormula, sumOfNumbers } from './formula';
 import {
   GasException,
   HostState,
@@ -304,9 +304,12 @@ export class GasHost {
 
   // ---------------------------------------------------------------- custom functions
 
-  private formulaCall(sheet: SheetModel, row: number, column: number): { functionName: string; args: unknown[] } | { error: string; errorCode: string } {
+  private formulaCall(sheet: SheetModel, row: number, column: number): { functionName: string; args: unknown[] } | { error: string; errorCode: string } | { values: CellValue[][] } {
     const formula = this.state.cell(sheet, row, column)?.formula;
     if (!formula) return { error: 'The cell has no formula.', errorCode: '#ERROR!' };
+    // A formula that is only numbers added and subtracted (`=2026-11-01`, which is 2014) needs no script.
+    const sum = sumOfNumbers(formula.slice(1));
+    if (sum !== undefined) return { values: [[sum]] };
     const parsed = parseFormula(formula);
     if (!parsed) return { error: 'Formula parse error.', errorCode: '#ERROR!' };
     if (parsed.functionName.endsWith('_')) return { error: `Unknown function: '${parsed.functionName}'.`, errorCode: '#NAME?' };
@@ -363,7 +366,7 @@ export class GasHost {
     const at = this.cellAt({ sheet, a1 });
     if (formula !== undefined) this.state.writeFormula(at.sheet, at.row, at.column, formula);
     const planned = this.formulaCall(at.sheet, at.row, at.column);
-    if ('error' in planned) return this.applyResult(at.sheet, at.row, at.column, planned);
+    if (!('functionName' in planned)) return this.applyResult(at.sheet, at.row, at.column, planned);
     const outcome = this.execute(planned.functionName, planned.args, { authMode: 'CUSTOM_FUNCTION', user: options.user }, true);
     return this.applyResult(at.sheet, at.row, at.column, this.resultGrid(outcome), outcome.executionId);
   }
@@ -379,7 +382,7 @@ export class GasHost {
     const results: FormulaResult[] = new Array(planned.length);
     await Promise.all(
       planned.map(async (p, index) => {
-        if ('error' in p.plan) {
+        if (!('functionName' in p.plan)) {
           results[index] = this.applyResult(p.sheet, p.row, p.column, p.plan);
           return;
         }

@@ -676,7 +676,8 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
   };
 
   const makeSheet = (sheetId: number): Record<string, unknown> => {
-    const info = () => call('sheet.info', sheetId) as { name: string; maxRows: number; maxColumns: number; frozenRows: number; frozenColumns: number; hidden: boolean; lastRow: number; lastColumn: number; index: number };
+    const info = () => call('sheet.info', sheetId) as { name: string; maxRows: number; maxColumns: number; frozenRows: number; frozenColumns: number; hidden: boolean; index: number };
+    const extent = () => call('sheet.extent', sheetId) as { lastRow: number; lastColumn: number };
     const sheet: Record<string, unknown> = api('Sheet', {
       getName: () => info().name,
       setName: (name: string) => (guardWrite('setName'), call('sheet.update', sheetId, { name: String(name) }), sheet),
@@ -688,11 +689,11 @@ export function runExecution(script: vm.Script, clock: HostClock, backend: Backe
         return rangeAt(sheetId, Number(a), Number(column), numRows ?? 1, numColumns ?? 1);
       },
       getDataRange: () => {
-        const i = info();
-        return rangeAt(sheetId, 1, 1, Math.max(1, i.lastRow), Math.max(1, i.lastColumn));
+        const e = extent();
+        return rangeAt(sheetId, 1, 1, Math.max(1, e.lastRow), Math.max(1, e.lastColumn));
       },
-      getLastRow: () => info().lastRow,
-      getLastColumn: () => info().lastColumn,
+      getLastRow: () => extent().lastRow,
+      getLastColumn: () => extent().lastColumn,
       getMaxRows: () => info().maxRows,
       getMaxColumns: () => info().maxColumns,
       insertRowsAfter: (after: number, howMany: number) => (guardWrite('insertRowsAfter'), call('sheet.update', sheetId, { maxRows: info().maxRows + Number(howMany) }), void after, sheet),
