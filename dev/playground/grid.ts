@@ -47,7 +47,7 @@ export interface RowBlock {
 }
 
 /** Rows one request may ask for: a few screens, so scrolling never waits on a large answer. */
-export const MAX_BLOCK_ROWS = 500;
+const MAX_BLOCK_ROWS = 500;
 const MAX_FROZEN_ROWS = 50;
 
 function columnName(column: number): string {
