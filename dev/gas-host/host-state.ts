@@ -714,6 +714,8 @@ export class HostState {
   /** The formula cells needing evaluation, in sheet order. */
   dirtyFormulaCells(): Array<{ sheet: SheetModel; row: number; column: number }> {
     const out: Array<{ sheet: SheetModel; row: number; column: number }> = [];
+    // Most of the time none is dirty: say so without reading every cell of every sheet.
+    if (![...this.formulaCells.keys()].some((record) => record.dirty && record.formula !== undefined)) return out;
     for (const sheet of this.sheets) {
       for (const [key, record] of sheet.cells) {
         if (record.formula !== undefined && record.dirty) {
