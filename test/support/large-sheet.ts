@@ -88,6 +88,8 @@ export async function timeFirstRows(page: Page, playground: Playground, timeoutM
  * click until the sidebar tells the outcome and the grid shows the new sheet's header.
  */
 export async function timeSidebarRun(page: Page, sidebar: FrameLocator, sheetName: string, timeoutMs = 60_000): Promise<number> {
+  // Both times start from a settled page: no request of the sidebar's start (publishers, sheet) still on its way.
+  await page.waitForLoadState('networkidle');
   await sidebar.locator('#report-preset').selectOption('last7');
   await sidebar.locator('#report-target').selectOption('newSheet');
   await sidebar.locator('#report-target-name').fill(sheetName);
