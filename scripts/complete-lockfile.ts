@@ -4,7 +4,8 @@
  * out of the lock when the registry answers 404 for them, and `npm ci` then refuses the lock as out
  * of sync. Each missing entry is written as npm writes it for another platform: the version its
  * parent asks for, marked optional, with the os and cpu its name states, so npm ci skips it here.
- * Run it after any `npm install` that changes the lock.
+ * The file is written in npm's own order (`lockText`), so a later `npm install` finds nothing to
+ * rewrite. Run it after any `npm install` that changes the lock.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,6 +35,32 @@ export function platformOf(name: string): Pick<LockEntry, 'os' | 'cpu' | 'libc'>
   return entry;
 }
 
+/** Keys npm writes first, in this order (its shrinkwrap's key order); every other key follows by name. */
+const NPM_FIRST_KEYS = ['name', 'version', 'lockfileVersion', 'resolved', 'integrity', 'requires', 'packages', 'dependencies'];
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The lock as npm serialises it (npm's json-stringify-nice with its shrinkwrap key order): in every
+ * object, plain values and arrays before objects, then the keys above in their order, then the rest
+ * by name in English collation; two-space indent and a final newline. A lock written any other way
+ * is rewritten by the next `npm install`, even with nothing to change.
+ */
+export function lockText(lock: unknown): string {
+  const compareKeys = (a: string, b: string): number => {
+    const ia = NPM_FIRST_KEYS.indexOf(a);
+    const ib = NPM_FIRST_KEYS.indexOf(b);
+    if (ia >= 0 || ib >= 0) return ia < 0 ? 1 : ib < 0 ? -1 : ia - ib;
+    return a.localeCompare(b, 'en');
+  };
+  const ordered = (_key: string, value: unknown): unknown => {
+    if (!isObject(value)) return value;
+    const entries = Object.entries(value).sort(([ak, av], [bk, bv]) => (isObject(av) === isObject(bv) ? compareKeys(ak, bk) : isObject(av) ? 1 : -1));
+    return Object.fromEntries(entries);
+  };
+  return `${JSON.stringify(lock, ordered, 2)}\n`;
+}
+
 function main(): void {
   const lockPath = path.resolve(__dirname, '..', 'package-lock.json');
   const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8')) as { packages: Record<string, LockEntry> };
@@ -51,10 +78,7 @@ function main(): void {
       added.push(`${dependency}@${version}`);
     }
   }
-  const sorted: Record<string, LockEntry> = {};
-  for (const key of Object.keys(lock.packages).sort((a, b) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b)))) sorted[key] = lock.packages[key]!;
-  lock.packages = sorted;
-  fs.writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
+  fs.writeFileSync(lockPath, lockText(lock));
   console.log(added.length ? `Added ${added.length} platform entries: ${added.join(', ')}` : 'The lock already names every platform binary.');
 }
 

@@ -4,7 +4,7 @@
  * into the cell, spilling an array result or showing #ERROR!, #NAME? or #REF! with its message.
  */
 import { formatA1, resolveA1 } from './a1-notation';
-import { parseFormula } from './formula';
+import { parseFormula, sumOfNumbers } from './formula';
 import type { CellValue } from './protocol';
 import type { ExecutionOutcome } from './runtime';
 import { toCellValue, type FormulaOutcome, type SheetModel, type SpreadsheetModel } from './state/spreadsheet';
@@ -22,7 +22,7 @@ export interface FormulaResult {
 }
 
 /** The function a formula cell calls with its arguments, or why the cell shows an error without running anything. */
-export type FormulaCall = { functionName: string; args: unknown[] } | (FormulaOutcome & { error: string });
+export type FormulaCall = { functionName: string; args: unknown[] } | (FormulaOutcome & { error: string }) | { values: CellValue[][] };
 
 /**
  * Arguments as Sheets passes them: a one-cell reference as its value, a larger range as a 2D array,
@@ -31,6 +31,9 @@ export type FormulaCall = { functionName: string; args: unknown[] } | (FormulaOu
 export function planFormulaCall(model: SpreadsheetModel, sheet: SheetModel, row: number, column: number): FormulaCall {
   const formula = model.cell(sheet, row, column)?.formula;
   if (!formula) return { error: 'The cell has no formula.', errorCode: '#ERROR!' };
+  // A formula that is only numbers added and subtracted (`=2026-11-01`, which is 2014) needs no script.
+  const sum = sumOfNumbers(formula.slice(1));
+  if (sum !== undefined) return { values: [[sum]] };
   const parsed = parseFormula(formula);
   if (!parsed) return { error: 'Formula parse error.', errorCode: '#ERROR!' };
   if (parsed.functionName.endsWith('_')) return { error: `Unknown function: '${parsed.functionName}'.`, errorCode: '#NAME?' };

@@ -1,6 +1,7 @@
 /**
  * Parses the formulas the host can evaluate: one function call whose arguments are literals
- * (numbers, "text", TRUE/FALSE), cell or range references, or omitted (`=F(1,,3)`). That is the shape
+ * (numbers, "text", TRUE/FALSE, sums and differences of numbers), cell or range references, or
+ * omitted (`=F(1,,3)`), and a formula that is only a sum or difference of numbers. That is the shape
  * of a custom-function cell; anything richer is reported as a parse error rather than guessed at.
  */
 import { parseA1, type ParsedA1 } from './a1-notation';
@@ -52,11 +53,30 @@ function splitArguments(inner: string): string[] | undefined {
   return parts;
 }
 
+const NUMBER = String.raw`(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?`;
+const SUM = new RegExp(String.raw`^\s*[+-]*\s*${NUMBER}(?:\s*[+-][+-\s]*${NUMBER})*\s*$`);
+
+/**
+ * The value of numbers joined by + and - (with signs before them), as Sheets computes it: an
+ * unquoted date is such a sum, so `2026-11-01` is 2026 - 11 - 1 = 2014, not a date. Undefined for
+ * anything else.
+ */
+export function sumOfNumbers(text: string): number | undefined {
+  if (!SUM.test(text)) return undefined;
+  let total = 0;
+  for (const term of text.replace(/\s+/g, '').match(new RegExp(String.raw`[+-]*${NUMBER}`, 'g'))!) {
+    const minuses = /^-*/.exec(term.replace(/\+/g, ''))![0].length;
+    total += (minuses % 2 ? -1 : 1) * Number(term.replace(/^[+-]+/, ''));
+  }
+  return total;
+}
+
 function parseArgument(text: string): FormulaArgument | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return { kind: 'omitted' };
   if (/^"(?:[^"]|"")*"$/.test(trimmed)) return { kind: 'literal', value: trimmed.slice(1, -1).replace(/""/g, '"') };
-  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) return { kind: 'literal', value: Number(trimmed) };
+  const sum = sumOfNumbers(trimmed);
+  if (sum !== undefined) return { kind: 'literal', value: sum };
   if (/^(TRUE|FALSE)$/i.test(trimmed)) return { kind: 'literal', value: trimmed.toUpperCase() === 'TRUE' };
   const ref = parseA1(trimmed);
   // A named range (Refresh all's EngageRefresh): resolved by the host when the formula runs.

@@ -189,7 +189,7 @@ export class GasHost {
     const model = this.state.spreadsheet;
     if (formula !== undefined) model.writeFormula(at.sheet, at.row, at.column, formula);
     const planned = planFormulaCall(model, at.sheet, at.row, at.column);
-    if ('error' in planned) return applyFormulaOutcome(model, at.sheet, at.row, at.column, planned);
+    if (!('functionName' in planned)) return applyFormulaOutcome(model, at.sheet, at.row, at.column, planned);
     const outcome = this.execute(planned.functionName, planned.args, { authMode: 'CUSTOM_FUNCTION', user: options.user }, true);
     return applyFormulaOutcome(model, at.sheet, at.row, at.column, formulaOutcome(outcome), outcome.executionId);
   }
@@ -206,7 +206,7 @@ export class GasHost {
     const results: FormulaResult[] = new Array(planned.length);
     await Promise.all(
       planned.map(async (p, index) => {
-        if ('error' in p.plan) {
+        if (!('functionName' in p.plan)) {
           results[index] = applyFormulaOutcome(model, p.sheet, p.row, p.column, p.plan);
           return;
         }

@@ -60,8 +60,6 @@ export interface SheetInfo {
   frozenRows: number;
   frozenColumns: number;
   hidden: boolean;
-  lastRow: number;
-  lastColumn: number;
   /** 1-based position among the sheets. */
   index: number;
 }
@@ -198,6 +196,8 @@ export interface SpreadsheetOps {
 
 export interface SheetOps {
   sheetInfo(sheetId: number): SheetInfo;
+  /** Apart from sheetInfo: finding the last row and column reads every cell, and most calls need neither. */
+  sheetExtent(sheetId: number): { lastRow: number; lastColumn: number };
   sheetUpdate(sheetId: number, patch: SheetPatch): void;
   /** Throws as Sheets does for a box outside the sheet's grid. */
   sheetCheckBox(sheetId: number, box: GridBox): void;

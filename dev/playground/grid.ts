@@ -1,7 +1,8 @@
 /**
- * What the playground page shows of a sheet: every cell of the used range (at least 40 rows by 12
- * columns) with the text Sheets would display for its value and number format, its formula, its
- * style and its error, plus the sheet tabs, the frozen rows, the active cell and the charts.
+ * What the playground page shows of a sheet, in two parts so that a sheet of any size opens at once:
+ * the view (sheet tabs, the grid's size, the frozen rows, the active cell, the charts) and blocks of
+ * rows the page asks for as they scroll into sight. A cell carries the text Sheets would display for
+ * its value and number format, its formula, its style and its error.
  */
 import type { GasHost } from '../gas-host';
 import type { CellValue } from '../gas-host';
@@ -18,18 +19,36 @@ export interface GridCell {
   num?: boolean;
 }
 
-export interface GridSnapshot {
+/** A row of cells from column A, null where a cell is empty, without the empty cells at its end. */
+export type GridRow = Array<GridCell | null>;
+
+export interface SheetView {
   sheet: string;
+  /** The tabs: every sheet not hidden. */
   sheets: string[];
   timeZone: string;
-  rows: GridCell[][];
+  /** The grid's size, as Sheets draws it: every row and column of the sheet, empty ones too. */
+  rowCount: number;
+  columnCount: number;
   frozenRows: number;
+  /** Rows 1 to frozenRows (at most MAX_FROZEN_ROWS), shown above the scrolling rows. */
+  frozen: GridRow[];
   active: string;
+  /** The active cell, for the formula bar wherever the cell is. */
+  activeCell: GridCell | null;
   charts: Array<{ type: string; ranges: string[]; title: string; row: number; column: number }>;
 }
 
-const MIN_ROWS = 40;
-const MIN_COLUMNS = 12;
+export interface RowBlock {
+  sheet: string;
+  /** Row number of rows[0]. */
+  from: number;
+  rows: GridRow[];
+}
+
+/** Rows one request may ask for: a few screens, so scrolling never waits on a large answer. */
+const MAX_BLOCK_ROWS = 500;
+const MAX_FROZEN_ROWS = 50;
 
 function columnName(column: number): string {
   let name = '';
@@ -62,43 +81,65 @@ export function displayText(value: CellValue, format: string | undefined, timeZo
   return value === null || value === undefined ? '' : String(value);
 }
 
-export function gridOf(host: GasHost, sheetName?: string): GridSnapshot {
-  const spreadsheet = host.state.spreadsheet;
-  const sheet = (sheetName && spreadsheet.sheetByName(sheetName)) || spreadsheet.sheetById(spreadsheet.activeSheetId);
-  const zone = spreadsheet.timeZone;
-  const rows = Math.max(MIN_ROWS, spreadsheet.lastRow(sheet) + 5);
-  const columns = Math.max(MIN_COLUMNS, spreadsheet.lastColumn(sheet) + 2);
-  const grid: GridCell[][] = [];
-  for (let r = 1; r <= rows; r++) {
-    const row: GridCell[] = [];
-    for (let c = 1; c <= columns; c++) {
-      const record = spreadsheet.cell(sheet, r, c);
-      if (!record) {
-        row.push({ d: '', v: '' });
-        continue;
-      }
-      const value = record.value;
-      const cell: GridCell = {
-        d: record.error ? (/^#/.test(String(value)) ? String(value) : '#ERROR!') : displayText(value, record.numberFormat, zone),
-        v: value instanceof Date ? value.toISOString() : (value as string | number | boolean) ?? '',
-      };
-      if (record.formula) cell.f = record.formula;
-      if (record.fontWeight === 'bold') cell.bold = true;
-      if (record.background) cell.bg = record.background;
-      if (record.error) cell.err = record.error;
-      if (typeof value === 'number' || value instanceof Date) cell.num = true;
-      row.push(cell);
-    }
-    grid.push(row);
-  }
-  const active = spreadsheet.activeRange && spreadsheet.activeRange.sheetId === sheet.id ? spreadsheet.activeRange : { row: 1, column: 1 };
+type HostSheet = NonNullable<ReturnType<GasHost['state']['spreadsheet']['sheetByName']>>;
+
+function sheetNamed(host: GasHost, sheetName: string | undefined): HostSheet {
+  const state = host.state.spreadsheet;
+  return (sheetName && state.sheetByName(sheetName)) || state.sheetById(state.activeSheetId);
+}
+
+function cellOf(host: GasHost, sheet: HostSheet, row: number, column: number): GridCell | null {
+  const record = host.state.spreadsheet.cell(sheet, row, column);
+  // A cell with nothing to show is sent as null: most of a sheet's grid is empty.
+  if (!record || (record.value === '' && record.formula === undefined && !record.error && !record.background)) return null;
+  const value = record.value;
+  const cell: GridCell = {
+    d: record.error ? (/^#/.test(String(value)) ? String(value) : '#ERROR!') : displayText(value, record.numberFormat, host.state.spreadsheet.timeZone),
+    v: value instanceof Date ? value.toISOString() : (value as string | number | boolean) ?? '',
+  };
+  if (record.formula) cell.f = record.formula;
+  if (record.fontWeight === 'bold') cell.bold = true;
+  if (record.background) cell.bg = record.background;
+  if (record.error) cell.err = record.error;
+  if (typeof value === 'number' || value instanceof Date) cell.num = true;
+  return cell;
+}
+
+function rowOf(host: GasHost, sheet: HostSheet, row: number): GridRow {
+  const cells: GridRow = [];
+  for (let c = 1; c <= sheet.maxColumns; c++) cells.push(cellOf(host, sheet, row, c));
+  while (cells.length > 0 && cells[cells.length - 1] === null) cells.pop();
+  return cells;
+}
+
+/** Rows `from` to `from + count - 1` of a sheet (the active one when no name is given), within its grid. */
+export function rowsOf(host: GasHost, sheetName: string | undefined, from: number, count: number): RowBlock {
+  const sheet = sheetNamed(host, sheetName);
+  const first = Math.max(1, Math.floor(from));
+  const last = Math.min(sheet.maxRows, first + Math.min(MAX_BLOCK_ROWS, Math.max(0, Math.floor(count))) - 1);
+  const rows: GridRow[] = [];
+  for (let r = first; r <= last; r++) rows.push(rowOf(host, sheet, r));
+  return { sheet: sheet.name, from: first, rows };
+}
+
+/** The view of a sheet (the active one when no name is given); its rows come with rowsOf. */
+export function sheetView(host: GasHost, sheetName?: string): SheetView {
+  const state = host.state.spreadsheet;
+  const sheet = sheetNamed(host, sheetName);
+  const active = state.activeRange && state.activeRange.sheetId === sheet.id ? state.activeRange : { row: 1, column: 1 };
+  const frozen: GridRow[] = [];
+  for (let r = 1; r <= Math.min(sheet.frozenRows, MAX_FROZEN_ROWS, sheet.maxRows); r++) frozen.push(rowOf(host, sheet, r));
   return {
     sheet: sheet.name,
-    sheets: spreadsheet.sheets.map((s) => s.name),
-    timeZone: zone,
-    rows: grid,
-    frozenRows: sheet.frozenRows,
+    // A hidden sheet (Refresh all keeps its refresh cell in one) has no tab, as in Sheets.
+    sheets: state.sheets.filter((s) => !s.hidden).map((s) => s.name),
+    timeZone: state.timeZone,
+    rowCount: sheet.maxRows,
+    columnCount: sheet.maxColumns,
+    frozenRows: frozen.length,
+    frozen,
     active: `${columnName(active.column)}${active.row}`,
+    activeCell: cellOf(host, sheet, active.row, active.column),
     charts: sheet.charts.map((chart) => ({ type: chart.type, ranges: chart.ranges, title: String(chart.options?.title ?? ''), row: chart.position?.row ?? 1, column: chart.position?.column ?? 1 })),
   };
 }

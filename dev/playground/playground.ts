@@ -1,9 +1,11 @@
 /**
  * The local playground: the emulator in its own process, the built bundle in the local Apps Script
  * host, and a small web server that shows a spreadsheet (sheet tabs, a grid, a formula bar that
- * evaluates ENGAGE_* formulas through the host) beside the real dist/sidebar.html in an iframe. The
- * sidebar's google.script.run is a shim that POSTs to this server, which runs the server function in
- * the host as the signed-in user, exactly as Apps Script would run it.
+ * evaluates ENGAGE_* formulas through the host, the add-on's toasts) beside the real
+ * dist/sidebar.html in an iframe. The sidebar's google.script.run is a shim that POSTs to this
+ * server, which runs the server function in the host as the signed-in user, exactly as Apps Script
+ * would run it. The page asks for a sheet's rows a block at a time as they scroll into sight
+ * (/api/rows), so a sheet of 100,000 rows costs what its screenful costs.
  *
  * Sidebar calls run in the host's worker threads (callConcurrently), so the server stays free to
  * answer the progress polls that a long "Run to sheet" triggers meanwhile. Used by `npm start`
@@ -16,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { spawnEmulatorProcess, type EmulatorProcess } from '../emulator/spawn';
 import { DEMO_API_KEY, DEMO_USER } from '../emulator/seed';
 import { createGasHost, type GasHost } from '../gas-host';
-import { gridOf, type GridSnapshot } from './grid';
+import { rowsOf, sheetView, type RowBlock, type SheetView } from './grid';
 
 export interface PlaygroundOptions {
   /** Port of the web page; 0 picks a free one. */
@@ -27,6 +29,8 @@ export interface PlaygroundOptions {
   timeZone?: string;
   /** Where dist/ is (default: the repository's). */
   distDir?: string;
+  /** The spreadsheet's sheets at the start (default one, Sheet1), each 1,000 rows by 26 columns. */
+  sheets?: string[];
 }
 
 export interface Playground {
@@ -39,6 +43,8 @@ export interface Playground {
 
 const root = path.resolve(__dirname, '..', '..');
 const PAGE_FILE = path.join(__dirname, 'page.html');
+/** The tab's icon: a green sheet, as the page's logo. */
+const FAVICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0f9d58"/><path d="M4 4h8v8H4z" fill="#fff"/><path d="M4 7h8M4 10h8M8 4v8" stroke="#0f9d58"/></svg>';
 
 /** The google.script.run shim, put in the sidebar page before its own script. */
 function shimScript(prefill: boolean): string {
@@ -63,7 +69,7 @@ function shimScript(prefill: boolean): string {
             .then(function (o) {
               if (o.ok) { if (onSuccess) onSuccess(o.value); }
               else if (onFailure) { var e = new Error(o.error); e.name = 'ScriptError'; onFailure(e); }
-              if (o.changed) window.parent.postMessage({ engage: 'sheet-changed' }, '*');
+              if (o.changed || (o.toasts && o.toasts.length)) window.parent.postMessage({ engage: 'sheet-changed', toasts: o.toasts || [] }, '*');
             }, function (err) { if (onFailure) onFailure(new Error('The playground server did not answer: ' + err.message)); });
         };
       },
@@ -99,7 +105,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   const user = DEMO_USER.email;
   const manifest = JSON.parse(fs.readFileSync(path.join(distDir, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
   // Sheets of the host's default size, 26 columns as a new Google Sheet: a formula wider than that shows #REF! here too.
-  const host = createGasHost({ owner: user, activeUser: user, timeZone: options.timeZone ?? 'Europe/Berlin', htmlFiles: { sidebar: sidebarHtml }, sheets: ['Sheet1'], manifest });
+  const host = createGasHost({ owner: user, activeUser: user, timeZone: options.timeZone ?? 'Europe/Berlin', htmlFiles: { sidebar: sidebarHtml }, sheets: options.sheets ?? ['Sheet1'], manifest });
   host.load(code);
   host.open({ authMode: 'LIMITED' });
   // Settings point at the emulator; sign-in stays a real step in the sidebar.
@@ -108,6 +114,9 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
 
   const shim = shimScript(options.prefillSignIn !== false);
   const sidebarPage = sidebarHtml.replace('<head>', () => `<head>\n${shim}`);
+  /** Toasts (Spreadsheet.toast) not yet handed to the page: each answer to a call carries those shown since. */
+  let toastsShown = host.state.ui.toasts.length;
+  const newToasts = () => host.state.ui.toasts.slice(toastsShown, (toastsShown = host.state.ui.toasts.length));
   let queue: Promise<unknown> = Promise.resolve();
   /** Formula evaluation and sidebar writes go one after another, as one user's executions would. */
   const serial = <T>(work: () => Promise<T> | T): Promise<T> => {
@@ -129,12 +138,14 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
         return outcome!;
       };
       const outcome = fn === 'getRunProgress' ? await work() : await serial(work);
-      if (outcome.ok) return sendJson(res, { ok: true, value: outcome.value ?? null, changed: fn !== 'getRunProgress' });
-      return sendJson(res, { ok: false, error: outcome.functionNotFound ? `Script function not found: ${fn}` : (outcome.error?.message ?? 'The server function failed.'), changed: true });
+      const toasts = newToasts();
+      if (outcome.ok) return sendJson(res, { ok: true, value: outcome.value ?? null, changed: fn !== 'getRunProgress', toasts });
+      return sendJson(res, { ok: false, error: outcome.functionNotFound ? `Script function not found: ${fn}` : (outcome.error?.message ?? 'The server function failed.'), changed: true, toasts });
     }
-    if (route === '/api/sheet') {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      return sendJson(res, gridOf(host, url.searchParams.get('sheet') ?? undefined) satisfies GridSnapshot);
+    const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+    if (route === '/api/sheet') return sendJson(res, sheetView(host, query.get('sheet') ?? undefined) satisfies SheetView);
+    if (route === '/api/rows') {
+      return sendJson(res, rowsOf(host, query.get('sheet') ?? undefined, Number(query.get('from') ?? 1), Number(query.get('count') ?? 100)) satisfies RowBlock);
     }
     if (route === '/api/select') {
       host.setActiveRange(String(body.sheet), String(body.a1));
@@ -149,7 +160,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
         if (input.startsWith('=')) await host.recalculate([{ sheet, a1 }], { user });
         await host.recalculate(undefined, { user });
       });
-      return sendJson(res, { ok: true, cell: host.getCell(sheet, a1) });
+      return sendJson(res, { ok: true, cell: host.getCell(sheet, a1), toasts: newToasts() });
     }
     return sendJson(res, { ok: false, error: 'not found' }, 404);
   }
@@ -158,6 +169,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     const route = (req.url ?? '/').split('?')[0]!;
     if (route === '/' || route === '/index.html') return send(res, 200, 'text/html; charset=utf-8', fs.readFileSync(PAGE_FILE, 'utf8'));
     if (route === '/sidebar') return send(res, 200, 'text/html; charset=utf-8', sidebarPage);
+    if (route === '/favicon.svg' || route === '/favicon.ico') return send(res, 200, 'image/svg+xml', FAVICON_SVG);
     if (route.startsWith('/api/')) {
       api(req, res, route).catch((error: unknown) => sendJson(res, { ok: false, error: error instanceof Error ? error.message : String(error) }, 500));
       return;

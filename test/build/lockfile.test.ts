@@ -1,21 +1,31 @@
 /**
- * `npm ci` (which CI runs) refuses a lock that leaves out any optional dependency of a locked
- * package, even one for another platform. This machine's registry lacks some platform binaries, so
- * npm install can drop them: scripts/complete-lockfile.ts puts them back, and this test fails when a
- * lock change forgot to run it.
+ * The lock on a fresh clone: `npm ci` (which CI runs) refuses a lock that leaves out any optional
+ * dependency of a locked package, even one for another platform, and `npm install` rewrites a lock
+ * that is not exactly as npm would write it, leaving a clone modified before anyone touched it. This
+ * machine's registry lacks some platform binaries, so npm install can drop them:
+ * scripts/complete-lockfile.ts puts them back in npm's own format. The Node.js versions the project
+ * states (package.json and the README) must be ones every locked package accepts.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { platformOf } from '../../scripts/complete-lockfile';
+import semver from 'semver';
+import { lockText, platformOf } from '../../scripts/complete-lockfile';
 import { repoRoot } from '../support/paths';
 
 interface Entry {
+  version?: string;
   optionalDependencies?: Record<string, string>;
+  engines?: Record<string, string> | string[];
 }
+
+const lockPath = path.join(repoRoot, 'package-lock.json');
+const readLock = () => JSON.parse(fs.readFileSync(lockPath, 'utf8')) as { packages: Record<string, Entry> };
 
 describe('package-lock.json', () => {
   it('names every optional dependency of every locked package (run `npm run lock:complete` if not)', () => {
-    const lock = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, Entry> };
+    const lock = readLock();
     const missing: string[] = [];
     for (const [location, entry] of Object.entries(lock.packages)) {
       for (const dependency of Object.keys(entry.optionalDependencies ?? {})) {
@@ -24,6 +34,46 @@ describe('package-lock.json', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it('is written exactly as npm writes it (run `npm run lock:complete` if not)', () => {
+    const text = fs.readFileSync(lockPath, 'utf8');
+    expect(lockText(JSON.parse(text))).toBe(text);
+  });
+
+  it('is left unchanged by npm install, as on a fresh clone', () => {
+    // The lock alone is what a fresh clone's npm install may rewrite; offline and with an empty
+    // cache, so the answer depends on nothing but the two files (about 2 s).
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'engage-lock-'));
+    try {
+      for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(repoRoot, file), path.join(work, file));
+      execFileSync('npm', ['install', '--package-lock-only', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--cache', path.join(work, 'cache')], { cwd: work, stdio: 'pipe', timeout: 60_000 });
+      expect(fs.readFileSync(path.join(work, 'package-lock.json'), 'utf8') === fs.readFileSync(lockPath, 'utf8')).toBe(true);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
+
+describe('the Node.js versions the project states', () => {
+  const stated = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+
+  it('are accepted by the engines of every locked package', () => {
+    const refusing: string[] = [];
+    for (const [location, entry] of Object.entries(readLock().packages)) {
+      const wanted = entry.engines && !Array.isArray(entry.engines) ? entry.engines.node : undefined;
+      if (location !== '' && wanted && !semver.subset(stated, wanted)) refusing.push(`${location.replace(/^.*node_modules\//, '')}@${entry.version} wants ${wanted}`);
+    }
+    expect(refusing).toEqual([]);
+  });
+
+  it('are the ones the README names, and this Node.js is one of them', () => {
+    expect(stated).toBe('^20.6.0 || ^22.0.0 || >=24.0.0');
+    const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const mentions = readme.match(/Node\.js \d[^:\n]*/g) ?? [];
+    expect(mentions.length).toBeGreaterThan(0);
+    for (const mention of mentions) expect(mention).toBe('Node.js 20 (20.6 or later), 22, or 24 and later');
+    expect(semver.satisfies(process.version, stated)).toBe(true);
   });
 });
 

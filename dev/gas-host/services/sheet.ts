@@ -23,11 +23,11 @@ export function sheetFacade(kit: FacadeKit, document: DocumentFacades, charts: C
         return document.rangeAt(sheetId, Number(a), Number(column), numRows ?? 1, numColumns ?? 1);
       },
       getDataRange: () => {
-        const i = info();
-        return document.rangeAt(sheetId, 1, 1, Math.max(1, i.lastRow), Math.max(1, i.lastColumn));
+        const e = ops.sheetExtent(sheetId);
+        return document.rangeAt(sheetId, 1, 1, Math.max(1, e.lastRow), Math.max(1, e.lastColumn));
       },
-      getLastRow: () => info().lastRow,
-      getLastColumn: () => info().lastColumn,
+      getLastRow: () => ops.sheetExtent(sheetId).lastRow,
+      getLastColumn: () => ops.sheetExtent(sheetId).lastColumn,
       getMaxRows: () => info().maxRows,
       getMaxColumns: () => info().maxColumns,
       insertRowsAfter: (after: number, howMany: number) => (guardWrite('insertRowsAfter'), ops.sheetUpdate(sheetId, { maxRows: info().maxRows + Number(howMany) }), void after, self),

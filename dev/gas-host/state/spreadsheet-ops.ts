@@ -93,11 +93,10 @@ export function spreadsheetOps(model: SpreadsheetModel, file: SpreadsheetFile): 
         frozenRows: sheet.frozenRows,
         frozenColumns: sheet.frozenColumns,
         hidden: sheet.hidden === true,
-        lastRow: model.lastRow(sheet),
-        lastColumn: model.lastColumn(sheet),
         index: model.sheets.indexOf(sheet) + 1,
       };
     },
+    sheetExtent: (_execution, sheetId) => model.extent(model.sheetById(sheetId)),
     sheetUpdate: (_execution, sheetId, patch) => {
       const sheet = model.sheetById(sheetId);
       if (patch.name !== undefined && patch.name !== sheet.name && model.sheetByName(patch.name)) throw nameTaken(patch.name);

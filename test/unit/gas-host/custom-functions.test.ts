@@ -33,6 +33,16 @@ describe('custom functions', () => {
     expect(host.evaluateFormula(undefined, 'D2', '=DESCRIBE(C9, "text", 2.5)').values).toEqual([['string:', 'string:text', 'number:2.5']]);
   });
 
+  it('computes numbers added and subtracted as Sheets does: an unquoted date is a number, in a cell and as an argument', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    expect(host.evaluateFormula(undefined, 'A1', '=2026-11-01')).toMatchObject({ value: 2014, error: undefined });
+    expect(host.evaluateFormula(undefined, 'A2', '= -1 + 2.5 - -3')).toMatchObject({ value: 4.5 });
+    expect(host.evaluateFormula(undefined, 'A3', '=DESCRIBE(2026-11-01, "2026-11-01", -2)').values).toEqual([['number:2014', 'string:2026-11-01', 'number:-2']]);
+    // Anything richer is still not guessed at.
+    expect(host.evaluateFormula(undefined, 'A4', '=2026-11-01T')).toMatchObject({ value: '#ERROR!', error: 'Formula parse error.' });
+  });
+
   it('spills a 2D result into the cells below and to the right', () => {
     const host = createGasHost();
     host.load(BUNDLE);
