@@ -28,7 +28,10 @@ export interface LoggedRequest {
 }
 
 export class BenchEnvironment {
-  private constructor(readonly emulator: EmulatorProcess, readonly host: GasHost) {}
+  private constructor(
+    readonly emulator: EmulatorProcess,
+    readonly host: GasHost,
+  ) {}
 
   /**
    * `network`: a modelled network instead of the fixed latency. With `clock: 'virtual'` the host
@@ -39,13 +42,21 @@ export class BenchEnvironment {
   static async start(network?: ModelledNetwork, hostOptions: GasHostOptions = {}): Promise<BenchEnvironment> {
     const emulator = await spawnEmulatorProcess();
     const sync = createSyncFetch({ defaultTimeoutMs: 10_000 });
-    const virtual: GasHostOptions = hostOptions.clock === 'virtual' ? {
-      startTime: new Date(BENCH_NOW),
-      onTimeAdvance: (ms) => {
-        const answer = sync.fetch({ url: `${emulator.adminUrl}/clock`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceMs: ms }) });
-        if (answer.status !== 200) throw new Error(`moving the emulator clock failed: ${answer.status} ${answer.body}`);
-      },
-    } : {};
+    const virtual: GasHostOptions =
+      hostOptions.clock === 'virtual'
+        ? {
+            startTime: new Date(BENCH_NOW),
+            onTimeAdvance: (ms) => {
+              const answer = sync.fetch({
+                url: `${emulator.adminUrl}/clock`,
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ advanceMs: ms }),
+              });
+              if (answer.status !== 200) throw new Error(`moving the emulator clock failed: ${answer.status} ${answer.body}`);
+            },
+          }
+        : {};
     const host = createGasHost({
       owner: OWNER,
       timeZone: 'Europe/Berlin',

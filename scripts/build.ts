@@ -104,10 +104,11 @@ if (require.main === module) {
   Promise.resolve()
     .then(() => build({ configFile: configPath(root, argv), ...(out >= 0 ? { outDir: path.resolve(argv[out + 1]!) } : {}) }))
     .then(
-      ({ outDir, configFile, deployment }) => console.log(
-        `Built Code.js, sidebar.html and appsscript.json into ${path.relative(process.cwd(), outDir) || '.'} in ${Date.now() - started} ms ` +
-        `from ${path.relative(process.cwd(), configFile)} (urlFetchWhitelist: ${deployment.urlFetchWhitelist.join(', ')})`,
-      ),
+      ({ outDir, configFile, deployment }) =>
+        console.log(
+          `Built Code.js, sidebar.html and appsscript.json into ${path.relative(process.cwd(), outDir) || '.'} in ${Date.now() - started} ms ` +
+            `from ${path.relative(process.cwd(), configFile)} (urlFetchWhitelist: ${deployment.urlFetchWhitelist.join(', ')})`,
+        ),
       (err: unknown) => {
         console.error(err instanceof Error ? err.message : err);
         process.exit(1);

@@ -20,7 +20,14 @@ interface LockEntry {
   [key: string]: unknown;
 }
 
-const OS_WORDS: Record<string, string> = { darwin: 'darwin', linux: 'linux', win32: 'win32', android: 'android', freebsd: 'freebsd', openharmony: 'openharmony' };
+const OS_WORDS: Record<string, string> = {
+  darwin: 'darwin',
+  linux: 'linux',
+  win32: 'win32',
+  android: 'android',
+  freebsd: 'freebsd',
+  openharmony: 'openharmony',
+};
 const CPU_WORDS = ['arm64', 'x64', 'ia32', 'arm', 'ppc64', 's390x', 'loong64', 'riscv64'];
 
 /** os, cpu and libc from a platform package's name, such as core-linux-arm-gnueabihf or resolver-binding-linux-x64-musl. */
@@ -55,7 +62,9 @@ export function lockText(lock: unknown): string {
   };
   const ordered = (_key: string, value: unknown): unknown => {
     if (!isObject(value)) return value;
-    const entries = Object.entries(value).sort(([ak, av], [bk, bv]) => (isObject(av) === isObject(bv) ? compareKeys(ak, bk) : isObject(av) ? 1 : -1));
+    const entries = Object.entries(value).sort(([ak, av], [bk, bv]) =>
+      isObject(av) === isObject(bv) ? compareKeys(ak, bk) : isObject(av) ? 1 : -1,
+    );
     return Object.fromEntries(entries);
   };
   return `${JSON.stringify(lock, ordered, 2)}\n`;
@@ -72,14 +81,19 @@ function main(): void {
       const top = `node_modules/${dependency}`;
       if (lock.packages[nested] || lock.packages[top]) continue;
       const platform = platformOf(dependency);
-      if (!platform) throw new Error(`${dependency} (optional in ${location || 'the project'}) is missing from the lock and its name states no platform`);
+      if (!platform)
+        throw new Error(
+          `${dependency} (optional in ${location || 'the project'}) is missing from the lock and its name states no platform`,
+        );
       lock.packages[top] = { version, dev: entry.dev, optional: true, ...platform } as LockEntry;
       if (lock.packages[top]!.dev === undefined) delete lock.packages[top]!.dev;
       added.push(`${dependency}@${version}`);
     }
   }
   fs.writeFileSync(lockPath, lockText(lock));
-  console.log(added.length ? `Added ${added.length} platform entries: ${added.join(', ')}` : 'The lock already names every platform binary.');
+  console.log(
+    added.length ? `Added ${added.length} platform entries: ${added.join(', ')}` : 'The lock already names every platform binary.',
+  );
 }
 
 if (require.main === module) main();

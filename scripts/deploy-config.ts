@@ -23,8 +23,13 @@ const httpsAddress = (what: string) =>
 export const deployConfigSchema = z.strictObject({
   $comment: z.string().optional(),
   reportingBaseUrl: httpsAddress('reporting base address').refine((v) => /\/engage\/v2\/?$/.test(v), 'must end with /engage/v2/'),
-  recommendationsUrl: httpsAddress('in-chat recommendations endpoint').refine((v) => !v.endsWith('/'), 'must be the endpoint itself, not a folder ending in /'),
-  accountType: z.enum(['consumer', 'workspace'], { error: 'must be "consumer" (20,000 URL fetches and 90 minutes of triggers a day) or "workspace" (100,000 and 6 hours)' }),
+  recommendationsUrl: httpsAddress('in-chat recommendations endpoint').refine(
+    (v) => !v.endsWith('/'),
+    'must be the endpoint itself, not a folder ending in /',
+  ),
+  accountType: z.enum(['consumer', 'workspace'], {
+    error: 'must be "consumer" (20,000 URL fetches and 90 minutes of triggers a day) or "workspace" (100,000 and 6 hours)',
+  }),
 });
 
 export type DeployConfig = z.infer<typeof deployConfigSchema>;

@@ -20,7 +20,10 @@ const EXPORTED_FUNCTION = /(\/\*\*(?:(?!\*\/)[\s\S])*?\*\/)\s*export\s+(?:async\
 /** Reads `/** ... *\/ export function NAME(...)` declarations from the TypeScript entry files. */
 export function readEntryPointDocs(entryDir: string): Map<string, EntryPointDoc> {
   const docs = new Map<string, EntryPointDoc>();
-  for (const file of fs.readdirSync(entryDir).filter((f) => f.endsWith('.ts')).sort()) {
+  for (const file of fs
+    .readdirSync(entryDir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()) {
     const source = fs.readFileSync(path.join(entryDir, file), 'utf8');
     for (const match of source.matchAll(EXPORTED_FUNCTION)) {
       const [whole, jsdoc, name] = match as unknown as [string, string, string];
@@ -52,7 +55,13 @@ function parameterNames(source: string, start: number): string[] {
     }
   }
   return parts
-    .map((p) => p.trim().replace(/^\.\.\./, '').match(/^[A-Za-z_$][\w$]*/)?.[0] ?? '')
+    .map(
+      (p) =>
+        p
+          .trim()
+          .replace(/^\.\.\./, '')
+          .match(/^[A-Za-z_$][\w$]*/)?.[0] ?? '',
+    )
     .filter((p) => p !== '');
 }
 

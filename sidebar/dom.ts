@@ -11,7 +11,11 @@ type Attributes = Record<string, string | number | boolean | null | undefined | 
  * starts with "on" are event listeners; true sets a boolean attribute, false/null/undefined omit it.
  * Strings among the children become text nodes.
  */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === null || value === false) continue;
@@ -64,7 +68,11 @@ export function field(label: string, control: HTMLElement, hint?: string | Node)
 }
 
 /** A select with options [value, label]; `selected` picks the initial value. */
-export function select(options: ReadonlyArray<readonly [string, string]>, selected?: string, attributes: Attributes = {}): HTMLSelectElement {
+export function select(
+  options: ReadonlyArray<readonly [string, string]>,
+  selected?: string,
+  attributes: Attributes = {},
+): HTMLSelectElement {
   const node = el('select', attributes);
   for (const [value, label] of options) node.appendChild(el('option', { value, selected: value === selected }, label));
   return node;

@@ -63,7 +63,11 @@ function start(root: HTMLElement): void {
 
   const tabList = el('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Engage for Sheets' });
   for (const p of PANELS) {
-    const tab = el('button', { type: 'button', role: 'tab', id: `tab-${p.id}`, 'aria-controls': `panel-${p.id}`, class: 'tab', onclick: () => showPanel(p.id) }, p.title);
+    const tab = el(
+      'button',
+      { type: 'button', role: 'tab', id: `tab-${p.id}`, 'aria-controls': `panel-${p.id}`, class: 'tab', onclick: () => showPanel(p.id) },
+      p.title,
+    );
     tab.addEventListener('keydown', (event) => {
       const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
       if (!step) return;
@@ -73,7 +77,10 @@ function start(root: HTMLElement): void {
     });
     tabs.set(p.id, tab);
     tabList.appendChild(tab);
-    containers.set(p.id, el('section', { class: 'panel', role: 'tabpanel', id: `panel-${p.id}`, 'aria-labelledby': `tab-${p.id}`, hidden: true }));
+    containers.set(
+      p.id,
+      el('section', { class: 'panel', role: 'tabpanel', id: `panel-${p.id}`, 'aria-labelledby': `tab-${p.id}`, hidden: true }),
+    );
   }
   const banner = el('div', { id: 'session-banner' });
   replaceChildren(root, tabList, banner, ...containers.values());
@@ -83,7 +90,10 @@ function start(root: HTMLElement): void {
     (state) => showPanel(state.session.signedIn ? 'report' : 'account'),
     (error: unknown) => {
       showPanel('account');
-      replaceChildren(banner, el('div', { class: 'notice notice-error', role: 'alert' }, error instanceof Error ? error.message : String(error)));
+      replaceChildren(
+        banner,
+        el('div', { class: 'notice notice-error', role: 'alert' }, error instanceof Error ? error.message : String(error)),
+      );
     },
   );
 }
@@ -94,7 +104,13 @@ function renderBanner(banner: HTMLElement, state: SidebarState, ctx: PanelContex
   replaceChildren(
     banner,
     warning
-      ? el('div', { class: 'notice notice-warning', role: 'status' }, warning, ' ', el('button', { type: 'button', class: 'link', onclick: () => ctx.showPanel('account') }, 'Sign in'))
+      ? el(
+          'div',
+          { class: 'notice notice-warning', role: 'status' },
+          warning,
+          ' ',
+          el('button', { type: 'button', class: 'link', onclick: () => ctx.showPanel('account') }, 'Sign in'),
+        )
       : null,
   );
 }

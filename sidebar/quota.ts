@@ -12,10 +12,13 @@ export function quotaBlock(id: string, title: string, view: QuotaView, unit: (am
   const restarts = view.resetAt
     ? ` The count restarts ${new Date(view.resetAt).toLocaleString([], { weekday: 'short', hour: '2-digit', minute: '2-digit' })}.`
     : ' Nothing was counted in the last 24 hours.';
-  return el('div', { class: 'quota', id },
+  return el(
+    'div',
+    { class: 'quota', id },
     el('div', { class: 'quota-title' }, title),
     el('meter', { min: 0, max: view.limit, value: Math.min(view.used, view.limit), 'aria-label': title }),
-    el('p', { class: 'hint quota-text' }, `${unit(view.used)} of ${unit(view.limit)} used, ${unit(left)} left.${restarts}`));
+    el('p', { class: 'hint quota-text' }, `${unit(view.used)} of ${unit(view.limit)} used, ${unit(left)} left.${restarts}`),
+  );
 }
 
 export function count(n: number): string {

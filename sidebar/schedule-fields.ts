@@ -24,30 +24,59 @@ export interface ScheduleFields {
 
 /** Controls for a schedule; `prefix` makes the element ids unique (e.g. "schedule" or "edit-<id>"). */
 export function scheduleFields(prefix: string, initial: Schedule = { every: 'day', hour: DEFAULT_HOUR }): ScheduleFields {
-  const every = select((Object.keys(EVERY_LABELS) as Schedule['every'][]).map((k) => [k, EVERY_LABELS[k]] as const), initial.every, { id: `${prefix}-every` });
-  const hours = select(HOUR_STEPS.map((n) => [String(n), `every ${n} hours`] as const), String(initial.every === 'hours' ? initial.hours : 6), { id: `${prefix}-hours`, 'aria-label': 'Hours between refreshes' });
-  const hour = select(Array.from({ length: 24 }, (_, h) => [String(h), `at ${hourLabel(h)}`] as const), String('hour' in initial ? initial.hour : DEFAULT_HOUR), { id: `${prefix}-hour`, 'aria-label': 'Hour of the day' });
-  const weekday = select(WEEKDAYS.map((d) => [d, `on ${d[0]!.toUpperCase()}${d.slice(1)}`] as const), initial.every === 'week' ? initial.weekday : 'monday', { id: `${prefix}-weekday`, 'aria-label': 'Day of the week' });
+  const every = select(
+    (Object.keys(EVERY_LABELS) as Schedule['every'][]).map((k) => [k, EVERY_LABELS[k]] as const),
+    initial.every,
+    { id: `${prefix}-every` },
+  );
+  const hours = select(
+    HOUR_STEPS.map((n) => [String(n), `every ${n} hours`] as const),
+    String(initial.every === 'hours' ? initial.hours : 6),
+    { id: `${prefix}-hours`, 'aria-label': 'Hours between refreshes' },
+  );
+  const hour = select(
+    Array.from({ length: 24 }, (_, h) => [String(h), `at ${hourLabel(h)}`] as const),
+    String('hour' in initial ? initial.hour : DEFAULT_HOUR),
+    { id: `${prefix}-hour`, 'aria-label': 'Hour of the day' },
+  );
+  const weekday = select(
+    WEEKDAYS.map((d) => [d, `on ${d[0]!.toUpperCase()}${d.slice(1)}`] as const),
+    initial.every === 'week' ? initial.weekday : 'monday',
+    { id: `${prefix}-weekday`, 'aria-label': 'Day of the week' },
+  );
   const detail = el('div', { class: 'row' });
   const render = () => {
     switch (every.value as Schedule['every']) {
-      case 'hour': return replaceChildren(detail);
-      case 'hours': return replaceChildren(detail, hours);
-      case 'day': return replaceChildren(detail, hour);
-      case 'week': return replaceChildren(detail, weekday, hour);
+      case 'hour':
+        return replaceChildren(detail);
+      case 'hours':
+        return replaceChildren(detail, hours);
+      case 'day':
+        return replaceChildren(detail, hour);
+      case 'week':
+        return replaceChildren(detail, weekday, hour);
     }
   };
   every.addEventListener('change', render);
   render();
-  const node = el('div', { class: 'schedule-fields' }, field('Refresh', every, 'On the spreadsheet’s clock; the hourly trigger runs once within each hour.'), detail);
+  const node = el(
+    'div',
+    { class: 'schedule-fields' },
+    field('Refresh', every, 'On the spreadsheet’s clock; the hourly trigger runs once within each hour.'),
+    detail,
+  );
   return {
     node,
     value(): Schedule {
       switch (every.value as Schedule['every']) {
-        case 'hour': return { every: 'hour' };
-        case 'hours': return { every: 'hours', hours: Number(hours.value) };
-        case 'day': return { every: 'day', hour: Number(hour.value) };
-        case 'week': return { every: 'week', weekday: weekday.value as Weekday, hour: Number(hour.value) };
+        case 'hour':
+          return { every: 'hour' };
+        case 'hours':
+          return { every: 'hours', hours: Number(hours.value) };
+        case 'day':
+          return { every: 'day', hour: Number(hour.value) };
+        case 'week':
+          return { every: 'week', weekday: weekday.value as Weekday, hour: Number(hour.value) };
       }
     },
   };

@@ -41,7 +41,9 @@ function call(name: string, args: unknown[]): Promise<unknown> {
     try {
       prepared = runner()
         .withSuccessHandler(resolve)
-        .withFailureHandler((error: unknown) => reject(error instanceof Error ? error : new Error(String((error as { message?: unknown })?.message ?? error))));
+        .withFailureHandler((error: unknown) =>
+          reject(error instanceof Error ? error : new Error(String((error as { message?: unknown })?.message ?? error))),
+        );
     } catch (e) {
       reject(e);
       return;
@@ -57,7 +59,10 @@ function call(name: string, args: unknown[]): Promise<unknown> {
 
 /** The typed client: `server.signIn(user, password)` returns a Promise of the server's result. */
 export const server: ServerClient = new Proxy({} as ServerClient, {
-  get: (_target, name) => (...args: unknown[]) => call(String(name), args),
+  get:
+    (_target, name) =>
+    (...args: unknown[]) =>
+      call(String(name), args),
 });
 
 /** The message to show for a failed call: the server's own sentence, without the "Error:" prefix. */

@@ -30,35 +30,43 @@ export interface InstanceRegistry {
 
 const ADMIN_OPERATION = 'admin';
 
-const FaultRuleSchema = z.object({
-  match: z.string().optional(),
-  onNth: z.number().int().min(1).optional(),
-  times: z.number().int().min(1).optional(),
-  latencyMs: z.number().int().min(0).max(600_000).optional(),
-  status: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504)]).optional(),
-  malformedJson: z.boolean().optional(),
-  dropConnection: z.boolean().optional(),
-  rateLimitMs: z.number().int().min(0).optional(),
-  shape: z.union([z.enum(RESPONSE_SHAPES), z.array(z.enum(RESPONSE_SHAPES)).min(1)]).optional(),
-  revokeToken: z.boolean().optional(),
-}).strict();
+const FaultRuleSchema = z
+  .object({
+    match: z.string().optional(),
+    onNth: z.number().int().min(1).optional(),
+    times: z.number().int().min(1).optional(),
+    latencyMs: z.number().int().min(0).max(600_000).optional(),
+    status: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504)]).optional(),
+    malformedJson: z.boolean().optional(),
+    dropConnection: z.boolean().optional(),
+    rateLimitMs: z.number().int().min(0).optional(),
+    shape: z.union([z.enum(RESPONSE_SHAPES), z.array(z.enum(RESPONSE_SHAPES)).min(1)]).optional(),
+    revokeToken: z.boolean().optional(),
+  })
+  .strict();
 
 const FaultsBodySchema = z.union([z.array(FaultRuleSchema), z.object({ faults: z.array(FaultRuleSchema) }).strict()]);
 const ClockBodySchema = z.union([
-  z.object({
-    now: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'now must be an ISO date-time'),
-    frozen: z.boolean().optional(),
-    followClient: z.boolean().optional(),
-  }).strict(),
+  z
+    .object({
+      now: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'now must be an ISO date-time'),
+      frozen: z.boolean().optional(),
+      followClient: z.boolean().optional(),
+    })
+    .strict(),
   z.object({ advanceMs: z.number().finite() }).strict(),
 ]);
-const LatencyRangeSchema = z.object({ minMs: z.number().int().min(0).max(60_000), maxMs: z.number().int().min(0).max(60_000) }).strict()
+const LatencyRangeSchema = z
+  .object({ minMs: z.number().int().min(0).max(60_000), maxMs: z.number().int().min(0).max(60_000) })
+  .strict()
   .refine((r) => r.minMs <= r.maxMs, 'minMs must not exceed maxMs');
-const LatencyBodySchema = z.object({
-  arrival: LatencyRangeSchema,
-  return: LatencyRangeSchema.optional(),
-  seed: z.number().int().optional(),
-}).strict();
+const LatencyBodySchema = z
+  .object({
+    arrival: LatencyRangeSchema,
+    return: LatencyRangeSchema.optional(),
+    seed: z.number().int().optional(),
+  })
+  .strict();
 const PasswordBodySchema = z.object({ password: z.string().min(1) }).strict();
 const EmailBodySchema = z.object({ email: z.string().min(3) }).strict();
 const RevokeBodySchema = z.object({ username: z.string().min(1) }).strict();
@@ -93,7 +101,12 @@ export async function registerAdminRoutes(admin: FastifyInstance, state: Emulato
     return { ok: true, now: state.nowIso() };
   });
 
-  const clockView = () => ({ now: state.nowIso(), offsetMs: state.clockOffsetMs, frozen: state.frozenAtMs !== undefined, followClient: state.followsClient });
+  const clockView = () => ({
+    now: state.nowIso(),
+    offsetMs: state.clockOffsetMs,
+    frozen: state.frozenAtMs !== undefined,
+    followClient: state.followsClient,
+  });
 
   admin.get('/clock', async () => clockView());
 

@@ -14,7 +14,7 @@ import { runExternalIdReport, runMainReport, type Query } from './reports';
 import { API_KEYS, COUNTRIES, PUBLISHERS, TIMEZONES, findPublisher, type SeedPublisher } from './seed';
 import { reshapeBody, shapeList, type ResponseShape } from './shapes';
 import { VIRTUAL_ANSWER_TIME_HEADER, VIRTUAL_SEND_TIME_HEADER } from '../gas-host/clock';
-import { EmulatorState, TOKEN_LIFETIME_MS, sampleLatencyMs, type FaultRule, type RequestLogEntry, type UserState } from './state';
+import { type EmulatorState, TOKEN_LIFETIME_MS, sampleLatencyMs, type FaultRule, type RequestLogEntry, type UserState } from './state';
 
 export const BASE_PATH = '/engage/v2';
 export const RECS_PATH = '/recs/v1/recommendations';
@@ -149,7 +149,12 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
     reply.header('x-traceid', request.id);
     if (request.answerReachesClientAtMs !== undefined) reply.header(VIRTUAL_ANSWER_TIME_HEADER, String(request.answerReachesClientAtMs));
     else if (request.returnLatencyMs) await sleep(request.returnLatencyMs);
-    if (request.responseShapes && request.url.startsWith(BASE_PATH) && !request.url.startsWith(`${BASE_PATH}/login`) && reply.statusCode === 200) {
+    if (
+      request.responseShapes &&
+      request.url.startsWith(BASE_PATH) &&
+      !request.url.startsWith(`${BASE_PATH}/login`) &&
+      reply.statusCode === 200
+    ) {
       const text = Buffer.isBuffer(payload) ? payload.toString('utf8') : payload;
       if (typeof text === 'string' && text !== '') return JSON.stringify(reshapeBody(JSON.parse(text), request.responseShapes));
     }
@@ -179,7 +184,8 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, new ApiError(404, operationOfPath(request.url), `No such resource: ${request.method} ${request.url.split('?')[0]}`)));
+    sendError(reply, new ApiError(404, operationOfPath(request.url), `No such resource: ${request.method} ${request.url.split('?')[0]}`)),
+  );
 
   /** Applies an injected fault; true when the fault answered or dropped the request itself. */
   async function applyFault(fault: FaultRule, request: FastifyRequest, reply: FastifyReply, path: string): Promise<boolean> {
@@ -250,7 +256,12 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
     }
     const waitMs = state.reportWaitMs(publisher.id, request.arrivalAtMs);
     if (waitMs > 0) {
-      throw new ApiError(429, operation, `Rate limit exceeded: 30 report requests per minute for publisher ${entityId}; retry in ${waitMs} ms`, waitMs);
+      throw new ApiError(
+        429,
+        operation,
+        `Rate limit exceeded: 30 report requests per minute for publisher ${entityId}; retry in ${waitMs} ms`,
+        waitMs,
+      );
     }
     state.recordReport(publisher.id, request.arrivalAtMs);
     return publisher;
@@ -259,90 +270,99 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
   // ------------------------------------------------------------------------------------------
   // Reporting API
 
-  app.register(async (api) => {
-    api.get('/login', async (request, reply) => {
-      const operation = OPERATIONS.login;
-      const header = headerText(request, 'authorization') ?? '';
-      const match = /^basic\s+(\S+)\s*$/i.exec(header);
-      if (!match) throw new ApiError(401, operation, 'Missing or malformed Authorization header (expected BASIC base64(username:password))');
-      const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-      const colon = decoded.indexOf(':');
-      if (colon < 0) throw new ApiError(401, operation, 'Malformed Basic credentials (expected username:password)');
-      const loginName = decoded.slice(0, colon);
-      const password = decoded.slice(colon + 1);
-      const waitMs = state.loginWaitMs(loginName, request.arrivalAtMs);
-      if (waitMs > 0) {
-        throw new ApiError(429, operation, `Login rate limit exceeded: 2 logins per hour per user; retry in ${waitMs} ms`, waitMs);
-      }
-      state.recordLogin(loginName, request.arrivalAtMs);
-      const user = state.findUser(loginName);
-      if (!user || user.email.toLowerCase() !== loginName.toLowerCase() || user.password !== password) {
-        throw new ApiError(401, operation, 'Invalid username or password');
-      }
-      return reply.send({ [TOKEN_HEADER]: state.issueToken(user, request.arrivalAtMs) });
-    });
-
-    api.get('/publishers', async (request) => {
-      const user = authenticate(request, OPERATIONS.publishers);
-      const publishers = PUBLISHERS.filter((p) => user.publisherIds.includes(p.id)).map((p) => ({
-        id: p.id,
-        name: p.name,
-        domain: p.domain,
-        currency: p.currency,
-        timezone: p.timezone,
-        status: 'ACTIVE',
-        type: 'PUBLISHER',
-      }));
-      return { publishers };
-    });
-
-    api.get<{ Params: { id: string } }>('/publishers/:id/widgets', async (request) => {
-      const user = authenticate(request, OPERATIONS.widgets);
-      const publisher = lookupPublisher(user, request.params.id, OPERATIONS.widgets);
-      return { widgets: publisher.widgets.map((w) => ({ ...w, publisherId: publisher.id })) };
-    });
-
-    api.get<{ Params: { id: string } }>('/publishers/:id/nativeapps', async (request) => {
-      const user = authenticate(request, OPERATIONS.nativeApps);
-      const publisher = lookupPublisher(user, request.params.id, OPERATIONS.nativeApps);
-      return { nativeapps: publisher.nativeApps.map((a) => ({ ...a, publisherId: publisher.id })) };
-    });
-
-    api.get('/countries', async (request) => {
-      authenticate(request, OPERATIONS.countries);
-      return { countries: COUNTRIES.map(({ id, name, iso3, region }) => ({ id, name, iso3, region })) };
-    });
-
-    api.get('/timezones', async (request) => {
-      authenticate(request, OPERATIONS.timezones);
-      return { timezones: TIMEZONES.map((t) => ({ ...t })) };
-    });
-
-    api.get('/reports/main', async (request, reply) => {
-      const user = authenticate(request, OPERATIONS.mainReport);
-      const query = queryOf(request);
-      const publisher = reportPublisher(request, user, OPERATIONS.mainReport);
-      return reply.type(JSON_TYPE).send(runMainReport(publisher, query, request.arrivalAtMs));
-    });
-
-    for (const [path, mode, operation] of [
-      ['/reports/externalId', 'hourly', OPERATIONS.externalIdReport],
-      ['/reports/realtime/externalId', 'realtime', OPERATIONS.realtimeReport],
-    ] as const) {
-      api.get(path, async (request, reply) => {
-        const user = authenticate(request, operation);
-        const query = queryOf(request);
-        const publisher = reportPublisher(request, user, operation);
-        const waitMs = state.variantWaitMs(publisher.id, request.arrivalAtMs);
+  app.register(
+    async (api) => {
+      api.get('/login', async (request, reply) => {
+        const operation = OPERATIONS.login;
+        const header = headerText(request, 'authorization') ?? '';
+        const match = /^basic\s+(\S+)\s*$/i.exec(header);
+        if (!match)
+          throw new ApiError(401, operation, 'Missing or malformed Authorization header (expected BASIC base64(username:password))');
+        const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+        const colon = decoded.indexOf(':');
+        if (colon < 0) throw new ApiError(401, operation, 'Malformed Basic credentials (expected username:password)');
+        const loginName = decoded.slice(0, colon);
+        const password = decoded.slice(colon + 1);
+        const waitMs = state.loginWaitMs(loginName, request.arrivalAtMs);
         if (waitMs > 0) {
-          throw new ApiError(429, operation, `Unique variants limit exceeded: 100,000 per hour for publisher ${publisher.id}; retry in ${waitMs} ms`, waitMs);
+          throw new ApiError(429, operation, `Login rate limit exceeded: 2 logins per hour per user; retry in ${waitMs} ms`, waitMs);
         }
-        const result = runExternalIdReport(publisher, query, request.arrivalAtMs, mode);
-        state.recordVariants(publisher.id, result.variantKeys, request.arrivalAtMs);
-        return reply.type(JSON_TYPE).send(result.response);
+        state.recordLogin(loginName, request.arrivalAtMs);
+        const user = state.findUser(loginName);
+        if (!user || user.email.toLowerCase() !== loginName.toLowerCase() || user.password !== password) {
+          throw new ApiError(401, operation, 'Invalid username or password');
+        }
+        return reply.send({ [TOKEN_HEADER]: state.issueToken(user, request.arrivalAtMs) });
       });
-    }
-  }, { prefix: BASE_PATH });
+
+      api.get('/publishers', async (request) => {
+        const user = authenticate(request, OPERATIONS.publishers);
+        const publishers = PUBLISHERS.filter((p) => user.publisherIds.includes(p.id)).map((p) => ({
+          id: p.id,
+          name: p.name,
+          domain: p.domain,
+          currency: p.currency,
+          timezone: p.timezone,
+          status: 'ACTIVE',
+          type: 'PUBLISHER',
+        }));
+        return { publishers };
+      });
+
+      api.get<{ Params: { id: string } }>('/publishers/:id/widgets', async (request) => {
+        const user = authenticate(request, OPERATIONS.widgets);
+        const publisher = lookupPublisher(user, request.params.id, OPERATIONS.widgets);
+        return { widgets: publisher.widgets.map((w) => ({ ...w, publisherId: publisher.id })) };
+      });
+
+      api.get<{ Params: { id: string } }>('/publishers/:id/nativeapps', async (request) => {
+        const user = authenticate(request, OPERATIONS.nativeApps);
+        const publisher = lookupPublisher(user, request.params.id, OPERATIONS.nativeApps);
+        return { nativeapps: publisher.nativeApps.map((a) => ({ ...a, publisherId: publisher.id })) };
+      });
+
+      api.get('/countries', async (request) => {
+        authenticate(request, OPERATIONS.countries);
+        return { countries: COUNTRIES.map(({ id, name, iso3, region }) => ({ id, name, iso3, region })) };
+      });
+
+      api.get('/timezones', async (request) => {
+        authenticate(request, OPERATIONS.timezones);
+        return { timezones: TIMEZONES.map((t) => ({ ...t })) };
+      });
+
+      api.get('/reports/main', async (request, reply) => {
+        const user = authenticate(request, OPERATIONS.mainReport);
+        const query = queryOf(request);
+        const publisher = reportPublisher(request, user, OPERATIONS.mainReport);
+        return reply.type(JSON_TYPE).send(runMainReport(publisher, query, request.arrivalAtMs));
+      });
+
+      for (const [path, mode, operation] of [
+        ['/reports/externalId', 'hourly', OPERATIONS.externalIdReport],
+        ['/reports/realtime/externalId', 'realtime', OPERATIONS.realtimeReport],
+      ] as const) {
+        api.get(path, async (request, reply) => {
+          const user = authenticate(request, operation);
+          const query = queryOf(request);
+          const publisher = reportPublisher(request, user, operation);
+          const waitMs = state.variantWaitMs(publisher.id, request.arrivalAtMs);
+          if (waitMs > 0) {
+            throw new ApiError(
+              429,
+              operation,
+              `Unique variants limit exceeded: 100,000 per hour for publisher ${publisher.id}; retry in ${waitMs} ms`,
+              waitMs,
+            );
+          }
+          const result = runExternalIdReport(publisher, query, request.arrivalAtMs, mode);
+          state.recordVariants(publisher.id, result.variantKeys, request.arrivalAtMs);
+          return reply.type(JSON_TYPE).send(result.response);
+        });
+      }
+    },
+    { prefix: BASE_PATH },
+  );
 
   // ------------------------------------------------------------------------------------------
   // In-chat recommendations and the impression pixel
@@ -401,7 +421,13 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
     const response: Record<string, unknown> = { documents: choice.documents };
     if (choice.tracked && choice.documents.length > 0) {
       const servedId = state.nextServedId();
-      state.served.set(servedId, { servedId, widgetJSId, testMode, documentCount: choice.documents.length, time: new Date(request.arrivalAtMs).toISOString() });
+      state.served.set(servedId, {
+        servedId,
+        widgetJSId,
+        testMode,
+        documentCount: choice.documents.length,
+        time: new Date(request.arrivalAtMs).toISOString(),
+      });
       const origin = `${request.protocol}://${request.headers.host ?? request.hostname}`;
       const params = new URLSearchParams({ servedId, widgetJSId });
       if (testMode) params.set('testMode', 'true');
@@ -416,7 +442,8 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
       .header('access-control-allow-methods', 'POST, OPTIONS')
       .header('access-control-allow-headers', 'Content-Type')
       .header('access-control-max-age', '600')
-      .send());
+      .send(),
+  );
 
   app.get(PIXEL_PATH, async (request, reply) => {
     const query = queryOf(request);
@@ -430,7 +457,12 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
       widgetJSId: text('widgetJSId'),
       testMode: text('testMode') === 'true',
       pos,
-      positions: pos ? pos.split('-').map(Number).filter((n) => Number.isInteger(n) && n > 0) : [],
+      positions: pos
+        ? pos
+            .split('-')
+            .map(Number)
+            .filter((n) => Number.isInteger(n) && n > 0)
+        : [],
       time: new Date(request.arrivalAtMs).toISOString(),
       userAgent: headerText(request, 'user-agent') ?? null,
     });

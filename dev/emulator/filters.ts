@@ -48,9 +48,7 @@ export function parseFilter(expression: string): FilterCondition[] {
     const operator = part.slice(first + 1, second).trim() as FilterOperator;
     const rawValue = part.slice(second + 1);
     if (!FILTER_OPERATORS.includes(operator)) {
-      throw new FilterSyntaxError(
-        `filter condition "${part}": unknown operator "${operator}" (use one of ${FILTER_OPERATORS.join(', ')})`,
-      );
+      throw new FilterSyntaxError(`filter condition "${part}": unknown operator "${operator}" (use one of ${FILTER_OPERATORS.join(', ')})`);
     }
     if (rawValue.trim() === '') throw new FilterSyntaxError(`filter condition "${part}" has no value`);
     const condition: FilterCondition = { field, operator, rawValue, numbers: [], list: [], text: rawValue };

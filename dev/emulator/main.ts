@@ -35,7 +35,9 @@ async function main(): Promise<void> {
     `  Recommendations key: ${DEMO_API_KEY.key} (widgets ${DEMO_API_KEY.widgetIds.join(', ')})`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  process.stdout.write(`EMULATOR_READY ${JSON.stringify({ baseUrl: emulator.baseUrl, recsUrl: emulator.recsUrl, adminUrl: emulator.adminUrl })}\n`);
+  process.stdout.write(
+    `EMULATOR_READY ${JSON.stringify({ baseUrl: emulator.baseUrl, recsUrl: emulator.recsUrl, adminUrl: emulator.adminUrl })}\n`,
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {

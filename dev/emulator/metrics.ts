@@ -86,9 +86,14 @@ export const MAIN_METRICS: MetricDefinition[] = [
   // The spec's formulas taken literally: the rate is a percentage, so these are clicks per
   // viewable request (not a percentage) once the * 100 cancels the percent.
   rate('viewableCtr', (s, o) => ratio(s[o + D.totalClicks]!, s[o + D.totalReqs]! * viewabilityRate(s, o + D.exposed, o + D.served)) * 100),
-  rate('viewableOrganicCtr', (s, o) =>
-    ratio(s[o + D.organicClicks]!, s[o + D.organicReqs]! * viewabilityRate(s, o + D.organicExposed, o + D.organicServed)) * 100),
-  rate('viewablePaidCtr', (s, o) => ratio(s[o + D.paidClicks]!, s[o + D.paidReqs]! * viewabilityRate(s, o + D.paidExposed, o + D.paidServed)) * 100),
+  rate(
+    'viewableOrganicCtr',
+    (s, o) => ratio(s[o + D.organicClicks]!, s[o + D.organicReqs]! * viewabilityRate(s, o + D.organicExposed, o + D.organicServed)) * 100,
+  ),
+  rate(
+    'viewablePaidCtr',
+    (s, o) => ratio(s[o + D.paidClicks]!, s[o + D.paidReqs]! * viewabilityRate(s, o + D.paidExposed, o + D.paidServed)) * 100,
+  ),
   money('viewableRpm', (s, o, m) => ratio(usd(s, o + D.revenue, m), s[o + D.paidExposed]!) * 1000),
   rate('optInRateByReqs', (s, o) => ratio(s[o + D.optInReqs]!, s[o + D.totalReqs]!) * 100, notDoc),
   rate('optInRateByPvs', (s, o) => ratio(s[o + D.optInPvs]!, s[o + D.totalPvs]!) * 100, notDoc),

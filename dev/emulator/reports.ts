@@ -7,14 +7,32 @@
  * HTTP or tokens: errors are ApiError values and rate limiting happens in the app.
  */
 import { ApiError, OPERATIONS } from './api-error';
-import { checkOperatorFits, FilterSyntaxError, matchesNumber, matchesText, parseFilter, type FieldKind, type FilterCondition } from './filters';
 import {
-  EXTERNAL_ID_METRICS, MAIN_METRICS, REALTIME_METRICS, metricValue, type MetricDefinition, type MoneyContext,
-} from './metrics';
+  checkOperatorFits,
+  FilterSyntaxError,
+  matchesNumber,
+  matchesText,
+  parseFilter,
+  type FieldKind,
+  type FilterCondition,
+} from './filters';
+import { EXTERNAL_ID_METRICS, MAIN_METRICS, REALTIME_METRICS, metricValue, type MetricDefinition, type MoneyContext } from './metrics';
 import { CURRENCY_RATES_FROM_USD, type EntityRecord, type SeedPublisher } from './seed';
 import {
-  DAILY_DIMENSIONS, DAILY_FIELD_COUNT, HOURLY_FIELD_COUNT, Lru, MS_PER_DAY, MS_PER_HOUR, articlePublishHour, articleSlug,
-  dayFacts, dayNumberOf, hourFacts, publisherDimensions, secondarySlug, type DailyDimension,
+  DAILY_DIMENSIONS,
+  DAILY_FIELD_COUNT,
+  HOURLY_FIELD_COUNT,
+  Lru,
+  MS_PER_DAY,
+  MS_PER_HOUR,
+  articlePublishHour,
+  articleSlug,
+  dayFacts,
+  dayNumberOf,
+  hourFacts,
+  publisherDimensions,
+  secondarySlug,
+  type DailyDimension,
 } from './synthetic-data';
 
 export type Query = Record<string, unknown>;
@@ -34,7 +52,10 @@ export const MAIN_MAX_BREAKDOWNS = 4;
 export const MAIN_BREAKDOWNS = ['day', 'month', 'platform', 'referrer', 'country', 'section', 'widget', 'doc', 'partnerApp'] as const;
 export const EXTERNAL_ID_BREAKDOWNS = ['externalId', 'widget', 'externalSecondaryId'] as const;
 export const FORBIDDEN_BREAKDOWN_PAIRS: ReadonlyArray<readonly [string, string]> = [
-  ['day', 'month'], ['referrer', 'country'], ['referrer', 'doc'], ['country', 'doc'],
+  ['day', 'month'],
+  ['referrer', 'country'],
+  ['referrer', 'doc'],
+  ['country', 'doc'],
 ];
 export const DEFAULT_DEC_DIGITS = 2;
 export const MAX_DEC_DIGITS = 6;
@@ -108,7 +129,10 @@ function currencyParam(query: Query, operation: Operation): number {
   if (text === undefined || text === '') return 1;
   const rate = CURRENCY_RATES_FROM_USD[text.toUpperCase()];
   if (rate === undefined) {
-    throw bad(operation, `Parameter currencyCode: unsupported currency "${text}" (supported: ${Object.keys(CURRENCY_RATES_FROM_USD).join(', ')})`);
+    throw bad(
+      operation,
+      `Parameter currencyCode: unsupported currency "${text}" (supported: ${Object.keys(CURRENCY_RATES_FROM_USD).join(', ')})`,
+    );
   }
   return rate;
 }
@@ -232,22 +256,25 @@ function sortRows(access: RowAccess, rows: number[], query: Query, operation: Op
   const order = orderParam(query, operation);
   const sortField = single(query, 'sort')?.trim() || 'revenue';
   const { table, money, breakdowns } = access;
-  let valueOf: (row: number) => number | string;
+  let sortValue: (row: number) => number | string;
   const metric = metricOf(access, sortField);
   if (metric) {
-    valueOf = (row) => metricValue(metric, table.sums, row * table.fieldCount, money);
+    sortValue = (row) => metricValue(metric, table.sums, row * table.fieldCount, money);
   } else {
     const [base = '', attribute, ...rest] = sortField.split('.');
     const plain = base === 'day' || base === 'month' || base === 'externalId' || base === 'externalSecondaryId';
     const validAttribute = attribute === undefined || (!plain && (attribute === 'id' || attribute === 'name'));
     if (!breakdowns.includes(base) || rest.length > 0 || !validAttribute) {
-      throw bad(operation, `Parameter sort: cannot sort by "${sortField}" (use a metric of this report, or a breakdown field such as ${breakdowns.join(', ')})`);
+      throw bad(
+        operation,
+        `Parameter sort: cannot sort by "${sortField}" (use a metric of this report, or a breakdown field such as ${breakdowns.join(', ')})`,
+      );
     }
     const which = attribute === 'name' ? 'name' : 'id';
-    valueOf = (row) => access.entityText(row, base, which);
+    sortValue = (row) => access.entityText(row, base, which);
   }
   const direction = order === 'asc' ? 1 : -1;
-  const keyed = rows.map((row) => ({ row, value: valueOf(row), key: table.keys[row]! }));
+  const keyed = rows.map((row) => ({ row, value: sortValue(row), key: table.keys[row]! }));
   keyed.sort((a, b) => {
     if (a.value < b.value) return -direction;
     if (a.value > b.value) return direction;
@@ -293,10 +320,23 @@ function dataClock(nowMs: number): number {
   return Math.floor(nowMs / DATA_CLOCK_STEP_MS) * DATA_CLOCK_STEP_MS;
 }
 
-function prepare(access: RowAccess, metricConditions: FilterCondition[], query: Query, operation: Operation, variantKeys: number[] = []): PreparedReport {
+function prepare(
+  access: RowAccess,
+  metricConditions: FilterCondition[],
+  query: Query,
+  operation: Operation,
+  variantKeys: number[] = [],
+): PreparedReport {
   const rows = metricConditions.length > 0 ? applyMetricFilters(access, metricConditions) : [...access.table.keys.keys()];
   const sortedRows = sortRows(access, rows, query, operation);
-  return { access, sortedRows, metricsSums: metricsOf(access, access.table.total(rows), 0), variantKeys, itemJson: [], pageBodies: new Map() };
+  return {
+    access,
+    sortedRows,
+    metricsSums: metricsOf(access, access.table.total(rows), 0),
+    variantKeys,
+    itemJson: [],
+    pageBodies: new Map(),
+  };
 }
 
 /** One page of a prepared report: the UTF-8 bytes of a ReportResponse's JSON. */
@@ -316,15 +356,29 @@ function page(prepared: PreparedReport, query: Query, operation: Operation, limi
     }
     parts[i] = json;
   }
-  const body = Buffer.from(`{"items":[${parts.join(',')}],"totalItems":${prepared.sortedRows.length},"metricsSums":${JSON.stringify(prepared.metricsSums)}}`, 'utf8');
+  const body = Buffer.from(
+    `{"items":[${parts.join(',')}],"totalItems":${prepared.sortedRows.length},"metricsSums":${JSON.stringify(prepared.metricsSums)}}`,
+    'utf8',
+  );
   prepared.pageBodies.set(`${offset}:${limit}`, body);
   return body;
 }
 
 function cacheKey(kind: string, pub: SeedPublisher, query: Query, nowMs: number, extra: unknown[]): string {
   const text = (name: string) => single(query, name) ?? '';
-  return JSON.stringify([kind, pub.id, text('fromDate'), text('toDate'), text('filter'), text('sort'), text('order'),
-    text('currencyCode'), text('decDigits'), dataClock(nowMs), ...extra]);
+  return JSON.stringify([
+    kind,
+    pub.id,
+    text('fromDate'),
+    text('toDate'),
+    text('filter'),
+    text('sort'),
+    text('order'),
+    text('currencyCode'),
+    text('decDigits'),
+    dataClock(nowMs),
+    ...extra,
+  ]);
 }
 
 interface SplitFilters {
@@ -420,7 +474,10 @@ export function runMainReport(pub: SeedPublisher, query: Query, nowMs: number): 
       Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - DOC_BREAKDOWN_WINDOW_MONTHS, now.getUTCDate()) / MS_PER_DAY,
     );
     if (fromDay < earliest) {
-      throw bad(operation, `Parameter breakdowns: the doc breakdown is only available for the last ${DOC_BREAKDOWN_WINDOW_MONTHS} months (fromDate must be ${formatDay(earliest)} or later)`);
+      throw bad(
+        operation,
+        `Parameter breakdowns: the doc breakdown is only available for the last ${DOC_BREAKDOWN_WINDOW_MONTHS} months (fromDate must be ${formatDay(earliest)} or later)`,
+      );
     }
   }
   const money: MoneyContext = {
@@ -429,9 +486,11 @@ export function runMainReport(pub: SeedPublisher, query: Query, nowMs: number): 
   };
   const metrics = MAIN_METRICS.filter((m) => m.available(breakdowns));
   const filters = splitFilters(
-    query, operation,
+    query,
+    operation,
     (field) => entityFieldKind(field, DAILY_DIMENSIONS, ['day', 'month']),
-    metrics, MAIN_METRICS.map((m) => m.name),
+    metrics,
+    MAIN_METRICS.map((m) => m.name),
   );
   // Validate paging and sort before the (possibly long) aggregation.
   integerParam(query, 'limit', operation, MAIN_LIMIT.default, 1, MAIN_LIMIT.max);
@@ -486,14 +545,19 @@ export function runMainReport(pub: SeedPublisher, query: Query, nowMs: number): 
           key = key * radices[i]! + part;
         }
         const offset = table.offsetFor(key, () =>
-          breakdowns.map((b, i) => (b === 'day' ? day : b === 'month' ? month : facts.dims[dimIndexOf[i]!]![r]!)));
+          breakdowns.map((b, i) => (b === 'day' ? day : b === 'month' ? month : facts.dims[dimIndexOf[i]!]![r]!)),
+        );
         table.add(offset, facts.values, r * DAILY_FIELD_COUNT);
       }
     }
 
-    const entityOf = (row: number, b: string): EntityRecord => dimensionValues[b as DailyDimension][table.parts[row]![breakdowns.indexOf(b)]!]!;
+    const entityOf = (row: number, b: string): EntityRecord =>
+      dimensionValues[b as DailyDimension][table.parts[row]![breakdowns.indexOf(b)]!]!;
     const access: RowAccess = {
-      table, metrics, money, breakdowns,
+      table,
+      metrics,
+      money,
+      breakdowns,
       entityText: (row, b, attribute) => {
         const part = table.parts[row]![breakdowns.indexOf(b)]!;
         if (b === 'day') return formatDay(part);
@@ -532,12 +596,7 @@ export interface ExternalIdReportResult {
 /** Encodes (hour, fact row) as one number; rows per hour stay far below this. */
 export const VARIANT_ROWS_PER_HOUR = 8192;
 
-export function runExternalIdReport(
-  pub: SeedPublisher,
-  query: Query,
-  nowMs: number,
-  mode: 'hourly' | 'realtime',
-): ExternalIdReportResult {
+export function runExternalIdReport(pub: SeedPublisher, query: Query, nowMs: number, mode: 'hourly' | 'realtime'): ExternalIdReportResult {
   const realtime = mode === 'realtime';
   const operation = realtime ? OPERATIONS.realtimeReport : OPERATIONS.externalIdReport;
   const fromMs = hourParam(query, 'fromDate', operation);
@@ -551,7 +610,10 @@ export function runExternalIdReport(
   if (realtime) {
     const earliestMs = Math.floor(nowMs / MS_PER_HOUR) * MS_PER_HOUR - REALTIME_WINDOW_MS;
     if (fromMs < earliestMs) {
-      throw bad(operation, `Parameter fromDate: realtime data covers only the last 48 hours (UTC); fromDate must be ${formatHour(earliestMs)} or later`);
+      throw bad(
+        operation,
+        `Parameter fromDate: realtime data covers only the last 48 hours (UTC); fromDate must be ${formatHour(earliestMs)} or later`,
+      );
     }
   }
   const requested = breakdownsParam(query, EXTERNAL_ID_BREAKDOWNS, operation);
@@ -560,9 +622,11 @@ export function runExternalIdReport(
   const money: MoneyContext = { rateFromUsd: realtime ? 1 : currencyParam(query, operation), decDigits: DEFAULT_DEC_DIGITS };
   const metrics = realtime ? REALTIME_METRICS : EXTERNAL_ID_METRICS;
   const filters = splitFilters(
-    query, operation,
+    query,
+    operation,
     (field) => (field === 'externalId' || field === 'externalSecondaryId' ? 'text' : entityFieldKind(field, ['widget'], [])),
-    metrics, metrics.map((m) => m.name),
+    metrics,
+    metrics.map((m) => m.name),
   );
   const limits = realtime ? REALTIME_LIMIT : EXTERNAL_ID_LIMIT;
   integerParam(query, 'limit', operation, limits.default, 1, limits.max);
@@ -571,7 +635,9 @@ export function runExternalIdReport(
 
   const build = (): PreparedReport => {
     const widgets = publisherDimensions(pub).widget;
-    const widgetPass = widgets.map((w) => filters.entity.filter((c) => fieldBase(c.field) === 'widget').every((c) => matchesText(c, entityText(c, w))));
+    const widgetPass = widgets.map((w) =>
+      filters.entity.filter((c) => fieldBase(c.field) === 'widget').every((c) => matchesText(c, entityText(c, w))),
+    );
     const externalIdConditions = filters.entity.filter((c) => c.field === 'externalId');
     const secondaryConditions = filters.entity.filter((c) => c.field === 'externalSecondaryId');
     const articlePass = new Map<number, boolean>();
@@ -605,14 +671,17 @@ export function runExternalIdReport(
           const secondary = secondarySlug(pub, article, variant);
           if (!secondaryConditions.every((c) => matchesText(c, secondary))) continue;
         }
-        const key = ((article * 2 + (bySecondary ? variant : 0)) * widgets.length) + (byWidget ? widget : 0);
+        const key = (article * 2 + (bySecondary ? variant : 0)) * widgets.length + (byWidget ? widget : 0);
         const offset = table.offsetFor(key, () => [article, variant, widget]);
         table.add(offset, facts.values, r * HOURLY_FIELD_COUNT);
       }
     }
 
     const access: RowAccess = {
-      table, metrics, money, breakdowns,
+      table,
+      metrics,
+      money,
+      breakdowns,
       entityText: (row, b, attribute) => {
         const [article, variant, widget] = table.parts[row] as [number, number, number];
         if (b === 'externalId') return articleSlug(pub, article);

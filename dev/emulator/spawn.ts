@@ -30,7 +30,13 @@ export async function spawnEmulatorProcess(options: { port?: number; echo?: bool
     child.once('exit', (code) => reject(new Error(`the emulator exited with code ${code} before it was ready`)));
     child.stdout!.on('data', (chunk: Buffer) => {
       const text = chunk.toString('utf8');
-      if (options.echo) process.stdout.write(text.split('\n').filter((l) => !l.startsWith(READY_PREFIX)).join('\n'));
+      if (options.echo)
+        process.stdout.write(
+          text
+            .split('\n')
+            .filter((l) => !l.startsWith(READY_PREFIX))
+            .join('\n'),
+        );
       buffered += text;
       const line = buffered.split('\n').find((l) => l.startsWith(READY_PREFIX));
       if (line) {

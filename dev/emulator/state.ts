@@ -136,7 +136,10 @@ export function sampleLatencyMs(range: LatencyRange, seed: number, key: string):
  */
 class SlidingWindow {
   private times: number[] = [];
-  constructor(private readonly limit: number, private readonly windowMs: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
 
   /** Index of the first recorded time above `ms`. */
   private firstAbove(ms: number): number {
@@ -177,7 +180,10 @@ class VariantWindow {
   private queueKeys: number[] = [];
   private queueTimes: number[] = [];
   private head = 0;
-  constructor(private readonly limit: number, private readonly windowMs: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
 
   private prune(atMs: number): void {
     while (this.head < this.queueTimes.length && this.queueTimes[this.head]! <= atMs - this.windowMs) {

@@ -39,9 +39,26 @@ export function stringSeed(text: string): number {
 
 /** Base counts of the daily fact table; derived metrics are computed from these (metrics.ts). */
 export const DAILY_FIELDS = [
-  'paidPvs', 'totalPvs', 'organicPvs', 'paidReqs', 'totalReqs', 'organicReqs', 'revenue', 'videoRevenue',
-  'videoPlays', 'paidClicks', 'organicClicks', 'totalClicks', 'served', 'exposed', 'paidServed', 'paidExposed',
-  'organicServed', 'organicExposed', 'optInReqs', 'optInPvs',
+  'paidPvs',
+  'totalPvs',
+  'organicPvs',
+  'paidReqs',
+  'totalReqs',
+  'organicReqs',
+  'revenue',
+  'videoRevenue',
+  'videoPlays',
+  'paidClicks',
+  'organicClicks',
+  'totalClicks',
+  'served',
+  'exposed',
+  'paidServed',
+  'paidExposed',
+  'organicServed',
+  'organicExposed',
+  'optInReqs',
+  'optInPvs',
 ] as const;
 export type DailyField = (typeof DAILY_FIELDS)[number];
 export const DAILY_FIELD_COUNT = DAILY_FIELDS.length;
@@ -49,8 +66,18 @@ export const D = Object.fromEntries(DAILY_FIELDS.map((f, i) => [f, i])) as Recor
 
 /** Base counts of the hourly external-ID fact table. */
 export const HOURLY_FIELDS = [
-  'totalReqs', 'paidReqs', 'organicReqs', 'totalClicks', 'paidClicks', 'organicClicks', 'revenue', 'videoRevenue',
-  'widgetViewableImpressions', 'organicWidgetViewableImpressions', 'paidWidgetViewableImpressions', 'totalPvs',
+  'totalReqs',
+  'paidReqs',
+  'organicReqs',
+  'totalClicks',
+  'paidClicks',
+  'organicClicks',
+  'revenue',
+  'videoRevenue',
+  'widgetViewableImpressions',
+  'organicWidgetViewableImpressions',
+  'paidWidgetViewableImpressions',
+  'totalPvs',
 ] as const;
 export type HourlyField = (typeof HOURLY_FIELDS)[number];
 export const HOURLY_FIELD_COUNT = HOURLY_FIELDS.length;
@@ -90,10 +117,54 @@ interface PublisherDimensions {
 }
 
 const TITLE_WORDS = [
-  'city', 'council', 'votes', 'new', 'budget', 'storm', 'hits', 'coast', 'team', 'wins', 'final', 'market', 'rally',
-  'study', 'finds', 'coffee', 'health', 'benefits', 'election', 'results', 'tech', 'giant', 'unveils', 'phone',
-  'summer', 'travel', 'guide', 'best', 'recipes', 'for', 'busy', 'weeknights', 'mayor', 'announces', 'plan', 'bridge',
-  'rescue', 'dog', 'heroic', 'museum', 'opens', 'exhibit', 'space', 'mission', 'launch', 'delayed', 'school', 'year',
+  'city',
+  'council',
+  'votes',
+  'new',
+  'budget',
+  'storm',
+  'hits',
+  'coast',
+  'team',
+  'wins',
+  'final',
+  'market',
+  'rally',
+  'study',
+  'finds',
+  'coffee',
+  'health',
+  'benefits',
+  'election',
+  'results',
+  'tech',
+  'giant',
+  'unveils',
+  'phone',
+  'summer',
+  'travel',
+  'guide',
+  'best',
+  'recipes',
+  'for',
+  'busy',
+  'weeknights',
+  'mayor',
+  'announces',
+  'plan',
+  'bridge',
+  'rescue',
+  'dog',
+  'heroic',
+  'museum',
+  'opens',
+  'exhibit',
+  'space',
+  'mission',
+  'launch',
+  'delayed',
+  'school',
+  'year',
 ];
 const AUTHORS = ['lois-lane', 'clark-kent', 'jimmy-olsen', 'perry-white', 'cat-grant', 'ron-troupe', 'steve-lombard'];
 
@@ -179,7 +250,15 @@ function generateDay(pub: SeedPublisher, dayNumber: number): DayFacts {
   const dimArrays = DAILY_DIMENSIONS.map(() => new Uint16Array(rowCount));
   const values = new Float64Array(rowCount * DAILY_FIELD_COUNT);
   const meanCountryWeight = dims.countryWeight.reduce((a, b) => a + b, 0) / dims.countryWeight.length;
-  const sizes = [dims.platform.length, dims.referrer.length, dims.country.length, dims.section.length, dims.widget.length, dims.doc.length, dims.partnerApp.length];
+  const sizes = [
+    dims.platform.length,
+    dims.referrer.length,
+    dims.country.length,
+    dims.section.length,
+    dims.widget.length,
+    dims.doc.length,
+    dims.partnerApp.length,
+  ];
   for (let r = 0; r < rowCount; r++) {
     const u = (field: number) => unit(seed, dayNumber, r, field);
     for (let k = 0; k < sizes.length; k++) {
@@ -206,9 +285,26 @@ function generateDay(pub: SeedPublisher, dayNumber: number): DayFacts {
     const organicExposed = Math.round(organicReqs * (0.4 + 0.4 * u(16)));
     const optInShare = 0.05 + 0.25 * u(17);
     const row = [
-      paidPvs, totalPvs, organicPvs, paidReqs, totalReqs, organicReqs, revenue, videoRevenue, videoPlays,
-      paidClicks, organicClicks, paidClicks + organicClicks, totalReqs, exposed, paidReqs, paidExposed,
-      organicReqs, organicExposed, Math.round(totalReqs * optInShare), Math.round(totalPvs * optInShare),
+      paidPvs,
+      totalPvs,
+      organicPvs,
+      paidReqs,
+      totalReqs,
+      organicReqs,
+      revenue,
+      videoRevenue,
+      videoPlays,
+      paidClicks,
+      organicClicks,
+      paidClicks + organicClicks,
+      totalReqs,
+      exposed,
+      paidReqs,
+      paidExposed,
+      organicReqs,
+      organicExposed,
+      Math.round(totalReqs * optInShare),
+      Math.round(totalPvs * optInShare),
     ];
     values.set(row, r * DAILY_FIELD_COUNT);
   }
@@ -239,7 +335,11 @@ export function articleSlug(pub: SeedPublisher, article: number): string {
   const length = 3 + (hash32(seed, article, 21) % 8);
   for (let i = 0; i < length; i++) words.push(TITLE_WORDS[hash32(seed, article, 23, i) % TITLE_WORDS.length]!);
   const section = pub.sections[hash32(seed, article, 25) % pub.sections.length]!;
-  const sectionSlug = section.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || section.id;
+  const sectionSlug =
+    section.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || section.id;
   slug = `${sectionSlug}-${words.join('-')}-${article}`.slice(0, 110);
   if (slugCache.size >= SLUG_CACHE_MAX) slugCache.clear();
   slugCache.set(key, slug);
@@ -285,9 +385,18 @@ function generateHour(pub: SeedPublisher, hourNumber: number): HourFacts {
     const revenue = Math.round((paidClicks * (0.05 + 0.5 * u(11)) + paidReqs * 0.0002 * u(12)) * 1e6) / 1e6;
     const videoRevenue = Math.round(revenue * 0.1 * u(13) * 1e6) / 1e6;
     const row = [
-      totalReqs, paidReqs, organicReqs, paidClicks + organicClicks, paidClicks, organicClicks, revenue, videoRevenue,
-      Math.round(totalReqs * (0.4 + 0.4 * u(14))), Math.round(organicReqs * (0.4 + 0.4 * u(15))),
-      Math.round(paidReqs * (0.4 + 0.4 * u(16))), Math.max(1, Math.round(totalReqs * (0.6 + 0.3 * u(17)))),
+      totalReqs,
+      paidReqs,
+      organicReqs,
+      paidClicks + organicClicks,
+      paidClicks,
+      organicClicks,
+      revenue,
+      videoRevenue,
+      Math.round(totalReqs * (0.4 + 0.4 * u(14))),
+      Math.round(organicReqs * (0.4 + 0.4 * u(15))),
+      Math.round(paidReqs * (0.4 + 0.4 * u(16))),
+      Math.max(1, Math.round(totalReqs * (0.6 + 0.3 * u(17)))),
     ];
     values.set(row, r * HOURLY_FIELD_COUNT);
   }

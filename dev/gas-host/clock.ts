@@ -69,7 +69,7 @@ export function clockFromDescriptor(descriptor: ClockDescriptor): HostClock {
   const advanceTo = (epochMs: number) => {
     const target = BigInt(Math.round(epochMs));
     // Another thread may move the clock meanwhile: retry until ours is the value replaced, or time is past the target.
-    for (let seen = Atomics.load(cell, 0); seen < target;) {
+    for (let seen = Atomics.load(cell, 0); seen < target; ) {
       const previous = Atomics.compareExchange(cell, 0, seen, target);
       if (previous === seen) return;
       seen = previous;

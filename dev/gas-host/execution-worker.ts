@@ -22,7 +22,9 @@ export interface ExecutionWorkerData {
 /** Host to worker. */
 export type HostMessage = { type: 'run'; request: ExecutionRequest };
 /** Worker to host: an operation to serve, or an execution's end. */
-export type WorkerMessage = { type: 'rpc'; executionId: number; request: OpRequest } | { type: 'done'; executionId: number; outcome: ExecutionOutcome };
+export type WorkerMessage =
+  | { type: 'rpc'; executionId: number; request: OpRequest }
+  | { type: 'done'; executionId: number; outcome: ExecutionOutcome };
 /** The answer to an operation, on the reply port. */
 export type WorkerReply = { result: unknown } | { error: { name: string; message: string } };
 

@@ -80,7 +80,7 @@ function classify(error: unknown, url: string, timedOut: boolean): SyncFetchFail
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL') {
     return { code: 'DNS', message: `DNS error: ${url}`, url };
   }
-  if (code === 'ERR_INVALID_URL' || error instanceof TypeError && /invalid url|failed to parse url/i.test(String(error.message))) {
+  if (code === 'ERR_INVALID_URL' || (error instanceof TypeError && /invalid url|failed to parse url/i.test(String(error.message)))) {
     return { code: 'INVALID_REQUEST', message: `Invalid argument: ${url}`, url };
   }
   return { code: 'CONNECTION', message: `Address unavailable: ${url}`, url };
@@ -97,7 +97,13 @@ interface RawAnswer {
   bytes: Buffer;
 }
 
-function once(url: URL, method: string, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal): Promise<RawAnswer> {
+function once(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  signal: AbortSignal,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : undefined;
     if (!client) {
@@ -109,7 +115,9 @@ function once(url: URL, method: string, headers: Record<string, string>, body: B
     const request = client.request(url, { method, headers: outgoing, signal }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, rawHeaders: response.rawHeaders, bytes: Buffer.concat(chunks) }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, rawHeaders: response.rawHeaders, bytes: Buffer.concat(chunks) }),
+      );
       response.on('error', reject);
     });
     request.on('error', reject);
@@ -129,7 +137,12 @@ export async function performFetch(request: SyncFetchRequest): Promise<SyncFetch
   const started = Date.now();
   try {
     let method = (request.method ?? 'GET').toUpperCase();
-    let body: Buffer | undefined = request.bodyBase64 !== undefined ? Buffer.from(request.bodyBase64, 'base64') : request.body !== undefined ? Buffer.from(request.body, 'utf8') : undefined;
+    let body: Buffer | undefined =
+      request.bodyBase64 !== undefined
+        ? Buffer.from(request.bodyBase64, 'base64')
+        : request.body !== undefined
+          ? Buffer.from(request.body, 'utf8')
+          : undefined;
     if (method === 'GET' || method === 'HEAD') body = undefined;
     let url: URL;
     try {
@@ -150,7 +163,8 @@ export async function performFetch(request: SyncFetchRequest): Promise<SyncFetch
       answer = await once(url, method, request.headers ?? {}, body, controller.signal);
     }
     const headerList: Array<[string, string]> = [];
-    for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) headerList.push([answer.rawHeaders[i]!.toLowerCase(), answer.rawHeaders[i + 1]!]);
+    for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2)
+      headerList.push([answer.rawHeaders[i]!.toLowerCase(), answer.rawHeaders[i + 1]!]);
     const headers: Record<string, string> = {};
     for (const [name, value] of headerList) headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
     return {
@@ -175,7 +189,8 @@ export async function performFetch(request: SyncFetchRequest): Promise<SyncFetch
 export function withText(response: Omit<SyncFetchResponse, 'body'>): SyncFetchResponse {
   let text: string | undefined;
   Object.defineProperty(response, 'body', {
-    get: () => (text ??= Buffer.from(response.bodyBytes.buffer, response.bodyBytes.byteOffset, response.bodyBytes.byteLength).toString('utf8')),
+    get: () =>
+      (text ??= Buffer.from(response.bodyBytes.buffer, response.bodyBytes.byteOffset, response.bodyBytes.byteLength).toString('utf8')),
     enumerable: false,
     configurable: true,
   });

@@ -58,7 +58,11 @@ export function planFormulaCall(model: SpreadsheetModel, sheet: SheetModel, row:
 
 /** What the cell takes from an execution: its value as a grid (a 1-D array fills down), or its error. */
 export function formulaOutcome(outcome: ExecutionOutcome): FormulaOutcome {
-  if (outcome.functionNotFound) return { error: `Unknown function: '${/Script function not found: (.*)$/.exec(outcome.error?.message ?? '')?.[1] ?? ''}'.`, errorCode: '#NAME?' };
+  if (outcome.functionNotFound)
+    return {
+      error: `Unknown function: '${/Script function not found: (.*)$/.exec(outcome.error?.message ?? '')?.[1] ?? ''}'.`,
+      errorCode: '#NAME?',
+    };
   if (!outcome.ok) return { error: outcome.error?.message ?? 'Error', errorCode: '#ERROR!' };
   const value = outcome.value;
   if (Array.isArray(value)) {
@@ -69,7 +73,14 @@ export function formulaOutcome(outcome: ExecutionOutcome): FormulaOutcome {
 }
 
 /** Writes the result into the cell (spilling it) and reports what the cell now shows. */
-export function applyFormulaOutcome(model: SpreadsheetModel, sheet: SheetModel, row: number, column: number, result: FormulaOutcome, executionId?: number): FormulaResult {
+export function applyFormulaOutcome(
+  model: SpreadsheetModel,
+  sheet: SheetModel,
+  row: number,
+  column: number,
+  result: FormulaOutcome,
+  executionId?: number,
+): FormulaResult {
   model.writeFormulaResult(sheet, row, column, result);
   const record = model.cell(sheet, row, column);
   const value = record?.value ?? '';

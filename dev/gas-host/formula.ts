@@ -64,7 +64,7 @@ const SUM = new RegExp(String.raw`^\s*[+-]*\s*${NUMBER}(?:\s*[+-][+-\s]*${NUMBER
 export function sumOfNumbers(text: string): number | undefined {
   if (!SUM.test(text)) return undefined;
   let total = 0;
-  for (const term of text.replace(/\s+/g, '').match(new RegExp(String.raw`[+-]*${NUMBER}`, 'g'))!) {
+  for (const term of text.replace(/\s+/g, '').match(new RegExp(`[+-]*${NUMBER}`, 'g'))!) {
     const minuses = /^-*/.exec(term.replace(/\+/g, ''))![0].length;
     total += (minuses % 2 ? -1 : 1) * Number(term.replace(/^[+-]+/, ''));
   }

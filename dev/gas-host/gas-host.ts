@@ -116,10 +116,24 @@ export class GasHost {
   }
 
   private requestFor(info: ExecutionInfo, functionName: string | undefined, args: unknown[], caseInsensitive = false): ExecutionRequest {
-    return { executionId: info.id, functionName, args, authMode: info.authMode, user: info.user, startedAt: info.startedAt, deadline: info.deadline, caseInsensitive };
+    return {
+      executionId: info.id,
+      functionName,
+      args,
+      authMode: info.authMode,
+      user: info.user,
+      startedAt: info.startedAt,
+      deadline: info.deadline,
+      caseInsensitive,
+    };
   }
 
-  private execute(functionName: string | undefined, args: unknown[], options: CallOptions, caseInsensitive = false): ExecutionOutcome & { executionId: number } {
+  private execute(
+    functionName: string | undefined,
+    args: unknown[],
+    options: CallOptions,
+    caseInsensitive = false,
+  ): ExecutionOutcome & { executionId: number } {
     const info = this.newExecution(functionName, options, false);
     const ops = hostOpsClient((request) => {
       const result = this.state.serve(info, request);
@@ -127,7 +141,10 @@ export class GasHost {
       return result;
     });
     try {
-      return { ...runExecution(this.script!, this.clock, ops, this.options.settings, this.requestFor(info, functionName, args, caseInsensitive)), executionId: info.id };
+      return {
+        ...runExecution(this.script!, this.clock, ops, this.options.settings, this.requestFor(info, functionName, args, caseInsensitive)),
+        executionId: info.id,
+      };
     } finally {
       this.state.endExecution(info.id);
     }
@@ -157,10 +174,19 @@ export class GasHost {
   }
 
   /** What a cell holds: its value (formula result or spilled value), formula, error note and formats. */
-  getCell(sheet: string | undefined, a1: string): { value: CellValue; formula: string; error?: string; note: string; numberFormat?: string } {
+  getCell(
+    sheet: string | undefined,
+    a1: string,
+  ): { value: CellValue; formula: string; error?: string; note: string; numberFormat?: string } {
     const at = this.cellAt({ sheet, a1 });
     const record = this.state.spreadsheet.cell(at.sheet, at.row, at.column);
-    return { value: record?.value ?? '', formula: record?.formula ?? '', error: record?.error, note: record?.note ?? '', numberFormat: record?.numberFormat };
+    return {
+      value: record?.value ?? '',
+      formula: record?.formula ?? '',
+      error: record?.error,
+      note: record?.note ?? '',
+      numberFormat: record?.numberFormat,
+    };
   }
 
   /** Selects a cell or range as a user does: getActiveRange/getActiveCell/getCurrentCell return it. */
@@ -174,7 +200,8 @@ export class GasHost {
   getValues(sheet: string | undefined, a1?: string): CellValue[][] {
     const target = this.sheetOf(sheet);
     const { spreadsheet } = this.state;
-    if (a1 === undefined) return spreadsheet.readValues({ sheetId: target.id, row: 1, column: 1, numRows: target.maxRows, numColumns: target.maxColumns });
+    if (a1 === undefined)
+      return spreadsheet.readValues({ sheetId: target.id, row: 1, column: 1, numRows: target.maxRows, numColumns: target.maxColumns });
     return spreadsheet.readValues(spreadsheet.resolveRange(a1, target.id));
   }
 
@@ -271,13 +298,29 @@ export class GasHost {
       };
       const leftMs = this.state.quotas.left(trigger.user, 'triggerRuntime');
       if (leftMs <= 0) {
-        runs.push({ triggerId: trigger.id, handlerFunction: trigger.handlerFunction, user: trigger.user, ok: false, error: TRIGGER_RUNTIME_QUOTA_MESSAGE });
+        runs.push({
+          triggerId: trigger.id,
+          handlerFunction: trigger.handlerFunction,
+          user: trigger.user,
+          ok: false,
+          error: TRIGGER_RUNTIME_QUOTA_MESSAGE,
+        });
         continue;
       }
       const startedAt = this.clock.now();
-      const outcome = this.execute(trigger.handlerFunction, [event], { authMode: 'FULL', user: trigger.user, limitMs: Math.min(this.options.executionLimitMs, leftMs) });
+      const outcome = this.execute(trigger.handlerFunction, [event], {
+        authMode: 'FULL',
+        user: trigger.user,
+        limitMs: Math.min(this.options.executionLimitMs, leftMs),
+      });
       this.state.quotas.spendDaily(trigger.user, 'triggerRuntime', this.clock.now() - startedAt);
-      runs.push({ triggerId: trigger.id, handlerFunction: trigger.handlerFunction, user: trigger.user, ok: outcome.ok, error: outcome.error?.message });
+      runs.push({
+        triggerId: trigger.id,
+        handlerFunction: trigger.handlerFunction,
+        user: trigger.user,
+        ok: outcome.ok,
+        error: outcome.error?.message,
+      });
     }
     return runs;
   }

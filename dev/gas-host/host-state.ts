@@ -81,9 +81,24 @@ export class HostState {
     this.properties = new PropertyStores(deployment, document, count);
     this.caches = new CacheStores(deployment.caches, document, options.cacheEviction, clock);
     this.locks = new LockTable(deployment, document, clock);
-    this.quotas = new DailyQuotas(deployment.dailyQuotas, { urlFetch: options.urlFetchCallsPerDay, triggerRuntime: options.triggerRuntimePerDayMs }, clock);
-    this.triggers = new TriggerStore(deployment.triggers, document, { isAddOn: options.isAddOn, scriptTimeZone: options.scriptTimeZone }, clock, deployment.nextTriggerId);
-    this.spreadsheet = new SpreadsheetModel({ sheetNames: options.sheetNames, maxRows: options.maxRows, maxColumns: options.maxColumns, timeZone: options.timeZone });
+    this.quotas = new DailyQuotas(
+      deployment.dailyQuotas,
+      { urlFetch: options.urlFetchCallsPerDay, triggerRuntime: options.triggerRuntimePerDayMs },
+      clock,
+    );
+    this.triggers = new TriggerStore(
+      deployment.triggers,
+      document,
+      { isAddOn: options.isAddOn, scriptTimeZone: options.scriptTimeZone },
+      clock,
+      deployment.nextTriggerId,
+    );
+    this.spreadsheet = new SpreadsheetModel({
+      sheetNames: options.sheetNames,
+      maxRows: options.maxRows,
+      maxColumns: options.maxColumns,
+      timeZone: options.timeZone,
+    });
     const whitelist = options.urlFetchWhitelist ? { urlFetchWhitelist: options.urlFetchWhitelist } : {};
     this.urlFetch = new UrlFetchState({ syncFetchAll: options.syncFetchAll, ...whitelist }, document, this.quotas, clock, count);
     this.ui = new UiRecordings(options.htmlFiles);
@@ -102,7 +117,12 @@ export class HostState {
       ...this.caches.ops,
       ...this.locks.ops,
       ...this.triggers.ops,
-      ...spreadsheetOps(this.spreadsheet, { documentId: options.documentId, spreadsheetName: options.spreadsheetName, owner: options.owner, scriptTimeZone: options.scriptTimeZone }),
+      ...spreadsheetOps(this.spreadsheet, {
+        documentId: options.documentId,
+        spreadsheetName: options.spreadsheetName,
+        owner: options.owner,
+        scriptTimeZone: options.scriptTimeZone,
+      }),
       ...this.urlFetch.ops,
       ...this.ui.ops,
       ...this.mail.ops,

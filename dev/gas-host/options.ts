@@ -115,7 +115,11 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
       urlFetchCallsPerDay: options.urlFetchCallsPerDay ?? URL_FETCH_CALLS_PER_DAY,
       triggerRuntimePerDayMs: options.triggerRuntimePerDayMs ?? TRIGGER_RUNTIME_PER_DAY_MS,
     },
-    settings: { addOnName: options.addOnName ?? 'Engage for Sheets', fetchTimeoutMs: options.fetchTimeoutMs ?? FETCH_TIMEOUT_MS, urlLengthLimit: URL_LENGTH_LIMIT_CHARS },
+    settings: {
+      addOnName: options.addOnName ?? 'Engage for Sheets',
+      fetchTimeoutMs: options.fetchTimeoutMs ?? FETCH_TIMEOUT_MS,
+      urlLengthLimit: URL_LENGTH_LIMIT_CHARS,
+    },
     activeUser: options.activeUser ?? owner,
     executionLimitMs: options.executionLimitMs ?? EXECUTION_LIMIT_MS,
     customFunctionLimitMs: options.customFunctionLimitMs ?? CUSTOM_FUNCTION_LIMIT_MS,

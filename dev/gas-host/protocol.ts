@@ -64,7 +64,14 @@ export interface SheetInfo {
   index: number;
 }
 
-export type SheetPatch = Partial<{ name: string; frozenRows: number; frozenColumns: number; maxRows: number; maxColumns: number; hidden: boolean }>;
+export type SheetPatch = Partial<{
+  name: string;
+  frozenRows: number;
+  frozenColumns: number;
+  maxRows: number;
+  maxColumns: number;
+  hidden: boolean;
+}>;
 
 /** What a clear removes; notes only where the facade method removes them. */
 export interface ClearScope {
@@ -245,7 +252,17 @@ export interface UrlFetchOps {
 
 /** Every host operation a facade may call: a renamed or reshaped operation fails to compile on both sides. */
 export interface HostOps
-  extends ExecutionOps, PropertiesOps, CacheOps, LockOps, SpreadsheetOps, SheetOps, RangeOps, UiOps, MailOps, TriggerOps, UrlFetchOps {}
+  extends ExecutionOps,
+    PropertiesOps,
+    CacheOps,
+    LockOps,
+    SpreadsheetOps,
+    SheetOps,
+    RangeOps,
+    UiOps,
+    MailOps,
+    TriggerOps,
+    UrlFetchOps {}
 
 export type OpName = keyof HostOps;
 export type OpArgs<K extends OpName> = Parameters<HostOps[K]>;

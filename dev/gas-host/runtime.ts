@@ -54,7 +54,8 @@ export interface ExecutionOutcome {
 
 /** Scripts see the host's virtual time through `new Date()` and `Date.now()`. */
 function installVirtualDate(context: vm.Context, clock: HostClock): void {
-  const install = vm.runInContext(`(function (now) {
+  const install = vm.runInContext(
+    `(function (now) {
     var RealDate = Date;
     function VDate(a, b, c, d, e, f, g) {
       if (!new.target) return new RealDate(now()).toString();
@@ -70,12 +71,20 @@ function installVirtualDate(context: vm.Context, clock: HostClock): void {
     VDate.UTC = RealDate.UTC;
     Object.defineProperty(RealDate.prototype, 'constructor', { value: VDate, writable: true, configurable: true });
     globalThis.Date = VDate;
-  })`, context) as (now: () => number) => void;
+  })`,
+    context,
+  ) as (now: () => number) => void;
   install(() => clock.now());
 }
 
 /** Runs one execution. Never throws for script errors: the outcome carries them. */
-export function runExecution(script: vm.Script, clock: HostClock, ops: HostOps, settings: RuntimeSettings, request: ExecutionRequest): ExecutionOutcome {
+export function runExecution(
+  script: vm.Script,
+  clock: HostClock,
+  ops: HostOps,
+  settings: RuntimeSettings,
+  request: ExecutionRequest,
+): ExecutionOutcome {
   const context = vm.createContext({});
   // The kit takes the realm's own Date first: values it rebuilds there are plain Dates.
   const kit = createFacadeKit(context, clock, ops, settings, request);
@@ -116,7 +125,8 @@ export function runExecution(script: vm.Script, clock: HostClock, ops: HostOps, 
     if (kit.isExpired() || error instanceof ExceededTime || e?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT' || e?.message === EXCEEDED_MESSAGE) {
       return outcome({ ok: false, exceededTime: true, error: { name: 'Error', message: EXCEEDED_MESSAGE } });
     }
-    if (e && typeof e === 'object' && typeof e.message === 'string') return outcome({ ok: false, error: { name: e.name ?? 'Error', message: e.message, stack: e.stack } });
+    if (e && typeof e === 'object' && typeof e.message === 'string')
+      return outcome({ ok: false, error: { name: e.name ?? 'Error', message: e.message, stack: e.stack } });
     return outcome({ ok: false, error: { name: 'Error', message: String(error) } });
   };
   // A real-time backstop for scripts that loop without calling any service.
@@ -132,11 +142,17 @@ export function runExecution(script: vm.Script, clock: HostClock, ops: HostOps, 
   let fn = globals[request.functionName];
   if (typeof fn !== 'function' && request.caseInsensitive) {
     // Sheets upper-cases what the user types (=myfn() shows as =MYFN()) and still finds myFn.
-    const match = Object.keys(globals).find((k) => k.toUpperCase() === request.functionName!.toUpperCase() && typeof globals[k] === 'function');
+    const match = Object.keys(globals).find(
+      (k) => k.toUpperCase() === request.functionName!.toUpperCase() && typeof globals[k] === 'function',
+    );
     if (match) fn = globals[match];
   }
   if (typeof fn !== 'function') {
-    return outcome({ ok: false, functionNotFound: true, error: { name: 'Exception', message: `Script function not found: ${request.functionName}` } });
+    return outcome({
+      ok: false,
+      functionNotFound: true,
+      error: { name: 'Exception', message: `Script function not found: ${request.functionName}` },
+    });
   }
   const realmArgs = request.args.map(kit.toRealm);
   try {

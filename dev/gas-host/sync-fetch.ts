@@ -80,7 +80,9 @@ export function createSyncFetch(options: SyncFetchOptions = {}): SyncFetch {
     timeoutMs: request.timeoutMs ?? defaultTimeoutMs,
   });
   const fetchAllSettled = (requests: SyncFetchRequest[]): SyncFetchOutcome[] =>
-    requests.length === 0 ? [] : workerBatch()(requests.map(withTimeout)).map((o) => (o.ok ? { ok: true, response: withText(o.response) } : o));
+    requests.length === 0
+      ? []
+      : workerBatch()(requests.map(withTimeout)).map((o) => (o.ok ? { ok: true, response: withText(o.response) } : o));
   return {
     fetch: (request) => unwrap(fetchAllSettled([request])[0]!),
     fetchAll: (requests) => fetchAllSettled(requests).map(unwrap),

@@ -15,7 +15,10 @@ export function checkWhitelist(entries: readonly unknown[]): string[] {
   return entries.map((entry) => {
     const text = String(entry);
     if (!/^https:\/\//i.test(text)) throw new Error(`urlFetchWhitelist: URLs must use the HTTPS scheme: ${text}`);
-    if (!ENTRY.test(text)) throw new Error(`urlFetchWhitelist: ${text} must be an https URL with a full domain, a non-empty path and at most one leading "*." wildcard`);
+    if (!ENTRY.test(text))
+      throw new Error(
+        `urlFetchWhitelist: ${text} must be an https URL with a full domain, a non-empty path and at most one leading "*." wildcard`,
+      );
     return text;
   });
 }

@@ -59,7 +59,13 @@ export class ExecutionPool {
     const file = buildWorkerFile(path.join(__dirname, 'execution-worker.ts'));
     const channel = new MessageChannel();
     const signalBuffer = new SharedArrayBuffer(4);
-    const workerData: ExecutionWorkerData = { code: this.code!, clock: this.state.clock.descriptor(), settings: this.settings, signal: signalBuffer, replyPort: channel.port2 };
+    const workerData: ExecutionWorkerData = {
+      code: this.code!,
+      clock: this.state.clock.descriptor(),
+      settings: this.settings,
+      signal: signalBuffer,
+      replyPort: channel.port2,
+    };
     const worker = new Worker(file, {
       workerData,
       transferList: [channel.port2],

@@ -57,7 +57,15 @@ function columnName(column: number): string {
 }
 
 function dateParts(date: Date, timeZone: string): Record<string, string> {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(date);
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(date);
   return Object.fromEntries(parts.map((p) => [p.type, p.value]));
 }
 
@@ -94,8 +102,12 @@ function cellOf(host: GasHost, sheet: HostSheet, row: number, column: number): G
   if (!record || (record.value === '' && record.formula === undefined && !record.error && !record.background)) return null;
   const value = record.value;
   const cell: GridCell = {
-    d: record.error ? (/^#/.test(String(value)) ? String(value) : '#ERROR!') : displayText(value, record.numberFormat, host.state.spreadsheet.timeZone),
-    v: value instanceof Date ? value.toISOString() : (value as string | number | boolean) ?? '',
+    d: record.error
+      ? /^#/.test(String(value))
+        ? String(value)
+        : '#ERROR!'
+      : displayText(value, record.numberFormat, host.state.spreadsheet.timeZone),
+    v: value instanceof Date ? value.toISOString() : ((value as string | number | boolean) ?? ''),
   };
   if (record.formula) cell.f = record.formula;
   if (record.fontWeight === 'bold') cell.bold = true;
@@ -140,6 +152,12 @@ export function sheetView(host: GasHost, sheetName?: string): SheetView {
     frozen,
     active: `${columnName(active.column)}${active.row}`,
     activeCell: cellOf(host, sheet, active.row, active.column),
-    charts: sheet.charts.map((chart) => ({ type: chart.type, ranges: chart.ranges, title: String(chart.options?.title ?? ''), row: chart.position?.row ?? 1, column: chart.position?.column ?? 1 })),
+    charts: sheet.charts.map((chart) => ({
+      type: chart.type,
+      ranges: chart.ranges,
+      title: String(chart.options?.title ?? ''),
+      row: chart.position?.row ?? 1,
+      column: chart.position?.column ?? 1,
+    })),
   };
 }

@@ -44,7 +44,8 @@ export interface Playground {
 const root = path.resolve(__dirname, '..', '..');
 const PAGE_FILE = path.join(__dirname, 'page.html');
 /** The tab's icon: a green sheet, as the page's logo. */
-const FAVICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0f9d58"/><path d="M4 4h8v8H4z" fill="#fff"/><path d="M4 7h8M4 10h8M8 4v8" stroke="#0f9d58"/></svg>';
+const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0f9d58"/><path d="M4 4h8v8H4z" fill="#fff"/><path d="M4 7h8M4 10h8M8 4v8" stroke="#0f9d58"/></svg>';
 
 /** The google.script.run shim, put in the sidebar page before its own script. */
 function shimScript(prefill: boolean): string {
@@ -92,7 +93,8 @@ function send(res: http.ServerResponse, status: number, type: string, body: stri
   res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
   res.end(body);
 }
-const sendJson = (res: http.ServerResponse, body: unknown, status = 200) => send(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
+const sendJson = (res: http.ServerResponse, body: unknown, status = 200) =>
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
 
 /** Functions the sidebar may call through the shim: the bundle's public, non-formula functions. */
 const FORMULA_PREFIX = 'ENGAGE_';
@@ -105,11 +107,29 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   const user = DEMO_USER.email;
   const manifest = JSON.parse(fs.readFileSync(path.join(distDir, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
   // Sheets of the host's default size, 26 columns as a new Google Sheet: a formula wider than that shows #REF! here too.
-  const host = createGasHost({ owner: user, activeUser: user, timeZone: options.timeZone ?? 'Europe/Berlin', htmlFiles: { sidebar: sidebarHtml }, sheets: options.sheets ?? ['Sheet1'], manifest });
+  const host = createGasHost({
+    owner: user,
+    activeUser: user,
+    timeZone: options.timeZone ?? 'Europe/Berlin',
+    htmlFiles: { sidebar: sidebarHtml },
+    sheets: options.sheets ?? ['Sheet1'],
+    manifest,
+  });
   host.load(code);
   host.open({ authMode: 'LIMITED' });
   // Settings point at the emulator; sign-in stays a real step in the sidebar.
-  host.call('saveSettings', [{ reportingBaseUrl: emulator.baseUrl, recommendationsUrl: emulator.recsUrl, apiKey: DEMO_API_KEY.key, widgetId: DEMO_API_KEY.widgetIds[0] }], { user });
+  host.call(
+    'saveSettings',
+    [
+      {
+        reportingBaseUrl: emulator.baseUrl,
+        recommendationsUrl: emulator.recsUrl,
+        apiKey: DEMO_API_KEY.key,
+        widgetId: DEMO_API_KEY.widgetIds[0],
+      },
+    ],
+    { user },
+  );
   host.call('showSidebar', [], { user });
 
   const shim = shimScript(options.prefillSignIn !== false);
@@ -129,7 +149,8 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     const body = req.method === 'POST' ? await readJson(req) : {};
     if (route === '/api/run') {
       const fn = String(body.fn ?? '');
-      if (!/^[A-Za-z]\w*$/.test(fn) || fn.startsWith(FORMULA_PREFIX)) return sendJson(res, { ok: false, error: `Unknown server function ${fn}` });
+      if (!/^[A-Za-z]\w*$/.test(fn) || fn.startsWith(FORMULA_PREFIX))
+        return sendJson(res, { ok: false, error: `Unknown server function ${fn}` });
       const args = Array.isArray(body.args) ? body.args : [];
       // Progress polls must not wait behind the run they report on.
       const work = async () => {
@@ -140,12 +161,20 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
       const outcome = fn === 'getRunProgress' ? await work() : await serial(work);
       const toasts = newToasts();
       if (outcome.ok) return sendJson(res, { ok: true, value: outcome.value ?? null, changed: fn !== 'getRunProgress', toasts });
-      return sendJson(res, { ok: false, error: outcome.functionNotFound ? `Script function not found: ${fn}` : (outcome.error?.message ?? 'The server function failed.'), changed: true, toasts });
+      return sendJson(res, {
+        ok: false,
+        error: outcome.functionNotFound ? `Script function not found: ${fn}` : (outcome.error?.message ?? 'The server function failed.'),
+        changed: true,
+        toasts,
+      });
     }
     const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
     if (route === '/api/sheet') return sendJson(res, sheetView(host, query.get('sheet') ?? undefined) satisfies SheetView);
     if (route === '/api/rows') {
-      return sendJson(res, rowsOf(host, query.get('sheet') ?? undefined, Number(query.get('from') ?? 1), Number(query.get('count') ?? 100)) satisfies RowBlock);
+      return sendJson(
+        res,
+        rowsOf(host, query.get('sheet') ?? undefined, Number(query.get('from') ?? 1), Number(query.get('count') ?? 100)) satisfies RowBlock,
+      );
     }
     if (route === '/api/select') {
       host.setActiveRange(String(body.sheet), String(body.a1));
@@ -171,7 +200,9 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     if (route === '/sidebar') return send(res, 200, 'text/html; charset=utf-8', sidebarPage);
     if (route === '/favicon.svg' || route === '/favicon.ico') return send(res, 200, 'image/svg+xml', FAVICON_SVG);
     if (route.startsWith('/api/')) {
-      api(req, res, route).catch((error: unknown) => sendJson(res, { ok: false, error: error instanceof Error ? error.message : String(error) }, 500));
+      api(req, res, route).catch((error: unknown) =>
+        sendJson(res, { ok: false, error: error instanceof Error ? error.message : String(error) }, 500),
+      );
       return;
     }
     send(res, 404, 'text/plain', 'Not found');

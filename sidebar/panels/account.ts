@@ -30,7 +30,11 @@ export const panel: Panel = {
     ctx.onStateChange(render);
     const state = ctx.state();
     if (state) render(state);
-    refreshQuota = () => void ctx.server.getSidebarState().then((fresh) => renderQuota(quota, fresh), () => undefined);
+    refreshQuota = () =>
+      void ctx.server.getSidebarState().then(
+        (fresh) => renderQuota(quota, fresh),
+        () => undefined,
+      );
     refreshQuota();
   },
   shown() {
@@ -83,7 +87,13 @@ function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext)
   }
 
   const status = el('div', { class: 'form-status' });
-  const username = el('input', { type: 'email', id: 'sign-in-username', autocomplete: 'username', required: true, placeholder: 'you@example.com' });
+  const username = el('input', {
+    type: 'email',
+    id: 'sign-in-username',
+    autocomplete: 'username',
+    required: true,
+    placeholder: 'you@example.com',
+  });
   const password = el('input', { type: 'password', id: 'sign-in-password', autocomplete: 'current-password', required: true });
   const form = el(
     'form',
@@ -92,7 +102,11 @@ function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext)
     session.warning ? notice('warning', session.warning) : null,
     field('User name', username),
     field('Password', password),
-    el('p', { class: 'hint' }, 'Engage allows 2 sign-ins an hour. A sign-in lasts 30 days; only its token is kept, in your own user properties, never your password.'),
+    el(
+      'p',
+      { class: 'hint' },
+      'Engage allows 2 sign-ins an hour. A sign-in lasts 30 days; only its token is kept, in your own user properties, never your password.',
+    ),
     el('div', { class: 'actions' }, el('button', { type: 'submit', class: 'action', id: 'sign-in-submit' }, 'Sign in')),
     status,
   );
@@ -129,19 +143,36 @@ function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext)
 
 function renderQuota(box: HTMLElement, state: SidebarState): void {
   const account = state.quota.accountType === 'workspace' ? 'Google Workspace account' : 'consumer Google account';
-  replaceChildren(box,
+  replaceChildren(
+    box,
     el('h2', {}, 'Apps Script quota'),
     quotaBlock('quota-urlfetch', 'URL fetches by Engage in the current 24 hours', state.quota.urlFetch, count),
-    el('p', { class: 'hint' }, `Apps Script allows ${count(state.quota.urlFetch.limit)} URL fetches a day for a ${account}, shared with your other scripts. Scheduled refreshes stop at ${Math.round((1 - FORMULA_RESERVE_SHARE) * 100)}% of it; the rest is kept for your formulas and this sidebar.`));
+    el(
+      'p',
+      { class: 'hint' },
+      `Apps Script allows ${count(state.quota.urlFetch.limit)} URL fetches a day for a ${account}, shared with your other scripts. ` +
+        `Scheduled refreshes stop at ${Math.round((1 - FORMULA_RESERVE_SHARE) * 100)}% of it; the rest is kept for your formulas and this sidebar.`,
+    ),
+  );
 }
 
 function renderSettings(box: HTMLElement, state: SidebarState, ctx: PanelContext): void {
   const s = state.settings;
   const allowed = s.allowedAddresses.length > 0 ? ` Must start with ${s.allowedAddresses.join(' or ')}.` : '';
   const status = el('div', { class: 'form-status' });
-  const baseUrl = el('input', { type: 'url', id: 'settings-base-url', value: s.reportingBaseUrl ?? '', placeholder: 'https://…/engage/v2' });
+  const baseUrl = el('input', {
+    type: 'url',
+    id: 'settings-base-url',
+    value: s.reportingBaseUrl ?? '',
+    placeholder: 'https://…/engage/v2',
+  });
   const recommendationsUrl = el('input', { type: 'url', id: 'settings-recommendations-url', value: s.recommendationsUrl ?? '' });
-  const apiKey = el('input', { type: 'password', id: 'settings-api-key', autocomplete: 'off', placeholder: s.hasApiKey ? 'Saved (type to replace)' : '' });
+  const apiKey = el('input', {
+    type: 'password',
+    id: 'settings-api-key',
+    autocomplete: 'off',
+    placeholder: s.hasApiKey ? 'Saved (type to replace)' : '',
+  });
   const widgetId = el('input', { type: 'text', id: 'settings-widget-id', value: s.widgetId ?? '' });
   const form = el(
     'form',
@@ -149,14 +180,22 @@ function renderSettings(box: HTMLElement, state: SidebarState, ctx: PanelContext
     el('h2', {}, 'Settings'),
     field('Reporting base address', baseUrl, `Ends with /engage/v2.${allowed}`),
     field('Recommendations address', recommendationsUrl, allowed.trim() || undefined),
-    field('Recommendations API key', apiKey, s.hasApiKey ? 'A key is saved. Leave empty to keep it.' : 'Kept in your user properties only.'),
+    field(
+      'Recommendations API key',
+      apiKey,
+      s.hasApiKey ? 'A key is saved. Leave empty to keep it.' : 'Kept in your user properties only.',
+    ),
     field('Widget ID', widgetId),
     el('div', { class: 'actions' }, el('button', { type: 'submit', id: 'settings-save' }, 'Save settings')),
     status,
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const change: Record<string, string> = { reportingBaseUrl: baseUrl.value, recommendationsUrl: recommendationsUrl.value, widgetId: widgetId.value };
+    const change: Record<string, string> = {
+      reportingBaseUrl: baseUrl.value,
+      recommendationsUrl: recommendationsUrl.value,
+      widgetId: widgetId.value,
+    };
     if (apiKey.value) change.apiKey = apiKey.value;
     void busy(form, status, () => ctx.server.saveSettings(change)).then((saved) => {
       if (!saved) return;

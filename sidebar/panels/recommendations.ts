@@ -70,7 +70,16 @@ export function mountRecommendations(container: HTMLElement, ctx: PanelContext, 
     replaceChildren(
       setup,
       missing.length
-        ? notice('warning', el('span', {}, `Set ${missing.join(' and ')} first, under `, el('button', { type: 'button', class: 'link', onclick: () => ctx.showPanel('account') }, 'Account > Settings'), '.'))
+        ? notice(
+            'warning',
+            el(
+              'span',
+              {},
+              `Set ${missing.join(' and ')} first, under `,
+              el('button', { type: 'button', class: 'link', onclick: () => ctx.showPanel('account') }, 'Account > Settings'),
+              '.',
+            ),
+          )
         : null,
     );
   };
@@ -80,21 +89,30 @@ export function mountRecommendations(container: HTMLElement, ctx: PanelContext, 
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const request = { keywords: keywords.value, iabCategories: categories.value, contentUrl: contentUrl.value, widgetJSId: widget.value, testMode: testMode.checked };
+    const request = {
+      keywords: keywords.value,
+      iabCategories: categories.value,
+      contentUrl: contentUrl.value,
+      widgetJSId: widget.value,
+      testMode: testMode.checked,
+    };
     submit.disabled = true;
     replaceChildren(status, el('div', { class: 'progress' }, el('div', { class: 'progress-bar indeterminate' }, el('div', {}))));
-    ctx.server.previewRecommendations(request).then(
-      (preview) => {
-        replaceChildren(status);
-        showPreview(results, preview, pixel);
-      },
-      (error: unknown) => {
-        replaceChildren(status, notice('error', failureText(error)));
-        replaceChildren(results);
-      },
-    ).finally(() => {
-      submit.disabled = false;
-    });
+    ctx.server
+      .previewRecommendations(request)
+      .then(
+        (preview) => {
+          replaceChildren(status);
+          showPreview(results, preview, pixel);
+        },
+        (error: unknown) => {
+          replaceChildren(status, notice('error', failureText(error)));
+          replaceChildren(results);
+        },
+      )
+      .finally(() => {
+        submit.disabled = false;
+      });
   });
 
   container.append(form, results);
@@ -106,11 +124,24 @@ export function showPreview(results: HTMLElement, preview: RecommendationsPrevie
   const header = el(
     'div',
     { class: 'recs-header' },
-    el('span', { class: preview.testMode ? 'recs-badge recs-badge-test' : 'recs-badge recs-badge-live', id: 'recs-result-mode' }, preview.testMode ? 'Test mode' : 'Live'),
+    el(
+      'span',
+      { class: preview.testMode ? 'recs-badge recs-badge-test' : 'recs-badge recs-badge-live', id: 'recs-result-mode' },
+      preview.testMode ? 'Test mode' : 'Live',
+    ),
     ` ${cards.length} ad${cards.length === 1 ? '' : 's'} for widget ${preview.widgetJSId}`,
   );
-  const omitted = preview.omitted > 0 ? notice('warning', `${preview.omitted} ad${preview.omitted === 1 ? ' was' : 's were'} left out: ${preview.omitted === 1 ? 'its link is' : 'their links are'} not an http(s) address.`) : null;
-  const chat = cards.length > 0 ? el('div', { class: 'recs-chat', role: 'list' }, ...cards) : el('p', { class: 'empty-state' }, 'Engage returned no ads for these keywords and categories.');
+  const omitted =
+    preview.omitted > 0
+      ? notice(
+          'warning',
+          `${preview.omitted} ad${preview.omitted === 1 ? ' was' : 's were'} left out: ${preview.omitted === 1 ? 'its link is' : 'their links are'} not an http(s) address.`,
+        )
+      : null;
+  const chat =
+    cards.length > 0
+      ? el('div', { class: 'recs-chat', role: 'list' }, ...cards)
+      : el('p', { class: 'empty-state' }, 'Engage returned no ads for these keywords and categories.');
   const pixelStatus = el('p', { class: 'hint', id: 'recs-pixel-status' });
   replaceChildren(results, header, omitted, chat, pixelStatus);
 
@@ -119,9 +150,17 @@ export function showPreview(results: HTMLElement, preview: RecommendationsPrevie
   const url = impressionPixelUrl(preview.reportServed, displayed);
   if (url) {
     pixel(url);
-    replaceChildren(pixelStatus, `Impression reported for position${displayed.length === 1 ? '' : 's'} ${displayed.join('-')}${preview.testMode ? ' (test mode)' : ''}.`);
+    replaceChildren(
+      pixelStatus,
+      `Impression reported for position${displayed.length === 1 ? '' : 's'} ${displayed.join('-')}${preview.testMode ? ' (test mode)' : ''}.`,
+    );
   } else {
-    replaceChildren(pixelStatus, displayed.length === 0 ? 'No impression reported: nothing was displayed.' : 'No impression reported: the answer had no tracking address.');
+    replaceChildren(
+      pixelStatus,
+      displayed.length === 0
+        ? 'No impression reported: nothing was displayed.'
+        : 'No impression reported: the answer had no tracking address.',
+    );
   }
   return url;
 }
@@ -131,7 +170,15 @@ function documentCard(doc: PreviewDocument): HTMLElement {
   const link = { href: doc.url, target: '_blank', rel: 'noopener noreferrer nofollow sponsored' };
   const thumbnail = doc.thumbnail_url
     ? // With an empty alt, a thumbnail that does not load leaves the grey square of its background, not a broken image.
-      el('img', { class: 'recs-thumb', src: doc.thumbnail_url, alt: '', loading: 'lazy', referrerpolicy: 'no-referrer', width: 64, height: 64 })
+      el('img', {
+        class: 'recs-thumb',
+        src: doc.thumbnail_url,
+        alt: '',
+        loading: 'lazy',
+        referrerpolicy: 'no-referrer',
+        width: 64,
+        height: 64,
+      })
     : el('div', { class: 'recs-thumb recs-thumb-empty', 'aria-hidden': 'true' });
   return el(
     'article',

@@ -24,10 +24,17 @@ function statusLines(view: ScheduleView): HTMLElement {
   const s = view.status;
   const lines = el('dl', { class: 'schedule-status' });
   const row = (label: string, value: string) => lines.append(el('dt', {}, label), el('dd', {}, value));
-  row('Last success', s.lastSuccess ? `${when(s.lastSuccess)}, ${s.rows ?? 0} rows in ${((s.durationMs ?? 0) / 1000).toFixed(1)} s` : 'never');
+  row(
+    'Last success',
+    s.lastSuccess ? `${when(s.lastSuccess)}, ${s.rows ?? 0} rows in ${((s.durationMs ?? 0) / 1000).toFixed(1)} s` : 'never',
+  );
   row('Last attempt', when(s.lastAttempt));
   row('Next run', view.paused ? 'paused' : s.nextRun ? `from ${when(s.nextRun)}` : 'at the next hourly run');
-  if (s.lastError) row('Last error', `${s.lastError.message}${s.lastError.traceId && !s.lastError.message.includes(s.lastError.traceId) ? ` [trace ID ${s.lastError.traceId}]` : ''}`);
+  if (s.lastError)
+    row(
+      'Last error',
+      `${s.lastError.message}${s.lastError.traceId && !s.lastError.message.includes(s.lastError.traceId) ? ` [trace ID ${s.lastError.traceId}]` : ''}`,
+    );
   return lines;
 }
 
@@ -35,7 +42,8 @@ function statusLines(view: ScheduleView): HTMLElement {
 function badge(view: ScheduleView): HTMLElement | null {
   if (view.paused) return el('span', { class: 'schedule-badge schedule-badge-paused' }, 'paused');
   if (view.status.needsSignIn) return el('span', { class: 'schedule-badge schedule-badge-error' }, 'sign in again');
-  if (view.status.lastError && (view.status.failures ?? 0) > 0) return el('span', { class: 'schedule-badge schedule-badge-error' }, 'failing');
+  if (view.status.lastError && (view.status.failures ?? 0) > 0)
+    return el('span', { class: 'schedule-badge schedule-badge-error' }, 'failing');
   if (view.status.lastSuccess) return el('span', { class: 'schedule-badge schedule-badge-ok' }, 'up to date');
   return null;
 }
@@ -47,23 +55,47 @@ function badge(view: ScheduleView): HTMLElement | null {
 function editForm(view: ScheduleView, save: (definition: SavedReportInput) => Promise<boolean>, close: () => void): HTMLFormElement {
   const prefix = `edit-${view.id}`;
   const definition = view.definition;
-  const name = el('input', { type: 'text', id: `${prefix}-name`, class: 'edit-name', maxlength: 100, value: definition.name, autocomplete: 'off' });
+  const name = el('input', {
+    type: 'text',
+    id: `${prefix}-name`,
+    class: 'edit-name',
+    maxlength: 100,
+    value: definition.name,
+    autocomplete: 'off',
+  });
   const schedule = scheduleFields(prefix, definition.schedule);
   const paused = el('input', { type: 'checkbox', id: `${prefix}-paused`, class: 'edit-paused', checked: view.paused });
   // Incremental is offered only when the report could merge by day (checkSavedReport's own rule).
   const canMerge = incrementalProblem({ ...definition, totals: false }) === undefined && !definition.totals;
-  const incremental = el('input', { type: 'checkbox', id: `${prefix}-incremental`, class: 'edit-incremental', checked: definition.incremental === true });
+  const incremental = el('input', {
+    type: 'checkbox',
+    id: `${prefix}-incremental`,
+    class: 'edit-incremental',
+    checked: definition.incremental === true,
+  });
   const problem = el('div', { role: 'alert' });
-  const form = el('form', { class: 'schedule-section schedule-edit', novalidate: true, 'aria-label': `Edit ${definition.name}` },
+  const form = el(
+    'form',
+    { class: 'schedule-section schedule-edit', novalidate: true, 'aria-label': `Edit ${definition.name}` },
     field('Name', name),
     schedule.node,
     el('label', { class: 'check', for: paused.id }, paused, 'Paused (not refreshed until resumed)'),
-    canMerge ? el('label', { class: 'check', for: incremental.id }, incremental, 'Incremental: fetch only new days and the 3 before') : null,
-    el('div', { class: 'hint' }, `Period at each refresh: ${describePeriod(definition.period)}. To change the report itself, save it again from the Report tab.`),
+    canMerge
+      ? el('label', { class: 'check', for: incremental.id }, incremental, 'Incremental: fetch only new days and the 3 before')
+      : null,
+    el(
+      'div',
+      { class: 'hint' },
+      `Period at each refresh: ${describePeriod(definition.period)}. To change the report itself, save it again from the Report tab.`,
+    ),
     problem,
-    el('div', { class: 'actions' },
+    el(
+      'div',
+      { class: 'actions' },
       el('button', { type: 'submit', class: 'action edit-save' }, 'Save changes'),
-      el('button', { type: 'button', class: 'edit-cancel', onclick: close }, 'Cancel')));
+      el('button', { type: 'button', class: 'edit-cancel', onclick: close }, 'Cancel'),
+    ),
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (!name.value.trim()) return replaceChildren(problem, notice('error', 'Name the saved report.'));
@@ -84,60 +116,105 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
   const message = el('div', { role: 'status', 'aria-live': 'polite' });
   const runtimeBox = el('div', { class: 'schedule-runtime' });
   const listBox = el('div', { class: 'schedule-list' });
-  replaceChildren(container,
-    el('p', { class: 'hint' }, 'Saved reports refresh on their schedule through one hourly trigger, with the sign-in of whoever saved them. Data is replaced only after every page arrived; a failure keeps the old data and shows here and in a note on the report\'s first cell.'),
-    runtimeBox, message, listBox);
+  replaceChildren(
+    container,
+    el(
+      'p',
+      { class: 'hint' },
+      'Saved reports refresh on their schedule through one hourly trigger, with the sign-in of whoever saved them. ' +
+        "Data is replaced only after every page arrived; a failure keeps the old data and shows here and in a note on the report's first cell.",
+    ),
+    runtimeBox,
+    message,
+    listBox,
+  );
 
   const render = (list: ScheduleList) => {
     const minutes = (ms: number) => `${Math.round(ms / 60_000)} min`;
-    replaceChildren(runtimeBox,
+    replaceChildren(
+      runtimeBox,
       quotaBlock('schedule-runtime', 'Your trigger time in the current 24 hours', list.triggerRuntime, minutes),
-      el('p', { class: 'hint' }, 'Apps Script gives your triggers this much time a day. When it runs out, the reports still due wait, first in line, until the count restarts.'));
+      el(
+        'p',
+        { class: 'hint' },
+        'Apps Script gives your triggers this much time a day. When it runs out, the reports still due wait, first in line, until the count restarts.',
+      ),
+    );
     if (list.reports.length === 0) {
       replaceChildren(listBox, notice('info', 'No saved reports yet: build a report in the Report tab and choose "Save to schedule".'));
       return;
     }
-    replaceChildren(listBox, ...list.reports.map((view) => {
-      const perform = async (work: () => Promise<ScheduleList>, done?: string): Promise<boolean> => {
-        replaceChildren(message, notice('info', 'Working…'));
-        try {
-          render(await work());
-          replaceChildren(message, done ? notice('success', done) : null);
-          return true;
-        } catch (error) {
-          replaceChildren(message, notice('error', failureText(error)));
-          return false;
-        }
-      };
-      // Only the user who saved a report may run or change it: it runs with their sign-in.
-      const act = (label: string, work: () => Promise<ScheduleList>) =>
-        el('button', { type: 'button', class: 'secondary', disabled: !view.mine, onclick: () => void perform(work) }, label);
-      const editBox = el('div');
-      const closeEdit = () => {
-        replaceChildren(editBox);
-        editButton.setAttribute('aria-expanded', 'false');
-      };
-      const editButton = el('button', {
-        type: 'button', class: 'secondary', disabled: !view.mine, 'aria-expanded': 'false',
-        onclick: () => {
-          if (editBox.firstChild) return closeEdit();
-          replaceChildren(editBox, editForm(view, (definition) => perform(() => ctx.server.updateSchedule(view.id, definition), `Saved the changes to “${definition.name}”.`), closeEdit));
-          editButton.setAttribute('aria-expanded', 'true');
-          editBox.querySelector('input')?.focus();
-        },
-      }, 'Edit');
-      return el('article', { class: 'schedule', 'data-id': view.id },
-        el('h3', {}, view.name, badge(view)),
-        el('p', { class: 'hint schedule-summary' }, `${view.scheduleText} → ${view.target}, ${describePeriod(view.definition.period)}${view.definition.incremental ? ', incremental' : ''}${view.mine ? '' : ' (saved by another editor)'}`),
-        view.status.needsSignIn ? notice('warning', 'Sign in again: the Engage sign-in of whoever saved this report is missing, expired or was refused.') : null,
-        statusLines(view),
-        el('div', { class: 'actions' },
-          editButton,
-          act('Run now', async () => (await ctx.server.runScheduleNow(view.id)).list),
-          act(view.paused ? 'Resume' : 'Pause', () => ctx.server.pauseSchedule(view.id, !view.paused)),
-          act('Delete', () => ctx.server.deleteSchedule(view.id))),
-        editBox);
-    }));
+    replaceChildren(
+      listBox,
+      ...list.reports.map((view) => {
+        const perform = async (work: () => Promise<ScheduleList>, done?: string): Promise<boolean> => {
+          replaceChildren(message, notice('info', 'Working…'));
+          try {
+            render(await work());
+            replaceChildren(message, done ? notice('success', done) : null);
+            return true;
+          } catch (error) {
+            replaceChildren(message, notice('error', failureText(error)));
+            return false;
+          }
+        };
+        // Only the user who saved a report may run or change it: it runs with their sign-in.
+        const act = (label: string, work: () => Promise<ScheduleList>) =>
+          el('button', { type: 'button', class: 'secondary', disabled: !view.mine, onclick: () => void perform(work) }, label);
+        const editBox = el('div');
+        const closeEdit = () => {
+          replaceChildren(editBox);
+          editButton.setAttribute('aria-expanded', 'false');
+        };
+        const editButton = el(
+          'button',
+          {
+            type: 'button',
+            class: 'secondary',
+            disabled: !view.mine,
+            'aria-expanded': 'false',
+            onclick: () => {
+              if (editBox.firstChild) return closeEdit();
+              replaceChildren(
+                editBox,
+                editForm(
+                  view,
+                  (definition) =>
+                    perform(() => ctx.server.updateSchedule(view.id, definition), `Saved the changes to “${definition.name}”.`),
+                  closeEdit,
+                ),
+              );
+              editButton.setAttribute('aria-expanded', 'true');
+              editBox.querySelector('input')?.focus();
+            },
+          },
+          'Edit',
+        );
+        return el(
+          'article',
+          { class: 'schedule', 'data-id': view.id },
+          el('h3', {}, view.name, badge(view)),
+          el(
+            'p',
+            { class: 'hint schedule-summary' },
+            `${view.scheduleText} → ${view.target}, ${describePeriod(view.definition.period)}${view.definition.incremental ? ', incremental' : ''}${view.mine ? '' : ' (saved by another editor)'}`,
+          ),
+          view.status.needsSignIn
+            ? notice('warning', 'Sign in again: the Engage sign-in of whoever saved this report is missing, expired or was refused.')
+            : null,
+          statusLines(view),
+          el(
+            'div',
+            { class: 'actions' },
+            editButton,
+            act('Run now', async () => (await ctx.server.runScheduleNow(view.id)).list),
+            act(view.paused ? 'Resume' : 'Pause', () => ctx.server.pauseSchedule(view.id, !view.paused)),
+            act('Delete', () => ctx.server.deleteSchedule(view.id)),
+          ),
+          editBox,
+        );
+      }),
+    );
   };
 
   const load = async () => {

@@ -8,7 +8,8 @@
  * The core's folders are layers, lowest first; a file imports only from its own folder and the layers
  * below it (test/unit/core/purity.test.ts checks it):
  *   util/             dates, text, hashes, base64, UTF-8 sizes, A1 cells, currencies, the zod setup
- *   (base)            spec.ts, ports.ts, errors.ts, budgets.ts at the root of src/core
+ *   errors/           the error hierarchy: its root, Engage's answers, failures without an answer
+ *   (base)            spec.ts, ports.ts, budgets.ts at the root of src/core
  *   api/              the Engage client and its requests: sending, retries, rate limits, paging, answers
  *   sheets/           report tables, sheet blocks, lookup tables, formula arguments, block records
  *   builder/, recommendations/   the sidebar's report builder rules; in-chat recommendations (one rank)
@@ -16,12 +17,34 @@
  *   addon/            the add-on's use cases: the session and settings, formula results, sidebar runs
  */
 export type {
-  BlockPlacement, Cache, Cell, Clock, Compressor, HttpRequest, HttpResponse, HttpTransport, ListableStore, Lock, ReportSheet,
-  SheetBlock, SheetWriter, Sleeper, WrittenBlock,
+  BlockPlacement,
+  Cache,
+  Cell,
+  Clock,
+  Compressor,
+  HttpRequest,
+  HttpResponse,
+  HttpTransport,
+  ListableStore,
+  Lock,
+  ReportSheet,
+  SheetBlock,
+  SheetWriter,
+  Sleeper,
+  WrittenBlock,
 } from './ports';
 export {
-  DEC_DIGITS_MAX, DOC_BREAKDOWN_WINDOW_MONTHS, ENTITY_BREAKDOWNS, EXTERNAL_ID_MAX_LENGTH, MAIN_BREAKDOWNS, MAIN_METRICS_ONLY_ON_WIDGET,
-  REALTIME_WINDOW_HOURS, REPORT_SPECS, TOKEN_LIFETIME_DAYS, type LookupKind, type ReportKind,
+  DEC_DIGITS_MAX,
+  DOC_BREAKDOWN_WINDOW_MONTHS,
+  ENTITY_BREAKDOWNS,
+  EXTERNAL_ID_MAX_LENGTH,
+  MAIN_BREAKDOWNS,
+  MAIN_METRICS_ONLY_ON_WIDGET,
+  REALTIME_WINDOW_HOURS,
+  REPORT_SPECS,
+  TOKEN_LIFETIME_DAYS,
+  type LookupKind,
+  type ReportKind,
 } from './spec';
 export { TransportError, TriggerQuotaError, userMessage, ValidationError, type TransportFailureKind } from './errors';
 export { FORMULA_TIME_BUDGET_MS, PREVIEW_TIME_BUDGET_MS } from './budgets';
@@ -38,7 +61,13 @@ export { availableMetrics, defaultMetrics, METRIC_GROUPS, METRIC_INFO, metricLab
 export type { ReportInput } from './api/report-request';
 
 export {
-  FORMULA_MAX_ROWS, optionalInteger, optionalList, optionalText, requiredDate, requiredText, singleValue,
+  FORMULA_MAX_ROWS,
+  optionalInteger,
+  optionalList,
+  optionalText,
+  requiredDate,
+  requiredText,
+  singleValue,
 } from './sheets/formula-args';
 export { reportColumnCount } from './sheets/report-table';
 export { cellsAdded, checkCellRoom, type GridSize } from './sheets/sheet-output';

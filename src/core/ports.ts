@@ -97,7 +97,6 @@ export type RandomSource = () => number;
 /** A cell's value as Sheets reads and writes it. */
 export type Cell = string | number | boolean | Date;
 
-
 /** How a column of a written block is formatted. */
 export type ColumnKind = 'day' | 'month' | 'hour' | 'money' | 'percent' | 'count' | 'text';
 

@@ -43,7 +43,15 @@ export type MainBreakdown = (typeof MAIN_BREAKDOWNS)[number];
 export type ExternalIdBreakdown = (typeof EXTERNAL_ID_BREAKDOWNS)[number];
 
 /** Breakdowns whose value is an entity object ({id, name, ...}) rather than a plain string. */
-export const ENTITY_BREAKDOWNS: ReadonlySet<string> = new Set(['platform', 'referrer', 'country', 'section', 'widget', 'doc', 'partnerApp']);
+export const ENTITY_BREAKDOWNS: ReadonlySet<string> = new Set([
+  'platform',
+  'referrer',
+  'country',
+  'section',
+  'widget',
+  'doc',
+  'partnerApp',
+]);
 /** Breakdowns that are calendar periods and become dates in a sheet. */
 export const DATE_BREAKDOWNS: ReadonlySet<string> = new Set(['day', 'month']);
 
@@ -57,11 +65,35 @@ export const MAIN_FORBIDDEN_BREAKDOWN_PAIRS: ReadonlyArray<readonly [MainBreakdo
 
 /** General report metrics, in the spec's order (this is also the column order of a report table). */
 export const MAIN_METRICS = [
-  'paidPvs', 'totalPvs', 'organicPvs', 'paidReqs', 'totalReqs', 'organicReqs', 'revenue', 'rpmByPvs', 'reqsRpm',
-  'paidClicks', 'organicClicks', 'totalClicks', 'paidCtrByPvs', 'totalCtrByPvs', 'organicCtrByPvs', 'reqsPaidCtr',
-  'reqsTotalCtr', 'reqsOrganicCtr', 'videoRevenue', 'videoPlays', 'viewabilityRate', 'paidViewabilityRate',
-  'organicViewabilityRate', 'viewableCtr', 'viewableOrganicCtr', 'viewablePaidCtr', 'viewableRpm',
-  'optInRateByReqs', 'optInRateByPvs',
+  'paidPvs',
+  'totalPvs',
+  'organicPvs',
+  'paidReqs',
+  'totalReqs',
+  'organicReqs',
+  'revenue',
+  'rpmByPvs',
+  'reqsRpm',
+  'paidClicks',
+  'organicClicks',
+  'totalClicks',
+  'paidCtrByPvs',
+  'totalCtrByPvs',
+  'organicCtrByPvs',
+  'reqsPaidCtr',
+  'reqsTotalCtr',
+  'reqsOrganicCtr',
+  'videoRevenue',
+  'videoPlays',
+  'viewabilityRate',
+  'paidViewabilityRate',
+  'organicViewabilityRate',
+  'viewableCtr',
+  'viewableOrganicCtr',
+  'viewablePaidCtr',
+  'viewableRpm',
+  'optInRateByReqs',
+  'optInRateByPvs',
 ] as const;
 
 /** Availability column of the general report: metrics that exist only with or only without a breakdown. */
@@ -70,9 +102,21 @@ export const MAIN_METRICS_ONLY_ON_WIDGET: ReadonlySet<string> = new Set(['paidRe
 export const MAIN_METRICS_NOT_ON_DOC: ReadonlySet<string> = new Set(['optInRateByReqs', 'optInRateByPvs']);
 
 export const EXTERNAL_ID_METRICS = [
-  'totalReqs', 'paidReqs', 'organicReqs', 'totalClicks', 'paidClicks', 'organicClicks', 'reqsTotalCtr', 'reqsPaidCtr',
-  'reqsOrganicCtr', 'revenue', 'reqsRpm', 'videoRevenue', 'widgetViewableImpressions',
-  'organicWidgetViewableImpressions', 'paidWidgetViewableImpressions',
+  'totalReqs',
+  'paidReqs',
+  'organicReqs',
+  'totalClicks',
+  'paidClicks',
+  'organicClicks',
+  'reqsTotalCtr',
+  'reqsPaidCtr',
+  'reqsOrganicCtr',
+  'revenue',
+  'reqsRpm',
+  'videoRevenue',
+  'widgetViewableImpressions',
+  'organicWidgetViewableImpressions',
+  'paidWidgetViewableImpressions',
 ] as const;
 
 export const REALTIME_METRICS = ['paidReqs', 'paidClicks', 'reqsPaidCtr', 'revenue', 'reqsRpm', 'totalPvs'] as const;
@@ -98,19 +142,43 @@ export interface ReportSpec {
 
 export const REPORT_SPECS: Readonly<Record<ReportKind, ReportSpec>> = {
   main: {
-    kind: 'main', title: 'general report', path: '/reports/main',
-    breakdowns: MAIN_BREAKDOWNS, defaultBreakdowns: ['day'], metrics: MAIN_METRICS,
-    defaultPageLimit: 500, pageMax: 10000, hourly: false, acceptsCurrency: true, acceptsDecDigits: true,
+    kind: 'main',
+    title: 'general report',
+    path: '/reports/main',
+    breakdowns: MAIN_BREAKDOWNS,
+    defaultBreakdowns: ['day'],
+    metrics: MAIN_METRICS,
+    defaultPageLimit: 500,
+    pageMax: 10000,
+    hourly: false,
+    acceptsCurrency: true,
+    acceptsDecDigits: true,
   },
   externalId: {
-    kind: 'externalId', title: 'external-ID report', path: '/reports/externalId',
-    breakdowns: EXTERNAL_ID_BREAKDOWNS, defaultBreakdowns: ['externalId'], metrics: EXTERNAL_ID_METRICS,
-    defaultPageLimit: 500, pageMax: 5000, hourly: true, acceptsCurrency: true, acceptsDecDigits: false,
+    kind: 'externalId',
+    title: 'external-ID report',
+    path: '/reports/externalId',
+    breakdowns: EXTERNAL_ID_BREAKDOWNS,
+    defaultBreakdowns: ['externalId'],
+    metrics: EXTERNAL_ID_METRICS,
+    defaultPageLimit: 500,
+    pageMax: 5000,
+    hourly: true,
+    acceptsCurrency: true,
+    acceptsDecDigits: false,
   },
   realtime: {
-    kind: 'realtime', title: 'realtime external-ID report', path: '/reports/realtime/externalId',
-    breakdowns: EXTERNAL_ID_BREAKDOWNS, defaultBreakdowns: ['externalId'], metrics: REALTIME_METRICS,
-    defaultPageLimit: 1000, pageMax: 5000, hourly: true, acceptsCurrency: false, acceptsDecDigits: false,
+    kind: 'realtime',
+    title: 'realtime external-ID report',
+    path: '/reports/realtime/externalId',
+    breakdowns: EXTERNAL_ID_BREAKDOWNS,
+    defaultBreakdowns: ['externalId'],
+    metrics: REALTIME_METRICS,
+    defaultPageLimit: 1000,
+    pageMax: 5000,
+    hourly: true,
+    acceptsCurrency: false,
+    acceptsDecDigits: false,
   },
 };
 

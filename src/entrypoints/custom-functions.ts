@@ -6,8 +6,18 @@
  * left for Sheets to take the result.
  */
 import {
-  type Cell, FORMULA_MAX_ROWS, FORMULA_TIME_BUDGET_MS, type LookupKind, optionalInteger, optionalList, optionalText,
-  type ReportInput, type ReportKind, requiredDate, requiredText, singleValue,
+  type Cell,
+  FORMULA_MAX_ROWS,
+  FORMULA_TIME_BUDGET_MS,
+  type LookupKind,
+  optionalInteger,
+  optionalList,
+  optionalText,
+  type ReportInput,
+  type ReportKind,
+  requiredDate,
+  requiredText,
+  singleValue,
 } from '../core';
 import { createAddon } from '../gas/addon-services';
 import { withUserMessage } from './user-errors';
@@ -21,7 +31,17 @@ export function runFormula(work: (deadlineAtMs: number) => Cell[][]): Cell[][] {
 }
 
 interface ReportArgs {
-  entityId: Arg; fromDate: Arg; toDate: Arg; breakdowns: Arg; metrics: Arg; filter: Arg; sort: Arg; maxRows: Arg; currencyCode?: Arg; decDigits?: Arg; refresh: Arg;
+  entityId: Arg;
+  fromDate: Arg;
+  toDate: Arg;
+  breakdowns: Arg;
+  metrics: Arg;
+  filter: Arg;
+  sort: Arg;
+  maxRows: Arg;
+  currencyCode?: Arg;
+  decDigits?: Arg;
+  refresh: Arg;
 }
 
 function reportFormula(kind: ReportKind, args: ReportArgs): Cell[][] {
@@ -54,8 +74,12 @@ function reportFormula(kind: ReportKind, args: ReportArgs): Cell[][] {
 
 function lookupFormula(kind: LookupKind, publisherId: Arg, refresh: Arg): Cell[][] {
   return runFormula((deadlineAtMs) => {
-    const id = publisherId === undefined ? undefined : requiredText(publisherId, 'publisherId', 'the publisher ID from ENGAGE_PUBLISHERS()');
-    return createAddon({ inCustomFunction: true }).formulaLookup(kind, id, { deadlineAtMs, refresh: singleValue(refresh, 'refresh') ?? null });
+    const id =
+      publisherId === undefined ? undefined : requiredText(publisherId, 'publisherId', 'the publisher ID from ENGAGE_PUBLISHERS()');
+    return createAddon({ inCustomFunction: true }).formulaLookup(kind, id, {
+      deadlineAtMs,
+      refresh: singleValue(refresh, 'refresh') ?? null,
+    });
   });
 }
 
@@ -77,9 +101,31 @@ function lookupFormula(kind: LookupKind, publisherId: Arg, refresh: Arg): Cell[]
  * @customfunction
  */
 export function ENGAGE_REPORT(
-  entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, metrics?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, currencyCode?: Arg, decDigits?: Arg, refresh?: Arg,
+  entityId: Arg,
+  fromDate: Arg,
+  toDate: Arg,
+  breakdowns?: Arg,
+  metrics?: Arg,
+  filter?: Arg,
+  sort?: Arg,
+  maxRows?: Arg,
+  currencyCode?: Arg,
+  decDigits?: Arg,
+  refresh?: Arg,
 ): Cell[][] {
-  return reportFormula('main', { entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, currencyCode, decDigits, refresh });
+  return reportFormula('main', {
+    entityId,
+    fromDate,
+    toDate,
+    breakdowns,
+    metrics,
+    filter,
+    sort,
+    maxRows,
+    currencyCode,
+    decDigits,
+    refresh,
+  });
 }
 
 /**
@@ -99,7 +145,16 @@ export function ENGAGE_REPORT(
  * @customfunction
  */
 export function ENGAGE_EXTERNALID_REPORT(
-  entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, metrics?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, currencyCode?: Arg, refresh?: Arg,
+  entityId: Arg,
+  fromDate: Arg,
+  toDate: Arg,
+  breakdowns?: Arg,
+  metrics?: Arg,
+  filter?: Arg,
+  sort?: Arg,
+  maxRows?: Arg,
+  currencyCode?: Arg,
+  refresh?: Arg,
 ): Cell[][] {
   return reportFormula('externalId', { entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, currencyCode, refresh });
 }
@@ -119,7 +174,17 @@ export function ENGAGE_EXTERNALID_REPORT(
  * @return A header row, one row per result, and a Total row.
  * @customfunction
  */
-export function ENGAGE_REALTIME_REPORT(entityId: Arg, fromDate: Arg, toDate: Arg, breakdowns?: Arg, metrics?: Arg, filter?: Arg, sort?: Arg, maxRows?: Arg, refresh?: Arg): Cell[][] {
+export function ENGAGE_REALTIME_REPORT(
+  entityId: Arg,
+  fromDate: Arg,
+  toDate: Arg,
+  breakdowns?: Arg,
+  metrics?: Arg,
+  filter?: Arg,
+  sort?: Arg,
+  maxRows?: Arg,
+  refresh?: Arg,
+): Cell[][] {
   return reportFormula('realtime', { entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, refresh });
 }
 

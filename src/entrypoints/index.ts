@@ -4,10 +4,24 @@
  */
 export { onOpen, onInstall, showSidebar, refreshAll, signOutFromMenu } from './menu';
 export {
-  ENGAGE_REPORT, ENGAGE_EXTERNALID_REPORT, ENGAGE_REALTIME_REPORT,
-  ENGAGE_PUBLISHERS, ENGAGE_WIDGETS, ENGAGE_NATIVEAPPS, ENGAGE_COUNTRIES, ENGAGE_TIMEZONES,
+  ENGAGE_REPORT,
+  ENGAGE_EXTERNALID_REPORT,
+  ENGAGE_REALTIME_REPORT,
+  ENGAGE_PUBLISHERS,
+  ENGAGE_WIDGETS,
+  ENGAGE_NATIVEAPPS,
+  ENGAGE_COUNTRIES,
+  ENGAGE_TIMEZONES,
 } from './custom-functions';
 export { signIn, signInWithToken, signOut, saveSettings, getSidebarState } from './sidebar-api';
 export { ENGAGE_RECOMMENDATIONS, previewRecommendations } from './recommendations';
 export { listPublishers, getSheetContext, runReportToSheet, getRunProgress, insertFormula, addChart } from './sidebar-reports';
-export { saveSchedule, listSchedules, updateSchedule, runScheduleNow, pauseSchedule, deleteSchedule, onScheduledRefresh } from './schedules';
+export {
+  saveSchedule,
+  listSchedules,
+  updateSchedule,
+  runScheduleNow,
+  pauseSchedule,
+  deleteSchedule,
+  onScheduledRefresh,
+} from './schedules';

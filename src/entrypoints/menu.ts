@@ -15,14 +15,20 @@ export function onOpen(e?: GoogleAppsScript.Events.SheetsOnOpen): void {
   const menu = SpreadsheetApp.getUi().createAddonMenu();
   const warning = e && e.authMode !== undefined && String(e.authMode) !== 'NONE' ? signInWarning() : undefined;
   if (warning) menu.addItem(`⚠ ${warning}`, 'showSidebar').addSeparator();
-  menu.addItem('Open sidebar', 'showSidebar').addItem('Refresh all', 'refreshAll').addSeparator().addItem('Sign out', 'signOutFromMenu').addToUi();
+  menu
+    .addItem('Open sidebar', 'showSidebar')
+    .addItem('Refresh all', 'refreshAll')
+    .addSeparator()
+    .addItem('Sign out', 'signOutFromMenu')
+    .addToUi();
 }
 
 function signInWarning(): string | undefined {
   try {
     const session = createSession().state();
     if (session.rejected) return 'Sign in again';
-    if (session.warning && session.signedIn) return `Sign-in ends in ${Math.max(0, TOKEN_LIFETIME_DAYS - (session.tokenAgeDays ?? 0))} days`;
+    if (session.warning && session.signedIn)
+      return `Sign-in ends in ${Math.max(0, TOKEN_LIFETIME_DAYS - (session.tokenAgeDays ?? 0))} days`;
   } catch {
     // LIMITED mode or a missing setting: the plain menu is enough.
   }

@@ -22,11 +22,20 @@ import { withUserMessage } from './user-errors';
  * @return A header row (pos, content, source_display_name, target_domain, url, thumbnail_url, cta) and one row per ad.
  * @customfunction
  */
-export function ENGAGE_RECOMMENDATIONS(keywords: unknown, iabCategories: unknown, contentUrl: unknown, widgetJSId: unknown, testMode?: unknown, refresh?: unknown): Cell[][] {
-  return runFormula((deadlineAtMs) => createAddon({ inCustomFunction: true }).formulaRecommendations(
-    { keywords, iabCategories, contentUrl, widgetJSId, testMode },
-    { deadlineAtMs, refresh: singleValue(refresh, 'refresh') ?? null },
-  ));
+export function ENGAGE_RECOMMENDATIONS(
+  keywords: unknown,
+  iabCategories: unknown,
+  contentUrl: unknown,
+  widgetJSId: unknown,
+  testMode?: unknown,
+  refresh?: unknown,
+): Cell[][] {
+  return runFormula((deadlineAtMs) =>
+    createAddon({ inCustomFunction: true }).formulaRecommendations(
+      { keywords, iabCategories, contentUrl, widgetJSId, testMode },
+      { deadlineAtMs, refresh: singleValue(refresh, 'refresh') ?? null },
+    ),
+  );
 }
 
 /**

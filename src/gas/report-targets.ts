@@ -3,7 +3,16 @@
  * sheet, an existing sheet at A1, or the active cell), the active cell for "Insert formula", and the
  * native chart of revenue and RPM by day placed beside a written block.
  */
-import { type BlockPlacement, checkRunTarget, isDate, MAIN_BREAKDOWNS, quoted, SHEET_NAME_MAX_CHARS, ValidationError, type WrittenBlock } from '../core';
+import {
+  type BlockPlacement,
+  checkRunTarget,
+  isDate,
+  MAIN_BREAKDOWNS,
+  quoted,
+  SHEET_NAME_MAX_CHARS,
+  ValidationError,
+  type WrittenBlock,
+} from '../core';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -31,7 +40,8 @@ export function resolvePlacement(ss: Spreadsheet, target: unknown): BlockPlaceme
     }
     case 'existingSheet': {
       const name = t.sheetName;
-      if (!ss.getSheetByName(name)) throw ValidationError.single('target', `the sheet ${quoted(name)} does not exist any more: pick another one`);
+      if (!ss.getSheetByName(name))
+        throw ValidationError.single('target', `the sheet ${quoted(name)} does not exist any more: pick another one`);
       return { sheetName: name, row: 1, column: 1 };
     }
     case 'activeCell': {
@@ -44,7 +54,10 @@ export function resolvePlacement(ss: Spreadsheet, target: unknown): BlockPlaceme
 /** Sheet names and the active cell, for the target picker. */
 export function sheetContext(ss: Spreadsheet): { sheets: string[]; activeCell: string } {
   const cell = ss.getCurrentCell() ?? ss.getActiveRange();
-  const sheets = ss.getSheets().filter((s) => !s.isSheetHidden?.()).map((s) => s.getName());
+  const sheets = ss
+    .getSheets()
+    .filter((s) => !s.isSheetHidden?.())
+    .map((s) => s.getName());
   return { sheets, activeCell: cell ? `${cell.getSheet().getName()}!${cell.getA1Notation()}` : '' };
 }
 
@@ -84,16 +97,27 @@ export function addRevenueChart(ss: Spreadsheet, block: unknown): { chartTitle: 
   const revenueColumn = header.indexOf('revenue');
   const rpmColumn = header.includes('rpmByPvs') ? header.indexOf('rpmByPvs') : header.indexOf('reqsRpm');
   if (dayColumn < 0) {
-    throw ValidationError.single('block', 'the chart needs a general report broken down by day, with revenue and RPM: choose the day breakdown and run it again');
+    throw ValidationError.single(
+      'block',
+      'the chart needs a general report broken down by day, with revenue and RPM: choose the day breakdown and run it again',
+    );
   }
   if (revenueColumn < 0 || rpmColumn < 0) {
     const missing = revenueColumn < 0 ? 'revenue' : 'RPM (rpmByPvs)';
-    throw ValidationError.single('block', `the chart draws revenue and RPM, and this report has no ${missing} column: choose the revenue and rpmByPvs metrics and run it again`);
+    throw ValidationError.single(
+      'block',
+      `the chart draws revenue and RPM, and this report has no ${missing} column: choose the revenue and rpmByPvs metrics and run it again`,
+    );
   }
   const otherBreakdowns = MAIN_BREAKDOWNS.filter((b) => b !== 'day');
-  const others = header.filter((h, i) => i !== dayColumn && otherBreakdowns.some((k) => h === k || h.startsWith(`${k} `) || h.startsWith(`${k}.`)));
+  const others = header.filter(
+    (h, i) => i !== dayColumn && otherBreakdowns.some((k) => h === k || h.startsWith(`${k} `) || h.startsWith(`${k}.`)),
+  );
   if (others.length > 0) {
-    throw ValidationError.single('block', `the chart draws one line per day, but this report is also broken down by ${others[0]}: run it with the day breakdown alone`);
+    throw ValidationError.single(
+      'block',
+      `the chart draws one line per day, but this report is also broken down by ${others[0]}: run it with the day breakdown alone`,
+    );
   }
   // Data rows are the ones whose day cell holds a date (the totals row does not).
   const days = sheet.getRange(row + 1, column + dayColumn, Math.max(1, rows - 1), 1).getValues();

@@ -7,7 +7,13 @@
  * longer or wider earlier result) are cleared only after the new values are in.
  */
 import {
-  type BlockPlacement, cellsAdded, checkCellRoom, type GridSize, type SheetBlock, type SheetWriter, type WrittenBlock,
+  type BlockPlacement,
+  cellsAdded,
+  checkCellRoom,
+  type GridSize,
+  type SheetBlock,
+  type SheetWriter,
+  type WrittenBlock,
 } from '../core';
 
 const HEADER_BACKGROUND = '#f1f3f4';
@@ -43,10 +49,18 @@ export class SpreadsheetWriter implements SheetWriter {
     if (previous && previous.sheetName === placement.sheetName && previous.row === placement.row && previous.column === placement.column) {
       // Clear what the previous result covered beyond the new one: rows below, then columns to the right.
       if (previous.rows > rows) {
-        sheet.getRange(placement.row + rows, placement.column, previous.rows - rows, Math.max(previous.columns, columns)).clearContent().setFontWeight(null);
+        sheet
+          .getRange(placement.row + rows, placement.column, previous.rows - rows, Math.max(previous.columns, columns))
+          .clearContent()
+          .setFontWeight(null);
       }
       if (previous.columns > columns && rows > 0) {
-        sheet.getRange(placement.row, placement.column + columns, Math.min(previous.rows, rows), previous.columns - columns).clearContent().clearNote().setFontWeight(null).setBackground(null);
+        sheet
+          .getRange(placement.row, placement.column + columns, Math.min(previous.rows, rows), previous.columns - columns)
+          .clearContent()
+          .clearNote()
+          .setFontWeight(null)
+          .setBackground(null);
       }
     }
     return { ...placement, rows, columns };
@@ -60,7 +74,11 @@ export class SpreadsheetWriter implements SheetWriter {
    * Throws, writing nothing, when the block would take the spreadsheet past its cell limit; returns the
    * target sheet and its grid when it exists.
    */
-  private checkRoom(placement: BlockPlacement, rows: number, columns: number): { sheet: GoogleAppsScript.Spreadsheet.Sheet; grid: GridSize } | undefined {
+  private checkRoom(
+    placement: BlockPlacement,
+    rows: number,
+    columns: number,
+  ): { sheet: GoogleAppsScript.Spreadsheet.Sheet; grid: GridSize } | undefined {
     let inUse = 0;
     let target: { sheet: GoogleAppsScript.Spreadsheet.Sheet; grid: GridSize } | undefined;
     for (const sheet of this.spreadsheet.getSheets()) {

@@ -51,7 +51,10 @@ export class UrlFetchTransport implements HttpTransport {
     try {
       return this.urlFetch.fetchAll(requests.map((r) => ({ url: r.url, ...toParams(r) }))).map(toResponse);
     } catch (e) {
-      throw this.transportError(e, requests.map((r) => r.url));
+      throw this.transportError(
+        e,
+        requests.map((r) => r.url),
+      );
     }
   }
 

@@ -29,9 +29,11 @@ it('refuses an address outside the whitelist with the allowed prefixes, and coun
   expect(await sidebar.locator('#settings-base-url-hint').innerText()).toBe(`Ends with /engage/v2. Must start with ${allowed}.`);
   await sidebar.locator('#settings-base-url').fill('https://elsewhere.example.org/engage/v2');
   await sidebar.locator('#settings-save').click();
-  await eventually(async () => expect(await sidebar.locator('#account-settings .notice-error').innerText()).toBe(
-    `reportingBaseUrl ('https://elsewhere.example.org/engage/v2'): must start with ${DEPLOYMENT.urlFetchWhitelist.join(' or ')}, the addresses this add-on is allowed to call`,
-  ));
+  await eventually(async () =>
+    expect(await sidebar.locator('#account-settings .notice-error').innerText()).toBe(
+      `reportingBaseUrl ('https://elsewhere.example.org/engage/v2'): must start with ${DEPLOYMENT.urlFetchWhitelist.join(' or ')}, the addresses this add-on is allowed to call`,
+    ),
+  );
   // Nothing was saved: the playground's emulator address is still the setting.
   const saved = JSON.parse(b.playground.host.properties('user', b.playground.user).get('engage.settings')!) as { reportingBaseUrl: string };
   expect(saved.reportingBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/engage\/v2$/);
@@ -41,6 +43,10 @@ it('refuses an address outside the whitelist with the allowed prefixes, and coun
   expect(used).toBeGreaterThanOrEqual(2);
   await sidebar.locator('#tab-report').click();
   await sidebar.locator('#tab-account').click();
-  await eventually(async () => expect(await sidebar.locator('#quota-urlfetch .quota-text').innerText()).toMatch(new RegExp(`^${used} of 20,000 used, ${(20_000 - used).toLocaleString('en-US')} left\\. The count restarts `)));
+  await eventually(async () =>
+    expect(await sidebar.locator('#quota-urlfetch .quota-text').innerText()).toMatch(
+      new RegExp(`^${used} of 20,000 used, ${(20_000 - used).toLocaleString('en-US')} left\\. The count restarts `),
+    ),
+  );
   expect(await sidebar.locator('#quota-urlfetch meter').getAttribute('value')).toBe(String(used));
 });

@@ -5,7 +5,15 @@
  * `npm run bench` (bench/RESULTS.md), where they are compared with their goals.
  */
 import { eventually, openPlayground, type BrowserPlayground } from '../support/browser';
-import { LARGE_ROWS, LARGE_SHEET, signInFromSidebar, timeFirstRows, timeSidebarRun, watchGridTraffic, writeLargeSheet } from '../support/large-sheet';
+import {
+  LARGE_ROWS,
+  LARGE_SHEET,
+  signInFromSidebar,
+  timeFirstRows,
+  timeSidebarRun,
+  watchGridTraffic,
+  writeLargeSheet,
+} from '../support/large-sheet';
 
 jest.setTimeout(240_000);
 
@@ -40,13 +48,17 @@ it('shows the first rows of a 100,000-row sheet from a few blocks, loads the res
   // The grid is as tall as the sheet; scrolled to the end, it shows the sheet's last rows.
   const rowCount = playground.host.state.spreadsheet.sheetByName(LARGE_SHEET)!.maxRows;
   expect(rowCount).toBeGreaterThanOrEqual(LARGE_ROWS);
-  await page.locator('#grid-wrap').evaluate((wrap) => { wrap.scrollTop = wrap.scrollHeight; });
+  await page.locator('#grid-wrap').evaluate((wrap) => {
+    wrap.scrollTop = wrap.scrollHeight;
+  });
   const lastTotal = String(playground.host.getCell(LARGE_SHEET, `A${lastRow}`).value);
   await eventually(async () => expect(await page.locator(`#grid td[data-a1="A${lastRow}"]`).innerText()).toBe(lastTotal));
   expect(await page.locator(`#grid td.rowhead`).last().innerText()).toBe(String(rowCount));
   // Half way down: the rows there, and a click selects a cell for the formula bar.
   const middle = Math.floor(lastRow / 2);
-  await page.locator('#grid-wrap').evaluate((wrap, row) => { wrap.scrollTop = (row - 10) * 23; }, middle);
+  await page.locator('#grid-wrap').evaluate((wrap, row) => {
+    wrap.scrollTop = (row - 10) * 23;
+  }, middle);
   const middleName = String(playground.host.getCell(LARGE_SHEET, `C${middle}`).value);
   await eventually(async () => expect(await page.locator(`#grid td[data-a1="C${middle}"]`).innerText()).toBe(middleName));
   await page.locator(`#grid td[data-a1="C${middle}"]`).click();
@@ -63,9 +75,11 @@ it('shows the first rows of a 100,000-row sheet from a few blocks, loads the res
   const afterRunMs = await timeSidebarRun(page, sidebar, 'After');
   expect(playground.host.getValues('After', 'A1:A8').flat().length).toBe(8);
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  console.log([
-    `A ${seed.dataRows.toLocaleString('en-US')}-row sheet (written in ${seconds(seed.ms)}): its first rows showed ${seconds(firstRowsMs)} after the page was opened`,
-    `(${firstLoad.requests} requests, ${firstLoad.rows} rows, ${(firstLoad.bytes / 1024).toFixed(0)} KB).`,
-    `Run to sheet from the sidebar: ${seconds(emptyRunMs)} on the empty playground, ${seconds(afterRunMs)} with the large sheet open.`,
-  ].join(' '));
+  console.log(
+    [
+      `A ${seed.dataRows.toLocaleString('en-US')}-row sheet (written in ${seconds(seed.ms)}): its first rows showed ${seconds(firstRowsMs)} after the page was opened`,
+      `(${firstLoad.requests} requests, ${firstLoad.rows} rows, ${(firstLoad.bytes / 1024).toFixed(0)} KB).`,
+      `Run to sheet from the sidebar: ${seconds(emptyRunMs)} on the empty playground, ${seconds(afterRunMs)} with the large sheet open.`,
+    ].join(' '),
+  );
 });

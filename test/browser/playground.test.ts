@@ -47,7 +47,9 @@ it('has an icon, and nothing the page or the sidebar asked for failed', async ()
 it('shows the toast of Refresh all, and it goes after a while', async () => {
   await page.locator('#menu-refresh-all').click();
   const toast = page.locator('#toasts .toast');
-  await eventually(async () => expect(await toast.innerText()).toBe('Engage for Sheets\nEngage formulas that use the refresh cell are fetching fresh data.'));
+  await eventually(async () =>
+    expect(await toast.innerText()).toBe('Engage for Sheets\nEngage formulas that use the refresh cell are fetching fresh data.'),
+  );
   // Apps Script's default: 5 seconds.
   await eventually(async () => expect(await toast.count()).toBe(0), 10_000);
 });
@@ -57,7 +59,9 @@ it('keeps 40 sheet tabs on one line that scrolls sideways, and the last tab open
   expect(await tabs.count()).toBe(SHEETS.length);
   const tops = await tabs.evaluateAll((buttons) => buttons.map((b) => b.getBoundingClientRect().top));
   expect(new Set(tops).size).toBe(1);
-  const bar = await page.locator('#sheet-tabs').evaluate((nav) => ({ scroll: nav.scrollWidth, client: nav.clientWidth, height: nav.getBoundingClientRect().height }));
+  const bar = await page
+    .locator('#sheet-tabs')
+    .evaluate((nav) => ({ scroll: nav.scrollWidth, client: nav.clientWidth, height: nav.getBoundingClientRect().height }));
   expect(bar.scroll).toBeGreaterThan(bar.client);
   expect(bar.height).toBeLessThan(60);
   const last = SHEETS.at(-1)!;
@@ -65,7 +69,9 @@ it('keeps 40 sheet tabs on one line that scrolls sideways, and the last tab open
   await eventually(async () => expect(await page.locator('#sheet-tabs button[aria-selected="true"]').innerText()).toBe(last));
   expect(await page.locator('#sheet-tabs button[aria-selected="true"]').isVisible()).toBe(true);
   // Clicking a tab activates the sheet, as in Sheets.
-  await eventually(() => expect(playground.host.state.spreadsheet.sheetById(playground.host.state.spreadsheet.activeSheetId).name).toBe(last));
+  await eventually(() =>
+    expect(playground.host.state.spreadsheet.sheetById(playground.host.state.spreadsheet.activeSheetId).name).toBe(last),
+  );
 });
 
 it('computes an unquoted date typed in the formula bar as Sheets does: =2026-11-01 is 2014', async () => {

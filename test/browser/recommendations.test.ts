@@ -76,7 +76,9 @@ async function impressionCountReaches(count: number): Promise<void> {
 
 /** Positions of the ads on the page, top to bottom. */
 function displayedPositions(page: Page): Promise<number[]> {
-  return page.$$eval('#recs-results .recs-doc', (docs) => docs.map((d) => Number((d as unknown as { dataset: { pos?: string } }).dataset.pos)));
+  return page.$$eval('#recs-results .recs-doc', (docs) =>
+    docs.map((d) => Number((d as unknown as { dataset: { pos?: string } }).dataset.pos)),
+  );
 }
 
 it('shows test mode on by default, before anything is asked', async () => {
@@ -107,7 +109,9 @@ it('renders hostile ad text inert and fires the pixel once with the displayed po
   expect(pixelRequests[0]).toMatch(new RegExp(`&pos=${positions.join('-')}$`));
   const impressions = await h.emulator.impressions();
   expect(impressions).toHaveLength(before + 1);
-  expect(impressions[impressions.length - 1]).toEqual(expect.objectContaining({ known: true, testMode: true, pos: positions.join('-'), positions }));
+  expect(impressions[impressions.length - 1]).toEqual(
+    expect.objectContaining({ known: true, testMode: true, pos: positions.join('-'), positions }),
+  );
   expect(alerts).toEqual([]);
   await page.close();
 });
@@ -132,11 +136,13 @@ it('asks for live ads when test mode is switched off, and says so', async () => 
   expect(await page.textContent('#recs-result-mode')).toBe('Live');
   await impressionCountReaches(before + 1);
   const impressions = await h.emulator.impressions();
-  expect(impressions[impressions.length - 1]).toEqual(expect.objectContaining({ testMode: false, positions: await displayedPositions(page) }));
+  expect(impressions[impressions.length - 1]).toEqual(
+    expect.objectContaining({ testMode: false, positions: await displayedPositions(page) }),
+  );
   await page.close();
 });
 
-it('shows the server\'s sentence when the request fails', async () => {
+it("shows the server's sentence when the request fails", async () => {
   const { page } = await openSidebar();
   await h.emulator.setFaults([{ match: 'recommendations', malformedJson: true }]);
   try {

@@ -26,9 +26,12 @@ afterAll(async () => {
   await env?.close();
 });
 
-
 async function admin(path: string, method: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${playground.emulator.adminUrl}${path}`, { method, headers: body ? { 'Content-Type': 'application/json' } : {}, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const response = await fetch(`${playground.emulator.adminUrl}${path}`, {
+    method,
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
   return response.json();
 }
 
@@ -58,8 +61,11 @@ describe('the sidebar report builder in the playground', () => {
 
   it('disables forbidden breakdown pairs and a fifth breakdown, and says why', async () => {
     await chooseBreakdowns(['day', 'country']);
-    for (const forbidden of ['month', 'referrer', 'doc']) await eventually(async () => expect(await sidebar.locator(`input[name=breakdown][value=${forbidden}]`).isDisabled()).toBe(true));
-    await eventually(async () => expect(await sidebar.locator('#breakdown-why').innerText()).toContain('referrer cannot be combined with country'));
+    for (const forbidden of ['month', 'referrer', 'doc'])
+      await eventually(async () => expect(await sidebar.locator(`input[name=breakdown][value=${forbidden}]`).isDisabled()).toBe(true));
+    await eventually(async () =>
+      expect(await sidebar.locator('#breakdown-why').innerText()).toContain('referrer cannot be combined with country'),
+    );
     await chooseBreakdowns(['day', 'platform', 'section', 'widget']);
     await eventually(async () => expect(await sidebar.locator('input[name=breakdown][value=country]').isDisabled()).toBe(true));
     await eventually(async () => expect(await sidebar.locator('#breakdown-why').innerText()).toContain('at most 4 breakdowns'));
@@ -76,7 +82,9 @@ describe('the sidebar report builder in the playground', () => {
     await eventually(async () => expect(await sidebar.locator('#filter-text').innerText()).toContain('revenue:gt:5'));
 
     await runToNewSheet('Daily by country');
-    await eventually(async () => expect(await sidebar.locator('#report-outcome .notice-success').first().innerText()).toContain("to 'Daily by country'"));
+    await eventually(async () =>
+      expect(await sidebar.locator('#report-outcome .notice-success').first().innerText()).toContain("to 'Daily by country'"),
+    );
     const reportRequests = playground.host.fetchLog.filter((r) => r.url.includes('/reports/main'));
     expect(reportRequests.at(-1)!.url).toMatch(/breakdowns=day%2Ccountry/);
     expect(reportRequests.at(-1)!.url).toMatch(/filter=revenue%3Agt%3A5/);
@@ -112,18 +120,26 @@ describe('the sidebar report builder in the playground', () => {
     await admin('/faults', 'POST', { faults: [{ match: 'reports/main', status: 500, times: 1 }] });
     await sidebar.locator('#report-preset').selectOption('yesterday');
     await runToNewSheet('Will fail');
-    const log = (await admin('/requests', 'GET')) as { requests?: Array<{ path: string; traceId?: string; status: number }> } | Array<{ path: string; traceId?: string; status: number }>;
+    const log = (await admin('/requests', 'GET')) as
+      | { requests?: Array<{ path: string; traceId?: string; status: number }> }
+      | Array<{ path: string; traceId?: string; status: number }>;
     const entries = Array.isArray(log) ? log : (log.requests ?? []);
     const failed = entries.filter((e) => e.status === 500).at(-1)!;
     expect(failed.traceId).toBeTruthy();
-    await eventually(async () => expect(await sidebar.locator('#report-outcome .notice-error').first().innerText()).toContain(failed.traceId!));
+    await eventually(async () =>
+      expect(await sidebar.locator('#report-outcome .notice-error').first().innerText()).toContain(failed.traceId!),
+    );
     await admin('/faults', 'DELETE');
   });
 
   it('shows hostile text from the API as text, and writes =HYPERLINK(...) to a cell as text', async () => {
     await sidebar.locator('#report-publisher').selectOption(HOSTILE_PUBLISHER_ID);
     await sidebar.locator('#report-preset').selectOption('last30');
-    await sidebar.locator('#filter-rows button[aria-label="Remove filter"]').first().click().catch(() => undefined);
+    await sidebar
+      .locator('#filter-rows button[aria-label="Remove filter"]')
+      .first()
+      .click()
+      .catch(() => undefined);
     await chooseBreakdowns(['section']);
     await runToNewSheet('Hostile');
     await eventually(async () => expect(await sidebar.locator('#run-preview-table').innerText()).toContain('<img src=x onerror=alert(1)>'));

@@ -19,7 +19,10 @@ afterAll(async () => {
 });
 
 const triggers = () => b.playground.host.triggers.filter((t) => t.user === b.playground.user);
-const savedDefinitions = () => [...b.playground.host.properties('document').entries()].filter(([key]) => key.startsWith('engage.sr.def.')).map(([, value]) => JSON.parse(value) as Record<string, unknown>);
+const savedDefinitions = () =>
+  [...b.playground.host.properties('document').entries()]
+    .filter(([key]) => key.startsWith('engage.sr.def.'))
+    .map(([, value]) => JSON.parse(value) as Record<string, unknown>);
 
 describe('scheduled refresh from the sidebar', () => {
   it('saves the report built in the Report tab to a schedule', async () => {
@@ -45,14 +48,28 @@ describe('scheduled refresh from the sidebar', () => {
     await sidebar.locator('#schedule-sheet').fill('Scheduled');
     await sidebar.locator('#schedule-cell').fill('b2');
     await sidebar.locator('#schedule-save').click();
-    await eventually(async () => expect(await sidebar.locator('#schedule-outcome .notice-success').innerText()).toContain('Saved “Daily revenue”: daily at 06:00 (Europe/Berlin), the 7 days before today (UTC days), into Scheduled!B2.'));
+    await eventually(async () =>
+      expect(await sidebar.locator('#schedule-outcome .notice-success').innerText()).toContain(
+        'Saved “Daily revenue”: daily at 06:00 (Europe/Berlin), the 7 days before today (UTC days), into Scheduled!B2.',
+      ),
+    );
     expect(await sidebar.locator('#schedule-form').isHidden()).toBe(true);
 
     // What was saved is the builder's report with a moving period, and the trigger came with it.
-    expect(savedDefinitions()).toEqual([expect.objectContaining({
-      name: 'Daily revenue', kind: 'main', entityId: BIG_PUBLISHER_ID, breakdowns: ['day'], sort: 'day asc', currencyCode: 'USD', decDigits: 2,
-      period: { type: 'lastDays', days: 7, endingYesterday: true }, schedule: { every: 'day', hour: 6 }, target: { sheetName: 'Scheduled', cell: 'B2' },
-    })]);
+    expect(savedDefinitions()).toEqual([
+      expect.objectContaining({
+        name: 'Daily revenue',
+        kind: 'main',
+        entityId: BIG_PUBLISHER_ID,
+        breakdowns: ['day'],
+        sort: 'day asc',
+        currencyCode: 'USD',
+        decDigits: 2,
+        period: { type: 'lastDays', days: 7, endingYesterday: true },
+        schedule: { every: 'day', hour: 6 },
+        target: { sheetName: 'Scheduled', cell: 'B2' },
+      }),
+    ]);
     expect(triggers()).toHaveLength(1);
   });
 
@@ -62,12 +79,16 @@ describe('scheduled refresh from the sidebar', () => {
     const item = sidebar.locator('article.schedule');
     await eventually(async () => expect(await item.count()).toBe(1));
     expect(await item.locator('h3').innerText()).toBe('Daily revenue');
-    expect(await item.locator('.schedule-summary').innerText()).toBe('daily at 06:00 (Europe/Berlin) → Scheduled!B2, the 7 days before today (UTC days)');
+    expect(await item.locator('.schedule-summary').innerText()).toBe(
+      'daily at 06:00 (Europe/Berlin) → Scheduled!B2, the 7 days before today (UTC days)',
+    );
     const status = await item.locator('.schedule-status').innerText();
     expect(status).toMatch(/Last success\s+never/);
     expect(status).toMatch(/Next run\s+from /);
     // The day's trigger runtime: nothing run yet, 90 minutes on a consumer account.
-    expect(await sidebar.locator('#schedule-runtime .quota-text').innerText()).toBe('0 min of 90 min used, 90 min left. Nothing was counted in the last 24 hours.');
+    expect(await sidebar.locator('#schedule-runtime .quota-text').innerText()).toBe(
+      '0 min of 90 min used, 90 min left. Nothing was counted in the last 24 hours.',
+    );
   });
 
   it('edits its name, schedule and incremental option', async () => {
@@ -84,9 +105,18 @@ describe('scheduled refresh from the sidebar', () => {
     await form.getByRole('button', { name: 'Save changes' }).click();
 
     await eventually(async () => expect(await item.locator('h3').innerText()).toBe('Revenue every 6 hours'));
-    expect(await item.locator('.schedule-summary').innerText()).toBe('every 6 hours (Europe/Berlin) → Scheduled!B2, the 7 days before today (UTC days), incremental');
+    expect(await item.locator('.schedule-summary').innerText()).toBe(
+      'every 6 hours (Europe/Berlin) → Scheduled!B2, the 7 days before today (UTC days), incremental',
+    );
     expect(await item.locator('form.schedule-edit').count()).toBe(0);
-    expect(savedDefinitions()).toEqual([expect.objectContaining({ name: 'Revenue every 6 hours', schedule: { every: 'hours', hours: 6 }, incremental: true, breakdowns: ['day'] })]);
+    expect(savedDefinitions()).toEqual([
+      expect.objectContaining({
+        name: 'Revenue every 6 hours',
+        schedule: { every: 'hours', hours: 6 },
+        incremental: true,
+        breakdowns: ['day'],
+      }),
+    ]);
   });
 
   it('runs it now: the rows land in the grid and the status shows them', async () => {

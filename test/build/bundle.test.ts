@@ -14,8 +14,20 @@ const code = fs.readFileSync(distCode, 'utf8');
 const docs = readEntryPointDocs(path.join(repoRoot, 'src/entrypoints'));
 
 const APPS_SCRIPT_SERVICES = [
-  'SpreadsheetApp', 'UrlFetchApp', 'PropertiesService', 'CacheService', 'LockService', 'ScriptApp',
-  'HtmlService', 'Session', 'Utilities', 'Logger', 'MailApp', 'DriveApp', 'Browser', 'ContentService',
+  'SpreadsheetApp',
+  'UrlFetchApp',
+  'PropertiesService',
+  'CacheService',
+  'LockService',
+  'ScriptApp',
+  'HtmlService',
+  'Session',
+  'Utilities',
+  'Logger',
+  'MailApp',
+  'DriveApp',
+  'Browser',
+  'ContentService',
 ];
 
 /** A context where touching any Apps Script service throws, as it would in a mode that forbids it. */
@@ -84,8 +96,15 @@ describe('dist/Code.js', () => {
     const stubs = topLevelFunctions();
     const custom = [...docs.values()].filter((d) => d.jsdoc.includes('@customfunction'));
     expect(custom.map((d) => d.name).sort()).toEqual([
-      'ENGAGE_COUNTRIES', 'ENGAGE_EXTERNALID_REPORT', 'ENGAGE_NATIVEAPPS', 'ENGAGE_PUBLISHERS',
-      'ENGAGE_REALTIME_REPORT', 'ENGAGE_RECOMMENDATIONS', 'ENGAGE_REPORT', 'ENGAGE_TIMEZONES', 'ENGAGE_WIDGETS',
+      'ENGAGE_COUNTRIES',
+      'ENGAGE_EXTERNALID_REPORT',
+      'ENGAGE_NATIVEAPPS',
+      'ENGAGE_PUBLISHERS',
+      'ENGAGE_REALTIME_REPORT',
+      'ENGAGE_RECOMMENDATIONS',
+      'ENGAGE_REPORT',
+      'ENGAGE_TIMEZONES',
+      'ENGAGE_WIDGETS',
     ]);
     for (const doc of custom) {
       expect(stubs.get(doc.name)?.leadingComment).toContain('@customfunction');
@@ -137,10 +156,11 @@ describe('dist/Code.js', () => {
   });
 });
 
-describe('the bundle\'s shared state', () => {
+describe("the bundle's shared state", () => {
   it('uses nothing every user of the published add-on shares: no script lock, script cache or script properties (docs/shared-state.md)', () => {
     for (const scriptWide of ['getScriptLock', 'getScriptCache', 'getScriptProperties']) expect(code).not.toContain(scriptWide);
     // What it does use: user and document scopes.
-    for (const scoped of ['getUserLock', 'getDocumentLock', 'getDocumentCache', 'getUserProperties', 'getDocumentProperties']) expect(code).toContain(scoped);
+    for (const scoped of ['getUserLock', 'getDocumentLock', 'getDocumentCache', 'getUserProperties', 'getDocumentProperties'])
+      expect(code).toContain(scoped);
   });
 });

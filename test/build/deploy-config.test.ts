@@ -27,7 +27,13 @@ function build(config: unknown, how: 'flag' | 'env' = 'flag'): string {
   fs.writeFileSync(file, JSON.stringify(config));
   const out = fs.mkdtempSync(path.join(work, 'out-'));
   const args = how === 'flag' ? ['scripts/build.ts', '--config', file, '--out', out] : ['scripts/build.ts', '--out', out];
-  execFileSync(TSX, args, { cwd: repoRoot, encoding: 'utf8', stdio: 'pipe', timeout: 60_000, env: { ...process.env, ...(how === 'env' ? { ENGAGE_DEPLOY_CONFIG: file } : {}) } });
+  execFileSync(TSX, args, {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    stdio: 'pipe',
+    timeout: 60_000,
+    env: { ...process.env, ...(how === 'env' ? { ENGAGE_DEPLOY_CONFIG: file } : {}) },
+  });
   return out;
 }
 
@@ -65,7 +71,10 @@ describe('a build for the deployment at https://reports.example.net/engage/v2/',
 
   it('writes exactly that prefix (and the recommendations folder) into appsscript.json, the rest of the manifest unchanged', () => {
     const source = JSON.parse(fs.readFileSync(path.join(repoRoot, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
-    expect(manifestOf(out)).toEqual({ ...source, urlFetchWhitelist: ['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/'] });
+    expect(manifestOf(out)).toEqual({
+      ...source,
+      urlFetchWhitelist: ['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/'],
+    });
   });
 
   it('refuses to save https://elsewhere.example.org/engage/v2 with one sentence naming the allowed prefix, and keeps nothing', () => {
@@ -75,19 +84,31 @@ describe('a build for the deployment at https://reports.example.net/engage/v2/',
     expect(host.properties('user', OWNER).get('engage.settings')).toBeUndefined();
   });
 
-  it('starts with the deployment\'s addresses and Workspace quotas, and takes its own address or a loopback test server', () => {
-    const state = host.call('getSidebarState', [], { user: OWNER }) as { settings: Record<string, unknown>; quota: { accountType: string; urlFetch: { limit: number } } };
-    expect(state.settings).toMatchObject({ reportingBaseUrl: 'https://reports.example.net/engage/v2', recommendationsUrl: OTHER_DEPLOYMENT.recommendationsUrl, allowedAddresses: ['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/'] });
+  it("starts with the deployment's addresses and Workspace quotas, and takes its own address or a loopback test server", () => {
+    const state = host.call('getSidebarState', [], { user: OWNER }) as {
+      settings: Record<string, unknown>;
+      quota: { accountType: string; urlFetch: { limit: number } };
+    };
+    expect(state.settings).toMatchObject({
+      reportingBaseUrl: 'https://reports.example.net/engage/v2',
+      recommendationsUrl: OTHER_DEPLOYMENT.recommendationsUrl,
+      allowedAddresses: ['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/'],
+    });
     expect(state.quota).toMatchObject({ accountType: 'workspace', urlFetch: { limit: 100_000 } });
     host.call('saveSettings', [{ reportingBaseUrl: 'https://reports.example.net/engage/v2' }], { user: OWNER });
     host.call('saveSettings', [{ reportingBaseUrl: 'http://127.0.0.1:8787/engage/v2' }], { user: OWNER });
-    expect(() => host.call('saveSettings', [{ reportingBaseUrl: 'http://reports.example.net/engage/v2' }], { user: OWNER })).toThrow(/must be an https address/);
+    expect(() => host.call('saveSettings', [{ reportingBaseUrl: 'http://reports.example.net/engage/v2' }], { user: OWNER })).toThrow(
+      /must be an https address/,
+    );
   });
 });
 
 describe('choosing and checking the config', () => {
   it('reads the config named by ENGAGE_DEPLOY_CONFIG, as `npm run deploy` passes it on to the build', () => {
-    expect(manifestOf(build(OTHER_DEPLOYMENT, 'env')).urlFetchWhitelist).toEqual(['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/']);
+    expect(manifestOf(build(OTHER_DEPLOYMENT, 'env')).urlFetchWhitelist).toEqual([
+      'https://reports.example.net/engage/v2/',
+      'https://recs.example.net/v1/',
+    ]);
   });
 
   it('stops the build with the file, the field and the rule when the config is wrong', () => {

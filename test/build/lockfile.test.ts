@@ -30,7 +30,8 @@ describe('package-lock.json', () => {
     for (const [location, entry] of Object.entries(lock.packages)) {
       for (const dependency of Object.keys(entry.optionalDependencies ?? {})) {
         const base = location === '' ? 'node_modules' : `${location}/node_modules`;
-        if (!lock.packages[`${base}/${dependency}`] && !lock.packages[`node_modules/${dependency}`]) missing.push(`${dependency} (for ${location || 'the project'})`);
+        if (!lock.packages[`${base}/${dependency}`] && !lock.packages[`node_modules/${dependency}`])
+          missing.push(`${dependency} (for ${location || 'the project'})`);
       }
     }
     expect(missing).toEqual([]);
@@ -47,7 +48,11 @@ describe('package-lock.json', () => {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'engage-lock-'));
     try {
       for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(repoRoot, file), path.join(work, file));
-      execFileSync('npm', ['install', '--package-lock-only', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--cache', path.join(work, 'cache')], { cwd: work, stdio: 'pipe', timeout: 60_000 });
+      execFileSync(
+        'npm',
+        ['install', '--package-lock-only', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--cache', path.join(work, 'cache')],
+        { cwd: work, stdio: 'pipe', timeout: 60_000 },
+      );
       expect(fs.readFileSync(path.join(work, 'package-lock.json'), 'utf8') === fs.readFileSync(lockPath, 'utf8')).toBe(true);
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
@@ -62,7 +67,8 @@ describe('the Node.js versions the project states', () => {
     const refusing: string[] = [];
     for (const [location, entry] of Object.entries(readLock().packages)) {
       const wanted = entry.engines && !Array.isArray(entry.engines) ? entry.engines.node : undefined;
-      if (location !== '' && wanted && !semver.subset(stated, wanted)) refusing.push(`${location.replace(/^.*node_modules\//, '')}@${entry.version} wants ${wanted}`);
+      if (location !== '' && wanted && !semver.subset(stated, wanted))
+        refusing.push(`${location.replace(/^.*node_modules\//, '')}@${entry.version} wants ${wanted}`);
     }
     expect(refusing).toEqual([]);
   });

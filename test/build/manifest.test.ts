@@ -10,7 +10,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { builtDeployment, distManifest, repoRoot } from '../support/paths';
 
-export const MINIMAL_SCOPES = [
+const MINIMAL_SCOPES = [
   'https://www.googleapis.com/auth/script.container.ui',
   'https://www.googleapis.com/auth/script.external_request',
   'https://www.googleapis.com/auth/script.scriptapp',
@@ -25,9 +25,7 @@ const manifestSchema = z.strictObject({
   oauthScopes: z
     .array(z.string())
     .refine((scopes) => JSON.stringify([...scopes].sort()) === JSON.stringify(MINIMAL_SCOPES), 'exactly the minimal scopes'),
-  urlFetchWhitelist: z
-    .array(z.string().regex(/^https:\/\/[^/\s]+\/(\S*\/)?$/, 'an https prefix that ends with a slash'))
-    .min(1),
+  urlFetchWhitelist: z.array(z.string().regex(/^https:\/\/[^/\s]+\/(\S*\/)?$/, 'an https prefix that ends with a slash')).min(1),
 });
 
 describe('appsscript.json', () => {
@@ -43,11 +41,14 @@ describe('appsscript.json', () => {
     expect([...scopes].sort()).toEqual(MINIMAL_SCOPES);
   });
 
-  it('is the repository\'s manifest with the whitelist of the deployment config (engage.deploy.json), and nothing else changed', () => {
+  it("is the repository's manifest with the whitelist of the deployment config (engage.deploy.json), and nothing else changed", () => {
     const source = JSON.parse(fs.readFileSync(path.join(repoRoot, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
     expect(source).not.toHaveProperty('urlFetchWhitelist');
     expect(manifest).toEqual({ ...source, urlFetchWhitelist: builtDeployment().urlFetchWhitelist });
-    expect(builtDeployment().urlFetchWhitelist).toEqual(['https://engage-api.example.com/engage/v2/', 'https://engage-recs.example.com/v1/']);
+    expect(builtDeployment().urlFetchWhitelist).toEqual([
+      'https://engage-api.example.com/engage/v2/',
+      'https://engage-recs.example.com/v1/',
+    ]);
   });
 
   it('is refused by the schema with a broader scope, or a whitelist entry that is not https', () => {

@@ -20,7 +20,10 @@ let token: string;
 function reportSentAt(sentAtMs?: number) {
   const headers: Record<string, string> = { [TOKEN_HEADER]: token };
   if (sentAtMs !== undefined) headers[VIRTUAL_SEND_TIME_HEADER] = String(sentAtMs);
-  return request(withQuery(`${emulator.baseUrl}/reports/main`, { entityId: MEDIUM_PUBLISHER_ID, fromDate: '20260601', toDate: '20260601' }), { headers });
+  return request(
+    withQuery(`${emulator.baseUrl}/reports/main`, { entityId: MEDIUM_PUBLISHER_ID, fromDate: '20260601', toDate: '20260601' }),
+    { headers },
+  );
 }
 
 async function loggedTimes(): Promise<number[]> {

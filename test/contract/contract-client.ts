@@ -33,7 +33,12 @@ export async function request<T = any>(url: string, init: RequestInit = {}): Pro
 }
 
 /** GET {baseUrl}{path} with the token header. */
-export function apiGet<T = any>(emulator: EmulatorHandle, token: string | undefined, path: string, query?: QueryValues): Promise<HttpResult<T>> {
+export function apiGet<T = any>(
+  emulator: EmulatorHandle,
+  token: string | undefined,
+  path: string,
+  query?: QueryValues,
+): Promise<HttpResult<T>> {
   const headers: Record<string, string> = token === undefined ? {} : { [TOKEN_HEADER]: token };
   return request<T>(withQuery(`${emulator.baseUrl}${path}`, query), { headers });
 }

@@ -10,18 +10,40 @@ let emulator: EmulatorHandle;
 let token: string;
 type Row = Record<string, any>;
 
-const HOURLY_METRICS = ['totalReqs', 'paidReqs', 'organicReqs', 'totalClicks', 'paidClicks', 'organicClicks', 'reqsTotalCtr',
-  'reqsPaidCtr', 'reqsOrganicCtr', 'revenue', 'reqsRpm', 'videoRevenue', 'widgetViewableImpressions',
-  'organicWidgetViewableImpressions', 'paidWidgetViewableImpressions'];
+const HOURLY_METRICS = [
+  'totalReqs',
+  'paidReqs',
+  'organicReqs',
+  'totalClicks',
+  'paidClicks',
+  'organicClicks',
+  'reqsTotalCtr',
+  'reqsPaidCtr',
+  'reqsOrganicCtr',
+  'revenue',
+  'reqsRpm',
+  'videoRevenue',
+  'widgetViewableImpressions',
+  'organicWidgetViewableImpressions',
+  'paidWidgetViewableImpressions',
+];
 const REALTIME_METRICS = ['paidReqs', 'paidClicks', 'reqsPaidCtr', 'revenue', 'reqsRpm', 'totalPvs'];
 
 function hourly(query: QueryValues) {
-  return apiGet(emulator, token, '/reports/externalId', { entityId: MEDIUM_PUBLISHER_ID, fromDate: '20260610', toDate: '20260610', ...query });
+  return apiGet(emulator, token, '/reports/externalId', {
+    entityId: MEDIUM_PUBLISHER_ID,
+    fromDate: '20260610',
+    toDate: '20260610',
+    ...query,
+  });
 }
 
 function realtime(query: QueryValues) {
   return apiGet(emulator, token, '/reports/realtime/externalId', {
-    entityId: MEDIUM_PUBLISHER_ID, fromDate: '2026061400', toDate: '2026061500', ...query,
+    entityId: MEDIUM_PUBLISHER_ID,
+    fromDate: '2026061400',
+    toDate: '2026061500',
+    ...query,
   });
 }
 
@@ -80,7 +102,11 @@ describe('GET /reports/externalId (hourly)', () => {
   });
 
   it('returns 500 items by default and allows up to 5000', async () => {
-    const big = await apiGet(emulator, token, '/reports/externalId', { entityId: BIG_PUBLISHER_ID, fromDate: '20260610', toDate: '20260610' });
+    const big = await apiGet(emulator, token, '/reports/externalId', {
+      entityId: BIG_PUBLISHER_ID,
+      fromDate: '20260610',
+      toDate: '20260610',
+    });
     expect(big.body.totalItems).toBeGreaterThan(500);
     expect(big.body.items).toHaveLength(500);
     expect((await hourly({ limit: 5000 })).status).toBe(200);
@@ -157,7 +183,9 @@ describe('GET /reports/realtime/externalId', () => {
 
   it('returns 1000 items by default and allows up to 5000', async () => {
     const big = await apiGet(emulator, token, '/reports/realtime/externalId', {
-      entityId: BIG_PUBLISHER_ID, fromDate: '2026061400', toDate: '2026061500',
+      entityId: BIG_PUBLISHER_ID,
+      fromDate: '2026061400',
+      toDate: '2026061500',
     });
     expect(big.body.totalItems).toBeGreaterThan(1000);
     expect(big.body.items).toHaveLength(1000);

@@ -31,7 +31,7 @@ describe('errors and trace ids', () => {
       await apiGet(emulator, token, '/reports/main', { entityId: MEDIUM_PUBLISHER_ID }),
       await apiGet(emulator, token, '/no/such/path'),
       await request(`${emulator.recsUrl}?key=${DEMO_API_KEY.key}`, { method: 'POST' }),
-      await request(emulator.recsUrl.replace('/recommendations', '/served') + '?servedId=x&pos=1'),
+      await request(`${emulator.recsUrl.replace('/recommendations', '/served')}?servedId=x&pos=1`),
     ];
     const ids = responses.map((r) => r.headers.get('x-traceid'));
     expect(ids.every((id) => typeof id === 'string' && id.length >= 8)).toBe(true);
@@ -52,9 +52,14 @@ describe('errors and trace ids', () => {
     const answer = await countries();
     const log = await emulator.requests();
     expect(log).toHaveLength(1);
-    expect(log[0]).toEqual(expect.objectContaining({
-      method: 'GET', path: '/engage/v2/countries', status: 200, traceId: answer.headers.get('x-traceid'),
-    }));
+    expect(log[0]).toEqual(
+      expect.objectContaining({
+        method: 'GET',
+        path: '/engage/v2/countries',
+        status: 200,
+        traceId: answer.headers.get('x-traceid'),
+      }),
+    );
   });
 });
 

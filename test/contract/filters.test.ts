@@ -11,7 +11,11 @@ type Row = Record<string, any>;
 
 function main(query: QueryValues) {
   return apiGet(emulator, token, '/reports/main', {
-    entityId: MEDIUM_PUBLISHER_ID, fromDate: '20260501', toDate: '20260531', limit: 10000, ...query,
+    entityId: MEDIUM_PUBLISHER_ID,
+    fromDate: '20260501',
+    toDate: '20260531',
+    limit: 10000,
+    ...query,
   });
 }
 

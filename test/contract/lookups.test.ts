@@ -4,8 +4,14 @@
  */
 import { apiGet, errorMessageOf } from './contract-client';
 import {
-  ANALYST_PUBLISHER_ID, ANALYST_USER, BIG_PUBLISHER_ID, DEMO_USER, HOSTILE_PUBLISHER_ID, MEDIUM_PUBLISHER_ID,
-  newEmulator, type EmulatorHandle,
+  ANALYST_PUBLISHER_ID,
+  ANALYST_USER,
+  BIG_PUBLISHER_ID,
+  DEMO_USER,
+  HOSTILE_PUBLISHER_ID,
+  MEDIUM_PUBLISHER_ID,
+  newEmulator,
+  type EmulatorHandle,
 } from '../support/emulator';
 
 let emulator: EmulatorHandle;

@@ -102,7 +102,9 @@ describe('breakdowns of the general report', () => {
 describe('metric availability per breakdown', () => {
   it('has pageview metrics and no request metrics without the widget breakdown', async () => {
     const item = (await main({ breakdowns: 'day' })).body.items[0];
-    expect(item).toEqual(expect.objectContaining({ paidPvs: expect.any(Number), totalPvs: expect.any(Number), organicPvs: expect.any(Number) }));
+    expect(item).toEqual(
+      expect.objectContaining({ paidPvs: expect.any(Number), totalPvs: expect.any(Number), organicPvs: expect.any(Number) }),
+    );
     expect(item).not.toHaveProperty('paidReqs');
     expect(item).not.toHaveProperty('totalReqs');
     expect(item).not.toHaveProperty('organicReqs');
@@ -111,7 +113,9 @@ describe('metric availability per breakdown', () => {
   it('has request metrics and no pageview metrics with the widget breakdown', async () => {
     const result = await main({ breakdowns: 'widget' });
     for (const target of [result.body.items[0], result.body.metricsSums]) {
-      expect(target).toEqual(expect.objectContaining({ paidReqs: expect.any(Number), totalReqs: expect.any(Number), organicReqs: expect.any(Number) }));
+      expect(target).toEqual(
+        expect.objectContaining({ paidReqs: expect.any(Number), totalReqs: expect.any(Number), organicReqs: expect.any(Number) }),
+      );
       expect(target).not.toHaveProperty('paidPvs');
       expect(target).not.toHaveProperty('totalPvs');
       expect(target).not.toHaveProperty('organicPvs');
@@ -126,9 +130,29 @@ describe('metric availability per breakdown', () => {
   });
 
   it('has every "All" metric whatever the breakdown', async () => {
-    const all = ['revenue', 'rpmByPvs', 'reqsRpm', 'paidClicks', 'organicClicks', 'totalClicks', 'paidCtrByPvs', 'totalCtrByPvs',
-      'organicCtrByPvs', 'reqsPaidCtr', 'reqsTotalCtr', 'reqsOrganicCtr', 'videoRevenue', 'videoPlays', 'viewabilityRate',
-      'paidViewabilityRate', 'organicViewabilityRate', 'viewableCtr', 'viewableOrganicCtr', 'viewablePaidCtr', 'viewableRpm'];
+    const all = [
+      'revenue',
+      'rpmByPvs',
+      'reqsRpm',
+      'paidClicks',
+      'organicClicks',
+      'totalClicks',
+      'paidCtrByPvs',
+      'totalCtrByPvs',
+      'organicCtrByPvs',
+      'reqsPaidCtr',
+      'reqsTotalCtr',
+      'reqsOrganicCtr',
+      'videoRevenue',
+      'videoPlays',
+      'viewabilityRate',
+      'paidViewabilityRate',
+      'organicViewabilityRate',
+      'viewableCtr',
+      'viewableOrganicCtr',
+      'viewablePaidCtr',
+      'viewableRpm',
+    ];
     for (const breakdowns of ['day', 'widget', 'doc']) {
       const item = (await main({ breakdowns })).body.items[0];
       for (const metric of all) expect(typeof item[metric]).toBe('number');
@@ -209,7 +233,9 @@ describe('limit, offset, sort and order', () => {
     const result = await main({ breakdowns: 'day,country,section' });
     expect(result.body.totalItems).toBeGreaterThan(500);
     expect(result.body.items).toHaveLength(500);
-    expect((await main({ breakdowns: 'day,country,section', limit: 10000 })).body.items.length).toBe(result.body.totalItems > 10000 ? 10000 : result.body.totalItems);
+    expect((await main({ breakdowns: 'day,country,section', limit: 10000 })).body.items.length).toBe(
+      Math.min(result.body.totalItems, 10000),
+    );
     await expectBadParameter({ limit: 10001 }, /limit/);
     await expectBadParameter({ limit: 0 }, /limit/);
   });

@@ -6,7 +6,14 @@
  * publisher; serving the same data again within the hour costs nothing.
  */
 import { apiGet, errorMessageOf, type HttpResult } from './contract-client';
-import { BIG_PUBLISHER_ID, DEMO_USER, HOSTILE_PUBLISHER_ID, MEDIUM_PUBLISHER_ID, newEmulator, type EmulatorHandle } from '../support/emulator';
+import {
+  BIG_PUBLISHER_ID,
+  DEMO_USER,
+  HOSTILE_PUBLISHER_ID,
+  MEDIUM_PUBLISHER_ID,
+  newEmulator,
+  type EmulatorHandle,
+} from '../support/emulator';
 
 let emulator: EmulatorHandle;
 let token: string;
@@ -58,7 +65,11 @@ describe('the reporting limit of 30 requests per minute per publisher', () => {
       await apiGet(emulator, token, '/reports/externalId', { entityId: MEDIUM_PUBLISHER_ID, fromDate: '2026061000', toDate: '2026061001' });
     }
     for (let i = 0; i < 10; i++) {
-      await apiGet(emulator, token, '/reports/realtime/externalId', { entityId: MEDIUM_PUBLISHER_ID, fromDate: '2026061500', toDate: '2026061501' });
+      await apiGet(emulator, token, '/reports/realtime/externalId', {
+        entityId: MEDIUM_PUBLISHER_ID,
+        fromDate: '2026061500',
+        toDate: '2026061501',
+      });
     }
     expect((await smallReport()).status).toBe(429);
     expect((await smallReport(HOSTILE_PUBLISHER_ID)).status).toBe(200);

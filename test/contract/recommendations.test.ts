@@ -11,7 +11,11 @@ const WIDGET = DEMO_API_KEY.widgetIds[0]!;
 
 function recommend(body: unknown, query: QueryValues = {}, contentType = 'application/json') {
   const url = withQuery(emulator.recsUrl, {
-    key: DEMO_API_KEY.key, contentUrl: 'https://news.example/story', widgetJSId: WIDGET, cors: 'true', ...query,
+    key: DEMO_API_KEY.key,
+    contentUrl: 'https://news.example/story',
+    widgetJSId: WIDGET,
+    cors: 'true',
+    ...query,
   });
   return request(url, {
     method: 'POST',
@@ -34,10 +38,16 @@ describe('POST {recs_url}', () => {
     const documents = result.body.documents as Array<Record<string, unknown>>;
     expect(documents.length).toBeGreaterThanOrEqual(3);
     documents.forEach((doc, i) => {
-      expect(doc).toEqual(expect.objectContaining({
-        url: expect.stringMatching(/^https:\/\//), thumbnail_url: expect.stringMatching(/^https:\/\//),
-        content: expect.any(String), source_display_name: expect.any(String), target_domain: expect.any(String), pos: i + 1,
-      }));
+      expect(doc).toEqual(
+        expect.objectContaining({
+          url: expect.stringMatching(/^https:\/\//),
+          thumbnail_url: expect.stringMatching(/^https:\/\//),
+          content: expect.any(String),
+          source_display_name: expect.any(String),
+          target_domain: expect.any(String),
+          pos: i + 1,
+        }),
+      );
     });
     expect(documents.some((d) => d.cta !== undefined)).toBe(true);
     expect(documents[0]!.target_domain).toBe('stridelab.example');
@@ -45,7 +55,10 @@ describe('POST {recs_url}', () => {
   });
 
   it('can be called from a browser page: CORS preflight and allow-origin', async () => {
-    const preflight = await request(emulator.recsUrl, { method: 'OPTIONS', headers: { Origin: 'https://chat.example', 'Access-Control-Request-Method': 'POST' } });
+    const preflight = await request(emulator.recsUrl, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://chat.example', 'Access-Control-Request-Method': 'POST' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Content-Type/i);
     expect((await recommend({})).headers.get('access-control-allow-origin')).toBe('*');

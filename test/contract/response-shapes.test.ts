@@ -90,7 +90,9 @@ describe('what keeps its shape', () => {
     const login = await emulator.login(DEMO_USER.email, DEMO_USER.password);
     expect(typeof login).toBe('string');
     const recs = await request(`${emulator.recsUrl}?key=${DEMO_API_KEY.key}&contentUrl=news.example&widgetJSId=APP_30&cors=true`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ keywords: ['shoes'] }),
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ keywords: ['shoes'] }),
     });
     expect(recs.status).toBe(200);
     expect(typeof recs.body.documents[0].pos).toBe('number');
@@ -98,7 +100,9 @@ describe('what keeps its shape', () => {
 
   it('refuses an unknown shape name', async () => {
     const answer = await request(`${emulator.adminUrl}/faults`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify([{ shape: 'xml' }]),
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify([{ shape: 'xml' }]),
     });
     expect(answer.status).toBe(400);
   });

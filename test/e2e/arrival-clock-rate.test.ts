@@ -38,7 +38,9 @@ it('sends 60 formulas over two windows, each of the second 30 at the edge of its
 
   const requests = await reportRequests();
   const refused = requests.filter((r) => r.status === 429);
-  console.log(`60 formulas at the window's edge: ${requests.length} report requests, ${refused.length} answered 429, at most ${mostInAnyMinute(requests.filter((r) => r.status !== 429).map((r) => r.time))} in any minute of arrivals`);
+  console.log(
+    `60 formulas at the window's edge: ${requests.length} report requests, ${refused.length} answered 429, at most ${mostInAnyMinute(requests.filter((r) => r.status !== 429).map((r) => r.time))} in any minute of arrivals`,
+  );
   expect([...first, ...second].filter((r) => r.error)).toEqual([]);
   expect(refused).toHaveLength(0);
   expect(requests).toHaveLength(60);
@@ -49,10 +51,22 @@ it('refreshes 40 saved reports by the trigger with zero 429s, never 31 arrivals 
   h = await startScheduledAddon(START, {}, JITTERY_NETWORK);
   h.signIn();
   for (let n = 1; n <= 40; n++) {
-    h.host.call('saveSchedule', [{
-      name: `Daily ${n}`, kind: 'main', entityId: BIG_PUBLISHER_ID, period: { type: 'lastDays', days: 30 }, breakdowns: ['day'], pageSize: 10,
-      target: { sheetName: `R${n}`, cell: 'A1' }, schedule: { every: 'day', hour: 6 },
-    }], { user: OWNER });
+    h.host.call(
+      'saveSchedule',
+      [
+        {
+          name: `Daily ${n}`,
+          kind: 'main',
+          entityId: BIG_PUBLISHER_ID,
+          period: { type: 'lastDays', days: 30 },
+          breakdowns: ['day'],
+          pageSize: 10,
+          target: { sheetName: `R${n}`, cell: 'A1' },
+          schedule: { every: 'day', hour: 6 },
+        },
+      ],
+      { user: OWNER },
+    );
   }
   await h.emulator.clearRequests();
 
@@ -62,7 +76,9 @@ it('refreshes 40 saved reports by the trigger with zero 429s, never 31 arrivals 
   const refused = requests.filter((r) => r.status === 429);
   // Requests 91 to 120 cannot arrive before 3 minutes after the first: the bound, without round trips.
   const boundMinutes = Math.ceil(requests.length / 30) - 1;
-  console.log(`40 saved reports with 0-200 ms each way: ${requests.length} report requests, ${refused.length} answered 429, at most ${mostInAnyMinute(requests.map((r) => r.time))} in any minute of arrivals, ${run.minutes.toFixed(3)} virtual minutes (bound ${boundMinutes})`);
+  console.log(
+    `40 saved reports with 0-200 ms each way: ${requests.length} report requests, ${refused.length} answered 429, at most ${mostInAnyMinute(requests.map((r) => r.time))} in any minute of arrivals, ${run.minutes.toFixed(3)} virtual minutes (bound ${boundMinutes})`,
+  );
   expect(run.runs).toBe(1);
   expect(requests).toHaveLength(120);
   expect(refused).toHaveLength(0);

@@ -31,13 +31,20 @@ describe.each(['expiry', 'fifo'] as const)('formula results in a document cache 
 
   it('keeps results within their budget, so the long-lived entry beside them is never evicted', async () => {
     // A large report, then more small results than the budget holds.
-    const big = h.host.evaluateFormula('Big', 'A1', `=ENGAGE_REPORT("${BIG_PUBLISHER_ID}", "2026-10-01", "2026-10-31", "day,country,platform,widget", "all")`);
+    const big = h.host.evaluateFormula(
+      'Big',
+      'A1',
+      `=ENGAGE_REPORT("${BIG_PUBLISHER_ID}", "2026-10-01", "2026-10-31", "day,country,platform,widget", "all")`,
+    );
     expect(big.error).toBeUndefined();
     expect(big.values.length).toBeGreaterThan(20_000);
     const bigItems = liveEntries().filter(([k]) => k.startsWith('engage.r.')).length;
     expect(bigItems).toBeGreaterThan(10);
-    const cells = Array.from({ length: LOOKUPS }, (_, i) => ({ sheet: 'Small', a1: `${['A', 'H', 'O', 'V'][i % 4]}${1 + Math.floor(i / 4) * 15}` }));
-    cells.forEach((c, i) => h.host.setCell(c.sheet, c.a1, `=ENGAGE_TIMEZONES("fill ${i}")`));
+    const cells = Array.from({ length: LOOKUPS }, (_, i) => ({
+      sheet: 'Small',
+      a1: `${['A', 'H', 'O', 'V'][i % 4]}${1 + Math.floor(i / 4) * 15}`,
+    }));
+    for (const [i, c] of cells.entries()) h.host.setCell(c.sheet, c.a1, `=ENGAGE_TIMEZONES("fill ${i}")`);
     const filled = await h.host.recalculate(cells);
     expect(filled.filter((r) => r.error)).toEqual([]);
 

@@ -10,15 +10,22 @@ import { BIG_PUBLISHER_ID } from '../support/emulator';
 const NOW = '2026-11-20T12:00:00Z';
 let h: AddonHarness;
 
-interface View { id: string; name: string; status: { rows?: number; failures: number; lastError?: { message: string } } }
-interface List { reports: View[] }
+interface View {
+  id: string;
+  name: string;
+  status: { rows?: number; failures: number; lastError?: { message: string } };
+}
+interface List {
+  reports: View[];
+}
 
 const call = <T>(fn: string, ...args: unknown[]) => h.host.call(fn, args, { user: OWNER }) as T;
 /** 31 days by day and country: 1,240 rows and a Total under a header, 29 columns. */
 const REQUEST = { kind: 'main', entityId: BIG_PUBLISHER_ID, fromDate: '2026-10-01', toDate: '2026-10-31', breakdowns: ['day', 'country'] };
 const cells = () => h.host.state.spreadsheet.cellCount();
 const documentProperties = () => Object.fromEntries(h.host.properties('document'));
-const nonEmptyCells = () => h.host.state.spreadsheet.sheets.map((s) => [s.name, [...s.cells.values()].filter((c) => c.value !== '' || c.formula).length]);
+const nonEmptyCells = () =>
+  h.host.state.spreadsheet.sheets.map((s) => [s.name, [...s.cells.values()].filter((c) => c.value !== '' || c.formula).length]);
 
 beforeAll(async () => {
   // 4,992,000 cells in Sheet1 and a report sheet of 1,000 x 40: 4,968,000 cells left.
@@ -34,8 +41,13 @@ afterAll(async () => {
 describe('the 10,000,000-cell limit', () => {
   it('lets a scheduled report refresh while there is room, then refuses a refresh that would pass the limit and keeps the data', () => {
     const saved = call<List>('saveSchedule', {
-      name: 'Daily', kind: 'main', entityId: BIG_PUBLISHER_ID, period: { type: 'fixed', fromDate: '20261101', toDate: '20261107' },
-      breakdowns: ['day'], target: { sheetName: 'Report', cell: 'A1' }, schedule: { every: 'hour' },
+      name: 'Daily',
+      kind: 'main',
+      entityId: BIG_PUBLISHER_ID,
+      period: { type: 'fixed', fromDate: '20261101', toDate: '20261107' },
+      breakdowns: ['day'],
+      target: { sheetName: 'Report', cell: 'A1' },
+      schedule: { every: 'hour' },
     });
     const id = saved.reports.find((r) => r.name === 'Daily')!.id;
     expect(call<{ list: List }>('runScheduleNow', id).list.reports[0]!.status.rows).toBe(7);
@@ -51,8 +63,13 @@ describe('the 10,000,000-cell limit', () => {
 
     // The same target, now 31 days by country: 1,242 rows need 242 more rows of 40 columns.
     call('updateSchedule', id, {
-      name: 'Daily', kind: 'main', entityId: BIG_PUBLISHER_ID, period: { type: 'fixed', fromDate: '20261001', toDate: '20261031' },
-      breakdowns: ['day', 'country'], target: { sheetName: 'Report', cell: 'A1' }, schedule: { every: 'hour' },
+      name: 'Daily',
+      kind: 'main',
+      entityId: BIG_PUBLISHER_ID,
+      period: { type: 'fixed', fromDate: '20261001', toDate: '20261031' },
+      breakdowns: ['day', 'country'],
+      target: { sheetName: 'Report', cell: 'A1' },
+      schedule: { every: 'hour' },
     });
     const failed = call<{ list: List }>('runScheduleNow', id).list.reports[0]!;
     expect(failed.status.failures).toBe(1);
@@ -75,12 +92,23 @@ describe('the 10,000,000-cell limit', () => {
     expect(h.host.state.spreadsheet.sheets.map((s) => s.name)).toEqual(sheetsBefore);
     expect(nonEmptyCells()).toEqual(filledBefore);
     expect(documentProperties()).toEqual(propertiesBefore);
-    expect(call<{ state: string; message: string }>('getRunProgress', 'run-over-limit')).toMatchObject({ state: 'failed', message: expect.stringMatching(/^target: the report needs 32,292 more cells/) });
+    expect(call<{ state: string; message: string }>('getRunProgress', 'run-over-limit')).toMatchObject({
+      state: 'failed',
+      message: expect.stringMatching(/^target: the report needs 32,292 more cells/),
+    });
   });
 
   it('writes once the cells are freed', () => {
-    h.host.state.spreadsheet.sheets.splice(h.host.state.spreadsheet.sheets.findIndex((s) => s.name === 'Filler'), 1);
-    const summary = call<{ dataRows: number; block: { sheetName: string } }>('runReportToSheet', REQUEST, { type: 'newSheet', sheetName: 'Engage report' }, 'run-with-room');
+    h.host.state.spreadsheet.sheets.splice(
+      h.host.state.spreadsheet.sheets.findIndex((s) => s.name === 'Filler'),
+      1,
+    );
+    const summary = call<{ dataRows: number; block: { sheetName: string } }>(
+      'runReportToSheet',
+      REQUEST,
+      { type: 'newSheet', sheetName: 'Engage report' },
+      'run-with-room',
+    );
     expect(summary.dataRows).toBe(1240);
     expect(h.host.getValues('Engage report', 'A1:A1')).toEqual([['day']]);
   });

@@ -30,5 +30,9 @@ it('sends one request set for 50 identical formulas recalculating at once', asyn
   // request set; the log says which, should this ever fail.)
   const fetches = h.host.fetchLog.filter((f) => f.url.includes('/reports/main'));
   const answered = fetches.filter((f) => f.status !== undefined);
-  expect({ executions: [...new Set(fetches.map((f) => f.executionId))].length, answered: answered.length, log: fetches.map((f) => ({ execution: f.executionId, status: f.status, error: f.error })) }).toMatchObject({ executions: 1, answered: 1 });
+  expect({
+    executions: [...new Set(fetches.map((f) => f.executionId))].length,
+    answered: answered.length,
+    log: fetches.map((f) => ({ execution: f.executionId, status: f.status, error: f.error })),
+  }).toMatchObject({ executions: 1, answered: 1 });
 });

@@ -55,7 +55,10 @@ function readmeExamples(): ReadmeExample[] {
     .split('\n')
     .filter((line) => line.startsWith('| `ENGAGE_'))
     .map((line) => {
-      const [, exampleCell, output] = line.replace(/\s*\|\s*$/, '').split(' | ').map((c) => c.trim());
+      const [, exampleCell, output] = line
+        .replace(/\s*\|\s*$/, '')
+        .split(' | ')
+        .map((c) => c.trim());
       const [before, after = ''] = output!.split(';')[0]!.split('…');
       const rows = output!.match(/; (\d+) rows/);
       const example: ReadmeExample = {
@@ -74,8 +77,15 @@ describe('README custom-function examples', () => {
 
   it('lists all nine custom functions', () => {
     expect(examples.map((e) => e.formula.match(/^=(\w+)\(/)?.[1]).sort()).toEqual([
-      'ENGAGE_COUNTRIES', 'ENGAGE_EXTERNALID_REPORT', 'ENGAGE_NATIVEAPPS', 'ENGAGE_PUBLISHERS',
-      'ENGAGE_REALTIME_REPORT', 'ENGAGE_RECOMMENDATIONS', 'ENGAGE_REPORT', 'ENGAGE_TIMEZONES', 'ENGAGE_WIDGETS',
+      'ENGAGE_COUNTRIES',
+      'ENGAGE_EXTERNALID_REPORT',
+      'ENGAGE_NATIVEAPPS',
+      'ENGAGE_PUBLISHERS',
+      'ENGAGE_REALTIME_REPORT',
+      'ENGAGE_RECOMMENDATIONS',
+      'ENGAGE_REPORT',
+      'ENGAGE_TIMEZONES',
+      'ENGAGE_WIDGETS',
     ]);
   });
 
@@ -149,7 +159,13 @@ describe('ENGAGE_REPORT', () => {
   });
 
   it('shows the API error message and trace ID', async () => {
-    await h.emulator.setFaults([{ match: 'reports/main', status: 504 }, { match: 'reports/main', status: 504, onNth: 2 }, { match: 'reports/main', status: 504, onNth: 3 }, { match: 'reports/main', status: 504, onNth: 4 }, { match: 'reports/main', status: 504, onNth: 5 }]);
+    await h.emulator.setFaults([
+      { match: 'reports/main', status: 504 },
+      { match: 'reports/main', status: 504, onNth: 2 },
+      { match: 'reports/main', status: 504, onNth: 3 },
+      { match: 'reports/main', status: 504, onNth: 4 },
+      { match: 'reports/main', status: 504, onNth: 5 },
+    ]);
     const result = formula(`=ENGAGE_REPORT("${P}", "2026-11-01", "2026-11-02", , , , , , , , "timeout")`);
     const log = await h.emulator.requests();
     expect(result.value).toBe('#ERROR!');

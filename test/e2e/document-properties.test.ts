@@ -38,7 +38,10 @@ describe('Run to sheet block records', () => {
     expect(blockKeys()).toEqual(['engage.block.Data!R30C1', 'engage.block.Data!R5C3', 'engage.block.Weekly!R1C1']);
 
     // The sheet "Weekly" is deleted: its record goes with the next run.
-    h.host.state.spreadsheet.sheets.splice(h.host.state.spreadsheet.sheets.findIndex((s) => s.name === 'Weekly'), 1);
+    h.host.state.spreadsheet.sheets.splice(
+      h.host.state.spreadsheet.sheets.findIndex((s) => s.name === 'Weekly'),
+      1,
+    );
     h.host.setActiveRange('Data', 'C5');
     call('runReportToSheet', REQUEST, { type: 'activeCell' }, 'block-c5-again');
     expect(blockKeys()).toEqual(['engage.block.Data!R30C1', 'engage.block.Data!R5C3']);
@@ -47,16 +50,22 @@ describe('Run to sheet block records', () => {
 
 describe('saving a schedule', () => {
   const definition = (name: string) => ({
-    name, kind: 'main', entityId: MEDIUM_PUBLISHER_ID, period: { type: 'lastDays', days: 7 }, breakdowns: ['day'],
-    target: { sheetName: 'Data', cell: 'A100' }, schedule: { every: 'day', hour: 6 },
+    name,
+    kind: 'main',
+    entityId: MEDIUM_PUBLISHER_ID,
+    period: { type: 'lastDays', days: 7 },
+    breakdowns: ['day'],
+    target: { sheetName: 'Data', cell: 'A100' },
+    schedule: { every: 'day', hour: 6 },
   });
 
-  it('checks the room left in the document\'s properties first, and saves nothing when there is none', () => {
+  it("checks the room left in the document's properties first, and saves nothing when there is none", () => {
     expect(call<{ reports: unknown[] }>('saveSchedule', definition('First')).reports).toHaveLength(1);
     // Other properties fill the store to 3,000 bytes short of its 500 KB (512,000 bytes).
     const used = [...documentProperties()].reduce((sum, [k, v]) => sum + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
     const filler = 512_000 - 3000 - used;
-    for (let i = 0; filler - i * 9000 > 0; i++) documentProperties().set(`legacy.${i}`, 'x'.repeat(Math.min(9000, filler - i * 9000) - `legacy.${i}`.length));
+    for (let i = 0; filler - i * 9000 > 0; i++)
+      documentProperties().set(`legacy.${i}`, 'x'.repeat(Math.min(9000, filler - i * 9000) - `legacy.${i}`.length));
     const before = Object.fromEntries(documentProperties());
 
     // A definition of a few hundred bytes would fit the 3,000, but not with room for its status.

@@ -21,8 +21,16 @@ afterAll(async () => {
 });
 
 it('recalculates 4 documents x 3 users x 10 formulas at once with no failure, no busy error, no 429 and one request per distinct formula', async () => {
-  const result = await simulateRecalculation(emulator, { documents: 4, usersPerDocument: 3, formulasPerUser: 10, publishers: 2, workersPerDocument: 3 });
-  console.log(`load simulation: ${result.formulas} formulas in ${(result.wallMs / 1000).toFixed(1)} s, ${result.failed.length} failed, ${result.busy} busy, ${result.tooMany} answered 429, ${result.requests} requests for ${result.distinct} distinct; per publisher ${JSON.stringify(result.perPublisher)}`);
+  const result = await simulateRecalculation(emulator, {
+    documents: 4,
+    usersPerDocument: 3,
+    formulasPerUser: 10,
+    publishers: 2,
+    workersPerDocument: 3,
+  });
+  console.log(
+    `load simulation: ${result.formulas} formulas in ${(result.wallMs / 1000).toFixed(1)} s, ${result.failed.length} failed, ${result.busy} busy, ${result.tooMany} answered 429, ${result.requests} requests for ${result.distinct} distinct; per publisher ${JSON.stringify(result.perPublisher)}`,
+  );
   expect(result.formulas).toBe(120);
   expect(result.failed.map((r) => r.error)).toEqual([]);
   expect(result.busy).toBe(0);

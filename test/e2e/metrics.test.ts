@@ -14,15 +14,34 @@ const P = MEDIUM_PUBLISHER_ID;
 const NEW_SHEET_COLUMNS = 26;
 let h: AddonHarness;
 
-interface Block { sheetName: string; row: number; column: number; rows: number; columns: number }
-interface Summary { block: Block; dataRows: number; header: string[] }
-interface List { reports: Array<{ id: string; name: string; status: { lastSuccess?: string; rows?: number } }> }
+interface Block {
+  sheetName: string;
+  row: number;
+  column: number;
+  rows: number;
+  columns: number;
+}
+interface Summary {
+  block: Block;
+  dataRows: number;
+  header: string[];
+}
+interface List {
+  reports: Array<{ id: string; name: string; status: { lastSuccess?: string; rows?: number } }>;
+}
 
 const call = <T>(fn: string, ...args: unknown[]) => h.host.call(fn, args, { user: OWNER }) as T;
 /** What a user does before a result wider than the sheet: insert columns. */
 const insertColumns = (sheet: string, total: number) => void (h.host.state.spreadsheet.sheetByName(sheet)!.maxColumns = total);
 const column = (n: number) => String.fromCharCode(64 + n);
-const request = (extra: Record<string, unknown> = {}) => ({ kind: 'main', entityId: P, fromDate: '2026-11-13', toDate: '2026-11-19', breakdowns: ['day'], ...extra });
+const request = (extra: Record<string, unknown> = {}) => ({
+  kind: 'main',
+  entityId: P,
+  fromDate: '2026-11-13',
+  toDate: '2026-11-19',
+  breakdowns: ['day'],
+  ...extra,
+});
 
 async function reportQueries(): Promise<Array<Record<string, string>>> {
   return (await h.emulator.reportRequests()).map((r) => {
@@ -31,16 +50,27 @@ async function reportQueries(): Promise<Array<Record<string, string>>> {
   });
 }
 
-useScheduledAddon(START, { maxColumns: NEW_SHEET_COLUMNS, sheets: ['Sheet1', 'F1', 'F2', 'F3', 'F4', 'F5', 'F6', 'Runs', 'Chart', 'Wide', 'Narrow'] }, (harness) => {
-  h = harness;
-});
+useScheduledAddon(
+  START,
+  { maxColumns: NEW_SHEET_COLUMNS, sheets: ['Sheet1', 'F1', 'F2', 'F3', 'F4', 'F5', 'F6', 'Runs', 'Chart', 'Wide', 'Narrow'] },
+  (harness) => {
+    h = harness;
+  },
+);
 
 describe('the metrics argument of the formulas', () => {
   it('shows the chosen metrics in the order given and in the API spelling, with their totals, from the same request', async () => {
-    const chosen = h.host.evaluateFormula('F1', 'A1', `=ENGAGE_REPORT("${P}", "2026-11-13", "2026-11-19", "day", "RPMBYPVS, revenue,paidclicks")`);
+    const chosen = h.host.evaluateFormula(
+      'F1',
+      'A1',
+      `=ENGAGE_REPORT("${P}", "2026-11-13", "2026-11-19", "day", "RPMBYPVS, revenue,paidclicks")`,
+    );
     // Every metric by day is 27 columns: a new sheet is one short, as Sheets would say.
     const allText = `=ENGAGE_REPORT("${P}", "2026-11-13", "2026-11-19", "day", "all")`;
-    expect(h.host.evaluateFormula('F2', 'A1', allText)).toMatchObject({ value: '#REF!', error: 'Result was not automatically expanded, please insert more columns.' });
+    expect(h.host.evaluateFormula('F2', 'A1', allText)).toMatchObject({
+      value: '#REF!',
+      error: 'Result was not automatically expanded, please insert more columns.',
+    });
     insertColumns('F2', 27);
     const all = h.host.evaluateFormula('F2', 'A1', allText);
     expect(chosen.error).toBeUndefined();
@@ -83,14 +113,35 @@ describe('the metrics argument of the formulas', () => {
 });
 
 describe('Run to sheet', () => {
-  it('writes the chosen metrics with API names and notes, and a narrower run clears the wider one\'s columns', async () => {
-    const wide = call<Summary>('runReportToSheet', request({ breakdowns: ['day', 'platform'] }), { type: 'existingSheet', sheetName: 'Runs' }, 'metrics-run-1');
+  it("writes the chosen metrics with API names and notes, and a narrower run clears the wider one's columns", async () => {
+    const wide = call<Summary>(
+      'runReportToSheet',
+      request({ breakdowns: ['day', 'platform'] }),
+      { type: 'existingSheet', sheetName: 'Runs' },
+      'metrics-run-1',
+    );
     // The default set: day, platform id and name, seven metrics.
-    expect(wide.header).toEqual(['day', 'platform.id', 'platform.name', 'paidPvs', 'totalPvs', 'revenue', 'rpmByPvs', 'paidClicks', 'paidCtrByPvs', 'viewabilityRate']);
+    expect(wide.header).toEqual([
+      'day',
+      'platform.id',
+      'platform.name',
+      'paidPvs',
+      'totalPvs',
+      'revenue',
+      'rpmByPvs',
+      'paidClicks',
+      'paidCtrByPvs',
+      'viewabilityRate',
+    ]);
     expect(h.host.getCell('Runs', 'G1').note).toBe('RPM (page views): (revenue / paidPvs) * 1000');
     expect(h.host.getCell('Runs', 'A1').note).toBe('');
 
-    const narrow = call<Summary>('runReportToSheet', request({ breakdowns: ['day', 'platform'], metrics: ['revenue', 'paidClicks'] }), { type: 'existingSheet', sheetName: 'Runs' }, 'metrics-run-2');
+    const narrow = call<Summary>(
+      'runReportToSheet',
+      request({ breakdowns: ['day', 'platform'], metrics: ['revenue', 'paidClicks'] }),
+      { type: 'existingSheet', sheetName: 'Runs' },
+      'metrics-run-2',
+    );
     expect(narrow.header).toEqual(['day', 'platform.id', 'platform.name', 'revenue', 'paidClicks']);
     const grid = h.host.getValues('Runs', `A1:J${narrow.dataRows + 2}`);
     expect(grid[0]).toEqual(['day', 'platform.id', 'platform.name', 'revenue', 'paidClicks', '', '', '', '', '']);
@@ -102,8 +153,15 @@ describe('Run to sheet', () => {
   });
 
   it('leaves Add chart to say which metric it misses, and draws nothing', () => {
-    const summary = call<Summary>('runReportToSheet', request({ metrics: ['revenue', 'paidClicks'] }), { type: 'existingSheet', sheetName: 'Chart' }, 'metrics-run-3');
-    expect(() => call('addChart', summary.block)).toThrow(/^block: the chart draws revenue and RPM, and this report has no RPM \(rpmByPvs\) column: choose the revenue and rpmByPvs metrics/);
+    const summary = call<Summary>(
+      'runReportToSheet',
+      request({ metrics: ['revenue', 'paidClicks'] }),
+      { type: 'existingSheet', sheetName: 'Chart' },
+      'metrics-run-3',
+    );
+    expect(() => call('addChart', summary.block)).toThrow(
+      /^block: the chart draws revenue and RPM, and this report has no RPM \(rpmByPvs\) column: choose the revenue and rpmByPvs metrics/,
+    );
     expect(h.host.state.spreadsheet.sheetByName('Chart')!.charts).toHaveLength(0);
   });
 });
@@ -111,8 +169,15 @@ describe('Run to sheet', () => {
 describe('Insert formula', () => {
   it('writes the metrics argument, and widens the sheet first when the result needs more columns', () => {
     h.host.setActiveRange('Wide', 'T3');
-    const inserted = call<{ formula: string; cell: string; columnsAdded: number }>('insertFormula', request({ metrics: ['revenue', 'rpmByPvs', 'paidClicks', 'totalClicks', 'videoPlays', 'viewableRpm', 'optInRateByPvs', 'organicPvs'] }));
-    expect(inserted.formula).toBe(`=ENGAGE_REPORT("${P}","2026-11-13","2026-11-19","day","revenue,rpmByPvs,paidClicks,totalClicks,videoPlays,viewableRpm,optInRateByPvs,organicPvs")`);
+    const inserted = call<{ formula: string; cell: string; columnsAdded: number }>(
+      'insertFormula',
+      request({
+        metrics: ['revenue', 'rpmByPvs', 'paidClicks', 'totalClicks', 'videoPlays', 'viewableRpm', 'optInRateByPvs', 'organicPvs'],
+      }),
+    );
+    expect(inserted.formula).toBe(
+      `=ENGAGE_REPORT("${P}","2026-11-13","2026-11-19","day","revenue,rpmByPvs,paidClicks,totalClicks,videoPlays,viewableRpm,optInRateByPvs,organicPvs")`,
+    );
     // T is column 20: day and eight metrics end at column 28, two past Z.
     expect(inserted).toMatchObject({ cell: 'Wide!T3', columnsAdded: 2 });
     expect(h.host.state.spreadsheet.sheetByName('Wide')!.maxColumns).toBe(28);
@@ -132,7 +197,37 @@ describe('Insert formula', () => {
 
     h.host.setActiveRange('Sheet1', 'A1');
     const everything = request({ breakdowns: ['day', 'country'] });
-    const all = call<{ formula: string; columnsAdded: number }>('insertFormula', { ...everything, metrics: ['paidPvs', 'totalPvs', 'organicPvs', 'revenue', 'rpmByPvs', 'reqsRpm', 'paidClicks', 'organicClicks', 'totalClicks', 'paidCtrByPvs', 'totalCtrByPvs', 'organicCtrByPvs', 'reqsPaidCtr', 'reqsTotalCtr', 'reqsOrganicCtr', 'videoRevenue', 'videoPlays', 'viewabilityRate', 'paidViewabilityRate', 'organicViewabilityRate', 'viewableCtr', 'viewableOrganicCtr', 'viewablePaidCtr', 'viewableRpm', 'optInRateByReqs', 'optInRateByPvs'] });
+    const all = call<{ formula: string; columnsAdded: number }>('insertFormula', {
+      ...everything,
+      metrics: [
+        'paidPvs',
+        'totalPvs',
+        'organicPvs',
+        'revenue',
+        'rpmByPvs',
+        'reqsRpm',
+        'paidClicks',
+        'organicClicks',
+        'totalClicks',
+        'paidCtrByPvs',
+        'totalCtrByPvs',
+        'organicCtrByPvs',
+        'reqsPaidCtr',
+        'reqsTotalCtr',
+        'reqsOrganicCtr',
+        'videoRevenue',
+        'videoPlays',
+        'viewabilityRate',
+        'paidViewabilityRate',
+        'organicViewabilityRate',
+        'viewableCtr',
+        'viewableOrganicCtr',
+        'viewablePaidCtr',
+        'viewableRpm',
+        'optInRateByReqs',
+        'optInRateByPvs',
+      ],
+    });
     expect(all.formula).toContain('"day,country","all"');
     // day, country id and name, 26 metrics: 29 columns.
     expect(all.columnsAdded).toBe(3);
@@ -145,8 +240,14 @@ describe('Insert formula', () => {
 describe('saved reports', () => {
   function saved(name: string, extra: Record<string, unknown>) {
     return {
-      name, kind: 'main', entityId: P, period: { type: 'lastDays', days: 7 }, breakdowns: ['day'],
-      target: { sheetName: name, cell: 'A1' }, schedule: { every: 'hour' }, ...extra,
+      name,
+      kind: 'main',
+      entityId: P,
+      period: { type: 'lastDays', days: 7 },
+      breakdowns: ['day'],
+      target: { sheetName: name, cell: 'A1' },
+      schedule: { every: 'hour' },
+      ...extra,
     };
   }
 
@@ -168,7 +269,9 @@ describe('saved reports', () => {
     expect(h.host.getValues('Chosen', `A${rows + 2}:A${rows + 2}`)[0]![0]).toBe('Total');
     // Every metric by day: 27 columns, the writer adds the one a new sheet lacks.
     const olderHeader = h.host.getValues('Older', 'A1:AA1')[0]!;
-    expect(olderHeader).toEqual(expect.arrayContaining(['day', 'paidPvs', 'organicPvs', 'videoRevenue', 'viewableRpm', 'optInRateByReqs', 'optInRateByPvs']));
+    expect(olderHeader).toEqual(
+      expect.arrayContaining(['day', 'paidPvs', 'organicPvs', 'videoRevenue', 'viewableRpm', 'optInRateByReqs', 'optInRateByPvs']),
+    );
     expect(olderHeader.filter((v) => v !== '')).toHaveLength(1 + 26);
   });
 });

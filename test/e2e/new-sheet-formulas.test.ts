@@ -61,7 +61,8 @@ describe.each(['main', 'externalId', 'realtime'] as const)('a default %s formula
       const effective = effectiveBreakdowns(kind, combination);
       const planned = reportColumnCount(kind, effective, defaultMetrics(kind, effective));
       if (result.value === '#REF!' || result.error !== undefined) failures.push(`${text}: ${String(result.value)} ${result.error ?? ''}`);
-      else if (header.length > NEW_SHEET_COLUMNS || header.length > planned) failures.push(`${text}: ${header.length} columns, planned ${planned}`);
+      else if (header.length > NEW_SHEET_COLUMNS || header.length > planned)
+        failures.push(`${text}: ${header.length} columns, planned ${planned}`);
       else {
         // What the sheet shows: the header from A1, the Total row last.
         expect(h.host.getCell(sheet, 'A1').value).toBe(header[0]);

@@ -59,7 +59,13 @@ describe('ENGAGE_RECOMMENDATIONS', () => {
     const sent = await recsRequests();
     expect(sent).toHaveLength(1);
     expect(sent[0]!.method).toBe('POST');
-    expect(sent[0]!.query).toEqual({ key: KEY, contentUrl: 'https://news.example/story', widgetJSId: WIDGET, cors: 'true', testMode: 'true' });
+    expect(sent[0]!.query).toEqual({
+      key: KEY,
+      contentUrl: 'https://news.example/story',
+      widgetJSId: WIDGET,
+      cors: 'true',
+      testMode: 'true',
+    });
     expect(String(sent[0]!.headers['content-type'])).toMatch(/^application\/json/);
   });
 
@@ -96,7 +102,7 @@ describe('ENGAGE_RECOMMENDATIONS', () => {
   it('works for a QA sheet of keyword sets recalculating at once: one request per set, then none', async () => {
     const sets = ['running', 'cycling', 'budget', 'mortgage', 'travel', 'flights', 'pasta', 'coffee', 'laptop', 'wifi', 'sleep', 'cars'];
     // One keyword set per block of 8 rows: a result (header and up to 5 ads) spills into the rows below.
-    const cells = sets.map((k, i) => ({ sheet: 'S39', a1: `B${1 + i * 8}` }));
+    const cells = sets.map((_k, i) => ({ sheet: 'S39', a1: `B${1 + i * 8}` }));
     sets.forEach((k, i) => {
       h.host.setCell('S39', `A${1 + i * 8}`, k);
       h.host.setCell('S39', cells[i]!.a1, `=ENGAGE_RECOMMENDATIONS(A${1 + i * 8}, , "news.example", "APP_12")`);
@@ -117,7 +123,12 @@ describe('ENGAGE_RECOMMENDATIONS', () => {
 describe('the impression pixel', () => {
   it('records exactly the displayed positions, in display order, once', async () => {
     const before = (await h.emulator.impressions()).length;
-    const shown = preview({ keywords: 'coffee,kitchen', iabCategories: 'IAB8', contentUrl: 'https://food.example/a', widgetJSId: 'APP_14' });
+    const shown = preview({
+      keywords: 'coffee,kitchen',
+      iabCategories: 'IAB8',
+      contentUrl: 'https://food.example/a',
+      widgetJSId: 'APP_14',
+    });
     expect(shown.testMode).toBe(true);
     expect(shown.documents.length).toBeGreaterThanOrEqual(3);
     expect(await h.emulator.impressions()).toHaveLength(before);
@@ -129,7 +140,9 @@ describe('the impression pixel', () => {
     expect(response.status).toBe(204);
     const impressions = await h.emulator.impressions();
     expect(impressions).toHaveLength(before + 1);
-    expect(impressions[impressions.length - 1]).toEqual(expect.objectContaining({ known: true, widgetJSId: 'APP_14', testMode: true, pos: '3-1', positions: [3, 1] }));
+    expect(impressions[impressions.length - 1]).toEqual(
+      expect.objectContaining({ known: true, widgetJSId: 'APP_14', testMode: true, pos: '3-1', positions: [3, 1] }),
+    );
   });
 
   it('has no address to call when the answer carries no reportServed', async () => {
@@ -137,7 +150,12 @@ describe('the impression pixel', () => {
     const shown = preview({ keywords: 'no-tracking', contentUrl: 'news.example' });
     expect(shown.documents.length).toBeGreaterThan(0);
     expect(shown.reportServed).toBeUndefined();
-    expect(impressionPixelUrl(shown.reportServed, shown.documents.map((d) => d.pos))).toBeUndefined();
+    expect(
+      impressionPixelUrl(
+        shown.reportServed,
+        shown.documents.map((d) => d.pos),
+      ),
+    ).toBeUndefined();
     expect(await h.emulator.impressions()).toHaveLength(before);
   });
 });
@@ -153,7 +171,9 @@ describe('errors', () => {
 
   it('names a missing API key and a missing widget ID before any request', async () => {
     saveSettings({ apiKey: '' });
-    expect(failing('=ENGAGE_RECOMMENDATIONS("a", , "news.example", "APP_12")')).toMatch(/^apiKey: the recommendations API key is not set: set it in the Engage sidebar under Settings/);
+    expect(failing('=ENGAGE_RECOMMENDATIONS("a", , "news.example", "APP_12")')).toMatch(
+      /^apiKey: the recommendations API key is not set: set it in the Engage sidebar under Settings/,
+    );
     saveSettings({ apiKey: KEY, widgetId: '' });
     expect(failing('=ENGAGE_RECOMMENDATIONS("a", , "news.example", "")')).toMatch(/^widgetJSId: is required/);
     saveSettings({ widgetId: WIDGET });
@@ -165,7 +185,9 @@ describe('errors', () => {
     saveSettings({ apiKey: 'not-the-key' });
     try {
       const text = failing('=ENGAGE_RECOMMENDATIONS("refused", , "news.example", "APP_12")');
-      expect(text).toMatch(/did not accept the API key \(HTTP 401.*\): check the API key in the Engage sidebar under Settings \[trace ID [\w-]+\]/);
+      expect(text).toMatch(
+        /did not accept the API key \(HTTP 401.*\): check the API key in the Engage sidebar under Settings \[trace ID [\w-]+\]/,
+      );
       expect(text).not.toContain('not-the-key');
     } finally {
       saveSettings({ apiKey: KEY });
@@ -173,7 +195,9 @@ describe('errors', () => {
   });
 
   it('explains a non-success status and a widget the key does not own', () => {
-    expect(failing('=ENGAGE_RECOMMENDATIONS("widget", , "news.example", "APP_99")')).toMatch(/rejected the request \(HTTP 400.*APP_99.*\): check contentUrl, widgetJSId/);
+    expect(failing('=ENGAGE_RECOMMENDATIONS("widget", , "news.example", "APP_99")')).toMatch(
+      /rejected the request \(HTTP 400.*APP_99.*\): check contentUrl, widgetJSId/,
+    );
   });
 
   it('reports a server error with its trace ID', async () => {
@@ -186,7 +210,9 @@ describe('errors', () => {
 
   it('refuses a malformed body with a clear message', async () => {
     await h.emulator.setFaults([{ match: 'recommendations', malformedJson: true }]);
-    expect(failing('=ENGAGE_RECOMMENDATIONS("malformed", , "news.example", "APP_12")')).toMatch(/recommendations request in an unexpected form \(the body is not JSON\)/);
+    expect(failing('=ENGAGE_RECOMMENDATIONS("malformed", , "news.example", "APP_12")')).toMatch(
+      /recommendations request in an unexpected form \(the body is not JSON\)/,
+    );
   });
 
   it('gives the sidebar the same sentences', async () => {

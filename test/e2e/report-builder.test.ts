@@ -10,9 +10,24 @@ import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../support/emulator';
 const NOW = '2026-11-20T12:00:00Z';
 let h: AddonHarness;
 
-interface Progress { state: 'running' | 'done' | 'failed'; pagesFetched: number; pagesPlanned: number }
-interface Block { sheetName: string; row: number; column: number; rows: number; columns: number }
-interface Summary { block: Block; dataRows: number; pages: number; header: string[] }
+interface Progress {
+  state: 'running' | 'done' | 'failed';
+  pagesFetched: number;
+  pagesPlanned: number;
+}
+interface Block {
+  sheetName: string;
+  row: number;
+  column: number;
+  rows: number;
+  columns: number;
+}
+interface Summary {
+  block: Block;
+  dataRows: number;
+  pages: number;
+  header: string[];
+}
 
 beforeAll(async () => {
   h = await startAddon({ maxColumns: 60, maxRows: 20000, sheets: ['Sheet1', 'Big', 'Daily'] });
@@ -33,10 +48,18 @@ describe('Run to sheet', () => {
   it('reports the pages fetched of the pages planned while a three-page report runs', async () => {
     // The external-ID report pages at 5,000 rows: over 10,000 rows take three pages. Each page after
     // the first is slowed down so that the polls see the run between pages.
-    const request = { kind: 'externalId', entityId: BIG_PUBLISHER_ID, fromDate: '2026-11-19 00:00', toDate: '2026-11-20 00:00', breakdowns: ['externalId', 'widget', 'externalSecondaryId'] };
+    const request = {
+      kind: 'externalId',
+      entityId: BIG_PUBLISHER_ID,
+      fromDate: '2026-11-19 00:00',
+      toDate: '2026-11-20 00:00',
+      breakdowns: ['externalId', 'widget', 'externalSecondaryId'],
+    };
     await h.emulator.setFaults([{ match: 'reports/externalId.*offset=[1-9]', latencyMs: 1200, times: 2 }]);
     const runId = 'progress-test-1';
-    const running = h.host.callConcurrently([{ functionName: 'runReportToSheet', args: [request, { type: 'existingSheet', sheetName: 'Big' }, runId], options: { user: OWNER } }]);
+    const running = h.host.callConcurrently([
+      { functionName: 'runReportToSheet', args: [request, { type: 'existingSheet', sheetName: 'Big' }, runId], options: { user: OWNER } },
+    ]);
     let finished = false;
     void running.then(() => (finished = true));
     const seen: Progress[] = [];
@@ -65,10 +88,12 @@ describe('Run to sheet', () => {
     expect(tail[1]).toBe('Total');
   });
 
-  it('keeps a failed run\'s message in the progress, for the poll that comes after it', async () => {
+  it("keeps a failed run's message in the progress, for the poll that comes after it", async () => {
     await h.emulator.setFaults([{ match: 'reports/main', status: 500, times: 1 }]);
     const request = { kind: 'main', entityId: MEDIUM_PUBLISHER_ID, fromDate: '2026-11-13', toDate: '2026-11-19', breakdowns: ['day'] };
-    expect(() => h.host.call('runReportToSheet', [request, { type: 'existingSheet', sheetName: 'Daily' }, 'progress-test-2'], { user: OWNER })).toThrow();
+    expect(() =>
+      h.host.call('runReportToSheet', [request, { type: 'existingSheet', sheetName: 'Daily' }, 'progress-test-2'], { user: OWNER }),
+    ).toThrow();
     const progress = h.host.call('getRunProgress', ['progress-test-2'], { user: OWNER }) as Progress & { message?: string };
     expect(progress.state).toBe('failed');
     expect(progress.message).toBeTruthy();
@@ -96,12 +121,23 @@ describe('Add chart', () => {
     const column = (name: string) => String.fromCharCode(64 + 3 + summary.header.indexOf(name));
     expect(chart.ranges).toEqual(['day', 'revenue', 'rpmByPvs'].map((name) => `Daily!${column(name)}4:${column(name)}11`));
     expect(h.host.getValues('Daily', `${column('day')}12:${column('day')}12`)[0]![0]).toBe('Total');
-    expect(chart.options).toMatchObject({ title: 'Revenue and RPM by day', series: { 0: { targetAxisIndex: 0 }, 1: { targetAxisIndex: 1 } } });
+    expect(chart.options).toMatchObject({
+      title: 'Revenue and RPM by day',
+      series: { 0: { targetAxisIndex: 0 }, 1: { targetAxisIndex: 1 } },
+    });
   });
 
   it('refuses a report broken down by more than the day, naming the other breakdown, and draws nothing', () => {
-    const request = { kind: 'main', entityId: MEDIUM_PUBLISHER_ID, fromDate: '2026-11-13', toDate: '2026-11-19', breakdowns: ['day', 'platform'] };
-    const summary = h.host.call('runReportToSheet', [request, { type: 'existingSheet', sheetName: 'Sheet1' }, 'chart-test-2'], { user: OWNER }) as Summary;
+    const request = {
+      kind: 'main',
+      entityId: MEDIUM_PUBLISHER_ID,
+      fromDate: '2026-11-13',
+      toDate: '2026-11-19',
+      breakdowns: ['day', 'platform'],
+    };
+    const summary = h.host.call('runReportToSheet', [request, { type: 'existingSheet', sheetName: 'Sheet1' }, 'chart-test-2'], {
+      user: OWNER,
+    }) as Summary;
     expect(() => h.host.call('addChart', [summary.block], { user: OWNER })).toThrow(/also broken down by platform/);
     expect(h.host.state.spreadsheet.sheetByName('Sheet1')!.charts).toHaveLength(0);
   });

@@ -23,7 +23,10 @@ interface View {
   definition: Record<string, unknown> & { name: string; schedule: unknown; incremental?: boolean; paused?: boolean };
   status: { lastSuccess?: string; nextRun?: string; rows?: number };
 }
-interface List { reports: View[]; triggerInstalled: boolean }
+interface List {
+  reports: View[];
+  triggerInstalled: boolean;
+}
 
 const call = <T>(fn: string, ...args: unknown[]) => h.host.call(fn, args, { user: OWNER }) as T;
 const byId = (list: List, id: string) => list.reports.find((r) => r.id === id)!;
@@ -31,8 +34,14 @@ const stored = (id: string) => JSON.parse(h.host.properties('document').get(`eng
 
 function report(name: string, extra: Record<string, unknown> = {}) {
   return {
-    name, kind: 'main', entityId: MEDIUM_PUBLISHER_ID, period: { type: 'lastDays', days: 7, endingYesterday: true }, breakdowns: ['day'],
-    target: { sheetName: name, cell: 'A1' }, schedule: { every: 'day', hour: 6 }, ...extra,
+    name,
+    kind: 'main',
+    entityId: MEDIUM_PUBLISHER_ID,
+    period: { type: 'lastDays', days: 7, endingYesterday: true },
+    breakdowns: ['day'],
+    target: { sheetName: name, cell: 'A1' },
+    schedule: { every: 'day', hour: 6 },
+    ...extra,
   };
 }
 
@@ -50,12 +59,23 @@ describe('updateSchedule', () => {
     const before = stored(id);
     h.host.advanceTime(MINUTE_MS);
 
-    const edited = { ...report('Weekly revenue'), target: { sheetName: 'Daily revenue', cell: 'A1' }, schedule: { every: 'week', weekday: 'monday', hour: 7 }, incremental: true };
+    const edited = {
+      ...report('Weekly revenue'),
+      target: { sheetName: 'Daily revenue', cell: 'A1' },
+      schedule: { every: 'week', weekday: 'monday', hour: 7 },
+      incremental: true,
+    };
     const list = call<List>('updateSchedule', id, edited);
 
     expect(list.reports.filter((r) => r.id === id)).toHaveLength(1);
     const view = byId(list, id);
-    expect(view).toMatchObject({ name: 'Weekly revenue', scheduleText: 'weekly on Monday at 07:00 (Europe/Berlin)', target: 'Daily revenue!A1', mine: true, paused: false });
+    expect(view).toMatchObject({
+      name: 'Weekly revenue',
+      scheduleText: 'weekly on Monday at 07:00 (Europe/Berlin)',
+      target: 'Daily revenue!A1',
+      mine: true,
+      paused: false,
+    });
     expect(view.definition).toMatchObject({ incremental: true, schedule: { every: 'week', weekday: 'monday', hour: 7 } });
     const after = stored(id);
     expect(after).toMatchObject({ id, ownerId: before.ownerId, createdAtMs: before.createdAtMs, name: 'Weekly revenue' });
@@ -64,7 +84,7 @@ describe('updateSchedule', () => {
     call('deleteSchedule', id);
   });
 
-  it('takes a new schedule from the last refresh: an hourly report made daily waits for the next day\'s hour', async () => {
+  it("takes a new schedule from the last refresh: an hourly report made daily waits for the next day's hour", async () => {
     const id = call<List>('saveSchedule', report('Hourly', { schedule: { every: 'hour' } })).reports.at(-1)!.id;
     const ran = byId(call<{ list: List }>('runScheduleNow', id).list, id);
     expect(ran.status.rows).toBe(7);
@@ -99,9 +119,13 @@ describe('updateSchedule', () => {
   it('refuses a bad edit with a message naming the field, and leaves the saved report as it was', async () => {
     const id = call<List>('saveSchedule', report('Strict')).reports.at(-1)!.id;
     const before = stored(id);
-    expect(() => call('updateSchedule', id, report('Strict', { schedule: { every: 'hours', hours: 1 } }))).toThrow(/schedule\.hours: must be a whole number of hours from 2 to 12/);
+    expect(() => call('updateSchedule', id, report('Strict', { schedule: { every: 'hours', hours: 1 } }))).toThrow(
+      /schedule\.hours: must be a whole number of hours from 2 to 12/,
+    );
     expect(() => call('updateSchedule', id, report('', {}))).toThrow(/name: is required/);
-    expect(() => call('updateSchedule', id, report('Strict', { breakdowns: ['country'], incremental: true }))).toThrow(/incremental: needs the general report broken down by day/);
+    expect(() => call('updateSchedule', id, report('Strict', { breakdowns: ['country'], incremental: true }))).toThrow(
+      /incremental: needs the general report broken down by day/,
+    );
     expect(() => call('updateSchedule', 'no-such-id', report('Strict'))).toThrow(/id: "no-such-id" is not a saved report/);
     expect(stored(id)).toEqual(before);
     expect(await apiPaths()).toEqual([]);
@@ -113,7 +137,9 @@ describe('updateSchedule', () => {
     h.configure(EDITOR);
     const seen = h.host.call('listSchedules', [], { user: EDITOR }) as List;
     expect(byId(seen, id).mine).toBe(false);
-    expect(() => h.host.call('updateSchedule', [id, report('Taken over')], { user: EDITOR })).toThrow(/"Owned" was saved by another editor: only they can change, run or delete it/);
+    expect(() => h.host.call('updateSchedule', [id, report('Taken over')], { user: EDITOR })).toThrow(
+      /"Owned" was saved by another editor: only they can change, run or delete it/,
+    );
     expect(stored(id).name).toBe('Owned');
     call('deleteSchedule', id);
   });

@@ -24,12 +24,23 @@ const START_MS = Date.parse(START);
 /** 30 days by day, 10 rows a request: 3 requests per report; due at once, then daily at 06:00. */
 function dailyReport(n: number, extra: Record<string, unknown> = {}) {
   return {
-    name: `Daily ${n}`, kind: 'main', entityId: BIG_PUBLISHER_ID, period: { type: 'lastDays', days: 30 }, breakdowns: ['day'], pageSize: 10,
-    target: { sheetName: `R${n}`, cell: 'A1' }, schedule: { every: 'day', hour: 6 }, ...extra,
+    name: `Daily ${n}`,
+    kind: 'main',
+    entityId: BIG_PUBLISHER_ID,
+    period: { type: 'lastDays', days: 30 },
+    breakdowns: ['day'],
+    pageSize: 10,
+    target: { sheetName: `R${n}`, cell: 'A1' },
+    schedule: { every: 'day', hour: 6 },
+    ...extra,
   };
 }
 
-interface QuotaView { used: number; limit: number; resetAt?: string }
+interface QuotaView {
+  used: number;
+  limit: number;
+  resetAt?: string;
+}
 interface List {
   reports: { id: string; name: string; status: { lastSuccess?: string; lastAttempt?: string } }[];
   triggerInstalled: boolean;
@@ -70,7 +81,15 @@ describe('the trigger quota: 20 per user per script', () => {
   /** The user's hourly triggers in 20 other spreadsheets of the same add-on. */
   function fillTriggerQuota(): void {
     for (let i = 1; i <= 20; i++) {
-      h.host.state.triggers.records.push({ id: `elsewhere-${i}`, handlerFunction: 'onScheduledRefresh', eventType: 'CLOCK', user: OWNER, documentId: `spreadsheet-${i}`, intervalMs: HOUR_MS, nextRunAt: START_MS + 100 * HOUR_MS });
+      h.host.state.triggers.records.push({
+        id: `elsewhere-${i}`,
+        handlerFunction: 'onScheduledRefresh',
+        eventType: 'CLOCK',
+        user: OWNER,
+        documentId: `spreadsheet-${i}`,
+        intervalMs: HOUR_MS,
+        nextRunAt: START_MS + 100 * HOUR_MS,
+      });
     }
   }
 
@@ -91,7 +110,10 @@ describe('the trigger quota: 20 per user per script', () => {
     expect(call<{ reports: { paused: boolean }[] }>('listSchedules').reports[0]!.paused).toBe(true);
 
     // Once the user frees a trigger in another spreadsheet, the same save works.
-    h.host.state.triggers.records.splice(h.host.state.triggers.records.findIndex((t) => t.id === 'elsewhere-20'), 1);
+    h.host.state.triggers.records.splice(
+      h.host.state.triggers.records.findIndex((t) => t.id === 'elsewhere-20'),
+      1,
+    );
     expect(call<List>('saveSchedule', dailyReport(1)).triggerInstalled).toBe(true);
   });
 
@@ -125,7 +147,7 @@ describe('the daily trigger runtime: 90 minutes', () => {
     expect(h.host.state.quotas.dailyUse(OWNER, 'triggerRuntime').used).toBeLessThanOrEqual(90 * MINUTE_MS);
   });
 
-  it('sends nothing once less than a run\'s end is left, and refreshes the waiting reports first when the window reopens', async () => {
+  it("sends nothing once less than a run's end is left, and refreshes the waiting reports first when the window reopens", async () => {
     arrangeTriggerRuntimeUsed(89);
     const waitingRuns = [];
     while (h.host.clock.now() < START_MS + 23 * HOUR_MS) waitingRuns.push(...nextTriggerRun());

@@ -14,8 +14,14 @@ const START = '2026-11-20T12:00:00.000Z';
 /** 30 days broken down by day, 10 rows a request: 3 requests per report. */
 function dailyReport(n: number, entityId = BIG_PUBLISHER_ID) {
   return {
-    name: `Daily ${n}`, kind: 'main', entityId, period: { type: 'lastDays', days: 30 }, breakdowns: ['day'], pageSize: 10,
-    target: { sheetName: `R${n}`, cell: 'A1' }, schedule: { every: 'day', hour: 6 },
+    name: `Daily ${n}`,
+    kind: 'main',
+    entityId,
+    period: { type: 'lastDays', days: 30 },
+    breakdowns: ['day'],
+    pageSize: 10,
+    target: { sheetName: `R${n}`, cell: 'A1' },
+    schedule: { every: 'day', hour: 6 },
   };
 }
 
@@ -47,7 +53,9 @@ describe('scheduled refresh within the rate limit', () => {
     const tooMany = requests.filter((r) => r.status === 429);
     const list = h.host.call('listSchedules', [], { user: OWNER }) as ScheduleListView;
     const lowerBoundMinutes = requests.length / 30;
-    console.log(`40 saved reports: ${requests.length} report requests, ${tooMany.length} answered 429, ${run.minutes.toFixed(2)} minutes in ${run.runs} run (lower bound ${lowerBoundMinutes} minutes at 30 a minute; 110% = ${(lowerBoundMinutes * 1.1).toFixed(2)})`);
+    console.log(
+      `40 saved reports: ${requests.length} report requests, ${tooMany.length} answered 429, ${run.minutes.toFixed(2)} minutes in ${run.runs} run (lower bound ${lowerBoundMinutes} minutes at 30 a minute; 110% = ${(lowerBoundMinutes * 1.1).toFixed(2)})`,
+    );
     expect(run.runs).toBe(1);
     expect(requests).toHaveLength(120);
     expect(tooMany).toHaveLength(0);
@@ -74,7 +82,9 @@ describe('scheduled refresh within the rate limit', () => {
     const afterSecond = h.host.call('listSchedules', [], { user: OWNER }) as ScheduleListView;
 
     const requests = await reportRequests(h);
-    console.log(`60 saved reports: ${requests.length} report requests, ${requests.filter((r) => r.status === 429).length} answered 429; run 1 ${first.minutes.toFixed(2)} min refreshed ${refreshedFirst.length}, run 2 ${second.minutes.toFixed(2)} min`);
+    console.log(
+      `60 saved reports: ${requests.length} report requests, ${requests.filter((r) => r.status === 429).length} answered 429; run 1 ${first.minutes.toFixed(2)} min refreshed ${refreshedFirst.length}, run 2 ${second.minutes.toFixed(2)} min`,
+    );
     // The first run stopped well inside Apps Script's 6 minutes and left reports for the second.
     expect(first.minutes).toBeLessThan(6);
     expect(refreshedFirst.length).toBeGreaterThan(0);

@@ -16,17 +16,35 @@ interface View {
   id: string;
   name: string;
   paused: boolean;
-  status: { lastSuccess?: string; lastAttempt?: string; rows?: number; nextRun?: string; needsSignIn: boolean; failures: number; lastError?: { message: string; traceId?: string } };
+  status: {
+    lastSuccess?: string;
+    lastAttempt?: string;
+    rows?: number;
+    nextRun?: string;
+    needsSignIn: boolean;
+    failures: number;
+    lastError?: { message: string; traceId?: string };
+  };
 }
-interface List { reports: View[]; triggerInstalled: boolean }
+interface List {
+  reports: View[];
+  triggerInstalled: boolean;
+}
 
 const call = <T>(fn: string, ...args: unknown[]) => h.host.call(fn, args, { user: OWNER }) as T;
 const byName = (list: List, name: string) => list.reports.find((r) => r.name === name)!;
 
 function report(name: string, extra: Record<string, unknown> = {}) {
   return {
-    name, kind: 'main', entityId: MEDIUM_PUBLISHER_ID, period: { type: 'lastDays', days: 7 }, breakdowns: ['day'], pageSize: 3,
-    target: { sheetName: name, cell: 'B2' }, schedule: { every: 'hour' }, ...extra,
+    name,
+    kind: 'main',
+    entityId: MEDIUM_PUBLISHER_ID,
+    period: { type: 'lastDays', days: 7 },
+    breakdowns: ['day'],
+    pageSize: 3,
+    target: { sheetName: name, cell: 'B2' },
+    schedule: { every: 'hour' },
+    ...extra,
   };
 }
 
@@ -47,7 +65,9 @@ describe('saved reports and the trigger', () => {
     expect(second.triggerInstalled).toBe(true);
     expect(h.host.triggers.filter((t) => t.user === OWNER)).toHaveLength(1);
     expect(h.host.triggers[0]).toMatchObject({ handlerFunction: 'onScheduledRefresh', intervalMs: HOUR_MS });
-    const ids = call<List>('listSchedules').reports.filter((r) => r.name.startsWith('Trigger')).map((r) => r.id);
+    const ids = call<List>('listSchedules')
+      .reports.filter((r) => r.name.startsWith('Trigger'))
+      .map((r) => r.id);
     call<List>('deleteSchedule', ids[1]);
     expect(h.host.triggers).toHaveLength(1);
     const last = call<List>('deleteSchedule', ids[2]);
@@ -65,9 +85,13 @@ describe('saved reports and the trigger', () => {
   });
 
   it('rejects a bad definition with a message naming the field, before anything is sent', async () => {
-    expect(() => call('saveSchedule', report('Bad', { schedule: { every: 'day', hour: 25 } }))).toThrow(/schedule\.hour: must be a whole hour from 0 to 23/);
+    expect(() => call('saveSchedule', report('Bad', { schedule: { every: 'day', hour: 25 } }))).toThrow(
+      /schedule\.hour: must be a whole hour from 0 to 23/,
+    );
     expect(() => call('saveSchedule', report('Bad', { breakdowns: ['day', 'month'] }))).toThrow(/'day' and 'month' cannot be combined/);
-    expect(() => call('saveSchedule', report('Bad', { incremental: true, period: { type: 'fixed', fromDate: '20261101', toDate: '20261107' } }))).toThrow(/incremental: needs a period that moves/);
+    expect(() =>
+      call('saveSchedule', report('Bad', { incremental: true, period: { type: 'fixed', fromDate: '20261101', toDate: '20261107' } })),
+    ).toThrow(/incremental: needs a period that moves/);
     expect(await api()).toEqual([]);
   });
 });
@@ -142,7 +166,14 @@ describe('sign-in', () => {
 describe('incremental refresh', () => {
   it('sends fewer requests than a full refresh and gives the same sheet', async () => {
     // 45 days of days, 5 rows a request; paused, so only "Run now" refreshes them.
-    const definition = (name: string) => report(name, { period: { type: 'since', fromDate: '20261006' }, pageSize: 5, incremental: true, paused: true, target: { sheetName: name, cell: 'A1' } });
+    const definition = (name: string) =>
+      report(name, {
+        period: { type: 'since', fromDate: '20261006' },
+        pageSize: 5,
+        incremental: true,
+        paused: true,
+        target: { sheetName: name, cell: 'A1' },
+      });
     const incremental = byName(call<List>('saveSchedule', definition('Incremental')), 'Incremental').id;
     call('runScheduleNow', incremental);
 

@@ -19,7 +19,10 @@ afterEach(async () => {
   await h.close();
 });
 
-type State = { session: { signedIn: boolean; rejected: boolean; warning?: string; tokenAgeDays?: number; username?: string }; settings: Record<string, unknown> };
+type State = {
+  session: { signedIn: boolean; rejected: boolean; warning?: string; tokenAgeDays?: number; username?: string };
+  settings: Record<string, unknown>;
+};
 
 function state(user = OWNER): State {
   return h.host.call('getSidebarState', [], { user }) as State;
@@ -45,7 +48,7 @@ function publishersFormula(user = OWNER, refresh = 'r') {
 }
 
 describe('signIn', () => {
-  it('logs in once and keeps only the token and its issue time in the user\'s own properties', async () => {
+  it("logs in once and keeps only the token and its issue time in the user's own properties", async () => {
     h.signIn();
     const logins = (await h.apiRequests()).filter((r) => r.path.endsWith('/login'));
     expect(logins).toHaveLength(1);
@@ -70,7 +73,9 @@ describe('signIn', () => {
     h.signIn();
     h.host.call('signIn', [DEMO_USER.username, DEMO_USER.password], { user: OWNER });
     await h.emulator.clearRequests();
-    expect(() => h.host.call('signIn', [DEMO_USER.username, DEMO_USER.password], { user: OWNER })).toThrow(/rate limit.*try again after \d\d:\d\d/i);
+    expect(() => h.host.call('signIn', [DEMO_USER.username, DEMO_USER.password], { user: OWNER })).toThrow(
+      /rate limit.*try again after \d\d:\d\d/i,
+    );
     expect(await h.apiRequests()).toEqual([]);
   });
 
@@ -137,7 +142,7 @@ describe('the owner rule', () => {
     expect(await h.apiRequests()).toHaveLength(1); // the editor's own login only
   });
 
-  it('runs an editor\'s formula with the owner\'s sign-in', () => {
+  it("runs an editor's formula with the owner's sign-in", () => {
     h.signIn(OWNER);
     const result = publishersFormula(EDITOR);
     expect(result.error).toBeUndefined();
@@ -146,23 +151,36 @@ describe('the owner rule', () => {
 });
 
 describe('settings', () => {
-  it('keeps the API key in the user\'s properties and never shows it', () => {
+  it("keeps the API key in the user's properties and never shows it", () => {
     h.host.call('saveSettings', [{ reportingBaseUrl: h.emulator.baseUrl, apiKey: 'demo-api-key', widgetId: 'APP_12' }], { user: OWNER });
     const shown = state();
     expect(shown.settings).toEqual({
-      reportingBaseUrl: h.emulator.baseUrl, recommendationsUrl: DEPLOYMENT.recommendationsUrl, widgetId: 'APP_12', hasApiKey: true, allowedAddresses: DEPLOYMENT.urlFetchWhitelist,
+      reportingBaseUrl: h.emulator.baseUrl,
+      recommendationsUrl: DEPLOYMENT.recommendationsUrl,
+      widgetId: 'APP_12',
+      hasApiKey: true,
+      allowedAddresses: DEPLOYMENT.urlFetchWhitelist,
     });
     expect(JSON.stringify(shown)).not.toContain('demo-api-key');
-    expect([...h.host.properties('document', OWNER).values(), ...h.host.properties('script', OWNER).values()].join()).not.toContain('demo-api-key');
+    expect([...h.host.properties('document', OWNER).values(), ...h.host.properties('script', OWNER).values()].join()).not.toContain(
+      'demo-api-key',
+    );
   });
 
   it('refuses a bad base address with a message naming the setting', () => {
-    expect(() => h.host.call('saveSettings', [{ reportingBaseUrl: 'api.example.com' }], { user: OWNER })).toThrow(/reportingBaseUrl \('api.example.com'\): must be an http\(s\) address/);
+    expect(() => h.host.call('saveSettings', [{ reportingBaseUrl: 'api.example.com' }], { user: OWNER })).toThrow(
+      /reportingBaseUrl \('api.example.com'\): must be an http\(s\) address/,
+    );
   });
 
-  it('starts with the deployment\'s addresses, and names a missing setting that has no default', () => {
-    expect(state().settings).toMatchObject({ reportingBaseUrl: DEPLOYMENT.reportingBaseUrl, recommendationsUrl: DEPLOYMENT.recommendationsUrl });
-    const result = h.host.evaluateFormula('Sheet1', 'A1', '=ENGAGE_RECOMMENDATIONS("coffee", "", "https://news.example/a", "APP_12")', { user: OWNER });
+  it("starts with the deployment's addresses, and names a missing setting that has no default", () => {
+    expect(state().settings).toMatchObject({
+      reportingBaseUrl: DEPLOYMENT.reportingBaseUrl,
+      recommendationsUrl: DEPLOYMENT.recommendationsUrl,
+    });
+    const result = h.host.evaluateFormula('Sheet1', 'A1', '=ENGAGE_RECOMMENDATIONS("coffee", "", "https://news.example/a", "APP_12")', {
+      user: OWNER,
+    });
     expect(result.error).toBe('apiKey: the recommendations API key is not set: set it in the Engage sidebar under Settings');
   });
 });

@@ -66,13 +66,33 @@ let editorReportId = '';
 
 function savedReport(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    name: 'Daily revenue', kind: 'main', entityId: P, period: { type: 'lastDays', days: 7 }, breakdowns: ['day'],
-    target: { sheetName: 'Data', cell: 'H1' }, schedule: { every: 'day', hour: 6 }, ...extra,
+    name: 'Daily revenue',
+    kind: 'main',
+    entityId: P,
+    period: { type: 'lastDays', days: 7 },
+    breakdowns: ['day'],
+    target: { sheetName: 'Data', cell: 'H1' },
+    schedule: { every: 'day', hour: 6 },
+    ...extra,
   };
 }
 
-const request = (extra: Record<string, unknown> = {}) => ({ kind: 'main', entityId: P, fromDate: '2026-11-01', toDate: '2026-11-07', breakdowns: ['day'], ...extra });
-const hourly = (kind: string, extra: Record<string, unknown> = {}) => ({ kind, entityId: P, fromDate: '2026-11-20 00:00', toDate: '2026-11-20 10:00', breakdowns: ['externalId'], ...extra });
+const request = (extra: Record<string, unknown> = {}) => ({
+  kind: 'main',
+  entityId: P,
+  fromDate: '2026-11-01',
+  toDate: '2026-11-07',
+  breakdowns: ['day'],
+  ...extra,
+});
+const hourly = (kind: string, extra: Record<string, unknown> = {}) => ({
+  kind,
+  entityId: P,
+  fromDate: '2026-11-20 00:00',
+  toDate: '2026-11-20 10:00',
+  breakdowns: ['externalId'],
+  ...extra,
+});
 const TARGET = { type: 'newSheet', sheetName: 'Report' };
 const RUN_ID = 'run-bad-input-1';
 
@@ -87,9 +107,11 @@ beforeAll(async () => {
   h.host.setCell('Data', 'B1', 'revenue');
   h.host.setCell('Data', 'A2', new Date('2026-11-01T00:00:00Z'));
   h.host.setCell('Data', 'B2', 12.5);
-  h.host.setCell('Data', 'C1', "'=HYPERLINK(\"x\")");
+  h.host.setCell('Data', 'C1', '\'=HYPERLINK("x")');
   ownerReportId = (h.host.call('saveSchedule', [savedReport()], { user: OWNER }) as { reports: Array<{ id: string }> }).reports[0]!.id;
-  const editorList = h.host.call('saveSchedule', [savedReport({ name: 'Editor report' })], { user: EDITOR }) as { reports: Array<{ id: string; name: string }> };
+  const editorList = h.host.call('saveSchedule', [savedReport({ name: 'Editor report' })], { user: EDITOR }) as {
+    reports: Array<{ id: string; name: string }>;
+  };
   editorReportId = editorList.reports.find((r) => r.name === 'Editor report')!.id;
   h.host.setActiveRange('Data', 'E5');
 });
@@ -120,7 +142,8 @@ function snapshot(skip?: string): unknown {
       .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
   }));
   // The user's count of URL fetches is compared on its own (fetchCount): it rises with every request sent.
-  const props = (scope: 'user' | 'document' | 'script', user?: string) => [...h.host.properties(scope, user).entries()].filter(([key]) => key !== FETCH_COUNT_KEY).sort();
+  const props = (scope: 'user' | 'document' | 'script', user?: string) =>
+    [...h.host.properties(scope, user).entries()].filter(([key]) => key !== FETCH_COUNT_KEY).sort();
   return {
     sheets,
     namedRanges: [...state.spreadsheet.namedRanges.entries()].map(([name, r]) => [name, JSON.stringify(r)]),
@@ -166,13 +189,15 @@ function typeArguments(fn: string, args: Arg[]): { text: string; used: string[] 
     if (typeof arg === 'number') return String(arg);
     if (typeof arg === 'boolean') return arg ? 'TRUE' : 'FALSE';
     const rows = arg instanceof Date ? [[arg]] : arg.range;
-    rows.forEach((row, r) => row.forEach((value, c) => {
-      if (c > 0) throw new Error('test: ranges are one column wide');
-      const a1 = `${column}${r + 1}`;
-      used.push(a1);
-      // A leading apostrophe keeps typed text as text, as in Sheets.
-      h.host.setCell('Args', a1, typeof value === 'string' ? `'${value}` : value);
-    }));
+    rows.forEach((row, r) => {
+      row.forEach((value, c) => {
+        if (c > 0) throw new Error('test: ranges are one column wide');
+        const a1 = `${column}${r + 1}`;
+        used.push(a1);
+        // A leading apostrophe keeps typed text as text, as in Sheets.
+        h.host.setCell('Args', a1, typeof value === 'string' ? `'${value}` : value);
+      });
+    });
     if (arg instanceof Date) return `Args!${column}1`;
     return `Args!${column}1:${column}${rows.length}`;
   });
@@ -181,7 +206,8 @@ function typeArguments(fn: string, args: Arg[]): { text: string; used: string[] 
 }
 
 const FORMULA_CASES: FormulaCase[] = [];
-const add = (fn: string, title: string, args: Arg[], argument: string, rule: RegExp) => FORMULA_CASES.push({ fn, title, args, argument, rule });
+const add = (fn: string, title: string, args: Arg[], argument: string, rule: RegExp) =>
+  FORMULA_CASES.push({ fn, title, args, argument, rule });
 
 // ENGAGE_REPORT: entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, currencyCode, decDigits, refresh.
 {
@@ -194,9 +220,16 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
   add(R, 'an empty entityId', ['', '2026-11-01', '2026-11-07'], 'entityId', /is required/);
   add(R, 'a boolean entityId', [true, '2026-11-01', '2026-11-07'], 'entityId', /must be text, not the boolean TRUE/);
   add(R, 'a date cell as entityId', [new Date('2026-11-01T00:00:00Z'), '2026-11-01', '2026-11-07'], 'entityId', /must be text, not a date/);
-  add(R, 'a range of two publishers as entityId', [{ range: [[P], ['089ff7bee9730601caec5cca961a3cbe']] }, '2026-11-01', '2026-11-07'], 'entityId', /must be one value, not a range of 2 cells/);
+  add(
+    R,
+    'a range of two publishers as entityId',
+    [{ range: [[P], ['089ff7bee9730601caec5cca961a3cbe']] }, '2026-11-01', '2026-11-07'],
+    'entityId',
+    /must be one value, not a range of 2 cells/,
+  );
   add(R, 'an entityId with spaces', ['653e5ee6 b140b03f', '2026-11-01', '2026-11-07'], 'entityId', /must not contain spaces/);
-  for (const [what, text] of INJECTIONS) add(R, `${what} as entityId`, [text, '2026-11-01', '2026-11-07'], 'entityId', /publisher ID|spaces/);
+  for (const [what, text] of INJECTIONS)
+    add(R, `${what} as entityId`, [text, '2026-11-01', '2026-11-07'], 'entityId', /publisher ID|spaces/);
   add(R, 'no fromDate', [P], 'fromDate', /is required/);
   add(R, 'no toDate', [P, '2026-11-01'], 'toDate', /is required/);
   add(R, 'a thirteenth month', [P, '2026-13-01', '2026-11-07'], 'fromDate', /is not a date/);
@@ -204,7 +237,13 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
   add(R, 'a word as fromDate', [P, 'yesterday', '2026-11-07'], 'fromDate', /is not a date/);
   add(R, 'a boolean fromDate', [P, true, '2026-11-07'], 'fromDate', /must be a date, not the boolean TRUE/);
   add(R, 'a bare number as fromDate', [P, 45000, '2026-11-07'], 'fromDate', /is not a date/);
-  add(R, 'a range of dates as fromDate', [P, { range: [[new Date('2026-11-01T00:00:00Z')], [new Date('2026-11-02T00:00:00Z')]] }, '2026-11-07'], 'fromDate', /must be one value/);
+  add(
+    R,
+    'a range of dates as fromDate',
+    [P, { range: [[new Date('2026-11-01T00:00:00Z')], [new Date('2026-11-02T00:00:00Z')]] }, '2026-11-07'],
+    'fromDate',
+    /must be one value/,
+  );
   add(R, 'a year before 1900', [P, '1899-12-31', '2026-11-07'], 'fromDate', /is not a date/);
   add(R, 'a formula as fromDate', [P, INJECTIONS[0]![1], '2026-11-07'], 'fromDate', /is not a date/);
   add(R, 'a script element as toDate', [P, '2026-11-01', INJECTIONS[1]![1]], 'toDate', /is not a date/);
@@ -215,30 +254,103 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
   add(R, 'referrer with country', base('referrer,country'), 'breakdowns', /'referrer' and 'country' cannot be combined/);
   add(R, 'referrer with doc', base('referrer,doc'), 'breakdowns', /'referrer' and 'doc' cannot be combined/);
   add(R, 'country with doc', base('country,doc'), 'breakdowns', /'country' and 'doc' cannot be combined/);
-  add(R, 'a fifth breakdown', base('day,platform,country,section,widget'), 'breakdowns', /has 5 breakdowns; the general report allows at most 4/);
-  add(R, 'a fifth breakdown from a range', base({ range: [['day'], ['platform'], ['country'], ['section'], ['partnerApp']] }), 'breakdowns', /at most 4/);
+  add(
+    R,
+    'a fifth breakdown',
+    base('day,platform,country,section,widget'),
+    'breakdowns',
+    /has 5 breakdowns; the general report allows at most 4/,
+  );
+  add(
+    R,
+    'a fifth breakdown from a range',
+    base({ range: [['day'], ['platform'], ['country'], ['section'], ['partnerApp']] }),
+    'breakdowns',
+    /at most 4/,
+  );
   add(R, 'an unknown breakdown', base('hour'), 'breakdowns', /'hour' is not a breakdown of the general report/);
-  add(R, 'an external-ID breakdown on the general report', base('externalId'), 'breakdowns', /'externalId' is not a breakdown of the general report/);
+  add(
+    R,
+    'an external-ID breakdown on the general report',
+    base('externalId'),
+    'breakdowns',
+    /'externalId' is not a breakdown of the general report/,
+  );
   add(R, 'a breakdown twice', base('day,day'), 'breakdowns', /'day' is listed twice/);
   add(R, 'a boolean in the breakdowns range', base({ range: [['day'], [true]] }), 'breakdowns', /must be text .* not the boolean TRUE/);
   add(R, 'a date in the breakdowns range', base({ range: [['day'], [new Date('2026-11-01T00:00:00Z')]] }), 'breakdowns', /not a date/);
-  add(R, 'doc breakdown more than 12 months back', [P, '2025-10-01', '2025-10-07', 'doc'], 'fromDate', /more than 12 months ago.*'doc' breakdown/);
-  for (const [what, text] of INJECTIONS) add(R, `${what} as breakdowns`, base(text), 'breakdowns', /is not a breakdown of the general report|must be/);
+  add(
+    R,
+    'doc breakdown more than 12 months back',
+    [P, '2025-10-01', '2025-10-07', 'doc'],
+    'fromDate',
+    /more than 12 months ago.*'doc' breakdown/,
+  );
+  for (const [what, text] of INJECTIONS)
+    add(R, `${what} as breakdowns`, base(text), 'breakdowns', /is not a breakdown of the general report|must be/);
   // Metrics: names of the report, each once, available with the breakdowns; an explicit list names one at least.
-  add(R, 'an unknown metric', metrics('revenue,popularity'), 'metrics', /'popularity' is not a metric of the general report \(its metrics are paidPvs, totalPvs/);
+  add(
+    R,
+    'an unknown metric',
+    metrics('revenue,popularity'),
+    'metrics',
+    /'popularity' is not a metric of the general report \(its metrics are paidPvs, totalPvs/,
+  );
   add(R, 'a misspelt metric', metrics('revnue'), 'metrics', /'revnue' is not a metric of the general report \(did you mean 'revenue'\?\)/);
-  add(R, 'an external-ID metric on the general report', metrics('widgetViewableImpressions'), 'metrics', /'widgetViewableImpressions' is not a metric of the general report/);
+  add(
+    R,
+    'an external-ID metric on the general report',
+    metrics('widgetViewableImpressions'),
+    'metrics',
+    /'widgetViewableImpressions' is not a metric of the general report/,
+  );
   add(R, 'a breakdown as a metric', metrics('country'), 'metrics', /'country' is not a metric of the general report/);
   add(R, 'a metric listed twice', metrics('revenue,rpmByPvs,revenue'), 'metrics', /'revenue' is listed twice/);
   add(R, 'a metric listed twice in another case', metrics('paidClicks,PAIDCLICKS'), 'metrics', /'paidClicks' is listed twice/);
-  add(R, 'a metric listed twice in a range', metrics({ range: [['revenue'], ['rpmByPvs'], ['revenue']] }), 'metrics', /'revenue' is listed twice/);
-  add(R, 'an empty metric list', metrics(','), 'metrics', /lists no metric: name at least one .* write "all", or leave it empty for the default set/);
+  add(
+    R,
+    'a metric listed twice in a range',
+    metrics({ range: [['revenue'], ['rpmByPvs'], ['revenue']] }),
+    'metrics',
+    /'revenue' is listed twice/,
+  );
+  add(
+    R,
+    'an empty metric list',
+    metrics(','),
+    'metrics',
+    /lists no metric: name at least one .* write "all", or leave it empty for the default set/,
+  );
   add(R, 'a metric list of blanks and commas', metrics(' , ,  '), 'metrics', /lists no metric/);
   add(R, 'all with other metrics', metrics('all,revenue'), 'metrics', /"all" already means every metric: write it alone/);
-  add(R, 'a page-view metric by widget', metrics('paidPvs', 'day,widget'), 'metrics', /'paidPvs' is not available with the 'widget' breakdown/);
-  add(R, 'a request metric without the widget breakdown', metrics('revenue,paidReqs'), 'metrics', /'paidReqs' is only available with the 'widget' breakdown/);
-  add(R, 'an opt-in rate by doc', metrics('optInRateByPvs', 'doc'), 'metrics', /'optInRateByPvs' is not available with the 'doc' breakdown/);
-  add(R, 'a boolean metrics argument', metrics(true), 'metrics', /must be text such as "revenue,rpmByPvs" or a range of text cells, not the boolean TRUE/);
+  add(
+    R,
+    'a page-view metric by widget',
+    metrics('paidPvs', 'day,widget'),
+    'metrics',
+    /'paidPvs' is not available with the 'widget' breakdown/,
+  );
+  add(
+    R,
+    'a request metric without the widget breakdown',
+    metrics('revenue,paidReqs'),
+    'metrics',
+    /'paidReqs' is only available with the 'widget' breakdown/,
+  );
+  add(
+    R,
+    'an opt-in rate by doc',
+    metrics('optInRateByPvs', 'doc'),
+    'metrics',
+    /'optInRateByPvs' is not available with the 'doc' breakdown/,
+  );
+  add(
+    R,
+    'a boolean metrics argument',
+    metrics(true),
+    'metrics',
+    /must be text such as "revenue,rpmByPvs" or a range of text cells, not the boolean TRUE/,
+  );
   add(R, 'a date among the metrics', metrics({ range: [['revenue'], [new Date('2026-11-01T00:00:00Z')]] }), 'metrics', /not a date/);
   for (const [what, text] of INJECTIONS) add(R, `${what} as metrics`, metrics(text), 'metrics', /is not a metric of the general report/);
   // Filters: each operator with a value of the wrong form, then the syntax around them.
@@ -261,20 +373,64 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
   add(R, 'two ;; in a row', filter('revenue:gt:1;;paidClicks:gt:2'), 'filter', /empty condition/);
   add(R, 'a misspelt field', filter('revenu:gt:1'), 'filter', /did you mean 'revenue'/);
   add(R, 'an entity field without its breakdown', filter('country.id:in:US'), 'filter', /needs the 'country' breakdown/);
-  add(R, 'a widget-only metric without the widget breakdown', filter('paidReqs:gt:1'), 'filter', /only available with the 'widget' breakdown/);
-  add(R, 'an external-ID filter on the general report', filter('externalId:in:a'), 'filter', /is not a metric or field of the general report/);
+  add(
+    R,
+    'a widget-only metric without the widget breakdown',
+    filter('paidReqs:gt:1'),
+    'filter',
+    /only available with the 'widget' breakdown/,
+  );
+  add(
+    R,
+    'an external-ID filter on the general report',
+    filter('externalId:in:a'),
+    'filter',
+    /is not a metric or field of the general report/,
+  );
   add(R, 'a boolean filter', filter(true), 'filter', /must be text, not the boolean TRUE/);
   add(R, 'a range of two filters', filter({ range: [['revenue:gt:1'], ['paidClicks:gt:1']] }), 'filter', /must be one value/);
-  for (const [what, text] of INJECTIONS) add(R, `${what} as filter`, filter(text), 'filter', /is not <field>|invalid field name|control character|characters/);
+  for (const [what, text] of INJECTIONS)
+    add(R, `${what} as filter`, filter(text), 'filter', /is not <field>|invalid field name|control character|characters/);
   add(R, 'a control character in a contains value', filter('section.name:contains:sp\u0007orts', 'section'), 'filter', /control character/);
-  add(R, 'a contains value too long for a request address', filter(`section.name:contains:${'s'.repeat(3000)}`, 'section'), 'filter', /request address|characters/);
-  add(R, 'an in list too long for a request address', filter(`country.id:in:${Array.from({ length: 700 }, () => 'US').join(',')}`, 'country'), 'filter', /request address/);
-  add(R, 'an unknown sort field', base(undefined, undefined, 'nonsense'), 'sort', /'nonsense' is not a metric or field of the general report/);
-  add(R, 'a sort direction that is not one', base(undefined, undefined, 'revenue upwards'), 'sort', /is not a field with an optional direction/);
+  add(
+    R,
+    'a contains value too long for a request address',
+    filter(`section.name:contains:${'s'.repeat(3000)}`, 'section'),
+    'filter',
+    /request address|characters/,
+  );
+  add(
+    R,
+    'an in list too long for a request address',
+    filter(`country.id:in:${Array.from({ length: 700 }, () => 'US').join(',')}`, 'country'),
+    'filter',
+    /request address/,
+  );
+  add(
+    R,
+    'an unknown sort field',
+    base(undefined, undefined, 'nonsense'),
+    'sort',
+    /'nonsense' is not a metric or field of the general report/,
+  );
+  add(
+    R,
+    'a sort direction that is not one',
+    base(undefined, undefined, 'revenue upwards'),
+    'sort',
+    /is not a field with an optional direction/,
+  );
   add(R, 'two sort directions', base(undefined, undefined, '-revenue asc'), 'sort', /two different directions/);
-  add(R, 'sorting on an entity field without its breakdown', base(undefined, undefined, 'country.name'), 'sort', /needs the 'country' breakdown/);
+  add(
+    R,
+    'sorting on an entity field without its breakdown',
+    base(undefined, undefined, 'country.name'),
+    'sort',
+    /needs the 'country' breakdown/,
+  );
   add(R, 'a boolean sort', base(undefined, undefined, false), 'sort', /must be text, not the boolean FALSE/);
-  for (const [what, text] of INJECTIONS) add(R, `${what} as sort`, base(undefined, undefined, text), 'sort', /is not a field with an optional direction|is not a metric/);
+  for (const [what, text] of INJECTIONS)
+    add(R, `${what} as sort`, base(undefined, undefined, text), 'sort', /is not a field with an optional direction|is not a metric/);
   add(R, 'maxRows of 0', base(undefined, undefined, undefined, 0), 'maxRows', /0 must be from 1 to 100000/);
   add(R, 'a negative maxRows', base(undefined, undefined, undefined, -5), 'maxRows', /-5 must be from 1 to 100000/);
   add(R, 'a huge maxRows', base(undefined, undefined, undefined, 1e12), 'maxRows', /must be from 1 to 100000/);
@@ -283,17 +439,47 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
   add(R, 'a boolean maxRows', base(undefined, undefined, undefined, true), 'maxRows', /must be a whole number/);
   add(R, 'a four-letter currency', base(undefined, undefined, undefined, undefined, 'EURO'), 'currencyCode', /three-letter currency code/);
   add(R, 'a two-letter currency', base(undefined, undefined, undefined, undefined, 'US'), 'currencyCode', /three-letter currency code/);
-  add(R, 'a currency that does not exist', base(undefined, undefined, undefined, undefined, 'XYZ'), 'currencyCode', /not an ISO 4217 currency code/);
+  add(
+    R,
+    'a currency that does not exist',
+    base(undefined, undefined, undefined, undefined, 'XYZ'),
+    'currencyCode',
+    /not an ISO 4217 currency code/,
+  );
   add(R, 'a currency with symbols', base(undefined, undefined, undefined, undefined, '€$£'), 'currencyCode', /three-letter currency code/);
   add(R, 'a boolean currency', base(undefined, undefined, undefined, undefined, true), 'currencyCode', /must be text/);
-  add(R, 'a script element as currency', base(undefined, undefined, undefined, undefined, INJECTIONS[1]![1]), 'currencyCode', /three-letter currency code/);
+  add(
+    R,
+    'a script element as currency',
+    base(undefined, undefined, undefined, undefined, INJECTIONS[1]![1]),
+    'currencyCode',
+    /three-letter currency code/,
+  );
   add(R, 'decDigits of 7', base(undefined, undefined, undefined, undefined, undefined, 7), 'decDigits', /from 0 to 6/);
   add(R, 'decDigits of -1', base(undefined, undefined, undefined, undefined, undefined, -1), 'decDigits', /from 0 to 6/);
   add(R, 'fractional decDigits', base(undefined, undefined, undefined, undefined, undefined, 2.5), 'decDigits', /whole number from 0 to 6/);
-  add(R, 'decDigits as a word', base(undefined, undefined, undefined, undefined, undefined, 'two'), 'decDigits', /whole number from 0 to 6/);
+  add(
+    R,
+    'decDigits as a word',
+    base(undefined, undefined, undefined, undefined, undefined, 'two'),
+    'decDigits',
+    /whole number from 0 to 6/,
+  );
   add(R, 'boolean decDigits', base(undefined, undefined, undefined, undefined, undefined, true), 'decDigits', /whole number from 0 to 6/);
-  add(R, 'a date as decDigits', base(undefined, undefined, undefined, undefined, undefined, new Date('2026-11-01T00:00:00Z')), 'decDigits', /whole number from 0 to 6/);
-  add(R, 'a range as refresh', base(undefined, undefined, undefined, undefined, undefined, undefined, { range: [['a'], ['b']] }), 'refresh', /must be one value/);
+  add(
+    R,
+    'a date as decDigits',
+    base(undefined, undefined, undefined, undefined, undefined, new Date('2026-11-01T00:00:00Z')),
+    'decDigits',
+    /whole number from 0 to 6/,
+  );
+  add(
+    R,
+    'a range as refresh',
+    base(undefined, undefined, undefined, undefined, undefined, undefined, { range: [['a'], ['b']] }),
+    'refresh',
+    /must be one value/,
+  );
 }
 
 // ENGAGE_EXTERNALID_REPORT: entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, currencyCode, refresh.
@@ -314,12 +500,42 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
   add(X, 'a general-report breakdown', base('country'), 'breakdowns', /'country' is not a breakdown of the external-ID report/);
   add(X, 'the day breakdown', base('day'), 'breakdowns', /'day' is not a breakdown/);
   add(X, 'externalId twice', base('externalId,externalId'), 'breakdowns', /listed twice/);
-  add(X, 'a 111-character externalId in an in list', base(undefined, `externalId:in:abc,${LONG_111}`), 'filter', /is 111 characters long; externalId values have at most 110/);
-  add(X, 'a 111-character externalId to contain', base(undefined, `externalId:contains:${LONG_111}`), 'filter', /111 characters long; externalId values have at most 110/);
-  add(X, 'a 111-character externalSecondaryId', base('externalSecondaryId', `externalSecondaryId:not_in:${LONG_111}`), 'filter', /111 characters long; externalSecondaryId values have at most 110/);
-  add(X, 'a secondary-ID filter without its breakdown', base(undefined, 'externalSecondaryId:in:a'), 'filter', /needs the 'externalSecondaryId' breakdown/);
+  add(
+    X,
+    'a 111-character externalId in an in list',
+    base(undefined, `externalId:in:abc,${LONG_111}`),
+    'filter',
+    /is 111 characters long; externalId values have at most 110/,
+  );
+  add(
+    X,
+    'a 111-character externalId to contain',
+    base(undefined, `externalId:contains:${LONG_111}`),
+    'filter',
+    /111 characters long; externalId values have at most 110/,
+  );
+  add(
+    X,
+    'a 111-character externalSecondaryId',
+    base('externalSecondaryId', `externalSecondaryId:not_in:${LONG_111}`),
+    'filter',
+    /111 characters long; externalSecondaryId values have at most 110/,
+  );
+  add(
+    X,
+    'a secondary-ID filter without its breakdown',
+    base(undefined, 'externalSecondaryId:in:a'),
+    'filter',
+    /needs the 'externalSecondaryId' breakdown/,
+  );
   add(X, 'a page-view metric', base(undefined, 'paidPvs:gt:1'), 'filter', /is not a metric or field of the external-ID report/);
-  add(X, 'a sort on a general-report metric', base(undefined, undefined, 'rpmByPvs'), 'sort', /is not a metric or field of the external-ID report/);
+  add(
+    X,
+    'a sort on a general-report metric',
+    base(undefined, undefined, 'rpmByPvs'),
+    'sort',
+    /is not a metric or field of the external-ID report/,
+  );
   add(X, 'a five-letter currency', base(undefined, undefined, undefined, undefined, 'EUROS'), 'currencyCode', /three-letter currency code/);
   add(X, 'maxRows above 100000', base(undefined, undefined, undefined, 100001), 'maxRows', /must be from 1 to 100000/);
   add(X, 'a control character in externalId filter', base(undefined, 'externalId:in:a\u0001b'), 'filter', /control character/);
@@ -330,38 +546,61 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
   const T = 'ENGAGE_REALTIME_REPORT';
   const base = (breakdowns?: Arg, ...rest: Arg[]): Arg[] => [P, '2026112000', '2026112010', breakdowns, undefined, ...rest];
   const metrics = (list: Arg): Arg[] => [P, '2026112000', '2026112010', undefined, list];
-  add(T, 'a metric the realtime report lacks', metrics('revenue,videoPlays'), 'metrics', /'videoPlays' is not a metric of the realtime external-ID report/);
+  add(
+    T,
+    'a metric the realtime report lacks',
+    metrics('revenue,videoPlays'),
+    'metrics',
+    /'videoPlays' is not a metric of the realtime external-ID report/,
+  );
   add(T, 'a metric listed twice', metrics({ range: [['paidClicks'], ['paidclicks']] }), 'metrics', /'paidClicks' is listed twice/);
   add(T, 'an empty metric list', metrics(' , '), 'metrics', /lists no metric/);
-  add(T, 'a start before the 48-hour window', [P, '2026111700', '2026111710'], 'fromDate', /older than the realtime window of the last 48 hours/);
-  add(T, 'a start a week back, as a date cell', [P, new Date('2026-11-13T00:00:00Z'), '2026111310'], 'fromDate', /older than the realtime window/);
+  add(
+    T,
+    'a start before the 48-hour window',
+    [P, '2026111700', '2026111710'],
+    'fromDate',
+    /older than the realtime window of the last 48 hours/,
+  );
+  add(
+    T,
+    'a start a week back, as a date cell',
+    [P, new Date('2026-11-13T00:00:00Z'), '2026111310'],
+    'fromDate',
+    /older than the realtime window/,
+  );
   add(T, 'a start in the future', [P, '2026112200', '2026112210'], 'fromDate', /is in the future/);
   add(T, 'an hourly range over 24 hours', [P, '2026111900', '2026112001'], 'toDate', /25 hours after fromDate.*at most 24 hours/);
   add(T, 'toDate before fromDate', [P, '2026112010', '2026112000'], 'toDate', /must be after fromDate/);
   add(T, 'a general-report breakdown', base('country'), 'breakdowns', /'country' is not a breakdown of the realtime external-ID report/);
   add(T, 'between with one number', base(undefined, 'revenue:between:1'), 'filter', /between needs two numbers/);
   add(T, 'a 111-character externalId filter', base(undefined, `externalId:in:${LONG_111}`), 'filter', /111 characters long/);
-  add(T, 'a sort on a metric the realtime report lacks', base(undefined, undefined, 'totalReqs'), 'sort', /is not a metric or field of the realtime external-ID report/);
+  add(
+    T,
+    'a sort on a metric the realtime report lacks',
+    base(undefined, undefined, 'totalReqs'),
+    'sort',
+    /is not a metric or field of the realtime external-ID report/,
+  );
   add(T, 'a negative maxRows', base(undefined, undefined, undefined, -1), 'maxRows', /must be from 1 to 100000/);
   add(T, 'an SQL fragment as entityId', [INJECTIONS[2]![1], '2026112000', '2026112010'], 'entityId', /publisher ID|spaces/);
   add(T, 'a boolean toDate', [P, '2026112000', false], 'toDate', /must be a date, not the boolean FALSE/);
 }
 
 // Lookups.
-{
-  for (const fn of ['ENGAGE_WIDGETS', 'ENGAGE_NATIVEAPPS']) {
-    add(fn, 'no publisherId', [], 'publisherId', /is required/);
-    add(fn, 'an empty publisherId', [''], 'publisherId', /is required/);
-    add(fn, 'a boolean publisherId', [true], 'publisherId', /must be text/);
-    add(fn, 'a date publisherId', [new Date('2026-11-01T00:00:00Z')], 'publisherId', /must be text, not a date/);
-    add(fn, 'a range of publishers', [{ range: [[P], ['089ff7bee9730601caec5cca961a3cbe']] }], 'publisherId', /must be one value/);
-    add(fn, 'a publisherId with spaces', ['653e5ee6 b140'], 'publisherId', /publisher ID|spaces/);
-  }
-  for (const [what, text] of INJECTIONS) add('ENGAGE_WIDGETS', `${what} as publisherId`, [text], 'publisherId', /publisher ID|spaces/);
-  for (const [what, text] of INJECTIONS.slice(0, 3)) add('ENGAGE_NATIVEAPPS', `${what} as publisherId`, [text], 'publisherId', /publisher ID|spaces/);
-  for (const fn of ['ENGAGE_PUBLISHERS', 'ENGAGE_COUNTRIES', 'ENGAGE_TIMEZONES']) {
-    add(fn, 'a range as refresh', [{ range: [['a'], ['b']] }], 'refresh', /must be one value, not a range of 2 cells/);
-  }
+for (const fn of ['ENGAGE_WIDGETS', 'ENGAGE_NATIVEAPPS']) {
+  add(fn, 'no publisherId', [], 'publisherId', /is required/);
+  add(fn, 'an empty publisherId', [''], 'publisherId', /is required/);
+  add(fn, 'a boolean publisherId', [true], 'publisherId', /must be text/);
+  add(fn, 'a date publisherId', [new Date('2026-11-01T00:00:00Z')], 'publisherId', /must be text, not a date/);
+  add(fn, 'a range of publishers', [{ range: [[P], ['089ff7bee9730601caec5cca961a3cbe']] }], 'publisherId', /must be one value/);
+  add(fn, 'a publisherId with spaces', ['653e5ee6 b140'], 'publisherId', /publisher ID|spaces/);
+}
+for (const [what, text] of INJECTIONS) add('ENGAGE_WIDGETS', `${what} as publisherId`, [text], 'publisherId', /publisher ID|spaces/);
+for (const [what, text] of INJECTIONS.slice(0, 3))
+  add('ENGAGE_NATIVEAPPS', `${what} as publisherId`, [text], 'publisherId', /publisher ID|spaces/);
+for (const fn of ['ENGAGE_PUBLISHERS', 'ENGAGE_COUNTRIES', 'ENGAGE_TIMEZONES']) {
+  add(fn, 'a range as refresh', [{ range: [['a'], ['b']] }], 'refresh', /must be one value, not a range of 2 cells/);
 }
 
 // ENGAGE_RECOMMENDATIONS: keywords, iabCategories, contentUrl, widgetJSId, testMode, refresh.
@@ -370,22 +609,52 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
   const url = 'https://news.example/story';
   add(C, 'a boolean keyword', [true, '', url], 'keywords', /must be text or a range of text cells, not the boolean TRUE/);
   add(C, 'a date among the keywords', [{ range: [['running'], [new Date('2026-11-01T00:00:00Z')]] }, '', url], 'keywords', /not a date/);
-  add(C, '101 keywords', [Array.from({ length: 101 }, (_, i) => `k${i}`).join(','), '', url], 'keywords', /101 keywords are more than the 100 allowed/);
+  add(
+    C,
+    '101 keywords',
+    [Array.from({ length: 101 }, (_, i) => `k${i}`).join(','), '', url],
+    'keywords',
+    /101 keywords are more than the 100 allowed/,
+  );
   add(C, 'a 201-character keyword', ['k'.repeat(201), '', url], 'keywords', /longer than 200 characters/);
   add(C, 'a keyword with control characters', ['run\u0000ning', '', url], 'keywords', /control character/);
   add(C, 'a word as category', ['', 'sports', url], 'iabCategories', /'SPORTS' is not an IAB category code/);
   add(C, 'a boolean category', ['', false, url], 'iabCategories', /must be text/);
-  add(C, '51 categories', ['', Array.from({ length: 51 }, (_, i) => `IAB${i + 1}`).join(','), url], 'iabCategories', /51 categories are more than the 50 allowed/);
+  add(
+    C,
+    '51 categories',
+    ['', Array.from({ length: 51 }, (_, i) => `IAB${i + 1}`).join(','), url],
+    'iabCategories',
+    /51 categories are more than the 50 allowed/,
+  );
   add(C, 'a script element as category', ['', INJECTIONS[1]![1], url], 'iabCategories', /is not an IAB category code/);
   add(C, 'no contentUrl', ['shoes', ''], 'contentUrl', /is required/);
   add(C, 'a sentence as contentUrl', ['shoes', '', 'not an address'], 'contentUrl', /must be an http\(s\) address or a domain/);
   add(C, 'a javascript: address', ['shoes', '', 'javascript:alert(1)'], 'contentUrl', /must be an http\(s\) address or a domain/);
   add(C, 'an ftp address', ['shoes', '', 'ftp://files.example/x'], 'contentUrl', /must be an http\(s\) address/);
-  add(C, 'a 1001-character contentUrl', ['shoes', '', `https://news.example/${'p'.repeat(990)}`], 'contentUrl', /longer than 1000 characters/);
-  add(C, 'a contentUrl too long for a request address', ['shoes', '', `https://news.example/${'é'.repeat(330)}`], 'contentUrl', /request address longer than the 2000 characters/);
+  add(
+    C,
+    'a 1001-character contentUrl',
+    ['shoes', '', `https://news.example/${'p'.repeat(990)}`],
+    'contentUrl',
+    /longer than 1000 characters/,
+  );
+  add(
+    C,
+    'a contentUrl too long for a request address',
+    ['shoes', '', `https://news.example/${'é'.repeat(330)}`],
+    'contentUrl',
+    /request address longer than the 2000 characters/,
+  );
   add(C, 'a boolean contentUrl', ['shoes', '', true], 'contentUrl', /must be text/);
   add(C, 'a formula as contentUrl', ['shoes', '', INJECTIONS[0]![1]], 'contentUrl', /must be an http\(s\) address/);
-  add(C, 'control characters in contentUrl', ['shoes', '', 'https://news.example/a\u0000b'], 'contentUrl', /contains a control character \(U\+0000\)/);
+  add(
+    C,
+    'control characters in contentUrl',
+    ['shoes', '', 'https://news.example/a\u0000b'],
+    'contentUrl',
+    /contains a control character \(U\+0000\)/,
+  );
   add(C, 'a widget with spaces', ['shoes', '', url, 'APP 12'], 'widgetJSId', /must be a widget ID such as APP_12/);
   add(C, 'a script element as widget', ['shoes', '', url, INJECTIONS[1]![1]], 'widgetJSId', /must be a widget ID/);
   add(C, 'a 111-character widget', ['shoes', '', url, 'W'.repeat(111)], 'widgetJSId', /at most 110 characters/);
@@ -433,7 +702,13 @@ call('signIn', 'a 5000-character user name', ['u'.repeat(5000), 'pw'], 'username
 call('signIn', 'no password', ['demo@engage.example'], 'password', /must be text/);
 call('signIn', 'an empty password', ['demo@engage.example', ''], 'password', /is required/);
 call('signIn', 'a number as password', ['demo@engage.example', 1234], 'password', /must be text/);
-call('signIn', 'a 5000-character password', ['demo@engage.example', 'p'.repeat(5000)], 'password', /is 5000 characters long; a password has at most 1024/);
+call(
+  'signIn',
+  'a 5000-character password',
+  ['demo@engage.example', 'p'.repeat(5000)],
+  'password',
+  /is 5000 characters long; a password has at most 1024/,
+);
 call('signInWithToken', 'no token', [], 'token', /one piece of text without spaces/);
 call('signInWithToken', 'an empty token', [''], 'token', /one piece of text without spaces/);
 call('signInWithToken', 'a token with spaces', ['abc def'], 'token', /without spaces/);
@@ -449,26 +724,92 @@ call('saveSettings', 'no settings', [], 'settings', /must be an object of settin
 call('saveSettings', 'text instead of settings', ['https://x.example/engage/v2'], 'settings', /must be an object/);
 call('saveSettings', 'a list instead of settings', [[1, 2]], 'settings', /must be an object/);
 call('saveSettings', 'an unknown setting', [{ colour: 'red' }], 'colour', /is not a setting/);
-call('saveSettings', 'an ftp base address', [{ reportingBaseUrl: 'ftp://x.example/engage/v2' }], 'reportingBaseUrl', /must be an http\(s\) address/);
-call('saveSettings', 'a base address without /engage/v2', [{ reportingBaseUrl: 'https://x.example/api' }], 'reportingBaseUrl', /must end with \/engage\/v2/);
-call('saveSettings', 'a base address with a query', [{ reportingBaseUrl: 'https://x.example/engage/v2?key=1' }], 'reportingBaseUrl', /must be an http\(s\) address/);
-call('saveSettings', 'a javascript: base address', [{ reportingBaseUrl: 'javascript:alert(1)' }], 'reportingBaseUrl', /must be an http\(s\) address/);
-call('saveSettings', 'a base address with a space', [{ reportingBaseUrl: 'https://x example/engage/v2' }], 'reportingBaseUrl', /must be an http\(s\) address/);
+call(
+  'saveSettings',
+  'an ftp base address',
+  [{ reportingBaseUrl: 'ftp://x.example/engage/v2' }],
+  'reportingBaseUrl',
+  /must be an http\(s\) address/,
+);
+call(
+  'saveSettings',
+  'a base address without /engage/v2',
+  [{ reportingBaseUrl: 'https://x.example/api' }],
+  'reportingBaseUrl',
+  /must end with \/engage\/v2/,
+);
+call(
+  'saveSettings',
+  'a base address with a query',
+  [{ reportingBaseUrl: 'https://x.example/engage/v2?key=1' }],
+  'reportingBaseUrl',
+  /must be an http\(s\) address/,
+);
+call(
+  'saveSettings',
+  'a javascript: base address',
+  [{ reportingBaseUrl: 'javascript:alert(1)' }],
+  'reportingBaseUrl',
+  /must be an http\(s\) address/,
+);
+call(
+  'saveSettings',
+  'a base address with a space',
+  [{ reportingBaseUrl: 'https://x example/engage/v2' }],
+  'reportingBaseUrl',
+  /must be an http\(s\) address/,
+);
 call('saveSettings', 'a number as base address', [{ reportingBaseUrl: 42 }], 'reportingBaseUrl', /must be (text|an http)/);
-call('saveSettings', 'a formula as base address', [{ reportingBaseUrl: INJECTIONS[0]![1] }], 'reportingBaseUrl', /must be an http\(s\) address/);
-call('saveSettings', 'a mailto: recommendations address', [{ recommendationsUrl: 'mailto:ads@x.example' }], 'recommendationsUrl', /must be an http\(s\) address/);
-call('saveSettings', 'a script element as recommendations address', [{ recommendationsUrl: INJECTIONS[1]![1] }], 'recommendationsUrl', /must be an http\(s\) address/);
-call('saveSettings', 'a 3000-character recommendations address', [{ recommendationsUrl: `https://x.example/${'r'.repeat(3000)}` }], 'recommendationsUrl', /at most \d+ characters/);
-call('saveSettings', 'an API key with spaces', [{ apiKey: 'secret key 123' }], 'apiKey', /must not contain spaces/, { also: noKeyEcho('secret key 123') });
-call('saveSettings', 'a 513-character API key', [{ apiKey: 'K'.repeat(513) }], 'apiKey', /at most 512 characters/, { also: noKeyEcho('K'.repeat(100)) });
-call('saveSettings', 'an API key with control characters', [{ apiKey: 'secret\u0000key' }], 'apiKey', /control character|spaces/, { also: noKeyEcho('secret') });
+call(
+  'saveSettings',
+  'a formula as base address',
+  [{ reportingBaseUrl: INJECTIONS[0]![1] }],
+  'reportingBaseUrl',
+  /must be an http\(s\) address/,
+);
+call(
+  'saveSettings',
+  'a mailto: recommendations address',
+  [{ recommendationsUrl: 'mailto:ads@x.example' }],
+  'recommendationsUrl',
+  /must be an http\(s\) address/,
+);
+call(
+  'saveSettings',
+  'a script element as recommendations address',
+  [{ recommendationsUrl: INJECTIONS[1]![1] }],
+  'recommendationsUrl',
+  /must be an http\(s\) address/,
+);
+call(
+  'saveSettings',
+  'a 3000-character recommendations address',
+  [{ recommendationsUrl: `https://x.example/${'r'.repeat(3000)}` }],
+  'recommendationsUrl',
+  /at most \d+ characters/,
+);
+call('saveSettings', 'an API key with spaces', [{ apiKey: 'secret key 123' }], 'apiKey', /must not contain spaces/, {
+  also: noKeyEcho('secret key 123'),
+});
+call('saveSettings', 'a 513-character API key', [{ apiKey: 'K'.repeat(513) }], 'apiKey', /at most 512 characters/, {
+  also: noKeyEcho('K'.repeat(100)),
+});
+call('saveSettings', 'an API key with control characters', [{ apiKey: 'secret\u0000key' }], 'apiKey', /control character|spaces/, {
+  also: noKeyEcho('secret'),
+});
 call('saveSettings', 'a number as API key', [{ apiKey: 123456 }], 'apiKey', /must be text/, { also: noKeyEcho('123456') });
 call('saveSettings', 'a widget ID with spaces', [{ widgetId: 'APP 12' }], 'widgetId', /may hold only letters, digits/);
 call('saveSettings', 'a script element as widget ID', [{ widgetId: INJECTIONS[1]![1] }], 'widgetId', /may hold only letters/);
 call('saveSettings', 'a 111-character widget ID', [{ widgetId: 'W'.repeat(111) }], 'widgetId', /at most 110 characters/);
 call('saveSettings', 'a widget ID with an SQL fragment', [{ widgetId: "APP_12';DROP" }], 'widgetId', /may hold only letters/);
 call('saveSettings', 'a number as widget ID', [{ widgetId: 12 }], 'widgetId', /must be text/);
-call('saveSettings', 'one good and one bad setting', [{ widgetId: 'APP_99', reportingBaseUrl: 'nope' }], 'reportingBaseUrl', /must be an http\(s\) address/);
+call(
+  'saveSettings',
+  'one good and one bad setting',
+  [{ widgetId: 'APP_99', reportingBaseUrl: 'nope' }],
+  'reportingBaseUrl',
+  /must be an http\(s\) address/,
+);
 
 // runReportToSheet(request, target, runId), getRunProgress(runId), insertFormula(request), addChart(block).
 const run = (title: string, req: unknown, argument: string, rule: RegExp, target: unknown = TARGET, runId: unknown = RUN_ID) =>
@@ -488,7 +829,12 @@ run('breakdowns as text instead of a list', request({ breakdowns: 'day,month' })
 run('day with month', request({ breakdowns: ['day', 'month'] }), 'breakdowns', /'day' and 'month' cannot be combined/);
 run('a fifth breakdown', request({ breakdowns: ['day', 'platform', 'country', 'section', 'widget'] }), 'breakdowns', /at most 4/);
 run('an unknown breakdown', request({ breakdowns: ['day', 'hour'] }), 'breakdowns', /'hour' is not a breakdown/);
-run('doc breakdown more than 12 months back', request({ fromDate: '2025-01-01', toDate: '2025-01-07', breakdowns: ['doc'] }), 'fromDate', /12 months/);
+run(
+  'doc breakdown more than 12 months back',
+  request({ fromDate: '2025-01-01', toDate: '2025-01-07', breakdowns: ['doc'] }),
+  'fromDate',
+  /12 months/,
+);
 run('a malformed filter', request({ filter: 'revenue:gt:lots' }), 'filter', /'lots' is not a number/);
 run('an object as filter', request({ filter: { revenue: 1 } }), 'filter', /must be text/);
 run('an unknown sort field', request({ sort: 'popularity' }), 'sort', /'popularity' is not a metric/);
@@ -496,14 +842,29 @@ run('an unknown metric', request({ metrics: ['revenue', 'popularity'] }), 'metri
 run('a metric listed twice', request({ metrics: ['revenue', 'revenue'] }), 'metrics', /'revenue' is listed twice/);
 run('an empty metric list', request({ metrics: [] }), 'metrics', /lists no metric/);
 run('metrics as text instead of a list', request({ metrics: 'revenue,rpmByPvs' }), 'metrics', /must be a list of metric names/);
-run('a page-view metric by widget', request({ breakdowns: ['widget'], metrics: ['paidPvs'] }), 'metrics', /not available with the 'widget' breakdown/);
+run(
+  'a page-view metric by widget',
+  request({ breakdowns: ['widget'], metrics: ['paidPvs'] }),
+  'metrics',
+  /not available with the 'widget' breakdown/,
+);
 run('an order that is not asc or desc', request({ sort: 'revenue', order: 'sideways' }), 'order', /must be 'asc' or 'desc'/);
 run('an unknown currency', request({ currencyCode: 'ABC' }), 'currencyCode', /ISO 4217/);
 run('decDigits of 9', request({ decDigits: 9 }), 'decDigits', /from 0 to 6/);
 run('decDigits as a word', request({ decDigits: 'two' }), 'decDigits', /whole number/);
-run('an external-ID range over 24 hours', hourly('externalId', { fromDate: '2026-11-19 00:00', toDate: '2026-11-20 01:00' }), 'toDate', /at most 24 hours/);
+run(
+  'an external-ID range over 24 hours',
+  hourly('externalId', { fromDate: '2026-11-19 00:00', toDate: '2026-11-20 01:00' }),
+  'toDate',
+  /at most 24 hours/,
+);
 run('a 111-character externalId filter', hourly('externalId', { filter: `externalId:in:${LONG_111}` }), 'filter', /111 characters long/);
-run('a realtime start outside the window', hourly('realtime', { fromDate: '2026-11-10 00:00', toDate: '2026-11-10 05:00' }), 'fromDate', /realtime window/);
+run(
+  'a realtime start outside the window',
+  hourly('realtime', { fromDate: '2026-11-10 00:00', toDate: '2026-11-10 05:00' }),
+  'fromDate',
+  /realtime window/,
+);
 run('no target', request(), 'target', /must be a new sheet, an existing sheet or the active cell/, null);
 run('an unknown target type', request(), 'target', /must be a new sheet, an existing sheet or the active cell/, { type: 'elsewhere' });
 run('a sheet that does not exist', request(), 'target', /the sheet 'Nope' does not exist/, { type: 'existingSheet', sheetName: 'Nope' });
@@ -516,7 +877,12 @@ run('a short runId', request(), 'runId', /must be 6 to 64 letters/, TARGET, 'r1'
 run('a runId with spaces', request(), 'runId', /must be 6 to 64 letters/, TARGET, 'run id 123');
 run('a script element as runId', request(), 'runId', /must be 6 to 64 letters/, TARGET, INJECTIONS[1]![1]);
 run('a number as runId', request(), 'runId', /must be 6 to 64 letters/, TARGET, 12345678);
-for (const [title, runId] of [['no runId', undefined], ['a path as runId', '../../etc/passwd'], ['a 100-character runId', 'r'.repeat(100)], ['an object as runId', { id: 'run-abcdef' }]] as const) {
+for (const [title, runId] of [
+  ['no runId', undefined],
+  ['a path as runId', '../../etc/passwd'],
+  ['a 100-character runId', 'r'.repeat(100)],
+  ['an object as runId', { id: 'run-abcdef' }],
+] as const) {
   call('getRunProgress', title, [runId], 'runId', /must be 6 to 64 letters/);
 }
 call('insertFormula', 'no request', [undefined], 'request', /must be a report built in the sidebar/);
@@ -524,36 +890,85 @@ call('insertFormula', 'an unknown report kind', [request({ kind: 'hourly' })], '
 call('insertFormula', 'breakdowns as text', [request({ breakdowns: 'day' })], 'breakdowns', /must be a list/);
 call('insertFormula', 'referrer with country', [request({ breakdowns: ['referrer', 'country'] })], 'breakdowns', /cannot be combined/);
 call('insertFormula', 'a formula as entityId', [request({ entityId: INJECTIONS[0]![1] })], 'entityId', /publisher ID/);
-call('insertFormula', 'a realtime range over 24 hours', [hourly('realtime', { fromDate: '2026-11-19 00:00', toDate: '2026-11-20 10:00' })], 'toDate', /at most 24 hours/);
+call(
+  'insertFormula',
+  'a realtime range over 24 hours',
+  [hourly('realtime', { fromDate: '2026-11-19 00:00', toDate: '2026-11-20 10:00' })],
+  'toDate',
+  /at most 24 hours/,
+);
 call('insertFormula', 'a malformed filter', [request({ filter: 'revenue:between:1' })], 'filter', /between needs two numbers/);
 call('insertFormula', 'an order that is not asc or desc', [request({ sort: 'revenue', order: 'up' })], 'order', /must be 'asc' or 'desc'/);
 call('insertFormula', 'an unknown metric', [request({ metrics: ['rpm'] })], 'metrics', /'rpm' is not a metric of the general report/);
-call('insertFormula', 'a metric listed twice', [request({ metrics: ['paidClicks', 'paidClicks'] })], 'metrics', /'paidClicks' is listed twice/);
+call(
+  'insertFormula',
+  'a metric listed twice',
+  [request({ metrics: ['paidClicks', 'paidClicks'] })],
+  'metrics',
+  /'paidClicks' is listed twice/,
+);
 call('insertFormula', 'an empty metric list', [request({ metrics: [] })], 'metrics', /lists no metric/);
 call('addChart', 'no block', [undefined], 'block', /run a report to the sheet first/);
 call('addChart', 'text instead of a block', ['Data!A1:B2'], 'block', /run a report to the sheet first/);
-call('addChart', 'a block on a sheet that does not exist', [{ sheetName: 'Nope', row: 1, column: 1, rows: 3, columns: 2 }], 'block', /run a report to the sheet first/);
+call(
+  'addChart',
+  'a block on a sheet that does not exist',
+  [{ sheetName: 'Nope', row: 1, column: 1, rows: 3, columns: 2 }],
+  'block',
+  /run a report to the sheet first/,
+);
 call('addChart', 'a block at row 0', [{ sheetName: 'Data', row: 0, column: 1, rows: 3, columns: 2 }], 'block', /whole numbers/);
-call('addChart', 'a block at a negative column', [{ sheetName: 'Data', row: 1, column: -2, rows: 3, columns: 2 }], 'block', /whole numbers/);
-call('addChart', 'a block beyond the sheet', [{ sheetName: 'Data', row: 1, column: 1, rows: 1e9, columns: 2 }], 'block', /inside the sheet/);
-call('addChart', 'a block with text for numbers', [{ sheetName: 'Data', row: '1', column: '1', rows: '3', columns: '2' }], 'block', /whole numbers/);
-call('addChart', 'a block of data that is not a daily report', [{ sheetName: 'Data', row: 1, column: 2, rows: 2, columns: 2 }], 'block', /general report broken down by day/);
+call(
+  'addChart',
+  'a block at a negative column',
+  [{ sheetName: 'Data', row: 1, column: -2, rows: 3, columns: 2 }],
+  'block',
+  /whole numbers/,
+);
+call(
+  'addChart',
+  'a block beyond the sheet',
+  [{ sheetName: 'Data', row: 1, column: 1, rows: 1e9, columns: 2 }],
+  'block',
+  /inside the sheet/,
+);
+call(
+  'addChart',
+  'a block with text for numbers',
+  [{ sheetName: 'Data', row: '1', column: '1', rows: '3', columns: '2' }],
+  'block',
+  /whole numbers/,
+);
+call(
+  'addChart',
+  'a block of data that is not a daily report',
+  [{ sheetName: 'Data', row: 1, column: 2, rows: 2, columns: 2 }],
+  'block',
+  /general report broken down by day/,
+);
 
 // previewRecommendations(request).
-const preview = (title: string, req: unknown, argument: string, rule: RegExp) => call('previewRecommendations', title, [req], argument, rule);
+const preview = (title: string, req: unknown, argument: string, rule: RegExp) =>
+  call('previewRecommendations', title, [req], argument, rule);
 preview('no request', undefined, 'contentUrl', /is required/);
 preview('text instead of a request', 'shoes', 'contentUrl', /is required/);
 preview('a sentence as contentUrl', { contentUrl: 'not an address' }, 'contentUrl', /must be an http\(s\) address or a domain/);
 preview('a javascript: address', { contentUrl: 'javascript:alert(1)' }, 'contentUrl', /must be an http\(s\) address/);
 preview('an object as keywords', { contentUrl: 'news.example', keywords: { a: 1 } }, 'keywords', /must be text/);
-preview('101 keywords', { contentUrl: 'news.example', keywords: Array.from({ length: 101 }, (_, i) => `k${i}`) }, 'keywords', /more than the 100 allowed/);
+preview(
+  '101 keywords',
+  { contentUrl: 'news.example', keywords: Array.from({ length: 101 }, (_, i) => `k${i}`) },
+  'keywords',
+  /more than the 100 allowed/,
+);
 preview('a word as category', { contentUrl: 'news.example', iabCategories: ['sports'] }, 'iabCategories', /is not an IAB category code/);
 preview('a script element as widget', { contentUrl: 'news.example', widgetJSId: INJECTIONS[1]![1] }, 'widgetJSId', /must be a widget ID/);
 preview('testMode as a word', { contentUrl: 'news.example', testMode: 'perhaps' }, 'testMode', /must be TRUE or FALSE/);
 preview('testMode as a number', { contentUrl: 'news.example', testMode: 1 }, 'testMode', /must be TRUE or FALSE/);
 
 // saveSchedule(report), updateSchedule(id, report), runScheduleNow(id), pauseSchedule(id, paused), deleteSchedule(id).
-const save = (title: string, extra: Record<string, unknown>, argument: string, rule: RegExp) => call('saveSchedule', title, [savedReport(extra)], argument, rule);
+const save = (title: string, extra: Record<string, unknown>, argument: string, rule: RegExp) =>
+  call('saveSchedule', title, [savedReport(extra)], argument, rule);
 call('saveSchedule', 'no report', [undefined], 'report', /must be a saved report/);
 call('saveSchedule', 'text instead of a report', ['Daily revenue'], 'report', /must be a saved report/);
 save('an unknown field', { colour: 'red' }, 'colour', /is not a field of a saved report/);
@@ -570,11 +985,26 @@ save('an unknown period', { period: { type: 'weekly' } }, 'period', /must be a p
 save('zero days', { period: { type: 'lastDays', days: 0 } }, 'period.days', /at least 1 day/);
 save('400 days', { period: { type: 'lastDays', days: 400 } }, 'period.days', /at most 366 days/);
 save('hours on the general report', { period: { type: 'lastHours', hours: 5 } }, 'period', /the general report covers days/);
-save('days on the realtime report', { kind: 'realtime', breakdowns: undefined, period: { type: 'lastDays', days: 1 } }, 'period', /covers hours: use 'lastHours'/);
-save('25 hours on the external-ID report', { kind: 'externalId', breakdowns: undefined, period: { type: 'lastHours', hours: 25 } }, 'period.hours', /at most 24 hours/);
+save(
+  'days on the realtime report',
+  { kind: 'realtime', breakdowns: undefined, period: { type: 'lastDays', days: 1 } },
+  'period',
+  /covers hours: use 'lastHours'/,
+);
+save(
+  '25 hours on the external-ID report',
+  { kind: 'externalId', breakdowns: undefined, period: { type: 'lastHours', hours: 25 } },
+  'period.hours',
+  /at most 24 hours/,
+);
 save('an impossible since day', { period: { type: 'since', fromDate: '20261301' } }, 'fromDate', /is not a date/);
 save('a fixed range backwards', { period: { type: 'fixed', fromDate: '20261110', toDate: '20261101' } }, 'toDate', /is before fromDate/);
-save('a doc breakdown over a range older than 12 months', { breakdowns: ['doc'], period: { type: 'fixed', fromDate: '20250101', toDate: '20250107' } }, 'fromDate', /12 months/);
+save(
+  'a doc breakdown over a range older than 12 months',
+  { breakdowns: ['doc'], period: { type: 'fixed', fromDate: '20250101', toDate: '20250107' } },
+  'fromDate',
+  /12 months/,
+);
 save('day with month', { breakdowns: ['day', 'month'] }, 'breakdowns', /cannot be combined/);
 save('a fifth breakdown', { breakdowns: ['day', 'platform', 'country', 'section', 'widget'] }, 'breakdowns', /at most 4/);
 save('breakdowns as text', { breakdowns: 'day' }, 'breakdowns', /must be a list/);
@@ -595,24 +1025,57 @@ save('no target', { target: undefined }, 'target', /sheet name and a cell/);
 save('a target without a sheet name', { target: { sheetName: '', cell: 'A1' } }, 'target.sheetName', /needs a sheet name/);
 save('a target cell in row 0', { target: { sheetName: 'Data', cell: 'A0' } }, 'target.cell', /must be one cell such as A1/);
 save('a target range instead of a cell', { target: { sheetName: 'Data', cell: 'A1:B2' } }, 'target.cell', /must be one cell/);
-save('a target sheet name with control characters', { target: { sheetName: 'Da\u0007ta', cell: 'A1' } }, 'target.sheetName', /control character/);
+save(
+  'a target sheet name with control characters',
+  { target: { sheetName: 'Da\u0007ta', cell: 'A1' } },
+  'target.sheetName',
+  /control character/,
+);
 save('no schedule', { schedule: undefined }, 'schedule', /must say how often/);
 save('every minute', { schedule: { every: 'minute' } }, 'schedule', /must say how often/);
 save('every hour with hours', { schedule: { every: 'hours', hours: 1 } }, 'schedule.hours', /from 2 to 12/);
 save('daily at hour 24', { schedule: { every: 'day', hour: 24 } }, 'schedule.hour', /from 0 to 23/);
 save('daily without an hour', { schedule: { every: 'day' } }, 'schedule.hour', /from 0 to 23/);
 save('weekly on a made-up day', { schedule: { every: 'week', weekday: 'funday', hour: 6 } }, 'schedule.weekday', /must be one of sunday/);
-save('incremental on the external-ID report', { kind: 'externalId', breakdowns: undefined, period: { type: 'lastHours', hours: 3 }, incremental: true }, 'incremental', /needs the general report broken down by day/);
-save('incremental over a fixed range', { incremental: true, period: { type: 'fixed', fromDate: '20261101', toDate: '20261107' } }, 'incremental', /needs a period that moves/);
+save(
+  'incremental on the external-ID report',
+  { kind: 'externalId', breakdowns: undefined, period: { type: 'lastHours', hours: 3 }, incremental: true },
+  'incremental',
+  /needs the general report broken down by day/,
+);
+save(
+  'incremental over a fixed range',
+  { incremental: true, period: { type: 'fixed', fromDate: '20261101', toDate: '20261107' } },
+  'incremental',
+  /needs a period that moves/,
+);
 save('incremental with maxRows', { incremental: true, maxRows: 10 }, 'incremental', /cannot be combined with maxRows/);
 save('totals with incremental', { incremental: true, totals: true }, 'totals', /cannot be combined with incremental/);
 save('paused as text', { paused: 'yes' }, 'paused', /must be true or false/);
 call('updateSchedule', 'no id', [undefined, savedReport()], 'id', /must be the id of a saved report/);
 call('updateSchedule', 'an unknown id', ['nope', savedReport()], 'id', /is not a saved report/);
 call('updateSchedule', "another editor's report", () => [editorReportId, savedReport()], 'id', /was saved by another editor/);
-call('updateSchedule', 'a good id with day and month', () => [ownerReportId, savedReport({ breakdowns: ['day', 'month'] })], 'breakdowns', /cannot be combined/);
-call('updateSchedule', 'a good id with an unknown metric', () => [ownerReportId, savedReport({ metrics: ['nope'] })], 'metrics', /'nope' is not a metric/);
-call('updateSchedule', 'a good id with a bad schedule', () => [ownerReportId, savedReport({ schedule: { every: 'fortnight' } })], 'schedule', /must say how often/);
+call(
+  'updateSchedule',
+  'a good id with day and month',
+  () => [ownerReportId, savedReport({ breakdowns: ['day', 'month'] })],
+  'breakdowns',
+  /cannot be combined/,
+);
+call(
+  'updateSchedule',
+  'a good id with an unknown metric',
+  () => [ownerReportId, savedReport({ metrics: ['nope'] })],
+  'metrics',
+  /'nope' is not a metric/,
+);
+call(
+  'updateSchedule',
+  'a good id with a bad schedule',
+  () => [ownerReportId, savedReport({ schedule: { every: 'fortnight' } })],
+  'schedule',
+  /must say how often/,
+);
 call('updateSchedule', 'a good id with no report', () => [ownerReportId, null], 'report', /must be a saved report/);
 call('runScheduleNow', 'no id', [undefined], 'id', /must be the id of a saved report/);
 call('runScheduleNow', 'an unknown id', ['nope'], 'id', /is not a saved report/);
@@ -653,8 +1116,18 @@ describe('sidebar server functions refuse bad input before any request, changing
  */
 describe('inputs only the service can refuse cost one request and still name the argument', () => {
   it.each([
-    ['a real currency the service does not offer', [P, '2026-11-01', '2026-11-07', undefined, undefined, undefined, undefined, undefined, 'KZT'], 'currencyCode', /Engage rejected the request as malformed .*currencyCode.*KZT/],
-    ['a well-formed publisher ID the user may not see', ['ffffffffffffffffffffffffffffffff', '2026-11-01', '2026-11-07'], 'entityId', /Engage denied access .*entityId/],
+    [
+      'a real currency the service does not offer',
+      [P, '2026-11-01', '2026-11-07', undefined, undefined, undefined, undefined, undefined, 'KZT'],
+      'currencyCode',
+      /Engage rejected the request as malformed .*currencyCode.*KZT/,
+    ],
+    [
+      'a well-formed publisher ID the user may not see',
+      ['ffffffffffffffffffffffffffffffff', '2026-11-01', '2026-11-07'],
+      'entityId',
+      /Engage denied access .*entityId/,
+    ],
   ] as const)('%s', async (_title, args, argument, rule) => {
     const { text } = typeArguments('ENGAGE_REPORT', [...args]);
     const before = snapshot('F!1:1');
@@ -679,7 +1152,12 @@ describe('inputs only the service can refuse cost one request and still name the
 describe('the tagging helper refuses IDs Engage cannot keep', () => {
   it.each([
     ['a 111-character externalId', { externalId: LONG_111 }, 'externalId', /is 111 characters long; Engage keeps at most 110/],
-    ['a 111-character externalSecondaryId', { externalId: 'story-1', externalSecondaryId: LONG_111 }, 'externalSecondaryId', /is 111 characters long/],
+    [
+      'a 111-character externalSecondaryId',
+      { externalId: 'story-1', externalSecondaryId: LONG_111 },
+      'externalSecondaryId',
+      /is 111 characters long/,
+    ],
     ['an empty externalId', { externalId: '  ' }, 'externalId', /is required/],
     ['control characters in an externalId', { externalId: 'story\u0000-1' }, 'externalId', /control character/],
   ] as const)('%s', (_title, ids, argument, rule) => {
@@ -692,13 +1170,35 @@ describe('the table', () => {
   it('holds at least 150 bad inputs over every custom function and every sidebar function that takes input', () => {
     const total = FORMULA_CASES.length + CALL_CASES.length + 4;
     expect(total).toBeGreaterThanOrEqual(150);
-    expect(new Set(FORMULA_CASES.map((c) => c.fn))).toEqual(new Set([
-      'ENGAGE_REPORT', 'ENGAGE_EXTERNALID_REPORT', 'ENGAGE_REALTIME_REPORT', 'ENGAGE_PUBLISHERS', 'ENGAGE_WIDGETS',
-      'ENGAGE_NATIVEAPPS', 'ENGAGE_COUNTRIES', 'ENGAGE_TIMEZONES', 'ENGAGE_RECOMMENDATIONS',
-    ]));
-    expect(new Set(CALL_CASES.map((c) => c.fn))).toEqual(new Set([
-      'signIn', 'signInWithToken', 'saveSettings', 'runReportToSheet', 'getRunProgress', 'insertFormula', 'addChart',
-      'previewRecommendations', 'saveSchedule', 'updateSchedule', 'runScheduleNow', 'pauseSchedule', 'deleteSchedule',
-    ]));
+    expect(new Set(FORMULA_CASES.map((c) => c.fn))).toEqual(
+      new Set([
+        'ENGAGE_REPORT',
+        'ENGAGE_EXTERNALID_REPORT',
+        'ENGAGE_REALTIME_REPORT',
+        'ENGAGE_PUBLISHERS',
+        'ENGAGE_WIDGETS',
+        'ENGAGE_NATIVEAPPS',
+        'ENGAGE_COUNTRIES',
+        'ENGAGE_TIMEZONES',
+        'ENGAGE_RECOMMENDATIONS',
+      ]),
+    );
+    expect(new Set(CALL_CASES.map((c) => c.fn))).toEqual(
+      new Set([
+        'signIn',
+        'signInWithToken',
+        'saveSettings',
+        'runReportToSheet',
+        'getRunProgress',
+        'insertFormula',
+        'addChart',
+        'previewRecommendations',
+        'saveSchedule',
+        'updateSchedule',
+        'runScheduleNow',
+        'pauseSchedule',
+        'deleteSchedule',
+      ]),
+    );
   });
 });

@@ -21,7 +21,10 @@ function attemptsOf(h: AddonHarness, executionId: number | undefined) {
 
 /** Formula results the add-on cached in the document cache. */
 function cachedResults(h: AddonHarness): string[] {
-  return h.host.state.caches.allEntries().filter((e) => e.cache.startsWith('document') && e.key.startsWith('engage.r.')).map((e) => e.key);
+  return h.host.state.caches
+    .allEntries()
+    .filter((e) => e.cache.startsWith('document') && e.key.startsWith('engage.r.'))
+    .map((e) => e.key);
 }
 
 /** Settings as if saved under an earlier deployment: saveSettings would refuse an address outside today's whitelist. */
@@ -54,7 +57,12 @@ describe('with the usual quotas', () => {
       `Apps Script refused to call https://elsewhere.example.org/engage/v2/countries because this add-on may only call addresses that start with ${DEPLOYMENT.urlFetchWhitelist.join(' or ')}: check the address in the Engage sidebar under Account > Settings.`,
     );
     expect(attemptsOf(h, result.executionId)).toEqual([
-      { host: 'elsewhere.example.org', status: undefined, error: 'Request to https://elsewhere.example.org/engage/v2/countries failed because the URL has not been whitelisted in the script manifest.' },
+      {
+        host: 'elsewhere.example.org',
+        status: undefined,
+        error:
+          'Request to https://elsewhere.example.org/engage/v2/countries failed because the URL has not been whitelisted in the script manifest.',
+      },
     ]);
     expect(h.host.clock.now()).toBe(startedAt); // no backoff was slept
     expect(await h.apiRequests()).toEqual([]);
@@ -74,8 +82,12 @@ describe('with the usual quotas', () => {
     const startedAt = h.host.clock.now();
     const result = h.host.evaluateFormula('Sheet1', 'A1', '=ENGAGE_TIMEZONES("dns")');
     const host = new URL(DEPLOYMENT.reportingBaseUrl).host;
-    expect(result.error).toBe(`The host ${host} could not be found (a DNS error), so Engage was not asked: check the address in the Engage sidebar under Account > Settings.`);
-    expect(attemptsOf(h, result.executionId)).toEqual([{ host, status: undefined, error: `DNS error: ${DEPLOYMENT.reportingBaseUrl}/timezones` }]);
+    expect(result.error).toBe(
+      `The host ${host} could not be found (a DNS error), so Engage was not asked: check the address in the Engage sidebar under Account > Settings.`,
+    );
+    expect(attemptsOf(h, result.executionId)).toEqual([
+      { host, status: undefined, error: `DNS error: ${DEPLOYMENT.reportingBaseUrl}/timezones` },
+    ]);
     expect(h.host.clock.now()).toBe(startedAt);
     expect(cachedResults(h)).toEqual(cachedBefore);
     // Run to sheet and the sidebar's lookups fail the same way, once.
@@ -106,11 +118,14 @@ describe('when the daily URL Fetch quota is spent', () => {
     await h.emulator.clearRequests();
     const cachedBefore = cachedResults(h);
     // Quotas reset 24 hours after the first request of the window: the sign-in at 12:00.
-    const message = 'Apps Script\'s daily quota of 20,000 URL fetches for this Google account is used up, so Engage was not asked: try again after 2026-11-21 12:00:00 UTC.';
+    const message =
+      "Apps Script's daily quota of 20,000 URL fetches for this Google account is used up, so Engage was not asked: try again after 2026-11-21 12:00:00 UTC.";
 
     const refused = h.host.evaluateFormula('Sheet1', 'A1', `=ENGAGE_WIDGETS("${BIG_PUBLISHER_ID}")`);
     expect(refused.error).toBe(message);
-    expect(attemptsOf(h, refused.executionId)).toEqual([{ host: expect.stringMatching(/^127\.0\.0\.1:/), status: undefined, error: 'Service invoked too many times for one day: urlfetch.' }]);
+    expect(attemptsOf(h, refused.executionId)).toEqual([
+      { host: expect.stringMatching(/^127\.0\.0\.1:/), status: undefined, error: 'Service invoked too many times for one day: urlfetch.' },
+    ]);
 
     const next = h.host.evaluateFormula('Sheet1', 'A1', `=ENGAGE_NATIVEAPPS("${BIG_PUBLISHER_ID}")`);
     expect(next.error).toBe(message);
@@ -119,7 +134,9 @@ describe('when the daily URL Fetch quota is spent', () => {
     expect(cachedResults(h)).toEqual(cachedBefore);
 
     // The Account tab shows the quota as spent, and when it comes back.
-    const state = h.host.call('getSidebarState', [], { user: OWNER }) as { quota: { urlFetch: { used: number; limit: number; resetAt: string } } };
+    const state = h.host.call('getSidebarState', [], { user: OWNER }) as {
+      quota: { urlFetch: { used: number; limit: number; resetAt: string } };
+    };
     expect(state.quota.urlFetch).toEqual({ used: 20_000, limit: 20_000, resetAt: '2026-11-21T12:00:00.000Z' });
 
     h.host.advanceTime(23 * HOUR_MS);

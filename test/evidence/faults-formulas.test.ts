@@ -9,13 +9,14 @@
  * (scheduled-host.ts), so waits cost no real time. The last part proves the defensive parsing: the
  * same formulas give identical rows whatever response shape (field-notes.md) the emulator serves.
  */
-import { type AddonHarness } from '../support/addon-host';
+import type { AddonHarness } from '../support/addon-host';
 import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID, type FaultRule } from '../support/emulator';
 import { MINUTE_MS, startScheduledAddon } from '../support/scheduled-host';
 
 const START = '2026-11-20T12:00:00.000Z';
 /** 13,655 rows of 24 hours: pages at offsets 0, 5000 and 10000. */
-const REPORT = (refresh: string) => `=ENGAGE_EXTERNALID_REPORT("${BIG_PUBLISHER_ID}", "2026111800", "2026111900", "externalId,widget", , , , , , "${refresh}")`;
+const REPORT = (refresh: string) =>
+  `=ENGAGE_EXTERNALID_REPORT("${BIG_PUBLISHER_ID}", "2026111800", "2026111900", "externalId,widget", , , , , , "${refresh}")`;
 const PAGE_2 = 'reports/externalId.*offset=5000';
 const SHEET = 'Report';
 const NEIGHBOURS = 'Z1:AB3';
@@ -27,7 +28,12 @@ beforeAll(async () => {
   h = await startScheduledAddon(START, { sheets: [SHEET, 'Small', 'Shapes'], maxRows: 20_000, maxColumns: 60 });
   h.signIn();
   // Data a user keeps beside the formula's output.
-  for (const [a1, value] of [['Z1', 'notes'], ['AA2', '42'], ['AB3', 'keep me']] as const) h.host.setCell(SHEET, a1, value);
+  for (const [a1, value] of [
+    ['Z1', 'notes'],
+    ['AA2', '42'],
+    ['AB3', 'keep me'],
+  ] as const)
+    h.host.setCell(SHEET, a1, value);
   neighbours = h.host.getValues(SHEET, NEIGHBOURS);
   const clean = h.host.evaluateFormula(SHEET, 'A1', REPORT('clean'));
   expect(clean.error).toBeUndefined();
@@ -54,7 +60,12 @@ async function underFaults(faults: FaultRule[], refresh: string) {
 /** The sheet shows an error and nothing of the failed fetch; the cells around it are unchanged. */
 function expectCleanFailure(result: ReturnType<AddonHarness['host']['evaluateFormula']>) {
   expect(result.value).toBe('#ERROR!');
-  expect(h.host.getValues(SHEET, 'A2:C4').flat().every((v) => v === '')).toBe(true);
+  expect(
+    h.host
+      .getValues(SHEET, 'A2:C4')
+      .flat()
+      .every((v) => v === ''),
+  ).toBe(true);
   expect(h.host.getValues(SHEET, NEIGHBOURS)).toEqual(neighbours);
 }
 
@@ -83,7 +94,9 @@ describe('a 504 on page 2 of 3', () => {
     const timeouts = requests.filter((r) => r.status === 504);
     expect(timeouts).toHaveLength(5);
     expect(requests).toHaveLength(1 + 2 + 4);
-    expect(result.error).toMatch(/^Engage took too long to answer \(Request timed out\): try again in a few minutes or ask for a shorter date range \[trace ID [^\]]+\]\.$/);
+    expect(result.error).toMatch(
+      /^Engage took too long to answer \(Request timed out\): try again in a few minutes or ask for a shorter date range \[trace ID [^\]]+\]\.$/,
+    );
     expect(result.error).toContain(`[trace ID ${timeouts[timeouts.length - 1]!.traceId}]`);
     await expectRecovers('504-always');
   });
@@ -106,7 +119,9 @@ describe('malformed JSON', () => {
     expectCleanFailure(result);
     expect(requests).toHaveLength(3);
     const faulted = requests.find((r) => r.fault)!;
-    expect(result.error).toBe(`Engage answered GET /reports/externalId in an unexpected form (the body is not JSON): try again later, and contact support if it persists [trace ID ${faulted.traceId}].`);
+    expect(result.error).toBe(
+      `Engage answered GET /reports/externalId in an unexpected form (the body is not JSON): try again later, and contact support if it persists [trace ID ${faulted.traceId}].`,
+    );
     await expectRecovers('malformed');
   });
 });
@@ -145,46 +160,60 @@ describe('429 storms', () => {
   it('gives "try again after" at once when the announced wait does not fit the 25 s: exactly one request', async () => {
     // Another publisher, so the wait the add-on remembers does not reach the other tests.
     await h.emulator.setFaults([{ match: 'reports/main', rateLimitMs: 45_000, times: 100 }]);
-    const result = h.host.evaluateFormula('Small', 'A1', `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-07", , , , , , , , "storm")`);
+    const result = h.host.evaluateFormula(
+      'Small',
+      'A1',
+      `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-07", , , , , , , , "storm")`,
+    );
     expect(result.value).toBe('#ERROR!');
-    expect(result.error).toMatch(/^Engage's rate limit was reached \(Rate limit exceeded \(injected fault\)\): try again after \d\d:\d\d:\d\d UTC \[trace ID [^\]]+\]\.$/);
+    expect(result.error).toMatch(
+      /^Engage's rate limit was reached \(Rate limit exceeded \(injected fault\)\): try again after \d\d:\d\d:\d\d UTC \[trace ID [^\]]+\]\.$/,
+    );
     const refused = await h.emulator.reportRequests();
     expect(refused).toHaveLength(1);
     // The time named is the request's time plus the announced 45 s.
     const retryAt = /try again after (\d\d:\d\d:\d\d)/.exec(result.error!)![1];
     expect(retryAt).toBe(new Date(Date.parse(refused[0]!.time) + 45_000).toISOString().slice(11, 19));
     // A second try inside the announced window sends nothing: the add-on remembers the wait.
-    const again = h.host.evaluateFormula('Small', 'A1', `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-07", , , , , , , , "storm-2")`);
+    const again = h.host.evaluateFormula(
+      'Small',
+      'A1',
+      `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-07", , , , , , , , "storm-2")`,
+    );
     expect(again.error).toMatch(/try again after/);
     expect(await h.emulator.reportRequests()).toHaveLength(1);
   });
 });
 
 describe('response shapes seen by real clients', () => {
-  const GENERAL = (refresh: string) => `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-07", "day,country", , , , , "EUR", 2, "${refresh}")`;
+  const GENERAL = (refresh: string) =>
+    `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-07", "day,country", , , , , "EUR", 2, "${refresh}")`;
   const WIDGETS = (refresh: string) => `=ENGAGE_WIDGETS("${BIG_PUBLISHER_ID}", "${refresh}")`;
   const shapes: Array<FaultRule['shape']> = ['wrapped', 'stringNumbers', 'commaDecimals', ['wrapped', 'commaDecimals']];
 
-  it.each(shapes.map((s) => [Array.isArray(s) ? s.join(' and ') : s!, s]))('%s: the same formulas give identical rows, totals and dates', async (name, shape) => {
-    h.host.advanceTime(2 * MINUTE_MS);
-    const plainGeneral = h.host.evaluateFormula('Shapes', 'A1', GENERAL(`plain ${name}`)).values!;
-    const plainWidgets = h.host.evaluateFormula('Shapes', 'AD1', WIDGETS(`plain ${name}`)).values!;
-    expect(plainGeneral[plainGeneral.length - 1]![0]).toBe('Total');
-    expect(plainGeneral[1]![0]).toBeInstanceOf(Date);
+  it.each(shapes.map((s) => [Array.isArray(s) ? s.join(' and ') : s!, s]))(
+    '%s: the same formulas give identical rows, totals and dates',
+    async (name, shape) => {
+      h.host.advanceTime(2 * MINUTE_MS);
+      const plainGeneral = h.host.evaluateFormula('Shapes', 'A1', GENERAL(`plain ${name}`)).values!;
+      const plainWidgets = h.host.evaluateFormula('Shapes', 'AD1', WIDGETS(`plain ${name}`)).values!;
+      expect(plainGeneral[plainGeneral.length - 1]![0]).toBe('Total');
+      expect(plainGeneral[1]![0]).toBeInstanceOf(Date);
 
-    await h.emulator.setFaults([{ shape, times: 10_000 }]);
-    await h.emulator.clearRequests();
-    const general = h.host.evaluateFormula('Shapes', 'A1', GENERAL(`shaped ${name}`));
-    const widgets = h.host.evaluateFormula('Shapes', 'AD1', WIDGETS(`shaped ${name}`));
-    // The 3-page report once, in the combined shape (it is the costly one).
-    const report = Array.isArray(shape) ? h.host.evaluateFormula(SHEET, 'A1', REPORT(`shaped ${name}`)) : undefined;
+      await h.emulator.setFaults([{ shape, times: 10_000 }]);
+      await h.emulator.clearRequests();
+      const general = h.host.evaluateFormula('Shapes', 'A1', GENERAL(`shaped ${name}`));
+      const widgets = h.host.evaluateFormula('Shapes', 'AD1', WIDGETS(`shaped ${name}`));
+      // The 3-page report once, in the combined shape (it is the costly one).
+      const report = Array.isArray(shape) ? h.host.evaluateFormula(SHEET, 'A1', REPORT(`shaped ${name}`)) : undefined;
 
-    // Every answer really came in the shape.
-    const log = await h.emulator.requests();
-    expect(log).toHaveLength(report ? 5 : 2);
-    expect(log.every((r) => r.fault !== undefined && r.status === 200)).toBe(true);
-    expect(general.values).toEqual(plainGeneral);
-    expect(widgets.values).toEqual(plainWidgets);
-    if (report) expect(report.values).toEqual(baseline);
-  });
+      // Every answer really came in the shape.
+      const log = await h.emulator.requests();
+      expect(log).toHaveLength(report ? 5 : 2);
+      expect(log.every((r) => r.fault !== undefined && r.status === 200)).toBe(true);
+      expect(general.values).toEqual(plainGeneral);
+      expect(widgets.values).toEqual(plainWidgets);
+      if (report) expect(report.values).toEqual(baseline);
+    },
+  );
 });

@@ -26,7 +26,11 @@ afterAll(async () => {
 it('fails clearly well within 30 s when the first page is so slow that the rest would not fit', async () => {
   await h.emulator.setFaults([{ match: 'reports/externalId.*offset=0', latencyMs: FIRST_PAGE_LATENCY_MS }]);
   const started = performance.now();
-  const result = h.host.evaluateFormula('Sheet1', 'A1', `=ENGAGE_EXTERNALID_REPORT("${BIG_PUBLISHER_ID}", "2026111800", "2026111900", "externalId,widget")`);
+  const result = h.host.evaluateFormula(
+    'Sheet1',
+    'A1',
+    `=ENGAGE_EXTERNALID_REPORT("${BIG_PUBLISHER_ID}", "2026111800", "2026111900", "externalId,widget")`,
+  );
   const elapsedMs = performance.now() - started;
   expect(result.value).toBe('#ERROR!');
   expect(result.error).toMatch(/^Engage is answering slowly \(a request took 1\d\.\d s, and \d+\.\d s were left\)/);

@@ -17,9 +17,17 @@ let h: AddonHarness;
 interface View {
   id: string;
   name: string;
-  status: { lastSuccess?: string; rows?: number; needsSignIn: boolean; failures: number; lastError?: { message: string; traceId?: string } };
+  status: {
+    lastSuccess?: string;
+    rows?: number;
+    needsSignIn: boolean;
+    failures: number;
+    lastError?: { message: string; traceId?: string };
+  };
 }
-interface List { reports: View[] }
+interface List {
+  reports: View[];
+}
 const call = <T>(fn: string, ...args: unknown[]) => h.host.call(fn, args, { user: OWNER }) as T;
 const byName = (list: List, name: string) => list.reports.find((r) => r.name === name)!;
 
@@ -29,7 +37,13 @@ useScheduledAddon(START, { sheets: ['Sheet1', 'Run'], maxRows: 20_000 }, (harnes
 
 describe('Run to sheet', () => {
   // 13,655 rows in 3 pages (5,000 a page): page 2 is offset 5000.
-  const REQUEST = { kind: 'externalId', entityId: BIG_PUBLISHER_ID, fromDate: '2026-11-18 00:00', toDate: '2026-11-19 00:00', breakdowns: ['externalId', 'widget'] };
+  const REQUEST = {
+    kind: 'externalId',
+    entityId: BIG_PUBLISHER_ID,
+    fromDate: '2026-11-18 00:00',
+    toDate: '2026-11-19 00:00',
+    breakdowns: ['externalId', 'widget'],
+  };
   const TARGET = { type: 'existingSheet', sheetName: 'Run' };
   const PAGE_2 = 'reports/externalId.*offset=5000';
   let before: unknown[][];
@@ -50,9 +64,21 @@ describe('Run to sheet', () => {
   }
 
   it.each<[string, FaultRule, RegExp]>([
-    ['a lasting 504 on page 2', { match: PAGE_2, status: 504, times: 100 }, /^Engage took too long to answer \(Request timed out\): .* \[trace ID [^\]]+\]\.$/],
-    ['malformed JSON on page 2', { match: PAGE_2, malformedJson: true }, /^Engage answered GET \/reports\/externalId in an unexpected form \(the body is not JSON\).*\[trace ID [^\]]+\]\.$/],
-    ['lasting dropped connections on page 2', { match: PAGE_2, dropConnection: true, times: 100 }, /^Could not reach Engage \(.+\): check the connection and try again in a moment\.$/],
+    [
+      'a lasting 504 on page 2',
+      { match: PAGE_2, status: 504, times: 100 },
+      /^Engage took too long to answer \(Request timed out\): .* \[trace ID [^\]]+\]\.$/,
+    ],
+    [
+      'malformed JSON on page 2',
+      { match: PAGE_2, malformedJson: true },
+      /^Engage answered GET \/reports\/externalId in an unexpected form \(the body is not JSON\).*\[trace ID [^\]]+\]\.$/,
+    ],
+    [
+      'lasting dropped connections on page 2',
+      { match: PAGE_2, dropConnection: true, times: 100 },
+      /^Could not reach Engage \(.+\): check the connection and try again in a moment\.$/,
+    ],
   ])('%s: a clear message, the run marked failed, and every cell as before', async (_name, fault, message) => {
     await h.emulator.setFaults([fault]);
     const runId = `run-${Math.random().toString(36).slice(2, 10)}`;
@@ -67,10 +93,19 @@ describe('Run to sheet', () => {
   it('leaves no new sheet behind when a run to a new sheet fails', async () => {
     await h.emulator.setFaults([{ match: PAGE_2, status: 504, times: 100 }]);
     const sheetsBefore = h.host.state.spreadsheet.sheets.map((sheet) => sheet.name);
-    expect(() => call('runReportToSheet', REQUEST, { type: 'newSheet', sheetName: 'Fresh report' }, 'run-new-sheet')).toThrow(/took too long/);
+    expect(() => call('runReportToSheet', REQUEST, { type: 'newSheet', sheetName: 'Fresh report' }, 'run-new-sheet')).toThrow(
+      /took too long/,
+    );
     expect(h.host.state.spreadsheet.sheets.map((sheet) => sheet.name)).toEqual(sheetsBefore);
     await h.emulator.clearFaults();
-    expect(call<{ block: { sheetName: string } }>('runReportToSheet', REQUEST, { type: 'newSheet', sheetName: 'Fresh report' }, 'run-new-sheet-2').block.sheetName).toBe('Fresh report');
+    expect(
+      call<{ block: { sheetName: string } }>(
+        'runReportToSheet',
+        REQUEST,
+        { type: 'newSheet', sheetName: 'Fresh report' },
+        'run-new-sheet-2',
+      ).block.sheetName,
+    ).toBe('Fresh report');
     expect(h.host.getValues('Fresh report', 'A1:A1')).toEqual([['externalId']]);
   });
 });
@@ -78,8 +113,14 @@ describe('Run to sheet', () => {
 describe('scheduled refresh', () => {
   /** 7 daily rows, 3 a page: pages at offsets 0, 3 and 6. */
   const definition = (name: string) => ({
-    name, kind: 'main', entityId: MEDIUM_PUBLISHER_ID, period: { type: 'lastDays', days: 7 }, breakdowns: ['day'], pageSize: 3,
-    target: { sheetName: name, cell: 'B2' }, schedule: { every: 'hour' },
+    name,
+    kind: 'main',
+    entityId: MEDIUM_PUBLISHER_ID,
+    period: { type: 'lastDays', days: 7 },
+    breakdowns: ['day'],
+    pageSize: 3,
+    target: { sheetName: name, cell: 'B2' },
+    schedule: { every: 'hour' },
   });
   const PAGE_2 = 'reports/main.*offset=3';
 

@@ -16,7 +16,6 @@ import { eventually, installScriptRun, launchChromium, serveSidebar } from '../s
 import { DEMO_API_KEY, HOSTILE_PUBLISHER_ID } from '../support/emulator';
 import { HOSTILE_STRINGS } from '../../dev/emulator/seed';
 
-
 /** What the stand-in service puts in every error: markup that would run if parsed as HTML. */
 const HOSTILE_ERROR_MESSAGE = '<img src=x onerror=alert("errorMessage")><script>alert("script")</script>';
 const HOSTILE_MORE_INFO = '<iframe src="javascript:alert(`moreInfo`)"></iframe>';
@@ -46,7 +45,10 @@ async function startHostileService(): Promise<string> {
     });
     server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
   `;
-  hostileService = new Worker(source, { eval: true, workerData: { traceId: HOSTILE_TRACE_ID, moreInfo: HOSTILE_MORE_INFO, errorMessage: HOSTILE_ERROR_MESSAGE } });
+  hostileService = new Worker(source, {
+    eval: true,
+    workerData: { traceId: HOSTILE_TRACE_ID, moreInfo: HOSTILE_MORE_INFO, errorMessage: HOSTILE_ERROR_MESSAGE },
+  });
   const port = await new Promise<number>((resolve, reject) => {
     hostileService.once('message', resolve);
     hostileService.once('error', reject);
@@ -62,7 +64,11 @@ beforeAll(async () => {
   h.host.call('saveSettings', [{ apiKey: DEMO_API_KEY.key, widgetId: DEMO_API_KEY.widgetIds[0] }], { user: OWNER });
   const hostileOrigin = await startHostileService();
   hostileBaseUrl = `${hostileOrigin}/engage/v2`;
-  h.host.call('saveSettings', [{ reportingBaseUrl: hostileBaseUrl, recommendationsUrl: `${hostileOrigin}/recs`, apiKey: 'editor-key', widgetId: 'APP_12' }], { user: EDITOR });
+  h.host.call(
+    'saveSettings',
+    [{ reportingBaseUrl: hostileBaseUrl, recommendationsUrl: `${hostileOrigin}/recs`, apiKey: 'editor-key', widgetId: 'APP_12' }],
+    { user: EDITOR },
+  );
   h.host.call('signInWithToken', ['editor-pasted-token'], { user: EDITOR });
   sidebar = await serveSidebar();
 });
@@ -97,13 +103,17 @@ async function openSidebar(user: string): Promise<OpenSidebar> {
   return { page, dialogs, pageErrors };
 }
 
-
 /**
  * Nothing from the API became markup: no script beyond the page's own, no element carrying an
  * inline handler (the sidebar uses addEventListener only), no image or frame outside http(s), no
  * <b> or <iframe> element (the sidebar makes none), no dialog, no page error.
  */
-interface InjectionScan { scripts: number; inlineHandlers: string[]; badSources: string[]; injectedTags: number }
+interface InjectionScan {
+  scripts: number;
+  inlineHandlers: string[];
+  badSources: string[];
+  injectedTags: number;
+}
 
 async function expectNothingInjected(open: OpenSidebar, scriptsAtLoad: number): Promise<void> {
   // Runs in the page; a string because the tests are type-checked without the DOM library.
@@ -168,7 +178,12 @@ describe('hostile text from the API is shown as text', () => {
       for (const hostile of HOSTILE_STRINGS) expect(ids).toContain(hostile);
     });
     // The grid got the same text, as values.
-    expect(h.host.getValues('External IDs', 'A1:A60').flat().some((v) => typeof v === 'string' && v.startsWith('=HYPERLINK('))).toBe(true);
+    expect(
+      h.host
+        .getValues('External IDs', 'A1:A60')
+        .flat()
+        .some((v) => typeof v === 'string' && v.startsWith('=HYPERLINK(')),
+    ).toBe(true);
     await expectNothingInjected(open, scripts);
     await page.close();
   });
@@ -217,12 +232,24 @@ describe('error messages that quote the API are shown as text', () => {
     await page.close();
   });
 
-  it('in the Schedules tab, as a saved report\'s last error', async () => {
+  it("in the Schedules tab, as a saved report's last error", async () => {
     h.host.call('signInWithToken', ['editor-pasted-token'], { user: EDITOR });
-    const saved = h.host.call('saveSchedule', [{
-      name: '<img src=x onerror=alert("name")>', kind: 'main', entityId: HOSTILE_PUBLISHER_ID, period: { type: 'lastDays', days: 7 },
-      breakdowns: ['section'], target: { sheetName: 'Scheduled', cell: 'A1' }, schedule: { every: 'day', hour: 6 }, paused: true,
-    }], { user: EDITOR }) as { reports: Array<{ id: string }> };
+    const saved = h.host.call(
+      'saveSchedule',
+      [
+        {
+          name: '<img src=x onerror=alert("name")>',
+          kind: 'main',
+          entityId: HOSTILE_PUBLISHER_ID,
+          period: { type: 'lastDays', days: 7 },
+          breakdowns: ['section'],
+          target: { sheetName: 'Scheduled', cell: 'A1' },
+          schedule: { every: 'day', hour: 6 },
+          paused: true,
+        },
+      ],
+      { user: EDITOR },
+    ) as { reports: Array<{ id: string }> };
     h.host.call('runScheduleNow', [saved.reports[0]!.id], { user: EDITOR });
     const open = await openSidebar(EDITOR);
     const { page } = open;

@@ -20,7 +20,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EDITOR, OWNER, type AddonHarness } from '../support/addon-host';
-import { ANALYST_PUBLISHER_ID, DEMO_API_KEY, DEMO_USER, HOSTILE_PUBLISHER_ID, MEDIUM_PUBLISHER_ID, type RequestLogEntry } from '../support/emulator';
+import {
+  ANALYST_PUBLISHER_ID,
+  DEMO_API_KEY,
+  DEMO_USER,
+  HOSTILE_PUBLISHER_ID,
+  MEDIUM_PUBLISHER_ID,
+  type RequestLogEntry,
+} from '../support/emulator';
 import { HOUR_MS, MINUTE_MS, startScheduledAddon } from '../support/scheduled-host';
 import { HOSTILE_STRINGS } from '../../dev/emulator/seed';
 import { distManifest, repoRoot } from '../support/paths';
@@ -103,26 +110,38 @@ function nextMinutes(): void {
 /** A secret as it is and in the encodings it could travel in. */
 function encodedForms(secret: string): string[] {
   const base64 = Buffer.from(secret, 'utf8').toString('base64');
-  return [...new Set([secret, encodeURIComponent(secret), base64, base64.replace(/=+$/, ''), Buffer.from(secret, 'utf8').toString('base64url')])];
+  return [
+    ...new Set([secret, encodeURIComponent(secret), base64, base64.replace(/=+$/, ''), Buffer.from(secret, 'utf8').toString('base64url')]),
+  ];
 }
 
-interface Holding { place: string; text: string }
+interface Holding {
+  place: string;
+  text: string;
+}
 
 /** Every text the host holds, with where it is. */
 function everythingHeld(): Holding[] {
   const held: Holding[] = [];
   const state = h.host.state;
   for (const user of [OWNER, EDITOR]) {
-    for (const [key, value] of h.host.properties('user', user)) held.push({ place: `user properties of ${user}: ${key}`, text: `${key}=${value}` });
+    for (const [key, value] of h.host.properties('user', user))
+      held.push({ place: `user properties of ${user}: ${key}`, text: `${key}=${value}` });
   }
   for (const scope of ['document', 'script'] as const) {
-    for (const [key, value] of h.host.properties(scope, OWNER)) held.push({ place: `${scope} properties: ${key}`, text: `${key}=${value}` });
+    for (const [key, value] of h.host.properties(scope, OWNER))
+      held.push({ place: `${scope} properties: ${key}`, text: `${key}=${value}` });
   }
-  for (const entry of state.caches.allEntries()) held.push({ place: `cache ${entry.cache}: ${entry.key}`, text: `${entry.key}=${entry.value}` });
+  for (const entry of state.caches.allEntries())
+    held.push({ place: `cache ${entry.cache}: ${entry.key}`, text: `${entry.key}=${entry.value}` });
   // Formula results are stored compressed: scan what they hold as well as their raw entries.
   for (const cache of new Set(state.caches.allEntries().map((e) => e.cache))) {
     const entries = state.caches.allEntries().filter((e) => e.cache === cache);
-    readableCacheTexts(entries).slice(entries.length).forEach((text, i) => held.push({ place: `cache ${cache}: compressed value ${i + 1}`, text }));
+    readableCacheTexts(entries)
+      .slice(entries.length)
+      .forEach((text, i) => {
+        held.push({ place: `cache ${cache}: compressed value ${i + 1}`, text });
+      });
   }
   held.push({ place: 'logs', text: h.host.logText() });
   for (const log of state.logs) held.push({ place: `log of ${log.functionName}`, text: log.text });
@@ -134,7 +153,8 @@ function everythingHeld(): Holding[] {
     }
     for (const chart of sheet.charts) held.push({ place: `chart on ${sheet.name}`, text: JSON.stringify(chart) });
   }
-  for (const [name, range] of state.spreadsheet.namedRanges) held.push({ place: `named range ${name}`, text: `${name}=${JSON.stringify(range)}` });
+  for (const [name, range] of state.spreadsheet.namedRanges)
+    held.push({ place: `named range ${name}`, text: `${name}=${JSON.stringify(range)}` });
   for (const m of messages) held.push({ place: `message of ${m.where}`, text: m.message });
   for (const r of returned) held.push({ place: `value returned by ${r.where}`, text: JSON.stringify(r.value) ?? '' });
   held.push({ place: 'toasts', text: JSON.stringify(state.ui.toasts) });
@@ -149,7 +169,9 @@ function everythingHeld(): Holding[] {
 
 function placesHolding(secret: string): string[] {
   const forms = encodedForms(secret);
-  return everythingHeld().filter((h) => forms.some((f) => h.text.includes(f))).map((h) => h.place);
+  return everythingHeld()
+    .filter((h) => forms.some((f) => h.text.includes(f)))
+    .map((h) => h.place);
 }
 
 // ---- The session ----
@@ -167,13 +189,30 @@ afterAll(async () => {
 
 describe('a session through every entry point', () => {
   it('saves settings with an API key and refuses a bad key without echoing it', () => {
-    const state = call<{ settings: Record<string, unknown> }>('saveSettings', [{ reportingBaseUrl: h.emulator.baseUrl, recommendationsUrl: h.emulator.recsUrl, apiKey: DEMO_API_KEY.key, widgetId: DEMO_API_KEY.widgetIds[0] }]);
-    expect(state.settings).toEqual({ reportingBaseUrl: h.emulator.baseUrl, recommendationsUrl: h.emulator.recsUrl, widgetId: 'APP_12', hasApiKey: true, allowedAddresses: builtWhitelist() });
+    const state = call<{ settings: Record<string, unknown> }>('saveSettings', [
+      {
+        reportingBaseUrl: h.emulator.baseUrl,
+        recommendationsUrl: h.emulator.recsUrl,
+        apiKey: DEMO_API_KEY.key,
+        widgetId: DEMO_API_KEY.widgetIds[0],
+      },
+    ]);
+    expect(state.settings).toEqual({
+      reportingBaseUrl: h.emulator.baseUrl,
+      recommendationsUrl: h.emulator.recsUrl,
+      widgetId: 'APP_12',
+      hasApiKey: true,
+      allowedAddresses: builtWhitelist(),
+    });
     // A key with a space is refused, and the message names the setting without quoting the key.
     const refused = failing('saveSettings', [{ apiKey: `${DEMO_API_KEY.key} trailing` }]);
     expect(refused).toMatch(/^apiKey: must not contain spaces/);
     expect(refused).not.toContain(DEMO_API_KEY.key);
-    call('saveSettings', [{ reportingBaseUrl: h.emulator.baseUrl, recommendationsUrl: h.emulator.recsUrl, apiKey: WRONG_API_KEY, widgetId: 'APP_13' }], EDITOR);
+    call(
+      'saveSettings',
+      [{ reportingBaseUrl: h.emulator.baseUrl, recommendationsUrl: h.emulator.recsUrl, apiKey: WRONG_API_KEY, widgetId: 'APP_13' }],
+      EDITOR,
+    );
   });
 
   it('refuses a wrong password with one sentence, then signs in with the right one', () => {
@@ -214,11 +253,15 @@ describe('a session through every entry point', () => {
     expect(formula(`=ENGAGE_REPORT("${ANALYST_PUBLISHER_ID}", "2026-11-01", "2026-11-07")`).error).toMatch(/denied access/);
     expect(formula(`=ENGAGE_WIDGETS("${UNKNOWN_PUBLISHER_ID}")`).error).toMatch(/could not find/);
     await withFaults([{ match: 'reports/main', rateLimitMs: 10 * MINUTE_MS, times: 20 }], () => {
-      expect(formula(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-02", , , , , , , , "429")`).error).toMatch(/rate limit/);
+      expect(formula(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-02", , , , , , , , "429")`).error).toMatch(
+        /rate limit/,
+      );
     });
     nextMinutes();
     await withFaults([{ match: 'reports/main', status: 504, times: 20 }], () => {
-      expect(formula(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-03", , , , , , , , "504")`).error).toMatch(/took too long/);
+      expect(formula(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}", "2026-11-01", "2026-11-03", , , , , , , , "504")`).error).toMatch(
+        /took too long/,
+      );
     });
     await withFaults([{ match: 'countries', malformedJson: true, times: 5 }], () => {
       expect(formula(`=ENGAGE_COUNTRIES("malformed")`).error).toMatch(/unexpected form/);
@@ -232,15 +275,21 @@ describe('a session through every entry point', () => {
     nextMinutes();
     await withFaults([{ match: 'reports/main', status: 504, times: 20 }], () => {
       const request = { kind: 'main', entityId: MEDIUM_PUBLISHER_ID, fromDate: '2026-11-01', toDate: '2026-11-07', breakdowns: ['day'] };
-      expect(failing('runReportToSheet', [request, { type: 'newSheet', sheetName: 'Will fail' }, 'run-fails-504'])).toMatch(/took too long/);
+      expect(failing('runReportToSheet', [request, { type: 'newSheet', sheetName: 'Will fail' }, 'run-fails-504'])).toMatch(
+        /took too long/,
+      );
     });
     await keepApiLog();
   });
 
   it('keeps the API key out of every recommendations failure: 401, 400, 504, malformed, lost connection', async () => {
     // The editor's key is unknown to the service: 401.
-    expect(failing('previewRecommendations', [{ keywords: 'coffee', contentUrl: 'https://news.example/a' }], EDITOR)).toMatch(/did not accept the API key/);
-    expect(formula(`=ENGAGE_RECOMMENDATIONS("coffee", "", "https://news.example/a", "APP_99")`).error).toMatch(/rejected the request \(HTTP 400/);
+    expect(failing('previewRecommendations', [{ keywords: 'coffee', contentUrl: 'https://news.example/a' }], EDITOR)).toMatch(
+      /did not accept the API key/,
+    );
+    expect(formula(`=ENGAGE_RECOMMENDATIONS("coffee", "", "https://news.example/a", "APP_99")`).error).toMatch(
+      /rejected the request \(HTTP 400/,
+    );
     await withFaults([{ match: 'recommendations', status: 504, times: 10 }], () => {
       expect(formula(`=ENGAGE_RECOMMENDATIONS("tea", "", "https://news.example/b", "APP_12")`).error).toMatch(/HTTP 504/);
     });
@@ -250,7 +299,9 @@ describe('a session through every entry point', () => {
     await withFaults([{ match: 'recommendations', dropConnection: true, times: 10 }], () => {
       expect(formula(`=ENGAGE_RECOMMENDATIONS("water", "", "https://news.example/d", "APP_12")`).error).toMatch(/Could not reach/);
     });
-    const preview = call<{ documents: Array<{ content: string }> }>('previewRecommendations', [{ keywords: 'hostile', contentUrl: 'https://news.example/story' }]);
+    const preview = call<{ documents: Array<{ content: string }> }>('previewRecommendations', [
+      { keywords: 'hostile', contentUrl: 'https://news.example/story' },
+    ]);
     expect(preview.documents[0]!.content).toBe('<img src=x onerror=alert(1)>');
     await keepApiLog();
   });
@@ -258,39 +309,94 @@ describe('a session through every entry point', () => {
   it('runs reports to sheets, inserts a formula and adds a chart', async () => {
     nextMinutes();
     const run = (request: Record<string, unknown>, sheetName: string, runId: string) => {
-      const summary = call<{ block: { sheetName: string; rows: number; columns: number } }>('runReportToSheet', [request, { type: 'newSheet', sheetName }, runId]);
+      const summary = call<{ block: { sheetName: string; rows: number; columns: number } }>('runReportToSheet', [
+        request,
+        { type: 'newSheet', sheetName },
+        runId,
+      ]);
       expect(call<{ state: string }>('getRunProgress', [runId]).state).toBe('done');
       return summary;
     };
-    const sections = run({ kind: 'main', entityId: HOSTILE_PUBLISHER_ID, fromDate: '2026-11-01', toDate: '2026-11-19', breakdowns: ['section'] }, 'Hostile sections', 'run-sections-1');
-    const widgets = run({ kind: 'main', entityId: HOSTILE_PUBLISHER_ID, fromDate: '2026-11-01', toDate: '2026-11-19', breakdowns: ['widget'] }, 'Hostile widgets', 'run-widgets-1');
-    const ids = run({ kind: 'externalId', entityId: HOSTILE_PUBLISHER_ID, fromDate: '2026-11-17 00:00', toDate: '2026-11-18 00:00', breakdowns: ['externalId', 'widget'] }, 'Hostile IDs', 'run-ids-1');
+    const sections = run(
+      { kind: 'main', entityId: HOSTILE_PUBLISHER_ID, fromDate: '2026-11-01', toDate: '2026-11-19', breakdowns: ['section'] },
+      'Hostile sections',
+      'run-sections-1',
+    );
+    const widgets = run(
+      { kind: 'main', entityId: HOSTILE_PUBLISHER_ID, fromDate: '2026-11-01', toDate: '2026-11-19', breakdowns: ['widget'] },
+      'Hostile widgets',
+      'run-widgets-1',
+    );
+    const ids = run(
+      {
+        kind: 'externalId',
+        entityId: HOSTILE_PUBLISHER_ID,
+        fromDate: '2026-11-17 00:00',
+        toDate: '2026-11-18 00:00',
+        breakdowns: ['externalId', 'widget'],
+      },
+      'Hostile IDs',
+      'run-ids-1',
+    );
     for (const s of [sections, widgets, ids]) sheetsWithApiText.push(s.block.sheetName);
-    const daily = run({ kind: 'main', entityId: MEDIUM_PUBLISHER_ID, fromDate: '2026-11-01', toDate: '2026-11-07', breakdowns: ['day'] }, 'Daily', 'run-daily-1');
+    const daily = run(
+      { kind: 'main', entityId: MEDIUM_PUBLISHER_ID, fromDate: '2026-11-01', toDate: '2026-11-07', breakdowns: ['day'] },
+      'Daily',
+      'run-daily-1',
+    );
     call('addChart', [daily.block]);
     call('getSheetContext');
     call('refreshAll');
     h.host.setActiveRange('Sheet1', 'AB1');
-    const inserted = call<{ formula: string }>('insertFormula', [{ kind: 'main', entityId: MEDIUM_PUBLISHER_ID, fromDate: '2026-11-01', toDate: '2026-11-07', breakdowns: ['day'] }]);
+    const inserted = call<{ formula: string }>('insertFormula', [
+      { kind: 'main', entityId: MEDIUM_PUBLISHER_ID, fromDate: '2026-11-01', toDate: '2026-11-07', breakdowns: ['day'] },
+    ]);
     expect(inserted.formula).toMatch(/^=ENGAGE_REPORT\(/);
     await keepApiLog();
   });
 
   it('saves schedules, runs one now and lets the hourly trigger refresh them, incrementally too', async () => {
     nextMinutes();
-    const save = (report: Record<string, unknown>) => call<{ reports: Array<{ id: string; name: string }> }>('saveSchedule', [report]).reports.find((r) => r.name === report.name)!.id;
-    const merged = save({ name: 'Hostile daily sections', kind: 'main', entityId: HOSTILE_PUBLISHER_ID, period: { type: 'lastDays', days: 7 }, breakdowns: ['day', 'section'], target: { sheetName: 'Scheduled sections', cell: 'B2' }, schedule: { every: 'hour' }, incremental: true });
-    save({ name: 'Hostile IDs hourly', kind: 'externalId', entityId: HOSTILE_PUBLISHER_ID, period: { type: 'lastHours', hours: 24 }, breakdowns: ['externalId'], target: { sheetName: 'Scheduled IDs', cell: 'A1' }, schedule: { every: 'hour' } });
+    const save = (report: Record<string, unknown>) =>
+      call<{ reports: Array<{ id: string; name: string }> }>('saveSchedule', [report]).reports.find((r) => r.name === report.name)!.id;
+    const merged = save({
+      name: 'Hostile daily sections',
+      kind: 'main',
+      entityId: HOSTILE_PUBLISHER_ID,
+      period: { type: 'lastDays', days: 7 },
+      breakdowns: ['day', 'section'],
+      target: { sheetName: 'Scheduled sections', cell: 'B2' },
+      schedule: { every: 'hour' },
+      incremental: true,
+    });
+    save({
+      name: 'Hostile IDs hourly',
+      kind: 'externalId',
+      entityId: HOSTILE_PUBLISHER_ID,
+      period: { type: 'lastHours', hours: 24 },
+      breakdowns: ['externalId'],
+      target: { sheetName: 'Scheduled IDs', cell: 'A1' },
+      schedule: { every: 'hour' },
+    });
     const now = call<{ summary: { refreshed: string[] } }>('runScheduleNow', [merged]);
     expect(now.summary.refreshed).toEqual([merged]);
     // The trigger's next runs: a full refresh of the IDs, and the incremental merge of the sections.
     h.host.advanceTime(HOUR_MS);
     h.host.advanceTime(HOUR_MS);
-    const list = call<{ reports: Array<{ name: string; status: { rows?: number; failures: number; lastError?: unknown } }> }>('listSchedules');
-    for (const view of list.reports) expect({ name: view.name, rows: (view.status.rows ?? 0) > 0, failures: view.status.failures }).toEqual({ name: view.name, rows: true, failures: 0 });
+    const list = call<{ reports: Array<{ name: string; status: { rows?: number; failures: number; lastError?: unknown } }> }>(
+      'listSchedules',
+    );
+    for (const view of list.reports)
+      expect({ name: view.name, rows: (view.status.rows ?? 0) > 0, failures: view.status.failures }).toEqual({
+        name: view.name,
+        rows: true,
+        failures: 0,
+      });
     sheetsWithApiText.push('Scheduled sections', 'Scheduled IDs');
     // The trigger's second run of the sections was incremental: it asked only for the last days.
-    const sectionRuns = (await h.emulator.requests()).filter((r) => r.query.entityId === HOSTILE_PUBLISHER_ID && r.query.breakdowns === 'day,section');
+    const sectionRuns = (await h.emulator.requests()).filter(
+      (r) => r.query.entityId === HOSTILE_PUBLISHER_ID && r.query.breakdowns === 'day,section',
+    );
     expect(new Set(sectionRuns.map((r) => r.query.fromDate)).size).toBeGreaterThanOrEqual(2);
     call('pauseSchedule', [merged, true]);
     call('pauseSchedule', [merged, false]);
@@ -316,7 +422,9 @@ describe('a session through every entry point', () => {
     const id = call<{ reports: Array<{ id: string }> }>('listSchedules').reports[0]!.id;
     call('runScheduleNow', [id]);
     h.host.advanceTime(HOUR_MS);
-    expect(call<{ reports: Array<{ status: { needsSignIn: boolean } }> }>('listSchedules').reports.every((r) => r.status.needsSignIn)).toBe(true);
+    expect(call<{ reports: Array<{ status: { needsSignIn: boolean } }> }>('listSchedules').reports.every((r) => r.status.needsSignIn)).toBe(
+      true,
+    );
     call('getSidebarState');
     call('signOutFromMenu');
     call('signOut');
@@ -329,7 +437,7 @@ describe('a session through every entry point', () => {
   });
 });
 
-describe('no secret reaches anything but the user\'s own properties', () => {
+describe("no secret reaches anything but the user's own properties", () => {
   let tokens: string[];
   let keys: string[];
   let basicCredentials: string[];
@@ -338,7 +446,14 @@ describe('no secret reaches anything but the user\'s own properties', () => {
     await keepApiLog();
     tokens = [...new Set(apiLog.map((r) => r.headers['svc-token-v1']).filter((t): t is string => typeof t === 'string'))];
     keys = [...new Set(apiLog.map((r) => r.query.key).filter((k): k is string => typeof k === 'string'))];
-    basicCredentials = [...new Set(apiLog.map((r) => r.headers.authorization).filter((a): a is string => typeof a === 'string').map((a) => a.replace(/^basic\s+/i, '')))];
+    basicCredentials = [
+      ...new Set(
+        apiLog
+          .map((r) => r.headers.authorization)
+          .filter((a): a is string => typeof a === 'string')
+          .map((a) => a.replace(/^basic\s+/i, '')),
+      ),
+    ];
   });
 
   it('saw the secrets of the session on the wire: two issued tokens and the unknown one, both keys, the Basic credentials', () => {
@@ -359,7 +474,7 @@ describe('no secret reaches anything but the user\'s own properties', () => {
     for (const token of tokens) expect({ token, places: placesHolding(token) }).toEqual({ token, places: [] });
   });
 
-  it('API keys are held only in their owner\'s settings, which the scan does see', () => {
+  it("API keys are held only in their owner's settings, which the scan does see", () => {
     expect(placesHolding(DEMO_API_KEY.key)).toEqual([`user properties of ${OWNER}: engage.settings`]);
     expect(placesHolding(WRONG_API_KEY)).toEqual([`user properties of ${EDITOR}: engage.settings`]);
   });
@@ -372,12 +487,28 @@ describe('no secret reaches anything but the user\'s own properties', () => {
 
   it('the scan covered a session that failed in every listed way', () => {
     const all = messages.map((m) => m.message).join('\n');
-    for (const expected of [/did not accept the sign-in/, /denied access/, /could not find/, /rate limit/, /took too long/, /unexpected form/, /Could not reach/, /did not accept the API key/, /HTTP 400/, /sign in again/]) {
+    for (const expected of [
+      /did not accept the sign-in/,
+      /denied access/,
+      /could not find/,
+      /rate limit/,
+      /took too long/,
+      /unexpected form/,
+      /Could not reach/,
+      /did not accept the API key/,
+      /HTTP 400/,
+      /sign in again/,
+    ]) {
       expect(all).toMatch(expected);
     }
     expect(h.host.state.caches.allEntries().length).toBeGreaterThan(0);
     // Cached formula results were read decompressed: the rows they hold were scanned too.
-    expect(everythingHeld().filter((x) => x.place.includes('compressed value')).map((x) => x.text).join('\n')).toMatch(/"revenue"/);
+    expect(
+      everythingHeld()
+        .filter((x) => x.place.includes('compressed value'))
+        .map((x) => x.text)
+        .join('\n'),
+    ).toMatch(/"revenue"/);
     expect(h.host.logText()).toMatch(/scheduled refresh/);
   });
 });
@@ -396,13 +527,15 @@ describe('formula-injection strings from the API land as text', () => {
     const seen = new Set<string>();
     for (const sheet of sheetsWithApiText) {
       const values = h.host.getValues(sheet);
-      values.forEach((row, r) => row.forEach((value, c) => {
-        if (value === '') return;
-        const a1 = cellAt('A1', r, c);
-        const cell = h.host.getCell(sheet, a1);
-        expect({ sheet, a1, formula: cell.formula }).toEqual({ sheet, a1, formula: '' });
-        if (typeof value === 'string') seen.add(value);
-      }));
+      values.forEach((row, r) => {
+        row.forEach((value, c) => {
+          if (value === '') return;
+          const a1 = cellAt('A1', r, c);
+          const cell = h.host.getCell(sheet, a1);
+          expect({ sheet, a1, formula: cell.formula }).toEqual({ sheet, a1, formula: '' });
+          if (typeof value === 'string') seen.add(value);
+        });
+      });
     }
     const texts = [...seen];
     // Sections as given, from Run to sheet and from the incremental merge, which writes them back.
@@ -416,11 +549,17 @@ describe('formula-injection strings from the API land as text', () => {
 
   it('the incremental merge kept the hostile sections as text after reading them back', () => {
     // The block starts at B2.
-    const values = h.host.getValues('Scheduled sections').slice(1).map((row) => row.slice(1));
+    const values = h.host
+      .getValues('Scheduled sections')
+      .slice(1)
+      .map((row) => row.slice(1));
     const header = values[0]!.map(String);
     const name = header.indexOf('section.name');
     expect(name).toBeGreaterThanOrEqual(0);
-    const names = values.slice(1).map((row) => row[name]).filter((v) => v !== '');
+    const names = values
+      .slice(1)
+      .map((row) => row[name])
+      .filter((v) => v !== '');
     expect(names.length).toBeGreaterThan(HOSTILE_STRINGS.length);
     for (const v of names) expect(HOSTILE_STRINGS as readonly unknown[]).toContain(v);
   });
@@ -432,8 +571,13 @@ describe('the urlFetchWhitelist for the real service', () => {
     expect(entries.length).toBeGreaterThanOrEqual(2);
     for (const entry of entries) {
       const url = new URL(entry);
-      expect({ entry, protocol: url.protocol, dotted: url.hostname.includes('.'), path: url.pathname.length > 0 && entry.endsWith('/'), query: url.search + url.hash })
-        .toEqual({ entry, protocol: 'https:', dotted: true, path: true, query: '' });
+      expect({
+        entry,
+        protocol: url.protocol,
+        dotted: url.hostname.includes('.'),
+        path: url.pathname.length > 0 && entry.endsWith('/'),
+        query: url.search + url.hash,
+      }).toEqual({ entry, protocol: 'https:', dotted: true, path: true, query: '' });
     }
     expect(entries.some((e) => /\/engage\/v2\/$/.test(e))).toBe(true);
   });

@@ -17,10 +17,14 @@ function setup() {
   const sender = new RequestSender({ transport, clock, sleeper, random: () => 0.5, policy: DEFAULT_RETRY_POLICY });
   const options = { operation: 'GET /reports/main', deadlineAtMs: clock.now() + 25_000, retry: true };
   /** Answers after `latencyMs` of the manual clock. */
-  const slow = (latencyMs: number, status = 200) => () => {
-    clock.advance(latencyMs);
-    return status === 200 ? jsonResponse(200, { items: [] }, { 'x-traceid': 'tr-slow' }) : errorResponse(status, 'Request timed out', 'tr-504');
-  };
+  const slow =
+    (latencyMs: number, status = 200) =>
+    () => {
+      clock.advance(latencyMs);
+      return status === 200
+        ? jsonResponse(200, { items: [] }, { 'x-traceid': 'tr-slow' })
+        : errorResponse(status, 'Request timed out', 'tr-504');
+    };
   return { clock, transport, sender, options, slow };
 }
 const req = (n: number) => ({ url: `https://x.test/r?n=${n}`, method: 'get' as const });
@@ -46,8 +50,8 @@ describe('a slow Engage', () => {
     }
     expect(error).toBeInstanceOf(SlowServiceError);
     expect((error as Error).message).toBe(
-      'Engage is answering slowly (a request took 14.0 s, and 11.0 s were left), so the rest of GET /reports/main was not asked for: '
-      + 'try again in a few minutes, or ask for fewer rows (a formula has 30 seconds, Run to sheet in the sidebar 5 minutes).',
+      'Engage is answering slowly (a request took 14.0 s, and 11.0 s were left), so the rest of GET /reports/main was not asked for: ' +
+        'try again in a few minutes, or ask for fewer rows (a formula has 30 seconds, Run to sheet in the sidebar 5 minutes).',
     );
     expect(transport.requestCount).toBe(1);
   });

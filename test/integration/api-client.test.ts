@@ -4,12 +4,26 @@
  * emulator's trace ids, the client's own rate budget, and invalid arguments that never reach it.
  */
 import {
-  AuthenticationError, BadRequestError, GatewayTimeoutError, NotFoundError, PermissionDeniedError, RateLimitError, ValidationError, type ApiError,
+  AuthenticationError,
+  BadRequestError,
+  GatewayTimeoutError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ValidationError,
+  type ApiError,
 } from '../../src/core/errors';
 import { EngageClient, type EngageClientOptions } from '../../src/core/api/engage-client';
 import { reportResultToTable } from '../../src/core/sheets/report-table';
 import { FakeStore, ManualClock } from '../support/fakes';
-import { ANALYST_PUBLISHER_ID, BIG_PUBLISHER_ID, DEMO_USER, MEDIUM_PUBLISHER_ID, newEmulator, type EmulatorHandle } from '../support/emulator';
+import {
+  ANALYST_PUBLISHER_ID,
+  BIG_PUBLISHER_ID,
+  DEMO_USER,
+  MEDIUM_PUBLISHER_ID,
+  newEmulator,
+  type EmulatorHandle,
+} from '../support/emulator';
 import { blockingSleeper, clockStartingAt, NodeTransport } from '../support/node-transport';
 import { INVALID_ARGUMENTS_NOW, INVALID_REPORT_ARGUMENTS } from '../unit/core/api/invalid-report-arguments';
 
@@ -33,8 +47,13 @@ beforeEach(async () => {
 function newClient(overrides: Partial<EngageClientOptions> = {}) {
   const transport = new NodeTransport();
   const client = new EngageClient({
-    baseUrl: emulator.baseUrl, transport, clock: clockStartingAt(FIXED_NOW_MS), sleeper: blockingSleeper, store: new FakeStore(),
-    retryPolicy: { baseDelayMs: 50, maxDelayMs: 400 }, ...overrides,
+    baseUrl: emulator.baseUrl,
+    transport,
+    clock: clockStartingAt(FIXED_NOW_MS),
+    sleeper: blockingSleeper,
+    store: new FakeStore(),
+    retryPolicy: { baseDelayMs: 50, maxDelayMs: 400 },
+    ...overrides,
   });
   return { client, transport };
 }
@@ -77,14 +96,22 @@ describe('EngageClient against the emulator', () => {
 
   it('pages over 10,000 rows with one request per 10,000', async () => {
     const { client, transport } = signedIn();
-    const query = client.buildQuery('main', { entityId: BIG_PUBLISHER_ID, fromDate: '20261001', toDate: '20261121', breakdowns: 'day,doc' });
+    const query = client.buildQuery('main', {
+      entityId: BIG_PUBLISHER_ID,
+      fromDate: '20261001',
+      toDate: '20261121',
+      breakdowns: 'day,doc',
+    });
     const result = client.runReport(query);
     expect(result.totalItems).toBeGreaterThan(10_000);
     expect(result.totalItems).toBeLessThanOrEqual(20_000);
     expect(result.items).toHaveLength(result.totalItems);
     expect(result.partial).toBe(false);
     const pages = (await emulator.reportRequests()).map((r) => [Number(r.query.offset), Number(r.query.limit)]);
-    expect(pages).toEqual([[0, 10_000], [10_000, result.totalItems - 10_000]]);
+    expect(pages).toEqual([
+      [0, 10_000],
+      [10_000, result.totalItems - 10_000],
+    ]);
     expect(transport.batchSizes).toEqual([1]);
     const keys = new Set(result.items.map((i) => `${JSON.stringify(i.day)}|${JSON.stringify(i.doc)}`));
     expect(keys.size).toBe(result.items.length);
@@ -92,7 +119,12 @@ describe('EngageClient against the emulator', () => {
 
   it('fetches a report of over 20,000 rows in exactly 3 requests: one fetch and one fetchAll of 2', async () => {
     const { client, transport } = signedIn();
-    const query = client.buildQuery('main', { entityId: BIG_PUBLISHER_ID, fromDate: '20260915', toDate: '20261121', breakdowns: ['day', 'doc'] });
+    const query = client.buildQuery('main', {
+      entityId: BIG_PUBLISHER_ID,
+      fromDate: '20260915',
+      toDate: '20261121',
+      breakdowns: ['day', 'doc'],
+    });
     const result = client.runReport(query);
     expect(result.totalItems).toBeGreaterThan(20_000);
     expect(result.items).toHaveLength(result.totalItems);
@@ -108,12 +140,21 @@ describe('EngageClient against the emulator', () => {
 
   it('takes exactly 25,000 rows in 3 requests when asked for 25,000', async () => {
     const { client } = signedIn();
-    const query = client.buildQuery('main', { entityId: BIG_PUBLISHER_ID, fromDate: '20260915', toDate: '20261121', breakdowns: 'day,section,platform,widget' });
+    const query = client.buildQuery('main', {
+      entityId: BIG_PUBLISHER_ID,
+      fromDate: '20260915',
+      toDate: '20261121',
+      breakdowns: 'day,section,platform,widget',
+    });
     const result = client.runReport(query, { maxRows: 25_000 });
     expect(result.items).toHaveLength(25_000);
     expect(result).toMatchObject({ partial: true, stoppedBecause: 'maxRows' });
     expect(result.totalItems).toBeGreaterThan(25_000);
-    expect((await emulator.reportRequests()).map((r) => [Number(r.query.offset), Number(r.query.limit)])).toEqual([[0, 10_000], [10_000, 10_000], [20_000, 5000]]);
+    expect((await emulator.reportRequests()).map((r) => [Number(r.query.offset), Number(r.query.limit)])).toEqual([
+      [0, 10_000],
+      [10_000, 10_000],
+      [20_000, 5000],
+    ]);
   });
 
   it('ends a burst of 429s in data when the announced wait fits the deadline', async () => {
@@ -126,7 +167,10 @@ describe('EngageClient against the emulator', () => {
 
   it('recovers from 504s and a dropped connection', async () => {
     const { client } = signedIn();
-    await emulator.setFaults([{ match: '/reports/main', times: 2, status: 504 }, { match: '/reports/main', onNth: 3, dropConnection: true }]);
+    await emulator.setFaults([
+      { match: '/reports/main', times: 2, status: 504 },
+      { match: '/reports/main', onNth: 3, dropConnection: true },
+    ]);
     const result = client.runReport(client.buildQuery('main', { entityId: MEDIUM_PUBLISHER_ID, fromDate: '20261101', toDate: '20261121' }));
     expect(result.items.length).toBeGreaterThan(0);
     expect((await emulator.reportRequests()).length).toBeGreaterThanOrEqual(3);
@@ -135,7 +179,9 @@ describe('EngageClient against the emulator', () => {
   it('gives up on a lasting 504 with the trace id of the last answer', async () => {
     const { client } = signedIn();
     await emulator.setFaults([{ match: '/reports/main', times: 100, status: 504 }]);
-    const error = caught(() => client.runReport(client.buildQuery('main', { entityId: MEDIUM_PUBLISHER_ID, fromDate: '20261101', toDate: '20261121' })));
+    const error = caught(() =>
+      client.runReport(client.buildQuery('main', { entityId: MEDIUM_PUBLISHER_ID, fromDate: '20261101', toDate: '20261121' })),
+    );
     expect(error).toBeInstanceOf(GatewayTimeoutError);
     const log = await emulator.reportRequests();
     expect(log).toHaveLength(5);
@@ -151,7 +197,10 @@ describe('EngageClient against the emulator', () => {
   ] as const)('maps %s to %i with the trace id', async (_what, status, cls) => {
     const { client } = signedIn();
     const action: Record<number, () => unknown> = {
-      401: () => { client.setToken('not-a-real-token'); return client.listPublishers(); },
+      401: () => {
+        client.setToken('not-a-real-token');
+        return client.listPublishers();
+      },
       403: () => client.runReport(client.buildQuery('main', { entityId: ANALYST_PUBLISHER_ID, fromDate: '20261101', toDate: '20261121' })),
       404: () => client.listWidgets('ffffffffffffffffffffffffffffffff'),
       // Skip local validation to see the service's own 400.
@@ -192,7 +241,13 @@ describe('EngageClient against the emulator', () => {
 
   it('refuses invalid arguments without sending a single request', async () => {
     const transport = new NodeTransport();
-    const client = new EngageClient({ baseUrl: emulator.baseUrl, transport, clock: new ManualClock(INVALID_ARGUMENTS_NOW), sleeper: blockingSleeper, token: 'any' });
+    const client = new EngageClient({
+      baseUrl: emulator.baseUrl,
+      transport,
+      clock: new ManualClock(INVALID_ARGUMENTS_NOW),
+      sleeper: blockingSleeper,
+      token: 'any',
+    });
     for (const [name, kind, input, message, timeZone] of INVALID_REPORT_ARGUMENTS) {
       let error: unknown;
       try {

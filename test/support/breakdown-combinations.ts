@@ -16,6 +16,7 @@ function subsets<T>(items: readonly T[], maxSize: number): T[][] {
 export function allowedBreakdownCombinations(kind: ReportKind): string[][] {
   const spec = REPORT_SPECS[kind];
   if (kind !== 'main') return subsets(spec.breakdowns, spec.breakdowns.length);
-  return subsets(spec.breakdowns, MAIN_MAX_BREAKDOWNS)
-    .filter((combo) => !MAIN_FORBIDDEN_BREAKDOWN_PAIRS.some(([a, b]) => combo.includes(a) && combo.includes(b)));
+  return subsets(spec.breakdowns, MAIN_MAX_BREAKDOWNS).filter(
+    (combo) => !MAIN_FORBIDDEN_BREAKDOWN_PAIRS.some(([a, b]) => combo.includes(a) && combo.includes(b)),
+  );
 }

@@ -12,12 +12,22 @@ import { startPlayground, type Playground } from '../../dev/playground/playgroun
 import { distSidebar } from './paths';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** Debian's chromium, headless; a clear failure (never a skip) when it is not installed. */
 export async function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`The browser tests need Debian's chromium at ${CHROMIUM}: install it with "apt-get update && apt-get install -y chromium" (never "npx playwright install").`);
+    throw new Error(
+      `The browser tests need Debian's chromium at ${CHROMIUM}: install it with "apt-get update && apt-get install -y chromium" (never "npx playwright install").`,
+    );
   }
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
@@ -50,17 +60,26 @@ export async function installScriptRun(page: Page, host: GasHost, user: string):
     type Outcome = { ok: boolean; value?: unknown; message?: string };
     const call = (globalThis as unknown as { __gasCall(name: string, args: unknown[]): Promise<Outcome> }).__gasCall;
     function runner(success?: (v: unknown) => void, failure?: (e: unknown) => void): unknown {
-      return new Proxy({}, {
-        get(_t, name: string) {
-          if (name === 'withSuccessHandler') return (f: (v: unknown) => void) => runner(f, failure);
-          if (name === 'withFailureHandler') return (f: (e: unknown) => void) => runner(success, f);
-          return (...args: unknown[]) => {
-            void call(name, args).then((o) => (o.ok ? success?.(o.value) : failure?.(new Error(o.message))));
-          };
+      return new Proxy(
+        {},
+        {
+          get(_t, name: string) {
+            if (name === 'withSuccessHandler') return (f: (v: unknown) => void) => runner(f, failure);
+            if (name === 'withFailureHandler') return (f: (e: unknown) => void) => runner(success, f);
+            return (...args: unknown[]) => {
+              void call(name, args).then((o) => (o.ok ? success?.(o.value) : failure?.(new Error(o.message))));
+            };
+          },
         },
-      });
+      );
     }
-    (globalThis as unknown as { google: unknown }).google = { script: { get run() { return runner(); } } };
+    (globalThis as unknown as { google: unknown }).google = {
+      script: {
+        get run() {
+          return runner();
+        },
+      },
+    };
   });
 }
 
@@ -85,7 +104,10 @@ export async function openPlayground(): Promise<BrowserPlayground> {
   });
   await page.goto(playground.url);
   return {
-    playground, browser, page, dialogs,
+    playground,
+    browser,
+    page,
+    dialogs,
     sidebar: page.frameLocator('#sidebar'),
     async close() {
       await browser.close();

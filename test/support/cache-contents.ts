@@ -16,7 +16,9 @@ interface Manifest {
 function manifestOf(value: string): Manifest | null {
   try {
     const parsed = JSON.parse(value) as Partial<Manifest>;
-    return parsed && typeof parsed.gen === 'string' && typeof parsed.chunks === 'number' && typeof parsed.id === 'string' ? (parsed as Manifest) : null;
+    return parsed && typeof parsed.gen === 'string' && typeof parsed.chunks === 'number' && typeof parsed.id === 'string'
+      ? (parsed as Manifest)
+      : null;
   } catch {
     return null;
   }

@@ -13,7 +13,15 @@
 import type { FaultRule, ImpressionRecord, LatencyRange, RequestLogEntry, ServedRecord } from '../../dev/emulator/state';
 
 export type { FaultRule, ImpressionRecord, LatencyRange, RequestLogEntry, ServedRecord };
-export { DEMO_USER, ANALYST_USER, DEMO_API_KEY, BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, ANALYST_PUBLISHER_ID } from '../../dev/emulator/seed';
+export {
+  DEMO_USER,
+  ANALYST_USER,
+  DEMO_API_KEY,
+  BIG_PUBLISHER_ID,
+  MEDIUM_PUBLISHER_ID,
+  HOSTILE_PUBLISHER_ID,
+  ANALYST_PUBLISHER_ID,
+} from '../../dev/emulator/seed';
 
 export const TOKEN_HEADER = 'SVC-TOKEN-V1';
 

@@ -4,9 +4,16 @@
  * clock is manual and the sleeper advances it, so waits of minutes take no time.
  */
 import zlib from 'node:zlib';
-import {
-  type Cache, type Clock, type Compressor, type HttpRequest, type HttpResponse, type HttpTransport, type ListableStore,
-  type Lock, type Sleeper,
+import type {
+  Cache,
+  Clock,
+  Compressor,
+  HttpRequest,
+  HttpResponse,
+  HttpTransport,
+  ListableStore,
+  Lock,
+  Sleeper,
 } from '../../src/core/ports';
 import { TransportError } from '../../src/core/errors';
 
@@ -21,7 +28,12 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 }
 
 /** The service's error envelope with a trace id. */
-export function errorResponse(status: number, errorMessage: string, traceId = `trace-${status}`, headers: Record<string, string> = {}): HttpResponse {
+export function errorResponse(
+  status: number,
+  errorMessage: string,
+  traceId = `trace-${status}`,
+  headers: Record<string, string> = {},
+): HttpResponse {
   return jsonResponse(status, { moreInfo: 'operation', errorMessage }, { 'x-traceid': traceId, ...headers });
 }
 
@@ -227,7 +239,11 @@ export function queryOf(request: HttpRequest): Record<string, string> {
  * A handler that serves a report of `totalRows` rows by limit and offset, like the service does;
  * `makeItem` builds row i. Requests that are not reports get a 404.
  */
-export function reportHandler(totalRows: number, makeItem: (i: number) => Record<string, unknown> = defaultItem, metricsSums: Record<string, unknown> = { revenue: totalRows }): FakeHandler {
+export function reportHandler(
+  totalRows: number,
+  makeItem: (i: number) => Record<string, unknown> = defaultItem,
+  metricsSums: Record<string, unknown> = { revenue: totalRows },
+): FakeHandler {
   return (request) => {
     if (!request.url.includes('/reports/')) return errorResponse(404, 'not found');
     const q = queryOf(request);

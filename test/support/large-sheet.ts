@@ -19,9 +19,17 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** Writes the large sheet with runReportToSheet, as the sidebar's Run to sheet would; the user must be signed in. */
 export function writeLargeSheet(playground: Playground): { dataRows: number; ms: number } {
   const today = Date.parse(utcDay(playground.host.now().getTime()));
-  const request = { kind: 'main', entityId: BIG_PUBLISHER_ID, fromDate: utcDay(today - LARGE_DAYS * MS_PER_DAY), toDate: utcDay(today - MS_PER_DAY), breakdowns: ['day', 'country', 'platform', 'section'] };
+  const request = {
+    kind: 'main',
+    entityId: BIG_PUBLISHER_ID,
+    fromDate: utcDay(today - LARGE_DAYS * MS_PER_DAY),
+    toDate: utcDay(today - MS_PER_DAY),
+    breakdowns: ['day', 'country', 'platform', 'section'],
+  };
   const started = performance.now();
-  const summary = playground.host.call('runReportToSheet', [request, { type: 'newSheet', sheetName: LARGE_SHEET }, 'large-sheet-seed'], { user: playground.user }) as { dataRows: number };
+  const summary = playground.host.call('runReportToSheet', [request, { type: 'newSheet', sheetName: LARGE_SHEET }, 'large-sheet-seed'], {
+    user: playground.user,
+  }) as { dataRows: number };
   if (summary.dataRows < LARGE_ROWS) throw new Error(`the large report has ${summary.dataRows} rows, fewer than ${LARGE_ROWS}`);
   return { dataRows: summary.dataRows, ms: performance.now() - started };
 }
@@ -46,12 +54,17 @@ export function watchGridTraffic(page: Page): { stop(): Promise<GridTraffic> } {
   const onResponse = (response: Response) => {
     const url = new URL(response.url());
     if (url.pathname !== '/api/sheet' && url.pathname !== '/api/rows') return;
-    pending.push(response.body().then((body) => {
-      traffic.requests += 1;
-      traffic.bytes += body.length;
-      const answer = JSON.parse(body.toString('utf8')) as { rows?: unknown[]; frozen?: unknown[] };
-      traffic.rows += (answer.rows ?? answer.frozen ?? []).length;
-    }, () => undefined));
+    pending.push(
+      response.body().then(
+        (body) => {
+          traffic.requests += 1;
+          traffic.bytes += body.length;
+          const answer = JSON.parse(body.toString('utf8')) as { rows?: unknown[]; frozen?: unknown[] };
+          traffic.rows += (answer.rows ?? answer.frozen ?? []).length;
+        },
+        () => undefined,
+      ),
+    );
   };
   page.on('response', onResponse);
   return {
@@ -66,7 +79,11 @@ export function watchGridTraffic(page: Page): { stop(): Promise<GridTraffic> } {
 /** The text of a grid cell once the page shows `expected` there. */
 async function showsCell(page: Page, a1: string, expected: string, timeoutMs: number): Promise<void> {
   // An expression evaluated in the page, checked at every frame.
-  await page.waitForFunction(`document.querySelector('#grid td[data-a1="${a1}"]')?.textContent === ${JSON.stringify(expected)}`, undefined, { timeout: timeoutMs, polling: 'raf' });
+  await page.waitForFunction(
+    `document.querySelector('#grid td[data-a1="${a1}"]')?.textContent === ${JSON.stringify(expected)}`,
+    undefined,
+    { timeout: timeoutMs, polling: 'raf' },
+  );
 }
 
 /**
@@ -95,7 +112,11 @@ export async function timeSidebarRun(page: Page, sidebar: FrameLocator, sheetNam
   await sidebar.locator('#report-target-name').fill(sheetName);
   const started = performance.now();
   await sidebar.locator('#run-report').click();
-  await sidebar.locator('#report-outcome .notice-success').filter({ hasText: `'${sheetName}'` }).first().waitFor({ timeout: timeoutMs });
+  await sidebar
+    .locator('#report-outcome .notice-success')
+    .filter({ hasText: `'${sheetName}'` })
+    .first()
+    .waitFor({ timeout: timeoutMs });
   await page.locator('#sheet-tabs button[aria-selected="true"]', { hasText: sheetName }).waitFor({ timeout: timeoutMs });
   await showsCell(page, 'A1', 'day', timeoutMs);
   return performance.now() - started;

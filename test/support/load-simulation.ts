@@ -13,7 +13,14 @@
  */
 import fs from 'node:fs';
 import { createDeployment, createGasHost, type FormulaResult, type GasHost } from '../../dev/gas-host';
-import { ANALYST_PUBLISHER_ID, ANALYST_USER, BIG_PUBLISHER_ID, DEMO_USER, HOSTILE_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../../dev/emulator/seed';
+import {
+  ANALYST_PUBLISHER_ID,
+  ANALYST_USER,
+  BIG_PUBLISHER_ID,
+  DEMO_USER,
+  HOSTILE_PUBLISHER_ID,
+  MEDIUM_PUBLISHER_ID,
+} from '../../dev/emulator/seed';
 import type { RequestLogEntry } from '../../dev/emulator/state';
 import { distCode } from './paths';
 import { mostInAnyMinute } from './scheduled-host';
@@ -81,16 +88,24 @@ export async function simulateRecalculation(emulator: SimulatedEmulator, options
   const publishers = PUBLISHERS.slice(0, options.publishers);
   // One login per Engage account (2 an hour are allowed): owners paste the tokens, as users may.
   const tokens = new Map<string, string>();
-  for (const { account } of publishers) if (!tokens.has(account.email)) tokens.set(account.email, await emulator.login(account.email, account.password));
+  for (const { account } of publishers)
+    if (!tokens.has(account.email)) tokens.set(account.email, await emulator.login(account.email, account.password));
 
   const deployment = createDeployment({ clock: 'real' });
   const documents: Array<{ host: GasHost; publisherId: string; users: string[]; formulas: Set<string> }> = [];
   for (let d = 0; d < options.documents; d++) {
     const publisher = publishers[d % publishers.length]!;
-    const users = Array.from({ length: options.usersPerDocument }, (_, k) => (k === 0 ? `owner${d}@example.com` : `editor${d}.${k}@example.com`));
+    const users = Array.from({ length: options.usersPerDocument }, (_, k) =>
+      k === 0 ? `owner${d}@example.com` : `editor${d}.${k}@example.com`,
+    );
     const host = createGasHost({
-      deployment, documentId: `document-${d}`, owner: users[0], timeZone: 'Europe/Berlin',
-      maxRows: ROWS_PER_CELL * options.usersPerDocument * options.formulasPerUser + 100, maxColumns: 40, concurrency: options.workersPerDocument,
+      deployment,
+      documentId: `document-${d}`,
+      owner: users[0],
+      timeZone: 'Europe/Berlin',
+      maxRows: ROWS_PER_CELL * options.usersPerDocument * options.formulasPerUser + 100,
+      maxColumns: 40,
+      concurrency: options.workersPerDocument,
     });
     host.load(code);
     host.call('saveSettings', [{ reportingBaseUrl: emulator.baseUrl, recommendationsUrl: emulator.recsUrl }], { user: users[0] });
@@ -99,17 +114,19 @@ export async function simulateRecalculation(emulator: SimulatedEmulator, options
   }
 
   // Each user types their formulas, starting at a different place in the dashboard.
-  const typed = documents.flatMap(({ host, publisherId, users, formulas }) => users.map((user, k) => {
-    const pool = dashboard(publisherId);
-    const cells = Array.from({ length: options.formulasPerUser }, (_, i) => {
-      const formula = pool[(k * 3 + i) % pool.length]!;
-      formulas.add(formula);
-      const a1 = `A${1 + ROWS_PER_CELL * (k * options.formulasPerUser + i)}`;
-      host.setCell('Sheet1', a1, formula);
-      return { sheet: 'Sheet1', a1 };
-    });
-    return { host, user, cells };
-  }));
+  const typed = documents.flatMap(({ host, publisherId, users, formulas }) =>
+    users.map((user, k) => {
+      const pool = dashboard(publisherId);
+      const cells = Array.from({ length: options.formulasPerUser }, (_, i) => {
+        const formula = pool[(k * 3 + i) % pool.length]!;
+        formulas.add(formula);
+        const a1 = `A${1 + ROWS_PER_CELL * (k * options.formulasPerUser + i)}`;
+        host.setCell('Sheet1', a1, formula);
+        return { sheet: 'Sheet1', a1 };
+      });
+      return { host, user, cells };
+    }),
+  );
 
   await emulator.clearRequests();
   const started = Date.now();
@@ -132,7 +149,12 @@ export async function simulateRecalculation(emulator: SimulatedEmulator, options
     tooMany: log.filter((r) => r.status === 429).length,
     perPublisher: publishers.map(({ id }) => {
       const mine = reports.filter((r) => r.query.entityId === id);
-      return { publisherId: id, documents: documents.filter((d) => d.publisherId === id).length, reportRequests: mine.length, mostInAnyMinute: mostInAnyMinute(mine.map((r) => r.time)) };
+      return {
+        publisherId: id,
+        documents: documents.filter((d) => d.publisherId === id).length,
+        reportRequests: mine.length,
+        mostInAnyMinute: mostInAnyMinute(mine.map((r) => r.time)),
+      };
     }),
     wallMs,
   };

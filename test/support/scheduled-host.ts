@@ -27,7 +27,11 @@ export const JITTERY_NETWORK: ModelledNetwork = { arrival: { minMs: 0, maxMs: 20
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
 
-export async function startScheduledAddon(startIso: string, options: GasHostOptions = {}, network?: ModelledNetwork): Promise<AddonHarness> {
+export async function startScheduledAddon(
+  startIso: string,
+  options: GasHostOptions = {},
+  network?: ModelledNetwork,
+): Promise<AddonHarness> {
   const sync = createSyncFetch({ defaultTimeoutMs: 10_000 });
   let adminUrl: string | undefined;
   const harness = await startAddon({
@@ -37,7 +41,12 @@ export async function startScheduledAddon(startIso: string, options: GasHostOpti
     ...options,
     onTimeAdvance: (ms) => {
       if (!adminUrl) return;
-      const answer = sync.fetch({ url: `${adminUrl}/clock`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceMs: ms }) });
+      const answer = sync.fetch({
+        url: `${adminUrl}/clock`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advanceMs: ms }),
+      });
       if (answer.status !== 200) throw new Error(`moving the emulator clock failed: ${answer.status} ${answer.body}`);
     },
   });
@@ -91,4 +100,3 @@ export function mostInAnyMinute(loggedTimes: string[]): number {
   }
   return most;
 }
-

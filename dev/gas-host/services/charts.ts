@@ -5,7 +5,17 @@
 import type { ChartSpec } from '../protocol';
 import { fromRealm, type Facade, type FacadeKit } from './kit';
 
-const CHART_TYPES = { AREA: 'AREA', BAR: 'BAR', COLUMN: 'COLUMN', COMBO: 'COMBO', LINE: 'LINE', PIE: 'PIE', SCATTER: 'SCATTER', TABLE: 'TABLE', TIMELINE: 'TIMELINE' };
+const CHART_TYPES = {
+  AREA: 'AREA',
+  BAR: 'BAR',
+  COLUMN: 'COLUMN',
+  COMBO: 'COMBO',
+  LINE: 'LINE',
+  PIE: 'PIE',
+  SCATTER: 'SCATTER',
+  TABLE: 'TABLE',
+  TIMELINE: 'TIMELINE',
+};
 
 export interface ChartFacades {
   /** The `Charts` global: its enums only. */

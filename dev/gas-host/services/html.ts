@@ -11,7 +11,8 @@ export interface HtmlFacades {
   snapshotOf(output: unknown): HtmlSnapshot;
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 export function htmlFacades(kit: FacadeKit): HtmlFacades {
   const htmlOutput = (initial: string) => {
@@ -39,8 +40,12 @@ export function htmlFacades(kit: FacadeKit): HtmlFacades {
     return self;
   };
   const HtmlService = kit.api('HtmlService', {
-    createHtmlOutput: (html?: string) => (kit.guard('html', 'HtmlService.createHtmlOutput'), htmlOutput(html === undefined ? '' : String(html))),
-    createHtmlOutputFromFile: (name: string) => (kit.guard('html', 'HtmlService.createHtmlOutputFromFile'), htmlOutput(kit.ops.htmlFile(String(name)))),
+    createHtmlOutput: (html?: string) => (
+      kit.guard('html', 'HtmlService.createHtmlOutput'), htmlOutput(html === undefined ? '' : String(html))
+    ),
+    createHtmlOutputFromFile: (name: string) => (
+      kit.guard('html', 'HtmlService.createHtmlOutputFromFile'), htmlOutput(kit.ops.htmlFile(String(name)))
+    ),
     SandboxMode: { IFRAME: 'IFRAME', NATIVE: 'NATIVE', EMULATED: 'EMULATED' },
     XFrameOptionsMode: { ALLOWALL: 'ALLOWALL', DEFAULT: 'DEFAULT' },
   });

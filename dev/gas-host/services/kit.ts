@@ -13,13 +13,42 @@ import type { ExecutionRequest, RuntimeSettings } from '../runtime';
 
 export const EXCEEDED_MESSAGE = 'Exceeded maximum execution time';
 
-export type Capability = 'menu' | 'ui' | 'sidebar' | 'docRead' | 'docWrite' | 'props' | 'cache' | 'lock' | 'fetch' | 'utilities' | 'html' | 'session' | 'mail' | 'triggers';
+export type Capability =
+  | 'menu'
+  | 'ui'
+  | 'sidebar'
+  | 'docRead'
+  | 'docWrite'
+  | 'props'
+  | 'cache'
+  | 'lock'
+  | 'fetch'
+  | 'utilities'
+  | 'html'
+  | 'session'
+  | 'mail'
+  | 'triggers';
 
 const ALLOWED: Record<AuthModeName, ReadonlySet<Capability>> = {
   NONE: new Set(['menu', 'utilities', 'html']),
   LIMITED: new Set(['menu', 'docRead', 'docWrite', 'props', 'cache', 'lock', 'utilities', 'html', 'session']),
   CUSTOM_FUNCTION: new Set(['docRead', 'props', 'cache', 'lock', 'fetch', 'utilities', 'html']),
-  FULL: new Set(['menu', 'ui', 'sidebar', 'docRead', 'docWrite', 'props', 'cache', 'lock', 'fetch', 'utilities', 'html', 'session', 'mail', 'triggers']),
+  FULL: new Set([
+    'menu',
+    'ui',
+    'sidebar',
+    'docRead',
+    'docWrite',
+    'props',
+    'cache',
+    'lock',
+    'fetch',
+    'utilities',
+    'html',
+    'session',
+    'mail',
+    'triggers',
+  ]),
 };
 
 /** Thrown inside the host when the execution is out of time; the script sees `Exceeded maximum execution time`. */
@@ -84,16 +113,28 @@ export interface ExecutionKit extends FacadeKit {
   isExpired(): boolean;
 }
 
-export function createFacadeKit(context: vm.Context, clock: HostClock, ops: HostOps, settings: RuntimeSettings, request: ExecutionRequest): ExecutionKit {
+export function createFacadeKit(
+  context: vm.Context,
+  clock: HostClock,
+  ops: HostOps,
+  settings: RuntimeSettings,
+  request: ExecutionRequest,
+): ExecutionKit {
   const mode = request.authMode;
   const counts: Record<string, number> = {};
   let expired = false;
   const realm = vm.runInContext('({ Array: Array, Date: Date, Object: Object, Error: Error })', context) as {
-    Array: ArrayConstructor; Date: DateConstructor; Object: ObjectConstructor; Error: ErrorConstructor;
+    Array: ArrayConstructor;
+    Date: DateConstructor;
+    Object: ObjectConstructor;
+    Error: ErrorConstructor;
   };
   // Built by a loop compiled in the script's realm, which for megabytes is ten times faster than
   // copying a host array element by element across realms.
-  const copySignedBytes = vm.runInContext('(function (bytes) { var n = bytes.length, out = new Array(n); for (var i = 0; i < n; i++) out[i] = bytes[i]; return out; })', context) as (bytes: Int8Array) => number[];
+  const copySignedBytes = vm.runInContext(
+    '(function (bytes) { var n = bytes.length, out = new Array(n); for (var i = 0; i < n; i++) out[i] = bytes[i]; return out; })',
+    context,
+  ) as (bytes: Int8Array) => number[];
   const facades = new WeakSet<object>();
 
   const toRealm = (value: unknown): unknown => {

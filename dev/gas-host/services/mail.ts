@@ -9,7 +9,10 @@ export function mailService(kit: FacadeKit) {
   return kit.api('MailApp', {
     sendEmail: (a: unknown, subject?: string, body?: string, options?: unknown) => {
       kit.guard('mail', 'MailApp.sendEmail');
-      const message = typeof a === 'object' && a !== null ? (fromRealm(a) as MailMessage) : { to: String(a), subject, body, ...((fromRealm(options) ?? {}) as object) };
+      const message =
+        typeof a === 'object' && a !== null
+          ? (fromRealm(a) as MailMessage)
+          : { to: String(a), subject, body, ...((fromRealm(options) ?? {}) as object) };
       kit.ops.mailSend(message);
     },
     getRemainingDailyQuota: () => (kit.guard('mail', 'MailApp.getRemainingDailyQuota'), MAIL_RECIPIENTS_PER_DAY),

@@ -14,12 +14,18 @@ export function rangeFacades(kit: FacadeKit, document: DocumentFacades): Pick<Do
   const checkGrid = (desc: RangeDescriptor, grid: unknown): unknown[][] => {
     const rows = Array.isArray(grid) ? grid : [];
     if (rows.length !== desc.numRows) {
-      throw kit.realmError('Exception', `The number of rows in the data does not match the number of rows in the range. The data has ${rows.length} but the range has ${desc.numRows}.`);
+      throw kit.realmError(
+        'Exception',
+        `The number of rows in the data does not match the number of rows in the range. The data has ${rows.length} but the range has ${desc.numRows}.`,
+      );
     }
     for (const row of rows) {
       const width = Array.isArray(row) ? row.length : 0;
       if (width !== desc.numColumns) {
-        throw kit.realmError('Exception', `The number of columns in the data does not match the number of columns in the range. The data has ${width} but the range has ${desc.numColumns}.`);
+        throw kit.realmError(
+          'Exception',
+          `The number of columns in the data does not match the number of columns in the range. The data has ${width} but the range has ${desc.numColumns}.`,
+        );
       }
     }
     return fromRealm(rows) as unknown[][];
@@ -47,11 +53,15 @@ export function rangeFacades(kit: FacadeKit, document: DocumentFacades): Pick<Do
       getNumberFormats: () => read('numberFormats'),
       getNumberFormat: () => read('numberFormats')[0]![0],
       setNumberFormat: (format: string) => (write('setNumberFormat', 'numberFormats', fill(desc, String(format))), self),
-      setNumberFormats: (formats: unknown) => (guardWrite('setNumberFormats'), write('setNumberFormats', 'numberFormats', checkGrid(desc, formats)), self),
+      setNumberFormats: (formats: unknown) => (
+        guardWrite('setNumberFormats'), write('setNumberFormats', 'numberFormats', checkGrid(desc, formats)), self
+      ),
       getFontWeight: () => read('fontWeights')[0]![0],
       getFontWeights: () => read('fontWeights'),
       setFontWeight: (weight: string | null) => (write('setFontWeight', 'fontWeights', fill(desc, weight)), self),
-      setFontWeights: (weights: unknown) => (guardWrite('setFontWeights'), write('setFontWeights', 'fontWeights', checkGrid(desc, weights)), self),
+      setFontWeights: (weights: unknown) => (
+        guardWrite('setFontWeights'), write('setFontWeights', 'fontWeights', checkGrid(desc, weights)), self
+      ),
       getBackground: () => read('backgrounds')[0]![0],
       getBackgrounds: () => read('backgrounds'),
       setBackground: (color: string | null) => (write('setBackground', 'backgrounds', fill(desc, color)), self),
@@ -82,7 +92,13 @@ export function rangeFacades(kit: FacadeKit, document: DocumentFacades): Pick<Do
       getSheet: () => document.sheet(desc.sheetId),
       getGridId: () => desc.sheetId,
       offset: (rowOffset: number, columnOffset: number, numRows?: number, numColumns?: number) =>
-        rangeAt(desc.sheetId, desc.row + Number(rowOffset), desc.column + Number(columnOffset), numRows ?? desc.numRows, numColumns ?? desc.numColumns),
+        rangeAt(
+          desc.sheetId,
+          desc.row + Number(rowOffset),
+          desc.column + Number(columnOffset),
+          numRows ?? desc.numRows,
+          numColumns ?? desc.numColumns,
+        ),
       getCell: (row: number, column: number) => rangeAt(desc.sheetId, desc.row + Number(row) - 1, desc.column + Number(column) - 1, 1, 1),
       // Selects the range as a user would: the active sheet, getActiveRange and getCurrentCell follow.
       activate: () => (guardWrite('activate'), ops.spreadsheetSetActiveRange(desc), self),
@@ -99,7 +115,13 @@ export function rangeFacades(kit: FacadeKit, document: DocumentFacades): Pick<Do
   };
 
   const rangeAt = (sheetId: number, row: number, column: number, numRows: number, numColumns: number): Facade => {
-    const desc: RangeDescriptor = { sheetId, row: Number(row), column: Number(column), numRows: Number(numRows), numColumns: Number(numColumns) };
+    const desc: RangeDescriptor = {
+      sheetId,
+      row: Number(row),
+      column: Number(column),
+      numRows: Number(numRows),
+      numColumns: Number(numColumns),
+    };
     ops.sheetCheckBox(sheetId, { row: desc.row, column: desc.column, numRows: desc.numRows, numColumns: desc.numColumns });
     return range(desc);
   };

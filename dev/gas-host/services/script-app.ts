@@ -58,6 +58,7 @@ export function scriptAppService(kit: FacadeKit) {
     },
     getOAuthToken: () => (guard('session', 'ScriptApp.getOAuthToken'), 'gas-host-oauth-token'),
     getScriptId: () => 'gas-host-script',
-    getAuthorizationInfo: () => kit.api('AuthorizationInfo', { getAuthorizationStatus: () => 'NOT_REQUIRED', getAuthorizationUrl: () => null }),
+    getAuthorizationInfo: () =>
+      kit.api('AuthorizationInfo', { getAuthorizationStatus: () => 'NOT_REQUIRED', getAuthorizationUrl: () => null }),
   });
 }

@@ -16,7 +16,9 @@ export function sessionService(kit: FacadeKit, user: UserFacade) {
   return kit.api('Session', {
     getActiveUser: () => (kit.guard('session', 'Session.getActiveUser'), user(request.user)),
     getEffectiveUser: () => (kit.guard('session', 'Session.getEffectiveUser'), user(request.user)),
-    getTemporaryActiveUserKey: () => (kit.guard('session', 'Session.getTemporaryActiveUserKey'), crypto.createHash('sha1').update(request.user).digest('hex')),
+    getTemporaryActiveUserKey: () => (
+      kit.guard('session', 'Session.getTemporaryActiveUserKey'), crypto.createHash('sha1').update(request.user).digest('hex')
+    ),
     getActiveUserLocale: () => 'en',
     getScriptTimeZone: () => kit.ops.spreadsheetInfo().scriptTimeZone,
   });

@@ -30,8 +30,12 @@ export function sheetFacade(kit: FacadeKit, document: DocumentFacades, charts: C
       getLastColumn: () => ops.sheetExtent(sheetId).lastColumn,
       getMaxRows: () => info().maxRows,
       getMaxColumns: () => info().maxColumns,
-      insertRowsAfter: (after: number, howMany: number) => (guardWrite('insertRowsAfter'), ops.sheetUpdate(sheetId, { maxRows: info().maxRows + Number(howMany) }), void after, self),
-      insertColumnsAfter: (after: number, howMany: number) => (guardWrite('insertColumnsAfter'), ops.sheetUpdate(sheetId, { maxColumns: info().maxColumns + Number(howMany) }), void after, self),
+      insertRowsAfter: (after: number, howMany: number) => (
+        guardWrite('insertRowsAfter'), ops.sheetUpdate(sheetId, { maxRows: info().maxRows + Number(howMany) }), void after, self
+      ),
+      insertColumnsAfter: (after: number, howMany: number) => (
+        guardWrite('insertColumnsAfter'), ops.sheetUpdate(sheetId, { maxColumns: info().maxColumns + Number(howMany) }), void after, self
+      ),
       appendRow: (values: unknown[]) => (guardWrite('appendRow'), ops.sheetAppendRow(sheetId, fromRealm(values) as unknown[]), self),
       clear: () => (guardWrite('clear'), ops.sheetClear(sheetId, { contents: true, formats: true }), self),
       clearContents: () => (guardWrite('clearContents'), ops.sheetClear(sheetId, { contents: true, formats: false }), self),
@@ -42,7 +46,9 @@ export function sheetFacade(kit: FacadeKit, document: DocumentFacades, charts: C
       hideSheet: () => (guardWrite('hideSheet'), ops.sheetUpdate(sheetId, { hidden: true }), self),
       showSheet: () => (guardWrite('showSheet'), ops.sheetUpdate(sheetId, { hidden: false }), self),
       isSheetHidden: () => info().hidden === true,
-      setFrozenColumns: (columns: number) => (guardWrite('setFrozenColumns'), ops.sheetUpdate(sheetId, { frozenColumns: Number(columns) }), self),
+      setFrozenColumns: (columns: number) => (
+        guardWrite('setFrozenColumns'), ops.sheetUpdate(sheetId, { frozenColumns: Number(columns) }), self
+      ),
       autoResizeColumns: () => (guardWrite('autoResizeColumns'), self),
       autoResizeColumn: () => (guardWrite('autoResizeColumn'), self),
       setColumnWidth: () => (guardWrite('setColumnWidth'), self),

@@ -24,7 +24,11 @@ const isNamedRangeName = (name: string) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
 
 type RangeLike = { getGridId(): number; getRow(): number; getColumn(): number; getNumRows(): number; getNumColumns(): number };
 
-export function spreadsheetServices(kit: FacadeKit, ui: Facade, user: UserFacade): { SpreadsheetApp: Facade; Charts: ChartFacades['Charts'] } {
+export function spreadsheetServices(
+  kit: FacadeKit,
+  ui: Facade,
+  user: UserFacade,
+): { SpreadsheetApp: Facade; Charts: ChartFacades['Charts'] } {
   const { ops, guard, guardWrite } = kit;
   const charts = chartFacades(kit);
   // Late-bound: each factory below is handed this object before the others exist.
@@ -77,7 +81,13 @@ export function spreadsheetServices(kit: FacadeKit, ui: Facade, user: UserFacade
       setNamedRange: (name: string, range: RangeLike) => {
         guardWrite('setNamedRange');
         if (!isNamedRangeName(String(name))) throw kit.realmError('Exception', 'The name of the named range is invalid.');
-        ops.spreadsheetSetNamedRange(String(name), { sheetId: range.getGridId(), row: range.getRow(), column: range.getColumn(), numRows: range.getNumRows(), numColumns: range.getNumColumns() });
+        ops.spreadsheetSetNamedRange(String(name), {
+          sheetId: range.getGridId(),
+          row: range.getRow(),
+          column: range.getColumn(),
+          numRows: range.getNumRows(),
+          numColumns: range.getNumColumns(),
+        });
       },
       getActiveRange: () => ranges.range(ops.spreadsheetActiveRange()),
       getActiveCell: () => cellOf(ops.spreadsheetActiveRange()),

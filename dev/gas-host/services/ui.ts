@@ -13,7 +13,9 @@ export function uiFacade(kit: FacadeKit, html: HtmlFacades): Facade {
   const menu = (title: string, addon: boolean) => {
     const record: MenuRecord = { title, addon, items: [] };
     const self: Facade = kit.api('Menu', {
-      addItem: (caption: string, functionName: string) => (record.items.push({ caption: String(caption), functionName: String(functionName) }), self),
+      addItem: (caption: string, functionName: string) => (
+        record.items.push({ caption: String(caption), functionName: String(functionName) }), self
+      ),
       addSeparator: () => (record.items.push({ separator: true }), self),
       addSubMenu: (sub: { __record: MenuRecord }) => (record.items.push({ subMenu: sub.__record }), self),
       addToUi: () => {

@@ -14,7 +14,10 @@ const TRUNCATED_RESPONSE_CHARS = 1000;
 type ScriptRequest = SyncFetchRequest & { muted: boolean };
 
 function titleCaseHeader(name: string): string {
-  return name.split('-').map((part) => (part ? part[0]!.toUpperCase() + part.slice(1).toLowerCase() : part)).join('-');
+  return name
+    .split('-')
+    .map((part) => (part ? part[0]!.toUpperCase() + part.slice(1).toLowerCase() : part))
+    .join('-');
 }
 
 export function urlFetchService(kit: FacadeKit, blobs: Blobs) {
@@ -29,18 +32,22 @@ export function urlFetchService(kit: FacadeKit, blobs: Blobs) {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries((params.headers ?? {}) as Record<string, unknown>)) headers[k] = String(v);
     let body: string | undefined;
-    const rawPayload = (paramsArg as { payload?: { getBytes?: () => number[]; getContentType?: () => string | null } } | undefined)?.payload;
+    const rawPayload = (paramsArg as { payload?: { getBytes?: () => number[]; getContentType?: () => string | null } } | undefined)
+      ?.payload;
     if (rawPayload && typeof rawPayload.getBytes === 'function') {
       // A Blob payload is sent as its bytes, with its own content type unless one is given.
       params.payload = bytesToBuffer(fromRealm(rawPayload.getBytes())).toString('utf8');
-      if (params.contentType === undefined && typeof rawPayload.getContentType === 'function') params.contentType = rawPayload.getContentType() ?? undefined;
+      if (params.contentType === undefined && typeof rawPayload.getContentType === 'function')
+        params.contentType = rawPayload.getContentType() ?? undefined;
     }
     const payload = params.payload;
     if (payload !== undefined && payload !== null) {
       if (typeof payload === 'string') body = payload;
       else if (Array.isArray(payload)) body = bytesToBuffer(payload).toString('utf8');
       else {
-        body = Object.entries(payload as Record<string, unknown>).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
+        body = Object.entries(payload as Record<string, unknown>)
+          .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+          .join('&');
       }
       const hasContentType = Object.keys(headers).some((k) => k.toLowerCase() === 'content-type');
       if (!hasContentType) headers['Content-Type'] = String(params.contentType ?? 'application/x-www-form-urlencoded');
@@ -63,7 +70,10 @@ export function urlFetchService(kit: FacadeKit, blobs: Blobs) {
           return url;
         }
       })();
-      throw kit.realmError('Exception', `Request failed for ${origin} returned code ${res.status}. Truncated server response: ${res.body.slice(0, TRUNCATED_RESPONSE_CHARS)} (use muteHttpExceptions option to examine full response)`);
+      throw kit.realmError(
+        'Exception',
+        `Request failed for ${origin} returned code ${res.status}. Truncated server response: ${res.body.slice(0, TRUNCATED_RESPONSE_CHARS)} (use muteHttpExceptions option to examine full response)`,
+      );
     }
     const bytes = Buffer.from(res.bodyBytes.buffer, res.bodyBytes.byteOffset, res.bodyBytes.byteLength);
     return kit.api('HTTPResponse', {
@@ -118,7 +128,14 @@ export function urlFetchService(kit: FacadeKit, blobs: Blobs) {
     getRequest: (url: string, params?: unknown) => {
       kit.guard('fetch', 'UrlFetchApp.getRequest');
       const built = buildRequest(url, params);
-      return { url: built.url, method: (built.method ?? 'GET').toLowerCase(), headers: built.headers, payload: built.body ?? '', followRedirects: built.followRedirects, muteHttpExceptions: built.muted };
+      return {
+        url: built.url,
+        method: (built.method ?? 'GET').toLowerCase(),
+        headers: built.headers,
+        payload: built.body ?? '',
+        followRedirects: built.followRedirects,
+        muteHttpExceptions: built.muted,
+      };
     },
   });
 }

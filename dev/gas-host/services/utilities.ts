@@ -18,7 +18,15 @@ const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 
 /** Utilities.formatDate: the common SimpleDateFormat letters, evaluated in `timeZone`. */
 export function formatDate(date: Date, timeZone: string, pattern: string): string {
   const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', weekday: 'short', hourCycle: 'h23',
+    timeZone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+    weekday: 'short',
+    hourCycle: 'h23',
   }).formatToParts(date);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   const year = Number(get('year'));
@@ -28,27 +36,44 @@ export function formatDate(date: Date, timeZone: string, pattern: string): strin
   const minute = Number(get('minute'));
   const second = Number(get('second'));
   const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(get('weekday'));
-  const offsetMinutes = Math.round((Date.UTC(year, month - 1, day, hour, minute, second) - Math.floor(date.getTime() / 1000) * 1000) / 60000);
+  const offsetMinutes = Math.round(
+    (Date.UTC(year, month - 1, day, hour, minute, second) - Math.floor(date.getTime() / 1000) * 1000) / 60000,
+  );
   const pad = (n: number, width: number) => String(Math.abs(n)).padStart(width, '0');
-  const offset = (colon: boolean) => `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offsetMinutes) / 60), 2)}${colon ? ':' : ''}${pad(Math.abs(offsetMinutes) % 60, 2)}`;
+  const offset = (colon: boolean) =>
+    `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offsetMinutes) / 60), 2)}${colon ? ':' : ''}${pad(Math.abs(offsetMinutes) % 60, 2)}`;
   return pattern.replace(/'([^']*)'|y+|M+|d+|H+|h+|m+|s+|S+|E+|a+|Z+|X+|u+/g, (token, literal: string | undefined) => {
     if (literal !== undefined) return literal === '' ? "'" : literal;
     const n = token.length;
     switch (token[0]) {
-      case 'y': return n === 2 ? pad(year % 100, 2) : pad(year, n);
-      case 'M': return n >= 4 ? MONTHS[month - 1]! : n === 3 ? MONTHS[month - 1]!.slice(0, 3) : pad(month, n);
-      case 'd': return pad(day, n);
-      case 'H': return pad(hour, n);
-      case 'h': return pad(hour % 12 === 0 ? 12 : hour % 12, n);
-      case 'm': return pad(minute, n);
-      case 's': return pad(second, n);
-      case 'S': return pad(date.getUTCMilliseconds(), n);
-      case 'E': return n >= 4 ? DAYS[weekday]! : DAYS[weekday]!.slice(0, 3);
-      case 'u': return String(weekday === 0 ? 7 : weekday);
-      case 'a': return hour < 12 ? 'AM' : 'PM';
-      case 'Z': return offset(false);
-      case 'X': return offsetMinutes === 0 ? 'Z' : offset(n >= 3);
-      default: return token;
+      case 'y':
+        return n === 2 ? pad(year % 100, 2) : pad(year, n);
+      case 'M':
+        return n >= 4 ? MONTHS[month - 1]! : n === 3 ? MONTHS[month - 1]!.slice(0, 3) : pad(month, n);
+      case 'd':
+        return pad(day, n);
+      case 'H':
+        return pad(hour, n);
+      case 'h':
+        return pad(hour % 12 === 0 ? 12 : hour % 12, n);
+      case 'm':
+        return pad(minute, n);
+      case 's':
+        return pad(second, n);
+      case 'S':
+        return pad(date.getUTCMilliseconds(), n);
+      case 'E':
+        return n >= 4 ? DAYS[weekday]! : DAYS[weekday]!.slice(0, 3);
+      case 'u':
+        return String(weekday === 0 ? 7 : weekday);
+      case 'a':
+        return hour < 12 ? 'AM' : 'PM';
+      case 'Z':
+        return offset(false);
+      case 'X':
+        return offsetMinutes === 0 ? 'Z' : offset(n >= 3);
+      default:
+        return token;
     }
   });
 }
@@ -70,8 +95,10 @@ export function utilitiesService(kit: FacadeKit, blobs: Blobs) {
     base64EncodeWebSafe: (data: unknown) => bytesToBuffer(data).toString('base64').replace(/\+/g, '-').replace(/\//g, '_'),
     base64Decode: (text: string) => kit.toSignedBytes(Buffer.from(String(text), 'base64')),
     base64DecodeWebSafe: (text: string) => kit.toSignedBytes(Buffer.from(String(text).replace(/-/g, '+').replace(/_/g, '/'), 'base64')),
-    newBlob: (data?: unknown, contentType?: string, name?: string) => blobs.make(data === undefined ? Buffer.alloc(0) : bytesToBuffer(data), contentType ?? null, name ?? null),
-    gzip: (source: unknown, name?: string) => blobs.make(zlib.gzipSync(blobs.bytesOf(source, 'Utilities.gzip')), GZIP_CONTENT_TYPE, name === undefined ? null : String(name)),
+    newBlob: (data?: unknown, contentType?: string, name?: string) =>
+      blobs.make(data === undefined ? Buffer.alloc(0) : bytesToBuffer(data), contentType ?? null, name ?? null),
+    gzip: (source: unknown, name?: string) =>
+      blobs.make(zlib.gzipSync(blobs.bytesOf(source, 'Utilities.gzip')), GZIP_CONTENT_TYPE, name === undefined ? null : String(name)),
     ungzip: (source: unknown) => {
       const bytes = blobs.bytesOf(source, 'Utilities.ungzip');
       try {
@@ -86,10 +113,20 @@ export function utilitiesService(kit: FacadeKit, blobs: Blobs) {
     },
     computeDigest: (algorithm: string, value: unknown) => {
       const name = { MD5: 'md5', SHA_1: 'sha1', SHA_256: 'sha256', SHA_384: 'sha384', SHA_512: 'sha512' }[String(algorithm)] ?? 'sha256';
-      return kit.toSignedBytes(crypto.createHash(name).update(bytesToBuffer(fromRealm(value))).digest());
+      return kit.toSignedBytes(
+        crypto
+          .createHash(name)
+          .update(bytesToBuffer(fromRealm(value)))
+          .digest(),
+      );
     },
     computeHmacSha256Signature: (value: unknown, key: unknown) =>
-      kit.toSignedBytes(crypto.createHmac('sha256', bytesToBuffer(fromRealm(key))).update(bytesToBuffer(fromRealm(value))).digest()),
+      kit.toSignedBytes(
+        crypto
+          .createHmac('sha256', bytesToBuffer(fromRealm(key)))
+          .update(bytesToBuffer(fromRealm(value)))
+          .digest(),
+      ),
     getUuid: () => crypto.randomUUID(),
     DigestAlgorithm: { MD5: 'MD5', SHA_1: 'SHA_1', SHA_256: 'SHA_256', SHA_384: 'SHA_384', SHA_512: 'SHA_512' },
     Charset: { UTF_8: 'UTF-8', US_ASCII: 'US-ASCII' },

@@ -48,7 +48,9 @@ export class CacheStores {
 
   /** Every entry of every cache (user caches of each user, document, script), expired ones included: for scans of what is held. */
   allEntries(): Array<{ cache: string; key: string; value: string; expiresAt: number }> {
-    return [...this.caches].flatMap(([cache, store]) => [...store].map(([key, entry]) => ({ cache, key, value: entry.value, expiresAt: entry.expiresAt })));
+    return [...this.caches].flatMap(([cache, store]) =>
+      [...store].map(([key, entry]) => ({ cache, key, value: entry.value, expiresAt: entry.expiresAt })),
+    );
   }
 
   /** Test hook: drops cache entries ("entries may go earlier"). Without keys, the whole cache; `user` defaults to the owner. */
@@ -81,7 +83,12 @@ export class CacheStores {
     if (kept.length > CACHE_CAPACITY_ITEMS) {
       if (this.eviction === 'fifo') kept = kept.slice(kept.length - CACHE_KEPT_AFTER_EVICTION);
       else {
-        const farthest = new Set([...kept].sort((a, b) => b[1].expiresAt - a[1].expiresAt).slice(0, CACHE_KEPT_AFTER_EVICTION).map(([k]) => k));
+        const farthest = new Set(
+          [...kept]
+            .sort((a, b) => b[1].expiresAt - a[1].expiresAt)
+            .slice(0, CACHE_KEPT_AFTER_EVICTION)
+            .map(([k]) => k),
+        );
         kept = kept.filter(([k]) => farthest.has(k));
       }
     }

@@ -4,7 +4,14 @@
  */
 import type { CellValue, RangeField, RangeOps, ServedOps, SheetOps, SpreadsheetOps, WritableRangeField } from '../protocol';
 import { GasException } from '../protocol';
-import { cloneValue, DEFAULT_NUMBER_FORMAT, NEW_SHEET_COLUMNS, NEW_SHEET_ROWS, type CellRecord, type SpreadsheetModel } from './spreadsheet';
+import {
+  cloneValue,
+  DEFAULT_NUMBER_FORMAT,
+  NEW_SHEET_COLUMNS,
+  NEW_SHEET_ROWS,
+  type CellRecord,
+  type SpreadsheetModel,
+} from './spreadsheet';
 
 export interface SpreadsheetFile {
   documentId: string;
@@ -42,11 +49,20 @@ const attributeWriters: Record<Exclude<WritableRangeField, 'values' | 'formulas'
   },
 };
 
-export function spreadsheetOps(model: SpreadsheetModel, file: SpreadsheetFile): ServedOps<keyof SpreadsheetOps | keyof SheetOps | keyof RangeOps> {
+export function spreadsheetOps(
+  model: SpreadsheetModel,
+  file: SpreadsheetFile,
+): ServedOps<keyof SpreadsheetOps | keyof SheetOps | keyof RangeOps> {
   const readers = cellReaders(model);
   const nameTaken = (name: string) => new GasException(`A sheet with the name "${name}" already exists. Please enter another name.`);
   return {
-    spreadsheetInfo: () => ({ id: file.documentId, name: file.spreadsheetName, timeZone: model.timeZone, owner: file.owner, scriptTimeZone: file.scriptTimeZone }),
+    spreadsheetInfo: () => ({
+      id: file.documentId,
+      name: file.spreadsheetName,
+      timeZone: model.timeZone,
+      owner: file.owner,
+      scriptTimeZone: file.scriptTimeZone,
+    }),
     spreadsheetSetTimeZone: (_execution, timeZone) => {
       model.timeZone = timeZone;
     },
@@ -72,7 +88,9 @@ export function spreadsheetOps(model: SpreadsheetModel, file: SpreadsheetFile): 
     spreadsheetResolve: (_execution, a1, sheetId) => model.resolveRange(a1, sheetId ?? model.activeSheetId),
     spreadsheetActiveRange: () => {
       const active = model.activeRange;
-      return active && active.sheetId === model.activeSheetId ? active : { sheetId: model.activeSheetId, row: 1, column: 1, numRows: 1, numColumns: 1 };
+      return active && active.sheetId === model.activeSheetId
+        ? active
+        : { sheetId: model.activeSheetId, row: 1, column: 1, numRows: 1, numColumns: 1 };
     },
     spreadsheetSetActiveRange: (_execution, range) => {
       model.activeRange = range;
@@ -100,7 +118,8 @@ export function spreadsheetOps(model: SpreadsheetModel, file: SpreadsheetFile): 
     sheetUpdate: (_execution, sheetId, patch) => {
       const sheet = model.sheetById(sheetId);
       if (patch.name !== undefined && patch.name !== sheet.name && model.sheetByName(patch.name)) throw nameTaken(patch.name);
-      if (patch.maxRows !== undefined || patch.maxColumns !== undefined) model.resizeSheet(sheet, patch.maxRows ?? sheet.maxRows, patch.maxColumns ?? sheet.maxColumns);
+      if (patch.maxRows !== undefined || patch.maxColumns !== undefined)
+        model.resizeSheet(sheet, patch.maxRows ?? sheet.maxRows, patch.maxColumns ?? sheet.maxColumns);
       const { maxRows: _rows, maxColumns: _columns, ...rest } = patch;
       Object.assign(sheet, rest);
     },
@@ -110,7 +129,7 @@ export function spreadsheetOps(model: SpreadsheetModel, file: SpreadsheetFile): 
       const sheet = model.sheetById(sheetId);
       const row = model.lastRow(sheet) + 1;
       model.resizeSheet(sheet, Math.max(sheet.maxRows, row), Math.max(sheet.maxColumns, values.length));
-      values.forEach((value, index) => model.writeInput(sheet, row, index + 1, value));
+      for (const [index, value] of values.entries()) model.writeInput(sheet, row, index + 1, value);
     },
     sheetCharts: (_execution, sheetId) => model.sheetById(sheetId).charts.map((c) => ({ ...c })),
     sheetInsertChart: (_execution, sheetId, chart) => model.insertChart(model.sheetById(sheetId), chart),

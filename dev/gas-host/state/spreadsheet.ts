@@ -103,7 +103,16 @@ export class SpreadsheetModel {
   /** A sheet of the host's initial grid (the `maxRows`/`maxColumns` options), or of `size`. */
   addSheet(name: string, index?: number, size: { rows: number; columns: number } = this.initialGrid): SheetModel {
     this.checkCellLimit(size.rows * size.columns);
-    const sheet: SheetModel = { id: this.nextSheetId++, name, cells: new Map(), maxRows: size.rows, maxColumns: size.columns, frozenRows: 0, frozenColumns: 0, charts: [] };
+    const sheet: SheetModel = {
+      id: this.nextSheetId++,
+      name,
+      cells: new Map(),
+      maxRows: size.rows,
+      maxColumns: size.columns,
+      frozenRows: 0,
+      frozenColumns: 0,
+      charts: [],
+    };
     if (index === undefined) this.sheets.push(sheet);
     else this.sheets.splice(index, 0, sheet);
     return sheet;
@@ -268,7 +277,8 @@ export class SpreadsheetModel {
         delete record.fontWeight;
         delete record.background;
       }
-      if (this.isEmptyCell(record) && !record.numberFormat && !record.note && !record.fontWeight && !record.background) sheet.cells.delete(key);
+      if (this.isEmptyCell(record) && !record.numberFormat && !record.note && !record.fontWeight && !record.background)
+        sheet.cells.delete(key);
     }
   }
 
@@ -281,7 +291,13 @@ export class SpreadsheetModel {
       }
       if (record.dirty || !this.sheets.includes(other)) continue;
       for (const box of this.formulaReferences(record.formula, other)) {
-        if (box.sheetId === sheet.id && row >= box.row && row < box.row + box.numRows && column >= box.column && column < box.column + box.numColumns) {
+        if (
+          box.sheetId === sheet.id &&
+          row >= box.row &&
+          row < box.row + box.numRows &&
+          column >= box.column &&
+          column < box.column + box.numColumns
+        ) {
           record.dirty = true;
         }
       }
@@ -400,7 +416,12 @@ export class SpreadsheetModel {
     if (!record) return '';
     const value = record.value;
     if (value instanceof Date) {
-      const parts = new Intl.DateTimeFormat('en-US', { timeZone: this.timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(value);
+      const parts = new Intl.DateTimeFormat('en-US', {
+        timeZone: this.timeZone,
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+      }).formatToParts(value);
       const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
       return `${get('month')}/${get('day')}/${get('year')}`;
     }

@@ -41,14 +41,17 @@ export class TriggerStore {
   private create(user: string, spec: TriggerSpec): TriggerRecord {
     const { documentId } = this.document;
     const eventType = spec.eventType;
-    if (eventType === undefined) throw new GasException('Invalid argument: the trigger has no event (onOpen, onEdit, onChange or onFormSubmit)');
+    if (eventType === undefined)
+      throw new GasException('Invalid argument: the trigger has no event (onOpen, onEdit, onChange or onFormSubmit)');
     if (this.rules.isAddOn) {
       if (eventType === 'CLOCK' && (spec.everyMinutes !== undefined || (spec.everyHours !== undefined && spec.everyHours < 1))) {
         throw new GasException('Add-ons can not create time-based triggers to run more frequently than once an hour.');
       }
       const same = this.records.filter((t) => t.user === user && t.documentId === documentId && t.eventType === eventType);
       if (same.length >= 1) {
-        const kind = { CLOCK: 'time-based', ON_OPEN: 'open', ON_EDIT: 'edit', ON_CHANGE: 'change', ON_FORM_SUBMIT: 'form submit' }[eventType];
+        const kind = { CLOCK: 'time-based', ON_OPEN: 'open', ON_EDIT: 'edit', ON_CHANGE: 'change', ON_FORM_SUBMIT: 'form submit' }[
+          eventType
+        ];
         throw new GasException(`This add-on has created too many ${kind} triggers in this document for this Google user account.`);
       }
     }
@@ -61,10 +64,14 @@ export class TriggerStore {
       if (spec.at !== undefined) record.nextRunAt = spec.at;
       else if (spec.after !== undefined) record.nextRunAt = now + spec.after;
       else {
-        record.intervalMs = spec.everyMinutes !== undefined ? spec.everyMinutes * 60_000
-          : spec.everyHours !== undefined ? spec.everyHours * HOUR_MS
-          : spec.everyWeeks !== undefined ? spec.everyWeeks * 7 * 24 * HOUR_MS
-          : (spec.everyDays ?? 1) * 24 * HOUR_MS;
+        record.intervalMs =
+          spec.everyMinutes !== undefined
+            ? spec.everyMinutes * 60_000
+            : spec.everyHours !== undefined
+              ? spec.everyHours * HOUR_MS
+              : spec.everyWeeks !== undefined
+                ? spec.everyWeeks * 7 * 24 * HOUR_MS
+                : (spec.everyDays ?? 1) * 24 * HOUR_MS;
         record.atHour = spec.atHour;
         record.nextRunAt = spec.atHour !== undefined ? this.nextTimeAtHour(now, spec.atHour) : now + record.intervalMs;
       }
@@ -76,7 +83,9 @@ export class TriggerStore {
   private nextTimeAtHour(now: number, hour: number): number {
     let t = Math.ceil(now / HOUR_MS) * HOUR_MS;
     for (let i = 0; i < 48; i++, t += HOUR_MS) {
-      const h = Number(new Intl.DateTimeFormat('en-US', { timeZone: this.rules.scriptTimeZone, hour: 'numeric', hourCycle: 'h23' }).format(new Date(t)));
+      const h = Number(
+        new Intl.DateTimeFormat('en-US', { timeZone: this.rules.scriptTimeZone, hour: 'numeric', hourCycle: 'h23' }).format(new Date(t)),
+      );
       if (h === hour && t > now) return t;
     }
     return now + 24 * HOUR_MS;

@@ -49,7 +49,11 @@ export class UrlFetchState {
    * URL Fetch calls (each request counts one); a refused call is logged with its error and counts
    * nothing. A request that is sent counts, whatever its answer.
    */
-  private fetch(execution: ExecutionInfo, requests: SyncFetchRequest[], timeoutMs: number): SyncFetchOutcome[] | Promise<SyncFetchOutcome[]> {
+  private fetch(
+    execution: ExecutionInfo,
+    requests: SyncFetchRequest[],
+    timeoutMs: number,
+  ): SyncFetchOutcome[] | Promise<SyncFetchOutcome[]> {
     const startedAt = this.clock.now();
     const realStart = Date.now();
     // On a virtual clock every request says when it was sent, for a server that models the network (clock.ts).

@@ -4,8 +4,12 @@
  * facts in the hints come from the core (report-fields.ts, spec.ts), which the server applies again.
  */
 import {
-  breakdownCombinationProblems, DOC_BREAKDOWN_WINDOW_MONTHS, effectiveBreakdowns, MAIN_METRICS_ONLY_ON_WIDGET,
-  REPORT_SPECS, type ReportKind,
+  breakdownCombinationProblems,
+  DOC_BREAKDOWN_WINDOW_MONTHS,
+  effectiveBreakdowns,
+  MAIN_METRICS_ONLY_ON_WIDGET,
+  REPORT_SPECS,
+  type ReportKind,
 } from '../../../src/core';
 import { el, replaceChildren } from '../../dom';
 import type { ReportChoice } from './part';
@@ -27,11 +31,14 @@ function breakdownBlocker(kind: ReportKind, chosen: readonly string[], candidate
 function breakdownHints(kind: ReportKind, chosen: readonly string[]): string[] {
   const hints: string[] = [];
   if (kind === 'main') {
-    if (chosen.includes('widget')) hints.push(`Widget brings request metrics (${[...MAIN_METRICS_ONLY_ON_WIDGET].join(', ')}) instead of page-view metrics.`);
+    if (chosen.includes('widget'))
+      hints.push(`Widget brings request metrics (${[...MAIN_METRICS_ONLY_ON_WIDGET].join(', ')}) instead of page-view metrics.`);
     if (chosen.includes('doc')) hints.push(`Doc drops the opt-in rates and covers only the last ${DOC_BREAKDOWN_WINDOW_MONTHS} months.`);
     if (chosen.length === 0) hints.push(`No breakdown: the report is by ${effectiveBreakdowns(kind, chosen).join(', ')}.`);
   } else {
-    hints.push('externalId is always included' + (kind === 'realtime' ? ' (first, unless you order it otherwise).' : ' as the first column.'));
+    hints.push(
+      `externalId is always included${kind === 'realtime' ? ' (first, unless you order it otherwise).' : ' as the first column.'}`,
+    );
   }
   return hints;
 }
@@ -56,12 +63,27 @@ export function breakdownPicker(choice: () => ReportChoice, choose: (breakdowns:
       const checked = fixed || chosen.includes(name);
       const blocker = checked ? undefined : breakdownBlocker(kind, chosen, name);
       if (blocker) reasons.push(blocker);
-      const input = el('input', { type: 'checkbox', name: 'breakdown', value: name, checked, disabled: fixed || Boolean(blocker), 'aria-describedby': 'breakdown-why' });
+      const input = el('input', {
+        type: 'checkbox',
+        name: 'breakdown',
+        value: name,
+        checked,
+        disabled: fixed || Boolean(blocker),
+        'aria-describedby': 'breakdown-why',
+      });
       input.addEventListener('change', () => {
         const now = choice().breakdowns;
         choose(input.checked ? [...now, name] : now.filter((b) => b !== name));
       });
-      return el('label', { class: `chip${checked ? ' checked' : ''}${blocker || fixed ? ' disabled' : ''}`, title: blocker ? `Unavailable: ${blocker}` : fixed ? 'Always included' : '' }, input, name);
+      return el(
+        'label',
+        {
+          class: `chip${checked ? ' checked' : ''}${blocker || fixed ? ' disabled' : ''}`,
+          title: blocker ? `Unavailable: ${blocker}` : fixed ? 'Always included' : '',
+        },
+        input,
+        name,
+      );
     });
     replaceChildren(box, ...chips);
     replaceChildren(why, reasons.length ? `Unavailable: ${Array.from(new Set(reasons)).join('; ')}.` : '');

@@ -38,8 +38,16 @@ export class ReportBuilder {
   private readonly freshness = el('div', { class: 'notice notice-info', id: 'report-freshness' });
   private readonly formula = el('div', { class: 'code', id: 'formula-preview' });
   private readonly runButton = el('button', { type: 'submit', class: 'action', id: 'run-report' }, 'Run to sheet');
-  private readonly formulaButton = el('button', { type: 'button', id: 'insert-formula', title: 'Put the equivalent ENGAGE_* formula in the active cell' }, 'Insert formula');
-  private readonly chartButton = el('button', { type: 'button', id: 'add-chart', disabled: true, title: chartBlocker(undefined) }, 'Add chart');
+  private readonly formulaButton = el(
+    'button',
+    { type: 'button', id: 'insert-formula', title: 'Put the equivalent ENGAGE_* formula in the active cell' },
+    'Insert formula',
+  );
+  private readonly chartButton = el(
+    'button',
+    { type: 'button', id: 'add-chart', disabled: true, title: chartBlocker(undefined) },
+    'Add chart',
+  );
   private readonly outcome = el('div', { id: 'report-outcome', 'aria-live': 'polite' });
   private readonly form = el('form', { id: 'report-form', novalidate: true });
   private readonly signedOut = el('div', { id: 'report-signed-out', hidden: true });
@@ -69,21 +77,30 @@ export class ReportBuilder {
     this.options = requestOptions(parts);
     this.target = targetPicker(ctx.server);
     this.progress = runProgress(ctx.server);
-    this.schedule = scheduleForm({
-      choice: parts.choice,
-      preset: () => this.period.preset(),
-      customDays: () => this.period.customDays(),
-      request: () => this.request(),
-      defaultName: () => this.defaultScheduleName(),
-      defaultTarget: (request) => this.defaultScheduleTarget(request),
-      showError: (text) => this.showError(text),
-      isBusy: () => this.busy,
-      setBusy: (busy) => this.setBusy(busy),
-    }, ctx);
+    this.schedule = scheduleForm(
+      {
+        choice: parts.choice,
+        preset: () => this.period.preset(),
+        customDays: () => this.period.customDays(),
+        request: () => this.request(),
+        defaultName: () => this.defaultScheduleName(),
+        defaultTarget: (request) => this.defaultScheduleTarget(request),
+        showError: (text) => this.showError(text),
+        isBusy: () => this.busy,
+        setBusy: (busy) => this.setBusy(busy),
+      },
+      ctx,
+    );
     this.nodes = [this.signedOut, this.form, ...this.schedule.nodes];
 
     for (const kind of Object.keys(KIND_LABELS) as ReportKind[]) {
-      const input = el('input', { type: 'radio', name: 'report-kind', value: kind, checked: kind === this.kind, id: `report-kind-${kind}` });
+      const input = el('input', {
+        type: 'radio',
+        name: 'report-kind',
+        value: kind,
+        checked: kind === this.kind,
+        id: `report-kind-${kind}`,
+      });
       input.addEventListener('change', () => this.setKind(kind));
       this.kindBox.appendChild(el('label', { for: input.id, class: kind === this.kind ? 'checked' : '' }, input, KIND_LABELS[kind]));
     }
@@ -130,7 +147,15 @@ export class ReportBuilder {
     if (!signedIn) this.schedule.close();
     replaceChildren(
       this.signedOut,
-      notice('info', el('span', {}, 'Sign in to Engage to build reports. ', el('button', { type: 'button', class: 'link', onclick: () => this.ctx.showPanel('account') }, 'Sign in'))),
+      notice(
+        'info',
+        el(
+          'span',
+          {},
+          'Sign in to Engage to build reports. ',
+          el('button', { type: 'button', class: 'link', onclick: () => this.ctx.showPanel('account') }, 'Sign in'),
+        ),
+      ),
     );
     if (signedIn && !this.publisher.loaded()) {
       void this.publisher.load();
@@ -202,7 +227,8 @@ export class ReportBuilder {
   /** Where the last run of this same report wrote, else where the chosen target starts. */
   private defaultScheduleTarget(request: BuilderRequest): { sheetName: string; cell: string } {
     const last = this.lastRun;
-    if (last && last.request === JSON.stringify(request)) return { sheetName: last.block.sheetName, cell: a1Cell(last.block.row, last.block.column) };
+    if (last && last.request === JSON.stringify(request))
+      return { sheetName: last.block.sheetName, cell: a1Cell(last.block.row, last.block.column) };
     return this.target.firstCell();
   }
 
@@ -245,8 +271,14 @@ export class ReportBuilder {
     this.setBusy(true);
     try {
       const result = await this.ctx.server.insertFormula(request);
-      const widened = result.columnsAdded > 0 ? ` Added ${result.columnsAdded} column${result.columnsAdded === 1 ? '' : 's'} so that its result fits.` : '';
-      replaceChildren(this.outcome, notice('success', el('span', {}, `Inserted in ${result.cell}: `, el('code', { id: 'inserted-formula' }, result.formula), widened)));
+      const widened =
+        result.columnsAdded > 0
+          ? ` Added ${result.columnsAdded} column${result.columnsAdded === 1 ? '' : 's'} so that its result fits.`
+          : '';
+      replaceChildren(
+        this.outcome,
+        notice('success', el('span', {}, `Inserted in ${result.cell}: `, el('code', { id: 'inserted-formula' }, result.formula), widened)),
+      );
     } catch (error) {
       this.showError(failureText(error));
     } finally {

@@ -4,15 +4,28 @@
  * breakdowns; a row that cannot become a condition says why, and the request waits for it.
  */
 import {
-  buildFilter, effectiveBreakdowns, ENTITY_BREAKDOWNS, fieldProblem, FILTER_OPERATORS, type FilterCondition,
-  type FilterOperator, REPORT_SPECS,
+  buildFilter,
+  effectiveBreakdowns,
+  ENTITY_BREAKDOWNS,
+  fieldProblem,
+  FILTER_OPERATORS,
+  type FilterCondition,
+  type FilterOperator,
+  REPORT_SPECS,
 } from '../../../src/core';
 import { el, notice, replaceChildren, select } from '../../dom';
 import { failureText } from '../../server';
 import type { PartContext, ReportChoice } from './part';
 
 const OPERATOR_LABELS: Record<FilterOperator, string> = {
-  eq: '=', gt: '>', lt: '<', between: 'between', in: 'is one of', not_in: 'is none of', contains: 'contains', not_contains: 'does not contain',
+  eq: '=',
+  gt: '>',
+  lt: '<',
+  between: 'between',
+  in: 'is one of',
+  not_in: 'is none of',
+  contains: 'contains',
+  not_contains: 'does not contain',
 };
 
 interface FilterRow {
@@ -40,7 +53,9 @@ function conditionOf(fieldName: string, op: FilterOperator, raw: string): Filter
   if (text === '') return `${fieldName}: enter a value`;
   const num = (s: string) => (/^-?\d+(\.\d+)?$/.test(s.trim()) ? Number(s.trim()) : NaN);
   switch (op) {
-    case 'eq': case 'gt': case 'lt': {
+    case 'eq':
+    case 'gt':
+    case 'lt': {
       const n = num(text);
       return Number.isNaN(n) ? `${fieldName}: '${text}' is not a number` : { field: fieldName, op, value: n };
     }
@@ -50,8 +65,16 @@ function conditionOf(fieldName: string, op: FilterOperator, raw: string): Filter
       if (parts.length !== 2 || Number.isNaN(low!) || Number.isNaN(high!)) return `${fieldName}: write two numbers, as 10,20`;
       return { field: fieldName, op, value: [low!, high!] };
     }
-    case 'in': case 'not_in':
-      return { field: fieldName, op, value: text.split(',').map((v) => v.trim()).filter((v) => v !== '') };
+    case 'in':
+    case 'not_in':
+      return {
+        field: fieldName,
+        op,
+        value: text
+          .split(',')
+          .map((v) => v.trim())
+          .filter((v) => v !== ''),
+      };
     default:
       return { field: fieldName, op, value: text };
   }
@@ -89,7 +112,10 @@ export function filterRows(ctx: PartContext): FilterRows {
 
   function renderText(): void {
     const filter = expression();
-    replaceChildren(text, typeof filter === 'string' ? (filter ? el('span', {}, 'Filter: ', el('code', {}, filter)) : '') : notice('warning', filter.problem));
+    replaceChildren(
+      text,
+      typeof filter === 'string' ? (filter ? el('span', {}, 'Filter: ', el('code', {}, filter)) : '') : notice('warning', filter.problem),
+    );
   }
 
   /** After an edit of the rows: the text under them, then whatever follows in the builder. */
@@ -100,16 +126,34 @@ export function filterRows(ctx: PartContext): FilterRows {
 
   function addRow(): void {
     const fields = usableFields(ctx.choice());
-    const fieldSelect = select(fields.map((f) => [f, f] as const), fields.includes('revenue') ? 'revenue' : fields[0], { 'aria-label': 'Filter field', class: 'filter-field' });
-    const operator = select(FILTER_OPERATORS.map((op) => [op, OPERATOR_LABELS[op]] as const), 'gt', { 'aria-label': 'Operator', class: 'filter-operator' });
+    const fieldSelect = select(
+      fields.map((f) => [f, f] as const),
+      fields.includes('revenue') ? 'revenue' : fields[0],
+      { 'aria-label': 'Filter field', class: 'filter-field' },
+    );
+    const operator = select(
+      FILTER_OPERATORS.map((op) => [op, OPERATOR_LABELS[op]] as const),
+      'gt',
+      { 'aria-label': 'Operator', class: 'filter-operator' },
+    );
     const value = el('input', { type: 'text', 'aria-label': 'Value', class: 'filter-value', placeholder: 'value' });
     const node = el('div', { class: 'row filter-row' }, fieldSelect, el('div', { class: 'narrow' }, operator), value);
     const row: FilterRow = { field: fieldSelect, operator, value, node };
-    const remove = el('button', { type: 'button', class: 'icon narrow', 'aria-label': 'Remove filter', title: 'Remove filter', onclick: () => {
-      node.remove();
-      rows = rows.filter((r) => r !== row);
-      edited();
-    } }, '✕');
+    const remove = el(
+      'button',
+      {
+        type: 'button',
+        class: 'icon narrow',
+        'aria-label': 'Remove filter',
+        title: 'Remove filter',
+        onclick: () => {
+          node.remove();
+          rows = rows.filter((r) => r !== row);
+          edited();
+        },
+      },
+      '✕',
+    );
     node.appendChild(remove);
     for (const control of [fieldSelect, operator, value]) control.addEventListener('input', edited);
     rows.push(row);

@@ -5,8 +5,16 @@
  * from the core (report-metrics.ts, report-fields.ts, report-table.ts).
  */
 import {
-  availableMetrics, defaultMetrics, effectiveBreakdowns, METRIC_GROUPS, METRIC_INFO, metricAvailabilityProblem,
-  metricLabel, metricNote, REPORT_SPECS, reportColumnCount,
+  availableMetrics,
+  defaultMetrics,
+  effectiveBreakdowns,
+  METRIC_GROUPS,
+  METRIC_INFO,
+  metricAvailabilityProblem,
+  metricLabel,
+  metricNote,
+  REPORT_SPECS,
+  reportColumnCount,
 } from '../../../src/core';
 import { el, notice, replaceChildren } from '../../dom';
 import type { PartContext } from './part';
@@ -61,7 +69,14 @@ export function metricPicker(ctx: PartContext): MetricPicker {
         const blocker = metricAvailabilityProblem(kind, metric, breakdowns);
         if (blocker) reasons.set(blocker, [...(reasons.get(blocker) ?? []), metricLabel(metric)]);
         const checked = current.includes(metric);
-        const input = el('input', { type: 'checkbox', name: 'metric', value: metric, checked, disabled: Boolean(blocker), 'aria-describedby': 'metrics-why' });
+        const input = el('input', {
+          type: 'checkbox',
+          name: 'metric',
+          value: metric,
+          checked,
+          disabled: Boolean(blocker),
+          'aria-describedby': 'metrics-why',
+        });
         input.addEventListener('change', () => {
           // From the ticked set, so a metric the breakdowns hide for now comes back with them.
           const next = new Set(ticked ?? chosen());
@@ -69,29 +84,77 @@ export function metricPicker(ctx: PartContext): MetricPicker {
           else next.delete(metric);
           tick(next);
         });
-        return el('label', { class: `chip${checked ? ' checked' : ''}${blocker ? ' disabled' : ''}`, title: blocker ? `${metric} ${blocker}` : `${metric}: ${metricNote(metric)}` }, input, metricLabel(metric));
+        return el(
+          'label',
+          {
+            class: `chip${checked ? ' checked' : ''}${blocker ? ' disabled' : ''}`,
+            title: blocker ? `${metric} ${blocker}` : `${metric}: ${metricNote(metric)}`,
+          },
+          input,
+          metricLabel(metric),
+        );
       });
-      return el('fieldset', { class: 'metric-group', id: `metric-group-${group.id}` }, el('legend', {}, group.title), el('div', { class: 'checks' }, ...chips));
+      return el(
+        'fieldset',
+        { class: 'metric-group', id: `metric-group-${group.id}` },
+        el('legend', {}, group.title),
+        el('div', { class: 'checks' }, ...chips),
+      );
     });
     replaceChildren(box, ...groups);
     const unavailable = [...reasons].map(([reason, labels]) => `${labels.join(', ')}: ${reason.replace(/^is /, '')}`);
     replaceChildren(why, unavailable.length ? `Unavailable. ${unavailable.join('. ')}.` : '');
     const available = availableMetrics(kind, breakdowns);
     const isDefault = current.join() === defaultMetrics(kind, breakdowns).join();
-    replaceChildren(summary, current.length === 0 ? 'none chosen'
-      : isDefault ? `${current.length}, the default set`
-        : current.length === available.length ? `all ${current.length}` : `${current.length}: ${current.map(metricLabel).join(', ')}`);
+    replaceChildren(
+      summary,
+      current.length === 0
+        ? 'none chosen'
+        : isDefault
+          ? `${current.length}, the default set`
+          : current.length === available.length
+            ? `all ${current.length}`
+            : `${current.length}: ${current.map(metricLabel).join(', ')}`,
+    );
     const columns = reportColumnCount(kind, breakdowns, current);
-    replaceChildren(width, current.length === 0 ? notice('warning', 'Choose at least one metric.')
-      : columns > NEW_SHEET_COLUMNS ? `Up to ${columns} columns, more than the ${NEW_SHEET_COLUMNS} of a new sheet: Insert formula adds the columns it needs first.`
-        : `Up to ${columns} columns from the first cell.`);
+    replaceChildren(
+      width,
+      current.length === 0
+        ? notice('warning', 'Choose at least one metric.')
+        : columns > NEW_SHEET_COLUMNS
+          ? `Up to ${columns} columns, more than the ${NEW_SHEET_COLUMNS} of a new sheet: Insert formula adds the columns it needs first.`
+          : `Up to ${columns} columns from the first cell.`,
+    );
   }
 
-  const node = el('div', { class: 'field' },
-    el('details', { id: 'metrics-picker', class: 'metric-picker' }, el('summary', {}, 'Metrics: ', summary), box, why,
-      el('div', { class: 'row metric-actions' },
+  const node = el(
+    'div',
+    { class: 'field' },
+    el(
+      'details',
+      { id: 'metrics-picker', class: 'metric-picker' },
+      el('summary', {}, 'Metrics: ', summary),
+      box,
+      why,
+      el(
+        'div',
+        { class: 'row metric-actions' },
         el('button', { type: 'button', class: 'link', id: 'metrics-default', onclick: () => tick(undefined) }, 'Default set'),
-        el('button', { type: 'button', class: 'link', id: 'metrics-all', onclick: () => tick(new Set(REPORT_SPECS[ctx.choice().kind].metrics)) }, 'All'))),
-    width);
-  return { node, reset: () => { ticked = undefined; }, render, chosen };
+        el(
+          'button',
+          { type: 'button', class: 'link', id: 'metrics-all', onclick: () => tick(new Set(REPORT_SPECS[ctx.choice().kind].metrics)) },
+          'All',
+        ),
+      ),
+    ),
+    width,
+  );
+  return {
+    node,
+    reset: () => {
+      ticked = undefined;
+    },
+    render,
+    chosen,
+  };
 }

@@ -20,9 +20,24 @@ export interface RequestOptions {
 
 export function requestOptions(ctx: PartContext): RequestOptions {
   const sort = el('select', { id: 'report-sort' });
-  const order = select([['desc', 'Descending'], ['asc', 'Ascending']], 'desc', { id: 'report-order' });
-  const currency = select(CURRENCIES.map((c) => [c, c] as const), 'USD', { id: 'report-currency' });
-  const decimals = select(Array.from({ length: DEC_DIGITS_MAX + 1 }, (_, i) => [String(i), String(i)] as const), '2', { id: 'report-decimals' });
+  const order = select(
+    [
+      ['desc', 'Descending'],
+      ['asc', 'Ascending'],
+    ],
+    'desc',
+    { id: 'report-order' },
+  );
+  const currency = select(
+    CURRENCIES.map((c) => [c, c] as const),
+    'USD',
+    { id: 'report-currency' },
+  );
+  const decimals = select(
+    Array.from({ length: DEC_DIGITS_MAX + 1 }, (_, i) => [String(i), String(i)] as const),
+    '2',
+    { id: 'report-decimals' },
+  );
   for (const control of [sort, order, currency, decimals]) control.addEventListener('change', () => ctx.changed());
 
   return {
@@ -33,7 +48,11 @@ export function requestOptions(ctx: PartContext): RequestOptions {
     render() {
       const choice = ctx.choice();
       const previousSort = sort.value;
-      replaceChildren(sort, el('option', { value: '' }, 'revenue (default)'), ...usableFields(choice).map((f) => el('option', { value: f, selected: f === previousSort }, f)));
+      replaceChildren(
+        sort,
+        el('option', { value: '' }, 'revenue (default)'),
+        ...usableFields(choice).map((f) => el('option', { value: f, selected: f === previousSort }, f)),
+      );
       const spec = REPORT_SPECS[choice.kind];
       currency.disabled = !spec.acceptsCurrency;
       decimals.disabled = !spec.acceptsDecDigits;

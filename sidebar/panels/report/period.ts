@@ -4,7 +4,13 @@
  * range, and one line saying what the period covers.
  */
 import {
-  type DatePreset, type DateRange, hourWindowFrom, MS_PER_HOUR, PRESET_LABELS, presetRange, presetsFor,
+  type DatePreset,
+  type DateRange,
+  hourWindowFrom,
+  MS_PER_HOUR,
+  PRESET_LABELS,
+  presetRange,
+  presetsFor,
   REALTIME_WINDOW_HOURS,
 } from '../../../src/core';
 import { el, field, replaceChildren } from '../../dom';
@@ -46,7 +52,8 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
     if (kind === 'realtime') {
       const earliest = Date.now() - REALTIME_WINDOW_HOURS * MS_PER_HOUR;
       const fromMs = Date.parse(`${startInput.value.slice(0, 13)}:00:00Z`);
-      if (fromMs < earliest - MS_PER_HOUR) return `Realtime data covers only the last ${REALTIME_WINDOW_HOURS} hours: choose a later start.`;
+      if (fromMs < earliest - MS_PER_HOUR)
+        return `Realtime data covers only the last ${REALTIME_WINDOW_HOURS} hours: choose a later start.`;
     }
     return window;
   }
@@ -70,7 +77,12 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
     nodes: [field('Period', preset), customBox, period],
     reset() {
       const kind = ctx.choice().kind;
-      replaceChildren(preset, ...presetsFor(kind).map((p) => el('option', { value: p, selected: p === (kind === 'main' ? 'last7' : 'last24h') }, PRESET_LABELS[p])));
+      replaceChildren(
+        preset,
+        ...presetsFor(kind).map((p) =>
+          el('option', { value: p, selected: p === (kind === 'main' ? 'last7' : 'last24h') }, PRESET_LABELS[p]),
+        ),
+      );
       render();
     },
     preset: () => preset.value as DatePreset,

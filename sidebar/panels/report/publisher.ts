@@ -36,7 +36,11 @@ export function publisherPicker(server: ServerClient, changed: () => void): Publ
   }
 
   picker.addEventListener('change', changed);
-  const reload = el('button', { type: 'button', class: 'icon', title: 'Reload publishers', 'aria-label': 'Reload publishers', onclick: () => void load() }, '⟳');
+  const reload = el(
+    'button',
+    { type: 'button', class: 'icon', title: 'Reload publishers', 'aria-label': 'Reload publishers', onclick: () => void load() },
+    '⟳',
+  );
   return {
     node: el('div', { class: 'field' }, el('label', { for: picker.id }, 'Publisher'), el('div', { class: 'row' }, picker, reload), status),
     load,

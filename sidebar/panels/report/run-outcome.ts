@@ -9,7 +9,8 @@ import { el, notice } from '../../dom';
 /** Why the Add chart button is off for a run with this header (or before any run), or undefined when it can draw. */
 export function chartBlocker(header: readonly string[] | undefined): string | undefined {
   if (!header?.includes('day')) return 'Run a report broken down by day first';
-  if (!header.includes('revenue') || !(header.includes('rpmByPvs') || header.includes('reqsRpm'))) return 'The chart draws revenue and RPM: choose both metrics and run the report again';
+  if (!header.includes('revenue') || !(header.includes('rpmByPvs') || header.includes('reqsRpm')))
+    return 'The chart draws revenue and RPM: choose both metrics and run the report again';
   return undefined;
 }
 
@@ -17,7 +18,10 @@ export function chartBlocker(header: readonly string[] | undefined): string | un
 export function runOutcome(summary: RunToSheetSummary): Array<HTMLElement | null> {
   const plural = (n: number) => (n === 1 ? '' : 's');
   return [
-    notice('success', `Wrote ${summary.dataRows} row${plural(summary.dataRows)} to '${summary.block.sheetName}' from ${summary.pages} page${plural(summary.pages)} in ${(summary.elapsedMs / 1000).toFixed(1)} s.`),
+    notice(
+      'success',
+      `Wrote ${summary.dataRows} row${plural(summary.dataRows)} to '${summary.block.sheetName}' from ${summary.pages} page${plural(summary.pages)} in ${(summary.elapsedMs / 1000).toFixed(1)} s.`,
+    ),
     summary.partialNote ? notice('warning', summary.partialNote) : null,
     previewTable(summary),
   ];
@@ -29,10 +33,27 @@ function previewTable(summary: RunToSheetSummary): HTMLElement {
   table.appendChild(el('thead', {}, el('tr', {}, ...summary.header.map((h) => el('th', { scope: 'col' }, h)))));
   const body = el('tbody');
   for (const row of summary.preview) {
-    body.appendChild(el('tr', {}, ...row.map((cell) => el('td', { class: typeof cell === 'number' ? 'num' : '' }, typeof cell === 'number' ? formatNumber(cell) : String(cell)))));
+    body.appendChild(
+      el(
+        'tr',
+        {},
+        ...row.map((cell) =>
+          el('td', { class: typeof cell === 'number' ? 'num' : '' }, typeof cell === 'number' ? formatNumber(cell) : String(cell)),
+        ),
+      ),
+    );
   }
   table.appendChild(body);
-  return el('div', {}, el('div', { class: 'hint' }, summary.dataRows > summary.preview.length ? `First ${summary.preview.length} of ${summary.dataRows} rows:` : 'Rows:'), el('div', { class: 'preview', id: 'run-preview' }, table));
+  return el(
+    'div',
+    {},
+    el(
+      'div',
+      { class: 'hint' },
+      summary.dataRows > summary.preview.length ? `First ${summary.preview.length} of ${summary.dataRows} rows:` : 'Rows:',
+    ),
+    el('div', { class: 'preview', id: 'run-preview' }, table),
+  );
 }
 
 function formatNumber(n: number): string {

@@ -6,8 +6,15 @@
  * (schedule-draft.ts, saved-reports.ts); the server validates the saved report again.
  */
 import {
-  A1_CELL_PATTERN, type BuilderRequest, type DatePreset, describePeriod, incrementalProblem, type Period, periodForPreset,
-  REPORT_SPECS, savedReportFromBuilder,
+  A1_CELL_PATTERN,
+  type BuilderRequest,
+  type DatePreset,
+  describePeriod,
+  incrementalProblem,
+  type Period,
+  periodForPreset,
+  REPORT_SPECS,
+  savedReportFromBuilder,
 } from '../../../src/core';
 import { el, field, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';
@@ -44,7 +51,17 @@ export interface ScheduleForm {
 }
 
 export function scheduleForm(source: ScheduleSource, ctx: PanelContext): ScheduleForm {
-  const toggle = el('button', { type: 'button', id: 'save-schedule', 'aria-expanded': 'false', 'aria-controls': 'schedule-form', title: 'Save this report with a refresh schedule' }, 'Save to schedule');
+  const toggle = el(
+    'button',
+    {
+      type: 'button',
+      id: 'save-schedule',
+      'aria-expanded': 'false',
+      'aria-controls': 'schedule-form',
+      title: 'Save this report with a refresh schedule',
+    },
+    'Save to schedule',
+  );
   const form = el('form', { id: 'schedule-form', class: 'schedule-section', hidden: true, novalidate: true, 'aria-label': 'Schedule' });
   const name = el('input', { type: 'text', id: 'schedule-name', maxlength: 100, autocomplete: 'off' });
   const periodLine = el('div', { class: 'hint field', id: 'schedule-period' });
@@ -72,7 +89,8 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     const now = period();
     const choice = source.choice();
     growingBox.hidden = !customRange();
-    const hourlyNote = REPORT_SPECS[choice.kind].hourly && source.preset() !== 'last24h' ? ' (hourly reports refresh a rolling window)' : '';
+    const hourlyNote =
+      REPORT_SPECS[choice.kind].hourly && source.preset() !== 'last24h' ? ' (hourly reports refresh a rolling window)' : '';
     replaceChildren(periodLine, `${describePeriod(now)}${hourlyNote}.`);
     const problem = incrementalProblem({ kind: choice.kind, breakdowns: requestBreakdowns(choice), period: now });
     if (problem) {
@@ -93,9 +111,15 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
   }
 
   function toggleOpen(): void {
-    if (!form.hidden) return close();
+    if (!form.hidden) {
+      close();
+      return;
+    }
     const request = source.request();
-    if (typeof request === 'string') return source.showError(request);
+    if (typeof request === 'string') {
+      source.showError(request);
+      return;
+    }
     if (!name.value.trim()) name.value = source.defaultName();
     const target = source.defaultTarget(request);
     sheet.value = target.sheetName;
@@ -132,9 +156,19 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       name.value = '';
       replaceChildren(
         outcome,
-        notice('success', el('span', {},
-          `Saved “${report.name}”: ${saved?.scheduleText ?? 'scheduled'}, ${describePeriod(refreshed)}, into ${saved?.target ?? `${report.target.sheetName}!${report.target.cell}`}. `,
-          el('button', { type: 'button', class: 'link', id: 'schedule-open-list', onclick: () => ctx.showPanel('schedules') }, 'See it in Schedules'))),
+        notice(
+          'success',
+          el(
+            'span',
+            {},
+            `Saved “${report.name}”: ${saved?.scheduleText ?? 'scheduled'}, ${describePeriod(refreshed)}, into ${saved?.target ?? `${report.target.sheetName}!${report.target.cell}`}. `,
+            el(
+              'button',
+              { type: 'button', class: 'link', id: 'schedule-open-list', onclick: () => ctx.showPanel('schedules') },
+              'See it in Schedules',
+            ),
+          ),
+        ),
       );
     } catch (error) {
       fail(failureText(error));

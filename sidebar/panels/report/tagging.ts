@@ -13,7 +13,10 @@ export function taggingHelper(): HTMLElement {
   const secondaryCount = el('span', { class: 'counter', id: 'tag-secondary-id-count' });
   const output = el('div', { id: 'tag-output' });
   const render = () => {
-    for (const [input, counter] of [[id, idCount], [secondary, secondaryCount]] as const) {
+    for (const [input, counter] of [
+      [id, idCount],
+      [secondary, secondaryCount],
+    ] as const) {
       const length = input.value.trim().length;
       replaceChildren(counter, `${length}/${EXTERNAL_ID_MAX_LENGTH}`);
       counter.classList.toggle('over', length > EXTERNAL_ID_MAX_LENGTH);
@@ -26,9 +29,12 @@ export function taggingHelper(): HTMLElement {
     const s = taggingSnippets(ids);
     replaceChildren(
       output,
-      el('div', { class: 'label' }, 'Global variables (before the widget script)'), el('pre', { class: 'code', id: 'tag-globals' }, s.globalVariables),
-      el('div', { class: 'label' }, 'Or attributes on the widget container'), el('pre', { class: 'code', id: 'tag-container' }, s.containerAttributes),
-      el('div', { class: 'label' }, 'AMP pages: attributes on the embed'), el('pre', { class: 'code', id: 'tag-amp' }, s.amp),
+      el('div', { class: 'label' }, 'Global variables (before the widget script)'),
+      el('pre', { class: 'code', id: 'tag-globals' }, s.globalVariables),
+      el('div', { class: 'label' }, 'Or attributes on the widget container'),
+      el('pre', { class: 'code', id: 'tag-container' }, s.containerAttributes),
+      el('div', { class: 'label' }, 'AMP pages: attributes on the embed'),
+      el('pre', { class: 'code', id: 'tag-amp' }, s.amp),
     );
   };
   for (const input of [id, secondary]) input.addEventListener('input', render);
@@ -41,7 +47,11 @@ export function taggingHelper(): HTMLElement {
     'details',
     { class: 'card', id: 'tagging-helper' },
     el('summary', {}, 'Tag pages with external IDs'),
-    el('p', { class: 'hint' }, `External-ID reports count what pages tag. Data appears 48 hours after tagging; IDs are at most ${EXTERNAL_ID_MAX_LENGTH} characters.`),
+    el(
+      'p',
+      { class: 'hint' },
+      `External-ID reports count what pages tag. Data appears 48 hours after tagging; IDs are at most ${EXTERNAL_ID_MAX_LENGTH} characters.`,
+    ),
     idField,
     secondaryField,
     output,

@@ -21,7 +21,15 @@ export interface TargetPicker {
 }
 
 export function targetPicker(server: ServerClient): TargetPicker {
-  const target = select([['newSheet', 'A new sheet'], ['existingSheet', 'An existing sheet (from A1)'], ['activeCell', 'The active cell']], 'newSheet', { id: 'report-target' });
+  const target = select(
+    [
+      ['newSheet', 'A new sheet'],
+      ['existingSheet', 'An existing sheet (from A1)'],
+      ['activeCell', 'The active cell'],
+    ],
+    'newSheet',
+    { id: 'report-target' },
+  );
   const sheet = el('select', { id: 'report-target-sheet' });
   const newName = el('input', { type: 'text', id: 'report-target-name', placeholder: NEW_SHEET_NAME, maxlength: 90 });
   const detail = el('div');
@@ -30,8 +38,13 @@ export function targetPicker(server: ServerClient): TargetPicker {
   function render(): void {
     const type = target.value as RunTarget['type'];
     if (type === 'newSheet') replaceChildren(detail, field('New sheet name', newName));
-    else if (type === 'existingSheet') replaceChildren(detail, field('Sheet', sheet, 'Its earlier report there is replaced once every page has arrived.'));
-    else replaceChildren(detail, el('div', { class: 'hint field' }, activeCell ? `Starting at ${activeCell}.` : 'Starting at the selected cell.'));
+    else if (type === 'existingSheet')
+      replaceChildren(detail, field('Sheet', sheet, 'Its earlier report there is replaced once every page has arrived.'));
+    else
+      replaceChildren(
+        detail,
+        el('div', { class: 'hint field' }, activeCell ? `Starting at ${activeCell}.` : 'Starting at the selected cell.'),
+      );
   }
 
   target.addEventListener('change', render);

@@ -5,7 +5,10 @@
 import type { Cache, KeyValueStore } from '../ports';
 
 export class CacheStore implements KeyValueStore {
-  constructor(private readonly cache: Cache, private readonly ttlSeconds: number) {}
+  constructor(
+    private readonly cache: Cache,
+    private readonly ttlSeconds: number,
+  ) {}
   get(key: string): string | null {
     return this.cache.get(key);
   }

@@ -171,7 +171,9 @@ export class CacheBudget {
     try {
       const parsed = JSON.parse(this.cache.get(this.ledgerKey) ?? '[]') as unknown;
       return Array.isArray(parsed)
-        ? parsed.filter((e): e is LedgerEntry => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'number' && typeof e[2] === 'number')
+        ? parsed.filter(
+            (e): e is LedgerEntry => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'number' && typeof e[2] === 'number',
+          )
         : [];
     } catch {
       return [];

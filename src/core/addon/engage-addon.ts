@@ -9,8 +9,14 @@ import type { ReportInput } from '../api/report-request';
 import { RateLimitError } from '../errors';
 import type { BatchCache, Cell, Compressor } from '../ports';
 import {
-  fetchRecommendations, RECOMMENDATIONS_RESULT_TTL_SECONDS, recommendationsInput, recommendationsPreview, recommendationsTable,
-  type RawRecommendationsInput, type RecommendationsDeps, type RecommendationsPreview,
+  fetchRecommendations,
+  RECOMMENDATIONS_RESULT_TTL_SECONDS,
+  recommendationsInput,
+  recommendationsPreview,
+  recommendationsTable,
+  type RawRecommendationsInput,
+  type RecommendationsDeps,
+  type RecommendationsPreview,
 } from '../recommendations/recommendations';
 import { lookupTable } from '../sheets/lookup-table';
 import { reportResultToTable, tableToValues } from '../sheets/report-table';
@@ -43,7 +49,13 @@ export class EngageAddon {
 
   constructor(private readonly deps: AddonDeps) {
     this.session = new EngageSession(deps);
-    this.results = new FormulaCache({ cache: deps.documentCache, compressor: deps.compressor, lock: deps.documentLock, clock: deps.clock, sleeper: deps.sleeper });
+    this.results = new FormulaCache({
+      cache: deps.documentCache,
+      compressor: deps.compressor,
+      lock: deps.documentLock,
+      clock: deps.clock,
+      sleeper: deps.sleeper,
+    });
   }
 
   /** A report as sheet values (header, rows, totals), cached and shared between identical formulas. */
@@ -52,14 +64,28 @@ export class EngageAddon {
     const query = session.buildQuery(kind, input);
     const engage = session.signedIn();
     const identity = [
-      'report', session.reportingBaseUrl(), engage.tokenHash, kind, query.params, query.breakdowns, query.metrics, options.maxRows ?? null,
-      this.deps.timeZone, options.refresh ?? null,
+      'report',
+      session.reportingBaseUrl(),
+      engage.tokenHash,
+      kind,
+      query.params,
+      query.breakdowns,
+      query.metrics,
+      options.maxRows ?? null,
+      this.deps.timeZone,
+      options.refresh ?? null,
     ];
     return this.results.computeOnce(identity, RESULT_TTL_SECONDS[kind], options.deadlineAtMs, (fetchByMs) => {
-      const result = engage.runReport(query, { deadlineAtMs: fetchByMs, allOrNothing: true, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}) });
+      const result = engage.runReport(query, {
+        deadlineAtMs: fetchByMs,
+        allOrNothing: true,
+        ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}),
+      });
       if (result.stoppedBecause === 'rateLimit') {
         throw new RateLimitError({
-          status: 429, local: true, nowMs: this.deps.clock.now(),
+          status: 429,
+          local: true,
+          nowMs: this.deps.clock.now(),
           limitDescription: `only ${result.items.length} of ${result.totalItems} rows could be fetched within the 30 report requests a minute`,
           ...(result.retryAtMs !== undefined ? { retryAtMs: result.retryAtMs } : {}),
         });
@@ -73,7 +99,8 @@ export class EngageAddon {
     const engage = this.session.signedIn();
     const identity = ['lookup', this.session.reportingBaseUrl(), engage.tokenHash, kind, publisherId ?? null, options.refresh ?? null];
     return this.results.computeOnce(identity, RESULT_TTL_SECONDS.lookup, options.deadlineAtMs, (fetchByMs) =>
-      lookupTable(engage.lookup(kind, publisherId, { deadlineAtMs: fetchByMs }), LOOKUPS[kind].title));
+      lookupTable(engage.lookup(kind, publisherId, { deadlineAtMs: fetchByMs }), LOOKUPS[kind].title),
+    );
   }
 
   // ---- In-chat recommendations (key-authorised: no sign-in needed) ----
@@ -85,13 +112,17 @@ export class EngageAddon {
     // The identity is stored in the cache: it holds a hash of the key, never the key.
     const identity = ['recs', config.recommendationsUrl, hashText(config.apiKey), input, options.refresh ?? null];
     return this.results.computeOnce(identity, RECOMMENDATIONS_RESULT_TTL_SECONDS, options.deadlineAtMs, (fetchByMs) =>
-      recommendationsTable(fetchRecommendations(this.recommendationsDeps(), config, input, { deadlineAtMs: fetchByMs })));
+      recommendationsTable(fetchRecommendations(this.recommendationsDeps(), config, input, { deadlineAtMs: fetchByMs })),
+    );
   }
 
   /** The sidebar's preview: fresh documents (each answer has its own pixel address), only with http(s) links. */
   previewRecommendations(raw: RawRecommendationsInput, options: { deadlineAtMs: number }): RecommendationsPreview {
     const input = recommendationsInput(raw, this.session.defaultWidgetId());
-    return recommendationsPreview(fetchRecommendations(this.recommendationsDeps(), this.session.recommendationsConfig(), input, options), input);
+    return recommendationsPreview(
+      fetchRecommendations(this.recommendationsDeps(), this.session.recommendationsConfig(), input, options),
+      input,
+    );
   }
 
   private recommendationsDeps(): RecommendationsDeps {

@@ -138,12 +138,21 @@ export class EngageSession implements ScheduleAccount {
     if (!stored) {
       const expired = this.deps.userStore.get(TOKEN_STORE_KEY) !== null;
       return expired
-        ? { signedIn: false, rejected: false, warning: `Your Engage sign-in is older than ${TOKEN_LIFETIME_DAYS} days and has expired: sign in again.` }
+        ? {
+            signedIn: false,
+            rejected: false,
+            warning: `Your Engage sign-in is older than ${TOKEN_LIFETIME_DAYS} days and has expired: sign in again.`,
+          }
         : { signedIn: false, rejected: false };
     }
     const rejected = this.isRejected(stored);
     const now = this.deps.clock.now();
-    const state: SessionState = { signedIn: !rejected, rejected, source: stored.source, tokenAgeDays: Math.floor((now - stored.obtainedAtMs) / MS_PER_DAY) };
+    const state: SessionState = {
+      signedIn: !rejected,
+      rejected,
+      source: stored.source,
+      tokenAgeDays: Math.floor((now - stored.obtainedAtMs) / MS_PER_DAY),
+    };
     if (stored.username) state.username = stored.username;
     if (stored.expiresAtMs !== undefined) state.expiresAt = new Date(stored.expiresAtMs).toISOString();
     if (rejected) state.warning = 'Engage no longer accepts your sign-in (the password may have changed): sign in again.';
@@ -309,7 +318,9 @@ export class EngageSession implements ScheduleAccount {
     }
     if (!stored) {
       throw deps.inCustomFunction
-        ? new NotSignedInError('the owner of this spreadsheet must sign in from the Engage sidebar (Extensions > Engage for Sheets > Open sidebar), because formulas run with the owner\'s sign-in')
+        ? new NotSignedInError(
+            "the owner of this spreadsheet must sign in from the Engage sidebar (Extensions > Engage for Sheets > Open sidebar), because formulas run with the owner's sign-in",
+          )
         : new NotSignedInError();
     }
     if (this.isRejected(stored)) {

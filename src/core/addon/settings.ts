@@ -29,24 +29,32 @@ const httpUrl = (what: string) =>
   );
 
 export const settingsSchema = z.object({
-  reportingBaseUrl: z.optional(z.pipe(
-    httpUrl('the reporting base address, ending with /engage/v2').check(z.refine((v) => /\/engage\/v2\/?$/.test(v), 'must end with /engage/v2')),
-    z.transform((v) => v.replace(/\/+$/, '')),
-  )),
+  reportingBaseUrl: z.optional(
+    z.pipe(
+      httpUrl('the reporting base address, ending with /engage/v2').check(
+        z.refine((v) => /\/engage\/v2\/?$/.test(v), 'must end with /engage/v2'),
+      ),
+      z.transform((v) => v.replace(/\/+$/, '')),
+    ),
+  ),
   recommendationsUrl: z.optional(httpUrl('the in-chat recommendations endpoint')),
-  apiKey: z.optional(text().check(
-    z.trim(),
-    z.minLength(1, 'must not be empty'),
-    z.maxLength(512, 'must be at most 512 characters'),
-    z.refine((v) => !/\s/.test(v), 'must not contain spaces'),
-    z.refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters'),
-  )),
-  widgetId: z.optional(text().check(
-    z.trim(),
-    z.minLength(1, 'must not be empty'),
-    z.maxLength(110, 'must be at most 110 characters'),
-    z.refine((v) => /^[\w.-]+$/.test(v), 'may hold only letters, digits, "_", "-" and "."'),
-  )),
+  apiKey: z.optional(
+    text().check(
+      z.trim(),
+      z.minLength(1, 'must not be empty'),
+      z.maxLength(512, 'must be at most 512 characters'),
+      z.refine((v) => !/\s/.test(v), 'must not contain spaces'),
+      z.refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters'),
+    ),
+  ),
+  widgetId: z.optional(
+    text().check(
+      z.trim(),
+      z.minLength(1, 'must not be empty'),
+      z.maxLength(110, 'must be at most 110 characters'),
+      z.refine((v) => /^[\w.-]+$/.test(v), 'may hold only letters, digits, "_", "-" and "."'),
+    ),
+  ),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -77,7 +85,10 @@ const FETCHED_ADDRESS: Partial<Record<SettingName, (value: string) => string>> =
 };
 
 export class SettingsStore {
-  constructor(private readonly store: KeyValueStore, private readonly deployment?: Deployment) {}
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly deployment?: Deployment,
+  ) {}
 
   /** The settings in effect: what the user saved over the deployment's default addresses. */
   load(): Settings {
@@ -156,7 +167,10 @@ export class SettingsStore {
 }
 
 export function publicSettings(settings: Settings, deployment?: Deployment): PublicSettings {
-  const shown: PublicSettings = { hasApiKey: Boolean(settings.apiKey), allowedAddresses: deployment ? [...deployment.urlFetchWhitelist] : [] };
+  const shown: PublicSettings = {
+    hasApiKey: Boolean(settings.apiKey),
+    allowedAddresses: deployment ? [...deployment.urlFetchWhitelist] : [],
+  };
   if (settings.reportingBaseUrl) shown.reportingBaseUrl = settings.reportingBaseUrl;
   if (settings.recommendationsUrl) shown.recommendationsUrl = settings.recommendationsUrl;
   if (settings.widgetId) shown.widgetId = settings.widgetId;

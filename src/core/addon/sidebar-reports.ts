@@ -71,7 +71,9 @@ export class SidebarReports {
   }
 
   listPublishers(): Publisher[] {
-    const entries = this.deps.session.signedIn().lookup('publishers', undefined, { deadlineAtMs: this.deps.clock.now() + PUBLISHER_LIST_BUDGET_MS });
+    const entries = this.deps.session
+      .signedIn()
+      .lookup('publishers', undefined, { deadlineAtMs: this.deps.clock.now() + PUBLISHER_LIST_BUDGET_MS });
     return entries
       .map((e) => ({ id: String(e.id ?? ''), name: String(e.name ?? e.id ?? '') }))
       .filter((p) => p.id !== '')
@@ -106,13 +108,16 @@ export class SidebarReports {
         dataRows: block.dataRows,
         pages,
         header: (block.values[0] ?? []).map(String),
-        preview: block.values.slice(1, 1 + Math.min(PREVIEW_ROWS, block.dataRows)).map((row) => row.map((cell, c) => plainCell(cell, this.deps.timeZone, block.kinds[c] === 'hour'))),
+        preview: block.values
+          .slice(1, 1 + Math.min(PREVIEW_ROWS, block.dataRows))
+          .map((row) => row.map((cell, c) => plainCell(cell, this.deps.timeZone, block.kinds[c] === 'hour'))),
         elapsedMs: this.deps.clock.now() - started,
       };
       if (result.partial) {
-        summary.partialNote = result.stoppedBecause === 'rateLimit'
-          ? `Only ${result.items.length} of ${result.totalItems} rows arrived within the 30 report requests a minute: run it again in a minute for the rest.`
-          : `Only ${result.items.length} of ${result.totalItems} rows were fetched.`;
+        summary.partialNote =
+          result.stoppedBecause === 'rateLimit'
+            ? `Only ${result.items.length} of ${result.totalItems} rows arrived within the 30 report requests a minute: run it again in a minute for the rest.`
+            : `Only ${result.items.length} of ${result.totalItems} rows were fetched.`;
       }
       return summary;
     } catch (e) {
@@ -140,7 +145,10 @@ export class SidebarReports {
     const { kind, input } = toReportInput(request);
     const query = this.deps.session.buildQuery(kind, input);
     const metrics = query.metrics === ALL_METRICS ? availableMetrics(kind, query.breakdowns) : query.metrics;
-    return { formula: reportFormula(request as BuilderRequest, refreshReference), columns: reportColumnCount(kind, query.breakdowns, metrics) };
+    return {
+      formula: reportFormula(request as BuilderRequest, refreshReference),
+      columns: reportColumnCount(kind, query.breakdowns, metrics),
+    };
   }
 
   private setProgress(runId: string, progress: RunProgress): void {
@@ -154,14 +162,22 @@ export class SidebarReports {
 
 /** The id the sidebar chose for a run; checked before a run inserts a sheet or sends anything. */
 export function checkRunId(runId: unknown): string {
-  if (typeof runId !== 'string' || !/^[A-Za-z0-9_-]{6,64}$/.test(runId)) throw ValidationError.single('runId', 'must be 6 to 64 letters, digits, "-" or "_"');
+  if (typeof runId !== 'string' || !/^[A-Za-z0-9_-]{6,64}$/.test(runId))
+    throw ValidationError.single('runId', 'must be 6 to 64 letters, digits, "-" or "_"');
   return runId;
 }
 
 /** A cell as plain data for google.script.run (which cannot carry Dates): a date as the day it shows. */
 export function plainCell(cell: Cell, timeZone: string, withHour = false): string | number | boolean {
   if (isDate(cell)) {
-    const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' }).formatToParts(cell);
+    const parts = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      hourCycle: 'h23',
+    }).formatToParts(cell);
     const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
     const hour = get('hour');
     return `${get('year')}-${get('month')}-${get('day')}${withHour ? ` ${hour}:00` : ''}`;

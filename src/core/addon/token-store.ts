@@ -21,7 +21,10 @@ export interface StoredToken {
 }
 
 export class TokenStore {
-  constructor(private readonly store: KeyValueStore, private readonly clock: Clock) {}
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly clock: Clock,
+  ) {}
 
   save(token: string, source: StoredToken['source'], username?: string): StoredToken {
     const now = this.clock.now();

@@ -41,7 +41,11 @@ export interface QuotaView {
 }
 
 export function quotaView(usage: QuotaUsage): QuotaView {
-  return { used: usage.used, limit: usage.limit, ...(usage.resetAtMs !== undefined ? { resetAt: new Date(usage.resetAtMs).toISOString() } : {}) };
+  return {
+    used: usage.used,
+    limit: usage.limit,
+    ...(usage.resetAtMs !== undefined ? { resetAt: new Date(usage.resetAtMs).toISOString() } : {}),
+  };
 }
 
 /** Stored as {"s": window start (epoch ms), "n": amount used}. */
@@ -57,7 +61,11 @@ export interface DailyQuotaDeps {
 }
 
 export class DailyQuota {
-  constructor(private readonly deps: DailyQuotaDeps, readonly key: string, readonly limit: number) {}
+  constructor(
+    private readonly deps: DailyQuotaDeps,
+    readonly key: string,
+    readonly limit: number,
+  ) {}
 
   usage(): QuotaUsage {
     const window = this.read();
@@ -97,7 +105,13 @@ export class DailyQuota {
     try {
       const parsed = JSON.parse(raw) as Partial<StoredWindow>;
       const now = this.deps.clock.now();
-      if (typeof parsed.s !== 'number' || typeof parsed.n !== 'number' || parsed.s + QUOTA_WINDOW_MS <= now || parsed.s > now + QUOTA_WINDOW_MS) return undefined;
+      if (
+        typeof parsed.s !== 'number' ||
+        typeof parsed.n !== 'number' ||
+        parsed.s + QUOTA_WINDOW_MS <= now ||
+        parsed.s > now + QUOTA_WINDOW_MS
+      )
+        return undefined;
       return { s: parsed.s, n: parsed.n };
     } catch {
       return undefined;
@@ -136,7 +150,10 @@ export const FORMULA_RESERVE_SHARE = 0.2;
 
 /** The URL Fetch count as the request sender uses it: every attempt is counted before it is made, batch members one by one. */
 export class FetchQuota implements FetchCounter {
-  constructor(readonly quota: DailyQuota, private readonly clock: Clock) {}
+  constructor(
+    readonly quota: DailyQuota,
+    private readonly clock: Clock,
+  ) {}
 
   spend(calls: number): void {
     if (!this.quota.take(calls)) throw this.error(this.quota.usage(), true);
@@ -153,6 +170,11 @@ export class FetchQuota implements FetchCounter {
   }
 
   private error(usage: QuotaUsage, local: boolean): FetchQuotaError {
-    return new FetchQuotaError({ limit: usage.limit, nowMs: this.clock.now(), local, ...(usage.resetAtMs !== undefined ? { resetAtMs: usage.resetAtMs } : {}) });
+    return new FetchQuotaError({
+      limit: usage.limit,
+      nowMs: this.clock.now(),
+      local,
+      ...(usage.resetAtMs !== undefined ? { resetAtMs: usage.resetAtMs } : {}),
+    });
   }
 }

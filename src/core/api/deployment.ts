@@ -94,7 +94,8 @@ function matchesPrefix(url: string, prefix: string): boolean {
 /** Apps Script fetches only https; plain http is for the loopback emulator. */
 export function addressProblem(url: string, deployment: Pick<Deployment, 'urlFetchWhitelist'> | undefined): string | undefined {
   if (isLoopbackUrl(url)) return undefined;
-  if (!/^https:\/\//i.test(url)) return 'must be an https address (plain http is only for a test server on this machine, such as http://127.0.0.1)';
+  if (!/^https:\/\//i.test(url))
+    return 'must be an https address (plain http is only for a test server on this machine, such as http://127.0.0.1)';
   const prefixes = deployment?.urlFetchWhitelist ?? [];
   if (prefixes.length === 0 || allowedByWhitelist(url, prefixes)) return undefined;
   return `must start with ${describePrefixes(prefixes)}, the addresses this add-on is allowed to call`;

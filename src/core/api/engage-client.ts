@@ -9,7 +9,17 @@ import { FORMULA_FETCH_BUDGET_MS } from '../budgets';
 import { encodeBase64 } from '../util/base64';
 import { NotSignedInError, ValidationError } from '../errors';
 import { fetchReport, type PageFetcher, type PageRange, type ReportResult } from './paging';
-import { FETCH_URL_MAX_CHARS, type Cache, type Clock, type HttpRequest, type HttpTransport, type KeyValueStore, type Lock, type RandomSource, type Sleeper } from '../ports';
+import {
+  FETCH_URL_MAX_CHARS,
+  type Cache,
+  type Clock,
+  type HttpRequest,
+  type HttpTransport,
+  type KeyValueStore,
+  type Lock,
+  type RandomSource,
+  type Sleeper,
+} from '../ports';
 import { LOGIN_RATE_RULE, RateLimiter, REPORT_RATE_RULE, type RateReservation } from './rate-limiter';
 import { buildReportQuery, buildUrl, publisherIdProblem, reportPageUrl, type ReportInput, type ReportQuery } from './report-request';
 import { parseLoginToken, parseLookup, parseReportPage, type LookupEntry, type ReportPage } from './responses';
@@ -86,7 +96,9 @@ export class EngageClient implements PageFetcher {
     const deps = { store: options.store ?? memoryStore(), clock: options.clock, sleeper: options.sleeper };
     this.limiter = new RateLimiter(options.lock ? { ...deps, lock: options.lock } : deps);
     this.sender = new RequestSender({
-      transport: options.transport, clock: options.clock, sleeper: options.sleeper,
+      transport: options.transport,
+      clock: options.clock,
+      sleeper: options.sleeper,
       random: options.random ?? Math.random,
       policy: { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy },
       limiter: this.limiter,
@@ -121,19 +133,36 @@ export class EngageClient implements PageFetcher {
     const problems = [];
     if (typeof username !== 'string' || username.trim() === '') problems.push({ argument: 'username', message: 'username: is required' });
     else if (username.trim().length > USERNAME_MAX_CHARS) {
-      problems.push({ argument: 'username', message: `username: is ${username.trim().length} characters long; a user name has at most ${USERNAME_MAX_CHARS}` });
-    }
-    else if (controlCharacterIndex(username) >= 0) problems.push({ argument: 'username', message: `username: ${quoted(username)} contains ${describeControlCharacter(username)}` });
-    else if (username.includes(':')) problems.push({ argument: 'username', message: `username: ${quoted(username)} must not contain ':' (Basic credentials cannot carry it)` });
+      problems.push({
+        argument: 'username',
+        message: `username: is ${username.trim().length} characters long; a user name has at most ${USERNAME_MAX_CHARS}`,
+      });
+    } else if (controlCharacterIndex(username) >= 0)
+      problems.push({ argument: 'username', message: `username: ${quoted(username)} contains ${describeControlCharacter(username)}` });
+    else if (username.includes(':'))
+      problems.push({
+        argument: 'username',
+        message: `username: ${quoted(username)} must not contain ':' (Basic credentials cannot carry it)`,
+      });
     if (typeof password !== 'string' || password === '') problems.push({ argument: 'password', message: 'password: is required' });
-    else if (password.length > PASSWORD_MAX_CHARS) problems.push({ argument: 'password', message: `password: is ${password.length} characters long; a password has at most ${PASSWORD_MAX_CHARS}` });
+    else if (password.length > PASSWORD_MAX_CHARS)
+      problems.push({
+        argument: 'password',
+        message: `password: is ${password.length} characters long; a password has at most ${PASSWORD_MAX_CHARS}`,
+      });
     if (problems.length) throw new ValidationError(problems);
     const request: HttpRequest = {
-      url: `${this.baseUrl}/login`, method: 'get',
+      url: `${this.baseUrl}/login`,
+      method: 'get',
       headers: { Authorization: `Basic ${encodeBase64(`${username.trim()}:${password}`)}` },
     };
     // Spends the login guard (failed logins count at the service too) and is never retried.
-    const response = this.sender.send(request, { operation: 'GET /login', deadlineAtMs: this.deadline(options), retry: false, rate: { rule: LOGIN_RATE_RULE, scope: username.trim().toLowerCase() } });
+    const response = this.sender.send(request, {
+      operation: 'GET /login',
+      deadlineAtMs: this.deadline(options),
+      retry: false,
+      rate: { rule: LOGIN_RATE_RULE, scope: username.trim().toLowerCase() },
+    });
     const token = parseLoginToken(response.body, response.headers[TRACE_ID_HEADER]);
     this.currentToken = token;
     return token;
@@ -175,11 +204,21 @@ export class EngageClient implements PageFetcher {
     return entries;
   }
 
-  listPublishers(options?: CallOptions): LookupEntry[] { return this.lookup('publishers', undefined, options); }
-  listWidgets(publisherId: string, options?: CallOptions): LookupEntry[] { return this.lookup('widgets', publisherId, options); }
-  listNativeApps(publisherId: string, options?: CallOptions): LookupEntry[] { return this.lookup('nativeApps', publisherId, options); }
-  listCountries(options?: CallOptions): LookupEntry[] { return this.lookup('countries', undefined, options); }
-  listTimezones(options?: CallOptions): LookupEntry[] { return this.lookup('timezones', undefined, options); }
+  listPublishers(options?: CallOptions): LookupEntry[] {
+    return this.lookup('publishers', undefined, options);
+  }
+  listWidgets(publisherId: string, options?: CallOptions): LookupEntry[] {
+    return this.lookup('widgets', publisherId, options);
+  }
+  listNativeApps(publisherId: string, options?: CallOptions): LookupEntry[] {
+    return this.lookup('nativeApps', publisherId, options);
+  }
+  listCountries(options?: CallOptions): LookupEntry[] {
+    return this.lookup('countries', undefined, options);
+  }
+  listTimezones(options?: CallOptions): LookupEntry[] {
+    return this.lookup('timezones', undefined, options);
+  }
 
   /**
    * Validates report arguments against the spec, with "now" from the injected clock, and checks that
@@ -190,8 +229,13 @@ export class EngageClient implements PageFetcher {
     // The longest page address: the largest page at an offset with as many digits as any report reaches.
     const length = reportPageUrl(this.baseUrl, query, { limit: query.spec.pageMax, offset: 99_999_999 }).length;
     if (length > FETCH_URL_MAX_CHARS) {
-      const longest = (['filter', 'entityId', 'sort'] as const).reduce((a, b) => ((query.params[b] ?? '').length > (query.params[a] ?? '').length ? b : a));
-      throw ValidationError.single(longest, `makes the request address ${length} characters long, more than the ${FETCH_URL_MAX_CHARS} Apps Script can send: shorten it (fewer or shorter values)`);
+      const longest = (['filter', 'entityId', 'sort'] as const).reduce((a, b) =>
+        (query.params[b] ?? '').length > (query.params[a] ?? '').length ? b : a,
+      );
+      throw ValidationError.single(
+        longest,
+        `makes the request address ${length} characters long, more than the ${FETCH_URL_MAX_CHARS} Apps Script can send: shorten it (fewer or shorter values)`,
+      );
     }
     return query;
   }
@@ -217,7 +261,10 @@ export class EngageClient implements PageFetcher {
   fetchFirstPage(query: ReportQuery, page: PageRange, deadlineAtMs: number): ReportPage {
     const token = this.requireToken();
     const response = this.sender.send(this.pageRequest(query, page, token), {
-      operation: `GET ${query.spec.path}`, deadlineAtMs, retry: true, rate: { rule: REPORT_RATE_RULE, scope: query.entityId },
+      operation: `GET ${query.spec.path}`,
+      deadlineAtMs,
+      retry: true,
+      rate: { rule: REPORT_RATE_RULE, scope: query.entityId },
     });
     return parseReportPage(response.body, `GET ${query.spec.path}`, response.headers[TRACE_ID_HEADER]);
   }
@@ -233,9 +280,15 @@ export class EngageClient implements PageFetcher {
   fetchPages(query: ReportQuery, pages: PageRange[], deadlineAtMs: number, reservation: RateReservation): ReportPage[] {
     const token = this.requireToken();
     const operation = `GET ${query.spec.path}`;
-    const responses = this.sender.sendAll(pages.map((p) => this.pageRequest(query, p, token)), {
-      operation, deadlineAtMs, retry: true, rate: { rule: REPORT_RATE_RULE, scope: query.entityId, reservation },
-    });
+    const responses = this.sender.sendAll(
+      pages.map((p) => this.pageRequest(query, p, token)),
+      {
+        operation,
+        deadlineAtMs,
+        retry: true,
+        rate: { rule: REPORT_RATE_RULE, scope: query.entityId, reservation },
+      },
+    );
     return responses.map((r) => parseReportPage(r.body, operation, r.headers[TRACE_ID_HEADER]));
   }
 
@@ -256,4 +309,3 @@ export class EngageClient implements PageFetcher {
     return options.deadlineAtMs ?? this.options.clock.now() + this.timeBudgetMs();
   }
 }
-

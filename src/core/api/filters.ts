@@ -42,7 +42,8 @@ function builderProblem(argument: string, index: number, rule: string): Validati
 }
 
 function formatNumber(n: number, argument: string, index: number, field: string): string {
-  if (typeof n !== 'number' || !Number.isFinite(n)) throw builderProblem(argument, index, `(${field}) needs a finite number, got ${String(n)}`);
+  if (typeof n !== 'number' || !Number.isFinite(n))
+    throw builderProblem(argument, index, `(${field}) needs a finite number, got ${String(n)}`);
   const text = String(n);
   if (!NUMBER_PATTERN.test(text)) throw builderProblem(argument, index, `(${field}) cannot write ${text} as a plain decimal number`);
   return text;
@@ -55,7 +56,9 @@ export function buildFilter(conditions: readonly FilterCondition[], argument = '
       if (!FIELD_PATTERN.test(c.field)) throw builderProblem(argument, i, `has an invalid field name '${c.field}'`);
       let value: string;
       switch (c.op) {
-        case 'eq': case 'gt': case 'lt':
+        case 'eq':
+        case 'gt':
+        case 'lt':
           value = formatNumber(c.value, argument, i, c.field);
           break;
         case 'between': {
@@ -64,15 +67,19 @@ export function buildFilter(conditions: readonly FilterCondition[], argument = '
           value = `${formatNumber(low, argument, i, c.field)},${formatNumber(high, argument, i, c.field)}`;
           break;
         }
-        case 'in': case 'not_in':
+        case 'in':
+        case 'not_in':
           if (c.value.length === 0) throw builderProblem(argument, i, `(${c.field} ${c.op}) needs at least one value`);
           for (const v of c.value) {
-            if (v === '' || /[,;]/.test(v)) throw builderProblem(argument, i, `(${c.field} ${c.op}) cannot carry the value '${v}' (empty, or containing ',' or ';')`);
+            if (v === '' || /[,;]/.test(v))
+              throw builderProblem(argument, i, `(${c.field} ${c.op}) cannot carry the value '${v}' (empty, or containing ',' or ';')`);
           }
           value = c.value.join(',');
           break;
-        case 'contains': case 'not_contains':
-          if (c.value === '' || c.value.includes(';')) throw builderProblem(argument, i, `(${c.field} ${c.op}) cannot carry the text '${c.value}' (empty, or containing ';')`);
+        case 'contains':
+        case 'not_contains':
+          if (c.value === '' || c.value.includes(';'))
+            throw builderProblem(argument, i, `(${c.field} ${c.op}) cannot carry the text '${c.value}' (empty, or containing ';')`);
           value = c.value;
           break;
         default:
@@ -99,7 +106,11 @@ export function parseFilter(expression: string, argument = 'filter'): ParsedFilt
     if (end < 0) end = expression.length;
     let segStart = start;
     while (segStart < end && expression[segStart] === ' ') segStart++;
-    if (segStart === end) fail(segStart, conditions.length === 0 && end < expression.length ? 'empty condition before \';\'' : 'empty condition (a \';\' with nothing after it)');
+    if (segStart === end)
+      fail(
+        segStart,
+        conditions.length === 0 && end < expression.length ? "empty condition before ';'" : "empty condition (a ';' with nothing after it)",
+      );
     const segment = expression.slice(segStart, end);
     const firstColon = segment.indexOf(':');
     if (firstColon < 0) fail(segStart, `${quoted(segment)} is not <field>:<operator>:<value>`);
@@ -107,7 +118,7 @@ export function parseFilter(expression: string, argument = 'filter'): ParsedFilt
     if (field === '') fail(segStart, 'missing field name');
     if (!FIELD_PATTERN.test(field)) {
       const bad = [...field].findIndex((ch, k) => !(k === 0 ? /[A-Za-z]/ : /[A-Za-z0-9_.]/).test(ch));
-      fail(segStart + (bad < 0 ? 0 : bad), `invalid field name ${quoted(field)}`);
+      fail(segStart + Math.max(bad, 0), `invalid field name ${quoted(field)}`);
     }
     const opStart = firstColon + 1;
     const secondColon = segment.indexOf(':', opStart);
@@ -127,19 +138,23 @@ export function parseFilter(expression: string, argument = 'filter'): ParsedFilt
       return Number(t);
     };
     switch (op as FilterOperator) {
-      case 'eq': case 'gt': case 'lt':
+      case 'eq':
+      case 'gt':
+      case 'lt':
         conditions.push({ field, op: op as 'eq', value: number(rawValue, valuePos), position });
         break;
       case 'between': {
         const comma = rawValue.indexOf(',');
-        if (comma < 0 || rawValue.indexOf(',', comma + 1) >= 0) fail(valuePos, `between needs two numbers separated by a comma, got ${quoted(rawValue)}`);
+        if (comma < 0 || rawValue.indexOf(',', comma + 1) >= 0)
+          fail(valuePos, `between needs two numbers separated by a comma, got ${quoted(rawValue)}`);
         const low = number(rawValue.slice(0, comma), valuePos);
         const high = number(rawValue.slice(comma + 1), valuePos + comma + 1);
         if (low > high) fail(valuePos, `between needs the lower number first, got ${quoted(rawValue)}`);
         conditions.push({ field, op: 'between', value: [low, high], position });
         break;
       }
-      case 'in': case 'not_in': {
+      case 'in':
+      case 'not_in': {
         const items = rawValue.split(',');
         let offset = 0;
         for (const item of items) {

@@ -1,10 +1,16 @@
 /**
  * Reading an error answer of the Engage service: its body (`{moreInfo, errorMessage}`, or whatever a
- * proxy sent), the wait a 429 announces, and the error class its status maps to (errors.ts), with the
+ * proxy sent), the wait a 429 announces, and the error class its status maps to (errors/), with the
  * trace id support asks for.
  */
 import {
-  ApiError, AuthenticationError, BadRequestError, GatewayTimeoutError, NotFoundError, PermissionDeniedError, RateLimitError,
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  GatewayTimeoutError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
   type ApiErrorDetails,
 } from '../errors';
 import type { HttpResponse } from '../ports';
@@ -55,10 +61,14 @@ export function errorFromResponse(response: HttpResponse, operation?: string, no
   if (traceId) details.traceId = traceId;
   if (operation !== undefined) details.operation = operation;
   switch (response.status) {
-    case 400: return new BadRequestError(details);
-    case 401: return new AuthenticationError(details);
-    case 403: return new PermissionDeniedError(details);
-    case 404: return new NotFoundError(details);
+    case 400:
+      return new BadRequestError(details);
+    case 401:
+      return new AuthenticationError(details);
+    case 403:
+      return new PermissionDeniedError(details);
+    case 404:
+      return new NotFoundError(details);
     case 429: {
       const waitMs = announcedWaitMs(response.headers);
       const extra: { retryAtMs?: number; nowMs?: number } = {};
@@ -68,7 +78,9 @@ export function errorFromResponse(response: HttpResponse, operation?: string, no
       }
       return new RateLimitError({ ...details, ...extra });
     }
-    case 504: return new GatewayTimeoutError(details);
-    default: return new ApiError(details);
+    case 504:
+      return new GatewayTimeoutError(details);
+    default:
+      return new ApiError(details);
   }
 }

@@ -90,7 +90,12 @@ export function fetchReport(fetcher: PageFetcher, query: ReportQuery, options: P
   options.onProgress?.(pagesFetched, pagesPlanned);
 
   const result: ReportResult = {
-    query, items, totalItems: first.totalItems, partial: false, pagesFetched, pagesPlanned,
+    query,
+    items,
+    totalItems: first.totalItems,
+    partial: false,
+    pagesFetched,
+    pagesPlanned,
   };
   if (first.metricsSums) result.metricsSums = first.metricsSums;
 

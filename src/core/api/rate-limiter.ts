@@ -33,11 +33,15 @@ export interface RateRule {
 }
 
 export const REPORT_RATE_RULE: RateRule = {
-  name: 'reports', limit: REPORT_RATE_LIMIT_REQUESTS, windowMs: REPORT_RATE_WINDOW_MS,
+  name: 'reports',
+  limit: REPORT_RATE_LIMIT_REQUESTS,
+  windowMs: REPORT_RATE_WINDOW_MS,
   description: `${REPORT_RATE_LIMIT_REQUESTS} report requests a minute per publisher`,
 };
 export const LOGIN_RATE_RULE: RateRule = {
-  name: 'login', limit: LOGIN_RATE_LIMIT_REQUESTS, windowMs: LOGIN_RATE_WINDOW_MS,
+  name: 'login',
+  limit: LOGIN_RATE_LIMIT_REQUESTS,
+  windowMs: LOGIN_RATE_WINDOW_MS,
   description: `${LOGIN_RATE_LIMIT_REQUESTS} sign-ins an hour per user`,
 };
 
@@ -163,7 +167,11 @@ export class RateLimiter {
       const now = this.deps.clock.now();
       if (outcome.waitUntilMs > deadlineAtMs) {
         throw new RateLimitError({
-          status: 429, local: true, retryAtMs: outcome.waitUntilMs, nowMs: now, limitDescription: rule.description,
+          status: 429,
+          local: true,
+          retryAtMs: outcome.waitUntilMs,
+          nowMs: now,
+          limitDescription: rule.description,
           operation: `${rule.name} for ${scope}`,
         });
       }

@@ -7,8 +7,14 @@
  * breakdowns, which both the request check and the sidebar's breakdown choices apply.
  */
 import {
-  ENTITY_BREAKDOWNS, MAIN_FORBIDDEN_BREAKDOWN_PAIRS, MAIN_MAX_BREAKDOWNS, MAIN_METRICS_NOT_ON_DOC, MAIN_METRICS_NOT_ON_WIDGET,
-  MAIN_METRICS_ONLY_ON_WIDGET, REPORT_SPECS, type ReportKind,
+  ENTITY_BREAKDOWNS,
+  MAIN_FORBIDDEN_BREAKDOWN_PAIRS,
+  MAIN_MAX_BREAKDOWNS,
+  MAIN_METRICS_NOT_ON_DOC,
+  MAIN_METRICS_NOT_ON_WIDGET,
+  MAIN_METRICS_ONLY_ON_WIDGET,
+  REPORT_SPECS,
+  type ReportKind,
 } from '../spec';
 
 /**
@@ -23,9 +29,7 @@ export function effectiveBreakdowns(kind: ReportKind, breakdowns: readonly strin
 }
 
 /** A combination rule that a list of breakdowns breaks. */
-export type BreakdownCombinationProblem =
-  | { rule: 'count'; count: number; max: number }
-  | { rule: 'pair'; pair: readonly [string, string] };
+export type BreakdownCombinationProblem = { rule: 'count'; count: number; max: number } | { rule: 'pair'; pair: readonly [string, string] };
 
 /**
  * The general report's rules on combining known breakdowns: at most MAIN_MAX_BREAKDOWNS, and none

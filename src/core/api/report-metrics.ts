@@ -55,9 +55,17 @@ export const METRIC_INFO: Readonly<Record<string, MetricInfo>> = {
   videoPlays: { group: 'video', label: 'Video plays', meaning: 'number of video plays' },
   viewabilityRate: { group: 'viewability', label: 'Viewability', meaning: '(widget exposed / widget served) * 100' },
   paidViewabilityRate: { group: 'viewability', label: 'Paid viewability', meaning: '(paid widget exposed / paid widget served) * 100' },
-  organicViewabilityRate: { group: 'viewability', label: 'Organic viewability', meaning: '(organic widget exposed / organic widget served) * 100' },
+  organicViewabilityRate: {
+    group: 'viewability',
+    label: 'Organic viewability',
+    meaning: '(organic widget exposed / organic widget served) * 100',
+  },
   viewableCtr: { group: 'viewability', label: 'Viewable CTR', meaning: '(totalClicks / [totalReqs * viewabilityRate]) * 100' },
-  viewableOrganicCtr: { group: 'viewability', label: 'Viewable organic CTR', meaning: '(organicClicks / [organicReqs * organicViewabilityRate]) * 100' },
+  viewableOrganicCtr: {
+    group: 'viewability',
+    label: 'Viewable organic CTR',
+    meaning: '(organicClicks / [organicReqs * organicViewabilityRate]) * 100',
+  },
   viewablePaidCtr: { group: 'viewability', label: 'Viewable paid CTR', meaning: '(paidClicks / [paidReqs * paidViewabilityRate]) * 100' },
   viewableRpm: { group: 'viewability', label: 'Viewable RPM', meaning: 'revenue per 1,000 paid in-view requests' },
   widgetViewableImpressions: { group: 'viewability', label: 'In-view impressions', meaning: 'in-view impressions' },
@@ -77,7 +85,12 @@ const DEFAULT_METRICS: Readonly<Record<ReportKind, readonly string[]>> = {
   realtime: REPORT_SPECS.realtime.metrics,
 };
 /** The general report by widget counts requests, not page views: its default takes the request twin of each. */
-const WIDGET_TWINS: Readonly<Record<string, string>> = { totalPvs: 'totalReqs', paidPvs: 'paidReqs', rpmByPvs: 'reqsRpm', paidCtrByPvs: 'reqsPaidCtr' };
+const WIDGET_TWINS: Readonly<Record<string, string>> = {
+  totalPvs: 'totalReqs',
+  paidPvs: 'paidReqs',
+  rpmByPvs: 'reqsRpm',
+  paidCtrByPvs: 'reqsPaidCtr',
+};
 
 /** The word that asks for every metric. */
 export const ALL_METRICS = 'all';
@@ -93,7 +106,7 @@ export function availableMetrics(kind: ReportKind, breakdowns: readonly string[]
  */
 export function defaultMetrics(kind: ReportKind, breakdowns: readonly string[]): string[] {
   const byWidget = kind === 'main' && breakdowns.includes('widget');
-  const wanted = new Set(DEFAULT_METRICS[kind].map((m) => (byWidget ? WIDGET_TWINS[m] ?? m : m)));
+  const wanted = new Set(DEFAULT_METRICS[kind].map((m) => (byWidget ? (WIDGET_TWINS[m] ?? m) : m)));
   return availableMetrics(kind, breakdowns).filter((m) => wanted.has(m));
 }
 
@@ -127,7 +140,9 @@ export function resolveMetrics(
     .map((n) => n.trim())
     .filter((n) => n !== '');
   if (names.length === 0) {
-    problem(`lists no metric: name at least one (such as "revenue,${spec.metrics.includes('rpmByPvs') ? 'rpmByPvs' : 'reqsRpm'}"), write "${ALL_METRICS}", or leave it empty for the default set`);
+    problem(
+      `lists no metric: name at least one (such as "revenue,${spec.metrics.includes('rpmByPvs') ? 'rpmByPvs' : 'reqsRpm'}"), write "${ALL_METRICS}", or leave it empty for the default set`,
+    );
     return { metrics: [], problems };
   }
   if (names.some((n) => n.toLowerCase() === ALL_METRICS)) {

@@ -7,21 +7,24 @@
  * custom function receives an empty cell.
  */
 import * as z from '../util/zod';
-import {
-  calendarDayInZone, floorToHourMs, formatDay, formatUtcHour, hourBoundMs, isDate, isValidTimeZone, parseDateText,
-  subtractMonths, utcDayOf, utcMidnightMs, type CalendarDay, type DateInput, MS_PER_HOUR,
-} from '../util/dates';
+import { isValidTimeZone, type DateInput } from '../util/dates';
 import { ISO_4217_CURRENCY_CODES } from '../util/currencies';
 import { ValidationError, type ValidationProblem, FilterSyntaxError } from '../errors';
 import { buildFilter, parseFilter, type FilterCondition, type ParsedFilterCondition } from './filters';
 import { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem } from './report-fields';
-import { ALL_METRICS, resolveMetrics } from './report-metrics';
+import { type ALL_METRICS, resolveMetrics } from './report-metrics';
 import { parseSort } from './sort';
 import {
-  DEC_DIGITS_MAX, DEC_DIGITS_MIN, DOC_BREAKDOWN_WINDOW_MONTHS, EXTERNAL_ID_MAX_LENGTH, HOURLY_REPORT_MAX_RANGE_HOURS,
-  REALTIME_WINDOW_HOURS, REPORT_SPECS, type ReportKind, type ReportSpec, type SortOrder,
+  DEC_DIGITS_MAX,
+  DEC_DIGITS_MIN,
+  EXTERNAL_ID_MAX_LENGTH,
+  REPORT_SPECS,
+  type ReportKind,
+  type ReportSpec,
+  type SortOrder,
 } from '../spec';
-import { quoted } from '../util/text';
+import { quoted, showValue } from '../util/text';
+import { reportDates } from './report-dates';
 
 /** Arguments of a report, as loose as users give them. */
 export interface ReportInput {
@@ -88,21 +91,9 @@ const PUBLISHER_ID_PATTERN = /^[A-Za-z0-9._~+/=-]+$/;
 export function publisherIdProblem(id: string): string | undefined {
   if (/\s/.test(id)) return 'must not contain spaces';
   if (id.length > PUBLISHER_ID_MAX_LENGTH) return `is longer than ${PUBLISHER_ID_MAX_LENGTH} characters, the most a publisher ID has`;
-  if (!PUBLISHER_ID_PATTERN.test(id)) return 'is not a publisher ID: use the id column of ENGAGE_PUBLISHERS() (letters, digits and - _ . ~ + / = only)';
+  if (!PUBLISHER_ID_PATTERN.test(id))
+    return 'is not a publisher ID: use the id column of ENGAGE_PUBLISHERS() (letters, digits and - _ . ~ + / = only)';
   return undefined;
-}
-
-/** Shows a value in a message the way the user typed it (long text cut, control characters visible). */
-export function showValue(value: unknown): string {
-  if (isDate(value)) return Number.isNaN((value as Date).getTime()) ? 'an invalid date' : `date ${(value as Date).toISOString()}`;
-  if (typeof value === 'string') return quoted(value);
-  if (Array.isArray(value)) return `[${value.map(showValue).join(', ')}]`;
-  if (value === undefined) return 'nothing';
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
 
 const notGiven = (v: unknown) => (v === '' || v === null ? undefined : v);
@@ -111,35 +102,57 @@ const integerLike = (v: unknown) => {
   return typeof u === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(u) ? Number(u) : u;
 };
 const optionalInt = (min: number, max: number, rule: string) =>
-  z.pipe(z.transform(integerLike), z.optional(z.int({ error: `must be a whole number ${rule}` }).check(
-    z.minimum(min, { error: `is below the minimum: it must be a whole number ${rule}` }),
-    z.maximum(max, { error: `is above the maximum: it must be a whole number ${rule}` }),
-  )));
+  z.pipe(
+    z.transform(integerLike),
+    z.optional(
+      z
+        .int({ error: `must be a whole number ${rule}` })
+        .check(
+          z.minimum(min, { error: `is below the minimum: it must be a whole number ${rule}` }),
+          z.maximum(max, { error: `is above the maximum: it must be a whole number ${rule}` }),
+        ),
+    ),
+  );
 const optionalString = (rule: string) => z.pipe(z.transform(notGiven), z.optional(z.string({ error: rule })));
 
 /** Shape checks shared by the three reports; semantic rules follow in `buildReportQuery`. */
 function inputSchema(spec: ReportSpec) {
-  return z.strictObject({
-    entityId: z.pipe(z.transform(notGiven), z.string({ error: 'is required: the hashed publisher ID from your account manager' }).check(
-      z.trim(),
-      z.minLength(1, { error: 'is required: the hashed publisher ID from your account manager' }),
-      z.superRefine((id, ctx) => {
-        const problem = publisherIdProblem(id);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      }),
-    )),
-    fromDate: z.pipe(z.transform(notGiven), z.any().check(z.refine((v) => v !== undefined, { error: 'is required' }))),
-    toDate: z.pipe(z.transform(notGiven), z.any().check(z.refine((v) => v !== undefined, { error: 'is required' }))),
-    breakdowns: z.pipe(z.transform(notGiven), z.optional(z.union([z.string(), z.array(z.string())], { error: 'must be a list of names or a comma-separated text' }))),
-    metrics: z.pipe(z.transform(notGiven), z.optional(z.union([z.string(), z.array(z.string())], { error: 'must be a list of metric names or a comma-separated text' }))),
-    sort: optionalString('must be a text such as "revenue desc"'),
-    order: optionalString(`must be 'asc' or 'desc'`),
-    filter: z.pipe(z.transform(notGiven), z.optional(z.union([z.string(), z.array(z.any())], { error: 'must be a filter expression such as "revenue:gt:10"' }))),
-    currencyCode: optionalString('must be a three-letter currency code such as USD'),
-    decDigits: optionalInt(DEC_DIGITS_MIN, DEC_DIGITS_MAX, `from ${DEC_DIGITS_MIN} to ${DEC_DIGITS_MAX}`),
-    limit: optionalInt(1, spec.pageMax, `from 1 to ${spec.pageMax} for the ${spec.title}`),
-    offset: optionalInt(0, Number.MAX_SAFE_INTEGER, 'of 0 or more'),
-  }, { error: (issue) => (issue.code === 'unrecognized_keys' ? 'is not a parameter of this report' : undefined) });
+  return z.strictObject(
+    {
+      entityId: z.pipe(
+        z.transform(notGiven),
+        z.string({ error: 'is required: the hashed publisher ID from your account manager' }).check(
+          z.trim(),
+          z.minLength(1, { error: 'is required: the hashed publisher ID from your account manager' }),
+          z.superRefine((id, ctx) => {
+            const problem = publisherIdProblem(id);
+            if (problem) ctx.addIssue({ code: 'custom', message: problem });
+          }),
+        ),
+      ),
+      fromDate: z.pipe(z.transform(notGiven), z.any().check(z.refine((v) => v !== undefined, { error: 'is required' }))),
+      toDate: z.pipe(z.transform(notGiven), z.any().check(z.refine((v) => v !== undefined, { error: 'is required' }))),
+      breakdowns: z.pipe(
+        z.transform(notGiven),
+        z.optional(z.union([z.string(), z.array(z.string())], { error: 'must be a list of names or a comma-separated text' })),
+      ),
+      metrics: z.pipe(
+        z.transform(notGiven),
+        z.optional(z.union([z.string(), z.array(z.string())], { error: 'must be a list of metric names or a comma-separated text' })),
+      ),
+      sort: optionalString('must be a text such as "revenue desc"'),
+      order: optionalString(`must be 'asc' or 'desc'`),
+      filter: z.pipe(
+        z.transform(notGiven),
+        z.optional(z.union([z.string(), z.array(z.any())], { error: 'must be a filter expression such as "revenue:gt:10"' })),
+      ),
+      currencyCode: optionalString('must be a three-letter currency code such as USD'),
+      decDigits: optionalInt(DEC_DIGITS_MIN, DEC_DIGITS_MAX, `from ${DEC_DIGITS_MIN} to ${DEC_DIGITS_MAX}`),
+      limit: optionalInt(1, spec.pageMax, `from 1 to ${spec.pageMax} for the ${spec.title}`),
+      offset: optionalInt(0, Number.MAX_SAFE_INTEGER, 'of 0 or more'),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? 'is not a parameter of this report' : undefined) },
+  );
 }
 
 function valueAt(input: unknown, key: string): unknown {
@@ -178,8 +191,10 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
   // Breakdowns: known names, no duplicates, the general report's count and pair rules.
   const rawBreakdowns = notGiven(raw.breakdowns);
   const given = args?.breakdowns ?? (typeof rawBreakdowns === 'string' || Array.isArray(rawBreakdowns) ? rawBreakdowns : undefined);
-  const requested = given === undefined ? undefined
-    : (typeof given === 'string' ? given.split(',') : [...given]).map((b) => String(b).trim()).filter((b) => b !== '');
+  const requested =
+    given === undefined
+      ? undefined
+      : (typeof given === 'string' ? given.split(',') : [...given]).map((b) => String(b).trim()).filter((b) => b !== '');
   const breakdowns: string[] = [];
   for (const name of requested ?? []) {
     const known = spec.breakdowns.find((b) => b.toLowerCase() === name.toLowerCase());
@@ -189,7 +204,8 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
   }
   const effective = effectiveBreakdowns(kind, breakdowns);
   for (const problem of breakdownCombinationProblems(kind, effective)) {
-    if (problem.rule === 'count') add('breakdowns', breakdowns, `has ${problem.count} breakdowns; the general report allows at most ${problem.max}`);
+    if (problem.rule === 'count')
+      add('breakdowns', breakdowns, `has ${problem.count} breakdowns; the general report allows at most ${problem.max}`);
     else add('breakdowns', undefined, `'${problem.pair[0]}' and '${problem.pair[1]}' cannot be combined`, false);
   }
 
@@ -201,75 +217,23 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
   problems.push(...chosen.problems);
 
   // Dates.
-  let fromDate = '';
-  let toDate = '';
-  const fromRaw = notGiven(raw.fromDate);
-  const toRaw = notGiven(raw.toDate);
-  if (!spec.hourly) {
-    const readDay = (argument: string, value: unknown): CalendarDay | undefined => {
-      if (value === undefined) return undefined;
-      if (isDate(value)) {
-        if (Number.isNaN(value.getTime())) { add(argument, value, 'is not a valid date'); return undefined; }
-        return isValidTimeZone(timeZone) ? calendarDayInZone(value.getTime(), timeZone) : undefined;
-      }
-      const p = typeof value === 'string' || typeof value === 'number' ? parseDateText(value, false) : null;
-      if (!p) { add(argument, value, 'is not a date (use yyyyMMdd, yyyy-MM-dd or a date cell)'); return undefined; }
-      return p.day;
-    };
-    const from = readDay('fromDate', fromRaw);
-    const to = readDay('toDate', toRaw);
-    if (from) fromDate = formatDay(from);
-    if (to) toDate = formatDay(to);
-    if (from && to && utcMidnightMs(to) < utcMidnightMs(from)) {
-      add('toDate', toRaw, `is before fromDate ${showValue(fromRaw)} (${toDate} < ${fromDate})`);
-    }
-    if (from && effective.includes('doc')) {
-      const earliest = subtractMonths(utcDayOf(context.nowMs), DOC_BREAKDOWN_WINDOW_MONTHS);
-      if (utcMidnightMs(from) < utcMidnightMs(earliest)) {
-        const months = DOC_BREAKDOWN_WINDOW_MONTHS;
-        add('fromDate', fromRaw, `is more than ${months} months ago, and the 'doc' breakdown only covers the last ${months} months (earliest ${formatDay(earliest)})`);
-      }
-    }
-  } else {
-    const readHour = (argument: string, value: unknown, isEnd: boolean): number | undefined => {
-      if (value === undefined) return undefined;
-      if (isDate(value)) {
-        if (Number.isNaN(value.getTime())) { add(argument, value, 'is not a valid date'); return undefined; }
-        return floorToHourMs(value.getTime()); // field notes: a date cell is taken at its UTC hour
-      }
-      const p = typeof value === 'string' || typeof value === 'number' ? parseDateText(value, true) : null;
-      if (!p) { add(argument, value, 'is not a date or hour (use yyyyMMddHH in UTC, yyyyMMdd, yyyy-MM-dd or a date cell)'); return undefined; }
-      return hourBoundMs(p, isEnd);
-    };
-    const fromMs = readHour('fromDate', fromRaw, false);
-    const toMs = readHour('toDate', toRaw, true);
-    if (fromMs !== undefined) fromDate = formatUtcHour(fromMs);
-    if (toMs !== undefined) toDate = formatUtcHour(toMs);
-    if (fromMs !== undefined && toMs !== undefined) {
-      const hours = (toMs - fromMs) / MS_PER_HOUR;
-      if (hours <= 0) {
-        add('toDate', toRaw, `must be after fromDate ${showValue(fromRaw)} (toDate is exclusive: ${toDate} UTC is not after ${fromDate} UTC)`);
-      } else if (hours > HOURLY_REPORT_MAX_RANGE_HOURS) {
-        add('toDate', toRaw, `is ${hours} hours after fromDate ${showValue(fromRaw)}; the ${spec.title} covers at most ${HOURLY_REPORT_MAX_RANGE_HOURS} hours (toDate is exclusive)`);
-      }
-    }
-    if (kind === 'realtime' && fromMs !== undefined) {
-      const earliestMs = floorToHourMs(context.nowMs) - REALTIME_WINDOW_HOURS * MS_PER_HOUR;
-      if (fromMs < earliestMs) {
-        add('fromDate', fromRaw, `is older than the realtime window of the last ${REALTIME_WINDOW_HOURS} hours (earliest ${formatUtcHour(earliestMs)} UTC)`);
-      } else if (fromMs > context.nowMs) {
-        add('fromDate', fromRaw, `is in the future (now is ${formatUtcHour(context.nowMs)} UTC)`);
-      }
-    }
-  }
+  const { fromDate, toDate } = reportDates(spec, notGiven(raw.fromDate), notGiven(raw.toDate), {
+    nowMs: context.nowMs,
+    timeZone,
+    breakdowns: effective,
+    add,
+  });
 
   // Parameters that only some reports take.
   if (args?.currencyCode !== undefined) {
     if (!spec.acceptsCurrency) add('currencyCode', args.currencyCode, `is not accepted by the ${spec.title} (its revenue is always USD)`);
-    else if (!/^[A-Za-z]{3}$/.test(args.currencyCode.trim())) add('currencyCode', args.currencyCode, 'must be a three-letter currency code such as USD');
-    else if (!ISO_4217_CURRENCY_CODES.has(args.currencyCode.trim().toUpperCase())) add('currencyCode', args.currencyCode, 'is not an ISO 4217 currency code (such as USD, EUR or GBP)');
+    else if (!/^[A-Za-z]{3}$/.test(args.currencyCode.trim()))
+      add('currencyCode', args.currencyCode, 'must be a three-letter currency code such as USD');
+    else if (!ISO_4217_CURRENCY_CODES.has(args.currencyCode.trim().toUpperCase()))
+      add('currencyCode', args.currencyCode, 'is not an ISO 4217 currency code (such as USD, EUR or GBP)');
   }
-  if (args?.decDigits !== undefined && !spec.acceptsDecDigits) add('decDigits', raw.decDigits, `is not accepted by the ${spec.title} (only the general report rounds revenue)`);
+  if (args?.decDigits !== undefined && !spec.acceptsDecDigits)
+    add('decDigits', raw.decDigits, `is not accepted by the ${spec.title} (only the general report rounds revenue)`);
 
   // Sort and order.
   let sort: ReportQuery['sort'];
@@ -297,13 +261,20 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
     for (const c of filter ?? []) {
       const problem = fieldProblem(kind, c.field, effective);
       if (problem) {
-        problems.push({ argument: 'filter', message: new FilterSyntaxError('filter', c.position, filterText!, `${quoted(c.field)} ${problem}`).problems[0]!.message });
+        problems.push({
+          argument: 'filter',
+          message: new FilterSyntaxError('filter', c.position, filterText!, `${quoted(c.field)} ${problem}`).problems[0]!.message,
+        });
       }
       if ((c.field === 'externalId' || c.field === 'externalSecondaryId') && c.op !== 'between') {
         const values = typeof c.value === 'string' ? [c.value] : Array.isArray(c.value) ? (c.value as string[]) : [String(c.value)];
         for (const v of values) {
           if (v.length > EXTERNAL_ID_MAX_LENGTH) {
-            add('filter', v.length > 40 ? `${v.slice(0, 40)}...` : v, `is ${v.length} characters long; ${c.field} values have at most ${EXTERNAL_ID_MAX_LENGTH}`);
+            add(
+              'filter',
+              v.length > 40 ? `${v.slice(0, 40)}...` : v,
+              `is ${v.length} characters long; ${c.field} values have at most ${EXTERNAL_ID_MAX_LENGTH}`,
+            );
           }
         }
       }
@@ -327,7 +298,15 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
   if (a.currencyCode !== undefined) params.currencyCode = a.currencyCode.trim().toUpperCase();
   if (a.decDigits !== undefined) params.decDigits = String(a.decDigits);
   const query: ReportQuery = {
-    kind, spec, entityId: a.entityId, breakdowns: effective, metrics: chosen.metrics, params, offset: a.offset ?? 0, fromDate, toDate,
+    kind,
+    spec,
+    entityId: a.entityId,
+    breakdowns: effective,
+    metrics: chosen.metrics,
+    params,
+    offset: a.offset ?? 0,
+    fromDate,
+    toDate,
   };
   if (a.limit !== undefined) query.limit = a.limit;
   if (sort) query.sort = sort;
@@ -344,7 +323,9 @@ export function reportPageUrl(baseUrl: string, query: ReportQuery, page: { limit
 export function buildUrl(baseUrl: string, path: string, params?: Record<string, string>): string {
   const base = baseUrl.replace(/\/+$/, '');
   const qs = params
-    ? Object.keys(params).map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(params[k]!)}`).join('&')
+    ? Object.keys(params)
+        .map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(params[k]!)}`)
+        .join('&')
     : '';
   return qs ? `${base}${path}?${qs}` : `${base}${path}`;
 }

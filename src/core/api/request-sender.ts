@@ -11,8 +11,14 @@
  * the whitelist, the spent daily quota, an invalid address and a DNS failure are final at once.
  */
 import {
-  AddressNotAllowedError, BadAddressError, ConnectionError, FetchQuotaError, RateLimitError, SlowServiceError,
-  type EngageError, TransportError,
+  AddressNotAllowedError,
+  BadAddressError,
+  ConnectionError,
+  FetchQuotaError,
+  RateLimitError,
+  SlowServiceError,
+  type EngageError,
+  TransportError,
 } from '../errors';
 import type { Clock, HttpRequest, HttpResponse, HttpTransport, RandomSource, Sleeper } from '../ports';
 import type { RateLimiter, RateReservation, RateRule, RateSettlement } from './rate-limiter';
@@ -79,9 +85,12 @@ export class RequestSender {
     let pending = requests.map((_, i) => i);
     for (let attempt = 1; ; attempt++) {
       const { rate } = options;
-      const reservation = !rate || !limiter ? undefined
-        : attempt === 1 && rate.reservation ? rate.reservation
-        : limiter.acquire(rate.rule, rate.scope, pending.length, options.deadlineAtMs);
+      const reservation =
+        !rate || !limiter
+          ? undefined
+          : attempt === 1 && rate.reservation
+            ? rate.reservation
+            : limiter.acquire(rate.rule, rate.scope, pending.length, options.deadlineAtMs);
       const startedAtMs = clock.now();
       if (this.slowestRequestMs > 0 && startedAtMs + this.slowestRequestMs > options.deadlineAtMs) {
         if (reservation) limiter!.release(reservation);
@@ -89,7 +98,11 @@ export class RequestSender {
       }
       let outcomes: Array<HttpResponse | TransportError>;
       try {
-        outcomes = this.attempt(transport, pending.map((i) => requests[i]!), batch);
+        outcomes = this.attempt(
+          transport,
+          pending.map((i) => requests[i]!),
+          batch,
+        );
       } catch (e) {
         // The daily quota is known to be spent: nothing was sent, so the slots go back.
         if (reservation) limiter!.release(reservation);
@@ -108,9 +121,10 @@ export class RequestSender {
           failure ??= transportFailure(outcome, requests[index]!.url, options.operation, this.deps.counter);
           continue;
         }
-        const judged: AttemptOutcome = outcome instanceof TransportError
-          ? { kind: 'connection-failure' }
-          : { kind: 'response', status: outcome.status, headers: outcome.headers };
+        const judged: AttemptOutcome =
+          outcome instanceof TransportError
+            ? { kind: 'connection-failure' }
+            : { kind: 'response', status: outcome.status, headers: outcome.headers };
         const decision = decideRetry(judged, { attempt, nowMs: now, deadlineAtMs: options.deadlineAtMs, random }, policy);
         if (!decision.retry && decision.reason === 'success') {
           results[index] = outcome as HttpResponse;
@@ -140,7 +154,8 @@ export class RequestSender {
     try {
       if (!batch) return [transport.fetch(requests[0]!)];
       const answers = transport.fetchAll(requests);
-      if (answers.length !== requests.length) throw new TransportError(`fetchAll answered ${answers.length} of ${requests.length} requests`);
+      if (answers.length !== requests.length)
+        throw new TransportError(`fetchAll answered ${answers.length} of ${requests.length} requests`);
       return answers;
     } catch (e) {
       // URL Fetch's fetchAll throws for the whole batch when one member gets no answer.
@@ -154,7 +169,9 @@ export class RequestSender {
     const error = errorFromResponse(outcome, options.operation, nowMs);
     if (error instanceof RateLimitError && error.retryAtMs === undefined && retryAtMs !== undefined) {
       return new RateLimitError({
-        status: 429, retryAtMs, nowMs,
+        status: 429,
+        retryAtMs,
+        nowMs,
         ...(error.moreInfo !== undefined ? { moreInfo: error.moreInfo } : {}),
         ...(error.errorMessage !== undefined ? { errorMessage: error.errorMessage } : {}),
         ...(error.traceId !== undefined ? { traceId: error.traceId } : {}),
@@ -168,11 +185,16 @@ export class RequestSender {
 /** The error a user is shown for a request that got no answer, by why it got none. */
 export function transportFailure(error: TransportError, url: string, operation: string, counter?: FetchCounter): EngageError {
   switch (error.kind) {
-    case 'not-allowed': return new AddressNotAllowedError(url, error.allowedPrefixes, operation);
-    case 'daily-quota': return counter ? counter.spent() : new FetchQuotaError({});
-    case 'dns': return new BadAddressError('dns', url, operation);
-    case 'invalid-address': return new BadAddressError('invalid', url, operation);
-    case 'connection': return new ConnectionError(error.message, operation);
+    case 'not-allowed':
+      return new AddressNotAllowedError(url, error.allowedPrefixes, operation);
+    case 'daily-quota':
+      return counter ? counter.spent() : new FetchQuotaError({});
+    case 'dns':
+      return new BadAddressError('dns', url, operation);
+    case 'invalid-address':
+      return new BadAddressError('invalid', url, operation);
+    case 'connection':
+      return new ConnectionError(error.message, operation);
   }
 }
 

@@ -11,12 +11,21 @@ import { tokenProblem } from './token';
 import { normaliseMetrics, toNumberIfNumeric, unwrap } from './values';
 
 /** A count that may arrive wrapped or as a numeric string. */
-const countSchema = z.pipe(z.transform((v) => toNumberIfNumeric(v)), z.int().check(z.minimum(0)));
+const countSchema = z.pipe(
+  z.transform((v) => toNumberIfNumeric(v)),
+  z.int().check(z.minimum(0)),
+);
 
 export const reportEnvelopeSchema = z.looseObject({
-  items: z.pipe(z.transform((v) => (v === undefined || v === null ? [] : v)), z.array(z.unknown())),
+  items: z.pipe(
+    z.transform((v) => (v === undefined || v === null ? [] : v)),
+    z.array(z.unknown()),
+  ),
   totalItems: z.optional(countSchema),
-  metricsSums: z.pipe(z.transform((v) => (v === undefined || v === null ? undefined : normaliseMetrics(v))), z.optional(z.record(z.string(), z.unknown()))),
+  metricsSums: z.pipe(
+    z.transform((v) => (v === undefined || v === null ? undefined : normaliseMetrics(v))),
+    z.optional(z.record(z.string(), z.unknown())),
+  ),
 });
 
 export interface ReportPage {

@@ -29,9 +29,7 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
 /** Statuses worth another attempt: rate limited and gateway timeout (the spec's transient ones). */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 504]);
 
-export type AttemptOutcome =
-  | { kind: 'response'; status: number; headers: Record<string, string> }
-  | { kind: 'connection-failure' };
+export type AttemptOutcome = { kind: 'response'; status: number; headers: Record<string, string> } | { kind: 'connection-failure' };
 
 export interface AttemptContext {
   /** Attempts made so far, including the one whose outcome is judged (1 after the first). */
@@ -54,7 +52,12 @@ export function isRetryable(outcome: AttemptOutcome): boolean {
 }
 
 /** How long to wait before the next attempt, ignoring deadline and attempt count. */
-export function retryDelayMs(outcome: AttemptOutcome, attempt: number, random: RandomSource, policy: RetryPolicy = DEFAULT_RETRY_POLICY): number {
+export function retryDelayMs(
+  outcome: AttemptOutcome,
+  attempt: number,
+  random: RandomSource,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): number {
   if (outcome.kind === 'response' && outcome.status === 429) {
     const announced = announcedWaitMs(outcome.headers);
     if (announced !== undefined) return Math.min(Math.ceil(announced), policy.maxAnnouncedWaitMs);

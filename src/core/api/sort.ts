@@ -29,7 +29,14 @@ export function parseSort(
   const text = sort.trim();
   const m = SORT_PATTERN.exec(text);
   if (!m) {
-    return { problems: [{ argument: 'sort', message: `sort: ${quoted(sort)} is not a field with an optional direction (write "revenue", "revenue asc" or "-revenue")` }] };
+    return {
+      problems: [
+        {
+          argument: 'sort',
+          message: `sort: ${quoted(sort)} is not a field with an optional direction (write "revenue", "revenue asc" or "-revenue")`,
+        },
+      ],
+    };
   }
   const field = m[2]!;
   let direction: SortOrder | undefined;

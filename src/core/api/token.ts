@@ -12,7 +12,8 @@ export const TOKEN_MAX_CHARS = 4096;
 export function tokenProblem(text: string): string | undefined {
   if (text === '' || /\s/.test(text)) return 'must be the API token as one piece of text without spaces';
   if (text.length > TOKEN_MAX_CHARS) return `is longer than ${TOKEN_MAX_CHARS} characters: paste the token alone`;
-  if (!/^[\x21-\x7e]+$/.test(text)) return 'may hold only printable ASCII characters (it has a control character or a non-ASCII letter): paste the token alone';
+  if (!/^[\x21-\x7e]+$/.test(text))
+    return 'may hold only printable ASCII characters (it has a control character or a non-ASCII letter): paste the token alone';
   return undefined;
 }
 

@@ -29,10 +29,7 @@ export interface BuilderRequest {
 }
 
 /** Where "Run to sheet" writes. */
-export type RunTarget =
-  | { type: 'newSheet'; sheetName?: string }
-  | { type: 'existingSheet'; sheetName: string }
-  | { type: 'activeCell' };
+export type RunTarget = { type: 'newSheet'; sheetName?: string } | { type: 'existingSheet'; sheetName: string } | { type: 'activeCell' };
 
 const KINDS = Object.keys(REPORT_SPECS) as ReportKind[];
 
@@ -44,7 +41,8 @@ const given = (v: unknown) => v !== undefined && v !== null && v !== '';
  * silently dropped; the report's own rules follow in buildReportQuery.
  */
 export function toReportInput(request: unknown): { kind: ReportKind; input: ReportInput } {
-  if (!request || typeof request !== 'object' || Array.isArray(request)) throw ValidationError.single('request', 'must be a report built in the sidebar');
+  if (!request || typeof request !== 'object' || Array.isArray(request))
+    throw ValidationError.single('request', 'must be a report built in the sidebar');
   const r = request as Record<string, unknown>;
   if (!KINDS.includes(r.kind as ReportKind)) throw ValidationError.single('kind', `must be one of ${KINDS.join(', ')}`);
   const kind = r.kind as ReportKind;
@@ -53,7 +51,8 @@ export function toReportInput(request: unknown): { kind: ReportKind; input: Repo
   const text = (name: string): string | undefined => {
     const v = r[name];
     if (!given(v)) return undefined;
-    if (typeof v !== 'string') problems.push({ argument: name, message: `${name}: must be text, not ${Array.isArray(v) ? 'a list' : `a ${typeof v}`}` });
+    if (typeof v !== 'string')
+      problems.push({ argument: name, message: `${name}: must be text, not ${Array.isArray(v) ? 'a list' : `a ${typeof v}`}` });
     return typeof v === 'string' ? v : undefined;
   };
   const input: ReportInput = { entityId: text('entityId') ?? '', fromDate: text('fromDate') ?? '', toDate: text('toDate') ?? '' };
@@ -72,7 +71,8 @@ export function toReportInput(request: unknown): { kind: ReportKind; input: Repo
   if (filter !== undefined) input.filter = filter;
   const sort = text('sort');
   const order = text('order');
-  if (order !== undefined && order !== 'asc' && order !== 'desc') problems.push({ argument: 'order', message: `order: must be 'asc' or 'desc'` });
+  if (order !== undefined && order !== 'asc' && order !== 'desc')
+    problems.push({ argument: 'order', message: `order: must be 'asc' or 'desc'` });
   if (sort !== undefined) {
     input.sort = sort;
     if (order !== undefined) input.order = order;
@@ -91,7 +91,8 @@ export const SHEET_NAME_MAX_CHARS = 100;
 export function checkRunTarget(target: unknown): RunTarget {
   const t = (target && typeof target === 'object' ? target : {}) as Record<string, unknown>;
   const problem = (rule: string) => ValidationError.single('target', rule);
-  if (t.type !== 'newSheet' && t.type !== 'existingSheet' && t.type !== 'activeCell') throw problem('must be a new sheet, an existing sheet or the active cell');
+  if (t.type !== 'newSheet' && t.type !== 'existingSheet' && t.type !== 'activeCell')
+    throw problem('must be a new sheet, an existing sheet or the active cell');
   if (t.type === 'activeCell') return { type: 'activeCell' };
   const name = t.sheetName;
   if (name === undefined || name === null || name === '') {

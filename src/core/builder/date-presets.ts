@@ -5,7 +5,16 @@
  * inside the last 48 hours. The text produced here is exactly what the ENGAGE_* formulas accept, so
  * the sidebar run and the inserted formula ask for the same period.
  */
-import { addDays, calendarDayInZone, floorToHourMs, utcDayOf, utcMidnightMs, type CalendarDay, MS_PER_DAY, MS_PER_HOUR } from '../util/dates';
+import {
+  addDays,
+  calendarDayInZone,
+  floorToHourMs,
+  utcDayOf,
+  utcMidnightMs,
+  type CalendarDay,
+  MS_PER_DAY,
+  MS_PER_HOUR,
+} from '../util/dates';
 import { HOURLY_REPORT_MAX_RANGE_HOURS, REALTIME_WINDOW_HOURS, type ReportKind } from '../spec';
 
 export const DAY_PRESETS = ['today', 'yesterday', 'last7', 'last14', 'last30', 'thisMonth', 'lastMonth', 'custom'] as const;
@@ -68,17 +77,24 @@ export function presetRange(kind: ReportKind, preset: Exclude<DatePreset, 'custo
     });
     const yesterday = addDays(today, -1);
     switch (preset) {
-      case 'today': return days(today, today, 'Today');
-      case 'yesterday': return days(yesterday, yesterday, 'Yesterday');
-      case 'last7': return days(addDays(today, -7), yesterday, 'Last 7 days');
-      case 'last14': return days(addDays(today, -14), yesterday, 'Last 14 days');
-      case 'last30': return days(addDays(today, -30), yesterday, 'Last 30 days');
-      case 'thisMonth': return days({ ...today, day: 1 }, today, 'This month');
+      case 'today':
+        return days(today, today, 'Today');
+      case 'yesterday':
+        return days(yesterday, yesterday, 'Yesterday');
+      case 'last7':
+        return days(addDays(today, -7), yesterday, 'Last 7 days');
+      case 'last14':
+        return days(addDays(today, -14), yesterday, 'Last 14 days');
+      case 'last30':
+        return days(addDays(today, -30), yesterday, 'Last 30 days');
+      case 'thisMonth':
+        return days({ ...today, day: 1 }, today, 'This month');
       case 'lastMonth': {
         const lastOfPrevious = addDays({ ...today, day: 1 }, -1);
         return days({ ...lastOfPrevious, day: 1 }, lastOfPrevious, 'Last month');
       }
-      default: throw new Error(`The preset '${preset}' is for the hourly reports`);
+      default:
+        throw new Error(`The preset '${preset}' is for the hourly reports`);
     }
   }
   // Hourly reports: whole UTC hours, toDate exclusive. The current hour counts as the window's end.
@@ -89,14 +105,17 @@ export function presetRange(kind: ReportKind, preset: Exclude<DatePreset, 'custo
     description: `${what}: ${utcHourText(fromMs)} to ${utcHourText(fromMs + HOURLY_REPORT_MAX_RANGE_HOURS * MS_PER_HOUR)} UTC (end excluded)`,
   });
   switch (preset) {
-    case 'last24h': return window(endMs - 24 * MS_PER_HOUR, 'Last 24 hours');
+    case 'last24h':
+      return window(endMs - 24 * MS_PER_HOUR, 'Last 24 hours');
     case 'previous24h': {
       // Realtime keeps 48 hours counted from the start of the current hour: start inside that window.
       const earliestMs = floorToHourMs(nowMs) - REALTIME_WINDOW_HOURS * MS_PER_HOUR;
       return window(kind === 'realtime' ? Math.max(earliestMs, endMs - 48 * MS_PER_HOUR) : endMs - 48 * MS_PER_HOUR, 'The 24 hours before');
     }
-    case 'yesterdayUtc': return window(utcMidnightMs(utcDayOf(nowMs)) - MS_PER_DAY, 'Yesterday (UTC)');
-    default: throw new Error(`The preset '${preset}' is for the general report`);
+    case 'yesterdayUtc':
+      return window(utcMidnightMs(utcDayOf(nowMs)) - MS_PER_DAY, 'Yesterday (UTC)');
+    default:
+      throw new Error(`The preset '${preset}' is for the general report`);
   }
 }
 
@@ -107,5 +126,9 @@ export function hourWindowFrom(startText: string): DateRange | undefined {
   const fromMs = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]));
   if (Number.isNaN(fromMs)) return undefined;
   const toMs = fromMs + HOURLY_REPORT_MAX_RANGE_HOURS * MS_PER_HOUR;
-  return { fromDate: utcHourText(fromMs), toDate: utcHourText(toMs), description: `${utcHourText(fromMs)} to ${utcHourText(toMs)} UTC (end excluded)` };
+  return {
+    fromDate: utcHourText(fromMs),
+    toDate: utcHourText(toMs),
+    description: `${utcHourText(fromMs)} to ${utcHourText(toMs)} UTC (end excluded)`,
+  };
 }

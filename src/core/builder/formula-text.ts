@@ -38,8 +38,14 @@ export function reportFormula(request: BuilderRequest, refreshReference?: string
   // Signature order: entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, [currencyCode], [decDigits], refresh.
   const breakdowns = request.breakdowns ?? [];
   const args: string[] = [
-    text(request.entityId), text(request.fromDate), text(request.toDate),
-    text(breakdowns.join(',')), text(metricsArgument(request.kind, breakdowns, request.metrics)), text(request.filter), text(sort), '""',
+    text(request.entityId),
+    text(request.fromDate),
+    text(request.toDate),
+    text(breakdowns.join(',')),
+    text(metricsArgument(request.kind, breakdowns, request.metrics)),
+    text(request.filter),
+    text(sort),
+    '""',
   ];
   if (spec.acceptsCurrency) args.push(text(request.currencyCode));
   if (spec.acceptsDecDigits) args.push(request.decDigits === undefined ? '""' : String(request.decDigits));

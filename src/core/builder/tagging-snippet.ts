@@ -43,7 +43,11 @@ export function taggingProblems(ids: TaggingIds): ValidationProblem[] {
 
 /** A JavaScript string literal safe inside an HTML script element. */
 function jsString(text: string): string {
-  return JSON.stringify(text).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(text)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 function htmlAttribute(text: string): string {

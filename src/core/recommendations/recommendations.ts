@@ -8,14 +8,26 @@
  */
 import * as z from '../util/zod';
 import {
-  ApiError, ConnectionError, EngageError, RecommendationsApiError, ResponseFormatError, ValidationError, type ApiErrorDetails,
+  ApiError,
+  ConnectionError,
+  EngageError,
+  RecommendationsApiError,
+  ResponseFormatError,
+  ValidationError,
+  type ApiErrorDetails,
   type ValidationProblem,
 } from '../errors';
 import { optionalBoolean, optionalText, stringList } from '../sheets/formula-args';
 import { isHttpUrl } from './impression-pixel';
 import {
-  FETCH_URL_MAX_CHARS, type Clock, type HttpRequest, type HttpResponse, type HttpTransport, type RandomSource,
-  type Sleeper, type Cell,
+  FETCH_URL_MAX_CHARS,
+  type Clock,
+  type HttpRequest,
+  type HttpResponse,
+  type HttpTransport,
+  type RandomSource,
+  type Sleeper,
+  type Cell,
 } from '../ports';
 import { RequestSender, type FetchCounter } from '../api/request-sender';
 import { DEFAULT_RETRY_POLICY } from '../api/retry-policy';
@@ -102,24 +114,35 @@ function problem(argument: string, rule: string): ValidationProblem {
 export function recommendationsInput(raw: RawRecommendationsInput, defaultWidgetId?: string): RecommendationsInput {
   const problems: ValidationProblem[] = [];
   const keywords = collect(problems, () => stringList(raw.keywords, 'keywords')) ?? [];
-  if (keywords.length > RECOMMENDATIONS_MAX_KEYWORDS) problems.push(problem('keywords', `${keywords.length} keywords are more than the ${RECOMMENDATIONS_MAX_KEYWORDS} allowed`));
+  if (keywords.length > RECOMMENDATIONS_MAX_KEYWORDS)
+    problems.push(problem('keywords', `${keywords.length} keywords are more than the ${RECOMMENDATIONS_MAX_KEYWORDS} allowed`));
   const long = keywords.find((k) => k.length > RECOMMENDATIONS_MAX_KEYWORD_CHARS);
-  if (long !== undefined) problems.push(problem('keywords', `'${long.slice(0, 40)}...' is longer than ${RECOMMENDATIONS_MAX_KEYWORD_CHARS} characters`));
+  if (long !== undefined)
+    problems.push(problem('keywords', `'${long.slice(0, 40)}...' is longer than ${RECOMMENDATIONS_MAX_KEYWORD_CHARS} characters`));
   const garbled = keywords.find((k) => controlCharacterIndex(k) >= 0);
   if (garbled !== undefined) problems.push(problem('keywords', `${quoted(garbled)} contains ${describeControlCharacter(garbled)}`));
 
   const categories = (collect(problems, () => stringList(raw.iabCategories, 'iabCategories')) ?? []).map((c) => c.toUpperCase());
-  if (categories.length > RECOMMENDATIONS_MAX_CATEGORIES) problems.push(problem('iabCategories', `${categories.length} categories are more than the ${RECOMMENDATIONS_MAX_CATEGORIES} allowed`));
+  if (categories.length > RECOMMENDATIONS_MAX_CATEGORIES)
+    problems.push(problem('iabCategories', `${categories.length} categories are more than the ${RECOMMENDATIONS_MAX_CATEGORIES} allowed`));
   const badCategory = categories.find((c) => !IAB_CATEGORY.test(c));
-  if (badCategory !== undefined) problems.push(problem('iabCategories', `'${badCategory.slice(0, 40)}' is not an IAB category code such as IAB17 or IAB17-3`));
+  if (badCategory !== undefined)
+    problems.push(problem('iabCategories', `'${badCategory.slice(0, 40)}' is not an IAB category code such as IAB17 or IAB17-3`));
 
   const contentUrl = collect(problems, () => optionalText(raw.contentUrl, 'contentUrl'));
   if (contentUrl === undefined) {
     if (!problems.some((p) => p.argument === 'contentUrl')) {
-      problems.push(problem('contentUrl', 'is required (the address or domain of the page the conversation is about, such as https://news.example/story)'));
+      problems.push(
+        problem(
+          'contentUrl',
+          'is required (the address or domain of the page the conversation is about, such as https://news.example/story)',
+        ),
+      );
     }
   } else if (controlCharacterIndex(contentUrl) >= 0) {
-    problems.push(problem('contentUrl', `${quoted(contentUrl)} contains ${describeControlCharacter(contentUrl)}: give the address as text`));
+    problems.push(
+      problem('contentUrl', `${quoted(contentUrl)} contains ${describeControlCharacter(contentUrl)}: give the address as text`),
+    );
   } else if (contentUrl.length > CONTENT_URL_MAX_CHARS) {
     problems.push(problem('contentUrl', `is longer than ${CONTENT_URL_MAX_CHARS} characters`));
   } else if (!DOMAIN_OR_URL.test(contentUrl)) {
@@ -130,10 +153,20 @@ export function recommendationsInput(raw: RawRecommendationsInput, defaultWidget
   const widgetJSId = givenWidget ?? defaultWidgetId;
   if (widgetJSId === undefined || widgetJSId === '') {
     if (!problems.some((p) => p.argument === 'widgetJSId')) {
-      problems.push(problem('widgetJSId', 'is required (a widget ID such as APP_12): give it, or set a default widget ID in the Engage sidebar under Settings'));
+      problems.push(
+        problem(
+          'widgetJSId',
+          'is required (a widget ID such as APP_12): give it, or set a default widget ID in the Engage sidebar under Settings',
+        ),
+      );
     }
   } else if (widgetJSId.length > WIDGET_ID_MAX_CHARS || !WIDGET_ID.test(widgetJSId)) {
-    problems.push(problem('widgetJSId', `'${widgetJSId.slice(0, 40)}' must be a widget ID such as APP_12 (letters, digits, "_", "-" and ".", at most ${WIDGET_ID_MAX_CHARS} characters)`));
+    problems.push(
+      problem(
+        'widgetJSId',
+        `'${widgetJSId.slice(0, 40)}' must be a widget ID such as APP_12 (letters, digits, "_", "-" and ".", at most ${WIDGET_ID_MAX_CHARS} characters)`,
+      ),
+    );
   }
 
   const testMode = collect(problems, () => optionalBoolean(raw.testMode, 'testMode', true));
@@ -143,12 +176,20 @@ export function recommendationsInput(raw: RawRecommendationsInput, defaultWidget
 
 /** The POST of the spec: key, contentUrl, widgetJSId, cors=true and (when on) testMode=true; a JSON body. */
 export function buildRecommendationsRequest(config: RecommendationsConfig, input: RecommendationsInput): HttpRequest {
-  const params: Array<[string, string]> = [['key', config.apiKey], ['contentUrl', input.contentUrl], ['widgetJSId', input.widgetJSId], ['cors', 'true']];
+  const params: Array<[string, string]> = [
+    ['key', config.apiKey],
+    ['contentUrl', input.contentUrl],
+    ['widgetJSId', input.widgetJSId],
+    ['cors', 'true'],
+  ];
   if (input.testMode) params.push(['testMode', 'true']);
   const query = params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
   const url = `${config.recommendationsUrl}${config.recommendationsUrl.includes('?') ? '&' : '?'}${query}`;
   if (url.length > FETCH_URL_MAX_CHARS) {
-    throw ValidationError.single('contentUrl', `makes the request address longer than the ${FETCH_URL_MAX_CHARS} characters Apps Script can send: use a shorter address or the domain alone`);
+    throw ValidationError.single(
+      'contentUrl',
+      `makes the request address longer than the ${FETCH_URL_MAX_CHARS} characters Apps Script can send: use a shorter address or the domain alone`,
+    );
   }
   return {
     url,
@@ -167,7 +208,10 @@ const documentSchema = z.looseObject({
   content: z.string(),
   source_display_name: z.string(),
   target_domain: z.string(),
-  pos: z.pipe(z.transform((v) => toNumberIfNumeric(v)), z.int().check(z.minimum(0))),
+  pos: z.pipe(
+    z.transform((v) => toNumberIfNumeric(v)),
+    z.int().check(z.minimum(0)),
+  ),
   cta: z.nullish(z.string()),
 });
 
@@ -208,8 +252,12 @@ export function parseRecommendations(body: string, traceId?: string): Recommenda
   }
   const documents = parsed.data.documents.map((d) => {
     const doc: AdDocument = {
-      url: d.url, thumbnail_url: d.thumbnail_url, content: d.content,
-      source_display_name: d.source_display_name, target_domain: d.target_domain, pos: d.pos as number,
+      url: d.url,
+      thumbnail_url: d.thumbnail_url,
+      content: d.content,
+      source_display_name: d.source_display_name,
+      target_domain: d.target_domain,
+      pos: d.pos as number,
     };
     if (typeof d.cta === 'string') doc.cta = d.cta;
     return doc;
@@ -253,10 +301,18 @@ function redactedError(error: unknown, config: RecommendationsConfig, url: strin
 }
 
 /** Sends one recommendations request (retrying 429, 504 and lost connections) and reads the answer. */
-export function fetchRecommendations(deps: RecommendationsDeps, config: RecommendationsConfig, input: RecommendationsInput, options: { deadlineAtMs: number }): RecommendationsResult {
+export function fetchRecommendations(
+  deps: RecommendationsDeps,
+  config: RecommendationsConfig,
+  input: RecommendationsInput,
+  options: { deadlineAtMs: number },
+): RecommendationsResult {
   const request = buildRecommendationsRequest(config, input);
   const sender = new RequestSender({
-    transport: deps.transport, clock: deps.clock, sleeper: deps.sleeper, random: deps.random ?? Math.random,
+    transport: deps.transport,
+    clock: deps.clock,
+    sleeper: deps.sleeper,
+    random: deps.random ?? Math.random,
     policy: { ...DEFAULT_RETRY_POLICY, maxAttempts: RECOMMENDATIONS_MAX_ATTEMPTS },
     ...(deps.fetchCounter ? { counter: deps.fetchCounter } : {}),
   });
@@ -268,7 +324,11 @@ export function fetchRecommendations(deps: RecommendationsDeps, config: Recommen
   }
   if (response.status < 200 || response.status > 299) {
     // A redirect that was not followed: nothing to read.
-    throw new RecommendationsApiError({ status: response.status, operation: RECOMMENDATIONS_OPERATION, ...(response.headers[TRACE_ID_HEADER] ? { traceId: response.headers[TRACE_ID_HEADER] } : {}) });
+    throw new RecommendationsApiError({
+      status: response.status,
+      operation: RECOMMENDATIONS_OPERATION,
+      ...(response.headers[TRACE_ID_HEADER] ? { traceId: response.headers[TRACE_ID_HEADER] } : {}),
+    });
   }
   return parseRecommendations(response.body, response.headers[TRACE_ID_HEADER]);
 }
@@ -315,12 +375,23 @@ export function recommendationsPreview(result: RecommendationsResult, input: Rec
   const documents: PreviewDocument[] = [];
   for (const d of result.documents) {
     if (!isHttpUrl(d.url)) continue;
-    const doc: PreviewDocument = { pos: d.pos, content: d.content, source_display_name: d.source_display_name, target_domain: d.target_domain, url: d.url };
+    const doc: PreviewDocument = {
+      pos: d.pos,
+      content: d.content,
+      source_display_name: d.source_display_name,
+      target_domain: d.target_domain,
+      url: d.url,
+    };
     if (isHttpUrl(d.thumbnail_url)) doc.thumbnail_url = d.thumbnail_url;
     if (d.cta) doc.cta = d.cta;
     documents.push(doc);
   }
-  const preview: RecommendationsPreview = { documents, omitted: result.documents.length - documents.length, testMode: input.testMode, widgetJSId: input.widgetJSId };
+  const preview: RecommendationsPreview = {
+    documents,
+    omitted: result.documents.length - documents.length,
+    testMode: input.testMode,
+    widgetJSId: input.widgetJSId,
+  };
   if (isHttpUrl(result.reportServed)) preview.reportServed = result.reportServed;
   if (result.traceId) preview.traceId = result.traceId;
   return preview;

@@ -9,26 +9,33 @@ import { addDays, formatDay, formatUtcHour, floorToHourMs, utcDayOf, type Calend
 
 const dayText = z.string().check(z.regex(/^\d{8}$/, { error: 'must be a day as yyyyMMdd' }));
 
-export const periodSchema = z.discriminatedUnion('type', [
-  /**
-   * Today and the N-1 days before it (UTC days); with endingYesterday, the N whole days before today,
-   * as the sidebar's "Yesterday" and "Last N days" presets (today's figures are partial).
-   */
-  z.strictObject({
-    type: z.literal('lastDays'),
-    days: z.int().check(z.minimum(1, { error: 'must be at least 1 day' }), z.maximum(366, { error: 'must be at most 366 days' })),
-    endingYesterday: z.optional(z.boolean()),
-  }),
-  /** From the first of the current UTC month up to today. */
-  z.strictObject({ type: z.literal('thisMonth') }),
-  /** The whole previous UTC month. */
-  z.strictObject({ type: z.literal('lastMonth') }),
-  /** From a day up to today: a range that grows, the natural case for an incremental refresh. */
-  z.strictObject({ type: z.literal('since'), fromDate: dayText }),
-  z.strictObject({ type: z.literal('fixed'), fromDate: dayText, toDate: dayText }),
-  /** Hourly reports: the last N whole hours up to the current one, UTC. */
-  z.strictObject({ type: z.literal('lastHours'), hours: z.int().check(z.minimum(1, { error: 'must be at least 1 hour' }), z.maximum(24, { error: 'must be at most 24 hours' })) }),
-], { error: "must be a period: 'lastDays', 'thisMonth', 'lastMonth', 'since', 'fixed' or, for the hourly reports, 'lastHours'" });
+export const periodSchema = z.discriminatedUnion(
+  'type',
+  [
+    /**
+     * Today and the N-1 days before it (UTC days); with endingYesterday, the N whole days before today,
+     * as the sidebar's "Yesterday" and "Last N days" presets (today's figures are partial).
+     */
+    z.strictObject({
+      type: z.literal('lastDays'),
+      days: z.int().check(z.minimum(1, { error: 'must be at least 1 day' }), z.maximum(366, { error: 'must be at most 366 days' })),
+      endingYesterday: z.optional(z.boolean()),
+    }),
+    /** From the first of the current UTC month up to today. */
+    z.strictObject({ type: z.literal('thisMonth') }),
+    /** The whole previous UTC month. */
+    z.strictObject({ type: z.literal('lastMonth') }),
+    /** From a day up to today: a range that grows, the natural case for an incremental refresh. */
+    z.strictObject({ type: z.literal('since'), fromDate: dayText }),
+    z.strictObject({ type: z.literal('fixed'), fromDate: dayText, toDate: dayText }),
+    /** Hourly reports: the last N whole hours up to the current one, UTC. */
+    z.strictObject({
+      type: z.literal('lastHours'),
+      hours: z.int().check(z.minimum(1, { error: 'must be at least 1 hour' }), z.maximum(24, { error: 'must be at most 24 hours' })),
+    }),
+  ],
+  { error: "must be a period: 'lastDays', 'thisMonth', 'lastMonth', 'since', 'fixed' or, for the hourly reports, 'lastHours'" },
+);
 export type Period = z.infer<typeof periodSchema>;
 
 function parseDay(text: string): CalendarDay {

@@ -31,7 +31,6 @@ import { wallTimeInZone } from '../util/dates';
 import { resolvePeriod } from './period';
 import type { SavedReportStore } from './saved-report-store';
 
-
 /** What the runner needs from the API side: the owner's signed-in client and the shared budget. */
 export interface ReportSource {
   /** Throws NotSignedInError or AuthenticationError when the sign-in is missing, expired or refused. */
@@ -79,8 +78,18 @@ export interface RefreshSummary {
 
 /** Errors that a later attempt in the same slot will not fix: the next try is at the next slot. */
 function isPermanent(error: unknown): boolean {
-  return error instanceof EngageError
-    && ['BAD_REQUEST', 'PERMISSION_DENIED', 'NOT_FOUND', 'INVALID_ARGUMENT', 'ADDRESS_NOT_ALLOWED', 'ADDRESS_NOT_FOUND', 'INVALID_ADDRESS'].includes(error.code);
+  return (
+    error instanceof EngageError &&
+    [
+      'BAD_REQUEST',
+      'PERMISSION_DENIED',
+      'NOT_FOUND',
+      'INVALID_ARGUMENT',
+      'ADDRESS_NOT_ALLOWED',
+      'ADDRESS_NOT_FOUND',
+      'INVALID_ADDRESS',
+    ].includes(error.code)
+  );
 }
 
 function traceIdOf(error: unknown): string | undefined {
@@ -98,13 +107,18 @@ export function formatLocal(ms: number, timeZone: string): string {
 /** The note beside a saved report's data. */
 export function statusNote(report: SavedReport, status: RefreshStatus, timeZone: string): string {
   const when = (ms: number | undefined) => (ms === undefined ? 'never' : formatLocal(ms, timeZone));
-  const lines = [`Engage saved report "${report.name}", ${report.paused ? 'paused' : describeSchedule(report.schedule)} (times in ${timeZone})`];
-  const success = status.lastSuccessAtMs === undefined ? 'never'
-    : `${when(status.lastSuccessAtMs)}, ${status.rows ?? 0} rows in ${((status.durationMs ?? 0) / 1000).toFixed(1)} s`;
+  const lines = [
+    `Engage saved report "${report.name}", ${report.paused ? 'paused' : describeSchedule(report.schedule)} (times in ${timeZone})`,
+  ];
+  const success =
+    status.lastSuccessAtMs === undefined
+      ? 'never'
+      : `${when(status.lastSuccessAtMs)}, ${status.rows ?? 0} rows in ${((status.durationMs ?? 0) / 1000).toFixed(1)} s`;
   lines.push(`Last success: ${success}`);
   lines.push(`Last attempt: ${when(status.lastAttemptAtMs)}`);
-  if (!report.paused) lines.push(`Next run: ${status.nextRunAtMs === undefined ? 'at the next hourly run' : `from ${when(status.nextRunAtMs)}`}`);
-  if (status.needsSignIn) lines.push('Sign in again: the owner\'s Engage sign-in is missing, expired or was refused.');
+  if (!report.paused)
+    lines.push(`Next run: ${status.nextRunAtMs === undefined ? 'at the next hourly run' : `from ${when(status.nextRunAtMs)}`}`);
+  if (status.needsSignIn) lines.push("Sign in again: the owner's Engage sign-in is missing, expired or was refused.");
   if (status.lastError) {
     lines.push(`Last error (${when(status.lastError.atMs)}): ${status.lastError.message}`);
   }
@@ -124,7 +138,8 @@ export class RefreshRunner {
   /** The reports of this owner due now, in the order a run takes them. */
   dueReports(nowMs: number): SavedReport[] {
     const { store, ownerId } = this.deps;
-    const due = store.list()
+    const due = store
+      .list()
       .filter((r) => r.ownerId === ownerId && !r.paused)
       .map((r) => ({ report: r, status: store.status(r.id) }))
       .filter(({ report, status }) => (status.nextRunAtMs ?? report.createdAtMs) <= nowMs);
@@ -137,9 +152,7 @@ export class RefreshRunner {
     const deadlineAtMs = startedAtMs + (options.fetchBudgetMs ?? RUN_FETCH_BUDGET_MS);
     const summary: RefreshSummary = { refreshed: [], failed: [], deferred: [], needsSignIn: false, requests: 0 };
     this.runningNow = options.only !== undefined;
-    const queue = options.only
-      ? options.only.map((id) => store.findOrThrow(id))
-      : this.dueReports(clock.now());
+    const queue = options.only ? options.only.map((id) => store.findOrThrow(id)) : this.dueReports(clock.now());
     if (queue.length === 0) return summary;
     try {
       this.deps.source.checkSignedIn();
@@ -191,7 +204,11 @@ export class RefreshRunner {
     if (status.runningUntilMs !== undefined && status.runningUntilMs > startMs) return 'busy';
     // Would its requests fit the budget before the deadline? Ask before sending anything.
     const expected = Math.max(1, status.requests ?? 1);
-    if (startMs >= deadlineAtMs || source.budgetFreeAtMs(report.entityId, expected) > deadlineAtMs || (status.requests === undefined && this.outOfBudget.has(report.entityId))) {
+    if (
+      startMs >= deadlineAtMs ||
+      source.budgetFreeAtMs(report.entityId, expected) > deadlineAtMs ||
+      (status.requests === undefined && this.outOfBudget.has(report.entityId))
+    ) {
       this.outOfBudget.add(report.entityId);
       return 'deferred';
     }
@@ -228,7 +245,11 @@ export class RefreshRunner {
         return 'deferred';
       }
       next.failures = (status.failures ?? 0) + 1;
-      next.lastError = { message: e instanceof Error ? e.message : String(e), atMs: clock.now(), ...(traceIdOf(e) ? { traceId: traceIdOf(e)! } : {}) };
+      next.lastError = {
+        message: e instanceof Error ? e.message : String(e),
+        atMs: clock.now(),
+        ...(traceIdOf(e) ? { traceId: traceIdOf(e)! } : {}),
+      };
       if (e instanceof NotSignedInError || e instanceof AuthenticationError) {
         this.signInError = e;
         next.needsSignIn = true;
@@ -242,7 +263,12 @@ export class RefreshRunner {
     }
   }
 
-  private fetchBlock(report: SavedReport, status: RefreshStatus, deadlineAtMs: number, summary: RefreshSummary): { block: SheetBlock; requests: number; fetchedThrough?: string } {
+  private fetchBlock(
+    report: SavedReport,
+    status: RefreshStatus,
+    deadlineAtMs: number,
+    summary: RefreshSummary,
+  ): { block: SheetBlock; requests: number; fetchedThrough?: string } {
     const { clock, source, timeZone } = this.deps;
     const now = clock.now();
     const blockOptions = {
@@ -253,9 +279,16 @@ export class RefreshRunner {
     };
     const fetchRange = (range?: { fromDate: string; toDate: string }) => {
       const query = source.buildQuery(report.kind, reportInputOf(report, now, range));
-      const { result, requests } = source.run(query, { deadlineAtMs, ...(report.maxRows !== undefined ? { maxRows: report.maxRows } : {}) });
+      const { result, requests } = source.run(query, {
+        deadlineAtMs,
+        ...(report.maxRows !== undefined ? { maxRows: report.maxRows } : {}),
+      });
       summary.requests += requests;
-      if (result.stoppedBecause === 'rateLimit') throw new RefreshDeferredError('the rate budget ran out before the last page', requests + result.pagesPlanned - result.pagesFetched);
+      if (result.stoppedBecause === 'rateLimit')
+        throw new RefreshDeferredError(
+          'the rate budget ran out before the last page',
+          requests + result.pagesPlanned - result.pagesFetched,
+        );
       return { block: reportToSheetBlock(result, blockOptions), requests, query };
     };
     if (!report.incremental) {
@@ -264,19 +297,27 @@ export class RefreshRunner {
     }
     const whole = resolvePeriod(report.period, now);
     const range = incrementalRange(report.period, status.fetchedThrough, now);
-    const previous = !range.full && status.written && sameCorner(status.written, placementOf(report)) ? this.deps.sheet.read(status.written) : null;
+    const previous =
+      !range.full && status.written && sameCorner(status.written, placementOf(report)) ? this.deps.sheet.read(status.written) : null;
     let spent = 0;
     if (previous) {
       const part = fetchRange(range);
       spent = part.requests;
       const merged = mergeIncremental(asWritten(previous), part.block, {
-        breakdowns: part.query.breakdowns, timeZone, replaceFrom: range.fromDate, keepFrom: whole.fromDate,
+        breakdowns: part.query.breakdowns,
+        timeZone,
+        replaceFrom: range.fromDate,
+        keepFrom: whole.fromDate,
       });
       if (merged) return { block: merged, requests: spent, fetchedThrough: whole.toDate };
       // The sheet no longer holds what we wrote (another header, edited rows): fetch the whole period.
     }
     const full = fetchRange(whole);
-    return { block: orderIncrementalBlock(full.block, full.query.breakdowns), requests: spent + full.requests, fetchedThrough: whole.toDate };
+    return {
+      block: orderIncrementalBlock(full.block, full.query.breakdowns),
+      requests: spent + full.requests,
+      fetchedThrough: whole.toDate,
+    };
   }
 
   private finish(report: SavedReport, status: RefreshStatus): void {
@@ -300,7 +341,11 @@ export class RefreshRunner {
       const next: RefreshStatus = { ...status, needsSignIn: true };
       if (error) {
         next.lastAttemptAtMs = now;
-        next.lastError = { message: error instanceof Error ? error.message : String(error), atMs: now, ...(traceIdOf(error) ? { traceId: traceIdOf(error)! } : {}) };
+        next.lastError = {
+          message: error instanceof Error ? error.message : String(error),
+          atMs: now,
+          ...(traceIdOf(error) ? { traceId: traceIdOf(error)! } : {}),
+        };
       }
       delete next.runningUntilMs;
       this.finish(report, next);
@@ -324,11 +369,13 @@ function sameCorner(written: WrittenBlock | undefined, placement: BlockPlacement
  * publishers take turns, so one publisher's long list does not starve another's within the budget.
  */
 export function fairOrder(items: { report: SavedReport; status: RefreshStatus }[]): SavedReport[] {
-  const sorted = [...items].sort((a, b) =>
-    (a.status.nextRunAtMs ?? a.report.createdAtMs) - (b.status.nextRunAtMs ?? b.report.createdAtMs)
-    || (a.status.lastSuccessAtMs ?? 0) - (b.status.lastSuccessAtMs ?? 0)
-    || a.report.createdAtMs - b.report.createdAtMs
-    || (a.report.id < b.report.id ? -1 : 1));
+  const sorted = [...items].sort(
+    (a, b) =>
+      (a.status.nextRunAtMs ?? a.report.createdAtMs) - (b.status.nextRunAtMs ?? b.report.createdAtMs) ||
+      (a.status.lastSuccessAtMs ?? 0) - (b.status.lastSuccessAtMs ?? 0) ||
+      a.report.createdAtMs - b.report.createdAtMs ||
+      (a.report.id < b.report.id ? -1 : 1),
+  );
   const byPublisher = new Map<string, SavedReport[]>();
   for (const { report } of sorted) {
     const list = byPublisher.get(report.entityId) ?? [];

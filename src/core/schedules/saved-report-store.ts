@@ -78,15 +78,24 @@ export class SavedReportStore {
   create(input: SavedReportInput, ownerId: string): SavedReport {
     const now = this.deps.clock.now();
     const random = this.deps.random ?? Math.random;
-    const id = `${now.toString(36)}${Math.floor(random() * 36 ** 4).toString(36).padStart(4, '0')}`;
+    const id = `${now.toString(36)}${Math.floor(random() * 36 ** 4)
+      .toString(36)
+      .padStart(4, '0')}`;
     const report: SavedReport = { ...input, id, ownerId, createdAtMs: now, updatedAtMs: now };
     this.withIndexLock(() => {
       const ids = this.ids();
       if (ids.length >= MAX_SAVED_REPORTS) {
-        throw ValidationError.single('savedReport', `this spreadsheet already has ${MAX_SAVED_REPORTS} saved reports, the most it can hold: delete one first`);
+        throw ValidationError.single(
+          'savedReport',
+          `this spreadsheet already has ${MAX_SAVED_REPORTS} saved reports, the most it can hold: delete one first`,
+        );
       }
       const index = JSON.stringify([...ids, id]);
-      this.checkRoom({ [DEFINITION_PREFIX + id]: this.definitionText(report), [SAVED_REPORTS_INDEX_KEY]: index, [STATUS_PREFIX + id]: null });
+      this.checkRoom({
+        [DEFINITION_PREFIX + id]: this.definitionText(report),
+        [SAVED_REPORTS_INDEX_KEY]: index,
+        [STATUS_PREFIX + id]: null,
+      });
       this.writeDefinition(report);
       try {
         this.deps.store.set(SAVED_REPORTS_INDEX_KEY, index);
@@ -102,7 +111,13 @@ export class SavedReportStore {
   /** Replaces a report's definition, keeping its id, owner and creation time. */
   update(id: string, input: SavedReportInput): SavedReport {
     const existing = this.findOrThrow(id);
-    const report: SavedReport = { ...input, id, ownerId: existing.ownerId, createdAtMs: existing.createdAtMs, updatedAtMs: this.deps.clock.now() };
+    const report: SavedReport = {
+      ...input,
+      id,
+      ownerId: existing.ownerId,
+      createdAtMs: existing.createdAtMs,
+      updatedAtMs: this.deps.clock.now(),
+    };
     this.checkRoom({ [DEFINITION_PREFIX + id]: this.definitionText(report) });
     this.writeDefinition(report);
     return report;
@@ -119,9 +134,12 @@ export class SavedReportStore {
   findOrThrow(id: unknown): SavedReport {
     const report = typeof id === 'string' ? this.get(id) : null;
     if (!report) {
-      throw ValidationError.single('id', typeof id === 'string' && id !== ''
-        ? `${id.length <= 60 && controlCharacterIndex(id) < 0 ? JSON.stringify(id) : quoted(id)} is not a saved report of this spreadsheet (it may have been deleted)`
-        : 'must be the id of a saved report of this spreadsheet');
+      throw ValidationError.single(
+        'id',
+        typeof id === 'string' && id !== ''
+          ? `${id.length <= 60 && controlCharacterIndex(id) < 0 ? JSON.stringify(id) : quoted(id)} is not a saved report of this spreadsheet (it may have been deleted)`
+          : 'must be the id of a saved report of this spreadsheet',
+      );
     }
     return report;
   }
@@ -141,7 +159,11 @@ export class SavedReportStore {
     let text = JSON.stringify(status);
     const message = status.lastError?.message ?? '';
     // Only an error message can make a status long: shorten it rather than lose the status.
-    for (let room = utf8Length(message) - (utf8Length(text) - STATUS_MAX_BYTES) - 3; utf8Length(text) > STATUS_MAX_BYTES && status.lastError && room > 0; room -= utf8Length(text) - STATUS_MAX_BYTES) {
+    for (
+      let room = utf8Length(message) - (utf8Length(text) - STATUS_MAX_BYTES) - 3;
+      utf8Length(text) > STATUS_MAX_BYTES && status.lastError && room > 0;
+      room -= utf8Length(text) - STATUS_MAX_BYTES
+    ) {
       text = JSON.stringify({ ...status, lastError: { ...status.lastError, message: `${splitByBytes(message, room)[0] ?? ''}...` } });
     }
     this.deps.store.set(STATUS_PREFIX + id, text);
@@ -150,7 +172,10 @@ export class SavedReportStore {
   private definitionText(report: SavedReport): string {
     const text = JSON.stringify(report);
     if (utf8Length(text) > PROPERTY_VALUE_MAX_BYTES) {
-      throw ValidationError.single('savedReport', `is ${utf8Length(text)} bytes long; a saved report may take at most ${PROPERTY_VALUE_MAX_BYTES} (shorten the filter or the name)`);
+      throw ValidationError.single(
+        'savedReport',
+        `is ${utf8Length(text)} bytes long; a saved report may take at most ${PROPERTY_VALUE_MAX_BYTES} (shorten the filter or the name)`,
+      );
     }
     return text;
   }
@@ -169,7 +194,8 @@ export class SavedReportStore {
     const entries = this.deps.store.entries();
     const ids = this.ids();
     const statusKeys = new Set(ids.map((x) => STATUS_PREFIX + x));
-    const size = (key: string, value: string | null) => utf8Length(key) + (value === null || statusKeys.has(key) ? Math.max(STATUS_MAX_BYTES, utf8Length(value ?? '')) : utf8Length(value));
+    const size = (key: string, value: string | null) =>
+      utf8Length(key) + (value === null || statusKeys.has(key) ? Math.max(STATUS_MAX_BYTES, utf8Length(value ?? '')) : utf8Length(value));
     const ours = (key: string) => key === SAVED_REPORTS_INDEX_KEY || key.startsWith(DEFINITION_PREFIX) || key.startsWith(STATUS_PREFIX);
     let total = 0;
     let saved = 0;
@@ -185,10 +211,13 @@ export class SavedReportStore {
     for (const [key, value] of Object.entries(changes)) if (!held.has(key)) count(key, value);
     if (saved > SAVED_REPORTS_MAX_BYTES || total > PROPERTY_STORE_MAX_BYTES) {
       const kb = (bytes: number) => Math.ceil(bytes / 1024);
-      throw ValidationError.single('savedReport', saved > SAVED_REPORTS_MAX_BYTES
-        ? `there is no room for it: saved reports would take ${kb(saved)} KB of the ${kb(SAVED_REPORTS_MAX_BYTES)} KB they may use of this spreadsheet's properties `
-          + '(a refresh\'s status counted at its most): delete a saved report first, or shorten this one\'s filter or name'
-        : `there is no room for it: this spreadsheet's properties would take ${kb(total)} KB of the ${kb(PROPERTY_STORE_MAX_BYTES)} KB Apps Script keeps per document: delete a saved report first`);
+      throw ValidationError.single(
+        'savedReport',
+        saved > SAVED_REPORTS_MAX_BYTES
+          ? `there is no room for it: saved reports would take ${kb(saved)} KB of the ${kb(SAVED_REPORTS_MAX_BYTES)} KB they may use of this spreadsheet's properties ` +
+              "(a refresh's status counted at its most): delete a saved report first, or shorten this one's filter or name"
+          : `there is no room for it: this spreadsheet's properties would take ${kb(total)} KB of the ${kb(PROPERTY_STORE_MAX_BYTES)} KB Apps Script keeps per document: delete a saved report first`,
+      );
     }
   }
 

@@ -16,43 +16,81 @@ import { periodSchema, resolvePeriod } from './period';
 import { scheduleSchema } from './schedule';
 import { REPORT_SPECS } from '../spec';
 
-const a1Cell = z.string({ error: 'must be one cell such as A1' }).check(z.trim(), z.regex(A1_CELL_PATTERN, { error: 'must be one cell such as A1' }));
+const a1Cell = z
+  .string({ error: 'must be one cell such as A1' })
+  .check(z.trim(), z.regex(A1_CELL_PATTERN, { error: 'must be one cell such as A1' }));
 
 const noControlCharacters = (v: string) => controlCharacterIndex(v) < 0;
 const yesNo = () => z.boolean({ error: 'must be true or false' });
 
 /** What a user gives when saving; the store adds id, owner and times. */
-export const savedReportInputSchema = z.strictObject({
-  name: z.string({ error: 'is required' }).check(z.trim(), z.minLength(1, { error: 'is required' }), z.maxLength(100, { error: 'must be at most 100 characters' }),
-    z.refine(noControlCharacters, { error: 'must not contain control characters' })),
-  kind: z.enum(['main', 'externalId', 'realtime'], { error: "must be 'main', 'externalId' or 'realtime'" }),
-  entityId: z.string({ error: 'is required: the publisher ID' }).check(z.trim(), z.minLength(1, { error: 'is required: the publisher ID' })),
-  period: periodSchema,
-  breakdowns: z.optional(z.array(z.string(), { error: 'must be a list of breakdown names such as ["day"]' })
-    .check(z.maxLength(4, { error: 'has more than 4 breakdowns; a report allows at most 4' }))),
-  /** The metric columns, by API name. Left out (as in reports saved before metrics could be chosen): every metric. */
-  metrics: z.optional(z.array(z.string(), { error: 'must be a list of metric names such as ["revenue", "rpmByPvs"]' })
-    .check(z.minLength(1, { error: 'lists no metric: choose at least one, or leave the field out for every metric' }))),
-  filter: z.optional(z.string({ error: 'must be text' }).check(z.maxLength(2000, { error: 'must be at most 2000 characters' }))),
-  sort: z.optional(z.string({ error: 'must be text' }).check(z.maxLength(100, { error: 'must be at most 100 characters' }))),
-  currencyCode: z.optional(z.string({ error: 'must be a three-letter currency code such as USD' }).check(z.maxLength(3, { error: 'must be a three-letter currency code such as USD' }))),
-  decDigits: z.optional(z.int({ error: 'must be a whole number from 0 to 6' })),
-  /** Rows per request; default the report's maximum (fewest requests). Bounded per report in checkSavedReport. */
-  pageSize: z.optional(z.int({ error: 'must be a whole number' })),
-  maxRows: z.optional(z.int({ error: 'must be a whole number from 1 to 100000' })
-    .check(z.minimum(1, { error: 'must be a whole number from 1 to 100000' }), z.maximum(100_000, { error: 'must be a whole number from 1 to 100000' }))),
-  target: z.strictObject({
-    sheetName: z.string({ error: 'needs a sheet name' }).check(z.trim(), z.minLength(1, { error: 'needs a sheet name' }), z.maxLength(100, { error: 'must be at most 100 characters' }),
-      z.refine(noControlCharacters, { error: 'must not contain control characters' })),
-    cell: a1Cell,
-  }, { error: 'must be a sheet name and a cell such as A1: {sheetName, cell}' }),
-  schedule: scheduleSchema,
-  /** Fetch only new days plus the last 3 and merge by day and breakdown keys (general report with day). */
-  incremental: z.optional(yesNo()),
-  /** Append the Total row (not with incremental: totals of ratios cannot be merged). */
-  totals: z.optional(yesNo()),
-  paused: z.optional(yesNo()),
-}, { error: 'must be a saved report: an object with name, kind, entityId, period, target and schedule' });
+export const savedReportInputSchema = z.strictObject(
+  {
+    name: z
+      .string({ error: 'is required' })
+      .check(
+        z.trim(),
+        z.minLength(1, { error: 'is required' }),
+        z.maxLength(100, { error: 'must be at most 100 characters' }),
+        z.refine(noControlCharacters, { error: 'must not contain control characters' }),
+      ),
+    kind: z.enum(['main', 'externalId', 'realtime'], { error: "must be 'main', 'externalId' or 'realtime'" }),
+    entityId: z
+      .string({ error: 'is required: the publisher ID' })
+      .check(z.trim(), z.minLength(1, { error: 'is required: the publisher ID' })),
+    period: periodSchema,
+    breakdowns: z.optional(
+      z
+        .array(z.string(), { error: 'must be a list of breakdown names such as ["day"]' })
+        .check(z.maxLength(4, { error: 'has more than 4 breakdowns; a report allows at most 4' })),
+    ),
+    /** The metric columns, by API name. Left out (as in reports saved before metrics could be chosen): every metric. */
+    metrics: z.optional(
+      z
+        .array(z.string(), { error: 'must be a list of metric names such as ["revenue", "rpmByPvs"]' })
+        .check(z.minLength(1, { error: 'lists no metric: choose at least one, or leave the field out for every metric' })),
+    ),
+    filter: z.optional(z.string({ error: 'must be text' }).check(z.maxLength(2000, { error: 'must be at most 2000 characters' }))),
+    sort: z.optional(z.string({ error: 'must be text' }).check(z.maxLength(100, { error: 'must be at most 100 characters' }))),
+    currencyCode: z.optional(
+      z
+        .string({ error: 'must be a three-letter currency code such as USD' })
+        .check(z.maxLength(3, { error: 'must be a three-letter currency code such as USD' })),
+    ),
+    decDigits: z.optional(z.int({ error: 'must be a whole number from 0 to 6' })),
+    /** Rows per request; default the report's maximum (fewest requests). Bounded per report in checkSavedReport. */
+    pageSize: z.optional(z.int({ error: 'must be a whole number' })),
+    maxRows: z.optional(
+      z
+        .int({ error: 'must be a whole number from 1 to 100000' })
+        .check(
+          z.minimum(1, { error: 'must be a whole number from 1 to 100000' }),
+          z.maximum(100_000, { error: 'must be a whole number from 1 to 100000' }),
+        ),
+    ),
+    target: z.strictObject(
+      {
+        sheetName: z
+          .string({ error: 'needs a sheet name' })
+          .check(
+            z.trim(),
+            z.minLength(1, { error: 'needs a sheet name' }),
+            z.maxLength(100, { error: 'must be at most 100 characters' }),
+            z.refine(noControlCharacters, { error: 'must not contain control characters' }),
+          ),
+        cell: a1Cell,
+      },
+      { error: 'must be a sheet name and a cell such as A1: {sheetName, cell}' },
+    ),
+    schedule: scheduleSchema,
+    /** Fetch only new days plus the last 3 and merge by day and breakdown keys (general report with day). */
+    incremental: z.optional(yesNo()),
+    /** Append the Total row (not with incremental: totals of ratios cannot be merged). */
+    totals: z.optional(yesNo()),
+    paused: z.optional(yesNo()),
+  },
+  { error: 'must be a saved report: an object with name, kind, entityId, period, target and schedule' },
+);
 export type SavedReportInput = z.infer<typeof savedReportInputSchema>;
 
 export interface SavedReport extends SavedReportInput {
@@ -107,17 +145,19 @@ export function reportInputOf(report: SavedReportInput, nowMs: number, range?: {
 export function checkSavedReport(input: unknown): SavedReportInput {
   const parsed = savedReportInputSchema.safeParse(input);
   if (!parsed.success) {
-    throw new ValidationError(parsed.error.issues.flatMap((issue) => {
-      const path = issue.path.map(String);
-      if (issue.code === 'unrecognized_keys') {
-        return issue.keys.map((key) => {
-          const argument = [...path, key].join('.');
-          return { argument, message: `${argument}: is not a field of a saved report` };
-        });
-      }
-      const argument = path.length > 0 ? path.join('.') : 'report';
-      return [{ argument, message: `${argument}: ${issue.message}` }];
-    }));
+    throw new ValidationError(
+      parsed.error.issues.flatMap((issue) => {
+        const path = issue.path.map(String);
+        if (issue.code === 'unrecognized_keys') {
+          return issue.keys.map((key) => {
+            const argument = [...path, key].join('.');
+            return { argument, message: `${argument}: is not a field of a saved report` };
+          });
+        }
+        const argument = path.length > 0 ? path.join('.') : 'report';
+        return [{ argument, message: `${argument}: ${issue.message}` }];
+      }),
+    );
   }
   const report = parsed.data;
   const spec = REPORT_SPECS[report.kind];
@@ -126,9 +166,12 @@ export function checkSavedReport(input: unknown): SavedReportInput {
   }
   const hourly = REPORT_SPECS[report.kind].hourly;
   if (hourly !== (report.period.type === 'lastHours')) {
-    throw ValidationError.single('period', hourly
-      ? `the ${REPORT_SPECS[report.kind].title} covers hours: use 'lastHours' (1 to 24)`
-      : "the general report covers days: use 'lastDays', 'thisMonth', 'lastMonth', 'since' or 'fixed'");
+    throw ValidationError.single(
+      'period',
+      hourly
+        ? `the ${REPORT_SPECS[report.kind].title} covers hours: use 'lastHours' (1 to 24)`
+        : "the general report covers days: use 'lastDays', 'thisMonth', 'lastMonth', 'since' or 'fixed'",
+    );
   }
   if (report.incremental) {
     const problem = incrementalProblem(report);
@@ -141,13 +184,16 @@ export function checkSavedReport(input: unknown): SavedReportInput {
  * Why a report cannot refresh incrementally, or undefined when it can: the sidebar offers the option
  * only when this says nothing, and checkSavedReport refuses the same cases.
  */
-export function incrementalProblem(report: Pick<SavedReportInput, 'kind' | 'breakdowns' | 'period' | 'maxRows' | 'totals'>): { argument: string; rule: string } | undefined {
+export function incrementalProblem(
+  report: Pick<SavedReportInput, 'kind' | 'breakdowns' | 'period' | 'maxRows' | 'totals'>,
+): { argument: string; rule: string } | undefined {
   if (report.kind !== 'main' || !(report.breakdowns && report.breakdowns.length > 0 ? report.breakdowns : ['day']).includes('day')) {
     return { argument: 'incremental', rule: 'needs the general report broken down by day: rows are merged by day' };
   }
-  if (report.period.type === 'fixed') return { argument: 'incremental', rule: "needs a period that moves ('lastDays' or 'since'), not a fixed range" };
-  if (report.maxRows !== undefined) return { argument: 'incremental', rule: 'cannot be combined with maxRows: a merge needs every row of each day' };
+  if (report.period.type === 'fixed')
+    return { argument: 'incremental', rule: "needs a period that moves ('lastDays' or 'since'), not a fixed range" };
+  if (report.maxRows !== undefined)
+    return { argument: 'incremental', rule: 'cannot be combined with maxRows: a merge needs every row of each day' };
   if (report.totals) return { argument: 'totals', rule: 'cannot be combined with incremental: totals of rates cannot be merged' };
   return undefined;
 }
-

@@ -31,7 +31,11 @@ function compactDay(text: string): string {
  * The moving period of a preset. `custom` is the builder's own range ("yyyy-MM-dd"), kept fixed, or
  * growing from its first day when `growing` is set.
  */
-export function periodForPreset(kind: ReportKind, preset: DatePreset, custom?: { fromDate: string; toDate: string; growing?: boolean }): Period {
+export function periodForPreset(
+  kind: ReportKind,
+  preset: DatePreset,
+  custom?: { fromDate: string; toDate: string; growing?: boolean },
+): Period {
   if (REPORT_SPECS[kind].hourly) return { type: 'lastHours', hours: HOURLY_SCHEDULE_HOURS };
   if (preset === 'today') return { type: 'lastDays', days: 1 };
   if (preset === 'thisMonth') return { type: 'thisMonth' };
@@ -92,7 +96,9 @@ export function savedReportFromBuilder(request: BuilderRequest, draft: ScheduleD
   // No breakdown means the report by day, which is also what an omitted one asks for.
   if (request.breakdowns.length > 0) report.breakdowns = [...request.breakdowns];
   // Stored even when it is the default set: a saved report without metrics shows every metric.
-  report.metrics = request.metrics ? [...request.metrics] : defaultMetrics(request.kind, effectiveBreakdowns(request.kind, request.breakdowns));
+  report.metrics = request.metrics
+    ? [...request.metrics]
+    : defaultMetrics(request.kind, effectiveBreakdowns(request.kind, request.breakdowns));
   if (request.filter) report.filter = request.filter;
   if (request.sort) report.sort = request.order ? `${request.sort} ${request.order}` : request.sort;
   if (spec.acceptsCurrency && request.currencyCode) report.currencyCode = request.currencyCode;

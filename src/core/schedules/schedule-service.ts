@@ -222,7 +222,10 @@ export class ScheduleService {
   private requireMine(id: unknown): SavedReport {
     const report = this.deps.reports.findOrThrow(id);
     if (report.ownerId !== this.deps.userStore.get(OWNER_ID_KEY)) {
-      throw ValidationError.single('id', `"${report.name}" was saved by another editor: only they can change, run or delete it (it runs with their sign-in)`);
+      throw ValidationError.single(
+        'id',
+        `"${report.name}" was saved by another editor: only they can change, run or delete it (it runs with their sign-in)`,
+      );
     }
     return report;
   }
@@ -255,9 +258,12 @@ export class ScheduleService {
     if (status.rows !== undefined) s.rows = status.rows;
     if (status.durationMs !== undefined) s.durationMs = status.durationMs;
     if (status.lastError) {
-      s.lastError = { message: status.lastError.message, at: new Date(status.lastError.atMs).toISOString(), ...(status.lastError.traceId ? { traceId: status.lastError.traceId } : {}) };
+      s.lastError = {
+        message: status.lastError.message,
+        at: new Date(status.lastError.atMs).toISOString(),
+        ...(status.lastError.traceId ? { traceId: status.lastError.traceId } : {}),
+      };
     }
     return view;
   }
 }
-

@@ -11,20 +11,33 @@ import { addDays, calendarDayInZone, utcMidnightMs, zonedTimeToEpochMs, MS_PER_H
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
-const hourOfDay = z.int({ error: 'must be a whole hour from 0 to 23' })
+const hourOfDay = z
+  .int({ error: 'must be a whole hour from 0 to 23' })
   .check(z.minimum(0, { error: 'must be a whole hour from 0 to 23' }), z.maximum(23, { error: 'must be a whole hour from 0 to 23' }));
 
-export const scheduleSchema = z.discriminatedUnion('every', [
-  z.strictObject({ every: z.literal('hour') }),
-  z.strictObject({
-    every: z.literal('hours'),
-    /** Divides the day: slots start at local hours 0, N, 2N, ... */
-    hours: z.int({ error: 'must be a whole number of hours from 2 to 12' })
-      .check(z.minimum(2, { error: 'must be a whole number of hours from 2 to 12' }), z.maximum(12, { error: 'must be a whole number of hours from 2 to 12' })),
-  }),
-  z.strictObject({ every: z.literal('day'), hour: hourOfDay }),
-  z.strictObject({ every: z.literal('week'), weekday: z.enum(WEEKDAYS, { error: `must be one of ${WEEKDAYS.join(', ')}` }), hour: hourOfDay }),
-], { error: "must say how often: every 'hour', 'hours' (with hours), 'day' (with hour) or 'week' (with weekday and hour)" });
+export const scheduleSchema = z.discriminatedUnion(
+  'every',
+  [
+    z.strictObject({ every: z.literal('hour') }),
+    z.strictObject({
+      every: z.literal('hours'),
+      /** Divides the day: slots start at local hours 0, N, 2N, ... */
+      hours: z
+        .int({ error: 'must be a whole number of hours from 2 to 12' })
+        .check(
+          z.minimum(2, { error: 'must be a whole number of hours from 2 to 12' }),
+          z.maximum(12, { error: 'must be a whole number of hours from 2 to 12' }),
+        ),
+    }),
+    z.strictObject({ every: z.literal('day'), hour: hourOfDay }),
+    z.strictObject({
+      every: z.literal('week'),
+      weekday: z.enum(WEEKDAYS, { error: `must be one of ${WEEKDAYS.join(', ')}` }),
+      hour: hourOfDay,
+    }),
+  ],
+  { error: "must say how often: every 'hour', 'hours' (with hours), 'day' (with hour) or 'week' (with weekday and hour)" },
+);
 
 export type Schedule = z.infer<typeof scheduleSchema>;
 

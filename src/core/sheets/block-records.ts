@@ -26,16 +26,24 @@ function parseRecord(text: string | null | undefined): BlockRecord | undefined {
   if (!text) return undefined;
   try {
     const record = JSON.parse(text) as BlockRecord;
-    return record && typeof record.sheetName === 'string' && [record.row, record.column, record.rows, record.columns].every(Number.isInteger) ? record : undefined;
+    return record &&
+      typeof record.sheetName === 'string' &&
+      [record.row, record.column, record.rows, record.columns].every(Number.isInteger)
+      ? record
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
 function overlaps(a: WrittenBlock, b: WrittenBlock): boolean {
-  return a.sheetName === b.sheetName
-    && a.row < b.row + b.rows && b.row < a.row + a.rows
-    && a.column < b.column + b.columns && b.column < a.column + a.columns;
+  return (
+    a.sheetName === b.sheetName &&
+    a.row < b.row + b.rows &&
+    b.row < a.row + a.rows &&
+    a.column < b.column + b.columns &&
+    b.column < a.column + a.columns
+  );
 }
 
 export class BlockRecords {

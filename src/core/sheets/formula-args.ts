@@ -6,7 +6,7 @@
  */
 import { isDate } from '../util/dates';
 import { ValidationError } from '../errors';
-import { showValue } from '../api/report-request';
+import { showValue } from '../util/text';
 
 /** Custom functions return at most this many rows; a larger maxRows would not fit the 30 s limit anyway. */
 export const FORMULA_MAX_ROWS = 100_000;
@@ -61,7 +61,8 @@ export function optionalList(value: unknown, name: string, example = 'day,countr
   const parts: string[] = [];
   for (const cell of flatten(value)) {
     if (blank(cell)) continue;
-    if (typeof cell !== 'string' && typeof cell !== 'number') throw ValidationError.single(name, `must be text such as "${example}" or a range of text cells, not ${describe(cell)}`);
+    if (typeof cell !== 'string' && typeof cell !== 'number')
+      throw ValidationError.single(name, `must be text such as "${example}" or a range of text cells, not ${describe(cell)}`);
     parts.push(String(cell).trim());
   }
   return parts.join(',');
@@ -73,7 +74,8 @@ export function stringList(value: unknown, name: string): string[] {
   const out: string[] = [];
   for (const cell of flatten(value)) {
     if (blank(cell)) continue;
-    if (typeof cell !== 'string' && typeof cell !== 'number') throw ValidationError.single(name, `must be text or a range of text cells, not ${describe(cell)}`);
+    if (typeof cell !== 'string' && typeof cell !== 'number')
+      throw ValidationError.single(name, `must be text or a range of text cells, not ${describe(cell)}`);
     for (const part of String(cell).split(',')) if (part.trim() !== '') out.push(part.trim());
   }
   return out;
@@ -93,7 +95,8 @@ export function optionalInteger(value: unknown, name: string, min: number, max: 
   const v = singleValue(value, name);
   if (blank(v)) return undefined;
   const n = typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n)) throw ValidationError.single(name, `${showValue(v)} must be a whole number from ${min} to ${max}`);
+  if (typeof n !== 'number' || !Number.isInteger(n))
+    throw ValidationError.single(name, `${showValue(v)} must be a whole number from ${min} to ${max}`);
   if (n < min || n > max) throw ValidationError.single(name, `${n} must be from ${min} to ${max}`);
   return n;
 }

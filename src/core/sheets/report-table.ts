@@ -42,9 +42,7 @@ export interface ReportTable {
 const HOUR_FIELDS = ['hour', 'dateHour'];
 export const TOTALS_LABEL = 'Total';
 
-type Column =
-  | { kind: 'day' | 'month' | 'hour' | 'text' | 'metric'; key: string }
-  | { kind: 'entityField'; key: string; field: string };
+type Column = { kind: 'day' | 'month' | 'hour' | 'text' | 'metric'; key: string } | { kind: 'entityField'; key: string; field: string };
 
 /** The id and name of an entity: its columns when the metrics are chosen. */
 const ENTITY_KEY_FIELDS = ['id', 'name'];
@@ -109,7 +107,11 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
     } else if (ENTITY_BREAKDOWNS.has(b)) {
       const fields = entityFields.get(b)!;
       // id and name first: they are what users filter and read; other fields in the order seen.
-      const ordered = [...fields.filter((f) => f === 'id'), ...fields.filter((f) => f === 'name'), ...fields.filter((f) => f !== 'id' && f !== 'name')];
+      const ordered = [
+        ...fields.filter((f) => f === 'id'),
+        ...fields.filter((f) => f === 'name'),
+        ...fields.filter((f) => f !== 'id' && f !== 'name'),
+      ];
       if (entityHasPlain.has(b) || ordered.length === 0) add({ kind: 'text', key: b }, b);
       for (const f of ordered) add({ kind: 'entityField', key: b, field: f }, `${b}.${f}`);
     } else add({ kind: 'text', key: b }, b);
@@ -124,7 +126,13 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
     const sumsKeys = options.metricsSums ? Object.keys(options.metricsSums) : [];
     for (const m of spec.metrics) if (seenKeys.has(m) || (items.length === 0 && sumsKeys.includes(m))) add({ kind: 'metric', key: m }, m);
     for (const k of keyOrder) {
-      if (!metricSet.has(k) && !breakdownSet.has(k) && !(spec.hourly && HOUR_FIELDS.includes(k)) && !DATE_BREAKDOWNS.has(k) && !ENTITY_BREAKDOWNS.has(k)) {
+      if (
+        !metricSet.has(k) &&
+        !breakdownSet.has(k) &&
+        !(spec.hourly && HOUR_FIELDS.includes(k)) &&
+        !DATE_BREAKDOWNS.has(k) &&
+        !ENTITY_BREAKDOWNS.has(k)
+      ) {
         add({ kind: 'metric', key: k }, k);
       }
     }
@@ -164,8 +172,12 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
         let entity = raw;
         if (entity !== null && typeof entity === 'object' && 'value' in entity) entity = unwrap(entity);
         // With chosen metrics an entity sent as plain text has no column of its own: it is the id.
-        const v = entity !== null && typeof entity === 'object' ? (entity as Record<string, unknown>)[fields[c]!]
-          : chosenMetrics && fields[c] === 'id' ? entity : undefined;
+        const v =
+          entity !== null && typeof entity === 'object'
+            ? (entity as Record<string, unknown>)[fields[c]!]
+            : chosenMetrics && fields[c] === 'id'
+              ? entity
+              : undefined;
         row[c] = typeof v === 'string' ? v : typeof v === 'number' ? v : toCell(unwrap(v));
       } else if (kind === 'text') {
         if (typeof raw === 'string') row[c] = raw;
@@ -220,7 +232,12 @@ export function periodStartMs(kind: 'day' | 'month' | 'hour', text: string, time
 
 /** Table of a fetched report, with its totals row unless `totals` is false. */
 export function reportResultToTable(result: ReportResult, options: { timeZone: string; totals?: boolean }): ReportTable {
-  const tableOptions: ReportTableOptions = { kind: result.query.kind, breakdowns: result.query.breakdowns, metrics: result.query.metrics, timeZone: options.timeZone };
+  const tableOptions: ReportTableOptions = {
+    kind: result.query.kind,
+    breakdowns: result.query.breakdowns,
+    metrics: result.query.metrics,
+    timeZone: options.timeZone,
+  };
   if (options.totals !== false && result.metricsSums) tableOptions.metricsSums = result.metricsSums;
   return buildReportTable(result.items, tableOptions);
 }

@@ -27,8 +27,19 @@ export interface SheetBlockOptions {
 const MONEY_METRICS = new Set(['revenue', 'videoRevenue', 'rpmByPvs', 'reqsRpm', 'viewableRpm']);
 /** Counts; everything else numeric that is not money is a percentage or ratio. */
 const COUNT_METRICS = new Set([
-  'paidPvs', 'totalPvs', 'organicPvs', 'paidReqs', 'totalReqs', 'organicReqs', 'paidClicks', 'organicClicks', 'totalClicks',
-  'videoPlays', 'widgetViewableImpressions', 'organicWidgetViewableImpressions', 'paidWidgetViewableImpressions',
+  'paidPvs',
+  'totalPvs',
+  'organicPvs',
+  'paidReqs',
+  'totalReqs',
+  'organicReqs',
+  'paidClicks',
+  'organicClicks',
+  'totalClicks',
+  'videoPlays',
+  'widgetViewableImpressions',
+  'organicWidgetViewableImpressions',
+  'paidWidgetViewableImpressions',
 ]);
 
 /** The kind of a column from its header name. */
@@ -63,7 +74,8 @@ export function numberFormatOf(kind: ColumnKind, currencyCode = 'USD', decDigits
   }
 }
 
-const NEEDS_APOSTROPHE = /^(?:[=+\-@']|\s*[-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:e[-+]?\d+)?%?\s*$|\s*(?:true|false)\s*$|\s*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4})/i;
+const NEEDS_APOSTROPHE =
+  /^(?:[=+\-@']|\s*[-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:e[-+]?\d+)?%?\s*$|\s*(?:true|false)\s*$|\s*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4})/i;
 
 /** Text as Sheets will store it when written with setValues: prefixed so that it stays exactly this text. */
 export function neutraliseText(text: string): string {
@@ -127,6 +139,9 @@ export function cellsAdded(placement: BlockPlacement, rows: number, columns: num
 export function checkCellRoom(cellsInUse: number, cellsNeeded: number): void {
   const left = Math.max(0, SPREADSHEET_CELL_LIMIT - cellsInUse);
   if (cellsNeeded <= left) return;
-  throw ValidationError.single('target', `the report needs ${formatCount(cellsNeeded)} more cells, but this spreadsheet has only ${formatCount(left)} left `
-    + `of the ${formatCount(SPREADSHEET_CELL_LIMIT)} a Google spreadsheet holds: delete sheets, rows or columns you do not need, or ask for fewer rows`);
+  throw ValidationError.single(
+    'target',
+    `the report needs ${formatCount(cellsNeeded)} more cells, but this spreadsheet has only ${formatCount(left)} left ` +
+      `of the ${formatCount(SPREADSHEET_CELL_LIMIT)} a Google spreadsheet holds: delete sheets, rows or columns you do not need, or ask for fewer rows`,
+  );
 }

@@ -81,10 +81,7 @@ const HOUR_COMPACT = /^(\d{4})(\d{2})(\d{2})(\d{2})$/;
 const HOUR_DASHED = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2})(?::00(?::00)?)?$/;
 
 /** What a date argument turned out to be; `null` when it is not a date at all. */
-export type ParsedDateInput =
-  | { kind: 'day'; day: CalendarDay }
-  | { kind: 'hour'; day: CalendarDay; hour: number }
-  | null;
+export type ParsedDateInput = { kind: 'day'; day: CalendarDay } | { kind: 'hour'; day: CalendarDay; hour: number } | null;
 
 /**
  * Reads a string or number date: yyyyMMdd, yyyy-MM-dd, and when `allowHour` also yyyyMMddHH and
@@ -113,8 +110,14 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
-      hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     formatters.set(timeZone, f);
   }
@@ -131,7 +134,14 @@ export function isValidTimeZone(timeZone: string): boolean {
   }
 }
 
-interface WallTime { year: number; month: number; day: number; hour: number; minute: number; second: number }
+interface WallTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
 
 /** The wall-clock time in `timeZone` at `epochMs`. */
 export function wallTimeInZone(epochMs: number, timeZone: string): WallTime {

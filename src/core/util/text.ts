@@ -1,8 +1,9 @@
 /**
  * Text for messages: a user's text quoted so that a message stays one readable sentence without
  * control characters, the first control character named, counts with thousands separators, lists
- * joined with "or", and addresses without the query that may carry a key.
+ * joined with "or", addresses without the query that may carry a key, and any value as a user typed it.
  */
+import { isDate } from './dates';
 
 /** Longest piece of a user's text a message repeats; the rest is summarised, so a message stays one readable sentence. */
 export const MESSAGE_TEXT_MAX_CHARS = 60;
@@ -42,4 +43,17 @@ export function describePrefixes(prefixes: readonly string[]): string {
 /** An address without its query and fragment: how messages show it (a query may carry the recommendations key). */
 export function withoutQuery(url: string): string {
   return url.replace(/[?#].*$/, '');
+}
+
+/** Shows a value in a message the way the user typed it (long text cut, control characters visible). */
+export function showValue(value: unknown): string {
+  if (isDate(value)) return Number.isNaN((value as Date).getTime()) ? 'an invalid date' : `date ${(value as Date).toISOString()}`;
+  if (typeof value === 'string') return quoted(value);
+  if (Array.isArray(value)) return `[${value.map(showValue).join(', ')}]`;
+  if (value === undefined) return 'nothing';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }

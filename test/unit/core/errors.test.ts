@@ -2,13 +2,22 @@
  * The error classes: each explains itself in one sentence, and the sentence is built from the
  * finished error, never from a subclass whose own fields are not set yet.
  */
-import { ApiError, ConnectionError, FetchQuotaError, RateLimitError, ValidationError, type ApiErrorDetails } from '../../../src/core/errors';
+import {
+  ApiError,
+  ConnectionError,
+  FetchQuotaError,
+  RateLimitError,
+  ValidationError,
+  type ApiErrorDetails,
+} from '../../../src/core/errors';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 
 describe('ConnectionError and ValidationError', () => {
   it('explain themselves in one sentence', () => {
-    expect(new ConnectionError('DNS error', 'GET /countries').message).toBe('Could not reach Engage (DNS error): check the connection and try again in a moment.');
+    expect(new ConnectionError('DNS error', 'GET /countries').message).toBe(
+      'Could not reach Engage (DNS error): check the connection and try again in a moment.',
+    );
     const v = ValidationError.single('breakdowns', "'referrer' and 'country' cannot be combined");
     expect(v.message).toBe("breakdowns: 'referrer' and 'country' cannot be combined");
     expect(v.argument).toBe('breakdowns');
@@ -36,7 +45,13 @@ describe('EngageError messages', () => {
   });
 
   it('give a RateLimitError the limit it describes and the time to try again, from its own fields', () => {
-    const error = new RateLimitError({ status: 429, local: true, nowMs: NOW, retryAtMs: NOW + 90_000, limitDescription: 'only 3 of 9 rows could be fetched' });
+    const error = new RateLimitError({
+      status: 429,
+      local: true,
+      nowMs: NOW,
+      retryAtMs: NOW + 90_000,
+      limitDescription: 'only 3 of 9 rows could be fetched',
+    });
     expect(error.message).toBe("Engage's rate limit was reached (only 3 of 9 rows could be fetched): try again after 12:01:30 UTC.");
     expect(error.message).toBe(error.userMessage());
     expect(String(error)).toBe(`RateLimitError: ${error.message}`);
@@ -44,7 +59,9 @@ describe('EngageError messages', () => {
 
   it('are the same sentence whenever they are read', () => {
     const error = new FetchQuotaError({ limit: 20_000, resetAtMs: NOW + 3_600_000, nowMs: NOW });
-    expect(error.message).toBe("Apps Script's daily quota of 20,000 URL fetches for this Google account is used up, so Engage was not asked: try again after 13:00:00 UTC.");
+    expect(error.message).toBe(
+      "Apps Script's daily quota of 20,000 URL fetches for this Google account is used up, so Engage was not asked: try again after 13:00:00 UTC.",
+    );
     expect(error.message).toBe(error.message);
   });
 });

@@ -21,7 +21,16 @@ function tsFiles(dir: string): string[] {
 function namedImports(source: string): Array<{ spec: string; names: string[] }> {
   return [...source.matchAll(/^(?:import|export)(?:\s+type)?\s*\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/gm)].map((m) => ({
     spec: m[2]!,
-    names: m[1]!.split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!).filter(Boolean),
+    names: m[1]!
+      .split(',')
+      .map(
+        (n) =>
+          n
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0]!,
+      )
+      .filter(Boolean),
   }));
 }
 
@@ -30,21 +39,30 @@ const userFiles = USERS.flatMap((dir) => tsFiles(path.join(ROOT, dir)));
 /** Every import of a core module from the adapters, entry points and sidebar: the file, the module it names and the names. */
 const coreImports = userFiles.flatMap((file) => {
   const source = fs.readFileSync(file, 'utf8');
-  const all = [...namedImports(source), ...[...source.matchAll(/^import\s+(?:\*\s+as\s+\w+|\w+)\s+from\s*['"]([^'"]+)['"]/gm)].map((m) => ({ spec: m[1]!, names: ['*'] }))];
+  const all = [
+    ...namedImports(source),
+    ...[...source.matchAll(/^import\s+(?:\*\s+as\s+\w+|\w+)\s+from\s*['"]([^'"]+)['"]/gm)].map((m) => ({ spec: m[1]!, names: ['*'] })),
+  ];
   return all
     .filter(({ spec }) => spec.startsWith('.'))
-    .map(({ spec, names }) => ({ file: path.relative(ROOT, file), module: path.relative(CORE_DIR, path.resolve(path.dirname(file), spec)), names }))
+    .map(({ spec, names }) => ({
+      file: path.relative(ROOT, file),
+      module: path.relative(CORE_DIR, path.resolve(path.dirname(file), spec)),
+      names,
+    }))
     .filter(({ module }) => !module.startsWith('..'));
 });
 
-describe('the core\'s public surface', () => {
+describe("the core's public surface", () => {
   it('is where the adapters, the entry points and the sidebar import the core from, and nowhere else', () => {
     expect(coreImports.length).toBeGreaterThan(20);
     expect(coreImports.filter(({ module }) => module !== '').map(({ file, module }) => `${file} imports src/core/${module}`)).toEqual([]);
   });
 
   it('exports exactly what they import', () => {
-    const exported = namedImports(fs.readFileSync(path.join(CORE_DIR, 'index.ts'), 'utf8')).flatMap(({ names }) => names).sort();
+    const exported = namedImports(fs.readFileSync(path.join(CORE_DIR, 'index.ts'), 'utf8'))
+      .flatMap(({ names }) => names)
+      .sort();
     const imported = [...new Set(coreImports.flatMap(({ names }) => names))].sort();
     expect(exported).toEqual(imported);
   });

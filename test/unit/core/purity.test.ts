@@ -16,12 +16,14 @@ const FIXTURE_DIR = path.join(ROOT, 'test', 'fixtures', 'core-layers');
 
 /**
  * The layers of src/core, lowest first. A file may import from its own folder and from the layers
- * below its own; folders of one rank may not import each other. '.' is the base layer: the files at
- * the root of src/core (spec.ts, ports.ts, errors.ts, budgets.ts). index.ts, the public surface,
+ * below its own; folders of one rank may not import each other. 'errors' is the error hierarchy;
+ * '.' is the base layer: the files at the root of src/core (spec.ts, ports.ts, budgets.ts), which may
+ * throw those errors. index.ts, the public surface,
  * sits above them all. src/core/index.ts repeats this order in its opening comment.
  */
 const LAYERS: ReadonlyArray<readonly string[]> = [
   ['util'],
+  ['errors'],
   ['.'],
   ['api'],
   ['sheets'],
@@ -32,12 +34,29 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
 const PUBLIC_SURFACE = 'index.ts';
 
 const FORBIDDEN: Array<[string, RegExp]> = [
-  ['SpreadsheetApp', /\bSpreadsheetApp\b/], ['UrlFetchApp', /\bUrlFetchApp\b/], ['PropertiesService', /\bPropertiesService\b/],
-  ['CacheService', /\bCacheService\b/], ['LockService', /\bLockService\b/], ['ScriptApp', /\bScriptApp\b/],
-  ['HtmlService', /\bHtmlService\b/], ['Session.', /\bSession\./], ['Utilities.', /\bUtilities\./], ['Logger.', /\bLogger\./],
-  ['Buffer', /\bBuffer\b/], ['process', /\bprocess\./], ['require(', /(^|[^.\w])require\(/], ['node: import', /from ['"]node:/],
-  ['fetch(', /(?:[=(,;!&|?:]|\breturn)\s*fetch\(/], ['setTimeout', /\bsetTimeout\b/], ['setInterval', /\bsetInterval\b/], ['setImmediate', /\bsetImmediate\b/],
-  ['TextEncoder', /\bTextEncoder\b/], ['btoa', /\bbtoa\(/], ['globalThis', /\bglobalThis\b/], ['async', /\basync\b/], ['await', /\bawait\b/],
+  ['SpreadsheetApp', /\bSpreadsheetApp\b/],
+  ['UrlFetchApp', /\bUrlFetchApp\b/],
+  ['PropertiesService', /\bPropertiesService\b/],
+  ['CacheService', /\bCacheService\b/],
+  ['LockService', /\bLockService\b/],
+  ['ScriptApp', /\bScriptApp\b/],
+  ['HtmlService', /\bHtmlService\b/],
+  ['Session.', /\bSession\./],
+  ['Utilities.', /\bUtilities\./],
+  ['Logger.', /\bLogger\./],
+  ['Buffer', /\bBuffer\b/],
+  ['process', /\bprocess\./],
+  ['require(', /(^|[^.\w])require\(/],
+  ['node: import', /from ['"]node:/],
+  ['fetch(', /(?:[=(,;!&|?:]|\breturn)\s*fetch\(/],
+  ['setTimeout', /\bsetTimeout\b/],
+  ['setInterval', /\bsetInterval\b/],
+  ['setImmediate', /\bsetImmediate\b/],
+  ['TextEncoder', /\bTextEncoder\b/],
+  ['btoa', /\bbtoa\(/],
+  ['globalThis', /\bglobalThis\b/],
+  ['async', /\basync\b/],
+  ['await', /\bawait\b/],
 ];
 
 function stripComments(source: string): string {
@@ -89,7 +108,10 @@ function layerViolations(root: string): string[] {
     }
     for (const spec of importsOf(root, file)) {
       if (!spec.startsWith('.')) continue;
-      const target = path.relative(root, path.resolve(path.dirname(path.join(root, file)), spec)).split(path.sep).join('/');
+      const target = path
+        .relative(root, path.resolve(path.dirname(path.join(root, file)), spec))
+        .split(path.sep)
+        .join('/');
       const targetFolder = folderOf(target);
       if (targetFolder === folder) continue;
       const targetRank = rankOf(targetFolder);
@@ -127,10 +149,12 @@ describe('src/core', () => {
     expect(layerViolations(CORE_DIR)).toEqual([]);
   });
 
-  it('has its folders listed in the README\'s Layout, one line each, in the layer order', () => {
+  it("has its folders listed in the README's Layout, one line each, in the layer order", () => {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const layout = readme.slice(readme.indexOf('## Layout'));
-    const listed = [...layout.slice(0, layout.indexOf('\n```\n', layout.indexOf('```') + 3)).matchAll(/^ {2}([\w*.]+)\/?\s/gm)].map((m) => m[1]);
+    const listed = [...layout.slice(0, layout.indexOf('\n```\n', layout.indexOf('```') + 3)).matchAll(/^ {2}([\w*.]+)\/?\s/gm)].map(
+      (m) => m[1],
+    );
     expect(listed).toEqual(LAYERS.flat().map((folder) => (folder === '.' ? '*.ts' : folder)));
   });
 });
@@ -145,18 +169,26 @@ describe('the purity and layering checks on a core with deliberate mistakes', ()
   });
 
   it('report the Apps Script global, and only there', () => {
-    const named = tsFiles(FIXTURE_DIR).map((file): [string, string[]] => [file, forbiddenNames(FIXTURE_DIR, file)]).filter(([, names]) => names.length > 0);
+    const named = tsFiles(FIXTURE_DIR)
+      .map((file): [string, string[]] => [file, forbiddenNames(FIXTURE_DIR, file)])
+      .filter(([, names]) => names.length > 0);
     expect(named).toEqual([['recommendations/preview.ts', ['UrlFetchApp']]]);
   });
 
-  it('are backed by the compiler: with the core\'s tsconfig (no Apps Script types, no DOM) the global does not compile', () => {
+  it("are backed by the compiler: with the core's tsconfig (no Apps Script types, no DOM) the global does not compile", () => {
     const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     let output = '';
     try {
-      execFileSync(process.execPath, [tsc, '--noEmit', '-p', path.join(FIXTURE_DIR, 'tsconfig.json')], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+      execFileSync(process.execPath, [tsc, '--noEmit', '-p', path.join(FIXTURE_DIR, 'tsconfig.json')], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
     } catch (e) {
       output = String((e as { stdout?: string }).stdout);
     }
-    expect(output.trim().split('\n')).toEqual([expect.stringMatching(/preview\.ts\(\d+,\d+\): error TS2304: Cannot find name 'UrlFetchApp'\./)]);
+    expect(output.trim().split('\n')).toEqual([
+      expect.stringMatching(/preview\.ts\(\d+,\d+\): error TS2304: Cannot find name 'UrlFetchApp'\./),
+    ]);
   });
 });

@@ -19,7 +19,15 @@ describe('auth modes', () => {
     host.load(MENU_BUNDLE);
     expect(host.open({ authMode: 'NONE' }).ok).toBe(true);
     expect(host.menus).toEqual([
-      { title: 'Engage', addon: true, items: [{ caption: 'Open sidebar', functionName: 'showSidebar' }, { separator: true }, { caption: 'Sign out', functionName: 'signOut' }] },
+      {
+        title: 'Engage',
+        addon: true,
+        items: [
+          { caption: 'Open sidebar', functionName: 'showSidebar' },
+          { separator: true },
+          { caption: 'Sign out', functionName: 'signOut' },
+        ],
+      },
     ]);
   });
 
@@ -39,8 +47,12 @@ describe('auth modes', () => {
   it('denies document and properties in NONE', () => {
     const host = createGasHost();
     host.load(MENU_BUNDLE);
-    expect(() => host.call('readDocument', [], { authMode: 'NONE' })).toThrow('You do not have permission to call SpreadsheetApp.getActive');
-    expect(() => host.call('readProperties', [], { authMode: 'NONE' })).toThrow('You do not have permission to call PropertiesService.getUserProperties');
+    expect(() => host.call('readDocument', [], { authMode: 'NONE' })).toThrow(
+      'You do not have permission to call SpreadsheetApp.getActive',
+    );
+    expect(() => host.call('readProperties', [], { authMode: 'NONE' })).toThrow(
+      'You do not have permission to call PropertiesService.getUserProperties',
+    );
   });
 
   it('allows the document but not UrlFetch or the sidebar in LIMITED', () => {
@@ -54,9 +66,15 @@ describe('auth modes', () => {
   it('denies services outside the custom-function list in CUSTOM_FUNCTION', () => {
     const host = createGasHost();
     host.load(MENU_BUNDLE);
-    expect(() => host.call('sendMail', [], { authMode: 'CUSTOM_FUNCTION' })).toThrow('You do not have permission to call MailApp.sendEmail');
-    expect(() => host.call('whoAmI', [], { authMode: 'CUSTOM_FUNCTION' })).toThrow('You do not have permission to call Session.getActiveUser');
-    expect(() => host.call('showSidebar', [], { authMode: 'CUSTOM_FUNCTION' })).toThrow('You do not have permission to call SpreadsheetApp.getUi');
+    expect(() => host.call('sendMail', [], { authMode: 'CUSTOM_FUNCTION' })).toThrow(
+      'You do not have permission to call MailApp.sendEmail',
+    );
+    expect(() => host.call('whoAmI', [], { authMode: 'CUSTOM_FUNCTION' })).toThrow(
+      'You do not have permission to call Session.getActiveUser',
+    );
+    expect(() => host.call('showSidebar', [], { authMode: 'CUSTOM_FUNCTION' })).toThrow(
+      'You do not have permission to call SpreadsheetApp.getUi',
+    );
     expect(host.call('readDocument', [], { authMode: 'CUSTOM_FUNCTION' })).toBe('Untitled spreadsheet');
   });
 
@@ -89,6 +107,9 @@ describe('auth modes', () => {
       function caught() { try { SpreadsheetApp.getActive(); } catch (e) { return [e instanceof Error, String(e)]; } }
     `);
     expect(host.call('realm', [new Date(0), [[1]]])).toEqual([true, true, true]);
-    expect(host.call('caught', [], { authMode: 'NONE' })).toEqual([true, 'Exception: You do not have permission to call SpreadsheetApp.getActive']);
+    expect(host.call('caught', [], { authMode: 'NONE' })).toEqual([
+      true,
+      'Exception: You do not have permission to call SpreadsheetApp.getActive',
+    ]);
   });
 });

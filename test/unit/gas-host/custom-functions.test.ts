@@ -38,7 +38,9 @@ describe('custom functions', () => {
     host.load(BUNDLE);
     expect(host.evaluateFormula(undefined, 'A1', '=2026-11-01')).toMatchObject({ value: 2014, error: undefined });
     expect(host.evaluateFormula(undefined, 'A2', '= -1 + 2.5 - -3')).toMatchObject({ value: 4.5 });
-    expect(host.evaluateFormula(undefined, 'A3', '=DESCRIBE(2026-11-01, "2026-11-01", -2)').values).toEqual([['number:2014', 'string:2026-11-01', 'number:-2']]);
+    expect(host.evaluateFormula(undefined, 'A3', '=DESCRIBE(2026-11-01, "2026-11-01", -2)').values).toEqual([
+      ['number:2014', 'string:2026-11-01', 'number:-2'],
+    ]);
     // Anything richer is still not guessed at.
     expect(host.evaluateFormula(undefined, 'A4', '=2026-11-01T')).toMatchObject({ value: '#ERROR!', error: 'Formula parse error.' });
   });
@@ -47,10 +49,18 @@ describe('custom functions', () => {
     const host = createGasHost();
     host.load(BUNDLE);
     host.evaluateFormula(undefined, 'B2', '=TABLE(2)');
-    expect(host.getValues(undefined, 'B2:C4')).toEqual([['h1', 'h2'], [1, 10], [2, 20]]);
+    expect(host.getValues(undefined, 'B2:C4')).toEqual([
+      ['h1', 'h2'],
+      [1, 10],
+      [2, 20],
+    ]);
     expect(host.getCell(undefined, 'C3').formula).toBe('');
     host.evaluateFormula(undefined, 'B2', '=COLUMN()');
-    expect(host.getValues(undefined, 'B2:C4')).toEqual([[1, ''], [2, ''], [3, '']]);
+    expect(host.getValues(undefined, 'B2:C4')).toEqual([
+      [1, ''],
+      [2, ''],
+      [3, ''],
+    ]);
   });
 
   it('shows #REF! when the result would overwrite data', () => {
@@ -93,7 +103,10 @@ describe('custom functions', () => {
     const host = createGasHost({ clock: 'virtual' });
     host.load(BUNDLE);
     expect(host.evaluateFormula(undefined, 'A1', '=SLEEPY(29000)').value).toBe('done');
-    expect(host.evaluateFormula(undefined, 'A2', '=SLEEPY(31000)')).toMatchObject({ value: '#ERROR!', error: 'Exceeded maximum execution time' });
+    expect(host.evaluateFormula(undefined, 'A2', '=SLEEPY(31000)')).toMatchObject({
+      value: '#ERROR!',
+      error: 'Exceeded maximum execution time',
+    });
   });
 
   it('fails a custom function whose fetch is still in flight when its time is up (real clock)', () => {

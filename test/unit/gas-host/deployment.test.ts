@@ -55,11 +55,15 @@ describe('documents of one deployment', () => {
     expect(b.now().toISOString()).toBe('2026-11-20T12:01:30.000Z');
   });
 
-  it('share the script lock and each user\'s lock across documents, and lock each document alone', async () => {
+  it("share the script lock and each user's lock across documents, and lock each document alone", async () => {
     const { a, b } = twoDocuments('real');
     // Start the worker first, so that the lock below is held within the wait.
     await a.callConcurrently([{ functionName: 'holdLock', args: ['document', 0] }]);
-    for (const [scope, sameUserElsewhere, otherUserElsewhere] of [['script', false, false], ['user', false, true], ['document', true, true]] as const) {
+    for (const [scope, sameUserElsewhere, otherUserElsewhere] of [
+      ['script', false, false],
+      ['user', false, true],
+      ['document', true, true],
+    ] as const) {
       // Held by an execution in document a (a worker holds it while we ask from document b).
       const holder = a.callConcurrently([{ functionName: 'holdLock', args: [scope, 400], options: { user: 'cy@example.com' } }]);
       await new Promise((resolve) => setTimeout(resolve, 150));
@@ -70,7 +74,7 @@ describe('documents of one deployment', () => {
     await a.close();
   });
 
-  it('count a user\'s triggers across documents and run each document\'s own', () => {
+  it("count a user's triggers across documents and run each document's own", () => {
     const { a, b } = twoDocuments();
     a.call('install', [], { user: 'cy@example.com' });
     b.call('install', [], { user: 'cy@example.com' });

@@ -20,7 +20,7 @@ const MINUTE_MS = 60_000;
 describe('the urlFetchWhitelist of the manifest', () => {
   const manifest = { urlFetchWhitelist: ['https://reports.example.net/engage/v2/', 'https://*.recs.example.net/v1'] };
 
-  it('refuses an address outside it before sending, with Apps Script\'s words and the URL without its query', () => {
+  it("refuses an address outside it before sending, with Apps Script's words and the URL without its query", () => {
     const host = createGasHost({ manifest });
     host.load(BUNDLE);
     expect(() => host.call('status', ['https://elsewhere.example.org/engage/v2/publishers?key=secret'])).toThrow(
@@ -32,10 +32,12 @@ describe('the urlFetchWhitelist of the manifest', () => {
     expect(host.state.quotas.dailyUse('owner@example.com', 'urlFetch').used).toBe(0);
   });
 
-  it('refuses a whole fetchAll when one of its addresses is outside, and matches by Google\'s prefix rules', () => {
+  it("refuses a whole fetchAll when one of its addresses is outside, and matches by Google's prefix rules", () => {
     const host = createGasHost({ manifest });
     host.load(BUNDLE);
-    expect(() => host.call('statuses', [['https://reports.example.net/engage/v2/x', 'https://reports.example.net/engage/v3/x']])).toThrow(/engage\/v3\/x failed because the URL has not been whitelisted/);
+    expect(() => host.call('statuses', [['https://reports.example.net/engage/v2/x', 'https://reports.example.net/engage/v3/x']])).toThrow(
+      /engage\/v3\/x failed because the URL has not been whitelisted/,
+    );
     expect(() => host.call('status', ['https://recs.example.net/v1/recommendations'])).toThrow(/not been whitelisted/); // "*." needs a subdomain
     expect(() => host.call('status', ['https://reports.example.net/Engage/v2/x'])).toThrow(/not been whitelisted/); // paths compare with case
     expect(host.counters['http.requests'] ?? 0).toBe(0);
@@ -57,7 +59,7 @@ describe('the urlFetchWhitelist of the manifest', () => {
       expect(() => open.call('status', ['https://engage.invalid/x'])).toThrow(/^DNS error: https:\/\/engage.invalid\/x$/);
     });
 
-    it('refuses the call after the daily quota with Apps Script\'s words, per user, until 24 hours after the first call', () => {
+    it("refuses the call after the daily quota with Apps Script's words, per user, until 24 hours after the first call", () => {
       const host = createGasHost({ clock: 'virtual', startTime: Date.UTC(2026, 10, 20, 12), urlFetchCallsPerDay: 3 });
       host.load(BUNDLE);
       const url = `${server.baseUrl}/status/200`;
@@ -76,40 +78,59 @@ describe('the urlFetchWhitelist of the manifest', () => {
       expect(host.call('status', [url])).toBe(200);
     });
 
-    it('counts a custom function\'s calls against the spreadsheet owner, like its user properties', () => {
+    it("counts a custom function's calls against the spreadsheet owner, like its user properties", () => {
       const host = createGasHost({ urlFetchCallsPerDay: 1 });
       host.load(`${BUNDLE}\nfunction FETCHSTATUS(url) { return status(url); }`);
-      expect(host.evaluateFormula('Sheet1', 'A1', `=FETCHSTATUS("${server.baseUrl}/status/200")`, { user: 'editor@example.com' }).value).toBe(200);
+      expect(
+        host.evaluateFormula('Sheet1', 'A1', `=FETCHSTATUS("${server.baseUrl}/status/200")`, { user: 'editor@example.com' }).value,
+      ).toBe(200);
       expect(host.state.quotas.dailyUse('owner@example.com', 'urlFetch').used).toBe(1);
       expect(() => host.call('status', [`${server.baseUrl}/status/200`])).toThrow(/too many times for one day/);
     });
   });
 
   it('will not load a manifest whose whitelist Apps Script would not save', () => {
-    expect(() => createGasHost({ manifest: { urlFetchWhitelist: ['http://reports.example.net/engage/v2/'] } })).toThrow(/URLs must use the HTTPS scheme/);
+    expect(() => createGasHost({ manifest: { urlFetchWhitelist: ['http://reports.example.net/engage/v2/'] } })).toThrow(
+      /URLs must use the HTTPS scheme/,
+    );
     expect(() => createGasHost({ manifest: { urlFetchWhitelist: ['https://reports.example.net'] } })).toThrow(/non-empty path/);
     expect(() => createGasHost({ manifest: { urlFetchWhitelist: ['https://*.*.example.net/x'] } })).toThrow(/at most one leading/);
   });
 });
 
 describe('trigger quotas', () => {
-  it('refuses a 21st trigger of a user with Apps Script\'s words (20 per user per script, in any document)', () => {
+  it("refuses a 21st trigger of a user with Apps Script's words (20 per user per script, in any document)", () => {
     const host = createGasHost();
     host.load(BUNDLE);
     for (let i = 0; i < 20; i++) {
-      host.state.triggers.records.push({ id: `other-${i}`, handlerFunction: 'work', eventType: 'CLOCK', user: 'owner@example.com', documentId: `other-document-${i}`, intervalMs: 3_600_000, nextRunAt: Date.now() + 3_600_000 });
+      host.state.triggers.records.push({
+        id: `other-${i}`,
+        handlerFunction: 'work',
+        eventType: 'CLOCK',
+        user: 'owner@example.com',
+        documentId: `other-document-${i}`,
+        intervalMs: 3_600_000,
+        nextRunAt: Date.now() + 3_600_000,
+      });
     }
-    expect(() => host.call('install')).toThrow('This script has too many triggers. Triggers must be deleted from the script before more can be added.');
+    expect(() => host.call('install')).toThrow(
+      'This script has too many triggers. Triggers must be deleted from the script before more can be added.',
+    );
     expect(host.call('install', [], { user: 'editor@example.com' })).toEqual(expect.any(String));
   });
 
-  it('stops running a user\'s triggers once their daily trigger runtime is spent, and cuts a run at what is left', () => {
+  it("stops running a user's triggers once their daily trigger runtime is spent, and cuts a run at what is left", () => {
     const host = createGasHost({ clock: 'virtual', startTime: Date.UTC(2026, 10, 20, 12), triggerRuntimePerDayMs: 10 * MINUTE_MS });
     host.load(BUNDLE);
     host.call('install');
     const runs = host.advanceTime(4 * 3_600_000);
     // Each run sleeps 200 s: three fit in 10 minutes (600 s), the third only just; the fourth finds nothing left.
-    expect(runs.map((r) => [r.ok, r.error ?? ''])).toEqual([[true, ''], [true, ''], [true, ''], [false, 'Service using too much computer time for one day']]);
+    expect(runs.map((r) => [r.ok, r.error ?? ''])).toEqual([
+      [true, ''],
+      [true, ''],
+      [true, ''],
+      [false, 'Service using too much computer time for one day'],
+    ]);
     expect(host.properties('user').get('runs')).toBe('3');
     expect(host.state.quotas.dailyUse('owner@example.com', 'triggerRuntime').used).toBe(600_000);
     host.advanceTime(DAY_MS);

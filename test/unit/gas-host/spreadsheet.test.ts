@@ -30,9 +30,15 @@ describe('SpreadsheetApp', () => {
   it('rejects data whose size does not match the range with the real messages', () => {
     const host = createGasHost();
     host.load(BUNDLE);
-    expect(() => host.call('write', ['A1:B3', [[1, 2], [3, 4]]])).toThrow(
-      'The number of rows in the data does not match the number of rows in the range. The data has 2 but the range has 3.',
-    );
+    expect(() =>
+      host.call('write', [
+        'A1:B3',
+        [
+          [1, 2],
+          [3, 4],
+        ],
+      ]),
+    ).toThrow('The number of rows in the data does not match the number of rows in the range. The data has 2 but the range has 3.');
     expect(() => host.call('writeAt', [1, 1, 1, 2, [[1, 2, 3]]])).toThrow(
       'The number of columns in the data does not match the number of columns in the range. The data has 3 but the range has 2.',
     );
@@ -68,7 +74,13 @@ describe('SpreadsheetApp', () => {
     const host = createGasHost();
     host.load(BUNDLE);
     expect(host.call('format', ['B2:C4', '0.00'])).toEqual(['0.00', 'n', 'B2:C4', 2, 2, 3, 2]);
-    host.call('write', ['A1:B2', [[1, 2], [3, 4]]]);
+    host.call('write', [
+      'A1:B2',
+      [
+        [1, 2],
+        [3, 4],
+      ],
+    ]);
     expect(host.call('dims')).toEqual([2, 2, 1000, 'A1:B2']);
     expect(host.call('clearIt')).toBe(0);
   });
@@ -95,8 +107,12 @@ describe('SpreadsheetApp', () => {
   it('forbids writes during a custom function', () => {
     const host = createGasHost();
     host.load(BUNDLE);
-    expect(() => host.call('writeInCustomFunction', [], { authMode: 'CUSTOM_FUNCTION' })).toThrow('You do not have permission to call setValue');
-    expect(() => host.call('write', ['A1', [[1]]], { authMode: 'CUSTOM_FUNCTION' })).toThrow('You do not have permission to call setValues');
+    expect(() => host.call('writeInCustomFunction', [], { authMode: 'CUSTOM_FUNCTION' })).toThrow(
+      'You do not have permission to call setValue',
+    );
+    expect(() => host.call('write', ['A1', [[1]]], { authMode: 'CUSTOM_FUNCTION' })).toThrow(
+      'You do not have permission to call setValues',
+    );
   });
 
   it('writes large blocks in time linear in their size, and still marks formulas that read a written cell', () => {
@@ -120,7 +136,7 @@ describe('SpreadsheetApp', () => {
     expect(host.state.spreadsheet.cellCount()).toBe(5000 * 40 + 1000 * 26);
   });
 
-  it('refuses to pass 10,000,000 cells in the spreadsheet, counting every sheet\'s grid, empty cells too', () => {
+  it("refuses to pass 10,000,000 cells in the spreadsheet, counting every sheet's grid, empty cells too", () => {
     // Two sheets of 4,989,998 cells: 20,004 cells are left.
     const host = createGasHost({ sheets: ['A', 'B'], maxRows: 191_923, maxColumns: 26 });
     host.load(BUNDLE);
@@ -137,7 +153,10 @@ describe('SpreadsheetApp', () => {
     // A formula result that would need rows past the limit is not expanded.
     host.setCell('A', 'A191923', '=ENGAGE_PUBLISHERS()');
     host.load(`${BUNDLE}\nfunction ENGAGE_PUBLISHERS() { return [[1], [2], [3]]; }`);
-    expect(host.evaluateFormula('A', 'A191923')).toMatchObject({ value: '#REF!', error: 'Result was not automatically expanded, please insert more rows.' });
+    expect(host.evaluateFormula('A', 'A191923')).toMatchObject({
+      value: '#REF!',
+      error: 'Result was not automatically expanded, please insert more rows.',
+    });
     expect(host.state.spreadsheet.cellCount()).toBe(10_000_000 - 10);
   });
 
@@ -145,7 +164,13 @@ describe('SpreadsheetApp', () => {
     const host = createGasHost();
     host.load(BUNDLE);
     host.resetCounters();
-    host.call('write', ['A1:B2', [[1, 2], [3, 4]]]);
+    host.call('write', [
+      'A1:B2',
+      [
+        [1, 2],
+        [3, 4],
+      ],
+    ]);
     expect(host.counters).toEqual({ 'SpreadsheetApp.getActiveSheet': 1, 'Sheet.getRange': 1, 'Range.setValues': 1 });
   });
 });

@@ -26,7 +26,13 @@ describe('UrlFetchApp', () => {
   it('fetches synchronously and exposes code, text, headers (Title-Case) and blob', () => {
     const host = createGasHost();
     host.load(BUNDLE);
-    const [code, text, headers, cookies, blobText] = host.call('get', [`${server.baseUrl}/status/200`]) as [number, string, Record<string, string>, unknown, string];
+    const [code, text, headers, cookies, blobText] = host.call('get', [`${server.baseUrl}/status/200`]) as [
+      number,
+      string,
+      Record<string, string>,
+      unknown,
+      string,
+    ];
     expect(code).toBe(200);
     expect(text).toBe('status 200');
     expect(headers['Content-Type']).toBe('text/plain');
@@ -50,7 +56,11 @@ describe('UrlFetchApp', () => {
     const host = createGasHost();
     host.load(BUNDLE);
     const started = Date.now();
-    expect(host.call('all', [[`${server.baseUrl}/slow/300`, `${server.baseUrl}/slow/100`, `${server.baseUrl}/status/500`]])).toEqual(['slow 300', 'slow 100', 'status 500']);
+    expect(host.call('all', [[`${server.baseUrl}/slow/300`, `${server.baseUrl}/slow/100`, `${server.baseUrl}/status/500`]])).toEqual([
+      'slow 300',
+      'slow 100',
+      'status 500',
+    ]);
     expect(Date.now() - started).toBeLessThan(600);
     expect(host.counters['UrlFetchApp.fetchAll']).toBe(1);
     expect(host.counters['http.requests']).toBe(3);
@@ -59,7 +69,11 @@ describe('UrlFetchApp', () => {
   it('form-encodes an object payload and sends JSON with contentType', () => {
     const host = createGasHost();
     host.load(BUNDLE);
-    const form = host.call('post', [`${server.baseUrl}/echo`, { user: 'a b', n: 1 }]) as { body: string; headers: Record<string, string>; method: string };
+    const form = host.call('post', [`${server.baseUrl}/echo`, { user: 'a b', n: 1 }]) as {
+      body: string;
+      headers: Record<string, string>;
+      method: string;
+    };
     expect(form.method).toBe('POST');
     expect(form.body).toBe('user=a%20b&n=1');
     expect(form.headers['content-type']).toBe('application/x-www-form-urlencoded');
@@ -73,7 +87,9 @@ describe('UrlFetchApp', () => {
     const host = createGasHost();
     host.load(BUNDLE);
     host.call('status', [`${server.baseUrl}/status/204`]);
-    expect(host.requestsTo(hostName)).toEqual([expect.objectContaining({ method: 'GET', url: `${server.baseUrl}/status/204`, status: 204 })]);
+    expect(host.requestsTo(hostName)).toEqual([
+      expect.objectContaining({ method: 'GET', url: `${server.baseUrl}/status/204`, status: 204 }),
+    ]);
   });
 
   it('rejects URLs over 2 KB', () => {
@@ -96,7 +112,9 @@ describe('UrlFetchApp', () => {
       const moves: number[] = [];
       const host = createGasHost({ clock: 'virtual', startTime: START, onTimeAdvance: (ms) => moves.push(ms) });
       host.load(BUNDLE);
-      const result = host.call('virtualTimes', [[`${server.baseUrl}/virtual/250`, `${server.baseUrl}/virtual/400`, `${server.baseUrl}/virtual/100`]]) as { before: number; after: number; sent: string[]; headers: string[][] };
+      const result = host.call('virtualTimes', [
+        [`${server.baseUrl}/virtual/250`, `${server.baseUrl}/virtual/400`, `${server.baseUrl}/virtual/100`],
+      ]) as { before: number; after: number; sent: string[]; headers: string[][] };
       expect(result.sent).toEqual([String(START), String(START), String(START)]);
       // Parallel requests overlap: the batch took as long as its slowest answer, not the sum.
       expect(result.after - result.before).toBe(400);
@@ -118,4 +136,3 @@ describe('UrlFetchApp', () => {
     });
   });
 });
-

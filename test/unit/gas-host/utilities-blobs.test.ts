@@ -35,7 +35,15 @@ describe('Utilities blobs and gzip', () => {
   });
 
   it('hands out bytes as signed Java bytes and gzip blobs as application/x-gzip', () => {
-    const [bytes, isArray, type, name, unnamed, blobName, blobType] = host.call('blobFacts') as [number[], boolean, string, string, string | null, string, string];
+    const [bytes, isArray, type, name, unnamed, blobName, blobType] = host.call('blobFacts') as [
+      number[],
+      boolean,
+      string,
+      string,
+      string | null,
+      string,
+      string,
+    ];
     expect(bytes).toEqual([-61, -87, -30, -126, -84]);
     expect(isArray).toBe(true);
     expect(type).toBe('application/x-gzip');

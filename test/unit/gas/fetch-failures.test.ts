@@ -10,8 +10,16 @@ const ALLOWED = 'https://reports.example.net/engage/v2/publishers';
 
 describe('failureKind', () => {
   it.each([
-    ['Exception: Request to https://elsewhere.example.org/engage/v2/publishers failed because the URL has not been whitelisted in the script manifest.', 'https://elsewhere.example.org/engage/v2/publishers', 'not-allowed'],
-    ['Request to https://elsewhere.example.org/x? failed because the URL has not been allowlisted in the script manifest.', 'https://elsewhere.example.org/x?a=1', 'not-allowed'],
+    [
+      'Exception: Request to https://elsewhere.example.org/engage/v2/publishers failed because the URL has not been whitelisted in the script manifest.',
+      'https://elsewhere.example.org/engage/v2/publishers',
+      'not-allowed',
+    ],
+    [
+      'Request to https://elsewhere.example.org/x? failed because the URL has not been allowlisted in the script manifest.',
+      'https://elsewhere.example.org/x?a=1',
+      'not-allowed',
+    ],
     ['Exception: Service invoked too many times for one day: urlfetch.', ALLOWED, 'daily-quota'],
     ['Service invoked too many times for one day: premium urlfetch.', ALLOWED, 'daily-quota'],
     ['Exception: DNS error: https://reports.example.net/engage/v2/publishers', ALLOWED, 'dns'],
@@ -19,7 +27,11 @@ describe('failureKind', () => {
     ['Limit Exceeded: URLFetch URL Length.', ALLOWED, 'invalid-address'],
     ['Exception: Address unavailable: https://reports.example.net/engage/v2/publishers', ALLOWED, 'connection'],
     ['Exception: Timeout: https://reports.example.net/engage/v2/publishers', ALLOWED, 'connection'],
-    ['Exception: Service invoked too many times in a short time: urlfetch. Try Utilities.sleep(1000) between calls.', ALLOWED, 'connection'],
+    [
+      'Exception: Service invoked too many times in a short time: urlfetch. Try Utilities.sleep(1000) between calls.',
+      ALLOWED,
+      'connection',
+    ],
   ])('reads %j as %s', (message, url, kind) => {
     expect(failureKind(message, [url], WHITELIST)).toBe(kind);
   });
@@ -30,13 +42,19 @@ describe('failureKind', () => {
   });
 
   it('takes an address outside the whitelist as refused whatever the message says', () => {
-    expect(failureKind('Exception: Die Anfrage wurde abgelehnt.', ['https://elsewhere.example.org/engage/v2/publishers'], WHITELIST)).toBe('not-allowed');
+    expect(failureKind('Exception: Die Anfrage wurde abgelehnt.', ['https://elsewhere.example.org/engage/v2/publishers'], WHITELIST)).toBe(
+      'not-allowed',
+    );
     // One outside member refuses a whole fetchAll.
     expect(failureKind('Exception: ???', [ALLOWED, 'https://elsewhere.example.org/x'], WHITELIST)).toBe('not-allowed');
   });
 
   it('never takes a loopback address (the local emulator) or a script without whitelist as refused', () => {
-    expect(failureKind('Exception: Address unavailable: http://127.0.0.1:8787/engage/v2/x', ['http://127.0.0.1:8787/engage/v2/x'], WHITELIST)).toBe('connection');
-    expect(failureKind('Exception: Address unavailable: https://anywhere.example/x', ['https://anywhere.example/x'], [])).toBe('connection');
+    expect(
+      failureKind('Exception: Address unavailable: http://127.0.0.1:8787/engage/v2/x', ['http://127.0.0.1:8787/engage/v2/x'], WHITELIST),
+    ).toBe('connection');
+    expect(failureKind('Exception: Address unavailable: https://anywhere.example/x', ['https://anywhere.example/x'], [])).toBe(
+      'connection',
+    );
   });
 });

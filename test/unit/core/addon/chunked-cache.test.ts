@@ -41,7 +41,12 @@ describe('ChunkedCache', () => {
     const packed = put(chunked, 'small', value, 600);
     expect(packed.items).toBe(1);
     expect(chunked.get('small')).toBe(value);
-    expect({ puts: cache.puts, putAlls: cache.putAlls, gets: cache.gets, getAlls: cache.getAlls }).toEqual({ puts: 1, putAlls: 0, gets: 1, getAlls: 0 });
+    expect({ puts: cache.puts, putAlls: cache.putAlls, gets: cache.gets, getAlls: cache.getAlls }).toEqual({
+      puts: 1,
+      putAlls: 0,
+      gets: 1,
+      getAlls: 0,
+    });
   });
 
   it('writes a large value compressed, in chunks of at most 96,000 bytes, with one putAll and reads it with one getAll', () => {
@@ -99,7 +104,11 @@ describe('ChunkedCache', () => {
   it('never returns the value of another identity whose short key collides', () => {
     const { chunked, cache } = setup();
     put(chunked, 'identity A', 'value of A', 600);
-    const collidingReader = new ChunkedCache({ get: (k) => cache.get(k.replace(hashText('identity B'), hashText('identity A'))), put: () => undefined, remove: () => undefined }, 'engage.r.', new FakeCompressor());
+    const collidingReader = new ChunkedCache(
+      { get: (k) => cache.get(k.replace(hashText('identity B'), hashText('identity A'))), put: () => undefined, remove: () => undefined },
+      'engage.r.',
+      new FakeCompressor(),
+    );
     expect(collidingReader.get('identity A')).toBe('value of A');
     expect(collidingReader.get('identity B')).toBeNull();
   });
@@ -134,8 +143,10 @@ describe('CacheBudget', () => {
     };
     const held = (identity: string) => env.chunked.get(identity) !== null;
     /** Items the ledger counts for values that have not expired. */
-    const ledgerItems = () => (JSON.parse(env.cache.get('engage.r-ledger') ?? '[]') as Array<[string, number, number]>)
-      .filter(([, , expires]) => expires > env.clock.now()).reduce((sum, [, n]) => sum + n, 0);
+    const ledgerItems = () =>
+      (JSON.parse(env.cache.get('engage.r-ledger') ?? '[]') as Array<[string, number, number]>)
+        .filter(([, , expires]) => expires > env.clock.now())
+        .reduce((sum, [, n]) => sum + n, 0);
     return { ...env, budget, store, held, ledgerItems };
   }
 
@@ -146,7 +157,11 @@ describe('CacheBudget', () => {
     expect(store('hourly', 300_000, 3600)).toBe(true);
     expect(store('realtime', 300_000, 300)).toBe(true);
     expect(store('third', 300_000, 1800)).toBe(true);
-    expect({ hourly: held('hourly'), realtime: held('realtime'), third: held('third') }).toEqual({ hourly: true, realtime: false, third: true });
+    expect({ hourly: held('hourly'), realtime: held('realtime'), third: held('third') }).toEqual({
+      hourly: true,
+      realtime: false,
+      third: true,
+    });
     expect(ledgerItems()).toBeLessThanOrEqual(2 * itemsOf300k + 1);
     // Only the ledger and the budgeted values are in the cache: nothing removed lingers.
     expect(cache.keys().length).toBe(ledgerItems() + 1);

@@ -6,7 +6,17 @@
 import { EngageAddon } from '../../../../src/core/addon/engage-addon';
 import { CACHE_WRITE_ALLOWANCE_MS, ENCODE_MS_PER_1000_CELLS, RESULT_MAX_ITEMS } from '../../../../src/core/addon/formula-cache';
 import type { Compressor } from '../../../../src/core/ports';
-import { FakeCache, FakeCompressor, FakeLock, FakeStore, FakeTransport, jsonResponse, ManualClock, ManualSleeper, reportHandler } from '../../../support/fakes';
+import {
+  FakeCache,
+  FakeCompressor,
+  FakeLock,
+  FakeStore,
+  FakeTransport,
+  jsonResponse,
+  ManualClock,
+  ManualSleeper,
+  reportHandler,
+} from '../../../support/fakes';
 
 const BASE = 'https://api.example.com/engage/v2';
 
@@ -20,8 +30,17 @@ function setup(rows: number, item?: (i: number) => Record<string, unknown>, comp
   const userLock = new FakeLock();
   const documentLock = new FakeLock();
   const addon = new EngageAddon({
-    transport, userStore, documentCache, compressor, userLock, documentLock,
-    clock, sleeper, random: () => 0.5, timeZone: 'Europe/Berlin', inCustomFunction: true,
+    transport,
+    userStore,
+    documentCache,
+    compressor,
+    userLock,
+    documentLock,
+    clock,
+    sleeper,
+    random: () => 0.5,
+    timeZone: 'Europe/Berlin',
+    inCustomFunction: true,
   });
   userStore.set('engage.settings', JSON.stringify({ reportingBaseUrl: BASE }));
   userStore.set('engage.token', JSON.stringify({ token: 'tok', source: 'pasted', obtainedAtMs: clock.now() }));
@@ -32,7 +51,8 @@ function setup(rows: number, item?: (i: number) => Record<string, unknown>, comp
 const resultPuts = (puts: Array<{ key: string; ttl: number }>) => puts.filter((p) => p.key.startsWith('engage.r.'));
 
 /** A wide item: 20 metrics, as a real report row has, with values that do not repeat. */
-const wideItem = (i: number) => Object.fromEntries([['day', '20261101'], ...Array.from({ length: 20 }, (_, m) => [`m${m}`, (i * 7919 + m * 104_729) % 1_000_003])]);
+const wideItem = (i: number) =>
+  Object.fromEntries([['day', '20261101'], ...Array.from({ length: 20 }, (_, m) => [`m${m}`, (i * 7919 + m * 104_729) % 1_000_003])]);
 
 const input = { entityId: 'pub', fromDate: '20261101', toDate: '20261107' };
 
@@ -55,7 +75,9 @@ describe('EngageAddon.formulaReport', () => {
     expect(written.length).toBeLessThanOrEqual(20 * 1.5);
     expect(documentCache.putAlls).toBe(1);
     clock.advance(59 * 60_000);
-    expect(addon.formulaReport('main', { ...input, breakdowns: 'day', metrics: 'all' }, { deadlineAtMs: clock.now() + 27_000 })).toEqual(values);
+    expect(addon.formulaReport('main', { ...input, breakdowns: 'day', metrics: 'all' }, { deadlineAtMs: clock.now() + 27_000 })).toEqual(
+      values,
+    );
     expect(transport.requestCount).toBe(2);
   });
 
@@ -93,7 +115,12 @@ describe('EngageAddon.formulaReport', () => {
   });
 
   it('returns a result too big for the cache without caching it, and fetches it again next time', () => {
-    const huge: Compressor = { compress: () => 'x'.repeat((RESULT_MAX_ITEMS + 1) * 96_000), decompress: () => { throw new Error('never cached'); } };
+    const huge: Compressor = {
+      compress: () => 'x'.repeat((RESULT_MAX_ITEMS + 1) * 96_000),
+      decompress: () => {
+        throw new Error('never cached');
+      },
+    };
     const { addon, puts, clock, transport } = setup(7, undefined, huge);
     const first = addon.formulaReport('main', input, { deadlineAtMs: clock.now() + 27_000 });
     expect(first.length).toBe(9);
@@ -134,7 +161,9 @@ describe('EngageAddon.formulaReport', () => {
     const env = setup(7);
     const { claimKey, requestsBefore } = learnEntries(env);
     env.documentCache.put(claimKey, String(env.clock.now() + 60_000), 900);
-    expect(() => env.addon.formulaReport('main', input, { deadlineAtMs: env.clock.now() + 5_000 })).toThrow(/still loading: try again in a few seconds/);
+    expect(() => env.addon.formulaReport('main', input, { deadlineAtMs: env.clock.now() + 5_000 })).toThrow(
+      /still loading: try again in a few seconds/,
+    );
     expect(env.transport.requestCount).toBe(requestsBefore);
   });
 
@@ -148,12 +177,15 @@ describe('EngageAddon.formulaReport', () => {
 });
 
 describe('where EngageAddon keeps shared state', () => {
-  it('keeps the report rate window in the document cache for the cache\'s longest time, under the document lock', () => {
+  it("keeps the report rate window in the document cache for the cache's longest time, under the document lock", () => {
     const { addon, puts, clock, documentLock, userLock } = setup(7);
     addon.formulaReport('main', input, { deadlineAtMs: clock.now() + 25_000 });
     const windowPuts = puts.filter((p) => p.key === 'engage.rate.reports.pub').map(({ key, ttl }) => ({ key, ttl }));
     // Reserved before the request, settled after it.
-    expect(windowPuts).toEqual([{ key: 'engage.rate.reports.pub', ttl: 21_600 }, { key: 'engage.rate.reports.pub', ttl: 21_600 }]);
+    expect(windowPuts).toEqual([
+      { key: 'engage.rate.reports.pub', ttl: 21_600 },
+      { key: 'engage.rate.reports.pub', ttl: 21_600 },
+    ]);
     // The claim, the reservation and its settlement, then the result's entry in the cache budget.
     expect(documentLock.tryLocks).toBe(4);
     expect(documentLock.releases).toBe(4);
@@ -165,7 +197,7 @@ describe('where EngageAddon keeps shared state', () => {
     expect(budget.budgetFreeAtMs('pub', 30)).toBeGreaterThan(clock.now());
   });
 
-  it('keeps the login guard in the signing-in user\'s properties, under the user lock', () => {
+  it("keeps the login guard in the signing-in user's properties, under the user lock", () => {
     const { addon, transport, puts, userStore, userLock, documentLock } = setup(7);
     transport.setHandler(() => jsonResponse(200, { 'SVC-TOKEN-V1': 'new-token' }));
     addon.session.signIn('ann@example.com', 'pw');

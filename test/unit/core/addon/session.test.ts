@@ -15,8 +15,15 @@ function setup() {
   const userStore = new FakeStore();
   const transport = new FakeTransport(() => jsonResponse(200, []));
   const session = new EngageSession({
-    transport, userStore, userLock: new FakeLock(), documentCache: new FakeCache(clock), documentLock: new FakeLock(),
-    clock, sleeper: new ManualSleeper(clock), random: () => 0.5, timeZone: 'Europe/Berlin',
+    transport,
+    userStore,
+    userLock: new FakeLock(),
+    documentCache: new FakeCache(clock),
+    documentLock: new FakeLock(),
+    clock,
+    sleeper: new ManualSleeper(clock),
+    random: () => 0.5,
+    timeZone: 'Europe/Berlin',
   });
   userStore.set('engage.settings', JSON.stringify({ reportingBaseUrl: BASE }));
   return { session, userStore, transport };

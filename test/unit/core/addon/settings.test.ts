@@ -8,9 +8,20 @@ describe('SettingsStore', () => {
   it('saves valid settings and shows them without the API key', () => {
     const store = new FakeStore();
     const settings = new SettingsStore(store);
-    const saved = settings.save({ reportingBaseUrl: 'https://api.example.com/engage/v2/', recommendationsUrl: 'https://recs.example.com/v1', apiKey: 'secret-key', widgetId: 'APP_12' });
+    const saved = settings.save({
+      reportingBaseUrl: 'https://api.example.com/engage/v2/',
+      recommendationsUrl: 'https://recs.example.com/v1',
+      apiKey: 'secret-key',
+      widgetId: 'APP_12',
+    });
     expect(saved.reportingBaseUrl).toBe('https://api.example.com/engage/v2');
-    expect(publicSettings(settings.load())).toEqual({ reportingBaseUrl: 'https://api.example.com/engage/v2', recommendationsUrl: 'https://recs.example.com/v1', widgetId: 'APP_12', hasApiKey: true, allowedAddresses: [] });
+    expect(publicSettings(settings.load())).toEqual({
+      reportingBaseUrl: 'https://api.example.com/engage/v2',
+      recommendationsUrl: 'https://recs.example.com/v1',
+      widgetId: 'APP_12',
+      hasApiKey: true,
+      allowedAddresses: [],
+    });
     expect(JSON.stringify(publicSettings(settings.load()))).not.toContain('secret-key');
   });
 
@@ -22,7 +33,10 @@ describe('SettingsStore', () => {
   });
 
   it.each([
-    [{ reportingBaseUrl: 'ftp://api.example.com/engage/v2' }, /^reportingBaseUrl \('ftp:\/\/api.example.com\/engage\/v2'\): must be an http\(s\) address/],
+    [
+      { reportingBaseUrl: 'ftp://api.example.com/engage/v2' },
+      /^reportingBaseUrl \('ftp:\/\/api.example.com\/engage\/v2'\): must be an http\(s\) address/,
+    ],
     [{ reportingBaseUrl: 'https://api.example.com/engage/v1' }, /^reportingBaseUrl .*must end with \/engage\/v2/],
     [{ widgetId: 'APP 12' }, /^widgetId \('APP 12'\): may hold only letters/],
     [{ colour: 'red' }, /^colour: is not a setting/],
@@ -61,7 +75,10 @@ describe('SettingsStore input found by the bad-input evidence', () => {
   it.each([
     [{ reportingBaseUrl: 42 }, /^reportingBaseUrl \('42'\): must be text/],
     [{ widgetId: 12 }, /^widgetId \('12'\): must be text/],
-    [{ recommendationsUrl: `https://recs.example.com/${'r'.repeat(600)}` }, /^recommendationsUrl \('https:\/\/recs.example.com\/r{15}\.\.\.' \(625 characters\)\): must be at most 500 characters/],
+    [
+      { recommendationsUrl: `https://recs.example.com/${'r'.repeat(600)}` },
+      /^recommendationsUrl \('https:\/\/recs.example.com\/r{15}\.\.\.' \(625 characters\)\): must be at most 500 characters/,
+    ],
     [{ apiKey: 'sec\u0000ret' }, /^apiKey: must not contain control characters/],
   ])('refuses %j with a message naming the setting', (change, message) => {
     const store = new FakeStore();
@@ -82,10 +99,13 @@ describe('SettingsStore in a deployment', () => {
     accountType: 'consumer',
   };
 
-  it('uses the deployment\'s addresses until the user saves others, without storing them', () => {
+  it("uses the deployment's addresses until the user saves others, without storing them", () => {
     const store = new FakeStore();
     const settings = new SettingsStore(store, deployment);
-    expect(settings.load()).toEqual({ reportingBaseUrl: 'https://reports.example.net/engage/v2', recommendationsUrl: 'https://recs.example.net/v1/recommendations' });
+    expect(settings.load()).toEqual({
+      reportingBaseUrl: 'https://reports.example.net/engage/v2',
+      recommendationsUrl: 'https://recs.example.net/v1/recommendations',
+    });
     settings.save({ widgetId: 'APP_1' });
     expect(JSON.parse(store.get(SETTINGS_STORE_KEY)!)).toEqual({ widgetId: 'APP_1' });
     settings.save({ reportingBaseUrl: 'https://reports.example.net/engage/v2/sub/engage/v2' });
@@ -98,17 +118,25 @@ describe('SettingsStore in a deployment', () => {
     expect(() => new SettingsStore(store, deployment).save({ reportingBaseUrl: 'https://elsewhere.example.org/engage/v2' })).toThrow(
       "reportingBaseUrl ('https://elsewhere.example.org/engage/v2'): must start with https://reports.example.net/engage/v2/ or https://recs.example.net/v1/, the addresses this add-on is allowed to call",
     );
-    expect(() => new SettingsStore(store, deployment).save({ recommendationsUrl: 'https://recs.example.net/v2/recommendations' })).toThrow(/^recommendationsUrl .*must start with https:\/\/reports/);
+    expect(() => new SettingsStore(store, deployment).save({ recommendationsUrl: 'https://recs.example.net/v2/recommendations' })).toThrow(
+      /^recommendationsUrl .*must start with https:\/\/reports/,
+    );
     expect(store.sets).toBe(0);
   });
 
   it('accepts plain http only for a server on this machine', () => {
     const settings = new SettingsStore(new FakeStore(), deployment);
-    expect(settings.save({ reportingBaseUrl: 'http://127.0.0.1:8787/engage/v2', recommendationsUrl: 'http://localhost:8787/recs' })).toMatchObject({ reportingBaseUrl: 'http://127.0.0.1:8787/engage/v2' });
-    expect(() => settings.save({ reportingBaseUrl: 'http://reports.example.net/engage/v2' })).toThrow(/^reportingBaseUrl .*must be an https address \(plain http is only for a test server on this machine/);
+    expect(
+      settings.save({ reportingBaseUrl: 'http://127.0.0.1:8787/engage/v2', recommendationsUrl: 'http://localhost:8787/recs' }),
+    ).toMatchObject({ reportingBaseUrl: 'http://127.0.0.1:8787/engage/v2' });
+    expect(() => settings.save({ reportingBaseUrl: 'http://reports.example.net/engage/v2' })).toThrow(
+      /^reportingBaseUrl .*must be an https address \(plain http is only for a test server on this machine/,
+    );
   });
 
   it('shows the sidebar the allowed prefixes', () => {
-    expect(publicSettings(new SettingsStore(new FakeStore(), deployment).load(), deployment).allowedAddresses).toEqual(deployment.urlFetchWhitelist);
+    expect(publicSettings(new SettingsStore(new FakeStore(), deployment).load(), deployment).allowedAddresses).toEqual(
+      deployment.urlFetchWhitelist,
+    );
   });
 });

@@ -42,7 +42,7 @@ describe('DailyQuota', () => {
     expect(quota.usage().used).toBe(11);
   });
 
-  it('re-reads the count under the user lock, so another execution\'s update is not lost', () => {
+  it("re-reads the count under the user lock, so another execution's update is not lost", () => {
     const { store, lock, quota, clock } = setup();
     quota.add(1);
     lock.onAcquire = () => store.values.set(FETCH_COUNT_KEY, JSON.stringify({ s: clock.now(), n: 40 }));
@@ -95,7 +95,9 @@ describe('FetchQuota', () => {
     }
     expect(refused).toBeInstanceOf(FetchQuotaError);
     expect((refused as FetchQuotaError).local).toBe(true);
-    expect((refused as Error).message).toBe(`Apps Script's daily quota of 20,000 URL fetches for this Google account is used up, so Engage was not asked: try again after 2026-11-23 12:00:00 UTC.`);
+    expect((refused as Error).message).toBe(
+      `Apps Script's daily quota of 20,000 URL fetches for this Google account is used up, so Engage was not asked: try again after 2026-11-23 12:00:00 UTC.`,
+    );
     expect(quota.usage().used).toBe(20_000);
     clock.advance(QUOTA_WINDOW_MS);
     expect(() => fetches.spend(10)).not.toThrow();

@@ -8,30 +8,43 @@ import { describePrefixes } from '../../../../src/core/util/text';
 describe('whitelistFor', () => {
   it('allows everything below the reporting base and the folder of the recommendations endpoint', () => {
     expect(whitelistFor('https://reports.example.net/engage/v2', 'https://recs.example.net/v1/recommendations')).toEqual([
-      'https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/',
+      'https://reports.example.net/engage/v2/',
+      'https://recs.example.net/v1/',
     ]);
     expect(whitelistFor('https://reports.example.net/engage/v2/', 'https://recs.example.net/recommend?x=1')).toEqual([
-      'https://reports.example.net/engage/v2/', 'https://recs.example.net/',
+      'https://reports.example.net/engage/v2/',
+      'https://recs.example.net/',
     ]);
   });
 
   it('lists one entry when the recommendations endpoint lies below the reporting base', () => {
-    expect(whitelistFor('https://api.example.net/engage/v2', 'https://api.example.net/engage/v2/recs')).toEqual(['https://api.example.net/engage/v2/']);
+    expect(whitelistFor('https://api.example.net/engage/v2', 'https://api.example.net/engage/v2/recs')).toEqual([
+      'https://api.example.net/engage/v2/',
+    ]);
   });
 });
 
-describe('allowedByWhitelist (Google\'s examples)', () => {
+describe("allowedByWhitelist (Google's examples)", () => {
   it.each([
-    'https://example.com/foo', 'https://example.com/foo/', 'https://example.com/foo/bar', 'https://example.com/foo?bar', 'https://example.com/foo#bar',
+    'https://example.com/foo',
+    'https://example.com/foo/',
+    'https://example.com/foo/bar',
+    'https://example.com/foo?bar',
+    'https://example.com/foo#bar',
     'HTTPS://EXAMPLE.COM/foo/bar',
   ])('prefix https://example.com/foo matches %s', (url) => {
     expect(allowedByWhitelist(url, ['https://example.com/foo'])).toBe(true);
   });
 
-  it.each(['https://example.com/foobar', 'https://example.com/Foo', 'http://example.com/foo', 'https://example.com.evil.net/foo', 'https://other.example.com/foo'])(
-    'prefix https://example.com/foo does not match %s', (url) => {
-      expect(allowedByWhitelist(url, ['https://example.com/foo'])).toBe(false);
-    });
+  it.each([
+    'https://example.com/foobar',
+    'https://example.com/Foo',
+    'http://example.com/foo',
+    'https://example.com.evil.net/foo',
+    'https://other.example.com/foo',
+  ])('prefix https://example.com/foo does not match %s', (url) => {
+    expect(allowedByWhitelist(url, ['https://example.com/foo'])).toBe(false);
+  });
 
   it('lets a leading wildcard stand for one or more subdomains, but not for none', () => {
     const prefixes = ['https://*.example.com/foo'];
@@ -43,8 +56,15 @@ describe('allowedByWhitelist (Google\'s examples)', () => {
 });
 
 describe('isLoopbackUrl', () => {
-  it.each([['http://127.0.0.1:8787/engage/v2', true], ['http://localhost/x', true], ['http://[::1]:9/x', true], ['https://127.0.0.2/x', true],
-    ['http://127.0.0.1.example.com/x', false], ['https://reports.example.net/x', false], ['http://user@localhost.example/x', false]])('%s: %s', (url, loopback) => {
+  it.each([
+    ['http://127.0.0.1:8787/engage/v2', true],
+    ['http://localhost/x', true],
+    ['http://[::1]:9/x', true],
+    ['https://127.0.0.2/x', true],
+    ['http://127.0.0.1.example.com/x', false],
+    ['https://reports.example.net/x', false],
+    ['http://user@localhost.example/x', false],
+  ])('%s: %s', (url, loopback) => {
     expect(isLoopbackUrl(url as string)).toBe(loopback);
   });
 });
@@ -59,7 +79,8 @@ describe('addressProblem', () => {
 
   it('refuses an address outside the whitelist with one rule that names every allowed prefix', () => {
     expect(addressProblem('https://elsewhere.example.org/engage/v2/', deployment)).toBe(
-      'must start with https://reports.example.net/engage/v2/ or https://recs.example.net/v1/, the addresses this add-on is allowed to call');
+      'must start with https://reports.example.net/engage/v2/ or https://recs.example.net/v1/, the addresses this add-on is allowed to call',
+    );
   });
 
   it('refuses plain http beyond this machine, whitelist or not', () => {

@@ -1,6 +1,14 @@
 import {
-  AuthenticationError, BadRequestError, ConnectionError, GatewayTimeoutError, NotFoundError, NotSignedInError,
-  PermissionDeniedError, RateLimitError, TransportError, ValidationError,
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  GatewayTimeoutError,
+  NotFoundError,
+  NotSignedInError,
+  PermissionDeniedError,
+  RateLimitError,
+  TransportError,
+  ValidationError,
 } from '../../../../src/core/errors';
 import { EngageClient } from '../../../../src/core/api/engage-client';
 import { errorResponse, jsonResponse, queryOf, reportHandler } from '../../../support/fakes';
@@ -97,7 +105,10 @@ describe('EngageClient lookups', () => {
 
 describe('EngageClient errors and retries', () => {
   it.each([
-    [400, BadRequestError], [401, AuthenticationError], [403, PermissionDeniedError], [404, NotFoundError],
+    [400, BadRequestError],
+    [401, AuthenticationError],
+    [403, PermissionDeniedError],
+    [404, NotFoundError],
   ])('gives up at once on %i', (status, cls) => {
     const { client, transport, sleeper } = harness(() => errorResponse(status, 'nope', `tr-${status}`));
     expect(() => client.runReport(client.buildQuery('main', input))).toThrow(cls);
@@ -116,7 +127,9 @@ describe('EngageClient errors and retries', () => {
   });
 
   it('refuses a 429 whose wait does not fit, saying when to try again', () => {
-    const { client, transport, clock } = harness(() => errorResponse(429, 'Too many requests', 'tr-9', { 'rate-limit-msec-left': '40000' }));
+    const { client, transport, clock } = harness(() =>
+      errorResponse(429, 'Too many requests', 'tr-9', { 'rate-limit-msec-left': '40000' }),
+    );
     let error: unknown;
     try {
       client.runReport(client.buildQuery('main', input));
@@ -139,7 +152,9 @@ describe('EngageClient errors and retries', () => {
 
   it('gives up after the last attempt with the final error', () => {
     const { client, transport } = harness(() => errorResponse(504, 'timeout', 'tr-504'));
-    expect(() => client.runReport(client.buildQuery('main', input))).toThrow(/Engage took too long to answer \(timeout\).*\[trace ID tr-504\]/);
+    expect(() => client.runReport(client.buildQuery('main', input))).toThrow(
+      /Engage took too long to answer \(timeout\).*\[trace ID tr-504\]/,
+    );
     expect(transport.requestCount).toBe(5);
   });
 
@@ -169,7 +184,9 @@ describe('EngageClient input checks before a request', () => {
   it('refuses user names and passwords no account has, without spending a login', () => {
     const { client, transport } = harness(undefined, { token: undefined });
     expect(() => client.login('u'.repeat(257), 'pw')).toThrow(/^username: is 257 characters long; a user name has at most 256/);
-    expect(() => client.login('ann\u0000@example.com', 'pw')).toThrow(/^username: 'ann\\u0000@example.com' contains a control character \(U\+0000\)/);
+    expect(() => client.login('ann\u0000@example.com', 'pw')).toThrow(
+      /^username: 'ann\\u0000@example.com' contains a control character \(U\+0000\)/,
+    );
     expect(() => client.login('ann', 'p'.repeat(1025))).toThrow(/^password: is 1025 characters long; a password has at most 1024/);
     expect(transport.requestCount).toBe(0);
   });

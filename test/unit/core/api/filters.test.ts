@@ -14,9 +14,14 @@ function syntaxError(expression: string): FilterSyntaxError {
 describe('buildFilter', () => {
   it('writes each of the eight operators in its value form, chained with ;', () => {
     const conditions: FilterCondition[] = [
-      where('revenue').eq(5), where('paidClicks').gt(10), where('reqsRpm').lt(0.5), where('totalReqs').between(1, 100),
-      where('country.id').in(['US', 'DE']), where('platform.name').notIn(['Desktop']),
-      where('referrer.name').contains('news'), where('section.name').notContains('sport'),
+      where('revenue').eq(5),
+      where('paidClicks').gt(10),
+      where('reqsRpm').lt(0.5),
+      where('totalReqs').between(1, 100),
+      where('country.id').in(['US', 'DE']),
+      where('platform.name').notIn(['Desktop']),
+      where('referrer.name').contains('news'),
+      where('section.name').notContains('sport'),
     ];
     expect(buildFilter(conditions)).toBe(
       'revenue:eq:5;paidClicks:gt:10;reqsRpm:lt:0.5;totalReqs:between:1,100;country.id:in:US,DE;platform.name:not_in:Desktop;referrer.name:contains:news;section.name:not_contains:sport',
@@ -84,10 +89,14 @@ describe('parseFilter', () => {
 
 describe('parseFilter and control characters', () => {
   it('refuses a control character anywhere, with its position and code', () => {
-    expect(() => parseFilter('section.name:contains:sp\u0007orts')).toThrow(/^filter: a control character \(U\+0007\) cannot be part of a filter at character 25 of 'section.name:contains:sp\\u0007orts'/);
+    expect(() => parseFilter('section.name:contains:sp\u0007orts')).toThrow(
+      /^filter: a control character \(U\+0007\) cannot be part of a filter at character 25 of 'section.name:contains:sp\\u0007orts'/,
+    );
   });
 
   it('quotes a long expression in part', () => {
-    expect(() => parseFilter(`x${'y'.repeat(3000)}`)).toThrow(/is not <field>:<operator>:<value> at character 1 of 'xy{39}\.\.\.' \(3001 characters\)$/);
+    expect(() => parseFilter(`x${'y'.repeat(3000)}`)).toThrow(
+      /is not <field>:<operator>:<value> at character 1 of 'xy{39}\.\.\.' \(3001 characters\)$/,
+    );
   });
 });

@@ -16,7 +16,16 @@ export function harness(handler?: FakeHandler, overrides: Partial<EngageClientOp
   const lock = new FakeLock();
   const cache = new FakeCache(clock);
   const client = new EngageClient({
-    baseUrl: BASE_URL, transport, clock, sleeper, store, lock, cache, random: () => 0.5, token: 'tok-123', ...overrides,
+    baseUrl: BASE_URL,
+    transport,
+    clock,
+    sleeper,
+    store,
+    lock,
+    cache,
+    random: () => 0.5,
+    token: 'tok-123',
+    ...overrides,
   });
   return { client, clock, sleeper, transport, store, lock, cache };
 }

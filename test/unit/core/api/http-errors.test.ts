@@ -1,5 +1,11 @@
 import {
-  ApiError, AuthenticationError, BadRequestError, GatewayTimeoutError, NotFoundError, PermissionDeniedError, RateLimitError,
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  GatewayTimeoutError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
 } from '../../../../src/core/errors';
 import { errorFromResponse } from '../../../../src/core/api/http-errors';
 import { errorResponse, jsonResponse } from '../../../support/fakes';
@@ -19,7 +25,14 @@ describe('errorFromResponse', () => {
     const error = errorFromResponse(errorResponse(status, 'Something failed', 'tr-42'), 'GET /reports/main', NOW);
     expect(error).toBeInstanceOf(cls);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status, code, moreInfo: 'operation', errorMessage: 'Something failed', traceId: 'tr-42', operation: 'GET /reports/main' });
+    expect(error).toMatchObject({
+      status,
+      code,
+      moreInfo: 'operation',
+      errorMessage: 'Something failed',
+      traceId: 'tr-42',
+      operation: 'GET /reports/main',
+    });
     expect(error.message).toBe(error.userMessage());
     expect(error.message).toContain('[trace ID tr-42]');
   });
@@ -31,7 +44,11 @@ describe('errorFromResponse', () => {
   });
 
   it('says when to try again after a 429 with rate-limit-msec-left', () => {
-    const error = errorFromResponse(errorResponse(429, 'Too many requests', 't', { 'rate-limit-msec-left': '90000' }), 'GET /reports/main', NOW) as RateLimitError;
+    const error = errorFromResponse(
+      errorResponse(429, 'Too many requests', 't', { 'rate-limit-msec-left': '90000' }),
+      'GET /reports/main',
+      NOW,
+    ) as RateLimitError;
     expect(error.retryAtMs).toBe(NOW + 90000);
     expect(error.message).toContain('try again after 12:01:30 UTC');
   });
@@ -48,6 +65,8 @@ describe('errorFromResponse', () => {
   });
 
   it('copes with an empty body', () => {
-    expect(errorFromResponse(jsonResponse(404, '')).message).toBe('Engage could not find what was asked for: check the publisher ID (entityId).');
+    expect(errorFromResponse(jsonResponse(404, '')).message).toBe(
+      'Engage could not find what was asked for: check the publisher ID (entityId).',
+    );
   });
 });

@@ -5,10 +5,11 @@ import { errorResponse, queryOf, reportHandler } from '../../../support/fakes';
 import { harness, PUBLISHER } from './harness';
 
 const input = { entityId: PUBLISHER, fromDate: '20261101', toDate: '20261121' };
-const pagesOf = (requests: { url: string }[]) => requests.map((r) => {
-  const q = queryOf({ url: r.url, method: 'get' });
-  return [Number(q.offset), Number(q.limit)];
-});
+const pagesOf = (requests: { url: string }[]) =>
+  requests.map((r) => {
+    const q = queryOf({ url: r.url, method: 'get' });
+    return [Number(q.offset), Number(q.limit)];
+  });
 
 describe('paging a report', () => {
   it('fetches a 25,000-row general report in exactly 3 requests: one fetch, then one fetchAll of 2', () => {
@@ -19,11 +20,22 @@ describe('paging a report', () => {
     expect(transport.requestCount).toBe(3);
     expect(transport.fetchCalls).toBe(1);
     expect(transport.batchSizes).toEqual([2]);
-    expect(pagesOf(transport.requests)).toEqual([[0, 10000], [10000, 10000], [20000, 5000]]);
+    expect(pagesOf(transport.requests)).toEqual([
+      [0, 10000],
+      [10000, 10000],
+      [20000, 5000],
+    ]);
     expect(result).toMatchObject({ partial: false, totalItems: 25_000, pagesFetched: 3, pagesPlanned: 3 });
   });
 
-  it.each([[0, 1], [1, 1], [9_999, 1], [10_000, 1], [10_001, 2], [95_000, 10]])('takes ceil(N / 10000) requests for %i rows', (rows, requests) => {
+  it.each([
+    [0, 1],
+    [1, 1],
+    [9_999, 1],
+    [10_000, 1],
+    [10_001, 2],
+    [95_000, 10],
+  ])('takes ceil(N / 10000) requests for %i rows', (rows, requests) => {
     const { client, transport } = harness(reportHandler(rows));
     expect(client.runReport(client.buildQuery('main', input)).items).toHaveLength(rows);
     expect(transport.requestCount).toBe(requests);
@@ -33,13 +45,20 @@ describe('paging a report', () => {
     const { client, transport } = harness(reportHandler(12_000, (i) => ({ externalId: `e${i}`, revenue: 1 })));
     const q = client.buildQuery('externalId', { entityId: PUBLISHER, fromDate: '2026112100', toDate: '2026112200' });
     expect(client.runReport(q).items).toHaveLength(12_000);
-    expect(pagesOf(transport.requests)).toEqual([[0, 5000], [5000, 5000], [10000, 2000]]);
+    expect(pagesOf(transport.requests)).toEqual([
+      [0, 5000],
+      [5000, 5000],
+      [10000, 2000],
+    ]);
   });
 
   it('asks only for the rows a caller wants and says it stopped early', () => {
     const { client, transport } = harness(reportHandler(25_000));
     const result = client.runReport(client.buildQuery('main', input), { maxRows: 12_345 });
-    expect(pagesOf(transport.requests)).toEqual([[0, 10000], [10000, 2345]]);
+    expect(pagesOf(transport.requests)).toEqual([
+      [0, 10000],
+      [10000, 2345],
+    ]);
     expect(result).toMatchObject({ partial: true, stoppedBecause: 'maxRows', totalItems: 25_000 });
     expect(result.items).toHaveLength(12_345);
   });
@@ -53,7 +72,11 @@ describe('paging a report', () => {
   it('starts at the offset and pages with the limit given', () => {
     const { client, transport } = harness(reportHandler(1000));
     const result = client.runReport(client.buildQuery('main', { ...input, offset: 100, limit: 400 }));
-    expect(pagesOf(transport.requests)).toEqual([[100, 400], [500, 400], [900, 100]]);
+    expect(pagesOf(transport.requests)).toEqual([
+      [100, 400],
+      [500, 400],
+      [900, 100],
+    ]);
     expect(result.items).toHaveLength(900);
   });
 
@@ -61,7 +84,10 @@ describe('paging a report', () => {
     const { client } = harness(reportHandler(25_000));
     const progress: Array<[number, number]> = [];
     client.runReport(client.buildQuery('main', input), { onProgress: (done, total) => progress.push([done, total]) });
-    expect(progress).toEqual([[1, 3], [3, 3]]);
+    expect(progress).toEqual([
+      [1, 3],
+      [3, 3],
+    ]);
   });
 
   /** 25 report requests of this publisher were sent and answered a moment ago by other executions. */
@@ -83,7 +109,13 @@ describe('paging a report', () => {
     const { client, transport, clock } = harness(reportHandler(95_000));
     othersSent25(client, clock.now());
     const result = client.runReport(client.buildQuery('main', input));
-    expect(result).toMatchObject({ partial: true, stoppedBecause: 'rateLimit', retryAtMs: Date.UTC(2026, 10, 22, 12, 1), pagesFetched: 5, pagesPlanned: 10 });
+    expect(result).toMatchObject({
+      partial: true,
+      stoppedBecause: 'rateLimit',
+      retryAtMs: Date.UTC(2026, 10, 22, 12, 1),
+      pagesFetched: 5,
+      pagesPlanned: 10,
+    });
     expect(result.items).toHaveLength(50_000);
     expect(transport.requestCount).toBe(5);
   });
@@ -92,7 +124,13 @@ describe('paging a report', () => {
     const { client, transport, clock } = harness(reportHandler(95_000));
     othersSent25(client, clock.now());
     const result = client.runReport(client.buildQuery('main', input), { allOrNothing: true });
-    expect(result).toMatchObject({ partial: true, stoppedBecause: 'rateLimit', retryAtMs: Date.UTC(2026, 10, 22, 12, 1), pagesFetched: 1, pagesPlanned: 10 });
+    expect(result).toMatchObject({
+      partial: true,
+      stoppedBecause: 'rateLimit',
+      retryAtMs: Date.UTC(2026, 10, 22, 12, 1),
+      pagesFetched: 1,
+      pagesPlanned: 10,
+    });
     expect(transport.requestCount).toBe(1);
     // With the time to wait for them, it fetches them all.
     const whole = client.runReport(client.buildQuery('main', input), { allOrNothing: true, deadlineAtMs: clock.now() + 5 * 60_000 });
@@ -127,7 +165,10 @@ describe('paging a report', () => {
 
 describe('planRemainingPages', () => {
   it('plans the pages after the first up to the target', () => {
-    expect(planRemainingPages(0, 10_000, 25_000, 10_000)).toEqual([{ offset: 10_000, limit: 10_000 }, { offset: 20_000, limit: 5000 }]);
+    expect(planRemainingPages(0, 10_000, 25_000, 10_000)).toEqual([
+      { offset: 10_000, limit: 10_000 },
+      { offset: 20_000, limit: 5000 },
+    ]);
     expect(planRemainingPages(0, 500, 500, 10_000)).toEqual([]);
   });
 });

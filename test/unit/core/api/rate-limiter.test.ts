@@ -44,7 +44,9 @@ describe('RateLimiter', () => {
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).local).toBe(true);
     expect((error as RateLimitError).retryAtMs).toBe(clock.now() + 60_000);
-    expect((error as RateLimitError).message).toBe("Engage's rate limit was reached (30 report requests a minute per publisher): try again after 12:01:00 UTC.");
+    expect((error as RateLimitError).message).toBe(
+      "Engage's rate limit was reached (30 report requests a minute per publisher): try again after 12:01:00 UTC.",
+    );
     expect(sleeper.sleeps).toEqual([]);
   });
 
@@ -141,7 +143,11 @@ describe('RateLimiter', () => {
   it('honours a wait announced by the service', () => {
     const { limiter, clock, sleeper } = setup();
     // A request refused with 429 and a wait of 3 s: it does not count, and the wait holds for everyone.
-    limiter.settle(limiter.acquire(REPORT_RATE_RULE, 'pub', 1, clock.now()), { counted: 0, atMs: clock.now(), blockUntilMs: clock.now() + 3000 });
+    limiter.settle(limiter.acquire(REPORT_RATE_RULE, 'pub', 1, clock.now()), {
+      counted: 0,
+      atMs: clock.now(),
+      blockUntilMs: clock.now() + 3000,
+    });
     limiter.acquire(REPORT_RATE_RULE, 'pub', 1, clock.now() + 25_000);
     expect(sleeper.sleeps).toEqual([3000]);
   });
@@ -151,7 +157,9 @@ describe('RateLimiter', () => {
     answered(limiter, limiter.acquire(LOGIN_RATE_RULE, 'ann', 1, clock.now()), clock.now());
     clock.advance(10 * 60_000);
     answered(limiter, limiter.acquire(LOGIN_RATE_RULE, 'ann', 1, clock.now()), clock.now());
-    expect(() => limiter.acquire(LOGIN_RATE_RULE, 'ann', 1, clock.now() + 25_000)).toThrow(/2 sign-ins an hour per user\): try again after 13:00:00 UTC/);
+    expect(() => limiter.acquire(LOGIN_RATE_RULE, 'ann', 1, clock.now() + 25_000)).toThrow(
+      /2 sign-ins an hour per user\): try again after 13:00:00 UTC/,
+    );
     limiter.acquire(LOGIN_RATE_RULE, 'bob', 1, clock.now());
   });
 

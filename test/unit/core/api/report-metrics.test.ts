@@ -3,7 +3,12 @@ import { ValidationError } from '../../../../src/core/errors';
 import { metricsArgument, reportFormula } from '../../../../src/core/builder/formula-text';
 import { effectiveBreakdowns } from '../../../../src/core/api/report-fields';
 import {
-  availableMetrics, defaultMetrics, METRIC_GROUPS, METRIC_INFO, metricNote, resolveMetrics,
+  availableMetrics,
+  defaultMetrics,
+  METRIC_GROUPS,
+  METRIC_INFO,
+  metricNote,
+  resolveMetrics,
 } from '../../../../src/core/api/report-metrics';
 import { buildReportQuery, type ReportInput } from '../../../../src/core/api/report-request';
 import { buildReportTable, reportColumnCount } from '../../../../src/core/sheets/report-table';
@@ -45,29 +50,62 @@ describe('the metrics argument', () => {
 
   it('takes "all" in any case for every metric', () => {
     expect(buildReportQuery('main', main({ metrics: 'All' }), { nowMs: NOW }).metrics).toBe('all');
-    expect(buildReportQuery('realtime', { entityId: 'pub', fromDate: '2026112000', toDate: '2026112010', metrics: ['ALL'] }, { nowMs: NOW }).metrics).toBe('all');
+    expect(
+      buildReportQuery('realtime', { entityId: 'pub', fromDate: '2026112000', toDate: '2026112010', metrics: ['ALL'] }, { nowMs: NOW })
+        .metrics,
+    ).toBe('all');
   });
 
   it.each([
-    ['an unknown metric, with the nearest name', main({ metrics: 'revenue,rpmByPv' }), "metrics: 'rpmByPv' is not a metric of the general report (did you mean 'rpmByPvs'?)"],
-    ['an unknown metric with no near name, listing the metrics once', main({ metrics: 'popularity,reach' }), "metrics: 'popularity' is not a metric of the general report (its metrics are paidPvs, totalPvs"],
+    [
+      'an unknown metric, with the nearest name',
+      main({ metrics: 'revenue,rpmByPv' }),
+      "metrics: 'rpmByPv' is not a metric of the general report (did you mean 'rpmByPvs'?)",
+    ],
+    [
+      'an unknown metric with no near name, listing the metrics once',
+      main({ metrics: 'popularity,reach' }),
+      "metrics: 'popularity' is not a metric of the general report (its metrics are paidPvs, totalPvs",
+    ],
     ['a metric listed twice, in another case', main({ metrics: 'revenue,Revenue' }), "metrics: 'revenue' is listed twice"],
-    ['text that names no metric', main({ metrics: ' , ' }), 'metrics: lists no metric: name at least one (such as "revenue,rpmByPvs"), write "all", or leave it empty for the default set'],
+    [
+      'text that names no metric',
+      main({ metrics: ' , ' }),
+      'metrics: lists no metric: name at least one (such as "revenue,rpmByPvs"), write "all", or leave it empty for the default set',
+    ],
     ['an empty list', main({ metrics: [] }), 'metrics: lists no metric'],
     ['"all" with other names', main({ metrics: 'all,revenue' }), 'metrics: "all" already means every metric: write it alone'],
-    ['a page-view metric by widget', main({ breakdowns: 'widget', metrics: 'paidPvs' }), "metrics: 'paidPvs' is not available with the 'widget' breakdown"],
-    ['a request metric without the widget breakdown', main({ metrics: 'totalReqs' }), "metrics: 'totalReqs' is only available with the 'widget' breakdown"],
-    ['an opt-in rate by doc', main({ breakdowns: 'doc', metrics: 'optInRateByPvs' }), "metrics: 'optInRateByPvs' is not available with the 'doc' breakdown"],
-    ['a number instead of names', main({ metrics: 5 as unknown as string }), 'metrics: 5 must be a list of metric names or a comma-separated text'],
+    [
+      'a page-view metric by widget',
+      main({ breakdowns: 'widget', metrics: 'paidPvs' }),
+      "metrics: 'paidPvs' is not available with the 'widget' breakdown",
+    ],
+    [
+      'a request metric without the widget breakdown',
+      main({ metrics: 'totalReqs' }),
+      "metrics: 'totalReqs' is only available with the 'widget' breakdown",
+    ],
+    [
+      'an opt-in rate by doc',
+      main({ breakdowns: 'doc', metrics: 'optInRateByPvs' }),
+      "metrics: 'optInRateByPvs' is not available with the 'doc' breakdown",
+    ],
+    [
+      'a number instead of names',
+      main({ metrics: 5 as unknown as string }),
+      'metrics: 5 must be a list of metric names or a comma-separated text',
+    ],
   ])('refuses %s, naming the argument and the metric', (_title, input, message) => {
     expect(problems('main', input)).toContain(message);
   });
 
   it('knows which metrics each report has', () => {
-    expect(problems('realtime', { entityId: 'pub', fromDate: '2026112000', toDate: '2026112010', metrics: 'videoPlays' }))
-      .toContain("metrics: 'videoPlays' is not a metric of the realtime external-ID report");
-    expect(problems('externalId', { entityId: 'pub', fromDate: '2026111900', toDate: '2026112000', metrics: 'rpmByPvs' }))
-      .toMatch(/metrics: 'rpmByPvs' is not a metric of the external-ID report/);
+    expect(problems('realtime', { entityId: 'pub', fromDate: '2026112000', toDate: '2026112010', metrics: 'videoPlays' })).toContain(
+      "metrics: 'videoPlays' is not a metric of the realtime external-ID report",
+    );
+    expect(problems('externalId', { entityId: 'pub', fromDate: '2026111900', toDate: '2026112000', metrics: 'rpmByPvs' })).toMatch(
+      /metrics: 'rpmByPvs' is not a metric of the external-ID report/,
+    );
   });
 
   it('lists every problem of a list at once', () => {
@@ -84,8 +122,24 @@ describe('the metrics argument', () => {
 
 describe('the default set', () => {
   it('swaps page-view metrics for their request twins by widget, and keeps the spec order', () => {
-    expect(defaultMetrics('main', ['day', 'widget'])).toEqual(['paidReqs', 'totalReqs', 'revenue', 'reqsRpm', 'paidClicks', 'reqsPaidCtr', 'viewabilityRate']);
-    expect(defaultMetrics('externalId', ['externalId'])).toEqual(['totalReqs', 'paidReqs', 'paidClicks', 'reqsPaidCtr', 'revenue', 'reqsRpm', 'widgetViewableImpressions']);
+    expect(defaultMetrics('main', ['day', 'widget'])).toEqual([
+      'paidReqs',
+      'totalReqs',
+      'revenue',
+      'reqsRpm',
+      'paidClicks',
+      'reqsPaidCtr',
+      'viewabilityRate',
+    ]);
+    expect(defaultMetrics('externalId', ['externalId'])).toEqual([
+      'totalReqs',
+      'paidReqs',
+      'paidClicks',
+      'reqsPaidCtr',
+      'revenue',
+      'reqsRpm',
+      'widgetViewableImpressions',
+    ]);
     expect(defaultMetrics('realtime', ['externalId'])).toEqual([...REPORT_SPECS.realtime.metrics]);
   });
 
@@ -130,15 +184,31 @@ describe('the default set', () => {
 
 describe('a table of chosen metrics', () => {
   const items = [
-    { day: '20261101', country: { id: 'US', name: 'United States', region: 'Americas' }, revenue: 10, rpmByPvs: 2.5, paidClicks: 4, mystery: 1 },
+    {
+      day: '20261101',
+      country: { id: 'US', name: 'United States', region: 'Americas' },
+      revenue: 10,
+      rpmByPvs: 2.5,
+      paidClicks: 4,
+      mystery: 1,
+    },
     { day: '20261102', country: 'DE', revenue: '7,5' },
   ];
 
   it('has exactly the breakdowns (an entity as id and name) and the chosen metrics in the order asked', () => {
-    const table = buildReportTable(items, { kind: 'main', breakdowns: ['day', 'country'], metrics: ['rpmByPvs', 'revenue', 'totalPvs'], timeZone: 'UTC', metricsSums: { revenue: 17.5, rpmByPvs: 2, paidClicks: 4 } });
+    const table = buildReportTable(items, {
+      kind: 'main',
+      breakdowns: ['day', 'country'],
+      metrics: ['rpmByPvs', 'revenue', 'totalPvs'],
+      timeZone: 'UTC',
+      metricsSums: { revenue: 17.5, rpmByPvs: 2, paidClicks: 4 },
+    });
     expect(table.header).toEqual(['day', 'country.id', 'country.name', 'rpmByPvs', 'revenue', 'totalPvs']);
     // A metric the answer left out is a blank column; an entity sent as text is its id.
-    expect(table.rows.map((r) => r.slice(1))).toEqual([['US', 'United States', 2.5, 10, ''], ['DE', '', '', 7.5, '']]);
+    expect(table.rows.map((r) => r.slice(1))).toEqual([
+      ['US', 'United States', 2.5, 10, ''],
+      ['DE', '', '', 7.5, ''],
+    ]);
     // Totals follow the chosen metrics.
     expect(table.totals).toEqual(['Total', '', '', 2, 17.5, '']);
     expect(table.header).toHaveLength(reportColumnCount('main', ['day', 'country'], ['rpmByPvs', 'revenue', 'totalPvs']));
@@ -152,12 +222,25 @@ describe('a table of chosen metrics', () => {
 
   it('with "all" shows every field the API sent, as before', () => {
     const table = buildReportTable(items, { kind: 'main', breakdowns: ['day', 'country'], metrics: 'all', timeZone: 'UTC' });
-    expect(table.header).toEqual(['day', 'country', 'country.id', 'country.name', 'country.region', 'revenue', 'rpmByPvs', 'paidClicks', 'mystery']);
+    expect(table.header).toEqual([
+      'day',
+      'country',
+      'country.id',
+      'country.name',
+      'country.region',
+      'revenue',
+      'rpmByPvs',
+      'paidClicks',
+      'mystery',
+    ]);
   });
 
   it('notes each metric header cell with its label, and leaves the header the API names', () => {
     const query = buildReportQuery('main', main({ breakdowns: 'day', metrics: 'revenue,rpmByPvs' }), { nowMs: NOW });
-    const block = reportToSheetBlock({ query, items: [{ day: '20261101', revenue: 1, rpmByPvs: 2 }], totalItems: 1, partial: false, pagesFetched: 1, pagesPlanned: 1 }, { timeZone: 'UTC' });
+    const block = reportToSheetBlock(
+      { query, items: [{ day: '20261101', revenue: 1, rpmByPvs: 2 }], totalItems: 1, partial: false, pagesFetched: 1, pagesPlanned: 1 },
+      { timeZone: 'UTC' },
+    );
     expect(block.values[0]).toEqual(['day', 'revenue', 'rpmByPvs']);
     expect(block.headerNotes).toEqual(['', 'Revenue: total revenue', 'RPM (page views): (revenue / paidPvs) * 1000']);
   });
@@ -170,11 +253,23 @@ describe('metrics in the sidebar request, its formula and its saved report', () 
     expect(metricsArgument('main', ['day'], defaultMetrics('main', ['day']))).toBe('');
     expect(metricsArgument('main', [], undefined)).toBe('');
     expect(metricsArgument('main', ['widget'], availableMetrics('main', ['widget']))).toBe('all');
-    expect(reportFormula({ ...request, metrics: ['revenue', 'rpmByPvs'] })).toBe('=ENGAGE_REPORT("pub","2026-11-01","2026-11-07","day","revenue,rpmByPvs")');
-    expect(reportFormula({ ...request, metrics: defaultMetrics('main', ['day']), sort: 'revenue', order: 'asc' }))
-      .toBe('=ENGAGE_REPORT("pub","2026-11-01","2026-11-07","day","","","revenue asc")');
+    expect(reportFormula({ ...request, metrics: ['revenue', 'rpmByPvs'] })).toBe(
+      '=ENGAGE_REPORT("pub","2026-11-01","2026-11-07","day","revenue,rpmByPvs")',
+    );
+    expect(reportFormula({ ...request, metrics: defaultMetrics('main', ['day']), sort: 'revenue', order: 'asc' })).toBe(
+      '=ENGAGE_REPORT("pub","2026-11-01","2026-11-07","day","","","revenue asc")',
+    );
     // The hourly reports' default set follows their effective breakdowns (externalId is always one).
-    expect(reportFormula({ kind: 'externalId', entityId: 'p', fromDate: 'a', toDate: 'b', breakdowns: [], metrics: defaultMetrics('externalId', ['externalId']) })).toBe('=ENGAGE_EXTERNALID_REPORT("p","a","b")');
+    expect(
+      reportFormula({
+        kind: 'externalId',
+        entityId: 'p',
+        fromDate: 'a',
+        toDate: 'b',
+        breakdowns: [],
+        metrics: defaultMetrics('externalId', ['externalId']),
+      }),
+    ).toBe('=ENGAGE_EXTERNALID_REPORT("p","a","b")');
   });
 
   it('passes the metrics on, and refuses anything but a list of names', () => {
@@ -184,16 +279,28 @@ describe('metrics in the sidebar request, its formula and its saved report', () 
   });
 
   it('stores the chosen metrics with a saved report, and the default set when the builder sent none', () => {
-    const draft = { name: 'Daily', period: { type: 'lastDays' as const, days: 7 }, schedule: { every: 'day' as const, hour: 6 }, target: { sheetName: 'Data', cell: 'A1' } };
+    const draft = {
+      name: 'Daily',
+      period: { type: 'lastDays' as const, days: 7 },
+      schedule: { every: 'day' as const, hour: 6 },
+      target: { sheetName: 'Data', cell: 'A1' },
+    };
     expect(savedReportFromBuilder({ ...request, metrics: ['revenue'] }, draft).metrics).toEqual(['revenue']);
     expect(savedReportFromBuilder({ ...request, breakdowns: ['widget'] }, draft).metrics).toEqual(defaultMetrics('main', ['widget']));
   });
 
   it('refreshes a saved report with its metrics, and one saved before metrics existed with every metric', () => {
-    const saved = (extra: Record<string, unknown>) => checkSavedReport({
-      name: 'Daily', kind: 'main', entityId: 'pub', period: { type: 'lastDays', days: 7 }, breakdowns: ['day'],
-      target: { sheetName: 'Data', cell: 'A1' }, schedule: { every: 'day', hour: 6 }, ...extra,
-    });
+    const saved = (extra: Record<string, unknown>) =>
+      checkSavedReport({
+        name: 'Daily',
+        kind: 'main',
+        entityId: 'pub',
+        period: { type: 'lastDays', days: 7 },
+        breakdowns: ['day'],
+        target: { sheetName: 'Data', cell: 'A1' },
+        schedule: { every: 'day', hour: 6 },
+        ...extra,
+      });
     expect(reportInputOf(saved({ metrics: ['revenue', 'paidClicks'] }), NOW).metrics).toEqual(['revenue', 'paidClicks']);
     const older = saved({});
     expect(older).not.toHaveProperty('metrics');

@@ -3,7 +3,12 @@ import { buildReportQuery, reportPageUrl } from '../../../../src/core/api/report
 import { where } from '../../../../src/core/api/filters';
 import { queryOf } from '../../../support/fakes';
 import { BASE_URL, harness, PUBLISHER } from './harness';
-import { INVALID_REPORT_ARGUMENTS, INVALID_ARGUMENTS_NOW as NOW, mainInput as main, hourlyInput as hourly } from './invalid-report-arguments';
+import {
+  INVALID_REPORT_ARGUMENTS,
+  INVALID_ARGUMENTS_NOW as NOW,
+  mainInput as main,
+  hourlyInput as hourly,
+} from './invalid-report-arguments';
 
 function problemsOf(kind: ReportKind, input: ReportInput, timeZone = 'UTC'): string {
   try {
@@ -24,23 +29,42 @@ describe('buildReportQuery for the general report', () => {
 
   it('accepts yyyy-MM-dd, numbers and date cells, reading a Date in the sheet time zone', () => {
     // Midnight of 2026-11-01 in Berlin is 2026-10-31 23:00 UTC: the sheet shows Nov 1.
-    const q = buildReportQuery('main', main({ fromDate: new Date('2026-10-31T23:00:00Z'), toDate: '2026-11-05' }), { nowMs: NOW, timeZone: 'Europe/Berlin' });
+    const q = buildReportQuery('main', main({ fromDate: new Date('2026-10-31T23:00:00Z'), toDate: '2026-11-05' }), {
+      nowMs: NOW,
+      timeZone: 'Europe/Berlin',
+    });
     expect([q.fromDate, q.toDate]).toEqual(['20261101', '20261105']);
     expect(buildReportQuery('main', main({ fromDate: 20261102 }), { nowMs: NOW }).fromDate).toBe('20261102');
   });
 
   it('splits sort into sort and order, upper-cases the currency and keeps breakdown order', () => {
-    const q = buildReportQuery('main', main({ breakdowns: 'country, platform', sort: '-paidClicks', currencyCode: 'eur', decDigits: '3' }), { nowMs: NOW });
-    expect(q.params).toMatchObject({ breakdowns: 'country,platform', sort: 'paidClicks', order: 'desc', currencyCode: 'EUR', decDigits: '3' });
+    const q = buildReportQuery(
+      'main',
+      main({ breakdowns: 'country, platform', sort: '-paidClicks', currencyCode: 'eur', decDigits: '3' }),
+      { nowMs: NOW },
+    );
+    expect(q.params).toMatchObject({
+      breakdowns: 'country,platform',
+      sort: 'paidClicks',
+      order: 'desc',
+      currencyCode: 'EUR',
+      decDigits: '3',
+    });
   });
 
   it('treats empty cells and nulls as not given', () => {
-    const q = buildReportQuery('main', main({ sort: '', filter: '', breakdowns: '', currencyCode: null as unknown as string }), { nowMs: NOW });
+    const q = buildReportQuery('main', main({ sort: '', filter: '', breakdowns: '', currencyCode: null as unknown as string }), {
+      nowMs: NOW,
+    });
     expect(q.params).toEqual({ entityId: PUBLISHER, fromDate: '20261101', toDate: '20261121', breakdowns: 'day' });
   });
 
   it('accepts built filter conditions and sends them as one expression', () => {
-    const q = buildReportQuery('main', main({ breakdowns: ['country'], filter: [where('revenue').gt(10), where('country.id').in(['US', 'DE'])] }), { nowMs: NOW });
+    const q = buildReportQuery(
+      'main',
+      main({ breakdowns: ['country'], filter: [where('revenue').gt(10), where('country.id').in(['US', 'DE'])] }),
+      { nowMs: NOW },
+    );
     expect(q.params.filter).toBe('revenue:gt:10;country.id:in:US,DE');
   });
 
@@ -63,7 +87,10 @@ describe('buildReportQuery for the hourly reports', () => {
   });
 
   it('lets the realtime report put another breakdown first when all are listed', () => {
-    expect(buildReportQuery('realtime', hourly({ breakdowns: 'widget,externalId' }), { nowMs: NOW }).breakdowns).toEqual(['widget', 'externalId']);
+    expect(buildReportQuery('realtime', hourly({ breakdowns: 'widget,externalId' }), { nowMs: NOW }).breakdowns).toEqual([
+      'widget',
+      'externalId',
+    ]);
     expect(buildReportQuery('realtime', hourly({ breakdowns: 'widget' }), { nowMs: NOW }).breakdowns).toEqual(['externalId', 'widget']);
   });
 
@@ -73,7 +100,11 @@ describe('buildReportQuery for the hourly reports', () => {
   });
 
   it('takes a date cell at its UTC hour', () => {
-    const q = buildReportQuery('externalId', hourly({ fromDate: new Date('2026-11-20T23:00:00Z'), toDate: new Date('2026-11-21T23:30:00Z') }), { nowMs: NOW });
+    const q = buildReportQuery(
+      'externalId',
+      hourly({ fromDate: new Date('2026-11-20T23:00:00Z'), toDate: new Date('2026-11-21T23:30:00Z') }),
+      { nowMs: NOW },
+    );
     expect([q.fromDate, q.toDate]).toEqual(['2026112023', '2026112123']);
   });
 
@@ -83,19 +114,22 @@ describe('buildReportQuery for the hourly reports', () => {
 });
 
 describe('invalid report arguments', () => {
-  it.each(INVALID_REPORT_ARGUMENTS.map(([n, k, i, m, tz]) => [n, k, i, m, tz ?? 'UTC'] as const))('%s: says what is wrong and sends nothing', (_name, kind, input, message, timeZone) => {
-    const { client, transport } = harness();
-    let error: unknown;
-    try {
-      client.runReport(client.buildQuery(kind, input, timeZone));
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).message).toContain(message);
-    expect((error as ValidationError).argument).toBe(message.split(':')[0]);
-    expect(transport.requestCount).toBe(0);
-  });
+  it.each(INVALID_REPORT_ARGUMENTS.map(([n, k, i, m, tz]) => [n, k, i, m, tz ?? 'UTC'] as const))(
+    '%s: says what is wrong and sends nothing',
+    (_name, kind, input, message, timeZone) => {
+      const { client, transport } = harness();
+      let error: unknown;
+      try {
+        client.runReport(client.buildQuery(kind, input, timeZone));
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).message).toContain(message);
+      expect((error as ValidationError).argument).toBe(message.split(':')[0]);
+      expect(transport.requestCount).toBe(0);
+    },
+  );
 
   it('lists every problem at once', () => {
     const message = problemsOf('main', main({ breakdowns: 'referrer,country', decDigits: 9, limit: 0 }));
@@ -117,17 +151,28 @@ describe('entityId, currency and message rules found by the bad-input evidence',
   });
 
   it('accepts hex and base64 publisher IDs', () => {
-    expect(buildReportQuery('main', { ...ok, entityId: '653e5ee6b140b03fae04134988786fe5' }, at).entityId).toBe('653e5ee6b140b03fae04134988786fe5');
+    expect(buildReportQuery('main', { ...ok, entityId: '653e5ee6b140b03fae04134988786fe5' }, at).entityId).toBe(
+      '653e5ee6b140b03fae04134988786fe5',
+    );
     expect(buildReportQuery('main', { ...ok, entityId: 'ZXhh+bXBsZQ/==' }, at).entityId).toBe('ZXhh+bXBsZQ/==');
   });
 
   it('refuses a three-letter code that is no currency, and accepts one that is', () => {
-    expect(() => buildReportQuery('main', { ...ok, currencyCode: 'XYZ' }, at)).toThrow(/^currencyCode: 'XYZ' is not an ISO 4217 currency code/);
+    expect(() => buildReportQuery('main', { ...ok, currencyCode: 'XYZ' }, at)).toThrow(
+      /^currencyCode: 'XYZ' is not an ISO 4217 currency code/,
+    );
     expect(buildReportQuery('main', { ...ok, currencyCode: 'chf' }, at).params.currencyCode).toBe('CHF');
   });
 
   it('cuts a long value in a message and shows its length', () => {
-    const error = (() => { try { buildReportQuery('main', { ...ok, breakdowns: 'b'.repeat(5000) }, at); } catch (e) { return e as Error; } return undefined; })();
+    const error = (() => {
+      try {
+        buildReportQuery('main', { ...ok, breakdowns: 'b'.repeat(5000) }, at);
+      } catch (e) {
+        return e as Error;
+      }
+      return undefined;
+    })();
     expect(error!.message).toMatch(/^breakdowns: 'b{40}\.\.\.' \(5000 characters\) is not a breakdown/);
     expect(error!.message.length).toBeLessThan(300);
   });
@@ -137,8 +182,21 @@ describe('EngageClient.buildQuery', () => {
   it('refuses a filter that would make a page address longer than UrlFetchApp sends, naming the filter', () => {
     const { client } = harness();
     const filter = `country.id:in:${Array.from({ length: 400 }, () => 'US').join(',')}`;
-    expect(() => client.buildQuery('main', { entityId: PUBLISHER, fromDate: '20261101', toDate: '20261107', breakdowns: 'country', filter }))
-      .toThrow(/^filter: makes the request address \d+ characters long, more than the 2000 Apps Script can send/);
-    expect(reportPageUrl(BASE_URL, client.buildQuery('main', { entityId: PUBLISHER, fromDate: '20261101', toDate: '20261107', breakdowns: 'country', filter: 'country.id:in:US,DE' }), { limit: 10000, offset: 0 }).length).toBeLessThan(2000);
+    expect(() =>
+      client.buildQuery('main', { entityId: PUBLISHER, fromDate: '20261101', toDate: '20261107', breakdowns: 'country', filter }),
+    ).toThrow(/^filter: makes the request address \d+ characters long, more than the 2000 Apps Script can send/);
+    expect(
+      reportPageUrl(
+        BASE_URL,
+        client.buildQuery('main', {
+          entityId: PUBLISHER,
+          fromDate: '20261101',
+          toDate: '20261107',
+          breakdowns: 'country',
+          filter: 'country.id:in:US,DE',
+        }),
+        { limit: 10000, offset: 0 },
+      ).length,
+    ).toBeLessThan(2000);
   });
 });

@@ -1,11 +1,25 @@
 import {
-  AddressNotAllowedError, AuthenticationError, BadAddressError, ConnectionError, FetchQuotaError, RateLimitError, TransportError,
+  AddressNotAllowedError,
+  AuthenticationError,
+  BadAddressError,
+  ConnectionError,
+  FetchQuotaError,
+  RateLimitError,
+  TransportError,
 } from '../../../../src/core/errors';
 import { DailyQuota, FETCH_COUNT_KEY, FetchQuota } from '../../../../src/core/api/daily-quota';
 import { RateLimiter, REPORT_RATE_RULE } from '../../../../src/core/api/rate-limiter';
 import { RequestSender } from '../../../../src/core/api/request-sender';
 import { DEFAULT_RETRY_POLICY } from '../../../../src/core/api/retry-policy';
-import { errorResponse, FakeStore, FakeTransport, jsonResponse, ManualClock, ManualSleeper, type FakeHandler } from '../../../support/fakes';
+import {
+  errorResponse,
+  FakeStore,
+  FakeTransport,
+  jsonResponse,
+  ManualClock,
+  ManualSleeper,
+  type FakeHandler,
+} from '../../../support/fakes';
 
 function setup(handler?: FakeHandler, quotaPerDay = 20_000) {
   const clock = new ManualClock();
@@ -30,7 +44,11 @@ describe('RequestSender', () => {
 
   it('sends only the failed members again, after the longest wait any of them needs', () => {
     const { sender, transport, sleeper, options } = setup();
-    transport.enqueue(jsonResponse(200, 'a'), errorResponse(429, 'busy', 't', { 'rate-limit-msec-left': '1200' }), errorResponse(504, 'slow'));
+    transport.enqueue(
+      jsonResponse(200, 'a'),
+      errorResponse(429, 'busy', 't', { 'rate-limit-msec-left': '1200' }),
+      errorResponse(504, 'slow'),
+    );
     transport.setHandler(() => jsonResponse(200, 'again'));
     const bodies = sender.sendAll([req(1), req(2), req(3)], options).map((r) => r.body);
     expect(bodies).toEqual(['a', 'again', 'again']);
@@ -66,7 +84,7 @@ describe('RequestSender', () => {
   });
 
   it('times the rate window by when answers came back, not by when requests were sent', () => {
-    const { sender, transport, limiter, clock, sleeper, options } = setup();
+    const { sender, transport, clock, sleeper, options } = setup();
     // The batch's answers take 400 ms to come back.
     transport.setHandler((_request, index) => {
       if (index === 0) clock.advance(400);
@@ -74,7 +92,10 @@ describe('RequestSender', () => {
     });
     const rate = { rule: REPORT_RATE_RULE, scope: 'pub' };
     const firstSentAt = clock.now();
-    sender.sendAll(Array.from({ length: 30 }, (_, i) => req(i)), { ...options, rate });
+    sender.sendAll(
+      Array.from({ length: 30 }, (_, i) => req(i)),
+      { ...options, rate },
+    );
     expect(clock.now()).toBe(firstSentAt + 400);
     clock.set(firstSentAt + 60_000);
     // A minute after the 30 were sent, but not yet a minute after their answers: the next waits 400 ms more.
@@ -133,15 +154,28 @@ describe('RequestSender', () => {
 });
 
 describe('RequestSender with a fetch that gets no answer', () => {
-  const refusal = (kind: TransportError['kind'], message: string) => () => new TransportError(message, { kind, allowedPrefixes: ['https://x.test/engage/v2/'] });
+  const refusal = (kind: TransportError['kind'], message: string) => () =>
+    new TransportError(message, { kind, allowedPrefixes: ['https://x.test/engage/v2/'] });
 
   it.each([
-    ['not-allowed', 'Request to https://x.test/r? failed because the URL has not been whitelisted in the script manifest.', AddressNotAllowedError,
-      'Apps Script refused to call https://x.test/r because this add-on may only call addresses that start with https://x.test/engage/v2/: check the address in the Engage sidebar under Account > Settings.'],
-    ['dns', 'DNS error: https://x.test/r?n=1', BadAddressError,
-      'The host x.test could not be found (a DNS error), so Engage was not asked: check the address in the Engage sidebar under Account > Settings.'],
-    ['invalid-address', 'Invalid argument: https://x.test/r?n=1', BadAddressError,
-      'Apps Script refused https://x.test/r as an invalid address: check the address in the Engage sidebar under Account > Settings.'],
+    [
+      'not-allowed',
+      'Request to https://x.test/r? failed because the URL has not been whitelisted in the script manifest.',
+      AddressNotAllowedError,
+      'Apps Script refused to call https://x.test/r because this add-on may only call addresses that start with https://x.test/engage/v2/: check the address in the Engage sidebar under Account > Settings.',
+    ],
+    [
+      'dns',
+      'DNS error: https://x.test/r?n=1',
+      BadAddressError,
+      'The host x.test could not be found (a DNS error), so Engage was not asked: check the address in the Engage sidebar under Account > Settings.',
+    ],
+    [
+      'invalid-address',
+      'Invalid argument: https://x.test/r?n=1',
+      BadAddressError,
+      'Apps Script refused https://x.test/r as an invalid address: check the address in the Engage sidebar under Account > Settings.',
+    ],
   ] as const)('gives up after one attempt on %s, with one sentence', (kind, message, type, sentence) => {
     const { sender, transport, sleeper, options } = setup(refusal(kind, message));
     expect(() => sender.sendAll([req(1), req(2)], options)).toThrow(type);
@@ -153,7 +187,9 @@ describe('RequestSender with a fetch that gets no answer', () => {
 
   it('gives up after one attempt when Apps Script says the daily quota is spent, and refuses the next request itself', () => {
     const { sender, transport, quota, options } = setup(refusal('daily-quota', 'Service invoked too many times for one day: urlfetch.'));
-    expect(() => sender.send(req(1), options)).toThrow('Apps Script\'s daily quota of 20,000 URL fetches for this Google account is used up, so Engage was not asked: try again after 2026-11-23 12:00:00 UTC.');
+    expect(() => sender.send(req(1), options)).toThrow(
+      "Apps Script's daily quota of 20,000 URL fetches for this Google account is used up, so Engage was not asked: try again after 2026-11-23 12:00:00 UTC.",
+    );
     expect(transport.fetchCalls).toBe(1);
     expect(quota.usage().used).toBe(20_000);
     expect(() => sender.send(req(2), options)).toThrow(FetchQuotaError);

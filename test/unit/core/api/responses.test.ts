@@ -4,8 +4,20 @@ import { toNumberIfNumeric, unwrap } from '../../../../src/core/api/values';
 
 describe('values', () => {
   it.each([
-    [12.5, 12.5], ['12.34', 12.34], ['12,34', 12.34], [' 7 ', 7], ['-3', -3], ['1,234.5', 1234.5], ['1.234,5', 1234.5],
-    [{ value: '0,5' }, 0.5], [{ value: { value: 3 } }, 3], ['1e3', 1000], ['n/a', 'n/a'], [null, null], [undefined, null], ['', null],
+    [12.5, 12.5],
+    ['12.34', 12.34],
+    ['12,34', 12.34],
+    [' 7 ', 7],
+    ['-3', -3],
+    ['1,234.5', 1234.5],
+    ['1.234,5', 1234.5],
+    [{ value: '0,5' }, 0.5],
+    [{ value: { value: 3 } }, 3],
+    ['1e3', 1000],
+    ['n/a', 'n/a'],
+    [null, null],
+    [undefined, null],
+    ['', null],
   ])('reads %p as %p', (input, expected) => {
     expect(toNumberIfNumeric(input)).toEqual(expected);
   });
@@ -36,11 +48,18 @@ describe('parseLoginToken', () => {
 
 describe('parseLookup', () => {
   it('returns {id, name, ...rest} whatever the wrapper key', () => {
-    expect(parseLookup('{"publishers":[{"id":"h1","name":"One","currency":"USD"}]}', 'GET /publishers')).toEqual([{ id: 'h1', name: 'One', currency: 'USD' }]);
+    expect(parseLookup('{"publishers":[{"id":"h1","name":"One","currency":"USD"}]}', 'GET /publishers')).toEqual([
+      { id: 'h1', name: 'One', currency: 'USD' },
+    ]);
     expect(parseLookup('{"count":1,"widgets":[{"id":7,"name":"W"}]}', 'x')).toEqual([{ id: '7', name: 'W' }]);
     expect(parseLookup('[{"code":"US","name":"United States"}]', 'x')).toEqual([{ id: 'US', code: 'US', name: 'United States' }]);
-    expect(parseLookup('["UTC","Europe/Berlin"]', 'x')).toEqual([{ id: 'UTC', name: 'UTC' }, { id: 'Europe/Berlin', name: 'Europe/Berlin' }]);
-    expect(parseLookup('{"timezones":[{"id":{"value":"UTC"},"displayName":"Coordinated"}]}', 'x')).toEqual([{ id: 'UTC', name: 'Coordinated', displayName: 'Coordinated' }]);
+    expect(parseLookup('["UTC","Europe/Berlin"]', 'x')).toEqual([
+      { id: 'UTC', name: 'UTC' },
+      { id: 'Europe/Berlin', name: 'Europe/Berlin' },
+    ]);
+    expect(parseLookup('{"timezones":[{"id":{"value":"UTC"},"displayName":"Coordinated"}]}', 'x')).toEqual([
+      { id: 'UTC', name: 'Coordinated', displayName: 'Coordinated' },
+    ]);
   });
 
   it('refuses an answer without a list', () => {
@@ -50,7 +69,10 @@ describe('parseLookup', () => {
 
 describe('parseReportPage', () => {
   it('accepts unknown fields and normalises totalItems and metricsSums', () => {
-    const page = parseReportPage('{"items":[{"day":"20261101"}],"totalItems":"25000","metricsSums":{"revenue":{"value":"12,5"}},"extra":true}', 'x');
+    const page = parseReportPage(
+      '{"items":[{"day":"20261101"}],"totalItems":"25000","metricsSums":{"revenue":{"value":"12,5"}},"extra":true}',
+      'x',
+    );
     expect(page).toEqual({ items: [{ day: '20261101' }], totalItems: 25000, metricsSums: { revenue: 12.5 } });
   });
 

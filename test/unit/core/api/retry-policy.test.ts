@@ -1,7 +1,12 @@
 import { decideRetry, DEFAULT_RETRY_POLICY, type AttemptOutcome } from '../../../../src/core/api/retry-policy';
 
 const NOW = 1_000_000;
-const ctx = (attempt: number, deadlineInMs = 30_000, random = () => 0.5) => ({ attempt, nowMs: NOW, deadlineAtMs: NOW + deadlineInMs, random });
+const ctx = (attempt: number, deadlineInMs = 30_000, random = () => 0.5) => ({
+  attempt,
+  nowMs: NOW,
+  deadlineAtMs: NOW + deadlineInMs,
+  random,
+});
 const status = (s: number, headers: Record<string, string> = {}): AttemptOutcome => ({ kind: 'response', status: s, headers });
 
 describe('decideRetry', () => {
@@ -22,19 +27,34 @@ describe('decideRetry', () => {
   });
 
   it('caps an absurd hint and ignores a garbled one', () => {
-    expect(decideRetry(status(429, { 'rate-limit-msec-left': '999999999' }), ctx(1, 120_000))).toEqual({ retry: true, waitMs: DEFAULT_RETRY_POLICY.maxAnnouncedWaitMs });
+    expect(decideRetry(status(429, { 'rate-limit-msec-left': '999999999' }), ctx(1, 120_000))).toEqual({
+      retry: true,
+      waitMs: DEFAULT_RETRY_POLICY.maxAnnouncedWaitMs,
+    });
     expect(decideRetry(status(429, { 'rate-limit-msec-left': 'soon' }), ctx(1))).toEqual({ retry: true, waitMs: 375 });
   });
 
   it('backs off exponentially with jitter after a 504 or a connection failure', () => {
     const waits = [1, 2, 3, 4].map((a) => decideRetry(status(504), ctx(a)));
     expect(waits).toEqual([375, 750, 1500, 3000].map((waitMs) => ({ retry: true, waitMs })));
-    expect(decideRetry({ kind: 'connection-failure' }, ctx(1, 30_000, () => 0))).toEqual({ retry: true, waitMs: 250 });
-    expect(decideRetry({ kind: 'connection-failure' }, ctx(1, 30_000, () => 0.999))).toEqual({ retry: true, waitMs: 500 });
+    expect(
+      decideRetry(
+        { kind: 'connection-failure' },
+        ctx(1, 30_000, () => 0),
+      ),
+    ).toEqual({ retry: true, waitMs: 250 });
+    expect(
+      decideRetry(
+        { kind: 'connection-failure' },
+        ctx(1, 30_000, () => 0.999),
+      ),
+    ).toEqual({ retry: true, waitMs: 500 });
   });
 
   it('never waits longer than the maximum backoff', () => {
-    expect(decideRetry(status(504), { ...ctx(4), random: () => 1 }, { ...DEFAULT_RETRY_POLICY, maxAttempts: 10, maxDelayMs: 1000 })).toEqual({ retry: true, waitMs: 1000 });
+    expect(
+      decideRetry(status(504), { ...ctx(4), random: () => 1 }, { ...DEFAULT_RETRY_POLICY, maxAttempts: 10, maxDelayMs: 1000 }),
+    ).toEqual({ retry: true, waitMs: 1000 });
   });
 
   it('stops after the last attempt', () => {
@@ -42,6 +62,10 @@ describe('decideRetry', () => {
   });
 
   it('refuses a wait that would end after the deadline, saying when it would end', () => {
-    expect(decideRetry(status(429, { 'rate-limit-msec-left': '40000' }), ctx(1, 30_000))).toEqual({ retry: false, reason: 'deadline', retryAtMs: NOW + 40000 });
+    expect(decideRetry(status(429, { 'rate-limit-msec-left': '40000' }), ctx(1, 30_000))).toEqual({
+      retry: false,
+      reason: 'deadline',
+      retryAtMs: NOW + 40000,
+    });
   });
 });

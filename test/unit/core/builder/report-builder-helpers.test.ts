@@ -23,7 +23,9 @@ describe('presetRange', () => {
     const last = presetRange('realtime', 'last24h', NOW_MS, 'Europe/Berlin');
     expect(last).toMatchObject({ fromDate: '2026-11-21 01:00', toDate: '2026-11-22 01:00' });
     const before = presetRange('realtime', 'previous24h', NOW_MS, 'UTC');
-    expect(() => buildReportQuery('realtime', { entityId: 'p', fromDate: before.fromDate, toDate: before.toDate }, { nowMs: NOW_MS })).not.toThrow();
+    expect(() =>
+      buildReportQuery('realtime', { entityId: 'p', fromDate: before.fromDate, toDate: before.toDate }, { nowMs: NOW_MS }),
+    ).not.toThrow();
     expect(hourWindowFrom('2026-11-20T13:00')).toMatchObject({ fromDate: '2026-11-20 13:00', toDate: '2026-11-21 13:00' });
   });
 });
@@ -55,19 +57,40 @@ describe('breakdownCombinationProblems', () => {
 
 describe('reportFormula', () => {
   it('writes the arguments in the signature order with the refresh cell last', () => {
-    const formula = reportFormula({ kind: 'main', entityId: 'pub"1', fromDate: '2026-11-01', toDate: '2026-11-07', breakdowns: ['day', 'country'], filter: 'revenue:gt:5', sort: 'revenue', order: 'asc', currencyCode: 'EUR', decDigits: 3 }, 'EngageRefresh');
-    expect(formula).toBe('=ENGAGE_REPORT("pub""1","2026-11-01","2026-11-07","day,country","","revenue:gt:5","revenue asc","","EUR",3,EngageRefresh)');
+    const formula = reportFormula(
+      {
+        kind: 'main',
+        entityId: 'pub"1',
+        fromDate: '2026-11-01',
+        toDate: '2026-11-07',
+        breakdowns: ['day', 'country'],
+        filter: 'revenue:gt:5',
+        sort: 'revenue',
+        order: 'asc',
+        currencyCode: 'EUR',
+        decDigits: 3,
+      },
+      'EngageRefresh',
+    );
+    expect(formula).toBe(
+      '=ENGAGE_REPORT("pub""1","2026-11-01","2026-11-07","day,country","","revenue:gt:5","revenue asc","","EUR",3,EngageRefresh)',
+    );
   });
 
   it('drops trailing empty arguments and takes no currency for realtime', () => {
-    expect(reportFormula({ kind: 'realtime', entityId: 'p', fromDate: 'a', toDate: 'b', breakdowns: [] })).toBe('=ENGAGE_REALTIME_REPORT("p","a","b")');
+    expect(reportFormula({ kind: 'realtime', entityId: 'p', fromDate: 'a', toDate: 'b', breakdowns: [] })).toBe(
+      '=ENGAGE_REALTIME_REPORT("p","a","b")',
+    );
   });
 });
 
 describe('toReportInput', () => {
   it('refuses an unknown report kind and keeps only the parameters a report takes', () => {
     expect(() => toReportInput({ kind: 'weekly' })).toThrow(/kind/);
-    expect(toReportInput({ kind: 'realtime', entityId: 'p', fromDate: 'a', toDate: 'b', breakdowns: [], currencyCode: 'EUR', decDigits: 2 }).input).toEqual({ entityId: 'p', fromDate: 'a', toDate: 'b' });
+    expect(
+      toReportInput({ kind: 'realtime', entityId: 'p', fromDate: 'a', toDate: 'b', breakdowns: [], currencyCode: 'EUR', decDigits: 2 })
+        .input,
+    ).toEqual({ entityId: 'p', fromDate: 'a', toDate: 'b' });
   });
 });
 
@@ -77,7 +100,7 @@ describe('taggingSnippets', () => {
     expect(s.globalVariables).toContain('window.SVC_extId = "a\\"\\u003c/script\\u003e\\u003cb\\u003e";');
     expect(s.globalVariables).toContain('window.SVC_extIdSecondary = "author-1";');
     expect(s.containerAttributes).toContain('data-external-id="a&quot;&lt;/script&gt;&lt;b&gt;" data-external-secondary-id="author-1"');
-    expect(s.amp).toMatch(/^<amp-embed [^]*data-external-id=/);
+    expect(s.amp).toMatch(/^<amp-embed [\s\S]*data-external-id=/);
   });
 
   it('refuses an ID over 110 characters, naming it', () => {
@@ -130,6 +153,8 @@ describe('checkRunTarget', () => {
 
 describe('taggingProblems', () => {
   it('refuses control characters in an ID', () => {
-    expect(taggingProblems({ externalId: 'story\u0000-1' })[0]!.message).toBe('externalId: contains a control character (U+0000), which a page cannot carry as an ID');
+    expect(taggingProblems({ externalId: 'story\u0000-1' })[0]!.message).toBe(
+      'externalId: contains a control character (U+0000), which a page cannot carry as an ID',
+    );
   });
 });

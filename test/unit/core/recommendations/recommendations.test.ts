@@ -8,22 +8,50 @@ import { ResponseFormatError, ValidationError, TransportError } from '../../../.
 import { impressionPixelUrl, isHttpUrl } from '../../../../src/core/recommendations/impression-pixel';
 import type { HttpRequest } from '../../../../src/core/ports';
 import {
-  RECOMMENDATION_COLUMNS, buildRecommendationsRequest, fetchRecommendations, parseRecommendations, recommendationsInput,
-  recommendationsPreview, recommendationsTable, type RecommendationsInput,
+  RECOMMENDATION_COLUMNS,
+  buildRecommendationsRequest,
+  fetchRecommendations,
+  parseRecommendations,
+  recommendationsInput,
+  recommendationsPreview,
+  recommendationsTable,
+  type RecommendationsInput,
 } from '../../../../src/core/recommendations/recommendations';
 import { SETTINGS_STORE_KEY } from '../../../../src/core/addon/settings';
-import { FakeCache, FakeCompressor, FakeLock, FakeStore, FakeTransport, ManualClock, ManualSleeper, errorResponse, jsonResponse, queryOf } from '../../../support/fakes';
+import {
+  FakeCache,
+  FakeCompressor,
+  FakeLock,
+  FakeStore,
+  FakeTransport,
+  ManualClock,
+  ManualSleeper,
+  errorResponse,
+  jsonResponse,
+  queryOf,
+} from '../../../support/fakes';
 import { readableCacheTexts } from '../../../support/cache-contents';
 
 const KEY = 'secret-key-0451';
 const RECS_URL = 'https://recs.example/recs/v1/recommendations';
 const CONFIG = { recommendationsUrl: RECS_URL, apiKey: KEY };
-const INPUT: RecommendationsInput = { keywords: ['running', 'shoes'], iabCategories: ['IAB17'], contentUrl: 'https://news.example/story', widgetJSId: 'APP_12', testMode: true };
+const INPUT: RecommendationsInput = {
+  keywords: ['running', 'shoes'],
+  iabCategories: ['IAB17'],
+  contentUrl: 'https://news.example/story',
+  widgetJSId: 'APP_12',
+  testMode: true,
+};
 
 function doc(pos: number, extra: Record<string, unknown> = {}) {
   return {
-    url: `https://ads.example/${pos}`, thumbnail_url: `https://img.example/${pos}.jpg`, content: `Ad ${pos}`,
-    source_display_name: `Sponsor ${pos}`, target_domain: 'ads.example', pos, ...extra,
+    url: `https://ads.example/${pos}`,
+    thumbnail_url: `https://img.example/${pos}.jpg`,
+    content: `Ad ${pos}`,
+    source_display_name: `Sponsor ${pos}`,
+    target_domain: 'ads.example',
+    pos,
+    ...extra,
   };
 }
 
@@ -48,13 +76,28 @@ function message(work: () => unknown): string {
 describe('recommendationsInput', () => {
   it('refuses control characters in keywords and in contentUrl', () => {
     const base = { contentUrl: 'news.example', widgetJSId: 'APP_12' };
-    expect(() => recommendationsInput({ ...base, keywords: 'run\u0000ning' })).toThrow(/^keywords: 'run\\u0000ning' contains a control character \(U\+0000\)/);
-    expect(() => recommendationsInput({ ...base, contentUrl: 'https://news.example/a\u0007' })).toThrow(/^contentUrl: 'https:\/\/news.example\/a\\u0007' contains a control character \(U\+0007\)/);
+    expect(() => recommendationsInput({ ...base, keywords: 'run\u0000ning' })).toThrow(
+      /^keywords: 'run\\u0000ning' contains a control character \(U\+0000\)/,
+    );
+    expect(() => recommendationsInput({ ...base, contentUrl: 'https://news.example/a\u0007' })).toThrow(
+      /^contentUrl: 'https:\/\/news.example\/a\\u0007' contains a control character \(U\+0007\)/,
+    );
   });
 
   it('reads keywords and categories from comma-separated text and from ranges', () => {
-    const input = recommendationsInput({ keywords: [['running'], ['shoes, trail']], iabCategories: 'iab17, IAB7-3', contentUrl: 'news.example', widgetJSId: 'APP_12' });
-    expect(input).toEqual({ keywords: ['running', 'shoes', 'trail'], iabCategories: ['IAB17', 'IAB7-3'], contentUrl: 'news.example', widgetJSId: 'APP_12', testMode: true });
+    const input = recommendationsInput({
+      keywords: [['running'], ['shoes, trail']],
+      iabCategories: 'iab17, IAB7-3',
+      contentUrl: 'news.example',
+      widgetJSId: 'APP_12',
+    });
+    expect(input).toEqual({
+      keywords: ['running', 'shoes', 'trail'],
+      iabCategories: ['IAB17', 'IAB7-3'],
+      contentUrl: 'news.example',
+      widgetJSId: 'APP_12',
+      testMode: true,
+    });
   });
 
   it('keeps test mode on unless the argument says FALSE', () => {
@@ -77,7 +120,10 @@ describe('recommendationsInput', () => {
     [{ contentUrl: 'news.example', widgetJSId: 'APP 12' }, /^widgetJSId: 'APP 12' must be a widget ID/],
     [{ contentUrl: 'news.example', widgetJSId: 'APP_12', iabCategories: 'sports' }, /^iabCategories: 'SPORTS' is not an IAB category code/],
     [{ contentUrl: 'news.example', widgetJSId: 'APP_12', keywords: [[true]] }, /^keywords: must be text/],
-    [{ contentUrl: 'news.example', widgetJSId: 'APP_12', keywords: Array.from({ length: 101 }, (_, i) => `k${i}`).join(',') }, /^keywords: 101 keywords are more than the 100 allowed/],
+    [
+      { contentUrl: 'news.example', widgetJSId: 'APP_12', keywords: Array.from({ length: 101 }, (_, i) => `k${i}`).join(',') },
+      /^keywords: 101 keywords are more than the 100 allowed/,
+    ],
     [{ contentUrl: 'news.example', widgetJSId: 'APP_12', testMode: 'maybe' }, /^testMode: .* must be TRUE or FALSE/],
   ])('refuses %p with a message naming the argument and the rule', (raw, expected) => {
     expect(message(() => recommendationsInput(raw))).toMatch(expected);
@@ -103,7 +149,13 @@ describe('buildRecommendationsRequest', () => {
     expect(request.method).toBe('post');
     expect(request.contentType).toBe('application/json');
     expect(request.url.startsWith(`${RECS_URL}?`)).toBe(true);
-    expect(queryOf(request)).toEqual({ key: KEY, contentUrl: 'https://news.example/story', widgetJSId: 'APP_12', cors: 'true', testMode: 'true' });
+    expect(queryOf(request)).toEqual({
+      key: KEY,
+      contentUrl: 'https://news.example/story',
+      widgetJSId: 'APP_12',
+      cors: 'true',
+      testMode: 'true',
+    });
     expect(JSON.parse(request.payload!)).toEqual({ keywords: ['running', 'shoes'], iabCategories: ['IAB17'] });
   });
 
@@ -112,14 +164,26 @@ describe('buildRecommendationsRequest', () => {
   });
 
   it('refuses a content address that would make the request longer than Apps Script can send', () => {
-    expect(message(() => buildRecommendationsRequest(CONFIG, { ...INPUT, contentUrl: `https://news.example/${'a'.repeat(1990)}` }))).toMatch(/^contentUrl: makes the request address longer than the 2000 characters/);
+    expect(
+      message(() => buildRecommendationsRequest(CONFIG, { ...INPUT, contentUrl: `https://news.example/${'a'.repeat(1990)}` })),
+    ).toMatch(/^contentUrl: makes the request address longer than the 2000 characters/);
   });
 });
 
 describe('parseRecommendations', () => {
   it('reads documents and tracking and ignores unknown fields', () => {
-    const result = parseRecommendations(JSON.stringify({ documents: [doc(1, { extra: { a: 1 } }), doc(2, { cta: 'Shop now' })], tracking: { reportServed: 'https://px.example/s?x=1', other: 1 }, more: true }), 't1');
-    expect(result.documents.map((d) => [d.pos, d.content, d.cta])).toEqual([[1, 'Ad 1', undefined], [2, 'Ad 2', 'Shop now']]);
+    const result = parseRecommendations(
+      JSON.stringify({
+        documents: [doc(1, { extra: { a: 1 } }), doc(2, { cta: 'Shop now' })],
+        tracking: { reportServed: 'https://px.example/s?x=1', other: 1 },
+        more: true,
+      }),
+      't1',
+    );
+    expect(result.documents.map((d) => [d.pos, d.content, d.cta])).toEqual([
+      [1, 'Ad 1', undefined],
+      [2, 'Ad 2', 'Shop now'],
+    ]);
     expect(result.reportServed).toBe('https://px.example/s?x=1');
     expect(result.traceId).toBe('t1');
   });
@@ -166,23 +230,31 @@ describe('fetchRecommendations', () => {
     expect(transport.requestCount).toBe(2);
     const failing = new FakeTransport(() => errorResponse(504, 'Request timed out'));
     const d2 = deps(failing);
-    expect(message(() => fetchRecommendations(d2, CONFIG, INPUT, { deadlineAtMs: d2.clock.now() + 25_000 }))).toMatch(/recommendations endpoint answered with an error \(HTTP 504/);
+    expect(message(() => fetchRecommendations(d2, CONFIG, INPUT, { deadlineAtMs: d2.clock.now() + 25_000 }))).toMatch(
+      /recommendations endpoint answered with an error \(HTTP 504/,
+    );
     expect(failing.requestCount).toBe(3);
   });
 
   it('says the API key was refused on a 401, without echoing the key the service quoted', () => {
     const transport = new FakeTransport(() => errorResponse(401, `unknown key ${KEY}`, 'trace-401'));
     const text = message(() => fetchRecommendations(deps(transport), CONFIG, INPUT, { deadlineAtMs: Date.now() + 60_000 }));
-    expect(text).toMatch(/did not accept the API key \(HTTP 401: unknown key \[API key\]\): check the API key in the Engage sidebar under Settings \[trace ID trace-401\]/);
+    expect(text).toMatch(
+      /did not accept the API key \(HTTP 401: unknown key \[API key\]\): check the API key in the Engage sidebar under Settings \[trace ID trace-401\]/,
+    );
     expect(text).not.toContain(KEY);
     expect(transport.requestCount).toBe(1);
   });
 
   it('explains a 400 and a 500 and keeps the trace ID', () => {
     const bad = new FakeTransport(() => errorResponse(400, 'widgetJSId APP_99 does not belong to the key', 'trace-400'));
-    expect(message(() => fetchRecommendations(deps(bad), CONFIG, INPUT, { deadlineAtMs: Date.now() + 60_000 }))).toMatch(/rejected the request \(HTTP 400: widgetJSId APP_99 does not belong to the key\): check contentUrl, widgetJSId.*\[trace ID trace-400\]/);
+    expect(message(() => fetchRecommendations(deps(bad), CONFIG, INPUT, { deadlineAtMs: Date.now() + 60_000 }))).toMatch(
+      /rejected the request \(HTTP 400: widgetJSId APP_99 does not belong to the key\): check contentUrl, widgetJSId.*\[trace ID trace-400\]/,
+    );
     const broken = new FakeTransport(() => errorResponse(500, 'boom', 'trace-500'));
-    expect(message(() => fetchRecommendations(deps(broken), CONFIG, INPUT, { deadlineAtMs: Date.now() + 60_000 }))).toMatch(/HTTP 500: boom.*\[trace ID trace-500\]/);
+    expect(message(() => fetchRecommendations(deps(broken), CONFIG, INPUT, { deadlineAtMs: Date.now() + 60_000 }))).toMatch(
+      /HTTP 500: boom.*\[trace ID trace-500\]/,
+    );
   });
 
   it('never shows the request address with its key when the connection fails', () => {
@@ -194,7 +266,9 @@ describe('fetchRecommendations', () => {
 });
 
 describe('recommendationsTable', () => {
-  const hostile = { documents: [doc(1, { content: '=HYPERLINK("http://evil.example","x")', source_display_name: '+SUM(1)', cta: '@cmd' })] };
+  const hostile = {
+    documents: [doc(1, { content: '=HYPERLINK("http://evil.example","x")', source_display_name: '+SUM(1)', cta: '@cmd' })],
+  };
 
   it('gives a header and one row per document in the column order of a chat client', () => {
     const values = recommendationsTable({ documents: [doc(1, { cta: 'Go' }), doc(2)] });
@@ -217,10 +291,13 @@ describe('recommendationsTable', () => {
 
 describe('recommendationsPreview', () => {
   it('keeps only documents with http(s) links and only http(s) thumbnails, in the order given', () => {
-    const preview = recommendationsPreview({
-      documents: [doc(3), doc(1, { url: 'javascript:alert(1)' }), doc(2, { thumbnail_url: 'data:image/png;base64,AAAA' })],
-      reportServed: 'https://px.example/served?servedId=s1',
-    }, INPUT);
+    const preview = recommendationsPreview(
+      {
+        documents: [doc(3), doc(1, { url: 'javascript:alert(1)' }), doc(2, { thumbnail_url: 'data:image/png;base64,AAAA' })],
+        reportServed: 'https://px.example/served?servedId=s1',
+      },
+      INPUT,
+    );
     expect(preview.documents.map((d) => d.pos)).toEqual([3, 2]);
     expect(preview.documents[1]).not.toHaveProperty('thumbnail_url');
     expect(preview.omitted).toBe(1);
@@ -229,7 +306,9 @@ describe('recommendationsPreview', () => {
   });
 
   it('drops a pixel address that is not http(s)', () => {
-    expect(recommendationsPreview({ documents: [doc(1)], reportServed: 'javascript:alert(1)//' }, INPUT)).not.toHaveProperty('reportServed');
+    expect(recommendationsPreview({ documents: [doc(1)], reportServed: 'javascript:alert(1)//' }, INPUT)).not.toHaveProperty(
+      'reportServed',
+    );
   });
 });
 
@@ -246,7 +325,13 @@ describe('impressionPixelUrl', () => {
   });
 
   it('accepts only absolute http(s) addresses', () => {
-    expect([isHttpUrl('https://a.example/x'), isHttpUrl('http://a.example'), isHttpUrl('//a.example'), isHttpUrl('data:x'), isHttpUrl(' https://a.example')]).toEqual([true, true, false, false, false]);
+    expect([
+      isHttpUrl('https://a.example/x'),
+      isHttpUrl('http://a.example'),
+      isHttpUrl('//a.example'),
+      isHttpUrl('data:x'),
+      isHttpUrl(' https://a.example'),
+    ]).toEqual([true, true, false, false, false]);
   });
 });
 
@@ -257,8 +342,17 @@ describe('EngageAddon recommendations', () => {
     userStore.values.set(SETTINGS_STORE_KEY, JSON.stringify(settings));
     const documentCache = new FakeCache(clock);
     const engage = new EngageAddon({
-      transport, userStore, documentCache, compressor: new FakeCompressor(), userLock: new FakeLock(), documentLock: new FakeLock(),
-      clock, sleeper: new ManualSleeper(clock), random: () => 0.5, timeZone: 'Europe/Berlin', inCustomFunction: true,
+      transport,
+      userStore,
+      documentCache,
+      compressor: new FakeCompressor(),
+      userLock: new FakeLock(),
+      documentLock: new FakeLock(),
+      clock,
+      sleeper: new ManualSleeper(clock),
+      random: () => 0.5,
+      timeZone: 'Europe/Berlin',
+      inCustomFunction: true,
     });
     return { engage, documentCache, clock };
   }
@@ -267,11 +361,17 @@ describe('EngageAddon recommendations', () => {
   it('names the missing API key or address before any request', () => {
     const transport = new FakeTransport(() => answer([doc(1)]));
     const noKey = addon({ recommendationsUrl: RECS_URL, widgetId: 'APP_12' }, transport);
-    expect(message(() => noKey.engage.formulaRecommendations(RAW, { deadlineAtMs: noKey.clock.now() + 25_000 }))).toMatch(/^apiKey: the recommendations API key is not set: set it in the Engage sidebar under Settings/);
+    expect(message(() => noKey.engage.formulaRecommendations(RAW, { deadlineAtMs: noKey.clock.now() + 25_000 }))).toMatch(
+      /^apiKey: the recommendations API key is not set: set it in the Engage sidebar under Settings/,
+    );
     const noUrl = addon({ apiKey: KEY, widgetId: 'APP_12' }, transport);
-    expect(message(() => noUrl.engage.formulaRecommendations(RAW, { deadlineAtMs: noUrl.clock.now() + 25_000 }))).toMatch(/^recommendationsUrl: the recommendations address is not set/);
+    expect(message(() => noUrl.engage.formulaRecommendations(RAW, { deadlineAtMs: noUrl.clock.now() + 25_000 }))).toMatch(
+      /^recommendationsUrl: the recommendations address is not set/,
+    );
     const noWidget = addon({ apiKey: KEY, recommendationsUrl: RECS_URL }, transport);
-    expect(message(() => noWidget.engage.formulaRecommendations(RAW, { deadlineAtMs: noWidget.clock.now() + 25_000 }))).toMatch(/^widgetJSId: is required/);
+    expect(message(() => noWidget.engage.formulaRecommendations(RAW, { deadlineAtMs: noWidget.clock.now() + 25_000 }))).toMatch(
+      /^widgetJSId: is required/,
+    );
     expect(transport.requestCount).toBe(0);
   });
 
@@ -296,6 +396,8 @@ describe('EngageAddon recommendations', () => {
     engage.previewRecommendations(RAW, { deadlineAtMs: clock.now() + 25_000 });
     const preview = engage.previewRecommendations(RAW, { deadlineAtMs: clock.now() + 25_000 });
     expect(transport.requestCount).toBe(2);
-    expect(preview).toEqual(expect.objectContaining({ testMode: true, widgetJSId: 'APP_12', reportServed: 'https://px.example/served?servedId=s1' }));
+    expect(preview).toEqual(
+      expect.objectContaining({ testMode: true, widgetJSId: 'APP_12', reportServed: 'https://px.example/served?servedId=s1' }),
+    );
   });
 });

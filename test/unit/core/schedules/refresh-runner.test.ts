@@ -14,8 +14,14 @@ const OWNER = 'u-owner';
 
 function savedReport(name: string, entityId: string) {
   return checkSavedReport({
-    name, kind: 'main', entityId, period: { type: 'lastDays', days: 30 }, breakdowns: ['day'], pageSize: 10,
-    target: { sheetName: name, cell: 'A1' }, schedule: { every: 'day', hour: 6 },
+    name,
+    kind: 'main',
+    entityId,
+    period: { type: 'lastDays', days: 30 },
+    breakdowns: ['day'],
+    pageSize: 10,
+    target: { sheetName: name, cell: 'A1' },
+    schedule: { every: 'day', hour: 6 },
   });
 }
 
@@ -38,7 +44,15 @@ function setup() {
       // Publisher "p" has budget for one first page only; "q" for everything.
       const fits = query.entityId === 'q';
       return {
-        result: { query, items: [{ day: '20261101', revenue: 1 }], totalItems: fits ? 1 : 80, partial: !fits, pagesFetched: 1, pagesPlanned: fits ? 1 : 8, ...(fits ? {} : { stoppedBecause: 'rateLimit' as const, retryAtMs: clock.now() + 60_000 }) },
+        result: {
+          query,
+          items: [{ day: '20261101', revenue: 1 }],
+          totalItems: fits ? 1 : 80,
+          partial: !fits,
+          pagesFetched: 1,
+          pagesPlanned: fits ? 1 : 8,
+          ...(fits ? {} : { stoppedBecause: 'rateLimit' as const, retryAtMs: clock.now() + 60_000 }),
+        },
         requests: 1,
       };
     },
@@ -50,7 +64,7 @@ function setup() {
 }
 
 describe('RefreshRunner within the rate budget', () => {
-  it('defers a report whose pages cannot all come before the deadline, remembering how many it needs, and sends nothing more for that publisher\'s reports of unknown size', () => {
+  it("defers a report whose pages cannot all come before the deadline, remembering how many it needs, and sends nothing more for that publisher's reports of unknown size", () => {
     const { store, runner, sent } = setup();
     const first = store.create(savedReport('P1', 'p'), OWNER);
     const second = store.create(savedReport('P2', 'p'), OWNER);

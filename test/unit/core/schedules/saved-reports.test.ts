@@ -2,14 +2,25 @@ import { checkSavedReport } from '../../../../src/core/schedules/saved-reports';
 import { FakeLock, FakeStore, ManualClock } from '../../../support/fakes';
 import { resolvePeriod } from '../../../../src/core/schedules/period';
 import {
-  SavedReportStore, SAVED_REPORTS_INDEX_KEY, MAX_SAVED_REPORTS, SAVED_REPORTS_MAX_BYTES, STATUS_MAX_BYTES,
+  SavedReportStore,
+  SAVED_REPORTS_INDEX_KEY,
+  MAX_SAVED_REPORTS,
+  SAVED_REPORTS_MAX_BYTES,
+  STATUS_MAX_BYTES,
 } from '../../../../src/core/schedules/saved-report-store';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
-const input = (extra: Record<string, unknown> = {}) => checkSavedReport({
-  name: 'Daily', kind: 'main', entityId: 'pub', period: { type: 'lastDays', days: 7 }, breakdowns: ['day'],
-  target: { sheetName: 'Data', cell: 'A1' }, schedule: { every: 'day', hour: 6 }, ...extra,
-});
+const input = (extra: Record<string, unknown> = {}) =>
+  checkSavedReport({
+    name: 'Daily',
+    kind: 'main',
+    entityId: 'pub',
+    period: { type: 'lastDays', days: 7 },
+    breakdowns: ['day'],
+    target: { sheetName: 'Data', cell: 'A1' },
+    schedule: { every: 'day', hour: 6 },
+    ...extra,
+  });
 
 describe('saved reports', () => {
   it('keeps one property per definition and an index of ids', () => {
@@ -31,7 +42,7 @@ describe('saved reports', () => {
     expect(() => reports.create(input(), 'u1')).toThrow(/already has 100 saved reports/);
   });
 
-  it('refuses a report the document\'s properties have no room for, before writing anything', () => {
+  it("refuses a report the document's properties have no room for, before writing anything", () => {
     const store = new FakeStore();
     // Properties from elsewhere: 507,000 bytes of the store's 512,000.
     for (let i = 0; i < 57; i++) store.values.set(`other.${i}`, 'x'.repeat((i < 56 ? 9000 : 3000) - `other.${i}`.length));
@@ -50,7 +61,8 @@ describe('saved reports', () => {
     const store = new FakeStore();
     const reports = new SavedReportStore({ store, lock: new FakeLock(), clock: new ManualClock(NOW) });
     // Definitions of some 3 KB: the longest filter, and a name and a sheet name of 100 three-byte characters.
-    const long = (i: number) => input({ name: `${i} ${'€'.repeat(95)}`, filter: 'revenue:gt:1;'.repeat(153), target: { sheetName: '€'.repeat(100), cell: 'A1' } });
+    const long = (i: number) =>
+      input({ name: `${i} ${'€'.repeat(95)}`, filter: 'revenue:gt:1;'.repeat(153), target: { sheetName: '€'.repeat(100), cell: 'A1' } });
     let saved = 0;
     let refusal = '';
     for (; saved < MAX_SAVED_REPORTS; saved++) {
@@ -62,11 +74,14 @@ describe('saved reports', () => {
       }
     }
     expect(saved).toBeLessThan(MAX_SAVED_REPORTS);
-    expect(refusal).toMatch(/^savedReport: there is no room for it: saved reports would take 44\d KB of the 440 KB they may use of this spreadsheet's properties/);
+    expect(refusal).toMatch(
+      /^savedReport: there is no room for it: saved reports would take 44\d KB of the 440 KB they may use of this spreadsheet's properties/,
+    );
     expect(reports.ids()).toHaveLength(saved);
     // Every report can still record a long failure: the room was set aside.
     const bytes = () => [...store.values].reduce((sum, [k, v]) => sum + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
-    for (const id of reports.ids()) reports.setStatus(id, { failures: 1, lastAttemptAtMs: NOW, lastError: { message: 'é'.repeat(3000), atMs: NOW, traceId: 't' } });
+    for (const id of reports.ids())
+      reports.setStatus(id, { failures: 1, lastAttemptAtMs: NOW, lastError: { message: 'é'.repeat(3000), atMs: NOW, traceId: 't' } });
     expect(bytes()).toBeLessThanOrEqual(SAVED_REPORTS_MAX_BYTES);
   });
 
@@ -98,7 +113,7 @@ describe('saved reports', () => {
     expect(() => input({ target: { sheetName: 'Data', cell: 'A1:B2' } })).toThrow(/target\.cell: must be one cell such as A1/);
   });
 
-  it('names the field in messages of its own, not the schema library\'s', () => {
+  it("names the field in messages of its own, not the schema library's", () => {
     expect(() => checkSavedReport(undefined)).toThrow(/^report: must be a saved report: an object with name, kind/);
     expect(() => input({ colour: 'red' })).toThrow(/^colour: is not a field of a saved report$/);
     expect(() => input({ breakdowns: 'day' })).toThrow(/^breakdowns: must be a list of breakdown names/);
@@ -108,12 +123,16 @@ describe('saved reports', () => {
     expect(() => input({ paused: 'yes' })).toThrow(/^paused: must be true or false/);
     expect(() => input({ target: undefined })).toThrow(/^target: must be a sheet name and a cell such as A1/);
     expect(() => input({ name: 'Daily\u0000' })).toThrow(/^name: must not contain control characters/);
-    expect(() => input({ target: { sheetName: 'Da\u0007ta', cell: 'A1' } })).toThrow(/^target\.sheetName: must not contain control characters/);
+    expect(() => input({ target: { sheetName: 'Da\u0007ta', cell: 'A1' } })).toThrow(
+      /^target\.sheetName: must not contain control characters/,
+    );
   });
 
-  it('bounds pageSize by the report\'s own page maximum, naming pageSize', () => {
+  it("bounds pageSize by the report's own page maximum, naming pageSize", () => {
     expect(() => input({ pageSize: 20000 })).toThrow(/^pageSize: 20000 must be a whole number from 1 to 10000 for the general report/);
-    expect(() => input({ kind: 'externalId', breakdowns: undefined, period: { type: 'lastHours', hours: 2 }, pageSize: 6000 })).toThrow(/from 1 to 5000 for the external-ID report/);
+    expect(() => input({ kind: 'externalId', breakdowns: undefined, period: { type: 'lastHours', hours: 2 }, pageSize: 6000 })).toThrow(
+      /from 1 to 5000 for the external-ID report/,
+    );
     expect(input({ pageSize: 10000 }).pageSize).toBe(10000);
   });
 

@@ -5,8 +5,16 @@ import { resolvePeriod } from '../../../../src/core/schedules/period';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const request: BuilderRequest = {
-  kind: 'main', entityId: 'pub', fromDate: '2026-11-13', toDate: '2026-11-19', breakdowns: ['day', 'country'],
-  filter: 'revenue:gt:5', sort: 'revenue', order: 'desc', currencyCode: 'EUR', decDigits: 3,
+  kind: 'main',
+  entityId: 'pub',
+  fromDate: '2026-11-13',
+  toDate: '2026-11-19',
+  breakdowns: ['day', 'country'],
+  filter: 'revenue:gt:5',
+  sort: 'revenue',
+  order: 'desc',
+  currencyCode: 'EUR',
+  decDigits: 3,
 };
 
 describe('saving a builder report to a schedule', () => {
@@ -18,12 +26,22 @@ describe('saving a builder report to a schedule', () => {
     expect(at('today')).toEqual({ fromDate: '20261120', toDate: '20261120' });
     expect(at('thisMonth')).toEqual({ fromDate: '20261101', toDate: '20261120' });
     expect(at('lastMonth')).toEqual({ fromDate: '20261001', toDate: '20261031' });
-    expect(resolvePeriod(periodForPreset('main', 'lastMonth'), Date.parse('2027-01-05T00:00:00Z'))).toEqual({ fromDate: '20261201', toDate: '20261231' });
+    expect(resolvePeriod(periodForPreset('main', 'lastMonth'), Date.parse('2027-01-05T00:00:00Z'))).toEqual({
+      fromDate: '20261201',
+      toDate: '20261231',
+    });
   });
 
   it('keeps a custom range fixed unless it may grow up to today', () => {
-    expect(periodForPreset('main', 'custom', { fromDate: '2026-10-01', toDate: '2026-10-15' })).toEqual({ type: 'fixed', fromDate: '20261001', toDate: '20261015' });
-    expect(periodForPreset('main', 'custom', { fromDate: '2026-10-01', toDate: '2026-10-15', growing: true })).toEqual({ type: 'since', fromDate: '20261001' });
+    expect(periodForPreset('main', 'custom', { fromDate: '2026-10-01', toDate: '2026-10-15' })).toEqual({
+      type: 'fixed',
+      fromDate: '20261001',
+      toDate: '20261015',
+    });
+    expect(periodForPreset('main', 'custom', { fromDate: '2026-10-01', toDate: '2026-10-15', growing: true })).toEqual({
+      type: 'since',
+      fromDate: '20261001',
+    });
   });
 
   it('refreshes the hourly reports over a rolling 24-hour UTC window whatever their preset', () => {
@@ -35,22 +53,39 @@ describe('saving a builder report to a schedule', () => {
 
   it('keeps the request of the builder, with the sort and its order in one argument, and passes the server check', () => {
     const report = savedReportFromBuilder(request, {
-      name: '  Daily by country ', period: periodForPreset('main', 'last7'), schedule: { every: 'day', hour: 6 }, target: { sheetName: 'Data', cell: 'b3' },
+      name: '  Daily by country ',
+      period: periodForPreset('main', 'last7'),
+      schedule: { every: 'day', hour: 6 },
+      target: { sheetName: 'Data', cell: 'b3' },
     });
     expect(report).toEqual({
-      name: 'Daily by country', kind: 'main', entityId: 'pub', period: { type: 'lastDays', days: 7, endingYesterday: true },
-      breakdowns: ['day', 'country'], filter: 'revenue:gt:5', sort: 'revenue desc', currencyCode: 'EUR', decDigits: 3,
+      name: 'Daily by country',
+      kind: 'main',
+      entityId: 'pub',
+      period: { type: 'lastDays', days: 7, endingYesterday: true },
+      breakdowns: ['day', 'country'],
+      filter: 'revenue:gt:5',
+      sort: 'revenue desc',
+      currencyCode: 'EUR',
+      decDigits: 3,
       // The default set, stored: a saved report without metrics would show every metric.
       metrics: ['paidPvs', 'totalPvs', 'revenue', 'rpmByPvs', 'paidClicks', 'paidCtrByPvs', 'viewabilityRate'],
-      target: { sheetName: 'Data', cell: 'B3' }, schedule: { every: 'day', hour: 6 },
+      target: { sheetName: 'Data', cell: 'B3' },
+      schedule: { every: 'day', hour: 6 },
     });
     expect(checkSavedReport(report)).toEqual(report);
   });
 
   it('leaves out what a report type does not take, and an empty breakdown list means by day', () => {
-    const realtime = savedReportFromBuilder({ ...request, kind: 'realtime', breakdowns: [], currencyCode: 'EUR', decDigits: 2 }, {
-      name: 'Live', period: periodForPreset('realtime', 'last24h'), schedule: { every: 'hour' }, target: { sheetName: 'Live', cell: 'A1' },
-    });
+    const realtime = savedReportFromBuilder(
+      { ...request, kind: 'realtime', breakdowns: [], currencyCode: 'EUR', decDigits: 2 },
+      {
+        name: 'Live',
+        period: periodForPreset('realtime', 'last24h'),
+        schedule: { every: 'hour' },
+        target: { sheetName: 'Live', cell: 'A1' },
+      },
+    );
     expect(realtime).not.toHaveProperty('currencyCode');
     expect(realtime).not.toHaveProperty('decDigits');
     expect(realtime).not.toHaveProperty('breakdowns');
@@ -61,10 +96,24 @@ describe('saving a builder report to a schedule', () => {
     const moving = periodForPreset('main', 'last7');
     expect(incrementalProblem({ kind: 'main', breakdowns: ['day', 'country'], period: moving })).toBeUndefined();
     expect(incrementalProblem({ kind: 'main', breakdowns: ['country'], period: moving })?.rule).toMatch(/broken down by day/);
-    expect(incrementalProblem({ kind: 'main', breakdowns: ['day'], period: { type: 'fixed', fromDate: '20261001', toDate: '20261002' } })?.rule).toMatch(/period that moves/);
-    expect(incrementalProblem({ kind: 'externalId', breakdowns: ['externalId'], period: { type: 'lastHours', hours: 24 } })?.rule).toMatch(/general report/);
-    expect(() => checkSavedReport({ ...savedReportFromBuilder(request, { name: 'x', period: moving, schedule: { every: 'hour' }, target: { sheetName: 'S', cell: 'A1' } }), incremental: true, totals: true }))
-      .toThrow(/totals: cannot be combined with incremental/);
+    expect(
+      incrementalProblem({ kind: 'main', breakdowns: ['day'], period: { type: 'fixed', fromDate: '20261001', toDate: '20261002' } })?.rule,
+    ).toMatch(/period that moves/);
+    expect(incrementalProblem({ kind: 'externalId', breakdowns: ['externalId'], period: { type: 'lastHours', hours: 24 } })?.rule).toMatch(
+      /general report/,
+    );
+    expect(() =>
+      checkSavedReport({
+        ...savedReportFromBuilder(request, {
+          name: 'x',
+          period: moving,
+          schedule: { every: 'hour' },
+          target: { sheetName: 'S', cell: 'A1' },
+        }),
+        incremental: true,
+        totals: true,
+      }),
+    ).toThrow(/totals: cannot be combined with incremental/);
   });
 
   it('describes each period in words, naming UTC', () => {
@@ -72,7 +121,9 @@ describe('saving a builder report to a schedule', () => {
     expect(describePeriod({ type: 'lastDays', days: 1, endingYesterday: true })).toBe('yesterday (UTC day)');
     expect(describePeriod({ type: 'lastDays', days: 3 })).toBe('the last 3 days up to today (UTC days)');
     expect(describePeriod({ type: 'since', fromDate: '20261001' })).toBe('from 2026-10-01 up to today (UTC days)');
-    expect(describePeriod({ type: 'fixed', fromDate: '20261001', toDate: '20261015' })).toBe('2026-10-01 to 2026-10-15, always the same days');
+    expect(describePeriod({ type: 'fixed', fromDate: '20261001', toDate: '20261015' })).toBe(
+      '2026-10-01 to 2026-10-15, always the same days',
+    );
     expect(describePeriod({ type: 'lastHours', hours: 24 })).toBe('the last 24 hours up to the current one (UTC)');
   });
 });

@@ -6,7 +6,10 @@ import { BLOCK_RECORD_PREFIX, BlockRecords, MAX_BLOCK_RECORDS, blockRecordKey } 
 import { FakeStore } from '../../../support/fakes';
 
 const block = (sheetName: string, row: number, column: number, rows = 10, columns = 5) => ({ sheetName, row, column, rows, columns });
-const recordKeys = (store: FakeStore) => Object.keys(store.entries()).filter((k) => k.startsWith(BLOCK_RECORD_PREFIX)).sort();
+const recordKeys = (store: FakeStore) =>
+  Object.keys(store.entries())
+    .filter((k) => k.startsWith(BLOCK_RECORD_PREFIX))
+    .sort();
 
 describe('BlockRecords', () => {
   it('remembers a block by its place and gives it back as the previous block there', () => {
@@ -26,7 +29,9 @@ describe('BlockRecords', () => {
     records.remember(block('Other', 5, 3), 3, ['Data', 'Other']);
     // Rows 5 to 14, columns C to G: covers cells of the first block only.
     records.remember(block('Data', 5, 3), 4, ['Data', 'Other']);
-    expect(recordKeys(store)).toEqual([blockRecordKey(block('Data', 100, 1)), blockRecordKey(block('Data', 5, 3)), blockRecordKey(block('Other', 5, 3))].sort());
+    expect(recordKeys(store)).toEqual(
+      [blockRecordKey(block('Data', 100, 1)), blockRecordKey(block('Data', 5, 3)), blockRecordKey(block('Other', 5, 3))].sort(),
+    );
   });
 
   it('drops the records of sheets that were deleted or renamed', () => {
@@ -42,10 +47,15 @@ describe('BlockRecords', () => {
     const store = new FakeStore();
     const records = new BlockRecords(store);
     const sheets = Array.from({ length: 70 }, (_, i) => `Report ${i}`);
-    sheets.forEach((name, i) => records.remember(block(name, 1, 1), i, sheets));
+    for (const [i, name] of sheets.entries()) records.remember(block(name, 1, 1), i, sheets);
     const kept = recordKeys(store);
     expect(kept).toHaveLength(MAX_BLOCK_RECORDS);
-    expect(kept).toEqual(sheets.slice(-MAX_BLOCK_RECORDS).map((name) => blockRecordKey(block(name, 1, 1))).sort());
+    expect(kept).toEqual(
+      sheets
+        .slice(-MAX_BLOCK_RECORDS)
+        .map((name) => blockRecordKey(block(name, 1, 1)))
+        .sort(),
+    );
     // Other document properties are left alone.
     store.set('engage.sr.index', '[]');
     records.remember(block('Report 0', 1, 1), 100, sheets);

@@ -1,5 +1,14 @@
 /** Reading custom-function arguments the way Sheets passes them. */
-import { isGiven, optionalBoolean, optionalInteger, optionalList, optionalText, requiredDate, requiredText, stringList } from '../../../../src/core/sheets/formula-args';
+import {
+  isGiven,
+  optionalBoolean,
+  optionalInteger,
+  optionalList,
+  optionalText,
+  requiredDate,
+  requiredText,
+  stringList,
+} from '../../../../src/core/sheets/formula-args';
 
 describe('formula arguments', () => {
   it('treats an omitted argument, an empty cell and a range of empty cells as not given', () => {

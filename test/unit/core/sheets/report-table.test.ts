@@ -7,11 +7,28 @@ import { harness, PUBLISHER } from '../api/harness';
 describe('buildReportTable', () => {
   it('puts breakdowns first in requested order, expands entities, then metrics in the spec order', () => {
     const items = [
-      { revenue: '12,5', country: { id: 'US', name: 'United States' }, paidClicks: { value: '3' }, platform: { id: 'd', name: 'Desktop', kind: 'web' }, mystery: '7' },
+      {
+        revenue: '12,5',
+        country: { id: 'US', name: 'United States' },
+        paidClicks: { value: '3' },
+        platform: { id: 'd', name: 'Desktop', kind: 'web' },
+        mystery: '7',
+      },
       { country: { name: 'Germany', id: 'DE', region: 'EU' }, platform: { value: { id: 'm', name: 'Mobile' } }, revenue: 1, paidPvs: 10 },
     ];
     const table = buildReportTable(items, { kind: 'main', breakdowns: ['platform', 'country'], timeZone: 'UTC' });
-    expect(table.header).toEqual(['platform.id', 'platform.name', 'platform.kind', 'country.id', 'country.name', 'country.region', 'paidPvs', 'revenue', 'paidClicks', 'mystery']);
+    expect(table.header).toEqual([
+      'platform.id',
+      'platform.name',
+      'platform.kind',
+      'country.id',
+      'country.name',
+      'country.region',
+      'paidPvs',
+      'revenue',
+      'paidClicks',
+      'mystery',
+    ]);
     expect(table.rows).toEqual([
       ['d', 'Desktop', 'web', 'US', 'United States', '', '', 12.5, 3, 7],
       ['m', 'Mobile', '', 'DE', 'Germany', 'EU', 10, 1, '', ''],
@@ -19,7 +36,10 @@ describe('buildReportTable', () => {
   });
 
   it('turns day and month into dates that show the same calendar day in the sheet time zone', () => {
-    const items = [{ day: '20261101', revenue: 1 }, { day: { value: '20260329' }, revenue: 2 }];
+    const items = [
+      { day: '20261101', revenue: 1 },
+      { day: { value: '20260329' }, revenue: 2 },
+    ];
     const table = buildReportTable(items, { kind: 'main', breakdowns: ['day'], timeZone: 'America/Los_Angeles' });
     expect((table.rows[0]![0] as Date).toISOString()).toBe('2026-11-01T07:00:00.000Z');
     expect((table.rows[1]![0] as Date).toISOString()).toBe('2026-03-29T07:00:00.000Z');
@@ -28,19 +48,32 @@ describe('buildReportTable', () => {
   });
 
   it('shows hours of the hourly report at their UTC wall time, labelled UTC', () => {
-    const table = buildReportTable([{ externalId: 'a', hour: '2026112105', revenue: 1 }], { kind: 'externalId', breakdowns: ['externalId'], timeZone: 'Europe/Berlin' });
+    const table = buildReportTable([{ externalId: 'a', hour: '2026112105', revenue: 1 }], {
+      kind: 'externalId',
+      breakdowns: ['externalId'],
+      timeZone: 'Europe/Berlin',
+    });
     expect(table.header).toEqual(['externalId', 'hour (UTC)', 'revenue']);
     expect((table.rows[0]![1] as Date).toISOString()).toBe('2026-11-21T04:00:00.000Z');
   });
 
   it('adds a totals row from metricsSums', () => {
-    const table = buildReportTable([{ day: '20261101', revenue: 1, paidClicks: 2 }], { kind: 'main', breakdowns: ['day'], timeZone: 'UTC', metricsSums: { revenue: '10,5', paidClicks: 4 } });
+    const table = buildReportTable([{ day: '20261101', revenue: 1, paidClicks: 2 }], {
+      kind: 'main',
+      breakdowns: ['day'],
+      timeZone: 'UTC',
+      metricsSums: { revenue: '10,5', paidClicks: 4 },
+    });
     expect(table.totals).toEqual(['Total', 10.5, 4]);
     expect(tableToValues(table)).toHaveLength(3);
   });
 
   it('keeps API text exactly as sent (sheet-output neutralises it for setValues)', () => {
-    const table = buildReportTable([{ referrer: { id: '=HYPERLINK("x")', name: '+1 news' }, revenue: 1 }], { kind: 'main', breakdowns: ['referrer'], timeZone: 'UTC' });
+    const table = buildReportTable([{ referrer: { id: '=HYPERLINK("x")', name: '+1 news' }, revenue: 1 }], {
+      kind: 'main',
+      breakdowns: ['referrer'],
+      timeZone: 'UTC',
+    });
     expect(table.rows[0]!.slice(0, 2)).toEqual(['=HYPERLINK("x")', '+1 news']);
   });
 
@@ -50,14 +83,21 @@ describe('buildReportTable', () => {
   });
 
   it('still has a header for an empty report', () => {
-    const table = buildReportTable([], { kind: 'realtime', breakdowns: ['externalId', 'widget'], timeZone: 'UTC', metricsSums: { revenue: 0 } });
+    const table = buildReportTable([], {
+      kind: 'realtime',
+      breakdowns: ['externalId', 'widget'],
+      timeZone: 'UTC',
+      metricsSums: { revenue: 0 },
+    });
     expect(table.header).toEqual(['externalId', 'widget', 'revenue']);
     expect(table.totals).toEqual(['Total', '', 0]);
   });
 
   it('builds the table of a fetched report with its totals', () => {
     const { client } = harness(reportHandler(3, (i) => ({ day: '20261101', revenue: `${i},5` }), { revenue: '4,5' }));
-    const result = client.runReport(client.buildQuery('main', { entityId: PUBLISHER, fromDate: '20261101', toDate: '20261102', metrics: 'all' }));
+    const result = client.runReport(
+      client.buildQuery('main', { entityId: PUBLISHER, fromDate: '20261101', toDate: '20261102', metrics: 'all' }),
+    );
     const table = reportResultToTable(result, { timeZone: 'UTC' });
     expect(table.rows.map((r) => r[1])).toEqual([0.5, 1.5, 2.5]);
     expect(table.totals).toEqual(['Total', 4.5]);
@@ -65,7 +105,10 @@ describe('buildReportTable', () => {
 
   it('turns a 100,000-row response into rows in less than twice the time JSON.parse takes', () => {
     // Timed in its own process: jest workers share the CPU with other test files.
-    const output = execFileSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'report-table.bench.ts')], { encoding: 'utf8', timeout: 60_000 });
+    const output = execFileSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'report-table.bench.ts')], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     const { parseMs, tableMs } = JSON.parse(output.trim().split('\n').pop()!) as { parseMs: number; tableMs: number };
     expect(tableMs).toBeLessThan(2 * parseMs);
   });

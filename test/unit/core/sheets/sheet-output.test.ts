@@ -4,12 +4,28 @@
  */
 import type { ReportResult } from '../../../../src/core/api/paging';
 import { buildReportQuery } from '../../../../src/core/api/report-request';
-import { cellsAdded, checkCellRoom, columnKind, neutraliseText, numberFormatOf, reportToSheetBlock } from '../../../../src/core/sheets/sheet-output';
+import {
+  cellsAdded,
+  checkCellRoom,
+  columnKind,
+  neutraliseText,
+  numberFormatOf,
+  reportToSheetBlock,
+} from '../../../../src/core/sheets/sheet-output';
 
 const NOW = Date.UTC(2026, 10, 20, 12);
 
-function result(items: Record<string, unknown>[], breakdowns: string, metricsSums?: Record<string, unknown>, metrics = 'revenue,paidClicks'): ReportResult {
-  const query = buildReportQuery('main', { entityId: 'pub', fromDate: '20261101', toDate: '20261102', breakdowns, metrics }, { nowMs: NOW, timeZone: 'Europe/Berlin' });
+function result(
+  items: Record<string, unknown>[],
+  breakdowns: string,
+  metricsSums?: Record<string, unknown>,
+  metrics = 'revenue,paidClicks',
+): ReportResult {
+  const query = buildReportQuery(
+    'main',
+    { entityId: 'pub', fromDate: '20261101', toDate: '20261102', breakdowns, metrics },
+    { nowMs: NOW, timeZone: 'Europe/Berlin' },
+  );
   const r: ReportResult = { query, items, totalItems: items.length, partial: false, pagesFetched: 1, pagesPlanned: 1 };
   if (metricsSums) r.metricsSums = metricsSums;
   return r;
@@ -36,9 +52,9 @@ describe('neutraliseText', () => {
 
 describe('columnKind and numberFormatOf', () => {
   it('formats days, money in the report currency with its decimals, counts and percentages', () => {
-    expect(['day', 'month', 'revenue', 'rpmByPvs', 'paidClicks', 'paidCtrByPvs', 'viewabilityRate', 'section.name'].map(columnKind)).toEqual([
-      'day', 'month', 'money', 'money', 'count', 'percent', 'percent', 'text',
-    ]);
+    expect(
+      ['day', 'month', 'revenue', 'rpmByPvs', 'paidClicks', 'paidCtrByPvs', 'viewabilityRate', 'section.name'].map(columnKind),
+    ).toEqual(['day', 'month', 'money', 'money', 'count', 'percent', 'percent', 'text']);
     expect(numberFormatOf('money', 'EUR', 3)).toBe('#,##0.000 "EUR"');
     expect(numberFormatOf('money', 'JPY', 0)).toBe('#,##0 "JPY"');
     expect(numberFormatOf('day')).toBe('yyyy-mm-dd');

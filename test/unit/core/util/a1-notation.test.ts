@@ -11,8 +11,16 @@ describe('A1 notation', () => {
 
   it('reads the row and column of one cell, and nothing else', () => {
     expect([cellPosition('A1'), cellPosition('b3'), cellPosition(' AA2 '), cellPosition('AAA5')]).toEqual([
-      { row: 1, column: 1 }, { row: 3, column: 2 }, { row: 2, column: 27 }, { row: 5, column: 703 },
+      { row: 1, column: 1 },
+      { row: 3, column: 2 },
+      { row: 2, column: 27 },
+      { row: 5, column: 703 },
     ]);
-    expect([cellPosition('A0'), cellPosition('AAAA1'), cellPosition('A1:B2'), cellPosition('')]).toEqual([undefined, undefined, undefined, undefined]);
+    expect([cellPosition('A0'), cellPosition('AAAA1'), cellPosition('A1:B2'), cellPosition('')]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

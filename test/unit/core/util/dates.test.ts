@@ -1,4 +1,11 @@
-import { calendarDayInZone, formatUtcHour, hourBoundMs, parseDateText, subtractMonths, zonedMidnightMs } from '../../../../src/core/util/dates';
+import {
+  calendarDayInZone,
+  formatUtcHour,
+  hourBoundMs,
+  parseDateText,
+  subtractMonths,
+  zonedMidnightMs,
+} from '../../../../src/core/util/dates';
 
 describe('parseDateText', () => {
   it('reads yyyyMMdd and yyyy-MM-dd as calendar days', () => {

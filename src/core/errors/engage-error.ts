@@ -1,0 +1,49 @@
+/**
+ * The root of the error hierarchy: every error the core throws for a user is an EngageError with a
+ * machine-readable `code` and one sentence (`userMessage()`, which is also `message`). The sentence is
+ * built when `message` is read, from the finished error: no constructor calls a method that a subclass
+ * overrides, so none can read a subclass's fields before they are set. `userMessage(error)` turns
+ * anything thrown into that one sentence.
+ */
+export type EngageErrorCode =
+  | 'BAD_REQUEST'
+  | 'AUTHENTICATION_FAILED'
+  | 'PERMISSION_DENIED'
+  | 'NOT_FOUND'
+  | 'RATE_LIMITED'
+  | 'GATEWAY_TIMEOUT'
+  | 'API_ERROR'
+  | 'CONNECTION_FAILED'
+  | 'INVALID_ARGUMENT'
+  | 'UNEXPECTED_RESPONSE'
+  | 'NOT_SIGNED_IN'
+  | 'BUSY'
+  | 'TOO_SLOW'
+  | 'ADDRESS_NOT_ALLOWED'
+  | 'ADDRESS_NOT_FOUND'
+  | 'INVALID_ADDRESS'
+  | 'FETCH_QUOTA_SPENT'
+  | 'TRIGGER_QUOTA_FULL';
+
+export abstract class EngageError extends Error {
+  abstract readonly code: EngageErrorCode;
+  /** One sentence for users: what happened and what to do next. */
+  abstract userMessage(): string;
+  /** No message goes to Error's constructor, so no own `message` property hides this getter. */
+  constructor(name: string) {
+    super();
+    this.name = name;
+  }
+  override get message(): string {
+    return this.userMessage();
+  }
+}
+
+/** One sentence for the user, whatever was thrown; never carries a secret. */
+export function userMessage(error: unknown): string {
+  if (error instanceof EngageError) return error.message;
+  if (error && typeof error === 'object' && 'message' in error && typeof (error as Error).message === 'string') {
+    return `Engage for Sheets failed unexpectedly (${(error as Error).message}): try again, and report it if it persists.`;
+  }
+  return 'Engage for Sheets failed unexpectedly: try again, and report it if it persists.';
+}
