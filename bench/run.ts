@@ -444,6 +444,11 @@ async function loadSimulation(env: BenchEnvironment): Promise<void> {
       goal: 'equal (1.00)',
       met: r.requests === r.distinct,
     });
+    if (r.repeated.length > 0) {
+      notes.push(
+        `- Load simulation: requests that reached Engage more than once (same address and token), with the statuses each time got: ${r.repeated.map((x) => `${x.path} ${x.statuses.join(', ')}`).join('; ')}.`,
+      );
+    }
     const busiest = r.perPublisher.reduce((a, b) => (b.mostInAnyMinute > a.mostInAnyMinute ? b : a));
     notes.push(
       `- Load simulation: each publisher's report requests came from ${busiest.documents} documents; the busiest publisher received ${busiest.reportRequests}, at most ${busiest.mostInAnyMinute} within any 60 s of arrivals. Rate windows are per document (docs/shared-state.md): documents of one publisher do not coordinate, so zero 429s holds while a publisher's distinct report requests across all its documents fit 30 a minute.`,

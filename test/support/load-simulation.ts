@@ -51,6 +51,12 @@ export interface LoadSimulationResult {
   requests: number;
   distinct: number;
   tooMany: number;
+  /**
+   * Requests that reached the emulator again (same address and token), with the statuses each got: a
+   * request whose answer was lost on the way and sent again, or a formula that fetched what another
+   * execution of its document was already fetching. Empty when requests = distinct.
+   */
+  repeated: Array<{ path: string; statuses: Array<number | null> }>;
   /** Report requests per publisher, and the most of them that arrived within any 60 s. */
   perPublisher: Array<{ publisherId: string; documents: number; reportRequests: number; mostInAnyMinute: number }>;
   wallMs: number;
@@ -147,6 +153,7 @@ export async function simulateRecalculation(emulator: SimulatedEmulator, options
     requests: log.length,
     distinct: documents.reduce((sum, d) => sum + d.formulas.size, 0),
     tooMany: log.filter((r) => r.status === 429).length,
+    repeated: repeatedRequests(log),
     perPublisher: publishers.map(({ id }) => {
       const mine = reports.filter((r) => r.query.entityId === id);
       return {
@@ -158,4 +165,16 @@ export async function simulateRecalculation(emulator: SimulatedEmulator, options
     }),
     wallMs,
   };
+}
+
+/** Requests logged more than once for one address and token, with the status of each time. */
+function repeatedRequests(log: RequestLogEntry[]): Array<{ path: string; statuses: Array<number | null> }> {
+  const seen = new Map<string, { path: string; statuses: Array<number | null> }>();
+  for (const entry of log) {
+    const key = JSON.stringify([entry.method, entry.path, entry.query, entry.headers['svc-token-v1'] ?? null]);
+    const known = seen.get(key) ?? { path: entry.path, statuses: [] };
+    known.statuses.push(entry.status);
+    seen.set(key, known);
+  }
+  return [...seen.values()].filter((r) => r.statuses.length > 1);
 }
