@@ -25,10 +25,39 @@ export interface FormulaResult {
 export type FormulaCall = { functionName: string; args: unknown[] } | (FormulaOutcome & { error: string }) | { values: CellValue[][] };
 
 /**
- * Arguments as Sheets passes them: a one-cell reference as its value, a larger range as a 2D array,
- * an omitted argument as undefined; a named range as the range it names, an unknown name as `#NAME?`.
+ * The date `days` after today, as Sheets passes a date to a custom function: the Date of that day's
+ * midnight in the spreadsheet's time zone, today being the day it is at `now` in that zone.
  */
-export function planFormulaCall(model: SpreadsheetModel, sheet: SheetModel, row: number, column: number): FormulaCall {
+export function todayPlus(now: number, timeZone: string, days: number): Date {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(now));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wallAsUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour') % 24, get('minute'));
+  const offset = wallAsUtc - Math.floor(now / 60000) * 60000;
+  // Midnight of the target day in the zone (the offset at `now`, then corrected for a change at the target).
+  const target = Date.UTC(get('year'), get('month') - 1, get('day') + days);
+  let midnight = target - offset;
+  const check = new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).formatToParts(
+    new Date(midnight),
+  );
+  const shift = (Number(check.find((p) => p.type === 'hour')?.value) % 24) * 60 + Number(check.find((p) => p.type === 'minute')?.value);
+  if (shift !== 0) midnight -= (shift > 720 ? shift - 1440 : shift) * 60000;
+  return new Date(midnight);
+}
+
+/**
+ * Arguments as Sheets passes them: a one-cell reference as its value, a larger range as a 2D array,
+ * an omitted argument as undefined; a named range as the range it names, an unknown name as `#NAME?`;
+ * `TODAY()-n` as the date n days before today (at `now`, in the spreadsheet's zone).
+ */
+export function planFormulaCall(model: SpreadsheetModel, sheet: SheetModel, row: number, column: number, now: number): FormulaCall {
   const formula = model.cell(sheet, row, column)?.formula;
   if (!formula) return { error: 'The cell has no formula.', errorCode: '#ERROR!' };
   // A formula that is only numbers added and subtracted (`=2026-11-01`, which is 2014) needs no script.
@@ -36,10 +65,12 @@ export function planFormulaCall(model: SpreadsheetModel, sheet: SheetModel, row:
   if (sum !== undefined) return { values: [[sum]] };
   const parsed = parseFormula(formula);
   if (!parsed) return { error: 'Formula parse error.', errorCode: '#ERROR!' };
+  if (/^TODAY$/i.test(parsed.functionName) && parsed.args.length === 0) return { values: [[todayPlus(now, model.timeZone, 0)]] };
   if (parsed.functionName.endsWith('_')) return { error: `Unknown function: '${parsed.functionName}'.`, errorCode: '#NAME?' };
   const args = parsed.args.map((arg) => {
     if (arg.kind === 'omitted') return undefined;
     if (arg.kind === 'literal') return arg.value;
+    if (arg.kind === 'today') return todayPlus(now, model.timeZone, arg.days);
     if (arg.kind === 'name') {
       const named = model.namedRanges.get(arg.name);
       if (!named) return '#NAME?';

@@ -1,8 +1,9 @@
 /**
  * Parses the formulas the host can evaluate: one function call whose arguments are literals
- * (numbers, "text", TRUE/FALSE, sums and differences of numbers), cell or range references, or
- * omitted (`=F(1,,3)`), and a formula that is only a sum or difference of numbers. That is the shape
- * of a custom-function cell; anything richer is reported as a parse error rather than guessed at.
+ * (numbers, "text", TRUE/FALSE, sums and differences of numbers), cell or range references,
+ * `TODAY()` give or take whole days (`TODAY()-14`, a rolling period's end), or omitted (`=F(1,,3)`),
+ * and a formula that is only a sum or difference of numbers. That is the shape of a custom-function
+ * cell; anything richer is reported as a parse error rather than guessed at.
  */
 import { parseA1, type ParsedA1 } from './a1-notation';
 
@@ -10,6 +11,8 @@ export type FormulaArgument =
   | { kind: 'literal'; value: string | number | boolean }
   | { kind: 'reference'; text: string; ref: ParsedA1; single: boolean }
   | { kind: 'name'; name: string }
+  /** `TODAY()` plus `days` (negative for `TODAY()-n`): a date cell's value, by the host's clock in the spreadsheet's zone. */
+  | { kind: 'today'; days: number }
   | { kind: 'omitted' };
 
 export interface ParsedFormula {
@@ -22,6 +25,7 @@ function splitArguments(inner: string): string[] | undefined {
   let current = '';
   let inString = false;
   let inQuotedSheet = false;
+  let depth = 0;
   for (let i = 0; i < inner.length; i++) {
     const ch = inner[i]!;
     if (inString) {
@@ -39,16 +43,19 @@ function splitArguments(inner: string): string[] | undefined {
     } else if (ch === "'") {
       inQuotedSheet = true;
       current += ch;
-    } else if (ch === ',') {
+    } else if (ch === ',' && depth === 0) {
       parts.push(current);
       current = '';
     } else if (ch === '(' || ch === ')') {
-      return undefined;
+      // A call inside an argument (`TODAY()`): kept whole for parseArgument to accept or refuse.
+      depth += ch === '(' ? 1 : -1;
+      if (depth < 0) return undefined;
+      current += ch;
     } else {
       current += ch;
     }
   }
-  if (inString || inQuotedSheet) return undefined;
+  if (inString || inQuotedSheet || depth !== 0) return undefined;
   parts.push(current);
   return parts;
 }
@@ -71,6 +78,9 @@ export function sumOfNumbers(text: string): number | undefined {
   return total;
 }
 
+/** `TODAY()`, optionally followed by whole days added or taken away (`TODAY()-14`, `TODAY() + 1`). */
+const TODAY = /^TODAY\(\s*\)((?:\s*[+-]\s*\d+)*)\s*$/i;
+
 function parseArgument(text: string): FormulaArgument | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return { kind: 'omitted' };
@@ -78,6 +88,9 @@ function parseArgument(text: string): FormulaArgument | undefined {
   const sum = sumOfNumbers(trimmed);
   if (sum !== undefined) return { kind: 'literal', value: sum };
   if (/^(TRUE|FALSE)$/i.test(trimmed)) return { kind: 'literal', value: trimmed.toUpperCase() === 'TRUE' };
+  const today = TODAY.exec(trimmed);
+  if (today) return { kind: 'today', days: today[1] ? sumOfNumbers(`0${today[1]}`)! : 0 };
+  if (trimmed.includes('(')) return undefined;
   const ref = parseA1(trimmed);
   // A named range (Refresh all's EngageRefresh): resolved by the host when the formula runs.
   if (!ref) return /^[A-Za-z_][A-Za-z0-9_.]*$/.test(trimmed) ? { kind: 'name', name: trimmed } : undefined;

@@ -215,7 +215,7 @@ export class GasHost {
     const at = this.cellAt({ sheet, a1 });
     const model = this.state.spreadsheet;
     if (formula !== undefined) model.writeFormula(at.sheet, at.row, at.column, formula);
-    const planned = planFormulaCall(model, at.sheet, at.row, at.column);
+    const planned = planFormulaCall(model, at.sheet, at.row, at.column, this.clock.now());
     if (!('functionName' in planned)) return applyFormulaOutcome(model, at.sheet, at.row, at.column, planned);
     const outcome = this.execute(planned.functionName, planned.args, { authMode: 'CUSTOM_FUNCTION', user: options.user }, true);
     return applyFormulaOutcome(model, at.sheet, at.row, at.column, formulaOutcome(outcome), outcome.executionId);
@@ -229,7 +229,7 @@ export class GasHost {
   async recalculate(cells?: CellRef[], options: { user?: string } = {}): Promise<FormulaResult[]> {
     const model = this.state.spreadsheet;
     const targets = cells ? cells.map((ref) => this.cellAt(ref)) : model.dirtyFormulaCells();
-    const planned = targets.map((t) => ({ ...t, plan: planFormulaCall(model, t.sheet, t.row, t.column) }));
+    const planned = targets.map((t) => ({ ...t, plan: planFormulaCall(model, t.sheet, t.row, t.column, this.clock.now()) }));
     const results: FormulaResult[] = new Array(planned.length);
     await Promise.all(
       planned.map(async (p, index) => {

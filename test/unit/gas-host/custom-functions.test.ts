@@ -45,6 +45,26 @@ describe('custom functions', () => {
     expect(host.evaluateFormula(undefined, 'A4', '=2026-11-01T')).toMatchObject({ value: '#ERROR!', error: 'Formula parse error.' });
   });
 
+  it('passes TODAY() give or take days as the date of midnight in the spreadsheet zone, by the host clock', () => {
+    // 2026-03-08 06:30 UTC is still 7 March in Los Angeles (22:30 PST), the day its clocks go forward.
+    const host = createGasHost({ clock: 'virtual', startTime: Date.parse('2026-03-08T06:30:00Z'), timeZone: 'America/Los_Angeles' });
+    host.load(BUNDLE);
+    expect(host.evaluateFormula(undefined, 'A1', '=DESCRIBE(TODAY(), TODAY()-14, TODAY() + 1)').values).toEqual([
+      ['date:2026-03-07T08:00:00.000Z', 'date:2026-02-21T08:00:00.000Z', 'date:2026-03-08T08:00:00.000Z'],
+    ]);
+    // After the change, midnight is 07:00 UTC.
+    expect(host.evaluateFormula(undefined, 'A2', '=DESCRIBE(TODAY()+2)').values).toEqual([
+      ['date:2026-03-09T07:00:00.000Z', 'undefined', 'undefined'],
+    ]);
+    expect(host.evaluateFormula(undefined, 'A3', '=TODAY()').value).toEqual(new Date('2026-03-07T08:00:00.000Z'));
+    // Other calls inside arguments are not guessed at.
+    expect(host.evaluateFormula(undefined, 'A4', '=DESCRIBE(NOW())')).toMatchObject({ value: '#ERROR!', error: 'Formula parse error.' });
+    expect(host.evaluateFormula(undefined, 'A5', '=DESCRIBE(TODAY()*2)')).toMatchObject({
+      value: '#ERROR!',
+      error: 'Formula parse error.',
+    });
+  });
+
   it('spills a 2D result into the cells below and to the right', () => {
     const host = createGasHost();
     host.load(BUNDLE);
