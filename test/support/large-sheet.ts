@@ -4,7 +4,7 @@
  * sheet from the sidebar. Shared by the browser test of the playground's grid and the benchmark.
  */
 import { performance } from 'node:perf_hooks';
-import type { FrameLocator, Page, Response } from 'playwright-core';
+import type { FrameLocator, Page, Request, Response } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
 import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
 
@@ -101,12 +101,41 @@ export async function timeFirstRows(page: Page, playground: Playground, timeoutM
 }
 
 /**
+ * Waits until the page (and the sidebar in it) has had no request on its way for `quietMs`, at most
+ * `capMs`. Playwright's 'networkidle' is not used: it fails the test when the page never settles (it
+ * once waited out its 30 s on a loaded CI machine), where this only times from a later start and says
+ * which requests were still open.
+ */
+async function settle(page: Page, quietMs = 500, capMs = 10_000): Promise<void> {
+  const open = new Set<Request>();
+  const onRequest = (request: Request) => open.add(request);
+  const onDone = (request: Request) => open.delete(request);
+  page.on('request', onRequest);
+  page.on('requestfinished', onDone);
+  page.on('requestfailed', onDone);
+  try {
+    const deadline = performance.now() + capMs;
+    let quietSince = performance.now();
+    while (performance.now() < deadline) {
+      if (open.size > 0) quietSince = performance.now();
+      else if (performance.now() - quietSince >= quietMs) return;
+      await page.waitForTimeout(50);
+    }
+    console.warn(`The page did not settle within ${capMs} ms; still open: ${[...open].map((r) => r.url()).join(', ') || 'none'}`);
+  } finally {
+    page.off('request', onRequest);
+    page.off('requestfinished', onDone);
+    page.off('requestfailed', onDone);
+  }
+}
+
+/**
  * A Run to sheet from the sidebar of the last 7 days by day into a new sheet: milliseconds from the
  * click until the sidebar tells the outcome and the grid shows the new sheet's header.
  */
 export async function timeSidebarRun(page: Page, sidebar: FrameLocator, sheetName: string, timeoutMs = 60_000): Promise<number> {
   // Both times start from a settled page: no request of the sidebar's start (publishers, sheet) still on its way.
-  await page.waitForLoadState('networkidle');
+  await settle(page);
   await sidebar.locator('#report-preset').selectOption('last7');
   await sidebar.locator('#report-target').selectOption('newSheet');
   await sidebar.locator('#report-target-name').fill(sheetName);
