@@ -446,7 +446,7 @@ async function loadSimulation(env: BenchEnvironment): Promise<void> {
     });
     if (r.repeated.length > 0) {
       notes.push(
-        `- Load simulation: requests that reached Engage more than once (same address and token), with the statuses each time got: ${r.repeated.map((x) => `${x.path} ${x.statuses.join(', ')}`).join('; ')}.`,
+        `- Load simulation: addresses a document fetched more than once (execution, ms after the start, answer): ${r.repeated.map((x) => `${x.document} ${x.url}: ${x.fetches.map((f) => `#${f.executionId} at ${f.atMs} ms ${f.outcome}`).join(', ')}`).join('; ')}.`,
       );
     }
     const busiest = r.perPublisher.reduce((a, b) => (b.mostInAnyMinute > a.mostInAnyMinute ? b : a));

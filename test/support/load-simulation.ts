@@ -52,11 +52,12 @@ export interface LoadSimulationResult {
   distinct: number;
   tooMany: number;
   /**
-   * Requests that reached the emulator again (same address and token), with the statuses each got: a
-   * request whose answer was lost on the way and sent again, or a formula that fetched what another
-   * execution of its document was already fetching. Empty when requests = distinct.
+   * Addresses a document fetched more than once (from its own fetch log), with each fetch's execution,
+   * start (ms after the recalculation began) and status or error: a request whose answer was lost and
+   * sent again (one execution), or a formula that fetched what another execution of its document was
+   * already fetching (two). Empty when requests = distinct.
    */
-  repeated: Array<{ path: string; statuses: Array<number | null> }>;
+  repeated: Array<{ document: string; url: string; fetches: Array<{ executionId: number; atMs: number; outcome: string }> }>;
   /** Report requests per publisher, and the most of them that arrived within any 60 s. */
   perPublisher: Array<{ publisherId: string; documents: number; reportRequests: number; mostInAnyMinute: number }>;
   wallMs: number;
@@ -153,7 +154,7 @@ export async function simulateRecalculation(emulator: SimulatedEmulator, options
     requests: log.length,
     distinct: documents.reduce((sum, d) => sum + d.formulas.size, 0),
     tooMany: log.filter((r) => r.status === 429).length,
-    repeated: repeatedRequests(log),
+    repeated: documents.flatMap(({ host }, d) => repeatedFetches(`document-${d}`, host, started)),
     perPublisher: publishers.map(({ id }) => {
       const mine = reports.filter((r) => r.query.entityId === id);
       return {
@@ -167,14 +168,13 @@ export async function simulateRecalculation(emulator: SimulatedEmulator, options
   };
 }
 
-/** Requests logged more than once for one address and token, with the status of each time. */
-function repeatedRequests(log: RequestLogEntry[]): Array<{ path: string; statuses: Array<number | null> }> {
-  const seen = new Map<string, { path: string; statuses: Array<number | null> }>();
-  for (const entry of log) {
-    const key = JSON.stringify([entry.method, entry.path, entry.query, entry.headers['svc-token-v1'] ?? null]);
-    const known = seen.get(key) ?? { path: entry.path, statuses: [] };
-    known.statuses.push(entry.status);
-    seen.set(key, known);
+/** The addresses one document fetched more than once, from the host's log of its fetches. */
+function repeatedFetches(document: string, host: GasHost, startedAtMs: number): LoadSimulationResult['repeated'] {
+  const byUrl = new Map<string, LoadSimulationResult['repeated'][number]['fetches']>();
+  for (const entry of host.state.urlFetch.log) {
+    const fetches = byUrl.get(`${entry.method} ${entry.url}`) ?? [];
+    fetches.push({ executionId: entry.executionId, atMs: entry.startedAt - startedAtMs, outcome: entry.error ?? String(entry.status) });
+    byUrl.set(`${entry.method} ${entry.url}`, fetches);
   }
-  return [...seen.values()].filter((r) => r.statuses.length > 1);
+  return [...byUrl].filter(([, fetches]) => fetches.length > 1).map(([url, fetches]) => ({ document, url, fetches }));
 }
