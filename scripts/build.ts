@@ -1,7 +1,7 @@
 /**
  * `npm run build`: writes dist/Code.js (one esbuild IIFE for ES2020 plus the generated top-level
  * stubs), dist/appsscript.json and dist/sidebar.html (the sidebar page with its script and styles
- * inlined, because HtmlService serves one file). dist/ is what clasp pushes.
+ * inlined, each bundled by esbuild, because HtmlService serves one file). dist/ is what clasp pushes.
  *
  * The deployment config (engage.deploy.json, or `--config <file>` / ENGAGE_DEPLOY_CONFIG) gives the
  * manifest its urlFetchWhitelist and the bundle its default settings and quotas (DEPLOYMENT in
@@ -67,7 +67,17 @@ async function buildSidebar(): Promise<string> {
     logLevel: 'warning',
   });
   const js = script.outputFiles[0]!.text.replace(/<\/script/gi, '<\\/script');
-  const css = fs.readFileSync(path.join(root, 'sidebar/styles.css'), 'utf8');
+  // sidebar/styles.css imports one file per concern from sidebar/styles/; esbuild inlines them in order.
+  const styles = await esbuild.build({
+    entryPoints: [path.join(root, 'sidebar/styles.css')],
+    absWorkingDir: root,
+    bundle: true,
+    write: false,
+    legalComments: 'none',
+    charset: 'utf8',
+    logLevel: 'warning',
+  });
+  const css = styles.outputFiles[0]!.text.replace(/<\/style/gi, '<\\/style');
   const html = fs.readFileSync(path.join(root, 'sidebar/index.html'), 'utf8');
   if (!html.includes('<!-- STYLES -->') || !html.includes('<!-- SCRIPT -->')) {
     throw new Error('sidebar/index.html must contain the <!-- STYLES --> and <!-- SCRIPT --> markers');
