@@ -4,8 +4,7 @@
  * rows the page asks for as they scroll into sight. A cell carries the text Sheets would display for
  * its value and number format, its formula, its style and its error.
  */
-import type { GasHost } from '../gas-host';
-import type { CellValue } from '../gas-host';
+import type { CellValue, GasHost } from '../gas-host';
 
 export interface GridCell {
   /** Displayed text. */

@@ -2,8 +2,16 @@
  * The spreadsheet as scripts reach it: the Spreadsheet, Sheet and Range operations served over the
  * in-memory model (spreadsheet.ts), with Sheets' messages for what a script may not do.
  */
-import type { CellValue, RangeField, RangeOps, ServedOps, SheetOps, SpreadsheetOps, WritableRangeField } from '../protocol';
-import { GasException } from '../protocol';
+import {
+  type CellValue,
+  GasException,
+  type RangeField,
+  type RangeOps,
+  type ServedOps,
+  type SheetOps,
+  type SpreadsheetOps,
+  type WritableRangeField,
+} from '../protocol';
 import {
   cloneValue,
   DEFAULT_NUMBER_FORMAT,
