@@ -15,7 +15,7 @@ import { requestOptions, type RequestOptions } from './options';
 import { requestBreakdowns, type PartContext, type ReportChoice } from './part';
 import { periodPicker, type PeriodPicker } from './period';
 import { publisherPicker, type PublisherPicker } from './publisher';
-import { runProgress, type RunProgress } from './progress';
+import { runProgressBar, type RunProgressBar } from './progress';
 import { chartBlocker, runOutcome } from './run-outcome';
 import { scheduleForm, type ScheduleForm } from './schedule-form';
 import { targetPicker, type TargetPicker } from './target';
@@ -60,7 +60,7 @@ export class ReportBuilder {
   private readonly filters: FilterRows;
   private readonly options: RequestOptions;
   private readonly target: TargetPicker;
-  private readonly progress: RunProgress;
+  private readonly progressBar: RunProgressBar;
   private readonly schedule: ScheduleForm;
   /** The tab's elements, in page order, for the panel to place. */
   readonly nodes: readonly HTMLElement[];
@@ -76,7 +76,7 @@ export class ReportBuilder {
     this.filters = filterRows(parts);
     this.options = requestOptions(parts);
     this.target = targetPicker(ctx.server);
-    this.progress = runProgress(ctx.server);
+    this.progressBar = runProgressBar(ctx.server);
     this.schedule = scheduleForm(
       {
         choice: parts.choice,
@@ -116,7 +116,7 @@ export class ReportBuilder {
       ...this.target.nodes,
       el('details', { id: 'formula-details' }, el('summary', {}, 'Equivalent formula'), this.formula),
       el('div', { class: 'actions' }, this.runButton, this.formulaButton, this.chartButton, this.schedule.toggle),
-      this.progress.node,
+      this.progressBar.node,
       this.outcome,
     );
     this.form.addEventListener('submit', (event) => {
@@ -249,7 +249,7 @@ export class ReportBuilder {
     const runId = `run-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     this.setBusy(true);
     replaceChildren(this.outcome);
-    const stopProgress = this.progress.start(runId);
+    const stopProgress = this.progressBar.start(runId);
     try {
       const summary = await this.ctx.server.runReportToSheet(request, this.target.runTarget(), runId);
       stopProgress();

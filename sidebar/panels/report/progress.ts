@@ -1,7 +1,7 @@
 /**
- * A run's progress: a bar that moves while the server fetches the pages ("Fetched 3 of 8 pages…"),
- * read by polling getRunProgress with the run's id. Progress is a courtesy; the run's own answer
- * tells the outcome, so a failed poll changes nothing.
+ * A run's progress bar: it moves while the server fetches the pages ("Fetched 3 of 8 pages…"), as the
+ * core's RunProgress read by polling getRunProgress with the run's id tells. Progress is a courtesy;
+ * the run's own answer tells the outcome, so a failed poll changes nothing.
  */
 import { el, replaceChildren } from '../../dom';
 import type { ServerClient } from '../../server';
@@ -9,13 +9,13 @@ import type { ServerClient } from '../../server';
 /** A run polls its progress this often. */
 const PROGRESS_POLL_MS = 700;
 
-export interface RunProgress {
+export interface RunProgressBar {
   readonly node: HTMLElement;
   /** Shows the bar and polls the progress of `runId` until the returned function is called, which hides it. */
   start(runId: string): () => void;
 }
 
-export function runProgress(server: ServerClient): RunProgress {
+export function runProgressBar(server: ServerClient): RunProgressBar {
   const node = el('div', { class: 'progress', id: 'run-progress', hidden: true });
   return {
     node,
