@@ -8,6 +8,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import * as acorn from 'acorn';
 import { readEntryPointDocs } from '../../scripts/entry-stubs';
+import { defaultMetrics, REPORT_SPECS } from '../../src/core';
 import { distCode, repoRoot } from '../support/paths';
 
 const code = fs.readFileSync(distCode, 'utf8');
@@ -110,6 +111,27 @@ describe('dist/Code.js', () => {
       expect(stubs.get(doc.name)?.leadingComment).toContain('@customfunction');
       expect(doc.name).toMatch(/^[A-Z][A-Z0-9_]*[A-Z0-9]$/);
     }
+  });
+
+  it("names in each report's metrics help the default set in the order of its columns", () => {
+    const stubs = topLevelFunctions();
+    const metricsHelp = (name: string) => stubs.get(name)!.leadingComment.match(/@param \{string\|range\} metrics (.*)/)![1]!;
+    const defaultList = (help: string) =>
+      help
+        .match(/Default ([\w, ]+?)[.(]/)![1]!
+        .trim()
+        .split(', ');
+    expect(defaultList(metricsHelp('ENGAGE_REPORT'))).toEqual(defaultMetrics('main', REPORT_SPECS.main.defaultBreakdowns));
+    expect(defaultList(metricsHelp('ENGAGE_EXTERNALID_REPORT'))).toEqual(
+      defaultMetrics('externalId', REPORT_SPECS.externalId.defaultBreakdowns),
+    );
+    const realtime = metricsHelp('ENGAGE_REALTIME_REPORT');
+    expect(realtime).toContain(`Some of ${REPORT_SPECS.realtime.metrics.join(', ')}, as`);
+    expect(realtime).toContain('Default all six.');
+    expect(defaultMetrics('realtime', REPORT_SPECS.realtime.defaultBreakdowns)).toEqual(REPORT_SPECS.realtime.metrics);
+    // Every report takes "all".
+    for (const name of ['ENGAGE_REPORT', 'ENGAGE_EXTERNALID_REPORT', 'ENGAGE_REALTIME_REPORT'])
+      expect(metricsHelp(name)).toContain('or "all"');
   });
 
   it('loads in a context where every Apps Script service throws on access (module scope calls none)', () => {

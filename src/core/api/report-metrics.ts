@@ -76,12 +76,13 @@ export const METRIC_INFO: Readonly<Record<string, MetricInfo>> = {
 };
 
 /**
- * The default set: traffic, revenue and RPM, paid clicks and CTR, and one viewability figure.
- * Realtime has only six metrics and shows them all.
+ * The default set: traffic, revenue and RPM, paid clicks and CTR, and one viewability figure, listed
+ * in the spec's order, which is the order of their columns (defaultMetrics). Realtime has only six
+ * metrics and shows them all.
  */
 const DEFAULT_METRICS: Readonly<Record<ReportKind, readonly string[]>> = {
-  main: ['totalPvs', 'paidPvs', 'revenue', 'rpmByPvs', 'paidClicks', 'paidCtrByPvs', 'viewabilityRate'],
-  externalId: ['totalReqs', 'paidReqs', 'revenue', 'reqsRpm', 'paidClicks', 'reqsPaidCtr', 'widgetViewableImpressions'],
+  main: ['paidPvs', 'totalPvs', 'revenue', 'rpmByPvs', 'paidClicks', 'paidCtrByPvs', 'viewabilityRate'],
+  externalId: ['totalReqs', 'paidReqs', 'paidClicks', 'reqsPaidCtr', 'revenue', 'reqsRpm', 'widgetViewableImpressions'],
   realtime: REPORT_SPECS.realtime.metrics,
 };
 /** The general report by widget counts requests, not page views: its default takes the request twin of each. */
