@@ -3,7 +3,8 @@
  * declarations at the top level of a script, and reads autocomplete help (`@customfunction`, `@param`)
  * from the JSDoc right above them; esbuild's IIFE hides everything inside `__engage`, so the build
  * appends one stub per exported entry point, copying the JSDoc written above the real function in
- * src/entrypoints/.
+ * src/entrypoints/. A tag may be wrapped over several lines there; the stub carries each tag on one
+ * line, so Sheets reads a parameter's whole help from its @param line however the source wraps it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,10 +29,31 @@ export function readEntryPointDocs(entryDir: string): Map<string, EntryPointDoc>
     for (const match of source.matchAll(EXPORTED_FUNCTION)) {
       const [whole, jsdoc, name] = match as unknown as [string, string, string];
       const paramsStart = (match.index ?? 0) + whole.length;
-      docs.set(name, { name, jsdoc: jsdoc.trim(), params: parameterNames(source, paramsStart), file });
+      docs.set(name, { name, jsdoc: oneLinePerTag(jsdoc.trim()), params: parameterNames(source, paramsStart), file });
     }
   }
   return docs;
+}
+
+/**
+ * The JSDoc with each tag (`@param ...`) on one line: the lines that continue a tag, up to the next
+ * tag, a blank line or the end, are joined to it with one space. The description above the tags stays
+ * as written.
+ */
+export function oneLinePerTag(jsdoc: string): string {
+  const lines: string[] = [];
+  let inTag = false;
+  for (const line of jsdoc.split('\n')) {
+    // The text of a ` * ...` line; undefined for the opening `/**` and the closing `*/`.
+    const text = /^\s*\*(?!\/)(.*)$/.exec(line)?.[1]?.trim();
+    if (text !== undefined && text !== '' && !text.startsWith('@') && inTag) {
+      lines[lines.length - 1] += ` ${text}`;
+      continue;
+    }
+    inTag = text?.startsWith('@') ?? false;
+    lines.push(line);
+  }
+  return lines.join('\n');
 }
 
 /** Parameter names of a TypeScript signature starting just after its '(' (types and defaults dropped). */

@@ -89,8 +89,10 @@ function lookupFormula(kind: LookupKind, publisherId: Arg, refresh: Arg): Cell[]
  * @param {string} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it.
  * @param {date|string} fromDate First day: a date cell or text such as 2026-11-01 or 20261101.
  * @param {date|string} toDate Last day, included.
- * @param {string|range} breakdowns Optional. Up to 4 of day, month, platform, referrer, country, section, widget, doc, partnerApp, as "day,country" or a range. Default day.
- * @param {string|range} metrics Optional. Metric names as "revenue,rpmByPvs" or a range, or "all". Default paidPvs, totalPvs, revenue, rpmByPvs, paidClicks, paidCtrByPvs, viewabilityRate (by widget: the request twins).
+ * @param {string|range} breakdowns Optional. Up to 4 of day, month, platform, referrer, country, section, widget, doc, partnerApp,
+ *   as "day,country" or a range. Default day.
+ * @param {string|range} metrics Optional. Metric names as "revenue,rpmByPvs" or a range, or "all". Default paidPvs, totalPvs, revenue,
+ *   rpmByPvs, paidClicks, paidCtrByPvs, viewabilityRate (by widget: the request twins).
  * @param {string} filter Optional. Conditions field:operator:value chained with ";", for example "revenue:gt:10;country.id:in:US,DE".
  * @param {string} sort Optional. A metric or field, for example "revenue", "revenue desc" or "-revenue". Default revenue, descending.
  * @param {number} maxRows Optional. At most this many rows (1 to 100000). Default: all.
@@ -133,9 +135,12 @@ export function ENGAGE_REPORT(
  *
  * @param {string} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it.
  * @param {date|string} fromDate Start hour (UTC): a date cell, or text yyyyMMddHH, yyyyMMdd or yyyy-MM-dd.
- * @param {date|string} toDate End hour (UTC), excluded; a date alone means hour 00 of the next day. At most 24 hours after fromDate.
- * @param {string|range} breakdowns Optional. externalId, widget, externalSecondaryId. externalId always comes first unless all three are listed.
- * @param {string|range} metrics Optional. Metric names as "revenue,reqsRpm" or a range, or "all". Default totalReqs, paidReqs, paidClicks, reqsPaidCtr, revenue, reqsRpm, widgetViewableImpressions.
+ * @param {date|string} toDate End hour (UTC), excluded; a date alone means hour 00 of the next day.
+ *   At most 24 hours after fromDate.
+ * @param {string|range} breakdowns Optional. externalId, widget, externalSecondaryId. externalId always comes first unless all three
+ *   are listed.
+ * @param {string|range} metrics Optional. Metric names as "revenue,reqsRpm" or a range, or "all". Default totalReqs, paidReqs,
+ *   paidClicks, reqsPaidCtr, revenue, reqsRpm, widgetViewableImpressions.
  * @param {string} filter Optional. Conditions field:operator:value chained with ";".
  * @param {string} sort Optional. A metric or field, for example "revenue desc".
  * @param {number} maxRows Optional. At most this many rows (1 to 100000). Default: all.
@@ -164,9 +169,11 @@ export function ENGAGE_EXTERNALID_REPORT(
  *
  * @param {string} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it.
  * @param {date|string} fromDate Start hour (UTC) within the last 48 hours: yyyyMMddHH, or a date (hour 00).
- * @param {date|string} toDate End hour (UTC), excluded; a date alone means hour 00 of the next day. At most 24 hours after fromDate.
+ * @param {date|string} toDate End hour (UTC), excluded; a date alone means hour 00 of the next day.
+ *   At most 24 hours after fromDate.
  * @param {string|range} breakdowns Optional. externalId, widget, externalSecondaryId.
- * @param {string|range} metrics Optional. Some of paidReqs, paidClicks, reqsPaidCtr, revenue, reqsRpm, totalPvs, as "revenue,reqsRpm" or a range, or "all". Default all six.
+ * @param {string|range} metrics Optional. Some of paidReqs, paidClicks, reqsPaidCtr, revenue, reqsRpm, totalPvs, as "revenue,reqsRpm"
+ *   or a range, or "all". Default all six.
  * @param {string} filter Optional. Conditions field:operator:value chained with ";".
  * @param {string} sort Optional. A metric or field, for example "revenue desc".
  * @param {number} maxRows Optional. At most this many rows (1 to 100000). Default: all.

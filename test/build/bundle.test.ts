@@ -113,6 +113,25 @@ describe('dist/Code.js', () => {
     }
   });
 
+  it("puts each tag of a stub's JSDoc on one line, joining the lines the source wraps a tag over", () => {
+    const source = fs.readFileSync(path.join(repoRoot, 'src/entrypoints/custom-functions.ts'), 'utf8');
+    // The source wraps some @param lines (a continuation line starts with ' *   ').
+    expect(source.match(/^ \* {3}\S/gm)?.length).toBeGreaterThan(0);
+    const stubs = topLevelFunctions();
+    for (const { leadingComment } of stubs.values()) {
+      const lines = leadingComment.split('\n');
+      const tags = lines.slice(
+        lines.findIndex((line) => line.startsWith(' * @')),
+        -1,
+      );
+      expect(tags.filter((line) => !line.startsWith(' * @'))).toEqual([]);
+    }
+    expect(stubs.get('ENGAGE_REPORT')!.leadingComment.split('\n')).toContain(
+      ' * @param {string|range} breakdowns Optional. Up to 4 of day, month, platform, referrer, country, section, widget, doc, partnerApp, ' +
+        'as "day,country" or a range. Default day.',
+    );
+  });
+
   it("names in each report's metrics help the default set in the order of its columns", () => {
     const stubs = topLevelFunctions();
     const metricsHelp = (name: string) => stubs.get(name)!.leadingComment.match(/@param \{string\|range\} metrics (.*)/)![1]!;
