@@ -1,7 +1,8 @@
 /**
  * The manifest and the push list. clasp validates neither appsscript.json nor what it sends, so the
  * built manifest is checked against a schema here (V8, exactly the minimal scopes from the platform
- * notes, an https urlFetchWhitelist with paths, written from the deployment config), and
+ * notes, an https urlFetchWhitelist with paths, written from the deployment config; here the tests'
+ * own, test/fixtures/tests.deploy.json), and
  * `clasp status --json`, which works offline, must list exactly the three files a push should send.
  */
 import { execFileSync } from 'node:child_process';
@@ -41,13 +42,13 @@ describe('appsscript.json', () => {
     expect([...scopes].sort()).toEqual(MINIMAL_SCOPES);
   });
 
-  it("is the repository's manifest with the whitelist of the deployment config (engage.deploy.json), and nothing else changed", () => {
+  it("is the repository's manifest with the whitelist of the tests' deployment config, and nothing else changed", () => {
     const source = JSON.parse(fs.readFileSync(path.join(repoRoot, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
     expect(source).not.toHaveProperty('urlFetchWhitelist');
     expect(manifest).toEqual({ ...source, urlFetchWhitelist: builtDeployment().urlFetchWhitelist });
     expect(builtDeployment().urlFetchWhitelist).toEqual([
-      'https://engage-api.example.com/engage/v2/',
-      'https://engage-recs.example.com/v1/',
+      'https://engage-api.tests.invalid/engage/v2/',
+      'https://engage-recs.tests.invalid/v1/',
     ]);
   });
 
