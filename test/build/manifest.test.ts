@@ -2,8 +2,10 @@
  * The manifest and the push list. clasp validates neither appsscript.json nor what it sends, so the
  * built manifest is checked against a schema here (V8, exactly the minimal scopes from the platform
  * notes, an https urlFetchWhitelist with paths, written from the deployment config; here the tests'
- * own, test/fixtures/tests.deploy.json), and
- * `clasp status --json`, which works offline, must list exactly the three files a push should send.
+ * own, test/fixtures/tests.deploy.json), and `clasp status --json`, which works offline, must list
+ * exactly the three files a push should send. A fresh clone has no .clasp.json (a deployer's holds
+ * their script ID and is not committed): the check runs against the committed .clasp.json.example,
+ * as the README's offline step does.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -61,13 +63,29 @@ describe('appsscript.json', () => {
 });
 
 describe('clasp push list', () => {
-  it('sends exactly Code.js, sidebar.html and appsscript.json from dist/ (clasp status --json, offline)', () => {
-    const out = execFileSync(path.join(repoRoot, 'node_modules/.bin/clasp'), ['status', '--json'], {
+  it('sends exactly Code.js, sidebar.html and appsscript.json from dist/ (clasp status --json, offline, with .clasp.json.example)', () => {
+    const out = execFileSync(path.join(repoRoot, 'node_modules/.bin/clasp'), ['status', '--json', '--project', '.clasp.json.example'], {
       cwd: repoRoot,
       encoding: 'utf8',
       timeout: 30000,
     });
     const status = JSON.parse(out.slice(out.indexOf('{'))) as { filesToPush: string[] };
     expect([...status.filesToPush].sort()).toEqual(['dist/Code.js', 'dist/appsscript.json', 'dist/sidebar.html']);
+  });
+
+  it('leaves .clasp.json to the deployer: not committed, so `clasp create-script` can write it in a fresh clone', () => {
+    expect(fs.readFileSync(path.join(repoRoot, '.gitignore'), 'utf8').split('\n')).toContain('.clasp.json');
+    const tracked = execFileSync('git', ['ls-files', '.clasp.json', '.clasp.json.example'], { cwd: repoRoot, encoding: 'utf8' });
+    expect(tracked.trim().split('\n')).toEqual(['.clasp.json.example']);
+    expect(JSON.parse(fs.readFileSync(path.join(repoRoot, '.clasp.json.example'), 'utf8'))).toEqual({
+      scriptId: 'REPLACE_WITH_YOUR_SCRIPT_ID',
+      rootDir: 'dist',
+    });
+  });
+
+  it('is pushed by `npm run deploy` with --force: the manifest is generated, and without it clasp asks, and a run without a terminal says No', () => {
+    const scripts = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+      .scripts;
+    expect(scripts.deploy).toBe('npm run build && clasp push --force');
   });
 });
