@@ -48,6 +48,14 @@ export function quotaView(usage: QuotaUsage): QuotaView {
   };
 }
 
+/** A share of a quota taken ahead of its use (DailyQuota.reserve), to be settled when the use is known. */
+export interface QuotaReservation {
+  /** What was taken: at most what was asked, never more than was left. */
+  amount: number;
+  /** Start of the window it was taken in. */
+  windowStartMs: number;
+}
+
 /** Stored as {"s": window start (epoch ms), "n": amount used}. */
 interface StoredWindow {
   s: number;
@@ -88,6 +96,32 @@ export class DailyQuota {
   /** Counts `amount` whatever the total (time already spent cannot be refused). */
   add(amount: number, atMs?: number): void {
     this.update((window) => ({ s: window?.s ?? atMs ?? this.deps.clock.now(), n: (window?.n ?? 0) + amount }));
+  }
+
+  /**
+   * Takes up to `amount` of what is left for a use that begins now and whose size is known only at
+   * its end (a trigger run's time), under the lock, so that an execution starting meanwhile plans with
+   * what remains: one user's hourly runs in several documents overlap. `settle` replaces the share
+   * with the real use. A share that is never settled (the execution was killed) stays counted, which
+   * errs on the safe side. A new window opens at `atMs` (default now).
+   */
+  reserve(amount: number, atMs?: number): QuotaReservation {
+    let share: QuotaReservation = { amount: 0, windowStartMs: atMs ?? this.deps.clock.now() };
+    this.update((window) => {
+      const used = window?.n ?? 0;
+      share = { amount: Math.max(0, Math.min(amount, this.limit - used)), windowStartMs: window?.s ?? share.windowStartMs };
+      return share.amount > 0 ? { s: share.windowStartMs, n: used + share.amount } : undefined;
+    });
+    return share;
+  }
+
+  /** Replaces a share taken with `reserve` by what was really used, more or less than the share. */
+  settle(share: QuotaReservation, used: number, atMs?: number): void {
+    this.update((window) => {
+      if (window && window.s === share.windowStartMs) return { s: window.s, n: Math.max(0, window.n - share.amount + used) };
+      // The share's window closed meanwhile and took the share with it: the use counts in the open window.
+      return { s: window?.s ?? atMs ?? this.deps.clock.now(), n: (window?.n ?? 0) + used };
+    });
   }
 
   /** Apps Script said the quota is spent: count it as full until the window closes (24 hours from now when none is open). */

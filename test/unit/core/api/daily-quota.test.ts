@@ -1,8 +1,8 @@
 /**
  * The add-on's own count of Apps Script's daily quotas: a 24-hour window that opens with the first
  * use (Google: quotas "reset 24 hours after the first request"), counted in the user's store under
- * the user lock, never fatal when the store refuses a write, and Apps Script's word taken when it
- * says the quota is spent.
+ * the user lock, never fatal when the store refuses a write, Apps Script's word taken when it says
+ * the quota is spent, and shares reserved ahead of a use whose size is known only at its end.
  */
 import { DailyQuota, FETCH_COUNT_KEY, FetchQuota, QUOTA_WINDOW_MS } from '../../../../src/core/api/daily-quota';
 import { FetchQuotaError } from '../../../../src/core/errors';
@@ -71,6 +71,26 @@ describe('DailyQuota', () => {
     expect(quota.take(1)).toBe(false);
     clock.advance(QUOTA_WINDOW_MS);
     expect(quota.take(1)).toBe(true);
+  });
+
+  it('reserves a share of what is left under the lock, which a use starting meanwhile sees, and settles it to the real use', () => {
+    const { quota, lock, clock } = setup(90);
+    quota.add(82);
+    const first = quota.reserve(6);
+    expect(first.amount).toBe(6);
+    expect(lock.releases).toBe(lock.tryLocks);
+    const second = quota.reserve(6); // starts while the first is under way
+    expect(second.amount).toBe(2);
+    expect(quota.reserve(6).amount).toBe(0);
+    expect(quota.usage().used).toBe(90);
+    quota.settle(first, 4); // took 4 of its 6
+    quota.settle(second, 1);
+    expect(quota.usage().used).toBe(87);
+    // A share whose window closed before it was settled went with that window: the use counts in the new one.
+    const late = quota.reserve(3);
+    clock.advance(QUOTA_WINDOW_MS);
+    quota.settle(late, 2, clock.now() - 60_000);
+    expect(quota.usage()).toEqual({ used: 2, limit: 90, resetAtMs: clock.now() - 60_000 + QUOTA_WINDOW_MS });
   });
 
   it('reads a missing, unreadable or far-future count as none', () => {
