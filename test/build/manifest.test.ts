@@ -7,8 +7,9 @@
  * their script ID and is not committed): the check runs against the committed .clasp.json.example,
  * as the README's offline step does.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod';
 import { builtDeployment, distManifest, repoRoot } from '../support/paths';
@@ -73,15 +74,32 @@ describe('clasp push list', () => {
     expect([...status.filesToPush].sort()).toEqual(['dist/Code.js', 'dist/appsscript.json', 'dist/sidebar.html']);
   });
 
-  it('leaves .clasp.json to the deployer: not committed, so `clasp create-script` can write it in a fresh clone', () => {
-    expect(fs.readFileSync(path.join(repoRoot, '.gitignore'), 'utf8').split('\n')).toContain('.clasp.json');
-    const tracked = execFileSync('git', ['ls-files', '.clasp.json', '.clasp.json.example'], { cwd: repoRoot, encoding: 'utf8' });
-    expect(tracked.trim().split('\n')).toEqual(['.clasp.json.example']);
-    expect(JSON.parse(fs.readFileSync(path.join(repoRoot, '.clasp.json.example'), 'utf8'))).toEqual({
-      scriptId: 'REPLACE_WITH_YOUR_SCRIPT_ID',
-      rootDir: 'dist',
-    });
-  });
+  it('lets `clasp create-script` go ahead in a fresh clone, which has no .clasp.json: a committed one would stop it', () => {
+    // A fresh clone holds the tracked files: copy its clasp files into an empty folder, with no credentials (offline).
+    const clone = fs.mkdtempSync(path.join(os.tmpdir(), 'engage-clone-'));
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'engage-home-'));
+    const tracked = execFileSync('git', ['ls-files', '.clasp*'], { cwd: repoRoot, encoding: 'utf8' }).trim().split('\n');
+    expect(tracked.sort()).toEqual(['.clasp.json.example', '.claspignore']);
+    for (const file of tracked) fs.copyFileSync(path.join(repoRoot, file), path.join(clone, file));
+    const createScript = () => {
+      const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, USERPROFILE: home };
+      delete env.clasp_config_project;
+      delete env.clasp_config_auth;
+      const args = ['create-script', '--type', 'standalone', '--title', 'Engage for Sheets', '--rootDir', 'dist'];
+      const run = spawnSync(path.join(repoRoot, 'node_modules/.bin/clasp'), args, { cwd: clone, env, encoding: 'utf8', timeout: 30000 });
+      return { status: run.status, output: `${run.stdout}${run.stderr}` };
+    };
+    try {
+      // It gets as far as asking for the Google sign-in it needs (what `clasp login` gives).
+      expect(createScript()).toEqual({ status: 1, output: expect.stringMatching(/No credentials found/) });
+      // With a .clasp.json naming a script, as the repository once committed, it stops before that, exiting 0.
+      fs.copyFileSync(path.join(clone, '.clasp.json.example'), path.join(clone, '.clasp.json'));
+      expect(createScript()).toEqual({ status: 0, output: expect.stringMatching(/Project file already exists\./) });
+    } finally {
+      fs.rmSync(clone, { recursive: true, force: true });
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('is pushed by `npm run deploy` with --force: the manifest is generated, and without it clasp asks, and a run without a terminal says No', () => {
     const scripts = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
