@@ -3,7 +3,7 @@
  * stubs), dist/appsscript.json and dist/sidebar.html (the sidebar page with its script and styles
  * inlined, each bundled by esbuild, because HtmlService serves one file). dist/ is what clasp pushes.
  *
- * The deployment config (engage.deploy.json, or `--config <file>` / ENGAGE_DEPLOY_CONFIG) gives the
+ * The deployment config (`--config <file>` / ENGAGE_DEPLOY_CONFIG, else the example engage.deploy.json) gives the
  * manifest its urlFetchWhitelist and the bundle its default settings and quotas (DEPLOYMENT in
  * src/gas/deployment.ts); appsscript.json in the repository is the manifest without the whitelist.
  * `--out <folder>` writes elsewhere than dist/.

@@ -49,9 +49,11 @@ function entryMatches(url: Parsed, entry: string): boolean {
   return ['', '/', '?', '#'].includes(url.rest.charAt(e.rest.length));
 }
 
+/** localhost, [::1] or a dotted address of 127.0.0.0/8, as the add-on's own check (src/core/api/deployment.ts). */
 export function isLoopback(url: string): boolean {
-  const host = parse(url)?.host.replace(/:\d+$/, '');
-  return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host ?? '');
+  const host = parse(url)?.host.replace(/:\d+$/, '') ?? '';
+  const v4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  return host === 'localhost' || host === '[::1]' || v4?.slice(1).every((part) => Number(part) <= 255) === true;
 }
 
 /** True when Apps Script would fetch `url` under these entries (always, with no whitelist). */

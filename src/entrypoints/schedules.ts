@@ -6,6 +6,7 @@
  */
 import { type RefreshSummary, type ScheduleList, userMessage } from '../core';
 import { touchRefreshCell } from '../gas/refresh-cell';
+import { asExecution } from '../gas/execution';
 import { createScheduleService } from '../gas/schedule-services';
 import { withUserMessage } from './user-errors';
 
@@ -90,6 +91,10 @@ export function deleteSchedule(id: unknown): ScheduleList {
 export function onScheduledRefresh(e?: unknown): void {
   void e;
   const startedAtMs = Date.now();
+  asExecution(() => scheduledRefresh(startedAtMs));
+}
+
+function scheduledRefresh(startedAtMs: number): void {
   try {
     const summary = createScheduleService().runDue(startedAtMs);
     if (summary.refreshed.length > 0) refreshFormulas();

@@ -6,6 +6,7 @@
  */
 import { type AddonDeps, EngageAddon, EngageSession } from '../core';
 import { DEPLOYMENT } from './deployment';
+import { onExecutionEnd } from './execution';
 import { gzipCompressor } from './gzip-compressor';
 import { UrlFetchTransport } from './url-fetch-transport';
 import { PropertiesStore, ServiceCache, ServiceLock, blockingSleeper, systemClock } from './stores';
@@ -39,5 +40,6 @@ function addonDeps(context: AddonContext): AddonDeps {
     timeZone: spreadsheet ? spreadsheet.getSpreadsheetTimeZone() : Session.getScriptTimeZone(),
     inCustomFunction: context.inCustomFunction === true,
     deployment: DEPLOYMENT,
+    atExecutionEnd: onExecutionEnd,
   };
 }

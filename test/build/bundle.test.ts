@@ -1,7 +1,7 @@
 /**
  * The built bundle is something Apps Script accepts: a plain ES2020 script whose top level declares
  * one stub per entry point, carrying the entry point's JSDoc, and whose module scope calls no service.
- * These tests read dist/ as written by `npm run build` (npm test builds first).
+ * These tests read dist/ as the build writes it (jest's global setup builds it for the tests' deployment first).
  */
 import fs from 'node:fs';
 import path from 'node:path';

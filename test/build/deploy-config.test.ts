@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createGasHost, type GasHost } from '../../dev/gas-host';
+import { TRIGGER_RUNTIME_KEY } from '../../src/core/api/daily-quota';
 import { repoRoot } from '../support/paths';
 
 const TSX = path.join(repoRoot, 'node_modules/.bin/tsx');
@@ -95,6 +96,13 @@ describe('a build for the deployment at https://reports.example.net/engage/v2/',
       allowedAddresses: ['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/'],
     });
     expect(state.quota).toMatchObject({ accountType: 'workspace', urlFetch: { limit: 100_000 } });
+    // The daily trigger runtime scheduled runs plan with, as the Schedules tab shows it: 6 hours on
+    // Workspace, so 100 minutes already used (past a consumer account's 90) leave 260.
+    const listRuntime = () =>
+      (host.call('listSchedules', [], { user: OWNER }) as { triggerRuntime: { used: number; limit: number } }).triggerRuntime;
+    expect(listRuntime()).toEqual({ used: 0, limit: 6 * 3_600_000 });
+    host.properties('user', OWNER).set(TRIGGER_RUNTIME_KEY, JSON.stringify({ s: host.clock.now(), n: 100 * 60_000 }));
+    expect(listRuntime()).toMatchObject({ used: 100 * 60_000, limit: 6 * 3_600_000 });
     host.call('saveSettings', [{ reportingBaseUrl: 'https://reports.example.net/engage/v2' }], { user: OWNER });
     host.call('saveSettings', [{ reportingBaseUrl: 'http://127.0.0.1:8787/engage/v2' }], { user: OWNER });
     expect(() => host.call('saveSettings', [{ reportingBaseUrl: 'http://reports.example.net/engage/v2' }], { user: OWNER })).toThrow(

@@ -1,11 +1,15 @@
 /**
  * The manifest and the push list. clasp validates neither appsscript.json nor what it sends, so the
  * built manifest is checked against a schema here (V8, exactly the minimal scopes from the platform
- * notes, an https urlFetchWhitelist with paths, written from the deployment config), and
- * `clasp status --json`, which works offline, must list exactly the three files a push should send.
+ * notes, an https urlFetchWhitelist with paths, written from the deployment config; here the tests'
+ * own, test/fixtures/tests.deploy.json), and `clasp status --json`, which works offline, must list
+ * exactly the three files a push should send. A fresh clone has no .clasp.json (a deployer's holds
+ * their script ID and is not committed): the check runs against the committed .clasp.json.example,
+ * as the README's offline step does.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod';
 import { builtDeployment, distManifest, repoRoot } from '../support/paths';
@@ -41,13 +45,13 @@ describe('appsscript.json', () => {
     expect([...scopes].sort()).toEqual(MINIMAL_SCOPES);
   });
 
-  it("is the repository's manifest with the whitelist of the deployment config (engage.deploy.json), and nothing else changed", () => {
+  it("is the repository's manifest with the whitelist of the tests' deployment config, and nothing else changed", () => {
     const source = JSON.parse(fs.readFileSync(path.join(repoRoot, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
     expect(source).not.toHaveProperty('urlFetchWhitelist');
     expect(manifest).toEqual({ ...source, urlFetchWhitelist: builtDeployment().urlFetchWhitelist });
     expect(builtDeployment().urlFetchWhitelist).toEqual([
-      'https://engage-api.example.com/engage/v2/',
-      'https://engage-recs.example.com/v1/',
+      'https://engage-api.tests.invalid/engage/v2/',
+      'https://engage-recs.tests.invalid/v1/',
     ]);
   });
 
@@ -60,13 +64,46 @@ describe('appsscript.json', () => {
 });
 
 describe('clasp push list', () => {
-  it('sends exactly Code.js, sidebar.html and appsscript.json from dist/ (clasp status --json, offline)', () => {
-    const out = execFileSync(path.join(repoRoot, 'node_modules/.bin/clasp'), ['status', '--json'], {
+  it('sends exactly Code.js, sidebar.html and appsscript.json from dist/ (clasp status --json, offline, with .clasp.json.example)', () => {
+    const out = execFileSync(path.join(repoRoot, 'node_modules/.bin/clasp'), ['status', '--json', '--project', '.clasp.json.example'], {
       cwd: repoRoot,
       encoding: 'utf8',
       timeout: 30000,
     });
     const status = JSON.parse(out.slice(out.indexOf('{'))) as { filesToPush: string[] };
     expect([...status.filesToPush].sort()).toEqual(['dist/Code.js', 'dist/appsscript.json', 'dist/sidebar.html']);
+  });
+
+  it('lets `clasp create-script` go ahead in a fresh clone, which has no .clasp.json: a committed one would stop it', () => {
+    // A fresh clone holds the tracked files: copy its clasp files into an empty folder, with no credentials (offline).
+    const clone = fs.mkdtempSync(path.join(os.tmpdir(), 'engage-clone-'));
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'engage-home-'));
+    const tracked = execFileSync('git', ['ls-files', '.clasp*'], { cwd: repoRoot, encoding: 'utf8' }).trim().split('\n');
+    expect(tracked.sort()).toEqual(['.clasp.json.example', '.claspignore']);
+    for (const file of tracked) fs.copyFileSync(path.join(repoRoot, file), path.join(clone, file));
+    const createScript = () => {
+      const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, USERPROFILE: home };
+      delete env.clasp_config_project;
+      delete env.clasp_config_auth;
+      const args = ['create-script', '--type', 'standalone', '--title', 'Engage for Sheets', '--rootDir', 'dist'];
+      const run = spawnSync(path.join(repoRoot, 'node_modules/.bin/clasp'), args, { cwd: clone, env, encoding: 'utf8', timeout: 30000 });
+      return { status: run.status, output: `${run.stdout}${run.stderr}` };
+    };
+    try {
+      // It gets as far as asking for the Google sign-in it needs (what `clasp login` gives).
+      expect(createScript()).toEqual({ status: 1, output: expect.stringMatching(/No credentials found/) });
+      // With a .clasp.json naming a script, as the repository once committed, it stops before that, exiting 0.
+      fs.copyFileSync(path.join(clone, '.clasp.json.example'), path.join(clone, '.clasp.json'));
+      expect(createScript()).toEqual({ status: 0, output: expect.stringMatching(/Project file already exists\./) });
+    } finally {
+      fs.rmSync(clone, { recursive: true, force: true });
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('is pushed by `npm run deploy` with --force: the manifest is generated, and without it clasp asks, and a run without a terminal says No', () => {
+    const scripts = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+      .scripts;
+    expect(scripts.deploy).toBe('npm run build && clasp push --force');
   });
 });

@@ -175,6 +175,40 @@ describe('the daily URL Fetch quota', () => {
     h.signIn();
   });
 
+  /** The add-on's count in the user's properties, and Apps Script's own (the host's). */
+  const counts = () => [
+    (JSON.parse(h.host.properties('user', OWNER).get(FETCH_COUNT_KEY) ?? '{"n":0}') as { n: number }).n,
+    h.host.state.quotas.dailyUse(OWNER, 'urlFetch').used,
+  ];
+
+  it("counts a scheduled run's 120 requests exactly, with 30 reads and writes of the user's properties at most", async () => {
+    for (let n = 1; n <= 40; n++) call('saveSchedule', dailyReport(n));
+    h.host.resetCounters();
+    const [run] = nextTriggerRun();
+    expect(run).toMatchObject({ ok: true });
+    const c = h.host.counters;
+    const fetchCalls = (c['UrlFetchApp.fetch'] ?? 0) + (c['UrlFetchApp.fetchAll'] ?? 0);
+    expect([c['http.requests'], fetchCalls]).toEqual([120, 80]);
+    // Everything the run did with the user's properties (sign-in, settings, trigger runtime, the count):
+    // 24 here, where reading the settings for every report and writing the count at every fetch took 249.
+    expect((c['Properties.user.reads'] ?? 0) + (c['Properties.user.writes'] ?? 0)).toBeLessThanOrEqual(30);
+    const [counted, appsScript] = counts();
+    expect(counted).toBe(appsScript);
+    expect(counted).toBe(121); // the sign-in and the run
+  });
+
+  it('counts formulas recalculating at once exactly: no execution loses what another wrote', async () => {
+    const lookups = ['ENGAGE_PUBLISHERS', 'ENGAGE_COUNTRIES', 'ENGAGE_TIMEZONES'];
+    lookups.forEach((f, i) => {
+      for (let n = 0; n < 4; n++) h.host.setCell('Sheet1', `${String.fromCharCode(65 + i * 8)}${1 + n * 50}`, `=${f}("x${n}")`);
+    });
+    const results = await h.host.recalculate();
+    expect(results.filter((r) => r.error !== undefined)).toEqual([]);
+    const [counted, appsScript] = counts();
+    expect(counted).toBe(appsScript);
+    expect(counted).toBe(1 + 12);
+  });
+
   it('defers scheduled runs at 80% of it, leaving the reports untouched, while formulas still fetch', async () => {
     for (let n = 1; n <= 3; n++) call('saveSchedule', dailyReport(n));
     h.host.properties('user', OWNER).set(FETCH_COUNT_KEY, JSON.stringify({ s: START_MS, n: 16_000 }));

@@ -6,7 +6,7 @@ import { EDITOR, OWNER, startAddon, type AddonHarness } from '../support/addon-h
 import { BIG_PUBLISHER_ID, DEMO_USER } from '../support/emulator';
 import { builtDeployment } from '../support/paths';
 
-/** The addresses and whitelist the tested bundle was built with (engage.deploy.json). */
+/** The addresses and whitelist the tested bundle was built with (test/fixtures/tests.deploy.json). */
 const DEPLOYMENT = builtDeployment();
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -4,7 +4,8 @@
  * not resolve. Each is final after exactly one fetch attempt (the host's fetch log counts attempts,
  * refused ones included), with one sentence a user can act on, no wait, no request to Engage and no
  * result cached. The host refuses as Apps Script does (dev/gas-host/README.md); the whitelist is the
- * one the build wrote into dist/appsscript.json from engage.deploy.json.
+ * one the build wrote into dist/appsscript.json from the tests' deployment (test/fixtures/tests.deploy.json),
+ * whose hosts end in .invalid: a name that never resolves (RFC 6761), so the DNS failure is certain.
  */
 import { type AddonHarness, OWNER } from '../support/addon-host';
 import { BIG_PUBLISHER_ID } from '../support/emulator';
@@ -82,6 +83,7 @@ describe('with the usual quotas', () => {
     const startedAt = h.host.clock.now();
     const result = h.host.evaluateFormula('Sheet1', 'A1', '=ENGAGE_TIMEZONES("dns")');
     const host = new URL(DEPLOYMENT.reportingBaseUrl).host;
+    expect(host).toMatch(/\.invalid$/);
     expect(result.error).toBe(
       `The host ${host} could not be found (a DNS error), so Engage was not asked: check the address in the Engage sidebar under Account > Settings.`,
     );

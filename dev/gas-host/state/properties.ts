@@ -31,6 +31,12 @@ export class PropertyStores {
     return store;
   }
 
+  /** Counts a call as Apps Script's Properties quota does (reads and writes), in all and per store. */
+  private tally(scope: StoreScope, kind: 'reads' | 'writes'): void {
+    this.count(`Properties.${kind}`);
+    this.count(`Properties.${scope}.${kind}`);
+  }
+
   private storeFor(execution: ExecutionInfo, scope: StoreScope): Map<string, string> {
     return this.of(scope, storeUser(this.document, execution));
   }
@@ -59,25 +65,25 @@ export class PropertyStores {
 
   readonly ops: ServedOps<keyof PropertiesOps> = {
     propertiesGet: (execution, scope, key) => {
-      this.count('Properties.reads');
+      this.tally(scope, 'reads');
       return this.storeFor(execution, scope).get(key) ?? null;
     },
     propertiesGetAll: (execution, scope) => {
-      this.count('Properties.reads');
+      this.tally(scope, 'reads');
       return Object.fromEntries(this.storeFor(execution, scope));
     },
     propertiesKeys: (execution, scope) => {
-      this.count('Properties.reads');
+      this.tally(scope, 'reads');
       return [...this.storeFor(execution, scope).keys()];
     },
     propertiesSet: (execution, scope, entries, replaceAll, method) => {
       this.checkWrite(execution, scope, method);
-      this.count('Properties.writes');
+      this.tally(scope, 'writes');
       this.write(this.storeFor(execution, scope), Object.entries(entries), replaceAll);
     },
     propertiesDelete: (execution, scope, key, method) => {
       this.checkWrite(execution, scope, method);
-      this.count('Properties.writes');
+      this.tally(scope, 'writes');
       const store = this.storeFor(execution, scope);
       if (key === null) store.clear();
       else store.delete(key);

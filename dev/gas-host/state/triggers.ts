@@ -9,6 +9,9 @@ import { GasException, type ServedOps, type TriggerOps, type TriggerRecord, type
 import type { DocumentIdentity } from './document';
 
 export const TRIGGERS_PER_USER_LIMIT = 20;
+/** What Apps Script throws for a trigger past the user's 20 (the words users report). */
+export const TOO_MANY_TRIGGERS_MESSAGE =
+  'This script has too many triggers. Triggers must be deleted from the script before more can be added.';
 const HOUR_MS = 3_600_000;
 
 export interface TriggerRules {
@@ -56,7 +59,7 @@ export class TriggerStore {
       }
     }
     if (this.records.filter((t) => t.user === user).length >= TRIGGERS_PER_USER_LIMIT) {
-      throw new GasException('This script has too many triggers. Triggers must be deleted from the script before more can be added.');
+      throw new GasException(TOO_MANY_TRIGGERS_MESSAGE);
     }
     const record: TriggerRecord = { id: String(this.nextTriggerId()), handlerFunction: spec.handlerFunction, eventType, user, documentId };
     if (eventType === 'CLOCK') {

@@ -12,7 +12,15 @@
  * shared by every user of the add-on (docs/shared-state.md says why).
  */
 import { SIGN_IN_BUDGET_MS } from '../budgets';
-import { DailyQuota, FETCH_COUNT_KEY, FetchQuota, quotaView, TRIGGER_RUNTIME_KEY, type QuotaView } from '../api/daily-quota';
+import {
+  DailyQuota,
+  FETCH_COUNT_KEY,
+  FETCH_COUNT_SAVE_EVERY,
+  FetchQuota,
+  quotaView,
+  TRIGGER_RUNTIME_KEY,
+  type QuotaView,
+} from '../api/daily-quota';
 import { ACCOUNT_QUOTAS, type AccountType, type Deployment } from '../api/deployment';
 import { EngageClient, type CallOptions, type RunReportOptions } from '../api/engage-client';
 import type { ReportResult } from '../api/paging';
@@ -62,6 +70,11 @@ export interface SessionDeps {
   inCustomFunction?: boolean;
   /** The deployment built into the bundle: default addresses, the whitelist addresses must match, the account type's quotas. */
   deployment?: Deployment;
+  /**
+   * Hands over work for the end of the execution (src/gas/execution.ts): the URL Fetch count's last
+   * write. Given, the count is written in batches (FetchQuota); without it, at every attempt.
+   */
+  atExecutionEnd?: (finish: () => void) => void;
 }
 
 export interface SessionState {
@@ -104,7 +117,9 @@ export class EngageSession implements ScheduleAccount {
   constructor(private readonly deps: SessionDeps) {
     this.settings = new SettingsStore(deps.userStore, deps.deployment);
     this.tokens = new TokenStore(deps.userStore, deps.clock);
-    this.fetchQuota = new FetchQuota(this.dailyQuota(FETCH_COUNT_KEY, this.quotas().urlFetchCallsPerDay), deps.clock);
+    const batched = deps.atExecutionEnd ? { saveEvery: FETCH_COUNT_SAVE_EVERY } : {};
+    this.fetchQuota = new FetchQuota(this.dailyQuota(FETCH_COUNT_KEY, this.quotas().urlFetchCallsPerDay), deps.clock, batched);
+    deps.atExecutionEnd?.(() => this.fetchQuota.save());
   }
 
   // ---- Signing in and out ----
@@ -179,7 +194,7 @@ export class EngageSession implements ScheduleAccount {
       session: this.state(),
       settings: publicSettings(this.settings.load(), this.deps.deployment),
       timeZone: this.deps.timeZone,
-      quota: { accountType: this.accountType(), urlFetch: quotaView(this.fetchQuota.quota.usage()) },
+      quota: { accountType: this.accountType(), urlFetch: quotaView(this.fetchQuota.usage()) },
     };
   }
 

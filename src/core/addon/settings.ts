@@ -85,6 +85,8 @@ const FETCHED_ADDRESS: Partial<Record<SettingName, (value: string) => string>> =
 };
 
 export class SettingsStore {
+  private saved: Settings | undefined;
+
   constructor(
     private readonly store: KeyValueStore,
     private readonly deployment?: Deployment,
@@ -100,16 +102,23 @@ export class SettingsStore {
     return { ...defaults, ...this.stored() };
   }
 
-  /** What the user saved; defaults are not stored, so a new deployment's defaults reach everyone who kept them. */
+  /**
+   * What the user saved; defaults are not stored, so a new deployment's defaults reach everyone who
+   * kept them. Read once per store (one execution): each read of the user's properties counts
+   * against Apps Script's daily Properties quota.
+   */
   private stored(): Settings {
+    if (this.saved) return this.saved;
     const raw = this.store.get(SETTINGS_STORE_KEY);
-    if (!raw) return {};
+    let saved: Settings = {};
     try {
-      const parsed = settingsSchema.safeParse(JSON.parse(raw));
-      return parsed.success ? parsed.data : {};
+      const parsed = raw ? settingsSchema.safeParse(JSON.parse(raw)) : undefined;
+      if (parsed?.success) saved = parsed.data;
     } catch {
-      return {};
+      // Unreadable settings are no settings.
     }
+    this.saved = saved;
+    return saved;
   }
 
   /**
@@ -144,6 +153,7 @@ export class SettingsStore {
       );
     }
     this.store.set(SETTINGS_STORE_KEY, JSON.stringify(parsed.data));
+    this.saved = parsed.data;
     return this.load();
   }
 

@@ -48,6 +48,14 @@ export function quotaView(usage: QuotaUsage): QuotaView {
   };
 }
 
+/** A share of a quota taken ahead of its use (DailyQuota.reserve), to be settled when the use is known. */
+export interface QuotaReservation {
+  /** What was taken: at most what was asked, never more than was left. */
+  amount: number;
+  /** Start of the window it was taken in. */
+  windowStartMs: number;
+}
+
 /** Stored as {"s": window start (epoch ms), "n": amount used}. */
 interface StoredWindow {
   s: number;
@@ -68,8 +76,7 @@ export class DailyQuota {
   ) {}
 
   usage(): QuotaUsage {
-    const window = this.read();
-    return window ? { used: window.n, limit: this.limit, resetAtMs: window.s + QUOTA_WINDOW_MS } : { used: 0, limit: this.limit };
+    return this.usageOf(this.read());
   }
 
   /**
@@ -77,17 +84,52 @@ export class DailyQuota {
    * otherwise counts nothing and returns false. A new window opens at `atMs` (default now).
    */
   take(amount: number, options: { ceiling?: number; atMs?: number } = {}): boolean {
+    return this.count(amount, options).counted;
+  }
+
+  /** As `take`, with the count as it stands afterwards (read under the lock): one read and one write of the store. */
+  count(amount: number, options: { ceiling?: number; atMs?: number } = {}): { counted: boolean; usage: QuotaUsage } {
     const ceiling = options.ceiling ?? this.limit;
-    return this.update((window) => {
+    let after: StoredWindow | undefined;
+    const counted = this.update((window) => {
+      after = window;
       const used = window?.n ?? 0;
       if (used + amount > ceiling) return undefined;
-      return { s: window?.s ?? options.atMs ?? this.deps.clock.now(), n: used + amount };
+      after = { s: window?.s ?? options.atMs ?? this.deps.clock.now(), n: used + amount };
+      return after;
     });
+    return { counted, usage: this.usageOf(after) };
   }
 
   /** Counts `amount` whatever the total (time already spent cannot be refused). */
   add(amount: number, atMs?: number): void {
     this.update((window) => ({ s: window?.s ?? atMs ?? this.deps.clock.now(), n: (window?.n ?? 0) + amount }));
+  }
+
+  /**
+   * Takes up to `amount` of what is left for a use that begins now and whose size is known only at
+   * its end (a trigger run's time), under the lock, so that an execution starting meanwhile plans with
+   * what remains: one user's hourly runs in several documents overlap. `settle` replaces the share
+   * with the real use. A share that is never settled (the execution was killed) stays counted, which
+   * errs on the safe side. A new window opens at `atMs` (default now).
+   */
+  reserve(amount: number, atMs?: number): QuotaReservation {
+    let share: QuotaReservation = { amount: 0, windowStartMs: atMs ?? this.deps.clock.now() };
+    this.update((window) => {
+      const used = window?.n ?? 0;
+      share = { amount: Math.max(0, Math.min(amount, this.limit - used)), windowStartMs: window?.s ?? share.windowStartMs };
+      return share.amount > 0 ? { s: share.windowStartMs, n: used + share.amount } : undefined;
+    });
+    return share;
+  }
+
+  /** Replaces a share taken with `reserve` by what was really used, more or less than the share. */
+  settle(share: QuotaReservation, used: number, atMs?: number): void {
+    this.update((window) => {
+      if (window && window.s === share.windowStartMs) return { s: window.s, n: Math.max(0, window.n - share.amount + used) };
+      // The share's window closed meanwhile and took the share with it: the use counts in the open window.
+      return { s: window?.s ?? atMs ?? this.deps.clock.now(), n: (window?.n ?? 0) + used };
+    });
   }
 
   /** Apps Script said the quota is spent: count it as full until the window closes (24 hours from now when none is open). */
@@ -96,6 +138,10 @@ export class DailyQuota {
     const usage = this.usage();
     // When the store refused the write, still answer with a full window.
     return usage.used >= this.limit ? usage : { used: this.limit, limit: this.limit, resetAtMs: this.deps.clock.now() + QUOTA_WINDOW_MS };
+  }
+
+  private usageOf(window: StoredWindow | undefined): QuotaUsage {
+    return window ? { used: window.n, limit: this.limit, resetAtMs: window.s + QUOTA_WINDOW_MS } : { used: 0, limit: this.limit };
   }
 
   /** The open window, or undefined when none is (never used, closed, or unreadable). */
@@ -148,24 +194,93 @@ export class DailyQuota {
  */
 export const FORMULA_RESERVE_SHARE = 0.2;
 
-/** The URL Fetch count as the request sender uses it: every attempt is counted before it is made, batch members one by one. */
+/**
+ * Calls an execution may make before it writes them to the count, when the end of the execution is
+ * told (`FetchQuota`): the most an execution that Apps Script ends at its time limit leaves uncounted.
+ */
+export const FETCH_COUNT_SAVE_EVERY = 20;
+
+/**
+ * The URL Fetch count as one execution's request sender uses it: every attempt is counted before it
+ * is made, batch members one by one.
+ *
+ * What it costs: Apps Script allows 50,000 reads and writes of properties a day on a consumer account,
+ * more than URL Fetch's 20,000 calls but not twice as many, so a read and a write of the count for
+ * every fetch could spend the properties first. An execution's first fetch is counted at once, one
+ * locked read and write, so an execution that fetches once costs what it always did and no other
+ * execution misses it. Later fetches are added up in memory and written together, one locked read and
+ * write, every FETCH_COUNT_SAVE_EVERY calls and when the execution ends (`save`, which the entry
+ * points call); the scheduled run's check of its share reads no property at all. A scheduled run of
+ * 120 requests in 80 fetches used to take 200 reads and writes of the count and now takes 15.
+ *
+ * The trade-off: each write adds this execution's calls to the count read under the user lock, so no
+ * execution's calls are lost to another's, but other executions see the calls of a running one up to
+ * 19 calls late, and an execution that Apps Script ends at its time limit leaves up to 19 uncounted.
+ * The count only plans (scheduled runs stop at 80%, formulas say when the quota resets); Apps Script's
+ * own refusal is recognised whatever the count says. Without `saveEvery` (tests, and callers that
+ * cannot tell when the execution ends) every attempt is written at once.
+ */
 export class FetchQuota implements FetchCounter {
+  /** The count as this execution last read or wrote it (undefined until it is needed). */
+  private seen: QuotaUsage | undefined;
+  /** Calls this execution counted since it last wrote the count. */
+  private unsaved = 0;
+  private written = false;
+  private readonly saveEvery: number;
+
   constructor(
     readonly quota: DailyQuota,
     private readonly clock: Clock,
-  ) {}
+    options: { saveEvery?: number } = {},
+  ) {
+    this.saveEvery = Math.max(1, options.saveEvery ?? 1);
+  }
 
   spend(calls: number): void {
-    if (!this.quota.take(calls)) throw this.error(this.quota.usage(), true);
+    if (!this.written) {
+      const { counted, usage } = this.quota.count(calls);
+      this.seen = usage;
+      if (!counted) throw this.error(usage, true);
+      this.written = true;
+      return;
+    }
+    if (this.usage().used + calls > this.quota.limit) {
+      // Re-read before refusing: the window may have closed since.
+      this.save(true);
+      if (this.usage().used + calls > this.quota.limit) throw this.error(this.usage(), true);
+    }
+    this.unsaved += calls;
+    if (this.unsaved >= this.saveEvery) this.save();
+  }
+
+  /**
+   * Writes the calls counted since the last write (one locked read and write); the execution's end
+   * calls it. With nothing to write, `reread` reads the count again instead.
+   */
+  save(reread = false): void {
+    if (this.unsaved === 0) {
+      if (reread) this.seen = this.quota.usage();
+      return;
+    }
+    this.seen = this.quota.count(this.unsaved, { ceiling: Number.POSITIVE_INFINITY }).usage;
+    this.unsaved = 0;
+  }
+
+  /** The count with this execution's calls not yet written; read once when this execution has not read it. */
+  usage(): QuotaUsage {
+    this.seen ??= this.quota.usage();
+    return { ...this.seen, used: this.seen.used + this.unsaved };
   }
 
   spent(): FetchQuotaError {
-    return this.error(this.quota.markSpent(), false);
+    this.save();
+    this.seen = this.quota.markSpent();
+    return this.error(this.seen, false);
   }
 
   /** Whether `calls` more fit before the reserve kept for the user's own formulas and sidebar. */
   roomForScheduled(calls: number): boolean {
-    const { used, limit } = this.quota.usage();
+    const { used, limit } = this.usage();
     return used + calls <= Math.floor(limit * (1 - FORMULA_RESERVE_SHARE));
   }
 

@@ -59,10 +59,19 @@ function hostOf(url: string): string | undefined {
   return authority.startsWith('[') ? authority.replace(/\](:\d*)?$/, ']') : authority.replace(/:\d*$/, '');
 }
 
-/** An address on this machine: the playground's and the tests' emulator, which only a local host can reach. */
+/** A dotted IPv4 address in 127.0.0.0/8, every part 0 to 255 (no shortened forms such as 127.1). */
+function isLoopbackIPv4(host: string): boolean {
+  const parts = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  return parts?.slice(1).every((part) => Number(part) <= 255) === true;
+}
+
+/**
+ * An address on this machine: localhost, [::1] or any address of 127.0.0.0/8 (the playground's and
+ * the tests' emulator, which only a local host can reach). The README's "Deploying with clasp" names the same.
+ */
 export function isLoopbackUrl(url: string): boolean {
   const host = hostOf(url);
-  return host !== undefined && (LOOPBACK_HOSTS.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host));
+  return host !== undefined && (LOOPBACK_HOSTS.has(host) || isLoopbackIPv4(host));
 }
 
 /**

@@ -8,8 +8,9 @@
  * first, so a full trigger quota refuses the change before anything is saved.
  *
  * Scheduled runs spend the user's daily trigger runtime (90 minutes, 6 hours on Workspace), counted
- * in the user's properties: a run gets no more of it than is left, and what it cannot reach waits,
- * first in line, for the window to reopen.
+ * in the user's properties: a run takes its share of what is left when it starts (so overlapping
+ * runs of one user in several documents share it), and what it cannot reach waits, first in line,
+ * for the next run or for the window to reopen.
  */
 import { quotaView, type DailyQuota, type QuotaView } from '../api/daily-quota';
 import type { ReportInput, ReportQuery } from '../api/report-request';
@@ -165,18 +166,21 @@ export class ScheduleService {
 
   /**
    * The trigger's run: what is due for the current user, within the trigger runtime left in the
-   * user's 24-hour window (no request starts later than the wrap-up time before it runs out), then
-   * the run's time counted and the trigger reconciled.
+   * user's 24-hour window, then the run's time counted and the trigger reconciled. The run first takes
+   * its share of what is left (a whole run's 6 minutes at most) under the user lock, so that a run of
+   * the same user in another document starting meanwhile plans with the rest: together they stay
+   * within the day's runtime. No request starts later than the wrap-up time before the share runs
+   * out; the real time replaces the share when the run ends.
    */
   runDue(startedAtMs: number): RefreshSummary {
     const runtime = this.deps.account.triggerRuntime();
-    const { used, limit } = runtime.usage();
-    const fetchBudgetMs = Math.max(0, Math.min(RUN_FETCH_BUDGET_MS, limit - used - RUN_WRAP_UP_MS));
+    const share = runtime.reserve(RUN_FETCH_BUDGET_MS + RUN_WRAP_UP_MS, startedAtMs);
+    const fetchBudgetMs = Math.max(0, Math.min(RUN_FETCH_BUDGET_MS, share.amount - RUN_WRAP_UP_MS));
     let summary: RefreshSummary;
     try {
       summary = this.runner().run({ startedAtMs, fetchBudgetMs });
     } finally {
-      runtime.add(Math.max(0, this.deps.clock.now() - startedAtMs), startedAtMs);
+      runtime.settle(share, Math.max(0, this.deps.clock.now() - startedAtMs), startedAtMs);
     }
     if (fetchBudgetMs < RUN_FETCH_BUDGET_MS && summary.deferred.length > 0) summary.stoppedBecause ??= 'trigger-runtime';
     this.syncTrigger();

@@ -27,6 +27,7 @@ function tryLock(scope) {
 }
 function install() { return ScriptApp.newTrigger('hourly').timeBased().everyHours(1).create().getUniqueId(); }
 function hourly() { PropertiesService.getDocumentProperties().setProperty('ran', 'yes'); }
+function slowHourly() { var started = Date.now(); Utilities.sleep(60000); PropertiesService.getDocumentProperties().setProperty('ran', String(started)); }
 `;
 
 function twoDocuments(clock: 'real' | 'virtual' = 'virtual') {
@@ -84,5 +85,27 @@ describe('documents of one deployment', () => {
     expect(runs).toHaveLength(1);
     expect(a.properties('document').get('ran')).toBe('yes');
     expect(b.properties('document').get('ran')).toBeUndefined();
+  });
+
+  it("run the due triggers of several documents at once in workers, each spending its user's daily runtime", async () => {
+    const { deployment, a, b } = twoDocuments();
+    const install = (host: typeof a) => host.call('installSlow', [], { user: 'cy@example.com' });
+    a.load(`${BUNDLE}\nfunction installSlow() { ScriptApp.newTrigger('slowHourly').timeBased().everyHours(1).create(); }`);
+    b.load(`${BUNDLE}\nfunction installSlow() { ScriptApp.newTrigger('slowHourly').timeBased().everyHours(1).create(); }`);
+    install(a);
+    install(b);
+    deployment.clock.advance(3_600_000);
+    const started = deployment.clock.now();
+    const runs = await Promise.all([a.runDueTriggersConcurrently(), b.runDueTriggersConcurrently()]);
+    expect(runs.flat().map((r) => [r.handlerFunction, r.user, r.ok])).toEqual([
+      ['slowHourly', 'cy@example.com', true],
+      ['slowHourly', 'cy@example.com', true],
+    ]);
+    // Each began at most one minute of virtual time after the due time, before the other's sleep had
+    // ended: they overlapped (on a virtual clock the sleeps of concurrent executions add up).
+    const starts = [a, b].map((host) => Number(host.properties('document').get('ran')) - started);
+    expect(starts.every((ms) => ms >= 0 && ms <= 60_000)).toBe(true);
+    expect(a.state.quotas.dailyUse('cy@example.com', 'triggerRuntime').used).toBeGreaterThanOrEqual(2 * 60_000);
+    await Promise.all([a.close(), b.close()]);
   });
 });

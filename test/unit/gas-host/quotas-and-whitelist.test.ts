@@ -6,6 +6,8 @@
  * 24 hours after the first use ("Quotas are per user and reset 24 hours after the first request").
  */
 import { createGasHost } from '../../../dev/gas-host';
+import { isLoopback } from '../../../dev/gas-host/url-whitelist';
+import { isLoopbackUrl } from '../../../src/core/api/deployment';
 import { startTestHttpServer, type TestHttpServer } from '../../support/gas-http-server';
 
 const BUNDLE = `
@@ -30,6 +32,21 @@ describe('the urlFetchWhitelist of the manifest', () => {
     expect(host.fetchLog.map((f) => [f.host, f.status, f.error !== undefined])).toEqual([['elsewhere.example.org', undefined, true]]);
     expect(host.counters['http.requests'] ?? 0).toBe(0);
     expect(host.state.quotas.dailyUse('owner@example.com', 'urlFetch').used).toBe(0);
+  });
+
+  it('exempts the loopback addresses the add-on accepts over plain http, and only those (localhost, [::1], 127.0.0.0/8)', () => {
+    const cases: Array<[string, boolean]> = [
+      ['http://127.0.0.1:8787/engage/v2', true],
+      ['http://127.42.7.255/x', true],
+      ['http://localhost:8080/x', true],
+      ['http://[::1]:9/x', true],
+      ['http://127.256.0.1/x', false],
+      ['http://127.1/x', false],
+      ['http://localhost.example.org/x', false],
+      ['http://10.0.0.1/x', false],
+    ];
+    expect(cases.map(([url]) => [url, isLoopback(url)])).toEqual(cases);
+    expect(cases.map(([url]) => [url, isLoopbackUrl(url)])).toEqual(cases);
   });
 
   it("refuses a whole fetchAll when one of its addresses is outside, and matches by Google's prefix rules", () => {

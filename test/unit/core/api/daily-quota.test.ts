@@ -1,10 +1,10 @@
 /**
  * The add-on's own count of Apps Script's daily quotas: a 24-hour window that opens with the first
  * use (Google: quotas "reset 24 hours after the first request"), counted in the user's store under
- * the user lock, never fatal when the store refuses a write, and Apps Script's word taken when it
- * says the quota is spent.
+ * the user lock, never fatal when the store refuses a write, Apps Script's word taken when it says
+ * the quota is spent, and shares reserved ahead of a use whose size is known only at its end.
  */
-import { DailyQuota, FETCH_COUNT_KEY, FetchQuota, QUOTA_WINDOW_MS } from '../../../../src/core/api/daily-quota';
+import { DailyQuota, FETCH_COUNT_KEY, FETCH_COUNT_SAVE_EVERY, FetchQuota, QUOTA_WINDOW_MS } from '../../../../src/core/api/daily-quota';
 import { FetchQuotaError } from '../../../../src/core/errors';
 import { FakeLock, FakeStore, ManualClock } from '../../../support/fakes';
 
@@ -73,6 +73,26 @@ describe('DailyQuota', () => {
     expect(quota.take(1)).toBe(true);
   });
 
+  it('reserves a share of what is left under the lock, which a use starting meanwhile sees, and settles it to the real use', () => {
+    const { quota, lock, clock } = setup(90);
+    quota.add(82);
+    const first = quota.reserve(6);
+    expect(first.amount).toBe(6);
+    expect(lock.releases).toBe(lock.tryLocks);
+    const second = quota.reserve(6); // starts while the first is under way
+    expect(second.amount).toBe(2);
+    expect(quota.reserve(6).amount).toBe(0);
+    expect(quota.usage().used).toBe(90);
+    quota.settle(first, 4); // took 4 of its 6
+    quota.settle(second, 1);
+    expect(quota.usage().used).toBe(87);
+    // A share whose window closed before it was settled went with that window: the use counts in the new one.
+    const late = quota.reserve(3);
+    clock.advance(QUOTA_WINDOW_MS);
+    quota.settle(late, 2, clock.now() - 60_000);
+    expect(quota.usage()).toEqual({ used: 2, limit: 90, resetAtMs: clock.now() - 60_000 + QUOTA_WINDOW_MS });
+  });
+
   it('reads a missing, unreadable or far-future count as none', () => {
     const { store, quota, clock } = setup();
     store.values.set(FETCH_COUNT_KEY, '{oops');
@@ -108,5 +128,49 @@ describe('FetchQuota', () => {
     quota.add(15_990);
     expect(fetches.roomForScheduled(10)).toBe(true);
     expect(fetches.roomForScheduled(11)).toBe(false);
+  });
+
+  describe('written in batches, as an execution that is told its end counts', () => {
+    /** One execution's counter over the shared store and lock. */
+    const execution = (quota: DailyQuota, clock: ManualClock) => new FetchQuota(quota, clock, { saveEvery: FETCH_COUNT_SAVE_EVERY });
+
+    it("writes an execution's first fetch at once and the rest every 20 calls and at its end: 6 reads and writes for 23 attempts", () => {
+      const { quota, store, clock } = setup(20_000);
+      const fetches = execution(quota, clock);
+      fetches.spend(1);
+      expect([store.gets, store.sets, quota.usage().used]).toEqual([1, 1, 1]);
+      for (let i = 0; i < 19; i++) fetches.spend(1);
+      expect(quota.usage().used).toBe(1); // 19 calls held in memory
+      expect(fetches.usage().used).toBe(20); // but counted in what this execution plans with
+      fetches.spend(1);
+      expect(quota.usage().used).toBe(21);
+      fetches.spend(10);
+      fetches.spend(10);
+      fetches.save(); // the execution's end
+      const countOps = store.gets + store.sets - 3; // less the 3 reads of quota.usage() above
+      expect(quota.usage().used).toBe(41);
+      expect(countOps).toBe(6); // three locked reads and writes, where one per attempt took 2 x 23
+    });
+
+    it("loses no execution's calls to another's: each write adds its calls to the count read under the lock", () => {
+      const { quota, clock } = setup(20_000);
+      const [x, y, z] = [execution(quota, clock), execution(quota, clock), execution(quota, clock)];
+      for (let i = 0; i < 25; i++) for (const e of [x, y, z]) e.spend(1 + (i % 3));
+      for (const e of [x, y, z]) e.save();
+      expect(quota.usage().used).toBe(3 * (9 * 1 + 8 * 2 + 8 * 3));
+    });
+
+    it("sees other executions' calls at its next write, and refuses once the count it read passes the quota", () => {
+      const { quota, clock } = setup(100);
+      const fetches = execution(quota, clock);
+      fetches.spend(1);
+      quota.add(70); // other executions meanwhile
+      for (let i = 0; i < 20; i++) fetches.spend(1); // the 20th writes, and reads 91
+      expect(fetches.usage().used).toBe(91);
+      for (let i = 0; i < 9; i++) fetches.spend(1);
+      expect(() => fetches.spend(1)).toThrow(FetchQuotaError);
+      fetches.save();
+      expect(quota.usage().used).toBe(100);
+    });
   });
 });
