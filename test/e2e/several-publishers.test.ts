@@ -206,6 +206,46 @@ describe('formulas, Run to sheet and Run now over several publishers', () => {
   });
 });
 
+describe('an incremental refresh of several publishers', () => {
+  beforeAll(async () => {
+    h = await startScheduledAddon(START, { maxRows: 1000, sheets: ['Sheet1'] });
+    h.signIn();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('merges by publisher, day and breakdown, and gives the sheet a full refresh gives', async () => {
+    const definition = (name: string) => ({
+      name,
+      kind: 'main',
+      entityId: `${MEDIUM_PUBLISHER_ID},${HOSTILE_PUBLISHER_ID}`,
+      period: { type: 'since', fromDate: '20261101' },
+      breakdowns: ['day', 'platform'],
+      incremental: true,
+      paused: true,
+      target: { sheetName: name, cell: 'A1' },
+      schedule: { every: 'day', hour: 6 },
+    });
+    type List = { reports: Array<{ id: string; name: string; status: { rows?: number } }> };
+    const idOf = (list: List, name: string) => list.reports.find((r) => r.name === name)!.id;
+    const incremental = idOf(call<List>('saveSchedule', definition('Incremental')), 'Incremental');
+    call('runScheduleNow', incremental);
+    h.host.advanceTime(24 * 60 * MINUTE_MS);
+    await h.emulator.clearRequests();
+    call('runScheduleNow', incremental);
+    const incrementalRequests = await h.emulator.reportRequests();
+    const full = idOf(call<List>('saveSchedule', definition('Full')), 'Full');
+    call('runScheduleNow', full);
+    // The second refresh asked only for the last days; 21 days of 2 publishers by 3 platforms are in the sheet.
+    expect(incrementalRequests.every((r) => String(r.query.fromDate) > '20261101')).toBe(true);
+    expect(call<List>('listSchedules').reports.find((r) => r.name === 'Full')!.status.rows).toBe(21 * 2 * 3);
+    const incrementalSheet = h.host.getValues('Incremental');
+    expect(incrementalSheet[0]!.slice(0, 4)).toEqual(['publisher.id', 'publisher.name', 'day', 'platform.id']);
+    expect(incrementalSheet).toEqual(h.host.getValues('Full'));
+  });
+});
+
 describe('the rate limit of each publisher, by the emulator arrival clock', () => {
   afterEach(async () => {
     await h?.close();
