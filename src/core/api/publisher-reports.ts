@@ -94,7 +94,8 @@ export function runPublisherReport(client: PublisherReportClient, template: Repo
   if (!template.publishers) throw new RangeError('runPublisherReport needs the query of a report of several publishers');
   const publishers = resolvePublishers(template.publishers, client.listPublishers({ deadlineAtMs: options.deadlineAtMs }));
   const queries = publishers.map((p) => ({ query: client.queryFor(template, p.id), subject: publisherSubject(p) }));
-  const results = fetchPublisherReports(client, queries, options);
+  // Nothing partial comes back, so no page is worth asking for unless every page can come.
+  const results = fetchPublisherReports(client, queries, { ...options, allOrNothing: true });
   // The publisher with the most pages left is the one whose budget was short.
   const left = (r: ReportResult) => (r.stoppedBecause === 'rateLimit' ? 1 + r.pagesPlanned - r.pagesFetched : 0);
   const stopped = results.reduce((worst, r, i) => (left(r) > (worst < 0 ? 0 : left(results[worst]!)) ? i : worst), -1);

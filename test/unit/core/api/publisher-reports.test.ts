@@ -103,22 +103,25 @@ describe('a report of several publishers', () => {
     );
   });
 
-  it('asks for nothing past the first pages when a publisher cannot have all its pages before the deadline, and says which', () => {
-    const { client, transport, clock } = harness(service({ [A]: 5_000, [B]: 100 }));
-    const query = client.buildQuery('main', { ...input(`${A},${B}`), limit: 100 });
-    let error: unknown;
-    try {
-      client.runReport(query, { deadlineAtMs: clock.now() + 25_000, allOrNothing: true });
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(RateLimitError);
-    expect((error as RateLimitError).local).toBe(true);
-    expect((error as Error).message).toMatch(
-      new RegExp(`^Publisher 'Alpha' \\(${A}\\): Engage's rate limit was reached \\(only 1 of its 50 pages`),
-    );
-    expect(reportRequests(transport.requests)).toHaveLength(2);
-  });
+  it.each([true, false])(
+    'asks for nothing past the first pages when a publisher cannot have all its pages before the deadline, and says which (allOrNothing %s)',
+    (allOrNothing) => {
+      const { client, transport, clock } = harness(service({ [A]: 5_000, [B]: 100 }));
+      const query = client.buildQuery('main', { ...input(`${A},${B}`), limit: 100 });
+      let error: unknown;
+      try {
+        client.runReport(query, { deadlineAtMs: clock.now() + 25_000, allOrNothing });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(RateLimitError);
+      expect((error as RateLimitError).local).toBe(true);
+      expect((error as Error).message).toMatch(
+        new RegExp(`^Publisher 'Alpha' \\(${A}\\): Engage's rate limit was reached \\(only 1 of its 50 pages`),
+      );
+      expect(reportRequests(transport.requests)).toHaveLength(2);
+    },
+  );
 
   it('bounds each publisher by maxRows', () => {
     const { client, transport } = harness(service({ [A]: 25_000, [B]: 50 }));
