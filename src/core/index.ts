@@ -59,6 +59,7 @@ export { buildFilter, FILTER_OPERATORS, type FilterCondition, type FilterOperato
 export { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem, metricAvailabilityProblem } from './api/report-fields';
 export { availableMetrics, defaultMetrics, METRIC_GROUPS, METRIC_INFO, metricLabel, metricNote } from './api/report-metrics';
 export type { ReportInput } from './api/report-request';
+export { ALL_PUBLISHERS, MAX_PUBLISHERS_PER_REPORT, PUBLISHER_BREAKDOWN, publisherArgumentText } from './api/publisher-list';
 
 export {
   FORMULA_MAX_ROWS,

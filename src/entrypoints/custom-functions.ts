@@ -13,6 +13,7 @@ import {
   optionalInteger,
   optionalList,
   optionalText,
+  publisherArgumentText,
   type ReportInput,
   type ReportKind,
   requiredDate,
@@ -46,8 +47,10 @@ interface ReportArgs {
 
 function reportFormula(kind: ReportKind, args: ReportArgs): Cell[][] {
   return runFormula((deadlineAtMs) => {
+    // A range of publisher IDs is read cell by cell; one cell as any other text argument.
+    const entityId = Array.isArray(args.entityId) ? publisherArgumentText(args.entityId) : args.entityId;
     const input: ReportInput = {
-      entityId: requiredText(args.entityId, 'entityId', 'the publisher ID from ENGAGE_PUBLISHERS()'),
+      entityId: requiredText(entityId, 'entityId', 'the publisher ID from ENGAGE_PUBLISHERS(), several IDs, or "all"'),
       fromDate: requiredDate(args.fromDate, 'fromDate'),
       toDate: requiredDate(args.toDate, 'toDate'),
     };
@@ -86,7 +89,7 @@ function lookupFormula(kind: LookupKind, publisherId: Arg, refresh: Arg): Cell[]
 /**
  * The Engage general report: one row per day (or month) and breakdown, with every page fetched.
  *
- * @param {string} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it.
+ * @param {string|range} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it; several as "id1,id2" or a range, or "all".
  * @param {date|string} fromDate First day: a date cell or text such as 2026-11-01 or 20261101.
  * @param {date|string} toDate Last day, included.
  * @param {string|range} breakdowns Optional. Up to 4 of day, month, platform, referrer, country, section, widget, doc, partnerApp,
@@ -133,7 +136,7 @@ export function ENGAGE_REPORT(
 /**
  * The Engage external-ID report: metrics per external ID for up to 24 hours (hours in UTC).
  *
- * @param {string} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it.
+ * @param {string|range} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it; several as "id1,id2" or a range, or "all".
  * @param {date|string} fromDate Start hour (UTC): a date cell, or text yyyyMMddHH, yyyyMMdd or yyyy-MM-dd.
  * @param {date|string} toDate End hour (UTC), excluded; a date alone means hour 00 of the next day.
  *   At most 24 hours after fromDate.
@@ -167,7 +170,7 @@ export function ENGAGE_EXTERNALID_REPORT(
 /**
  * The Engage realtime external-ID report: the last 48 hours (UTC), up to 30 minutes late, revenue in USD.
  *
- * @param {string} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it.
+ * @param {string|range} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it; several as "id1,id2" or a range, or "all".
  * @param {date|string} fromDate Start hour (UTC) within the last 48 hours: yyyyMMddHH, or a date (hour 00).
  * @param {date|string} toDate End hour (UTC), excluded; a date alone means hour 00 of the next day.
  *   At most 24 hours after fromDate.

@@ -8,6 +8,7 @@ import {
   checkRunTarget,
   isDate,
   MAIN_BREAKDOWNS,
+  PUBLISHER_BREAKDOWN,
   quoted,
   SHEET_NAME_MAX_CHARS,
   ValidationError,
@@ -109,7 +110,8 @@ export function addRevenueChart(ss: Spreadsheet, block: unknown): { chartTitle: 
       `the chart draws revenue and RPM, and this report has no ${missing} column: choose the revenue and rpmByPvs metrics and run it again`,
     );
   }
-  const otherBreakdowns = MAIN_BREAKDOWNS.filter((b) => b !== 'day');
+  // A report of several publishers starts with the publisher's columns: one line per day would mix them.
+  const otherBreakdowns = [...MAIN_BREAKDOWNS.filter((b) => b !== 'day'), PUBLISHER_BREAKDOWN];
   const others = header.filter(
     (h, i) => i !== dayColumn && otherBreakdowns.some((k) => h === k || h.startsWith(`${k} `) || h.startsWith(`${k}.`)),
   );

@@ -54,7 +54,7 @@ describe('the sidebar report builder in the playground', () => {
     await eventually(async () => expect(await sidebar.locator('#sign-in-username').inputValue()).toBe('demo@engage.example'));
     await sidebar.getByText('Engage allows 2 sign-ins an hour').waitFor();
     await sidebar.locator('#sign-in-submit').click();
-    await eventually(async () => expect(await sidebar.locator('#report-publisher option').count()).toBe(3));
+    await eventually(async () => expect(await sidebar.locator('#report-publisher option').count()).toBe(3 + 2)); // and All, Several
     await eventually(async () => expect(await sidebar.locator('#report-publisher').inputValue()).toBe(BIG_PUBLISHER_ID));
     expect(playground.host.properties('user', playground.user).get('engage.settings')).toContain(playground.emulator.baseUrl);
   });

@@ -76,7 +76,7 @@ describe('README custom-function examples', () => {
   const examples = readmeExamples();
 
   it('lists all nine custom functions', () => {
-    expect(examples.map((e) => e.formula.match(/^=(\w+)\(/)?.[1]).sort()).toEqual([
+    expect([...new Set(examples.map((e) => e.formula.match(/^=(\w+)\(/)?.[1]))].sort()).toEqual([
       'ENGAGE_COUNTRIES',
       'ENGAGE_EXTERNALID_REPORT',
       'ENGAGE_NATIVEAPPS',

@@ -220,13 +220,44 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
   add(R, 'an empty entityId', ['', '2026-11-01', '2026-11-07'], 'entityId', /is required/);
   add(R, 'a boolean entityId', [true, '2026-11-01', '2026-11-07'], 'entityId', /must be text, not the boolean TRUE/);
   add(R, 'a date cell as entityId', [new Date('2026-11-01T00:00:00Z'), '2026-11-01', '2026-11-07'], 'entityId', /must be text, not a date/);
+  // Several publishers: a comma list, a range of ID cells, or "all".
+  const G = '089ff7bee9730601caec5cca961a3cbe';
+  add(R, 'an empty item in a list of publishers', [`${P},,${G}`, '2026-11-01', '2026-11-07'], 'entityId', /item 2 of 3 is empty/);
+  add(R, 'a trailing comma after a publisher', [`${P},`, '2026-11-01', '2026-11-07'], 'entityId', /item 2 of 2 is empty/);
+  add(R, 'a publisher listed twice', [`${P},${G},${P}`, '2026-11-01', '2026-11-07'], 'entityId', /is listed twice/);
+  add(R, '"all" with publisher IDs', [`all,${P}`, '2026-11-01', '2026-11-07'], 'entityId', /"all" cannot be combined with publisher IDs/);
+  add(R, 'a list with an ID with spaces', [`${P},ab cd`, '2026-11-01', '2026-11-07'], 'entityId', /'ab cd' must not contain spaces/);
+  add(R, 'a list with a formula', [`${P},${INJECTIONS[0]![1]}`, '2026-11-01', '2026-11-07'], 'entityId', /is not a publisher ID/);
   add(
     R,
-    'a range of two publishers as entityId',
-    [{ range: [[P], ['089ff7bee9730601caec5cca961a3cbe']] }, '2026-11-01', '2026-11-07'],
+    '51 publishers',
+    [Array.from({ length: 51 }, (_, i) => `p${i}`).join(','), '2026-11-01', '2026-11-07'],
     'entityId',
-    /must be one value, not a range of 2 cells/,
+    /lists 51 publishers; a report covers at most 50/,
   );
+  add(
+    R,
+    'a range of publishers holding a date',
+    [{ range: [[P], [new Date('2026-11-01T00:00:00Z')]] }, '2026-11-01', '2026-11-07'],
+    'entityId',
+    /cell 2 of the range holds a date: publisher IDs are text/,
+  );
+  add(
+    R,
+    'a range of publishers holding a boolean',
+    [{ range: [[true], [P]] }, '2026-11-01', '2026-11-07'],
+    'entityId',
+    /cell 1 of the range holds the boolean TRUE/,
+  );
+  add(
+    R,
+    'a range of publishers listing one twice',
+    [{ range: [[P], [G], [P]] }, '2026-11-01', '2026-11-07'],
+    'entityId',
+    /is listed twice/,
+  );
+  add(R, 'a range of "all" and an ID', [{ range: [['all'], [G]] }, '2026-11-01', '2026-11-07'], 'entityId', /"all" cannot be combined/);
+  add(R, '"all" with a bad fromDate', ['all', '2026-13-01', '2026-11-07'], 'fromDate', /is not a date/);
   add(R, 'an entityId with spaces', ['653e5ee6 b140b03f', '2026-11-01', '2026-11-07'], 'entityId', /must not contain spaces/);
   for (const [what, text] of INJECTIONS)
     add(R, `${what} as entityId`, [text, '2026-11-01', '2026-11-07'], 'entityId', /publisher ID|spaces/);
@@ -497,6 +528,8 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
   add(X, 'hour 25', [P, '2026111925', '2026112000'], 'fromDate', /is not a date or hour/);
   add(X, 'an entityId with spaces', ['653e5ee6 b140', '2026111900', '2026112000'], 'entityId', /must not contain spaces/);
   add(X, 'a formula as entityId', [INJECTIONS[0]![1], '2026111900', '2026112000'], 'entityId', /publisher ID/);
+  add(X, 'a publisher listed twice', [`${P},${P}`, '2026111900', '2026112000'], 'entityId', /is listed twice/);
+  add(X, '"all" over 24 hours', ['all', '2026111900', '2026112001'], 'toDate', /at most 24 hours/);
   add(X, 'a general-report breakdown', base('country'), 'breakdowns', /'country' is not a breakdown of the external-ID report/);
   add(X, 'the day breakdown', base('day'), 'breakdowns', /'day' is not a breakdown/);
   add(X, 'externalId twice', base('externalId,externalId'), 'breakdowns', /listed twice/);
@@ -555,6 +588,7 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
   );
   add(T, 'a metric listed twice', metrics({ range: [['paidClicks'], ['paidclicks']] }), 'metrics', /'paidClicks' is listed twice/);
   add(T, 'an empty metric list', metrics(' , '), 'metrics', /lists no metric/);
+  add(T, 'IDs with "ALL"', [`${P},ALL`, '2026112000', '2026112010'], 'entityId', /"all" cannot be combined/);
   add(
     T,
     'a start before the 48-hour window',
@@ -822,6 +856,9 @@ run('a number as entityId', request({ entityId: 653 }), 'entityId', /must be tex
 run('an object as entityId', request({ entityId: { id: P } }), 'entityId', /must be text/);
 run('no entityId', request({ entityId: '' }), 'entityId', /is required/);
 run('a script element as entityId', request({ entityId: INJECTIONS[1]![1] }), 'entityId', /publisher ID/);
+run('an empty item in a list of publishers', request({ entityId: `${P},` }), 'entityId', /item 2 of 2 is empty/);
+run('"all" with a publisher ID', request({ entityId: `${P},all` }), 'entityId', /"all" cannot be combined/);
+run('a publisher ticked twice', request({ entityId: `${P},${P}` }), 'entityId', /is listed twice/);
 run('an object as fromDate', request({ fromDate: { day: 1 } }), 'fromDate', /must be text/);
 run('an impossible fromDate', request({ fromDate: '2026-02-30' }), 'fromDate', /is not a date/);
 run('toDate before fromDate', request({ fromDate: '2026-11-07', toDate: '2026-11-01' }), 'toDate', /is before fromDate/);
@@ -890,6 +927,13 @@ call('insertFormula', 'an unknown report kind', [request({ kind: 'hourly' })], '
 call('insertFormula', 'breakdowns as text', [request({ breakdowns: 'day' })], 'breakdowns', /must be a list/);
 call('insertFormula', 'referrer with country', [request({ breakdowns: ['referrer', 'country'] })], 'breakdowns', /cannot be combined/);
 call('insertFormula', 'a formula as entityId', [request({ entityId: INJECTIONS[0]![1] })], 'entityId', /publisher ID/);
+call(
+  'insertFormula',
+  'a list of publishers with a script element',
+  [request({ entityId: `${P},<b>` })],
+  'entityId',
+  /is not a publisher ID/,
+);
 call(
   'insertFormula',
   'a realtime range over 24 hours',
@@ -980,6 +1024,8 @@ save('a number as name', { name: 7 }, 'name', /is required|must be text/);
 save('an unknown kind', { kind: 'weekly' }, 'kind', /must be 'main', 'externalId' or 'realtime'/);
 save('no entityId', { entityId: '' }, 'entityId', /is required/);
 save('a script element as entityId', { entityId: INJECTIONS[1]![1] }, 'entityId', /publisher ID/);
+save('"all" with a publisher ID', { entityId: `all,${P}` }, 'entityId', /"all" cannot be combined/);
+save('an empty item in a list of publishers', { entityId: `${P},,${P}` }, 'entityId', /is empty/);
 save('no period', { period: undefined }, 'period', /must be a period/);
 save('an unknown period', { period: { type: 'weekly' } }, 'period', /must be a period/);
 save('zero days', { period: { type: 'lastDays', days: 0 } }, 'period.days', /at least 1 day/);

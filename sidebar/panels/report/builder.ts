@@ -69,7 +69,11 @@ export class ReportBuilder {
   constructor(ctx: PanelContext) {
     this.ctx = ctx;
     const parts: PartContext = { choice: () => this.choice(), changed: () => this.renderFormula() };
-    this.publisher = publisherPicker(ctx.server, parts.changed);
+    // One publisher or several: the metrics' column count follows (the publisher's two columns come first).
+    this.publisher = publisherPicker(ctx.server, () => {
+      this.metrics.render();
+      parts.changed();
+    });
     this.period = periodPicker({ ...parts, timeZone: () => ctx.state()?.timeZone ?? 'UTC' });
     this.breakdowns = breakdownPicker(parts.choice, (chosen) => this.choose(chosen));
     this.metrics = metricPicker(parts);
@@ -137,7 +141,7 @@ export class ReportBuilder {
   }
 
   private choice(): ReportChoice {
-    return { kind: this.kind, breakdowns: this.chosen };
+    return { kind: this.kind, breakdowns: this.chosen, severalPublishers: this.publisher.several() };
   }
 
   private renderSignIn(): void {

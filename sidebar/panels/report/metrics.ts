@@ -13,6 +13,7 @@ import {
   metricAvailabilityProblem,
   metricLabel,
   metricNote,
+  PUBLISHER_BREAKDOWN,
   REPORT_SPECS,
   reportColumnCount,
 } from '../../../src/core';
@@ -116,7 +117,7 @@ export function metricPicker(ctx: PartContext): MetricPicker {
             ? `all ${current.length}`
             : `${current.length}: ${current.map(metricLabel).join(', ')}`,
     );
-    const columns = reportColumnCount(kind, breakdowns, current);
+    const columns = reportColumnCount(kind, choice.severalPublishers ? [PUBLISHER_BREAKDOWN, ...breakdowns] : breakdowns, current);
     replaceChildren(
       width,
       current.length === 0

@@ -15,6 +15,8 @@ import { effectiveBreakdowns, type ReportKind } from '../../../src/core';
 export interface ReportChoice {
   readonly kind: ReportKind;
   readonly breakdowns: readonly string[];
+  /** The report covers several publishers: its table starts with the publisher's ID and name. */
+  readonly severalPublishers?: boolean;
 }
 
 /** What the builder gives a part the user edits. */

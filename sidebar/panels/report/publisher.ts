@@ -1,9 +1,17 @@
 /**
  * The publisher picker: the publishers the user's Engage account may report on, from the API, with
- * a reload button and a line that says when the list is loading, empty or failed.
+ * a reload button and a line that says when the list is loading, empty or failed. Below the
+ * publishers the list offers "All publishers" (the report of every publisher the user sees, entityId
+ * "all") and "Several publishers…", which shows one checkbox per publisher: the ticked ones make the
+ * entityId list "id1,id2". Either way the report is one table with the publisher in front, and Run to
+ * sheet, Insert formula and Save to schedule take the same entityId text.
  */
+import { ALL_PUBLISHERS, MAX_PUBLISHERS_PER_REPORT } from '../../../src/core';
 import { el, notice, replaceChildren } from '../../dom';
 import { failureText, type ServerClient } from '../../server';
+
+/** The list's value that shows the checkboxes; never sent. */
+const SEVERAL = '__several';
 
 export interface PublisherPicker {
   readonly node: HTMLElement;
@@ -11,41 +19,107 @@ export interface PublisherPicker {
   load(): Promise<void>;
   /** Whether a list has arrived (an empty or failed one has not). */
   loaded(): boolean;
-  /** The chosen publisher's ID, or "" when none is. */
+  /** The entityId of the choice: one publisher's ID, the ticked IDs joined with commas, "all", or "" when none is chosen. */
   id(): string;
-  /** The chosen publisher's name, as listed. */
+  /** The choice in words: the publisher's name as listed, "All publishers" or "3 publishers". */
   name(): string | undefined;
+  /** Whether the report covers several publishers (its table then starts with the publisher's ID and name). */
+  several(): boolean;
 }
 
 /** `changed` is called after the user picks a publisher and after each load. */
 export function publisherPicker(server: ServerClient, changed: () => void): PublisherPicker {
   const picker = el('select', { id: 'report-publisher', required: true });
   const status = el('div', { class: 'hint', id: 'report-publisher-status' });
+  const checks = el('div', { class: 'checks publisher-checks', id: 'report-publishers', role: 'group', 'aria-label': 'Publishers' });
+  const count = el('div', { class: 'hint', id: 'report-publishers-count', 'aria-live': 'polite' });
+  const several = el('div', { id: 'report-publishers-several', hidden: true }, checks, count);
+  let publishers: Array<{ id: string; name: string }> = [];
+
+  const ticked = () =>
+    Array.from(checks.querySelectorAll<HTMLInputElement>('input[type="checkbox"]'))
+      .filter((c) => c.checked)
+      .map((c) => c.value);
+
+  function renderSeveral(): void {
+    several.hidden = picker.value !== SEVERAL;
+    const n = ticked().length;
+    for (const label of Array.from(checks.querySelectorAll('label'))) {
+      label.classList.toggle('checked', Boolean(label.querySelector('input')?.checked));
+    }
+    replaceChildren(
+      count,
+      n === 0
+        ? notice('warning', 'Tick the publishers to report on.')
+        : n > MAX_PUBLISHERS_PER_REPORT
+          ? notice('warning', `${n} ticked: a report covers at most ${MAX_PUBLISHERS_PER_REPORT} publishers.`)
+          : n === 1
+            ? '1 ticked: the report of that publisher alone.'
+            : `${n} ticked: one table, each row with its publisher's ID and name in front.`,
+    );
+  }
 
   async function load(): Promise<void> {
     replaceChildren(status, 'Loading publishers…');
     try {
-      const publishers = await server.listPublishers();
+      publishers = await server.listPublishers();
       const previous = picker.value;
-      replaceChildren(picker, ...publishers.map((p) => el('option', { value: p.id, selected: p.id === previous }, `${p.name}`)));
+      const wasTicked = new Set(ticked());
+      const options = publishers.map((p) => el('option', { value: p.id, selected: p.id === previous }, `${p.name}`));
+      if (publishers.length > 0) {
+        options.push(
+          el('option', { value: ALL_PUBLISHERS, selected: previous === ALL_PUBLISHERS }, `All publishers (${publishers.length})`),
+          el('option', { value: SEVERAL, selected: previous === SEVERAL }, 'Several publishers…'),
+        );
+      }
+      replaceChildren(picker, ...options);
+      replaceChildren(
+        checks,
+        ...publishers.map((p) =>
+          el('label', { class: 'chip', title: p.id }, el('input', { type: 'checkbox', value: p.id, checked: wasTicked.has(p.id) }), p.name),
+        ),
+      );
       replaceChildren(status, publishers.length ? '' : 'Your Engage user has no publishers: ask your account manager.');
     } catch (error) {
       replaceChildren(status, notice('error', failureText(error)));
     }
+    renderSeveral();
     changed();
   }
 
-  picker.addEventListener('change', changed);
+  picker.addEventListener('change', () => {
+    renderSeveral();
+    changed();
+  });
+  checks.addEventListener('change', () => {
+    renderSeveral();
+    changed();
+  });
   const reload = el(
     'button',
     { type: 'button', class: 'icon', title: 'Reload publishers', 'aria-label': 'Reload publishers', onclick: () => void load() },
     '⟳',
   );
+  const id = (): string => (picker.value === SEVERAL ? ticked().join(',') : picker.value);
   return {
-    node: el('div', { class: 'field' }, el('label', { for: picker.id }, 'Publisher'), el('div', { class: 'row' }, picker, reload), status),
+    node: el(
+      'div',
+      { class: 'field' },
+      el('label', { for: picker.id }, 'Publisher'),
+      el('div', { class: 'row' }, picker, reload),
+      several,
+      status,
+    ),
     load,
-    loaded: () => picker.options.length > 0,
-    id: () => picker.value,
-    name: () => picker.selectedOptions[0]?.textContent ?? undefined,
+    loaded: () => publishers.length > 0,
+    id,
+    name: () => {
+      if (picker.value === ALL_PUBLISHERS) return 'All publishers';
+      const chosen = picker.value === SEVERAL ? ticked() : [];
+      if (chosen.length === 1) return publishers.find((p) => p.id === chosen[0])?.name;
+      if (chosen.length > 1) return `${chosen.length} publishers`;
+      return picker.value === SEVERAL ? undefined : (picker.selectedOptions[0]?.textContent ?? undefined);
+    },
+    several: () => picker.value === ALL_PUBLISHERS || (picker.value === SEVERAL && ticked().length > 1),
   };
 }

@@ -7,8 +7,10 @@
  */
 import { FORMULA_FETCH_BUDGET_MS } from '../budgets';
 import { encodeBase64 } from '../util/base64';
-import { NotSignedInError, ValidationError } from '../errors';
-import { fetchReport, type PageFetcher, type PageRange, type ReportResult } from './paging';
+import { EngageError, NotSignedInError, ValidationError } from '../errors';
+import type { BatchMember } from './multi-paging';
+import { fetchReport, type PageFetcher, type PageRange, type PagingOptions, type ReportResult } from './paging';
+import { buildSelectedQuery, publisherQuery, runPublisherReport, type PublisherReportClient } from './publisher-reports';
 import {
   FETCH_URL_MAX_CHARS,
   type Cache,
@@ -80,7 +82,7 @@ function memoryStore(): KeyValueStore {
   return { get: (k) => values.get(k) ?? null, set: (k, v) => void values.set(k, v), remove: (k) => void values.delete(k) };
 }
 
-export class EngageClient implements PageFetcher {
+export class EngageClient implements PageFetcher, PublisherReportClient {
   private readonly baseUrl: string;
   private readonly options: EngageClientOptions;
   private readonly limiter: RateLimiter;
@@ -225,7 +227,18 @@ export class EngageClient implements PageFetcher {
    * every page's address fits what URL Fetch can send (a long filter is the usual cause).
    */
   buildQuery(kind: ReportKind, input: ReportInput, timeZone = 'UTC'): ReportQuery {
-    const query = buildReportQuery(kind, input, { nowMs: this.options.clock.now(), timeZone });
+    // entityId may select several publishers: then the query is the template of a report of several.
+    return buildSelectedQuery(input, (one) =>
+      this.checkAddress(buildReportQuery(kind, one, { nowMs: this.options.clock.now(), timeZone })),
+    );
+  }
+
+  /** The report of one publisher of a report of several, its address checked as buildQuery checks it. */
+  queryFor(template: ReportQuery, publisherId: string): ReportQuery {
+    return this.checkAddress(publisherQuery(template, publisherId));
+  }
+
+  private checkAddress(query: ReportQuery): ReportQuery {
     // The longest page address: the largest page at an offset with as many digits as any report reaches.
     const length = reportPageUrl(this.baseUrl, query, { limit: query.spec.pageMax, offset: 99_999_999 }).length;
     if (length > FETCH_URL_MAX_CHARS) {
@@ -240,17 +253,17 @@ export class EngageClient implements PageFetcher {
     return query;
   }
 
-  /** Fetches a whole report (or `maxRows` of it) with paging; see paging.ts. */
+  /** Fetches a whole report (or `maxRows` of it) with paging (paging.ts), for several publishers too (publisher-reports.ts). */
   runReport(query: ReportQuery, options: RunReportOptions = {}): ReportResult {
     this.requireToken();
-    const paging: Parameters<typeof fetchReport>[2] = {
+    const paging: PagingOptions = {
       deadlineAtMs: this.deadline(options),
       maxParallelRequests: Math.min(this.options.maxParallelRequests ?? DEFAULT_MAX_PARALLEL_REQUESTS, REPORT_RATE_RULE.limit),
     };
     if (options.maxRows !== undefined) paging.maxRows = options.maxRows;
     if (options.onProgress) paging.onProgress = options.onProgress;
     if (options.allOrNothing) paging.allOrNothing = true;
-    return fetchReport(this, query, paging);
+    return query.publishers ? runPublisherReport(this, query, paging) : fetchReport(this, query, paging);
   }
 
   /** One page exactly as asked (limit and offset of the query, or the report's defaults). */
@@ -292,7 +305,41 @@ export class EngageClient implements PageFetcher {
     return responses.map((r) => parseReportPage(r.body, operation, r.headers[TRACE_ID_HEADER]));
   }
 
+  freeSlots(query: ReportQuery): number {
+    return this.limiter.remaining(REPORT_RATE_RULE, query.entityId);
+  }
+
+  tryReserveSlots(query: ReportQuery, wanted: number): RateReservation | undefined {
+    return this.limiter.tryAcquireUpTo(REPORT_RATE_RULE, query.entityId, wanted);
+  }
+
+  /** Pages of several publishers in one batch, each spending its own publisher's reservation. */
+  fetchPageBatch(members: readonly BatchMember[], deadlineAtMs: number, reservations: readonly RateReservation[]): ReportPage[] {
+    const token = this.requireToken();
+    const operation = `GET ${members[0]?.query.spec.path ?? ''}`;
+    const responses = this.sender.sendAll(
+      members.map((m) => this.pageRequest(m.query, m.page, token)),
+      {
+        operation,
+        deadlineAtMs,
+        retry: true,
+        rates: { rule: REPORT_RATE_RULE, scopes: members.map((m) => m.query.entityId), reservations },
+        subjects: members.map((m) => m.subject),
+      },
+    );
+    return responses.map((r, i) => {
+      try {
+        return parseReportPage(r.body, operation, r.headers[TRACE_ID_HEADER]);
+      } catch (e) {
+        if (e instanceof EngageError && e.subject === undefined) e.subject = members[i]!.subject;
+        throw e;
+      }
+    });
+  }
+
   private pageRequest(query: ReportQuery, page: PageRange, token: string): HttpRequest {
+    // A report of several publishers is never one request: runReport pages each publisher.
+    if (query.publishers) throw new RangeError('a report of several publishers is fetched with runReport');
     return { url: reportPageUrl(this.baseUrl, query, page), method: 'get', headers: { [TOKEN_HEADER]: token } };
   }
 

@@ -103,6 +103,15 @@ export class RateLimiter {
   }
 
   /**
+   * Reserves as many slots as are free now, between 1 and `wanted`, without waiting: undefined when
+   * none is. A batch of several publishers' pages takes what each publisher has free.
+   */
+  tryAcquireUpTo(rule: RateRule, scope: string, wanted: number): RateReservation | undefined {
+    const outcome = this.withLock(() => this.reserveFree(rule, scope, 1, wanted));
+    return 'reservation' in outcome ? outcome.reservation : undefined;
+  }
+
+  /**
    * Records what became of a reservation. Never throws: when the lock cannot be had, the reservation
    * stays pending and counts, conservatively, as a request answered at its latest possible moment.
    */
@@ -148,21 +157,7 @@ export class RateLimiter {
   private take(rule: RateRule, scope: string, atLeast: number, atMost: number, deadlineAtMs: number): RateReservation {
     if (atLeast > rule.limit) throw new RangeError(`cannot take ${atLeast} slots of a limit of ${rule.limit}`);
     for (;;) {
-      const outcome = this.withLock((): { reservation: RateReservation } | { waitUntilMs: number } => {
-        const state = this.read(rule, scope); // re-read under the lock: others may have spent slots
-        const now = this.deps.clock.now();
-        const blocked = (state.b ?? 0) > now;
-        const free = blocked ? 0 : rule.limit - occupied(state);
-        if (free >= atLeast) {
-          const count = Math.min(free, atMost);
-          const id = state.n;
-          state.n = id + 1;
-          state.p.push([id, now, count]);
-          this.write(rule, scope, state);
-          return { reservation: { rule, scope, count, id, sentAtMs: now } };
-        }
-        return { waitUntilMs: this.freeAt(rule, state, atLeast) };
-      });
+      const outcome = this.withLock(() => this.reserveFree(rule, scope, atLeast, atMost));
       if ('reservation' in outcome) return outcome.reservation;
       const now = this.deps.clock.now();
       if (outcome.waitUntilMs > deadlineAtMs) {
@@ -178,6 +173,26 @@ export class RateLimiter {
       // Sleep to the earliest moment; if requests in flight decide it, their settled times are known then.
       this.deps.sleeper.sleep(Math.max(1, outcome.waitUntilMs - now));
     }
+  }
+
+  /** Under the lock: reserves between `atLeast` and `atMost` free slots, or says when `atLeast` will be free. */
+  private reserveFree(
+    rule: RateRule,
+    scope: string,
+    atLeast: number,
+    atMost: number,
+  ): { reservation: RateReservation } | { waitUntilMs: number } {
+    const state = this.read(rule, scope); // re-read under the lock: others may have spent slots
+    const now = this.deps.clock.now();
+    const blocked = (state.b ?? 0) > now;
+    const free = blocked ? 0 : rule.limit - occupied(state);
+    if (free < atLeast) return { waitUntilMs: this.freeAt(rule, state, atLeast) };
+    const count = Math.min(free, atMost);
+    const id = state.n;
+    state.n = id + 1;
+    state.p.push([id, now, count]);
+    this.write(rule, scope, state);
+    return { reservation: { rule, scope, count, id, sentAtMs: now } };
   }
 
   private freeAt(rule: RateRule, state: WindowState, count: number): number {

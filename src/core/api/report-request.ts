@@ -25,6 +25,7 @@ import {
 } from '../spec';
 import { quoted, showValue } from '../util/text';
 import { reportDates } from './report-dates';
+import type { PublisherSelection } from './publisher-list';
 
 /** Arguments of a report, as loose as users give them. */
 export interface ReportInput {
@@ -77,6 +78,11 @@ export interface ReportQuery {
   toDate: string;
   sort?: { field: string; order?: SortOrder };
   filter?: ParsedFilterCondition[];
+  /**
+   * Set on the query of a report of several publishers (publisher-reports.ts): `entityId` is then
+   * the list's text or "all", and `breakdowns` start with the publisher columns.
+   */
+  publishers?: Exclude<PublisherSelection, { type: 'one' }>;
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   FetchQuotaError,
   RateLimitError,
   SlowServiceError,
-  type EngageError,
+  EngageError,
   TransportError,
 } from '../errors';
 import type { Clock, HttpRequest, HttpResponse, HttpTransport, RandomSource, Sleeper } from '../ports';
@@ -34,6 +34,21 @@ export interface SendOptions {
   retry: boolean;
   /** Rate budget each attempt spends; `reservation` when the caller already reserved the first attempt's slots. */
   rate?: { rule: RateRule; scope: string; reservation?: RateReservation };
+  /**
+   * Per-request budgets, for a batch of several scopes (pages of several publishers): request i spends
+   * a slot of `scopes[i]`, each attempt reserving every scope's slots for its own members;
+   * `reservations` are the first attempt's, one per scope, when the caller already took them.
+   */
+  rates?: { rule: RateRule; scopes: readonly string[]; reservations?: readonly RateReservation[] };
+  /** What each request is about ("Publisher 'X' (id)"): the subject of the error a request fails with. */
+  subjects?: readonly string[];
+}
+
+/** The members of one attempt that spend one scope's budget, and the slots they hold. */
+interface ScopeGroup {
+  reservation: RateReservation;
+  /** Positions in the attempt's pending list. */
+  positions: number[];
 }
 
 /** Counts URL fetches against the user's daily quota (FetchQuota in daily-quota.ts). */
@@ -83,17 +98,14 @@ export class RequestSender {
     const { transport, clock, sleeper, random, policy, limiter } = this.deps;
     const results: HttpResponse[] = new Array(requests.length);
     let pending = requests.map((_, i) => i);
+    const releaseAll = (groups: ScopeGroup[]) => {
+      for (const g of groups) limiter!.release(g.reservation);
+    };
     for (let attempt = 1; ; attempt++) {
-      const { rate } = options;
-      const reservation =
-        !rate || !limiter
-          ? undefined
-          : attempt === 1 && rate.reservation
-            ? rate.reservation
-            : limiter.acquire(rate.rule, rate.scope, pending.length, options.deadlineAtMs);
+      const groups = this.reserve(pending, options, attempt);
       const startedAtMs = clock.now();
       if (this.slowestRequestMs > 0 && startedAtMs + this.slowestRequestMs > options.deadlineAtMs) {
-        if (reservation) limiter!.release(reservation);
+        releaseAll(groups);
         throw new SlowServiceError(this.slowestRequestMs, options.deadlineAtMs - startedAtMs, options.operation);
       }
       let outcomes: Array<HttpResponse | TransportError>;
@@ -105,20 +117,32 @@ export class RequestSender {
         );
       } catch (e) {
         // The daily quota is known to be spent: nothing was sent, so the slots go back.
-        if (reservation) limiter!.release(reservation);
+        releaseAll(groups);
         throw e;
       }
       const now = clock.now();
       this.slowestRequestMs = Math.max(this.slowestRequestMs, now - startedAtMs);
-      if (reservation) limiter!.settle(reservation, settlementOf(outcomes, now, policy.maxAnnouncedWaitMs));
+      for (const g of groups) {
+        limiter!.settle(
+          g.reservation,
+          settlementOf(
+            g.positions.map((k) => outcomes[k]!),
+            now,
+            policy.maxAnnouncedWaitMs,
+          ),
+        );
+      }
       const retryLater: number[] = [];
       let waitMs = 0;
       let failure: EngageError | undefined;
+      const fail = (error: EngageError, index: number) => {
+        failure ??= withSubject(error, options.subjects?.[index]);
+      };
       for (let k = 0; k < pending.length; k++) {
         const index = pending[k]!;
         const outcome = outcomes[k]!;
         if (outcome instanceof TransportError && outcome.kind !== 'connection') {
-          failure ??= transportFailure(outcome, requests[index]!.url, options.operation, this.deps.counter);
+          fail(transportFailure(outcome, requests[index]!.url, options.operation, this.deps.counter), index);
           continue;
         }
         const judged: AttemptOutcome =
@@ -138,13 +162,49 @@ export class RequestSender {
           continue;
         }
         const retryAtMs = decision.retry ? now + decision.waitMs : decision.reason === 'deadline' ? decision.retryAtMs : undefined;
-        failure ??= this.finalError(outcome, options, now, retryAtMs);
+        fail(this.finalError(outcome, options, now, retryAtMs), index);
       }
       if (failure) throw failure;
       if (retryLater.length === 0) return results;
       sleeper.sleep(waitMs);
       pending = retryLater;
     }
+  }
+
+  /**
+   * Takes the rate slots of one attempt: per scope, the caller's reservation on the first attempt, else
+   * as many slots as the scope's pending members (waiting when that fits the deadline). When one scope
+   * cannot have its slots, those already taken go back and the error names what the request was about.
+   */
+  private reserve(pending: readonly number[], options: SendOptions, attempt: number): ScopeGroup[] {
+    const { limiter } = this.deps;
+    const { rate, rates } = options;
+    if (!limiter || (!rate && !rates)) return [];
+    const rule = (rate ?? rates)!.rule;
+    const byScope = new Map<string, number[]>();
+    pending.forEach((index, position) => {
+      const scope = rate ? rate.scope : rates!.scopes[index]!;
+      const positions = byScope.get(scope) ?? [];
+      positions.push(position);
+      byScope.set(scope, positions);
+    });
+    const given = (scope: string) =>
+      attempt !== 1 ? undefined : rate ? rate.reservation : rates!.reservations?.find((r) => r.scope === scope);
+    const groups: ScopeGroup[] = [];
+    for (const [scope, positions] of byScope) {
+      const reservation = given(scope);
+      if (reservation) {
+        groups.push({ reservation, positions });
+        continue;
+      }
+      try {
+        groups.push({ reservation: limiter.acquire(rule, scope, positions.length, options.deadlineAtMs), positions });
+      } catch (e) {
+        for (const g of groups) limiter.release(g.reservation);
+        throw e instanceof EngageError ? withSubject(e, options.subjects?.[pending[positions[0]!]!]) : e;
+      }
+    }
+    return groups;
   }
 
   /** Answers in order; a TransportError stands for a member that got no answer. */
@@ -180,6 +240,12 @@ export class RequestSender {
     }
     return error;
   }
+}
+
+/** The error, saying what it was about when that is known and it says nothing of it yet. */
+function withSubject(error: EngageError, subject: string | undefined): EngageError {
+  if (subject !== undefined && error.subject === undefined) error.subject = subject;
+  return error;
 }
 
 /** The error a user is shown for a request that got no answer, by why it got none. */

@@ -29,13 +29,18 @@ export abstract class EngageError extends Error {
   abstract readonly code: EngageErrorCode;
   /** One sentence for users: what happened and what to do next. */
   abstract userMessage(): string;
+  /**
+   * What failed, when the work covered several things (one publisher of a report of several):
+   * "Publisher 'Daily Planet' (653e...)", put before the sentence. The class and code stay the cause's.
+   */
+  subject: string | undefined;
   /** No message goes to Error's constructor, so no own `message` property hides this getter. */
   constructor(name: string) {
     super();
     this.name = name;
   }
   override get message(): string {
-    return this.userMessage();
+    return this.subject === undefined ? this.userMessage() : `${this.subject}: ${this.userMessage()}`;
   }
 }
 

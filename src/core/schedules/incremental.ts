@@ -13,6 +13,7 @@ import { isDate } from '../util/dates';
 import { neutraliseText } from '../sheets/sheet-output';
 import { periodStartMs } from '../sheets/report-table';
 import { ENTITY_BREAKDOWNS } from '../spec';
+import { PUBLISHER_BREAKDOWN } from '../api/publisher-list';
 import type { SheetBlock, Cell } from '../ports';
 import { dayAfter, resolvePeriod, type Period } from './period';
 
@@ -35,11 +36,14 @@ export function incrementalRange(period: Period, fetchedThrough: string | undefi
   return { fromDate: from, toDate: whole.toDate, full: false };
 }
 
-/** Columns that identify a row: the day and each breakdown's key (an entity's id, else its value). */
+/**
+ * Columns that identify a row: the day and each breakdown's key (an entity's id, else its value; the
+ * publisher of a report of several publishers is an entity too).
+ */
 export function keyColumns(header: readonly Cell[], breakdowns: readonly string[]): number[] {
   const columns: number[] = [];
   for (const b of breakdowns) {
-    const names = ENTITY_BREAKDOWNS.has(b) ? [`${b}.id`, b] : [b];
+    const names = ENTITY_BREAKDOWNS.has(b) || b === PUBLISHER_BREAKDOWN ? [`${b}.id`, b] : [b];
     const index = names.map((n) => header.indexOf(neutraliseText(n))).find((i) => i >= 0);
     if (index !== undefined) columns.push(index);
   }

@@ -17,6 +17,7 @@ import { ValidationError } from '../errors';
 import type { ReportResult } from '../api/paging';
 import type { Cell } from '../ports';
 import { DATE_BREAKDOWNS, ENTITY_BREAKDOWNS, REPORT_SPECS, type ReportKind } from '../spec';
+import { PUBLISHER_BREAKDOWN } from '../api/publisher-list';
 import { normaliseMetrics, toNumberIfNumeric, unwrap } from '../api/values';
 
 export interface ReportTableOptions {
@@ -44,6 +45,9 @@ export const TOTALS_LABEL = 'Total';
 
 type Column = { kind: 'day' | 'month' | 'hour' | 'text' | 'metric'; key: string } | { kind: 'entityField'; key: string; field: string };
 
+/** Entity columns: the spec's entity breakdowns, and the publisher of a report of several publishers. */
+const isEntity = (breakdown: string) => ENTITY_BREAKDOWNS.has(breakdown) || breakdown === PUBLISHER_BREAKDOWN;
+
 /** The id and name of an entity: its columns when the metrics are chosen. */
 const ENTITY_KEY_FIELDS = ['id', 'name'];
 
@@ -53,7 +57,7 @@ const ENTITY_KEY_FIELDS = ['id', 'name'];
  * column (seen in hourly data, not in the spec), counted here.
  */
 export function reportColumnCount(kind: ReportKind, breakdowns: readonly string[], metrics: readonly string[]): number {
-  const breakdownColumns = breakdowns.reduce((n, b) => n + (ENTITY_BREAKDOWNS.has(b) ? ENTITY_KEY_FIELDS.length : 1), 0);
+  const breakdownColumns = breakdowns.reduce((n, b) => n + (isEntity(b) ? ENTITY_KEY_FIELDS.length : 1), 0);
   return breakdownColumns + (REPORT_SPECS[kind].hourly ? 1 : 0) + metrics.length;
 }
 
@@ -65,7 +69,7 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
   const spec = REPORT_SPECS[options.kind];
   const chosenMetrics = Array.isArray(options.metrics) ? (options.metrics as readonly string[]) : undefined;
   const breakdownSet = new Set(options.breakdowns);
-  const entityBreakdowns = options.breakdowns.filter((b) => ENTITY_BREAKDOWNS.has(b));
+  const entityBreakdowns = options.breakdowns.filter(isEntity);
 
   // Pass 1: which keys, entity fields and metrics occur at all.
   const seenKeys = new Set<string>();
@@ -102,9 +106,9 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
   };
   for (const b of options.breakdowns) {
     if (DATE_BREAKDOWNS.has(b)) add({ kind: b as 'day' | 'month', key: b }, b);
-    else if (ENTITY_BREAKDOWNS.has(b) && chosenMetrics) {
+    else if (isEntity(b) && chosenMetrics) {
       for (const f of ENTITY_KEY_FIELDS) add({ kind: 'entityField', key: b, field: f }, `${b}.${f}`);
-    } else if (ENTITY_BREAKDOWNS.has(b)) {
+    } else if (isEntity(b)) {
       const fields = entityFields.get(b)!;
       // id and name first: they are what users filter and read; other fields in the order seen.
       const ordered = [

@@ -175,4 +175,13 @@ describe('RateLimiter', () => {
     expect(limiter.remaining(REPORT_RATE_RULE, 'pub')).toBe(30);
     limiter.acquire(REPORT_RATE_RULE, 'pub', 1, clock.now());
   });
+
+  it('takes what is free now without waiting, and nothing when nothing is (a batch of several publishers)', () => {
+    const { limiter, clock, sleeper } = setup();
+    limiter.acquire(REPORT_RATE_RULE, 'pub', 26, clock.now() + 1000);
+    expect(limiter.tryAcquireUpTo(REPORT_RATE_RULE, 'pub', 10)?.count).toBe(4);
+    expect(limiter.tryAcquireUpTo(REPORT_RATE_RULE, 'pub', 1)).toBeUndefined();
+    expect(limiter.tryAcquireUpTo(REPORT_RATE_RULE, 'other', 10)?.count).toBe(10);
+    expect(sleeper.sleeps).toEqual([]);
+  });
 });

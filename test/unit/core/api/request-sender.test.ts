@@ -216,3 +216,81 @@ describe('RequestSender with a fetch that gets no answer', () => {
     expect(transport.fetchCalls).toBe(2);
   });
 });
+
+describe('RequestSender with a batch of several rate scopes (pages of several publishers)', () => {
+  const rates = (scopes: string[], reservations?: ReturnType<RateLimiter['acquire']>[]) => ({
+    rule: REPORT_RATE_RULE,
+    scopes,
+    ...(reservations ? { reservations } : {}),
+  });
+
+  it("spends each member's slot from its own scope, the caller's reservations on the first attempt", () => {
+    const { sender, transport, limiter, options } = setup(() => jsonResponse(200, {}));
+    const a = limiter.acquire(REPORT_RATE_RULE, 'pub-a', 2, options.deadlineAtMs);
+    const b = limiter.acquire(REPORT_RATE_RULE, 'pub-b', 1, options.deadlineAtMs);
+    sender.sendAll([req(1), req(2), req(3)], { ...options, rates: rates(['pub-a', 'pub-b', 'pub-a'], [a, b]) });
+    expect(transport.batchSizes).toEqual([3]);
+    expect(limiter.remaining(REPORT_RATE_RULE, 'pub-a')).toBe(28);
+    expect(limiter.remaining(REPORT_RATE_RULE, 'pub-b')).toBe(29);
+    // Without reservations each scope takes its members' slots itself.
+    sender.sendAll([req(4), req(5)], { ...options, rates: rates(['pub-b', 'pub-c']) });
+    expect([limiter.remaining(REPORT_RATE_RULE, 'pub-b'), limiter.remaining(REPORT_RATE_RULE, 'pub-c')]).toEqual([28, 29]);
+  });
+
+  it('retries a member with a slot of its own scope, and a 429 blocks only the scope it answered for', () => {
+    const { sender, transport, limiter, clock, options } = setup();
+    transport.enqueue(jsonResponse(200, 'a'), errorResponse(429, 'busy', 't', { 'rate-limit-msec-left': '3000' }), jsonResponse(200, 'c'));
+    transport.setHandler(() => jsonResponse(200, 'again'));
+    const bodies = sender.sendAll([req(1), req(2), req(3)], { ...options, rates: rates(['pub-a', 'pub-b', 'pub-c']) }).map((r) => r.body);
+    expect(bodies).toEqual(['a', 'again', 'c']);
+    expect(transport.batchSizes).toEqual([3, 1]);
+    // pub-b: the refused request did not count, the retry did; pub-a and pub-c one each.
+    expect(['pub-a', 'pub-b', 'pub-c'].map((s) => limiter.remaining(REPORT_RATE_RULE, s))).toEqual([29, 29, 29]);
+    // A wait announced for pub-b holds pub-b alone, for every execution sharing the budget.
+    transport.enqueue(jsonResponse(200, 'a'), errorResponse(429, 'busy', 't', { 'rate-limit-msec-left': '3000' }));
+    expect(() => sender.sendAll([req(4), req(5)], { ...options, retry: false, rates: rates(['pub-a', 'pub-b']) })).toThrow(RateLimitError);
+    expect(limiter.remaining(REPORT_RATE_RULE, 'pub-b')).toBe(0);
+    expect(limiter.nextFreeAtMs(REPORT_RATE_RULE, 'pub-b')).toBe(clock.now() + 3000);
+    expect(limiter.remaining(REPORT_RATE_RULE, 'pub-a')).toBe(28);
+  });
+
+  it('names what the failed member was about, and counts every member that reached the service', () => {
+    const { sender, transport, limiter, options } = setup();
+    transport.enqueue(jsonResponse(200, {}), errorResponse(500, 'broken', 'tr-9'), jsonResponse(200, {}));
+    let error: unknown;
+    try {
+      sender.sendAll([req(1), req(2), req(3)], {
+        ...options,
+        rates: rates(['pub-a', 'pub-b', 'pub-c']),
+        subjects: ["Publisher 'A' (pub-a)", "Publisher 'B' (pub-b)", "Publisher 'C' (pub-c)"],
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as Error).message).toMatch(
+      /^Publisher 'B' \(pub-b\): Engage answered with an error \(HTTP 500: broken\).*\[trace ID tr-9\]/,
+    );
+    expect(transport.requestCount).toBe(3);
+    expect(['pub-a', 'pub-b', 'pub-c'].map((s) => limiter.remaining(REPORT_RATE_RULE, s))).toEqual([29, 29, 29]);
+  });
+
+  it('waits for the slots of a scope that has none free, and sends nothing when that wait does not fit the deadline', () => {
+    const { sender, transport, limiter, sleeper, clock, options } = setup(() => jsonResponse(200, {}));
+    for (let i = 0; i < 30; i++) sender.send(req(i), { ...options, rate: { rule: REPORT_RATE_RULE, scope: 'pub-b' } });
+    const sent = transport.requestCount;
+    expect(() =>
+      sender.sendAll([req(40), req(41)], {
+        ...options,
+        deadlineAtMs: clock.now() + 10_000,
+        rates: rates(['pub-a', 'pub-b']),
+        subjects: ["Publisher 'A' (pub-a)", "Publisher 'B' (pub-b)"],
+      }),
+    ).toThrow(/^Publisher 'B' \(pub-b\): Engage's rate limit was reached/);
+    expect(transport.requestCount).toBe(sent);
+    // pub-a's slot, taken before pub-b's was found wanting, went back.
+    expect(limiter.remaining(REPORT_RATE_RULE, 'pub-a')).toBe(30);
+    sender.sendAll([req(42), req(43)], { ...options, deadlineAtMs: clock.now() + 120_000, rates: rates(['pub-a', 'pub-b']) });
+    expect(sleeper.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(59_000);
+    expect(transport.batchSizes.at(-1)).toBe(2);
+  });
+});

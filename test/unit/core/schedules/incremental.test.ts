@@ -1,4 +1,4 @@
-import { incrementalRange, mergeIncremental } from '../../../../src/core/schedules/incremental';
+import { incrementalRange, keyColumns, mergeIncremental } from '../../../../src/core/schedules/incremental';
 import { periodStartMs } from '../../../../src/core/sheets/report-table';
 import type { SheetBlock } from '../../../../src/core/ports';
 
@@ -57,5 +57,13 @@ describe('incremental refresh', () => {
     expect(
       mergeIncremental(previous, block([]), { breakdowns: ['day'], timeZone: 'UTC', replaceFrom: '20261118', keepFrom: '20261101' }),
     ).toBeNull();
+  });
+});
+
+describe('keyColumns', () => {
+  it('identifies a row of a report of several publishers by its publisher too', () => {
+    const header = ['publisher.id', 'publisher.name', 'day', 'country.id', 'country.name', 'revenue'];
+    expect(keyColumns(header, ['publisher', 'day', 'country'])).toEqual([0, 2, 3]);
+    expect(keyColumns(header.slice(2), ['day', 'country'])).toEqual([0, 1]);
   });
 });

@@ -1,0 +1,118 @@
+/**
+ * Browser test of the publisher picker's "All publishers" and "Several publishers…" in the playground
+ * (the sidebar 300 px wide, as Sheets shows it): choosing all runs one table with the publisher in
+ * front to a sheet, ticking several puts the list into the inserted formula, and Save to schedule
+ * keeps the list with the saved report. Run `npm run build` first.
+ */
+import type { FrameLocator } from 'playwright-core';
+import type { Playground } from '../../dev/playground/playground';
+import { BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../../dev/emulator/seed';
+import { eventually, openPlayground, type BrowserPlayground } from '../support/browser';
+
+jest.setTimeout(90_000);
+
+let env: BrowserPlayground;
+let playground: Playground;
+let sidebar: FrameLocator;
+
+beforeAll(async () => {
+  env = await openPlayground();
+  ({ playground, sidebar } = env);
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+const savedDefinitions = () =>
+  [...playground.host.properties('document').entries()]
+    .filter(([key]) => key.startsWith('engage.sr.def.'))
+    .map(([, value]) => JSON.parse(value) as Record<string, unknown>);
+
+describe('reports of several publishers from the sidebar', () => {
+  it('offers all publishers and several after the publishers themselves', async () => {
+    await eventually(async () => expect(await sidebar.locator('#sign-in-username').inputValue()).toBe('demo@engage.example'));
+    await sidebar.locator('#sign-in-submit').click();
+    await eventually(async () => expect(await sidebar.locator('#report-publisher').inputValue()).toBe(BIG_PUBLISHER_ID));
+    expect(await sidebar.locator('#report-publisher option').allTextContents()).toEqual([
+      'Daily Planet',
+      'Gotham Gazette',
+      'Hostile Herald <img src=x onerror=alert("publisher")>',
+      'All publishers (3)',
+      'Several publishers…',
+    ]);
+    expect(await sidebar.locator('#report-publishers-several').isHidden()).toBe(true);
+  });
+
+  it('runs all publishers to a sheet: one table, the publisher first, one Total row', async () => {
+    await sidebar.locator('#report-publisher').selectOption({ label: 'All publishers (3)' });
+    await sidebar.locator('#report-preset').selectOption('last7');
+    await eventually(async () => expect(await sidebar.locator('#formula-preview').textContent()).toMatch(/^=ENGAGE_REPORT\("all","/));
+    // The default set by day: day, 7 metrics, and the publisher's ID and name.
+    await eventually(async () => expect(await sidebar.locator('#metrics-width').innerText()).toContain('Up to 10 columns'));
+    await sidebar.locator('#report-target').selectOption('newSheet');
+    await sidebar.locator('#report-target-name').fill('All publishers');
+    await sidebar.locator('#run-report').click();
+    await eventually(async () =>
+      expect(await sidebar.locator('#report-outcome .notice-success').first().innerText()).toContain("Wrote 21 rows to 'All publishers'"),
+    );
+    const grid = playground.host.getValues('All publishers', 'A1:C23');
+    expect(grid[0]).toEqual(['publisher.id', 'publisher.name', 'day']);
+    expect([...new Set(grid.slice(1, 22).map((row) => row[0]))]).toEqual([BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID, HOSTILE_PUBLISHER_ID]);
+    expect(grid[22]![0]).toBe('Total');
+    const preview = await sidebar.locator('#run-preview-table thead th').allTextContents();
+    expect(preview.slice(0, 2)).toEqual(['publisher.id', 'publisher.name']);
+    // Add chart draws one publisher by day: it says so instead.
+    expect(await sidebar.locator('#add-chart').isDisabled()).toBe(true);
+    expect(await sidebar.locator('#add-chart').getAttribute('title')).toContain('run the report for one publisher');
+  });
+
+  it('ticks several publishers, within the 300 px sidebar, and inserts the formula with the list', async () => {
+    await sidebar.locator('#report-publisher').selectOption({ label: 'Several publishers…' });
+    await eventually(async () => expect(await sidebar.locator('#report-publishers-several').isVisible()).toBe(true));
+    await eventually(async () => expect(await sidebar.locator('#report-publishers-count').innerText()).toContain('Tick the publishers'));
+    await eventually(async () => expect(await sidebar.locator('#formula-preview').textContent()).toBe('Choose a publisher.'));
+    const boxes = sidebar.locator('#report-publishers input[type=checkbox]');
+    expect(await boxes.count()).toBe(3);
+    await sidebar.locator(`#report-publishers input[value="${HOSTILE_PUBLISHER_ID}"]`).check();
+    await sidebar.locator(`#report-publishers input[value="${MEDIUM_PUBLISHER_ID}"]`).check();
+    await eventually(async () => expect(await sidebar.locator('#report-publishers-count').innerText()).toContain('2 ticked'));
+    // The hostile name is a label's text, not markup; and nothing is wider than the sidebar.
+    expect(await sidebar.locator('#report-publishers img').count()).toBe(0);
+    const overflow = await sidebar.locator('body').evaluate((body) => ({ scroll: body.scrollWidth, client: body.clientWidth }));
+    expect(overflow.scroll).toBeLessThanOrEqual(overflow.client);
+    const box = await sidebar.locator('#report-publishers').boundingBox();
+    expect(box!.width).toBeLessThanOrEqual(300);
+
+    // Ticked in the list's order, the formula names them that way.
+    const list = `${MEDIUM_PUBLISHER_ID},${HOSTILE_PUBLISHER_ID}`;
+    await eventually(async () => expect(await sidebar.locator('#formula-preview').textContent()).toContain(`=ENGAGE_REPORT("${list}","`));
+    await env.page.locator('#sheet-tabs button', { hasText: 'Sheet1' }).click();
+    await env.page.locator('#grid td[data-a1="A1"]').click();
+    await sidebar.locator('#insert-formula').click();
+    await eventually(async () => expect(await sidebar.locator('#inserted-formula').innerText()).toContain(`"${list}"`));
+    const cell = playground.host.getCell('Sheet1', 'A1');
+    expect(cell.error).toBeUndefined();
+    const values = playground.host.getValues('Sheet1', 'A1:B20');
+    expect(values[0]).toEqual(['publisher.id', 'publisher.name']);
+    expect([...new Set(values.slice(1, 15).map((row) => row[0]))]).toEqual([MEDIUM_PUBLISHER_ID, HOSTILE_PUBLISHER_ID]);
+    expect(values[15]![0]).toBe('Total');
+  });
+
+  it('saves the list with the report to a schedule', async () => {
+    await sidebar.locator('#save-schedule').click();
+    await eventually(async () => expect(await sidebar.locator('#schedule-form').isVisible()).toBe(true));
+    expect(await sidebar.locator('#schedule-name').inputValue()).toBe('2 publishers: General last 7 days by day');
+    await sidebar.locator('#schedule-sheet').fill('Two publishers');
+    await sidebar.locator('#schedule-cell').fill('A1');
+    await sidebar.locator('#schedule-save').click();
+    await eventually(async () =>
+      expect(await sidebar.locator('#schedule-outcome .notice-success').innerText()).toContain('Saved “2 publishers'),
+    );
+    expect(savedDefinitions()).toEqual([
+      expect.objectContaining({
+        entityId: `${MEDIUM_PUBLISHER_ID},${HOSTILE_PUBLISHER_ID}`,
+        target: { sheetName: 'Two publishers', cell: 'A1' },
+      }),
+    ]);
+  });
+});
