@@ -48,6 +48,8 @@ describe('CacheService', () => {
     expect(kept).toHaveLength(900);
     expect(kept).toContain('k1000');
     expect(kept).not.toContain('k0');
+    // The host records what the rule dropped: the 101 nearest to expiry.
+    expect(host.state.caches.evicted('script')).toEqual(Array.from({ length: 101 }, (_, i) => `k${i}`));
   });
 
   it('under FIFO drops the 100 oldest entries past 1,000 items, whatever their lifetime', () => {
@@ -59,6 +61,7 @@ describe('CacheService', () => {
     expect(kept).not.toContain('k100');
     expect(kept).toContain('k101');
     expect(kept).toContain('k1000');
+    expect(host.state.caches.evicted('script')).toEqual(Array.from({ length: 101 }, (_, i) => `k${i}`));
   });
 
   it('under FIFO keeps an entry written again in its first place (creation time)', () => {
@@ -88,6 +91,8 @@ describe('CacheService', () => {
     host.call('rewrite', ['fresh']);
     expect(host.call('countScript', [1000])).toEqual([]);
     expect(host.state.caches.allEntries().map((e) => e.key)).toEqual(['fresh']);
+    // Expired entries make room without being evicted.
+    expect(host.state.caches.evicted('script')).toEqual([]);
   });
 
   it('supports batch calls and test eviction', () => {
@@ -97,6 +102,8 @@ describe('CacheService', () => {
     host.call('put', ['x', 'y', 60]);
     host.evictCache('document', ['x']);
     expect(host.call('get', ['x'])).toBeNull();
+    // The test hook is not the eviction rule.
+    expect(host.state.caches.evicted(`document:${host.state.options.documentId}`)).toEqual([]);
     expect(host.counters['Cache.get']).toBe(1);
   });
 });
