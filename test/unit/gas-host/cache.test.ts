@@ -34,10 +34,12 @@ describe('CacheService', () => {
     const host = createGasHost();
     host.load(BUNDLE);
     expect(() => host.call('put', ['k'.repeat(251), 'v', 60])).toThrow('Argument too large: key');
-    expect(() => host.call('put', ['k', 'v'.repeat(100 * 1024 + 1), 60])).toThrow('Argument too large: value');
+    // "100KB" a value, read strictly: 100,000 bytes of UTF-8 fit, one more does not (nor 33,334 three-byte characters).
+    expect(() => host.call('put', ['k', 'v'.repeat(100_001), 60])).toThrow('Argument too large: value');
+    expect(() => host.call('put', ['k', '€'.repeat(33_334), 60])).toThrow('Argument too large: value');
     expect(() => host.call('put', ['k', 'v', 21601])).toThrow(/expirationInSeconds/);
     expect(() => host.call('put', ['k', 'v', 0])).toThrow(/expirationInSeconds/);
-    host.call('put', ['k'.repeat(250), 'v'.repeat(100 * 1024), 21600]);
+    host.call('put', ['k'.repeat(250), 'v'.repeat(100_000), 21600]);
   });
 
   it('keeps the 900 entries farthest from expiry past 1,000 items', () => {
