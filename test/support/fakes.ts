@@ -104,7 +104,9 @@ export class FakeStore implements ListableStore {
   }
   set(key: string, value: string): void {
     this.sets++;
-    if (value.length > 9 * 1024) throw new Error(`value of ${key} exceeds 9 KB (${value.length} characters)`);
+    // Apps Script's 9 KB a value, read strictly (as the local host does).
+    if (Buffer.byteLength(value, 'utf8') > 9000)
+      throw new Error(`value of ${key} exceeds 9 KB (${Buffer.byteLength(value, 'utf8')} bytes)`);
     this.values.set(key, value);
   }
   remove(key: string): void {
@@ -162,7 +164,8 @@ export class FakeCache implements Cache {
     return e.value;
   }
   private write(key: string, value: string, ttlSeconds: number): void {
-    if (Buffer.byteLength(value, 'utf8') > 100 * 1024) throw new Error(`value of ${key} exceeds 100 KB`);
+    // The Cache service's 100 KB a value, read strictly (as the local host does).
+    if (Buffer.byteLength(value, 'utf8') > 100_000) throw new Error(`value of ${key} exceeds 100 KB`);
     this.writes.push({ key, value, ttl: ttlSeconds });
     this.entries.set(key, { value, expiresAtMs: this.clock.now() + ttlSeconds * 1000 });
   }

@@ -15,7 +15,8 @@ export interface CacheEntry {
 }
 
 export const CACHE_KEY_LIMIT_CHARS = 250;
-export const CACHE_VALUE_LIMIT_BYTES = 100 * 1024;
+/** "100KB" a value, as Google documents it, read strictly: 100,000 bytes of UTF-8, not 102,400. */
+export const CACHE_VALUE_LIMIT_BYTES = 100_000;
 export const CACHE_MAX_TTL_SECONDS = 21600;
 export const CACHE_DEFAULT_TTL_SECONDS = 600;
 /** The Cache service's reference: about 1,000 items per cache; when full, the 900 farthest from expiry are kept. */
@@ -31,6 +32,9 @@ export const CACHE_KEPT_AFTER_EVICTION = 900;
 export type CacheEviction = 'expiry' | 'fifo';
 
 const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/** What the eviction rule dropped from each cache, by store: shared by every document's view of a shared cache. */
+const evictedByStore = new WeakMap<Map<string, CacheEntry>, string[]>();
 
 export class CacheStores {
   constructor(
@@ -51,6 +55,14 @@ export class CacheStores {
     return [...this.caches].flatMap(([cache, store]) =>
       [...store].map(([key, entry]) => ({ cache, key, value: entry.value, expiresAt: entry.expiresAt })),
     );
+  }
+
+  /**
+   * The keys a full cache dropped by its eviction rule, in the order they went: not those that expired,
+   * were removed, or went by the `evict` test hook. Tests read it to see whether, and how, the rule applied.
+   */
+  evicted(name: string): readonly string[] {
+    return evictedByStore.get(this.byName(name)) ?? [];
   }
 
   /** Test hook: drops cache entries ("entries may go earlier"). Without keys, the whole cache; `user` defaults to the owner. */
@@ -91,6 +103,13 @@ export class CacheStores {
         );
         kept = kept.filter(([k]) => farthest.has(k));
       }
+    }
+    const keptKeys = new Set(kept.map(([k]) => k));
+    const dropped = [...store].filter(([k, e]) => e.expiresAt > now && !keptKeys.has(k)).map(([k]) => k);
+    if (dropped.length > 0) {
+      const record = evictedByStore.get(store) ?? [];
+      record.push(...dropped);
+      evictedByStore.set(store, record);
     }
     store.clear();
     for (const [k, e] of kept) store.set(k, e);

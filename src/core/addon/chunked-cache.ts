@@ -18,7 +18,7 @@ import type { BatchCache, Compressor } from '../ports';
 import { hashText } from '../util/hash';
 import { splitByBytes, utf8Length } from '../util/utf8';
 
-/** The Cache service refuses values above 100 KB (102,400 bytes); a chunk stays under either reading of "100 KB". */
+/** The Cache service refuses values above 100 KB; a chunk stays under either reading (100,000 or 102,400 bytes). */
 export const CACHE_CHUNK_BYTES = 96_000;
 /** Cache service keys are at most 250 characters. */
 export const CACHE_KEY_MAX_CHARS = 250;

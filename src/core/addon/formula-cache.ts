@@ -5,7 +5,8 @@
  * Identical formulas recalculating together send one set of requests: the first takes the document
  * lock, re-reads the cache, leaves a claim and computes; the others see the claim and wait for its
  * result instead of computing too. A formula's whole work, from the first request to the cache write,
- * ends by its deadline: the cache write is skipped when too little time is left.
+ * ends by its deadline: the cache write is skipped when too little time is left, and a cache that
+ * refuses the write loses the cache entry, never the result.
  */
 import { CLAIM_LOCK_TIMEOUT_MS, FORMULA_TABLE_RESERVE_MS } from '../budgets';
 import { BusyError } from '../errors';
@@ -113,24 +114,36 @@ export class FormulaCache {
     }
     try {
       const values = compute(deadlineAtMs - FORMULA_TABLE_RESERVE_MS);
-      this.store(identity, values, ttlSeconds, deadlineAtMs);
+      try {
+        this.store(identity, values, ttlSeconds, deadlineAtMs);
+      } catch {
+        // The cache refused the write (a service error, a value too large): the result goes uncached, never lost.
+      }
       return values;
     } finally {
-      cache.remove(claimKey);
+      try {
+        cache.remove(claimKey);
+      } catch {
+        // The claim lapses at its deadline: waiting formulas then fetch themselves.
+      }
     }
   }
 
   /**
    * Caches a computed result when that fits before the deadline and the result fits the budget;
-   * otherwise caches nothing and says nothing: the result is returned all the same.
+   * otherwise caches nothing and says nothing: the result is returned all the same. Time is checked
+   * three times on the clock: the estimate of encoding and compressing before it starts, what is left
+   * after it (a pack that overran its estimate leaves no write allowance, and nothing is written), and
+   * the lock, which is waited for only as long as the write allowance still remains after it.
    */
   private store(identity: string, values: Cell[][], ttlSeconds: number, deadlineAtMs: number): void {
     const { clock, lock } = this.deps;
     const cells = values.reduce((sum, row) => sum + row.length, 0);
     if (clock.now() + (cells / 1000) * ENCODE_MS_PER_1000_CELLS + CACHE_WRITE_ALLOWANCE_MS > deadlineAtMs) return;
     const packed = this.results.pack(identity, encodeValues(values));
-    if (packed.items > RESULT_MAX_ITEMS || clock.now() + CACHE_WRITE_ALLOWANCE_MS > deadlineAtMs) return;
-    if (!lock.tryLock(Math.min(CLAIM_LOCK_TIMEOUT_MS, deadlineAtMs - clock.now() - CACHE_WRITE_ALLOWANCE_MS))) return;
+    const leftForWriteMs = deadlineAtMs - clock.now() - CACHE_WRITE_ALLOWANCE_MS;
+    if (packed.items > RESULT_MAX_ITEMS || leftForWriteMs < 0) return;
+    if (!lock.tryLock(Math.min(CLAIM_LOCK_TIMEOUT_MS, leftForWriteMs))) return;
     try {
       const now = clock.now();
       if (!this.budget.admit(packed.key, packed.items, now, now + ttlSeconds * 1000)) return;

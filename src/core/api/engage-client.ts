@@ -31,6 +31,7 @@ import { checkToken } from './token';
 import { LOOKUPS, TOKEN_HEADER, TRACE_ID_HEADER, type LookupKind, type ReportKind } from '../spec';
 import { controlCharacterIndex, describeControlCharacter, quoted } from '../util/text';
 import { hashText } from '../util/hash';
+import { utf8Length } from '../util/utf8';
 
 /** URL Fetch's fetchAll has no documented concurrency cap; about 10 to 20 are seen in practice. */
 export const DEFAULT_MAX_PARALLEL_REQUESTS = 10;
@@ -39,8 +40,8 @@ export const LOOKUP_CACHE_TTL_SECONDS = 600;
 /** Longest user name and password sent to /login: longer ones are typing accidents, and each try spends one of 2 logins an hour. */
 export const USERNAME_MAX_CHARS = 256;
 export const PASSWORD_MAX_CHARS = 1024;
-/** The Cache service refuses values above 100 KB. */
-const CACHE_VALUE_MAX_CHARS = 100_000;
+/** The Cache service refuses values above 100 KB, read strictly: 100,000 bytes of UTF-8. */
+const CACHE_VALUE_MAX_BYTES = 100_000;
 
 export interface EngageClientOptions {
   /** Reporting base address, ending with /engage/v2. */
@@ -201,7 +202,7 @@ export class EngageClient implements PageFetcher, PublisherReportClient {
     const entries = parseLookup(response.body, operation, response.headers[TRACE_ID_HEADER]);
     if (cache) {
       const text = JSON.stringify(entries);
-      if (text.length <= CACHE_VALUE_MAX_CHARS) cache.put(cacheKey, text, LOOKUP_CACHE_TTL_SECONDS);
+      if (utf8Length(text) <= CACHE_VALUE_MAX_BYTES) cache.put(cacheKey, text, LOOKUP_CACHE_TTL_SECONDS);
     }
     return entries;
   }

@@ -14,18 +14,20 @@ import type { RefreshStatus, SavedReport, SavedReportInput } from './saved-repor
 export const SAVED_REPORTS_INDEX_KEY = 'engage.sr.index';
 const DEFINITION_PREFIX = 'engage.sr.def.';
 const STATUS_PREFIX = 'engage.sr.status.';
-/** Apps Script properties hold at most 9 KB per value. */
-export const PROPERTY_VALUE_MAX_BYTES = 9 * 1024;
+/**
+ * Apps Script properties hold at most 9 KB per value and 500 KB per store (keys and values), as Google's
+ * quotas page says. A kilobyte is read as 1,000 bytes, the stricter reading: what fits here fits either.
+ */
+export const PROPERTY_VALUE_MAX_BYTES = 9_000;
 /** 100 definitions and statuses of about 1 KB each stay far below the 500 KB of a property store. */
 export const MAX_SAVED_REPORTS = 100;
-/** Apps Script keeps at most 500 KB of properties per store (keys and values). */
-export const PROPERTY_STORE_MAX_BYTES = 500 * 1024;
+export const PROPERTY_STORE_MAX_BYTES = 500_000;
 /**
  * What saved reports (index, definitions, statuses) may take of the document's properties; the rest is
  * for Run to sheet's block records (at most 50 of under 1 KB, block-records.ts). A new or changed
  * definition that would pass it is refused before anything is written.
  */
-export const SAVED_REPORTS_MAX_BYTES = 440 * 1024;
+export const SAVED_REPORTS_MAX_BYTES = 440_000;
 /**
  * A status is kept within this, its error message shortened to fit, so saving a report can set room
  * aside for every status it will ever write.
@@ -210,7 +212,7 @@ export class SavedReportStore {
     for (const key of statusKeys) if (!held.has(key)) count(key, null);
     for (const [key, value] of Object.entries(changes)) if (!held.has(key)) count(key, value);
     if (saved > SAVED_REPORTS_MAX_BYTES || total > PROPERTY_STORE_MAX_BYTES) {
-      const kb = (bytes: number) => Math.ceil(bytes / 1024);
+      const kb = (bytes: number) => Math.ceil(bytes / 1000);
       throw ValidationError.single(
         'savedReport',
         saved > SAVED_REPORTS_MAX_BYTES

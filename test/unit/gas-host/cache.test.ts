@@ -34,10 +34,12 @@ describe('CacheService', () => {
     const host = createGasHost();
     host.load(BUNDLE);
     expect(() => host.call('put', ['k'.repeat(251), 'v', 60])).toThrow('Argument too large: key');
-    expect(() => host.call('put', ['k', 'v'.repeat(100 * 1024 + 1), 60])).toThrow('Argument too large: value');
+    // "100KB" a value, read strictly: 100,000 bytes of UTF-8 fit, one more does not (nor 33,334 three-byte characters).
+    expect(() => host.call('put', ['k', 'v'.repeat(100_001), 60])).toThrow('Argument too large: value');
+    expect(() => host.call('put', ['k', '€'.repeat(33_334), 60])).toThrow('Argument too large: value');
     expect(() => host.call('put', ['k', 'v', 21601])).toThrow(/expirationInSeconds/);
     expect(() => host.call('put', ['k', 'v', 0])).toThrow(/expirationInSeconds/);
-    host.call('put', ['k'.repeat(250), 'v'.repeat(100 * 1024), 21600]);
+    host.call('put', ['k'.repeat(250), 'v'.repeat(100_000), 21600]);
   });
 
   it('keeps the 900 entries farthest from expiry past 1,000 items', () => {
@@ -48,6 +50,8 @@ describe('CacheService', () => {
     expect(kept).toHaveLength(900);
     expect(kept).toContain('k1000');
     expect(kept).not.toContain('k0');
+    // The host records what the rule dropped: the 101 nearest to expiry.
+    expect(host.state.caches.evicted('script')).toEqual(Array.from({ length: 101 }, (_, i) => `k${i}`));
   });
 
   it('under FIFO drops the 100 oldest entries past 1,000 items, whatever their lifetime', () => {
@@ -59,6 +63,7 @@ describe('CacheService', () => {
     expect(kept).not.toContain('k100');
     expect(kept).toContain('k101');
     expect(kept).toContain('k1000');
+    expect(host.state.caches.evicted('script')).toEqual(Array.from({ length: 101 }, (_, i) => `k${i}`));
   });
 
   it('under FIFO keeps an entry written again in its first place (creation time)', () => {
@@ -88,6 +93,8 @@ describe('CacheService', () => {
     host.call('rewrite', ['fresh']);
     expect(host.call('countScript', [1000])).toEqual([]);
     expect(host.state.caches.allEntries().map((e) => e.key)).toEqual(['fresh']);
+    // Expired entries make room without being evicted.
+    expect(host.state.caches.evicted('script')).toEqual([]);
   });
 
   it('supports batch calls and test eviction', () => {
@@ -97,6 +104,8 @@ describe('CacheService', () => {
     host.call('put', ['x', 'y', 60]);
     host.evictCache('document', ['x']);
     expect(host.call('get', ['x'])).toBeNull();
+    // The test hook is not the eviction rule.
+    expect(host.state.caches.evicted(`document:${host.state.options.documentId}`)).toEqual([]);
     expect(host.counters['Cache.get']).toBe(1);
   });
 });

@@ -29,14 +29,25 @@ describe('PropertiesService', () => {
     expect(host.call('getDoc', ['widget'], { user: 'bob@example.com' })).toBe('w1');
   });
 
-  it('rejects a value over 9 KB and a store over 500 KB', () => {
+  it('rejects a value over 9 KB and a store over 500 KB, a KB read as 1,000 bytes (the stricter reading)', () => {
     const host = createGasHost();
     host.load(BUNDLE);
-    expect(() => host.call('setUser', ['big', 'x'.repeat(9 * 1024 + 1)])).toThrow('Argument too large: value');
-    host.call('setUser', ['fits', 'x'.repeat(9 * 1024)]);
-    expect(() => {
-      for (let i = 0; i < 60; i++) host.call('setUser', [`k${i}`, 'y'.repeat(9000)]);
-    }).toThrow('You have exceeded the property storage quota. Please remove some properties and try again.');
+    // Google's quotas page: "9 KB / val"; 9,000 bytes of UTF-8 fit, one more does not (nor 3,001 three-byte characters).
+    host.call('setUser', ['fits', 'x'.repeat(9000)]);
+    expect(() => host.call('setUser', ['big', 'x'.repeat(9001)])).toThrow('Argument too large: value');
+    expect(() => host.call('setUser', ['big', '€'.repeat(3001)])).toThrow('Argument too large: value');
+    // "500 KB / property store", keys and values: 500,000 bytes fit, one more does not.
+    const store = host.properties('user');
+    store.clear();
+    for (let i = 0; i < 55; i++) host.call('setUser', [`k${String(i).padStart(2, '0')}`, 'y'.repeat(9000 - 3)]);
+    const last = 500_000 - 55 * 9000 - 3;
+    host.call('setUser', ['end', 'z'.repeat(last)]);
+    expect(() => host.call('setUser', ['one', ''])).toThrow(
+      'You have exceeded the property storage quota. Please remove some properties and try again.',
+    );
+    expect(store.get('one')).toBeUndefined();
+    host.call('setUser', ['end', 'z'.repeat(last - 3)]);
+    host.call('setUser', ['one', '']);
   });
 
   it("gives custom functions the owner's user properties, whoever recalculates", () => {

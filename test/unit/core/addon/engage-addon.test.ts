@@ -6,6 +6,7 @@
 import { EngageAddon } from '../../../../src/core/addon/engage-addon';
 import { CACHE_WRITE_ALLOWANCE_MS, ENCODE_MS_PER_1000_CELLS, RESULT_MAX_ITEMS } from '../../../../src/core/addon/formula-cache';
 import type { Compressor } from '../../../../src/core/ports';
+import { REPORT_SPECS } from '../../../../src/core/spec';
 import {
   FakeCache,
   FakeCompressor,
@@ -81,12 +82,21 @@ describe('EngageAddon.formulaReport', () => {
     expect(transport.requestCount).toBe(2);
   });
 
-  it('keeps a small general report for an hour', () => {
-    const { addon, puts, clock } = setup(7);
-    addon.formulaReport('main', input, { deadlineAtMs: clock.now() + 25_000 });
-    const ttls = resultPuts(puts).map((p) => p.ttl);
-    expect(ttls.length).toBeGreaterThan(0);
-    expect(new Set(ttls)).toEqual(new Set([3600]));
+  it.each([
+    ['externalId', 1800, { entityId: 'pub', fromDate: '2026111912', toDate: '2026112012' }],
+    ['realtime', 300, { entityId: 'pub', fromDate: '2026111912', toDate: '2026112012' }],
+    ['main', 3600, input],
+  ] as const)("keeps the %s report's result for %i seconds, as the README says, and fetches it again after", (kind, seconds, kindInput) => {
+    const { addon, puts, clock, transport } = setup(7);
+    const first = addon.formulaReport(kind, kindInput, { deadlineAtMs: clock.now() + 25_000 });
+    expect(transport.requests[0]!.url).toContain(`${REPORT_SPECS[kind].path}?`);
+    expect(new Set(resultPuts(puts).map((p) => p.ttl))).toEqual(new Set([seconds]));
+    clock.advance((seconds - 1) * 1000);
+    expect(addon.formulaReport(kind, kindInput, { deadlineAtMs: clock.now() + 25_000 })).toEqual(first);
+    expect(transport.requestCount).toBe(1);
+    clock.advance(2000);
+    expect(addon.formulaReport(kind, kindInput, { deadlineAtMs: clock.now() + 25_000 })).toEqual(first);
+    expect(transport.requestCount).toBe(2);
   });
 
   it('skips the cache write when fetching left too little time before the deadline, and still returns the rows', () => {

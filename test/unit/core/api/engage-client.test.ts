@@ -96,6 +96,16 @@ describe('EngageClient lookups', () => {
     expect(cache.puts).toBe(1);
   });
 
+  it("fetches a lookup whose answer is over the cache's 100,000 bytes again rather than caching it", () => {
+    // 40,000 characters of text, but 120,000 bytes of UTF-8: too large for one cache entry.
+    const name = '€'.repeat(40_000);
+    const { client, transport, cache } = harness(() => jsonResponse(200, { publishers: [{ id: 'h1', name }] }));
+    expect(client.listPublishers()).toEqual([{ id: 'h1', name }]);
+    expect(client.listPublishers()).toEqual([{ id: 'h1', name }]);
+    expect(transport.requestCount).toBe(2);
+    expect(cache.puts).toBe(0);
+  });
+
   it('needs a publisher for widgets', () => {
     const { client, transport } = harness();
     expect(() => client.listWidgets('')).toThrow('publisherId: is required to list widgets');

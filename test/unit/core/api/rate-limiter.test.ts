@@ -68,7 +68,7 @@ describe('RateLimiter', () => {
     const second = new RateLimiter({ store, lock, clock, sleeper });
     first.acquire(REPORT_RATE_RULE, 'pub', 20, clock.now());
     expect(second.remaining(REPORT_RATE_RULE, 'pub')).toBe(10);
-    expect(store.values.get('engage.rate.reports.pub')!.length).toBeLessThan(9 * 1024);
+    expect(store.values.get('engage.rate.reports.pub')!.length).toBeLessThan(9000);
   });
 
   it('re-reads the state after taking the lock', () => {
