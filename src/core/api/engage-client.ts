@@ -9,6 +9,7 @@ import { FORMULA_FETCH_BUDGET_MS } from '../budgets';
 import { encodeBase64 } from '../util/base64';
 import { NotSignedInError, ValidationError } from '../errors';
 import { fetchReport, type PageFetcher, type PageRange, type ReportResult } from './paging';
+import { type BatchPageFetcher, fetchReportsTogether, type QueryPage } from './paging-together';
 import {
   FETCH_URL_MAX_CHARS,
   type Cache,
@@ -80,7 +81,7 @@ function memoryStore(): KeyValueStore {
   return { get: (k) => values.get(k) ?? null, set: (k, v) => void values.set(k, v), remove: (k) => void values.delete(k) };
 }
 
-export class EngageClient implements PageFetcher {
+export class EngageClient implements PageFetcher, BatchPageFetcher {
   private readonly baseUrl: string;
   private readonly options: EngageClientOptions;
   private readonly limiter: RateLimiter;
@@ -253,6 +254,17 @@ export class EngageClient implements PageFetcher {
     return fetchReport(this, query, paging);
   }
 
+  /** Every page of several reports of one publisher, fetched together, all or nothing; see paging-together.ts. */
+  runTogether(queries: readonly ReportQuery[], options: Omit<RunReportOptions, 'maxRows' | 'allOrNothing'> = {}): ReportResult[] {
+    this.requireToken();
+    return fetchReportsTogether(this, queries, {
+      deadlineAtMs: this.deadline(options),
+      maxParallelRequests: Math.min(this.options.maxParallelRequests ?? DEFAULT_MAX_PARALLEL_REQUESTS, REPORT_RATE_RULE.limit),
+      nowMs: () => this.options.clock.now(),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+  }
+
   /** One page exactly as asked (limit and offset of the query, or the report's defaults). */
   fetchReportPage(query: ReportQuery, options: CallOptions = {}): ReportPage {
     return this.fetchFirstPage(query, { offset: query.offset, limit: query.limit ?? query.spec.defaultPageLimit }, this.deadline(options));
@@ -288,6 +300,16 @@ export class EngageClient implements PageFetcher {
         retry: true,
         rate: { rule: REPORT_RATE_RULE, scope: query.entityId, reservation },
       },
+    );
+    return responses.map((r) => parseReportPage(r.body, operation, r.headers[TRACE_ID_HEADER]));
+  }
+
+  fetchPageBatch(pages: readonly QueryPage[], deadlineAtMs: number, reservation: RateReservation): ReportPage[] {
+    const token = this.requireToken();
+    const operation = `GET ${pages[0]!.query.spec.path}`;
+    const responses = this.sender.sendAll(
+      pages.map((p) => this.pageRequest(p.query, p.page, token)),
+      { operation, deadlineAtMs, retry: true, rate: { rule: REPORT_RATE_RULE, scope: reservation.scope, reservation } },
     );
     return responses.map((r) => parseReportPage(r.body, operation, r.headers[TRACE_ID_HEADER]));
   }
