@@ -15,6 +15,8 @@ import { effectiveBreakdowns, type ReportKind } from '../../../src/core';
 export interface ReportChoice {
   readonly kind: ReportKind;
   readonly breakdowns: readonly string[];
+  /** Compared with an earlier period (compare.ts): its own default metrics, four columns a metric. */
+  readonly comparing?: boolean;
 }
 
 /** What the builder gives a part the user edits. */

@@ -111,6 +111,15 @@ export function compareWithText(compareWith: CompareWith): string {
   return `${dashedDay(compareWith.fromDate)}${PERIOD_SEPARATOR}${dashedDay(compareWith.toDate)}`;
 }
 
+/** What compareWith compares with, in words: "the period just before", "the same days a year earlier", or the custom days. */
+export function describeCompareWith(text: string): string {
+  const read = readCompareWith(text, 'UTC');
+  if ('argument' in read) return text;
+  if (read.type === 'previous') return 'the period just before (as many days, or as many whole months)';
+  if (read.type === 'year') return 'the same days a year earlier';
+  return `${dashedDay(read.fromDate)} to ${dashedDay(read.toDate)}`;
+}
+
 function dayOf(compact: string): CalendarDay {
   return { year: Number(compact.slice(0, 4)), month: Number(compact.slice(4, 6)), day: Number(compact.slice(6, 8)) };
 }
