@@ -52,6 +52,12 @@ export interface SeedPublisher {
   sections: EntityRecord[];
   /** Country ids (from COUNTRIES) where this publisher has traffic. */
   countryIds: string[];
+  /**
+   * Markets opened or closed on a day: a country listed here has traffic only from its `from` day
+   * and up to its `until` day (yyyyMMdd, UTC, both included), so a report of a period before or after
+   * has no row for it. The fact rows of other countries are the same either way.
+   */
+  countryDays?: Readonly<Record<string, { from?: string; until?: string }>>;
   /** Number of distinct documents in the doc breakdown. */
   docCount: number;
   /** When given, article n's external ID is externalIds[n % length] followed by n, instead of a slug (hostile IDs). */
@@ -268,6 +274,9 @@ export const PUBLISHERS: SeedPublisher[] = [
     nativeApps: [{ id: 'na-gg-ios', name: 'Gotham Gazette', platform: 'IOS', bundleId: 'example.gothamgazette', status: 'ACTIVE' }],
     sections: sections(['City', 'Crime', 'Arts', 'Sports', 'Opinion']),
     countryIds: ['US', 'CA', 'GB', 'DE', 'FR', 'MX', 'AU', 'IN'],
+    // Mexico opened on 1 November 2026 and Australia closed after 31 October 2026: a week of November
+    // compared with the week before has a country present in each period only.
+    countryDays: { MX: { from: '20261101' }, AU: { until: '20261031' } },
     docCount: 80,
   },
   {

@@ -259,14 +259,19 @@ function generateDay(pub: SeedPublisher, dayNumber: number): DayFacts {
     dims.doc.length,
     dims.partnerApp.length,
   ];
+  const countryOpen = dims.country.map((c) => countryHasTraffic(pub, c.id, dayNumber));
+  // Rows are drawn by their index r and kept at w: a row of a closed market is dropped without
+  // changing any other row's figures.
+  let w = 0;
   for (let r = 0; r < rowCount; r++) {
     const u = (field: number) => unit(seed, dayNumber, r, field);
     for (let k = 0; k < sizes.length; k++) {
       // Documents and partner apps are skewed (a few popular ones); the others are spread evenly.
       const draw = k === 5 || k === 6 ? u(100 + k) ** 2 : u(100 + k);
-      dimArrays[k]![r] = Math.floor(draw * sizes[k]!);
+      dimArrays[k]![w] = Math.floor(draw * sizes[k]!);
     }
-    const countryWeight = dims.countryWeight[dimArrays[2]![r]!]! / meanCountryWeight;
+    if (!countryOpen[dimArrays[2]![w]!]) continue;
+    const countryWeight = dims.countryWeight[dimArrays[2]![w]!]! / meanCountryWeight;
     const magnitude = pub.trafficScale * dayFactor * Math.sqrt(countryWeight) * (0.2 + 2.5 * u(1) ** 2);
     const totalReqs = Math.max(1, Math.round(magnitude * (20 + 60 * u(2))));
     const paidReqs = Math.round(totalReqs * (0.6 + 0.3 * u(3)));
@@ -306,9 +311,19 @@ function generateDay(pub: SeedPublisher, dayNumber: number): DayFacts {
       Math.round(totalReqs * optInShare),
       Math.round(totalPvs * optInShare),
     ];
-    values.set(row, r * DAILY_FIELD_COUNT);
+    values.set(row, w * DAILY_FIELD_COUNT);
+    w++;
   }
-  return { dayNumber, rowCount, dims: dimArrays, values };
+  return { dayNumber, rowCount: w, dims: dimArrays.map((a) => a.subarray(0, w)), values: values.subarray(0, w * DAILY_FIELD_COUNT) };
+}
+
+/** Whether the publisher has traffic in the country on the day: always, unless its market opened later or closed earlier. */
+export function countryHasTraffic(pub: SeedPublisher, countryId: string, dayNumber: number): boolean {
+  const days = pub.countryDays?.[countryId];
+  if (!days) return true;
+  return (
+    (days.from === undefined || dayNumber >= dayNumberOf(days.from)) && (days.until === undefined || dayNumber <= dayNumberOf(days.until))
+  );
 }
 
 /** Article numbers grow with time; article n is first published at hour floor(n / articlesPerHour). */

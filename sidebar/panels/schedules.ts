@@ -7,7 +7,14 @@
  * Everything shown is text set through dom.ts: names, filters and error messages may carry API or
  * user text.
  */
-import { describePeriod, incrementalProblem, type SavedReportInput, type ScheduleList, type ScheduleView } from '../../src/core';
+import {
+  describeCompareWith,
+  describePeriod,
+  incrementalProblem,
+  type SavedReportInput,
+  type ScheduleList,
+  type ScheduleView,
+} from '../../src/core';
 import { el, field, notice, replaceChildren } from '../dom';
 import type { Panel, PanelContext } from '../panel';
 import { quotaBlock } from '../quota';
@@ -197,7 +204,7 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
           el(
             'p',
             { class: 'hint schedule-summary' },
-            `${view.scheduleText} → ${view.target}, ${describePeriod(view.definition.period)}${view.definition.incremental ? ', incremental' : ''}${view.mine ? '' : ' (saved by another editor)'}`,
+            `${view.scheduleText} → ${view.target}, ${describePeriod(view.definition.period)}${view.definition.compareWith ? `, compared with ${describeCompareWith(view.definition.compareWith)}` : ''}${view.definition.incremental ? ', incremental' : ''}${view.mine ? '' : ' (saved by another editor)'}`,
           ),
           view.status.needsSignIn
             ? notice('warning', 'Sign in again: the Engage sign-in of whoever saved this report is missing, expired or was refused.')

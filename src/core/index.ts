@@ -58,6 +58,7 @@ export { allowedByWhitelist, isLoopbackUrl, type Deployment } from './api/deploy
 export { buildFilter, FILTER_OPERATORS, type FilterCondition, type FilterOperator } from './api/filters';
 export { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem, metricAvailabilityProblem } from './api/report-fields';
 export { availableMetrics, defaultMetrics, METRIC_GROUPS, METRIC_INFO, metricLabel, metricNote } from './api/report-metrics';
+export { compareDefaultMetrics, describeCompareWith, earlierPeriod } from './api/compare-periods';
 export type { ReportInput } from './api/report-request';
 export { ALL_PUBLISHERS, MAX_PUBLISHERS_PER_REPORT, PUBLISHER_BREAKDOWN, publisherArgumentText } from './api/publisher-list';
 
@@ -71,11 +72,13 @@ export {
   singleValue,
 } from './sheets/formula-args';
 export { reportColumnCount } from './sheets/report-table';
+export { compareColumnCount } from './sheets/compare-table';
 export { cellsAdded, checkCellRoom, type GridSize } from './sheets/sheet-output';
 
 export { checkRunTarget, SHEET_NAME_MAX_CHARS, type BuilderRequest, type RunTarget } from './builder/builder-request';
 export { hourWindowFrom, PRESET_LABELS, presetRange, presetsFor, type DatePreset, type DateRange } from './builder/date-presets';
 export { reportFormula } from './builder/formula-text';
+export { compareFormula } from './builder/compare-request';
 export { taggingProblems, taggingSnippets } from './builder/tagging-snippet';
 
 export { impressionPixelUrl } from './recommendations/impression-pixel';

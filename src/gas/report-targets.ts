@@ -94,6 +94,12 @@ export function addRevenueChart(ss: Spreadsheet, block: unknown): { chartTitle: 
     throw ValidationError.single('block', `must lie inside the sheet ${quoted(sheet.getName())}: run the report to the sheet again`);
   }
   const header = sheet.getRange(row, column, 1, columns).getValues()[0]!.map(String);
+  if (header.includes('day.previous') || header.includes('month.previous') || header.some((h) => h.endsWith('.change%'))) {
+    throw ValidationError.single(
+      'block',
+      'the chart draws a plain report, and this block compares two periods: run it without "Compare with"',
+    );
+  }
   const dayColumn = header.indexOf('day');
   const revenueColumn = header.indexOf('revenue');
   const rpmColumn = header.includes('rpmByPvs') ? header.indexOf('rpmByPvs') : header.indexOf('reqsRpm');

@@ -97,6 +97,7 @@ describe('dist/Code.js', () => {
     const stubs = topLevelFunctions();
     const custom = [...docs.values()].filter((d) => d.jsdoc.includes('@customfunction'));
     expect(custom.map((d) => d.name).sort()).toEqual([
+      'ENGAGE_COMPARE',
       'ENGAGE_COUNTRIES',
       'ENGAGE_EXTERNALID_REPORT',
       'ENGAGE_NATIVEAPPS',

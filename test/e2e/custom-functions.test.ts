@@ -75,8 +75,9 @@ function readmeExamples(): ReadmeExample[] {
 describe('README custom-function examples', () => {
   const examples = readmeExamples();
 
-  it('lists all nine custom functions', () => {
+  it('lists all ten custom functions', () => {
     expect([...new Set(examples.map((e) => e.formula.match(/^=(\w+)\(/)?.[1]))].sort()).toEqual([
+      'ENGAGE_COMPARE',
       'ENGAGE_COUNTRIES',
       'ENGAGE_EXTERNALID_REPORT',
       'ENGAGE_NATIVEAPPS',

@@ -7,16 +7,20 @@
  * "At the scale of a published add-on"). The local host models exactly that; this test keeps its
  * sheets at 26 columns on purpose, where the other end-to-end tests widen theirs.
  *
+ * ENGAGE_COMPARE, four columns a metric, is checked the same way with its own default set of four metrics.
+ *
  * Some 170 formulas for one publisher would pass the 30 report requests a minute, so the host runs
  * on a virtual clock with the emulator's clock moved in step, two seconds between formulas.
  */
+import { compareDefaultMetrics } from '../../src/core/api/compare-periods';
 import { effectiveBreakdowns } from '../../src/core/api/report-fields';
 import { defaultMetrics } from '../../src/core/api/report-metrics';
+import { compareColumnCount } from '../../src/core/sheets/compare-table';
 import { reportColumnCount } from '../../src/core/sheets/report-table';
 import type { ReportKind } from '../../src/core/spec';
 import type { AddonHarness } from '../support/addon-host';
 import { allowedBreakdownCombinations } from '../support/breakdown-combinations';
-import { BIG_PUBLISHER_ID } from '../support/emulator';
+import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../support/emulator';
 import { startScheduledAddon } from '../support/scheduled-host';
 
 jest.setTimeout(300_000);
@@ -73,5 +77,34 @@ describe.each(['main', 'externalId', 'realtime'] as const)('a default %s formula
     expect(failures).toEqual([]);
     expect(widths).toHaveLength(allowedBreakdownCombinations(kind).length);
     expect(Math.max(...widths)).toBeLessThanOrEqual(NEW_SHEET_COLUMNS);
+  });
+});
+
+describe('a default ENGAGE_COMPARE at A1 of a new 26-column sheet', () => {
+  it('fits for every breakdown combination of the general report: four columns a metric, four default metrics, at most 24 columns', () => {
+    const failures: string[] = [];
+    const widths: number[] = [];
+    for (const combination of allowedBreakdownCombinations('main')) {
+      // Two requests a formula: twice the spacing of the reports above.
+      h.host.advanceTime(2 * BETWEEN_FORMULAS_MS);
+      const sheet = `Compare ${++sheetNumber}`;
+      h.host.state.spreadsheet.addSheet(sheet);
+      const breakdowns = combination.length > 0 ? `, "${combination.join(',')}"` : '';
+      // The medium publisher: the width is the same, the rows fewer (a day has at most 160 of them).
+      const text = `=ENGAGE_COMPARE("${MEDIUM_PUBLISHER_ID}", "2026-11-18", "2026-11-18", "previous"${breakdowns})`;
+      const result = h.host.evaluateFormula(sheet, 'A1', text);
+      const header = (result.values?.[0] ?? []) as string[];
+      const effective = effectiveBreakdowns('main', combination);
+      const planned = compareColumnCount(effective, compareDefaultMetrics(effective));
+      if (result.value === '#REF!' || result.error !== undefined) failures.push(`${text}: ${String(result.value)} ${result.error ?? ''}`);
+      else if (header.length !== planned) failures.push(`${text}: ${header.length} columns, planned ${planned}`);
+      else {
+        expect(result.values!.at(-1)![0]).toBe('Total');
+        widths.push(header.length);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(widths).toHaveLength(allowedBreakdownCombinations('main').length);
+    expect(Math.max(...widths)).toBe(24);
   });
 });

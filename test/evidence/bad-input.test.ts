@@ -699,6 +699,115 @@ for (const fn of ['ENGAGE_PUBLISHERS', 'ENGAGE_COUNTRIES', 'ENGAGE_TIMEZONES']) 
   add(C, 'a range as refresh', ['shoes', '', url, WIDGET, true, { range: [['a'], ['b']] }], 'refresh', /must be one value/);
 }
 
+// ENGAGE_COMPARE: entityId, fromDate, toDate, compareWith, breakdowns, metrics, filter, sort, maxRows, currencyCode, decDigits, refresh.
+{
+  const K = 'ENGAGE_COMPARE';
+  const compare = (compareWith: Arg, ...rest: Arg[]): Arg[] => [P, '2026-11-01', '2026-11-07', compareWith, ...rest];
+  const cell = (text: string) => new Date(`${text}T00:00:00Z`);
+  add(K, 'no compareWith', [P, '2026-11-01', '2026-11-07'], 'compareWith', /is required: "previous", "year", or an earlier period/);
+  add(K, 'an empty compareWith', compare(''), 'compareWith', /is required/);
+  add(
+    K,
+    'a word compareWith does not know',
+    compare('last week'),
+    'compareWith',
+    /'last week' must be "previous", "year", or an earlier period/,
+  );
+  add(K, 'a number as compareWith', compare(7), 'compareWith', /7 must be "previous", "year"/);
+  add(K, 'a boolean compareWith', compare(true), 'compareWith', /true must be "previous", "year"/);
+  add(
+    K,
+    'one date cell as compareWith',
+    compare(cell('2026-10-01')),
+    'compareWith',
+    /is one date: give two, the earlier period's first and last day/,
+  );
+  add(
+    K,
+    'three date cells as compareWith',
+    compare({ range: [[cell('2026-10-01')], [cell('2026-10-02')], [cell('2026-10-03')]] }),
+    'compareWith',
+    /is a range of 3 cells: give two dates/,
+  );
+  add(
+    K,
+    'a custom period with its days reversed',
+    compare('2026-10-07..2026-10-01'),
+    'compareWith',
+    /last day 2026-10-01 is before its first day 2026-10-07/,
+  );
+  add(
+    K,
+    'two date cells in reverse order',
+    compare({ range: [[cell('2026-10-07')], [cell('2026-10-01')]] }),
+    'compareWith',
+    /is before its first day/,
+  );
+  add(
+    K,
+    'a custom period with a thirteenth month',
+    compare('2026-10-01..2026-13-01'),
+    'compareWith',
+    /the last day of the earlier period, is not a date/,
+  );
+  add(
+    K,
+    'a custom period without its last day',
+    compare('2026-10-01..'),
+    'compareWith',
+    /the last day of the earlier period, is not a date/,
+  );
+  add(
+    K,
+    'a custom period written with a dash',
+    compare('2026-10-01 - 2026-10-07'),
+    'compareWith',
+    /must be "previous", "year", or an earlier period as "2026-10-01\.\.2026-10-07"/,
+  );
+  add(
+    K,
+    'a custom period that overlaps the report',
+    compare('2026-10-30..2026-11-02'),
+    'compareWith',
+    /the earlier period \(2026-10-30 to 2026-11-02\) must end before the report's first day 2026-11-01: the two periods may not share a day/,
+  );
+  add(K, 'a custom period after the report', compare('2026-11-08..2026-11-14'), 'compareWith', /must end before the report's first day/);
+  add(
+    K,
+    'a year over a period longer than a year',
+    [P, '2025-06-01', '2026-11-07', 'year'],
+    'compareWith',
+    /must end before the report's first day 2025-06-01/,
+  );
+  add(
+    K,
+    "a year before, beyond the doc breakdown's 12 months",
+    compare('year', 'doc'),
+    'compareWith',
+    /the earlier period \(2025-11-01 to 2025-11-07\) cannot be asked for: .*the 'doc' breakdown only covers the last 12 months/,
+  );
+  add(K, 'a formula as compareWith', compare(INJECTIONS[0]![1]), 'compareWith', /must be "previous", "year"/);
+  add(K, 'a control character in compareWith', compare('2026-10-01..2026-10-07\u0000'), 'compareWith', /is not a date/);
+  add(
+    K,
+    'day with month, and a bad compareWith: both named',
+    compare('soon', 'day,month'),
+    'breakdowns',
+    /'day' and 'month' cannot be combined; compareWith: 'soon' must be/,
+  );
+  add(K, 'no fromDate', [P, undefined, '2026-11-07', 'previous'], 'fromDate', /is required/);
+  add(K, 'toDate before fromDate', [P, '2026-11-07', '2026-11-01', 'previous'], 'toDate', /is before fromDate/);
+  add(K, 'an unknown metric', compare('previous', 'day', 'rpm'), 'metrics', /'rpm' is not a metric of the general report/);
+  add(K, 'maxRows of 0', compare('previous', 'day', undefined, undefined, undefined, 0), 'maxRows', /0 must be from 1 to 100000/);
+  add(
+    K,
+    'a range as refresh',
+    [...compare('previous'), undefined, undefined, undefined, undefined, undefined, undefined, undefined, { range: [['a'], ['b']] }],
+    'refresh',
+    /must be one value/,
+  );
+}
+
 describe('custom functions refuse bad arguments before any request, changing no cell but their own', () => {
   it.each(FORMULA_CASES.map((c) => [`${c.fn}: ${c.title}`, c] as const))('%s', async (_name, c) => {
     const { text, used } = typeArguments(c.fn, c.args);
@@ -1138,6 +1247,83 @@ call('deleteSchedule', 'a list as id', [['a']], 'id', /must be the id of a saved
 call('deleteSchedule', "another editor's report", () => [editorReportId], 'id', /was saved by another editor/);
 call('deleteSchedule', "the owner's report, by the editor", () => [ownerReportId], 'id', /was saved by another editor/, { user: EDITOR });
 
+// "Compare with" in runReportToSheet, insertFormula and saveSchedule.
+{
+  const target = { type: 'existingSheet', sheetName: 'Data' };
+  call(
+    'runReportToSheet',
+    'a compareWith it does not know',
+    [request({ compareWith: 'last week' }), target, RUN_ID],
+    'compareWith',
+    /'last week' must be "previous", "year"/,
+  );
+  call(
+    'runReportToSheet',
+    'a compareWith that is not text',
+    [request({ compareWith: 7 }), target, RUN_ID],
+    'compareWith',
+    /must be text such as "previous"/,
+  );
+  call(
+    'runReportToSheet',
+    'a comparison of an hourly report',
+    [hourly('externalId', { compareWith: 'previous' }), target, RUN_ID],
+    'compareWith',
+    /compares the general report only/,
+  );
+  call(
+    'runReportToSheet',
+    'a custom period that overlaps the report',
+    [request({ compareWith: '2026-11-05..2026-11-12' }), target, RUN_ID],
+    'compareWith',
+    /must end before the report's first day 2026-11-01/,
+  );
+  call(
+    'insertFormula',
+    'a custom period with its days reversed',
+    [request({ compareWith: '2026-10-07..2026-10-01' })],
+    'compareWith',
+    /is before its first day/,
+  );
+  call('insertFormula', 'a malformed custom period', [request({ compareWith: '2026-10-01...2026-10-07' })], 'compareWith', /is not a date/);
+  call(
+    'saveSchedule',
+    'a compareWith it does not know',
+    [savedReport({ compareWith: 'sometime' })],
+    'compareWith',
+    /must be "previous", "year" or an earlier period/,
+  );
+  call('saveSchedule', 'a compareWith that is not text', [savedReport({ compareWith: ['previous'] })], 'compareWith', /must be text/);
+  call(
+    'saveSchedule',
+    'a comparison refreshed incrementally',
+    [savedReport({ compareWith: 'previous', incremental: true })],
+    'incremental',
+    /cannot be combined with a comparison: both periods are fetched whole at each refresh/,
+  );
+  call(
+    'saveSchedule',
+    'a comparison of the external-ID report',
+    [savedReport({ kind: 'externalId', period: { type: 'lastHours', hours: 24 }, breakdowns: ['externalId'], compareWith: 'previous' })],
+    'compareWith',
+    /compares the general report only/,
+  );
+  call(
+    'saveSchedule',
+    'a fixed custom period that overlaps the saved period',
+    [savedReport({ period: { type: 'fixed', fromDate: '20261101', toDate: '20261107' }, compareWith: '2026-11-07..2026-11-08' })],
+    'compareWith',
+    /must end before the report's first day 2026-11-01/,
+  );
+  call(
+    'updateSchedule',
+    'a compareWith it does not know',
+    () => [ownerReportId, savedReport({ compareWith: 'yesteryear' })],
+    'compareWith',
+    /must be "previous", "year"/,
+  );
+}
+
 describe('sidebar server functions refuse bad input before any request, changing nothing', () => {
   it.each(CALL_CASES.map((c) => [`${c.fn}: ${c.title}`, c] as const))('%s', async (_name, c) => {
     const args = typeof c.args === 'function' ? c.args() : c.args;
@@ -1227,6 +1413,7 @@ describe('the table', () => {
         'ENGAGE_COUNTRIES',
         'ENGAGE_TIMEZONES',
         'ENGAGE_RECOMMENDATIONS',
+        'ENGAGE_COMPARE',
       ]),
     );
     expect(new Set(CALL_CASES.map((c) => c.fn))).toEqual(

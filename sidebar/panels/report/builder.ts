@@ -4,11 +4,20 @@
  * into one request, shows the equivalent formula, and runs the actions: Run to sheet (with its
  * progress), Insert formula, Add chart and Save to schedule (the Schedule section).
  */
-import { a1Cell, type BuilderRequest, PRESET_LABELS, reportFormula, type ReportKind, type RunToSheetSummary } from '../../../src/core';
+import {
+  a1Cell,
+  type BuilderRequest,
+  compareFormula,
+  PRESET_LABELS,
+  reportFormula,
+  type ReportKind,
+  type RunToSheetSummary,
+} from '../../../src/core';
 import { el, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';
 import { failureText } from '../../server';
 import { breakdownPicker, type BreakdownPicker } from './breakdowns';
+import { comparePicker, type ComparePicker } from './compare';
 import { filterRows, type FilterRows } from './filters';
 import { metricPicker, type MetricPicker } from './metrics';
 import { requestOptions, type RequestOptions } from './options';
@@ -55,6 +64,7 @@ export class ReportBuilder {
   private readonly ctx: PanelContext;
   private readonly publisher: PublisherPicker;
   private readonly period: PeriodPicker;
+  private readonly compare: ComparePicker;
   private readonly breakdowns: BreakdownPicker;
   private readonly metrics: MetricPicker;
   private readonly filters: FilterRows;
@@ -75,6 +85,12 @@ export class ReportBuilder {
       parts.changed();
     });
     this.period = periodPicker({ ...parts, timeZone: () => ctx.state()?.timeZone ?? 'UTC' });
+    // A comparison changes the metrics' default set and columns, so the picker follows it.
+    const compared = () => {
+      this.metrics.render();
+      this.renderFormula();
+    };
+    this.compare = comparePicker({ choice: parts.choice, changed: compared, range: () => this.period.range() });
     this.breakdowns = breakdownPicker(parts.choice, (chosen) => this.choose(chosen));
     this.metrics = metricPicker(parts);
     this.filters = filterRows(parts);
@@ -113,6 +129,7 @@ export class ReportBuilder {
       el('div', { class: 'field' }, el('span', { class: 'label', id: 'report-kind-label' }, 'Report'), this.kindBox),
       this.freshness,
       ...this.period.nodes,
+      ...this.compare.nodes,
       this.breakdowns.node,
       this.metrics.node,
       this.filters.node,
@@ -141,7 +158,13 @@ export class ReportBuilder {
   }
 
   private choice(): ReportChoice {
-    return { kind: this.kind, breakdowns: this.chosen, severalPublishers: this.publisher.several() };
+    // The compare part is made after the period part, whose first drawing reads the choice already.
+    return {
+      kind: this.kind,
+      breakdowns: this.chosen,
+      severalPublishers: this.publisher.several(),
+      comparing: this.kind === 'main' && (this.compare?.comparing() ?? false),
+    };
   }
 
   private renderSignIn(): void {
@@ -177,6 +200,7 @@ export class ReportBuilder {
     }
     replaceChildren(this.freshness, FRESHNESS[kind]);
     this.period.reset();
+    this.compare.reset();
     this.metrics.reset();
     this.filters.clear();
     this.choose(kind === 'main' ? ['day'] : []);
@@ -211,12 +235,17 @@ export class ReportBuilder {
     request.metrics = metrics;
     if (filter) request.filter = filter;
     this.options.apply(request);
+    const compareWith = this.compare.value();
+    if (typeof compareWith === 'object') return compareWith.problem;
+    if (compareWith) request.compareWith = compareWith;
     return request;
   }
 
   private renderFormula(): void {
+    this.compare.render(); // the earlier period follows the report's period
     const request = this.request();
-    replaceChildren(this.formula, typeof request === 'string' ? request : reportFormula(request));
+    const formula = typeof request === 'string' ? request : request.compareWith ? compareFormula(request) : reportFormula(request);
+    replaceChildren(this.formula, formula);
     this.schedule.update();
   }
 

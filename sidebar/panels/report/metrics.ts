@@ -6,6 +6,8 @@
  */
 import {
   availableMetrics,
+  compareColumnCount,
+  compareDefaultMetrics,
   defaultMetrics,
   effectiveBreakdowns,
   METRIC_GROUPS,
@@ -41,11 +43,18 @@ export function metricPicker(ctx: PartContext): MetricPicker {
   const why = el('div', { class: 'hint', id: 'metrics-why' });
   const width = el('div', { class: 'hint', id: 'metrics-width', 'aria-live': 'polite' });
 
+  /** The default set: a comparison's is smaller, as each of its metrics takes four columns. */
+  function defaults(): string[] {
+    const { kind, breakdowns, comparing } = ctx.choice();
+    const effective = effectiveBreakdowns(kind, breakdowns);
+    return comparing ? compareDefaultMetrics(effective) : defaultMetrics(kind, effective);
+  }
+
   function chosen(): string[] {
     const { kind, breakdowns } = ctx.choice();
     const effective = effectiveBreakdowns(kind, breakdowns);
     const set = ticked;
-    if (!set) return defaultMetrics(kind, effective);
+    if (!set) return defaults();
     return availableMetrics(kind, effective).filter((m) => set.has(m));
   }
 
@@ -106,7 +115,7 @@ export function metricPicker(ctx: PartContext): MetricPicker {
     const unavailable = [...reasons].map(([reason, labels]) => `${labels.join(', ')}: ${reason.replace(/^is /, '')}`);
     replaceChildren(why, unavailable.length ? `Unavailable. ${unavailable.join('. ')}.` : '');
     const available = availableMetrics(kind, breakdowns);
-    const isDefault = current.join() === defaultMetrics(kind, breakdowns).join();
+    const isDefault = current.join() === defaults().join();
     replaceChildren(
       summary,
       current.length === 0
@@ -117,7 +126,8 @@ export function metricPicker(ctx: PartContext): MetricPicker {
             ? `all ${current.length}`
             : `${current.length}: ${current.map(metricLabel).join(', ')}`,
     );
-    const columns = reportColumnCount(kind, choice.severalPublishers ? [PUBLISHER_BREAKDOWN, ...breakdowns] : breakdowns, current);
+    const shown = choice.severalPublishers ? [PUBLISHER_BREAKDOWN, ...breakdowns] : breakdowns;
+    const columns = choice.comparing ? compareColumnCount(shown, current) : reportColumnCount(kind, shown, current);
     replaceChildren(
       width,
       current.length === 0

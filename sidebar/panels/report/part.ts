@@ -17,6 +17,8 @@ export interface ReportChoice {
   readonly breakdowns: readonly string[];
   /** The report covers several publishers: its table starts with the publisher's ID and name. */
   readonly severalPublishers?: boolean;
+  /** Compared with an earlier period (compare.ts): its own default metrics, four columns a metric. */
+  readonly comparing?: boolean;
 }
 
 /** What the builder gives a part the user edits. */

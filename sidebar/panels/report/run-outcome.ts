@@ -8,6 +8,8 @@ import { el, notice } from '../../dom';
 
 /** Why the Add chart button is off for a run with this header (or before any run), or undefined when it can draw. */
 export function chartBlocker(header: readonly string[] | undefined): string | undefined {
+  if (header?.some((h) => h.endsWith('.previous')))
+    return 'The chart draws a plain report, and the last run compared two periods: run it without Compare with';
   if (!header?.includes('day')) return 'Run a report broken down by day first';
   if (header.includes('publisher.id')) return 'The chart draws one publisher by day: run the report for one publisher';
   if (!header.includes('revenue') || !(header.includes('rpmByPvs') || header.includes('reqsRpm')))

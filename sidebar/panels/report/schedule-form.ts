@@ -9,6 +9,7 @@ import {
   A1_CELL_PATTERN,
   type BuilderRequest,
   type DatePreset,
+  describeCompareWith,
   describePeriod,
   incrementalProblem,
   type Period,
@@ -91,8 +92,16 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     growingBox.hidden = !customRange();
     const hourlyNote =
       REPORT_SPECS[choice.kind].hourly && source.preset() !== 'last24h' ? ' (hourly reports refresh a rolling window)' : '';
-    replaceChildren(periodLine, `${describePeriod(now)}${hourlyNote}.`);
-    const problem = incrementalProblem({ kind: choice.kind, breakdowns: requestBreakdowns(choice), period: now });
+    const request = source.request();
+    const compareWith = typeof request === 'string' ? undefined : request.compareWith;
+    const compared = compareWith ? `, compared with ${describeCompareWith(compareWith)}` : '';
+    replaceChildren(periodLine, `${describePeriod(now)}${hourlyNote}${compared}.`);
+    const problem = incrementalProblem({
+      kind: choice.kind,
+      breakdowns: requestBreakdowns(choice),
+      period: now,
+      ...(compareWith ? { compareWith } : {}),
+    });
     if (problem) {
       incremental.checked = false;
       replaceChildren(incrementalBox);

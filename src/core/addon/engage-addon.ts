@@ -18,10 +18,12 @@ import {
   type RecommendationsDeps,
   type RecommendationsPreview,
 } from '../recommendations/recommendations';
+import { buildCompareTable } from '../sheets/compare-table';
 import { lookupTable } from '../sheets/lookup-table';
 import { reportResultToTable, tableToValues } from '../sheets/report-table';
 import { LOOKUPS, type LookupKind, type ReportKind } from '../spec';
 import { hashText } from '../util/hash';
+import { checkedComparison, compareTableOptions } from './comparisons';
 import { FormulaCache, RESULT_TTL_SECONDS } from './formula-cache';
 import { EngageSession, type SessionDeps } from './session';
 
@@ -91,6 +93,35 @@ export class EngageAddon {
         });
       }
       return tableToValues(reportResultToTable(result, { timeZone: this.deps.timeZone }));
+    });
+  }
+
+  /**
+   * ENGAGE_COMPARE: the general report beside an earlier period (compare-table.ts), both periods
+   * fetched together and whole, cached under both periods' requests and computed once, as a report.
+   */
+  formulaCompare(input: ReportInput, compareWith: unknown, options: FormulaReportOptions): Cell[][] {
+    const { session } = this;
+    const comparison = checkedComparison(session, this.deps.timeZone, input, compareWith);
+    const engage = session.signedIn();
+    const { current, earlier, metrics } = comparison;
+    const identity = [
+      'compare',
+      session.reportingBaseUrl(),
+      engage.tokenHash,
+      current.params,
+      earlier.params,
+      current.breakdowns,
+      metrics,
+      options.maxRows ?? null,
+      this.deps.timeZone,
+      options.refresh ?? null,
+    ];
+    return this.results.computeOnce(identity, RESULT_TTL_SECONDS.main, options.deadlineAtMs, (fetchByMs) => {
+      const [now, before] = engage.runTogether([current, earlier], { deadlineAtMs: fetchByMs });
+      const tableOptions = compareTableOptions(comparison, this.deps.timeZone);
+      if (options.maxRows !== undefined) tableOptions.maxRows = options.maxRows;
+      return tableToValues(buildCompareTable(now!, before!, tableOptions));
     });
   }
 

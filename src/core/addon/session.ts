@@ -105,6 +105,8 @@ export interface SignedInEngage {
   requestsSent(): number;
   /** Every page of a report (see EngageClient.runReport). */
   runReport(query: ReportQuery, options: RunReportOptions): ReportResult;
+  /** Every page of reports of one publisher, fetched together, all or nothing (see EngageClient.runTogether). */
+  runTogether(queries: readonly ReportQuery[], options: CallOptions & Pick<RunReportOptions, 'onProgress'>): ReportResult[];
   lookup(kind: LookupKind, publisherId: string | undefined, options: CallOptions): LookupEntry[];
 }
 
@@ -235,6 +237,7 @@ export class EngageSession implements ScheduleAccount {
       tokenHash: hashText(client.token ?? ''),
       requestsSent: () => client.requestsSent,
       runReport: (query, options) => this.withSignIn(() => client.runReport(query, options)),
+      runTogether: (queries, options) => this.withSignIn(() => client.runTogether(queries, options)),
       lookup: (kind, publisherId, options) => this.withSignIn(() => client.lookup(kind, publisherId, options)),
     };
   }
@@ -257,6 +260,12 @@ export class EngageSession implements ScheduleAccount {
         // A scheduled refresh writes whole reports only: no request for pages that could not all come.
         const result = e.runReport(query, { ...options, allOrNothing: true });
         return { result, requests: e.requestsSent() - before };
+      },
+      runTogether(queries, options) {
+        const e = signedIn();
+        const before = e.requestsSent();
+        const results = e.runTogether(queries, options);
+        return { results, requests: e.requestsSent() - before };
       },
       budgetFreeAtMs: (entityId, requests) => budget.nextFreeAtMs(REPORT_RATE_RULE, entityId, requests),
       fetchRoomFor: (requests) => this.fetchQuota.roomForScheduled(requests),

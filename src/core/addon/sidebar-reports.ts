@@ -13,10 +13,14 @@ import { isDate } from '../util/dates';
 import type { EngageSession } from './session';
 import { ValidationError } from '../errors';
 import { reportFormula } from '../builder/formula-text';
-import type { Cache, Clock, ListableStore, BlockPlacement, SheetWriter, WrittenBlock, Cell } from '../ports';
+import type { Cache, Clock, ListableStore, BlockPlacement, SheetWriter, WrittenBlock, Cell, SheetBlock } from '../ports';
 import { ALL_METRICS, availableMetrics } from '../api/report-metrics';
 import { reportColumnCount } from '../sheets/report-table';
 import { reportToSheetBlock } from '../sheets/sheet-output';
+import type { ReportResult } from '../api/paging';
+import { compareFormula } from '../builder/compare-request';
+import { compareColumnCount, compareToSheetBlock } from '../sheets/compare-table';
+import { builderComparison, compareTableOptions } from './comparisons';
 
 /** How long a run's progress stays readable. */
 const PROGRESS_TTL_SECONDS = 600;
@@ -80,28 +84,37 @@ export class SidebarReports {
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  /** Fetches every page, then writes the block at `placement` in one batch. */
+  /** Fetches every page, then writes the block at `placement` in one batch; a comparison fetches both periods first. */
   runToSheet(request: unknown, placement: BlockPlacement, runId: unknown): RunToSheetSummary {
     const id = checkRunId(runId);
     const started = this.deps.clock.now();
     const { kind, input } = toReportInput(request);
     // Validation problems are reported before the first request and before any progress appears.
-    const query = this.deps.session.buildQuery(kind, input);
-    this.setProgress(id, { state: 'running', pagesFetched: 0, pagesPlanned: 1 });
+    const comparison = builderComparison(this.deps.session, this.deps.timeZone, request);
+    const query = comparison ? comparison.current : this.deps.session.buildQuery(kind, input);
+    this.setProgress(id, { state: 'running', pagesFetched: 0, pagesPlanned: comparison ? 2 : 1 });
     try {
-      const result = this.deps.session.signedIn().runReport(query, {
-        deadlineAtMs: started + SIDEBAR_RUN_BUDGET_MS,
-        onProgress: (pagesFetched, pagesPlanned) => this.setProgress(id, { state: 'running', pagesFetched, pagesPlanned }),
-      });
       const r = request as BuilderRequest;
-      const block = reportToSheetBlock(result, {
-        timeZone: this.deps.timeZone,
+      const money = {
         ...(r.currencyCode ? { currencyCode: r.currencyCode } : {}),
         ...(typeof r.decDigits === 'number' ? { decDigits: r.decDigits } : {}),
-      });
+      };
+      const fetch = { deadlineAtMs: started + SIDEBAR_RUN_BUDGET_MS, onProgress: this.progressOf(id) };
+      let block: SheetBlock;
+      let pages: number;
+      // A comparison is whole or fails (paging-together.ts); a report may stop early and say so.
+      let result: ReportResult | undefined;
+      if (comparison) {
+        const [now, before] = this.deps.session.signedIn().runTogether([comparison.current, comparison.earlier], fetch);
+        block = compareToSheetBlock(now!, before!, { ...compareTableOptions(comparison, this.deps.timeZone), ...money });
+        pages = now!.pagesFetched + before!.pagesFetched;
+      } else {
+        result = this.deps.session.signedIn().runReport(query, fetch);
+        block = reportToSheetBlock(result, { timeZone: this.deps.timeZone, ...money });
+        pages = result.pagesFetched ?? 1;
+      }
       const written = this.deps.writer.write(placement, block, this.blocks.previous(placement));
       this.blocks.remember(written, this.deps.clock.now(), this.deps.writer.sheetNames());
-      const pages = result.pagesFetched ?? 1;
       this.setProgress(id, { state: 'done', pagesFetched: pages, pagesPlanned: pages });
       const summary: RunToSheetSummary = {
         block: written,
@@ -113,7 +126,7 @@ export class SidebarReports {
           .map((row) => row.map((cell, c) => plainCell(cell, this.deps.timeZone, block.kinds[c] === 'hour'))),
         elapsedMs: this.deps.clock.now() - started,
       };
-      if (result.partial) {
+      if (result?.partial) {
         summary.partialNote =
           result.stoppedBecause === 'rateLimit'
             ? `Only ${result.items.length} of ${result.totalItems} rows arrived within the 30 report requests a minute: run it again in a minute for the rest.`
@@ -142,6 +155,13 @@ export class SidebarReports {
    * chosen metrics; with "all", fields the API sends beyond the spec's would come on top.
    */
   formula(request: unknown, refreshReference?: string): { formula: string; columns: number } {
+    const comparison = builderComparison(this.deps.session, this.deps.timeZone, request);
+    if (comparison) {
+      return {
+        formula: compareFormula(request as BuilderRequest, refreshReference),
+        columns: compareColumnCount(comparison.current.breakdowns, comparison.metrics),
+      };
+    }
     const { kind, input } = toReportInput(request);
     const query = this.deps.session.buildQuery(kind, input);
     const metrics = query.metrics === ALL_METRICS ? availableMetrics(kind, query.breakdowns) : query.metrics;
@@ -149,6 +169,10 @@ export class SidebarReports {
       formula: reportFormula(request as BuilderRequest, refreshReference),
       columns: reportColumnCount(kind, query.breakdowns, metrics),
     };
+  }
+
+  private progressOf(runId: string): (pagesFetched: number, pagesPlanned: number) => void {
+    return (pagesFetched, pagesPlanned) => this.setProgress(runId, { state: 'running', pagesFetched, pagesPlanned });
   }
 
   private setProgress(runId: string, progress: RunProgress): void {

@@ -11,6 +11,7 @@ import { EngageError, NotSignedInError, ValidationError } from '../errors';
 import type { BatchMember } from './multi-paging';
 import { fetchReport, type PageFetcher, type PageRange, type PagingOptions, type ReportResult } from './paging';
 import { buildSelectedQuery, publisherQuery, runPublisherReport, type PublisherReportClient } from './publisher-reports';
+import { type BatchPageFetcher, fetchReportsTogether } from './paging-together';
 import {
   FETCH_URL_MAX_CHARS,
   type Cache,
@@ -83,7 +84,7 @@ function memoryStore(): KeyValueStore {
   return { get: (k) => values.get(k) ?? null, set: (k, v) => void values.set(k, v), remove: (k) => void values.delete(k) };
 }
 
-export class EngageClient implements PageFetcher, PublisherReportClient {
+export class EngageClient implements PageFetcher, PublisherReportClient, BatchPageFetcher {
   private readonly baseUrl: string;
   private readonly options: EngageClientOptions;
   private readonly limiter: RateLimiter;
@@ -265,6 +266,17 @@ export class EngageClient implements PageFetcher, PublisherReportClient {
     if (options.onProgress) paging.onProgress = options.onProgress;
     if (options.allOrNothing) paging.allOrNothing = true;
     return query.publishers ? runPublisherReport(this, query, paging) : fetchReport(this, query, paging);
+  }
+
+  /** Every page of several reports of one publisher, fetched together, all or nothing; see paging-together.ts. */
+  runTogether(queries: readonly ReportQuery[], options: Omit<RunReportOptions, 'maxRows' | 'allOrNothing'> = {}): ReportResult[] {
+    this.requireToken();
+    return fetchReportsTogether(this, queries, {
+      deadlineAtMs: this.deadline(options),
+      maxParallelRequests: Math.min(this.options.maxParallelRequests ?? DEFAULT_MAX_PARALLEL_REQUESTS, REPORT_RATE_RULE.limit),
+      nowMs: () => this.options.clock.now(),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
   }
 
   /** One page exactly as asked (limit and offset of the query, or the report's defaults). */

@@ -23,8 +23,8 @@ import type { ReportPage } from './responses';
 export interface BatchMember {
   query: ReportQuery;
   page: PageRange;
-  /** What a failure of this page is about ("Publisher 'X' (id)"). */
-  subject: string;
+  /** What a failure of this page is about ("Publisher 'X' (id)"), when the batch mixes publishers. */
+  subject?: string;
 }
 
 /** What paging several publishers needs from the client; EngageClient implements it. */

@@ -41,7 +41,7 @@ export interface SendOptions {
    */
   rates?: { rule: RateRule; scopes: readonly string[]; reservations?: readonly RateReservation[] };
   /** What each request is about ("Publisher 'X' (id)"): the subject of the error a request fails with. */
-  subjects?: readonly string[];
+  subjects?: readonly (string | undefined)[];
 }
 
 /** The members of one attempt that spend one scope's budget, and the slots they hold. */

@@ -26,6 +26,8 @@ export interface BuilderRequest {
   currencyCode?: string;
   /** General report only, 0 to 6. */
   decDigits?: number;
+  /** General report only: compared with "previous", "year" or "yyyy-MM-dd..yyyy-MM-dd" (compare-periods.ts); left out, no comparison. */
+  compareWith?: string;
 }
 
 /** Where "Run to sheet" writes. */

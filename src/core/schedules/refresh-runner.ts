@@ -29,6 +29,7 @@ import { reportToSheetBlock } from '../sheets/sheet-output';
 import type { ReportKind } from '../spec';
 import { wallTimeInZone } from '../util/dates';
 import { resolvePeriod } from './period';
+import { comparisonBlock } from './compare-refresh';
 import type { SavedReportStore } from './saved-report-store';
 
 /** What the runner needs from the API side: the owner's signed-in client and the shared budget. */
@@ -38,6 +39,8 @@ export interface ReportSource {
   buildQuery(kind: ReportKind, input: ReportInput): ReportQuery;
   /** Every page of a report, and the HTTP requests it took. A 401 marks the sign-in refused. */
   run(query: ReportQuery, options: { deadlineAtMs: number; maxRows?: number }): { result: ReportResult; requests: number };
+  /** Every page of reports of one publisher together (a comparison's two periods), all or nothing, and the requests it took. */
+  runTogether(queries: readonly ReportQuery[], options: { deadlineAtMs: number }): { results: ReportResult[]; requests: number };
   /** Earliest time `requests` report requests for the publisher fit the shared budget. */
   budgetFreeAtMs(entityId: string, requests: number): number;
   /** Whether `requests` more URL fetches leave the share of the daily quota kept for the user's formulas. */
@@ -277,6 +280,7 @@ export class RefreshRunner {
       ...(report.currencyCode ? { currencyCode: report.currencyCode.toUpperCase() } : {}),
       ...(report.decDigits !== undefined ? { decDigits: report.decDigits } : {}),
     };
+    if (report.compareWith) return comparisonBlock(report, source, { ...blockOptions, nowMs: now, deadlineAtMs }, summary);
     const fetchRange = (range?: { fromDate: string; toDate: string }) => {
       const query = source.buildQuery(report.kind, reportInputOf(report, now, range));
       const { result, requests } = source.run(query, {

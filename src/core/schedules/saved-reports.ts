@@ -12,6 +12,7 @@ import type { WrittenBlock } from '../ports';
 import { ALL_METRICS } from '../api/report-metrics';
 import type { ReportInput } from '../api/report-request';
 import { controlCharacterIndex } from '../util/text';
+import { readCompareWith } from '../api/compare-periods';
 import { periodSchema, resolvePeriod } from './period';
 import { scheduleSchema } from './schedule';
 import { REPORT_SPECS } from '../spec';
@@ -83,6 +84,19 @@ export const savedReportInputSchema = z.strictObject(
       { error: 'must be a sheet name and a cell such as A1: {sheetName, cell}' },
     ),
     schedule: scheduleSchema,
+    /**
+     * The general report beside an earlier period: "previous", "year" or "yyyy-MM-dd..yyyy-MM-dd"
+     * (compare-periods.ts). Left out, as in reports saved before comparisons: no comparison.
+     */
+    compareWith: z.optional(
+      z.string({ error: 'must be text such as "previous", "year" or "2026-10-01..2026-10-07"' }).check(
+        z.trim(),
+        z.maxLength(40, { error: 'must be at most 40 characters' }),
+        z.refine((v) => !('argument' in readCompareWith(v, 'UTC')), {
+          error: 'must be "previous", "year" or an earlier period as "2026-10-01..2026-10-07"',
+        }),
+      ),
+    ),
     /** Fetch only new days plus the last 3 and merge by day and breakdown keys (general report with day). */
     incremental: z.optional(yesNo()),
     /** Append the Total row (not with incremental: totals of ratios cannot be merged). */
@@ -173,6 +187,9 @@ export function checkSavedReport(input: unknown): SavedReportInput {
         : "the general report covers days: use 'lastDays', 'thisMonth', 'lastMonth', 'since' or 'fixed'",
     );
   }
+  if (report.compareWith !== undefined && report.kind !== 'main') {
+    throw ValidationError.single('compareWith', 'compares the general report only: the hourly reports cover one day at most');
+  }
   if (report.incremental) {
     const problem = incrementalProblem(report);
     if (problem) throw ValidationError.single(problem.argument, problem.rule);
@@ -185,8 +202,10 @@ export function checkSavedReport(input: unknown): SavedReportInput {
  * only when this says nothing, and checkSavedReport refuses the same cases.
  */
 export function incrementalProblem(
-  report: Pick<SavedReportInput, 'kind' | 'breakdowns' | 'period' | 'maxRows' | 'totals'>,
+  report: Pick<SavedReportInput, 'kind' | 'breakdowns' | 'period' | 'maxRows' | 'totals' | 'compareWith'>,
 ): { argument: string; rule: string } | undefined {
+  if (report.compareWith)
+    return { argument: 'incremental', rule: 'cannot be combined with a comparison: both periods are fetched whole at each refresh' };
   if (report.kind !== 'main' || !(report.breakdowns && report.breakdowns.length > 0 ? report.breakdowns : ['day']).includes('day')) {
     return { argument: 'incremental', rule: 'needs the general report broken down by day: rows are merged by day' };
   }

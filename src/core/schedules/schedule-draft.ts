@@ -103,6 +103,7 @@ export function savedReportFromBuilder(request: BuilderRequest, draft: ScheduleD
   if (request.sort) report.sort = request.order ? `${request.sort} ${request.order}` : request.sort;
   if (spec.acceptsCurrency && request.currencyCode) report.currencyCode = request.currencyCode;
   if (spec.acceptsDecDigits && typeof request.decDigits === 'number') report.decDigits = request.decDigits;
+  if (request.kind === 'main' && request.compareWith) report.compareWith = request.compareWith;
   if (draft.incremental) report.incremental = true;
   if (draft.paused) report.paused = true;
   return report;

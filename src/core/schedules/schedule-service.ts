@@ -17,6 +17,7 @@ import type { ReportInput, ReportQuery } from '../api/report-request';
 import { ValidationError } from '../errors';
 import type { Clock, KeyValueStore, RandomSource, ReportSheet, TriggerPort } from '../ports';
 import { RUN_FETCH_BUDGET_MS, RUN_WRAP_UP_MS } from '../budgets';
+import { buildComparison } from '../api/compare-periods';
 import { RefreshRunner, type ReportSource, type RefreshSummary } from './refresh-runner';
 import { checkSavedReport, reportInputOf, type RefreshStatus, type SavedReport, type SavedReportInput } from './saved-reports';
 import { describeSchedule, nextRunAfter } from './schedule';
@@ -219,7 +220,9 @@ export class ScheduleService {
   private validate(input: unknown): SavedReportInput {
     const report = checkSavedReport(input);
     // Every report argument checked as a formula's would be, with today's dates; nothing is sent.
-    this.deps.account.buildQuery(report.kind, reportInputOf(report, this.deps.clock.now()));
+    const reportInput = reportInputOf(report, this.deps.clock.now());
+    if (report.compareWith) buildComparison(reportInput, report.compareWith, 'UTC', (i) => this.deps.account.buildQuery('main', i));
+    else this.deps.account.buildQuery(report.kind, reportInput);
     return report;
   }
 

@@ -56,6 +56,9 @@ function setup() {
         requests: 1,
       };
     },
+    runTogether: () => {
+      throw new Error('no comparison is saved here');
+    },
     budgetFreeAtMs: () => clock.now(),
     fetchRoomFor: () => true,
   };

@@ -1,0 +1,108 @@
+/**
+ * "Compare with": none, the previous period, the same period last year, or a custom earlier period of
+ * two days, for the general report only (the hourly reports cover a day at most). It says which days
+ * the earlier period covers, by the core's rule (compare-periods.ts, which the server applies again),
+ * and gives the request its compareWith as a formula takes it: "previous", "year" or
+ * "2026-10-01..2026-10-07". The builder makes the choice part of what the metric picker follows: a
+ * comparison has its own default metrics and four columns a metric.
+ */
+import { type DateRange, earlierPeriod } from '../../../src/core';
+import { el, field, replaceChildren, select } from '../../dom';
+import type { PartContext } from './part';
+
+const compact = (day: string) => day.replace(/-/g, '');
+const dashed = (day: string) => `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}`;
+const MS_PER_DAY = 86_400_000;
+const daysOf = (from: string, to: string) => Math.round((Date.parse(dashed(to)) - Date.parse(dashed(from))) / MS_PER_DAY) + 1;
+
+export interface ComparePicker {
+  /** The Compare with field, the custom period's days and the line that says what is compared, in form order. */
+  readonly nodes: readonly HTMLElement[];
+  /** Back to no comparison (a new report type). */
+  reset(): void;
+  /** Follows the report type and the period: off for the hourly reports, the earlier days shown. */
+  render(): void;
+  /** A comparison is chosen (render() clears the choice for the hourly reports). Reads no choice: the builder's choice reads it. */
+  comparing(): boolean;
+  /** compareWith for the request: undefined for none, or the first thing to fix. */
+  value(): string | undefined | { problem: string };
+}
+
+/** `range()` is the report's period (the period picker's), which the earlier period follows. */
+export function comparePicker(ctx: PartContext & { range(): DateRange | string }): ComparePicker {
+  const mode = select(
+    [
+      ['', 'None'],
+      ['previous', 'Previous period'],
+      ['year', 'Same period last year'],
+      ['custom', 'Custom period'],
+    ],
+    '',
+    { id: 'report-compare' },
+  );
+  const customBox = el('div', { id: 'report-compare-custom' });
+  const fromInput = el('input', { type: 'date', id: 'report-compare-from' });
+  const toInput = el('input', { type: 'date', id: 'report-compare-to' });
+  const line = el('div', { class: 'hint', id: 'report-compare-period', 'aria-live': 'polite' });
+  const general = () => ctx.choice().kind === 'main';
+
+  /** The earlier period's days for the report's period, or the first thing to fix. */
+  function earlier(): { fromDate: string; toDate: string } | string | undefined {
+    if (!general() || mode.value === '') return undefined;
+    const range = ctx.range();
+    if (typeof range === 'string') return undefined;
+    const current = { fromDate: compact(range.fromDate), toDate: compact(range.toDate) };
+    if (mode.value !== 'custom') return earlierPeriod(current, { type: mode.value as 'previous' | 'year' });
+    if (!fromInput.value || !toInput.value) return 'Choose the first and last day of the earlier period.';
+    if (toInput.value < fromInput.value) return 'The earlier period’s last day is before its first.';
+    const custom = { fromDate: compact(fromInput.value), toDate: compact(toInput.value) };
+    if (custom.toDate >= current.fromDate) return 'The earlier period must end before the report’s first day.';
+    return custom;
+  }
+
+  function value(): string | undefined | { problem: string } {
+    if (!general() || mode.value === '') return undefined;
+    const days = earlier();
+    if (typeof days === 'string') return { problem: days };
+    return mode.value === 'custom' ? `${fromInput.value}..${toInput.value}` : mode.value;
+  }
+
+  function render(): void {
+    const main = general();
+    if (!main) mode.value = '';
+    mode.disabled = !main;
+    mode.title = main ? '' : 'Only the general report can be compared with an earlier period: the hourly reports cover a day at most';
+    if (mode.value === 'custom')
+      replaceChildren(customBox, el('div', { class: 'row' }, field('Earlier from', fromInput), field('Earlier to', toInput)));
+    else replaceChildren(customBox);
+    const days = earlier();
+    replaceChildren(
+      line,
+      !main
+        ? 'Only the general report can be compared with an earlier period.'
+        : days === undefined
+          ? ''
+          : typeof days === 'string'
+            ? days
+            : `Compared with ${dashed(days.fromDate)} to ${dashed(days.toDate)} (${daysOf(days.fromDate, days.toDate)} days), ` +
+              'by position with day or month: each metric beside its earlier value, the change and the change in %.',
+    );
+  }
+
+  for (const control of [mode, fromInput, toInput]) {
+    control.addEventListener('change', () => {
+      render();
+      ctx.changed();
+    });
+  }
+  return {
+    nodes: [field('Compare with', mode), customBox, line],
+    reset() {
+      mode.value = '';
+      render();
+    },
+    render,
+    comparing: () => mode.value !== '',
+    value,
+  };
+}

@@ -1,0 +1,209 @@
+/**
+ * A comparison as a sheet: each period's rows (report-table.ts) joined on the non-time breakdowns,
+ * and for each metric its value, the earlier period's (`m.previous`), the change (`m.change`, this
+ * period minus the earlier) and the change in % of the earlier value (`m.change%`, as the API's
+ * percentages are: 12.5 means 12.5 %). With `day` or `month` the periods align by position, day 1
+ * with day 1, and the earlier period's day (or month) has its own column (`day.previous`) so a
+ * reader sees what was aligned; positions beyond the shorter period show a blank day on that side.
+ * A row present in one period only shows blanks on the other side and blank changes: never a zero
+ * the API did not send. The Total row compares the two periods' own metricsSums: rates are never
+ * summed here. Rows come in the report's order (by position first with a time breakdown), rows of the
+ * earlier period alone after those of the report; `maxRows` keeps the first rows, and the totals
+ * still cover every row.
+ */
+import { dashedDay, daysBetween, type DayRange, monthsBetween } from '../api/compare-periods';
+import type { ReportResult } from '../api/paging';
+import { metricNote } from '../api/report-metrics';
+import { unwrap } from '../api/values';
+import type { Cell, ColumnKind, SheetBlock } from '../ports';
+import { DATE_BREAKDOWNS, ENTITY_BREAKDOWNS } from '../spec';
+import { buildReportTable, periodStartMs, type ReportTable, TOTALS_LABEL } from './report-table';
+import { columnKind, neutraliseText, numberFormatOf } from './sheet-output';
+
+export const PREVIOUS_SUFFIX = '.previous';
+export const CHANGE_SUFFIX = '.change';
+export const CHANGE_PERCENT_SUFFIX = '.change%';
+
+export interface CompareTableOptions {
+  /** The metrics compared, in column order (Comparison.metrics). */
+  metrics: readonly string[];
+  currentRange: DayRange;
+  earlierRange: DayRange;
+  /** IANA zone of the spreadsheet, for day and month dates. */
+  timeZone: string;
+  /** Data rows kept at most. */
+  maxRows?: number;
+  /** Adds the Total row (default true). */
+  totals?: boolean;
+}
+
+/** The columns a comparison takes: two per breakdown (an entity's id and name, a day and the earlier day), four per metric. */
+export function compareColumnCount(breakdowns: readonly string[], metrics: readonly string[]): number {
+  return breakdowns.reduce((n, b) => n + (ENTITY_BREAKDOWNS.has(b) || DATE_BREAKDOWNS.has(b) ? 2 : 1), 0) + 4 * metrics.length;
+}
+
+/** Rounds away the binary noise of a subtraction (0.30000000000000004), keeping every figure the API sent. */
+const tidy = (n: number) => Number(n.toPrecision(12));
+
+/** The change and the change in %, blank unless both values are numbers (and, for %, the earlier one is not 0). */
+function changes(now: Cell | undefined, before: Cell | undefined): [Cell, Cell] {
+  if (typeof now !== 'number' || typeof before !== 'number') return ['', ''];
+  return [tidy(now - before), before === 0 ? '' : tidy(((now - before) / Math.abs(before)) * 100)];
+}
+
+interface Side {
+  table: ReportTable;
+  items: readonly Record<string, unknown>[];
+  range: DayRange;
+}
+
+export function buildCompareTable(current: ReportResult, earlier: ReportResult, options: CompareTableOptions): ReportTable {
+  const breakdowns = current.query.breakdowns;
+  const time = breakdowns.find((b) => DATE_BREAKDOWNS.has(b)) as 'day' | 'month' | undefined;
+  const withTotals = options.totals !== false;
+  const side = (result: ReportResult, range: DayRange): Side => ({
+    table: buildReportTable(result.items, {
+      kind: 'main',
+      breakdowns,
+      metrics: options.metrics,
+      timeZone: options.timeZone,
+      ...(withTotals && result.metricsSums ? { metricsSums: result.metricsSums } : {}),
+    }),
+    items: result.items,
+    range,
+  });
+  const sides = [side(current, options.currentRange), side(earlier, options.earlierRange)] as const;
+  const header = sides[0].table.header;
+  const metricStart = header.length - options.metrics.length;
+  // Where each breakdown's key lies in a period's row: an entity's id, or the breakdown's own column.
+  const keyColumns = breakdowns.filter((b) => !DATE_BREAKDOWNS.has(b)).map((b) => header.indexOf(ENTITY_BREAKDOWNS.has(b) ? `${b}.id` : b));
+
+  const positionOf = (item: Record<string, unknown>, range: DayRange): number | null => {
+    if (!time) return null;
+    const raw = unwrap(item[time]);
+    const text = typeof raw === 'string' || typeof raw === 'number' ? String(raw).replace(/-/g, '') : '';
+    if (time === 'day') return /^\d{8}$/.test(text) ? daysBetween(range.fromDate, text) : null;
+    return /^\d{6}/.test(text) ? monthsBetween(range.fromDate, text) : null;
+  };
+
+  interface Joined {
+    position: number | null;
+    rows: [Cell[] | undefined, Cell[] | undefined];
+  }
+  const joined = new Map<string, Joined>();
+  sides.forEach((s, which) => {
+    s.table.rows.forEach((row, i) => {
+      const position = positionOf(s.items[i]!, s.range);
+      const key = JSON.stringify([position, ...keyColumns.map((c) => row[c])]);
+      let entry = joined.get(key);
+      if (!entry) {
+        entry = { position, rows: [undefined, undefined] };
+        joined.set(key, entry);
+      }
+      entry.rows[which] = row;
+    });
+  });
+  let entries = [...joined.values()];
+  // Array.prototype.sort is stable: within a position, the report's order stays.
+  if (time) entries.sort((a, b) => (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER));
+  if (options.maxRows !== undefined) entries = entries.slice(0, options.maxRows);
+
+  const dayCell = (range: DayRange, position: number | null): Cell => {
+    if (position === null || position < 0) return '';
+    if (time === 'day') {
+      if (position > daysBetween(range.fromDate, range.toDate)) return '';
+      const start = Date.UTC(+range.fromDate.slice(0, 4), +range.fromDate.slice(4, 6) - 1, +range.fromDate.slice(6, 8) + position);
+      const ms = periodStartMs('day', new Date(start).toISOString().slice(0, 10), options.timeZone);
+      return ms === null ? '' : new Date(ms);
+    }
+    if (position > monthsBetween(range.fromDate, range.toDate)) return '';
+    const total = +range.fromDate.slice(0, 4) * 12 + +range.fromDate.slice(4, 6) - 1 + position;
+    const month = `${Math.floor(total / 12)}${String((total % 12) + 1).padStart(2, '0')}`;
+    const ms = periodStartMs('month', month, options.timeZone);
+    return ms === null ? '' : new Date(ms);
+  };
+
+  const outHeader: string[] = [];
+  const plan: Array<(e: Joined) => Cell[]> = [];
+  header.slice(0, metricStart).forEach((title, c) => {
+    if (title === time) {
+      outHeader.push(title, `${title}${PREVIOUS_SUFFIX}`);
+      plan.push((e) => [dayCell(options.currentRange, e.position), dayCell(options.earlierRange, e.position)]);
+    } else {
+      outHeader.push(title);
+      plan.push((e) => [(e.rows[0] ?? e.rows[1])![c] ?? '']);
+    }
+  });
+  options.metrics.forEach((m, k) => {
+    const c = metricStart + k;
+    outHeader.push(m, `${m}${PREVIOUS_SUFFIX}`, `${m}${CHANGE_SUFFIX}`, `${m}${CHANGE_PERCENT_SUFFIX}`);
+    plan.push((e) => {
+      const now = e.rows[0]?.[c];
+      const before = e.rows[1]?.[c];
+      return [now ?? '', before ?? '', ...changes(now, before)];
+    });
+  });
+  const rows = entries.map((e) => plan.flatMap((fill) => fill(e)));
+
+  const table: ReportTable = { header: outHeader, rows };
+  const [nowTotals, beforeTotals] = [sides[0].table.totals, sides[1].table.totals];
+  if (nowTotals || beforeTotals) {
+    const totals: Cell[] = outHeader.slice(0, outHeader.length - 4 * options.metrics.length).map((_, i) => (i === 0 ? TOTALS_LABEL : ''));
+    options.metrics.forEach((_m, k) => {
+      const now = nowTotals?.[metricStart + k];
+      const before = beforeTotals?.[metricStart + k];
+      totals.push(now ?? '', before ?? '', ...changes(now, before));
+    });
+    table.totals = totals;
+  }
+  return table;
+}
+
+/** The kind of a comparison's column: a metric's own for its value, earlier value and change; percent for its change in %. */
+export function compareColumnKind(header: string): ColumnKind {
+  if (header.endsWith(CHANGE_PERCENT_SUFFIX)) return 'percent';
+  for (const suffix of [PREVIOUS_SUFFIX, CHANGE_SUFFIX]) if (header.endsWith(suffix)) return columnKind(header.slice(0, -suffix.length));
+  return columnKind(header);
+}
+
+/** The note on a comparison's header cell: the metric's meaning and which period or change it is. */
+function compareNote(header: string, options: CompareTableOptions): string {
+  const span = (r: DayRange) => `${dashedDay(r.fromDate)} to ${dashedDay(r.toDate)}`;
+  const base = (suffix: string) => header.slice(0, -suffix.length);
+  if (header.endsWith(CHANGE_PERCENT_SUFFIX))
+    return `${base(CHANGE_PERCENT_SUFFIX)}: change in % of the earlier period's value; blank when that is 0 or missing`;
+  if (header.endsWith(CHANGE_SUFFIX))
+    return `${base(CHANGE_SUFFIX)}: change, ${span(options.currentRange)} minus ${span(options.earlierRange)}`;
+  if (header.endsWith(PREVIOUS_SUFFIX)) {
+    const name = base(PREVIOUS_SUFFIX);
+    const what = DATE_BREAKDOWNS.has(name) ? `the ${name} of the earlier period at the same position (1st with 1st)` : metricNote(name);
+    return `${what}; earlier period ${span(options.earlierRange)}`;
+  }
+  const note = metricNote(header);
+  return note ? `${note}; ${span(options.currentRange)}` : '';
+}
+
+/** The block of cells "Run to sheet" and scheduled refreshes write for a comparison. */
+export function compareToSheetBlock(
+  current: ReportResult,
+  earlier: ReportResult,
+  options: CompareTableOptions & { currencyCode?: string; decDigits?: number },
+): SheetBlock {
+  const table = buildCompareTable(current, earlier, options);
+  const values: Cell[][] = [table.header, ...table.rows, ...(table.totals ? [table.totals] : [])];
+  for (const row of values) {
+    for (let c = 0; c < row.length; c++) {
+      const cell = row[c];
+      if (typeof cell === 'string') row[c] = neutraliseText(cell);
+    }
+  }
+  const kinds = table.header.map(compareColumnKind);
+  return {
+    values,
+    kinds,
+    headerNotes: table.header.map((h) => compareNote(h, options)),
+    numberFormats: kinds.map((k) => numberFormatOf(k, options.currencyCode, options.decDigits)),
+    dataRows: table.rows.length,
+    hasTotals: Boolean(table.totals),
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * ENGAGE_COMPARE, the general report beside an earlier period. A function of its own rather than an
+ * argument of ENGAGE_REPORT: `refresh` stays the last argument of every ENGAGE_* formula (formulas
+ * users already wrote, and the sidebar's Insert formula, rely on it), and the result has another
+ * shape (four columns per metric). A thin shell like the other custom functions: read the arguments
+ * the way Sheets passes them and call the core, which checks compareWith with the report's own rules
+ * before anything is sent.
+ */
+import {
+  type Cell,
+  FORMULA_MAX_ROWS,
+  optionalInteger,
+  optionalList,
+  optionalText,
+  type ReportInput,
+  requiredDate,
+  requiredText,
+  singleValue,
+} from '../core';
+import { createAddon } from '../gas/addon-services';
+import { runFormula } from './custom-functions';
+
+type Arg = unknown;
+
+/**
+ * The Engage general report compared with an earlier period: each metric beside its earlier value and the change, joined on the breakdowns.
+ *
+ * @param {string} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it.
+ * @param {date|string} fromDate First day: a date cell or text such as 2026-11-01 or 20261101.
+ * @param {date|string} toDate Last day, included.
+ * @param {string|range} compareWith "previous" (as many days just before; whole months: as many months before), "year" (the same dates a year earlier; 29 February as 28 February), or an earlier period as "2026-10-01..2026-10-07" or a range of two date cells. It must end before fromDate.
+ * @param {string|range} breakdowns Optional. Up to 4 of day, month, platform, referrer, country, section, widget, doc, partnerApp. With day or month the periods align by position: day 1 with day 1. Default day.
+ * @param {string|range} metrics Optional. Metric names as "revenue,rpmByPvs" or a range, or "all". Default totalPvs, revenue, rpmByPvs, paidCtrByPvs (by widget: the request twins).
+ * @param {string} filter Optional. Conditions field:operator:value chained with ";", applied to both periods.
+ * @param {string} sort Optional. A metric or field, for example "revenue desc": the order of this period's rows. Default revenue, descending.
+ * @param {number} maxRows Optional. At most this many rows (1 to 100000); the totals still cover every row. Default: all.
+ * @param {string} currencyCode Optional. Currency of revenue, for example EUR. Default USD.
+ * @param {number} decDigits Optional. Decimal places of money figures, 0 to 6. Default 2.
+ * @param {any} refresh Optional. Any cell; when its value changes both periods are fetched again.
+ * @return A header row (each metric m as m, m.previous, m.change, m.change%), one row per result, and a Total row from each period's sums.
+ * @customfunction
+ */
+export function ENGAGE_COMPARE(
+  entityId: Arg,
+  fromDate: Arg,
+  toDate: Arg,
+  compareWith: Arg,
+  breakdowns?: Arg,
+  metrics?: Arg,
+  filter?: Arg,
+  sort?: Arg,
+  maxRows?: Arg,
+  currencyCode?: Arg,
+  decDigits?: Arg,
+  refresh?: Arg,
+): Cell[][] {
+  return runFormula((deadlineAtMs) => {
+    const input: ReportInput = {
+      entityId: requiredText(entityId, 'entityId', 'the publisher ID from ENGAGE_PUBLISHERS()'),
+      fromDate: requiredDate(fromDate, 'fromDate'),
+      toDate: requiredDate(toDate, 'toDate'),
+    };
+    const breakdownList = optionalList(breakdowns, 'breakdowns');
+    if (breakdownList !== undefined) input.breakdowns = breakdownList;
+    const metricList = optionalList(metrics, 'metrics', 'revenue,rpmByPvs');
+    if (metricList !== undefined) input.metrics = metricList;
+    const filterText = optionalText(filter, 'filter');
+    if (filterText !== undefined) input.filter = filterText;
+    const sortText = optionalText(sort, 'sort');
+    if (sortText !== undefined) input.sort = sortText;
+    const currency = optionalText(currencyCode, 'currencyCode');
+    if (currency !== undefined) input.currencyCode = currency;
+    const digits = singleValue(decDigits, 'decDigits');
+    if (digits !== undefined && digits !== '') input.decDigits = digits as number | string;
+    const rows = optionalInteger(maxRows, 'maxRows', 1, FORMULA_MAX_ROWS);
+    return createAddon({ inCustomFunction: true }).formulaCompare(input, compareWith, {
+      deadlineAtMs,
+      refresh: singleValue(refresh, 'refresh') ?? null,
+      ...(rows !== undefined ? { maxRows: rows } : {}),
+    });
+  });
+}

@@ -1,0 +1,164 @@
+/**
+ * Browser test of the report builder's "Compare with" in the playground: Debian's chromium shows the
+ * real dist/sidebar.html, whose calls run the built bundle in the local host against the emulator.
+ * The choice says which days the earlier period covers, Run to sheet writes the comparison (each day
+ * beside the day a week before, formats per column), Insert formula writes the ENGAGE_COMPARE formula
+ * that gives the same cells, Add chart is off with the reason, Save to schedule keeps the comparison
+ * with the saved report, a custom period that is not earlier is refused before anything is sent, and
+ * the hourly reports offer no comparison. Run `npm run build` first.
+ */
+import type { FrameLocator, Page } from 'playwright-core';
+import type { Playground } from '../../dev/playground/playground';
+import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground } from '../support/browser';
+
+jest.setTimeout(90_000);
+
+let env: BrowserPlayground;
+let playground: Playground;
+let page: Page;
+let sidebar: FrameLocator;
+
+beforeAll(async () => {
+  env = await openPlayground();
+  ({ playground, page, sidebar } = env);
+  await eventually(async () => expect(await sidebar.locator('#sign-in-username').inputValue()).toBe('demo@engage.example'));
+  await sidebar.locator('#sign-in-submit').click();
+  await eventually(async () => expect(await sidebar.locator('#report-publisher option').count()).toBe(3));
+});
+
+afterAll(async () => {
+  await env?.close();
+});
+
+const reportRequests = () => playground.host.fetchLog.filter((r) => r.url.includes('/reports/main'));
+const period = (url: string) => {
+  const q = new URL(url).searchParams;
+  return `${q.get('fromDate')}-${q.get('toDate')}`;
+};
+/** yyyyMMdd of a yyyy-MM-dd day moved by `days`. */
+const shifted = (day: string, days: number) => {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+};
+const comparable = (values: unknown[][]) => values.map((row) => row.map((v) => (v instanceof Date ? v.toISOString() : String(v))));
+
+describe('"Compare with" in the report builder', () => {
+  it('runs last 7 days against the previous 7 to a sheet, day 1 beside day 1, and inserts the same comparison as a formula', async () => {
+    await sidebar.locator('#report-preset').selectOption('last7');
+    await chooseBreakdowns(sidebar, ['day']);
+    await sidebar.locator('#report-compare').selectOption('previous');
+    const range = (await sidebar.locator('#report-period').innerText()).match(/(\d{4}-\d{2}-\d{2})/)![1]!;
+    // The line names the earlier days, and the metric picker switched to the comparison's four default metrics.
+    await eventually(async () =>
+      expect(await sidebar.locator('#report-compare-period').innerText()).toContain(
+        `Compared with ${shifted(range, -7)} to ${shifted(range, -1)} (7 days)`,
+      ),
+    );
+    await eventually(async () => expect(await sidebar.locator('#metrics-summary').innerText()).toBe('4, the default set'));
+    await eventually(async () => expect(await sidebar.locator('#metrics-width').innerText()).toContain('Up to 18 columns'));
+    await eventually(async () => expect(await sidebar.locator('#formula-preview').textContent()).toContain('"previous","day"'));
+
+    const before = reportRequests().length;
+    await sidebar.locator('#report-target').selectOption('newSheet');
+    await sidebar.locator('#report-target-name').fill('Week on week');
+    await sidebar.locator('#run-report').click();
+    await eventually(async () =>
+      expect(await sidebar.locator('#report-outcome .notice-success').first().innerText()).toMatch(
+        /Wrote 7 rows to 'Week on week' from 2 pages/,
+      ),
+    );
+    const sent = reportRequests().slice(before);
+    expect(sent.map((r) => period(r.url))).toEqual([
+      `${range.replace(/-/g, '')}-${shifted(range, 6).replace(/-/g, '')}`,
+      `${shifted(range, -7).replace(/-/g, '')}-${shifted(range, -1).replace(/-/g, '')}`,
+    ]);
+
+    const grid = playground.host.getValues('Week on week', 'A1:R9');
+    const header = grid[0]!.map(String);
+    expect(header.slice(0, 6)).toEqual(['day', 'day.previous', 'totalPvs', 'totalPvs.previous', 'totalPvs.change', 'totalPvs.change%']);
+    expect(header).toHaveLength(18);
+    // Each day beside the day a week before it, and the Total row last.
+    for (const row of grid.slice(1, 8)) expect((row[0] as Date).getTime() - (row[1] as Date).getTime()).toBe(7 * 86_400_000);
+    expect(grid[8]![0]).toBe('Total');
+    const cellOf = (name: string) => `${String.fromCharCode(65 + header.indexOf(name))}2`;
+    expect(playground.host.getCell('Week on week', cellOf('day.previous')).numberFormat).toBe('yyyy-mm-dd');
+    expect(playground.host.getCell('Week on week', cellOf('revenue.previous')).numberFormat).toBe('#,##0.00 "USD"');
+    expect(playground.host.getCell('Week on week', cellOf('revenue.change%')).numberFormat).toBe('0.00"%"');
+    await eventually(async () => expect(await page.locator('#grid td[data-a1="B1"]').innerText()).toBe('day.previous'));
+    await eventually(async () => expect(await sidebar.locator('#run-preview-table thead th').allTextContents()).toEqual(header));
+    // Add chart draws plain reports only, and says so.
+    expect(await sidebar.locator('#add-chart').isDisabled()).toBe(true);
+    expect(await sidebar.locator('#add-chart').getAttribute('title')).toContain('the last run compared two periods');
+
+    await page.locator('#sheet-tabs button', { hasText: 'Sheet1' }).click();
+    await page.locator('#grid td[data-a1="A1"]').click();
+    await sidebar.locator('#insert-formula').click();
+    await eventually(async () => expect(await sidebar.locator('#inserted-formula').innerText()).toContain('=ENGAGE_COMPARE('));
+    const formula = playground.host.getCell('Sheet1', 'A1');
+    expect(formula.formula).toMatch(/^=ENGAGE_COMPARE\("[0-9a-f]+","\d{4}-\d{2}-\d{2}","\d{4}-\d{2}-\d{2}","previous","day"/);
+    expect(formula.error).toBeUndefined();
+    expect(comparable(playground.host.getValues('Sheet1', 'A1:R9'))).toEqual(comparable(grid));
+  });
+
+  it('saves the comparison with the schedule: the period line says what it is compared with, and no incremental option', async () => {
+    await sidebar.locator('#save-schedule').click();
+    await eventually(async () => expect(await sidebar.locator('#schedule-form').isVisible()).toBe(true));
+    expect(await sidebar.locator('#schedule-period').innerText()).toBe(
+      'the 7 days before today (UTC days), compared with the period just before (as many days, or as many whole months).',
+    );
+    expect(await sidebar.locator('#schedule-incremental').count()).toBe(0);
+    await sidebar.locator('#schedule-name').fill('Week on week');
+    await sidebar.locator('#schedule-sheet').fill('Scheduled comparison');
+    await sidebar.locator('#schedule-save').click();
+    await eventually(async () =>
+      expect(await sidebar.locator('#schedule-outcome .notice-success').innerText()).toContain('Saved “Week on week”'),
+    );
+    const list = playground.host.call('listSchedules', [], { user: playground.user }) as {
+      reports: Array<{ name: string; definition: Record<string, unknown> }>;
+    };
+    expect(list.reports.find((r) => r.name === 'Week on week')!.definition).toMatchObject({
+      compareWith: 'previous',
+      breakdowns: ['day'],
+      metrics: ['totalPvs', 'revenue', 'rpmByPvs', 'paidCtrByPvs'],
+      period: { type: 'lastDays', days: 7, endingYesterday: true },
+    });
+  });
+
+  it('refuses a custom earlier period that does not end before the report, sending nothing', async () => {
+    await sidebar.locator('#report-compare').selectOption('custom');
+    const range = (await sidebar.locator('#report-period').innerText()).match(/(\d{4}-\d{2}-\d{2})/)![1]!;
+    await sidebar.locator('#report-compare-from').fill(shifted(range, -3));
+    await sidebar.locator('#report-compare-to').fill(range);
+    await sidebar.locator('#report-compare-to').dispatchEvent('change');
+    await eventually(async () =>
+      expect(await sidebar.locator('#report-compare-period').innerText()).toBe(
+        'The earlier period must end before the report’s first day.',
+      ),
+    );
+    const before = reportRequests().length;
+    await sidebar.locator('#run-report').click();
+    await eventually(async () =>
+      expect(await sidebar.locator('#report-outcome .notice-error').innerText()).toContain('The earlier period must end before'),
+    );
+    expect(reportRequests().length).toBe(before);
+    // A custom period that ends the day before is the comparison asked for.
+    await sidebar.locator('#report-compare-from').fill(shifted(range, -10));
+    await sidebar.locator('#report-compare-to').fill(shifted(range, -1));
+    await sidebar.locator('#report-compare-to').dispatchEvent('change');
+    await eventually(async () =>
+      expect(await sidebar.locator('#formula-preview').textContent()).toContain(`"${shifted(range, -10)}..${shifted(range, -1)}"`),
+    );
+    await eventually(async () => expect(await sidebar.locator('#report-compare-period').innerText()).toContain('(10 days)'));
+  });
+
+  it('offers no comparison for the hourly reports, saying why', async () => {
+    await sidebar.locator('#report-kind-externalId').check({ force: true });
+    await eventually(async () => expect(await sidebar.locator('#report-compare').isDisabled()).toBe(true));
+    expect(await sidebar.locator('#report-compare').inputValue()).toBe('');
+    expect(await sidebar.locator('#report-compare-period').innerText()).toBe(
+      'Only the general report can be compared with an earlier period.',
+    );
+    expect(await sidebar.locator('#formula-preview').textContent()).toContain('=ENGAGE_EXTERNALID_REPORT(');
+  });
+});
