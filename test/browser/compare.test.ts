@@ -23,7 +23,7 @@ beforeAll(async () => {
   ({ playground, page, sidebar } = env);
   await eventually(async () => expect(await sidebar.locator('#sign-in-username').inputValue()).toBe('demo@engage.example'));
   await sidebar.locator('#sign-in-submit').click();
-  await eventually(async () => expect(await sidebar.locator('#report-publisher option').count()).toBe(3));
+  await eventually(async () => expect(await sidebar.locator('#report-publisher option').count()).toBe(3 + 2)); // and All, Several
 });
 
 afterAll(async () => {
