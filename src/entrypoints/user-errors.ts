@@ -5,10 +5,11 @@
  */
 import { userMessage } from '../core';
 
-export function withUserMessage<T>(work: () => T): T {
+/** Runs `work`, rethrowing a failure as its one sentence (`message`: the sidebar's report builder names fields by their labels). */
+export function withUserMessage<T>(work: () => T, message: (error: unknown) => string = userMessage): T {
   try {
     return work();
   } catch (e) {
-    throw new Error(userMessage(e));
+    throw new Error(message(e));
   }
 }

@@ -202,12 +202,13 @@ export class ReportBuilder {
       toDate: range.toDate,
       breakdowns: requestBreakdowns(this.choice()),
     };
+    const rolling = this.period.rolling();
+    if (rolling) request.preset = rolling;
     const metrics = this.metrics.chosen();
     if (metrics.length === 0) return 'Choose at least one metric.';
     request.metrics = metrics;
     if (filter) request.filter = filter;
-    this.options.apply(request);
-    return request;
+    return this.options.apply(request) ?? request;
   }
 
   private renderFormula(): void {

@@ -7,11 +7,13 @@ import {
   type DatePreset,
   type DateRange,
   hourWindowFrom,
+  isRollingDayPreset,
   MS_PER_HOUR,
   PRESET_LABELS,
   presetRange,
   presetsFor,
   REALTIME_WINDOW_HOURS,
+  type RollingDayPreset,
 } from '../../../src/core';
 import { el, field, replaceChildren } from '../../dom';
 import type { PartContext } from './part';
@@ -22,6 +24,8 @@ export interface PeriodPicker {
   /** Offers the presets of the builder's report type, its usual one chosen. */
   reset(): void;
   preset(): DatePreset;
+  /** The general report's preset when it moves with time (the formula keeps it rolling), else undefined. */
+  rolling(): RollingDayPreset | undefined;
   /** The custom range's first and last day as typed (general report). */
   customDays(): { fromDate: string; toDate: string };
   /** The bounds of the request, or the first thing to fix. */
@@ -86,6 +90,7 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
       render();
     },
     preset: () => preset.value as DatePreset,
+    rolling: () => (ctx.choice().kind === 'main' && isRollingDayPreset(preset.value) ? preset.value : undefined),
     customDays: () => ({ fromDate: fromInput.value, toDate: toInput.value }),
     range,
   };

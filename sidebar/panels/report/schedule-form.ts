@@ -92,7 +92,14 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     const hourlyNote =
       REPORT_SPECS[choice.kind].hourly && source.preset() !== 'last24h' ? ' (hourly reports refresh a rolling window)' : '';
     replaceChildren(periodLine, `${describePeriod(now)}${hourlyNote}.`);
-    const problem = incrementalProblem({ kind: choice.kind, breakdowns: requestBreakdowns(choice), period: now });
+    const request = source.request();
+    const maxRows = typeof request === 'string' ? undefined : request.maxRows;
+    const problem = incrementalProblem({
+      kind: choice.kind,
+      breakdowns: requestBreakdowns(choice),
+      period: now,
+      ...(maxRows !== undefined ? { maxRows } : {}),
+    });
     if (problem) {
       incremental.checked = false;
       replaceChildren(incrementalBox);

@@ -17,6 +17,7 @@ import type { Cache, Clock, ListableStore, BlockPlacement, SheetWriter, WrittenB
 import { ALL_METRICS, availableMetrics } from '../api/report-metrics';
 import { reportColumnCount } from '../sheets/report-table';
 import { reportToSheetBlock } from '../sheets/sheet-output';
+import { formatCount } from '../util/text';
 
 /** How long a run's progress stays readable. */
 const PROGRESS_TTL_SECONDS = 600;
@@ -84,13 +85,14 @@ export class SidebarReports {
   runToSheet(request: unknown, placement: BlockPlacement, runId: unknown): RunToSheetSummary {
     const id = checkRunId(runId);
     const started = this.deps.clock.now();
-    const { kind, input } = toReportInput(request);
+    const { kind, input, maxRows } = toReportInput(request);
     // Validation problems are reported before the first request and before any progress appears.
     const query = this.deps.session.buildQuery(kind, input);
     this.setProgress(id, { state: 'running', pagesFetched: 0, pagesPlanned: 1 });
     try {
       const result = this.deps.session.signedIn().runReport(query, {
         deadlineAtMs: started + SIDEBAR_RUN_BUDGET_MS,
+        ...(maxRows !== undefined ? { maxRows } : {}),
         onProgress: (pagesFetched, pagesPlanned) => this.setProgress(id, { state: 'running', pagesFetched, pagesPlanned }),
       });
       const r = request as BuilderRequest;
@@ -114,10 +116,14 @@ export class SidebarReports {
         elapsedMs: this.deps.clock.now() - started,
       };
       if (result.partial) {
+        const got = formatCount(result.items.length);
+        const all = formatCount(result.totalItems);
         summary.partialNote =
           result.stoppedBecause === 'rateLimit'
-            ? `Only ${result.items.length} of ${result.totalItems} rows arrived within the 30 report requests a minute: run it again in a minute for the rest.`
-            : `Only ${result.items.length} of ${result.totalItems} rows were fetched.`;
+            ? `Only ${got} of ${all} rows arrived within the 30 report requests a minute: run it again in a minute for the rest.`
+            : result.stoppedBecause === 'maxRows'
+              ? `The row limit kept the first ${got} of ${all} rows.`
+              : `Only ${got} of ${all} rows were fetched.`;
       }
       return summary;
     } catch (e) {
