@@ -91,6 +91,7 @@ export {
   type RollingDayPreset,
 } from './builder/date-presets';
 export { reportFormula } from './builder/formula-text';
+export { customDaysCheck, hourWindowCheck } from './builder/period-checks';
 export { taggingProblems, taggingSnippets } from './builder/tagging-snippet';
 
 export { impressionPixelUrl } from './recommendations/impression-pixel';

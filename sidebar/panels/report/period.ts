@@ -4,8 +4,10 @@
  * range, and one line saying what the period covers.
  */
 import {
+  customDaysCheck,
   type DatePreset,
   type DateRange,
+  hourWindowCheck,
   hourWindowFrom,
   isRollingDayPreset,
   MS_PER_HOUR,
@@ -30,6 +32,8 @@ export interface PeriodPicker {
   customDays(): { fromDate: string; toDate: string };
   /** The bounds of the request, or the first thing to fix. */
   range(): DateRange | string;
+  /** Redraws the period's line: what it says can follow the breakdowns (the doc breakdown's 12 months). */
+  refresh(): void;
 }
 
 /** `timeZone()` is the spreadsheet's zone, in which the general report's days are counted. */
@@ -49,10 +53,15 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
     if (kind === 'main') {
       if (!fromInput.value || !toInput.value) return 'Choose the first and last day.';
       if (toInput.value < fromInput.value) return 'The last day is before the first.';
-      return { fromDate: fromInput.value, toDate: toInput.value, description: `${fromInput.value} to ${toInput.value} (${tz})` };
+      const check = customDaysCheck(fromInput.value, toInput.value, ctx.choice().breakdowns, Date.now(), tz);
+      if (check.problem) return check.problem;
+      const note = check.note ? ` ${check.note}` : '';
+      return { fromDate: fromInput.value, toDate: toInput.value, description: `${fromInput.value} to ${toInput.value} (${tz}).${note}` };
     }
     const window = hourWindowFrom(startInput.value);
     if (!window) return 'Choose the first hour (UTC) of the 24-hour window.';
+    const check = hourWindowCheck(window.fromDate, Date.now());
+    if (check.problem) return check.problem;
     if (kind === 'realtime') {
       const earliest = Date.now() - REALTIME_WINDOW_HOURS * MS_PER_HOUR;
       const fromMs = Date.parse(`${startInput.value.slice(0, 13)}:00:00Z`);
@@ -93,5 +102,6 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
     rolling: () => (ctx.choice().kind === 'main' && isRollingDayPreset(preset.value) ? preset.value : undefined),
     customDays: () => ({ fromDate: fromInput.value, toDate: toInput.value }),
     range,
+    refresh: render,
   };
 }
