@@ -1,6 +1,7 @@
 /**
  * The built-in expressions the host computes as Sheets does, so that a rolling period can be written
- * in a formula and evaluated here: numbers and "text", + and - (with signs), parentheses, and the
+ * in a formula and evaluated here: numbers and "text", + and - (with signs), & (joins text; a number
+ * or a date joins as its number), parentheses, and the
  * date functions TODAY(), DATE(year, month, day), YEAR(), MONTH(), DAY() and TEXT(value, format) with
  * a day format such as "yyyy-mm-dd". Values are typed as Sheets types them: a date plus or minus a
  * number is a date, a date minus a date is a number of days, YEAR/MONTH/DAY give numbers, TEXT gives
@@ -12,7 +13,8 @@ export type Expression =
   | { kind: 'number'; value: number }
   | { kind: 'text'; value: string }
   | { kind: 'call'; name: BuiltIn; args: Expression[] }
-  | { kind: 'sum'; terms: Array<{ sign: 1 | -1; operand: Expression }> };
+  | { kind: 'sum'; terms: Array<{ sign: 1 | -1; operand: Expression }> }
+  | { kind: 'join'; parts: Expression[] };
 
 export type ExpressionValue = { type: 'number'; value: number } | { type: 'date'; serial: number } | { type: 'text'; value: string };
 
@@ -34,7 +36,7 @@ export function isBuiltIn(name: string): boolean {
   return name.toUpperCase() in ARITY;
 }
 
-const TOKEN = /\s*(?:(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|("(?:[^"]|"")*")|([A-Za-z_][A-Za-z0-9_.]*)|([-+(),]))/y;
+const TOKEN = /\s*(?:(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|("(?:[^"]|"")*")|([A-Za-z_][A-Za-z0-9_.]*)|([-+(),&]))/y;
 
 type Token = { type: 'number'; value: number } | { type: 'text'; value: string } | { type: 'name'; value: string } | { type: string };
 
@@ -63,6 +65,18 @@ export function parseExpression(text: string): Expression | undefined {
   let at = 0;
   let calls = 0;
   const peek = () => tokens[at]?.type;
+  // & binds less tightly than + and -, as in Sheets.
+  const join = (): Expression | undefined => {
+    const parts: Expression[] = [];
+    for (;;) {
+      const part = sum();
+      if (!part) return undefined;
+      parts.push(part);
+      if (peek() !== '&') break;
+      at++;
+    }
+    return parts.length === 1 ? parts[0] : { kind: 'join', parts };
+  };
   const sum = (): Expression | undefined => {
     const terms: Array<{ sign: 1 | -1; operand: Expression }> = [];
     let sign: 1 | -1 = 1;
@@ -82,7 +96,7 @@ export function parseExpression(text: string): Expression | undefined {
     if (token.type === 'number') return { kind: 'number', value: (token as { value: number }).value };
     if (token.type === 'text') return { kind: 'text', value: (token as { value: string }).value };
     if (token.type === '(') {
-      const inner = sum();
+      const inner = join();
       return inner && tokens[at++]?.type === ')' ? inner : undefined;
     }
     if (token.type !== 'name' || tokens[at++]?.type !== '(') return undefined;
@@ -92,7 +106,7 @@ export function parseExpression(text: string): Expression | undefined {
     if (peek() === ')') at++;
     else {
       for (;;) {
-        const arg = sum();
+        const arg = join();
         if (!arg) return undefined;
         args.push(arg);
         const next = tokens[at++]?.type;
@@ -104,7 +118,7 @@ export function parseExpression(text: string): Expression | undefined {
     calls++;
     return { kind: 'call', name: name as BuiltIn, args };
   };
-  const expression = sum();
+  const expression = join();
   return expression && at === tokens.length && calls > 0 ? expression : undefined;
 }
 
@@ -194,6 +208,11 @@ export function evaluateExpression(expression: Expression, todaySerial: number):
         expression.args.map((a) => evaluateExpression(a, todaySerial)),
         todaySerial,
       );
+    case 'join': {
+      const text = (value: ExpressionValue) =>
+        value.type === 'text' ? value.value : String(value.type === 'date' ? value.serial : value.value);
+      return { type: 'text', value: expression.parts.map((p) => text(evaluateExpression(p, todaySerial))).join('') };
+    }
     case 'sum': {
       // A date plus or minus numbers stays a date; a date minus a date is a number of days.
       let total = 0;

@@ -65,7 +65,7 @@ describe('custom functions', () => {
     });
   });
 
-  it('computes the date functions of rolling periods as Sheets does: DATE, YEAR, MONTH, DAY and TEXT around TODAY()', () => {
+  it('computes the date functions of rolling periods as Sheets does: DATE, YEAR, MONTH, DAY, TEXT and & around TODAY()', () => {
     // 15 January 2026, 00:30 in Berlin (still the 14th in UTC): this month began on 1 January, last month was December 2025.
     const host = createGasHost({ clock: 'virtual', startTime: Date.parse('2026-01-14T23:30:00Z'), timeZone: 'Europe/Berlin' });
     host.load(BUNDLE);
@@ -80,6 +80,9 @@ describe('custom functions', () => {
     expect(host.evaluateFormula(undefined, 'A2', '=TEXT(TODAY()-2,"yyyy-mm-dd")').value).toBe('2026-01-13');
     expect(host.evaluateFormula(undefined, 'A3', '=TEXT(DATE(2026,1,5),"yyyymmdd")').value).toBe('20260105');
     expect(host.evaluateFormula(undefined, 'A4', '=YEAR(TODAY()) + MONTH(TODAY()) - DAY(TODAY())').value).toBe(2026 + 1 - 15);
+    // & joins text after + and -; a date joins as its serial number, as in Sheets.
+    expect(host.evaluateFormula(undefined, 'A9', '=TEXT(TODAY()-1,"yyyymmdd")&"12"').value).toBe('2026011412');
+    expect(host.evaluateFormula(undefined, 'A10', '="day "&DAY(TODAY())+1&"/"&DATE(2026,1,1)').value).toBe('day 16/46023');
     expect(host.evaluateFormula(undefined, 'A5', '=TODAY()-DATE(2026,1,1)').value).toBe(14);
     // DATE rolls months and days over and takes a two-digit year as 19xx, as Sheets does.
     expect(host.evaluateFormula(undefined, 'A6', '=DATE(2026,3,0)').value).toEqual(new Date('2026-02-27T23:00:00.000Z'));
