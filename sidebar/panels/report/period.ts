@@ -55,8 +55,8 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
       if (toInput.value < fromInput.value) return 'The last day is before the first.';
       const check = customDaysCheck(fromInput.value, toInput.value, ctx.choice().breakdowns, Date.now(), tz);
       if (check.problem) return check.problem;
-      const note = check.note ? ` ${check.note}` : '';
-      return { fromDate: fromInput.value, toDate: toInput.value, description: `${fromInput.value} to ${toInput.value} (${tz}).${note}` };
+      const note = check.note ? `. ${check.note}` : '';
+      return { fromDate: fromInput.value, toDate: toInput.value, description: `${fromInput.value} to ${toInput.value} (${tz})${note}` };
     }
     const window = hourWindowFrom(startInput.value);
     if (!window) return 'Choose the first hour (UTC) of the 24-hour window.';

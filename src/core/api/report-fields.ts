@@ -81,7 +81,7 @@ export function metricAvailabilityProblem(kind: ReportKind, metric: string, brea
 /**
  * The known name close enough to `word` to be a typo of it, ignoring case, for "did you mean": one
  * edit for a word of up to 4 letters, two for a longer one. So 'revnue' suggests 'revenue', while
- * 'foo' suggests nothing (it is two edits from 'doc', two thirds of the word).
+ * 'foo' suggests nothing (two of its three letters would change to make doc).
  */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
   const w = word.toLowerCase();
