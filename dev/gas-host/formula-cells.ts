@@ -5,6 +5,7 @@
  */
 import { formatA1, resolveA1 } from './a1-notation';
 import { parseFormula, sumOfNumbers } from './formula';
+import { daySerial, evaluateExpression, ExpressionError, type ExpressionValue, isBuiltIn, parseExpression } from './formula-expression';
 import type { CellValue } from './protocol';
 import type { ExecutionOutcome } from './runtime';
 import { toCellValue, type FormulaOutcome, type SheetModel, type SpreadsheetModel } from './state/spreadsheet';
@@ -52,10 +53,28 @@ export function todayPlus(now: number, timeZone: string, days: number): Date {
   return new Date(midnight);
 }
 
+/** A computed value as Sheets passes it to a custom function or shows it: a date as the Date of its midnight in the zone. */
+function expressionCell(value: ExpressionValue, now: number, timeZone: string): CellValue {
+  if (value.type !== 'date') return value.value;
+  const whole = Math.floor(value.serial);
+  const midnight = todayPlus(now, timeZone, whole - todaySerial(now, timeZone));
+  return new Date(midnight.getTime() + Math.round((value.serial - whole) * 86_400_000));
+}
+
+/** Today's day serial (Sheets' TODAY()) at `now` in `timeZone`. */
+export function todaySerial(now: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(
+    new Date(now),
+  );
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return daySerial(get('year'), get('month'), get('day'));
+}
+
 /**
  * Arguments as Sheets passes them: a one-cell reference as its value, a larger range as a 2D array,
  * an omitted argument as undefined; a named range as the range it names, an unknown name as `#NAME?`;
- * `TODAY()-n` as the date n days before today (at `now`, in the spreadsheet's zone).
+ * a date expression such as `TODAY()-n` as its value (a date as its midnight, at `now`, in the
+ * spreadsheet's zone). A formula that is only such an expression shows its value.
  */
 export function planFormulaCall(model: SpreadsheetModel, sheet: SheetModel, row: number, column: number, now: number): FormulaCall {
   const formula = model.cell(sheet, row, column)?.formula;
@@ -63,14 +82,32 @@ export function planFormulaCall(model: SpreadsheetModel, sheet: SheetModel, row:
   // A formula that is only numbers added and subtracted (`=2026-11-01`, which is 2014) needs no script.
   const sum = sumOfNumbers(formula.slice(1));
   if (sum !== undefined) return { values: [[sum]] };
+  const today = () => todaySerial(now, model.timeZone);
+  const whole = parseExpression(formula.slice(1));
+  if (whole) {
+    try {
+      return { values: [[expressionCell(evaluateExpression(whole, today()), now, model.timeZone)]] };
+    } catch (e) {
+      if (e instanceof ExpressionError) return { error: e.message, errorCode: e.errorCode };
+      throw e;
+    }
+  }
   const parsed = parseFormula(formula);
-  if (!parsed) return { error: 'Formula parse error.', errorCode: '#ERROR!' };
-  if (/^TODAY$/i.test(parsed.functionName) && parsed.args.length === 0) return { values: [[todayPlus(now, model.timeZone, 0)]] };
+  if (!parsed || isBuiltIn(parsed.functionName)) return { error: 'Formula parse error.', errorCode: '#ERROR!' };
   if (parsed.functionName.endsWith('_')) return { error: `Unknown function: '${parsed.functionName}'.`, errorCode: '#NAME?' };
+  let failed: ExpressionError | undefined;
   const args = parsed.args.map((arg) => {
     if (arg.kind === 'omitted') return undefined;
     if (arg.kind === 'literal') return arg.value;
-    if (arg.kind === 'today') return todayPlus(now, model.timeZone, arg.days);
+    if (arg.kind === 'expression') {
+      try {
+        return expressionCell(evaluateExpression(arg.expression, today()), now, model.timeZone);
+      } catch (e) {
+        if (!(e instanceof ExpressionError)) throw e;
+        failed ??= e;
+        return undefined;
+      }
+    }
     if (arg.kind === 'name') {
       const named = model.namedRanges.get(arg.name);
       if (!named) return '#NAME?';
@@ -84,6 +121,8 @@ export function planFormulaCall(model: SpreadsheetModel, sheet: SheetModel, row:
     // A one-cell reference or range arrives as its value; a larger range as a 2D array.
     return box.numRows === 1 && box.numColumns === 1 ? values[0]![0] : values;
   });
+  // An argument Sheets cannot compute is the cell's error; the function does not run.
+  if (failed) return { error: failed.message, errorCode: failed.errorCode };
   return { functionName: parsed.functionName, args };
 }
 

@@ -1,18 +1,20 @@
 /**
  * Parses the formulas the host can evaluate: one function call whose arguments are literals
- * (numbers, "text", TRUE/FALSE, sums and differences of numbers), cell or range references,
- * `TODAY()` give or take whole days (`TODAY()-14`, a rolling period's end), or omitted (`=F(1,,3)`),
- * and a formula that is only a sum or difference of numbers. That is the shape of a custom-function
- * cell; anything richer is reported as a parse error rather than guessed at.
+ * (numbers, "text", TRUE/FALSE, sums and differences of numbers), cell or range references, date
+ * expressions of built-in functions (`TODAY()-14`, `DATE(YEAR(TODAY()),MONTH(TODAY())-1,1)`, a
+ * rolling period's bounds: formula-expression.ts), or omitted (`=F(1,,3)`), and a formula that is
+ * only a sum or difference of numbers. That is the shape of a custom-function cell; anything richer
+ * is reported as a parse error rather than guessed at.
  */
 import { parseA1, type ParsedA1 } from './a1-notation';
+import { type Expression, parseExpression } from './formula-expression';
 
 export type FormulaArgument =
   | { kind: 'literal'; value: string | number | boolean }
   | { kind: 'reference'; text: string; ref: ParsedA1; single: boolean }
   | { kind: 'name'; name: string }
-  /** `TODAY()` plus `days` (negative for `TODAY()-n`): a date cell's value, by the host's clock in the spreadsheet's zone. */
-  | { kind: 'today'; days: number }
+  /** Built-in functions such as `TODAY()-14`: computed when the formula runs, by the host's clock in the spreadsheet's zone. */
+  | { kind: 'expression'; expression: Expression }
   | { kind: 'omitted' };
 
 export interface ParsedFormula {
@@ -78,9 +80,6 @@ export function sumOfNumbers(text: string): number | undefined {
   return total;
 }
 
-/** `TODAY()`, optionally followed by whole days added or taken away (`TODAY()-14`, `TODAY() + 1`). */
-const TODAY = /^TODAY\(\s*\)((?:\s*[+-]\s*\d+)*)\s*$/i;
-
 function parseArgument(text: string): FormulaArgument | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return { kind: 'omitted' };
@@ -88,9 +87,10 @@ function parseArgument(text: string): FormulaArgument | undefined {
   const sum = sumOfNumbers(trimmed);
   if (sum !== undefined) return { kind: 'literal', value: sum };
   if (/^(TRUE|FALSE)$/i.test(trimmed)) return { kind: 'literal', value: trimmed.toUpperCase() === 'TRUE' };
-  const today = TODAY.exec(trimmed);
-  if (today) return { kind: 'today', days: today[1] ? sumOfNumbers(`0${today[1]}`)! : 0 };
-  if (trimmed.includes('(')) return undefined;
+  if (trimmed.includes('(')) {
+    const expression = parseExpression(trimmed);
+    return expression ? { kind: 'expression', expression } : undefined;
+  }
   const ref = parseA1(trimmed);
   // A named range (Refresh all's EngageRefresh): resolved by the host when the formula runs.
   if (!ref) return /^[A-Za-z_][A-Za-z0-9_.]*$/.test(trimmed) ? { kind: 'name', name: trimmed } : undefined;

@@ -168,18 +168,24 @@ export function showPreview(results: HTMLElement, preview: RecommendationsPrevie
 /** One ad as a chat client shows it: thumbnail, text (the link), sponsor, call to action. */
 function documentCard(doc: PreviewDocument): HTMLElement {
   const link = { href: doc.url, target: '_blank', rel: 'noopener noreferrer nofollow sponsored' };
-  const thumbnail = doc.thumbnail_url
-    ? // With an empty alt, a thumbnail that does not load leaves the grey square of its background, not a broken image.
-      el('img', {
-        class: 'recs-thumb',
-        src: doc.thumbnail_url,
-        alt: '',
-        loading: 'lazy',
-        referrerpolicy: 'no-referrer',
-        width: 64,
-        height: 64,
-      })
-    : el('div', { class: 'recs-thumb recs-thumb-empty', 'aria-hidden': 'true' });
+  const placeholder = () => el('div', { class: 'recs-thumb recs-thumb-empty', 'aria-hidden': 'true' }, 'No image');
+  let thumbnail: HTMLElement = placeholder();
+  if (doc.thumbnail_url) {
+    const image = el('img', {
+      class: 'recs-thumb',
+      src: doc.thumbnail_url,
+      alt: '',
+      loading: 'lazy',
+      referrerpolicy: 'no-referrer',
+      width: 64,
+      height: 64,
+    });
+    // A thumbnail that does not load (or is not an http(s) address, so has no src) shows the placeholder, never a broken image.
+    if (image.hasAttribute('src')) {
+      image.addEventListener('error', () => image.replaceWith(placeholder()), { once: true });
+      thumbnail = image;
+    }
+  }
   return el(
     'article',
     { class: 'recs-doc', role: 'listitem', 'data-pos': doc.pos },

@@ -31,10 +31,9 @@ function statusLines(view: ScheduleView): HTMLElement {
   const s = view.status;
   const lines = el('dl', { class: 'schedule-status' });
   const row = (label: string, value: string) => lines.append(el('dt', {}, label), el('dd', {}, value));
-  row(
-    'Last success',
-    s.lastSuccess ? `${when(s.lastSuccess)}, ${s.rows ?? 0} rows in ${((s.durationMs ?? 0) / 1000).toFixed(1)} s` : 'never',
-  );
+  // "23,777 rows in 1.2 s"; a refresh quicker than a twentieth of a second says no time rather than "in 0.0 s".
+  const took = (s.durationMs ?? 0) >= 50 ? ` in ${((s.durationMs ?? 0) / 1000).toFixed(1)} s` : '';
+  row('Last success', s.lastSuccess ? `${when(s.lastSuccess)}, ${(s.rows ?? 0).toLocaleString('en-US')} rows${took}` : 'never');
   row('Last attempt', when(s.lastAttempt));
   row('Next run', view.paused ? 'paused' : s.nextRun ? `from ${when(s.nextRun)}` : 'at the next hourly run');
   if (s.lastError)

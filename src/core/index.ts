@@ -51,7 +51,8 @@ export { FORMULA_TIME_BUDGET_MS, PREVIEW_TIME_BUDGET_MS } from './budgets';
 
 export { A1_CELL_PATTERN, a1Cell, splitCellReference } from './util/a1-notation';
 export { isDate, MS_PER_HOUR } from './util/dates';
-export { quoted } from './util/text';
+export { SUPPORTED_CURRENCY_CODES } from './util/currencies';
+export { formatCount, quoted } from './util/text';
 
 export { FORMULA_RESERVE_SHARE, type QuotaView } from './api/daily-quota';
 export { allowedByWhitelist, isLoopbackUrl, type Deployment } from './api/deployment';
@@ -75,10 +76,26 @@ export { reportColumnCount } from './sheets/report-table';
 export { compareColumnCount } from './sheets/compare-table';
 export { cellsAdded, checkCellRoom, type GridSize } from './sheets/sheet-output';
 
-export { checkRunTarget, SHEET_NAME_MAX_CHARS, type BuilderRequest, type RunTarget } from './builder/builder-request';
-export { hourWindowFrom, PRESET_LABELS, presetRange, presetsFor, type DatePreset, type DateRange } from './builder/date-presets';
+export {
+  builderMessage,
+  checkRunTarget,
+  SHEET_NAME_MAX_CHARS,
+  type BuilderRequest,
+  type RunTarget,
+} from './builder/builder-request';
+export {
+  hourWindowFrom,
+  isRollingDayPreset,
+  PRESET_LABELS,
+  presetRange,
+  presetsFor,
+  type DatePreset,
+  type DateRange,
+  type RollingDayPreset,
+} from './builder/date-presets';
 export { reportFormula } from './builder/formula-text';
 export { compareFormula } from './builder/compare-request';
+export { customDaysCheck, hourWindowCheck } from './builder/period-checks';
 export { taggingProblems, taggingSnippets } from './builder/tagging-snippet';
 
 export { impressionPixelUrl } from './recommendations/impression-pixel';

@@ -3,7 +3,7 @@
  * progress, "Insert formula" and "Add chart". Thin: read the arguments, call the core
  * (SidebarReports) or the spreadsheet adapters, and turn a failure into one sentence.
  */
-import { checkRunId, type Publisher, type RunProgress, type RunToSheetSummary } from '../core';
+import { builderMessage, checkRunId, type Publisher, type RunProgress, type RunToSheetSummary } from '../core';
 import { addRevenueChart, resolvePlacement, sheetContext, writeFormulaAtActiveCell } from '../gas/report-targets';
 import { refreshCellReference } from '../gas/refresh-cell';
 import { createSidebarReports } from '../gas/sidebar-report-services';
@@ -40,7 +40,7 @@ export function runReportToSheet(request: unknown, target: unknown, runId: unkno
     r.formula(request);
     checkRunId(runId);
     return r.runToSheet(request, resolvePlacement(SpreadsheetApp.getActiveSpreadsheet(), target), runId);
-  });
+  }, builderMessage);
 }
 
 /**
@@ -64,7 +64,7 @@ export function insertFormula(request: unknown): { formula: string; cell: string
     const ss = SpreadsheetApp.getActiveSpreadsheet();
     const { formula, columns } = createSidebarReports().formula(request, refreshCellReference(ss));
     return { formula, ...writeFormulaAtActiveCell(ss, formula, columns) };
-  });
+  }, builderMessage);
 }
 
 /**
@@ -73,5 +73,5 @@ export function insertFormula(request: unknown): { formula: string; cell: string
  * @return {Object} {chartTitle}.
  */
 export function addChart(block: unknown): { chartTitle: string } {
-  return withUserMessage(() => addRevenueChart(SpreadsheetApp.getActiveSpreadsheet(), block));
+  return withUserMessage(() => addRevenueChart(SpreadsheetApp.getActiveSpreadsheet(), block), builderMessage);
 }

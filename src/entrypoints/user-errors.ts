@@ -7,12 +7,13 @@
 import { userMessage } from '../core';
 import { asExecution } from '../gas/execution';
 
-export function withUserMessage<T>(work: () => T): T {
+/** Runs `work`, rethrowing a failure as its one sentence (`message`: the sidebar's report builder names fields by their labels). */
+export function withUserMessage<T>(work: () => T, message: (error: unknown) => string = userMessage): T {
   return asExecution(() => {
     try {
       return work();
     } catch (e) {
-      throw new Error(userMessage(e));
+      throw new Error(message(e));
     }
   });
 }

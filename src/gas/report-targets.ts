@@ -77,6 +77,11 @@ export function writeFormulaAtActiveCell(ss: Spreadsheet, formula: string, colum
   return { cell: `${sheet.getName()}!${one.getA1Notation()}`, columnsAdded: Math.max(0, missing) };
 }
 
+/** Why the chart cannot be drawn, as the sentence the user reads: the argument (`block`) is the sidebar's, never named. */
+function chartProblem(sentence: string): ValidationError {
+  return new ValidationError([{ argument: 'block', message: sentence }]);
+}
+
 /**
  * A line chart of revenue (left axis) and RPM (right axis) by day, anchored one column right of the
  * block. Only a block whose one breakdown is the day makes a readable daily line.
@@ -84,14 +89,14 @@ export function writeFormulaAtActiveCell(ss: Spreadsheet, formula: string, colum
 export function addRevenueChart(ss: Spreadsheet, block: unknown): { chartTitle: string } {
   const b = (block && typeof block === 'object' ? block : {}) as Partial<WrittenBlock>;
   const sheet = typeof b.sheetName === 'string' ? ss.getSheetByName(b.sheetName) : null;
-  if (!sheet) throw ValidationError.single('block', 'run a report to the sheet first; the chart is drawn from its data');
+  if (!sheet) throw chartProblem('Run a report to the sheet first: the chart is drawn from its data.');
   const whole = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n >= 1;
   if (!whole(b.row) || !whole(b.column) || !whole(b.rows) || !whole(b.columns)) {
-    throw ValidationError.single('block', 'row, column, rows and columns must be whole numbers from 1: run the report to the sheet again');
+    throw chartProblem('The report written earlier is not where it was: run the report to the sheet again.');
   }
   const { row, column, rows, columns } = b as WrittenBlock;
   if (row + rows - 1 > sheet.getMaxRows() || column + columns - 1 > sheet.getMaxColumns()) {
-    throw ValidationError.single('block', `must lie inside the sheet ${quoted(sheet.getName())}: run the report to the sheet again`);
+    throw chartProblem(`The report no longer fits inside the sheet ${quoted(sheet.getName())}: run the report to the sheet again.`);
   }
   const header = sheet.getRange(row, column, 1, columns).getValues()[0]!.map(String);
   if (header.includes('day.previous') || header.includes('month.previous') || header.some((h) => h.endsWith('.change%'))) {
@@ -104,16 +109,14 @@ export function addRevenueChart(ss: Spreadsheet, block: unknown): { chartTitle: 
   const revenueColumn = header.indexOf('revenue');
   const rpmColumn = header.includes('rpmByPvs') ? header.indexOf('rpmByPvs') : header.indexOf('reqsRpm');
   if (dayColumn < 0) {
-    throw ValidationError.single(
-      'block',
-      'the chart needs a general report broken down by day, with revenue and RPM: choose the day breakdown and run it again',
+    throw chartProblem(
+      'The chart needs a general report broken down by day, with revenue and RPM: choose the day breakdown and run it again.',
     );
   }
   if (revenueColumn < 0 || rpmColumn < 0) {
-    const missing = revenueColumn < 0 ? 'revenue' : 'RPM (rpmByPvs)';
-    throw ValidationError.single(
-      'block',
-      `the chart draws revenue and RPM, and this report has no ${missing} column: choose the revenue and rpmByPvs metrics and run it again`,
+    const missing = revenueColumn < 0 ? 'Revenue' : 'RPM';
+    throw chartProblem(
+      `The chart draws revenue and RPM, and this report has no ${missing} column: choose the Revenue and RPM metrics and run it again.`,
     );
   }
   // A report of several publishers starts with the publisher's columns: one line per day would mix them.
@@ -122,16 +125,15 @@ export function addRevenueChart(ss: Spreadsheet, block: unknown): { chartTitle: 
     (h, i) => i !== dayColumn && otherBreakdowns.some((k) => h === k || h.startsWith(`${k} `) || h.startsWith(`${k}.`)),
   );
   if (others.length > 0) {
-    throw ValidationError.single(
-      'block',
-      `the chart draws one line per day, but this report is also broken down by ${others[0]}: run it with the day breakdown alone`,
+    throw chartProblem(
+      `The chart draws one line per day, but this report is also broken down by ${others[0]}: run it with the day breakdown alone.`,
     );
   }
   // Data rows are the ones whose day cell holds a date (the totals row does not).
   const days = sheet.getRange(row + 1, column + dayColumn, Math.max(1, rows - 1), 1).getValues();
   let dataRows = 0;
   while (dataRows < days.length && isDate(days[dataRows]![0])) dataRows++;
-  if (dataRows === 0) throw ValidationError.single('block', 'the report has no daily rows to draw');
+  if (dataRows === 0) throw chartProblem('The report has no daily rows to draw.');
   const columnRange = (offset: number) => sheet.getRange(row, column + offset, dataRows + 1, 1);
   const title = 'Revenue and RPM by day';
   const chart = sheet

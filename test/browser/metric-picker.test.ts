@@ -128,8 +128,8 @@ describe('the metric picker', () => {
       60_000,
     );
     expect(await sidebar.locator('#add-chart').isDisabled()).toBe(true);
-    expect(await sidebar.locator('#add-chart').getAttribute('title')).toBe(
-      'The chart draws revenue and RPM: choose both metrics and run the report again',
+    expect(await sidebar.locator('#chart-why').innerText()).toBe(
+      'The chart draws revenue and RPM: choose both metrics and run the report again.',
     );
   });
 

@@ -116,6 +116,31 @@ it('renders hostile ad text inert and fires the pixel once with the displayed po
   await page.close();
 });
 
+it('shows a placeholder where a thumbnail does not load, and the thumbnail where it does', async () => {
+  const { page } = await openSidebar();
+  await page.setViewportSize({ width: 300, height: 1600 });
+  // The first thumbnail asked for loads (a 1 x 1 PNG); every other one fails, as openSidebar's route makes them.
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  let served = 0;
+  await page.route('https://images.engage.example/**', (route) =>
+    served++ === 0 ? route.fulfill({ contentType: 'image/png', body: png }) : route.abort(),
+  );
+  await preview(page, { keywords: 'coffee' });
+  const docs = await page.locator('#recs-results .recs-doc').count();
+  expect(docs).toBeGreaterThan(1);
+  await page.waitForFunction(
+    `document.querySelectorAll('#recs-results .recs-thumb-empty, #recs-results img.recs-thumb').length === ${docs} &&
+      [...document.querySelectorAll('#recs-results img.recs-thumb')].every((img) => img.complete)`,
+  );
+  // No broken image is left on the page: the one that loaded is an image, the others show the placeholder.
+  const images = await page.$$eval('#recs-results img.recs-thumb', (imgs) =>
+    imgs.map((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+  );
+  expect(images).toEqual([1]);
+  expect(await page.locator('#recs-results .recs-thumb-empty').allTextContents()).toEqual(Array(docs - 1).fill('No image'));
+  await page.close();
+});
+
 it('calls no pixel when the answer has no tracking address', async () => {
   const { page, pixelRequests } = await openSidebar();
   const before = (await h.emulator.impressions()).length;

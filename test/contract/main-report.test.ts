@@ -6,6 +6,7 @@
  */
 import { apiGet, errorMessageOf, useSignedInEmulator, type QueryValues } from './contract-client';
 import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID, type EmulatorHandle } from '../support/emulator';
+import { SUPPORTED_CURRENCY_CODES } from '../../src/core/util/currencies';
 
 const NOW = '2026-06-15T12:00:00Z';
 let emulator: EmulatorHandle;
@@ -206,6 +207,13 @@ describe('currencyCode and decDigits', () => {
 
   it('reject an unknown currency naming currencyCode', async () => {
     await expectBadParameter({ currencyCode: 'XYZ' }, /currencyCode/);
+  });
+
+  it("convert into exactly the add-on's list of currencies (the spec names none), refusing other real currencies", async () => {
+    for (const code of SUPPORTED_CURRENCY_CODES) expect([code, (await main({ currencyCode: code })).status]).toEqual([code, 200]);
+    for (const code of ['CHF', 'SEK', 'XAF']) await expectBadParameter({ currencyCode: code }, /currencyCode/);
+    const listed = /supported: ([A-Z, ]+)\)/.exec(errorMessageOf(await main({ currencyCode: 'NOK' })))![1]!.split(', ');
+    expect(listed.sort()).toEqual([...SUPPORTED_CURRENCY_CODES].sort());
   });
 
   it('round every money figure to decDigits places, 2 by default', async () => {

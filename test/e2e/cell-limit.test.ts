@@ -87,7 +87,8 @@ describe('the 10,000,000-cell limit', () => {
     const left = 10_000_000 - cells();
     // A new sheet for 1,242 rows of the default metrics' 10 columns, as wide as a new sheet: 1,242 x 26 cells.
     expect(() => call('runReportToSheet', REQUEST, { type: 'newSheet', sheetName: 'Engage report' }, 'run-over-limit')).toThrow(
-      `target: the report needs 32,292 more cells, but this spreadsheet has only ${left.toLocaleString('en-US')} left of the 10,000,000 a Google spreadsheet holds: delete sheets, rows or columns you do not need, or ask for fewer rows`,
+      // The sidebar names the field by its label there.
+      `Write to: the report needs 32,292 more cells, but this spreadsheet has only ${left.toLocaleString('en-US')} left of the 10,000,000 a Google spreadsheet holds: delete sheets, rows or columns you do not need, or ask for fewer rows`,
     );
     expect(h.host.state.spreadsheet.sheets.map((s) => s.name)).toEqual(sheetsBefore);
     expect(nonEmptyCells()).toEqual(filledBefore);

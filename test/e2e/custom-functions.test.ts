@@ -3,11 +3,8 @@
  * formula is typed into a cell as a user would, and the test reads the cell and the emulator's request
  * log: the rows shown, the requests sent, the message under #ERROR!.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { BIG_PUBLISHER_ID, DEMO_API_KEY, MEDIUM_PUBLISHER_ID } from '../support/emulator';
-import { repoRoot } from '../support/paths';
 
 const NOW = '2026-11-20T12:00:00Z';
 const P = BIG_PUBLISHER_ID;
@@ -35,74 +32,6 @@ beforeEach(async () => {
 function formula(text: string, user = OWNER) {
   return h.host.evaluateFormula(SHEETS[nextSheet++]!, 'A1', text, { user });
 }
-
-interface ReadmeExample {
-  formula: string;
-  /** Header cells README names before its "…": the table must start with exactly these. */
-  leading: string[];
-  /** Header cells README names after its "…": the table must have them too. */
-  later: string[];
-  rows?: number;
-  totals: boolean;
-}
-
-const names = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
-
-/** The custom-function table of README.md: each example formula and what its Output column promises. */
-function readmeExamples(): ReadmeExample[] {
-  const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  return readme
-    .split('\n')
-    .filter((line) => line.startsWith('| `ENGAGE_'))
-    .map((line) => {
-      const [, exampleCell, output] = line
-        .replace(/\s*\|\s*$/, '')
-        .split(' | ')
-        .map((c) => c.trim());
-      const [before, after = ''] = output!.split(';')[0]!.split('…');
-      const rows = output!.match(/; (\d+) rows/);
-      const example: ReadmeExample = {
-        formula: exampleCell!.replace(/^`|`$/g, ''),
-        leading: names(before!),
-        later: names(after),
-        totals: output!.includes('`Total` row'),
-      };
-      if (rows) example.rows = Number(rows[1]);
-      return example;
-    });
-}
-
-describe('README custom-function examples', () => {
-  const examples = readmeExamples();
-
-  it('lists all ten custom functions', () => {
-    expect([...new Set(examples.map((e) => e.formula.match(/^=(\w+)\(/)?.[1]))].sort()).toEqual([
-      'ENGAGE_COMPARE',
-      'ENGAGE_COUNTRIES',
-      'ENGAGE_EXTERNALID_REPORT',
-      'ENGAGE_NATIVEAPPS',
-      'ENGAGE_PUBLISHERS',
-      'ENGAGE_REALTIME_REPORT',
-      'ENGAGE_RECOMMENDATIONS',
-      'ENGAGE_REPORT',
-      'ENGAGE_TIMEZONES',
-      'ENGAGE_WIDGETS',
-    ]);
-  });
-
-  it.each(examples.map((e) => [e.formula, e] as const))('%s gives what README says', (_f, example) => {
-    const result = formula(example.formula);
-    expect(result.error).toBeUndefined();
-    const values = result.values!;
-    const header = values[0] as string[];
-    expect(header.slice(0, example.leading.length)).toEqual(example.leading);
-    expect(header).toEqual(expect.arrayContaining(example.later));
-    if (example.later.length > 0 && example.totals) expect(header[header.length - 1]).toBe(example.later[example.later.length - 1]);
-    const bodyRows = values.length - 1 - (example.totals ? 1 : 0);
-    if (example.rows !== undefined) expect(bodyRows).toBe(example.rows);
-    if (example.totals) expect(values[values.length - 1]![0]).toBe('Total');
-  });
-});
 
 describe('ENGAGE_REPORT', () => {
   it('returns day dates that show the calendar day in the spreadsheet time zone', () => {

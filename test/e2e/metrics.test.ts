@@ -160,7 +160,7 @@ describe('Run to sheet', () => {
       'metrics-run-3',
     );
     expect(() => call('addChart', summary.block)).toThrow(
-      /^block: the chart draws revenue and RPM, and this report has no RPM \(rpmByPvs\) column: choose the revenue and rpmByPvs metrics/,
+      /^The chart draws revenue and RPM, and this report has no RPM column: choose the Revenue and RPM metrics and run it again\.$/,
     );
     expect(h.host.state.spreadsheet.sheetByName('Chart')!.charts).toHaveLength(0);
   });

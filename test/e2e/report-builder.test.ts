@@ -27,10 +27,11 @@ interface Summary {
   dataRows: number;
   pages: number;
   header: string[];
+  partialNote?: string;
 }
 
 beforeAll(async () => {
-  h = await startAddon({ maxColumns: 60, maxRows: 20000, sheets: ['Sheet1', 'Big', 'Daily'] });
+  h = await startAddon({ maxColumns: 60, maxRows: 20000, sheets: ['Sheet1', 'Big', 'Daily', 'Limit'] });
   await h.emulator.setClock(NOW);
   h.signIn();
 });
@@ -97,6 +98,36 @@ describe('Run to sheet', () => {
     const progress = h.host.call('getRunProgress', ['progress-test-2'], { user: OWNER }) as Progress & { message?: string };
     expect(progress.state).toBe('failed');
     expect(progress.message).toBeTruthy();
+  });
+});
+
+describe('the row limit', () => {
+  it('keeps the first rows in the sort order, says so, and the inserted formula takes the same maxRows and gives the same rows', async () => {
+    const request = {
+      kind: 'main',
+      entityId: MEDIUM_PUBLISHER_ID,
+      fromDate: '2026-11-13',
+      toDate: '2026-11-19',
+      breakdowns: ['day', 'country'],
+      maxRows: 5,
+    };
+    const summary = h.host.call('runReportToSheet', [request, { type: 'newSheet', sheetName: 'Top five' }, 'limit-test-1'], {
+      user: OWNER,
+    }) as Summary;
+    expect(summary.dataRows).toBe(5);
+    expect(summary.partialNote).toMatch(/^The row limit kept the first 5 of \d{1,3}(,\d{3})* rows\.$/);
+    const reports = (await h.emulator.requests()).filter((r) => r.path.endsWith('/reports/main'));
+    expect(reports.map((r) => r.query.limit)).toEqual(['5']);
+
+    h.host.setActiveRange('Limit', 'A1');
+    const inserted = h.host.call('insertFormula', [request], { user: OWNER }) as { formula: string };
+    expect(inserted.formula).toBe(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}","2026-11-13","2026-11-19","day,country","","","",5)`);
+    const result = h.host.evaluateFormula('Limit', 'A1');
+    const comparable = (values: unknown[][]) => values.map((row) => row.map((v) => (v instanceof Date ? v.toISOString() : String(v))));
+    expect(comparable(result.values!)).toEqual(
+      comparable(h.host.getValues('Top five', `A1:Z${summary.block.rows}`).map((r) => r.slice(0, summary.block.columns))),
+    );
+    expect(result.values).toHaveLength(1 + 5 + 1);
   });
 });
 

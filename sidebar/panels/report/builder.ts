@@ -13,6 +13,7 @@ import {
   type ReportKind,
   type RunToSheetSummary,
 } from '../../../src/core';
+import { copyButton, formulaWithBreaks } from '../../copy';
 import { el, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';
 import { failureText } from '../../server';
@@ -25,7 +26,8 @@ import { requestBreakdowns, type PartContext, type ReportChoice } from './part';
 import { periodPicker, type PeriodPicker } from './period';
 import { publisherPicker, type PublisherPicker } from './publisher';
 import { runProgressBar, type RunProgressBar } from './progress';
-import { chartBlocker, runOutcome } from './run-outcome';
+import { type ChartAction, chartAction } from './chart';
+import { runOutcome } from './run-outcome';
 import { scheduleForm, type ScheduleForm } from './schedule-form';
 import { targetPicker, type TargetPicker } from './target';
 
@@ -39,8 +41,8 @@ const FRESHNESS: Record<ReportKind, string> = {
 export class ReportBuilder {
   private kind: ReportKind = 'main';
   private chosen: string[] = ['day'];
-  /** The last successful run: Add chart draws its block, and Save to schedule offers its cells for the same request. */
-  private lastRun: { block: RunToSheetSummary['block']; header: string[]; request: string } | undefined;
+  /** The last successful run: Save to schedule offers its cells for the same request. */
+  private lastRun: { block: RunToSheetSummary['block']; request: string } | undefined;
   private busy = false;
 
   private readonly kindBox = el('div', { class: 'segmented', role: 'radiogroup', 'aria-label': 'Report type', id: 'report-kind' });
@@ -51,11 +53,6 @@ export class ReportBuilder {
     'button',
     { type: 'button', id: 'insert-formula', title: 'Put the equivalent ENGAGE_* formula in the active cell' },
     'Insert formula',
-  );
-  private readonly chartButton = el(
-    'button',
-    { type: 'button', id: 'add-chart', disabled: true, title: chartBlocker(undefined) },
-    'Add chart',
   );
   private readonly outcome = el('div', { id: 'report-outcome', 'aria-live': 'polite' });
   private readonly form = el('form', { id: 'report-form', novalidate: true });
@@ -72,6 +69,7 @@ export class ReportBuilder {
   private readonly target: TargetPicker;
   private readonly progressBar: RunProgressBar;
   private readonly schedule: ScheduleForm;
+  private readonly chart: ChartAction;
   /** The tab's elements, in page order, for the panel to place. */
   readonly nodes: readonly HTMLElement[];
 
@@ -111,6 +109,11 @@ export class ReportBuilder {
       },
       ctx,
     );
+    this.chart = chartAction(
+      ctx.server,
+      { isBusy: () => this.busy, setBusy: (busy) => this.setBusy(busy) },
+      { success: (text) => this.outcome.appendChild(notice('success', text)), error: (text) => this.showError(text) },
+    );
     this.nodes = [this.signedOut, this.form, ...this.schedule.nodes];
 
     for (const kind of Object.keys(KIND_LABELS) as ReportKind[]) {
@@ -135,8 +138,15 @@ export class ReportBuilder {
       this.filters.node,
       ...this.options.nodes,
       ...this.target.nodes,
-      el('details', { id: 'formula-details' }, el('summary', {}, 'Equivalent formula'), this.formula),
-      el('div', { class: 'actions' }, this.runButton, this.formulaButton, this.chartButton, this.schedule.toggle),
+      el(
+        'details',
+        { id: 'formula-details' },
+        el('summary', {}, 'Equivalent formula'),
+        this.formula,
+        copyButton(this.formula, 'the formula'),
+      ),
+      el('div', { class: 'actions' }, this.runButton, this.formulaButton, this.chart.button, this.schedule.toggle),
+      this.chart.reason,
       this.progressBar.node,
       this.outcome,
     );
@@ -145,7 +155,6 @@ export class ReportBuilder {
       void this.run();
     });
     this.formulaButton.addEventListener('click', () => void this.insertFormula());
-    this.chartButton.addEventListener('click', () => void this.addChart());
 
     this.setKind('main');
     ctx.onStateChange(() => this.renderSignIn());
@@ -213,6 +222,7 @@ export class ReportBuilder {
     this.metrics.render();
     this.options.render();
     this.filters.render();
+    this.period.refresh();
     this.renderFormula();
   }
 
@@ -230,11 +240,14 @@ export class ReportBuilder {
       toDate: range.toDate,
       breakdowns: requestBreakdowns(this.choice()),
     };
+    const rolling = this.period.rolling();
+    if (rolling) request.preset = rolling;
     const metrics = this.metrics.chosen();
     if (metrics.length === 0) return 'Choose at least one metric.';
     request.metrics = metrics;
     if (filter) request.filter = filter;
-    this.options.apply(request);
+    const problem = this.options.apply(request);
+    if (problem) return problem;
     const compareWith = this.compare.value();
     if (typeof compareWith === 'object') return compareWith.problem;
     if (compareWith) request.compareWith = compareWith;
@@ -245,7 +258,7 @@ export class ReportBuilder {
     this.compare.render(); // the earlier period follows the report's period
     const request = this.request();
     const formula = typeof request === 'string' ? request : request.compareWith ? compareFormula(request) : reportFormula(request);
-    replaceChildren(this.formula, formula);
+    replaceChildren(this.formula, ...(typeof request === 'string' ? [request] : formulaWithBreaks(formula)));
     this.schedule.update();
   }
 
@@ -268,7 +281,7 @@ export class ReportBuilder {
   private setBusy(busy: boolean): void {
     this.busy = busy;
     for (const b of [this.runButton, this.formulaButton, ...this.schedule.buttons]) b.disabled = busy;
-    this.chartButton.disabled = busy || chartBlocker(this.lastRun?.header) !== undefined;
+    this.chart.setBusy(busy);
   }
 
   private showError(text: string): void {
@@ -286,15 +299,16 @@ export class ReportBuilder {
     try {
       const summary = await this.ctx.server.runReportToSheet(request, this.target.runTarget(), runId);
       stopProgress();
-      this.lastRun = { block: summary.block, header: summary.header, request: JSON.stringify(request) };
+      this.lastRun = { block: summary.block, request: JSON.stringify(request) };
+      this.chart.ran(summary);
       replaceChildren(this.outcome, ...runOutcome(summary));
       void this.target.loadSheets();
     } catch (error) {
       stopProgress();
+      this.chart.failed();
       this.showError(failureText(error));
     } finally {
       this.setBusy(false);
-      this.chartButton.title = chartBlocker(this.lastRun?.header) ?? 'Add a chart of revenue and RPM by day beside the data';
     }
   }
 
@@ -312,19 +326,6 @@ export class ReportBuilder {
         this.outcome,
         notice('success', el('span', {}, `Inserted in ${result.cell}: `, el('code', { id: 'inserted-formula' }, result.formula), widened)),
       );
-    } catch (error) {
-      this.showError(failureText(error));
-    } finally {
-      this.setBusy(false);
-    }
-  }
-
-  private async addChart(): Promise<void> {
-    if (!this.lastRun) return;
-    this.setBusy(true);
-    try {
-      const result = await this.ctx.server.addChart(this.lastRun.block);
-      this.outcome.appendChild(notice('success', `Added the chart “${result.chartTitle}” beside the data.`));
     } catch (error) {
       this.showError(failureText(error));
     } finally {

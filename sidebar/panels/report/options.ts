@@ -1,21 +1,31 @@
 /**
- * Sort, order, currency and decimals. The sort fields follow the breakdowns (the fields a filter may
- * use too); currency and decimals are offered only where the report takes them (spec.ts).
+ * Sort, order, currency, decimals and the row limit. The sort fields follow the breakdowns (the
+ * fields a filter may use too); currency and decimals are offered only where the report takes them
+ * (spec.ts), and the currencies are the core's one list of those Engage converts into. The row limit
+ * is the formulas' maxRows: Run to sheet, Insert formula and Save to schedule all keep it.
  */
-import { type BuilderRequest, DEC_DIGITS_MAX, REPORT_SPECS } from '../../../src/core';
+import {
+  type BuilderRequest,
+  DEC_DIGITS_MAX,
+  FORMULA_MAX_ROWS,
+  formatCount,
+  REPORT_SPECS,
+  SUPPORTED_CURRENCY_CODES,
+} from '../../../src/core';
 import { el, field, replaceChildren, select } from '../../dom';
 import { usableFields } from './filters';
 import type { PartContext } from './part';
 
-const CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY', 'CAD', 'AUD', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'BRL', 'INR', 'ILS'];
+/** The service sorts by revenue when no sort is given: the list offers it once, as the default. */
+const DEFAULT_SORT = 'revenue';
 
 export interface RequestOptions {
-  /** The sort row and the money row, in form order. */
+  /** The sort row, the money row and the row limit, in form order. */
   readonly nodes: readonly HTMLElement[];
   /** Follows the builder's choice: its sort fields (keeping the chosen one where it still exists), currency and decimals where taken. */
   render(): void;
-  /** Puts sort, order, currency and decimals in the request, as the report takes them. */
-  apply(request: BuilderRequest): void;
+  /** Puts sort, order, currency, decimals and the row limit in the request, as the report takes them; or says what to fix. */
+  apply(request: BuilderRequest): string | undefined;
 }
 
 export function requestOptions(ctx: PartContext): RequestOptions {
@@ -29,7 +39,7 @@ export function requestOptions(ctx: PartContext): RequestOptions {
     { id: 'report-order' },
   );
   const currency = select(
-    CURRENCIES.map((c) => [c, c] as const),
+    SUPPORTED_CURRENCY_CODES.map((c) => [c, c] as const),
     'USD',
     { id: 'report-currency' },
   );
@@ -38,20 +48,33 @@ export function requestOptions(ctx: PartContext): RequestOptions {
     '2',
     { id: 'report-decimals' },
   );
+  const maxRows = el('input', {
+    type: 'number',
+    id: 'report-max-rows',
+    min: 1,
+    max: FORMULA_MAX_ROWS,
+    step: 1,
+    placeholder: 'All rows',
+    inputmode: 'numeric',
+  });
   for (const control of [sort, order, currency, decimals]) control.addEventListener('change', () => ctx.changed());
+  maxRows.addEventListener('input', () => ctx.changed());
 
   return {
     nodes: [
       el('div', { class: 'row' }, field('Sort by', sort), el('div', { class: 'narrow' }, field('Order', order))),
       el('div', { class: 'row' }, field('Currency', currency), field('Decimals', decimals)),
+      field('Row limit', maxRows, 'The first rows in the sort order; empty for all.'),
     ],
     render() {
       const choice = ctx.choice();
       const previousSort = sort.value;
       replaceChildren(
         sort,
-        el('option', { value: '' }, 'revenue (default)'),
-        ...usableFields(choice).map((f) => el('option', { value: f, selected: f === previousSort }, f)),
+        el('option', { value: '' }, `${DEFAULT_SORT} (default)`),
+        ...usableFields(choice)
+          .filter((f) => f !== DEFAULT_SORT)
+          .map((f) => el('option', { value: f, selected: f === previousSort }, f)),
       );
       const spec = REPORT_SPECS[choice.kind];
       currency.disabled = !spec.acceptsCurrency;
@@ -64,9 +87,23 @@ export function requestOptions(ctx: PartContext): RequestOptions {
       if (sort.value) {
         request.sort = sort.value;
         request.order = order.value as 'asc' | 'desc';
+      } else if (order.value === 'asc') {
+        // Ascending without a field: by the default field, revenue.
+        request.sort = DEFAULT_SORT;
+        request.order = 'asc';
       }
       if (spec.acceptsCurrency) request.currencyCode = currency.value;
       if (spec.acceptsDecDigits) request.decDigits = Number(decimals.value);
+      const limit = maxRows.value.trim();
+      maxRows.setAttribute('aria-invalid', 'false');
+      if (limit === '' && !maxRows.validity.badInput) return undefined;
+      const n = Number(limit);
+      if (!/^\d+$/.test(limit) || n < 1 || n > FORMULA_MAX_ROWS) {
+        maxRows.setAttribute('aria-invalid', 'true');
+        return `Row limit: write a whole number from 1 to ${formatCount(FORMULA_MAX_ROWS)}, or leave it empty for all rows.`;
+      }
+      request.maxRows = n;
+      return undefined;
     },
   };
 }

@@ -4,14 +4,18 @@
  * range, and one line saying what the period covers.
  */
 import {
+  customDaysCheck,
   type DatePreset,
   type DateRange,
+  hourWindowCheck,
   hourWindowFrom,
+  isRollingDayPreset,
   MS_PER_HOUR,
   PRESET_LABELS,
   presetRange,
   presetsFor,
   REALTIME_WINDOW_HOURS,
+  type RollingDayPreset,
 } from '../../../src/core';
 import { el, field, replaceChildren } from '../../dom';
 import type { PartContext } from './part';
@@ -22,10 +26,14 @@ export interface PeriodPicker {
   /** Offers the presets of the builder's report type, its usual one chosen. */
   reset(): void;
   preset(): DatePreset;
+  /** The general report's preset when it moves with time (the formula keeps it rolling), else undefined. */
+  rolling(): RollingDayPreset | undefined;
   /** The custom range's first and last day as typed (general report). */
   customDays(): { fromDate: string; toDate: string };
   /** The bounds of the request, or the first thing to fix. */
   range(): DateRange | string;
+  /** Redraws the period's line: what it says can follow the breakdowns (the doc breakdown's 12 months). */
+  refresh(): void;
 }
 
 /** `timeZone()` is the spreadsheet's zone, in which the general report's days are counted. */
@@ -45,10 +53,15 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
     if (kind === 'main') {
       if (!fromInput.value || !toInput.value) return 'Choose the first and last day.';
       if (toInput.value < fromInput.value) return 'The last day is before the first.';
-      return { fromDate: fromInput.value, toDate: toInput.value, description: `${fromInput.value} to ${toInput.value} (${tz})` };
+      const check = customDaysCheck(fromInput.value, toInput.value, ctx.choice().breakdowns, Date.now(), tz);
+      if (check.problem) return check.problem;
+      const note = check.note ? `. ${check.note}` : '';
+      return { fromDate: fromInput.value, toDate: toInput.value, description: `${fromInput.value} to ${toInput.value} (${tz})${note}` };
     }
     const window = hourWindowFrom(startInput.value);
     if (!window) return 'Choose the first hour (UTC) of the 24-hour window.';
+    const check = hourWindowCheck(window.fromDate, Date.now());
+    if (check.problem) return check.problem;
     if (kind === 'realtime') {
       const earliest = Date.now() - REALTIME_WINDOW_HOURS * MS_PER_HOUR;
       const fromMs = Date.parse(`${startInput.value.slice(0, 13)}:00:00Z`);
@@ -86,7 +99,9 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
       render();
     },
     preset: () => preset.value as DatePreset,
+    rolling: () => (ctx.choice().kind === 'main' && isRollingDayPreset(preset.value) ? preset.value : undefined),
     customDays: () => ({ fromDate: fromInput.value, toDate: toInput.value }),
     range,
+    refresh: render,
   };
 }

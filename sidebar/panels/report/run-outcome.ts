@@ -1,29 +1,19 @@
 /**
  * What a finished run shows under the actions: how many rows went where, the note of a partial
- * result, and the first rows as a small table (every cell is text content); and whether Add chart
- * can draw the run's block.
+ * result, and the first rows as a small table (every cell is text content).
  */
-import type { RunToSheetSummary } from '../../../src/core';
+import { formatCount, type RunToSheetSummary } from '../../../src/core';
 import { el, notice } from '../../dom';
-
-/** Why the Add chart button is off for a run with this header (or before any run), or undefined when it can draw. */
-export function chartBlocker(header: readonly string[] | undefined): string | undefined {
-  if (header?.some((h) => h.endsWith('.previous')))
-    return 'The chart draws a plain report, and the last run compared two periods: run it without Compare with';
-  if (!header?.includes('day')) return 'Run a report broken down by day first';
-  if (header.includes('publisher.id')) return 'The chart draws one publisher by day: run the report for one publisher';
-  if (!header.includes('revenue') || !(header.includes('rpmByPvs') || header.includes('reqsRpm')))
-    return 'The chart draws revenue and RPM: choose both metrics and run the report again';
-  return undefined;
-}
 
 /** The success line, the partial note if any, and the preview. */
 export function runOutcome(summary: RunToSheetSummary): Array<HTMLElement | null> {
   const plural = (n: number) => (n === 1 ? '' : 's');
+  // A run quicker than a twentieth of a second says no time rather than "in 0.0 s".
+  const took = summary.elapsedMs >= 50 ? ` in ${(summary.elapsedMs / 1000).toFixed(1)} s` : '';
   return [
     notice(
       'success',
-      `Wrote ${summary.dataRows} row${plural(summary.dataRows)} to '${summary.block.sheetName}' from ${summary.pages} page${plural(summary.pages)} in ${(summary.elapsedMs / 1000).toFixed(1)} s.`,
+      `Wrote ${formatCount(summary.dataRows)} row${plural(summary.dataRows)} to '${summary.block.sheetName}' from ${formatCount(summary.pages)} page${plural(summary.pages)}${took}.`,
     ),
     summary.partialNote ? notice('warning', summary.partialNote) : null,
     previewTable(summary),
@@ -53,7 +43,7 @@ function previewTable(summary: RunToSheetSummary): HTMLElement {
     el(
       'div',
       { class: 'hint' },
-      summary.dataRows > summary.preview.length ? `First ${summary.preview.length} of ${summary.dataRows} rows:` : 'Rows:',
+      summary.dataRows > summary.preview.length ? `First ${summary.preview.length} of ${formatCount(summary.dataRows)} rows:` : 'Rows:',
     ),
     el('div', { class: 'preview', id: 'run-preview' }, table),
   );

@@ -96,11 +96,13 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     const compareWith = typeof request === 'string' ? undefined : request.compareWith;
     const compared = compareWith ? `, compared with ${describeCompareWith(compareWith)}` : '';
     replaceChildren(periodLine, `${describePeriod(now)}${hourlyNote}${compared}.`);
+    const maxRows = typeof request === 'string' ? undefined : request.maxRows;
     const problem = incrementalProblem({
       kind: choice.kind,
       breakdowns: requestBreakdowns(choice),
       period: now,
       ...(compareWith ? { compareWith } : {}),
+      ...(maxRows !== undefined ? { maxRows } : {}),
     });
     if (problem) {
       incremental.checked = false;

@@ -1,9 +1,10 @@
 /**
  * The tagging helper: the page snippets that put external IDs on pages (globals, container
- * attributes, the AMP embed), with a counter against the length limit. The snippets and the checks
- * come from the core's tagging-snippet.ts.
+ * attributes, the AMP embed), each with a Copy button, with a counter against the length limit. The
+ * snippets and the checks come from the core's tagging-snippet.ts.
  */
 import { EXTERNAL_ID_MAX_LENGTH, taggingProblems, taggingSnippets } from '../../../src/core';
+import { copyButton } from '../../copy';
 import { el, field, notice, replaceChildren } from '../../dom';
 
 export function taggingHelper(): HTMLElement {
@@ -27,14 +28,15 @@ export function taggingHelper(): HTMLElement {
     if (!id.value.trim()) return replaceChildren(output, el('p', { class: 'hint' }, 'Type an external ID to get the snippets.'));
     if (problems.length) return replaceChildren(output, notice('error', problems.map((p) => p.message).join(' ')));
     const s = taggingSnippets(ids);
+    const snippet = (id: string, title: string, text: string) => {
+      const pre = el('pre', { class: 'code', id }, text);
+      return [el('div', { class: 'snippet-head' }, el('span', { class: 'label' }, title), copyButton(pre, title.toLowerCase())), pre];
+    };
     replaceChildren(
       output,
-      el('div', { class: 'label' }, 'Global variables (before the widget script)'),
-      el('pre', { class: 'code', id: 'tag-globals' }, s.globalVariables),
-      el('div', { class: 'label' }, 'Or attributes on the widget container'),
-      el('pre', { class: 'code', id: 'tag-container' }, s.containerAttributes),
-      el('div', { class: 'label' }, 'AMP pages: attributes on the embed'),
-      el('pre', { class: 'code', id: 'tag-amp' }, s.amp),
+      ...snippet('tag-globals', 'Global variables (before the widget script)', s.globalVariables),
+      ...snippet('tag-container', 'Or attributes on the widget container', s.containerAttributes),
+      ...snippet('tag-amp', 'AMP pages: attributes on the embed', s.amp),
     );
   };
   for (const input of [id, secondary]) input.addEventListener('input', render);

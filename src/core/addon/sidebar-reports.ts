@@ -21,6 +21,7 @@ import type { ReportResult } from '../api/paging';
 import { compareFormula } from '../builder/compare-request';
 import { compareColumnCount, compareToSheetBlock } from '../sheets/compare-table';
 import { builderComparison, compareTableOptions } from './comparisons';
+import { formatCount } from '../util/text';
 
 /** How long a run's progress stays readable. */
 const PROGRESS_TTL_SECONDS = 600;
@@ -88,7 +89,7 @@ export class SidebarReports {
   runToSheet(request: unknown, placement: BlockPlacement, runId: unknown): RunToSheetSummary {
     const id = checkRunId(runId);
     const started = this.deps.clock.now();
-    const { kind, input } = toReportInput(request);
+    const { kind, input, maxRows } = toReportInput(request);
     // Validation problems are reported before the first request and before any progress appears.
     const comparison = builderComparison(this.deps.session, this.deps.timeZone, request);
     const query = comparison ? comparison.current : this.deps.session.buildQuery(kind, input);
@@ -106,10 +107,11 @@ export class SidebarReports {
       let result: ReportResult | undefined;
       if (comparison) {
         const [now, before] = this.deps.session.signedIn().runTogether([comparison.current, comparison.earlier], fetch);
-        block = compareToSheetBlock(now!, before!, { ...compareTableOptions(comparison, this.deps.timeZone), ...money });
+        const rows = maxRows !== undefined ? { maxRows } : {};
+        block = compareToSheetBlock(now!, before!, { ...compareTableOptions(comparison, this.deps.timeZone), ...money, ...rows });
         pages = now!.pagesFetched + before!.pagesFetched;
       } else {
-        result = this.deps.session.signedIn().runReport(query, fetch);
+        result = this.deps.session.signedIn().runReport(query, { ...fetch, ...(maxRows !== undefined ? { maxRows } : {}) });
         block = reportToSheetBlock(result, { timeZone: this.deps.timeZone, ...money });
         pages = result.pagesFetched ?? 1;
       }
@@ -127,10 +129,14 @@ export class SidebarReports {
         elapsedMs: this.deps.clock.now() - started,
       };
       if (result?.partial) {
+        const got = formatCount(result.items.length);
+        const all = formatCount(result.totalItems);
         summary.partialNote =
           result.stoppedBecause === 'rateLimit'
-            ? `Only ${result.items.length} of ${result.totalItems} rows arrived within the 30 report requests a minute: run it again in a minute for the rest.`
-            : `Only ${result.items.length} of ${result.totalItems} rows were fetched.`;
+            ? `Only ${got} of ${all} rows arrived within the 30 report requests a minute: run it again in a minute for the rest.`
+            : result.stoppedBecause === 'maxRows'
+              ? `The row limit kept the first ${got} of ${all} rows.`
+              : `Only ${got} of ${all} rows were fetched.`;
       }
       return summary;
     } catch (e) {

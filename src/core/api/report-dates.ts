@@ -2,7 +2,9 @@
  * The dates of a report request: fromDate and toDate as a user gives them (date cells, yyyyMMdd,
  * yyyy-MM-dd, and for the hourly reports yyyyMMddHH in UTC) checked against the spec's rules (order,
  * the 24-hour range of the hourly reports, the realtime window of 48 hours, the doc breakdown's 12
- * months) and written as the API expects them. Problems go to the caller's `add`, named by argument.
+ * months) and written as the API expects them. Problems go to the caller's `add`, named by argument,
+ * with dates as users write them ("2026-11-22", "2026-11-20 13:00 UTC"; a date cell as the day it
+ * shows), never in the API's compact form.
  */
 import {
   calendarDayInZone,
@@ -14,6 +16,8 @@ import {
   isValidTimeZone,
   MS_PER_HOUR,
   parseDateText,
+  readableDay,
+  readableUtcHour,
   subtractMonths,
   utcDayOf,
   utcMidnightMs,
@@ -65,8 +69,10 @@ export function reportDates(
     const to = readDay('toDate', toRaw);
     if (from) fromDate = formatDay(from);
     if (to) toDate = formatDay(to);
+    // A date cell is shown as the day it shows in the spreadsheet.
+    const shown = (raw: unknown, day: CalendarDay) => (isDate(raw) ? readableDay(day) : raw);
     if (from && to && utcMidnightMs(to) < utcMidnightMs(from)) {
-      add('toDate', toRaw, `is before fromDate ${showValue(fromRaw)} (${toDate} < ${fromDate})`);
+      add('toDate', shown(toRaw, to), `is before fromDate ${showValue(shown(fromRaw, from))}`);
     }
     if (from && context.breakdowns.includes('doc')) {
       const earliest = subtractMonths(utcDayOf(context.nowMs), DOC_BREAKDOWN_WINDOW_MONTHS);
@@ -74,8 +80,8 @@ export function reportDates(
         const months = DOC_BREAKDOWN_WINDOW_MONTHS;
         add(
           'fromDate',
-          fromRaw,
-          `is more than ${months} months ago, and the 'doc' breakdown only covers the last ${months} months (earliest ${formatDay(earliest)})`,
+          shown(fromRaw, from),
+          `is more than ${months} months ago, and the 'doc' breakdown only covers the last ${months} months (earliest ${readableDay(earliest)})`,
         );
       }
     }
@@ -100,19 +106,22 @@ export function reportDates(
     const toMs = readHour('toDate', toRaw, true);
     if (fromMs !== undefined) fromDate = formatUtcHour(fromMs);
     if (toMs !== undefined) toDate = formatUtcHour(toMs);
+    // A date cell is shown as the UTC hour it is taken at.
+    const shown = (raw: unknown, ms: number) => (isDate(raw) ? readableUtcHour(ms) : raw);
     if (fromMs !== undefined && toMs !== undefined) {
       const hours = (toMs - fromMs) / MS_PER_HOUR;
+      const from = showValue(shown(fromRaw, fromMs));
       if (hours <= 0) {
         add(
           'toDate',
-          toRaw,
-          `must be after fromDate ${showValue(fromRaw)} (toDate is exclusive: ${toDate} UTC is not after ${fromDate} UTC)`,
+          shown(toRaw, toMs),
+          `must be after fromDate ${from} (toDate is exclusive: ${readableUtcHour(toMs)} is not after ${readableUtcHour(fromMs)})`,
         );
       } else if (hours > HOURLY_REPORT_MAX_RANGE_HOURS) {
         add(
           'toDate',
-          toRaw,
-          `is ${hours} hours after fromDate ${showValue(fromRaw)}; the ${spec.title} covers at most ${HOURLY_REPORT_MAX_RANGE_HOURS} hours (toDate is exclusive)`,
+          shown(toRaw, toMs),
+          `is ${hours} hours after fromDate ${from}; the ${spec.title} covers at most ${HOURLY_REPORT_MAX_RANGE_HOURS} hours (toDate is exclusive)`,
         );
       }
     }
@@ -121,11 +130,11 @@ export function reportDates(
       if (fromMs < earliestMs) {
         add(
           'fromDate',
-          fromRaw,
-          `is older than the realtime window of the last ${REALTIME_WINDOW_HOURS} hours (earliest ${formatUtcHour(earliestMs)} UTC)`,
+          shown(fromRaw, fromMs),
+          `is older than the realtime window of the last ${REALTIME_WINDOW_HOURS} hours (earliest ${readableUtcHour(earliestMs)})`,
         );
       } else if (fromMs > context.nowMs) {
-        add('fromDate', fromRaw, `is in the future (now is ${formatUtcHour(context.nowMs)} UTC)`);
+        add('fromDate', shown(fromRaw, fromMs), `is in the future (now is ${readableUtcHour(context.nowMs)})`);
       }
     }
   }

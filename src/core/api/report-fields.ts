@@ -78,11 +78,15 @@ export function metricAvailabilityProblem(kind: ReportKind, metric: string, brea
   return null;
 }
 
-/** The known name within two edits of `word`, ignoring case, for "did you mean". */
+/**
+ * The known name close enough to `word` to be a typo of it, ignoring case, for "did you mean": one
+ * edit for a word of up to 4 letters, two for a longer one. So 'revnue' suggests 'revenue', while
+ * 'foo' suggests nothing (two of its three letters would change to make doc).
+ */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
   const w = word.toLowerCase();
   let best: string | undefined;
-  let bestDistance = 3;
+  let bestDistance = (w.length <= 4 ? 1 : 2) + 1;
   for (const c of candidates) {
     const d = editDistance(w, c.toLowerCase());
     if (d < bestDistance) {

@@ -8,7 +8,7 @@
  */
 import * as z from '../util/zod';
 import { isValidTimeZone, type DateInput } from '../util/dates';
-import { ISO_4217_CURRENCY_CODES } from '../util/currencies';
+import { ISO_4217_CURRENCY_CODES, isSupportedCurrency, SUPPORTED_CURRENCY_CODES } from '../util/currencies';
 import { ValidationError, type ValidationProblem, FilterSyntaxError } from '../errors';
 import { buildFilter, parseFilter, type FilterCondition, type ParsedFilterCondition } from './filters';
 import { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem } from './report-fields';
@@ -237,6 +237,8 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
       add('currencyCode', args.currencyCode, 'must be a three-letter currency code such as USD');
     else if (!ISO_4217_CURRENCY_CODES.has(args.currencyCode.trim().toUpperCase()))
       add('currencyCode', args.currencyCode, 'is not an ISO 4217 currency code (such as USD, EUR or GBP)');
+    else if (!isSupportedCurrency(args.currencyCode))
+      add('currencyCode', args.currencyCode, `is not a currency Engage reports in (use ${SUPPORTED_CURRENCY_CODES.join(', ')})`);
   }
   if (args?.decDigits !== undefined && !spec.acceptsDecDigits)
     add('decDigits', raw.decDigits, `is not accepted by the ${spec.title} (only the general report rounds revenue)`);

@@ -3,10 +3,12 @@
  * for "Run to sheet", "Insert formula" and "Save to schedule", so the three ask for the same rows.
  * `toReportInput` turns it into the core's ReportInput, which validates every rule before a request.
  */
-import { ValidationError, type ValidationProblem } from '../errors';
+import { userMessage, ValidationError, type ValidationProblem } from '../errors';
 import type { ReportInput } from '../api/report-request';
 import { REPORT_SPECS, type ReportKind } from '../spec';
-import { controlCharacterIndex, describeControlCharacter } from '../util/text';
+import { isRollingDayPreset, ROLLING_PRESET_FORMULAS, type RollingDayPreset } from './date-presets';
+import { FORMULA_MAX_ROWS } from '../sheets/formula-args';
+import { controlCharacterIndex, describeControlCharacter, formatCount } from '../util/text';
 
 export interface BuilderRequest {
   kind: ReportKind;
@@ -14,6 +16,11 @@ export interface BuilderRequest {
   /** "yyyy-MM-dd" (general report) or "yyyy-MM-dd HH:00" UTC (hourly reports, end excluded). */
   fromDate: string;
   toDate: string;
+  /**
+   * General report: the preset the dates come from, when it moves with time. The run asks for the
+   * dates; the equivalent formula writes the preset's rolling bounds (TODAY()-14, ...) instead.
+   */
+  preset?: RollingDayPreset;
   breakdowns: string[];
   /** The chosen metrics, by API name; left out: the default set. */
   metrics?: string[];
@@ -28,6 +35,8 @@ export interface BuilderRequest {
   decDigits?: number;
   /** General report only: compared with "previous", "year" or "yyyy-MM-dd..yyyy-MM-dd" (compare-periods.ts); left out, no comparison. */
   compareWith?: string;
+  /** At most this many rows (1 to 100,000, as the formulas' maxRows); left out: every row. */
+  maxRows?: number;
 }
 
 /** Where "Run to sheet" writes. */
@@ -40,9 +49,10 @@ const given = (v: unknown) => v !== undefined && v !== null && v !== '';
 /**
  * Checks the shape (the sidebar is trusted as little as any caller) and builds the core's input:
  * text fields must be text and breakdowns a list, so nothing is turned into '[object Object]' or
- * silently dropped; the report's own rules follow in buildReportQuery.
+ * silently dropped; the report's own rules follow in buildReportQuery. The row limit is the run's,
+ * not the request's: it is returned beside the input.
  */
-export function toReportInput(request: unknown): { kind: ReportKind; input: ReportInput } {
+export function toReportInput(request: unknown): { kind: ReportKind; input: ReportInput; maxRows?: number } {
   if (!request || typeof request !== 'object' || Array.isArray(request))
     throw ValidationError.single('request', 'must be a report built in the sidebar');
   const r = request as Record<string, unknown>;
@@ -58,6 +68,10 @@ export function toReportInput(request: unknown): { kind: ReportKind; input: Repo
     return typeof v === 'string' ? v : undefined;
   };
   const input: ReportInput = { entityId: text('entityId') ?? '', fromDate: text('fromDate') ?? '', toDate: text('toDate') ?? '' };
+  if (given(r.preset) && (kind !== 'main' || !isRollingDayPreset(r.preset))) {
+    const presets = Object.keys(ROLLING_PRESET_FORMULAS).join(', ');
+    problems.push({ argument: 'preset', message: `preset: must be one of ${presets}, for the general report only` });
+  }
   if (given(r.breakdowns)) {
     if (!Array.isArray(r.breakdowns) || !r.breakdowns.every((b) => typeof b === 'string')) {
       problems.push({ argument: 'breakdowns', message: 'breakdowns: must be a list of breakdown names such as ["day", "country"]' });
@@ -82,8 +96,11 @@ export function toReportInput(request: unknown): { kind: ReportKind; input: Repo
   const currencyCode = text('currencyCode');
   if (spec.acceptsCurrency && currencyCode !== undefined) input.currencyCode = currencyCode;
   if (spec.acceptsDecDigits && given(r.decDigits)) input.decDigits = r.decDigits as number;
+  const maxRows = r.maxRows;
+  if (given(maxRows) && !(typeof maxRows === 'number' && Number.isInteger(maxRows) && maxRows >= 1 && maxRows <= FORMULA_MAX_ROWS))
+    problems.push({ argument: 'maxRows', message: `maxRows: must be a whole number from 1 to ${formatCount(FORMULA_MAX_ROWS)}` });
   if (problems.length > 0) throw new ValidationError(problems);
-  return { kind, input };
+  return given(maxRows) ? { kind, input, maxRows: maxRows as number } : { kind, input };
 }
 
 /** Longest sheet name Sheets accepts. */
@@ -105,4 +122,37 @@ export function checkRunTarget(target: unknown): RunTarget {
   if (name.length > SHEET_NAME_MAX_CHARS) throw problem(`the sheet name must be at most ${SHEET_NAME_MAX_CHARS} characters`);
   if (controlCharacterIndex(name) >= 0) throw problem(`the sheet name contains ${describeControlCharacter(name)}`);
   return t.type === 'newSheet' ? { type: 'newSheet', sheetName: name } : { type: 'existingSheet', sheetName: name };
+}
+
+/**
+ * The report builder's labels of the request's fields: what the sidebar calls each one, so that a
+ * message there says "Currency: ..." where a formula's says "currencyCode: ...".
+ */
+export const BUILDER_FIELD_LABELS: Readonly<Record<string, string>> = {
+  kind: 'Report',
+  entityId: 'Publisher',
+  preset: 'Period',
+  fromDate: 'From',
+  toDate: 'To',
+  breakdowns: 'Breakdowns',
+  metrics: 'Metrics',
+  filter: 'Filters',
+  sort: 'Sort by',
+  order: 'Order',
+  currencyCode: 'Currency',
+  decDigits: 'Decimals',
+  maxRows: 'Row limit',
+  compareWith: 'Compare with',
+  target: 'Write to',
+};
+
+/** The sentence the sidebar shows for a failure of the report builder: bad input named by its label. */
+export function builderMessage(error: unknown): string {
+  if (!(error instanceof ValidationError)) return userMessage(error);
+  return error.problems
+    .map((p) => {
+      const label = BUILDER_FIELD_LABELS[p.argument];
+      return label && p.message.startsWith(`${p.argument}:`) ? `${label}:${p.message.slice(p.argument.length + 1)}` : p.message;
+    })
+    .join('; ');
 }

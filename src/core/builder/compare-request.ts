@@ -10,6 +10,7 @@ import { effectiveBreakdowns } from '../api/report-fields';
 import { ALL_METRICS, availableMetrics } from '../api/report-metrics';
 import { ValidationError } from '../errors';
 import type { BuilderRequest } from './builder-request';
+import { ROLLING_PRESET_FORMULAS } from './date-presets';
 import { quoteFormulaText } from './formula-text';
 
 export const COMPARE_FORMULA_NAME = 'ENGAGE_COMPARE';
@@ -33,16 +34,18 @@ export function compareFormula(request: BuilderRequest, refreshReference?: strin
   const sort = request.sort ? (request.order ? `${request.sort} ${request.order}` : request.sort) : '';
   const breakdowns = request.breakdowns ?? [];
   // Signature order: entityId, fromDate, toDate, compareWith, breakdowns, metrics, filter, sort, maxRows, currencyCode, decDigits, refresh.
+  // A rolling preset stays rolling, as in reportFormula: "previous" then follows it day by day.
+  const rolling = request.preset ? ROLLING_PRESET_FORMULAS[request.preset] : undefined;
   const args: string[] = [
     text(request.entityId),
-    text(request.fromDate),
-    text(request.toDate),
+    rolling ? rolling.fromDate : text(request.fromDate),
+    rolling ? rolling.toDate : text(request.toDate),
     text(request.compareWith),
     text(breakdowns.join(',')),
     text(compareMetricsArgument(breakdowns, request.metrics)),
     text(request.filter),
     text(sort),
-    '""',
+    request.maxRows === undefined ? '""' : String(request.maxRows),
     text(request.currencyCode),
     request.decDigits === undefined ? '""' : String(request.decDigits),
   ];

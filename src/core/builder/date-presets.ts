@@ -22,6 +22,29 @@ export const HOUR_PRESETS = ['last24h', 'previous24h', 'yesterdayUtc', 'custom']
 export type DayPreset = (typeof DAY_PRESETS)[number];
 export type HourPreset = (typeof HOUR_PRESETS)[number];
 export type DatePreset = DayPreset | HourPreset;
+/** The general report's presets that move with time. */
+export type RollingDayPreset = Exclude<DayPreset, 'custom'>;
+
+/**
+ * The bounds of each rolling preset as Sheets date expressions, so an inserted formula keeps the
+ * period rolling ("Last 14 days" stays the 14 days before today). Sheets passes each one to the
+ * custom function as the Date of that day's midnight in the spreadsheet's zone, which the formula
+ * reads as that calendar day: the days presetRange gives. Only TODAY, DATE, YEAR, MONTH and DAY with
+ * + and - are used, each of which keeps a date a date (EOMONTH would give a serial number).
+ */
+export const ROLLING_PRESET_FORMULAS: Readonly<Record<RollingDayPreset, { fromDate: string; toDate: string }>> = {
+  today: { fromDate: 'TODAY()', toDate: 'TODAY()' },
+  yesterday: { fromDate: 'TODAY()-1', toDate: 'TODAY()-1' },
+  last7: { fromDate: 'TODAY()-7', toDate: 'TODAY()-1' },
+  last14: { fromDate: 'TODAY()-14', toDate: 'TODAY()-1' },
+  last30: { fromDate: 'TODAY()-30', toDate: 'TODAY()-1' },
+  thisMonth: { fromDate: 'TODAY()-DAY(TODAY())+1', toDate: 'TODAY()' },
+  lastMonth: { fromDate: 'DATE(YEAR(TODAY()),MONTH(TODAY())-1,1)', toDate: 'TODAY()-DAY(TODAY())' },
+};
+
+export function isRollingDayPreset(value: unknown): value is RollingDayPreset {
+  return typeof value === 'string' && Object.keys(ROLLING_PRESET_FORMULAS).includes(value);
+}
 
 export const PRESET_LABELS: Record<DatePreset, string> = {
   today: 'Today (partial)',

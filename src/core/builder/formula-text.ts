@@ -9,6 +9,7 @@ import type { BuilderRequest } from './builder-request';
 import { effectiveBreakdowns } from '../api/report-fields';
 import { ALL_METRICS, availableMetrics, defaultMetrics } from '../api/report-metrics';
 import { REPORT_SPECS, type ReportKind } from '../spec';
+import { ROLLING_PRESET_FORMULAS } from './date-presets';
 
 export const FORMULA_NAMES = { main: 'ENGAGE_REPORT', externalId: 'ENGAGE_EXTERNALID_REPORT', realtime: 'ENGAGE_REALTIME_REPORT' } as const;
 
@@ -28,7 +29,8 @@ export function metricsArgument(kind: ReportKind, breakdowns: readonly string[],
 }
 
 /**
- * `=ENGAGE_REPORT("id","2026-11-01","2026-11-07","day,country","revenue,rpmByPvs","revenue:gt:1","revenue desc","","EUR",2,EngageRefresh)`.
+ * `=ENGAGE_REPORT("id","2026-11-01","2026-11-07","day,country","revenue,rpmByPvs","revenue:gt:1","revenue desc","","EUR",2,EngageRefresh)`,
+ * or with a rolling preset `=ENGAGE_REPORT("id",TODAY()-7,TODAY()-1,...)`.
  * `refreshReference` is a range name or A1 reference (not quoted); omitted when undefined.
  */
 export function reportFormula(request: BuilderRequest, refreshReference?: string): string {
@@ -37,15 +39,17 @@ export function reportFormula(request: BuilderRequest, refreshReference?: string
   const sort = request.sort ? (request.order ? `${request.sort} ${request.order}` : request.sort) : '';
   // Signature order: entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, [currencyCode], [decDigits], refresh.
   const breakdowns = request.breakdowns ?? [];
+  // A rolling preset stays rolling: its bounds are Sheets date expressions, not the days of today.
+  const rolling = request.kind === 'main' && request.preset ? ROLLING_PRESET_FORMULAS[request.preset] : undefined;
   const args: string[] = [
     text(request.entityId),
-    text(request.fromDate),
-    text(request.toDate),
+    rolling ? rolling.fromDate : text(request.fromDate),
+    rolling ? rolling.toDate : text(request.toDate),
     text(breakdowns.join(',')),
     text(metricsArgument(request.kind, breakdowns, request.metrics)),
     text(request.filter),
     text(sort),
-    '""',
+    request.maxRows === undefined ? '""' : String(request.maxRows),
   ];
   if (spec.acceptsCurrency) args.push(text(request.currencyCode));
   if (spec.acceptsDecDigits) args.push(request.decDigits === undefined ? '""' : String(request.decDigits));

@@ -81,7 +81,7 @@ export interface ScheduleDraft {
 
 /**
  * The saved report for a builder request: the same publisher, breakdowns, metrics, filter, sort,
- * currency and decimals, so a refresh asks for what "Run to sheet" asked for. The server validates it again.
+ * currency, decimals and row limit, so a refresh asks for what "Run to sheet" asked for. The server validates it again.
  */
 export function savedReportFromBuilder(request: BuilderRequest, draft: ScheduleDraft): SavedReportInput {
   const spec = REPORT_SPECS[request.kind];
@@ -104,6 +104,7 @@ export function savedReportFromBuilder(request: BuilderRequest, draft: ScheduleD
   if (spec.acceptsCurrency && request.currencyCode) report.currencyCode = request.currencyCode;
   if (spec.acceptsDecDigits && typeof request.decDigits === 'number') report.decDigits = request.decDigits;
   if (request.kind === 'main' && request.compareWith) report.compareWith = request.compareWith;
+  if (request.maxRows !== undefined) report.maxRows = request.maxRows;
   if (draft.incremental) report.incremental = true;
   if (draft.paused) report.paused = true;
   return report;

@@ -234,7 +234,10 @@ export function periodStartMs(kind: 'day' | 'month' | 'hour', text: string, time
   return zonedTimeToEpochMs(day, hour, timeZone);
 }
 
-/** Table of a fetched report, with its totals row unless `totals` is false. */
+/**
+ * Table of a fetched report, with its totals row unless `totals` is false or the report has no rows
+ * (a Total of nothing would be a row of zeros that reads as data).
+ */
 export function reportResultToTable(result: ReportResult, options: { timeZone: string; totals?: boolean }): ReportTable {
   const tableOptions: ReportTableOptions = {
     kind: result.query.kind,
@@ -242,7 +245,7 @@ export function reportResultToTable(result: ReportResult, options: { timeZone: s
     metrics: result.query.metrics,
     timeZone: options.timeZone,
   };
-  if (options.totals !== false && result.metricsSums) tableOptions.metricsSums = result.metricsSums;
+  if (options.totals !== false && result.metricsSums && result.items.length > 0) tableOptions.metricsSums = result.metricsSums;
   return buildReportTable(result.items, tableOptions);
 }
 

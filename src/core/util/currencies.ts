@@ -1,10 +1,21 @@
 /**
- * The ISO 4217 currency codes, so a currencyCode that is not a currency at all (XYZ, ABC) is refused
- * before a request is spent. The list is data, written out here because Apps Script's V8 does not
- * promise Intl.supportedValuesOf; it was taken from Node's ICU (Intl.supportedValuesOf('currency')).
- * Which of these the service converts revenue into is not in the spec: a real currency it does not
- * offer is still only refused by the service (400).
+ * Currencies. The spec says only that revenue comes "in the requested currency (USD by default)":
+ * it has no lookup of currencies and no list, so the add-on keeps ONE list of the currencies Engage
+ * converts revenue into, SUPPORTED_CURRENCY_CODES. The sidebar offers exactly these, the formulas and
+ * saved reports refuse any other before a request is sent, and the emulator converts into exactly
+ * these (a contract test holds it to the list). Beside it, the ISO 4217 codes tell a real currency
+ * Engage does not offer ("CHF") from a code that is no currency at all ("XYZ"), so the message can
+ * say which. The ISO list is data, written out here because Apps Script's V8 does not promise
+ * Intl.supportedValuesOf; it was taken from Node's ICU (Intl.supportedValuesOf('currency')).
  */
+
+/** The currencies Engage converts revenue into, USD (the default) first; the sidebar lists them in this order. */
+export const SUPPORTED_CURRENCY_CODES = ['USD', 'EUR', 'GBP', 'JPY', 'CAD', 'AUD', 'BRL', 'INR', 'ILS'] as const;
+
+export function isSupportedCurrency(code: string): boolean {
+  return (SUPPORTED_CURRENCY_CODES as readonly string[]).includes(code.trim().toUpperCase());
+}
+
 export const ISO_4217_CURRENCY_CODES: ReadonlySet<string> = new Set([
   'AED',
   'AFN',

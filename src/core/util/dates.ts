@@ -43,6 +43,16 @@ export function formatUtcHour(epochMs: number): string {
   return `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}${pad(d.getUTCHours())}`;
 }
 
+/** "2026-11-22": a day as messages show it, the way users write it (the API's yyyyMMdd is for requests). */
+export function readableDay(day: CalendarDay): string {
+  return `${pad(day.year, 4)}-${pad(day.month)}-${pad(day.day)}`;
+}
+
+/** "2026-11-20 13:00 UTC": the UTC hour containing `epochMs`, as messages show it. */
+export function readableUtcHour(epochMs: number): string {
+  return `${readableDay(utcDayOf(epochMs))} ${pad(new Date(epochMs).getUTCHours())}:00 UTC`;
+}
+
 /** "14:05:30 UTC" (or "2026-11-23 14:05:30 UTC" when not the same UTC day as `nowMs`), for "try again after ...". */
 export function formatRetryTime(atMs: number, nowMs?: number): string {
   const at = new Date(atMs);

@@ -65,6 +65,40 @@ describe('custom functions', () => {
     });
   });
 
+  it('computes the date functions of rolling periods as Sheets does: DATE, YEAR, MONTH, DAY, TEXT and & around TODAY()', () => {
+    // 15 January 2026, 00:30 in Berlin (still the 14th in UTC): this month began on 1 January, last month was December 2025.
+    const host = createGasHost({ clock: 'virtual', startTime: Date.parse('2026-01-14T23:30:00Z'), timeZone: 'Europe/Berlin' });
+    host.load(BUNDLE);
+    expect(
+      host.evaluateFormula(
+        undefined,
+        'A1',
+        '=DESCRIBE(TODAY()-DAY(TODAY())+1, DATE(YEAR(TODAY()),MONTH(TODAY())-1,1), TODAY()-DAY(TODAY()))',
+      ).values,
+    ).toEqual([['date:2025-12-31T23:00:00.000Z', 'date:2025-11-30T23:00:00.000Z', 'date:2025-12-30T23:00:00.000Z']]);
+    // A formula that is only an expression shows its value; a date minus a date is a number of days.
+    expect(host.evaluateFormula(undefined, 'A2', '=TEXT(TODAY()-2,"yyyy-mm-dd")').value).toBe('2026-01-13');
+    expect(host.evaluateFormula(undefined, 'A3', '=TEXT(DATE(2026,1,5),"yyyymmdd")').value).toBe('20260105');
+    expect(host.evaluateFormula(undefined, 'A4', '=YEAR(TODAY()) + MONTH(TODAY()) - DAY(TODAY())').value).toBe(2026 + 1 - 15);
+    // & joins text after + and -; a date joins as its serial number, as in Sheets.
+    expect(host.evaluateFormula(undefined, 'A9', '=TEXT(TODAY()-1,"yyyymmdd")&"12"').value).toBe('2026011412');
+    expect(host.evaluateFormula(undefined, 'A10', '="day "&DAY(TODAY())+1&"/"&DATE(2026,1,1)').value).toBe('day 16/46023');
+    expect(host.evaluateFormula(undefined, 'A5', '=TODAY()-DATE(2026,1,1)').value).toBe(14);
+    // DATE rolls months and days over and takes a two-digit year as 19xx, as Sheets does.
+    expect(host.evaluateFormula(undefined, 'A6', '=DATE(2026,3,0)').value).toEqual(new Date('2026-02-27T23:00:00.000Z'));
+    expect(host.evaluateFormula(undefined, 'A7', '=DATE(26,13,1)').value).toEqual(new Date('1926-12-31T23:00:00.000Z'));
+    expect(host.evaluateFormula(undefined, 'A8', '=DESCRIBE(TEXT(TODAY()-1,"yyyy-mm-dd"), YEAR(TODAY()))').values).toEqual([
+      ['string:2026-01-14', 'number:2026', 'undefined'],
+    ]);
+    // What Sheets cannot compute is the cell's error, and the function does not run.
+    expect(host.evaluateFormula(undefined, 'B1', '=YEAR("soon")')).toMatchObject({ value: '#VALUE!' });
+    expect(host.evaluateFormula(undefined, 'B2', '=DESCRIBE(DATE(-1,1,1))')).toMatchObject({ value: '#NUM!' });
+    expect(host.evaluateFormula(undefined, 'B3', '=DESCRIBE(TEXT(TODAY(),"hh:mm"))')).toMatchObject({ value: '#VALUE!' });
+    // Functions the host does not compute, and wrong argument counts, are not guessed at.
+    for (const formula of ['=DESCRIBE(EOMONTH(TODAY(),-1))', '=DATE(2026,1)', '=DESCRIBE(TODAY(1))', '=DESCRIBE(DAY(A1))'])
+      expect(host.evaluateFormula(undefined, 'C1', formula)).toMatchObject({ value: '#ERROR!', error: 'Formula parse error.' });
+  });
+
   it('spills a 2D result into the cells below and to the right', () => {
     const host = createGasHost();
     host.load(BUNDLE);

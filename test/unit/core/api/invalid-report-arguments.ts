@@ -42,6 +42,19 @@ export const INVALID_REPORT_ARGUMENTS: Array<[string, ReportKind, ReportInput, s
     mainInput({ fromDate: '20261121', toDate: '20261101' }),
     "toDate: '20261101' is before fromDate '20261121'",
   ],
+  [
+    'toDate before fromDate, as date cells: the days they show, not instants',
+    'main',
+    mainInput({ fromDate: new Date('2026-11-20T23:00:00Z'), toDate: new Date('2026-11-19T23:00:00Z') }),
+    "toDate: '2026-11-20' is before fromDate '2026-11-21'",
+    'Europe/Berlin',
+  ],
+  [
+    'doc older than 12 months, written yyyy-MM-dd',
+    'main',
+    mainInput({ breakdowns: 'doc', fromDate: '2025-11-21' }),
+    "fromDate: '2025-11-21' is more than 12 months ago, and the 'doc' breakdown only covers the last 12 months (earliest 2025-11-22)",
+  ],
   ['day and month', 'main', mainInput({ breakdowns: ['day', 'month'] }), "breakdowns: 'day' and 'month' cannot be combined"],
   [
     'referrer and country',
@@ -64,7 +77,7 @@ export const INVALID_REPORT_ARGUMENTS: Array<[string, ReportKind, ReportInput, s
     'doc older than 12 months',
     'main',
     mainInput({ breakdowns: 'doc', fromDate: '20251121' }),
-    "fromDate: '20251121' is more than 12 months ago, and the 'doc' breakdown only covers the last 12 months (earliest 20251122)",
+    "fromDate: '20251121' is more than 12 months ago, and the 'doc' breakdown only covers the last 12 months (earliest 2025-11-22)",
   ],
   [
     'limit above 10000',
@@ -170,7 +183,7 @@ export const INVALID_REPORT_ARGUMENTS: Array<[string, ReportKind, ReportInput, s
     'realtime before the 48-hour window',
     'realtime',
     hourlyInput({ fromDate: '2026112010', toDate: '2026112020' }),
-    "fromDate: '2026112010' is older than the realtime window of the last 48 hours (earliest 2026112012 UTC)",
+    "fromDate: '2026112010' is older than the realtime window of the last 48 hours (earliest 2026-11-20 12:00 UTC)",
   ],
   [
     'realtime in the future',

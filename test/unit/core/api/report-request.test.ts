@@ -157,11 +157,30 @@ describe('entityId, currency and message rules found by the bad-input evidence',
     expect(buildReportQuery('main', { ...ok, entityId: 'ZXhh+bXBsZQ/==' }, at).entityId).toBe('ZXhh+bXBsZQ/==');
   });
 
-  it('refuses a three-letter code that is no currency, and accepts one that is', () => {
+  it('refuses a three-letter code that is no currency, and a real one Engage does not report in; accepts one it does', () => {
     expect(() => buildReportQuery('main', { ...ok, currencyCode: 'XYZ' }, at)).toThrow(
       /^currencyCode: 'XYZ' is not an ISO 4217 currency code/,
     );
-    expect(buildReportQuery('main', { ...ok, currencyCode: 'chf' }, at).params.currencyCode).toBe('CHF');
+    expect(() => buildReportQuery('main', { ...ok, currencyCode: 'chf' }, at)).toThrow(
+      /^currencyCode: 'chf' is not a currency Engage reports in \(use USD, EUR, GBP, JPY, CAD, AUD, BRL, INR, ILS\)$/,
+    );
+    expect(buildReportQuery('main', { ...ok, currencyCode: 'gbp' }, at).params.currencyCode).toBe('GBP');
+  });
+
+  it('suggests a name only when the word is close to it for its length: not doc for foo', () => {
+    const message = (filter: string) => {
+      try {
+        buildReportQuery('main', { ...ok, filter }, at);
+        return '';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    expect(message('foo:gt:1')).toMatch(/'foo' is not a metric or field of the general report at character 1/);
+    expect(message('foo:gt:1')).not.toMatch(/did you mean/);
+    expect(message('revnue:gt:1')).toMatch(/did you mean 'revenue'\?/);
+    expect(message('paidclick:gt:1')).toMatch(/did you mean 'paidClicks'\?/);
+    expect(message('dy:gt:1')).toMatch(/did you mean 'day'\?/);
   });
 
   it('cuts a long value in a message and shows its length', () => {

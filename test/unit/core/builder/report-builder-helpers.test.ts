@@ -77,6 +77,18 @@ describe('reportFormula', () => {
     );
   });
 
+  it('writes a rolling preset as TODAY() expressions, so the formula keeps the period rolling, and the row limit as maxRows', () => {
+    const request = { kind: 'main' as const, entityId: 'p', fromDate: '2026-11-08', toDate: '2026-11-21', breakdowns: ['day'] };
+    expect(reportFormula({ ...request, preset: 'last14', maxRows: 250 })).toBe(
+      '=ENGAGE_REPORT("p",TODAY()-14,TODAY()-1,"day","","","",250)',
+    );
+    expect(reportFormula({ ...request, preset: 'lastMonth' })).toBe(
+      '=ENGAGE_REPORT("p",DATE(YEAR(TODAY()),MONTH(TODAY())-1,1),TODAY()-DAY(TODAY()),"day")',
+    );
+    // A custom range stays as the days chosen.
+    expect(reportFormula(request)).toBe('=ENGAGE_REPORT("p","2026-11-08","2026-11-21","day")');
+  });
+
   it('drops trailing empty arguments and takes no currency for realtime', () => {
     expect(reportFormula({ kind: 'realtime', entityId: 'p', fromDate: 'a', toDate: 'b', breakdowns: [] })).toBe(
       '=ENGAGE_REALTIME_REPORT("p","a","b")',
@@ -91,6 +103,18 @@ describe('toReportInput', () => {
       toReportInput({ kind: 'realtime', entityId: 'p', fromDate: 'a', toDate: 'b', breakdowns: [], currencyCode: 'EUR', decDigits: 2 })
         .input,
     ).toEqual({ entityId: 'p', fromDate: 'a', toDate: 'b' });
+  });
+
+  it('returns the row limit beside the input, and refuses a preset that is not a rolling day preset of the general report', () => {
+    const main = { kind: 'main', entityId: 'p', fromDate: '2026-11-01', toDate: '2026-11-07', breakdowns: [] };
+    expect(toReportInput({ ...main, maxRows: 100, preset: 'last7' })).toEqual({
+      kind: 'main',
+      input: { entityId: 'p', fromDate: '2026-11-01', toDate: '2026-11-07' },
+      maxRows: 100,
+    });
+    expect(() => toReportInput({ ...main, maxRows: 0 })).toThrow(/^maxRows: must be a whole number from 1 to 100,000$/);
+    expect(() => toReportInput({ ...main, preset: 'custom' })).toThrow(/^preset: must be one of today, yesterday, last7/);
+    expect(() => toReportInput({ ...main, kind: 'realtime', preset: 'today' })).toThrow(/for the general report only/);
   });
 });
 

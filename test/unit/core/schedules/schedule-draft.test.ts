@@ -76,6 +76,22 @@ describe('saving a builder report to a schedule', () => {
     expect(checkSavedReport(report)).toEqual(report);
   });
 
+  it("keeps the builder's row limit, which rules out an incremental refresh", () => {
+    const report = savedReportFromBuilder(
+      { ...request, maxRows: 500, preset: 'last7' },
+      {
+        name: 'Top 500',
+        period: periodForPreset('main', 'last7'),
+        schedule: { every: 'day', hour: 6 },
+        target: { sheetName: 'D', cell: 'A1' },
+      },
+    );
+    expect(report.maxRows).toBe(500);
+    expect(report).not.toHaveProperty('preset');
+    expect(checkSavedReport(report)).toEqual(report);
+    expect(incrementalProblem(report)?.rule).toMatch(/cannot be combined with maxRows/);
+  });
+
   it('leaves out what a report type does not take, and an empty breakdown list means by day', () => {
     const realtime = savedReportFromBuilder(
       { ...request, kind: 'realtime', breakdowns: [], currencyCode: 'EUR', decDigits: 2 },

@@ -63,6 +63,17 @@ describe('columnKind and numberFormatOf', () => {
 });
 
 describe('reportToSheetBlock', () => {
+  it('writes the header alone for a report with no rows: no Total row of zeros', () => {
+    const empty = reportToSheetBlock(result([], 'day', { revenue: 0, paidClicks: 0 }), { timeZone: 'UTC' });
+    expect(empty.values).toEqual([['day', 'revenue', 'paidClicks']]);
+    expect(empty.dataRows).toBe(0);
+    expect(empty.hasTotals).toBe(false);
+    const one = reportToSheetBlock(result([{ day: '20261101', revenue: 2, paidClicks: 3 }], 'day', { revenue: 2, paidClicks: 3 }), {
+      timeZone: 'UTC',
+    });
+    expect(one.values.at(-1)).toEqual(['Total', 2, 3]);
+  });
+
   it('neutralises hostile section names and keeps numbers and dates as they are', () => {
     const block = reportToSheetBlock(
       result(

@@ -1,0 +1,61 @@
+/**
+ * End to end: a rolling preset of the report builder, inserted as a formula, keeps rolling (its bounds
+ * are TODAY() expressions) and asks Engage for exactly the days Run to sheet asked for, with the same
+ * rows, on days where a period's bounds are easy to get wrong: New Year's Day in Berlin while UTC is
+ * still in the old year, the day Berlin's clocks go forward, and an ordinary day. The local host
+ * computes the expressions as Sheets does (dev/gas-host/formula-expression.ts).
+ */
+import { presetRange, ROLLING_PRESET_FORMULAS, type RollingDayPreset } from '../../src/core/builder/date-presets';
+import { OWNER, startAddon } from '../support/addon-host';
+import { MEDIUM_PUBLISHER_ID } from '../support/emulator';
+
+jest.setTimeout(120_000);
+
+const ZONE = 'Europe/Berlin';
+const PRESETS = Object.keys(ROLLING_PRESET_FORMULAS) as RollingDayPreset[];
+const comparable = (values: unknown[][]) => values.map((row) => row.map((v) => (v instanceof Date ? v.toISOString() : String(v))));
+
+describe.each([
+  ['New Year in Berlin, still 31 December in UTC', '2025-12-31T23:30:00Z'],
+  ['the day Berlin moves to summer time', '2026-03-29T10:00:00Z'],
+  ['an ordinary day', '2026-11-20T12:00:00Z'],
+])('on %s (%s)', (_what, instant) => {
+  it.each(PRESETS)('"%s" inserted as a formula asks for the days Run to sheet asked for, and gives its rows', async (preset) => {
+    const h = await startAddon({ clock: 'virtual', startTime: new Date(instant), maxRows: 200, sheets: ['Run', 'Formula'] });
+    try {
+      await h.emulator.setClock(instant);
+      h.signIn();
+      const range = presetRange('main', preset, Date.parse(instant), ZONE);
+      const request = {
+        kind: 'main',
+        entityId: MEDIUM_PUBLISHER_ID,
+        fromDate: range.fromDate,
+        toDate: range.toDate,
+        breakdowns: ['day'],
+        preset,
+      };
+      await h.emulator.clearRequests();
+      const run = h.host.call('runReportToSheet', [request, { type: 'existingSheet', sheetName: 'Run' }, 'rolling-run'], {
+        user: OWNER,
+      }) as {
+        block: { rows: number; columns: number };
+      };
+      h.host.setActiveRange('Formula', 'A1');
+      const inserted = h.host.call('insertFormula', [request], { user: OWNER }) as { formula: string };
+      const bounds = ROLLING_PRESET_FORMULAS[preset];
+      expect(inserted.formula).toContain(`"${MEDIUM_PUBLISHER_ID}",${bounds.fromDate},${bounds.toDate},"day"`);
+      const result = h.host.evaluateFormula('Formula', 'A1');
+      expect(result.error).toBeUndefined();
+
+      const asked = (await h.emulator.requests())
+        .filter((r) => r.path.endsWith('/reports/main'))
+        .map((r) => [r.query.fromDate, r.query.toDate]);
+      const days = [range.fromDate.replace(/-/g, ''), range.toDate.replace(/-/g, '')];
+      expect(asked).toEqual([days, days]);
+      const a1 = `A1:${String.fromCharCode(64 + run.block.columns)}${run.block.rows}`;
+      expect(comparable(h.host.getValues('Formula', a1))).toEqual(comparable(h.host.getValues('Run', a1)));
+    } finally {
+      await h.close();
+    }
+  });
+});
