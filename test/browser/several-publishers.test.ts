@@ -46,7 +46,9 @@ describe('reports of several publishers from the sidebar', () => {
   it('runs all publishers to a sheet: one table, the publisher first, one Total row', async () => {
     await sidebar.locator('#report-publisher').selectOption({ label: 'All publishers (3)' });
     await sidebar.locator('#report-preset').selectOption('last7');
-    await eventually(async () => expect(await sidebar.locator('#formula-preview').textContent()).toMatch(/^=ENGAGE_REPORT\("all","/));
+    await eventually(async () =>
+      expect(await sidebar.locator('#formula-preview').textContent()).toMatch(/^=ENGAGE_REPORT\("all",TODAY\(\)-7,TODAY\(\)-1,/),
+    );
     // The default set by day: day, 7 metrics, and the publisher's ID and name.
     await eventually(async () => expect(await sidebar.locator('#metrics-width').innerText()).toContain('Up to 10 columns'));
     await sidebar.locator('#report-target').selectOption('newSheet');
@@ -85,7 +87,9 @@ describe('reports of several publishers from the sidebar', () => {
 
     // Ticked in the list's order, the formula names them that way.
     const list = `${MEDIUM_PUBLISHER_ID},${HOSTILE_PUBLISHER_ID}`;
-    await eventually(async () => expect(await sidebar.locator('#formula-preview').textContent()).toContain(`=ENGAGE_REPORT("${list}","`));
+    await eventually(async () =>
+      expect(await sidebar.locator('#formula-preview').textContent()).toContain(`=ENGAGE_REPORT("${list}",TODAY()-7,TODAY()-1,`),
+    );
     await env.page.locator('#sheet-tabs button', { hasText: 'Sheet1' }).click();
     await env.page.locator('#grid td[data-a1="A1"]').click();
     await sidebar.locator('#insert-formula').click();
