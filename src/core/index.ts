@@ -89,5 +89,5 @@ export { describePeriod, periodForPreset, savedReportFromBuilder } from './sched
 export { ScheduleService, TRIGGERS_PER_USER, type ScheduleList, type ScheduleView } from './schedules/schedule-service';
 
 export { EngageAddon, type AddonDeps } from './addon/engage-addon';
-export { EngageSession, type SidebarState } from './addon/session';
+export { EngageSession, type SidebarState, type SignInAllowance } from './addon/session';
 export { checkRunId, SidebarReports, type Publisher, type RunProgress, type RunToSheetSummary } from './addon/sidebar-reports';

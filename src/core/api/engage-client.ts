@@ -7,13 +7,14 @@
  */
 import { FORMULA_FETCH_BUDGET_MS } from '../budgets';
 import { encodeBase64 } from '../util/base64';
-import { NotSignedInError, ValidationError } from '../errors';
+import { AuthenticationError, NotSignedInError, ValidationError, WrongCredentialsError } from '../errors';
 import { fetchReport, type PageFetcher, type PageRange, type ReportResult } from './paging';
 import {
   FETCH_URL_MAX_CHARS,
   type Cache,
   type Clock,
   type HttpRequest,
+  type HttpResponse,
   type HttpTransport,
   type KeyValueStore,
   type Lock,
@@ -73,6 +74,11 @@ export interface RunReportOptions extends CallOptions {
   onProgress?: (pagesFetched: number, pagesPlanned: number) => void;
   /** The caller cannot use part of the report: see PagingOptions.allOrNothing. */
   allOrNothing?: boolean;
+}
+
+/** Whose login guard a sign-in spends: the user name as the service compares it. */
+export function loginScope(username: string): string {
+  return username.trim().toLowerCase();
 }
 
 function memoryStore(): KeyValueStore {
@@ -157,12 +163,19 @@ export class EngageClient implements PageFetcher {
       headers: { Authorization: `Basic ${encodeBase64(`${username.trim()}:${password}`)}` },
     };
     // Spends the login guard (failed logins count at the service too) and is never retried.
-    const response = this.sender.send(request, {
-      operation: 'GET /login',
-      deadlineAtMs: this.deadline(options),
-      retry: false,
-      rate: { rule: LOGIN_RATE_RULE, scope: username.trim().toLowerCase() },
-    });
+    let response: HttpResponse;
+    try {
+      response = this.sender.send(request, {
+        operation: 'GET /login',
+        deadlineAtMs: this.deadline(options),
+        retry: false,
+        rate: { rule: LOGIN_RATE_RULE, scope: loginScope(username) },
+      });
+    } catch (e) {
+      // A 401 to /login is about the credentials, never about a token's age.
+      if (e instanceof AuthenticationError) throw new WrongCredentialsError(e);
+      throw e;
+    }
     const token = parseLoginToken(response.body, response.headers[TRACE_ID_HEADER]);
     this.currentToken = token;
     return token;
