@@ -16,6 +16,8 @@ export interface RequestOptions {
   render(): void;
   /** Puts sort, order, currency and decimals in the request, as the report takes them. */
   apply(request: BuilderRequest): void;
+  /** Shows a reopened report's sort, order, currency and decimals (after `render` for its breakdowns). */
+  set(request: BuilderRequest): void;
 }
 
 export function requestOptions(ctx: PartContext): RequestOptions {
@@ -67,6 +69,16 @@ export function requestOptions(ctx: PartContext): RequestOptions {
       }
       if (spec.acceptsCurrency) request.currencyCode = currency.value;
       if (spec.acceptsDecDigits) request.decDigits = Number(decimals.value);
+    },
+    set(request) {
+      const offer = (control: HTMLSelectElement, value: string) => {
+        if (!Array.from(control.options).some((o) => o.value === value)) control.appendChild(el('option', { value }, value));
+        control.value = value;
+      };
+      offer(sort, request.sort ?? '');
+      order.value = request.order ?? 'desc';
+      if (request.currencyCode) offer(currency, request.currencyCode);
+      if (typeof request.decDigits === 'number') decimals.value = String(request.decDigits);
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * A run's progress: a bar that moves while the server fetches the pages ("Fetched 3 of 8 pages…"),
  * read by polling getRunProgress with the run's id. Progress is a courtesy; the run's own answer
- * tells the outcome, so a failed poll changes nothing.
+ * tells the outcome, so a failed poll changes nothing. It stays in sight: it is scrolled into view
+ * when the run starts, and it sticks to the bottom of the sidebar while the user scrolls the form.
  */
 import { el, replaceChildren } from '../../dom';
 import type { ServerClient } from '../../server';
@@ -25,6 +26,7 @@ export function runProgress(server: ServerClient): RunProgress {
       const track = el('div', { class: 'progress-bar indeterminate' }, bar);
       replaceChildren(node, track, text);
       node.hidden = false;
+      node.scrollIntoView({ block: 'nearest' });
       // Each run has its own flag, so the poll of an earlier run never outlives it.
       let finished = false;
       const poll = async () => {

@@ -15,19 +15,30 @@ export interface PublisherPicker {
   id(): string;
   /** The chosen publisher's name, as listed. */
   name(): string | undefined;
+  /** Chooses a publisher by ID (a reopened report's), now or when the list arrives; one not listed is shown by its ID. */
+  choose(id: string): void;
 }
 
 /** `changed` is called after the user picks a publisher and after each load. */
 export function publisherPicker(server: ServerClient, changed: () => void): PublisherPicker {
   const picker = el('select', { id: 'report-publisher', required: true });
   const status = el('div', { class: 'hint', id: 'report-publisher-status' });
+  /** A publisher a reopened report asked for before the list arrived. */
+  let wanted: string | undefined;
+
+  function choose(id: string): void {
+    if (!Array.from(picker.options).some((o) => o.value === id)) picker.appendChild(el('option', { value: id }, id));
+    picker.value = id;
+  }
 
   async function load(): Promise<void> {
     replaceChildren(status, 'Loading publishers…');
     try {
       const publishers = await server.listPublishers();
-      const previous = picker.value;
+      const previous = wanted ?? picker.value;
       replaceChildren(picker, ...publishers.map((p) => el('option', { value: p.id, selected: p.id === previous }, `${p.name}`)));
+      if (wanted) choose(wanted);
+      wanted = undefined;
       replaceChildren(status, publishers.length ? '' : 'Your Engage user has no publishers: ask your account manager.');
     } catch (error) {
       replaceChildren(status, notice('error', failureText(error)));
@@ -47,5 +58,9 @@ export function publisherPicker(server: ServerClient, changed: () => void): Publ
     loaded: () => picker.options.length > 0,
     id: () => picker.value,
     name: () => picker.selectedOptions[0]?.textContent ?? undefined,
+    choose(id) {
+      if (picker.options.length === 0) wanted = id;
+      choose(id);
+    },
   };
 }

@@ -1,9 +1,10 @@
 /**
- * What a finished run shows under the actions: how many rows went where, the note of a partial
+ * What a finished run shows under the actions: how many rows went where (the range, as Sheets names
+ * it), whether it replaced the earlier report there, the note of a partial
  * result, and the first rows as a small table (every cell is text content); and whether Add chart
  * can draw the run's block.
  */
-import type { RunToSheetSummary } from '../../../src/core';
+import { rangeReference, type RunToSheetSummary } from '../../../src/core';
 import { el, notice } from '../../dom';
 
 /** Why the Add chart button is off for a run with this header (or before any run), or undefined when it can draw. */
@@ -20,7 +21,7 @@ export function runOutcome(summary: RunToSheetSummary): Array<HTMLElement | null
   return [
     notice(
       'success',
-      `Wrote ${summary.dataRows} row${plural(summary.dataRows)} to '${summary.block.sheetName}' from ${summary.pages} page${plural(summary.pages)} in ${(summary.elapsedMs / 1000).toFixed(1)} s.`,
+      `Wrote ${summary.dataRows} row${plural(summary.dataRows)} to ${rangeReference(summary.block)}${summary.replaced ? ', replacing the earlier report there,' : ''} from ${summary.pages} page${plural(summary.pages)} in ${(summary.elapsedMs / 1000).toFixed(1)} s.`,
     ),
     summary.partialNote ? notice('warning', summary.partialNote) : null,
     previewTable(summary),

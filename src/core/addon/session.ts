@@ -151,7 +151,9 @@ export class EngageSession implements ScheduleAccount {
   /** The sign-ins the local guard leaves `username` this hour, without spending one. */
   signInAllowance(username: unknown): SignInAllowance {
     const limit = LOGIN_RATE_RULE.limit;
-    if (typeof username !== 'string' || username.trim() === '') return { left: limit, limit };
+    if (username === undefined || username === null || username === '') return { left: limit, limit };
+    if (typeof username !== 'string') throw ValidationError.single('username', 'must be text (your Engage user name)');
+    if (username.trim() === '') return { left: limit, limit };
     const { userStore: store, userLock: lock, clock, sleeper } = this.deps;
     const guard = new RateLimiter({ store, lock, clock, sleeper });
     const scope = loginScope(username);

@@ -6,6 +6,7 @@
 import { ValidationError, type ValidationProblem } from '../errors';
 import type { ReportInput } from '../api/report-request';
 import { REPORT_SPECS, type ReportKind } from '../spec';
+import { A1_CELL_PATTERN } from '../util/a1-notation';
 import { controlCharacterIndex, describeControlCharacter } from '../util/text';
 
 export interface BuilderRequest {
@@ -26,10 +27,18 @@ export interface BuilderRequest {
   currencyCode?: string;
   /** General report only, 0 to 6. */
   decDigits?: number;
+  /**
+   * The sidebar's date preset the dates came from ("last7"), so a report reopened from its block in
+   * the sheet shows that preset again; not part of the request sent to Engage.
+   */
+  preset?: string;
 }
 
-/** Where "Run to sheet" writes. */
-export type RunTarget = { type: 'newSheet'; sheetName?: string } | { type: 'existingSheet'; sheetName: string } | { type: 'activeCell' };
+/** Where "Run to sheet" writes: an existing sheet from A1, or from `cell` (a report reopened from its block). */
+export type RunTarget =
+  | { type: 'newSheet'; sheetName?: string }
+  | { type: 'existingSheet'; sheetName: string; cell?: string }
+  | { type: 'activeCell' };
 
 const KINDS = Object.keys(REPORT_SPECS) as ReportKind[];
 
@@ -102,5 +111,8 @@ export function checkRunTarget(target: unknown): RunTarget {
   if (typeof name !== 'string') throw problem('the sheet name must be text');
   if (name.length > SHEET_NAME_MAX_CHARS) throw problem(`the sheet name must be at most ${SHEET_NAME_MAX_CHARS} characters`);
   if (controlCharacterIndex(name) >= 0) throw problem(`the sheet name contains ${describeControlCharacter(name)}`);
-  return t.type === 'newSheet' ? { type: 'newSheet', sheetName: name } : { type: 'existingSheet', sheetName: name };
+  if (t.type === 'newSheet') return { type: 'newSheet', sheetName: name };
+  if (t.cell === undefined || t.cell === null || t.cell === '') return { type: 'existingSheet', sheetName: name };
+  if (typeof t.cell !== 'string' || !A1_CELL_PATTERN.test(t.cell.trim())) throw problem('the first cell must be one cell such as A1');
+  return { type: 'existingSheet', sheetName: name, cell: t.cell.trim().toUpperCase() };
 }
