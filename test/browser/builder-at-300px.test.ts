@@ -113,6 +113,20 @@ it('calls the period’s days UTC days, and says once why, with where a UTC day 
   await sidebar.locator('#report-to').dispatchEvent('change');
   await eventually(async () => expect(await sidebar.locator('#report-period').innerText()).toBe('2026-11-01 to 2026-11-07 (UTC days)'));
 
+  // An hourly window is in UTC hours, as Engage takes them, and shown on the spreadsheet's clock too.
+  await sidebar.locator('label[for="report-kind-realtime"]').click();
+  const line = sidebar.locator('#report-period');
+  await eventually(async () => expect(await line.innerText()).toMatch(/^Last 24 hours: /));
+  const [, from, to] = /^Last 24 hours: (\S+ \d\d:00) to (\S+ \d\d:00) UTC \(end excluded\), that is /.exec(await line.innerText())!;
+  const berlin = (utc: string) =>
+    new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin', dateStyle: 'short', timeStyle: 'short' }).format(
+      Date.parse(`${utc!.replace(' ', 'T')}:00Z`),
+    );
+  expect(await line.innerText()).toBe(
+    `Last 24 hours: ${from} to ${to} UTC (end excluded), that is ${berlin(from!)} to ${berlin(to!)} in Europe/Berlin`,
+  );
+  await sidebar.locator('label[for="report-kind-main"]').click();
+
   // The schedule's period says the same, and its hours are on the spreadsheet's clock, named.
   await sidebar.locator('#report-preset').selectOption('last7');
   await sidebar.locator('#save-schedule').click();

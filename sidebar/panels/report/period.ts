@@ -16,7 +16,7 @@ import {
   REALTIME_WINDOW_HOURS,
 } from '../../../src/core';
 import { el, field, replaceChildren } from '../../dom';
-import { utcMidnightOnSheetClock } from '../../time';
+import { sheetTime, utcMidnightOnSheetClock } from '../../time';
 import type { PartContext } from './part';
 
 export interface PeriodPicker {
@@ -79,8 +79,17 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
     else if (kind === 'main') replaceChildren(customBox, el('div', { class: 'row' }, field('From', fromInput), field('To', toInput)));
     else replaceChildren(customBox, field('First hour (UTC)', startInput, 'The report covers the 24 hours from this hour.'));
     const current = range();
-    replaceChildren(period, typeof current === 'string' ? current : current.description);
     const tz = ctx.timeZone();
+    // An hourly window is in UTC hours, as Engage takes them; its bounds on the sheet's clock follow.
+    const onSheetClock = (text: string) => sheetTime(Date.parse(`${text.replace(' ', 'T')}:00Z`), tz, { zone: false });
+    replaceChildren(
+      period,
+      typeof current === 'string'
+        ? current
+        : kind === 'main'
+          ? current.description
+          : `${current.description}, that is ${onSheetClock(current.fromDate)} to ${onSheetClock(current.toDate)} in ${tz}`,
+    );
     replaceChildren(
       daysNote,
       kind === 'main'
