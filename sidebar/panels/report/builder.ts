@@ -202,7 +202,10 @@ export class ReportBuilder {
     const signedIn = Boolean(this.ctx.state()?.session.signedIn);
     this.signedOut.hidden = signedIn;
     this.form.hidden = !signedIn;
-    if (!signedIn) this.schedule.close();
+    if (!signedIn) {
+      this.schedule.close();
+      this.here.show(null);
+    }
     replaceChildren(
       this.signedOut,
       notice(
