@@ -272,12 +272,14 @@ async function writeCalls(env: BenchEnvironment): Promise<void> {
   for (const [label, fromDate, toDate, breakdowns] of cases) {
     env.host.resetCounters();
     // Into Sheet1 (120,000 x 40), each report longer than the last: no grid to grow, nothing left over to clear.
+    // Each writes over the one before on purpose, as a user who answered "Replace them" would.
     const summary = env.host.call(
       'runReportToSheet',
       [
         { kind: 'main', entityId: BIG_PUBLISHER_ID, fromDate, toDate, breakdowns },
         { type: 'existingSheet', sheetName: 'Sheet1' },
         `bench-${perReport.length}`,
+        { choice: 'replace' },
       ],
       { user: OWNER },
     ) as { dataRows?: number };

@@ -7,7 +7,8 @@
  * `{ id, title, mount(container, ctx), shown?() }`. `mount` is called once, the first time
  * its tab opens, with its own container element and a PanelContext: `ctx.server` (the typed
  * google.script.run client from server.ts), `ctx.state()` / `ctx.onStateChange(fn)` /
- * `ctx.setState(s)` / `ctx.refreshState()` for sign-in and settings, and `ctx.showPanel(id)`.
+ * `ctx.setState(s)` / `ctx.refreshState()` for sign-in and settings, `ctx.showPanel(id)`, and
+ * `ctx.editReport(edit)`, which opens the Report tab with a report's settings (its panel's `edit`).
  * Build DOM with dom.ts (`el`, `field`, `notice`...): text only through textContent, only http(s)
  * URLs, never innerHTML. To add a panel, import it below and put it in PANELS in tab order.
  */
@@ -45,6 +46,10 @@ function start(root: HTMLElement): void {
       listeners.push(listener);
     },
     showPanel,
+    editReport(edit) {
+      showPanel(reportPanel.id);
+      reportPanel.edit?.(edit);
+    },
   };
 
   function showPanel(id: string): void {

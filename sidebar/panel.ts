@@ -4,7 +4,23 @@
  * the first time its tab opens, and calls `shown` each time the tab is opened again.
  */
 import type { ServerClient } from './server';
-import type { SidebarState } from '../src/core';
+import type { BuilderRequest, SavedReportInput, SidebarState, WrittenBlock } from '../src/core';
+
+/**
+ * A report to reopen in the Report tab's builder: one a Run to sheet wrote (its block's record keeps
+ * the report) or a saved report (from its block in the sheet, or from the Schedules tab's Edit).
+ */
+export type ReportEdit =
+  | { source: 'run'; range: string; block: WrittenBlock; report: BuilderRequest }
+  | {
+      source: 'schedule';
+      scheduleId: string;
+      name: string;
+      mine: boolean;
+      definition: SavedReportInput;
+      range?: string;
+      block?: WrittenBlock;
+    };
 
 export interface PanelContext {
   /** The typed server client (google.script.run as Promises). */
@@ -19,6 +35,8 @@ export interface PanelContext {
   onStateChange(listener: (state: SidebarState) => void): void;
   /** Switches to another tab by panel id. */
   showPanel(id: string): void;
+  /** Opens the Report tab with this report's settings in the builder, to change it and run or save it again. */
+  editReport(edit: ReportEdit): void;
 }
 
 export interface Panel {
@@ -30,4 +48,6 @@ export interface Panel {
   mount(container: HTMLElement, ctx: PanelContext): void;
   /** Called when the tab is opened again after the first time. */
   shown?(): void;
+  /** The Report tab: takes a report to reopen in its builder (after `mount`). */
+  edit?(edit: ReportEdit): void;
 }

@@ -4,13 +4,17 @@
  * left, and when the window closes. Apps Script counts 24 hours from the first use, not calendar days.
  */
 import { el } from './dom';
+import { sheetTime } from './time';
 import type { QuotaView } from '../src/core';
 
-/** A meter and one sentence; `unit` renders an amount ("1,234 fetches", "12 minutes"). */
-export function quotaBlock(id: string, title: string, view: QuotaView, unit: (amount: number) => string): HTMLElement {
+/**
+ * A meter and one sentence; `unit` renders an amount ("1,234 fetches", "12 minutes"); the restart is
+ * on the spreadsheet's clock (`timeZone`), named.
+ */
+export function quotaBlock(id: string, title: string, view: QuotaView, unit: (amount: number) => string, timeZone: string): HTMLElement {
   const left = Math.max(0, view.limit - view.used);
   const restarts = view.resetAt
-    ? ` The count restarts ${new Date(view.resetAt).toLocaleString([], { weekday: 'short', hour: '2-digit', minute: '2-digit' })}.`
+    ? ` The count restarts ${sheetTime(view.resetAt, timeZone, { weekday: true })}.`
     : ' Nothing was counted in the last 24 hours.';
   return el(
     'div',

@@ -20,10 +20,19 @@ export interface ScheduleFields {
   /** The controls, to put in a form. */
   node: HTMLElement;
   value(): Schedule;
+  /** Shows this schedule (a saved report reopened for editing). */
+  set(schedule: Schedule): void;
 }
 
-/** Controls for a schedule; `prefix` makes the element ids unique (e.g. "schedule" or "edit-<id>"). */
-export function scheduleFields(prefix: string, initial: Schedule = { every: 'day', hour: DEFAULT_HOUR }): ScheduleFields {
+/**
+ * Controls for a schedule; `prefix` makes the element ids unique (e.g. "schedule" or "edit-<id>");
+ * `timeZone` is the spreadsheet's, on whose clock the hours are, named in the hint.
+ */
+export function scheduleFields(
+  prefix: string,
+  initial: Schedule = { every: 'day', hour: DEFAULT_HOUR },
+  timeZone?: string,
+): ScheduleFields {
   const every = select(
     (Object.keys(EVERY_LABELS) as Schedule['every'][]).map((k) => [k, EVERY_LABELS[k]] as const),
     initial.every,
@@ -62,11 +71,22 @@ export function scheduleFields(prefix: string, initial: Schedule = { every: 'day
   const node = el(
     'div',
     { class: 'schedule-fields' },
-    field('Refresh', every, 'On the spreadsheet’s clock; the hourly trigger runs once within each hour.'),
+    field(
+      'Refresh',
+      every,
+      `On the spreadsheet’s clock${timeZone ? ` (${timeZone})` : ''}; the hourly trigger runs once within each hour.`,
+    ),
     detail,
   );
   return {
     node,
+    set(schedule) {
+      every.value = schedule.every;
+      if (schedule.every === 'hours') hours.value = String(schedule.hours);
+      if ('hour' in schedule) hour.value = String(schedule.hour);
+      if (schedule.every === 'week') weekday.value = schedule.weekday;
+      render();
+    },
     value(): Schedule {
       switch (every.value as Schedule['every']) {
         case 'hour':

@@ -1,15 +1,18 @@
 /**
  * The Account tab: sign-in (user name and password, or a pasted API token), the sign-in's age and
  * expiry, sign-out, the settings form, and the URL fetches this add-on made in the current 24 hours
- * against Apps Script's daily quota. Engage allows 2 logins an hour and a token lasts 30 days, so the
- * form says so before the user spends a login. The addresses a deployment may call are shown beside
- * the address fields; the server refuses others.
+ * against Apps Script's daily quota. Engage allows 2 logins an hour, counts failed ones, and a token
+ * lasts 30 days, so before each attempt the form says how many sign-ins are left this hour for the
+ * user name typed (the server's own count, signInAllowance), and at the last one suggests a pasted
+ * token; a pasted token is checked by the server before it is kept. The addresses a deployment may
+ * call are shown beside the address fields; the server refuses others.
  */
 import { FORMULA_RESERVE_SHARE, type SidebarState } from '../../src/core';
 import { el, field, notice, replaceChildren } from '../dom';
 import type { Panel, PanelContext } from '../panel';
 import { count, quotaBlock } from '../quota';
 import { failureText } from '../server';
+import { sheetClock, sheetTime } from '../time';
 
 /** Shows the fetch count as it is now: formulas and runs since the last state also fetched. */
 let refreshQuota: (() => void) | undefined;
@@ -72,7 +75,7 @@ function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext)
         { id: 'session-summary' },
         session.username ? `As ${session.username}` : 'With a pasted API token',
         ` · token ${age === 0 ? 'from today' : `${age} day${age === 1 ? '' : 's'} old`}`,
-        expires ? ` · ends ${expires.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' })}` : '',
+        expires ? ` · ends ${sheetTime(expires.getTime(), state.timeZone)}` : '',
       ),
       session.warning ? notice('warning', session.warning) : null,
       el('div', { class: 'actions' }, el('button', { type: 'submit', id: 'sign-out' }, 'Sign out')),
@@ -95,6 +98,9 @@ function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext)
     placeholder: 'you@example.com',
   });
   const password = el('input', { type: 'password', id: 'sign-in-password', autocomplete: 'current-password', required: true });
+  const submit = el('button', { type: 'submit', class: 'action', id: 'sign-in-submit' }, 'Sign in');
+  const allowance = el('div', { id: 'sign-in-allowance', 'aria-live': 'polite' });
+  const tokenBox = el('details', { class: 'alternative', id: 'token-details' });
   const form = el(
     'form',
     { id: 'sign-in-form' },
@@ -107,13 +113,70 @@ function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext)
       { class: 'hint' },
       'Engage allows 2 sign-ins an hour. A sign-in lasts 30 days; only its token is kept, in your own user properties, never your password.',
     ),
-    el('div', { class: 'actions' }, el('button', { type: 'submit', class: 'action', id: 'sign-in-submit' }, 'Sign in')),
+    allowance,
+    el('div', { class: 'actions' }, submit),
     status,
   );
+
+  /** Asks the server how many sign-ins the user name typed has left this hour, and says so before the attempt. */
+  let asked = 0;
+  const showAllowance = async () => {
+    const name = username.value.trim();
+    const mine = ++asked;
+    if (!name) {
+      replaceChildren(allowance);
+      submit.disabled = false;
+      return;
+    }
+    try {
+      const a = await ctx.server.signInAllowance(name);
+      if (mine !== asked) return;
+      submit.disabled = a.left === 0;
+      const useToken = el(
+        'button',
+        { type: 'button', class: 'link', id: 'sign-in-use-token', onclick: () => ((tokenBox.open = true), token.focus()) },
+        'Paste an API token instead',
+      );
+      if (a.left === 0)
+        replaceChildren(
+          allowance,
+          notice(
+            'warning',
+            el(
+              'span',
+              {},
+              `No sign-ins left this hour for ${name}: Engage allows ${a.limit} an hour, failed ones included. The next is possible at ${a.nextAt ? sheetClock(a.nextAt, state.timeZone) : 'the end of the hour'} (${state.timeZone}). `,
+              useToken,
+            ),
+          ),
+        );
+      else if (a.left === 1)
+        replaceChildren(
+          allowance,
+          notice(
+            'warning',
+            el(
+              'span',
+              {},
+              `1 of ${a.limit} sign-ins left this hour for ${name}: this is the last one until the hour is over. If you are not sure of the password, `,
+              useToken,
+              '.',
+            ),
+          ),
+        );
+      else replaceChildren(allowance, el('div', { class: 'hint' }, `${a.left} of ${a.limit} sign-ins left this hour for ${name}.`));
+    } catch {
+      // The count is a courtesy: the server's own guard still refuses a sign-in past the limit.
+    }
+  };
+  username.addEventListener('change', () => void showAllowance());
+  password.addEventListener('focus', () => void showAllowance());
+  // The form may be filled in before this runs (a password manager, the playground): read it once it is.
+  setTimeout(() => void showAllowance(), 0);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void busy(form, status, () => ctx.server.signIn(username.value, password.value)).then((s) => {
-      if (!s) return;
+      if (!s) return void showAllowance();
       password.value = '';
       ctx.setState(s);
       ctx.showPanel('report');
@@ -125,7 +188,7 @@ function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext)
   const tokenForm = el(
     'form',
     { id: 'token-form' },
-    field('API token', token, 'Created in Engage’s web interface. Use it to avoid the sign-in limit.'),
+    field('API token', token, 'Created in Engage’s web interface. It is checked with Engage before it is kept, and spends no sign-in.'),
     el('div', { class: 'actions' }, el('button', { type: 'submit', id: 'token-submit' }, 'Use token')),
     tokenStatus,
   );
@@ -138,7 +201,8 @@ function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext)
       ctx.showPanel('report');
     });
   });
-  replaceChildren(box, form, el('details', { class: 'alternative' }, el('summary', {}, 'Sign in with an API token instead'), tokenForm));
+  tokenBox.append(el('summary', {}, 'Sign in with an API token instead'), tokenForm);
+  replaceChildren(box, form, tokenBox);
 }
 
 function renderQuota(box: HTMLElement, state: SidebarState): void {
@@ -146,7 +210,7 @@ function renderQuota(box: HTMLElement, state: SidebarState): void {
   replaceChildren(
     box,
     el('h2', {}, 'Apps Script quota'),
-    quotaBlock('quota-urlfetch', 'URL fetches by Engage in the current 24 hours', state.quota.urlFetch, count),
+    quotaBlock('quota-urlfetch', 'URL fetches by Engage in the current 24 hours', state.quota.urlFetch, count, state.timeZone),
     el(
       'p',
       { class: 'hint' },

@@ -2,10 +2,11 @@
  * The Schedules panel: every saved report of this spreadsheet with its status (last success, last
  * attempt, rows, duration, next run, last error with trace ID, "sign in again"), and Edit, Run now,
  * Pause or Resume and Delete for the user's own. Edit opens a small form under the report: its name,
- * how often, paused, and the incremental option where the report allows it; the rest of the report
- * (publisher, breakdowns, filters, period, target) is what was saved from the Report tab.
- * Everything shown is text set through dom.ts: names, filters and error messages may carry API or
- * user text.
+ * how often, paused, and the incremental option where the report allows it, and "Change the report"
+ * reopens the report itself (publisher, period, breakdowns, filters, metrics) in the Report tab's
+ * builder, whose Schedule section then saves the changes to it. Delete asks first, in the page.
+ * Times are on the spreadsheet's clock, named. Everything shown is text set through dom.ts: names,
+ * filters and error messages may carry API or user text.
  */
 import {
   describeCompareWith,
@@ -20,22 +21,23 @@ import type { Panel, PanelContext } from '../panel';
 import { quotaBlock } from '../quota';
 import { scheduleFields } from '../schedule-fields';
 import { failureText } from '../server';
+import { sheetTime } from '../time';
 
-function when(isoText: string | undefined): string {
-  if (!isoText) return 'never';
-  const d = new Date(isoText);
-  return `${d.toLocaleDateString()} ${d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`;
-}
-
-function statusLines(view: ScheduleView): HTMLElement {
+function statusLines(view: ScheduleView, timeZone: string): HTMLElement {
   const s = view.status;
+  const when = (iso: string | undefined) => (iso ? sheetTime(iso, timeZone) : 'never');
   const lines = el('dl', { class: 'schedule-status' });
   const row = (label: string, value: string) => lines.append(el('dt', {}, label), el('dd', {}, value));
   // "23,777 rows in 1.2 s"; a refresh quicker than a twentieth of a second says no time rather than "in 0.0 s".
   const took = (s.durationMs ?? 0) >= 50 ? ` in ${((s.durationMs ?? 0) / 1000).toFixed(1)} s` : '';
   row('Last success', s.lastSuccess ? `${when(s.lastSuccess)}, ${(s.rows ?? 0).toLocaleString('en-US')} rows${took}` : 'never');
   row('Last attempt', when(s.lastAttempt));
-  row('Next run', view.paused ? 'paused' : s.nextRun ? `from ${when(s.nextRun)}` : 'at the next hourly run');
+  // A slot already begun is served by the next hourly run, whenever within its hour that comes.
+  const due = s.nextRun && Date.parse(s.nextRun) <= Date.now();
+  row(
+    'Next run',
+    view.paused ? 'paused' : !s.nextRun || due ? 'due: the next hourly run refreshes it' : `in the hour from ${when(s.nextRun)}`,
+  );
   if (s.lastError)
     row(
       'Last error',
@@ -58,7 +60,13 @@ function badge(view: ScheduleView): HTMLElement | null {
  * The edit form of one saved report: name, schedule, paused and (where allowed) incremental. Saving
  * sends the whole definition back with those fields changed, through updateSchedule.
  */
-function editForm(view: ScheduleView, save: (definition: SavedReportInput) => Promise<boolean>, close: () => void): HTMLFormElement {
+function editForm(
+  view: ScheduleView,
+  timeZone: string,
+  save: (definition: SavedReportInput) => Promise<boolean>,
+  close: () => void,
+  changeReport: () => void,
+): HTMLFormElement {
   const prefix = `edit-${view.id}`;
   const definition = view.definition;
   const name = el('input', {
@@ -69,7 +77,7 @@ function editForm(view: ScheduleView, save: (definition: SavedReportInput) => Pr
     value: definition.name,
     autocomplete: 'off',
   });
-  const schedule = scheduleFields(prefix, definition.schedule);
+  const schedule = scheduleFields(prefix, definition.schedule, timeZone);
   const paused = el('input', { type: 'checkbox', id: `${prefix}-paused`, class: 'edit-paused', checked: view.paused });
   // Incremental is offered only when the report could merge by day (checkSavedReport's own rule).
   const canMerge = incrementalProblem({ ...definition, totals: false }) === undefined && !definition.totals;
@@ -92,7 +100,12 @@ function editForm(view: ScheduleView, save: (definition: SavedReportInput) => Pr
     el(
       'div',
       { class: 'hint' },
-      `Period at each refresh: ${describePeriod(definition.period)}. To change the report itself, save it again from the Report tab.`,
+      `Period at each refresh: ${describePeriod(definition.period)}. `,
+      el(
+        'button',
+        { type: 'button', class: 'link edit-report', onclick: changeReport },
+        'Change the report (publisher, period, breakdowns, filters, metrics)',
+      ),
     ),
     problem,
     el(
@@ -139,7 +152,7 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
     const minutes = (ms: number) => `${Math.round(ms / 60_000)} min`;
     replaceChildren(
       runtimeBox,
-      quotaBlock('schedule-runtime', 'Your trigger time in the current 24 hours', list.triggerRuntime, minutes),
+      quotaBlock('schedule-runtime', 'Your trigger time in the current 24 hours', list.triggerRuntime, minutes, list.timeZone),
       el(
         'p',
         { class: 'hint' },
@@ -185,9 +198,18 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
                 editBox,
                 editForm(
                   view,
+                  list.timeZone,
                   (definition) =>
                     perform(() => ctx.server.updateSchedule(view.id, definition), `Saved the changes to “${definition.name}”.`),
                   closeEdit,
+                  () =>
+                    ctx.editReport({
+                      source: 'schedule',
+                      scheduleId: view.id,
+                      name: view.name,
+                      mine: view.mine,
+                      definition: view.definition,
+                    }),
                 ),
               );
               editButton.setAttribute('aria-expanded', 'true');
@@ -196,6 +218,45 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
           },
           'Edit',
         );
+        const actions = el(
+          'div',
+          { class: 'actions' },
+          editButton,
+          act('Run now', async () => (await ctx.server.runScheduleNow(view.id)).list),
+          act(view.paused ? 'Resume' : 'Pause', () => ctx.server.pauseSchedule(view.id, !view.paused)),
+        );
+        // Delete asks first, in the page: the saved report and its schedule go, the data stays.
+        const deleteButton = el('button', { type: 'button', class: 'secondary', disabled: !view.mine }, 'Delete');
+        const restoreActions = () => replaceChildren(actions, ...buttons);
+        deleteButton.addEventListener('click', () =>
+          replaceChildren(
+            actions,
+            el(
+              'div',
+              { class: 'notice notice-warning delete-confirm', role: 'alertdialog', 'aria-label': `Delete ${view.name}` },
+              `Delete “${view.name}”? It will no longer refresh; the data it wrote stays in the sheet.`,
+              el(
+                'div',
+                { class: 'actions' },
+                el(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'action confirm-delete',
+                    onclick: () =>
+                      void perform(() => ctx.server.deleteSchedule(view.id), `Deleted “${view.name}”.`).then(
+                        (ok) => ok || restoreActions(),
+                      ),
+                  },
+                  'Delete',
+                ),
+                el('button', { type: 'button', class: 'cancel-delete', onclick: restoreActions }, 'Keep it'),
+              ),
+            ),
+          ),
+        );
+        actions.appendChild(deleteButton);
+        const buttons = Array.from(actions.childNodes);
         return el(
           'article',
           { class: 'schedule', 'data-id': view.id },
@@ -208,15 +269,8 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
           view.status.needsSignIn
             ? notice('warning', 'Sign in again: the Engage sign-in of whoever saved this report is missing, expired or was refused.')
             : null,
-          statusLines(view),
-          el(
-            'div',
-            { class: 'actions' },
-            editButton,
-            act('Run now', async () => (await ctx.server.runScheduleNow(view.id)).list),
-            act(view.paused ? 'Resume' : 'Pause', () => ctx.server.pauseSchedule(view.id, !view.paused)),
-            act('Delete', () => ctx.server.deleteSchedule(view.id)),
-          ),
+          statusLines(view, list.timeZone),
+          actions,
           editBox,
         );
       }),

@@ -19,6 +19,7 @@
 export type {
   BlockPlacement,
   Cache,
+  CellsFound,
   Cell,
   Clock,
   Compressor,
@@ -29,6 +30,7 @@ export type {
   Lock,
   ReportSheet,
   SheetBlock,
+  SheetContents,
   SheetWriter,
   Sleeper,
   WrittenBlock,
@@ -49,14 +51,14 @@ export {
 export { TransportError, TriggerQuotaError, userMessage, ValidationError, type TransportFailureKind } from './errors';
 export { FORMULA_TIME_BUDGET_MS, PREVIEW_TIME_BUDGET_MS } from './budgets';
 
-export { A1_CELL_PATTERN, a1Cell, splitCellReference } from './util/a1-notation';
+export { A1_CELL_PATTERN, a1Cell, cellPosition, rangeReference, splitCellReference } from './util/a1-notation';
 export { isDate, MS_PER_HOUR } from './util/dates';
 export { SUPPORTED_CURRENCY_CODES } from './util/currencies';
 export { formatCount, quoted } from './util/text';
 
 export { FORMULA_RESERVE_SHARE, type QuotaView } from './api/daily-quota';
 export { allowedByWhitelist, isLoopbackUrl, type Deployment } from './api/deployment';
-export { buildFilter, FILTER_OPERATORS, type FilterCondition, type FilterOperator } from './api/filters';
+export { buildFilter, FILTER_OPERATORS, parseFilter, type FilterCondition, type FilterOperator } from './api/filters';
 export { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem, metricAvailabilityProblem } from './api/report-fields';
 export { availableMetrics, defaultMetrics, METRIC_GROUPS, METRIC_INFO, metricLabel, metricNote } from './api/report-metrics';
 export { compareDefaultMetrics, describeCompareWith, earlierPeriod } from './api/compare-periods';
@@ -106,9 +108,18 @@ export type { RefreshSummary } from './schedules/refresh-runner';
 export { SavedReportStore } from './schedules/saved-report-store';
 export { incrementalProblem, type SavedReportInput } from './schedules/saved-reports';
 export { WEEKDAYS, type Schedule, type Weekday } from './schedules/schedule';
-export { describePeriod, periodForPreset, savedReportFromBuilder } from './schedules/schedule-draft';
-export { ScheduleService, TRIGGERS_PER_USER, type ScheduleList, type ScheduleView } from './schedules/schedule-service';
+export { builderRequestOfSaved, describePeriod, periodForPreset, savedReportFromBuilder } from './schedules/schedule-draft';
+export { OWNER_ID_KEY, ScheduleService, TRIGGERS_PER_USER, type ScheduleList, type ScheduleView } from './schedules/schedule-service';
 
 export { EngageAddon, type AddonDeps } from './addon/engage-addon';
-export { EngageSession, type SidebarState } from './addon/session';
-export { checkRunId, SidebarReports, type Publisher, type RunProgress, type RunToSheetSummary } from './addon/sidebar-reports';
+export { EngageSession, type SidebarState, type SignInAllowance } from './addon/session';
+export {
+  checkRunId,
+  SidebarReports,
+  type Publisher,
+  type RunNeedsAnswer,
+  type RunProgress,
+  type RunToSheetSummary,
+} from './addon/sidebar-reports';
+export type { ReportAtCell } from './addon/report-at-cell';
+export type { RunPlacement, WriteChoice, WriteQuestion } from './addon/run-placement';

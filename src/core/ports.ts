@@ -138,6 +138,22 @@ export interface SheetWriter {
   sheetNames(): string[];
 }
 
+/** The cells holding something (a value or a formula) in an area, or null when there are none. */
+export interface CellsFound {
+  count: number;
+  /** The smallest rectangle around them. */
+  box: WrittenBlock;
+}
+
+/** What Run to sheet reads of the cells it is about to write, to ask before writing over them. */
+export interface SheetContents {
+  /**
+   * The cells of `area` that hold something, leaving out those inside `except`; null when there are
+   * none or the sheet does not exist. `area` may reach past the sheet's grid: only its cells count.
+   */
+  contentIn(area: WrittenBlock, except?: WrittenBlock): CellsFound | null;
+}
+
 /** The sheet of a saved report: the shared writer, plus reading back the last block and the status note. */
 export interface ReportSheet extends SheetWriter {
   /** Values (header first) of a block written earlier, or null when the sheet no longer has it. */

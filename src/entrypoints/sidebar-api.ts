@@ -3,7 +3,7 @@
  * who has the sidebar open. Arguments and results are plain data; a failure reaches the sidebar's
  * failure handler as an Error whose message is one sentence that says what to do next.
  */
-import type { SidebarState } from '../core';
+import type { SidebarState, SignInAllowance } from '../core';
 import { createSession } from '../gas/addon-services';
 import { withUserMessage } from './user-errors';
 
@@ -19,7 +19,18 @@ export function signIn(username: unknown, password: unknown): SidebarState {
 }
 
 /**
- * Signs in with an API token created in Engage's web interface, instead of a password.
+ * How many sign-ins are left this hour for a user name, by the add-on's own count (Engage allows 2 an
+ * hour and counts failed ones): shown before each attempt. Sends nothing.
+ * @param {string} username The Engage user name typed in the sign-in form.
+ * @return {Object} {left, limit, nextAt}: nextAt (ISO) when none is left.
+ */
+export function signInAllowance(username: unknown): SignInAllowance {
+  return withUserMessage(() => createSession().signInAllowance(username));
+}
+
+/**
+ * Signs in with an API token created in Engage's web interface, instead of a password. The token is
+ * checked with one request (the publisher list) first, and kept only when Engage accepts it.
  * @param {string} token The token.
  * @return {Object} The sidebar's state after signing in.
  */

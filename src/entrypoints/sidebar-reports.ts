@@ -3,7 +3,15 @@
  * progress, "Insert formula" and "Add chart". Thin: read the arguments, call the core
  * (SidebarReports) or the spreadsheet adapters, and turn a failure into one sentence.
  */
-import { builderMessage, checkRunId, type Publisher, type RunProgress, type RunToSheetSummary } from '../core';
+import {
+  builderMessage,
+  checkRunId,
+  type Publisher,
+  type ReportAtCell,
+  type RunNeedsAnswer,
+  type RunProgress,
+  type RunToSheetSummary,
+} from '../core';
 import { addRevenueChart, resolvePlacement, sheetContext, writeFormulaAtActiveCell } from '../gas/report-targets';
 import { refreshCellReference } from '../gas/refresh-cell';
 import { createSidebarReports } from '../gas/sidebar-report-services';
@@ -18,28 +26,35 @@ export function listPublishers(): Publisher[] {
 }
 
 /**
- * The sheets of this spreadsheet and the active cell, for the sidebar's target picker.
- * @return {Object} {sheets, activeCell}.
+ * The sheets of this spreadsheet and the active cell, for the sidebar's target picker, and the report
+ * whose block holds the active cell (written by Run to sheet or by a saved report), to reopen it.
+ * @return {Object} {sheets, activeCell, reportHere}: reportHere is null when no report wrote the cell.
  */
-export function getSheetContext(): { sheets: string[]; activeCell: string } {
-  return withUserMessage(() => sheetContext(SpreadsheetApp.getActiveSpreadsheet()));
+export function getSheetContext(): { sheets: string[]; activeCell: string; reportHere: ReportAtCell | null } {
+  return withUserMessage(() => {
+    const { at, ...context } = sheetContext(SpreadsheetApp.getActiveSpreadsheet());
+    return { ...context, reportHere: at ? createSidebarReports().reportAt(at) : null };
+  });
 }
 
 /**
  * Runs a report built in the sidebar and writes header and rows in one batch, once every page has
- * arrived. Progress can be read meanwhile with getRunProgress(runId).
+ * arrived. Progress can be read meanwhile with getRunProgress(runId). Cells that hold something other
+ * than this report's earlier block at the same place are not written over unasked: the run writes
+ * nothing and returns {question}, and the sidebar runs it again with the user's choice.
  * @param {Object} request The report (see BuilderRequest).
- * @param {Object} target {type: 'newSheet'|'existingSheet'|'activeCell', sheetName}.
+ * @param {Object} target {type: 'newSheet'|'existingSheet'|'activeCell', sheetName, cell}.
  * @param {string} runId An id the sidebar chose for this run.
- * @return {Object} What was written, with a preview of the first rows.
+ * @param {Object=} options {choice: 'replace'|'append'|'newSheet', editing: true when the report was reopened from its block}.
+ * @return {Object} What was written, with a preview of the first rows; or {question} when nothing was.
  */
-export function runReportToSheet(request: unknown, target: unknown, runId: unknown): RunToSheetSummary {
+export function runReportToSheet(request: unknown, target: unknown, runId: unknown, options?: unknown): RunToSheetSummary | RunNeedsAnswer {
   return withUserMessage(() => {
     const r = createSidebarReports();
     // The report and the run id are checked before the target, so a bad report is what the user hears of first.
     r.formula(request);
     checkRunId(runId);
-    return r.runToSheet(request, resolvePlacement(SpreadsheetApp.getActiveSpreadsheet(), target), runId);
+    return r.runToSheet(request, resolvePlacement(SpreadsheetApp.getActiveSpreadsheet(), target), runId, options);
   }, builderMessage);
 }
 

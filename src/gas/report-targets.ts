@@ -5,24 +5,18 @@
  */
 import {
   type BlockPlacement,
+  cellPosition,
   checkRunTarget,
   isDate,
   MAIN_BREAKDOWNS,
   PUBLISHER_BREAKDOWN,
   quoted,
-  SHEET_NAME_MAX_CHARS,
+  type RunPlacement,
   ValidationError,
   type WrittenBlock,
 } from '../core';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
-
-/** A sheet name not yet used: "Engage report", "Engage report (2)", ... */
-function freeSheetName(ss: Spreadsheet, wanted: string): string {
-  const base = wanted.trim().slice(0, SHEET_NAME_MAX_CHARS - 6) || 'Engage report';
-  if (!ss.getSheetByName(base)) return base;
-  for (let n = 2; ; n++) if (!ss.getSheetByName(`${base} (${n})`)) return `${base} (${n})`;
-}
 
 /** The cell the user has selected (the current cell, else the top-left of the active range). */
 function selectedCell(ss: Spreadsheet): GoogleAppsScript.Spreadsheet.Range {
@@ -31,19 +25,23 @@ function selectedCell(ss: Spreadsheet): GoogleAppsScript.Spreadsheet.Range {
   return cell;
 }
 
-export function resolvePlacement(ss: Spreadsheet, target: unknown): BlockPlacement {
+/** The name the server gives a new sheet when none is typed. */
+const NEW_SHEET_NAME = 'Engage report';
+
+export function resolvePlacement(ss: Spreadsheet, target: unknown): RunPlacement {
   const t = checkRunTarget(target);
   switch (t.type) {
     case 'newSheet': {
       // The name only: the writer inserts the sheet once every page has arrived, so a failed run
-      // leaves no empty sheet behind.
-      return { sheetName: freeSheetName(ss, t.sheetName ?? 'Engage report'), row: 1, column: 1 };
+      // leaves no empty sheet behind. A name already taken is the core's question (run-placement.ts).
+      return { sheetName: (t.sheetName ?? '').trim() || NEW_SHEET_NAME, row: 1, column: 1, newSheet: true };
     }
     case 'existingSheet': {
       const name = t.sheetName;
       if (!ss.getSheetByName(name))
         throw ValidationError.single('target', `the sheet ${quoted(name)} does not exist any more: pick another one`);
-      return { sheetName: name, row: 1, column: 1 };
+      const at = cellPosition(t.cell ?? 'A1')!;
+      return { sheetName: name, row: at.row, column: at.column };
     }
     case 'activeCell': {
       const cell = selectedCell(ss);
@@ -52,14 +50,16 @@ export function resolvePlacement(ss: Spreadsheet, target: unknown): BlockPlaceme
   }
 }
 
-/** Sheet names and the active cell, for the target picker. */
-export function sheetContext(ss: Spreadsheet): { sheets: string[]; activeCell: string } {
+/** Sheet names and the active cell, for the target picker; `at` is the active cell's place, when there is one. */
+export function sheetContext(ss: Spreadsheet): { sheets: string[]; activeCell: string; at?: BlockPlacement } {
   const cell = ss.getCurrentCell() ?? ss.getActiveRange();
   const sheets = ss
     .getSheets()
     .filter((s) => !s.isSheetHidden?.())
     .map((s) => s.getName());
-  return { sheets, activeCell: cell ? `${cell.getSheet().getName()}!${cell.getA1Notation()}` : '' };
+  if (!cell) return { sheets, activeCell: '' };
+  const sheetName = cell.getSheet().getName();
+  return { sheets, activeCell: `${sheetName}!${cell.getA1Notation()}`, at: { sheetName, row: cell.getRow(), column: cell.getColumn() } };
 }
 
 /**

@@ -8,17 +8,19 @@
  */
 import {
   type BlockPlacement,
+  type CellsFound,
   cellsAdded,
   checkCellRoom,
   type GridSize,
   type SheetBlock,
+  type SheetContents,
   type SheetWriter,
   type WrittenBlock,
 } from '../core';
 
 const HEADER_BACKGROUND = '#f1f3f4';
 
-export class SpreadsheetWriter implements SheetWriter {
+export class SpreadsheetWriter implements SheetWriter, SheetContents {
   constructor(private readonly spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet) {}
 
   write(placement: BlockPlacement, block: SheetBlock, previous?: WrittenBlock): WrittenBlock {
@@ -68,6 +70,53 @@ export class SpreadsheetWriter implements SheetWriter {
 
   sheetNames(): string[] {
     return this.spreadsheet.getSheets().map((sheet) => sheet.getName());
+  }
+
+  /**
+   * The cells of `area` holding a value or a formula, outside `except`, read in one call (values and
+   * formulas of the part of `area` up to the sheet's last row and column with content).
+   */
+  contentIn(area: WrittenBlock, except?: WrittenBlock): CellsFound | null {
+    const sheet = this.spreadsheet.getSheetByName(area.sheetName);
+    if (!sheet) return null;
+    const rows = Math.min(area.row + area.rows - 1, sheet.getLastRow()) - area.row + 1;
+    const columns = Math.min(area.column + area.columns - 1, sheet.getLastColumn()) - area.column + 1;
+    if (rows < 1 || columns < 1) return null;
+    const range = sheet.getRange(area.row, area.column, rows, columns);
+    const values = range.getValues();
+    const formulas = range.getFormulas();
+    const inside = (r: number, c: number) =>
+      !!except &&
+      except.sheetName === area.sheetName &&
+      r >= except.row &&
+      r < except.row + except.rows &&
+      c >= except.column &&
+      c < except.column + except.columns;
+    let count = 0;
+    let top = Infinity;
+    let bottom = -1;
+    let left = Infinity;
+    let right = -1;
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < columns; c++) {
+        if (values[r]![c] === '' && formulas[r]![c] === '') continue;
+        if (inside(area.row + r, area.column + c)) continue;
+        count++;
+        top = Math.min(top, r);
+        bottom = Math.max(bottom, r);
+        left = Math.min(left, c);
+        right = Math.max(right, c);
+      }
+    }
+    if (count === 0) return null;
+    const box = {
+      sheetName: area.sheetName,
+      row: area.row + top,
+      column: area.column + left,
+      rows: bottom - top + 1,
+      columns: right - left + 1,
+    };
+    return { count, box };
   }
 
   /**

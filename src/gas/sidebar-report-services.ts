@@ -1,19 +1,26 @@
 /**
  * Builds the report builder's use cases (core SidebarReports) from Apps Script services for one
- * execution: the user's session, the sheet writer, the document's properties (where each written block is
- * remembered) and the user's cache (run progress).
+ * execution: the user's session, the sheet writer (which also reads what the cells to be written hold),
+ * the document's properties (where each written block is remembered, and the saved reports whose
+ * blocks a run must not write over unasked) and the user's cache (run progress).
  */
-import { SidebarReports } from '../core';
+import { OWNER_ID_KEY, SavedReportStore, SidebarReports } from '../core';
 import { createSession } from './addon-services';
 import { SpreadsheetWriter } from './sheet-writer';
-import { PropertiesStore, ServiceCache, systemClock } from './stores';
+import { PropertiesStore, ServiceCache, ServiceLock, systemClock } from './stores';
 
 export function createSidebarReports(): SidebarReports {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const writer = new SpreadsheetWriter(spreadsheet);
+  const documentStore = new PropertiesStore(PropertiesService.getDocumentProperties());
   return new SidebarReports({
     session: createSession(),
-    writer: new SpreadsheetWriter(spreadsheet),
-    documentStore: new PropertiesStore(PropertiesService.getDocumentProperties()),
+    writer,
+    contents: writer,
+    // Read only here (where saved reports last wrote); the lock guards their index when it changes.
+    savedReports: new SavedReportStore({ store: documentStore, lock: new ServiceLock(LockService.getDocumentLock()), clock: systemClock }),
+    ownerId: () => PropertiesService.getUserProperties().getProperty(OWNER_ID_KEY),
+    documentStore,
     progressCache: new ServiceCache(CacheService.getUserCache()),
     clock: systemClock,
     timeZone: spreadsheet.getSpreadsheetTimeZone(),

@@ -45,7 +45,10 @@ it('refuses an address outside the whitelist with the allowed prefixes, and coun
   await sidebar.locator('#tab-account').click();
   await eventually(async () =>
     expect(await sidebar.locator('#quota-urlfetch .quota-text').innerText()).toMatch(
-      new RegExp(`^${used} of 20,000 used, ${(20_000 - used).toLocaleString('en-US')} left\\. The count restarts `),
+      new RegExp(
+        `^${used} of 20,000 used, ${(20_000 - used).toLocaleString('en-US')} left\\. ` +
+          'The count restarts \\w{3} \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d \\(Europe/Berlin\\)\\.$',
+      ),
     ),
   );
   expect(await sidebar.locator('#quota-urlfetch meter').getAttribute('value')).toBe(String(used));

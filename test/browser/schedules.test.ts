@@ -1,11 +1,14 @@
 /**
- * Browser test of scheduled refresh from the sidebar in the playground: a report built in the Report
- * tab is saved to a schedule through its Schedule section, the Schedules tab lists it with its status,
- * its schedule is edited, it is run now (the data lands in the grid), paused and deleted, and the
- * user's hourly trigger comes and goes with it.
+ * Browser test of scheduled refresh from the sidebar in the playground (its sidebar is 300 px wide): a
+ * report built in the Report tab is saved to a schedule through its Schedule section, the Schedules
+ * tab lists it with its status (every time on the spreadsheet's clock, named, and a next run never in
+ * the past), its schedule is edited, and so is the report itself (publisher, period, breakdowns,
+ * filters, metrics) in the builder; it is run now (the data lands in the grid), a cell of its block
+ * leads back to it, it is paused, and deleted after an in-page confirmation; the user's hourly
+ * trigger comes and goes with it.
  */
 import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
-import { eventually, openPlayground, type BrowserPlayground } from '../support/browser';
+import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground } from '../support/browser';
 
 jest.setTimeout(90_000);
 
@@ -19,6 +22,25 @@ afterAll(async () => {
 });
 
 const triggers = () => b.playground.host.triggers.filter((t) => t.user === b.playground.user);
+/** "2026-11-20 14:05 (Europe/Berlin)": an ISO time on the playground spreadsheet's clock, as the sidebar must show it. */
+function berlin(iso: string): string {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Berlin',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(new Date(iso))
+      .map((part) => [part.type, part.value]),
+  );
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} (Europe/Berlin)`;
+}
+type Listed = { reports: Array<{ id: string; status: { lastSuccess?: string; lastAttempt?: string; nextRun?: string } }> };
+const listed = () => b.playground.host.call('listSchedules', [], { user: b.playground.user }) as Listed;
 const savedDefinitions = () =>
   [...b.playground.host.properties('document').entries()]
     .filter(([key]) => key.startsWith('engage.sr.def.'))
@@ -84,7 +106,9 @@ describe('scheduled refresh from the sidebar', () => {
     );
     const status = await item.locator('.schedule-status').innerText();
     expect(status).toMatch(/Last success\s+never/);
-    expect(status).toMatch(/Next run\s+from /);
+    // Never refreshed: it is due, and the next hourly run takes it (never a "next run" already past).
+    expect(status).toMatch(/Next run\s+due: the next hourly run refreshes it/);
+    expect(await sidebar.locator('#schedule-edit-hint, .schedule-summary').first().innerText()).toContain('(Europe/Berlin)');
     // The day's trigger runtime: nothing run yet, 90 minutes on a consumer account.
     expect(await sidebar.locator('#schedule-runtime .quota-text').innerText()).toBe(
       '0 min of 90 min used, 90 min left. Nothing was counted in the last 24 hours.',
@@ -119,16 +143,104 @@ describe('scheduled refresh from the sidebar', () => {
     ]);
   });
 
-  it('runs it now: the rows land in the grid and the status shows them', async () => {
+  it('changes the report itself from Edit: the builder opens with it, and saving keeps the changes for its refreshes', async () => {
+    const { sidebar } = b;
+    const item = sidebar.locator('article.schedule');
+    await item.getByRole('button', { name: 'Edit' }).click();
+    await item.getByRole('button', { name: 'Change the report (publisher, period, breakdowns, filters, metrics)' }).click();
+
+    // The Report tab holds the saved report: its publisher, period, breakdowns, sort and metrics.
+    await eventually(async () => expect(await sidebar.locator('#tab-report').getAttribute('aria-selected')).toBe('true'));
+    await eventually(async () =>
+      expect(await sidebar.locator('#report-editing').innerText()).toBe(
+        'Editing the saved report “Revenue every 6 hours”. Run to sheet writes it again from Scheduled!B2; Save to schedule keeps the changes for its refreshes. Stop editing',
+      ),
+    );
+    expect(await sidebar.locator('#report-publisher').inputValue()).toBe(BIG_PUBLISHER_ID);
+    expect(await sidebar.locator('#report-preset').inputValue()).toBe('last7');
+    expect(await sidebar.locator('#report-sort').inputValue()).toBe('day');
+    expect(await sidebar.locator('#report-order').inputValue()).toBe('asc');
+    expect(await sidebar.locator('#metrics-summary').innerText()).toBe('7, the default set');
+
+    // Another period, a second breakdown, a filter and fewer metrics.
+    await sidebar.locator('#report-preset').selectOption('last14');
+    await chooseBreakdowns(sidebar, ['day', 'country']);
+    await sidebar.locator('#filter-add').click();
+    await sidebar.locator('.filter-row .filter-field').selectOption('revenue');
+    await sidebar.locator('.filter-row .filter-operator').selectOption('gt');
+    await sidebar.locator('.filter-row .filter-value').fill('1');
+    await sidebar.locator('#metrics-picker summary').click();
+    await sidebar.locator('input[name=metric][value=viewabilityRate]').uncheck();
+
+    await sidebar.locator('#save-schedule').click();
+    await eventually(async () => expect(await sidebar.locator('#schedule-form').isVisible()).toBe(true));
+    expect(await sidebar.locator('#schedule-name').inputValue()).toBe('Revenue every 6 hours');
+    expect(await sidebar.locator('#schedule-every').inputValue()).toBe('hours');
+    expect(await sidebar.locator('#schedule-sheet').inputValue()).toBe('Scheduled');
+    expect(await sidebar.locator('#schedule-cell').inputValue()).toBe('B2');
+    expect(await sidebar.locator('#schedule-period').innerText()).toBe('the 14 days before today (UTC days).');
+    await sidebar.locator('#schedule-save').click();
+    await eventually(async () =>
+      expect(await sidebar.locator('#schedule-outcome .notice-success').innerText()).toContain('Saved “Revenue every 6 hours”'),
+    );
+    // The same saved report, changed: one definition, its schedule kept.
+    expect(savedDefinitions()).toEqual([
+      expect.objectContaining({
+        name: 'Revenue every 6 hours',
+        entityId: BIG_PUBLISHER_ID,
+        breakdowns: ['day', 'country'],
+        filter: 'revenue:gt:1',
+        period: { type: 'lastDays', days: 14, endingYesterday: true },
+        metrics: ['paidPvs', 'totalPvs', 'revenue', 'rpmByPvs', 'paidClicks', 'paidCtrByPvs'],
+        schedule: { every: 'hours', hours: 6 },
+        target: { sheetName: 'Scheduled', cell: 'B2' },
+      }),
+    ]);
+    await sidebar.locator('#report-stop-editing').click();
+    await sidebar.locator('#tab-schedules').click();
+  });
+
+  it('runs it now: the rows land in the grid and the status shows them, on the spreadsheet’s clock', async () => {
     const { sidebar, page, playground } = b;
     const item = sidebar.locator('article.schedule');
     await item.getByRole('button', { name: 'Run now' }).click();
-    await eventually(async () => expect(await item.locator('.schedule-status').innerText()).toMatch(/Last success\s+.*7 rows in/), 60_000);
+    await eventually(async () => expect(await item.locator('.schedule-status').innerText()).toMatch(/Last success\s+.*rows in/), 60_000);
     expect(await item.locator('.schedule-badge').innerText()).toBe('up to date');
-    expect(playground.host.getValues('Scheduled', 'B2:B2')[0]![0]).toBe('day');
+    expect(playground.host.getValues('Scheduled', 'B2:D2')[0]).toEqual(['day', 'country.id', 'country.name']);
     const days = playground.host.getValues('Scheduled', 'B3:B9').map((row) => row[0]);
     expect(days.every((d) => d instanceof Date)).toBe(true);
     await eventually(async () => expect(await page.locator('#sheet-tabs').innerText()).toContain('Scheduled'));
+    // Every time in the spreadsheet's zone with its name, and the next run ahead.
+    const status = listed().reports[0]!.status;
+    const text = await item.locator('.schedule-status').innerText();
+    expect(text).toContain(`Last success\n${berlin(status.lastSuccess!)}, `);
+    expect(text).toContain(`Last attempt\n${berlin(status.lastAttempt!)}`);
+    expect(Date.parse(status.nextRun!)).toBeGreaterThan(Date.now());
+    expect(text).toContain(`Next run\nin the hour from ${berlin(status.nextRun!)}`);
+  });
+
+  it('a cell of its block leads back to it in the builder', async () => {
+    const { sidebar, page, playground } = b;
+    await page.locator('#sheet-tabs button', { hasText: 'Scheduled' }).click();
+    await page.locator('#grid td[data-a1="C5"]').click();
+    await eventually(() => expect(playground.host.state.spreadsheet.activeRange).toMatchObject({ row: 5, column: 3 }));
+    await sidebar.locator('#tab-report').click();
+    await sidebar.locator('#report-kind-label').click();
+    const found = sidebar.locator('#report-found');
+    await eventually(async () =>
+      expect(await found.innerText()).toMatch(
+        /^The selected cell is in the saved report “Revenue every 6 hours” \(Scheduled!B2:[A-Z]+\d+\)\. Edit this report$/,
+      ),
+    );
+    await found.getByRole('button', { name: 'Edit this report' }).click();
+    await eventually(async () =>
+      expect(await sidebar.locator('#report-editing').innerText()).toContain(
+        'Editing the saved report “Revenue every 6 hours” (Scheduled!B2:',
+      ),
+    );
+    expect(await sidebar.locator('.filter-row .filter-value').inputValue()).toBe('1');
+    await sidebar.locator('#report-stop-editing').click();
+    await sidebar.locator('#tab-schedules').click();
   });
 
   it('pauses it, which removes the hourly trigger, and resumes it', async () => {
@@ -143,10 +255,30 @@ describe('scheduled refresh from the sidebar', () => {
     expect(triggers()).toHaveLength(1);
   });
 
-  it('deletes it: the list is empty, the trigger gone, and the data stays in the sheet', async () => {
+  it('asks before deleting it, in the page; Keep it keeps it', async () => {
+    const { sidebar } = b;
+    const item = sidebar.locator('article.schedule');
+    await item.getByRole('button', { name: 'Delete' }).click();
+    const confirm = item.locator('.delete-confirm');
+    await eventually(async () =>
+      expect(await confirm.innerText()).toBe(
+        'Delete “Revenue every 6 hours”? It will no longer refresh; the data it wrote stays in the sheet.\nDelete\nKeep it',
+      ),
+    );
+    expect(savedDefinitions()).toHaveLength(1);
+    expect(b.dialogs).toEqual([]);
+    await confirm.getByRole('button', { name: 'Keep it' }).click();
+    expect(await item.locator('.delete-confirm').count()).toBe(0);
+    expect(await item.getByRole('button', { name: 'Run now' }).count()).toBe(1);
+    expect(savedDefinitions()).toHaveLength(1);
+  });
+
+  it('deletes it once confirmed: the list is empty, the trigger gone, and the data stays in the sheet', async () => {
     const { sidebar, playground } = b;
     await sidebar.locator('article.schedule').getByRole('button', { name: 'Delete' }).click();
+    await sidebar.locator('article.schedule .delete-confirm').getByRole('button', { name: 'Delete' }).click();
     await eventually(async () => expect(await sidebar.locator('#panel-schedules').innerText()).toContain('No saved reports yet'));
+    expect(await sidebar.locator('#panel-schedules [role="status"]').first().innerText()).toBe('Deleted “Revenue every 6 hours”.');
     expect(await sidebar.locator('article.schedule').count()).toBe(0);
     expect(savedDefinitions()).toEqual([]);
     expect(triggers()).toHaveLength(0);

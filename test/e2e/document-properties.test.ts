@@ -32,9 +32,13 @@ describe('Run to sheet block records', () => {
     call('runReportToSheet', REQUEST, { type: 'newSheet', sheetName: 'Weekly' }, 'block-new');
     expect(blockKeys()).toEqual(['engage.block.Data!R1C1', 'engage.block.Data!R30C1', 'engage.block.Weekly!R1C1']);
 
-    // A block at C5 covers cells of the one at A1 (9 rows from row 1): that record goes, A30's stays.
+    // A block at C5 covers cells of the one at A1 (9 rows from row 1): asked first, then written on the
+    // user's word, and that record goes, A30's stays.
     h.host.setActiveRange('Data', 'C5');
-    call('runReportToSheet', REQUEST, { type: 'activeCell' }, 'block-c5');
+    expect(call<{ question: { range: string } }>('runReportToSheet', REQUEST, { type: 'activeCell' }, 'block-c5').question.range).toBe(
+      'Data!C5:J13',
+    );
+    call('runReportToSheet', REQUEST, { type: 'activeCell' }, 'block-c5', { choice: 'replace' });
     expect(blockKeys()).toEqual(['engage.block.Data!R30C1', 'engage.block.Data!R5C3', 'engage.block.Weekly!R1C1']);
 
     // The sheet "Weekly" is deleted: its record goes with the next run.

@@ -63,10 +63,27 @@ describe('signIn', () => {
     expect(state().session).toMatchObject({ signedIn: true, rejected: false, username: DEMO_USER.username, tokenAgeDays: 0 });
   });
 
-  it('says what went wrong with a wrong password and stores nothing', () => {
+  it('says plainly that the user name or password is wrong, stores nothing, and counts the attempt', () => {
     h.configure();
-    expect(() => h.host.call('signIn', [DEMO_USER.username, 'wrong'], { user: OWNER })).toThrow(/did not accept the sign-in/);
+    const allowance = () => h.host.call('signInAllowance', [` ${DEMO_USER.username.toUpperCase()} `], { user: OWNER });
+    expect(allowance()).toEqual({ left: 2, limit: 2 });
+    let message = '';
+    try {
+      h.host.call('signIn', [DEMO_USER.username, 'wrong'], { user: OWNER });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(
+      /^The user name or password is wrong: Engage did not accept them; check both and try again \[trace ID [^\]]+\]\.$/,
+    );
+    expect(message).not.toMatch(/30 days|token/);
     expect(h.host.properties('user', OWNER).has('engage.token')).toBe(false);
+    // The failed attempt counts toward the 2 an hour, as it does at Engage; the right password still gets in.
+    expect(allowance()).toEqual({ left: 1, limit: 2 });
+    h.host.call('signIn', [DEMO_USER.username, DEMO_USER.password], { user: OWNER });
+    const none = allowance() as { left: number; nextAt: string };
+    expect(none.left).toBe(0);
+    expect(Date.parse(none.nextAt) - h.host.now().getTime()).toBeGreaterThan(59 * 60_000);
   });
 
   it('refuses a third login within an hour locally, saying when it will be allowed', async () => {
@@ -79,11 +96,25 @@ describe('signIn', () => {
     expect(await h.apiRequests()).toEqual([]);
   });
 
-  it('accepts a pasted token instead of a password', async () => {
+  it('accepts a pasted token instead of a password, after one request to the publisher list', async () => {
     h.configure();
     const token = await h.emulator.login(DEMO_USER.username, DEMO_USER.password);
+    await h.emulator.clearRequests();
     h.host.call('signInWithToken', [token], { user: OWNER });
+    expect(await h.apiRequests()).toEqual([{ method: 'GET', path: '/engage/v2/publishers', status: 200 }]);
     expect(publishersFormula().error).toBeUndefined();
+  });
+
+  it('keeps no pasted token Engage refuses, says so, and blames no password afterwards', async () => {
+    h.configure();
+    await h.emulator.clearRequests();
+    expect(() => h.host.call('signInWithToken', ['garbage-token'], { user: OWNER })).toThrow(
+      /^Engage did not accept this token, so it was not saved: copy the whole token/,
+    );
+    expect(await h.apiRequests()).toEqual([{ method: 'GET', path: '/engage/v2/publishers', status: 401 }]);
+    expect(h.host.properties('user', OWNER).has('engage.token')).toBe(false);
+    expect(h.host.properties('user', OWNER).has('engage.token.rejected')).toBe(false);
+    expect(state().session).toEqual({ signedIn: false, rejected: false });
   });
 
   it('forgets the token on sign out', () => {

@@ -841,7 +841,7 @@ const CALL_CASES: CallCase[] = [];
 const call = (fn: string, title: string, args: CallCase['args'], argument: string, rule: RegExp, extra: Partial<CallCase> = {}) =>
   CALL_CASES.push({ fn, title, args, argument, rule, ...extra });
 
-// signIn(username, password) and signInWithToken(token).
+// signIn(username, password), signInAllowance(username) and signInWithToken(token).
 call('signIn', 'no arguments', [], 'username', /must be text/);
 call('signIn', 'a number as user name', [42, 'pw'], 'username', /must be text/);
 call('signIn', 'an object as user name', [{ user: 'demo' }, 'pw'], 'username', /must be text/);
@@ -860,6 +860,8 @@ call(
   'password',
   /is 5000 characters long; a password has at most 1024/,
 );
+call('signInAllowance', 'a number as username', [42], 'username', /must be text/);
+call('signInAllowance', 'a list as username', [['demo@engage.example']], 'username', /must be text/);
 call('signInWithToken', 'no token', [], 'token', /one piece of text without spaces/);
 call('signInWithToken', 'an empty token', [''], 'token', /one piece of text without spaces/);
 call('signInWithToken', 'a token with spaces', ['abc def'], 'token', /without spaces/);
@@ -962,7 +964,7 @@ call(
   /must be an http\(s\) address/,
 );
 
-// runReportToSheet(request, target, runId), getRunProgress(runId), insertFormula(request), addChart(block).
+// runReportToSheet(request, target, runId, options), getRunProgress(runId), insertFormula(request), addChart(block).
 const run = (title: string, req: unknown, argument: string, rule: RegExp, target: unknown = TARGET, runId: unknown = RUN_ID) =>
   call('runReportToSheet', title, [req, target, runId], argument, rule);
 run('no request', null, 'request', /must be a report built in the sidebar/);
@@ -1031,6 +1033,25 @@ run('an existing-sheet target without a name', request(), 'target', /sheet/, { t
 run('a number as new sheet name', request(), 'target', /sheet name must be text/, { type: 'newSheet', sheetName: 42 });
 run('a new sheet name with control characters', request(), 'target', /control character/, { type: 'newSheet', sheetName: 'Rep\u0000ort' });
 run('a 500-character new sheet name', request(), 'target', /at most 100 characters/, { type: 'newSheet', sheetName: 'S'.repeat(500) });
+run('a first cell that is a range', request(), 'target', /one cell such as A1/, {
+  type: 'existingSheet',
+  sheetName: 'Sheet1',
+  cell: 'B3:C4',
+});
+run('a first cell in row 0', request(), 'target', /one cell such as A1/, { type: 'existingSheet', sheetName: 'Data', cell: 'A0' });
+const answered = (title: string, options: unknown, argument: string, rule: RegExp, target: unknown = TARGET) =>
+  call('runReportToSheet', title, [request(), target, RUN_ID, options], argument, rule);
+answered('an answer that is not one of the choices', { choice: 'overwrite' }, 'choice', /must be one of replace, append, newSheet/);
+answered('a new sheet as the answer for a cell', { choice: 'newSheet' }, 'choice', /only for a new sheet/, {
+  type: 'existingSheet',
+  sheetName: 'Data',
+});
+answered('writing below as the answer for a new sheet', { choice: 'append' }, 'choice', /not for a new sheet/, {
+  type: 'newSheet',
+  sheetName: 'Fresh',
+});
+answered('editing as text', { editing: 'yes' }, 'editing', /must be true or false/);
+answered('text instead of options', 'replace', 'options', /must be \{choice, editing\}/);
 call('runReportToSheet', 'no runId', [request(), TARGET], 'runId', /must be 6 to 64 letters/);
 run('a short runId', request(), 'runId', /must be 6 to 64 letters/, TARGET, 'r1');
 run('a runId with spaces', request(), 'runId', /must be 6 to 64 letters/, TARGET, 'run id 123');
@@ -1434,6 +1455,7 @@ describe('the table', () => {
     expect(new Set(CALL_CASES.map((c) => c.fn))).toEqual(
       new Set([
         'signIn',
+        'signInAllowance',
         'signInWithToken',
         'saveSettings',
         'runReportToSheet',

@@ -26,7 +26,10 @@ jest.setTimeout(90_000);
 let h: AddonHarness;
 let browser: Browser;
 let sidebar: { url: string; close(): Promise<void> };
-/** Answers every request with a 400 whose body and trace ID carry markup. */
+/**
+ * Answers every request with a 400 whose body and trace ID carry markup, except the one request that
+ * checks a pasted token (GET /publishers) after `acceptPastedToken()`: a token is kept only once checked.
+ */
 let hostileService: Worker;
 let hostileBaseUrl: string;
 
@@ -38,8 +41,18 @@ async function startHostileService(): Promise<string> {
   const source = `
     const http = require('node:http');
     const { parentPort, workerData } = require('node:worker_threads');
+    let acceptToken = false;
+    parentPort.on('message', (message) => {
+      if (message === 'accept-token') acceptToken = true;
+      parentPort.postMessage('accepting');
+    });
     const server = http.createServer((req, res) => {
       req.resume();
+      if (acceptToken && req.url.endsWith('/publishers')) {
+        acceptToken = false;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end('{"publishers":[]}');
+      }
       res.writeHead(400, { 'content-type': 'application/json', 'x-traceid': workerData.traceId, 'access-control-allow-origin': '*' });
       res.end(JSON.stringify({ moreInfo: workerData.moreInfo, errorMessage: workerData.errorMessage }));
     });
@@ -56,6 +69,13 @@ async function startHostileService(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
+/** The stand-in answers the next check of a pasted token, so the editor's token is kept. */
+async function acceptPastedToken(): Promise<void> {
+  const accepting = new Promise((resolve) => hostileService.once('message', resolve));
+  hostileService.postMessage('accept-token');
+  await accepting;
+}
+
 beforeAll(async () => {
   browser = await launchChromium();
   h = await startAddon();
@@ -69,6 +89,7 @@ beforeAll(async () => {
     [{ reportingBaseUrl: hostileBaseUrl, recommendationsUrl: `${hostileOrigin}/recs`, apiKey: 'editor-key', widgetId: 'APP_12' }],
     { user: EDITOR },
   );
+  await acceptPastedToken();
   h.host.call('signInWithToken', ['editor-pasted-token'], { user: EDITOR });
   sidebar = await serveSidebar();
 });
@@ -233,6 +254,7 @@ describe('error messages that quote the API are shown as text', () => {
   });
 
   it("in the Schedules tab, as a saved report's last error", async () => {
+    await acceptPastedToken();
     h.host.call('signInWithToken', ['editor-pasted-token'], { user: EDITOR });
     const saved = h.host.call(
       'saveSchedule',

@@ -143,7 +143,7 @@ export async function timeSidebarRun(page: Page, sidebar: FrameLocator, sheetNam
   await sidebar.locator('#run-report').click();
   await sidebar
     .locator('#report-outcome .notice-success')
-    .filter({ hasText: `'${sheetName}'` })
+    .filter({ hasText: ` to ${sheetName}!` })
     .first()
     .waitFor({ timeout: timeoutMs });
   await page.locator('#sheet-tabs button[aria-selected="true"]', { hasText: sheetName }).waitFor({ timeout: timeoutMs });

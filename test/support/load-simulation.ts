@@ -168,10 +168,14 @@ export async function simulateRecalculation(emulator: SimulatedEmulator, options
   };
 }
 
-/** The addresses one document fetched more than once, from the host's log of its fetches. */
+/**
+ * The addresses one document fetched more than once during the load, from the host's log of its
+ * fetches (the set-up before it, such as the check of the pasted token, is not part of it).
+ */
 function repeatedFetches(document: string, host: GasHost, startedAtMs: number): LoadSimulationResult['repeated'] {
   const byUrl = new Map<string, LoadSimulationResult['repeated'][number]['fetches']>();
   for (const entry of host.state.urlFetch.log) {
+    if (entry.startedAt < startedAtMs) continue;
     const fetches = byUrl.get(`${entry.method} ${entry.url}`) ?? [];
     fetches.push({ executionId: entry.executionId, atMs: entry.startedAt - startedAtMs, outcome: entry.error ?? String(entry.status) });
     byUrl.set(`${entry.method} ${entry.url}`, fetches);

@@ -2,20 +2,26 @@
  * The report builder's form. It owns the choice its parts follow (part.ts): the report type, whose
  * radio buttons and freshness note it shows itself, and the ticked breakdowns. It composes the parts
  * into one request, shows the equivalent formula, and runs the actions: Run to sheet (with its
- * progress), Insert formula, Add chart and Save to schedule (the Schedule section).
+ * progress, and the question it may ask before writing over cells), Insert formula, Add chart and
+ * Save to schedule (the Schedule section). It also reopens a report from its block in the sheet or
+ * from the Schedules tab (`edit`), and then runs it again in place (report-here.ts says when it asks
+ * the server which report the selected cell belongs to).
  */
 import {
   a1Cell,
   type BuilderRequest,
+  builderRequestOfSaved,
   compareFormula,
   PRESET_LABELS,
+  rangeReference,
   reportFormula,
   type ReportKind,
   type RunToSheetSummary,
+  type WriteChoice,
 } from '../../../src/core';
 import { copyButton, formulaWithBreaks } from '../../copy';
 import { el, notice, replaceChildren } from '../../dom';
-import type { PanelContext } from '../../panel';
+import type { PanelContext, ReportEdit } from '../../panel';
 import { failureText } from '../../server';
 import { breakdownPicker, type BreakdownPicker } from './breakdowns';
 import { comparePicker, type ComparePicker } from './compare';
@@ -26,10 +32,12 @@ import { requestBreakdowns, type PartContext, type ReportChoice } from './part';
 import { periodPicker, type PeriodPicker } from './period';
 import { publisherPicker, type PublisherPicker } from './publisher';
 import { runProgressBar, type RunProgressBar } from './progress';
+import { type Editing, reportHereBar, type ReportHereBar } from './report-here';
 import { type ChartAction, chartAction } from './chart';
 import { runOutcome } from './run-outcome';
 import { scheduleForm, type ScheduleForm } from './schedule-form';
 import { targetPicker, type TargetPicker } from './target';
+import { askBeforeWriting } from './write-question';
 
 const KIND_LABELS: Record<ReportKind, string> = { main: 'General', externalId: 'External ID', realtime: 'Realtime' };
 const FRESHNESS: Record<ReportKind, string> = {
@@ -44,6 +52,9 @@ export class ReportBuilder {
   /** The last successful run: Save to schedule offers its cells for the same request. */
   private lastRun: { block: RunToSheetSummary['block']; request: string } | undefined;
   private busy = false;
+  private wasSignedIn = false;
+  /** The report reopened from the sheet or the Schedules tab, while the builder edits it. */
+  private editing: Editing | undefined;
 
   private readonly kindBox = el('div', { class: 'segmented', role: 'radiogroup', 'aria-label': 'Report type', id: 'report-kind' });
   private readonly freshness = el('div', { class: 'notice notice-info', id: 'report-freshness' });
@@ -70,6 +81,7 @@ export class ReportBuilder {
   private readonly progressBar: RunProgressBar;
   private readonly schedule: ScheduleForm;
   private readonly chart: ChartAction;
+  private readonly here: ReportHereBar;
   /** The tab's elements, in page order, for the panel to place. */
   readonly nodes: readonly HTMLElement[];
 
@@ -114,7 +126,14 @@ export class ReportBuilder {
       { isBusy: () => this.busy, setBusy: (busy) => this.setBusy(busy) },
       { success: (text) => this.outcome.appendChild(notice('success', text)), error: (text) => this.showError(text) },
     );
-    this.nodes = [this.signedOut, this.form, ...this.schedule.nodes];
+    this.here = reportHereBar({
+      edit: (edit) => this.edit(edit),
+      stop: () => this.stopEditing(),
+      timeZone: () => ctx.state()?.timeZone ?? 'UTC',
+      read: () => this.target.loadSheets(),
+      visible: () => !this.form.hidden && this.form.offsetParent !== null,
+    });
+    this.nodes = [this.signedOut, this.here.node, this.form, ...this.schedule.nodes];
 
     for (const kind of Object.keys(KIND_LABELS) as ReportKind[]) {
       const input = el('input', {
@@ -161,9 +180,41 @@ export class ReportBuilder {
     this.renderSignIn();
   }
 
-  /** The tab was opened again: the sheets may have changed meanwhile. */
+  /** The tab was opened again: the sheets and the selection may have changed meanwhile. */
   shown(): void {
-    void this.target.loadSheets();
+    void this.here.refresh();
+  }
+
+  /** Reopens a report in the builder: its type, publisher, breakdowns, metrics, filters, options, period and place. */
+  edit(edit: ReportEdit): void {
+    const { request, growing } =
+      edit.source === 'run' ? { request: edit.report, growing: false } : builderRequestOfSaved(edit.definition, Date.now());
+    this.setKind(request.kind);
+    this.publisher.choose(request.entityId);
+    this.choose(request.breakdowns.filter((b) => !(request.kind === 'externalId' && b === 'externalId')));
+    this.metrics.set(request.metrics);
+    this.filters.set(request.filter ?? '');
+    this.options.set(request);
+    this.period.set(request.preset, request.fromDate, request.toDate);
+    this.compare.set(request.compareWith);
+    const place =
+      edit.source === 'schedule'
+        ? { sheetName: edit.definition.target.sheetName, cell: edit.definition.target.cell.toUpperCase() }
+        : { sheetName: edit.block.sheetName, cell: a1Cell(edit.block.row, edit.block.column) };
+    this.target.set(place);
+    this.editing = { edit, place };
+    if (edit.source === 'schedule' && edit.mine) this.schedule.edit(edit.scheduleId, edit.definition, growing);
+    else this.schedule.stopEditing();
+    this.here.editing(this.editing);
+    this.renderFormula();
+    replaceChildren(this.outcome);
+    this.here.node.scrollIntoView({ block: 'nearest' });
+  }
+
+  private stopEditing(): void {
+    this.editing = undefined;
+    this.schedule.stopEditing();
+    this.here.editing(undefined);
   }
 
   private choice(): ReportChoice {
@@ -180,7 +231,10 @@ export class ReportBuilder {
     const signedIn = Boolean(this.ctx.state()?.session.signedIn);
     this.signedOut.hidden = signedIn;
     this.form.hidden = !signedIn;
-    if (!signedIn) this.schedule.close();
+    if (!signedIn) {
+      this.schedule.close();
+      this.here.show(null);
+    }
     replaceChildren(
       this.signedOut,
       notice(
@@ -193,10 +247,12 @@ export class ReportBuilder {
         ),
       ),
     );
-    if (signedIn && !this.publisher.loaded()) {
+    // A new sign-in may be another Engage user's, with other publishers.
+    if (signedIn && (!this.wasSignedIn || !this.publisher.loaded())) {
       void this.publisher.load();
-      void this.target.loadSheets();
+      void this.here.refresh();
     }
+    this.wasSignedIn = signedIn;
   }
 
   /** A new report type starts over: its presets, its default breakdowns and metrics, no filter. */
@@ -240,8 +296,7 @@ export class ReportBuilder {
       toDate: range.toDate,
       breakdowns: requestBreakdowns(this.choice()),
     };
-    const rolling = this.period.rolling();
-    if (rolling) request.preset = rolling;
+    request.preset = this.period.preset();
     const metrics = this.metrics.chosen();
     if (metrics.length === 0) return 'Choose at least one metric.';
     request.metrics = metrics;
@@ -292,24 +347,57 @@ export class ReportBuilder {
     if (this.busy) return;
     const request = this.request();
     if (typeof request === 'string') return this.showError(request);
-    const runId = `run-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    const target = this.target.runTarget();
+    if (typeof target === 'string') return this.showError(target);
+    // The edited report's own block is written over unasked only where the builder still writes it.
+    const first = this.target.firstCell();
+    const place = this.editing?.place;
+    const options: { choice?: WriteChoice; editing?: boolean } =
+      place && place.sheetName === first.sheetName && place.cell === first.cell ? { editing: true } : {};
     this.setBusy(true);
     replaceChildren(this.outcome);
-    const stopProgress = this.progressBar.start(runId);
     try {
-      const summary = await this.ctx.server.runReportToSheet(request, this.target.runTarget(), runId);
-      stopProgress();
-      this.lastRun = { block: summary.block, request: JSON.stringify(request) };
-      this.chart.ran(summary);
-      replaceChildren(this.outcome, ...runOutcome(summary));
-      void this.target.loadSheets();
+      for (;;) {
+        const runId = `run-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+        const stopProgress = this.progressBar.start(runId);
+        let outcome: Awaited<ReturnType<PanelContext['server']['runReportToSheet']>>;
+        try {
+          outcome = await this.ctx.server.runReportToSheet(request, target, runId, options);
+        } finally {
+          stopProgress();
+        }
+        if ('question' in outcome) {
+          const choice = await askBeforeWriting(this.outcome, outcome.question);
+          if (!choice) return replaceChildren(this.outcome, notice('info', 'Nothing was written.'));
+          options.choice = choice;
+          continue;
+        }
+        this.written(request, outcome);
+        return;
+      }
     } catch (error) {
-      stopProgress();
       this.chart.failed();
       this.showError(failureText(error));
     } finally {
       this.setBusy(false);
     }
+  }
+
+  /** After a run wrote its block: the outcome, and the block as the edited report's new extent. */
+  private written(request: BuilderRequest, summary: RunToSheetSummary): void {
+    this.lastRun = { block: summary.block, request: JSON.stringify(request) };
+    this.chart.ran(summary);
+    replaceChildren(this.outcome, ...runOutcome(summary));
+    const editing = this.editing;
+    if (
+      editing &&
+      editing.place.sheetName === summary.block.sheetName &&
+      editing.place.cell === a1Cell(summary.block.row, summary.block.column)
+    ) {
+      this.editing = { ...editing, edit: { ...editing.edit, block: summary.block, range: rangeReference(summary.block) } as ReportEdit };
+      this.here.editing(this.editing);
+    }
+    void this.here.refresh();
   }
 
   private async insertFormula(): Promise<void> {

@@ -26,6 +26,8 @@ export interface ComparePicker {
   comparing(): boolean;
   /** compareWith for the request: undefined for none, or the first thing to fix. */
   value(): string | undefined | { problem: string };
+  /** Shows a reopened report's comparison: "previous", "year", "yyyy-MM-dd..yyyy-MM-dd", or none. */
+  set(compareWith: string | undefined): void;
 }
 
 /** `range()` is the report's period (the period picker's), which the earlier period follows. */
@@ -104,5 +106,11 @@ export function comparePicker(ctx: PartContext & { range(): DateRange | string }
     render,
     comparing: () => mode.value !== '',
     value,
+    set(compareWith) {
+      const custom = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(compareWith ?? '');
+      mode.value = custom ? 'custom' : compareWith === 'previous' || compareWith === 'year' ? compareWith : '';
+      if (custom) [fromInput.value, toInput.value] = [custom[1]!, custom[2]!];
+      render();
+    },
   };
 }

@@ -1,7 +1,10 @@
 /**
  * The filter rows: a field, an operator and a value each, turned into the API's filter text by the
  * core's buildFilter and shown under the rows as it will be sent. The fields offered follow the
- * breakdowns; a row that cannot become a condition says why, and the request waits for it.
+ * breakdowns; a row that cannot become a condition says why, and the request waits for it. A row is
+ * two lines, so that each control can be read in a 300 px sidebar: the field across the row (with
+ * the remove button), then the operator and the value. A report reopened from the sheet brings its
+ * filter text back as rows (`set`).
  */
 import {
   buildFilter,
@@ -11,6 +14,7 @@ import {
   FILTER_OPERATORS,
   type FilterCondition,
   type FilterOperator,
+  parseFilter,
   REPORT_SPECS,
 } from '../../../src/core';
 import { el, notice, replaceChildren, select } from '../../dom';
@@ -88,6 +92,8 @@ export interface FilterRows {
   render(): void;
   /** The filter text ("" for none), or the first problem with a row. */
   expression(): string | { problem: string };
+  /** Rows for a filter text (a report reopened from the sheet); after the builder's choice is set. */
+  set(filter: string): void;
 }
 
 export function filterRows(ctx: PartContext): FilterRows {
@@ -124,45 +130,42 @@ export function filterRows(ctx: PartContext): FilterRows {
     ctx.changed();
   }
 
-  function addRow(): void {
+  function addRow(initial?: { field: string; op: FilterOperator; value: string }): void {
     const fields = usableFields(ctx.choice());
+    if (initial && !fields.includes(initial.field)) fields.push(initial.field);
     const fieldSelect = select(
       fields.map((f) => [f, f] as const),
-      fields.includes('revenue') ? 'revenue' : fields[0],
+      initial?.field ?? (fields.includes('revenue') ? 'revenue' : fields[0]),
       { 'aria-label': 'Filter field', class: 'filter-field' },
     );
     const operator = select(
       FILTER_OPERATORS.map((op) => [op, OPERATOR_LABELS[op]] as const),
-      'gt',
+      initial?.op ?? 'gt',
       { 'aria-label': 'Operator', class: 'filter-operator' },
     );
-    const value = el('input', { type: 'text', 'aria-label': 'Value', class: 'filter-value', placeholder: 'value' });
-    const node = el('div', { class: 'row filter-row' }, fieldSelect, el('div', { class: 'narrow' }, operator), value);
-    const row: FilterRow = { field: fieldSelect, operator, value, node };
-    const remove = el(
-      'button',
-      {
-        type: 'button',
-        class: 'icon narrow',
-        'aria-label': 'Remove filter',
-        title: 'Remove filter',
-        onclick: () => {
-          node.remove();
-          rows = rows.filter((r) => r !== row);
-          edited();
-        },
-      },
-      '✕',
+    const value = el('input', { type: 'text', 'aria-label': 'Value', class: 'filter-value', placeholder: 'value', value: initial?.value });
+    const remove = el('button', { type: 'button', class: 'icon', 'aria-label': 'Remove filter', title: 'Remove filter' }, '✕');
+    const node = el(
+      'div',
+      { class: 'filter-row', role: 'group', 'aria-label': 'Filter' },
+      el('div', { class: 'filter-line' }, fieldSelect, remove),
+      el('div', { class: 'filter-line' }, operator, value),
     );
-    node.appendChild(remove);
+    const row: FilterRow = { field: fieldSelect, operator, value, node };
+    remove.addEventListener('click', () => {
+      node.remove();
+      rows = rows.filter((r) => r !== row);
+      edited();
+    });
     for (const control of [fieldSelect, operator, value]) control.addEventListener('input', edited);
     rows.push(row);
     box.appendChild(node);
+    if (initial) return;
     value.focus();
     edited();
   }
 
-  const add = el('button', { type: 'button', class: 'link', id: 'filter-add', onclick: addRow }, '+ Add filter');
+  const add = el('button', { type: 'button', class: 'link', id: 'filter-add', onclick: () => addRow() }, '+ Add filter');
   return {
     node: el('div', { class: 'field' }, el('span', { class: 'label' }, 'Filters'), box, add, text),
     clear() {
@@ -178,5 +181,20 @@ export function filterRows(ctx: PartContext): FilterRows {
       renderText();
     },
     expression,
+    set(filter) {
+      for (const row of rows) row.node.remove();
+      rows = [];
+      let conditions: FilterCondition[] = [];
+      try {
+        conditions = parseFilter(filter);
+      } catch {
+        // A saved filter the rows cannot show stays out; the summary line says there is none.
+      }
+      for (const c of conditions) {
+        const value = Array.isArray(c.value) ? c.value.join(',') : String(c.value);
+        addRow({ field: c.field, op: c.op, value });
+      }
+      renderText();
+    },
   };
 }

@@ -26,4 +26,7 @@ export const panel: Panel = {
   shown() {
     builder?.shown();
   },
+  edit(edit) {
+    builder?.edit(edit);
+  },
 };

@@ -33,6 +33,8 @@ export interface MetricPicker {
   render(): void;
   /** The metrics of the request: the ticked ones the breakdowns provide, in the spec's order. */
   chosen(): string[];
+  /** Ticks exactly these (a reopened report's metrics); none given: the default set. */
+  set(metrics: readonly string[] | undefined): void;
 }
 
 export function metricPicker(ctx: PartContext): MetricPicker {
@@ -167,5 +169,9 @@ export function metricPicker(ctx: PartContext): MetricPicker {
     },
     render,
     chosen,
+    set(metrics) {
+      ticked = metrics ? new Set(metrics) : undefined;
+      render();
+    },
   };
 }

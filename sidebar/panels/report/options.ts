@@ -26,6 +26,8 @@ export interface RequestOptions {
   render(): void;
   /** Puts sort, order, currency, decimals and the row limit in the request, as the report takes them; or says what to fix. */
   apply(request: BuilderRequest): string | undefined;
+  /** Shows a reopened report's sort, order, currency, decimals and row limit (after `render` for its breakdowns). */
+  set(request: BuilderRequest): void;
 }
 
 export function requestOptions(ctx: PartContext): RequestOptions {
@@ -104,6 +106,18 @@ export function requestOptions(ctx: PartContext): RequestOptions {
       }
       request.maxRows = n;
       return undefined;
+    },
+    set(request) {
+      const offer = (control: HTMLSelectElement, value: string) => {
+        if (!Array.from(control.options).some((o) => o.value === value)) control.appendChild(el('option', { value }, value));
+        control.value = value;
+      };
+      // Revenue is the default's own entry: "revenue asc" reads back as the default field, ascending.
+      offer(sort, request.sort === DEFAULT_SORT ? '' : (request.sort ?? ''));
+      order.value = request.order ?? 'desc';
+      if (request.currencyCode) offer(currency, request.currencyCode);
+      if (typeof request.decDigits === 'number') decimals.value = String(request.decDigits);
+      maxRows.value = request.maxRows === undefined ? '' : String(request.maxRows);
     },
   };
 }

@@ -1,7 +1,9 @@
 /**
- * The period: the presets of the report type (calendar days in the spreadsheet's zone for the
- * general report, 24-hour UTC windows for the hourly ones, from the core's date-presets.ts), a custom
- * range, and one line saying what the period covers.
+ * The period: the presets of the report type (days counted back from today in the spreadsheet's zone
+ * for the general report, 24-hour UTC windows for the hourly ones, from the core's date-presets.ts),
+ * a custom range, one line saying what the period covers, and, once, why report days are UTC days:
+ * Engage counts each day from midnight to midnight UTC, so a day of the report starts at 01:00 on a
+ * Berlin sheet's clock, the clock every time in this sidebar is shown on.
  */
 import {
   customDaysCheck,
@@ -18,6 +20,7 @@ import {
   type RollingDayPreset,
 } from '../../../src/core';
 import { el, field, replaceChildren } from '../../dom';
+import { sheetTime, utcMidnightOnSheetClock } from '../../time';
 import type { PartContext } from './part';
 
 export interface PeriodPicker {
@@ -34,6 +37,13 @@ export interface PeriodPicker {
   range(): DateRange | string;
   /** Redraws the period's line: what it says can follow the breakdowns (the doc breakdown's 12 months). */
   refresh(): void;
+  /** A reopened report's period: its preset, or its own range ("yyyy-MM-dd", "yyyy-MM-dd HH:00") as a custom one. */
+  set(preset: DatePreset | undefined, fromDate: string, toDate: string): void;
+}
+
+/** "yyyy-MM-dd" → the days' line: "2026-11-13 to 2026-11-19 (UTC days)". */
+function utcDaysText(from: string, to: string): string {
+  return `${from}${from === to ? '' : ` to ${to}`} (${from === to ? 'UTC day' : 'UTC days'})`;
 }
 
 /** `timeZone()` is the spreadsheet's zone, in which the general report's days are counted. */
@@ -44,19 +54,24 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
   const toInput = el('input', { type: 'date', id: 'report-to' });
   const startInput = el('input', { type: 'datetime-local', id: 'report-start', step: 3600 });
   const period = el('div', { class: 'hint', id: 'report-period', 'aria-live': 'polite' });
+  const daysNote = el('div', { class: 'hint field', id: 'report-days-note' });
 
   function range(): DateRange | string {
     const kind = ctx.choice().kind;
     const chosen = preset.value as DatePreset;
     const tz = ctx.timeZone();
-    if (chosen !== 'custom') return presetRange(kind, chosen, Date.now(), tz);
+    if (chosen !== 'custom') {
+      const found = presetRange(kind, chosen, Date.now(), tz);
+      // The days are Engage's, which are UTC days, whichever zone "today" was counted in.
+      return kind === 'main' ? { ...found, description: `${PRESET_LABELS[chosen]}: ${utcDaysText(found.fromDate, found.toDate)}` } : found;
+    }
     if (kind === 'main') {
       if (!fromInput.value || !toInput.value) return 'Choose the first and last day.';
       if (toInput.value < fromInput.value) return 'The last day is before the first.';
       const check = customDaysCheck(fromInput.value, toInput.value, ctx.choice().breakdowns, Date.now(), tz);
       if (check.problem) return check.problem;
       const note = check.note ? `. ${check.note}` : '';
-      return { fromDate: fromInput.value, toDate: toInput.value, description: `${fromInput.value} to ${toInput.value} (${tz})${note}` };
+      return { fromDate: fromInput.value, toDate: toInput.value, description: `${utcDaysText(fromInput.value, toInput.value)}${note}` };
     }
     const window = hourWindowFrom(startInput.value);
     if (!window) return 'Choose the first hour (UTC) of the 24-hour window.';
@@ -77,7 +92,23 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
     else if (kind === 'main') replaceChildren(customBox, el('div', { class: 'row' }, field('From', fromInput), field('To', toInput)));
     else replaceChildren(customBox, field('First hour (UTC)', startInput, 'The report covers the 24 hours from this hour.'));
     const current = range();
-    replaceChildren(period, typeof current === 'string' ? current : current.description);
+    const tz = ctx.timeZone();
+    // An hourly window is in UTC hours, as Engage takes them; its bounds on the sheet's clock follow.
+    const onSheetClock = (text: string) => sheetTime(Date.parse(`${text.replace(' ', 'T')}:00Z`), tz, { zone: false });
+    replaceChildren(
+      period,
+      typeof current === 'string'
+        ? current
+        : kind === 'main'
+          ? current.description
+          : `${current.description}, that is ${onSheetClock(current.fromDate)} to ${onSheetClock(current.toDate)} in ${tz}`,
+    );
+    replaceChildren(
+      daysNote,
+      kind === 'main'
+        ? `Report days are UTC days, as Engage counts them: each runs from ${utcMidnightOnSheetClock(tz)} to ${utcMidnightOnSheetClock(tz)} in ${tz}, the spreadsheet's time zone, in which this sidebar shows every time.`
+        : `These reports are kept by UTC hour, as Engage counts them; this sidebar shows every other time in ${tz}, the spreadsheet's time zone.`,
+    );
   }
 
   for (const control of [preset, fromInput, toInput, startInput]) {
@@ -87,7 +118,7 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
     });
   }
   return {
-    nodes: [field('Period', preset), customBox, period],
+    nodes: [field('Period', preset), customBox, period, daysNote],
     reset() {
       const kind = ctx.choice().kind;
       replaceChildren(
@@ -96,6 +127,16 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
           el('option', { value: p, selected: p === (kind === 'main' ? 'last7' : 'last24h') }, PRESET_LABELS[p]),
         ),
       );
+      render();
+    },
+    set(chosen, fromDate, toDate) {
+      const offered = Array.from(preset.options).map((o) => o.value);
+      preset.value = chosen && chosen !== 'custom' && offered.includes(chosen) ? chosen : 'custom';
+      if (preset.value === 'custom') {
+        fromInput.value = fromDate.slice(0, 10);
+        toInput.value = toDate.slice(0, 10);
+        if (fromDate.length > 10) startInput.value = `${fromDate.slice(0, 10)}T${fromDate.slice(11, 13)}:00`;
+      }
       render();
     },
     preset: () => preset.value as DatePreset,

@@ -1,7 +1,9 @@
 /**
- * A run's progress bar: it moves while the server fetches the pages ("Fetched 3 of 8 pages…"), as the
- * core's RunProgress read by polling getRunProgress with the run's id tells. Progress is a courtesy;
- * the run's own answer tells the outcome, so a failed poll changes nothing.
+ * A run's progress: a bar that moves while the server fetches the pages ("Fetched 3 of 8 pages…"),
+ * as the core's RunProgress read by polling getRunProgress with the run's id tells. Progress is a
+ * courtesy; the run's own answer tells the outcome, so a failed poll changes nothing. It stays in
+ * sight: it is scrolled into view when the run starts, and it sticks to the bottom of the sidebar
+ * while the user scrolls the form.
  */
 import { el, replaceChildren } from '../../dom';
 import type { ServerClient } from '../../server';
@@ -25,6 +27,7 @@ export function runProgressBar(server: ServerClient): RunProgressBar {
       const track = el('div', { class: 'progress-bar indeterminate' }, bar);
       replaceChildren(node, track, text);
       node.hidden = false;
+      node.scrollIntoView({ block: 'nearest' });
       // Each run has its own flag, so the poll of an earlier run never outlives it.
       let finished = false;
       const poll = async () => {

@@ -25,6 +25,11 @@ export interface PublisherPicker {
   name(): string | undefined;
   /** Whether the report covers several publishers (its table then starts with the publisher's ID and name). */
   several(): boolean;
+  /**
+   * Chooses a reopened report's entityId, now or when the list arrives: one ID (one not listed is
+   * shown by its ID), "all", or a comma list, which ticks those publishers under "Several publishers…".
+   */
+  choose(entityId: string): void;
 }
 
 /** `changed` is called after the user picks a publisher and after each load. */
@@ -35,6 +40,8 @@ export function publisherPicker(server: ServerClient, changed: () => void): Publ
   const count = el('div', { class: 'hint', id: 'report-publishers-count', 'aria-live': 'polite' });
   const several = el('div', { id: 'report-publishers-several', hidden: true }, checks, count);
   let publishers: Array<{ id: string; name: string }> = [];
+  /** The entityId a reopened report asked for before the list arrived. */
+  let wanted: string | undefined;
 
   const ticked = () =>
     Array.from(checks.querySelectorAll<HTMLInputElement>('input[type="checkbox"]'))
@@ -59,11 +66,24 @@ export function publisherPicker(server: ServerClient, changed: () => void): Publ
     );
   }
 
+  function choose(entityId: string): void {
+    const ids = entityId.split(',').map((id) => id.trim());
+    if (ids.length > 1) {
+      picker.value = SEVERAL;
+      for (const box of Array.from(checks.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')))
+        box.checked = ids.includes(box.value);
+    } else {
+      if (!Array.from(picker.options).some((o) => o.value === entityId)) picker.appendChild(el('option', { value: entityId }, entityId));
+      picker.value = entityId;
+    }
+    renderSeveral();
+  }
+
   async function load(): Promise<void> {
     replaceChildren(status, 'Loading publishers…');
     try {
       publishers = await server.listPublishers();
-      const previous = picker.value;
+      const previous = wanted ?? picker.value;
       const wasTicked = new Set(ticked());
       const options = publishers.map((p) => el('option', { value: p.id, selected: p.id === previous }, `${p.name}`));
       if (publishers.length > 0) {
@@ -79,6 +99,8 @@ export function publisherPicker(server: ServerClient, changed: () => void): Publ
           el('label', { class: 'chip', title: p.id }, el('input', { type: 'checkbox', value: p.id, checked: wasTicked.has(p.id) }), p.name),
         ),
       );
+      if (wanted) choose(wanted);
+      wanted = undefined;
       replaceChildren(status, publishers.length ? '' : 'Your Engage user has no publishers: ask your account manager.');
     } catch (error) {
       replaceChildren(status, notice('error', failureText(error)));
@@ -121,5 +143,9 @@ export function publisherPicker(server: ServerClient, changed: () => void): Publ
       return picker.value === SEVERAL ? undefined : (picker.selectedOptions[0]?.textContent ?? undefined);
     },
     several: () => picker.value === ALL_PUBLISHERS || (picker.value === SEVERAL && ticked().length > 1),
+    choose(entityId) {
+      if (picker.options.length === 0) wanted = entityId;
+      choose(entityId);
+    },
   };
 }

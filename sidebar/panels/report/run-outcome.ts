@@ -1,8 +1,9 @@
 /**
- * What a finished run shows under the actions: how many rows went where, the note of a partial
- * result, and the first rows as a small table (every cell is text content).
+ * What a finished run shows under the actions: how many rows went where (the range, as Sheets names
+ * it), whether it replaced the earlier report there, the note of a partial result, and the first rows
+ * as a small table (every cell is text content).
  */
-import { formatCount, type RunToSheetSummary } from '../../../src/core';
+import { formatCount, rangeReference, type RunToSheetSummary } from '../../../src/core';
 import { el, notice } from '../../dom';
 
 /** The success line, the partial note if any, and the preview. */
@@ -13,7 +14,7 @@ export function runOutcome(summary: RunToSheetSummary): Array<HTMLElement | null
   return [
     notice(
       'success',
-      `Wrote ${formatCount(summary.dataRows)} row${plural(summary.dataRows)} to '${summary.block.sheetName}' from ${formatCount(summary.pages)} page${plural(summary.pages)}${took}.`,
+      `Wrote ${formatCount(summary.dataRows)} row${plural(summary.dataRows)} to ${rangeReference(summary.block)}${summary.replaced ? ', replacing the earlier report there,' : ''} from ${formatCount(summary.pages)} page${plural(summary.pages)}${took}.`,
     ),
     summary.partialNote ? notice('warning', summary.partialNote) : null,
     previewTable(summary),

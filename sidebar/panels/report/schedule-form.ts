@@ -15,6 +15,7 @@ import {
   type Period,
   periodForPreset,
   REPORT_SPECS,
+  type SavedReportInput,
   savedReportFromBuilder,
 } from '../../../src/core';
 import { el, field, notice, replaceChildren } from '../../dom';
@@ -49,6 +50,10 @@ export interface ScheduleForm {
   /** Follows the builder: redraws the period and the incremental option while the section is open. */
   update(): void;
   close(): void;
+  /** The builder now edits this saved report: the section saves changes to it. */
+  edit(id: string, definition: SavedReportInput, growing: boolean): void;
+  /** Back to saving new reports. */
+  stopEditing(): void;
 }
 
 export function scheduleForm(source: ScheduleSource, ctx: PanelContext): ScheduleForm {
@@ -68,7 +73,9 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
   const periodLine = el('div', { class: 'hint field', id: 'schedule-period' });
   const growing = el('input', { type: 'checkbox', id: 'schedule-growing' });
   const growingBox = el('label', { class: 'check', for: 'schedule-growing' }, growing, 'Extend to today at each refresh');
-  const how = scheduleFields('schedule');
+  const how = scheduleFields('schedule', undefined, ctx.state()?.timeZone);
+  /** The saved report being edited, whose definition the section changes. */
+  let editing: { id: string; definition: SavedReportInput } | undefined;
   const sheet = el('input', { type: 'text', id: 'schedule-sheet', maxlength: 100, autocomplete: 'off' });
   const cell = el('input', { type: 'text', id: 'schedule-cell', maxlength: 10, placeholder: 'A1', autocomplete: 'off' });
   const incremental = el('input', { type: 'checkbox', id: 'schedule-incremental' });
@@ -132,7 +139,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       return;
     }
     if (!name.value.trim()) name.value = source.defaultName();
-    const target = source.defaultTarget(request);
+    const target = editing ? editing.definition.target : source.defaultTarget(request);
     sheet.value = target.sheetName;
     cell.value = target.cell;
     replaceChildren(outcome);
@@ -157,14 +164,16 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       schedule: how.value(),
       target: { sheetName: sheet.value, cell: cell.value },
       incremental: incremental.checked,
+      ...(editing?.definition.paused ? { paused: true } : {}),
     });
     source.setBusy(true);
     replaceChildren(outcome, notice('info', 'Saving…'));
     try {
-      const list = await ctx.server.saveSchedule(report);
+      const list = editing ? await ctx.server.updateSchedule(editing.id, report) : await ctx.server.saveSchedule(report);
       const saved = [...list.reports].reverse().find((r) => r.mine && r.name === report.name);
       close();
-      name.value = '';
+      if (editing) editing = { id: editing.id, definition: report };
+      else name.value = '';
       replaceChildren(
         outcome,
         notice(
@@ -212,5 +221,23 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       if (!form.hidden) render();
     },
     close,
+    edit(id, definition, grows) {
+      editing = { id, definition };
+      name.value = definition.name;
+      how.set(definition.schedule);
+      growing.checked = grows;
+      incremental.checked = definition.incremental === true;
+      save.textContent = 'Save changes';
+      toggle.textContent = 'Edit schedule';
+      close();
+    },
+    stopEditing() {
+      if (!editing) return;
+      editing = undefined;
+      name.value = '';
+      save.textContent = 'Save schedule';
+      toggle.textContent = 'Save to schedule';
+      close();
+    },
   };
 }

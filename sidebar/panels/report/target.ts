@@ -1,50 +1,75 @@
 /**
- * Where "Run to sheet" writes: a new sheet (optionally named), an existing sheet from A1, or the
- * active cell. The sheet list and the active cell come from the server and are read again each time
- * the tab opens and after each run.
+ * Where "Run to sheet" writes: a new sheet (optionally named), an existing sheet from a first cell
+ * (A1 unless a report reopened from the sheet says otherwise), or the active cell. The sheet list,
+ * the active cell and the report whose block holds it come from the server (getSheetContext) and are
+ * read again each time the tab opens, the sidebar gets the focus back, and after each run.
  */
-import { type RunTarget, splitCellReference } from '../../../src/core';
+import { A1_CELL_PATTERN, type ReportAtCell, type RunTarget, splitCellReference } from '../../../src/core';
 import { el, field, replaceChildren, select } from '../../dom';
 import type { ServerClient } from '../../server';
 
 /** The name the server gives a new sheet when none is typed (src/gas/report-targets.ts). */
 const NEW_SHEET_NAME = 'Engage report';
 
+export interface SheetContext {
+  sheets: string[];
+  activeCell: string;
+  reportHere: ReportAtCell | null;
+}
+
 export interface TargetPicker {
   /** The Write to field and the target's detail, in form order. */
   readonly nodes: readonly HTMLElement[];
-  /** Reads the spreadsheet's sheets and active cell again. */
-  loadSheets(): Promise<void>;
-  runTarget(): RunTarget;
+  /** Reads the spreadsheet's sheets, the active cell and the report there again; undefined when that failed. */
+  loadSheets(): Promise<SheetContext | undefined>;
+  /** The target, or the first thing to fix. */
+  runTarget(): RunTarget | string;
   /** Where the chosen target starts, as a sheet and a cell. */
   firstCell(): { sheetName: string; cell: string };
+  /** Writes to this sheet from this cell (a report reopened from its block); a sheet not there yet is a new sheet. */
+  set(place: { sheetName: string; cell: string }): void;
 }
 
 export function targetPicker(server: ServerClient): TargetPicker {
   const target = select(
     [
       ['newSheet', 'A new sheet'],
-      ['existingSheet', 'An existing sheet (from A1)'],
+      ['existingSheet', 'An existing sheet'],
       ['activeCell', 'The active cell'],
     ],
     'newSheet',
     { id: 'report-target' },
   );
   const sheet = el('select', { id: 'report-target-sheet' });
+  const cell = el('input', { type: 'text', id: 'report-target-cell', value: 'A1', maxlength: 10, autocomplete: 'off' });
   const newName = el('input', { type: 'text', id: 'report-target-name', placeholder: NEW_SHEET_NAME, maxlength: 90 });
   const detail = el('div');
   let activeCell = '';
 
   function render(): void {
     const type = target.value as RunTarget['type'];
-    if (type === 'newSheet') replaceChildren(detail, field('New sheet name', newName));
+    if (type === 'newSheet')
+      replaceChildren(detail, field('New sheet name', newName, 'Run again with the same name, and its earlier report there is replaced.'));
     else if (type === 'existingSheet')
-      replaceChildren(detail, field('Sheet', sheet, 'Its earlier report there is replaced once every page has arrived.'));
+      replaceChildren(
+        detail,
+        el('div', { class: 'row' }, field('Sheet', sheet), el('div', { class: 'narrow cell-field' }, field('From', cell))),
+        el(
+          'div',
+          { class: 'hint field' },
+          'Its earlier report there is replaced once every page has arrived; other data is asked about first.',
+        ),
+      );
     else
       replaceChildren(
         detail,
         el('div', { class: 'hint field' }, activeCell ? `Starting at ${activeCell}.` : 'Starting at the selected cell.'),
       );
+  }
+
+  function offerSheets(names: readonly string[]): void {
+    const previous = sheet.value;
+    replaceChildren(sheet, ...names.map((name) => el('option', { value: name, selected: name === previous }, name)));
   }
 
   target.addEventListener('change', render);
@@ -54,28 +79,46 @@ export function targetPicker(server: ServerClient): TargetPicker {
     async loadSheets() {
       try {
         const context = await server.getSheetContext();
-        const previous = sheet.value;
-        replaceChildren(sheet, ...context.sheets.map((name) => el('option', { value: name, selected: name === previous }, name)));
+        offerSheets(context.sheets);
         activeCell = context.activeCell;
         render();
+        return context;
       } catch {
         // The picker keeps its previous list; a run reports a missing sheet itself.
+        return undefined;
       }
     },
     runTarget() {
       const type = target.value as RunTarget['type'];
-      if (type === 'existingSheet') return { type, sheetName: sheet.value };
+      if (type === 'existingSheet') {
+        const first = cell.value.trim().toUpperCase() || 'A1';
+        if (!A1_CELL_PATTERN.test(first)) return 'Write the first cell as one cell, such as A1.';
+        return { type, sheetName: sheet.value, cell: first };
+      }
       if (type === 'newSheet') return newName.value.trim() ? { type, sheetName: newName.value.trim() } : { type };
       return { type: 'activeCell' };
     },
     firstCell() {
       const type = target.value as RunTarget['type'];
-      if (type === 'existingSheet' && sheet.value) return { sheetName: sheet.value, cell: 'A1' };
+      if (type === 'existingSheet' && sheet.value) return { sheetName: sheet.value, cell: cell.value.trim().toUpperCase() || 'A1' };
       if (type === 'activeCell') {
         const active = splitCellReference(activeCell);
         if (active) return active;
       }
       return { sheetName: newName.value.trim() || NEW_SHEET_NAME, cell: 'A1' };
+    },
+    set(place) {
+      const known = Array.from(sheet.options).some((o) => o.value === place.sheetName);
+      if (known || place.cell !== 'A1') {
+        if (!known) offerSheets([...Array.from(sheet.options).map((o) => o.value), place.sheetName]);
+        target.value = 'existingSheet';
+        sheet.value = place.sheetName;
+        cell.value = place.cell;
+      } else {
+        target.value = 'newSheet';
+        newName.value = place.sheetName;
+      }
+      render();
     },
   };
 }

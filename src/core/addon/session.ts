@@ -11,7 +11,7 @@
  * runs and trigger runs in one document coordinate there, and nothing here takes a lock or a cache
  * shared by every user of the add-on (docs/shared-state.md says why).
  */
-import { SIGN_IN_BUDGET_MS } from '../budgets';
+import { PUBLISHER_LIST_BUDGET_MS, SIGN_IN_BUDGET_MS } from '../budgets';
 import {
   DailyQuota,
   FETCH_COUNT_KEY,
@@ -22,13 +22,13 @@ import {
   type QuotaView,
 } from '../api/daily-quota';
 import { ACCOUNT_QUOTAS, type AccountType, type Deployment } from '../api/deployment';
-import { EngageClient, type CallOptions, type RunReportOptions } from '../api/engage-client';
+import { EngageClient, loginScope, type CallOptions, type RunReportOptions } from '../api/engage-client';
 import type { ReportResult } from '../api/paging';
-import { REPORT_RATE_RULE, RateLimiter } from '../api/rate-limiter';
+import { LOGIN_RATE_RULE, REPORT_RATE_RULE, RateLimiter } from '../api/rate-limiter';
 import type { ReportInput, ReportQuery } from '../api/report-request';
 import type { LookupEntry } from '../api/responses';
 import { checkToken } from '../api/token';
-import { AuthenticationError, NotSignedInError, ValidationError } from '../errors';
+import { AuthenticationError, NotSignedInError, TokenNotAcceptedError, ValidationError } from '../errors';
 import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from '../ports';
 import type { RecommendationsConfig } from '../recommendations/recommendations';
 import type { ReportSource } from '../schedules/refresh-runner';
@@ -89,6 +89,14 @@ export interface SessionState {
   warning?: string;
 }
 
+/** How many sign-ins the local guard leaves a user name this hour (the service allows 2, failed ones included). */
+export interface SignInAllowance {
+  left: number;
+  limit: number;
+  /** When the next sign-in is allowed (ISO), when none is left. */
+  nextAt?: string;
+}
+
 export interface SidebarState {
   session: SessionState;
   settings: PublicSettings;
@@ -137,11 +145,37 @@ export class EngageSession implements ScheduleAccount {
     return this.sidebarState();
   }
 
-  /** Uses a token created in the service's web UI instead of a password. */
+  /**
+   * Uses a token created in the service's web UI instead of a password, once one cheap request with it
+   * (GET /publishers: no rate limit, no login spent, the user's own short list) was answered; a token
+   * the service refuses is not kept.
+   */
   useToken(token: unknown): SidebarState {
-    this.tokens.save(checkToken(token), 'pasted');
+    const candidate = checkToken(token);
+    const client = this.client({ needToken: false });
+    client.setToken(candidate);
+    try {
+      client.lookup('publishers', undefined, { deadlineAtMs: this.deps.clock.now() + PUBLISHER_LIST_BUDGET_MS });
+    } catch (e) {
+      if (e instanceof AuthenticationError) throw new TokenNotAcceptedError(e);
+      throw e;
+    }
+    this.tokens.save(candidate, 'pasted');
     this.deps.userStore.remove(TOKEN_REJECTED_KEY);
     return this.sidebarState();
+  }
+
+  /** The sign-ins the local guard leaves `username` this hour, without spending one. */
+  signInAllowance(username: unknown): SignInAllowance {
+    const limit = LOGIN_RATE_RULE.limit;
+    if (username === undefined || username === null || username === '') return { left: limit, limit };
+    if (typeof username !== 'string') throw ValidationError.single('username', 'must be text (your Engage user name)');
+    if (username.trim() === '') return { left: limit, limit };
+    const { userStore: store, userLock: lock, clock, sleeper } = this.deps;
+    const guard = new RateLimiter({ store, lock, clock, sleeper });
+    const scope = loginScope(username);
+    const left = guard.remaining(LOGIN_RATE_RULE, scope);
+    return left > 0 ? { left, limit } : { left, limit, nextAt: new Date(guard.nextFreeAtMs(LOGIN_RATE_RULE, scope)).toISOString() };
   }
 
   signOut(): SidebarState {
@@ -172,7 +206,11 @@ export class EngageSession implements ScheduleAccount {
     };
     if (stored.username) state.username = stored.username;
     if (stored.expiresAtMs !== undefined) state.expiresAt = new Date(stored.expiresAtMs).toISOString();
-    if (rejected) state.warning = 'Engage no longer accepts your sign-in (the password may have changed): sign in again.';
+    if (rejected)
+      state.warning =
+        stored.source === 'pasted'
+          ? 'Engage no longer accepts the pasted token (it may have ended or been revoked): sign in again or paste a new token.'
+          : `Engage no longer accepts your sign-in (a sign-in ends after ${TOKEN_LIFETIME_DAYS} days, or when the password changes): sign in again.`;
     else if (stored.expiresAtMs !== undefined && state.tokenAgeDays! >= TOKEN_WARNING_AGE_DAYS) {
       const daysLeft = Math.max(0, Math.ceil((stored.expiresAtMs - now) / MS_PER_DAY));
       state.warning = `Your Engage sign-in ends in ${daysLeft} day${daysLeft === 1 ? '' : 's'}: sign in again soon to keep reports and schedules running.`;

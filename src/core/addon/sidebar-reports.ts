@@ -13,7 +13,7 @@ import { isDate } from '../util/dates';
 import type { EngageSession } from './session';
 import { ValidationError } from '../errors';
 import { reportFormula } from '../builder/formula-text';
-import type { Cache, Clock, ListableStore, BlockPlacement, SheetWriter, WrittenBlock, Cell, SheetBlock } from '../ports';
+import type { BlockPlacement, Cache, Clock, ListableStore, SheetBlock, SheetContents, SheetWriter, WrittenBlock, Cell } from '../ports';
 import { ALL_METRICS, availableMetrics } from '../api/report-metrics';
 import { reportColumnCount } from '../sheets/report-table';
 import { reportToSheetBlock } from '../sheets/sheet-output';
@@ -22,6 +22,15 @@ import { compareFormula } from '../builder/compare-request';
 import { compareColumnCount, compareToSheetBlock } from '../sheets/compare-table';
 import { builderComparison, compareTableOptions } from './comparisons';
 import { formatCount } from '../util/text';
+import { reportAtCell, type ReportAtCell } from './report-at-cell';
+import {
+  checkWriteOptions,
+  recordedReport,
+  RunPlacer,
+  type RunPlacement,
+  type SavedReportBlocks,
+  type WriteQuestion,
+} from './run-placement';
 
 /** How long a run's progress stays readable. */
 const PROGRESS_TTL_SECONDS = 600;
@@ -49,6 +58,13 @@ export interface RunToSheetSummary {
   /** Why fewer rows than the report holds were written, if so. */
   partialNote?: string;
   elapsedMs: number;
+  /** The block replaced an earlier block of the add-on at the same place. */
+  replaced?: boolean;
+}
+
+/** A run that wrote nothing, because the cells it would cover hold something: the sidebar asks, then runs it again. */
+export interface RunNeedsAnswer {
+  question: WriteQuestion;
 }
 
 export interface Publisher {
@@ -64,15 +80,23 @@ export interface SidebarReportsDeps {
   documentStore: ListableStore;
   /** The user's cache: run progress. */
   progressCache: Cache;
+  /** What the cells a run is about to write hold. */
+  contents: SheetContents;
+  /** Saved reports and where each last wrote: their blocks are asked about, and are their own report's. */
+  savedReports?: SavedReportBlocks;
+  /** The current user's owner id of saved reports, when they have one. */
+  ownerId?: () => string | null;
   clock: Clock;
   timeZone: string;
 }
 
 export class SidebarReports {
   private readonly blocks: BlockRecords;
+  private readonly placer: RunPlacer;
 
   constructor(private readonly deps: SidebarReportsDeps) {
     this.blocks = new BlockRecords(deps.documentStore);
+    this.placer = new RunPlacer(deps.contents, this.blocks, deps.savedReports);
   }
 
   listPublishers(): Publisher[] {
@@ -85,14 +109,23 @@ export class SidebarReports {
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  /** Fetches every page, then writes the block at `placement` in one batch; a comparison fetches both periods first. */
-  runToSheet(request: unknown, placement: BlockPlacement, runId: unknown): RunToSheetSummary {
+  /**
+   * Fetches every page (a comparison: both periods), then writes the block at `placement` in one
+   * batch; or, when the cells it would cover hold something other than this report's earlier block
+   * there, writes nothing and returns the question to ask (run-placement.ts). `options.choice` is the
+   * user's answer.
+   */
+  runToSheet(request: unknown, placement: RunPlacement, runId: unknown, options?: unknown): RunToSheetSummary | RunNeedsAnswer {
     const id = checkRunId(runId);
     const started = this.deps.clock.now();
     const { kind, input, maxRows } = toReportInput(request);
     // Validation problems are reported before the first request and before any progress appears.
     const comparison = builderComparison(this.deps.session, this.deps.timeZone, request);
     const query = comparison ? comparison.current : this.deps.session.buildQuery(kind, input);
+    const write = checkWriteOptions(options, placement);
+    const report = recordedReport(request);
+    const early = this.placer.beforeFetch(placement, this.deps.writer.sheetNames(), report, write);
+    if (early.question) return { question: early.question };
     this.setProgress(id, { state: 'running', pagesFetched: 0, pagesPlanned: comparison ? 2 : 1 });
     try {
       const r = request as BuilderRequest;
@@ -115,8 +148,16 @@ export class SidebarReports {
         block = reportToSheetBlock(result, { timeZone: this.deps.timeZone, ...money });
         pages = result.pagesFetched ?? 1;
       }
-      const written = this.deps.writer.write(placement, block, this.blocks.previous(placement));
-      this.blocks.remember(written, this.deps.clock.now(), this.deps.writer.sheetNames());
+      const columns = block.values[0]?.length ?? 0;
+      const place = this.placer.beforeWrite(early.placement, block.values.length, columns, report, write);
+      if (place.question) {
+        this.setProgress(id, { state: 'done', pagesFetched: pages, pagesPlanned: pages });
+        return { question: place.question };
+      }
+      const { newSheet: _newSheet, ...target } = place.placement;
+      const previous = this.blocks.previous(target);
+      const written = this.deps.writer.write(target, block, previous);
+      this.blocks.remember(written, this.deps.clock.now(), this.deps.writer.sheetNames(), report);
       this.setProgress(id, { state: 'done', pagesFetched: pages, pagesPlanned: pages });
       const summary: RunToSheetSummary = {
         block: written,
@@ -128,6 +169,7 @@ export class SidebarReports {
           .map((row) => row.map((cell, c) => plainCell(cell, this.deps.timeZone, block.kinds[c] === 'hour'))),
         elapsedMs: this.deps.clock.now() - started,
       };
+      if (previous) summary.replaced = true;
       if (result?.partial) {
         const got = formatCount(result.items.length);
         const all = formatCount(result.totalItems);
@@ -143,6 +185,11 @@ export class SidebarReports {
       this.setProgress(id, { state: 'failed', pagesFetched: 0, pagesPlanned: 0, message: e instanceof Error ? e.message : String(e) });
       throw e;
     }
+  }
+
+  /** The report whose block holds this cell (Run to sheet's or a saved report's), or null. */
+  reportAt(cell: BlockPlacement): ReportAtCell | null {
+    return reportAtCell(cell, this.blocks, this.deps.savedReports, this.deps.ownerId?.() ?? null);
   }
 
   progress(runId: unknown): RunProgress | null {

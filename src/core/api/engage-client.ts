@@ -7,7 +7,7 @@
  */
 import { FORMULA_FETCH_BUDGET_MS } from '../budgets';
 import { encodeBase64 } from '../util/base64';
-import { EngageError, NotSignedInError, ValidationError } from '../errors';
+import { AuthenticationError, EngageError, NotSignedInError, ValidationError, WrongCredentialsError } from '../errors';
 import type { BatchMember } from './multi-paging';
 import { fetchReport, type PageFetcher, type PageRange, type PagingOptions, type ReportResult } from './paging';
 import { buildSelectedQuery, publisherQuery, runPublisherReport, type PublisherReportClient } from './publisher-reports';
@@ -17,6 +17,7 @@ import {
   type Cache,
   type Clock,
   type HttpRequest,
+  type HttpResponse,
   type HttpTransport,
   type KeyValueStore,
   type Lock,
@@ -77,6 +78,11 @@ export interface RunReportOptions extends CallOptions {
   onProgress?: (pagesFetched: number, pagesPlanned: number) => void;
   /** The caller cannot use part of the report: see PagingOptions.allOrNothing. */
   allOrNothing?: boolean;
+}
+
+/** Whose login guard a sign-in spends: the user name as the service compares it. */
+export function loginScope(username: string): string {
+  return username.trim().toLowerCase();
 }
 
 function memoryStore(): KeyValueStore {
@@ -161,12 +167,19 @@ export class EngageClient implements PageFetcher, PublisherReportClient, BatchPa
       headers: { Authorization: `Basic ${encodeBase64(`${username.trim()}:${password}`)}` },
     };
     // Spends the login guard (failed logins count at the service too) and is never retried.
-    const response = this.sender.send(request, {
-      operation: 'GET /login',
-      deadlineAtMs: this.deadline(options),
-      retry: false,
-      rate: { rule: LOGIN_RATE_RULE, scope: username.trim().toLowerCase() },
-    });
+    let response: HttpResponse;
+    try {
+      response = this.sender.send(request, {
+        operation: 'GET /login',
+        deadlineAtMs: this.deadline(options),
+        retry: false,
+        rate: { rule: LOGIN_RATE_RULE, scope: loginScope(username) },
+      });
+    } catch (e) {
+      // A 401 to /login is about the credentials, never about a token's age.
+      if (e instanceof AuthenticationError) throw new WrongCredentialsError(e);
+      throw e;
+    }
     const token = parseLoginToken(response.body, response.headers[TRACE_ID_HEADER]);
     this.currentToken = token;
     return token;

@@ -6,8 +6,9 @@
 import { userMessage, ValidationError, type ValidationProblem } from '../errors';
 import type { ReportInput } from '../api/report-request';
 import { REPORT_SPECS, type ReportKind } from '../spec';
-import { isRollingDayPreset, ROLLING_PRESET_FORMULAS, type RollingDayPreset } from './date-presets';
+import { presetsFor, type DatePreset } from './date-presets';
 import { FORMULA_MAX_ROWS } from '../sheets/formula-args';
+import { A1_CELL_PATTERN } from '../util/a1-notation';
 import { controlCharacterIndex, describeControlCharacter, formatCount } from '../util/text';
 
 export interface BuilderRequest {
@@ -17,10 +18,11 @@ export interface BuilderRequest {
   fromDate: string;
   toDate: string;
   /**
-   * General report: the preset the dates come from, when it moves with time. The run asks for the
-   * dates; the equivalent formula writes the preset's rolling bounds (TODAY()-14, ...) instead.
+   * The sidebar's date preset the dates come from ("last7", "custom", "last24h"): the run asks for the
+   * dates; the equivalent formula of the general report writes a rolling preset's bounds (TODAY()-14,
+   * ...) instead, and a report reopened from its block in the sheet shows the preset again.
    */
-  preset?: RollingDayPreset;
+  preset?: DatePreset;
   breakdowns: string[];
   /** The chosen metrics, by API name; left out: the default set. */
   metrics?: string[];
@@ -39,8 +41,11 @@ export interface BuilderRequest {
   maxRows?: number;
 }
 
-/** Where "Run to sheet" writes. */
-export type RunTarget = { type: 'newSheet'; sheetName?: string } | { type: 'existingSheet'; sheetName: string } | { type: 'activeCell' };
+/** Where "Run to sheet" writes: an existing sheet from A1, or from `cell` (a report reopened from its block). */
+export type RunTarget =
+  | { type: 'newSheet'; sheetName?: string }
+  | { type: 'existingSheet'; sheetName: string; cell?: string }
+  | { type: 'activeCell' };
 
 const KINDS = Object.keys(REPORT_SPECS) as ReportKind[];
 
@@ -68,10 +73,9 @@ export function toReportInput(request: unknown): { kind: ReportKind; input: Repo
     return typeof v === 'string' ? v : undefined;
   };
   const input: ReportInput = { entityId: text('entityId') ?? '', fromDate: text('fromDate') ?? '', toDate: text('toDate') ?? '' };
-  if (given(r.preset) && (kind !== 'main' || !isRollingDayPreset(r.preset))) {
-    const presets = Object.keys(ROLLING_PRESET_FORMULAS).join(', ');
-    problems.push({ argument: 'preset', message: `preset: must be one of ${presets}, for the general report only` });
-  }
+  const presets = presetsFor(kind);
+  if (given(r.preset) && !presets.includes(r.preset as DatePreset))
+    problems.push({ argument: 'preset', message: `preset: must be one of ${presets.join(', ')} for this report` });
   if (given(r.breakdowns)) {
     if (!Array.isArray(r.breakdowns) || !r.breakdowns.every((b) => typeof b === 'string')) {
       problems.push({ argument: 'breakdowns', message: 'breakdowns: must be a list of breakdown names such as ["day", "country"]' });
@@ -121,7 +125,10 @@ export function checkRunTarget(target: unknown): RunTarget {
   if (typeof name !== 'string') throw problem('the sheet name must be text');
   if (name.length > SHEET_NAME_MAX_CHARS) throw problem(`the sheet name must be at most ${SHEET_NAME_MAX_CHARS} characters`);
   if (controlCharacterIndex(name) >= 0) throw problem(`the sheet name contains ${describeControlCharacter(name)}`);
-  return t.type === 'newSheet' ? { type: 'newSheet', sheetName: name } : { type: 'existingSheet', sheetName: name };
+  if (t.type === 'newSheet') return { type: 'newSheet', sheetName: name };
+  if (t.cell === undefined || t.cell === null || t.cell === '') return { type: 'existingSheet', sheetName: name };
+  if (typeof t.cell !== 'string' || !A1_CELL_PATTERN.test(t.cell.trim())) throw problem('the first cell must be one cell such as A1');
+  return { type: 'existingSheet', sheetName: name, cell: t.cell.trim().toUpperCase() };
 }
 
 /**

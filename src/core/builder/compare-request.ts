@@ -10,7 +10,7 @@ import { effectiveBreakdowns } from '../api/report-fields';
 import { ALL_METRICS, availableMetrics } from '../api/report-metrics';
 import { ValidationError } from '../errors';
 import type { BuilderRequest } from './builder-request';
-import { ROLLING_PRESET_FORMULAS } from './date-presets';
+import { isRollingDayPreset, ROLLING_PRESET_FORMULAS } from './date-presets';
 import { quoteFormulaText } from './formula-text';
 
 export const COMPARE_FORMULA_NAME = 'ENGAGE_COMPARE';
@@ -35,7 +35,7 @@ export function compareFormula(request: BuilderRequest, refreshReference?: strin
   const breakdowns = request.breakdowns ?? [];
   // Signature order: entityId, fromDate, toDate, compareWith, breakdowns, metrics, filter, sort, maxRows, currencyCode, decDigits, refresh.
   // A rolling preset stays rolling, as in reportFormula: "previous" then follows it day by day.
-  const rolling = request.preset ? ROLLING_PRESET_FORMULAS[request.preset] : undefined;
+  const rolling = isRollingDayPreset(request.preset) ? ROLLING_PRESET_FORMULAS[request.preset] : undefined;
   const args: string[] = [
     text(request.entityId),
     rolling ? rolling.fromDate : text(request.fromDate),

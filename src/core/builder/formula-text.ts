@@ -9,7 +9,7 @@ import type { BuilderRequest } from './builder-request';
 import { effectiveBreakdowns } from '../api/report-fields';
 import { ALL_METRICS, availableMetrics, defaultMetrics } from '../api/report-metrics';
 import { REPORT_SPECS, type ReportKind } from '../spec';
-import { ROLLING_PRESET_FORMULAS } from './date-presets';
+import { isRollingDayPreset, ROLLING_PRESET_FORMULAS } from './date-presets';
 
 export const FORMULA_NAMES = { main: 'ENGAGE_REPORT', externalId: 'ENGAGE_EXTERNALID_REPORT', realtime: 'ENGAGE_REALTIME_REPORT' } as const;
 
@@ -40,7 +40,7 @@ export function reportFormula(request: BuilderRequest, refreshReference?: string
   // Signature order: entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, [currencyCode], [decDigits], refresh.
   const breakdowns = request.breakdowns ?? [];
   // A rolling preset stays rolling: its bounds are Sheets date expressions, not the days of today.
-  const rolling = request.kind === 'main' && request.preset ? ROLLING_PRESET_FORMULAS[request.preset] : undefined;
+  const rolling = request.kind === 'main' && isRollingDayPreset(request.preset) ? ROLLING_PRESET_FORMULAS[request.preset] : undefined;
   const args: string[] = [
     text(request.entityId),
     rolling ? rolling.fromDate : text(request.fromDate),

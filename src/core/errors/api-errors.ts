@@ -77,6 +77,26 @@ export class AuthenticationError extends ApiError {
   }
 }
 
+/** GET /login refused the credentials: the user name or password is wrong, whatever a token's life. */
+export class WrongCredentialsError extends AuthenticationError {
+  protected override summary(): string {
+    return 'The user name or password is wrong';
+  }
+  protected override advice(): string {
+    return 'Engage did not accept them; check both and try again';
+  }
+}
+
+/** A pasted token that Engage refused when it was checked; it was not kept. */
+export class TokenNotAcceptedError extends AuthenticationError {
+  protected override summary(): string {
+    return 'Engage did not accept this token, so it was not saved';
+  }
+  protected override advice(): string {
+    return 'copy the whole token from Engage’s web interface, or create a new one there';
+  }
+}
+
 export class PermissionDeniedError extends ApiError {
   override readonly code = 'PERMISSION_DENIED' as const;
   protected override summary(): string {

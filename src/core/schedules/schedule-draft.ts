@@ -14,7 +14,7 @@ import { defaultMetrics } from '../api/report-metrics';
 import type { SavedReportInput } from './saved-reports';
 import type { Schedule } from './schedule';
 import { REPORT_SPECS, type ReportKind } from '../spec';
-import type { Period } from './period';
+import { resolvePeriod, type Period } from './period';
 
 /** The hourly reports are refreshed over the last 24 whole UTC hours, the most one request may cover. */
 export const HOURLY_SCHEDULE_HOURS = 24;
@@ -108,4 +108,57 @@ export function savedReportFromBuilder(request: BuilderRequest, draft: ScheduleD
   if (draft.incremental) report.incremental = true;
   if (draft.paused) report.paused = true;
   return report;
+}
+
+/** "yyyyMMdd" or "yyyyMMddHH" (a saved period's bounds) as the builder writes them ("yyyy-MM-dd", "yyyy-MM-dd HH:00"). */
+function builderDate(compact: string): string {
+  const day = dayLabel(compact);
+  return compact.length > 8 ? `${day} ${compact.slice(8, 10)}:00` : day;
+}
+
+/**
+ * A saved report as the builder shows it, to change the report itself: the request (its dates those
+ * of the period now) with the preset the period moves as, and whether a custom range grows to today.
+ * A "last N days" the presets do not offer becomes its days now, as a custom range.
+ */
+export function builderRequestOfSaved(report: SavedReportInput, nowMs: number): { request: BuilderRequest; growing: boolean } {
+  const { fromDate, toDate } = resolvePeriod(report.period, nowMs);
+  const request: BuilderRequest = {
+    kind: report.kind,
+    entityId: report.entityId,
+    fromDate: builderDate(fromDate),
+    toDate: builderDate(toDate),
+    breakdowns: [...(report.breakdowns ?? [])],
+    preset: presetOfPeriod(report.period),
+  };
+  if (report.metrics) request.metrics = [...report.metrics];
+  if (report.filter) request.filter = report.filter;
+  if (report.sort) {
+    const [field, order] = report.sort.trim().split(/\s+/);
+    request.sort = field!;
+    if (order === 'asc' || order === 'desc') request.order = order;
+  }
+  if (report.currencyCode) request.currencyCode = report.currencyCode;
+  if (report.decDigits !== undefined) request.decDigits = report.decDigits;
+  if (report.maxRows !== undefined) request.maxRows = report.maxRows;
+  if (report.compareWith) request.compareWith = report.compareWith;
+  return { request, growing: report.period.type === 'since' };
+}
+
+/** The builder's preset a saved period moves as (the inverse of periodForPreset), "custom" for a range of days. */
+export function presetOfPeriod(period: Period): DatePreset {
+  switch (period.type) {
+    case 'lastHours':
+      return 'last24h';
+    case 'thisMonth':
+    case 'lastMonth':
+      return period.type;
+    case 'lastDays': {
+      if (!period.endingYesterday) return period.days === 1 ? 'today' : 'custom';
+      const preset = (Object.keys(PRESET_DAYS) as DatePreset[]).find((p) => PRESET_DAYS[p] === period.days);
+      return preset ?? 'custom';
+    }
+    default:
+      return 'custom';
+  }
 }

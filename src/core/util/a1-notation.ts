@@ -1,8 +1,9 @@
 /**
  * The one cell a saved report writes from, in A1 notation: the rule a cell must meet (column letters
  * A to ZZZ, a row from 1), naming a cell from its row and column, reading the row and column back,
- * and splitting a sheet-qualified reference such as "'My sheet'!B3". Pure, so the sidebar checks a
- * cell with the same rule the server does.
+ * splitting a sheet-qualified reference such as "'My sheet'!B3", and naming a block's range
+ * ("'My sheet'!B3:K40") as messages show it. Pure, so the sidebar checks a cell with the same rule the
+ * server does.
  */
 
 /** One cell such as "B3": one to three column letters, then a row from 1. */
@@ -30,4 +31,16 @@ export function splitCellReference(reference: string): { sheetName: string; cell
   const m = /^(?:'((?:[^']|'')+)'|([^!]+))!\$?([A-Za-z]{1,3})\$?(\d+)$/.exec(reference.trim());
   if (!m) return undefined;
   return { sheetName: m[1] !== undefined ? m[1].replace(/''/g, "'") : m[2]!, cell: `${m[3]!.toUpperCase()}${m[4]}` };
+}
+
+/** A sheet name as a reference writes it: quoted ('My sheet') unless it is one plain word. */
+export function sheetReference(sheetName: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(sheetName) ? sheetName : `'${sheetName.replace(/'/g, "''")}'`;
+}
+
+/** "'My sheet'!B3:K40" for a block of `rows` by `columns` from its first cell ("Sheet1!B3" for one cell). */
+export function rangeReference(block: { sheetName: string; row: number; column: number; rows: number; columns: number }): string {
+  const first = a1Cell(block.row, block.column);
+  const last = a1Cell(block.row + Math.max(1, block.rows) - 1, block.column + Math.max(1, block.columns) - 1);
+  return `${sheetReference(block.sheetName)}!${first}${last === first ? '' : `:${last}`}`;
 }

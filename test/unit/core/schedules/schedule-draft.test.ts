@@ -1,6 +1,12 @@
 import type { BuilderRequest } from '../../../../src/core/builder/builder-request';
 import { checkSavedReport, incrementalProblem } from '../../../../src/core/schedules/saved-reports';
-import { describePeriod, periodForPreset, savedReportFromBuilder } from '../../../../src/core/schedules/schedule-draft';
+import {
+  builderRequestOfSaved,
+  describePeriod,
+  periodForPreset,
+  presetOfPeriod,
+  savedReportFromBuilder,
+} from '../../../../src/core/schedules/schedule-draft';
 import { resolvePeriod } from '../../../../src/core/schedules/period';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -141,5 +147,47 @@ describe('saving a builder report to a schedule', () => {
       '2026-10-01 to 2026-10-15, always the same days',
     );
     expect(describePeriod({ type: 'lastHours', hours: 24 })).toBe('the last 24 hours up to the current one (UTC)');
+  });
+});
+
+describe('builderRequestOfSaved', () => {
+  it('reopens a saved report in the builder: the preset its period moves as, its dates now, sort and order apart', () => {
+    const saved = savedReportFromBuilder(
+      { ...request, filter: 'revenue:gt:1', sort: 'day', order: 'asc', metrics: ['revenue'], currencyCode: 'EUR', decDigits: 3 },
+      {
+        name: 'Daily',
+        period: periodForPreset('main', 'last7'),
+        schedule: { every: 'day', hour: 6 },
+        target: { sheetName: 'S', cell: 'B2' },
+      },
+    );
+    expect(builderRequestOfSaved(saved, NOW)).toEqual({
+      growing: false,
+      request: {
+        kind: 'main',
+        entityId: 'pub',
+        fromDate: '2026-11-13',
+        toDate: '2026-11-19',
+        breakdowns: ['day', 'country'],
+        metrics: ['revenue'],
+        filter: 'revenue:gt:1',
+        sort: 'day',
+        order: 'asc',
+        currencyCode: 'EUR',
+        decDigits: 3,
+        preset: 'last7',
+      },
+    });
+    const growing = builderRequestOfSaved({ ...saved, period: { type: 'since', fromDate: '20261101' } }, NOW);
+    expect(growing).toMatchObject({ growing: true, request: { preset: 'custom', fromDate: '2026-11-01', toDate: '2026-11-20' } });
+    const hourly = builderRequestOfSaved({ ...saved, kind: 'externalId', period: { type: 'lastHours', hours: 24 } }, NOW);
+    expect(hourly.request).toMatchObject({ preset: 'last24h', fromDate: '2026-11-19 13:00', toDate: '2026-11-20 13:00' });
+  });
+
+  it('maps every period a preset makes back to that preset, and other ranges to custom', () => {
+    for (const preset of ['today', 'yesterday', 'last7', 'last14', 'last30', 'thisMonth', 'lastMonth'] as const)
+      expect(presetOfPeriod(periodForPreset('main', preset))).toBe(preset);
+    expect(presetOfPeriod({ type: 'lastDays', days: 10, endingYesterday: true })).toBe('custom');
+    expect(presetOfPeriod({ type: 'fixed', fromDate: '20261001', toDate: '20261015' })).toBe('custom');
   });
 });

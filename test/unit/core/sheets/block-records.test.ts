@@ -2,7 +2,13 @@
  * BlockRecords: Run to sheet's `engage.block.*` document properties stay few. A record goes when a
  * later block covers any of its cells, when its sheet is gone, and beyond the 50 most recent.
  */
-import { BLOCK_RECORD_PREFIX, BlockRecords, MAX_BLOCK_RECORDS, blockRecordKey } from '../../../../src/core/sheets/block-records';
+import {
+  BLOCK_RECORD_PREFIX,
+  BLOCK_RECORDS_MAX_BYTES,
+  BlockRecords,
+  MAX_BLOCK_RECORDS,
+  blockRecordKey,
+} from '../../../../src/core/sheets/block-records';
 import { FakeStore } from '../../../support/fakes';
 
 const block = (sheetName: string, row: number, column: number, rows = 10, columns = 5) => ({ sheetName, row, column, rows, columns });
@@ -61,5 +67,33 @@ describe('BlockRecords', () => {
     records.remember(block('Report 0', 1, 1), 100, sheets);
     expect(store.get('engage.sr.index')).toBe('[]');
     expect(recordKeys(store)).toHaveLength(MAX_BLOCK_RECORDS);
+  });
+
+  it('keeps what wrote a block, and finds the most recent block that holds a cell', () => {
+    const store = new FakeStore();
+    const records = new BlockRecords(store);
+    const report = { kind: 'main', entityId: 'p1', breakdowns: ['day'], preset: 'last7' };
+    records.remember(block('Data', 1, 1), 1, ['Data'], report);
+    records.remember(block('Data', 20, 1), 2, ['Data']);
+    expect(records.record({ sheetName: 'Data', row: 1, column: 1 })).toEqual({ ...block('Data', 1, 1), atMs: 1, report });
+    expect(records.find({ ...block('Data', 5, 3), rows: 1, columns: 1 })).toMatchObject({ row: 1, report });
+    expect(records.find({ ...block('Data', 25, 5), rows: 1, columns: 1 })).toMatchObject({ row: 20 });
+    expect(records.find({ ...block('Data', 15, 1), rows: 1, columns: 1 })).toBeUndefined();
+  });
+
+  it(`keeps the records within ${BLOCK_RECORDS_MAX_BYTES / 1024} KB, dropping the oldest`, () => {
+    const store = new FakeStore();
+    const records = new BlockRecords(store);
+    const sheets = Array.from({ length: 40 }, (_, i) => `Report ${i}`);
+    // A filter of 2,000 characters makes a record of about 2.1 KB.
+    const report = { kind: 'main', entityId: 'p1', filter: `externalId:in:${'x'.repeat(1986)}` };
+    for (const [i, name] of sheets.entries()) records.remember(block(name, 1, 1), i, sheets, report);
+    const kept = recordKeys(store);
+    const bytes = kept.reduce((sum, key) => sum + key.length + store.get(key)!.length, 0);
+    expect(bytes).toBeLessThanOrEqual(BLOCK_RECORDS_MAX_BYTES);
+    expect(kept.length).toBeGreaterThan(20);
+    expect(kept.length).toBeLessThan(40);
+    expect(kept).toContain(blockRecordKey(block('Report 39', 1, 1)));
+    expect(kept).not.toContain(blockRecordKey(block('Report 0', 1, 1)));
   });
 });

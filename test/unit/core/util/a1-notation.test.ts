@@ -1,4 +1,4 @@
-import { a1Cell, cellPosition, splitCellReference } from '../../../../src/core/util/a1-notation';
+import { a1Cell, cellPosition, rangeReference, splitCellReference } from '../../../../src/core/util/a1-notation';
 
 describe('A1 notation', () => {
   it('names cells in A1 notation and splits sheet-qualified cells', () => {
@@ -22,5 +22,11 @@ describe('A1 notation', () => {
       undefined,
       undefined,
     ]);
+  });
+
+  it('names a block’s range as Sheets does, quoting a sheet name that is not one plain word', () => {
+    expect(rangeReference({ sheetName: 'Daily', row: 1, column: 1, rows: 9, columns: 8 })).toBe('Daily!A1:H9');
+    expect(rangeReference({ sheetName: 'By country', row: 4, column: 3, rows: 1, columns: 1 })).toBe("'By country'!C4");
+    expect(rangeReference({ sheetName: "It's mine", row: 2, column: 27, rows: 3, columns: 2 })).toBe("'It''s mine'!AA2:AB4");
   });
 });

@@ -1,0 +1,148 @@
+/**
+ * Browser test of the report builder as a daily user reads it in the playground's 300 px sidebar:
+ * a filter row's field, operator and value each show their whole text; and one time zone, always
+ * labelled: the period's days are called UTC days (the builder's and the schedule's alike), one line
+ * says why and where a UTC day starts on the spreadsheet's clock, and times are named with the
+ * spreadsheet's zone.
+ */
+import type { Locator } from 'playwright-core';
+import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground } from '../support/browser';
+
+jest.setTimeout(120_000);
+
+let b: BrowserPlayground;
+
+beforeAll(async () => {
+  b = await openPlayground();
+  const { sidebar } = b;
+  await eventually(async () => expect(await sidebar.locator('#sign-in-username').inputValue()).toBe('demo@engage.example'));
+  await sidebar.locator('#sign-in-submit').click();
+  await eventually(async () => expect(await sidebar.locator('#report-publisher option').count()).toBe(3));
+});
+afterAll(async () => {
+  await b?.close();
+});
+
+/** The text a control shows (a select's chosen option, an input's value), its width, and the room it has for text. */
+function measure(control: Locator) {
+  return control.evaluate((node) => {
+    const doc = node.ownerDocument;
+    const view = doc.defaultView!;
+    const element = node as unknown as {
+      tagName: string;
+      value: string;
+      clientWidth: number;
+      selectedOptions?: ArrayLike<{ textContent: string | null }>;
+      getBoundingClientRect(): { left: number; right: number };
+    };
+    const style = view.getComputedStyle(node);
+    const context = (
+      doc.createElement('canvas') as unknown as { getContext(kind: '2d'): { font: string; measureText(text: string): { width: number } } }
+    ).getContext('2d');
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const select = element.tagName === 'SELECT';
+    const text = select ? (element.selectedOptions![0]!.textContent ?? '') : element.value;
+    // A select draws its arrow inside its box: 20 px of it are not for text.
+    const arrow = select ? 20 : 0;
+    const rect = element.getBoundingClientRect();
+    return {
+      text,
+      textWidth: Math.ceil(context.measureText(text).width),
+      room: element.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight) - arrow,
+      left: rect.left,
+      right: rect.right,
+      viewport: doc.documentElement.clientWidth,
+    };
+  });
+}
+
+/** "01:00" in winter: where today's UTC midnight falls on the Europe/Berlin clock. */
+function berlinClockAtUtcMidnight(): string {
+  const now = new Date();
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+    midnight,
+  );
+}
+
+it('shows a filter row’s field, operator and value whole, each on its own, in a 300 px sidebar', async () => {
+  const { sidebar } = b;
+  expect(await sidebar.locator('html').evaluate((html) => html.clientWidth)).toBeLessThanOrEqual(300);
+  await chooseBreakdowns(sidebar, ['day', 'country']);
+  await sidebar.locator('#filter-add').click();
+  const row = sidebar.locator('.filter-row').first();
+  await row.locator('.filter-field').selectOption('country.name');
+  await row.locator('.filter-operator').selectOption('not_contains');
+  await row.locator('.filter-value').fill('United Kingdom');
+  await eventually(async () =>
+    expect(await sidebar.locator('#filter-text').innerText()).toBe('Filter: country.name:not_contains:United Kingdom'),
+  );
+
+  const field = await measure(row.locator('.filter-field'));
+  const operator = await measure(row.locator('.filter-operator'));
+  const value = await measure(row.locator('.filter-value'));
+  expect([field.text, operator.text, value.text]).toEqual(['country.name', 'does not contain', 'United Kingdom']);
+  for (const control of [field, operator, value]) {
+    expect(control.textWidth).toBeLessThanOrEqual(control.room);
+    expect(control.left).toBeGreaterThanOrEqual(0);
+    expect(control.right).toBeLessThanOrEqual(control.viewport);
+  }
+  // The widest field name the rows offer fits too.
+  await row.locator('.filter-field').selectOption('paidViewabilityRate');
+  const widest = await measure(row.locator('.filter-field'));
+  expect(widest.textWidth).toBeLessThanOrEqual(widest.room);
+});
+
+it('calls the period’s days UTC days, and says once why, with where a UTC day starts on the spreadsheet’s clock', async () => {
+  const { sidebar } = b;
+  await sidebar.locator('#report-preset').selectOption('last7');
+  await eventually(async () =>
+    expect(await sidebar.locator('#report-period').innerText()).toMatch(/^Last 7 days: \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d \(UTC days\)$/),
+  );
+  const clock = berlinClockAtUtcMidnight();
+  expect(await sidebar.locator('#report-days-note').innerText()).toBe(
+    `Report days are UTC days, as Engage counts them: each runs from ${clock} to ${clock} in Europe/Berlin, the spreadsheet's time zone, in which this sidebar shows every time.`,
+  );
+  // Said once: no other line of the tab repeats it.
+  expect((await sidebar.locator('#panel-report').innerText()).match(/Report days are UTC days/g)).toHaveLength(1);
+
+  // A custom range is UTC days too.
+  await sidebar.locator('#report-preset').selectOption('custom');
+  await sidebar.locator('#report-from').fill('2026-11-01');
+  await sidebar.locator('#report-to').fill('2026-11-07');
+  await sidebar.locator('#report-to').dispatchEvent('change');
+  await eventually(async () => expect(await sidebar.locator('#report-period').innerText()).toBe('2026-11-01 to 2026-11-07 (UTC days)'));
+
+  // An hourly window is in UTC hours, as Engage takes them, and shown on the spreadsheet's clock too.
+  await sidebar.locator('label[for="report-kind-realtime"]').click();
+  const line = sidebar.locator('#report-period');
+  await eventually(async () => expect(await line.innerText()).toMatch(/^Last 24 hours: /));
+  const [, from, to] = /^Last 24 hours: (\S+ \d\d:00) to (\S+ \d\d:00) UTC \(end excluded\), that is /.exec(await line.innerText())!;
+  const berlin = (utc: string) =>
+    new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin', dateStyle: 'short', timeStyle: 'short' }).format(
+      Date.parse(`${utc!.replace(' ', 'T')}:00Z`),
+    );
+  expect(await line.innerText()).toBe(
+    `Last 24 hours: ${from} to ${to} UTC (end excluded), that is ${berlin(from!)} to ${berlin(to!)} in Europe/Berlin`,
+  );
+  await sidebar.locator('label[for="report-kind-main"]').click();
+
+  // The schedule's period says the same, and its hours are on the spreadsheet's clock, named.
+  await sidebar.locator('#report-preset').selectOption('last7');
+  await sidebar.locator('#save-schedule').click();
+  await eventually(async () => expect(await sidebar.locator('#schedule-period').innerText()).toBe('the 7 days before today (UTC days).'));
+  expect(await sidebar.locator('#schedule-form .schedule-fields .hint').first().innerText()).toBe(
+    'On the spreadsheet’s clock (Europe/Berlin); the hourly trigger runs once within each hour.',
+  );
+  await sidebar.locator('#schedule-cancel').click();
+});
+
+it('names the zone of the sign-in’s end on the Account tab', async () => {
+  const { sidebar } = b;
+  await sidebar.locator('#tab-account').click();
+  await eventually(async () =>
+    expect(await sidebar.locator('#session-summary').innerText()).toMatch(
+      /^As demo@engage\.example · token from today · ends \d{4}-\d\d-\d\d \d\d:\d\d \(Europe\/Berlin\)$/,
+    ),
+  );
+});
