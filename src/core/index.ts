@@ -78,13 +78,7 @@ export { reportColumnCount } from './sheets/report-table';
 export { compareColumnCount } from './sheets/compare-table';
 export { cellsAdded, checkCellRoom, type GridSize } from './sheets/sheet-output';
 
-export {
-  builderMessage,
-  checkRunTarget,
-  SHEET_NAME_MAX_CHARS,
-  type BuilderRequest,
-  type RunTarget,
-} from './builder/builder-request';
+export { builderMessage, checkRunTarget, type BuilderRequest, type RunTarget } from './builder/builder-request';
 export {
   hourWindowFrom,
   isRollingDayPreset,

@@ -17,7 +17,7 @@ beforeAll(async () => {
   const { sidebar } = b;
   await eventually(async () => expect(await sidebar.locator('#sign-in-username').inputValue()).toBe('demo@engage.example'));
   await sidebar.locator('#sign-in-submit').click();
-  await eventually(async () => expect(await sidebar.locator('#report-publisher option').count()).toBe(3));
+  await eventually(async () => expect(await sidebar.locator('#report-publisher option').count()).toBe(3 + 2)); // and All, Several
 });
 afterAll(async () => {
   await b?.close();

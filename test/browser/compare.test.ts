@@ -65,7 +65,7 @@ describe('"Compare with" in the report builder', () => {
     await sidebar.locator('#run-report').click();
     await eventually(async () =>
       expect(await sidebar.locator('#report-outcome .notice-success').first().innerText()).toMatch(
-        /Wrote 7 rows to 'Week on week' from 2 pages/,
+        /Wrote 7 rows to 'Week on week'!A1:R9 from 2 pages/,
       ),
     );
     const sent = reportRequests().slice(before);

@@ -100,7 +100,7 @@ describe('the report builder at 300 px', () => {
     await sidebar.locator('#formula-details summary').click();
     await eventually(async () => expect(await sidebar.locator('#formula-preview').innerText()).toContain('TODAY()-14,TODAY()-1,'));
 
-    expect(await runToNewSheet('Fourteen days')).toMatch(/^Wrote 14 rows to 'Fourteen days' from 1 page( in \d+\.\d s)?\.$/);
+    expect(await runToNewSheet('Fourteen days')).toMatch(/^Wrote 14 rows to 'Fourteen days'!A1:H16 from 1 page( in \d+\.\d s)?\.$/);
     const run = playground.host.getValues('Fourteen days', 'A1:H16');
     expect(run.at(-1)![0]).toBe('Total');
     // A report by day alone with revenue and RPM can be charted: the button is on and no reason shows.
@@ -140,7 +140,7 @@ describe('the report builder at 300 px', () => {
     await sidebar.locator('.filter-row .filter-field').selectOption('revenue');
     await sidebar.locator('.filter-row .filter-operator').selectOption('gt');
     await sidebar.locator('.filter-row .filter-value').fill('999999999');
-    expect(await runToNewSheet('Nothing')).toMatch(/^Wrote 0 rows to 'Nothing'/);
+    expect(await runToNewSheet('Nothing')).toMatch(/^Wrote 0 rows to Nothing!A1:H1 from /);
     expect(await sidebar.locator('#report-outcome').innerText()).toContain('The report has no rows for this period and these filters.');
     expect(playground.host.getValues('Nothing', 'A1:A3').map((r) => r[0])).toEqual(['day', '', '']);
     expect(await chartState()).toEqual({ enabled: false, reason: 'The report has no rows to draw.' });
@@ -163,7 +163,7 @@ describe('the report builder at 300 px', () => {
       expect(await sidebar.locator('#formula-preview').innerText()).toMatch(/"day,country","","","",5,"USD",2\)$/),
     );
     const before = reportRequests().length;
-    expect(await runToNewSheet('Top five')).toMatch(/^Wrote 5 rows to 'Top five'/);
+    expect(await runToNewSheet('Top five')).toMatch(/^Wrote 5 rows to 'Top five'!A1:\w+ from /);
     expect(await sidebar.locator('#report-outcome .notice-warning').innerText()).toMatch(
       /^The row limit kept the first 5 of \d{1,3}(,\d{3})* rows\.$/,
     );
@@ -189,7 +189,7 @@ describe('the report builder at 300 px', () => {
     await sidebar.locator('#report-preset').selectOption('last30');
     await chooseBreakdowns(sidebar, ['day', 'country', 'platform', 'section']);
     const line = await runToNewSheet('Thousands');
-    expect(line).toMatch(/^Wrote \d{1,3}(,\d{3})+ rows to 'Thousands' from \d+ pages?( in \d+\.\d s)?\.$/);
+    expect(line).toMatch(/^Wrote \d{1,3}(,\d{3})+ rows to Thousands!A1:N\d+ from \d+ pages?( in \d+\.\d s)?\.$/);
     expect(line).not.toContain('in 0.0 s');
     expect(await sidebar.locator('#report-outcome .hint').first().innerText()).toMatch(/^First 50 of \d{1,3}(,\d{3})+ rows:$/);
   });

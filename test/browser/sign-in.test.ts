@@ -88,7 +88,7 @@ it('lets the right password in with the last sign-in, then offers only a token u
   const { sidebar } = b;
   await sidebar.locator('#sign-in-password').fill(DEMO_USER.password);
   await sidebar.locator('#sign-in-submit').click();
-  await eventually(async () => expect(await sidebar.locator('#report-publisher option').count()).toBe(3));
+  await eventually(async () => expect(await sidebar.locator('#report-publisher option').count()).toBe(3 + 2)); // and All, Several
   await sidebar.locator('#tab-account').click();
   await sidebar.locator('#sign-out').click();
   await sidebar.locator('#sign-in-form').waitFor();

@@ -207,8 +207,11 @@ interface Summary {
   header: string[];
 }
 
+// Each run writes over the one before on the sheet, as a user answering "Replace them" would.
 const run = (request: Record<string, unknown>, sheetName = 'Run') =>
-  h.host.call('runReportToSheet', [request, { type: 'existingSheet', sheetName }, `cmp-${nextSheet++}`], { user: OWNER }) as Summary;
+  h.host.call('runReportToSheet', [request, { type: 'existingSheet', sheetName }, `cmp-${nextSheet++}`, { choice: 'replace' }], {
+    user: OWNER,
+  }) as Summary;
 
 describe('Run to sheet with "Compare with"', () => {
   const dayRequest = {

@@ -35,16 +35,10 @@ import { runProgressBar, type RunProgressBar } from './progress';
 import { type Editing, reportHereBar, type ReportHereBar } from './report-here';
 import { type ChartAction, chartAction } from './chart';
 import { runOutcome } from './run-outcome';
+import { KIND_LABELS, type KindPicker, kindPicker } from './kind';
 import { scheduleForm, type ScheduleForm } from './schedule-form';
 import { targetPicker, type TargetPicker } from './target';
 import { askBeforeWriting } from './write-question';
-
-const KIND_LABELS: Record<ReportKind, string> = { main: 'General', externalId: 'External ID', realtime: 'Realtime' };
-const FRESHNESS: Record<ReportKind, string> = {
-  main: 'Figures arrive 2 to 4 hours late, and today’s are partial.',
-  externalId: 'Hourly, in UTC, at most 24 hours per report. External IDs appear 48 hours after pages are tagged.',
-  realtime: 'Only the last 48 hours (UTC). Up to 30 minutes late, with up to 5% error; revenue in USD.',
-};
 
 export class ReportBuilder {
   private kind: ReportKind = 'main';
@@ -56,8 +50,6 @@ export class ReportBuilder {
   /** The report reopened from the sheet or the Schedules tab, while the builder edits it. */
   private editing: Editing | undefined;
 
-  private readonly kindBox = el('div', { class: 'segmented', role: 'radiogroup', 'aria-label': 'Report type', id: 'report-kind' });
-  private readonly freshness = el('div', { class: 'notice notice-info', id: 'report-freshness' });
   private readonly formula = el('div', { class: 'code', id: 'formula-preview' });
   private readonly runButton = el('button', { type: 'submit', class: 'action', id: 'run-report' }, 'Run to sheet');
   private readonly formulaButton = el(
@@ -70,6 +62,7 @@ export class ReportBuilder {
   private readonly signedOut = el('div', { id: 'report-signed-out', hidden: true });
 
   private readonly ctx: PanelContext;
+  private readonly kindPicker: KindPicker;
   private readonly publisher: PublisherPicker;
   private readonly period: PeriodPicker;
   private readonly compare: ComparePicker;
@@ -89,6 +82,7 @@ export class ReportBuilder {
   constructor(ctx: PanelContext) {
     this.ctx = ctx;
     const parts: PartContext = { choice: () => this.choice(), changed: () => this.renderFormula() };
+    this.kindPicker = kindPicker(this.kind, (kind) => this.setKind(kind));
     // One publisher or several: the metrics' column count follows (the publisher's two columns come first).
     this.publisher = publisherPicker(ctx.server, () => {
       this.metrics.render();
@@ -135,21 +129,9 @@ export class ReportBuilder {
     });
     this.nodes = [this.signedOut, this.here.node, this.form, ...this.schedule.nodes];
 
-    for (const kind of Object.keys(KIND_LABELS) as ReportKind[]) {
-      const input = el('input', {
-        type: 'radio',
-        name: 'report-kind',
-        value: kind,
-        checked: kind === this.kind,
-        id: `report-kind-${kind}`,
-      });
-      input.addEventListener('change', () => this.setKind(kind));
-      this.kindBox.appendChild(el('label', { for: input.id, class: kind === this.kind ? 'checked' : '' }, input, KIND_LABELS[kind]));
-    }
     this.form.append(
       this.publisher.node,
-      el('div', { class: 'field' }, el('span', { class: 'label', id: 'report-kind-label' }, 'Report'), this.kindBox),
-      this.freshness,
+      ...this.kindPicker.nodes,
       ...this.period.nodes,
       ...this.compare.nodes,
       this.breakdowns.node,
@@ -258,12 +240,7 @@ export class ReportBuilder {
   /** A new report type starts over: its presets, its default breakdowns and metrics, no filter. */
   private setKind(kind: ReportKind): void {
     this.kind = kind;
-    for (const label of Array.from(this.kindBox.querySelectorAll('label'))) {
-      const input = label.querySelector('input')!;
-      input.checked = input.value === kind;
-      label.classList.toggle('checked', input.checked);
-    }
-    replaceChildren(this.freshness, FRESHNESS[kind]);
+    this.kindPicker.show(kind);
     this.period.reset();
     this.compare.reset();
     this.metrics.reset();

@@ -1,6 +1,6 @@
 /**
  * The publisher picker: the publishers the user's Engage account may report on, from the API, with
- * a reload button and a line that says when the list is loading, empty or failed. Below the
+ * a reload button and a line that says when the list is loading, empty or failed. Below two or more
  * publishers the list offers "All publishers" (the report of every publisher the user sees, entityId
  * "all") and "Several publishers…", which shows one checkbox per publisher: the ticked ones make the
  * entityId list "id1,id2". Either way the report is one table with the publisher in front, and Run to
@@ -86,7 +86,8 @@ export function publisherPicker(server: ServerClient, changed: () => void): Publ
       const previous = wanted ?? picker.value;
       const wasTicked = new Set(ticked());
       const options = publishers.map((p) => el('option', { value: p.id, selected: p.id === previous }, `${p.name}`));
-      if (publishers.length > 0) {
+      // All and Several mean something from two publishers on.
+      if (publishers.length > 1) {
         options.push(
           el('option', { value: ALL_PUBLISHERS, selected: previous === ALL_PUBLISHERS }, `All publishers (${publishers.length})`),
           el('option', { value: SEVERAL, selected: previous === SEVERAL }, 'Several publishers…'),

@@ -105,7 +105,7 @@ describe('toReportInput', () => {
     ).toEqual({ entityId: 'p', fromDate: 'a', toDate: 'b' });
   });
 
-  it('returns the row limit beside the input, and refuses a preset that is not a rolling day preset of the general report', () => {
+  it('returns the row limit beside the input, and refuses a preset that is not one of the report's own', () => {
     const main = { kind: 'main', entityId: 'p', fromDate: '2026-11-01', toDate: '2026-11-07', breakdowns: [] };
     expect(toReportInput({ ...main, maxRows: 100, preset: 'last7' })).toEqual({
       kind: 'main',
@@ -113,8 +113,11 @@ describe('toReportInput', () => {
       maxRows: 100,
     });
     expect(() => toReportInput({ ...main, maxRows: 0 })).toThrow(/^maxRows: must be a whole number from 1 to 100,000$/);
-    expect(() => toReportInput({ ...main, preset: 'custom' })).toThrow(/^preset: must be one of today, yesterday, last7/);
-    expect(() => toReportInput({ ...main, kind: 'realtime', preset: 'today' })).toThrow(/for the general report only/);
+    expect(toReportInput({ ...main, preset: 'custom' }).kind).toBe('main');
+    expect(() => toReportInput({ ...main, preset: 'fortnight' })).toThrow(/^preset: must be one of today, yesterday, last7/);
+    expect(() => toReportInput({ ...main, kind: 'realtime', preset: 'today' })).toThrow(
+      /^preset: must be one of last24h, previous24h, custom for this report$/,
+    );
   });
 });
 
