@@ -105,7 +105,7 @@ describe('toReportInput', () => {
     ).toEqual({ entityId: 'p', fromDate: 'a', toDate: 'b' });
   });
 
-  it('returns the row limit beside the input, and refuses a preset that is not one of the report's own', () => {
+  it('returns the row limit beside the input, and refuses a preset the report type does not offer', () => {
     const main = { kind: 'main', entityId: 'p', fromDate: '2026-11-01', toDate: '2026-11-07', breakdowns: [] };
     expect(toReportInput({ ...main, maxRows: 100, preset: 'last7' })).toEqual({
       kind: 'main',
