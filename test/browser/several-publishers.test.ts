@@ -55,7 +55,9 @@ describe('reports of several publishers from the sidebar', () => {
     await sidebar.locator('#report-target-name').fill('All publishers');
     await sidebar.locator('#run-report').click();
     await eventually(async () =>
-      expect(await sidebar.locator('#report-outcome .notice-success').first().innerText()).toContain("Wrote 21 rows to 'All publishers'!A1:"),
+      expect(await sidebar.locator('#report-outcome .notice-success').first().innerText()).toContain(
+        "Wrote 21 rows to 'All publishers'!A1:",
+      ),
     );
     const grid = playground.host.getValues('All publishers', 'A1:C23');
     expect(grid[0]).toEqual(['publisher.id', 'publisher.name', 'day']);

@@ -1009,7 +1009,12 @@ run('a row limit of 0', request({ maxRows: 0 }), 'maxRows', /must be a whole num
 run('a row limit as text', request({ maxRows: '10' }), 'maxRows', /must be a whole number from 1 to 100,000/);
 run('a fractional row limit', request({ maxRows: 2.5 }), 'maxRows', /must be a whole number/);
 run('an unknown preset', request({ preset: 'someday' }), 'preset', /must be one of today, yesterday, last7/);
-run('a day preset for the realtime report', hourly('realtime', { preset: 'last7' }), 'preset', /must be one of last24h, previous24h, custom for this report/);
+run(
+  'a day preset for the realtime report',
+  hourly('realtime', { preset: 'last7' }),
+  'preset',
+  /must be one of last24h, previous24h, custom for this report/,
+);
 run('an unknown currency', request({ currencyCode: 'ABC' }), 'currencyCode', /ISO 4217/);
 run('decDigits of 9', request({ decDigits: 9 }), 'decDigits', /from 0 to 6/);
 run('decDigits as a word', request({ decDigits: 'two' }), 'decDigits', /whole number/);
