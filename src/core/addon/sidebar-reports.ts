@@ -102,7 +102,7 @@ export class SidebarReports {
       const fetch = { deadlineAtMs: started + SIDEBAR_RUN_BUDGET_MS, onProgress: this.progressOf(id) };
       let block: SheetBlock;
       let pages: number;
-      // A comparison is whole or fails (paging-together.ts); a report may stop early and say so.
+      // A comparison is whole or fails (multi-paging.ts); a report may stop early and say so.
       let result: ReportResult | undefined;
       if (comparison) {
         const [now, before] = this.deps.session.signedIn().runTogether([comparison.current, comparison.earlier], fetch);
