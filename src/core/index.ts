@@ -80,6 +80,7 @@ export { hourWindowFrom, PRESET_LABELS, presetRange, presetsFor, type DatePreset
 export { reportFormula } from './builder/formula-text';
 export { compareFormula } from './builder/compare-request';
 export { taggingProblems, taggingSnippets } from './builder/tagging-snippet';
+export { DASHBOARD_SHEET_NAME, type DashboardLayout } from './builder/dashboard';
 
 export { impressionPixelUrl } from './recommendations/impression-pixel';
 export type { PreviewDocument, RecommendationsPreview } from './recommendations/recommendations';

@@ -18,7 +18,7 @@ import {
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 /** A sheet name not yet used: "Engage report", "Engage report (2)", ... */
-function freeSheetName(ss: Spreadsheet, wanted: string): string {
+export function freeSheetName(ss: Spreadsheet, wanted: string): string {
   const base = wanted.trim().slice(0, SHEET_NAME_MAX_CHARS - 6) || 'Engage report';
   if (!ss.getSheetByName(base)) return base;
   for (let n = 2; ; n++) if (!ss.getSheetByName(`${base} (${n})`)) return `${base} (${n})`;

@@ -21,6 +21,8 @@ import type { ReportResult } from '../api/paging';
 import { compareFormula } from '../builder/compare-request';
 import { compareColumnCount, compareToSheetBlock } from '../sheets/compare-table';
 import { builderComparison, compareTableOptions } from './comparisons';
+import { checkDashboardPublishers, dashboardLayout, type DashboardLayout } from '../builder/dashboard';
+import { resolvePublishers } from '../api/publisher-list';
 
 /** How long a run's progress stays readable. */
 const PROGRESS_TTL_SECONDS = 600;
@@ -137,6 +139,23 @@ export class SidebarReports {
       this.setProgress(id, { state: 'failed', pagesFetched: 0, pagesPlanned: 0, message: e instanceof Error ? e.message : String(e) });
       throw e;
     }
+  }
+
+  /**
+   * The dashboard for the chosen publishers (one ID, several, or "all"), laid out with their names
+   * from the publishers lookup: the choice is checked before anything is sent, and the sign-in before
+   * the lookup, so a dashboard whose formulas could only fail is never written.
+   */
+  dashboard(entityId: unknown, refreshReference: string): DashboardLayout {
+    const selection = checkDashboardPublishers(entityId);
+    const entries = this.deps.session
+      .signedIn()
+      .lookup('publishers', undefined, { deadlineAtMs: this.deps.clock.now() + PUBLISHER_LIST_BUDGET_MS });
+    // "all" must find a publisher, and at most as many as a report covers.
+    const publishers = resolvePublishers(selection, entries);
+    const names = new Map(entries.map((e) => [String(e.id ?? ''), String(e.name ?? '')] as const));
+    for (const p of publishers) if (p.name) names.set(p.id, p.name);
+    return dashboardLayout({ selection, names, refreshReference });
   }
 
   progress(runId: unknown): RunProgress | null {
