@@ -1068,6 +1068,18 @@ for (const [title, runId] of [
 ] as const) {
   call('getRunProgress', title, [runId], 'runId', /must be 6 to 64 letters/);
 }
+// createDashboard(entityId): the publisher choice of the sidebar's Create dashboard.
+call('createDashboard', 'no publisher choice', [], 'entityId', /must be text/);
+call('createDashboard', 'an empty choice', [''], 'entityId', /is required: choose a publisher, several publishers, or all/);
+call('createDashboard', 'a blank choice', ['   '], 'entityId', /is required/);
+call('createDashboard', 'a number as the choice', [653], 'entityId', /must be text/);
+call('createDashboard', 'an object as the choice', [{ id: P }], 'entityId', /must be text/);
+call('createDashboard', 'an ID with spaces', ['653e5ee6 b140'], 'entityId', /must not contain spaces/);
+call('createDashboard', 'a formula as the ID', [INJECTIONS[0]![1]], 'entityId', /is not a publisher ID/);
+call('createDashboard', 'a 200-character ID', ['a'.repeat(200)], 'entityId', /longer than 128 characters/);
+call('createDashboard', 'an empty item in a list', [`${P},`], 'entityId', /item 2 of 2 is empty/);
+call('createDashboard', '"all" with an ID', [`all,${P}`], 'entityId', /"all" cannot be combined/);
+call('createDashboard', 'a publisher listed twice', [`${P},${P}`], 'entityId', /is listed twice/);
 call('insertFormula', 'no request', [undefined], 'request', /must be a report built in the sidebar/);
 call('insertFormula', 'an unknown report kind', [request({ kind: 'hourly' })], 'kind', /must be one of/);
 call('insertFormula', 'breakdowns as text', [request({ breakdowns: 'day' })], 'breakdowns', /must be a list/);
@@ -1438,6 +1450,7 @@ describe('the tagging helper refuses IDs Engage cannot keep', () => {
 describe('the table', () => {
   it('holds at least 150 bad inputs over every custom function and every sidebar function that takes input', () => {
     const total = FORMULA_CASES.length + CALL_CASES.length + 4;
+    console.log(`bad inputs: ${total}`);
     expect(total).toBeGreaterThanOrEqual(150);
     expect(new Set(FORMULA_CASES.map((c) => c.fn))).toEqual(
       new Set([
@@ -1461,6 +1474,7 @@ describe('the table', () => {
         'runReportToSheet',
         'getRunProgress',
         'insertFormula',
+        'createDashboard',
         'addChart',
         'previewRecommendations',
         'saveSchedule',

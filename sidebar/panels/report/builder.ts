@@ -2,7 +2,8 @@
  * The report builder's form. It owns the choice its parts follow (part.ts): the report type, whose
  * radio buttons and freshness note it shows itself, and the ticked breakdowns. It composes the parts
  * into one request, shows the equivalent formula, and runs the actions: Run to sheet (with its
- * progress), Insert formula, Add chart and Save to schedule (the Schedule section).
+ * progress), Insert formula, Add chart and Save to schedule (the Schedule section); and, under the
+ * publisher picker, Create dashboard, which follows the picker alone.
  */
 import {
   a1Cell,
@@ -18,6 +19,7 @@ import type { PanelContext } from '../../panel';
 import { failureText } from '../../server';
 import { breakdownPicker, type BreakdownPicker } from './breakdowns';
 import { comparePicker, type ComparePicker } from './compare';
+import { dashboardButton, type DashboardButton } from './dashboard';
 import { filterRows, type FilterRows } from './filters';
 import { metricPicker, type MetricPicker } from './metrics';
 import { requestOptions, type RequestOptions } from './options';
@@ -65,6 +67,7 @@ export class ReportBuilder {
   private readonly publisher: PublisherPicker;
   private readonly period: PeriodPicker;
   private readonly compare: ComparePicker;
+  private readonly dashboard: DashboardButton;
   private readonly breakdowns: BreakdownPicker;
   private readonly metrics: MetricPicker;
   private readonly filters: FilterRows;
@@ -82,8 +85,15 @@ export class ReportBuilder {
     // One publisher or several: the metrics' column count follows (the publisher's two columns come first).
     this.publisher = publisherPicker(ctx.server, () => {
       this.metrics.render();
+      this.dashboard.render();
       parts.changed();
     });
+    this.dashboard = dashboardButton(
+      ctx,
+      { id: () => this.publisher.id(), label: () => this.publisher.name() },
+      { isBusy: () => this.busy, setBusy: (busy) => this.setBusy(busy) },
+      () => void this.target.loadSheets(),
+    );
     this.period = periodPicker({ ...parts, timeZone: () => ctx.state()?.timeZone ?? 'UTC' });
     // A comparison changes the metrics' default set and columns, so the picker follows it.
     const compared = () => {
@@ -126,6 +136,7 @@ export class ReportBuilder {
     }
     this.form.append(
       this.publisher.node,
+      this.dashboard.node,
       el('div', { class: 'field' }, el('span', { class: 'label', id: 'report-kind-label' }, 'Report'), this.kindBox),
       this.freshness,
       ...this.period.nodes,
@@ -148,6 +159,7 @@ export class ReportBuilder {
     this.chartButton.addEventListener('click', () => void this.addChart());
 
     this.setKind('main');
+    this.dashboard.render();
     ctx.onStateChange(() => this.renderSignIn());
     this.renderSignIn();
   }
@@ -268,6 +280,7 @@ export class ReportBuilder {
   private setBusy(busy: boolean): void {
     this.busy = busy;
     for (const b of [this.runButton, this.formulaButton, ...this.schedule.buttons]) b.disabled = busy;
+    this.dashboard.render();
     this.chartButton.disabled = busy || chartBlocker(this.lastRun?.header) !== undefined;
   }
 
