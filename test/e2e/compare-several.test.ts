@@ -147,6 +147,16 @@ describe('ENGAGE_COMPARE over several publishers', () => {
     ]);
   });
 
+  it('fits a new 26-column sheet with the default metrics and four entity breakdowns: the widest comparison of all publishers', () => {
+    const sheet = newSheet();
+    const formula = '=ENGAGE_COMPARE("all", "2026-11-18", "2026-11-18", "previous", "platform,country,section,widget")';
+    const result = h.host.evaluateFormula(sheet, 'A1', formula, { user: OWNER });
+    expect([result.error, result.value]).toEqual([undefined, 'publisher.id']);
+    // The publisher's two columns, two for each entity, and the four default metrics' four each.
+    expect(result.values![0]).toHaveLength(2 + 4 * 2 + 4 * 4);
+    expect(h.host.state.spreadsheet.sheetByName(sheet)!.maxColumns).toBe(26);
+  });
+
   it('writes the same table with Run to sheet of "All publishers" and Compare with', () => {
     const request = {
       kind: 'main',
