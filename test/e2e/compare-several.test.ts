@@ -6,11 +6,13 @@
  *   publishers' combined sums (revenue summed, RPM from the summed parts, viewability blank);
  * - the sidebar's Run to sheet of "All publishers" with "Compare with" writes the same table;
  * - one failing publisher fails the formula, Run to sheet and a scheduled refresh of a saved
- *   comparison with a message naming it, and nothing is written: the previous data stays.
+ *   comparison with a message naming it, and nothing is written: the previous data stays;
+ * - a saved comparison of all publishers in small pages keeps every publisher within its own 30
+ *   requests a minute by the emulator's arrival clock, both periods counted together, with zero 429s.
  */
 import { OWNER, type AddonHarness } from '../support/addon-host';
 import { BIG_PUBLISHER_ID, DEMO_USER, HOSTILE_PUBLISHER_ID, MEDIUM_PUBLISHER_ID, TOKEN_HEADER } from '../support/emulator';
-import { MINUTE_MS, startScheduledAddon } from '../support/scheduled-host';
+import { JITTERY_NETWORK, MINUTE_MS, mostInAnyMinute, nextTriggerRun, startScheduledAddon } from '../support/scheduled-host';
 
 const START = '2026-11-20T12:00:00.000Z';
 const PUBLISHERS = [BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID, HOSTILE_PUBLISHER_ID];
@@ -258,5 +260,58 @@ describe('a failing publisher in a comparison of several', () => {
     const requests = await h.emulator.reportRequests();
     expect(requests.filter((r) => r.query.entityId === MEDIUM_PUBLISHER_ID).every((r) => r.status === 500)).toBe(true);
     expect(requests.some((r) => r.query.entityId === BIG_PUBLISHER_ID)).toBe(true);
+  });
+});
+
+describe('the rate limit of each publisher in a comparison of all, by the emulator arrival clock', () => {
+  let rated: AddonHarness | undefined;
+  afterAll(async () => {
+    await rated?.close();
+  });
+
+  it('refreshes a saved comparison of all publishers, 60 pages each over both periods, with zero 429s and at most 30 a minute each', async () => {
+    rated = await startScheduledAddon(START, { maxRows: 1000 }, JITTERY_NETWORK);
+    rated.signIn();
+    // The 30 days before today by day and platform, against the 30 before: 90 rows a period, 3 a page.
+    rated.host.call(
+      'saveSchedule',
+      [
+        {
+          name: 'All publishers, month on month',
+          kind: 'main',
+          entityId: 'all',
+          period: { type: 'lastDays', days: 30, endingYesterday: true },
+          compareWith: 'previous',
+          breakdowns: ['day', 'platform'],
+          pageSize: 3,
+          target: { sheetName: 'Compared', cell: 'A1' },
+          schedule: { every: 'day', hour: 6 },
+        },
+      ],
+      { user: OWNER },
+    );
+    await rated.emulator.clearRequests();
+    const run = nextTriggerRun(rated);
+    const requests = await rated.emulator.reportRequests();
+    const summary = PUBLISHERS.map((id) => {
+      const list = requests.filter((r) => r.query.entityId === id);
+      return {
+        id: id.slice(0, 6),
+        requests: list.length,
+        refused: list.filter((r) => r.status === 429).length,
+        mostInAMinute: mostInAnyMinute(list.map((r) => r.time)),
+      };
+    });
+    console.log(
+      `a saved comparison of all publishers, pages of 3 rows: ${JSON.stringify(summary)}; ${run.minutes.toFixed(2)} virtual minutes`,
+    );
+    for (const p of summary) {
+      expect(p.requests).toBe(2 * Math.ceil(90 / 3));
+      expect(p.refused).toBe(0);
+      expect(p.mostInAMinute).toBeLessThanOrEqual(30);
+    }
+    const values = rated.host.getValues('Compared') as Cell[][];
+    expect(values[0]!.slice(0, 4)).toEqual(['publisher.id', 'publisher.name', 'day', 'day.previous']);
+    expect(values.filter((row) => PUBLISHERS.includes(String(row[0])))).toHaveLength(3 * 90);
   });
 });
