@@ -1,7 +1,7 @@
 /**
  * What the playground page shows of a sheet, in two parts so that a sheet of any size opens at once:
- * the view (sheet tabs, the grid's size, the frozen rows, the active cell, the charts) and blocks of
- * rows the page asks for as they scroll into sight. A cell carries the text Sheets would display for
+ * the view (sheet tabs, the grid's size, the frozen rows, the active cell, the charts with the data
+ * they draw) and blocks of rows the page asks for as they scroll into sight. A cell carries the text Sheets would display for
  * its value and number format, its formula, its style and its error.
  */
 import type { CellValue, GasHost } from '../gas-host';
@@ -35,7 +35,23 @@ export interface SheetView {
   active: string;
   /** The active cell, for the formula bar wherever the cell is. */
   activeCell: GridCell | null;
-  charts: Array<{ type: string; ranges: string[]; title: string; row: number; column: number }>;
+  charts: ChartView[];
+}
+
+/** A chart as the page draws it: the first range's cells are the labels, each other range a series (its first cell the name). */
+export interface ChartView {
+  type: string;
+  ranges: string[];
+  title: string;
+  /** The cell its top-left corner sits on. */
+  row: number;
+  column: number;
+  widthPx: number;
+  heightPx: number;
+  labels: string[];
+  /** `axis` 0 is the left axis, 1 the right one (the chart's `series` option, targetAxisIndex). */
+  series: Array<{ name: string; axis: number; values: Array<number | null> }>;
+  axisTitles: string[];
 }
 
 export interface RowBlock {
@@ -151,12 +167,41 @@ export function sheetView(host: GasHost, sheetName?: string): SheetView {
     frozen,
     active: `${columnName(active.column)}${active.row}`,
     activeCell: cellOf(host, sheet, active.row, active.column),
-    charts: sheet.charts.map((chart) => ({
-      type: chart.type,
-      ranges: chart.ranges,
-      title: String(chart.options?.title ?? ''),
-      row: chart.position?.row ?? 1,
-      column: chart.position?.column ?? 1,
+    charts: sheet.charts.map((chart) => chartView(host, sheet, chart)),
+  };
+}
+
+type HostChart = HostSheet['charts'][number];
+
+/** What a chart shows: its ranges' values now (a chart follows its cells, as in Sheets), and its options. */
+function chartView(host: GasHost, sheet: HostSheet, chart: HostChart): ChartView {
+  const state = host.state.spreadsheet;
+  const columns = chart.ranges.map((a1) => {
+    try {
+      return state.readValues(state.resolveRange(a1, sheet.id)).map((row) => row[0] ?? '');
+    } catch {
+      return [];
+    }
+  });
+  const [domain = [], ...rest] = columns;
+  const options = (chart.options ?? {}) as Record<string, unknown>;
+  const seriesOptions = (options.series ?? {}) as Record<string, { targetAxisIndex?: number }>;
+  const axes = (options.vAxes ?? {}) as Record<string, { title?: string }>;
+  return {
+    type: chart.type,
+    ranges: chart.ranges,
+    title: String(options.title ?? ''),
+    row: chart.position?.row ?? 1,
+    column: chart.position?.column ?? 1,
+    widthPx: Number(options.width ?? 600),
+    heightPx: Number(options.height ?? 371),
+    // The first row of each range is its header; the rest are the points.
+    labels: domain.slice(1).map((v) => displayText(v, 'yyyy-mm-dd', state.timeZone)),
+    series: rest.map((values, i) => ({
+      name: String(values[0] ?? ''),
+      axis: Number(seriesOptions[String(i)]?.targetAxisIndex ?? 0),
+      values: values.slice(1).map((v) => (typeof v === 'number' && Number.isFinite(v) ? v : null)),
     })),
+    axisTitles: [0, 1].map((i) => String(axes[String(i)]?.title ?? '')),
   };
 }

@@ -93,6 +93,7 @@ export { reportFormula } from './builder/formula-text';
 export { compareFormula } from './builder/compare-request';
 export { customDaysCheck, hourWindowCheck } from './builder/period-checks';
 export { taggingProblems, taggingSnippets } from './builder/tagging-snippet';
+export { DASHBOARD_SHEET_NAME, type DashboardLayout } from './builder/dashboard';
 
 export { impressionPixelUrl } from './recommendations/impression-pixel';
 export type { PreviewDocument, RecommendationsPreview } from './recommendations/recommendations';
@@ -116,4 +117,4 @@ export {
   type RunToSheetSummary,
 } from './addon/sidebar-reports';
 export type { ReportAtCell } from './addon/report-at-cell';
-export type { RunPlacement, WriteChoice, WriteQuestion } from './addon/run-placement';
+export { freeSheetName, type RunPlacement, type WriteChoice, type WriteQuestion } from './addon/run-placement';

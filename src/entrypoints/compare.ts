@@ -4,7 +4,7 @@
  * users already wrote, and the sidebar's Insert formula, rely on it), and the result has another
  * shape (four columns per metric). A thin shell like the other custom functions: read the arguments
  * the way Sheets passes them and call the core, which checks compareWith with the report's own rules
- * before anything is sent.
+ * before anything is sent. entityId takes several publishers as ENGAGE_REPORT does.
  */
 import {
   type Cell,
@@ -12,6 +12,7 @@ import {
   optionalInteger,
   optionalList,
   optionalText,
+  publisherArgumentText,
   type ReportInput,
   requiredDate,
   requiredText,
@@ -25,7 +26,7 @@ type Arg = unknown;
 /**
  * The Engage general report compared with an earlier period: each metric beside its earlier value and the change, joined on the breakdowns.
  *
- * @param {string} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it.
+ * @param {string|range} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it; several as "id1,id2" or a range, or "all" (one table with publisher.id and publisher.name in front).
  * @param {date|string} fromDate First day: a date cell or text such as 2026-11-01 or 20261101.
  * @param {date|string} toDate Last day, included.
  * @param {string|range} compareWith "previous" (as many days just before; whole months: as many months before), "year" (the same dates a year earlier; 29 February as 28 February), or an earlier period as "2026-10-01..2026-10-07" or a range of two date cells. It must end before fromDate.
@@ -33,7 +34,7 @@ type Arg = unknown;
  * @param {string|range} metrics Optional. Metric names as "revenue,rpmByPvs" or a range, or "all". Default totalPvs, revenue, rpmByPvs, paidCtrByPvs (by widget: the request twins).
  * @param {string} filter Optional. Conditions field:operator:value chained with ";", applied to both periods.
  * @param {string} sort Optional. A metric or field, for example "revenue desc": the order of this period's rows. Default revenue, descending.
- * @param {number} maxRows Optional. At most this many rows (1 to 100000); the totals still cover every row. Default: all.
+ * @param {number} maxRows Optional. At most this many rows (0 to 100000; of each publisher for several); the totals still cover every row, and 0 shows the Total row alone. Default: all.
  * @param {string} currencyCode Optional. Currency of revenue, for example EUR. Default USD.
  * @param {number} decDigits Optional. Decimal places of money figures, 0 to 6. Default 2.
  * @param {any} refresh Optional. Any cell; when its value changes both periods are fetched again.
@@ -55,8 +56,10 @@ export function ENGAGE_COMPARE(
   refresh?: Arg,
 ): Cell[][] {
   return runFormula((deadlineAtMs) => {
+    // A range of publisher IDs is read cell by cell, as ENGAGE_REPORT reads it.
+    const publishers = Array.isArray(entityId) ? publisherArgumentText(entityId) : entityId;
     const input: ReportInput = {
-      entityId: requiredText(entityId, 'entityId', 'the publisher ID from ENGAGE_PUBLISHERS()'),
+      entityId: requiredText(publishers, 'entityId', 'the publisher ID from ENGAGE_PUBLISHERS(), several IDs, or "all"'),
       fromDate: requiredDate(fromDate, 'fromDate'),
       toDate: requiredDate(toDate, 'toDate'),
     };
@@ -72,7 +75,8 @@ export function ENGAGE_COMPARE(
     if (currency !== undefined) input.currencyCode = currency;
     const digits = singleValue(decDigits, 'decDigits');
     if (digits !== undefined && digits !== '') input.decDigits = digits as number | string;
-    const rows = optionalInteger(maxRows, 'maxRows', 1, FORMULA_MAX_ROWS);
+    // 0 keeps the Total row alone: both periods are fetched whole whatever maxRows is.
+    const rows = optionalInteger(maxRows, 'maxRows', 0, FORMULA_MAX_ROWS);
     return createAddon({ inCustomFunction: true }).formulaCompare(input, compareWith, {
       deadlineAtMs,
       refresh: singleValue(refresh, 'refresh') ?? null,

@@ -14,6 +14,7 @@ export {
   ENGAGE_TIMEZONES,
 } from './custom-functions';
 export { ENGAGE_COMPARE } from './compare';
+export { createDashboard, createDashboardFromMenu } from './dashboard';
 export { signIn, signInAllowance, signInWithToken, signOut, saveSettings, getSidebarState } from './sidebar-api';
 export { ENGAGE_RECOMMENDATIONS, previewRecommendations } from './recommendations';
 export { listPublishers, getSheetContext, runReportToSheet, getRunProgress, insertFormula, addChart } from './sidebar-reports';

@@ -18,6 +18,7 @@ export function onOpen(e?: GoogleAppsScript.Events.SheetsOnOpen): void {
   menu
     .addItem('Open sidebar', 'showSidebar')
     .addItem('Refresh all', 'refreshAll')
+    .addItem('Create dashboard (all publishers)', 'createDashboardFromMenu')
     .addSeparator()
     .addItem('Sign out', 'signOutFromMenu')
     .addToUi();

@@ -23,6 +23,12 @@ export function touchRefreshCell(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
   range.setValue(new Date());
 }
 
+/** The refresh cell's name, after creating the cell if there is none yet; an existing one keeps its value (nothing is fetched again). */
+export function ensureRefreshCell(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): string {
+  if (!spreadsheet.getRangeByName(REFRESH_RANGE_NAME)) touchRefreshCell(spreadsheet);
+  return REFRESH_RANGE_NAME;
+}
+
 /** The refresh cell as a formula's refresh argument, once Refresh all (or a scheduled run) has created it. */
 export function refreshCellReference(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): string | undefined {
   return spreadsheet.getRangeByName(REFRESH_RANGE_NAME) ? REFRESH_RANGE_NAME : undefined;

@@ -1,8 +1,9 @@
 /**
  * Browser test of the publisher picker's "All publishers" and "Several publishers…" in the playground
  * (the sidebar 300 px wide, as Sheets shows it): choosing all runs one table with the publisher in
- * front to a sheet, ticking several puts the list into the inserted formula, and Save to schedule
- * keeps the list with the saved report. Run `npm run build` first.
+ * front to a sheet, with "Compare with" too (each publisher beside its earlier days), ticking several
+ * puts the list into the inserted formula, and Save to schedule keeps the list with the saved report.
+ * Run `npm run build` first.
  */
 import type { FrameLocator } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
@@ -68,6 +69,34 @@ describe('reports of several publishers from the sidebar', () => {
     // Add chart draws one publisher by day: it says so instead.
     expect(await sidebar.locator('#add-chart').isDisabled()).toBe(true);
     expect(await sidebar.locator('#add-chart').getAttribute('title')).toContain('run the report for one publisher');
+  });
+
+  it('compares all publishers with the previous period: one table, each publisher beside its earlier days, and the same formula', async () => {
+    await sidebar.locator('#report-compare').selectOption('previous');
+    // Four default metrics of a comparison, four columns each, after the publisher's two and the day's two.
+    await eventually(async () => expect(await sidebar.locator('#metrics-width').innerText()).toContain('Up to 20 columns'));
+    await eventually(async () =>
+      expect(await sidebar.locator('#formula-preview').textContent()).toMatch(/^=ENGAGE_COMPARE\("all","[\d-]+","[\d-]+","previous","day"/),
+    );
+    await sidebar.locator('#report-target').selectOption('newSheet');
+    await sidebar.locator('#report-target-name').fill('All compared');
+    await sidebar.locator('#run-report').click();
+    await eventually(async () =>
+      expect(await sidebar.locator('#report-outcome .notice-success').first().innerText()).toContain("Wrote 21 rows to 'All compared'"),
+    );
+    const written = playground.host.getValues('All compared', 'A1:T23');
+    expect(written[0]!.slice(0, 6)).toEqual(['publisher.id', 'publisher.name', 'day', 'day.previous', 'totalPvs', 'totalPvs.previous']);
+    expect([...new Set(written.slice(1, 22).map((row) => row[0]))]).toEqual([BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID, HOSTILE_PUBLISHER_ID]);
+    expect(written[22]![0]).toBe('Total');
+    // Insert formula writes the ENGAGE_COMPARE of "all", which gives the same cells.
+    await env.page.locator('#sheet-tabs button', { hasText: 'Sheet1' }).click();
+    await env.page.locator('#grid td[data-a1="A1"]').click();
+    await sidebar.locator('#insert-formula').click();
+    await eventually(async () => expect(await sidebar.locator('#inserted-formula').innerText()).toMatch(/^=ENGAGE_COMPARE\("all"/));
+    expect(playground.host.getCell('Sheet1', 'A1').error).toBeUndefined();
+    const same = (values: unknown[][]) => values.map((row) => row.map((v) => (v instanceof Date ? v.toISOString() : v)));
+    expect(same(playground.host.getValues('Sheet1', 'A1:T23'))).toEqual(same(written));
+    await sidebar.locator('#report-compare').selectOption('');
   });
 
   it('ticks several publishers, within the 300 px sidebar, and inserts the formula with the list', async () => {

@@ -259,6 +259,22 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
   );
   add(R, 'a range of "all" and an ID', [{ range: [['all'], [G]] }, '2026-11-01', '2026-11-07'], 'entityId', /"all" cannot be combined/);
   add(R, '"all" with a bad fromDate', ['all', '2026-13-01', '2026-11-07'], 'fromDate', /is not a date/);
+  // "-publisher" adds several publishers' rows together: it needs several.
+  add(
+    R,
+    '"-publisher" with one publisher',
+    [P, '2026-11-01', '2026-11-07', 'day,-publisher'],
+    'breakdowns',
+    /entityId names one publisher/,
+  );
+  add(R, '"-publisher" listed twice', ['all', '2026-11-01', '2026-11-07', '-publisher,day,-PUBLISHER'], 'breakdowns', /is listed twice/);
+  add(
+    R,
+    '"-publisher" with a forbidden pair',
+    ['all', '2026-11-01', '2026-11-07', 'day,month,-publisher'],
+    'breakdowns',
+    /cannot be combined/,
+  );
   add(R, 'an entityId with spaces', ['653e5ee6 b140b03f', '2026-11-01', '2026-11-07'], 'entityId', /must not contain spaces/);
   for (const [what, text] of INJECTIONS)
     add(R, `${what} as entityId`, [text, '2026-11-01', '2026-11-07'], 'entityId', /publisher ID|spaces/);
@@ -806,7 +822,28 @@ for (const fn of ['ENGAGE_PUBLISHERS', 'ENGAGE_COUNTRIES', 'ENGAGE_TIMEZONES']) 
   add(K, 'no fromDate', [P, undefined, '2026-11-07', 'previous'], 'fromDate', /is required/);
   add(K, 'toDate before fromDate', [P, '2026-11-07', '2026-11-01', 'previous'], 'toDate', /is before fromDate/);
   add(K, 'an unknown metric', compare('previous', 'day', 'rpm'), 'metrics', /'rpm' is not a metric of the general report/);
-  add(K, 'maxRows of 0', compare('previous', 'day', undefined, undefined, undefined, 0), 'maxRows', /0 must be from 1 to 100000/);
+  // maxRows 0 is the Total row alone (the dashboard's KPI row); below it is refused.
+  add(K, 'a negative maxRows', compare('previous', 'day', undefined, undefined, undefined, -1), 'maxRows', /-1 must be from 0 to 100000/);
+  // Several publishers, as ENGAGE_REPORT takes them.
+  const G = '089ff7bee9730601caec5cca961a3cbe';
+  add(K, 'a publisher listed twice', [`${P},${G},${P}`, '2026-11-01', '2026-11-07', 'previous'], 'entityId', /is listed twice/);
+  add(K, '"all" with a publisher ID', [`all,${G}`, '2026-11-01', '2026-11-07', 'previous'], 'entityId', /"all" cannot be combined/);
+  add(
+    K,
+    'a range of publishers holding a date',
+    [{ range: [[P], [new Date('2026-11-01T00:00:00Z')]] }, '2026-11-01', '2026-11-07', 'previous'],
+    'entityId',
+    /cell 2 of the range holds a date: publisher IDs are text/,
+  );
+  add(K, '"ALL," with a trailing comma', ['ALL,', '2026-11-01', '2026-11-07', 'previous'], 'entityId', /entityId: item 2 of 2 is empty/);
+  add(
+    K,
+    '"all" with an earlier period that overlaps',
+    ['all', '2026-11-01', '2026-11-07', '2026-10-30..2026-11-02'],
+    'compareWith',
+    /must end before the report's first day 2026-11-01/,
+  );
+  add(K, '"-publisher" with one publisher', compare('previous', 'day,-publisher'), 'breakdowns', /entityId names one publisher/);
   add(
     K,
     'a range as refresh',
@@ -1070,6 +1107,18 @@ for (const [title, runId] of [
 ] as const) {
   call('getRunProgress', title, [runId], 'runId', /must be 6 to 64 letters/);
 }
+// createDashboard(entityId): the publisher choice of the sidebar's Create dashboard.
+call('createDashboard', 'no publisher choice', [], 'entityId', /must be text/);
+call('createDashboard', 'an empty choice', [''], 'entityId', /is required: choose a publisher, several publishers, or all/);
+call('createDashboard', 'a blank choice', ['   '], 'entityId', /is required/);
+call('createDashboard', 'a number as the choice', [653], 'entityId', /must be text/);
+call('createDashboard', 'an object as the choice', [{ id: P }], 'entityId', /must be text/);
+call('createDashboard', 'an ID with spaces', ['653e5ee6 b140'], 'entityId', /must not contain spaces/);
+call('createDashboard', 'a formula as the ID', [INJECTIONS[0]![1]], 'entityId', /is not a publisher ID/);
+call('createDashboard', 'a 200-character ID', ['a'.repeat(200)], 'entityId', /longer than 128 characters/);
+call('createDashboard', 'an empty item in a list', [`${P},`], 'entityId', /item 2 of 2 is empty/);
+call('createDashboard', '"all" with an ID', [`all,${P}`], 'entityId', /"all" cannot be combined/);
+call('createDashboard', 'a publisher listed twice', [`${P},${P}`], 'entityId', /is listed twice/);
 call('insertFormula', 'no request', [undefined], 'request', /must be a report built in the sidebar/);
 call('insertFormula', 'an unknown report kind', [request({ kind: 'hourly' })], 'kind', /must be one of/);
 call('insertFormula', 'breakdowns as text', [request({ breakdowns: 'day' })], 'breakdowns', /must be a list/);
@@ -1442,6 +1491,7 @@ describe('the tagging helper refuses IDs Engage cannot keep', () => {
 describe('the table', () => {
   it('holds at least 150 bad inputs over every custom function and every sidebar function that takes input', () => {
     const total = FORMULA_CASES.length + CALL_CASES.length + 4;
+    console.log(`bad inputs: ${total}`);
     expect(total).toBeGreaterThanOrEqual(150);
     expect(new Set(FORMULA_CASES.map((c) => c.fn))).toEqual(
       new Set([
@@ -1466,6 +1516,7 @@ describe('the table', () => {
         'runReportToSheet',
         'getRunProgress',
         'insertFormula',
+        'createDashboard',
         'addChart',
         'previewRecommendations',
         'saveSchedule',

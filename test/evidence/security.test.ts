@@ -353,6 +353,10 @@ describe('a session through every entry point', () => {
       { kind: 'main', entityId: MEDIUM_PUBLISHER_ID, fromDate: '2026-11-01', toDate: '2026-11-07', breakdowns: ['day'] },
     ]);
     expect(inserted.formula).toMatch(/^=ENGAGE_REPORT\(/);
+    // The dashboard's title carries the publisher's hostile name: as text, never a formula.
+    const dashboard = call<{ sheetName: string }>('createDashboard', [HOSTILE_PUBLISHER_ID]);
+    const title = h.host.getCell(dashboard.sheetName, 'A1');
+    expect([title.value, title.formula]).toEqual(['Engage dashboard: Hostile Herald <img src=x onerror=alert("publisher")>', '']);
     await keepApiLog();
   });
 

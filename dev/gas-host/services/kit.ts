@@ -60,12 +60,17 @@ export const isDate = (v: unknown): v is Date => Object.prototype.toString.call(
 export function fromRealm(value: unknown, seen = new Set<unknown>()): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (isDate(value)) return new Date(value.getTime());
+  // Only a cycle (an object inside itself) is cut; the same row array used twice in a grid is two rows, as in Apps Script.
   if (seen.has(value)) return undefined;
   seen.add(value);
-  if (Array.isArray(value)) return value.map((v) => fromRealm(v, seen));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (typeof v !== 'function') out[k] = fromRealm(v, seen);
-  return out;
+  try {
+    if (Array.isArray(value)) return value.map((v) => fromRealm(v, seen));
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (typeof v !== 'function') out[k] = fromRealm(v, seen);
+    return out;
+  } finally {
+    seen.delete(value);
+  }
 }
 
 /** A script's Byte[] (signed or not, from any realm) or a string (as UTF-8) as bytes. */

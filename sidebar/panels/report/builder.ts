@@ -3,9 +3,10 @@
  * radio buttons and freshness note it shows itself, and the ticked breakdowns. It composes the parts
  * into one request, shows the equivalent formula, and runs the actions: Run to sheet (with its
  * progress, and the question it may ask before writing over cells), Insert formula, Add chart and
- * Save to schedule (the Schedule section). It also reopens a report from its block in the sheet or
- * from the Schedules tab (`edit`), and then runs it again in place (report-here.ts says when it asks
- * the server which report the selected cell belongs to).
+ * Save to schedule (the Schedule section); and, under the publisher picker, Create dashboard, which
+ * follows the picker alone. It also reopens a report from its block in the sheet or from the
+ * Schedules tab (`edit`), and then runs it again in place (report-here.ts says when it asks the
+ * server which report the selected cell belongs to).
  */
 import {
   a1Cell,
@@ -25,6 +26,7 @@ import type { PanelContext, ReportEdit } from '../../panel';
 import { failureText } from '../../server';
 import { breakdownPicker, type BreakdownPicker } from './breakdowns';
 import { comparePicker, type ComparePicker } from './compare';
+import { dashboardButton, type DashboardButton } from './dashboard';
 import { filterRows, type FilterRows } from './filters';
 import { metricPicker, type MetricPicker } from './metrics';
 import { requestOptions, type RequestOptions } from './options';
@@ -36,6 +38,7 @@ import { type Editing, reportHereBar, type ReportHereBar } from './report-here';
 import { type ChartAction, chartAction } from './chart';
 import { runOutcome } from './run-outcome';
 import { KIND_LABELS, type KindPicker, kindPicker } from './kind';
+import { insertFormulaButton } from './insert-formula';
 import { scheduleForm, type ScheduleForm } from './schedule-form';
 import { targetPicker, type TargetPicker } from './target';
 import { askBeforeWriting } from './write-question';
@@ -52,11 +55,7 @@ export class ReportBuilder {
 
   private readonly formula = el('div', { class: 'code', id: 'formula-preview' });
   private readonly runButton = el('button', { type: 'submit', class: 'action', id: 'run-report' }, 'Run to sheet');
-  private readonly formulaButton = el(
-    'button',
-    { type: 'button', id: 'insert-formula', title: 'Put the equivalent ENGAGE_* formula in the active cell' },
-    'Insert formula',
-  );
+  private readonly formulaButton: HTMLButtonElement;
   private readonly outcome = el('div', { id: 'report-outcome', 'aria-live': 'polite' });
   private readonly form = el('form', { id: 'report-form', novalidate: true });
   private readonly signedOut = el('div', { id: 'report-signed-out', hidden: true });
@@ -66,6 +65,7 @@ export class ReportBuilder {
   private readonly publisher: PublisherPicker;
   private readonly period: PeriodPicker;
   private readonly compare: ComparePicker;
+  private readonly dashboard: DashboardButton;
   private readonly breakdowns: BreakdownPicker;
   private readonly metrics: MetricPicker;
   private readonly filters: FilterRows;
@@ -86,8 +86,15 @@ export class ReportBuilder {
     // One publisher or several: the metrics' column count follows (the publisher's two columns come first).
     this.publisher = publisherPicker(ctx.server, () => {
       this.metrics.render();
+      this.dashboard.render();
       parts.changed();
     });
+    this.dashboard = dashboardButton(
+      ctx,
+      { id: () => this.publisher.id(), label: () => this.publisher.name() },
+      { isBusy: () => this.busy, setBusy: (busy) => this.setBusy(busy) },
+      () => void this.target.loadSheets(),
+    );
     this.period = periodPicker({ ...parts, timeZone: () => ctx.state()?.timeZone ?? 'UTC' });
     // A comparison changes the metrics' default set and columns, so the picker follows it.
     const compared = () => {
@@ -100,6 +107,12 @@ export class ReportBuilder {
     this.filters = filterRows(parts);
     this.options = requestOptions(parts);
     this.target = targetPicker(ctx.server);
+    this.formulaButton = insertFormulaButton(
+      ctx.server,
+      () => this.request(),
+      { isBusy: () => this.busy, setBusy: (busy) => this.setBusy(busy) },
+      { outcome: (node) => replaceChildren(this.outcome, node), error: (text) => this.showError(text) },
+    );
     this.progressBar = runProgressBar(ctx.server);
     this.schedule = scheduleForm(
       {
@@ -131,6 +144,7 @@ export class ReportBuilder {
 
     this.form.append(
       this.publisher.node,
+      this.dashboard.node,
       ...this.kindPicker.nodes,
       ...this.period.nodes,
       ...this.compare.nodes,
@@ -155,9 +169,9 @@ export class ReportBuilder {
       event.preventDefault();
       void this.run();
     });
-    this.formulaButton.addEventListener('click', () => void this.insertFormula());
 
     this.setKind('main');
+    this.dashboard.render();
     ctx.onStateChange(() => this.renderSignIn());
     this.renderSignIn();
   }
@@ -314,6 +328,7 @@ export class ReportBuilder {
     this.busy = busy;
     for (const b of [this.runButton, this.formulaButton, ...this.schedule.buttons]) b.disabled = busy;
     this.chart.setBusy(busy);
+    this.dashboard.render();
   }
 
   private showError(text: string): void {
@@ -375,26 +390,5 @@ export class ReportBuilder {
       this.here.editing(this.editing);
     }
     void this.here.refresh();
-  }
-
-  private async insertFormula(): Promise<void> {
-    const request = this.request();
-    if (typeof request === 'string') return this.showError(request);
-    this.setBusy(true);
-    try {
-      const result = await this.ctx.server.insertFormula(request);
-      const widened =
-        result.columnsAdded > 0
-          ? ` Added ${result.columnsAdded} column${result.columnsAdded === 1 ? '' : 's'} so that its result fits.`
-          : '';
-      replaceChildren(
-        this.outcome,
-        notice('success', el('span', {}, `Inserted in ${result.cell}: `, el('code', { id: 'inserted-formula' }, result.formula), widened)),
-      );
-    } catch (error) {
-      this.showError(failureText(error));
-    } finally {
-      this.setBusy(false);
-    }
   }
 }

@@ -31,6 +31,8 @@ import {
   type SavedReportBlocks,
   type WriteQuestion,
 } from './run-placement';
+import { checkDashboardPublishers, dashboardLayout, type DashboardLayout } from '../builder/dashboard';
+import { resolvePublishers } from '../api/publisher-list';
 
 /** How long a run's progress stays readable. */
 const PROGRESS_TTL_SECONDS = 600;
@@ -136,7 +138,7 @@ export class SidebarReports {
       const fetch = { deadlineAtMs: started + SIDEBAR_RUN_BUDGET_MS, onProgress: this.progressOf(id) };
       let block: SheetBlock;
       let pages: number;
-      // A comparison is whole or fails (paging-together.ts); a report may stop early and say so.
+      // A comparison is whole or fails (multi-paging.ts); a report may stop early and say so.
       let result: ReportResult | undefined;
       if (comparison) {
         const [now, before] = this.deps.session.signedIn().runTogether([comparison.current, comparison.earlier], fetch);
@@ -190,6 +192,23 @@ export class SidebarReports {
   /** The report whose block holds this cell (Run to sheet's or a saved report's), or null. */
   reportAt(cell: BlockPlacement): ReportAtCell | null {
     return reportAtCell(cell, this.blocks, this.deps.savedReports, this.deps.ownerId?.() ?? null);
+  }
+
+  /**
+   * The dashboard for the chosen publishers (one ID, several, or "all"), laid out with their names
+   * from the publishers lookup: the choice is checked before anything is sent, and the sign-in before
+   * the lookup, so a dashboard whose formulas could only fail is never written.
+   */
+  dashboard(entityId: unknown, refreshReference: string): DashboardLayout {
+    const selection = checkDashboardPublishers(entityId);
+    const entries = this.deps.session
+      .signedIn()
+      .lookup('publishers', undefined, { deadlineAtMs: this.deps.clock.now() + PUBLISHER_LIST_BUDGET_MS });
+    // "all" must find a publisher, and at most as many as a report covers.
+    const publishers = resolvePublishers(selection, entries);
+    const names = new Map(entries.map((e) => [String(e.id ?? ''), String(e.name ?? '')] as const));
+    for (const p of publishers) if (p.name) names.set(p.id, p.name);
+    return dashboardLayout({ selection, names, refreshReference });
   }
 
   progress(runId: unknown): RunProgress | null {

@@ -8,10 +8,15 @@
 import { FORMULA_FETCH_BUDGET_MS } from '../budgets';
 import { encodeBase64 } from '../util/base64';
 import { AuthenticationError, EngageError, NotSignedInError, ValidationError, WrongCredentialsError } from '../errors';
-import type { BatchMember } from './multi-paging';
+import { type BatchMember, fetchWholeReports } from './multi-paging';
 import { fetchReport, type PageFetcher, type PageRange, type PagingOptions, type ReportResult } from './paging';
-import { buildSelectedQuery, publisherQuery, runPublisherReport, type PublisherReportClient } from './publisher-reports';
-import { type BatchPageFetcher, fetchReportsTogether } from './paging-together';
+import {
+  buildSelectedQuery,
+  publisherQuery,
+  runPublisherReport,
+  runPublisherReports,
+  type PublisherReportClient,
+} from './publisher-reports';
 import {
   FETCH_URL_MAX_CHARS,
   type Cache,
@@ -90,7 +95,7 @@ function memoryStore(): KeyValueStore {
   return { get: (k) => values.get(k) ?? null, set: (k, v) => void values.set(k, v), remove: (k) => void values.delete(k) };
 }
 
-export class EngageClient implements PageFetcher, PublisherReportClient, BatchPageFetcher {
+export class EngageClient implements PageFetcher, PublisherReportClient {
   private readonly baseUrl: string;
   private readonly options: EngageClientOptions;
   private readonly limiter: RateLimiter;
@@ -281,15 +286,32 @@ export class EngageClient implements PageFetcher, PublisherReportClient, BatchPa
     return query.publishers ? runPublisherReport(this, query, paging) : fetchReport(this, query, paging);
   }
 
-  /** Every page of several reports of one publisher, fetched together, all or nothing; see paging-together.ts. */
+  /**
+   * Every page of reports that differ only in their dates (a comparison's two periods), fetched
+   * together and whole: their first pages in one batch, then every other page, each publisher's pages
+   * within its one budget (multi-paging.ts); of one publisher or of several (publisher-reports.ts).
+   */
   runTogether(queries: readonly ReportQuery[], options: Omit<RunReportOptions, 'maxRows' | 'allOrNothing'> = {}): ReportResult[] {
     this.requireToken();
-    return fetchReportsTogether(this, queries, {
+    const first = queries[0];
+    if (!first) return [];
+    if (queries.some((q) => q.entityId !== first.entityId)) throw new RangeError('reports fetched together share their publishers');
+    const paging = {
       deadlineAtMs: this.deadline(options),
       maxParallelRequests: Math.min(this.options.maxParallelRequests ?? DEFAULT_MAX_PARALLEL_REQUESTS, REPORT_RATE_RULE.limit),
-      nowMs: () => this.options.clock.now(),
+      nowMs: this.options.clock.now(),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    });
+    };
+    if (first.publishers) return runPublisherReports(this, queries, paging);
+    return fetchWholeReports(
+      this,
+      queries.map((query) => ({ query })),
+      {
+        ...paging,
+        shortfall: (fetched, planned) =>
+          `${planned - fetched} of the ${planned} pages of the compared periods could not be fetched within the ${REPORT_RATE_RULE.limit} report requests a minute`,
+      },
+    );
   }
 
   /** One page exactly as asked (limit and offset of the query, or the report's defaults). */

@@ -1,17 +1,20 @@
 /**
- * Paging the same report for several publishers at once. Each publisher is paged as a report of its
- * own (paging.ts): a first page of the report's maximum size shows its `totalItems`, and the rest
- * follow, so a publisher of N rows costs exactly ceil(N / page size) requests. The difference is the
- * batching: every URL Fetch batch may hold pages of several publishers, and each member spends a slot
- * of its own publisher's budget (30 report requests a minute each), so publishers are fetched in
- * parallel rather than one after the other, and a publisher whose budget is spent waits alone while
- * the others go on. First the first pages of all publishers, then all the remaining pages.
+ * The one paging loop for several reports fetched together: the same report of several publishers,
+ * a comparison's two periods, or both (two periods of several publishers). Each report is paged as
+ * paging.ts pages one: a first page of the report's maximum size shows its `totalItems`, and the rest
+ * follow, so a report of N rows costs exactly ceil(N / page size) requests. The difference is the
+ * batching: every URL Fetch batch may hold pages of several reports, and the pages of one publisher
+ * (all its reports together) spend that publisher's budget (30 report requests a minute each), so
+ * publishers are fetched in parallel rather than one after the other, and a publisher whose budget is
+ * spent waits alone while the others go on. First the first pages of all reports, then all the
+ * remaining pages.
  *
  * A batch takes from each publisher what its budget has free now, sharing the batch's places in
  * turns among the publishers with free slots; only when no publisher with pages left has a free slot does it wait, for the one free
  * soonest, and only while that fits the deadline. With `allOrNothing`, the first pages tell what
  * every publisher still needs, and nothing more is sent unless all of it fits its budget before the
- * deadline. The results come back per publisher, in the order given, as paging.ts gives them.
+ * deadline. The results come back per report, in the order given, as paging.ts gives them;
+ * fetchWholeReports turns a budget that fell short into one error naming the publisher.
  */
 import { RateLimitError } from '../errors';
 import { planRemainingPages, type PageRange, type PagingOptions, type ReportResult } from './paging';
@@ -41,10 +44,10 @@ export interface PublisherPageFetcher {
   budgetFreeAtMs(query: ReportQuery, requests: number): number;
 }
 
-/** One publisher's paging as it goes. */
+/** One report's paging as it goes. */
 interface Paging {
   query: ReportQuery;
-  subject: string;
+  subject: string | undefined;
   result: ReportResult;
   /** Pages still to fetch, in order; fetched pages land in `pages` at their index. */
   todo: PageRange[];
@@ -57,18 +60,25 @@ interface Task {
   page: PageRange;
 }
 
+/** A report to fetch, and what a failure of it is about ("Publisher 'X' (id)"); several may be of one publisher. */
+export interface ReportToFetch {
+  query: ReportQuery;
+  subject?: string;
+}
+
 /**
- * Fetches the report of every publisher (one query each, differing in entityId only) and returns one
- * result per publisher. A publisher stopped by its rate budget has `stoppedBecause: 'rateLimit'`, as
- * in paging.ts; what the caller makes of a partial publisher is its own to say.
+ * Fetches every report (each differing from the others in its publisher, its dates, or both) and
+ * returns one result per report, in the order given. Reports of one publisher share its budget. A
+ * report stopped by its publisher's budget has `stoppedBecause: 'rateLimit'`, as in paging.ts; what
+ * the caller makes of a partial report is its own to say.
  */
 export function fetchPublisherReports(
   fetcher: PublisherPageFetcher,
-  queries: readonly { query: ReportQuery; subject: string }[],
+  reports: readonly ReportToFetch[],
   options: PagingOptions,
 ): ReportResult[] {
   const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
-  const pagings: Paging[] = queries.map(({ query, subject }) => ({
+  const pagings: Paging[] = reports.map(({ query, subject }) => ({
     query,
     subject,
     todo: [],
@@ -84,7 +94,7 @@ export function fetchPublisherReports(
     );
   };
 
-  // The first pages: each shows its publisher's size.
+  // The first pages: each shows its report's size.
   const firsts = pagings.map((paging) => ({
     paging,
     index: 0,
@@ -110,14 +120,28 @@ export function fetchPublisherReports(
   progress();
 
   if (options.allOrNothing) {
-    // Every publisher's remaining pages must fit its own budget before the deadline, or none is asked for.
+    // Every publisher's remaining pages, over all its reports, must fit its own budget before the deadline, or none is asked for.
     let latest = Number.NEGATIVE_INFINITY;
-    for (const p of pagings) if (p.todo.length > 0) latest = Math.max(latest, fetcher.budgetFreeAtMs(p.query, p.todo.length));
+    for (const group of byPublisher(pagings).values()) {
+      const left = group.reduce((n, p) => n + p.todo.length, 0);
+      if (left > 0) latest = Math.max(latest, fetcher.budgetFreeAtMs(group[0]!.query, left));
+    }
     if (latest > options.deadlineAtMs) return finish(pagings, maxRows, { retryAtMs: latest });
   }
   const rest: Task[] = pagings.flatMap((paging) => paging.todo.map((page, i) => ({ paging, index: i + 1, page })));
   const stopped = runBatches(fetcher, rest, options, progress);
   return finish(pagings, maxRows, stopped);
+}
+
+/** The reports of each publisher (the scope of its rate budget), in the order first met. */
+function byPublisher<T extends { query: ReportQuery }>(items: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(item.query.entityId) ?? [];
+    group.push(item);
+    groups.set(item.query.entityId, group);
+  }
+  return groups;
 }
 
 /**
@@ -131,47 +155,52 @@ function runBatches(
   options: PagingOptions,
   progress: () => void,
 ): { retryAtMs?: number } | undefined {
-  const queues = new Map<Paging, Task[]>();
+  // One queue per publisher: its reports' pages in the order given, all spending its one budget.
+  const queues = new Map<string, Task[]>();
   for (const task of tasks) {
-    const queue = queues.get(task.paging) ?? [];
+    const queue = queues.get(task.paging.query.entityId) ?? [];
     queue.push(task);
-    queues.set(task.paging, queue);
+    queues.set(task.paging.query.entityId, queue);
   }
   while ([...queues.values()].some((q) => q.length > 0)) {
-    const waiting = [...queues].filter(([, q]) => q.length > 0);
+    const waiting = [...queues.values()].filter((q) => q.length > 0);
     // Places go to the publishers with free slots, in turns, so a spent budget leaves its places to the others.
     const shares = shareOut(
-      waiting.map(([paging, q]) => Math.min(q.length, fetcher.freeSlots(paging.query))),
+      waiting.map((q) => Math.min(q.length, fetcher.freeSlots(q[0]!.paging.query))),
       options.maxParallelRequests,
     );
     const members: Task[] = [];
     const reservations: RateReservation[] = [];
-    waiting.forEach(([paging, queue], i) => {
+    waiting.forEach((queue, i) => {
       if (shares[i] === 0) return;
-      const reservation = fetcher.tryReserveSlots(paging.query, shares[i]!);
+      const reservation = fetcher.tryReserveSlots(queue[0]!.paging.query, shares[i]!);
       if (!reservation) return;
       reservations.push(reservation);
       members.push(...queue.splice(0, reservation.count));
     });
     if (members.length === 0) {
       // No publisher with pages left has a free slot: wait for the one free soonest, if that fits.
-      const [paging, queue] = waiting.reduce((a, b) =>
-        fetcher.budgetFreeAtMs(b[0].query, 1) < fetcher.budgetFreeAtMs(a[0].query, 1) ? b : a,
-      );
+      const soonest = (q: Task[]) => fetcher.budgetFreeAtMs(q[0]!.paging.query, 1);
+      const queue = waiting.reduce((a, b) => (soonest(b) < soonest(a) ? b : a));
+      const { paging } = queue[0]!;
       try {
         const reservation = fetcher.reserveSlots(paging.query, Math.min(queue.length, options.maxParallelRequests), options.deadlineAtMs);
         reservations.push(reservation);
         members.push(...queue.splice(0, reservation.count));
       } catch (e) {
         if (e instanceof RateLimitError && e.local) {
-          if (e.subject === undefined) e.subject = paging.subject;
+          if (e.subject === undefined && paging.subject !== undefined) e.subject = paging.subject;
           return e.retryAtMs === undefined ? {} : { retryAtMs: e.retryAtMs };
         }
         throw e;
       }
     }
     const pages = fetcher.fetchPageBatch(
-      members.map((t) => ({ query: t.paging.query, page: t.page, subject: t.paging.subject })),
+      members.map((t) => ({
+        query: t.paging.query,
+        page: t.page,
+        ...(t.paging.subject !== undefined ? { subject: t.paging.subject } : {}),
+      })),
       options.deadlineAtMs,
       reservations,
     );
@@ -202,7 +231,7 @@ export function shareOut(lengths: readonly number[], places: number): number[] {
   return shares;
 }
 
-/** Each publisher's items in page order, and whether it is whole. */
+/** Each report's items in page order, and whether it is whole. */
 function finish(pagings: Paging[], maxRows: number, stopped: { retryAtMs?: number } | undefined): ReportResult[] {
   return pagings.map((paging) => {
     const { result } = paging;
@@ -225,4 +254,56 @@ function finish(pagings: Paging[], maxRows: number, stopped: { retryAtMs?: numbe
     } else if (result.partial && maxRows < available) result.stoppedBecause = 'maxRows';
     return result;
   });
+}
+
+export interface WholeReportsOptions extends Omit<PagingOptions, 'maxRows' | 'allOrNothing'> {
+  /** The time a "try again after" message is written at. */
+  nowMs?: number;
+  /**
+   * What fell short, in words, for the publisher whose budget could not carry its pages: `fetched`
+   * and `planned` count that publisher's pages over all its reports.
+   */
+  shortfall(fetched: number, planned: number): string;
+}
+
+/**
+ * Every page of every report, or nothing: callers that cannot use part of a report (a report of
+ * several publishers, a comparison's periods) get whole results, or a local RateLimitError that
+ * names the publisher whose budget fell short (the one with the most pages left) and says when to
+ * try again. Nothing past the first pages is asked for unless every page can come.
+ */
+export function fetchWholeReports(
+  fetcher: PublisherPageFetcher,
+  reports: readonly ReportToFetch[],
+  options: WholeReportsOptions,
+): ReportResult[] {
+  const { shortfall, nowMs, ...paging } = options;
+  const results = fetchPublisherReports(fetcher, reports, { ...paging, allOrNothing: true });
+  let worst: { left: number; fetched: number; planned: number; subject?: string; retryAtMs?: number } | undefined;
+  for (const group of byPublisher(results.map((result, i) => ({ query: result.query, result, subject: reports[i]!.subject }))).values()) {
+    if (!group.some((g) => g.result.stoppedBecause === 'rateLimit')) continue;
+    const fetched = group.reduce((n, g) => n + g.result.pagesFetched, 0);
+    const planned = group.reduce((n, g) => n + g.result.pagesPlanned, 0);
+    // A report whose first page never came still needs at least that page.
+    const left = group.reduce((n, g) => n + Math.max(1, g.result.pagesPlanned - g.result.pagesFetched), 0);
+    if (worst && worst.left >= left) continue;
+    const retryAtMs = group.find((g) => g.result.retryAtMs !== undefined)?.result.retryAtMs;
+    worst = {
+      left,
+      fetched,
+      planned,
+      ...(group[0]!.subject !== undefined ? { subject: group[0]!.subject } : {}),
+      ...(retryAtMs !== undefined ? { retryAtMs } : {}),
+    };
+  }
+  if (!worst) return results;
+  const error = new RateLimitError({
+    status: 429,
+    local: true,
+    ...(nowMs !== undefined ? { nowMs } : {}),
+    ...(worst.retryAtMs !== undefined ? { retryAtMs: worst.retryAtMs } : {}),
+    limitDescription: shortfall(worst.fetched, worst.planned),
+  });
+  if (worst.subject !== undefined) error.subject = worst.subject;
+  throw error;
 }

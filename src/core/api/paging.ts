@@ -60,6 +60,8 @@ export interface ReportResult {
   retryAtMs?: number;
   pagesFetched: number;
   pagesPlanned: number;
+  /** A report of several publishers: its publishers, in the order of its rows (comparisons keep each publisher's rows together). */
+  publishers?: Array<{ id: string; name: string }>;
 }
 
 /** The pages after the first, given what the first page returned. */

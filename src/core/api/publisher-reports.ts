@@ -2,18 +2,22 @@
  * Reports of several publishers: the same report asked of each publisher a list or "all" names
  * (publisher-list.ts), fetched in parallel under each publisher's own rate budget (multi-paging.ts)
  * and returned as ONE report result, so everything that takes a report (the formula table, Run to
- * sheet, scheduled refreshes, and later comparisons and dashboards) takes it unchanged: its items
- * carry a `publisher` entity ({id, name}) that the table shows as `publisher.id` and `publisher.name`
- * in front of the other columns, and its sums are the publishers' combined (publisher-totals.ts).
+ * sheet, scheduled refreshes, comparisons and the dashboard) takes it unchanged: its items carry a
+ * `publisher` entity ({id, name}) that the table shows as `publisher.id` and `publisher.name` in front
+ * of the other columns, and its sums are the publishers' combined (publisher-totals.ts). With
+ * `-publisher` among the breakdowns the publishers' rows are added together instead
+ * (publisher-combined.ts). Several reports of the same publishers (a comparison's two periods) are
+ * fetched together, each publisher's pages of both within its one budget.
  *
  * Whole or nothing: one publisher that fails fails the report, with a message that names it (name
  * and ID), and a publisher whose pages cannot all come within its rate budget before the deadline
  * makes the report a local rate-limit error that says when to try again. Nothing partial comes back,
  * so no caller can write part of it.
  */
-import { RateLimitError, ValidationError, type ValidationProblem } from '../errors';
+import { ValidationError, type ValidationProblem } from '../errors';
 import type { ReportResult, PagingOptions } from './paging';
-import { fetchPublisherReports, type PublisherPageFetcher } from './multi-paging';
+import { fetchWholeReports, type PublisherPageFetcher } from './multi-paging';
+import { combinePublisherRows, PUBLISHERS_TOGETHER } from './publisher-combined';
 import {
   PUBLISHER_BREAKDOWN,
   publisherSelection,
@@ -39,10 +43,26 @@ export interface PublisherReportClient extends PublisherPageFetcher {
   queryFor(template: ReportQuery, publisherId: string): ReportQuery;
 }
 
+/** The breakdowns argument without `-publisher`, and how often it was there. */
+function takeTogether(breakdowns: ReportInput['breakdowns']): { rest: ReportInput['breakdowns']; count: number } {
+  const isToken = (b: unknown) => typeof b === 'string' && b.trim().toLowerCase() === PUBLISHERS_TOGETHER;
+  if (typeof breakdowns === 'string') {
+    const parts = breakdowns.split(',');
+    const rest = parts.filter((b) => !isToken(b));
+    return { rest: rest.join(','), count: parts.length - rest.length };
+  }
+  if (Array.isArray(breakdowns)) {
+    const rest = breakdowns.filter((b) => !isToken(b));
+    return { rest, count: breakdowns.length - rest.length };
+  }
+  return { rest: breakdowns, count: 0 };
+}
+
 /**
  * Validates report arguments whose entityId may select several publishers, every problem at once,
  * before anything is sent. One publisher is `build(input)` as before; several make the template of a
- * report of several (`publishers` set), built from the arguments with a stand-in ID.
+ * report of several (`publishers` set), built from the arguments with a stand-in ID; `-publisher`
+ * among the breakdowns adds their rows together (`publishersTogether`), which only several can.
  */
 export function buildSelectedQuery(input: ReportInput, build: (input: ReportInput) => ReportQuery): ReportQuery {
   const problems: ValidationProblem[] = [];
@@ -53,24 +73,36 @@ export function buildSelectedQuery(input: ReportInput, build: (input: ReportInpu
     if (!(e instanceof ValidationError)) throw e;
     problems.push(...e.problems);
   }
-  if (selection?.type === 'one') return build(input);
+  const together = takeTogether(input?.breakdowns);
+  const rule = `"${PUBLISHERS_TOGETHER}" adds the rows of several publishers together`;
+  if (together.count > 1) problems.push({ argument: 'breakdowns', message: `breakdowns: "${PUBLISHERS_TOGETHER}" is listed twice` });
+  if (together.count > 0 && selection?.type === 'one') {
+    problems.push({
+      argument: 'breakdowns',
+      message: `breakdowns: ${rule}, and entityId names one publisher: give several IDs or "all", or leave "${PUBLISHERS_TOGETHER}" out`,
+    });
+  }
+  if (selection?.type === 'one' && problems.length === 0) return build(input);
+  const rest = { ...input, breakdowns: together.rest };
   const standIn = selection?.type === 'list' ? selection.ids.reduce((a, b) => (b.length > a.length ? b : a)) : SAMPLE_PUBLISHER_ID;
   let template: ReportQuery | undefined;
   try {
-    template = build({ ...input, entityId: standIn });
+    template = build(selection?.type === 'one' ? rest : { ...rest, entityId: standIn });
   } catch (e) {
     if (!(e instanceof ValidationError)) throw e;
     problems.push(...e.problems);
   }
-  if (problems.length > 0 || !template || !selection) throw new ValidationError(problems);
+  if (problems.length > 0 || !template || !selection || selection.type === 'one') throw new ValidationError(problems);
   const text = selectionText(selection);
-  return {
+  const query: ReportQuery = {
     ...template,
     entityId: text,
     params: { ...template.params, entityId: text },
-    breakdowns: [PUBLISHER_BREAKDOWN, ...template.breakdowns],
+    breakdowns: together.count > 0 ? template.breakdowns : [PUBLISHER_BREAKDOWN, ...template.breakdowns],
     publishers: selection,
   };
+  if (together.count > 0) query.publishersTogether = true;
+  return query;
 }
 
 /** The report of one publisher of a report of several: the template with its ID, without the publisher columns. */
@@ -87,47 +119,85 @@ export function publisherQuery(template: ReportQuery, publisherId: string): Repo
 /**
  * Every page of the report for every publisher the template selects, as one result: the publishers
  * in the list's order ("all": by name), each publisher's rows in the order Engage sorts them.
- * `maxRows` bounds each publisher's rows. Reusable by whatever needs the same report of several
- * publishers: give it the template from buildSelectedQuery.
+ * `maxRows` bounds each publisher's rows (with `-publisher`, the rows added together). Reusable by
+ * whatever needs the same report of several publishers: give it the template from buildSelectedQuery.
  */
 export function runPublisherReport(client: PublisherReportClient, template: ReportQuery, options: PagingOptions): ReportResult {
   if (!template.publishers) throw new RangeError('runPublisherReport needs the query of a report of several publishers');
-  const publishers = resolvePublishers(template.publishers, client.listPublishers({ deadlineAtMs: options.deadlineAtMs }));
-  const queries = publishers.map((p) => ({ query: client.queryFor(template, p.id), subject: publisherSubject(p) }));
-  // Nothing partial comes back, so no page is worth asking for unless every page can come.
-  const results = fetchPublisherReports(client, queries, { ...options, allOrNothing: true });
-  // The publisher with the most pages left is the one whose budget was short.
-  const left = (r: ReportResult) => (r.stoppedBecause === 'rateLimit' ? 1 + r.pagesPlanned - r.pagesFetched : 0);
-  const stopped = results.reduce((worst, r, i) => (left(r) > (worst < 0 ? 0 : left(results[worst]!)) ? i : worst), -1);
-  if (stopped >= 0) {
-    const r = results[stopped]!;
-    const error = new RateLimitError({
-      status: 429,
-      local: true,
-      ...(r.retryAtMs !== undefined ? { retryAtMs: r.retryAtMs } : {}),
-      limitDescription: `only ${r.pagesFetched} of its ${r.pagesPlanned} pages fit its ${REPORT_RATE_LIMIT_REQUESTS} report requests a minute in the time there was, so no publisher's rows are shown`,
-    });
-    error.subject = queries[stopped]!.subject;
-    throw error;
-  }
-  return combinePublisherResults(template, publishers, results);
+  return runPublisherReports(client, [template], options)[0]!;
 }
 
-/** One result of several publishers' results: their items with the publisher in front, their sums combined. */
+/**
+ * Reports of the same publishers that differ in their dates (a comparison's two periods), fetched
+ * together: one publishers lookup, then every page of every publisher's reports, different
+ * publishers' pages in the same batches, each publisher's pages of all the reports within its one
+ * budget. One result per template, in order, each as runPublisherReport gives it.
+ */
+export function runPublisherReports(
+  client: PublisherReportClient,
+  templates: readonly ReportQuery[],
+  options: PagingOptions & { nowMs?: number },
+): ReportResult[] {
+  const first = templates[0];
+  if (!first) return [];
+  if (!first.publishers || templates.some((t) => t.entityId !== first.entityId || t.publishersTogether !== first.publishersTogether)) {
+    throw new RangeError('reports of several publishers fetched together share their publishers');
+  }
+  const publishers = resolvePublishers(first.publishers, client.listPublishers({ deadlineAtMs: options.deadlineAtMs }));
+  const reports = publishers.flatMap((p) => templates.map((t) => ({ query: client.queryFor(t, p.id), subject: publisherSubject(p) })));
+  const { maxRows, allOrNothing: _always, ...paging } = options;
+  // Rows added together are whole before maxRows keeps the first of them.
+  const perPublisher = first.publishersTogether ? undefined : maxRows;
+  const results = fetchWholeReports(client, reports, {
+    ...paging,
+    ...(perPublisher !== undefined ? { maxRows: perPublisher } : {}),
+    shortfall: (fetched, planned) =>
+      `only ${fetched} of its ${planned} pages fit its ${REPORT_RATE_LIMIT_REQUESTS} report requests a minute in the time there was, so no publisher's rows are shown`,
+  });
+  return templates.map((template, k) =>
+    combinePublisherResults(
+      template,
+      publishers,
+      publishers.map((_, i) => results[i * templates.length + k]!),
+      first.publishersTogether ? maxRows : undefined,
+    ),
+  );
+}
+
+/**
+ * One result of several publishers' results: their items with the publisher in front (or, with
+ * `-publisher`, added together and sorted, then cut to `maxRows`), their sums combined.
+ */
 export function combinePublisherResults(
   template: ReportQuery,
   publishers: readonly PublisherRef[],
   results: readonly ReportResult[],
+  maxRows?: number,
 ): ReportResult {
-  const items: Record<string, unknown>[] = [];
+  let items: Record<string, unknown>[] = [];
   results.forEach((result, i) => {
     const publisher = { id: publishers[i]!.id, name: publishers[i]!.name };
     for (const item of result.items) {
-      item[PUBLISHER_BREAKDOWN] = publisher;
+      if (!template.publishersTogether) item[PUBLISHER_BREAKDOWN] = publisher;
       items.push(item);
     }
   });
   const decDigits = template.params.decDigits !== undefined ? Number(template.params.decDigits) : undefined;
+  let totalItems = results.reduce((n, r) => n + r.totalItems, 0);
+  let cut = false;
+  if (template.publishersTogether) {
+    items = combinePublisherRows(items, {
+      kind: template.kind,
+      breakdowns: template.breakdowns,
+      ...(template.sort ? { sort: template.sort } : {}),
+      ...(decDigits !== undefined ? { decDigits } : {}),
+    });
+    totalItems = items.length;
+    if (maxRows !== undefined && items.length > maxRows) {
+      items = items.slice(0, maxRows);
+      cut = true;
+    }
+  }
   const sums = combineMetricsSums(
     template.kind,
     results.map((r) => r.metricsSums),
@@ -136,12 +206,13 @@ export function combinePublisherResults(
   const combined: ReportResult = {
     query: template,
     items,
-    totalItems: results.reduce((n, r) => n + r.totalItems, 0),
-    partial: results.some((r) => r.partial),
+    totalItems,
+    partial: cut || results.some((r) => r.partial),
     pagesFetched: results.reduce((n, r) => n + r.pagesFetched, 0),
     pagesPlanned: results.reduce((n, r) => n + r.pagesPlanned, 0),
+    publishers: publishers.map((p) => ({ id: p.id, name: p.name })),
   };
   if (sums) combined.metricsSums = sums;
-  if (results.some((r) => r.stoppedBecause === 'maxRows')) combined.stoppedBecause = 'maxRows';
+  if (cut || results.some((r) => r.stoppedBecause === 'maxRows')) combined.stoppedBecause = 'maxRows';
   return combined;
 }

@@ -83,6 +83,8 @@ export interface ReportQuery {
    * the list's text or "all", and `breakdowns` start with the publisher columns.
    */
   publishers?: Exclude<PublisherSelection, { type: 'one' }>;
+  /** With `publishers`: the publishers' rows are added together, without publisher columns (`-publisher`, publisher-combined.ts). */
+  publishersTogether?: boolean;
 }
 
 /**

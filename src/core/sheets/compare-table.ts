@@ -8,11 +8,14 @@
  * A row present in one period only shows blanks on the other side and blank changes: never a zero
  * the API did not send. The Total row compares the two periods' own metricsSums: rates are never
  * summed here. Rows come in the report's order (by position first with a time breakdown), rows of the
- * earlier period alone after those of the report; `maxRows` keeps the first rows, and the totals
- * still cover every row.
+ * earlier period alone after those of the report; `maxRows` keeps the first rows (0: the Total row
+ * alone), and the totals still cover every row. A comparison of several publishers is joined on the
+ * publisher too: each publisher's rows together, in the publishers' order, `maxRows` a publisher,
+ * and its totals are the publishers' combined sums of each period (publisher-totals.ts).
  */
 import { dashedDay, daysBetween, type DayRange, monthsBetween } from '../api/compare-periods';
 import type { ReportResult } from '../api/paging';
+import { PUBLISHER_BREAKDOWN } from '../api/publisher-list';
 import { metricNote } from '../api/report-metrics';
 import { unwrap } from '../api/values';
 import type { Cell, ColumnKind, SheetBlock } from '../ports';
@@ -31,15 +34,18 @@ export interface CompareTableOptions {
   earlierRange: DayRange;
   /** IANA zone of the spreadsheet, for day and month dates. */
   timeZone: string;
-  /** Data rows kept at most. */
+  /** Data rows kept at most (of each publisher, for several); 0 keeps the Total row alone. */
   maxRows?: number;
   /** Adds the Total row (default true). */
   totals?: boolean;
 }
 
+/** Entity columns (id and name): the spec's entity breakdowns, and the publisher of a comparison of several publishers. */
+const isEntity = (breakdown: string) => ENTITY_BREAKDOWNS.has(breakdown) || breakdown === PUBLISHER_BREAKDOWN;
+
 /** The columns a comparison takes: two per breakdown (an entity's id and name, a day and the earlier day), four per metric. */
 export function compareColumnCount(breakdowns: readonly string[], metrics: readonly string[]): number {
-  return breakdowns.reduce((n, b) => n + (ENTITY_BREAKDOWNS.has(b) || DATE_BREAKDOWNS.has(b) ? 2 : 1), 0) + 4 * metrics.length;
+  return breakdowns.reduce((n, b) => n + (isEntity(b) || DATE_BREAKDOWNS.has(b) ? 2 : 1), 0) + 4 * metrics.length;
 }
 
 /** Rounds away the binary noise of a subtraction (0.30000000000000004), keeping every figure the API sent. */
@@ -76,7 +82,7 @@ export function buildCompareTable(current: ReportResult, earlier: ReportResult, 
   const header = sides[0].table.header;
   const metricStart = header.length - options.metrics.length;
   // Where each breakdown's key lies in a period's row: an entity's id, or the breakdown's own column.
-  const keyColumns = breakdowns.filter((b) => !DATE_BREAKDOWNS.has(b)).map((b) => header.indexOf(ENTITY_BREAKDOWNS.has(b) ? `${b}.id` : b));
+  const keyColumns = breakdowns.filter((b) => !DATE_BREAKDOWNS.has(b)).map((b) => header.indexOf(isEntity(b) ? `${b}.id` : b));
 
   const positionOf = (item: Record<string, unknown>, range: DayRange): number | null => {
     if (!time) return null;
@@ -104,9 +110,23 @@ export function buildCompareTable(current: ReportResult, earlier: ReportResult, 
     });
   });
   let entries = [...joined.values()];
-  // Array.prototype.sort is stable: within a position, the report's order stays.
-  if (time) entries.sort((a, b) => (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER));
-  if (options.maxRows !== undefined) entries = entries.slice(0, options.maxRows);
+  // Several publishers: each publisher's rows together, in the publishers' order.
+  const publisherColumn = breakdowns.includes(PUBLISHER_BREAKDOWN) ? header.indexOf(`${PUBLISHER_BREAKDOWN}.id`) : -1;
+  const publisherOf = (e: Joined) => String((e.rows[0] ?? e.rows[1])![publisherColumn] ?? '');
+  const ranks = new Map<string, number>();
+  for (const p of [...(current.publishers ?? []), ...(earlier.publishers ?? [])]) if (!ranks.has(p.id)) ranks.set(p.id, ranks.size);
+  const rank = (e: Joined) => (publisherColumn < 0 ? 0 : (ranks.get(publisherOf(e)) ?? ranks.size));
+  const position = (e: Joined) => (time ? (e.position ?? Number.MAX_SAFE_INTEGER) : 0);
+  // Array.prototype.sort is stable: within a publisher and a position, the report's order stays.
+  entries.sort((a, b) => rank(a) - rank(b) || position(a) - position(b));
+  if (options.maxRows !== undefined) {
+    const kept = new Map<number, number>();
+    entries = entries.filter((e) => {
+      const n = kept.get(rank(e)) ?? 0;
+      kept.set(rank(e), n + 1);
+      return n < options.maxRows!;
+    });
+  }
 
   const dayCell = (range: DayRange, position: number | null): Cell => {
     if (position === null || position < 0) return '';

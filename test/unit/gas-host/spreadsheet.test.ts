@@ -3,6 +3,7 @@ import { createGasHost } from '../../../dev/gas-host';
 const BUNDLE = `
 function write(a1, rows) { SpreadsheetApp.getActiveSheet().getRange(a1).setValues(rows); }
 function writeAt(r, c, nr, nc, rows) { SpreadsheetApp.getActiveSheet().getRange(r, c, nr, nc).setValues(rows); }
+function writeSameRow(a1, row, times) { var rows = []; for (var i = 0; i < times; i++) rows.push(row); SpreadsheetApp.getActiveSheet().getRange(a1).setValues(rows); }
 function read(a1) { return SpreadsheetApp.getActiveSheet().getRange(a1).getValues(); }
 function formulas(a1) { return SpreadsheetApp.getActiveSheet().getRange(a1).getFormulas(); }
 function format(a1, f) { var r = SpreadsheetApp.getActiveSheet().getRange(a1); r.setNumberFormat(f).setFontWeight('bold').setBackground('#eeeeee').setNote('n'); return [r.getNumberFormat(), r.getNote(), r.getA1Notation(), r.getRow(), r.getColumn(), r.getNumRows(), r.getNumColumns()]; }
@@ -42,6 +43,17 @@ describe('SpreadsheetApp', () => {
     expect(() => host.call('writeAt', [1, 1, 1, 2, [[1, 2, 3]]])).toThrow(
       'The number of columns in the data does not match the number of columns in the range. The data has 3 but the range has 2.',
     );
+  });
+
+  it('takes a grid whose rows are one array used several times as that many rows, as Apps Script does', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    host.call('writeSameRow', ['A1:B3', [1, 'x'], 3]);
+    expect(host.call('read', ['A1:B3'])).toEqual([
+      [1, 'x'],
+      [1, 'x'],
+      [1, 'x'],
+    ]);
   });
 
   it('takes a string starting with "=" as a formula and one starting with an apostrophe as text', () => {

@@ -147,6 +147,65 @@ describe('a report of several publishers', () => {
   });
 });
 
+describe('several publishers added together ("-publisher")', () => {
+  /** Each publisher has the same countries; Alpha and Bravo share US, Charlie has its own. */
+  function countries() {
+    const rows: Record<string, Array<Record<string, unknown>>> = {
+      [A]: [
+        { country: { id: 'US', name: 'United States' }, revenue: 10, paidPvs: 1000, rpmByPvs: 10, viewabilityRate: 50 },
+        { country: { id: 'DE', name: 'Germany' }, revenue: 3, paidPvs: 100, rpmByPvs: 30, viewabilityRate: 40 },
+      ],
+      [B]: [{ country: { id: 'US', name: 'United States' }, revenue: '5,5', paidPvs: 500, rpmByPvs: 11, viewabilityRate: 70 }],
+      [C]: [{ country: { id: 'FR', name: 'France' }, revenue: 12, paidPvs: 2000, rpmByPvs: 6, viewabilityRate: 60 }],
+    };
+    return harness((request) => {
+      if (request.url.includes('/publishers')) return jsonResponse(200, { publishers: [C, A, B].map((id) => ({ id, name: NAMES[id] })) });
+      const items = rows[queryOf(request).entityId!]!;
+      return jsonResponse(200, { items, totalItems: items.length, metricsSums: { revenue: 1, paidPvs: 1 } });
+    });
+  }
+  const together = (extra: Record<string, unknown> = {}) => ({
+    entityId: 'all',
+    fromDate: '20261101',
+    toDate: '20261107',
+    breakdowns: 'country,-publisher',
+    metrics: 'revenue,paidPvs,rpmByPvs,viewabilityRate',
+    ...extra,
+  });
+
+  it("adds rows of the same key together by the Total row's rules, keeps a single publisher's row as sent, and sorts them again", () => {
+    const { client } = countries();
+    const query = client.buildQuery('main', together());
+    expect(query).toMatchObject({ breakdowns: ['country'], publishersTogether: true, publishers: { type: 'all' } });
+    const table = reportResultToTable(client.runReport(query), { timeZone: 'UTC' });
+    expect(table.header).toEqual(['country.id', 'country.name', 'revenue', 'paidPvs', 'rpmByPvs', 'viewabilityRate']);
+    expect(table.rows).toEqual([
+      // US of Alpha and Bravo: revenue and page views summed, the RPM from them (15.5 / 1500 * 1000), the viewability blank.
+      ['US', 'United States', 15.5, 1500, 10.33, ''],
+      ['FR', 'France', 12, 2000, 6, 60],
+      ['DE', 'Germany', 3, 100, 30, 40],
+    ]);
+  });
+
+  it('keeps the first maxRows of the rows added together, in the order sort asks for', () => {
+    const { client, transport } = countries();
+    const query = client.buildQuery('main', together({ sort: 'country.name asc' }));
+    const result = client.runReport(query, { maxRows: 2 });
+    expect(result.items.map((i) => (i.country as { id: string }).id)).toEqual(['FR', 'DE']);
+    expect(result).toMatchObject({ totalItems: 3, partial: true, stoppedBecause: 'maxRows' });
+    // Every publisher was asked for all its rows: the best of all of them needs every one of theirs.
+    expect(byPublisher(transport.requests)).toEqual({ [A]: 1, [B]: 1, [C]: 1 });
+    expect(reportRequests(transport.requests).every((r) => queryOf(r).limit === '10000')).toBe(true);
+  });
+
+  it('refuses "-publisher" for one publisher, or twice, before anything is sent', () => {
+    const { client, transport } = countries();
+    expect(() => client.buildQuery('main', together({ entityId: A }))).toThrow(/entityId names one publisher/);
+    expect(() => client.buildQuery('main', together({ breakdowns: ['-publisher', 'day', ' -Publisher '] }))).toThrow(/is listed twice/);
+    expect(transport.requestCount).toBe(0);
+  });
+});
+
 describe('shareOut', () => {
   it('shares a batch among publishers in turns, never more than one has left', () => {
     expect(shareOut([20, 20, 20], 10)).toEqual([4, 3, 3]);

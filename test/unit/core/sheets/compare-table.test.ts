@@ -38,6 +38,7 @@ const options = (metrics: string[], extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 const day = (text: string) => new Date(`${text}T00:00:00Z`);
+const tidyPercent = (change: number, before: number) => Number(((change / before) * 100).toPrecision(12));
 
 describe('buildCompareTable', () => {
   it('aligns days by position, whatever order the API sent them in, with the earlier day beside each', () => {
@@ -146,6 +147,85 @@ describe('buildCompareTable', () => {
     );
     expect(table.rows.map((r) => r[0])).toEqual(['C0', 'C1']);
     expect(table.totals).toEqual(['Total', '', 10, 10, 0, 0]);
+  });
+
+  it('keeps the Total row alone with maxRows 0: the comparison of the two periods in one row', () => {
+    const items = [{ day: '20261101', revenue: 3 }];
+    const table = buildCompareTable(
+      result(CURRENT, 'day', items, { revenue: 12 }),
+      result(EARLIER, 'day', [{ day: '20261025', revenue: 2 }], { revenue: 8 }),
+      options(['revenue'], { maxRows: 0 }),
+    );
+    expect(table.rows).toEqual([]);
+    expect(table.totals).toEqual(['Total', '', 12, 8, 4, 50]);
+  });
+
+  /** A period of several publishers, as publisher-reports.ts combines it: the publisher on each row, the publishers listed. */
+  function several(range: DayRange, items: Record<string, unknown>[], metricsSums: Record<string, unknown>): ReportResult {
+    const one = result(range, 'day,country', items, metricsSums);
+    return {
+      ...one,
+      query: { ...one.query, breakdowns: ['publisher', ...one.query.breakdowns] },
+      publishers: [
+        { id: 'pA', name: 'Alpha' },
+        { id: 'pB', name: 'Bravo' },
+      ],
+    };
+  }
+  const A = { id: 'pA', name: 'Alpha' };
+  const B = { id: 'pB', name: 'Bravo' };
+  const US = { id: 'US', name: 'United States' };
+  const MX = { id: 'MX', name: 'Mexico' };
+
+  it("joins several publishers on the publisher too: each publisher's rows together, maxRows a publisher, totals of the combined sums", () => {
+    // Sorted by revenue over all, as the rows of one period would never be: Bravo's best row before Alpha's.
+    const now = several(
+      CURRENT,
+      [
+        { publisher: A, day: '20261101', country: US, revenue: 5 },
+        { publisher: A, day: '20261102', country: US, revenue: 6 },
+        { publisher: B, day: '20261101', country: US, revenue: 50 },
+        { publisher: B, day: '20261101', country: MX, revenue: 7 },
+      ],
+      { revenue: 68 },
+    );
+    const before = several(
+      EARLIER,
+      [
+        { publisher: B, day: '20261025', country: US, revenue: 40 },
+        { publisher: A, day: '20261025', country: US, revenue: 4 },
+        // Alpha had Mexico the week before only: its row comes with Alpha's rows, blank this week.
+        { publisher: A, day: '20261026', country: MX, revenue: 1 },
+      ],
+      { revenue: 45 },
+    );
+    const table = buildCompareTable(now, before, options(['revenue']));
+    expect(table.header).toEqual([
+      'publisher.id',
+      'publisher.name',
+      'day',
+      'day.previous',
+      'country.id',
+      'country.name',
+      'revenue',
+      'revenue.previous',
+      'revenue.change',
+      'revenue.change%',
+    ]);
+    expect(table.rows).toEqual([
+      ['pA', 'Alpha', day('2026-11-01'), day('2026-10-25'), 'US', 'United States', 5, 4, 1, 25],
+      ['pA', 'Alpha', day('2026-11-02'), day('2026-10-26'), 'US', 'United States', 6, '', '', ''],
+      ['pA', 'Alpha', day('2026-11-02'), day('2026-10-26'), 'MX', 'Mexico', '', 1, '', ''],
+      ['pB', 'Bravo', day('2026-11-01'), day('2026-10-25'), 'US', 'United States', 50, 40, 10, 25],
+      ['pB', 'Bravo', day('2026-11-01'), day('2026-10-25'), 'MX', 'Mexico', 7, '', '', ''],
+    ]);
+    expect(table.totals).toEqual(['Total', '', '', '', '', '', 68, 45, 23, tidyPercent(23, 45)]);
+    const cut = buildCompareTable(now, before, options(['revenue'], { maxRows: 1 }));
+    expect(cut.rows.map((r) => [r[0], r[4]])).toEqual([
+      ['pA', 'US'],
+      ['pB', 'US'],
+    ]);
+    expect(compareColumnCount(['publisher', 'day', 'country'], ['revenue'])).toBe(10);
   });
 
   it('aligns months by position', () => {

@@ -1,0 +1,268 @@
+/**
+ * The "Engage dashboard" sheet, laid out as data: which publisher(s) it is for, the labels, the
+ * ENGAGE_* formulas and the box each formula's result may fill, the number formats and the native
+ * charts. src/gas writes it in one batch; nothing here touches a spreadsheet.
+ *
+ * Every figure comes from a formula whose last argument is the refresh cell and whose dates roll
+ * (`TODAY()-n`), so Refresh all and scheduled runs keep the sheet current:
+ * - key figures: ENGAGE_COMPARE of the last 7 days against the 7 before, maxRows 0, so its result is
+ *   its header and the Total row alone (revenue, RPM by page views, page views, paid CTR, viewability);
+ * - revenue and RPM by day over the last 30 days, sorted by day, feeding a line chart (RPM on the
+ *   right axis);
+ * - the top 10 countries, platforms and widgets by revenue over the last 7 days.
+ * For several publishers the key figures total them (publisher-totals.ts: rates from the summed parts,
+ * viewability blank), the daily figures, countries and platforms add the publishers' rows together
+ * (`-publisher`), and widgets, each of which belongs to one publisher, are the top 10 of each publisher.
+ *
+ * Results spill down from their formula, and Sheets refuses a spill into cells that are not empty
+ * (#REF!). So every block whose size is bounded sits above or beside the others within its bound, and
+ * the one that grows with the number of publishers (widgets of several) is last, with nothing below
+ * it. Everything fits the 26 columns of a new sheet.
+ */
+import { ValidationError } from '../errors';
+import { PUBLISHERS_TOGETHER } from '../api/publisher-combined';
+import { PUBLISHER_BREAKDOWN, publisherSelection, type PublisherSelection } from '../api/publisher-list';
+import { metricLabel } from '../api/report-metrics';
+import { publisherIdProblem } from '../api/report-request';
+import { CHANGE_PERCENT_SUFFIX, CHANGE_SUFFIX, compareColumnKind, PREVIOUS_SUFFIX } from '../sheets/compare-table';
+import { columnKind, neutraliseText, numberFormatOf } from '../sheets/sheet-output';
+import { COMPARE_FORMULA_NAME } from './compare-request';
+
+/** The sheet's name; a second dashboard is "Engage dashboard (2)", and so on. */
+export const DASHBOARD_SHEET_NAME = 'Engage dashboard';
+/** A new sheet's width: the layout never needs more. */
+export const DASHBOARD_COLUMNS = 26;
+/** The key figures, in the API's names (the spec's general report metrics). */
+export const KPI_METRICS = ['revenue', 'rpmByPvs', 'totalPvs', 'paidCtrByPvs', 'viewabilityRate'] as const;
+/** The period of the key figures and the top lists: the 7 days before today, against the 7 before them. */
+export const KPI_DAYS = 7;
+/** The period of the daily chart: the 30 days before today. */
+export const CHART_DAYS = 30;
+/** Rows of each top list. */
+export const TOP_ROWS = 10;
+
+export type DashboardBlockName = 'kpis' | 'daily' | 'countries' | 'platforms' | 'widgets';
+
+/** One ENGAGE_* formula of the dashboard and the box its result may fill. */
+export interface DashboardBlock {
+  name: DashboardBlockName;
+  /** The formula's cell (1-based). */
+  row: number;
+  column: number;
+  formula: string;
+  /** The header its result starts with. */
+  header: string[];
+  /** Rows its result takes at most, header and Total row included; undefined when it grows with the publishers. */
+  maxRows: number | undefined;
+  /** Each column's number format (null: as Sheets shows it). */
+  numberFormats: Array<string | null>;
+}
+
+export interface DashboardChart {
+  title: string;
+  /** The cell the chart's top-left corner sits on. */
+  row: number;
+  column: number;
+  widthPx: number;
+  heightPx: number;
+  /** A1 ranges of the dashboard sheet: the days, then each series. */
+  ranges: string[];
+  /** The axis of each series (0 left, 1 right), and the axes' titles. */
+  seriesAxes: number[];
+  axisTitles: string[];
+}
+
+export interface DashboardLayout {
+  /** Labels and formulas, rows x DASHBOARD_COLUMNS, '' where empty: one setValues. */
+  values: string[][];
+  /** 'bold' or 'normal' for each cell of `values`. */
+  fontWeights: Array<Array<'bold' | 'normal'>>;
+  /** The cells of the group labels above the key figures (a background marks them). */
+  bands: Array<{ row: number; column: number; columns: number }>;
+  blocks: DashboardBlock[];
+  charts: DashboardChart[];
+  /** What the dashboard is for, as its title says it: "Daily Planet", "All publishers", "2 publishers". */
+  subject: string;
+}
+
+export interface DashboardOptions {
+  selection: PublisherSelection;
+  /** Publishers' names by ID, from the publishers lookup (an ID it does not list is shown as the ID). */
+  names: ReadonlyMap<string, string>;
+  /** The named refresh cell every formula takes as its last argument. */
+  refreshReference: string;
+}
+
+/**
+ * The dashboard's publisher choice as the sidebar or the menu gives it: one ID, several joined with
+ * commas, or "all"; checked before anything is sent, each problem naming `entityId`.
+ */
+export function checkDashboardPublishers(entityId: unknown): PublisherSelection {
+  if (typeof entityId !== 'string') {
+    throw ValidationError.single('entityId', 'must be text: a publisher ID from ENGAGE_PUBLISHERS(), several joined with commas, or "all"');
+  }
+  if (entityId.trim() === '') throw ValidationError.single('entityId', 'is required: choose a publisher, several publishers, or all');
+  const selection = publisherSelection(entityId.trim());
+  if (selection.type === 'one') {
+    const problem = publisherIdProblem(selection.id);
+    if (problem) throw ValidationError.single('entityId', `${JSON.stringify(selection.id).slice(0, 60)} ${problem}`);
+  }
+  return selection;
+}
+
+const quote = (text: string) => `"${text.replace(/"/g, '""')}"`;
+const columnName = (column: number) => String.fromCharCode(64 + column);
+const a1 = (row: number, column: number, rows = 1) =>
+  `${columnName(column)}${row}${rows > 1 ? `:${columnName(column)}${row + rows - 1}` : ''}`;
+
+/** What the title says the dashboard is for. */
+function subjectOf(selection: PublisherSelection, names: ReadonlyMap<string, string>): string {
+  if (selection.type === 'all') return 'All publishers';
+  if (selection.type === 'one') return names.get(selection.id) || selection.id;
+  return `${selection.ids.length} publishers: ${selection.ids.map((id) => names.get(id) || id).join(', ')}`;
+}
+
+/** The formula's arguments as Sheets takes them: text quoted, TODAY()-n as is, omitted ones empty. */
+function call(name: string, args: Array<string | number | { raw: string } | undefined>): string {
+  const parts = args.map((a) => (a === undefined ? '' : typeof a === 'number' ? String(a) : typeof a === 'string' ? quote(a) : a.raw));
+  return `=${name}(${parts.join(', ')})`;
+}
+
+const today = (days: number) => ({ raw: `TODAY()-${days}` });
+const formatsOf = (header: readonly string[], kindOf: (h: string) => ReturnType<typeof columnKind>) =>
+  header.map((h) => numberFormatOf(kindOf(h)));
+
+/** The dashboard for the chosen publishers. */
+export function dashboardLayout(options: DashboardOptions): DashboardLayout {
+  const { selection, refreshReference } = options;
+  const several = selection.type !== 'one';
+  const entityId = selection.type === 'one' ? selection.id : selection.type === 'all' ? 'all' : selection.ids.join(',');
+  const refresh = { raw: refreshReference };
+  const publisherColumns = several ? [`${PUBLISHER_BREAKDOWN}.id`, `${PUBLISHER_BREAKDOWN}.name`] : [];
+  const together = (breakdown: string) => (several ? `${breakdown},${PUBLISHERS_TOGETHER}` : breakdown);
+  const report = (breakdowns: string, metrics: string, sort: string, from: number, maxRows?: number) =>
+    call('ENGAGE_REPORT', [entityId, today(from), today(1), breakdowns, metrics, undefined, sort, maxRows, undefined, undefined, refresh]);
+  const subject = subjectOf(selection, options.names);
+
+  const rows: string[][] = [];
+  const bold = new Set<string>();
+  const put = (row: number, column: number, text: string, strong = false) => {
+    while (rows.length < row) rows.push(Array.from({ length: DASHBOARD_COLUMNS }, () => ''));
+    rows[row - 1]![column - 1] = text;
+    if (strong) bold.add(`${row}:${column}`);
+  };
+
+  // Title and what the dates are.
+  put(1, 1, neutraliseText(`Engage dashboard: ${subject}`), true);
+  put(
+    2,
+    1,
+    `Key figures and top 10: the last ${KPI_DAYS} days before today against the ${KPI_DAYS} days before them; chart: the last ${CHART_DAYS} days. ` +
+      "Days are Engage's UTC days; today is the spreadsheet's. Data is 2 to 4 hours late.",
+  );
+  put(
+    3,
+    1,
+    several
+      ? 'Totals add the publishers up: counts and money summed, RPM and CTR from the summed parts, viewability blank (its parts are not in the API). ' +
+          'Days, countries and platforms: all publishers together; widgets: the top 10 of each publisher.'
+      : `Refresh all (Extensions > Engage for Sheets) and scheduled runs update every figure through ${refreshReference}.`,
+  );
+
+  // Key figures: the comparison's header row and its Total row.
+  const blocks: DashboardBlock[] = [];
+  const kpiRow = 6;
+  put(kpiRow - 1, 1, `Key figures: the last ${KPI_DAYS} days against the ${KPI_DAYS} before (the Total row)`, true);
+  const kpiHeader = [...publisherColumns, 'day', `day${PREVIOUS_SUFFIX}`];
+  const bands: DashboardLayout['bands'] = [];
+  for (const m of KPI_METRICS) {
+    bands.push({ row: kpiRow, column: kpiHeader.length + 1, columns: 4 });
+    put(kpiRow, kpiHeader.length + 1, metricLabel(m), true);
+    kpiHeader.push(m, `${m}${PREVIOUS_SUFFIX}`, `${m}${CHANGE_SUFFIX}`, `${m}${CHANGE_PERCENT_SUFFIX}`);
+  }
+  blocks.push({
+    name: 'kpis',
+    row: kpiRow + 1,
+    column: 1,
+    formula: call(COMPARE_FORMULA_NAME, [
+      entityId,
+      today(KPI_DAYS),
+      today(1),
+      'previous',
+      'day',
+      KPI_METRICS.join(','),
+      undefined,
+      undefined,
+      0,
+      undefined,
+      undefined,
+      refresh,
+    ]),
+    header: kpiHeader,
+    maxRows: 2,
+    numberFormats: formatsOf(kpiHeader, compareColumnKind),
+  });
+
+  // Revenue and RPM by day, with the chart beside them.
+  const dailyRow = kpiRow + 5;
+  put(dailyRow - 1, 1, `Revenue and RPM by day, the last ${CHART_DAYS} days`, true);
+  const dailyHeader = ['day', 'revenue', 'rpmByPvs'];
+  blocks.push({
+    name: 'daily',
+    row: dailyRow,
+    column: 1,
+    formula: report(together('day'), 'revenue,rpmByPvs', 'day asc', CHART_DAYS),
+    header: dailyHeader,
+    // The header, a row a day and the Total row.
+    maxRows: CHART_DAYS + 2,
+    numberFormats: formatsOf(dailyHeader, columnKind),
+  });
+  const charts: DashboardChart[] = [
+    {
+      title: `Revenue and RPM by day: ${subject}`.slice(0, 120),
+      row: dailyRow,
+      column: dailyHeader.length + 2,
+      widthPx: 720,
+      heightPx: 400,
+      // The header and the 30 days; the Total row below them is left out.
+      ranges: [0, 1, 2].map((c) => a1(dailyRow, 1 + c, CHART_DAYS + 1)),
+      seriesAxes: [0, 1],
+      axisTitles: ['Revenue', 'RPM (page views)'],
+    },
+  ];
+
+  // The top 10 lists side by side, under the daily block; widgets last, the one that grows with the publishers.
+  const topRow = dailyRow + CHART_DAYS + 5;
+  put(topRow - 2, 1, `Top ${TOP_ROWS} by revenue, the last ${KPI_DAYS} days`, true);
+  const lists: Array<{ name: DashboardBlockName; breakdown: string; rpm: string; title: string }> = [
+    { name: 'countries', breakdown: 'country', rpm: 'rpmByPvs', title: 'Countries' },
+    { name: 'platforms', breakdown: 'platform', rpm: 'rpmByPvs', title: 'Platforms' },
+    // Widgets count requests, not page views: their RPM is by request.
+    {
+      name: 'widgets',
+      breakdown: 'widget',
+      rpm: 'reqsRpm',
+      title: several ? `Widgets (the top ${TOP_ROWS} of each publisher)` : 'Widgets',
+    },
+  ];
+  let column = 1;
+  for (const list of lists) {
+    const perPublisher = list.name === 'widgets' && several;
+    const header = [...(perPublisher ? publisherColumns : []), `${list.breakdown}.id`, `${list.breakdown}.name`, 'revenue', list.rpm];
+    put(topRow - 1, column, list.title, true);
+    blocks.push({
+      name: list.name,
+      row: topRow,
+      column,
+      formula: report(perPublisher ? list.breakdown : together(list.breakdown), `revenue,${list.rpm}`, 'revenue desc', KPI_DAYS, TOP_ROWS),
+      header,
+      maxRows: perPublisher ? undefined : TOP_ROWS + 2,
+      numberFormats: formatsOf(header, columnKind),
+    });
+    column += header.length + 1;
+  }
+  for (const block of blocks) put(block.row, block.column, block.formula);
+
+  const fontWeights = rows.map((cells, r) => cells.map((_, c) => (bold.has(`${r + 1}:${c + 1}`) ? 'bold' : 'normal') as 'bold' | 'normal'));
+  return { values: rows, fontWeights, bands, blocks, charts, subject };
+}

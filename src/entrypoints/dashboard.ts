@@ -1,0 +1,41 @@
+/**
+ * "Create dashboard": a new sheet "Engage dashboard" of ENGAGE_* formulas and a native chart for the
+ * publishers chosen in the sidebar's picker, or, from the menu (which cannot ask), for all the
+ * publishers the user sees. Thin: the core checks the choice and the sign-in and lays the sheet out
+ * before anything is written; src/gas writes it.
+ */
+import { userMessage } from '../core';
+import { writeDashboard } from '../gas/dashboard-sheet';
+import { ensureRefreshCell, REFRESH_RANGE_NAME } from '../gas/refresh-cell';
+import { createSidebarReports } from '../gas/sidebar-report-services';
+import { withUserMessage } from './user-errors';
+
+function create(entityId: unknown): { sheetName: string; subject: string; formulas: number; charts: number } {
+  const ss = SpreadsheetApp.getActiveSpreadsheet();
+  // The choice, the sign-in and the publishers lookup first: a refused choice changes nothing.
+  const layout = createSidebarReports().dashboard(entityId, REFRESH_RANGE_NAME);
+  ensureRefreshCell(ss);
+  return writeDashboard(ss, layout);
+}
+
+/**
+ * Creates the sheet "Engage dashboard" (or "Engage dashboard (2)", ...) for the chosen publishers.
+ * @param {string} entityId A publisher ID, several joined with commas, or "all".
+ * @return {Object} {sheetName, subject, formulas, charts}.
+ */
+export function createDashboard(entityId: unknown): { sheetName: string; subject: string; formulas: number; charts: number } {
+  return withUserMessage(() => create(entityId));
+}
+
+/**
+ * Menu: creates the dashboard of all the publishers you see; the sidebar's button makes one for the publisher chosen there.
+ */
+export function createDashboardFromMenu(): void {
+  const ss = SpreadsheetApp.getActiveSpreadsheet();
+  try {
+    const created = withUserMessage(() => create('all'));
+    ss.toast(`Created '${created.sheetName}' for all publishers: its figures load in a few seconds.`, 'Engage for Sheets');
+  } catch (e) {
+    SpreadsheetApp.getUi().alert(userMessage(e));
+  }
+}
