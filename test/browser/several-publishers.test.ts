@@ -76,7 +76,9 @@ describe('reports of several publishers from the sidebar', () => {
     // Four default metrics of a comparison, four columns each, after the publisher's two and the day's two.
     await eventually(async () => expect(await sidebar.locator('#metrics-width').innerText()).toContain('Up to 20 columns'));
     await eventually(async () =>
-      expect(await sidebar.locator('#formula-preview').textContent()).toMatch(/^=ENGAGE_COMPARE\("all","[\d-]+","[\d-]+","previous","day"/),
+      expect(await sidebar.locator('#formula-preview').textContent()).toMatch(
+        /^=ENGAGE_COMPARE\("all",TODAY\(\)-7,TODAY\(\)-1,"previous","day"/,
+      ),
     );
     await sidebar.locator('#report-target').selectOption('newSheet');
     await sidebar.locator('#report-target-name').fill('All compared');

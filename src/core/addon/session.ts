@@ -22,7 +22,8 @@ import {
   type QuotaView,
 } from '../api/daily-quota';
 import { ACCOUNT_QUOTAS, type AccountType, type Deployment } from '../api/deployment';
-import { EngageClient, loginScope, type CallOptions, type RunReportOptions } from '../api/engage-client';
+import { type CallOptions, loginScope, type RunReportOptions } from '../api/client-options';
+import { EngageClient } from '../api/engage-client';
 import type { ReportResult } from '../api/paging';
 import { LOGIN_RATE_RULE, REPORT_RATE_RULE, RateLimiter } from '../api/rate-limiter';
 import type { ReportInput, ReportQuery } from '../api/report-request';

@@ -6,6 +6,16 @@
  * policy; login is never retried and spends the per-user login guard (failed logins count too).
  */
 import { FORMULA_FETCH_BUDGET_MS } from '../budgets';
+import {
+  type CallOptions,
+  DEFAULT_MAX_PARALLEL_REQUESTS,
+  type EngageClientOptions,
+  LOOKUP_CACHE_TTL_SECONDS,
+  loginScope,
+  PASSWORD_MAX_CHARS,
+  type RunReportOptions,
+  USERNAME_MAX_CHARS,
+} from './client-options';
 import { encodeBase64 } from '../util/base64';
 import { AuthenticationError, EngageError, NotSignedInError, ValidationError, WrongCredentialsError } from '../errors';
 import { type BatchMember, fetchWholeReports } from './multi-paging';
@@ -17,78 +27,20 @@ import {
   runPublisherReports,
   type PublisherReportClient,
 } from './publisher-reports';
-import {
-  FETCH_URL_MAX_CHARS,
-  type Cache,
-  type Clock,
-  type HttpRequest,
-  type HttpResponse,
-  type HttpTransport,
-  type KeyValueStore,
-  type Lock,
-  type RandomSource,
-  type Sleeper,
-} from '../ports';
+import { FETCH_URL_MAX_CHARS, type HttpRequest, type HttpResponse, type KeyValueStore } from '../ports';
 import { LOGIN_RATE_RULE, RateLimiter, REPORT_RATE_RULE, type RateReservation } from './rate-limiter';
 import { buildReportQuery, buildUrl, publisherIdProblem, reportPageUrl, type ReportInput, type ReportQuery } from './report-request';
 import { parseLoginToken, parseLookup, parseReportPage, type LookupEntry, type ReportPage } from './responses';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
-import { RequestSender, type FetchCounter } from './request-sender';
+import { DEFAULT_RETRY_POLICY } from './retry-policy';
+import { RequestSender } from './request-sender';
 import { checkToken } from './token';
 import { LOOKUPS, TOKEN_HEADER, TRACE_ID_HEADER, type LookupKind, type ReportKind } from '../spec';
 import { controlCharacterIndex, describeControlCharacter, quoted } from '../util/text';
 import { hashText } from '../util/hash';
 import { utf8Length } from '../util/utf8';
 
-/** URL Fetch's fetchAll has no documented concurrency cap; about 10 to 20 are seen in practice. */
-export const DEFAULT_MAX_PARALLEL_REQUESTS = 10;
-/** Lookups change rarely; a short cache spares the API when many cells ask at once. */
-export const LOOKUP_CACHE_TTL_SECONDS = 600;
-/** Longest user name and password sent to /login: longer ones are typing accidents, and each try spends one of 2 logins an hour. */
-export const USERNAME_MAX_CHARS = 256;
-export const PASSWORD_MAX_CHARS = 1024;
 /** The Cache service refuses values above 100 KB, read strictly: 100,000 bytes of UTF-8. */
 const CACHE_VALUE_MAX_BYTES = 100_000;
-
-export interface EngageClientOptions {
-  /** Reporting base address, ending with /engage/v2. */
-  baseUrl: string;
-  transport: HttpTransport;
-  clock: Clock;
-  sleeper: Sleeper;
-  /** Where the rate windows live, shared by executions (user properties); in memory when absent. */
-  store?: KeyValueStore;
-  /** Guards the rate windows across executions (user lock). */
-  lock?: Lock;
-  /** Caches lookups when given. */
-  cache?: Cache;
-  /** Jitter source for retries; Math.random when absent. */
-  random?: RandomSource;
-  /** A token obtained earlier or pasted by the user. */
-  token?: string;
-  retryPolicy?: Partial<RetryPolicy>;
-  /** Counts every attempt against the user's daily URL Fetch quota. */
-  fetchCounter?: FetchCounter;
-  defaultTimeBudgetMs?: number;
-  maxParallelRequests?: number;
-}
-
-export interface CallOptions {
-  /** Epoch ms (of the injected clock) by which the call must be over, retries and waits included. */
-  deadlineAtMs?: number;
-}
-
-export interface RunReportOptions extends CallOptions {
-  maxRows?: number;
-  onProgress?: (pagesFetched: number, pagesPlanned: number) => void;
-  /** The caller cannot use part of the report: see PagingOptions.allOrNothing. */
-  allOrNothing?: boolean;
-}
-
-/** Whose login guard a sign-in spends: the user name as the service compares it. */
-export function loginScope(username: string): string {
-  return username.trim().toLowerCase();
-}
 
 function memoryStore(): KeyValueStore {
   const values = new Map<string, string>();
