@@ -94,11 +94,16 @@ export class FormulaCache {
       }
       let claimedByOther = false;
       try {
-        const again = this.read(identity);
-        if (again) return again;
+        // The claim first, then the result: its claimer writes the result, then lets go of the claim,
+        // without the lock. Read the other way round, a result written between the two reads and a
+        // claim let go after it would look like no result and no claim, and the data would be fetched twice.
         const claim = Number(cache.get(claimKey) ?? 0);
         if (claim > clock.now()) claimedByOther = true;
-        else cache.put(claimKey, String(deadlineAtMs), CLAIM_TTL_SECONDS);
+        else {
+          const again = this.read(identity);
+          if (again) return again;
+          cache.put(claimKey, String(deadlineAtMs), CLAIM_TTL_SECONDS);
+        }
       } finally {
         lock.releaseLock();
       }

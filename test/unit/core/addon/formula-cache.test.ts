@@ -7,7 +7,7 @@
 import { CACHE_WRITE_ALLOWANCE_MS, ENCODE_MS_PER_1000_CELLS, FormulaCache } from '../../../../src/core/addon/formula-cache';
 import { CLAIM_LOCK_TIMEOUT_MS } from '../../../../src/core/budgets';
 import type { Cell, Lock } from '../../../../src/core/ports';
-import { FakeCache, FakeCompressor, ManualClock, ManualSleeper } from '../../../support/fakes';
+import { FakeCache, FakeCompressor, FakeLock, ManualClock, ManualSleeper } from '../../../support/fakes';
 
 const ROWS = 10_000;
 const COLUMNS = 10;
@@ -200,5 +200,40 @@ describe('FormulaCache time checks before the cache write', () => {
     expect(env.run(smallValues)).toEqual(smallValues);
     expect(env.computed()).toBe(2);
     expect(env.resultKeys().length).toBeGreaterThan(0);
+  });
+});
+
+describe('FormulaCache between two executions of one formula', () => {
+  it('finds the result its claimer wrote just before letting go of the claim, and computes nothing', () => {
+    const clock = new ManualClock();
+    const deadlineAtMs = clock.now() + 27_000;
+    const formulaCache = (cache: FakeCache) =>
+      new FormulaCache({ cache, compressor: new FakeCompressor(), lock: new FakeLock(), clock, sleeper: new ManualSleeper(clock) });
+    // What the claiming execution writes: its claim when it starts, its result when it is done.
+    const claimer = new FakeCache(clock);
+    formulaCache(claimer).computeOnce(['report', 'pub'], 3600, deadlineAtMs, () => smallValues);
+    const claim = claimer.writes.find((w) => w.key.startsWith('engage.claim.'))!;
+    const result = claimer.writes.filter((w) => w.key.startsWith('engage.r.'));
+    expect(result.length).toBeGreaterThan(0);
+    // The claimer finishes (the result written, then the claim let go, without the lock) just as the
+    // other execution, holding the lock, looks at the claim: whatever it read before, it must then see the result.
+    let finished = false;
+    const shared = new (class extends FakeCache {
+      override get(key: string): string | null {
+        if (!finished && key === claim.key) {
+          finished = true;
+          for (const w of result) this.put(w.key, w.value, w.ttl);
+          this.remove(claim.key);
+        }
+        return super.get(key);
+      }
+    })(clock);
+    shared.put(claim.key, claim.value, claim.ttl);
+    let computed = 0;
+    const values = formulaCache(shared).computeOnce(['report', 'pub'], 3600, deadlineAtMs, () => {
+      computed++;
+      return smallValues;
+    });
+    expect({ computed, values }).toEqual({ computed: 0, values: smallValues });
   });
 });
