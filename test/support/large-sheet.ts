@@ -40,7 +40,12 @@ export async function signInFromSidebar(sidebar: FrameLocator): Promise<void> {
   await sidebar.locator('#report-publisher option').first().waitFor({ state: 'attached', timeout: 30_000 });
 }
 
-/** What the page fetched of the grid (/api/sheet and /api/rows): requests, bytes and rows. */
+/**
+ * What the page fetched of the grid (/api/sheet and /api/rows): requests, and the bytes and rows of
+ * the distinct ones. The page loads its view again after every sidebar call (the playground cannot
+ * tell which calls changed the sheet), so the same block may come more than once while the page
+ * starts: the rows and bytes say how much of the sheet was asked for, not how often.
+ */
 export interface GridTraffic {
   requests: number;
   bytes: number;
@@ -51,13 +56,16 @@ export interface GridTraffic {
 export function watchGridTraffic(page: Page): { stop(): Promise<GridTraffic> } {
   const pending: Array<Promise<void>> = [];
   const traffic: GridTraffic = { requests: 0, bytes: 0, rows: 0 };
+  const seen = new Set<string>();
   const onResponse = (response: Response) => {
     const url = new URL(response.url());
     if (url.pathname !== '/api/sheet' && url.pathname !== '/api/rows') return;
+    traffic.requests += 1;
+    if (seen.has(url.pathname + url.search)) return;
+    seen.add(url.pathname + url.search);
     pending.push(
       response.body().then(
         (body) => {
-          traffic.requests += 1;
           traffic.bytes += body.length;
           const answer = JSON.parse(body.toString('utf8')) as { rows?: unknown[]; frozen?: unknown[] };
           traffic.rows += (answer.rows ?? answer.frozen ?? []).length;
