@@ -164,22 +164,25 @@ function runBatches(
   }
   while ([...queues.values()].some((q) => q.length > 0)) {
     const waiting = [...queues.values()].filter((q) => q.length > 0);
-    // Places go to the publishers with free slots, in turns, so a spent budget leaves its places to the others.
-    const shares = shareOut(
-      waiting.map((q) => Math.min(q.length, fetcher.freeSlots(q[0]!.paging.query))),
-      options.maxParallelRequests,
-    );
     const members: Task[] = [];
     const reservations: RateReservation[] = [];
-    waiting.forEach((queue, i) => {
-      if (shares[i] === 0) return;
-      const reservation = fetcher.tryReserveSlots(queue[0]!.paging.query, shares[i]!);
-      if (!reservation) return;
-      reservations.push(reservation);
-      members.push(...queue.splice(0, reservation.count));
-    });
+    // Places go to the publishers with free slots, in turns, so a spent budget leaves its places to the
+    // others; a publisher alone takes what its budget allows below, waiting when none is free.
+    if (waiting.length > 1) {
+      const shares = shareOut(
+        waiting.map((q) => Math.min(q.length, fetcher.freeSlots(q[0]!.paging.query))),
+        options.maxParallelRequests,
+      );
+      waiting.forEach((queue, i) => {
+        if (shares[i] === 0) return;
+        const reservation = fetcher.tryReserveSlots(queue[0]!.paging.query, shares[i]!);
+        if (!reservation) return;
+        reservations.push(reservation);
+        members.push(...queue.splice(0, reservation.count));
+      });
+    }
     if (members.length === 0) {
-      // No publisher with pages left has a free slot: wait for the one free soonest, if that fits.
+      // No publisher with pages left has a free slot (or one is alone): wait for the one free soonest, if that fits.
       const soonest = (q: Task[]) => fetcher.budgetFreeAtMs(q[0]!.paging.query, 1);
       const queue = waiting.reduce((a, b) => (soonest(b) < soonest(a) ? b : a));
       const { paging } = queue[0]!;
