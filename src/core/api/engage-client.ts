@@ -18,8 +18,8 @@ import {
 } from './client-options';
 import { encodeBase64 } from '../util/base64';
 import { AuthenticationError, EngageError, NotSignedInError, ValidationError, WrongCredentialsError } from '../errors';
-import { type BatchMember, fetchWholeReports } from './multi-paging';
-import { fetchReport, type PageFetcher, type PageRange, type PagingOptions, type ReportResult } from './paging';
+import { type BatchMember, fetchReport, fetchWholeReports, type PageFetcher } from './multi-paging';
+import type { PageRange, PagingOptions, ReportResult } from './paging';
 import {
   buildSelectedQuery,
   publisherQuery,
@@ -225,7 +225,7 @@ export class EngageClient implements PageFetcher, PublisherReportClient {
     return query;
   }
 
-  /** Fetches a whole report (or `maxRows` of it) with paging (paging.ts), for several publishers too (publisher-reports.ts). */
+  /** Fetches a whole report (or `maxRows` of it) with paging (multi-paging.ts), for several publishers too (publisher-reports.ts). */
   runReport(query: ReportQuery, options: RunReportOptions = {}): ReportResult {
     this.requireToken();
     const paging: PagingOptions = {
@@ -288,21 +288,6 @@ export class EngageClient implements PageFetcher, PublisherReportClient {
 
   reserveSlots(query: ReportQuery, wanted: number, deadlineAtMs: number): RateReservation {
     return this.limiter.acquireUpTo(REPORT_RATE_RULE, query.entityId, wanted, deadlineAtMs);
-  }
-
-  fetchPages(query: ReportQuery, pages: PageRange[], deadlineAtMs: number, reservation: RateReservation): ReportPage[] {
-    const token = this.requireToken();
-    const operation = `GET ${query.spec.path}`;
-    const responses = this.sender.sendAll(
-      pages.map((p) => this.pageRequest(query, p, token)),
-      {
-        operation,
-        deadlineAtMs,
-        retry: true,
-        rate: { rule: REPORT_RATE_RULE, scope: query.entityId, reservation },
-      },
-    );
-    return responses.map((r) => parseReportPage(r.body, operation, r.headers[TRACE_ID_HEADER]));
   }
 
   freeSlots(query: ReportQuery): number {

@@ -1,22 +1,24 @@
 /**
- * The one paging loop for several reports fetched together: the same report of several publishers,
- * a comparison's two periods, or both (two periods of several publishers). Each report is paged as
- * paging.ts pages one: a first page of the report's maximum size shows its `totalItems`, and the rest
- * follow, so a report of N rows costs exactly ceil(N / page size) requests. The difference is the
- * batching: every URL Fetch batch may hold pages of several reports, and the pages of one publisher
- * (all its reports together) spend that publisher's budget (30 report requests a minute each), so
- * publishers are fetched in parallel rather than one after the other, and a publisher whose budget is
- * spent waits alone while the others go on. First the first pages of all reports, then all the
- * remaining pages.
+ * The one paging loop for reports: one report of one publisher alone (fetchReport), the same report of
+ * several publishers, a comparison's two periods, or both (two periods of several publishers). Each
+ * report is paged as paging.ts says: a first page of the report's maximum size shows its
+ * `totalItems`, and the rest follow, so a report of N rows costs exactly ceil(N / page size) requests.
+ * Several reports differ only in the batching: every URL Fetch batch may hold pages of several
+ * reports, and the pages of one publisher (all its reports together) spend that publisher's budget
+ * (30 report requests a minute each), so publishers are fetched in parallel rather than one after the
+ * other, and a publisher whose budget is spent waits alone while the others go on. First the first
+ * pages of all reports, then all the remaining pages. A report alone sends its first page as one
+ * request of its own (fetch, not a batch of one), whose failure, a spent budget too, is the caller's.
  *
  * A batch takes from each publisher what its budget has free now, sharing the batch's places in
  * turns among the publishers with free slots; only when no publisher with pages left has a free slot does it wait, for the one free
  * soonest, and only while that fits the deadline. With `allOrNothing`, the first pages tell what
  * every publisher still needs, and nothing more is sent unless all of it fits its budget before the
- * deadline. The results come back per report, in the order given, as paging.ts gives them;
+ * deadline. The results come back per report, in the order given; a report stopped by its
+ * publisher's budget says so (`stoppedBecause: 'rateLimit'`, with when the rest could come), and
  * fetchWholeReports turns a budget that fell short into one error naming the publisher.
  */
-import { RateLimitError } from '../errors';
+import { RateLimitError, ValidationError } from '../errors';
 import { planRemainingPages, type PageRange, type PagingOptions, type ReportResult } from './paging';
 import type { RateReservation } from './rate-limiter';
 import type { ReportQuery } from './report-request';
@@ -44,6 +46,12 @@ export interface PublisherPageFetcher {
   budgetFreeAtMs(query: ReportQuery, requests: number): number;
 }
 
+/** What paging one report alone needs besides; EngageClient implements it. */
+export interface PageFetcher extends PublisherPageFetcher {
+  /** One page as one request, spending one slot of the rate budget (waiting for it if that fits the deadline). */
+  fetchFirstPage(query: ReportQuery, page: PageRange, deadlineAtMs: number): ReportPage;
+}
+
 /** One report's paging as it goes. */
 interface Paging {
   query: ReportQuery;
@@ -67,15 +75,41 @@ export interface ReportToFetch {
 }
 
 /**
+ * A whole report of one publisher (or `maxRows` of it): the loop below with one report, its first page
+ * sent alone. Stopped early by the rate budget, it keeps what it has and says when the rest can come;
+ * with `allOrNothing` it spends nothing past the first page unless every page fits before the deadline.
+ */
+export function fetchReport(fetcher: PageFetcher, query: ReportQuery, options: PagingOptions): ReportResult {
+  const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
+  if (!(maxRows === Number.POSITIVE_INFINITY || (Number.isInteger(maxRows) && maxRows > 0))) {
+    throw ValidationError.single('maxRows', `${String(options.maxRows)} must be a whole number above 0`);
+  }
+  return pageReports(fetcher, [{ query }], options, (page) => fetcher.fetchFirstPage(query, page, options.deadlineAtMs))[0]!;
+}
+
+/**
  * Fetches every report (each differing from the others in its publisher, its dates, or both) and
  * returns one result per report, in the order given. Reports of one publisher share its budget. A
- * report stopped by its publisher's budget has `stoppedBecause: 'rateLimit'`, as in paging.ts; what
+ * report stopped by its publisher's budget has `stoppedBecause: 'rateLimit'`, as fetchReport's; what
  * the caller makes of a partial report is its own to say.
  */
 export function fetchPublisherReports(
   fetcher: PublisherPageFetcher,
   reports: readonly ReportToFetch[],
   options: PagingOptions,
+): ReportResult[] {
+  return pageReports(fetcher, reports, options);
+}
+
+/**
+ * The loop. `firstAlone` (one report alone) fetches its first page as one request of its own, outside
+ * any batch: its failure, a spent budget too, is thrown, and progress is first told once it is planned.
+ */
+function pageReports(
+  fetcher: PublisherPageFetcher,
+  reports: readonly ReportToFetch[],
+  options: PagingOptions,
+  firstAlone?: (page: PageRange) => ReportPage,
 ): ReportResult[] {
   const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
   const pagings: Paging[] = reports.map(({ query, subject }) => ({
@@ -100,7 +134,12 @@ export function fetchPublisherReports(
     index: 0,
     page: { offset: paging.query.offset, limit: Math.min(pageSize(paging), maxRows) },
   }));
-  const stoppedFirst = runBatches(fetcher, firsts, options, progress);
+  let stoppedFirst: { retryAtMs?: number } | undefined;
+  if (firstAlone) {
+    const [{ paging, page }] = firsts as [Task];
+    paging.pages[0] = firstAlone(page);
+    paging.result.pagesFetched = 1;
+  } else stoppedFirst = runBatches(fetcher, firsts, options, progress);
   for (const paging of pagings) {
     const first = paging.pages[0];
     if (!first) continue;
@@ -164,22 +203,25 @@ function runBatches(
   }
   while ([...queues.values()].some((q) => q.length > 0)) {
     const waiting = [...queues.values()].filter((q) => q.length > 0);
-    // Places go to the publishers with free slots, in turns, so a spent budget leaves its places to the others.
-    const shares = shareOut(
-      waiting.map((q) => Math.min(q.length, fetcher.freeSlots(q[0]!.paging.query))),
-      options.maxParallelRequests,
-    );
     const members: Task[] = [];
     const reservations: RateReservation[] = [];
-    waiting.forEach((queue, i) => {
-      if (shares[i] === 0) return;
-      const reservation = fetcher.tryReserveSlots(queue[0]!.paging.query, shares[i]!);
-      if (!reservation) return;
-      reservations.push(reservation);
-      members.push(...queue.splice(0, reservation.count));
-    });
+    // Places go to the publishers with free slots, in turns, so a spent budget leaves its places to the
+    // others; a publisher alone takes what its budget allows below, waiting when none is free.
+    if (waiting.length > 1) {
+      const shares = shareOut(
+        waiting.map((q) => Math.min(q.length, fetcher.freeSlots(q[0]!.paging.query))),
+        options.maxParallelRequests,
+      );
+      waiting.forEach((queue, i) => {
+        if (shares[i] === 0) return;
+        const reservation = fetcher.tryReserveSlots(queue[0]!.paging.query, shares[i]!);
+        if (!reservation) return;
+        reservations.push(reservation);
+        members.push(...queue.splice(0, reservation.count));
+      });
+    }
     if (members.length === 0) {
-      // No publisher with pages left has a free slot: wait for the one free soonest, if that fits.
+      // No publisher with pages left has a free slot (or one is alone): wait for the one free soonest, if that fits.
       const soonest = (q: Task[]) => fetcher.budgetFreeAtMs(q[0]!.paging.query, 1);
       const queue = waiting.reduce((a, b) => (soonest(b) < soonest(a) ? b : a));
       const { paging } = queue[0]!;
