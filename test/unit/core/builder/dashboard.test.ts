@@ -154,10 +154,11 @@ describe('what the dashboard says', () => {
 
   it("writes publishers' names only after the title's words, so a name that looks like a formula never starts a cell", () => {
     const name = '=IMPORTXML("x")';
-    for (const selection of [
+    const selections: PublisherSelection[] = [
       { type: 'one', id: P },
       { type: 'list', ids: [P, G] },
-    ] as const) {
+    ];
+    for (const selection of selections) {
       const layout = dashboardLayout({ selection, names: new Map([[P, name]]), refreshReference: 'EngageRefresh' });
       const withName = layout.values.flat().filter((cell) => cell.includes(name));
       expect(withName).toEqual([layout.values[0]![0]]);
