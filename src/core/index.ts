@@ -81,13 +81,11 @@ export { cellsAdded, checkCellRoom, type GridSize } from './sheets/sheet-output'
 export { builderMessage, checkRunTarget, type BuilderRequest, type RunTarget } from './builder/builder-request';
 export {
   hourWindowFrom,
-  isRollingDayPreset,
   PRESET_LABELS,
   presetRange,
   presetsFor,
   type DatePreset,
   type DateRange,
-  type RollingDayPreset,
 } from './builder/date-presets';
 export { reportFormula } from './builder/formula-text';
 export { compareFormula } from './builder/compare-request';
