@@ -115,4 +115,5 @@ export {
   type RunToSheetSummary,
 } from './addon/sidebar-reports';
 export type { ReportAtCell } from './addon/report-at-cell';
-export { freeSheetName, type RunPlacement, type WriteChoice, type WriteQuestion } from './addon/run-placement';
+export type { RunPlacement, WriteChoice, WriteQuestion } from './addon/run-placement';
+export { freeSheetName } from './util/sheet-names';

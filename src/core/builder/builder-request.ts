@@ -9,6 +9,7 @@ import { REPORT_SPECS, type ReportKind } from '../spec';
 import { presetsFor, type DatePreset } from './date-presets';
 import { FORMULA_MAX_ROWS } from '../sheets/formula-args';
 import { A1_CELL_PATTERN } from '../util/a1-notation';
+import { SHEET_NAME_MAX_CHARS } from '../util/sheet-names';
 import { controlCharacterIndex, describeControlCharacter, formatCount } from '../util/text';
 
 export interface BuilderRequest {
@@ -106,9 +107,6 @@ export function toReportInput(request: unknown): { kind: ReportKind; input: Repo
   if (problems.length > 0) throw new ValidationError(problems);
   return given(maxRows) ? { kind, input, maxRows: maxRows as number } : { kind, input };
 }
-
-/** Longest sheet name Sheets accepts. */
-export const SHEET_NAME_MAX_CHARS = 100;
 
 /** Checks where "Run to sheet" should write, before anything is inserted or fetched. */
 export function checkRunTarget(target: unknown): RunTarget {
