@@ -8,7 +8,7 @@
  */
 import { PUBLISHER_LIST_BUDGET_MS, SIDEBAR_RUN_BUDGET_MS } from '../budgets';
 import { BlockRecords } from '../sheets/block-records';
-import { toReportInput, type BuilderRequest } from '../builder/builder-request';
+import { toReportInput, withPresetOfItsDates, type BuilderRequest } from '../builder/builder-request';
 import { isDate } from '../util/dates';
 import type { EngageSession } from './session';
 import { ValidationError } from '../errors';
@@ -134,7 +134,8 @@ export class SidebarReports {
     const comparison = builderComparison(this.deps.session, this.deps.timeZone, request);
     const query = comparison ? comparison.current : this.deps.session.buildQuery(kind, input);
     const write = checkWriteOptions(options, placement);
-    const report = recordedReport(request);
+    // The block's record keeps the preset only when the dates the run asks for are its days now.
+    const report = recordedReport(this.withPresetOfItsDates(request));
     const early = this.documentView().placer.beforeFetch(placement, this.deps.writer.sheetNames(), report, write);
     if (early.question) return { question: early.question };
     this.setProgress(id, { state: 'running', pagesFetched: 0, pagesPlanned: comparison ? 2 : 1 });
@@ -240,9 +241,11 @@ export class SidebarReports {
    */
   formula(request: unknown, refreshReference?: string): { formula: string; columns: number } {
     const comparison = builderComparison(this.deps.session, this.deps.timeZone, request);
+    // Checked by now: a rolling preset whose days are not the request's dates is left out, and the formula writes the dates.
+    const checked = this.withPresetOfItsDates(request);
     if (comparison) {
       return {
-        formula: compareFormula(request as BuilderRequest, refreshReference),
+        formula: compareFormula(checked, refreshReference),
         columns: compareColumnCount(comparison.current.breakdowns, comparison.metrics),
       };
     }
@@ -250,9 +253,14 @@ export class SidebarReports {
     const query = this.deps.session.buildQuery(kind, input);
     const metrics = query.metrics === ALL_METRICS ? availableMetrics(kind, query.breakdowns) : query.metrics;
     return {
-      formula: reportFormula(request as BuilderRequest, refreshReference),
+      formula: reportFormula(checked, refreshReference),
       columns: reportColumnCount(kind, query.breakdowns, metrics),
     };
+  }
+
+  /** The checked request with its preset only when its dates are the preset's days now (builder-request.ts). */
+  private withPresetOfItsDates(request: unknown): BuilderRequest {
+    return withPresetOfItsDates(request as BuilderRequest, this.deps.clock.now(), this.deps.timeZone);
   }
 
   private progressOf(runId: string): (pagesFetched: number, pagesPlanned: number) => void {
