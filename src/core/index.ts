@@ -81,13 +81,11 @@ export { cellsAdded, checkCellRoom, type GridSize } from './sheets/sheet-output'
 export { builderMessage, checkRunTarget, type BuilderRequest, type RunTarget } from './builder/builder-request';
 export {
   hourWindowFrom,
-  isRollingDayPreset,
   PRESET_LABELS,
   presetRange,
   presetsFor,
   type DatePreset,
   type DateRange,
-  type RollingDayPreset,
 } from './builder/date-presets';
 export { reportFormula } from './builder/formula-text';
 export { compareFormula } from './builder/compare-request';
@@ -117,4 +115,5 @@ export {
   type RunToSheetSummary,
 } from './addon/sidebar-reports';
 export type { ReportAtCell } from './addon/report-at-cell';
-export { freeSheetName, type RunPlacement, type WriteChoice, type WriteQuestion } from './addon/run-placement';
+export type { RunPlacement, WriteChoice, WriteQuestion } from './addon/run-placement';
+export { freeSheetName } from './util/sheet-names';

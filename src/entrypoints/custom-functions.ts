@@ -98,7 +98,8 @@ function lookupFormula(kind: LookupKind, publisherId: Arg, refresh: Arg): Cell[]
  *   rpmByPvs, paidClicks, paidCtrByPvs, viewabilityRate (by widget: the request twins).
  * @param {string} filter Optional. Conditions field:operator:value chained with ";", for example "revenue:gt:10;country.id:in:US,DE".
  * @param {string} sort Optional. A metric or field, for example "revenue", "revenue desc" or "-revenue". Default revenue, descending.
- * @param {number} maxRows Optional. At most this many rows (1 to 100000). Default: all.
+ * @param {number} maxRows Optional. At most this many rows (1 to 100000): for several publishers, of each publisher
+ *   (with -publisher among the breakdowns, of the rows added together). Default: all.
  * @param {string} currencyCode Optional. Currency of revenue, for example EUR. Default USD.
  * @param {number} decDigits Optional. Decimal places of money figures, 0 to 6. Default 2.
  * @param {any} refresh Optional. Any cell; when its value changes the report is fetched again.
@@ -146,7 +147,7 @@ export function ENGAGE_REPORT(
  *   paidClicks, reqsPaidCtr, revenue, reqsRpm, widgetViewableImpressions.
  * @param {string} filter Optional. Conditions field:operator:value chained with ";".
  * @param {string} sort Optional. A metric or field, for example "revenue desc".
- * @param {number} maxRows Optional. At most this many rows (1 to 100000). Default: all.
+ * @param {number} maxRows Optional. At most this many rows (1 to 100000; of each publisher for several). Default: all.
  * @param {string} currencyCode Optional. Currency of revenue. Default USD.
  * @param {any} refresh Optional. Any cell; when its value changes the report is fetched again.
  * @return A header row, one row per result, and a Total row.
@@ -179,7 +180,7 @@ export function ENGAGE_EXTERNALID_REPORT(
  *   or a range, or "all". Default all six.
  * @param {string} filter Optional. Conditions field:operator:value chained with ";".
  * @param {string} sort Optional. A metric or field, for example "revenue desc".
- * @param {number} maxRows Optional. At most this many rows (1 to 100000). Default: all.
+ * @param {number} maxRows Optional. At most this many rows (1 to 100000; of each publisher for several). Default: all.
  * @param {any} refresh Optional. Any cell; when its value changes the report is fetched again.
  * @return A header row, one row per result, and a Total row.
  * @customfunction

@@ -3,6 +3,7 @@
  * argument, so writing a new value into it makes every such formula fetch again. The menu's Refresh
  * all and every scheduled run that refreshed something change it through this one function.
  */
+import { freeSheetName } from '../core';
 
 /** Name of the cell whose change makes every ENGAGE_* formula that references it fetch again. */
 export const REFRESH_RANGE_NAME = 'EngageRefresh';
@@ -14,11 +15,13 @@ export function touchRefreshCell(spreadsheet: GoogleAppsScript.Spreadsheet.Sprea
   if (!range) {
     // insertSheet makes the new sheet the active one: give the user back the sheet they were on.
     const active = spreadsheet.getActiveSheet();
-    const sheet = spreadsheet.getSheetByName(REFRESH_SHEET_NAME) ?? spreadsheet.insertSheet(REFRESH_SHEET_NAME);
+    // A sheet of the user's named so in another case would make Sheets refuse the name: the next free one is taken.
+    const names = spreadsheet.getSheets().map((s) => s.getName());
+    const sheet = spreadsheet.getSheetByName(REFRESH_SHEET_NAME) ?? spreadsheet.insertSheet(freeSheetName(names, REFRESH_SHEET_NAME));
     range = sheet.getRange(1, 1);
     spreadsheet.setNamedRange(REFRESH_RANGE_NAME, range);
     sheet.hideSheet();
-    if (active && active.getName() !== REFRESH_SHEET_NAME) spreadsheet.setActiveSheet(active);
+    if (active && active.getName() !== sheet.getName()) spreadsheet.setActiveSheet(active);
   }
   range.setValue(new Date());
 }

@@ -100,10 +100,7 @@ export function addRevenueChart(ss: Spreadsheet, block: unknown): { chartTitle: 
   }
   const header = sheet.getRange(row, column, 1, columns).getValues()[0]!.map(String);
   if (header.includes('day.previous') || header.includes('month.previous') || header.some((h) => h.endsWith('.change%'))) {
-    throw ValidationError.single(
-      'block',
-      'the chart draws a plain report, and this block compares two periods: run it without "Compare with"',
-    );
+    throw chartProblem('The chart draws a plain report, and this one compares two periods: run it without "Compare with" for a chart.');
   }
   const dayColumn = header.indexOf('day');
   const revenueColumn = header.indexOf('revenue');

@@ -17,8 +17,9 @@ export function createSidebarReports(): SidebarReports {
     session: createSession(),
     writer,
     contents: writer,
-    // Read only here (where saved reports last wrote); the lock guards their index when it changes.
-    savedReports: new SavedReportStore({ store: documentStore, lock: new ServiceLock(LockService.getDocumentLock()), clock: systemClock }),
+    // Read only here (where saved reports last wrote), through the core's snapshot of the document's
+    // properties; the lock guards their index when it changes.
+    savedReports: (store) => new SavedReportStore({ store, lock: new ServiceLock(LockService.getDocumentLock()), clock: systemClock }),
     ownerId: () => PropertiesService.getUserProperties().getProperty(OWNER_ID_KEY),
     documentStore,
     progressCache: new ServiceCache(CacheService.getUserCache()),

@@ -4,8 +4,9 @@
  * The choice says which days the earlier period covers, Run to sheet writes the comparison (each day
  * beside the day a week before, formats per column), Insert formula writes the ENGAGE_COMPARE formula
  * that gives the same cells, Add chart is off with the reason, Save to schedule keeps the comparison
- * with the saved report, a custom period that is not earlier is refused before anything is sent, and
- * the hourly reports offer no comparison. Run `npm run build` first.
+ * with the saved report, a custom period that is not earlier is refused before anything is sent, the
+ * hourly reports offer no comparison, and a comparison reopened from its block shows the metric picker
+ * of a comparison. Run `npm run build` first.
  */
 import type { FrameLocator, Page } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
@@ -160,5 +161,27 @@ describe('"Compare with" in the report builder', () => {
       'Only the general report can be compared with an earlier period.',
     );
     expect(await sidebar.locator('#formula-preview').textContent()).toContain('=ENGAGE_EXTERNALID_REPORT(');
+  });
+
+  it('reopens the comparison from its block with the metric picker of a comparison: its default set, four columns a metric', async () => {
+    // The builder holds another report now (the external-ID one); a cell of the comparison's block leads back to it.
+    await page.locator('#sheet-tabs button', { hasText: 'Week on week' }).click();
+    await page.locator('#grid td[data-a1="C3"]').click();
+    const spreadsheet = playground.host.state.spreadsheet;
+    await eventually(() =>
+      expect([
+        spreadsheet.sheetById(spreadsheet.activeSheetId).name,
+        spreadsheet.activeRange?.row,
+        spreadsheet.activeRange?.column,
+      ]).toEqual(['Week on week', 3, 3]),
+    );
+    await sidebar.locator('#report-kind-label').click();
+    const found = sidebar.locator('#report-found');
+    await eventually(async () => expect(await found.innerText()).toContain("the report in 'Week on week'!A1:R9"));
+    await found.getByRole('button', { name: 'Edit this report' }).click();
+    await eventually(async () => expect(await sidebar.locator('#report-compare').inputValue()).toBe('previous'));
+    expect(await sidebar.locator('#metrics-summary').innerText()).toBe('4, the default set');
+    expect(await sidebar.locator('#metrics-width').innerText()).toBe('Up to 18 columns from the first cell.');
+    expect(await sidebar.locator('#formula-preview').textContent()).toContain('"previous","day"');
   });
 });

@@ -298,7 +298,9 @@ describe('Run to sheet with "Compare with"', () => {
 
   it('draws no chart of a comparison, saying why', () => {
     const summary = run(dayRequest, 'Chart');
-    expect(() => h.host.call('addChart', [summary.block], { user: OWNER })).toThrow(/this block compares two periods/);
+    expect(() => h.host.call('addChart', [summary.block], { user: OWNER })).toThrow(
+      /^The chart draws a plain report, and this one compares two periods: run it without "Compare with" for a chart\.$/,
+    );
     expect(h.host.state.spreadsheet.sheetByName('Chart')!.charts).toHaveLength(0);
   });
 

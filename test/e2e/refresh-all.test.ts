@@ -28,3 +28,23 @@ it('creates the hidden refresh cell, keeps the user on their sheet, and makes re
   expect(recalculated.map((r) => r.a1)).toEqual(['A1']);
   expect((await h.apiRequests()).filter((r) => r.path.endsWith('/reports/main'))).toHaveLength(1);
 });
+
+it('puts the refresh cell on a sheet of its own when a sheet of the user is named "Engage refresh" in another case', async () => {
+  const other = await startAddon({ sheets: ['Data', 'ENGAGE REFRESH'] });
+  try {
+    other.signIn();
+    other.host.setCell('ENGAGE REFRESH', 'A1', 'notes of the user');
+    other.host.setActiveRange('Data', 'B2');
+    other.host.call('refreshAll', [], { user: OWNER });
+    expect(other.host.state.spreadsheet.sheets.map((s) => [s.name, s.hidden === true])).toEqual([
+      ['Data', false],
+      ['ENGAGE REFRESH', false],
+      ['Engage refresh (2)', true],
+    ]);
+    expect(other.host.getValues('ENGAGE REFRESH', 'A1')).toEqual([['notes of the user']]);
+    expect(other.host.getValues('Engage refresh (2)', 'A1')[0]![0]).toBeInstanceOf(Date);
+    expect(other.host.state.spreadsheet.sheetById(other.host.state.spreadsheet.activeSheetId)?.name).toBe('Data');
+  } finally {
+    await other.close();
+  }
+});

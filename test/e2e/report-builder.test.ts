@@ -173,3 +173,29 @@ describe('Add chart', () => {
     expect(h.host.state.spreadsheet.sheetByName('Sheet1')!.charts).toHaveLength(0);
   });
 });
+
+describe('a new sheet whose name another sheet has in another case', () => {
+  const request = { kind: 'main', entityId: MEDIUM_PUBLISHER_ID, fromDate: '2026-11-13', toDate: '2026-11-19', breakdowns: ['day'] };
+  const sheetNames = () => h.host.state.spreadsheet.sheets.map((s) => s.name);
+  const run = (sheetName: string, runId: string, options?: unknown) =>
+    h.host.call('runReportToSheet', [request, { type: 'newSheet', sheetName }, runId, ...(options ? [options] : [])], {
+      user: OWNER,
+    }) as Summary & { question?: { reason: string; range: string; newSheetName?: string } };
+
+  it('is asked about before fetching, as Sheets refuses the name, and "new sheet" takes a name free in any case', async () => {
+    h.host.setCell('Limit', 'A1', 'data of the user');
+    const asked = run('LIMIT', 'case-run-1');
+    expect(asked.question).toMatchObject({ reason: 'sheetTaken', range: 'Limit!A1', newSheetName: 'LIMIT (2)' });
+    expect(await h.apiRequests()).toEqual([]);
+    const written = run('LIMIT', 'case-run-2', { choice: 'newSheet' });
+    expect(written.block.sheetName).toBe('LIMIT (2)');
+    expect(sheetNames().filter((name) => name.toLowerCase().startsWith('limit'))).toEqual(['Limit', 'LIMIT (2)']);
+  });
+
+  it('writes over the sheet under its own spelling when the answer is "replace"', () => {
+    const written = run('limit', 'case-run-3', { choice: 'replace' });
+    expect(written.block).toMatchObject({ sheetName: 'Limit', row: 1, column: 1 });
+    expect(h.host.getValues('Limit', 'A1:B1')).toEqual([['day', 'paidPvs']]);
+    expect(sheetNames().filter((name) => name.toLowerCase() === 'limit')).toEqual(['Limit']);
+  });
+});

@@ -59,3 +59,32 @@ describe.each([
     }
   });
 });
+
+describe('a request whose dates are not its rolling preset’s days now', () => {
+  it('keeps the dates the user saw: the inserted formula writes them, and the reopened report is custom', async () => {
+    const now = '2026-11-20T00:30:00Z';
+    const h = await startAddon({ clock: 'virtual', startTime: new Date(now), maxRows: 200, sheets: ['Run', 'Formula'] });
+    try {
+      await h.emulator.setClock(now);
+      h.signIn();
+      // Built before midnight in Berlin (the 19th), sent after it (the 20th there): "last7" is now 13 to 19 November.
+      const built = presetRange('main', 'last7', Date.parse('2026-11-19T22:50:00Z'), ZONE);
+      expect(built).toMatchObject({ fromDate: '2026-11-12', toDate: '2026-11-18' });
+      const request = { kind: 'main', entityId: MEDIUM_PUBLISHER_ID, ...built, breakdowns: ['day'], preset: 'last7' };
+      h.host.setActiveRange('Formula', 'A1');
+      const inserted = h.host.call('insertFormula', [request], { user: OWNER }) as { formula: string };
+      expect(inserted.formula).toBe(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}","2026-11-12","2026-11-18","day")`);
+      h.host.call('runReportToSheet', [request, { type: 'existingSheet', sheetName: 'Run' }, 'late-run'], { user: OWNER });
+      h.host.setActiveRange('Run', 'B2');
+      const context = h.host.call('getSheetContext', [], { user: OWNER }) as { reportHere: { report: Record<string, unknown> } };
+      expect(context.reportHere.report).toMatchObject({ fromDate: '2026-11-12', toDate: '2026-11-18' });
+      expect(context.reportHere.report.preset).toBeUndefined();
+      // The same request with the dates of now keeps rolling.
+      const current = { ...request, ...presetRange('main', 'last7', Date.parse(now), ZONE) };
+      const rolling = h.host.call('insertFormula', [current], { user: OWNER }) as { formula: string };
+      expect(rolling.formula).toBe(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}",TODAY()-7,TODAY()-1,"day")`);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -81,8 +81,8 @@ export function spreadsheetOps(
     },
     spreadsheetInsertSheet: (_execution, requestedName, index) => {
       let name = requestedName ?? `Sheet${model.sheets.length + 1}`;
-      if (requestedName === undefined) for (let n = model.sheets.length + 1; model.sheetByName(name); n++) name = `Sheet${n}`;
-      if (model.sheetByName(name)) throw nameTaken(name);
+      if (requestedName === undefined) for (let n = model.sheets.length + 1; model.sheetNamedIgnoringCase(name); n++) name = `Sheet${n}`;
+      if (model.sheetNamedIgnoringCase(name)) throw nameTaken(name);
       const sheet = model.addSheet(name, index, { rows: NEW_SHEET_ROWS, columns: NEW_SHEET_COLUMNS });
       model.activeSheetId = sheet.id;
       return sheet.id;
@@ -125,7 +125,9 @@ export function spreadsheetOps(
     sheetExtent: (_execution, sheetId) => model.extent(model.sheetById(sheetId)),
     sheetUpdate: (_execution, sheetId, patch) => {
       const sheet = model.sheetById(sheetId);
-      if (patch.name !== undefined && patch.name !== sheet.name && model.sheetByName(patch.name)) throw nameTaken(patch.name);
+      const holder = patch.name === undefined ? undefined : model.sheetNamedIgnoringCase(patch.name);
+      // A sheet may change the case of its own name.
+      if (holder && holder !== sheet) throw nameTaken(patch.name!);
       if (patch.maxRows !== undefined || patch.maxColumns !== undefined)
         model.resizeSheet(sheet, patch.maxRows ?? sheet.maxRows, patch.maxColumns ?? sheet.maxColumns);
       const { maxRows: _rows, maxColumns: _columns, ...rest } = patch;

@@ -141,8 +141,18 @@ export class SpreadsheetModel {
     return sheet;
   }
 
+  /** The sheet of exactly this name, as getSheetByName finds it (case counts there). */
   sheetByName(name: string): SheetModel | undefined {
     return this.sheets.find((s) => s.name === name);
+  }
+
+  /**
+   * The sheet whose name equals `name` ignoring case: Sheets refuses to insert or rename a sheet to
+   * such a name ("A sheet with the name ... already exists").
+   */
+  sheetNamedIgnoringCase(name: string): SheetModel | undefined {
+    const folded = name.toLowerCase();
+    return this.sheets.find((s) => s.name.toLowerCase() === folded);
   }
 
   /** Gives a chart its id and puts it on the sheet. */

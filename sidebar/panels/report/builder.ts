@@ -188,11 +188,12 @@ export class ReportBuilder {
     this.setKind(request.kind);
     this.publisher.choose(request.entityId);
     this.choose(request.breakdowns.filter((b) => !(request.kind === 'externalId' && b === 'externalId')));
-    this.metrics.set(request.metrics);
     this.filters.set(request.filter ?? '');
     this.options.set(request);
     this.period.set(request.preset, request.fromDate, request.toDate);
     this.compare.set(request.compareWith);
+    // After the comparison, which the metric picker's default set and column count follow.
+    this.metrics.set(request.metrics);
     const place =
       edit.source === 'schedule'
         ? { sheetName: edit.definition.target.sheetName, cell: edit.definition.target.cell.toUpperCase() }

@@ -66,7 +66,7 @@ export function requestOptions(ctx: PartContext): RequestOptions {
     nodes: [
       el('div', { class: 'row' }, field('Sort by', sort), el('div', { class: 'narrow' }, field('Order', order))),
       el('div', { class: 'row' }, field('Currency', currency), field('Decimals', decimals)),
-      field('Row limit', maxRows, 'The first rows in the sort order; empty for all.'),
+      field('Row limit', maxRows, 'The first rows in the sort order, of each publisher when there are several; empty for all.'),
     ],
     render() {
       const choice = ctx.choice();

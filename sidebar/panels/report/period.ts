@@ -11,13 +11,11 @@ import {
   type DateRange,
   hourWindowCheck,
   hourWindowFrom,
-  isRollingDayPreset,
   MS_PER_HOUR,
   PRESET_LABELS,
   presetRange,
   presetsFor,
   REALTIME_WINDOW_HOURS,
-  type RollingDayPreset,
 } from '../../../src/core';
 import { el, field, replaceChildren } from '../../dom';
 import { sheetTime, utcMidnightOnSheetClock } from '../../time';
@@ -29,8 +27,6 @@ export interface PeriodPicker {
   /** Offers the presets of the builder's report type, its usual one chosen. */
   reset(): void;
   preset(): DatePreset;
-  /** The general report's preset when it moves with time (the formula keeps it rolling), else undefined. */
-  rolling(): RollingDayPreset | undefined;
   /** The custom range's first and last day as typed (general report). */
   customDays(): { fromDate: string; toDate: string };
   /** The bounds of the request, or the first thing to fix. */
@@ -140,7 +136,6 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
       render();
     },
     preset: () => preset.value as DatePreset,
-    rolling: () => (ctx.choice().kind === 'main' && isRollingDayPreset(preset.value) ? preset.value : undefined),
     customDays: () => ({ fromDate: fromInput.value, toDate: toInput.value }),
     range,
     refresh: render,

@@ -9,11 +9,11 @@
  */
 import { ValidationError } from '../errors';
 import type { BlockPlacement, SheetContents, WrittenBlock } from '../ports';
-import { SHEET_NAME_MAX_CHARS } from '../builder/builder-request';
 import { DAY_PRESETS, HOUR_PRESETS } from '../builder/date-presets';
 import { blocksOverlap, type BlockRecords } from '../sheets/block-records';
 import type { SavedReport, RefreshStatus } from '../schedules/saved-reports';
 import { a1Cell, rangeReference, sheetReference } from '../util/a1-notation';
+import { existingSheetName, freeSheetName } from '../util/sheet-names';
 
 /** The user's answer to a question: write over the cells, write below them, or write to a new sheet. */
 export type WriteChoice = 'replace' | 'append' | 'newSheet';
@@ -77,14 +77,6 @@ export function checkWriteOptions(options: unknown, placement: RunPlacement): Ru
   return result;
 }
 
-/** A sheet name not yet used: "Engage report", "Engage report (2)", ... */
-export function freeSheetName(taken: readonly string[], wanted: string): string {
-  const names = new Set(taken);
-  const base = wanted.trim().slice(0, SHEET_NAME_MAX_CHARS - 6) || 'Engage report';
-  if (!names.has(base)) return base;
-  for (let n = 2; ; n++) if (!names.has(`${base} (${n})`)) return `${base} (${n})`;
-}
-
 const PRESETS: readonly string[] = [...DAY_PRESETS, ...HOUR_PRESETS];
 const REPORT_FIELDS = [
   'kind',
@@ -128,13 +120,17 @@ export class RunPlacer {
   ) {}
 
   /**
-   * Before fetching: a new sheet whose name is taken is asked about, unless that sheet is empty or
-   * holds this report's own earlier block at the same place; with the answer "newSheet", the run gets
-   * a free name.
+   * Before fetching: a new sheet whose name is taken (in any case, as Sheets compares names) is asked
+   * about, unless that sheet is empty or holds this report's own earlier block at the same place; the
+   * run then writes to that sheet, under its own spelling. With the answer "newSheet", the run gets a
+   * free name.
    */
-  beforeFetch(placement: RunPlacement, sheetNames: readonly string[], report: Record<string, unknown>, options: RunWriteOptions) {
-    if (!placement.newSheet || !sheetNames.includes(placement.sheetName)) return { placement };
-    if (options.choice === 'newSheet') return { placement: { ...placement, sheetName: freeSheetName(sheetNames, placement.sheetName) } };
+  beforeFetch(wanted: RunPlacement, sheetNames: readonly string[], report: Record<string, unknown>, options: RunWriteOptions) {
+    const existing = wanted.newSheet ? existingSheetName(sheetNames, wanted.sheetName) : undefined;
+    if (existing === undefined) return { placement: wanted };
+    const newSheetName = freeSheetName(sheetNames, wanted.sheetName);
+    if (options.choice === 'newSheet') return { placement: { ...wanted, sheetName: newSheetName } };
+    const placement = { ...wanted, sheetName: existing };
     if (options.choice === 'replace') return { placement };
     // The same report's earlier block there is replaced (cells beyond it are checked once the size is known).
     if (this.ownBlock(placement, report, options)) return { placement };
@@ -146,7 +142,7 @@ export class RunPlacer {
       occupied: rangeReference(found.box),
       nonEmpty: found.count,
       choices: ['replace', 'newSheet'],
-      newSheetName: freeSheetName(sheetNames, placement.sheetName),
+      newSheetName,
     };
     const holder = this.holder(found.box);
     if (holder) question.holder = holder;

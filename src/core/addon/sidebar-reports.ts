@@ -8,7 +8,7 @@
  */
 import { PUBLISHER_LIST_BUDGET_MS, SIDEBAR_RUN_BUDGET_MS } from '../budgets';
 import { BlockRecords } from '../sheets/block-records';
-import { toReportInput, type BuilderRequest } from '../builder/builder-request';
+import { toReportInput, withPresetOfItsDates, type BuilderRequest } from '../builder/builder-request';
 import { isDate } from '../util/dates';
 import type { EngageSession } from './session';
 import { ValidationError } from '../errors';
@@ -23,6 +23,7 @@ import { compareColumnCount, compareToSheetBlock } from '../sheets/compare-table
 import { builderComparison, compareTableOptions } from './comparisons';
 import { formatCount } from '../util/text';
 import { reportAtCell, type ReportAtCell } from './report-at-cell';
+import { StoreSnapshot } from './store-snapshot';
 import {
   checkWriteOptions,
   recordedReport,
@@ -84,8 +85,11 @@ export interface SidebarReportsDeps {
   progressCache: Cache;
   /** What the cells a run is about to write hold. */
   contents: SheetContents;
-  /** Saved reports and where each last wrote: their blocks are asked about, and are their own report's. */
-  savedReports?: SavedReportBlocks;
+  /**
+   * Saved reports and where each last wrote, read through the view of the document's properties it is
+   * given (one snapshot per look at the sheet): their blocks are asked about, and are their own report's.
+   */
+  savedReports?: (documentStore: ListableStore) => SavedReportBlocks;
   /** The current user's owner id of saved reports, when they have one. */
   ownerId?: () => string | null;
   clock: Clock;
@@ -93,12 +97,17 @@ export interface SidebarReportsDeps {
 }
 
 export class SidebarReports {
-  private readonly blocks: BlockRecords;
-  private readonly placer: RunPlacer;
+  constructor(private readonly deps: SidebarReportsDeps) {}
 
-  constructor(private readonly deps: SidebarReportsDeps) {
-    this.blocks = new BlockRecords(deps.documentStore);
-    this.placer = new RunPlacer(deps.contents, this.blocks, deps.savedReports);
+  /**
+   * Block records and saved reports as the document's properties hold them now, read with one
+   * getProperties however many there are (store-snapshot.ts), with the run placer over them.
+   */
+  private documentView(): { blocks: BlockRecords; saved?: SavedReportBlocks; placer: RunPlacer } {
+    const store = new StoreSnapshot(this.deps.documentStore);
+    const blocks = new BlockRecords(store);
+    const saved = this.deps.savedReports?.(store);
+    return { blocks, ...(saved ? { saved } : {}), placer: new RunPlacer(this.deps.contents, blocks, saved) };
   }
 
   listPublishers(): Publisher[] {
@@ -125,8 +134,9 @@ export class SidebarReports {
     const comparison = builderComparison(this.deps.session, this.deps.timeZone, request);
     const query = comparison ? comparison.current : this.deps.session.buildQuery(kind, input);
     const write = checkWriteOptions(options, placement);
-    const report = recordedReport(request);
-    const early = this.placer.beforeFetch(placement, this.deps.writer.sheetNames(), report, write);
+    // The block's record keeps the preset only when the dates the run asks for are its days now.
+    const report = recordedReport(this.withPresetOfItsDates(request));
+    const early = this.documentView().placer.beforeFetch(placement, this.deps.writer.sheetNames(), report, write);
     if (early.question) return { question: early.question };
     this.setProgress(id, { state: 'running', pagesFetched: 0, pagesPlanned: comparison ? 2 : 1 });
     try {
@@ -151,15 +161,17 @@ export class SidebarReports {
         pages = result.pagesFetched ?? 1;
       }
       const columns = block.values[0]?.length ?? 0;
-      const place = this.placer.beforeWrite(early.placement, block.values.length, columns, report, write);
+      // Read again after fetching: another run or refresh may have written meanwhile.
+      const { blocks, placer } = this.documentView();
+      const place = placer.beforeWrite(early.placement, block.values.length, columns, report, write);
       if (place.question) {
         this.setProgress(id, { state: 'done', pagesFetched: pages, pagesPlanned: pages });
         return { question: place.question };
       }
       const { newSheet: _newSheet, ...target } = place.placement;
-      const previous = this.blocks.previous(target);
+      const previous = blocks.previous(target);
       const written = this.deps.writer.write(target, block, previous);
-      this.blocks.remember(written, this.deps.clock.now(), this.deps.writer.sheetNames(), report);
+      blocks.remember(written, this.deps.clock.now(), this.deps.writer.sheetNames(), report);
       this.setProgress(id, { state: 'done', pagesFetched: pages, pagesPlanned: pages });
       const summary: RunToSheetSummary = {
         block: written,
@@ -191,7 +203,8 @@ export class SidebarReports {
 
   /** The report whose block holds this cell (Run to sheet's or a saved report's), or null. */
   reportAt(cell: BlockPlacement): ReportAtCell | null {
-    return reportAtCell(cell, this.blocks, this.deps.savedReports, this.deps.ownerId?.() ?? null);
+    const { blocks, saved } = this.documentView();
+    return reportAtCell(cell, blocks, saved, this.deps.ownerId?.() ?? null);
   }
 
   /**
@@ -228,9 +241,11 @@ export class SidebarReports {
    */
   formula(request: unknown, refreshReference?: string): { formula: string; columns: number } {
     const comparison = builderComparison(this.deps.session, this.deps.timeZone, request);
+    // Checked by now: a rolling preset whose days are not the request's dates is left out, and the formula writes the dates.
+    const checked = this.withPresetOfItsDates(request);
     if (comparison) {
       return {
-        formula: compareFormula(request as BuilderRequest, refreshReference),
+        formula: compareFormula(checked, refreshReference),
         columns: compareColumnCount(comparison.current.breakdowns, comparison.metrics),
       };
     }
@@ -238,9 +253,14 @@ export class SidebarReports {
     const query = this.deps.session.buildQuery(kind, input);
     const metrics = query.metrics === ALL_METRICS ? availableMetrics(kind, query.breakdowns) : query.metrics;
     return {
-      formula: reportFormula(request as BuilderRequest, refreshReference),
+      formula: reportFormula(checked, refreshReference),
       columns: reportColumnCount(kind, query.breakdowns, metrics),
     };
+  }
+
+  /** The checked request with its preset only when its dates are the preset's days now (builder-request.ts). */
+  private withPresetOfItsDates(request: unknown): BuilderRequest {
+    return withPresetOfItsDates(request as BuilderRequest, this.deps.clock.now(), this.deps.timeZone);
   }
 
   private progressOf(runId: string): (pagesFetched: number, pagesPlanned: number) => void {

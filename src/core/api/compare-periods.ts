@@ -105,12 +105,6 @@ export function readCompareWith(value: unknown, timeZone: string): CompareWith |
   return { type: 'custom', fromDate, toDate };
 }
 
-/** compareWith as text: "previous", "year" or "2026-10-01..2026-10-07"; what formulas and saved reports carry. */
-export function compareWithText(compareWith: CompareWith): string {
-  if (compareWith.type !== 'custom') return compareWith.type;
-  return `${dashedDay(compareWith.fromDate)}${PERIOD_SEPARATOR}${dashedDay(compareWith.toDate)}`;
-}
-
 /** What compareWith compares with, in words: "the period just before", "the same days a year earlier", or the custom days. */
 export function describeCompareWith(text: string): string {
   const read = readCompareWith(text, 'UTC');

@@ -6,9 +6,10 @@
 import { userMessage, ValidationError, type ValidationProblem } from '../errors';
 import type { ReportInput } from '../api/report-request';
 import { REPORT_SPECS, type ReportKind } from '../spec';
-import { presetsFor, type DatePreset } from './date-presets';
+import { presetMatchesDates, presetsFor, type DatePreset } from './date-presets';
 import { FORMULA_MAX_ROWS } from '../sheets/formula-args';
 import { A1_CELL_PATTERN } from '../util/a1-notation';
+import { SHEET_NAME_MAX_CHARS } from '../util/sheet-names';
 import { controlCharacterIndex, describeControlCharacter, formatCount } from '../util/text';
 
 export interface BuilderRequest {
@@ -107,8 +108,17 @@ export function toReportInput(request: unknown): { kind: ReportKind; input: Repo
   return given(maxRows) ? { kind, input, maxRows: maxRows as number } : { kind, input };
 }
 
-/** Longest sheet name Sheets accepts. */
-export const SHEET_NAME_MAX_CHARS = 100;
+/**
+ * A checked request (toReportInput) with its preset kept only when its dates are that preset's at
+ * `nowMs` in the spreadsheet's zone: otherwise the dates the user saw win, so Run to sheet, Insert
+ * formula (which writes fixed dates instead of TODAY() bounds) and the report reopened from its block
+ * all ask for the same days.
+ */
+export function withPresetOfItsDates(request: BuilderRequest, nowMs: number, timeZone: string): BuilderRequest {
+  const { preset, ...rest } = request;
+  if (preset === undefined || !presetsFor(request.kind).includes(preset)) return request;
+  return presetMatchesDates(request.kind, preset, request, nowMs, timeZone) ? request : rest;
+}
 
 /** Checks where "Run to sheet" should write, before anything is inserted or fetched. */
 export function checkRunTarget(target: unknown): RunTarget {

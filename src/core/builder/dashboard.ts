@@ -25,7 +25,7 @@ import { PUBLISHER_BREAKDOWN, publisherSelection, type PublisherSelection } from
 import { metricLabel } from '../api/report-metrics';
 import { publisherIdProblem } from '../api/report-request';
 import { CHANGE_PERCENT_SUFFIX, CHANGE_SUFFIX, compareColumnKind, PREVIOUS_SUFFIX } from '../sheets/compare-table';
-import { columnKind, neutraliseText, numberFormatOf } from '../sheets/sheet-output';
+import { columnKind, numberFormatOf } from '../sheets/sheet-output';
 import { COMPARE_FORMULA_NAME } from './compare-request';
 
 /** The sheet's name; a second dashboard is "Engage dashboard (2)", and so on. */
@@ -152,8 +152,8 @@ export function dashboardLayout(options: DashboardOptions): DashboardLayout {
     if (strong) bold.add(`${row}:${column}`);
   };
 
-  // Title and what the dates are.
-  put(1, 1, neutraliseText(`Engage dashboard: ${subject}`), true);
+  // Title and what the dates are. The publishers' names come after the title's own words, so no cell starts with one.
+  put(1, 1, `Engage dashboard: ${subject}`, true);
   put(
     2,
     1,

@@ -142,6 +142,24 @@ export function presetRange(kind: ReportKind, preset: Exclude<DatePreset, 'custo
   }
 }
 
+/**
+ * Whether `fromDate` and `toDate` are the days (or hours) the preset gives at `nowMs`; "custom" is any
+ * dates. A request carries both: a run asks for its dates, an inserted formula writes a rolling
+ * preset's TODAY() bounds, so a request whose two disagree (built before midnight and sent after, or
+ * not built by the sidebar) would give two different reports.
+ */
+export function presetMatchesDates(
+  kind: ReportKind,
+  preset: DatePreset,
+  dates: { fromDate: string; toDate: string },
+  nowMs: number,
+  timeZone: string,
+): boolean {
+  if (preset === 'custom') return true;
+  const range = presetRange(kind, preset, nowMs, timeZone);
+  return range.fromDate === dates.fromDate && range.toDate === dates.toDate;
+}
+
 /** A custom 24-hour UTC window starting at a "yyyy-MM-ddTHH:mm" (datetime-local) value, or undefined. */
 export function hourWindowFrom(startText: string): DateRange | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2})/.exec(startText.trim());

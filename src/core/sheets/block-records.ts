@@ -17,10 +17,12 @@ export const BLOCK_RECORD_PREFIX = 'engage.block.';
 /** Records kept at most, the most recent. */
 export const MAX_BLOCK_RECORDS = 50;
 /**
- * Bytes the records may take together (keys and values): saved reports take at most 440 KB of the
- * document's 500 KB (saved-report-store.ts), and a record with a long filter takes some 2.5 KB.
+ * Bytes the records may take together (keys and values): 50 KB, a kilobyte read as 1,000 bytes as the
+ * property limits are (saved-report-store.ts), beside the 440,000 bytes saved reports may take of the
+ * document's 500,000. A record takes some 300 bytes; one with a filter as long as a request's address
+ * allows, some 2.5 KB, so the bytes, not the count, bound a family of long ones.
  */
-export const BLOCK_RECORDS_MAX_BYTES = 50 * 1024;
+export const BLOCK_RECORDS_MAX_BYTES = 50_000;
 
 export interface BlockRecord extends WrittenBlock {
   /** When it was written (epoch ms): the oldest go first. */

@@ -25,6 +25,9 @@ function clearIt() { var s = SpreadsheetApp.getActiveSheet(); s.clearContents();
 function insertNamed(name) { var s = SpreadsheetApp.getActiveSpreadsheet().insertSheet(name); return [s.getMaxRows(), s.getMaxColumns()]; }
 function grow(name, rows, columns) { var s = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name); if (rows) s.insertRowsAfter(s.getMaxRows(), rows); if (columns) s.insertColumnsAfter(s.getMaxColumns(), columns); return [s.getMaxRows(), s.getMaxColumns()]; }
 function appendTo(name, values) { SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name).appendRow(values); }
+function rename(from, to) { SpreadsheetApp.getActiveSpreadsheet().getSheetByName(from).setName(to); return SpreadsheetApp.getActiveSpreadsheet().getSheets().map(function (s) { return s.getName(); }); }
+function byName(name) { var s = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name); return s ? s.getName() : null; }
+function insertUnnamed() { return SpreadsheetApp.getActiveSpreadsheet().insertSheet().getName(); }
 `;
 
 describe('SpreadsheetApp', () => {
@@ -101,6 +104,20 @@ describe('SpreadsheetApp', () => {
     const host = createGasHost({ timeZone: 'Europe/Paris', owner: 'boss@example.com' });
     host.load(BUNDLE);
     expect(host.call('sheets')).toEqual([['Sheet1', 'Report'], 1, 'B2:C3', 1, 'Europe/Paris', 'boss@example.com']);
+  });
+
+  it('refuses a new or renamed sheet whose name another has in any case, as Sheets does; getSheetByName matches the exact name', () => {
+    const host = createGasHost({ sheets: ['Sheet1', 'Report'] });
+    host.load(BUNDLE);
+    for (const name of ['Report', 'report', 'REPORT'])
+      expect(() => host.call('insertNamed', [name])).toThrow(`A sheet with the name "${name}" already exists. Please enter another name.`);
+    expect(() => host.call('rename', ['Sheet1', 'rePort'])).toThrow('A sheet with the name "rePort" already exists.');
+    // A sheet may change the case of its own name.
+    expect(host.call('rename', ['Report', 'REPORT'])).toEqual(['Sheet1', 'REPORT']);
+    expect([host.call('byName', ['REPORT']), host.call('byName', ['Report'])]).toEqual(['REPORT', null]);
+    // An unnamed sheet takes the next "SheetN" free in any case.
+    host.call('rename', ['REPORT', 'sheet3']);
+    expect(host.call('insertUnnamed')).toBe('Sheet4');
   });
 
   it('hides and shows sheets, which stay writable while hidden', () => {

@@ -3,13 +3,8 @@
  * otherwise (the range, the cells in use, what holds them, the answers that fit), where "write below"
  * lands, and which report a cell of a block leads back to. The sheet is a small grid of cells.
  */
-import {
-  checkWriteOptions,
-  freeSheetName,
-  recordedReport,
-  RunPlacer,
-  type SavedReportBlocks,
-} from '../../../../src/core/addon/run-placement';
+import { checkWriteOptions, recordedReport, RunPlacer, type SavedReportBlocks } from '../../../../src/core/addon/run-placement';
+import { freeSheetName } from '../../../../src/core/util/sheet-names';
 import { reportAtCell } from '../../../../src/core/addon/report-at-cell';
 import type { CellsFound, SheetContents, WrittenBlock } from '../../../../src/core/ports';
 import type { RefreshStatus, SavedReport } from '../../../../src/core/schedules/saved-reports';
@@ -149,6 +144,26 @@ describe('RunPlacer', () => {
     });
     expect(placer.beforeFetch(placement, ['Weekly', 'Weekly (2)'], REPORT, { choice: 'newSheet' }).placement.sheetName).toBe('Weekly (3)');
   });
+
+  it('takes a new sheet’s name as taken in any case, as Sheets does, and writes to that sheet under its own spelling', () => {
+    const { sheet, records, placer } = setup();
+    const placement = { sheetName: 'weekly', row: 1, column: 1, newSheet: true };
+    // An empty "WEEKLY": the run writes there, not to a new "weekly" Sheets would refuse.
+    expect(placer.beforeFetch(placement, ['WEEKLY'], REPORT, {})).toEqual({ placement: { ...placement, sheetName: 'WEEKLY' } });
+    sheet.fill('WEEKLY', 1, 1, 16, 8);
+    records.remember(block('WEEKLY', 1, 1, 16, 8), 1, ['WEEKLY'], REPORT);
+    // Its own earlier block there is found under the sheet's spelling.
+    expect(placer.beforeFetch(placement, ['WEEKLY'], REPORT, {})).toEqual({ placement: { ...placement, sheetName: 'WEEKLY' } });
+    const other = placer.beforeFetch(placement, ['WEEKLY', 'Weekly (2)'], { ...REPORT, breakdowns: ['country'] }, {});
+    expect(other.question).toMatchObject({
+      reason: 'sheetTaken',
+      range: 'WEEKLY!A1',
+      occupied: 'WEEKLY!A1:H16',
+      newSheetName: 'weekly (3)',
+    });
+    expect(placer.beforeFetch(placement, ['WEEKLY'], REPORT, { choice: 'replace' }).placement.sheetName).toBe('WEEKLY');
+    expect(placer.beforeFetch(placement, ['WEEKLY', 'WEEKLY (2)'], REPORT, { choice: 'newSheet' }).placement.sheetName).toBe('weekly (3)');
+  });
 });
 
 describe('checkWriteOptions', () => {
@@ -169,6 +184,7 @@ describe('freeSheetName and recordedReport', () => {
   it('names a free sheet and keeps only the report’s own fields', () => {
     expect(freeSheetName(['Weekly'], 'Fresh')).toBe('Fresh');
     expect(freeSheetName(['Weekly', 'Weekly (2)'], ' Weekly ')).toBe('Weekly (3)');
+    expect(freeSheetName(['ENGAGE REPORT', 'engage report (2)'], 'Engage report')).toBe('Engage report (3)');
     expect(recordedReport({ ...REPORT, token: 'secret', preset: 'someday', filter: '' })).toEqual({
       kind: 'main',
       entityId: 'p1',

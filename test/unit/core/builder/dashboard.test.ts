@@ -152,14 +152,19 @@ describe('what the dashboard says', () => {
     expect(layoutOf({ type: 'all' }).values[0]![0]).toBe('Engage dashboard: All publishers');
   });
 
-  it('keeps a publisher name that looks like a formula as text', () => {
-    const layout = dashboardLayout({
-      selection: { type: 'one', id: P },
-      names: new Map([[P, '=IMPORTXML("x")']]),
-      refreshReference: 'EngageRefresh',
-    });
-    expect(layout.values[0]![0]).toBe('Engage dashboard: =IMPORTXML("x")');
-    expect(layout.charts[0]!.title).toBe('Revenue and RPM by day: =IMPORTXML("x")');
+  it("writes publishers' names only after the title's words, so a name that looks like a formula never starts a cell", () => {
+    const name = '=IMPORTXML("x")';
+    const selections: PublisherSelection[] = [
+      { type: 'one', id: P },
+      { type: 'list', ids: [P, G] },
+    ];
+    for (const selection of selections) {
+      const layout = dashboardLayout({ selection, names: new Map([[P, name]]), refreshReference: 'EngageRefresh' });
+      const withName = layout.values.flat().filter((cell) => cell.includes(name));
+      expect(withName).toEqual([layout.values[0]![0]]);
+      expect(withName[0]).toMatch(/^Engage dashboard: /);
+      expect(layout.charts[0]!.title).toMatch(/^Revenue and RPM by day: /);
+    }
   });
 });
 

@@ -2,7 +2,7 @@
  * The pure pieces behind the sidebar's report builder: date presets, the breakdown combination rules,
  * the equivalent formula text, the builder request's conversion, and the external-ID tagging snippets.
  */
-import { checkRunTarget, toReportInput } from '../../../../src/core/builder/builder-request';
+import { type BuilderRequest, checkRunTarget, toReportInput, withPresetOfItsDates } from '../../../../src/core/builder/builder-request';
 import { hourWindowFrom, presetRange } from '../../../../src/core/builder/date-presets';
 import { buildReportQuery } from '../../../../src/core/api/report-request';
 import { reportFormula } from '../../../../src/core/builder/formula-text';
@@ -27,6 +27,35 @@ describe('presetRange', () => {
       buildReportQuery('realtime', { entityId: 'p', fromDate: before.fromDate, toDate: before.toDate }, { nowMs: NOW_MS }),
     ).not.toThrow();
     expect(hourWindowFrom('2026-11-20T13:00')).toMatchObject({ fromDate: '2026-11-20 13:00', toDate: '2026-11-21 13:00' });
+  });
+});
+
+describe('withPresetOfItsDates', () => {
+  const request = (preset: string, fromDate: string, toDate: string, kind = 'main') =>
+    ({ kind, entityId: 'p', fromDate, toDate, breakdowns: ['day'], preset }) as BuilderRequest;
+
+  it("keeps a preset whose days are the request's dates now, in the spreadsheet's zone", () => {
+    const now = request('last7', '2026-11-15', '2026-11-21');
+    expect(withPresetOfItsDates(now, NOW_MS, 'Europe/Berlin')).toBe(now);
+    const custom = request('custom', '2026-01-01', '2026-01-31');
+    expect(withPresetOfItsDates(custom, NOW_MS, 'Europe/Berlin')).toBe(custom);
+    const hourly = request('last24h', '2026-11-21 01:00', '2026-11-22 01:00', 'realtime');
+    expect(withPresetOfItsDates(hourly, NOW_MS, 'Europe/Berlin')).toBe(hourly);
+  });
+
+  it('leaves out a preset whose days are not the dates, keeping the dates', () => {
+    // In New York it is still the 21st: "last7" there is 14 to 20 November, not the Berlin days sent.
+    const sent = request('last7', '2026-11-15', '2026-11-21');
+    const { preset: _preset, ...withoutPreset } = sent;
+    expect(withPresetOfItsDates(sent, NOW_MS, 'America/New_York')).toEqual(withoutPreset);
+    expect(withPresetOfItsDates(request('thisMonth', '2026-10-01', '2026-10-31'), NOW_MS, 'UTC').preset).toBeUndefined();
+    expect(
+      withPresetOfItsDates(request('last24h', '2026-11-20 01:00', '2026-11-21 01:00', 'realtime'), NOW_MS, 'UTC').preset,
+    ).toBeUndefined();
+    // Its formula then writes the dates, not TODAY() bounds.
+    expect(reportFormula(withPresetOfItsDates(sent, NOW_MS, 'America/New_York'))).toBe(
+      '=ENGAGE_REPORT("p","2026-11-15","2026-11-21","day")',
+    );
   });
 });
 
