@@ -123,12 +123,12 @@ describe('what the dashboard says', () => {
   it('asks for the key figures of one publisher as ENGAGE_COMPARE of the last 7 days against the 7 before, the Total row alone', () => {
     const layout = layoutOf({ type: 'one', id: P });
     expect(layout.blocks[0]!.formula).toBe(
-      `=ENGAGE_COMPARE("${P}", TODAY()-7, TODAY()-1, "previous", "day", "revenue,rpmByPvs,totalPvs,paidCtrByPvs,viewabilityRate", , , 0, , , EngageRefresh)`,
+      `=ENGAGE_COMPARE("${P}",TODAY()-7,TODAY()-1,"previous","day","revenue,rpmByPvs,totalPvs,paidCtrByPvs,viewabilityRate","","",0,"","",EngageRefresh)`,
     );
     expect(layout.blocks[0]!.maxRows).toBe(2);
     expect(layout.values[0]![0]).toBe('Engage dashboard: Daily Planet');
     expect(layout.values[1]![0]).toMatch(/the last 7 days before today against the 7 days before them.*UTC days/);
-    expect(layout.blocks.map((b) => b.formula.match(/"([a-z,-]+)", "(revenue[^"]*)"/)?.slice(1))).toEqual([
+    expect(layout.blocks.map((b) => b.formula.match(/"([a-z,-]+)","(revenue[^"]*)"/)?.slice(1))).toEqual([
       ['day', 'revenue,rpmByPvs,totalPvs,paidCtrByPvs,viewabilityRate'],
       ['day', 'revenue,rpmByPvs'],
       ['country', 'revenue,rpmByPvs'],
