@@ -12,6 +12,7 @@ import type { ReportResult } from '../api/paging';
 import { metricNote } from '../api/report-metrics';
 import { reportResultToTable, tableToValues } from './report-table';
 import type { BlockPlacement, ColumnKind, SheetBlock } from '../ports';
+import { COUNT_METRICS, MONEY_METRICS } from '../spec';
 
 export interface SheetBlockOptions {
   /** IANA zone of the spreadsheet: day and month cells show that calendar day there. */
@@ -23,25 +24,6 @@ export interface SheetBlockOptions {
   totals?: boolean;
 }
 
-/** Money figures: revenue and every revenue-per-thousand. */
-const MONEY_METRICS = new Set(['revenue', 'videoRevenue', 'rpmByPvs', 'reqsRpm', 'viewableRpm']);
-/** Counts; everything else numeric that is not money is a percentage or ratio. */
-const COUNT_METRICS = new Set([
-  'paidPvs',
-  'totalPvs',
-  'organicPvs',
-  'paidReqs',
-  'totalReqs',
-  'organicReqs',
-  'paidClicks',
-  'organicClicks',
-  'totalClicks',
-  'videoPlays',
-  'widgetViewableImpressions',
-  'organicWidgetViewableImpressions',
-  'paidWidgetViewableImpressions',
-]);
-
 /** The kind of a column from its header name. */
 export function columnKind(header: string): ColumnKind {
   if (header === 'day') return 'day';
@@ -49,6 +31,7 @@ export function columnKind(header: string): ColumnKind {
   if (header === 'hour' || header === 'dateHour') return 'hour';
   if (MONEY_METRICS.has(header)) return 'money';
   if (COUNT_METRICS.has(header)) return 'count';
+  // Every other metric is a percentage or a ratio.
   if (/Ctr|Rate/.test(header)) return 'percent';
   return 'text';
 }
