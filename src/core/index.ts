@@ -76,7 +76,7 @@ export {
 } from './sheets/formula-args';
 export { reportColumnCount } from './sheets/report-table';
 export { compareColumnCount } from './sheets/compare-table';
-export { cellsAdded, checkCellRoom, type GridSize } from './sheets/sheet-output';
+export { cellsAdded, checkCellRoom, type GridSize, NEW_SHEET_COLUMNS } from './sheets/sheet-output';
 
 export { builderMessage, checkRunTarget, type BuilderRequest, type RunTarget } from './builder/builder-request';
 export {

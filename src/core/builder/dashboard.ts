@@ -25,7 +25,7 @@ import { PUBLISHER_BREAKDOWN, publisherSelection, type PublisherSelection } from
 import { metricLabel } from '../api/report-metrics';
 import { publisherIdProblem } from '../api/report-request';
 import { CHANGE_PERCENT_SUFFIX, CHANGE_SUFFIX, compareColumnKind, PREVIOUS_SUFFIX } from '../sheets/compare-table';
-import { columnKind, neutraliseText, numberFormatOf } from '../sheets/sheet-output';
+import { columnKind, NEW_SHEET_COLUMNS, neutraliseText, numberFormatOf } from '../sheets/sheet-output';
 import { a1Cell } from '../util/a1-notation';
 import type { BuilderRequest } from './builder-request';
 import { compareFormula } from './compare-request';
@@ -34,8 +34,6 @@ import { reportFormula } from './formula-text';
 
 /** The sheet's name; a second dashboard is "Engage dashboard (2)", and so on. */
 export const DASHBOARD_SHEET_NAME = 'Engage dashboard';
-/** A new sheet's width: the layout never needs more. */
-export const DASHBOARD_COLUMNS = 26;
 /** The key figures, in the API's names (the spec's general report metrics). */
 export const KPI_METRICS = ['revenue', 'rpmByPvs', 'totalPvs', 'paidCtrByPvs', 'viewabilityRate'] as const;
 /** The period of the key figures and the top lists: the 7 days before today, against the 7 before them. */
@@ -77,7 +75,7 @@ export interface DashboardChart {
 }
 
 export interface DashboardLayout {
-  /** Labels and formulas, rows x DASHBOARD_COLUMNS, '' where empty: one setValues. */
+  /** Labels and formulas, rows x NEW_SHEET_COLUMNS (a new sheet's width: the layout never needs more), '' where empty: one setValues. */
   values: string[][];
   /** 'bold' or 'normal' for each cell of `values`. */
   fontWeights: Array<Array<'bold' | 'normal'>>;
@@ -147,7 +145,7 @@ export function dashboardLayout(options: DashboardOptions): DashboardLayout {
   const rows: string[][] = [];
   const bold = new Set<string>();
   const put = (row: number, column: number, text: string, strong = false) => {
-    while (rows.length < row) rows.push(Array.from({ length: DASHBOARD_COLUMNS }, () => ''));
+    while (rows.length < row) rows.push(Array.from({ length: NEW_SHEET_COLUMNS }, () => ''));
     rows[row - 1]![column - 1] = text;
     if (strong) bold.add(`${row}:${column}`);
   };

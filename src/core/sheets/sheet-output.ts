@@ -96,8 +96,12 @@ export function reportToSheetBlock(result: ReportResult, options: SheetBlockOpti
  * ("This action would increase the number of cells in the workbook above the limit of 10000000 cells").
  */
 export const SPREADSHEET_CELL_LIMIT = 10_000_000;
-/** A sheet Sheets inserts has 1,000 rows and 26 columns. */
+/** A sheet Sheets inserts has 1,000 rows. */
 export const NEW_SHEET_ROWS = 1000;
+/**
+ * A new Google Sheet has 26 columns, A to Z, and Sheets adds none for a formula's result: the width
+ * the default metrics, the dashboard and the picker's warning keep to.
+ */
 export const NEW_SHEET_COLUMNS = 26;
 
 export interface GridSize {
