@@ -274,18 +274,9 @@ export class GasHost {
    * outlives its time limit does; UNCONFIRMED: Apps Script may say the quota message instead).
    */
   runDueTriggers(): TriggerRun[] {
-    return this.takeDueTriggers().map(({ trigger, event }) => {
-      const leftMs = this.state.quotas.left(trigger.user, 'triggerRuntime');
-      if (leftMs <= 0) return this.triggerRun(trigger, { ok: false, error: { message: TRIGGER_RUNTIME_QUOTA_MESSAGE } });
-      const startedAt = this.clock.now();
-      const outcome = this.execute(trigger.handlerFunction, [event], {
-        authMode: 'FULL',
-        user: trigger.user,
-        limitMs: Math.min(this.options.executionLimitMs, leftMs),
-      });
-      this.state.quotas.spendDaily(trigger.user, 'triggerRuntime', this.clock.now() - startedAt);
-      return this.triggerRun(trigger, outcome);
-    });
+    return this.takeDueTriggers().map(({ trigger, event }) =>
+      this.runTrigger(trigger, (options) => this.execute(trigger.handlerFunction, [event], options)),
+    );
   }
 
   /**
@@ -297,19 +288,35 @@ export class GasHost {
    */
   async runDueTriggersConcurrently(): Promise<TriggerRun[]> {
     return Promise.all(
-      this.takeDueTriggers().map(async ({ trigger, event }) => {
-        const leftMs = this.state.quotas.left(trigger.user, 'triggerRuntime');
-        if (leftMs <= 0) return this.triggerRun(trigger, { ok: false, error: { message: TRIGGER_RUNTIME_QUOTA_MESSAGE } });
-        const info = this.newExecution(
-          trigger.handlerFunction,
-          { authMode: 'FULL', user: trigger.user, limitMs: Math.min(this.options.executionLimitMs, leftMs) },
-          true,
-        );
-        const outcome = await this.pool.run(info, this.requestFor(info, trigger.handlerFunction, [event]));
-        this.state.quotas.spendDaily(trigger.user, 'triggerRuntime', this.clock.now() - info.startedAt);
-        return this.triggerRun(trigger, outcome);
-      }),
+      this.takeDueTriggers().map(({ trigger, event }) =>
+        this.runTrigger(trigger, (options) => {
+          const info = this.newExecution(trigger.handlerFunction, options, true);
+          return this.pool.run(info, this.requestFor(info, trigger.handlerFunction, [event]));
+        }),
+      ),
     );
+  }
+
+  /**
+   * One due trigger's run within its creator's daily trigger runtime: refused at once when none is
+   * left; else `run` executes the handler with the options given (its creator, FULL mode, a limit of
+   * what is left), and the time from its start to its end (at once, or when its promise settles) is spent.
+   */
+  private runTrigger(trigger: TriggerRecord, run: (options: CallOptions) => ExecutionOutcome): TriggerRun;
+  private runTrigger(trigger: TriggerRecord, run: (options: CallOptions) => Promise<ExecutionOutcome>): Promise<TriggerRun>;
+  private runTrigger(
+    trigger: TriggerRecord,
+    run: (options: CallOptions) => ExecutionOutcome | Promise<ExecutionOutcome>,
+  ): TriggerRun | Promise<TriggerRun> {
+    const leftMs = this.state.quotas.left(trigger.user, 'triggerRuntime');
+    if (leftMs <= 0) return this.triggerRun(trigger, { ok: false, error: { message: TRIGGER_RUNTIME_QUOTA_MESSAGE } });
+    const startedAt = this.clock.now();
+    const finish = (outcome: ExecutionOutcome) => {
+      this.state.quotas.spendDaily(trigger.user, 'triggerRuntime', this.clock.now() - startedAt);
+      return this.triggerRun(trigger, outcome);
+    };
+    const outcome = run({ authMode: 'FULL', user: trigger.user, limitMs: Math.min(this.options.executionLimitMs, leftMs) });
+    return outcome instanceof Promise ? outcome.then(finish) : finish(outcome);
   }
 
   /** The due time-driven triggers with their event, each moved on to its next time (a one-off removed). */

@@ -52,7 +52,7 @@ export { TransportError, TriggerQuotaError, userMessage, ValidationError, type T
 export { FORMULA_TIME_BUDGET_MS, PREVIEW_TIME_BUDGET_MS } from './budgets';
 
 export { A1_CELL_PATTERN, a1Cell, cellPosition, rangeReference, splitCellReference } from './util/a1-notation';
-export { isDate, MS_PER_HOUR } from './util/dates';
+export { compactDay, dashedDay, daysBetween, isDate, MS_PER_HOUR } from './util/dates';
 export { SUPPORTED_CURRENCY_CODES } from './util/currencies';
 export { formatCount, quoted } from './util/text';
 
@@ -76,7 +76,7 @@ export {
 } from './sheets/formula-args';
 export { reportColumnCount } from './sheets/report-table';
 export { compareColumnCount } from './sheets/compare-table';
-export { cellsAdded, checkCellRoom, type GridSize } from './sheets/sheet-output';
+export { cellsAdded, checkCellRoom, type GridSize, NEW_SHEET_COLUMNS } from './sheets/sheet-output';
 
 export { builderMessage, checkRunTarget, type BuilderRequest, type RunTarget } from './builder/builder-request';
 export {

@@ -121,6 +121,32 @@ export const EXTERNAL_ID_METRICS = [
 
 export const REALTIME_METRICS = ['paidReqs', 'paidClicks', 'reqsPaidCtr', 'revenue', 'reqsRpm', 'totalPvs'] as const;
 
+/**
+ * What the metrics of the three reports measure, from the spec's item tables: counts (views, requests,
+ * clicks, plays, in-view impressions) and money amounts add up across rows and publishers; the RPMs
+ * are money too, but per thousand, a rate; every other metric is a percentage.
+ */
+export const COUNT_METRICS: ReadonlySet<string> = new Set([
+  'paidPvs',
+  'totalPvs',
+  'organicPvs',
+  'paidReqs',
+  'totalReqs',
+  'organicReqs',
+  'paidClicks',
+  'organicClicks',
+  'totalClicks',
+  'videoPlays',
+  'widgetViewableImpressions',
+  'organicWidgetViewableImpressions',
+  'paidWidgetViewableImpressions',
+]);
+const MONEY_AMOUNTS = ['revenue', 'videoRevenue'];
+/** Money figures: the amounts and every revenue per thousand (RPM). */
+export const MONEY_METRICS: ReadonlySet<string> = new Set([...MONEY_AMOUNTS, 'rpmByPvs', 'reqsRpm', 'viewableRpm']);
+/** The metrics that add up: the counts and the money amounts. */
+export const ADDITIVE_METRICS: ReadonlySet<string> = new Set([...COUNT_METRICS, ...MONEY_AMOUNTS]);
+
 /** Everything that differs between the three reports. */
 export interface ReportSpec {
   readonly kind: ReportKind;

@@ -6,20 +6,9 @@
  * the way Sheets passes them and call the core, which checks compareWith with the report's own rules
  * before anything is sent. entityId takes several publishers as ENGAGE_REPORT does.
  */
-import {
-  type Cell,
-  FORMULA_MAX_ROWS,
-  optionalInteger,
-  optionalList,
-  optionalText,
-  publisherArgumentText,
-  type ReportInput,
-  requiredDate,
-  requiredText,
-  singleValue,
-} from '../core';
+import type { Cell } from '../core';
 import { createAddon } from '../gas/addon-services';
-import { runFormula } from './custom-functions';
+import { readReportArgs, runFormula } from './custom-functions';
 
 type Arg = unknown;
 
@@ -56,31 +45,9 @@ export function ENGAGE_COMPARE(
   refresh?: Arg,
 ): Cell[][] {
   return runFormula((deadlineAtMs) => {
-    // A range of publisher IDs is read cell by cell, as ENGAGE_REPORT reads it.
-    const publishers = Array.isArray(entityId) ? publisherArgumentText(entityId) : entityId;
-    const input: ReportInput = {
-      entityId: requiredText(publishers, 'entityId', 'the publisher ID from ENGAGE_PUBLISHERS(), several IDs, or "all"'),
-      fromDate: requiredDate(fromDate, 'fromDate'),
-      toDate: requiredDate(toDate, 'toDate'),
-    };
-    const breakdownList = optionalList(breakdowns, 'breakdowns');
-    if (breakdownList !== undefined) input.breakdowns = breakdownList;
-    const metricList = optionalList(metrics, 'metrics', 'revenue,rpmByPvs');
-    if (metricList !== undefined) input.metrics = metricList;
-    const filterText = optionalText(filter, 'filter');
-    if (filterText !== undefined) input.filter = filterText;
-    const sortText = optionalText(sort, 'sort');
-    if (sortText !== undefined) input.sort = sortText;
-    const currency = optionalText(currencyCode, 'currencyCode');
-    if (currency !== undefined) input.currencyCode = currency;
-    const digits = singleValue(decDigits, 'decDigits');
-    if (digits !== undefined && digits !== '') input.decDigits = digits as number | string;
-    // 0 keeps the Total row alone: both periods are fetched whole whatever maxRows is.
-    const rows = optionalInteger(maxRows, 'maxRows', 0, FORMULA_MAX_ROWS);
-    return createAddon({ inCustomFunction: true }).formulaCompare(input, compareWith, {
-      deadlineAtMs,
-      refresh: singleValue(refresh, 'refresh') ?? null,
-      ...(rows !== undefined ? { maxRows: rows } : {}),
-    });
+    const args = { entityId, fromDate, toDate, breakdowns, metrics, filter, sort, maxRows, currencyCode, decDigits, refresh };
+    // maxRows 0 keeps the Total row alone: both periods are fetched whole whatever maxRows is.
+    const { input, options } = readReportArgs(args, { minMaxRows: 0 });
+    return createAddon({ inCustomFunction: true }).formulaCompare(input, compareWith, { deadlineAtMs, ...options });
   });
 }

@@ -45,33 +45,40 @@ interface ReportArgs {
   refresh: Arg;
 }
 
+/**
+ * A report formula's arguments read the way Sheets passes them, in signature order, each problem
+ * naming its argument: the core's input, and the row limit (from `minMaxRows`) and refresh value of
+ * the formula's options.
+ */
+export function readReportArgs(args: ReportArgs, { minMaxRows }: { minMaxRows: number }) {
+  // A range of publisher IDs is read cell by cell; one cell as any other text argument.
+  const entityId = Array.isArray(args.entityId) ? publisherArgumentText(args.entityId) : args.entityId;
+  const input: ReportInput = {
+    entityId: requiredText(entityId, 'entityId', 'the publisher ID from ENGAGE_PUBLISHERS(), several IDs, or "all"'),
+    fromDate: requiredDate(args.fromDate, 'fromDate'),
+    toDate: requiredDate(args.toDate, 'toDate'),
+  };
+  const breakdowns = optionalList(args.breakdowns, 'breakdowns');
+  if (breakdowns !== undefined) input.breakdowns = breakdowns;
+  const metrics = optionalList(args.metrics, 'metrics', 'revenue,rpmByPvs');
+  if (metrics !== undefined) input.metrics = metrics;
+  const filter = optionalText(args.filter, 'filter');
+  if (filter !== undefined) input.filter = filter;
+  const sort = optionalText(args.sort, 'sort');
+  if (sort !== undefined) input.sort = sort;
+  const currencyCode = optionalText(args.currencyCode, 'currencyCode');
+  if (currencyCode !== undefined) input.currencyCode = currencyCode;
+  const decDigits = singleValue(args.decDigits, 'decDigits');
+  if (decDigits !== undefined && decDigits !== '') input.decDigits = decDigits as number | string;
+  const maxRows = optionalInteger(args.maxRows, 'maxRows', minMaxRows, FORMULA_MAX_ROWS);
+  const refresh = singleValue(args.refresh, 'refresh') ?? null;
+  return { input, options: { refresh, ...(maxRows !== undefined ? { maxRows } : {}) } };
+}
+
 function reportFormula(kind: ReportKind, args: ReportArgs): Cell[][] {
   return runFormula((deadlineAtMs) => {
-    // A range of publisher IDs is read cell by cell; one cell as any other text argument.
-    const entityId = Array.isArray(args.entityId) ? publisherArgumentText(args.entityId) : args.entityId;
-    const input: ReportInput = {
-      entityId: requiredText(entityId, 'entityId', 'the publisher ID from ENGAGE_PUBLISHERS(), several IDs, or "all"'),
-      fromDate: requiredDate(args.fromDate, 'fromDate'),
-      toDate: requiredDate(args.toDate, 'toDate'),
-    };
-    const breakdowns = optionalList(args.breakdowns, 'breakdowns');
-    if (breakdowns !== undefined) input.breakdowns = breakdowns;
-    const metrics = optionalList(args.metrics, 'metrics', 'revenue,rpmByPvs');
-    if (metrics !== undefined) input.metrics = metrics;
-    const filter = optionalText(args.filter, 'filter');
-    if (filter !== undefined) input.filter = filter;
-    const sort = optionalText(args.sort, 'sort');
-    if (sort !== undefined) input.sort = sort;
-    const currencyCode = optionalText(args.currencyCode, 'currencyCode');
-    if (currencyCode !== undefined) input.currencyCode = currencyCode;
-    const decDigits = singleValue(args.decDigits, 'decDigits');
-    if (decDigits !== undefined && decDigits !== '') input.decDigits = decDigits as number | string;
-    const maxRows = optionalInteger(args.maxRows, 'maxRows', 1, FORMULA_MAX_ROWS);
-    return createAddon({ inCustomFunction: true }).formulaReport(kind, input, {
-      deadlineAtMs,
-      refresh: singleValue(args.refresh, 'refresh') ?? null,
-      ...(maxRows !== undefined ? { maxRows } : {}),
-    });
+    const { input, options } = readReportArgs(args, { minMaxRows: 1 });
+    return createAddon({ inCustomFunction: true }).formulaReport(kind, input, { deadlineAtMs, ...options });
   });
 }
 

@@ -6,14 +6,9 @@
  * "2026-10-01..2026-10-07". The builder makes the choice part of what the metric picker follows: a
  * comparison has its own default metrics and four columns a metric.
  */
-import { type DateRange, earlierPeriod } from '../../../src/core';
+import { compactDay, dashedDay, type DateRange, daysBetween, earlierPeriod } from '../../../src/core';
 import { el, field, replaceChildren, select } from '../../dom';
 import type { PartContext } from './part';
-
-const compact = (day: string) => day.replace(/-/g, '');
-const dashed = (day: string) => `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}`;
-const MS_PER_DAY = 86_400_000;
-const daysOf = (from: string, to: string) => Math.round((Date.parse(dashed(to)) - Date.parse(dashed(from))) / MS_PER_DAY) + 1;
 
 export interface ComparePicker {
   /** The Compare with field, the custom period's days and the line that says what is compared, in form order. */
@@ -53,11 +48,11 @@ export function comparePicker(ctx: PartContext & { range(): DateRange | string }
     if (!general() || mode.value === '') return undefined;
     const range = ctx.range();
     if (typeof range === 'string') return undefined;
-    const current = { fromDate: compact(range.fromDate), toDate: compact(range.toDate) };
+    const current = { fromDate: compactDay(range.fromDate), toDate: compactDay(range.toDate) };
     if (mode.value !== 'custom') return earlierPeriod(current, { type: mode.value as 'previous' | 'year' });
     if (!fromInput.value || !toInput.value) return 'Choose the first and last day of the earlier period.';
     if (toInput.value < fromInput.value) return 'The earlier period’s last day is before its first.';
-    const custom = { fromDate: compact(fromInput.value), toDate: compact(toInput.value) };
+    const custom = { fromDate: compactDay(fromInput.value), toDate: compactDay(toInput.value) };
     if (custom.toDate >= current.fromDate) return 'The earlier period must end before the report’s first day.';
     return custom;
   }
@@ -86,7 +81,7 @@ export function comparePicker(ctx: PartContext & { range(): DateRange | string }
           ? ''
           : typeof days === 'string'
             ? days
-            : `Compared with ${dashed(days.fromDate)} to ${dashed(days.toDate)} (${daysOf(days.fromDate, days.toDate)} days), ` +
+            : `Compared with ${dashedDay(days.fromDate)} to ${dashedDay(days.toDate)} (${daysBetween(days.fromDate, days.toDate) + 1} days), ` +
               'by position with day or month: each metric beside its earlier value, the change and the change in %.',
     );
   }

@@ -15,15 +15,13 @@ import {
   metricAvailabilityProblem,
   metricLabel,
   metricNote,
+  NEW_SHEET_COLUMNS,
   PUBLISHER_BREAKDOWN,
   REPORT_SPECS,
   reportColumnCount,
 } from '../../../src/core';
 import { el, notice, replaceChildren } from '../../dom';
 import type { PartContext } from './part';
-
-/** Columns of a new Google Sheet: a formula's result wider than that needs columns added. */
-const NEW_SHEET_COLUMNS = 26;
 
 export interface MetricPicker {
   readonly node: HTMLElement;

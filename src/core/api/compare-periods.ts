@@ -11,7 +11,18 @@
  * formula sees all of them at once.
  */
 import { ValidationError, type ValidationProblem } from '../errors';
-import { calendarDayInZone, formatDay, isDate, isValidTimeZone, parseDateText, type CalendarDay } from '../util/dates';
+import {
+  calendarDayInZone,
+  compactDayOf,
+  dashedDay,
+  dayAfter,
+  daysBetween,
+  formatDay,
+  isDate,
+  isValidTimeZone,
+  parseDateText,
+  subtractMonths,
+} from '../util/dates';
 import { showValue } from '../util/text';
 import { ALL_METRICS, availableMetrics } from './report-metrics';
 import type { ReportInput, ReportQuery } from './report-request';
@@ -55,11 +66,6 @@ function problem(rule: string): ValidationProblem {
 }
 
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
-
-/** yyyy-MM-dd of yyyyMMdd, as messages show days. */
-export function dashedDay(compact: string): string {
-  return `${compact.slice(0, 4)}-${compact.slice(4, 6)}-${compact.slice(6, 8)}`;
-}
 
 /** One end of a custom period: a date cell (its calendar day in the spreadsheet's zone) or date text. */
 function readDay(value: unknown, timeZone: string, which: string): string | ValidationProblem {
@@ -114,22 +120,6 @@ export function describeCompareWith(text: string): string {
   return `${dashedDay(read.fromDate)} to ${dashedDay(read.toDate)}`;
 }
 
-function dayOf(compact: string): CalendarDay {
-  return { year: Number(compact.slice(0, 4)), month: Number(compact.slice(4, 6)), day: Number(compact.slice(6, 8)) };
-}
-
-/** Days from a to b (b - a), of yyyyMMdd days. */
-export function daysBetween(a: string, b: string): number {
-  const ms = (d: CalendarDay) => Date.UTC(d.year, d.month - 1, d.day);
-  return Math.round((ms(dayOf(b)) - ms(dayOf(a))) / 86_400_000);
-}
-
-function shiftDays(compact: string, days: number): string {
-  const d = dayOf(compact);
-  const shifted = new Date(Date.UTC(d.year, d.month - 1, d.day + days));
-  return formatDay({ year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() });
-}
-
 const lastDayOfMonth = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
 /** Months from a to b, of yyyyMM or yyyyMMdd text. */
@@ -147,8 +137,7 @@ function monthBound(compact: string, months: number, end: boolean): string {
 
 /** The same day a year earlier; 29 February becomes 28 February. */
 function yearEarlier(compact: string): string {
-  const d = dayOf(compact);
-  return formatDay({ year: d.year - 1, month: d.month, day: Math.min(d.day, lastDayOfMonth(d.year - 1, d.month)) });
+  return formatDay(subtractMonths(compactDayOf(compact), 12));
 }
 
 /** The period the report is compared with. */
@@ -159,13 +148,13 @@ export function earlierPeriod(current: DayRange, compareWith: CompareWith): DayR
     case 'year':
       return { fromDate: yearEarlier(current.fromDate), toDate: yearEarlier(current.toDate) };
     case 'previous': {
-      const to = dayOf(current.toDate);
+      const to = compactDayOf(current.toDate);
       if (current.fromDate.endsWith('01') && to.day === lastDayOfMonth(to.year, to.month)) {
         const months = monthsBetween(current.fromDate, current.toDate) + 1;
         return { fromDate: monthBound(current.fromDate, -months, false), toDate: monthBound(current.fromDate, -1, true) };
       }
       const days = daysBetween(current.fromDate, current.toDate) + 1;
-      return { fromDate: shiftDays(current.fromDate, -days), toDate: shiftDays(current.fromDate, -1) };
+      return { fromDate: dayAfter(current.fromDate, -days), toDate: dayAfter(current.fromDate, -1) };
     }
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The totals of a report of several publishers, from each publisher's own `metricsSums` (which cover
- * every filtered row of that publisher, not just the rows fetched). Counts and money add up across
- * publishers. Rates do not: a rate the spec defines as a ratio of two metrics of the same report is
+ * every filtered row of that publisher, not just the rows fetched). Counts and money amounts add up
+ * across publishers (spec.ts's ADDITIVE_METRICS). Rates do not: a rate the spec defines as a ratio of two metrics of the same report is
  * computed again from the summed numerator and denominator ("RPM = revenue / paidPvs * 1000" over all
  * publishers); every other rate is left out, so its Total cell stays blank rather than show a figure
  * no publisher's data supports. Left out are the viewability rates (their parts, widgets exposed and
@@ -10,7 +10,7 @@
  * the spec calls "revenue per thousand requests" without saying which requests. A metric is totalled
  * only when every publisher's sums give a number for it, and a rate only when its denominator is not 0.
  */
-import { REPORT_SPECS, type ReportKind } from '../spec';
+import { ADDITIVE_METRICS, MONEY_METRICS, REPORT_SPECS, type ReportKind } from '../spec';
 import { normaliseMetrics } from './values';
 
 /** A rate as the spec defines it: (numerator / denominator) * factor. */
@@ -21,38 +21,6 @@ interface RateDefinition {
 }
 
 const rate = (numerator: string, denominator: string, factor: number): RateDefinition => ({ numerator, denominator, factor });
-
-/** Metrics that add up across publishers, per report: the counts and the money figures. */
-const ADDITIVE: Record<ReportKind, ReadonlySet<string>> = {
-  main: new Set([
-    'paidPvs',
-    'totalPvs',
-    'organicPvs',
-    'paidReqs',
-    'totalReqs',
-    'organicReqs',
-    'revenue',
-    'paidClicks',
-    'organicClicks',
-    'totalClicks',
-    'videoRevenue',
-    'videoPlays',
-  ]),
-  externalId: new Set([
-    'totalReqs',
-    'paidReqs',
-    'organicReqs',
-    'totalClicks',
-    'paidClicks',
-    'organicClicks',
-    'revenue',
-    'videoRevenue',
-    'widgetViewableImpressions',
-    'organicWidgetViewableImpressions',
-    'paidWidgetViewableImpressions',
-  ]),
-  realtime: new Set(['paidReqs', 'paidClicks', 'revenue', 'totalPvs']),
-};
 
 /** The rates the spec defines from two metrics of the same report's items. */
 export const RECOMPUTED_RATES: Record<ReportKind, Readonly<Record<string, RateDefinition>>> = {
@@ -76,12 +44,9 @@ export const RECOMPUTED_RATES: Record<ReportKind, Readonly<Record<string, RateDe
   },
 };
 
-/** Money figures, rounded as the report rounds them (decDigits of the general report, 2 otherwise). */
-const MONEY = new Set(['revenue', 'videoRevenue', 'rpmByPvs', 'reqsRpm']);
-
 /** The metrics whose totals are left blank in a report of several publishers, per report (for the README and the tests). */
 export function blankTotals(kind: ReportKind): string[] {
-  return REPORT_SPECS[kind].metrics.filter((m) => !ADDITIVE[kind].has(m) && !(m in RECOMPUTED_RATES[kind]));
+  return REPORT_SPECS[kind].metrics.filter((m) => !ADDITIVE_METRICS.has(m) && !(m in RECOMPUTED_RATES[kind]));
 }
 
 /**
@@ -95,6 +60,7 @@ export function combineMetricsSums(
 ): Record<string, number> | undefined {
   if (sums.length === 0 || sums.every((s) => s === undefined)) return undefined;
   const normalised = sums.map((s) => normaliseMetrics(s ?? {}));
+  // Money figures are rounded as the report rounds them (decDigits of the general report, 2 otherwise).
   const round = (value: number) => Number(value.toFixed(decDigits));
   const summed: Record<string, number> = {};
   const total = (metric: string): number | undefined => {
@@ -106,16 +72,17 @@ export function combineMetricsSums(
     }
     return sum;
   };
-  for (const metric of ADDITIVE[kind]) {
+  // The counts and money amounts add up.
+  for (const metric of REPORT_SPECS[kind].metrics.filter((m) => ADDITIVE_METRICS.has(m))) {
     const value = total(metric);
-    if (value !== undefined) summed[metric] = MONEY.has(metric) ? round(value) : value;
+    if (value !== undefined) summed[metric] = MONEY_METRICS.has(metric) ? round(value) : value;
   }
   for (const [metric, definition] of Object.entries(RECOMPUTED_RATES[kind])) {
     const numerator = total(definition.numerator);
     const denominator = total(definition.denominator);
     if (numerator === undefined || denominator === undefined || denominator === 0) continue;
     const value = (numerator / denominator) * definition.factor;
-    summed[metric] = MONEY.has(metric) ? round(value) : value;
+    summed[metric] = MONEY_METRICS.has(metric) ? round(value) : value;
   }
   return summed;
 }

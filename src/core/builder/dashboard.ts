@@ -25,13 +25,15 @@ import { PUBLISHER_BREAKDOWN, publisherSelection, type PublisherSelection } from
 import { metricLabel } from '../api/report-metrics';
 import { publisherIdProblem } from '../api/report-request';
 import { CHANGE_PERCENT_SUFFIX, CHANGE_SUFFIX, compareColumnKind, PREVIOUS_SUFFIX } from '../sheets/compare-table';
-import { columnKind, numberFormatOf } from '../sheets/sheet-output';
-import { COMPARE_FORMULA_NAME } from './compare-request';
+import { columnKind, NEW_SHEET_COLUMNS, numberFormatOf } from '../sheets/sheet-output';
+import { a1Cell } from '../util/a1-notation';
+import type { BuilderRequest } from './builder-request';
+import { compareFormula } from './compare-request';
+import type { RollingDayPreset } from './date-presets';
+import { reportFormula } from './formula-text';
 
 /** The sheet's name; a second dashboard is "Engage dashboard (2)", and so on. */
 export const DASHBOARD_SHEET_NAME = 'Engage dashboard';
-/** A new sheet's width: the layout never needs more. */
-export const DASHBOARD_COLUMNS = 26;
 /** The key figures, in the API's names (the spec's general report metrics). */
 export const KPI_METRICS = ['revenue', 'rpmByPvs', 'totalPvs', 'paidCtrByPvs', 'viewabilityRate'] as const;
 /** The period of the key figures and the top lists: the 7 days before today, against the 7 before them. */
@@ -73,7 +75,7 @@ export interface DashboardChart {
 }
 
 export interface DashboardLayout {
-  /** Labels and formulas, rows x DASHBOARD_COLUMNS, '' where empty: one setValues. */
+  /** Labels and formulas, rows x NEW_SHEET_COLUMNS (a new sheet's width: the layout never needs more), '' where empty: one setValues. */
   values: string[][];
   /** 'bold' or 'normal' for each cell of `values`. */
   fontWeights: Array<Array<'bold' | 'normal'>>;
@@ -110,11 +112,6 @@ export function checkDashboardPublishers(entityId: unknown): PublisherSelection 
   return selection;
 }
 
-const quote = (text: string) => `"${text.replace(/"/g, '""')}"`;
-const columnName = (column: number) => String.fromCharCode(64 + column);
-const a1 = (row: number, column: number, rows = 1) =>
-  `${columnName(column)}${row}${rows > 1 ? `:${columnName(column)}${row + rows - 1}` : ''}`;
-
 /** What the title says the dashboard is for. */
 function subjectOf(selection: PublisherSelection, names: ReadonlyMap<string, string>): string {
   if (selection.type === 'all') return 'All publishers';
@@ -122,13 +119,6 @@ function subjectOf(selection: PublisherSelection, names: ReadonlyMap<string, str
   return `${selection.ids.length} publishers: ${selection.ids.map((id) => names.get(id) || id).join(', ')}`;
 }
 
-/** The formula's arguments as Sheets takes them: text quoted, TODAY()-n as is, omitted ones empty. */
-function call(name: string, args: Array<string | number | { raw: string } | undefined>): string {
-  const parts = args.map((a) => (a === undefined ? '' : typeof a === 'number' ? String(a) : typeof a === 'string' ? quote(a) : a.raw));
-  return `=${name}(${parts.join(', ')})`;
-}
-
-const today = (days: number) => ({ raw: `TODAY()-${days}` });
 const formatsOf = (header: readonly string[], kindOf: (h: string) => ReturnType<typeof columnKind>) =>
   header.map((h) => numberFormatOf(kindOf(h)));
 
@@ -137,17 +127,25 @@ export function dashboardLayout(options: DashboardOptions): DashboardLayout {
   const { selection, refreshReference } = options;
   const several = selection.type !== 'one';
   const entityId = selection.type === 'one' ? selection.id : selection.type === 'all' ? 'all' : selection.ids.join(',');
-  const refresh = { raw: refreshReference };
   const publisherColumns = several ? [`${PUBLISHER_BREAKDOWN}.id`, `${PUBLISHER_BREAKDOWN}.name`] : [];
   const together = (breakdown: string) => (several ? `${breakdown},${PUBLISHERS_TOGETHER}` : breakdown);
-  const report = (breakdowns: string, metrics: string, sort: string, from: number, maxRows?: number) =>
-    call('ENGAGE_REPORT', [entityId, today(from), today(1), breakdowns, metrics, undefined, sort, maxRows, undefined, undefined, refresh]);
+  // Each block is what the report builder would ask for with the rolling preset "Last 7 days" (or 30),
+  // and its formula the builder's: the dates TODAY()-n and TODAY()-1.
+  const request = (
+    days: typeof KPI_DAYS | typeof CHART_DAYS,
+    breakdowns: string,
+    metrics: readonly string[],
+    more: Partial<BuilderRequest>,
+  ): BuilderRequest => {
+    const preset: RollingDayPreset = `last${days}`;
+    return { kind: 'main', entityId, fromDate: '', toDate: '', preset, breakdowns: breakdowns.split(','), metrics: [...metrics], ...more };
+  };
   const subject = subjectOf(selection, options.names);
 
   const rows: string[][] = [];
   const bold = new Set<string>();
   const put = (row: number, column: number, text: string, strong = false) => {
-    while (rows.length < row) rows.push(Array.from({ length: DASHBOARD_COLUMNS }, () => ''));
+    while (rows.length < row) rows.push(Array.from({ length: NEW_SHEET_COLUMNS }, () => ''));
     rows[row - 1]![column - 1] = text;
     if (strong) bold.add(`${row}:${column}`);
   };
@@ -184,20 +182,8 @@ export function dashboardLayout(options: DashboardOptions): DashboardLayout {
     name: 'kpis',
     row: kpiRow + 1,
     column: 1,
-    formula: call(COMPARE_FORMULA_NAME, [
-      entityId,
-      today(KPI_DAYS),
-      today(1),
-      'previous',
-      'day',
-      KPI_METRICS.join(','),
-      undefined,
-      undefined,
-      0,
-      undefined,
-      undefined,
-      refresh,
-    ]),
+    // maxRows 0: the header and the Total row alone.
+    formula: compareFormula(request(KPI_DAYS, 'day', KPI_METRICS, { compareWith: 'previous', maxRows: 0 }), refreshReference),
     header: kpiHeader,
     maxRows: 2,
     numberFormats: formatsOf(kpiHeader, compareColumnKind),
@@ -211,7 +197,7 @@ export function dashboardLayout(options: DashboardOptions): DashboardLayout {
     name: 'daily',
     row: dailyRow,
     column: 1,
-    formula: report(together('day'), 'revenue,rpmByPvs', 'day asc', CHART_DAYS),
+    formula: reportFormula(request(CHART_DAYS, together('day'), dailyHeader.slice(1), { sort: 'day', order: 'asc' }), refreshReference),
     header: dailyHeader,
     // The header, a row a day and the Total row.
     maxRows: CHART_DAYS + 2,
@@ -225,7 +211,7 @@ export function dashboardLayout(options: DashboardOptions): DashboardLayout {
       widthPx: 720,
       heightPx: 400,
       // The header and the 30 days; the Total row below them is left out.
-      ranges: [0, 1, 2].map((c) => a1(dailyRow, 1 + c, CHART_DAYS + 1)),
+      ranges: [1, 2, 3].map((c) => `${a1Cell(dailyRow, c)}:${a1Cell(dailyRow + CHART_DAYS, c)}`),
       seriesAxes: [0, 1],
       axisTitles: ['Revenue', 'RPM (page views)'],
     },
@@ -254,7 +240,14 @@ export function dashboardLayout(options: DashboardOptions): DashboardLayout {
       name: list.name,
       row: topRow,
       column,
-      formula: report(perPublisher ? list.breakdown : together(list.breakdown), `revenue,${list.rpm}`, 'revenue desc', KPI_DAYS, TOP_ROWS),
+      formula: reportFormula(
+        request(KPI_DAYS, perPublisher ? list.breakdown : together(list.breakdown), ['revenue', list.rpm], {
+          sort: 'revenue',
+          order: 'desc',
+          maxRows: TOP_ROWS,
+        }),
+        refreshReference,
+      ),
       header,
       maxRows: perPublisher ? undefined : TOP_ROWS + 2,
       numberFormats: formatsOf(header, columnKind),

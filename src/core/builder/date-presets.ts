@@ -9,7 +9,9 @@ import {
   addDays,
   calendarDayInZone,
   floorToHourMs,
+  readableDay,
   utcDayOf,
+  utcHourText,
   utcMidnightMs,
   type CalendarDay,
   MS_PER_DAY,
@@ -74,18 +76,6 @@ export interface DateRange {
   description: string;
 }
 
-function pad(n: number): string {
-  return n < 10 ? `0${n}` : String(n);
-}
-export function dayText(day: CalendarDay): string {
-  return `${day.year}-${pad(day.month)}-${pad(day.day)}`;
-}
-/** "yyyy-MM-dd HH:00" of the UTC hour starting at `epochMs`. */
-export function utcHourText(epochMs: number): string {
-  const d = new Date(epochMs);
-  return `${dayText(utcDayOf(epochMs))} ${pad(d.getUTCHours())}:00`;
-}
-
 /**
  * The bounds of a preset at `nowMs`. "Last N days" ends yesterday, because today's figures are still
  * partial. Custom ranges are not a preset: the sidebar passes the user's own bounds.
@@ -94,9 +84,9 @@ export function presetRange(kind: ReportKind, preset: Exclude<DatePreset, 'custo
   if (kind === 'main') {
     const today = calendarDayInZone(nowMs, timeZone);
     const days = (from: CalendarDay, to: CalendarDay, what: string): DateRange => ({
-      fromDate: dayText(from),
-      toDate: dayText(to),
-      description: `${what}: ${dayText(from)}${from === to ? '' : ` to ${dayText(to)}`} (${timeZone})`,
+      fromDate: readableDay(from),
+      toDate: readableDay(to),
+      description: `${what}: ${readableDay(from)}${from === to ? '' : ` to ${readableDay(to)}`} (${timeZone})`,
     });
     const yesterday = addDays(today, -1);
     switch (preset) {

@@ -6,8 +6,7 @@
  * flagged; the request rules of api/report-dates.ts still apply when the report runs.
  */
 import { DOC_BREAKDOWN_WINDOW_MONTHS } from '../spec';
-import { calendarDayInZone, floorToHourMs, subtractMonths, utcDayOf } from '../util/dates';
-import { dayText, utcHourText } from './date-presets';
+import { calendarDayInZone, floorToHourMs, readableDay, subtractMonths, utcDayOf, utcHourText } from '../util/dates';
 
 export interface PeriodCheck {
   /** Why the period cannot be run as it is. */
@@ -27,13 +26,13 @@ export function customDaysCheck(
   nowMs: number,
   timeZone: string,
 ): PeriodCheck {
-  const today = dayText(calendarDayInZone(nowMs, timeZone));
-  const utcToday = dayText(utcDayOf(nowMs));
+  const today = readableDay(calendarDayInZone(nowMs, timeZone));
+  const utcToday = readableDay(utcDayOf(nowMs));
   const latest = [today, utcToday].sort()[1]!; // the later day (yyyy-MM-dd sorts as dates)
   if (fromDate > latest)
     return { problem: `The period starts after today (${today}), so it has no data yet: choose an earlier first day.` };
   if (breakdowns.includes('doc')) {
-    const earliest = dayText(subtractMonths(utcDayOf(nowMs), DOC_BREAKDOWN_WINDOW_MONTHS));
+    const earliest = readableDay(subtractMonths(utcDayOf(nowMs), DOC_BREAKDOWN_WINDOW_MONTHS));
     if (fromDate < earliest) {
       return {
         problem: `The doc breakdown covers only the last ${DOC_BREAKDOWN_WINDOW_MONTHS} months: choose a first day from ${earliest} on.`,

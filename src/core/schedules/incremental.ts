@@ -9,13 +9,13 @@
  * The previous rows are read back from the sheet, so a merge works on sheet values: text cells are
  * compared in their written (neutralised) form, and days as the Dates the sheet holds.
  */
-import { isDate } from '../util/dates';
+import { dayAfter, isDate } from '../util/dates';
 import { neutraliseText } from '../sheets/sheet-output';
 import { periodStartMs } from '../sheets/report-table';
 import { ENTITY_BREAKDOWNS } from '../spec';
 import { PUBLISHER_BREAKDOWN } from '../api/publisher-list';
 import type { SheetBlock, Cell } from '../ports';
-import { dayAfter, resolvePeriod, type Period } from './period';
+import { resolvePeriod, type Period } from './period';
 
 /** Days before the last fetched one that are fetched again: late data still changes them. */
 export const INCREMENTAL_OVERLAP_DAYS = 3;

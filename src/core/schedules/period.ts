@@ -5,7 +5,7 @@
  * notes).
  */
 import * as z from '../util/zod';
-import { addDays, formatDay, formatUtcHour, floorToHourMs, utcDayOf, type CalendarDay, MS_PER_HOUR } from '../util/dates';
+import { dayAfter, formatDay, formatUtcHour, floorToHourMs, utcDayOf, MS_PER_HOUR } from '../util/dates';
 
 const dayText = z.string().check(z.regex(/^\d{8}$/, { error: 'must be a day as yyyyMMdd' }));
 
@@ -37,14 +37,6 @@ export const periodSchema = z.discriminatedUnion(
   { error: "must be a period: 'lastDays', 'thisMonth', 'lastMonth', 'since', 'fixed' or, for the hourly reports, 'lastHours'" },
 );
 export type Period = z.infer<typeof periodSchema>;
-
-function parseDay(text: string): CalendarDay {
-  return { year: Number(text.slice(0, 4)), month: Number(text.slice(4, 6)), day: Number(text.slice(6, 8)) };
-}
-
-export function dayAfter(text: string, days: number): string {
-  return formatDay(addDays(parseDay(text), days));
-}
 
 /** The period's bounds at `nowMs`: yyyyMMdd (inclusive) for the general report, yyyyMMddHH UTC (toDate exclusive) otherwise. */
 export function resolvePeriod(period: Period, nowMs: number): { fromDate: string; toDate: string } {

@@ -15,6 +15,7 @@ import type { SavedReportInput } from './saved-reports';
 import type { Schedule } from './schedule';
 import { REPORT_SPECS, type ReportKind } from '../spec';
 import { resolvePeriod, type Period } from './period';
+import { dashedDay } from '../util/dates';
 
 /** The hourly reports are refreshed over the last 24 whole UTC hours, the most one request may cover. */
 export const HOURLY_SCHEDULE_HOURS = 24;
@@ -47,10 +48,6 @@ export function periodForPreset(
   return { type: 'fixed', fromDate, toDate: compactDay(custom?.toDate ?? '') };
 }
 
-function dayLabel(compact: string): string {
-  return `${compact.slice(0, 4)}-${compact.slice(4, 6)}-${compact.slice(6, 8)}`;
-}
-
 /** What a saved period covers at each refresh, in words ("the 7 days before today (UTC days)"). */
 export function describePeriod(period: Period): string {
   switch (period.type) {
@@ -62,9 +59,9 @@ export function describePeriod(period: Period): string {
     case 'lastMonth':
       return 'last month (UTC days)';
     case 'since':
-      return `from ${dayLabel(period.fromDate)} up to today (UTC days)`;
+      return `from ${dashedDay(period.fromDate)} up to today (UTC days)`;
     case 'fixed':
-      return `${dayLabel(period.fromDate)} to ${dayLabel(period.toDate)}, always the same days`;
+      return `${dashedDay(period.fromDate)} to ${dashedDay(period.toDate)}, always the same days`;
     case 'lastHours':
       return `the last ${period.hours} hours up to the current one (UTC)`;
   }
@@ -112,7 +109,7 @@ export function savedReportFromBuilder(request: BuilderRequest, draft: ScheduleD
 
 /** "yyyyMMdd" or "yyyyMMddHH" (a saved period's bounds) as the builder writes them ("yyyy-MM-dd", "yyyy-MM-dd HH:00"). */
 function builderDate(compact: string): string {
-  const day = dayLabel(compact);
+  const day = dashedDay(compact);
   return compact.length > 8 ? `${day} ${compact.slice(8, 10)}:00` : day;
 }
 

@@ -13,7 +13,8 @@
  * publisher too: each publisher's rows together, in the publishers' order, `maxRows` a publisher,
  * and its totals are the publishers' combined sums of each period (publisher-totals.ts).
  */
-import { dashedDay, daysBetween, type DayRange, monthsBetween } from '../api/compare-periods';
+import { type DayRange, monthsBetween } from '../api/compare-periods';
+import { dashedDay, dayAfter, daysBetween } from '../util/dates';
 import type { ReportResult } from '../api/paging';
 import { PUBLISHER_BREAKDOWN } from '../api/publisher-list';
 import { metricNote } from '../api/report-metrics';
@@ -132,8 +133,7 @@ export function buildCompareTable(current: ReportResult, earlier: ReportResult, 
     if (position === null || position < 0) return '';
     if (time === 'day') {
       if (position > daysBetween(range.fromDate, range.toDate)) return '';
-      const start = Date.UTC(+range.fromDate.slice(0, 4), +range.fromDate.slice(4, 6) - 1, +range.fromDate.slice(6, 8) + position);
-      const ms = periodStartMs('day', new Date(start).toISOString().slice(0, 10), options.timeZone);
+      const ms = periodStartMs('day', dayAfter(range.fromDate, position), options.timeZone);
       return ms === null ? '' : new Date(ms);
     }
     if (position > monthsBetween(range.fromDate, range.toDate)) return '';

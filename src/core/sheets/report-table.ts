@@ -12,7 +12,7 @@
  * Text stays exactly as the API sent it: a custom function returns it as values, and sheet-output.ts
  * neutralises it for setValues, the one place that writes API text into cells.
  */
-import { isValidCalendarDay, isValidTimeZone, zonedTimeToEpochMs, type CalendarDay } from '../util/dates';
+import { compactDayOf, isValidCalendarDay, isValidTimeZone, zonedTimeToEpochMs, type CalendarDay } from '../util/dates';
 import { ValidationError } from '../errors';
 import type { ReportResult } from '../api/paging';
 import type { Cell } from '../ports';
@@ -224,9 +224,9 @@ export function periodStartMs(kind: 'day' | 'month' | 'hour', text: string, time
   let day: CalendarDay;
   let hour = 0;
   if (kind === 'month' && /^\d{6}$/.test(t)) day = { year: +t.slice(0, 4), month: +t.slice(4, 6), day: 1 };
-  else if (/^\d{8}$/.test(t)) day = { year: +t.slice(0, 4), month: +t.slice(4, 6), day: +t.slice(6, 8) };
+  else if (/^\d{8}$/.test(t)) day = compactDayOf(t);
   else if (kind === 'hour' && /^\d{10}$/.test(t)) {
-    day = { year: +t.slice(0, 4), month: +t.slice(4, 6), day: +t.slice(6, 8) };
+    day = compactDayOf(t);
     hour = +t.slice(8, 10);
     if (hour > 23) return null;
   } else return null;

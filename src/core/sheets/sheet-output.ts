@@ -12,6 +12,7 @@ import type { ReportResult } from '../api/paging';
 import { metricNote } from '../api/report-metrics';
 import { reportResultToTable, tableToValues } from './report-table';
 import type { BlockPlacement, ColumnKind, SheetBlock } from '../ports';
+import { COUNT_METRICS, MONEY_METRICS } from '../spec';
 
 export interface SheetBlockOptions {
   /** IANA zone of the spreadsheet: day and month cells show that calendar day there. */
@@ -23,25 +24,6 @@ export interface SheetBlockOptions {
   totals?: boolean;
 }
 
-/** Money figures: revenue and every revenue-per-thousand. */
-const MONEY_METRICS = new Set(['revenue', 'videoRevenue', 'rpmByPvs', 'reqsRpm', 'viewableRpm']);
-/** Counts; everything else numeric that is not money is a percentage or ratio. */
-const COUNT_METRICS = new Set([
-  'paidPvs',
-  'totalPvs',
-  'organicPvs',
-  'paidReqs',
-  'totalReqs',
-  'organicReqs',
-  'paidClicks',
-  'organicClicks',
-  'totalClicks',
-  'videoPlays',
-  'widgetViewableImpressions',
-  'organicWidgetViewableImpressions',
-  'paidWidgetViewableImpressions',
-]);
-
 /** The kind of a column from its header name. */
 export function columnKind(header: string): ColumnKind {
   if (header === 'day') return 'day';
@@ -49,6 +31,7 @@ export function columnKind(header: string): ColumnKind {
   if (header === 'hour' || header === 'dateHour') return 'hour';
   if (MONEY_METRICS.has(header)) return 'money';
   if (COUNT_METRICS.has(header)) return 'count';
+  // Every other metric is a percentage or a ratio.
   if (/Ctr|Rate/.test(header)) return 'percent';
   return 'text';
 }
@@ -113,8 +96,12 @@ export function reportToSheetBlock(result: ReportResult, options: SheetBlockOpti
  * ("This action would increase the number of cells in the workbook above the limit of 10000000 cells").
  */
 export const SPREADSHEET_CELL_LIMIT = 10_000_000;
-/** A sheet Sheets inserts has 1,000 rows and 26 columns. */
+/** A sheet Sheets inserts has 1,000 rows. */
 export const NEW_SHEET_ROWS = 1000;
+/**
+ * A new Google Sheet has 26 columns, A to Z, and Sheets adds none for a formula's result: the width
+ * the default metrics, the dashboard and the picker's warning keep to.
+ */
 export const NEW_SHEET_COLUMNS = 26;
 
 export interface GridSize {

@@ -43,14 +43,37 @@ export function formatUtcHour(epochMs: number): string {
   return `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}${pad(d.getUTCHours())}`;
 }
 
-/** "2026-11-22": a day as messages show it, the way users write it (the API's yyyyMMdd is for requests). */
+/**
+ * "2026-11-22": a day as messages show it, the way users write it, and as the builder and the
+ * formulas take it (the API's yyyyMMdd is for requests).
+ */
 export function readableDay(day: CalendarDay): string {
   return `${pad(day.year, 4)}-${pad(day.month)}-${pad(day.day)}`;
 }
 
+/** The day of "yyyyMMdd" text (the API's days, a saved period's; an hour after it is ignored), unchecked. */
+export function compactDayOf(compact: string): CalendarDay {
+  return { year: Number(compact.slice(0, 4)), month: Number(compact.slice(4, 6)), day: Number(compact.slice(6, 8)) };
+}
+
+/** "2026-11-22" of "20261122". */
+export function dashedDay(compact: string): string {
+  return readableDay(compactDayOf(compact));
+}
+
+/** "20261122" of "2026-11-22" (a date field's value; a time after the day is dropped). */
+export function compactDay(dashed: string): string {
+  return dashed.slice(0, 10).replace(/-/g, '');
+}
+
+/** "2026-11-20 13:00": the UTC hour starting at (or containing) `epochMs`, as the builder and the formulas take it. */
+export function utcHourText(epochMs: number): string {
+  return `${readableDay(utcDayOf(epochMs))} ${pad(new Date(epochMs).getUTCHours())}:00`;
+}
+
 /** "2026-11-20 13:00 UTC": the UTC hour containing `epochMs`, as messages show it. */
 export function readableUtcHour(epochMs: number): string {
-  return `${readableDay(utcDayOf(epochMs))} ${pad(new Date(epochMs).getUTCHours())}:00 UTC`;
+  return `${utcHourText(epochMs)} UTC`;
 }
 
 /** "14:05:30 UTC" (or "2026-11-23 14:05:30 UTC" when not the same UTC day as `nowMs`), for "try again after ...". */
@@ -74,6 +97,16 @@ export function utcMidnightMs(day: CalendarDay): number {
 /** The calendar day `days` days after `day` (before it when negative). */
 export function addDays(day: CalendarDay, days: number): CalendarDay {
   return utcDayOf(utcMidnightMs(day) + days * MS_PER_DAY);
+}
+
+/** The "yyyyMMdd" day `days` days after that of `compact` (before it when negative). */
+export function dayAfter(compact: string, days: number): string {
+  return formatDay(addDays(compactDayOf(compact), days));
+}
+
+/** Days from a to b (b - a), of "yyyyMMdd" days. */
+export function daysBetween(a: string, b: string): number {
+  return Math.round((utcMidnightMs(compactDayOf(b)) - utcMidnightMs(compactDayOf(a))) / MS_PER_DAY);
 }
 
 /** Same calendar day `months` months earlier (clamped to the month's end), in UTC. */

@@ -7,13 +7,8 @@
  */
 import { parseFormula } from '../../../../dev/gas-host/formula';
 import type { PublisherSelection } from '../../../../src/core/api/publisher-list';
-import {
-  CHART_DAYS,
-  checkDashboardPublishers,
-  DASHBOARD_COLUMNS,
-  dashboardLayout,
-  type DashboardLayout,
-} from '../../../../src/core/builder/dashboard';
+import { CHART_DAYS, checkDashboardPublishers, dashboardLayout, type DashboardLayout } from '../../../../src/core/builder/dashboard';
+import { NEW_SHEET_COLUMNS } from '../../../../src/core/sheets/sheet-output';
 
 const P = '653e5ee6b140b03fae04134988786fe5';
 const G = '089ff7bee9730601caec5cca961a3cbe';
@@ -67,8 +62,8 @@ describe.each(selections)('the dashboard of %s', (_name, selection) => {
   const layout = layoutOf(selection);
 
   it('fits a new sheet of 26 columns', () => {
-    expect(layout.values.every((row) => row.length === DASHBOARD_COLUMNS)).toBe(true);
-    for (const box of boxes(layout)) expect([box.what, box.right <= DASHBOARD_COLUMNS]).toEqual([box.what, true]);
+    expect(layout.values.every((row) => row.length === NEW_SHEET_COLUMNS)).toBe(true);
+    for (const box of boxes(layout)) expect([box.what, box.right <= NEW_SHEET_COLUMNS]).toEqual([box.what, true]);
   });
 
   it('lets no result spill into another, into a label or under a chart', () => {
@@ -123,12 +118,12 @@ describe('what the dashboard says', () => {
   it('asks for the key figures of one publisher as ENGAGE_COMPARE of the last 7 days against the 7 before, the Total row alone', () => {
     const layout = layoutOf({ type: 'one', id: P });
     expect(layout.blocks[0]!.formula).toBe(
-      `=ENGAGE_COMPARE("${P}", TODAY()-7, TODAY()-1, "previous", "day", "revenue,rpmByPvs,totalPvs,paidCtrByPvs,viewabilityRate", , , 0, , , EngageRefresh)`,
+      `=ENGAGE_COMPARE("${P}",TODAY()-7,TODAY()-1,"previous","day","revenue,rpmByPvs,totalPvs,paidCtrByPvs,viewabilityRate","","",0,"","",EngageRefresh)`,
     );
     expect(layout.blocks[0]!.maxRows).toBe(2);
     expect(layout.values[0]![0]).toBe('Engage dashboard: Daily Planet');
     expect(layout.values[1]![0]).toMatch(/the last 7 days before today against the 7 days before them.*UTC days/);
-    expect(layout.blocks.map((b) => b.formula.match(/"([a-z,-]+)", "(revenue[^"]*)"/)?.slice(1))).toEqual([
+    expect(layout.blocks.map((b) => b.formula.match(/"([a-z,-]+)","(revenue[^"]*)"/)?.slice(1))).toEqual([
       ['day', 'revenue,rpmByPvs,totalPvs,paidCtrByPvs,viewabilityRate'],
       ['day', 'revenue,rpmByPvs'],
       ['country', 'revenue,rpmByPvs'],

@@ -1,9 +1,16 @@
 import {
   calendarDayInZone,
+  compactDay,
+  dashedDay,
+  dayAfter,
+  daysBetween,
   formatUtcHour,
   hourBoundMs,
   parseDateText,
+  readableDay,
+  readableUtcHour,
   subtractMonths,
+  utcHourText,
   zonedMidnightMs,
 } from '../../../../src/core/util/dates';
 
@@ -63,5 +70,29 @@ describe('subtractMonths', () => {
   it('keeps the day and clamps to the end of a shorter month', () => {
     expect(subtractMonths({ year: 2026, month: 11, day: 22 }, 12)).toEqual({ year: 2025, month: 11, day: 22 });
     expect(subtractMonths({ year: 2024, month: 3, day: 31 }, 1)).toEqual({ year: 2024, month: 2, day: 29 });
+  });
+});
+
+describe('days as text', () => {
+  it('writes a day yyyy-MM-dd from a calendar day or from yyyyMMdd, and back', () => {
+    expect(readableDay({ year: 2026, month: 3, day: 7 })).toBe('2026-03-07');
+    expect(dashedDay('20260307')).toBe('2026-03-07');
+    expect(dashedDay('2026030713')).toBe('2026-03-07');
+    expect(compactDay('2026-03-07')).toBe('20260307');
+    expect(compactDay('2026-03-07 13:00')).toBe('20260307');
+  });
+
+  it('writes the UTC hour as the builder takes it, and as messages show it', () => {
+    const at = Date.UTC(2026, 10, 20, 13, 45);
+    expect(utcHourText(at)).toBe('2026-11-20 13:00');
+    expect(readableUtcHour(at)).toBe('2026-11-20 13:00 UTC');
+  });
+
+  it('counts and moves yyyyMMdd days across months, years and 29 February', () => {
+    expect(daysBetween('20260301', '20260307')).toBe(6);
+    expect(daysBetween('20240228', '20240301')).toBe(2);
+    expect(daysBetween('20261231', '20261201')).toBe(-30);
+    expect(dayAfter('20240228', 1)).toBe('20240229');
+    expect(dayAfter('20260101', -1)).toBe('20251231');
   });
 });
