@@ -195,6 +195,56 @@ describe('ENGAGE_COMPARE over several publishers', () => {
   });
 });
 
+describe('the row limit of a comparison of several publishers', () => {
+  it('keeps maxRows rows of each publisher alike in the formula, Run to sheet and the refresh of a saved comparison', () => {
+    const formula = h.host.evaluateFormula(
+      newSheet(),
+      'A1',
+      '=ENGAGE_COMPARE("all", "2026-11-01", "2026-11-07", "previous", "country", "revenue", , , 2)',
+      { user: OWNER },
+    ).values as Cell[][];
+    const runSheet = newSheet();
+    call(
+      'runReportToSheet',
+      {
+        kind: 'main',
+        entityId: 'all',
+        fromDate: '2026-11-01',
+        toDate: '2026-11-07',
+        compareWith: 'previous',
+        breakdowns: ['country'],
+        metrics: ['revenue'],
+        maxRows: 2,
+      },
+      { type: 'existingSheet', sheetName: runSheet },
+      'cmp-rows-1',
+    );
+    const saved = call<{ reports: Array<{ id: string; name: string }> }>('saveSchedule', {
+      name: 'Two countries a publisher',
+      kind: 'main',
+      entityId: 'all',
+      period: { type: 'fixed', fromDate: '20261101', toDate: '20261107' },
+      compareWith: 'previous',
+      breakdowns: ['country'],
+      metrics: ['revenue'],
+      maxRows: 2,
+      target: { sheetName: 'Saved two a publisher', cell: 'A1' },
+      schedule: { every: 'day', hour: 6 },
+    });
+    type List = { list: { reports: Array<{ id: string; status: { rows?: number } }> } };
+    const id = saved.reports.find((r) => r.name === 'Two countries a publisher')!.id;
+    expect(call<List>('runScheduleNow', id).list.reports.find((r) => r.id === id)!.status.rows).toBe(3 * 2);
+    const savedValues = h.host.getValues('Saved two a publisher') as Cell[][];
+    // Two rows of each publisher (each has more countries than that), then the Total row.
+    const perPublisher = (values: Cell[][]) => PUBLISHERS.map((p) => values.filter((row) => row[0] === p).length);
+    expect(perPublisher(formula)).toEqual([2, 2, 2]);
+    expect(perPublisher(savedValues)).toEqual([2, 2, 2]);
+    const cut = (values: Cell[][]) => values.slice(0, formula.length).map((row) => row.slice(0, formula[0]!.length));
+    expect(cut(savedValues)).toEqual(formula);
+    expect(cut(h.host.getValues(runSheet) as Cell[][])).toEqual(formula);
+  });
+});
+
 describe('a failing publisher in a comparison of several', () => {
   it('fails the formula, Run to sheet and a scheduled refresh with a message naming it, and writes nothing', async () => {
     const failure = new RegExp(`^Publisher 'Gotham Gazette' \\(${MEDIUM_PUBLISHER_ID}\\): Engage answered with an error \\(HTTP 500`);
