@@ -106,7 +106,6 @@ export { WEEKDAYS, type Schedule, type Weekday } from './schedules/schedule';
 export {
   builderRequestOfSaved,
   describePeriod,
-  periodForPreset,
   type PeriodChoice,
   savedReportFromBuilder,
   schedulePeriod,
