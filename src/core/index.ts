@@ -101,7 +101,13 @@ export type { RefreshSummary } from './schedules/refresh-runner';
 export { SavedReportStore } from './schedules/saved-report-store';
 export { incrementalProblem, type SavedReportInput } from './schedules/saved-reports';
 export { WEEKDAYS, type Schedule, type Weekday } from './schedules/schedule';
-export { builderRequestOfSaved, describePeriod, periodForPreset, savedReportFromBuilder } from './schedules/schedule-draft';
+export {
+  builderRequestOfSaved,
+  describePeriod,
+  type PeriodChoice,
+  savedReportFromBuilder,
+  schedulePeriod,
+} from './schedules/schedule-draft';
 export { OWNER_ID_KEY, ScheduleService, TRIGGERS_PER_USER, type ScheduleList, type ScheduleView } from './schedules/schedule-service';
 
 export { EngageAddon, type AddonDeps } from './addon/engage-addon';

@@ -3,7 +3,8 @@
  * report built in the Report tab is saved to a schedule through its Schedule section, the Schedules
  * tab lists it with its status (every time on the spreadsheet's clock, named, and a next run never in
  * the past), its schedule is edited, and so is the report itself (publisher, period, breakdowns,
- * filters, metrics) in the builder; it is run now (the data lands in the grid), a cell of its block
+ * filters, metrics) in the builder, which keeps a saved period no preset matches until the period is
+ * changed there; it is run now (the data lands in the grid), a cell of its block
  * leads back to it, it is paused, and deleted after an in-page confirmation; the user's hourly
  * trigger comes and goes with it.
  */
@@ -196,6 +197,55 @@ describe('scheduled refresh from the sidebar', () => {
         target: { sheetName: 'Scheduled', cell: 'B2' },
       }),
     ]);
+    await sidebar.locator('#report-stop-editing').click();
+    await sidebar.locator('#tab-schedules').click();
+  });
+
+  it('keeps a saved period no preset matches when the report is changed in the builder, until the period is changed there', async () => {
+    const { sidebar } = b;
+    // A period the builder offers no preset for: the 10 days before today (saved through the server, as an older sidebar or a script might).
+    const view = (listed() as unknown as { reports: Array<{ id: string; definition: Record<string, unknown> }> }).reports[0]!;
+    const tenDays = { type: 'lastDays', days: 10, endingYesterday: true };
+    b.playground.host.call('updateSchedule', [view.id, { ...view.definition, period: tenDays }], { user: b.playground.user });
+    await sidebar.locator('#tab-report').click();
+    await sidebar.locator('#tab-schedules').click();
+    const item = sidebar.locator('article.schedule');
+    await eventually(async () =>
+      expect(await item.locator('.schedule-summary').innerText()).toContain('the 10 days before today (UTC days)'),
+    );
+    await item.getByRole('button', { name: 'Edit' }).click();
+    await item.getByRole('button', { name: 'Change the report (publisher, period, breakdowns, filters, metrics)' }).click();
+    await eventually(async () => expect(await sidebar.locator('#tab-report').getAttribute('aria-selected')).toBe('true'));
+    // The builder shows its days now as a custom range; the Schedule section still says it rolls.
+    await eventually(async () => expect(await sidebar.locator('#report-preset').inputValue()).toBe('custom'));
+    // Another change to the report, not to its period: the order of the rows.
+    expect(await sidebar.locator('#report-order').inputValue()).toBe('asc');
+    await sidebar.locator('#report-order').selectOption('desc');
+    await sidebar.locator('#save-schedule').click();
+    await eventually(async () => expect(await sidebar.locator('#schedule-form').isVisible()).toBe(true));
+    expect(await sidebar.locator('#schedule-period').innerText()).toBe('the 10 days before today (UTC days).');
+    await sidebar.locator('#schedule-save').click();
+    await eventually(async () =>
+      expect(await sidebar.locator('#schedule-outcome .notice-success').innerText()).toContain(
+        'Saved “Revenue every 6 hours”: every 6 hours (Europe/Berlin), the 10 days before today (UTC days), into Scheduled!B2.',
+      ),
+    );
+    expect(savedDefinitions()).toEqual([expect.objectContaining({ sort: 'day desc', period: tenDays })]);
+
+    // A period changed in the builder is the builder's: other custom days (the last 4 of the 10) are saved as those days.
+    const to = await sidebar.locator('#report-to').inputValue();
+    const from = new Date(Date.parse(`${to}T00:00:00Z`) - 3 * 86_400_000).toISOString().slice(0, 10);
+    await sidebar.locator('#report-from').fill(from);
+    await sidebar.locator('#report-from').dispatchEvent('change');
+    await sidebar.locator('#save-schedule').click();
+    await eventually(async () => expect(await sidebar.locator('#schedule-form').isVisible()).toBe(true));
+    expect(await sidebar.locator('#schedule-period').innerText()).toBe(`${from} to ${to}, always the same days.`);
+    await sidebar.locator('#schedule-save').click();
+    await eventually(async () =>
+      expect(savedDefinitions()).toEqual([
+        expect.objectContaining({ period: { type: 'fixed', fromDate: from.replace(/-/g, ''), toDate: to.replace(/-/g, '') } }),
+      ]),
+    );
     await sidebar.locator('#report-stop-editing').click();
     await sidebar.locator('#tab-schedules').click();
   });

@@ -7,8 +7,9 @@
  * - the sidebar's Run to sheet of "All publishers" with "Compare with" writes the same table;
  * - one failing publisher fails the formula, Run to sheet and a scheduled refresh of a saved
  *   comparison with a message naming it, and nothing is written: the previous data stays;
- * - a saved comparison of all publishers in small pages keeps every publisher within its own 30
- *   requests a minute by the emulator's arrival clock, both periods counted together, with zero 429s.
+ * - a saved comparison of all publishers in small pages is refreshed at every hourly run, each
+ *   publisher within its own 30 requests a minute by the emulator's arrival clock, both periods
+ *   counted together, with zero 429s.
  */
 import { OWNER, type AddonHarness } from '../support/addon-host';
 import { BIG_PUBLISHER_ID, DEMO_USER, HOSTILE_PUBLISHER_ID, MEDIUM_PUBLISHER_ID, TOKEN_HEADER } from '../support/emulator';
@@ -194,6 +195,56 @@ describe('ENGAGE_COMPARE over several publishers', () => {
   });
 });
 
+describe('the row limit of a comparison of several publishers', () => {
+  it('keeps maxRows rows of each publisher alike in the formula, Run to sheet and the refresh of a saved comparison', () => {
+    const formula = h.host.evaluateFormula(
+      newSheet(),
+      'A1',
+      '=ENGAGE_COMPARE("all", "2026-11-01", "2026-11-07", "previous", "country", "revenue", , , 2)',
+      { user: OWNER },
+    ).values as Cell[][];
+    const runSheet = newSheet();
+    call(
+      'runReportToSheet',
+      {
+        kind: 'main',
+        entityId: 'all',
+        fromDate: '2026-11-01',
+        toDate: '2026-11-07',
+        compareWith: 'previous',
+        breakdowns: ['country'],
+        metrics: ['revenue'],
+        maxRows: 2,
+      },
+      { type: 'existingSheet', sheetName: runSheet },
+      'cmp-rows-1',
+    );
+    const saved = call<{ reports: Array<{ id: string; name: string }> }>('saveSchedule', {
+      name: 'Two countries a publisher',
+      kind: 'main',
+      entityId: 'all',
+      period: { type: 'fixed', fromDate: '20261101', toDate: '20261107' },
+      compareWith: 'previous',
+      breakdowns: ['country'],
+      metrics: ['revenue'],
+      maxRows: 2,
+      target: { sheetName: 'Saved two a publisher', cell: 'A1' },
+      schedule: { every: 'day', hour: 6 },
+    });
+    type List = { list: { reports: Array<{ id: string; status: { rows?: number } }> } };
+    const id = saved.reports.find((r) => r.name === 'Two countries a publisher')!.id;
+    expect(call<List>('runScheduleNow', id).list.reports.find((r) => r.id === id)!.status.rows).toBe(3 * 2);
+    const savedValues = h.host.getValues('Saved two a publisher') as Cell[][];
+    // Two rows of each publisher (each has more countries than that), then the Total row.
+    const perPublisher = (values: Cell[][]) => PUBLISHERS.map((p) => values.filter((row) => row[0] === p).length);
+    expect(perPublisher(formula)).toEqual([2, 2, 2]);
+    expect(perPublisher(savedValues)).toEqual([2, 2, 2]);
+    const cut = (values: Cell[][]) => values.slice(0, formula.length).map((row) => row.slice(0, formula[0]!.length));
+    expect(cut(savedValues)).toEqual(formula);
+    expect(cut(h.host.getValues(runSheet) as Cell[][])).toEqual(formula);
+  });
+});
+
 describe('a failing publisher in a comparison of several', () => {
   it('fails the formula, Run to sheet and a scheduled refresh with a message naming it, and writes nothing', async () => {
     const failure = new RegExp(`^Publisher 'Gotham Gazette' \\(${MEDIUM_PUBLISHER_ID}\\): Engage answered with an error \\(HTTP 500`);
@@ -269,10 +320,11 @@ describe('the rate limit of each publisher in a comparison of all, by the emulat
     await rated?.close();
   });
 
-  it('refreshes a saved comparison of all publishers, 60 pages each over both periods, with zero 429s and at most 30 a minute each', async () => {
+  it('refreshes a saved comparison of all publishers at every trigger run, 60 pages each over both periods, zero 429s, 30 a minute each', async () => {
     rated = await startScheduledAddon(START, { maxRows: 1000 }, JITTERY_NETWORK);
     rated.signIn();
-    // The 30 days before today by day and platform, against the 30 before: 90 rows a period, 3 a page.
+    // The 30 days before today by day and platform, against the 30 before: 90 rows a period, 3 a page;
+    // 180 requests a refresh, more than one budget of 30 a minute could carry in a run's fetch time.
     rated.host.call(
       'saveSchedule',
       [
@@ -285,13 +337,24 @@ describe('the rate limit of each publisher in a comparison of all, by the emulat
           breakdowns: ['day', 'platform'],
           pageSize: 3,
           target: { sheetName: 'Compared', cell: 'A1' },
-          schedule: { every: 'day', hour: 6 },
+          schedule: { every: 'hour' },
         },
       ],
       { user: OWNER },
     );
     await rated.emulator.clearRequests();
-    const run = nextTriggerRun(rated);
+    const lastSuccess = () =>
+      (rated!.host.call('listSchedules', [], { user: OWNER }) as { reports: Array<{ status: { lastSuccess?: string } }> }).reports[0]!
+        .status.lastSuccess;
+    const runs: Array<{ startedAt: number; refreshedAt: number; requests: number; minutes: number }> = [];
+    let logged = 0;
+    for (let i = 0; i < 3; i++) {
+      const startedAt = Math.min(...rated.host.triggers.map((t) => t.nextRunAt ?? Infinity));
+      const run = nextTriggerRun(rated);
+      const all = await rated.emulator.reportRequests();
+      runs.push({ startedAt, refreshedAt: Date.parse(lastSuccess() ?? ''), requests: all.length - logged, minutes: run.minutes });
+      logged = all.length;
+    }
     const requests = await rated.emulator.reportRequests();
     const summary = PUBLISHERS.map((id) => {
       const list = requests.filter((r) => r.query.entityId === id);
@@ -303,10 +366,17 @@ describe('the rate limit of each publisher in a comparison of all, by the emulat
       };
     });
     console.log(
-      `a saved comparison of all publishers, pages of 3 rows: ${JSON.stringify(summary)}; ${run.minutes.toFixed(2)} virtual minutes`,
+      `a saved comparison of all publishers refreshed hourly, pages of 3 rows: ${JSON.stringify(
+        runs.map((r) => ({ requests: r.requests, minutes: Number(r.minutes.toFixed(2)) })),
+      )}; ${JSON.stringify(summary)}`,
     );
+    // Every run refreshed it (its last success is that run's), with both periods of every publisher.
+    for (const run of runs) {
+      expect(run.refreshedAt).toBeGreaterThanOrEqual(run.startedAt);
+      expect(run.requests).toBe(3 * 2 * Math.ceil(90 / 3));
+    }
     for (const p of summary) {
-      expect(p.requests).toBe(2 * Math.ceil(90 / 3));
+      expect(p.requests).toBe(3 * 2 * Math.ceil(90 / 3));
       expect(p.refused).toBe(0);
       expect(p.mostInAMinute).toBeLessThanOrEqual(30);
     }

@@ -5,7 +5,8 @@
  *   and name, with totals from the publishers' sums (rates recomputed, not summed);
  * - no publisher gets more than 30 requests in any minute by the emulator's arrival clock, while the
  *   publishers are fetched in parallel (batches that mix them), so three publishers take the time of
- *   one, not three;
+ *   one, not three; a saved report of all publishers is refreshed at every hourly run, each publisher's
+ *   own budget checked, not one budget named "all";
  * - one failing publisher fails a formula with a message naming it, and Run to sheet and a scheduled
  *   refresh write nothing: the previous data stays;
  * - a default report of all publishers still fits a new 26-column sheet.
@@ -308,5 +309,65 @@ describe('the rate limit of each publisher, by the emulator arrival clock', () =
     const mixed = [...batches.values()].filter((ids) => ids.size > 1);
     console.log(`${batches.size} fetch calls, ${mixed.length} of them with pages of several publishers`);
     expect(mixed.length).toBeGreaterThan(1);
+  });
+
+  it('refreshes a saved report of all publishers at every trigger run, 60 pages each, each publisher within its own budget', async () => {
+    h = await startScheduledAddon(START, { maxRows: 1000 }, JITTERY_NETWORK);
+    h.signIn();
+    // The 40 days before today by day and platform: 120 rows a publisher, 2 a page: 60 requests each, 180 in all,
+    // more than one budget of 30 a minute could carry in the run's fetch time, and well within three.
+    call('saveSchedule', {
+      name: 'All publishers hourly',
+      kind: 'main',
+      entityId: 'all',
+      period: { type: 'lastDays', days: 40, endingYesterday: true },
+      breakdowns: ['day', 'platform'],
+      pageSize: 2,
+      target: { sheetName: 'Hourly', cell: 'A1' },
+      schedule: { every: 'hour' },
+    });
+    type Status = { lastSuccess?: string; rows?: number };
+    const status = () => call<{ reports: Array<{ status: Status }> }>('listSchedules').reports[0]!.status;
+    await h.emulator.clearRequests();
+    const runs: Array<{ requests: number; minutes: number; refreshedAt?: number; startedAt: number }> = [];
+    let logged = 0;
+    for (let i = 0; i < 3; i++) {
+      const startedAt = Math.min(...h.host.triggers.map((t) => t.nextRunAt ?? Infinity));
+      const run = nextTriggerRun(h);
+      const all = await h.emulator.reportRequests();
+      runs.push({
+        requests: all.length - logged,
+        minutes: run.minutes,
+        startedAt,
+        ...(status().lastSuccess ? { refreshedAt: Date.parse(status().lastSuccess!) } : {}),
+      });
+      logged = all.length;
+    }
+    const requests = await requestsByPublisher();
+    const summary = PUBLISHERS.map((id) => {
+      const list = requests.get(id) ?? [];
+      return {
+        id: id.slice(0, 6),
+        requests: list.length,
+        refused: list.filter((r) => r.status === 429).length,
+        mostInAMinute: mostInAnyMinute(list.map((r) => r.time)),
+      };
+    });
+    console.log(
+      `a saved report of all publishers refreshed hourly, pages of 2 rows: ${JSON.stringify(runs.map((r) => ({ requests: r.requests, minutes: Number(r.minutes.toFixed(2)) })))}; ${JSON.stringify(summary)}`,
+    );
+    // Each run refreshed it (its success is that run's), with every publisher's 60 pages.
+    for (const run of runs) {
+      expect(run.refreshedAt).toBeGreaterThanOrEqual(run.startedAt);
+      expect(run.requests).toBe(3 * 60);
+    }
+    for (const p of summary) {
+      expect(p.requests).toBe(3 * 60);
+      expect(p.refused).toBe(0);
+      expect(p.mostInAMinute).toBeLessThanOrEqual(30);
+    }
+    expect(rowsByPublisher((h.host.getValues('Hourly') as Cell[][]).filter((row) => row[0] !== ''))).toEqual(
+      new Map(PUBLISHERS.map((id) => [id, 120])),
+    );
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The Schedule section, opened by "Save to schedule": a name, the period each refresh covers (the
- * builder's preset as it moves with time), how often, the sheet and first cell, and the incremental
+ * builder's preset as it moves with time; a saved report being edited keeps its own period until the
+ * period is changed in the builder), how often, the sheet and first cell, and the incremental
  * option where the report allows it. It is its own form, so Enter saves it rather than running the
  * report. The period, the incremental rule and the saved report's shape come from the core
  * (schedule-draft.ts, saved-reports.ts); the server validates the saved report again.
@@ -13,10 +14,11 @@ import {
   describePeriod,
   incrementalProblem,
   type Period,
-  periodForPreset,
+  type PeriodChoice,
   REPORT_SPECS,
   type SavedReportInput,
   savedReportFromBuilder,
+  schedulePeriod,
 } from '../../../src/core';
 import { el, field, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';
@@ -74,8 +76,8 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
   const growing = el('input', { type: 'checkbox', id: 'schedule-growing' });
   const growingBox = el('label', { class: 'check', for: 'schedule-growing' }, growing, 'Extend to today at each refresh');
   const how = scheduleFields('schedule', undefined, ctx.state()?.timeZone);
-  /** The saved report being edited, whose definition the section changes. */
-  let editing: { id: string; definition: SavedReportInput } | undefined;
+  /** The saved report being edited, whose definition the section changes, and the period choice it opened with. */
+  let editing: { id: string; definition: SavedReportInput; shown: PeriodChoice } | undefined;
   const sheet = el('input', { type: 'text', id: 'schedule-sheet', maxlength: 100, autocomplete: 'off' });
   const cell = el('input', { type: 'text', id: 'schedule-cell', maxlength: 10, placeholder: 'A1', autocomplete: 'off' });
   const incremental = el('input', { type: 'checkbox', id: 'schedule-incremental' });
@@ -86,10 +88,19 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
   /** Custom ranges only in the general report: the hourly ones refresh a rolling window. */
   const customRange = () => source.choice().kind === 'main' && source.preset() === 'custom';
 
-  /** The period the saved report refreshes: the builder's preset as it moves with time. */
+  /** The builder's period as it stands: the report type, the preset, a custom range and whether it grows. */
+  function periodChoice(): PeriodChoice {
+    const choice: PeriodChoice = { kind: source.choice().kind, preset: source.preset() };
+    if (customRange()) choice.custom = { ...source.customDays(), growing: growing.checked };
+    return choice;
+  }
+
+  /**
+   * The period the saved report refreshes: the builder's preset as it moves with time; a saved report
+   * being edited keeps its own until its period is changed in the builder.
+   */
   function period(): Period {
-    const custom = customRange() ? { ...source.customDays(), growing: growing.checked } : undefined;
-    return periodForPreset(source.choice().kind, source.preset(), custom);
+    return schedulePeriod(periodChoice(), editing ? { period: editing.definition.period, shown: editing.shown } : undefined);
   }
 
   /** The period's sentence, the "extend to today" choice of a custom range, and the incremental option where allowed. */
@@ -172,7 +183,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       const list = editing ? await ctx.server.updateSchedule(editing.id, report) : await ctx.server.saveSchedule(report);
       const saved = [...list.reports].reverse().find((r) => r.mine && r.name === report.name);
       close();
-      if (editing) editing = { id: editing.id, definition: report };
+      if (editing) editing = { id: editing.id, definition: report, shown: periodChoice() };
       else name.value = '';
       replaceChildren(
         outcome,
@@ -222,10 +233,11 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     },
     close,
     edit(id, definition, grows) {
-      editing = { id, definition };
       name.value = definition.name;
       how.set(definition.schedule);
       growing.checked = grows;
+      // The builder shows the saved report's period now (builder.ts edit() set it before this).
+      editing = { id, definition, shown: periodChoice() };
       incremental.checked = definition.incremental === true;
       save.textContent = 'Save changes';
       toggle.textContent = 'Edit schedule';

@@ -1,13 +1,13 @@
 /**
  * Comparisons in the add-on's use cases (the ENGAGE_COMPARE formula, "Run to sheet" and "Insert
  * formula" of a comparison built in the sidebar): the two requests validated by the session, which
- * also checks each address fits what URL Fetch sends, and the table options that follow from them.
+ * also checks each address fits what URL Fetch sends. The table options that follow from them are
+ * compare-table.ts's compareTableOptions, which a saved comparison's refresh takes too.
  */
 import { buildComparison, type Comparison } from '../api/compare-periods';
 import type { ReportInput } from '../api/report-request';
 import { toReportInput } from '../builder/builder-request';
 import { requestedComparison } from '../builder/compare-request';
-import type { CompareTableOptions } from '../sheets/compare-table';
 import type { EngageSession } from './session';
 
 /** A comparison of the general report, checked before anything is sent. */
@@ -20,8 +20,4 @@ export function builderComparison(session: EngageSession, timeZone: string, requ
   const { input } = toReportInput(request);
   const compareWith = requestedComparison(request);
   return compareWith === undefined ? undefined : checkedComparison(session, timeZone, input, compareWith);
-}
-
-export function compareTableOptions(comparison: Comparison, timeZone: string): CompareTableOptions {
-  return { metrics: comparison.metrics, currentRange: comparison.currentRange, earlierRange: comparison.earlierRange, timeZone };
 }

@@ -18,12 +18,12 @@ import {
   type RecommendationsDeps,
   type RecommendationsPreview,
 } from '../recommendations/recommendations';
-import { buildCompareTable } from '../sheets/compare-table';
+import { buildCompareTable, compareTableOptions } from '../sheets/compare-table';
 import { lookupTable } from '../sheets/lookup-table';
 import { reportResultToTable, tableToValues } from '../sheets/report-table';
 import { LOOKUPS, type LookupKind, type ReportKind } from '../spec';
 import { hashText } from '../util/hash';
-import { checkedComparison, compareTableOptions } from './comparisons';
+import { checkedComparison } from './comparisons';
 import { FormulaCache, RESULT_TTL_SECONDS } from './formula-cache';
 import { EngageSession, type SessionDeps } from './session';
 
@@ -119,9 +119,7 @@ export class EngageAddon {
     ];
     return this.results.computeOnce(identity, RESULT_TTL_SECONDS.main, options.deadlineAtMs, (fetchByMs) => {
       const [now, before] = engage.runTogether([current, earlier], { deadlineAtMs: fetchByMs });
-      const tableOptions = compareTableOptions(comparison, this.deps.timeZone);
-      if (options.maxRows !== undefined) tableOptions.maxRows = options.maxRows;
-      return tableToValues(buildCompareTable(now!, before!, tableOptions));
+      return tableToValues(buildCompareTable(now!, before!, compareTableOptions(comparison, this.deps.timeZone, options.maxRows)));
     });
   }
 

@@ -19,8 +19,8 @@ import { reportColumnCount } from '../sheets/report-table';
 import { reportToSheetBlock } from '../sheets/sheet-output';
 import type { ReportResult } from '../api/paging';
 import { compareFormula } from '../builder/compare-request';
-import { compareColumnCount, compareToSheetBlock } from '../sheets/compare-table';
-import { builderComparison, compareTableOptions } from './comparisons';
+import { compareColumnCount, compareTableOptions, compareToSheetBlock } from '../sheets/compare-table';
+import { builderComparison } from './comparisons';
 import { formatCount } from '../util/text';
 import { reportAtCell, type ReportAtCell } from './report-at-cell';
 import { StoreSnapshot } from './store-snapshot';
@@ -152,8 +152,7 @@ export class SidebarReports {
       let result: ReportResult | undefined;
       if (comparison) {
         const [now, before] = this.deps.session.signedIn().runTogether([comparison.current, comparison.earlier], fetch);
-        const rows = maxRows !== undefined ? { maxRows } : {};
-        block = compareToSheetBlock(now!, before!, { ...compareTableOptions(comparison, this.deps.timeZone), ...money, ...rows });
+        block = compareToSheetBlock(now!, before!, { ...compareTableOptions(comparison, this.deps.timeZone, maxRows), ...money });
         pages = now!.pagesFetched + before!.pagesFetched;
       } else {
         result = this.deps.session.signedIn().runReport(query, { ...fetch, ...(maxRows !== undefined ? { maxRows } : {}) });

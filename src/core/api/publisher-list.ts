@@ -89,6 +89,15 @@ export function publisherSelection(entityId: unknown): PublisherSelection {
   return { type: 'list', ids };
 }
 
+/**
+ * Whether an entityId text selects several publishers ("all" or a list), as publisherSelection reads
+ * it, without checking the list: a report of several spends each publisher's own rate budget.
+ */
+export function selectsSeveral(entityId: string): boolean {
+  const text = entityId.trim();
+  return text.toLowerCase() === ALL_PUBLISHERS || text.includes(',');
+}
+
 /** The entityId text of a selection: the ID, the IDs joined with commas, or "all". */
 export function selectionText(selection: PublisherSelection): string {
   if (selection.type === 'one') return selection.id;

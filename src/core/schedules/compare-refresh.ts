@@ -1,13 +1,14 @@
 /**
  * The scheduled refresh of a saved comparison: the saved report's period at this refresh, the earlier
  * period its compareWith names ("previous" and "year" move with the period; a custom one stays), both
- * fetched together and whole, and the comparison's block (compare-table.ts). A rate budget that runs
+ * fetched together and whole, and the comparison's block (compare-table.ts) with the report's row
+ * limit, as Run to sheet and ENGAGE_COMPARE write it. A rate budget that runs
  * out fails the whole refresh as the runner expects (a local RateLimitError), so the sheet keeps its
  * previous data and the report waits for the next run.
  */
 import { buildComparison } from '../api/compare-periods';
 import type { SheetBlock } from '../ports';
-import { compareToSheetBlock } from '../sheets/compare-table';
+import { compareTableOptions, compareToSheetBlock } from '../sheets/compare-table';
 import type { RefreshSummary, ReportSource } from './refresh-runner';
 import { reportInputOf, type SavedReport } from './saved-reports';
 
@@ -34,10 +35,7 @@ export function comparisonBlock(
   const { results, requests } = source.runTogether([comparison.current, comparison.earlier], { deadlineAtMs: options.deadlineAtMs });
   summary.requests += requests;
   const block = compareToSheetBlock(results[0]!, results[1]!, {
-    metrics: comparison.metrics,
-    currentRange: comparison.currentRange,
-    earlierRange: comparison.earlierRange,
-    timeZone: options.timeZone,
+    ...compareTableOptions(comparison, options.timeZone, report.maxRows),
     totals: options.totals,
     ...(options.currencyCode ? { currencyCode: options.currencyCode } : {}),
     ...(options.decDigits !== undefined ? { decDigits: options.decDigits } : {}),

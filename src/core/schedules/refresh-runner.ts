@@ -2,8 +2,9 @@
  * The scheduled refresh: one hourly trigger per user per document runs this over the saved reports
  * that user owns. It refreshes what is due in a fair order (longest overdue first, publishers taking
  * turns) under the shared rate limiter, the same budget formulas and sidebar runs spend; it starts no
- * report it cannot finish before its fetch deadline, well inside Apps Script's 6-minute limit, and
- * leaves the rest for the next run, first in line. A report is due once per schedule slot, so it is
+ * report it cannot finish before its fetch deadline (of a report of several publishers, it sends no
+ * more than the first pages, each publisher's own budget deciding), well inside Apps Script's
+ * 6-minute limit, and leaves the rest for the next run, first in line. A report is due once per schedule slot, so it is
  * never refreshed twice in one window.
  *
  * Near the user's daily URL Fetch quota (80% of it: the rest is kept for formulas and the sidebar) a
@@ -30,6 +31,7 @@ import type { ReportKind } from '../spec';
 import { wallTimeInZone } from '../util/dates';
 import { resolvePeriod } from './period';
 import { comparisonBlock } from './compare-refresh';
+import { selectsSeveral } from '../api/publisher-list';
 import type { SavedReportStore } from './saved-report-store';
 
 /** What the runner needs from the API side: the owner's signed-in client and the shared budget. */
@@ -41,7 +43,7 @@ export interface ReportSource {
   run(query: ReportQuery, options: { deadlineAtMs: number; maxRows?: number }): { result: ReportResult; requests: number };
   /** Every page of reports of one publisher together (a comparison's two periods), all or nothing, and the requests it took. */
   runTogether(queries: readonly ReportQuery[], options: { deadlineAtMs: number }): { results: ReportResult[]; requests: number };
-  /** Earliest time `requests` report requests for the publisher fit the shared budget. */
+  /** Earliest time `requests` report requests for the publisher (one, never "all" or a list) fit the shared budget. */
   budgetFreeAtMs(entityId: string, requests: number): number;
   /** Whether `requests` more URL fetches leave the share of the daily quota kept for the user's formulas. */
   fetchRoomFor(requests: number): boolean;
@@ -205,11 +207,14 @@ export class RefreshRunner {
     const startMs = clock.now();
     const status = store.status(report.id);
     if (status.runningUntilMs !== undefined && status.runningUntilMs > startMs) return 'busy';
-    // Would its requests fit the budget before the deadline? Ask before sending anything.
+    // Would its requests fit the budget before the deadline? Ask before sending anything. A report of
+    // several publishers spends each publisher's own budget, which no one scope named after its
+    // entityId holds: its first pages show what each publisher needs, and the paging sends nothing
+    // more unless every publisher's pages fit (multi-paging.ts), else the run defers it below.
     const expected = Math.max(1, status.requests ?? 1);
     if (
       startMs >= deadlineAtMs ||
-      source.budgetFreeAtMs(report.entityId, expected) > deadlineAtMs ||
+      (!selectsSeveral(report.entityId) && source.budgetFreeAtMs(report.entityId, expected) > deadlineAtMs) ||
       (status.requests === undefined && this.outOfBudget.has(report.entityId))
     ) {
       this.outOfBudget.add(report.entityId);

@@ -48,6 +48,31 @@ export function periodForPreset(
   return { type: 'fixed', fromDate, toDate: compactDay(custom?.toDate ?? '') };
 }
 
+/** What the builder shows of a period: the report type, the preset, and a custom range with its growing choice. */
+export interface PeriodChoice {
+  kind: ReportKind;
+  preset: DatePreset;
+  /** The custom range as typed ("yyyy-MM-dd"), when the general report's preset is custom. */
+  custom?: { fromDate: string; toDate: string; growing?: boolean };
+}
+
+function sameChoice(a: PeriodChoice, b: PeriodChoice): boolean {
+  const custom = (c: PeriodChoice) => (c.custom ? [c.custom.fromDate, c.custom.toDate, c.custom.growing === true] : null);
+  return a.kind === b.kind && a.preset === b.preset && JSON.stringify(custom(a)) === JSON.stringify(custom(b));
+}
+
+/**
+ * The period "Save to schedule" saves for the builder's choice. While a saved report is edited, its
+ * own period stays as long as the builder still shows the choice the report opened with: a period no
+ * preset matches ("the 10 days before today", "the last 6 hours") opens as its days now, a custom
+ * range, which saved as such would become those fixed days. Once the period is changed in the
+ * builder, the builder's choice is saved.
+ */
+export function schedulePeriod(choice: PeriodChoice, kept?: { period: Period; shown: PeriodChoice }): Period {
+  if (kept && sameChoice(kept.shown, choice)) return kept.period;
+  return periodForPreset(choice.kind, choice.preset, choice.custom);
+}
+
 /** What a saved period covers at each refresh, in words ("the 7 days before today (UTC days)"). */
 export function describePeriod(period: Period): string {
   switch (period.type) {
@@ -116,7 +141,8 @@ function builderDate(compact: string): string {
 /**
  * A saved report as the builder shows it, to change the report itself: the request (its dates those
  * of the period now) with the preset the period moves as, and whether a custom range grows to today.
- * A "last N days" the presets do not offer becomes its days now, as a custom range.
+ * A "last N days" the presets do not offer becomes its days now, as a custom range; saving it again
+ * keeps the saved period unless the period is changed in the builder (schedulePeriod).
  */
 export function builderRequestOfSaved(report: SavedReportInput, nowMs: number): { request: BuilderRequest; growing: boolean } {
   const { fromDate, toDate } = resolvePeriod(report.period, nowMs);

@@ -13,7 +13,7 @@
  * publisher too: each publisher's rows together, in the publishers' order, `maxRows` a publisher,
  * and its totals are the publishers' combined sums of each period (publisher-totals.ts).
  */
-import { type DayRange, monthsBetween } from '../api/compare-periods';
+import { type Comparison, type DayRange, monthsBetween } from '../api/compare-periods';
 import { dashedDay, dayAfter, daysBetween } from '../util/dates';
 import type { ReportResult } from '../api/paging';
 import { PUBLISHER_BREAKDOWN } from '../api/publisher-list';
@@ -39,6 +39,21 @@ export interface CompareTableOptions {
   maxRows?: number;
   /** Adds the Total row (default true). */
   totals?: boolean;
+}
+
+/**
+ * The table options of a comparison, the same wherever it is written (the ENGAGE_COMPARE formula, Run
+ * to sheet, a saved comparison's refresh): its metrics and periods, the sheet's zone and the row limit.
+ */
+export function compareTableOptions(comparison: Comparison, timeZone: string, maxRows?: number): CompareTableOptions {
+  const options: CompareTableOptions = {
+    metrics: comparison.metrics,
+    currentRange: comparison.currentRange,
+    earlierRange: comparison.earlierRange,
+    timeZone,
+  };
+  if (maxRows !== undefined) options.maxRows = maxRows;
+  return options;
 }
 
 /** Entity columns (id and name): the spec's entity breakdowns, and the publisher of a comparison of several publishers. */

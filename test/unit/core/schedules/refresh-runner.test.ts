@@ -1,12 +1,14 @@
 /**
  * The scheduled run's use of the rate budget, with a fake report source: a report that turns out not
  * to fit the budget left before the deadline is deferred with what it needs recorded, and the run
- * spends no further request on reports of that publisher whose size it does not know.
+ * spends no further request on reports of that publisher whose size it does not know; a report of
+ * several publishers ("all", a list) is never checked against one budget named after its entityId.
  */
 import { RefreshRunner, type ReportSource } from '../../../../src/core/schedules/refresh-runner';
 import { buildReportQuery } from '../../../../src/core/api/report-request';
 import { checkSavedReport } from '../../../../src/core/schedules/saved-reports';
 import { FakeLock, FakeStore, ManualClock } from '../../../support/fakes';
+import { RateLimitError } from '../../../../src/core/errors';
 import type { ReportSheet } from '../../../../src/core/ports';
 import { SavedReportStore } from '../../../../src/core/schedules/saved-report-store';
 
@@ -82,5 +84,77 @@ describe('RefreshRunner within the rate budget', () => {
     expect(store.status(first.id).requests).toBe(8);
     expect(store.status(first.id).lastAttemptAtMs).toBeUndefined();
     expect(store.status(second.id).requests).toBeUndefined();
+  });
+});
+
+describe('RefreshRunner and reports of several publishers', () => {
+  /** A source whose budget is the real rule's arithmetic over empty windows: 30 a minute per scope. */
+  function severalSetup(fitsAll: boolean) {
+    const clock = new ManualClock(Date.UTC(2026, 10, 20, 12));
+    const store = new SavedReportStore({ store: new FakeStore(), lock: new FakeLock(), clock });
+    const asked: string[] = [];
+    const sent: string[] = [];
+    const sheet: ReportSheet = {
+      write: (placement, block) => ({ ...placement, rows: block.values.length, columns: block.values[0]?.length ?? 0 }),
+      read: () => null,
+      note: () => undefined,
+      sheetNames: () => [],
+    };
+    const source: ReportSource = {
+      checkSignedIn: () => undefined,
+      buildQuery: (kind, input) => ({
+        ...buildReportQuery(kind, { ...input, entityId: 'p' }, { nowMs: clock.now(), timeZone: 'UTC' }),
+        entityId: String(input.entityId),
+      }),
+      run(query) {
+        sent.push(query.entityId);
+        // The paging's own check: a publisher whose pages do not fit its budget fails the report locally.
+        if (!fitsAll) throw new RateLimitError({ status: 429, local: true, retryAtMs: clock.now() + 60_000, limitDescription: 'p1 short' });
+        return {
+          result: { query, items: [{ day: '20261101', revenue: 1 }], totalItems: 1, partial: false, pagesFetched: 1, pagesPlanned: 1 },
+          requests: 181,
+        };
+      },
+      runTogether: () => {
+        throw new Error('no comparison is saved here');
+      },
+      budgetFreeAtMs(scope, requests) {
+        asked.push(scope);
+        return clock.now() + (Math.ceil(requests / 30) - 1) * 60_000;
+      },
+      fetchRoomFor: () => true,
+    };
+    const runner = new RefreshRunner({ store, source, sheet, clock, timeZone: 'UTC', ownerId: OWNER });
+    return { store, runner, asked, sent };
+  }
+
+  it('refreshes a report of "all" or of a list that took 181 requests last time, asking no budget of the scope "all" or "p1,p2"', () => {
+    const { store, runner, asked, sent } = severalSetup(true);
+    const all = store.create(savedReport('All', 'all'), OWNER);
+    const list = store.create(savedReport('List', 'p1,p2'), OWNER);
+    const one = store.create(savedReport('One', 'p3'), OWNER);
+    for (const r of [all, list, one]) store.setStatus(r.id, { requests: 181 });
+
+    const summary = runner.run();
+
+    // 181 requests in one scope would be free only in 360 s, past the 270 s of fetch time: one publisher's report waits.
+    expect(summary.refreshed.sort()).toEqual([all.id, list.id].sort());
+    expect(summary.deferred).toEqual([one.id]);
+    expect(sent.sort()).toEqual(['all', 'p1,p2']);
+    expect(asked).toEqual(['p3']);
+    expect(store.status(all.id).requests).toBe(181);
+  });
+
+  it("defers a report of several publishers when the paging finds a publisher's pages do not fit, keeping its place", () => {
+    const { store, runner, sent } = severalSetup(false);
+    const all = store.create(savedReport('All', 'all'), OWNER);
+    store.setStatus(all.id, { requests: 181 });
+
+    const summary = runner.run();
+
+    expect(summary.deferred).toEqual([all.id]);
+    expect(sent).toEqual(['all']);
+    expect(store.status(all.id).lastAttemptAtMs).toBeUndefined();
+    expect(store.status(all.id).requests).toBe(181);
   });
 });

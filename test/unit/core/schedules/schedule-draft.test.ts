@@ -6,6 +6,8 @@ import {
   periodForPreset,
   presetOfPeriod,
   savedReportFromBuilder,
+  schedulePeriod,
+  type PeriodChoice,
 } from '../../../../src/core/schedules/schedule-draft';
 import { resolvePeriod } from '../../../../src/core/schedules/period';
 
@@ -189,5 +191,49 @@ describe('builderRequestOfSaved', () => {
       expect(presetOfPeriod(periodForPreset('main', preset))).toBe(preset);
     expect(presetOfPeriod({ type: 'lastDays', days: 10, endingYesterday: true })).toBe('custom');
     expect(presetOfPeriod({ type: 'fixed', fromDate: '20261001', toDate: '20261015' })).toBe('custom');
+  });
+});
+
+describe('schedulePeriod, editing a saved report', () => {
+  /** What the builder shows of a saved report reopened in it (builder.ts edit()). */
+  function shownOf(period: ReturnType<typeof periodForPreset>): PeriodChoice {
+    const draft = { name: 'Ten days', period, schedule: { every: 'day' as const, hour: 6 }, target: { sheetName: 'S', cell: 'A1' } };
+    const { request: reopened, growing } = builderRequestOfSaved(savedReportFromBuilder(request, draft), NOW);
+    const preset = reopened.preset!;
+    return preset === 'custom'
+      ? { kind: 'main', preset, custom: { fromDate: reopened.fromDate, toDate: reopened.toDate, growing } }
+      : { kind: 'main', preset };
+  }
+
+  it('keeps a rolling period no preset matches while the period is left as it opened, where the builder alone would fix its days', () => {
+    const tenDays = { type: 'lastDays' as const, days: 10, endingYesterday: true };
+    const shown = shownOf(tenDays);
+    expect(shown).toEqual({ kind: 'main', preset: 'custom', custom: { fromDate: '2026-11-10', toDate: '2026-11-19', growing: false } });
+    // Without the saved period, the builder's custom range is saved as fixed days: the rolling period lost.
+    expect(schedulePeriod(shown)).toEqual({ type: 'fixed', fromDate: '20261110', toDate: '20261119' });
+    expect(schedulePeriod(shown, { period: tenDays, shown })).toEqual(tenDays);
+    expect(schedulePeriod({ ...shown, custom: { ...shown.custom! } }, { period: tenDays, shown })).toEqual(tenDays);
+    const sixHours = { type: 'lastHours' as const, hours: 6 };
+    const hourly: PeriodChoice = { kind: 'externalId', preset: 'last24h' };
+    expect(schedulePeriod(hourly, { period: sixHours, shown: hourly })).toEqual(sixHours);
+  });
+
+  it("saves the builder's period once the user changes it: another preset, other days, growing to today, another report type", () => {
+    const tenDays = { type: 'lastDays' as const, days: 10, endingYesterday: true };
+    const shown = shownOf(tenDays);
+    const kept = { period: tenDays, shown };
+    expect(schedulePeriod({ ...shown, preset: 'last7', custom: undefined } as PeriodChoice, kept)).toEqual(
+      periodForPreset('main', 'last7'),
+    );
+    expect(schedulePeriod({ ...shown, custom: { ...shown.custom!, fromDate: '2026-11-01' } }, kept)).toEqual({
+      type: 'fixed',
+      fromDate: '20261101',
+      toDate: '20261119',
+    });
+    expect(schedulePeriod({ ...shown, custom: { ...shown.custom!, growing: true } }, kept)).toEqual({
+      type: 'since',
+      fromDate: '20261110',
+    });
+    expect(schedulePeriod({ kind: 'externalId', preset: 'last24h' }, kept)).toEqual({ type: 'lastHours', hours: 24 });
   });
 });
