@@ -10,7 +10,7 @@
  */
 import type { FrameLocator, Page } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
-import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground } from '../support/browser';
+import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground, selectCell } from '../support/browser';
 
 jest.setTimeout(90_000);
 
@@ -92,8 +92,7 @@ describe('"Compare with" in the report builder', () => {
     expect(await sidebar.locator('#add-chart').isDisabled()).toBe(true);
     expect(await sidebar.locator('#add-chart').getAttribute('title')).toContain('the last run compared two periods');
 
-    await page.locator('#sheet-tabs button', { hasText: 'Sheet1' }).click();
-    await page.locator('#grid td[data-a1="A1"]').click();
+    await selectCell(env, 'Sheet1', 'A1');
     await sidebar.locator('#insert-formula').click();
     await eventually(async () => expect(await sidebar.locator('#inserted-formula').innerText()).toContain('=ENGAGE_COMPARE('));
     const formula = playground.host.getCell('Sheet1', 'A1');

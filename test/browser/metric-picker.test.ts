@@ -5,21 +5,20 @@
  * chosen metrics flowing into the formula preview, Run to sheet, Add chart, Insert formula (which
  * adds the columns a 26-column sheet lacks) and Save to schedule. Run `npm run build` first.
  */
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
 import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
-import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground } from '../support/browser';
+import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground, selectCell } from '../support/browser';
 
 jest.setTimeout(90_000);
 
 let env: BrowserPlayground;
 let playground: Playground;
-let page: Page;
 let sidebar: FrameLocator;
 
 beforeAll(async () => {
   env = await openPlayground();
-  ({ playground, page, sidebar } = env);
+  ({ playground, sidebar } = env);
 });
 afterAll(async () => {
   await env?.close();
@@ -139,8 +138,7 @@ describe('the metric picker', () => {
     expect(await sidebar.locator('#metrics-width').innerText()).toBe(
       'Up to 27 columns, more than the 26 of a new sheet: Insert formula adds the columns it needs first.',
     );
-    await page.locator('#sheet-tabs button', { hasText: 'Sheet1' }).click();
-    await page.locator('#grid td[data-a1="A1"]').click();
+    await selectCell(env, 'Sheet1', 'A1');
     expect(playground.host.state.spreadsheet.sheetByName('Sheet1')!.maxColumns).toBe(26);
     await sidebar.locator('#insert-formula').click();
     await eventually(async () =>

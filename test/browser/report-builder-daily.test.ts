@@ -10,7 +10,7 @@
 import type { Frame } from 'playwright-core';
 import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
 import { SUPPORTED_CURRENCY_CODES } from '../../src/core/util/currencies';
-import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground } from '../support/browser';
+import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground, selectCell } from '../support/browser';
 import { signInFromSidebar } from '../support/large-sheet';
 
 jest.setTimeout(120_000);
@@ -94,7 +94,7 @@ describe('the report builder at 300 px', () => {
   });
 
   it('inserts "Last 14 days" as TODAY()-14 and TODAY()-1, and the formula gives the rows Run to sheet wrote', async () => {
-    const { sidebar, page, playground } = b;
+    const { sidebar, playground } = b;
     await sidebar.locator('#report-preset').selectOption('last14');
     await chooseBreakdowns(sidebar, ['day']);
     await sidebar.locator('#formula-details summary').click();
@@ -106,8 +106,7 @@ describe('the report builder at 300 px', () => {
     // A report by day alone with revenue and RPM can be charted: the button is on and no reason shows.
     expect(await chartState()).toEqual({ enabled: true, reason: null });
 
-    await page.locator('#sheet-tabs button', { hasText: 'Sheet1' }).click();
-    await page.locator('#grid td[data-a1="A1"]').click();
+    await selectCell(b, 'Sheet1', 'A1');
     await sidebar.locator('#insert-formula').click();
     await eventually(async () => expect(await sidebar.locator('#inserted-formula').innerText()).toContain('=ENGAGE_REPORT('));
     const cell = playground.host.getCell('Sheet1', 'A1');

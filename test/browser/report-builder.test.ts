@@ -6,7 +6,7 @@
  */
 import type { FrameLocator, Page } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
-import { chooseBreakdowns as chooseBreakdownsIn, eventually, openPlayground, type BrowserPlayground } from '../support/browser';
+import { chooseBreakdowns as chooseBreakdownsIn, eventually, openPlayground, type BrowserPlayground, selectCell } from '../support/browser';
 import { BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID } from '../../dev/emulator/seed';
 
 jest.setTimeout(90_000);
@@ -105,8 +105,7 @@ describe('the sidebar report builder in the playground', () => {
     expect(previewFirst[1]).toBe(String(rows[0]![1]));
 
     // Insert the formula into an empty sheet's A1 and compare its rows with the grid's.
-    await page.locator('#sheet-tabs button', { hasText: 'Sheet1' }).click();
-    await page.locator('#grid td[data-a1="A1"]').click();
+    await selectCell(env, 'Sheet1', 'A1');
     await sidebar.locator('#insert-formula').click();
     await eventually(async () => expect(await sidebar.locator('#inserted-formula').innerText()).toContain('=ENGAGE_REPORT('));
     const formula = playground.host.getCell('Sheet1', 'A1');

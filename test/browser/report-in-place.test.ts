@@ -9,7 +9,7 @@
 import type { FrameLocator, Page } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
 import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
-import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground } from '../support/browser';
+import { chooseBreakdowns, eventually, openPlayground, selectCell as selectGridCell, type BrowserPlayground } from '../support/browser';
 
 jest.setTimeout(180_000);
 
@@ -33,24 +33,10 @@ const value = (sheet: string, a1: string) => playground.host.getCell(sheet, a1).
 const success = () => sidebar.locator('#report-outcome .notice-success').first().innerText();
 
 /** Selects a cell in the playground's grid, then comes back to the sidebar as a user would (a click in it). */
+/** Selects the cell as a user clicks it, then gives the sidebar the focus back, as a click in it does. */
 async function selectCell(sheet: string, a1: string): Promise<void> {
-  const tab = page.locator('#sheet-tabs button', { hasText: sheet }).first();
-  if ((await tab.getAttribute('aria-selected')) !== 'true') {
-    await tab.click();
-    await eventually(async () => expect(await tab.getAttribute('aria-selected')).toBe('true'));
-  }
-  await page.locator(`#grid td[data-a1="${a1}"]`).click();
-  const spreadsheet = playground.host.state.spreadsheet;
-  await eventually(() =>
-    expect(
-      `${spreadsheet.sheetById(spreadsheet.activeSheetId).name}!${spreadsheet.activeRange ? rangeA1(spreadsheet.activeRange) : ''}`,
-    ).toBe(`${sheet}!${a1}`),
-  );
+  await selectGridCell({ page, playground }, sheet, a1);
   await sidebar.locator('#report-kind-label').click();
-}
-
-function rangeA1(range: { row: number; column: number }): string {
-  return `${String.fromCharCode(64 + range.column)}${range.row}`;
 }
 
 async function runAndWait(): Promise<void> {

@@ -8,7 +8,7 @@
 import type { FrameLocator } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
 import { BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../../dev/emulator/seed';
-import { eventually, openPlayground, type BrowserPlayground } from '../support/browser';
+import { eventually, openPlayground, type BrowserPlayground, selectCell } from '../support/browser';
 
 jest.setTimeout(90_000);
 
@@ -91,8 +91,7 @@ describe('reports of several publishers from the sidebar', () => {
     expect([...new Set(written.slice(1, 22).map((row) => row[0]))]).toEqual([BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID, HOSTILE_PUBLISHER_ID]);
     expect(written[22]![0]).toBe('Total');
     // Insert formula writes the ENGAGE_COMPARE of "all", which gives the same cells.
-    await env.page.locator('#sheet-tabs button', { hasText: 'Sheet1' }).click();
-    await env.page.locator('#grid td[data-a1="A1"]').click();
+    await selectCell(env, 'Sheet1', 'A1');
     await sidebar.locator('#insert-formula').click();
     await eventually(async () => expect(await sidebar.locator('#inserted-formula').innerText()).toMatch(/^=ENGAGE_COMPARE\("all"/));
     expect(playground.host.getCell('Sheet1', 'A1').error).toBeUndefined();
@@ -123,8 +122,7 @@ describe('reports of several publishers from the sidebar', () => {
     await eventually(async () =>
       expect(await sidebar.locator('#formula-preview').textContent()).toContain(`=ENGAGE_REPORT("${list}",TODAY()-7,TODAY()-1,`),
     );
-    await env.page.locator('#sheet-tabs button', { hasText: 'Sheet1' }).click();
-    await env.page.locator('#grid td[data-a1="A1"]').click();
+    await selectCell(env, 'Sheet1', 'A1');
     await sidebar.locator('#insert-formula').click();
     await eventually(async () => expect(await sidebar.locator('#inserted-formula').innerText()).toContain(`"${list}"`));
     const cell = playground.host.getCell('Sheet1', 'A1');

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
 import type { GasHost } from '../../dev/gas-host';
 import { startPlayground, type Playground } from '../../dev/playground/playground';
+import { a1Cell } from '../../src/core/util/a1-notation';
 import { distSidebar } from './paths';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -141,4 +142,24 @@ export async function chooseBreakdowns(sidebar: FrameLocator, names: string[]): 
     await sidebar.locator(`input[name=breakdown][value=${name}]`).click();
     await eventually(async () => expect(await sidebar.locator(`input[name=breakdown][value=${name}]`).isChecked()).toBe(true));
   }
+}
+
+/**
+ * Selects a cell in the playground's grid as a user clicks it (its sheet's tab first), and waits until
+ * the host has it as the active cell: the page tells the server in a request of its own, which a
+ * sidebar call sent right after the click could otherwise overtake.
+ */
+export async function selectCell(b: Pick<BrowserPlayground, 'page' | 'playground'>, sheet: string, a1: string): Promise<void> {
+  const tab = b.page.locator('#sheet-tabs button', { hasText: sheet }).first();
+  if ((await tab.getAttribute('aria-selected')) !== 'true') {
+    await tab.click();
+    await eventually(async () => expect(await tab.getAttribute('aria-selected')).toBe('true'));
+  }
+  await b.page.locator(`#grid td[data-a1="${a1}"]`).click();
+  const spreadsheet = b.playground.host.state.spreadsheet;
+  await eventually(() =>
+    expect(
+      `${spreadsheet.sheetById(spreadsheet.activeSheetId).name}!${spreadsheet.activeRange ? a1Cell(spreadsheet.activeRange.row, spreadsheet.activeRange.column) : ''}`,
+    ).toBe(`${sheet}!${a1}`),
+  );
 }
