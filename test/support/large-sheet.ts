@@ -151,7 +151,8 @@ export async function timeSidebarRun(page: Page, sidebar: FrameLocator, sheetNam
   await sidebar.locator('#run-report').click();
   await sidebar
     .locator('#report-outcome .notice-success')
-    .filter({ hasText: ` to ${sheetName}!` })
+    // "Wrote 7 rows to Before!A1:H9 ..." (a name with a space is quoted, as Sheets writes it: 'Before 1'!A1:H9).
+    .filter({ hasText: new RegExp(` to '?${sheetName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'?!`) })
     .first()
     .waitFor({ timeout: timeoutMs });
   await page.locator('#sheet-tabs button[aria-selected="true"]', { hasText: sheetName }).waitFor({ timeout: timeoutMs });
