@@ -50,6 +50,7 @@ export interface HostStateOptions {
   urlFetchWhitelist?: string[];
   urlFetchCallsPerDay: number;
   triggerRuntimePerDayMs: number;
+  propertyOperationsPerDay: number;
 }
 
 export class HostState {
@@ -78,14 +79,18 @@ export class HostState {
     const clock = (this.clock = deployment.clock);
     const document = { documentId: options.documentId, owner: options.owner };
     const count = (name: string, by?: number) => this.count(name, by);
-    this.properties = new PropertyStores(deployment, document, count);
-    this.caches = new CacheStores(deployment.caches, document, options.cacheEviction, clock);
-    this.locks = new LockTable(deployment, document, clock);
     this.quotas = new DailyQuotas(
       deployment.dailyQuotas,
-      { urlFetch: options.urlFetchCallsPerDay, triggerRuntime: options.triggerRuntimePerDayMs },
+      {
+        urlFetch: options.urlFetchCallsPerDay,
+        triggerRuntime: options.triggerRuntimePerDayMs,
+        propertyOps: options.propertyOperationsPerDay,
+      },
       clock,
     );
+    this.properties = new PropertyStores(deployment, document, count, this.quotas);
+    this.caches = new CacheStores(deployment.caches, document, options.cacheEviction, clock);
+    this.locks = new LockTable(deployment, document, clock);
     this.triggers = new TriggerStore(
       deployment.triggers,
       document,

@@ -7,7 +7,7 @@ import type { HostStateOptions } from './host-state';
 import type { AuthModeName } from './protocol';
 import type { RuntimeSettings } from './runtime';
 import type { CacheEviction } from './state/cache';
-import { TRIGGER_RUNTIME_PER_DAY_MS, URL_FETCH_CALLS_PER_DAY } from './state/quotas';
+import { PROPERTY_OPERATIONS_PER_DAY, TRIGGER_RUNTIME_PER_DAY_MS, URL_FETCH_CALLS_PER_DAY } from './state/quotas';
 import { createSyncFetch } from './sync-fetch';
 import { checkWhitelist } from './url-whitelist';
 
@@ -68,6 +68,8 @@ export interface GasHostOptions {
   urlFetchCallsPerDay?: number;
   /** Trigger runtime a user has in 24 hours; default 90 minutes (consumer accounts). */
   triggerRuntimePerDayMs?: number;
+  /** Property reads and writes a user may make in 24 hours; default 50,000 (consumer accounts). */
+  propertyOperationsPerDay?: number;
   /** What a full cache (1,000 items) drops: 'expiry' (default, Google's reference) or 'fifo' (what an experiment saw). */
   cacheEviction?: CacheEviction;
 }
@@ -114,6 +116,7 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
       ...(options.manifest?.urlFetchWhitelist ? { urlFetchWhitelist: checkWhitelist(options.manifest.urlFetchWhitelist) } : {}),
       urlFetchCallsPerDay: options.urlFetchCallsPerDay ?? URL_FETCH_CALLS_PER_DAY,
       triggerRuntimePerDayMs: options.triggerRuntimePerDayMs ?? TRIGGER_RUNTIME_PER_DAY_MS,
+      propertyOperationsPerDay: options.propertyOperationsPerDay ?? PROPERTY_OPERATIONS_PER_DAY,
     },
     settings: {
       addOnName: options.addOnName ?? 'Engage for Sheets',

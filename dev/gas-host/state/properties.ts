@@ -6,6 +6,7 @@
 import type { ScriptDeployment } from '../deployment';
 import { GasException, type ExecutionInfo, type PropertiesOps, type ServedOps, type StoreScope } from '../protocol';
 import { storeUser, type Counter, type DocumentIdentity } from './document';
+import { PROPERTIES_QUOTA_MESSAGE, type DailyQuotas } from './quotas';
 
 /**
  * Google's quotas page gives "9 KB / val" and "500 KB / property store" (keys and values). A kilobyte
@@ -24,6 +25,7 @@ export class PropertyStores {
     private readonly deployment: Pick<ScriptDeployment, 'scriptProperties' | 'userProperties'>,
     private readonly document: DocumentIdentity,
     private readonly count: Counter,
+    private readonly quotas: DailyQuotas,
   ) {}
 
   /** Direct access for tests and the playground (bypasses counters and auth); `user` defaults to the owner. */
@@ -36,8 +38,15 @@ export class PropertyStores {
     return store;
   }
 
-  /** Counts a call as Apps Script's Properties quota does (reads and writes), in all and per store. */
-  private tally(scope: StoreScope, kind: 'reads' | 'writes'): void {
+  /**
+   * Counts a call as Apps Script's Properties quota does (reads and writes), in all and per store, and
+   * against the daily quota of the user it runs for (a custom function's: the spreadsheet owner's, as
+   * its URL Fetch calls): past it, the call is refused with Apps Script's words and changes nothing.
+   */
+  private tally(execution: ExecutionInfo, scope: StoreScope, kind: 'reads' | 'writes'): void {
+    const user = storeUser(this.document, execution);
+    if (this.quotas.left(user, 'propertyOps') < 1) throw new GasException(PROPERTIES_QUOTA_MESSAGE);
+    this.quotas.spendDaily(user, 'propertyOps', 1);
     this.count(`Properties.${kind}`);
     this.count(`Properties.${scope}.${kind}`);
   }
@@ -70,25 +79,25 @@ export class PropertyStores {
 
   readonly ops: ServedOps<keyof PropertiesOps> = {
     propertiesGet: (execution, scope, key) => {
-      this.tally(scope, 'reads');
+      this.tally(execution, scope, 'reads');
       return this.storeFor(execution, scope).get(key) ?? null;
     },
     propertiesGetAll: (execution, scope) => {
-      this.tally(scope, 'reads');
+      this.tally(execution, scope, 'reads');
       return Object.fromEntries(this.storeFor(execution, scope));
     },
     propertiesKeys: (execution, scope) => {
-      this.tally(scope, 'reads');
+      this.tally(execution, scope, 'reads');
       return [...this.storeFor(execution, scope).keys()];
     },
     propertiesSet: (execution, scope, entries, replaceAll, method) => {
       this.checkWrite(execution, scope, method);
-      this.tally(scope, 'writes');
+      this.tally(execution, scope, 'writes');
       this.write(this.storeFor(execution, scope), Object.entries(entries), replaceAll);
     },
     propertiesDelete: (execution, scope, key, method) => {
       this.checkWrite(execution, scope, method);
-      this.tally(scope, 'writes');
+      this.tally(execution, scope, 'writes');
       const store = this.storeFor(execution, scope);
       if (key === null) store.clear();
       else store.delete(key);

@@ -1,6 +1,6 @@
 /**
  * Apps Script's daily quotas the host enforces, per user whatever the document (kept in the
- * deployment): URL Fetch calls and trigger runtime. The quotas page: quotas "are per user and reset
+ * deployment): URL Fetch calls, trigger runtime, and property reads and writes. The quotas page: quotas "are per user and reset
  * 24 hours after the first request", so a window opens with a user's first use and closes 24 hours later.
  */
 import type { HostClock } from '../clock';
@@ -10,6 +10,8 @@ import type { ScriptDeployment } from '../deployment';
 export const URL_FETCH_CALLS_PER_DAY = 20_000;
 /** Apps Script's quotas page: total trigger runtime a day, consumer accounts (6 h on Workspace). */
 export const TRIGGER_RUNTIME_PER_DAY_MS = 90 * 60_000;
+/** Apps Script's quotas page: "Properties read/write" a day, consumer accounts (500,000 on Workspace). */
+export const PROPERTY_OPERATIONS_PER_DAY = 50_000;
 /** The quotas page: quotas "are per user and reset 24 hours after the first request". */
 export const QUOTA_WINDOW_MS = 24 * 3_600_000;
 /** Apps Script's words when the day's URL Fetch calls are spent (the quotas page's "Service invoked too many times"). */
@@ -17,7 +19,13 @@ export const URL_FETCH_QUOTA_MESSAGE = 'Service invoked too many times for one d
 /** Apps Script's words when the day's trigger runtime is spent (seen in trigger failure reports; UNCONFIRMED on an official page). */
 export const TRIGGER_RUNTIME_QUOTA_MESSAGE = 'Service using too much computer time for one day';
 
-export type DailyQuotaName = 'urlFetch' | 'triggerRuntime';
+/**
+ * Apps Script's words when the day's property reads and writes are spent: the quotas page's "Service
+ * invoked too many times" with the service's name, as for URL Fetch (UNCONFIRMED for properties).
+ */
+export const PROPERTIES_QUOTA_MESSAGE = 'Service invoked too many times for one day: properties.';
+
+export type DailyQuotaName = 'urlFetch' | 'triggerRuntime' | 'propertyOps';
 
 /** One user's use of a daily quota: a window opened by the first use and closed 24 hours later. */
 export interface QuotaWindow {

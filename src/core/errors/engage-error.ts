@@ -44,10 +44,22 @@ export abstract class EngageError extends Error {
   }
 }
 
+/**
+ * Apps Script's refusal of a service whose daily quota is spent ("Service invoked too many times for
+ * one day: properties."): trying again soon cannot help, so the sentence says when it can.
+ */
+const DAILY_QUOTA_REFUSAL = /Service invoked too many times for one day: (\w+)/;
+
 /** One sentence for the user, whatever was thrown; never carries a secret. */
 export function userMessage(error: unknown): string {
   if (error instanceof EngageError) return error.message;
   if (error && typeof error === 'object' && 'message' in error && typeof (error as Error).message === 'string') {
+    const quota = DAILY_QUOTA_REFUSAL.exec((error as Error).message);
+    if (quota)
+      return (
+        `Apps Script's daily quota of ${quota[1]} calls for your Google account is spent (it is shared by all your scripts): ` +
+        'it renews 24 hours after the first call of the day, so try again then.'
+      );
     return `Engage for Sheets failed unexpectedly (${(error as Error).message}): try again, and report it if it persists.`;
   }
   return 'Engage for Sheets failed unexpectedly: try again, and report it if it persists.';

@@ -9,6 +9,7 @@ import {
   RateLimitError,
   ValidationError,
   type ApiErrorDetails,
+  userMessage,
 } from '../../../src/core/errors';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -63,5 +64,17 @@ describe('EngageError messages', () => {
       "Apps Script's daily quota of 20,000 URL fetches for this Google account is used up, so Engage was not asked: try again after 13:00:00 UTC.",
     );
     expect(error.message).toBe(error.message);
+  });
+});
+
+describe('userMessage of what Apps Script throws', () => {
+  it("says when a spent daily quota renews instead of asking to try again, and keeps any other failure's words", () => {
+    expect(userMessage(new Error('Service invoked too many times for one day: properties.'))).toBe(
+      "Apps Script's daily quota of properties calls for your Google account is spent (it is shared by all your scripts): " +
+        'it renews 24 hours after the first call of the day, so try again then.',
+    );
+    expect(userMessage(new Error('Something else broke'))).toBe(
+      'Engage for Sheets failed unexpectedly (Something else broke): try again, and report it if it persists.',
+    );
   });
 });

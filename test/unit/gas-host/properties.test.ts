@@ -78,4 +78,24 @@ describe('PropertiesService', () => {
     expect(host.counters['Properties.reads']).toBe(2);
     expect(host.counters['Properties.getProperty']).toBe(2);
   });
+
+  it("refuses reads and writes past the user's daily quota (the quotas page: 50,000 a day on a consumer account) with Apps Script's words, until 24 hours after the first", () => {
+    const host = createGasHost({ clock: 'virtual', startTime: Date.UTC(2026, 10, 20, 12), propertyOperationsPerDay: 3 });
+    host.load(BUNDLE);
+    host.call('setDoc', ['a', '1']);
+    host.advanceTime(20 * 3_600_000);
+    expect(host.call('getDoc', ['a'])).toBe('1');
+    host.call('setUser', ['b', '2']);
+    expect(() => host.call('setDoc', ['a', 'changed'])).toThrow('Service invoked too many times for one day: properties.');
+    expect(host.state.properties.of('document').get('a')).toBe('1');
+    // Another user has a quota of their own; a custom function spends the owner's.
+    expect(host.call('getDoc', ['a'], { user: 'editor@example.com' })).toBe('1');
+    host.load(`${BUNDLE}\nfunction OWNERPROP(k) { return getUser(k); }`);
+    expect(host.evaluateFormula('Sheet1', 'A1', '=OWNERPROP("b")', { user: 'editor@example.com' }).error).toMatch(
+      /too many times for one day/,
+    );
+    // The window closes 24 hours after its first call, not at midnight.
+    host.advanceTime(4 * 3_600_000);
+    expect(host.call('getDoc', ['a'])).toBe('1');
+  });
 });
