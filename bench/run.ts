@@ -723,13 +723,11 @@ const PLAYGROUND_RUNS = 3;
  * emulator, with no latency added.
  */
 async function playgroundLargeSheet(): Promise<void> {
-  const { openPlayground } = await import('../test/support/browser');
-  const { signInFromSidebar, timeFirstRows, timeSidebarRun, watchGridTraffic, writeLargeSheet } = await import(
-    '../test/support/large-sheet'
-  );
+  const { openPlayground, signInAsDemo } = await import('../test/support/browser');
+  const { timeFirstRows, timeSidebarRun, watchGridTraffic, writeLargeSheet } = await import('../test/support/large-sheet');
   const b = await openPlayground();
   try {
-    await signInFromSidebar(b.sidebar);
+    await signInAsDemo(b.sidebar);
     const empty: number[] = [];
     for (let i = 1; i <= PLAYGROUND_RUNS; i++) empty.push(await timeSidebarRun(b.page, b.sidebar, `Before ${i}`));
     const seed = writeLargeSheet(b.playground);

@@ -8,7 +8,7 @@
 import type { FrameLocator, Page } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
 import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
-import { eventually, openPlayground, type BrowserPlayground } from '../support/browser';
+import { eventually, openPlayground, type BrowserPlayground, signInAsDemo } from '../support/browser';
 
 jest.setTimeout(90_000);
 
@@ -20,9 +20,7 @@ let sidebar: FrameLocator;
 beforeAll(async () => {
   env = await openPlayground();
   ({ playground, page, sidebar } = env);
-  await eventually(async () => expect(await sidebar.locator('#sign-in-username').inputValue()).toBe('demo@engage.example'));
-  await sidebar.locator('#sign-in-submit').click();
-  await eventually(async () => expect(await sidebar.locator('#report-publisher').inputValue()).toBe(BIG_PUBLISHER_ID));
+  await signInAsDemo(sidebar);
 });
 afterAll(async () => {
   await env?.close();

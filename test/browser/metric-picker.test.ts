@@ -7,8 +7,7 @@
  */
 import type { FrameLocator } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
-import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
-import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground, selectCell } from '../support/browser';
+import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground, selectCell, signInAsDemo } from '../support/browser';
 
 jest.setTimeout(90_000);
 
@@ -37,9 +36,7 @@ async function toggle(name: string, on: boolean): Promise<void> {
 
 describe('the metric picker', () => {
   it('groups the metrics as the API does, with the default set ticked, inside the 300-pixel sidebar', async () => {
-    await eventually(async () => expect(await sidebar.locator('#sign-in-username').inputValue()).toBe('demo@engage.example'));
-    await sidebar.locator('#sign-in-submit').click();
-    await eventually(async () => expect(await sidebar.locator('#report-publisher').inputValue()).toBe(BIG_PUBLISHER_ID));
+    await signInAsDemo(sidebar);
     await sidebar.locator('#report-preset').selectOption('last7');
     expect(await sidebar.locator('#metrics-summary').innerText()).toBe('7, the default set');
     await sidebar.locator('#metrics-picker summary').click();

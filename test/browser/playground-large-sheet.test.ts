@@ -5,16 +5,8 @@
  * (first rows within 2 s; the run about as quick as on the empty playground), printed here, and
  * recorded by `npm run bench` (bench/RESULTS.md).
  */
-import { eventually, openPlayground, type BrowserPlayground } from '../support/browser';
-import {
-  LARGE_ROWS,
-  LARGE_SHEET,
-  signInFromSidebar,
-  timeFirstRows,
-  timeSidebarRun,
-  watchGridTraffic,
-  writeLargeSheet,
-} from '../support/large-sheet';
+import { eventually, openPlayground, type BrowserPlayground, signInAsDemo } from '../support/browser';
+import { LARGE_ROWS, LARGE_SHEET, timeFirstRows, timeSidebarRun, watchGridTraffic, writeLargeSheet } from '../support/large-sheet';
 
 jest.setTimeout(240_000);
 
@@ -32,8 +24,7 @@ afterAll(async () => {
 
 it('shows the first rows of a 100,000-row sheet from a few blocks, loads the rest as it scrolls, and a Run to sheet after it works as before', async () => {
   const { page, sidebar, playground } = b;
-  await eventually(async () => expect(await sidebar.locator('#sign-in-username').inputValue()).toBe('demo@engage.example'));
-  await signInFromSidebar(sidebar);
+  await signInAsDemo(sidebar);
 
   const emptyRunMs = await timeSidebarRun(page, sidebar, 'Before');
   const seed = writeLargeSheet(playground);

@@ -10,8 +10,7 @@
 import type { Frame } from 'playwright-core';
 import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
 import { SUPPORTED_CURRENCY_CODES } from '../../src/core/util/currencies';
-import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground, selectCell } from '../support/browser';
-import { signInFromSidebar } from '../support/large-sheet';
+import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground, selectCell, signInAsDemo } from '../support/browser';
 
 jest.setTimeout(120_000);
 
@@ -20,9 +19,7 @@ let frame: Frame;
 
 beforeAll(async () => {
   b = await openPlayground();
-  await eventually(async () => expect(await b.sidebar.locator('#sign-in-username').inputValue()).toBe('demo@engage.example'));
-  await signInFromSidebar(b.sidebar);
-  await eventually(async () => expect(await b.sidebar.locator('#report-publisher').inputValue()).toBe(BIG_PUBLISHER_ID));
+  await signInAsDemo(b.sidebar);
   frame = b.page.frame({ url: /\/sidebar/ })!;
 });
 afterAll(async () => {

@@ -8,8 +8,14 @@
  */
 import type { FrameLocator, Page } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
-import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
-import { chooseBreakdowns, eventually, openPlayground, selectCell as selectGridCell, type BrowserPlayground } from '../support/browser';
+import {
+  chooseBreakdowns,
+  eventually,
+  openPlayground,
+  selectCell as selectGridCell,
+  type BrowserPlayground,
+  signInAsDemo,
+} from '../support/browser';
 
 jest.setTimeout(180_000);
 
@@ -21,9 +27,7 @@ let playground: Playground;
 beforeAll(async () => {
   b = await openPlayground();
   ({ page, sidebar, playground } = b);
-  await eventually(async () => expect(await sidebar.locator('#sign-in-username').inputValue()).toBe('demo@engage.example'));
-  await sidebar.locator('#sign-in-submit').click();
-  await eventually(async () => expect(await sidebar.locator('#report-publisher').inputValue()).toBe(BIG_PUBLISHER_ID));
+  await signInAsDemo(sidebar);
 });
 afterAll(async () => {
   await b?.close();

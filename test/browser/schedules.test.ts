@@ -9,7 +9,7 @@
  * trigger comes and goes with it.
  */
 import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
-import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground } from '../support/browser';
+import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground, signInAsDemo } from '../support/browser';
 
 jest.setTimeout(90_000);
 
@@ -50,9 +50,7 @@ const savedDefinitions = () =>
 describe('scheduled refresh from the sidebar', () => {
   it('saves the report built in the Report tab to a schedule', async () => {
     const { sidebar } = b;
-    await eventually(async () => expect(await sidebar.locator('#sign-in-username').inputValue()).toBe('demo@engage.example'));
-    await sidebar.locator('#sign-in-submit').click();
-    await eventually(async () => expect(await sidebar.locator('#report-publisher').inputValue()).toBe(BIG_PUBLISHER_ID));
+    await signInAsDemo(sidebar);
     await sidebar.locator('#report-preset').selectOption('last7');
     await sidebar.locator('#report-sort').selectOption('day');
     await sidebar.locator('#report-order').selectOption('asc');

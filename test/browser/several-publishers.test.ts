@@ -8,7 +8,7 @@
 import type { FrameLocator } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
 import { BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../../dev/emulator/seed';
-import { eventually, openPlayground, type BrowserPlayground, selectCell } from '../support/browser';
+import { eventually, openPlayground, type BrowserPlayground, selectCell, signInAsDemo } from '../support/browser';
 
 jest.setTimeout(90_000);
 
@@ -31,9 +31,7 @@ const savedDefinitions = () =>
 
 describe('reports of several publishers from the sidebar', () => {
   it('offers all publishers and several after the publishers themselves', async () => {
-    await eventually(async () => expect(await sidebar.locator('#sign-in-username').inputValue()).toBe('demo@engage.example'));
-    await sidebar.locator('#sign-in-submit').click();
-    await eventually(async () => expect(await sidebar.locator('#report-publisher').inputValue()).toBe(BIG_PUBLISHER_ID));
+    await signInAsDemo(sidebar);
     expect(await sidebar.locator('#report-publisher option').allTextContents()).toEqual([
       'Daily Planet',
       'Gotham Gazette',

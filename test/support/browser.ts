@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
 import type { GasHost } from '../../dev/gas-host';
 import { startPlayground, type Playground } from '../../dev/playground/playground';
+import { BIG_PUBLISHER_ID, DEMO_USER } from '../../dev/emulator/seed';
 import { a1Cell } from '../../src/core/util/a1-notation';
 import { distSidebar } from './paths';
 
@@ -162,4 +163,19 @@ export async function selectCell(b: Pick<BrowserPlayground, 'page' | 'playground
       `${spreadsheet.sheetById(spreadsheet.activeSheetId).name}!${spreadsheet.activeRange ? a1Cell(spreadsheet.activeRange.row, spreadsheet.activeRange.column) : ''}`,
     ).toBe(`${sheet}!${a1}`),
   );
+}
+
+/**
+ * Signs in from the sidebar as the demo user the playground puts in the form, and waits until the
+ * report builder has the publishers, the first of them (Daily Planet) chosen. No jest in it: the
+ * benchmark signs in with it too.
+ */
+export async function signInAsDemo(sidebar: FrameLocator): Promise<void> {
+  const shows = async (selector: string, value: string) => {
+    const shown = await sidebar.locator(selector).inputValue();
+    if (shown !== value) throw new Error(`${selector} shows '${shown}', not '${value}'`);
+  };
+  await eventually(() => shows('#sign-in-username', DEMO_USER.username));
+  await sidebar.locator('#sign-in-submit').click();
+  await eventually(() => shows('#report-publisher', BIG_PUBLISHER_ID));
 }

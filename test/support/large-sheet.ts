@@ -34,12 +34,6 @@ export function writeLargeSheet(playground: Playground): { dataRows: number; ms:
   return { dataRows: summary.dataRows, ms: performance.now() - started };
 }
 
-/** Signs in with the demo user the playground puts in the form, and waits for the publishers. */
-export async function signInFromSidebar(sidebar: FrameLocator): Promise<void> {
-  await sidebar.locator('#sign-in-submit').click();
-  await sidebar.locator('#report-publisher option').first().waitFor({ state: 'attached', timeout: 30_000 });
-}
-
 /**
  * What the page fetched of the grid (/api/sheet and /api/rows): requests, and the bytes and rows of
  * the distinct ones. The page loads its view again after every sidebar call (the playground cannot
