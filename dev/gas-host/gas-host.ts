@@ -18,6 +18,7 @@ import { runExecution, type ExecutionOutcome, type ExecutionRequest } from './ru
 import { TRIGGER_RUNTIME_QUOTA_MESSAGE } from './state/quotas';
 import type { SheetModel } from './state/spreadsheet';
 import type { FetchLogEntry } from './state/url-fetch';
+import type { StrictSettings } from './strict';
 import { ExecutionPool } from './worker-pool';
 
 export { CUSTOM_FUNCTION_LIMIT_MS, EXECUTION_LIMIT_MS } from './options';
@@ -54,6 +55,8 @@ export class GasHost {
   readonly state: HostState;
   readonly clock: HostClock;
   readonly deployment: ScriptDeployment;
+  /** The reading of Google's rules this host models (strict.ts): each switch on is the stricter one. */
+  readonly strict: StrictSettings;
   private readonly options: ResolvedHostOptions;
   private readonly pool: ExecutionPool;
   private script: vm.Script | undefined;
@@ -61,6 +64,7 @@ export class GasHost {
   constructor(options: GasHostOptions = {}) {
     this.options = resolveHostOptions(options);
     this.deployment = this.options.deployment;
+    this.strict = this.options.strict;
     this.clock = this.deployment.clock;
     this.state = new HostState(this.options.state);
     this.pool = new ExecutionPool(this.state, this.options.settings, this.options.concurrency);

@@ -9,6 +9,7 @@
  */
 import type { HostClock } from './clock';
 import type { ScriptDeployment } from './deployment';
+import type { StrictSettings } from './strict';
 import type { SyncFetchOutcome, SyncFetchRequest } from './fetch-core';
 import { serveOp, type ExecutionInfo, type ExecutionOps, type LogLevel, type LogSource, type OpRequest, type ServedOps } from './protocol';
 import { CacheStores, type CacheEviction } from './state/cache';
@@ -51,6 +52,8 @@ export interface HostStateOptions {
   urlFetchCallsPerDay: number;
   triggerRuntimePerDayMs: number;
   propertyOperationsPerDay: number;
+  /** The reading of Google's rules modelled where a stricter one is allowed (strict.ts). */
+  strict: StrictSettings;
 }
 
 export class HostState {

@@ -9,3 +9,5 @@ export type { FetchLogEntry } from './state/url-fetch';
 export type { ExecutionOutcome } from './runtime';
 export { createSyncFetch, SyncFetchError } from './sync-fetch';
 export type { SyncFetch, SyncFetchRequest, SyncFetchResponse, SyncFetchOutcome } from './sync-fetch';
+export { describeStrict, KIND_READING, resolveStrict, STRICT_ENV, STRICT_READING } from './strict';
+export type { StrictSettings } from './strict';

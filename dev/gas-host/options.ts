@@ -10,6 +10,7 @@ import type { CacheEviction } from './state/cache';
 import { PROPERTY_OPERATIONS_PER_DAY, TRIGGER_RUNTIME_PER_DAY_MS, URL_FETCH_CALLS_PER_DAY } from './state/quotas';
 import { createSyncFetch } from './sync-fetch';
 import { checkWhitelist } from './url-whitelist';
+import { resolveStrict, type StrictSettings } from './strict';
 
 export const EXECUTION_LIMIT_MS = 6 * 60_000;
 export const CUSTOM_FUNCTION_LIMIT_MS = 30_000;
@@ -72,6 +73,12 @@ export interface GasHostOptions {
   propertyOperationsPerDay?: number;
   /** What a full cache (1,000 items) drops: 'expiry' (default, Google's reference) or 'fifo' (what an experiment saw). */
   cacheEviction?: CacheEviction;
+  /**
+   * Which reading of Google's rules the host models where the documentation allows a stricter one
+   * than the kind default (strict.ts): `true` every switch on, `false` none, an object the switches it
+   * names. Left out: every switch on when the environment has GAS_HOST_STRICT=1, else none.
+   */
+  strict?: boolean | Partial<StrictSettings>;
 }
 
 export interface CallOptions {
@@ -90,6 +97,7 @@ export interface ResolvedHostOptions {
   executionLimitMs: number;
   customFunctionLimitMs: number;
   concurrency: number;
+  strict: StrictSettings;
 }
 
 export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions {
@@ -97,6 +105,7 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
   const deployment = options.deployment ?? createDeployment(options);
   const timeZone = options.timeZone ?? 'America/New_York';
   const syncFetch = createSyncFetch();
+  const strict = resolveStrict(options.strict);
   return {
     deployment,
     state: {
@@ -117,15 +126,18 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
       urlFetchCallsPerDay: options.urlFetchCallsPerDay ?? URL_FETCH_CALLS_PER_DAY,
       triggerRuntimePerDayMs: options.triggerRuntimePerDayMs ?? TRIGGER_RUNTIME_PER_DAY_MS,
       propertyOperationsPerDay: options.propertyOperationsPerDay ?? PROPERTY_OPERATIONS_PER_DAY,
+      strict,
     },
     settings: {
       addOnName: options.addOnName ?? 'Engage for Sheets',
       fetchTimeoutMs: options.fetchTimeoutMs ?? FETCH_TIMEOUT_MS,
       urlLengthLimit: URL_LENGTH_LIMIT_CHARS,
+      strict,
     },
     activeUser: options.activeUser ?? owner,
     executionLimitMs: options.executionLimitMs ?? EXECUTION_LIMIT_MS,
     customFunctionLimitMs: options.customFunctionLimitMs ?? CUSTOM_FUNCTION_LIMIT_MS,
     concurrency: Math.max(1, options.concurrency ?? 10),
+    strict,
   };
 }

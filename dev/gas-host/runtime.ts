@@ -8,6 +8,7 @@
 import vm from 'node:vm';
 import type { HostClock } from './clock';
 import type { AuthModeName, HostOps } from './protocol';
+import type { StrictSettings } from './strict';
 import { blobs } from './services/blob';
 import { cacheService } from './services/cache';
 import { htmlFacades } from './services/html';
@@ -41,6 +42,8 @@ export interface RuntimeSettings {
   /** Per-request timeout UrlFetchApp uses, bounded further by the execution's remaining time. */
   fetchTimeoutMs: number;
   urlLengthLimit: number;
+  /** The reading of Google's rules modelled where a stricter one is allowed (strict.ts). */
+  strict: StrictSettings;
 }
 
 export interface ExecutionOutcome {

@@ -1,0 +1,80 @@
+/**
+ * The host's two readings of Google's rules. Where Apps Script's documentation allows a stricter
+ * reading than the kind one the host models by default, each such rule is a switch here, and the
+ * add-on must work under both (shared/platform/apps-script.md, "Readings Google leaves open"). The
+ * tests run the end-to-end suites once with every switch off and once with every switch on
+ * (`GAS_HOST_STRICT=1`, the second pass of `npm test`).
+ */
+
+export interface StrictSettings {
+  /**
+   * A time-driven trigger's run has no document: `getActiveSpreadsheet()` and `getActive()` are null,
+   * and so are `getDocumentProperties()`, `getDocumentCache()` and `getDocumentLock()` ("If this method
+   * is called outside of the context of a containing document, null is returned"). Kind reading: the
+   * run has the document whose trigger it is.
+   */
+  triggerWithoutDocument: boolean;
+  /**
+   * `setValue(s)` reads a string as Sheets reads typed text in the spreadsheet's locale: dates, times,
+   * money, percentages and fractions become values (the Sheets API's USER_ENTERED). Kind reading:
+   * only plain numbers, TRUE/FALSE and formulas are read.
+   */
+  textParsedAsTyped: boolean;
+  /**
+   * At most 30 executions of one user at once ("Simultaneous executions per user: 30"); the 31st is
+   * refused with "There are too many scripts running simultaneously for this Google user account...",
+   * and a recalculation starts every dirty formula at once, as Sheets does. Kind reading: executions
+   * queue for the host's workers and none is refused.
+   */
+  executionsPerUserLimit: boolean;
+  /**
+   * Every top-level function whose name does not end in `_` can be typed as a formula ("The name of a
+   * custom function can't end with an underscore" is the only rule). Kind reading: only functions whose
+   * JSDoc says `@customfunction`.
+   */
+  anyFunctionAsFormula: boolean;
+  /**
+   * `TODAY()` as a custom function's argument is volatile like `NOW()` and `RAND()`, which "are not
+   * allowed as arguments to a custom function": the cell shows "Loading..." indefinitely. Kind reading:
+   * `TODAY()` is accepted (NOW() and RAND() never are).
+   */
+  volatileToday: boolean;
+}
+
+export const KIND_READING: StrictSettings = {
+  triggerWithoutDocument: false,
+  textParsedAsTyped: false,
+  executionsPerUserLimit: false,
+  anyFunctionAsFormula: false,
+  volatileToday: false,
+};
+
+export const STRICT_READING: StrictSettings = {
+  triggerWithoutDocument: true,
+  textParsedAsTyped: true,
+  executionsPerUserLimit: true,
+  anyFunctionAsFormula: true,
+  volatileToday: true,
+};
+
+/** The environment variable that makes every host without a `strict` option strict (the tests' second pass). */
+export const STRICT_ENV = 'GAS_HOST_STRICT';
+
+/**
+ * `true` every switch on, `false` every switch off, an object the switches it names on top of the
+ * default; left out, the default: every switch on when GAS_HOST_STRICT=1, else off.
+ */
+export function resolveStrict(option: boolean | Partial<StrictSettings> | undefined, env = process.env[STRICT_ENV]): StrictSettings {
+  const fallback = env === '1' || env === 'true' ? STRICT_READING : KIND_READING;
+  if (option === undefined) return { ...fallback };
+  if (typeof option === 'boolean') return { ...(option ? STRICT_READING : KIND_READING) };
+  return { ...fallback, ...option };
+}
+
+/** Which reading a host runs: 'strict' when every switch is on, 'kind' when none is, else the switches on. */
+export function describeStrict(settings: StrictSettings): string {
+  const on = (Object.keys(settings) as (keyof StrictSettings)[]).filter((k) => settings[k]);
+  if (on.length === 0) return 'kind';
+  if (on.length === Object.keys(settings).length) return 'strict';
+  return on.join(', ');
+}
