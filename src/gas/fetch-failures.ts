@@ -6,7 +6,8 @@
  *     manifest." ("allowlisted" in newer wording). The text is translated for users of other
  *     languages, so an address outside the deployment's own whitelist counts as refused whatever the
  *     text says;
- *   - daily quota: "Service invoked too many times for one day: urlfetch." (also "premium urlfetch").
+ *   - daily quota: "Service invoked too many times for one day: urlfetch." (also "premium urlfetch"), which
+ *     Google's quotas page writes without "for one day": "Service invoked too many times: urlfetch.".
  *     Translations keep the service name "urlfetch" at the end, while the short-term limit ("... in a
  *     short time: urlfetch. Try Utilities.sleep(1000) between calls.") goes on after it and is worth
  *     another attempt;
@@ -20,7 +21,7 @@ export function failureKind(message: string, urls: readonly string[], whitelist:
   const text = message.replace(/^Exception:\s*/, '');
   if (/\b(white|allow)[- ]?listed\b|does not match any of the prefixes/i.test(text)) return 'not-allowed';
   if (whitelist.length > 0 && urls.some((url) => !isLoopbackUrl(url) && !allowedByWhitelist(url, whitelist))) return 'not-allowed';
-  if (/too many times for one day/i.test(text) || (/\burlfetch\.?\s*$/i.test(text) && !/Utilities\.sleep/.test(text))) return 'daily-quota';
+  if (/too many times(?: for one day)?:/i.test(text) || (/\burlfetch\.?\s*$/i.test(text) && !/Utilities\.sleep/.test(text))) return 'daily-quota';
   if (/^DNS error\b/i.test(text)) return 'dns';
   if (/^Invalid argument\b|URLFetch URL Length/i.test(text)) return 'invalid-address';
   return 'connection';

@@ -22,6 +22,9 @@ describe('failureKind', () => {
     ],
     ['Exception: Service invoked too many times for one day: urlfetch.', ALLOWED, 'daily-quota'],
     ['Service invoked too many times for one day: premium urlfetch.', ALLOWED, 'daily-quota'],
+    // The wording of Google's quotas page (developers.google.com/apps-script/guides/services/quotas).
+    ['Exception: Service invoked too many times: urlfetch.', ALLOWED, 'daily-quota'],
+    ['Service invoked too many times: urlfetch', ALLOWED, 'daily-quota'],
     ['Exception: DNS error: https://reports.example.net/engage/v2/publishers', ALLOWED, 'dns'],
     ['Exception: Invalid argument: https://reports.example.net/engage/v2/pub lishers', ALLOWED, 'invalid-address'],
     ['Limit Exceeded: URLFetch URL Length.', ALLOWED, 'invalid-address'],
