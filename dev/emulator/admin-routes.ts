@@ -42,6 +42,7 @@ const FaultRuleSchema = z
     rateLimitMs: z.number().int().min(0).optional(),
     shape: z.union([z.enum(RESPONSE_SHAPES), z.array(z.enum(RESPONSE_SHAPES)).min(1)]).optional(),
     revokeToken: z.boolean().optional(),
+    noCharset: z.boolean().optional(),
   })
   .strict();
 

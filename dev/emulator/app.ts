@@ -46,6 +46,8 @@ declare module 'fastify' {
     returnLatencyMs?: number;
     /** Set by a fault rule's `shape`: the successful answer is rewritten in these shapes. */
     responseShapes?: ResponseShape[];
+    /** Set by a fault rule's `noCharset`: the answer's Content-Type loses its charset parameter. */
+    noCharset?: boolean;
   }
 }
 
@@ -147,6 +149,10 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-traceid', request.id);
+    if (request.noCharset) {
+      const type = reply.getHeader('content-type');
+      if (typeof type === 'string') reply.header('content-type', type.replace(/;\s*charset=[^;]*/i, ''));
+    }
     if (request.answerReachesClientAtMs !== undefined) reply.header(VIRTUAL_ANSWER_TIME_HEADER, String(request.answerReachesClientAtMs));
     else if (request.returnLatencyMs) await sleep(request.returnLatencyMs);
     if (
@@ -191,6 +197,7 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
   async function applyFault(fault: FaultRule, request: FastifyRequest, reply: FastifyReply, path: string): Promise<boolean> {
     if (fault.latencyMs) await sleep(fault.latencyMs);
     if (fault.shape) request.responseShapes = shapeList(fault.shape);
+    if (fault.noCharset) request.noCharset = true;
     if (fault.revokeToken) {
       // The user changed the password while this request was on its way: it and every later one get 401.
       const record = state.tokens.get((headerText(request, TOKEN_HEADER) ?? '').trim());

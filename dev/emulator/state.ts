@@ -51,6 +51,8 @@ export interface FaultRule {
   rateLimitMs?: number;
   /** Answers normally, then rewrites report items, metricsSums and lookup entries in these observed shapes (shapes.ts). */
   shape?: ResponseShape | ResponseShape[];
+  /** Answers normally, with a Content-Type that names no charset (`application/json`), as many servers do; the body stays UTF-8. */
+  noCharset?: boolean;
   /** Revokes every token of the requesting user (as a password change would), then answers normally: 401. */
   revokeToken?: boolean;
 }

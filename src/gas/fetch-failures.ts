@@ -21,7 +21,8 @@ export function failureKind(message: string, urls: readonly string[], whitelist:
   const text = message.replace(/^Exception:\s*/, '');
   if (/\b(white|allow)[- ]?listed\b|does not match any of the prefixes/i.test(text)) return 'not-allowed';
   if (whitelist.length > 0 && urls.some((url) => !isLoopbackUrl(url) && !allowedByWhitelist(url, whitelist))) return 'not-allowed';
-  if (/too many times(?: for one day)?:/i.test(text) || (/\burlfetch\.?\s*$/i.test(text) && !/Utilities\.sleep/.test(text))) return 'daily-quota';
+  if (/too many times(?: for one day)?:/i.test(text) || (/\burlfetch\.?\s*$/i.test(text) && !/Utilities\.sleep/.test(text)))
+    return 'daily-quota';
   if (/^DNS error\b/i.test(text)) return 'dns';
   if (/^Invalid argument\b|URLFetch URL Length/i.test(text)) return 'invalid-address';
   return 'connection';

@@ -11,6 +11,6 @@ export const gzipCompressor: Compressor = {
     return Utilities.base64Encode(Utilities.gzip(Utilities.newBlob(text)).getBytes());
   },
   decompress(compressed: string): string {
-    return Utilities.ungzip(Utilities.newBlob(Utilities.base64Decode(compressed), GZIP_CONTENT_TYPE)).getDataAsString();
+    return Utilities.ungzip(Utilities.newBlob(Utilities.base64Decode(compressed), GZIP_CONTENT_TYPE)).getDataAsString('UTF-8');
   },
 };

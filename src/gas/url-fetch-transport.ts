@@ -2,7 +2,10 @@
  * The core's HttpTransport over UrlFetchApp. Every request is sent with muteHttpExceptions, so any
  * HTTP status comes back as a response for the core to map; only a failure to get an answer at all
  * throws, as a TransportError whose kind (fetch-failures.ts) says whether another attempt can help.
- * Header names are lowercased here so the core never folds case.
+ * Header names are lowercased here so the core never folds case. Bodies are read as UTF-8, which JSON
+ * must be (RFC 8259): getContentText() without a charset follows the Content-Type's, and an answer
+ * without one (Engage's errors may say only `application/json`) would otherwise depend on Apps
+ * Script's unstated default.
  */
 import { type HttpRequest, type HttpResponse, type HttpTransport, TransportError } from '../core';
 import { DEPLOYMENT } from './deployment';
@@ -29,7 +32,7 @@ function toResponse(response: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResp
     const value = all[name];
     headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
   }
-  return { status: response.getResponseCode(), headers, body: response.getContentText() };
+  return { status: response.getResponseCode(), headers, body: response.getContentText('UTF-8') };
 }
 
 export class UrlFetchTransport implements HttpTransport {

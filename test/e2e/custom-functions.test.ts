@@ -104,6 +104,20 @@ describe('ENGAGE_REPORT', () => {
   });
 });
 
+describe('answers without a charset', () => {
+  it('reads a UTF-8 answer whose Content-Type names no charset as UTF-8', async () => {
+    // getContentText() without a charset follows the Content-Type's, and Google documents no default
+    // for an answer that names none: the host then reads the bytes as ISO-8859-1, so only a script that
+    // names UTF-8 gets "Türkiye" back.
+    await h.emulator.setFaults([{ match: '/countries', noCharset: true }]);
+    const result = formula('=ENGAGE_COUNTRIES("no charset")');
+    expect((await h.emulator.requests()).map((r) => r.status)).toEqual([200]);
+    const names = result.values!.map((row) => row[1]);
+    expect(names).toContain('Türkiye');
+    expect(names.join('')).not.toContain('Ã');
+  });
+});
+
 describe('bad arguments', () => {
   const cases: Array<[string, RegExp]> = [
     ['=ENGAGE_REPORT()', /^entityId: is required/],

@@ -6,6 +6,8 @@
  *   /echo                     answers 200 with JSON { method, url, headers, body }
  *   /redirect                 answers 302 to /echo
  *   /count                    answers the number of requests seen so far
+ *   /utf8/<charset>           answers "café ü" as UTF-8 bytes, its Content-Type text/plain with that
+ *                             charset, or none for /utf8/none
  *   /virtual/<ms>             answers 200 with the x-virtual-send-time it received, and says in
  *                             x-virtual-answer-time that the answer reaches the client <ms> later
  */
@@ -35,6 +37,9 @@ const server = http.createServer((req, res) => {
       const sent = Number(req.headers['x-virtual-send-time']);
       res.writeHead(200, { 'Content-Type': 'text/plain', 'X-Virtual-Answer-Time': String(sent + Number(parts[1])) });
       res.end(String(req.headers['x-virtual-send-time']));
+    } else if (parts[0] === 'utf8') {
+      res.writeHead(200, { 'Content-Type': parts[1] === 'none' ? 'text/plain' : 'text/plain; charset=' + parts[1] });
+      res.end(Buffer.from('café ü', 'utf8'));
     } else if (parts[0] === 'count') {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       res.end(String(seen));

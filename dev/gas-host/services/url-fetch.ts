@@ -13,6 +13,23 @@ const TRUNCATED_RESPONSE_CHARS = 1000;
 
 type ScriptRequest = SyncFetchRequest & { muted: boolean };
 
+/**
+ * The text of a body as `getContentText(charset?)` gives it: in the charset named, else in the one the
+ * response's Content-Type names, else in ISO-8859-1. Google's reference says only "encoded as a
+ * string"; the last default is UNCONFIRMED and the stricter reading (a UTF-8 answer without a charset,
+ * such as Fastify's `application/json` errors, comes out garbled unless the script names UTF-8).
+ */
+export function decodeBody(bytes: Buffer, contentType: string | undefined, charset?: string): string {
+  const named = charset ?? /;\s*charset\s*=\s*"?([\w.:-]+)/i.exec(contentType ?? '')?.[1] ?? 'ISO-8859-1';
+  if (/^utf-?8$/i.test(named)) return bytes.toString('utf8');
+  if (/^(iso-8859-1|latin1|us-ascii)$/i.test(named)) return bytes.toString('latin1');
+  try {
+    return new TextDecoder(named).decode(bytes);
+  } catch {
+    return bytes.toString('latin1');
+  }
+}
+
 function titleCaseHeader(name: string): string {
   return name
     .split('-')
@@ -78,7 +95,8 @@ export function urlFetchService(kit: FacadeKit, blobs: Blobs) {
     const bytes = Buffer.from(res.bodyBytes.buffer, res.bodyBytes.byteOffset, res.bodyBytes.byteLength);
     return kit.api('HTTPResponse', {
       getResponseCode: () => res.status,
-      getContentText: (charset?: string) => (charset && /^(iso-8859-1|latin1)$/i.test(charset) ? bytes.toString('latin1') : res.body),
+      getContentText: (charset?: string) =>
+        decodeBody(bytes, res.headers['content-type'], charset === undefined ? undefined : String(charset)),
       getContent: () => kit.toSignedBytes(bytes),
       getHeaders: () => {
         const out: Record<string, string> = {};

@@ -78,11 +78,13 @@ describe('userMessage of what Apps Script throws', () => {
       "Apps Script's daily quota of properties calls for your Google account is spent (it is shared by all your scripts): " +
         'it renews 24 hours after the first call of the day, so try again then.',
     );
-    expect(userMessage(new Error('Service invoked too many times: premium urlfetch.'))).toMatch(/^Apps Script's daily quota of premium urlfetch calls/);
-    // The short-term limit is not a daily quota.
-    expect(userMessage(new Error('Service invoked too many times in a short time: urlfetch. Try Utilities.sleep(1000) between calls.'))).toMatch(
-      /^Engage for Sheets failed unexpectedly/,
+    expect(userMessage(new Error('Service invoked too many times: premium urlfetch.'))).toMatch(
+      /^Apps Script's daily quota of premium urlfetch calls/,
     );
+    // The short-term limit is not a daily quota.
+    expect(
+      userMessage(new Error('Service invoked too many times in a short time: urlfetch. Try Utilities.sleep(1000) between calls.')),
+    ).toMatch(/^Engage for Sheets failed unexpectedly/);
     expect(userMessage(new Error('Something else broke'))).toBe(
       'Engage for Sheets failed unexpectedly (Something else broke): try again, and report it if it persists.',
     );

@@ -11,6 +11,7 @@ function virtualTimes(urls) {
   var answers = UrlFetchApp.fetchAll(urls.map(function (u) { return { url: u }; }));
   return { before: before, after: Date.now(), sent: answers.map(function (r) { return r.getContentText(); }), headers: answers.map(function (r) { return Object.keys(r.getAllHeaders()); }) };
 }
+function text(url, charset) { var r = UrlFetchApp.fetch(url); return charset ? r.getContentText(charset) : r.getContentText(); }
 function postJson(url) { return JSON.parse(UrlFetchApp.fetch(url, { method: 'post', contentType: 'application/json', payload: JSON.stringify({ a: 1 }), headers: { Authorization: 'Bearer t' } }).getContentText()); }
 `;
 
@@ -41,6 +42,16 @@ describe('UrlFetchApp', () => {
     expect(blobText).toBe('status 200');
     const echoed = host.call('get', [`${server.baseUrl}/echo`]) as unknown[];
     expect(echoed[3]).toEqual(['a=1', 'b=2']);
+  });
+
+  it("reads a body in the charset named, else in the Content-Type's, else as ISO-8859-1 (UNCONFIRMED default)", () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    expect(host.call('text', [`${server.baseUrl}/utf8/utf-8`])).toBe('café ü');
+    // No charset anywhere: the bytes of UTF-8 read one by one, as a script that names none must expect.
+    expect(host.call('text', [`${server.baseUrl}/utf8/none`])).toBe('cafÃ© Ã¼');
+    expect(host.call('text', [`${server.baseUrl}/utf8/none`, 'UTF-8'])).toBe('café ü');
+    expect(host.call('text', [`${server.baseUrl}/utf8/utf-8`, 'ISO-8859-1'])).toBe('cafÃ© Ã¼');
   });
 
   it('throws the real text for an unmuted non-2xx response', () => {
