@@ -10,6 +10,7 @@ import { createGasHost, type GasHost, type GasHostOptions } from '../dev/gas-hos
 import { createSyncFetch } from '../dev/gas-host/sync-fetch';
 import { spawnEmulatorProcess, type EmulatorProcess } from '../dev/emulator/spawn';
 import { DEMO_USER } from '../dev/emulator/seed';
+import { distCode, distSidebar } from '../test/support/paths';
 import type { ModelledNetwork } from '../test/support/scheduled-host';
 
 export const ROOT = path.resolve(__dirname, '..');
@@ -62,11 +63,11 @@ export class BenchEnvironment {
       timeZone: 'Europe/Berlin',
       maxRows: 120_000,
       maxColumns: 40,
-      htmlFiles: { sidebar: fs.readFileSync(path.join(ROOT, 'dist/sidebar.html'), 'utf8') },
+      htmlFiles: { sidebar: fs.readFileSync(distSidebar, 'utf8') },
       ...hostOptions,
       ...virtual,
     });
-    host.load(fs.readFileSync(path.join(ROOT, 'dist/Code.js'), 'utf8'));
+    host.load(fs.readFileSync(distCode, 'utf8'));
     const env = new BenchEnvironment(emulator, host);
     // Frozen: the emulator's data and its prepared reports stay the same for the whole run. A modelled
     // network's latency is waited for real only on a running clock, so that one runs from BENCH_NOW.

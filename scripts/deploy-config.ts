@@ -30,6 +30,9 @@ export const deployConfigSchema = z.strictObject({
   accountType: z.enum(['consumer', 'workspace'], {
     error: 'must be "consumer" (20,000 URL fetches and 90 minutes of triggers a day) or "workspace" (100,000 and 6 hours)',
   }),
+  localServers: z
+    .boolean({ error: 'must be true or false (true only for the playground and the tests, whose Engage runs on this machine)' })
+    .optional(),
 });
 
 export type DeployConfig = z.infer<typeof deployConfigSchema>;
@@ -67,5 +70,6 @@ export function deploymentOf(config: DeployConfig): Deployment {
     recommendationsUrl: config.recommendationsUrl,
     urlFetchWhitelist: whitelistFor(reportingBaseUrl, config.recommendationsUrl),
     accountType: config.accountType,
+    ...(config.localServers ? { localServers: true } : {}),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Building the sidebar's DOM safely. Text from the API or the user is only ever set with
- * textContent or attribute values, never parsed as HTML; links and images accept only http(s)
- * addresses. Every panel builds its markup with `el`, so there is no innerHTML in the sidebar.
+ * textContent or attribute values, never parsed as HTML; links accept only http(s) addresses, and
+ * images only https (a sidebar loads external resources only over https) or http on this machine
+ * (the playground's emulator; the server passes such an address only from a build for local servers). Every panel builds its markup with `el`, so there is no innerHTML in the sidebar.
  */
 type Child = Node | string | number | null | undefined | false;
 type Attributes = Record<string, string | number | boolean | null | undefined | EventListener>;
@@ -21,7 +22,7 @@ export function el<K extends keyof HTMLElementTagNameMap>(
     if (value === undefined || value === null || value === false) continue;
     if (name.startsWith('on') && typeof value === 'function') node.addEventListener(name.slice(2), value);
     else if (name === 'href' || name === 'src') {
-      const url = safeUrl(String(value));
+      const url = name === 'src' ? loadableUrl(String(value)) : safeUrl(String(value));
       if (url) node.setAttribute(name, url);
     } else node.setAttribute(name, value === true ? '' : String(value));
   }
@@ -50,6 +51,14 @@ export function safeUrl(candidate: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** An address the sidebar may load as an image: https, or http to this machine (localhost, 127.x, [::1]). */
+export function loadableUrl(candidate: string): string | undefined {
+  const url = safeUrl(candidate);
+  if (!url) return undefined;
+  const { protocol, hostname } = new URL(url);
+  return protocol === 'https:' || /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(hostname) ? url : undefined;
 }
 
 let idCounter = 0;

@@ -1,13 +1,14 @@
 /**
- * `npm start`: builds the add-on, then starts the playground (emulator, local Apps Script host and
+ * `npm start`: builds the add-on for the playground (build/playground/, from playground.deploy.json,
+ * which accepts the emulator's http://127.0.0.1 addresses), then starts the playground (emulator, local Apps Script host and
  * the page with a sheet and the real sidebar) and prints its address. Runs until Ctrl-C.
  */
 import { build } from '../../scripts/build';
-import { startPlayground } from './playground';
+import { PLAYGROUND_BUILD_DIR, PLAYGROUND_DEPLOY_CONFIG, startPlayground } from './playground';
 
 async function main(): Promise<void> {
   const started = Date.now();
-  await build();
+  await build({ configFile: PLAYGROUND_DEPLOY_CONFIG, outDir: PLAYGROUND_BUILD_DIR });
   const port = Number(process.env.PORT ?? 8080);
   const playground = await startPlayground({ port: Number.isInteger(port) ? port : 8080 });
   process.stdout.write(

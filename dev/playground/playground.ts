@@ -27,7 +27,7 @@ export interface PlaygroundOptions {
   prefillSignIn?: boolean;
   /** Time zone of the spreadsheet (default Europe/Berlin). */
   timeZone?: string;
-  /** Where dist/ is (default: the repository's). */
+  /** Where the built add-on is (default: build/playground/, which `npm start` builds from playground.deploy.json). */
   distDir?: string;
   /** The spreadsheet's sheets at the start (default one, Sheet1), each 1,000 rows by 26 columns. */
   sheets?: string[];
@@ -42,6 +42,10 @@ export interface Playground {
 }
 
 const root = path.resolve(__dirname, '..', '..');
+/** The playground's deployment: the example addresses, with localServers for the emulator's http://127.0.0.1. */
+export const PLAYGROUND_DEPLOY_CONFIG = path.join(__dirname, 'playground.deploy.json');
+/** Where `npm start` builds the add-on for the playground: never dist/, which clasp pushes. */
+export const PLAYGROUND_BUILD_DIR = path.join(root, 'build', 'playground');
 const PAGE_FILE = path.join(__dirname, 'page.html');
 /** The tab's icon: a green sheet, as the page's logo. */
 const FAVICON_SVG =
@@ -100,7 +104,7 @@ const sendJson = (res: http.ServerResponse, body: unknown, status = 200) =>
 const FORMULA_PREFIX = 'ENGAGE_';
 
 export async function startPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
-  const distDir = options.distDir ?? path.join(root, 'dist');
+  const distDir = options.distDir ?? PLAYGROUND_BUILD_DIR;
   const code = fs.readFileSync(path.join(distDir, 'Code.js'), 'utf8');
   const sidebarHtml = fs.readFileSync(path.join(distDir, 'sidebar.html'), 'utf8');
   const emulator = await spawnEmulatorProcess();

@@ -3,13 +3,16 @@
  * pre-filled demo user, runs the last 14 days by day and country to a new sheet) and
  * docs/dashboard.png (signs in, clicks the sidebar's Create dashboard for the first publisher, and
  * photographs the dashboard once its formulas and chart are drawn).
- * `npm run build && npx tsx dev/playground/screenshot.ts [playground|dashboard]` (both when none is named).
+ * `npx tsx dev/playground/screenshot.ts [playground|dashboard]` (both when none is named): it builds the
+ * playground's add-on first, as `npm start` does.
  */
 import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
-import { startPlayground } from './playground';
+import { build } from '../../scripts/build';
+import { PLAYGROUND_BUILD_DIR, PLAYGROUND_DEPLOY_CONFIG, startPlayground } from './playground';
 
 async function main(): Promise<void> {
+  await build({ configFile: PLAYGROUND_DEPLOY_CONFIG, outDir: PLAYGROUND_BUILD_DIR });
   const playground = await startPlayground({ port: 0 });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',

@@ -94,7 +94,7 @@ export { taggingProblems, taggingSnippets } from './builder/tagging-snippet';
 export { DASHBOARD_SHEET_NAME, type DashboardLayout } from './builder/dashboard';
 
 export { impressionPixelUrl } from './recommendations/impression-pixel';
-export type { PreviewDocument, RecommendationsPreview } from './recommendations/recommendations';
+export type { PreviewDocument, RecommendationsPreview } from './recommendations/preview';
 
 export type { Period } from './schedules/period';
 export type { RefreshSummary } from './schedules/refresh-runner';

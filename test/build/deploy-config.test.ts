@@ -2,8 +2,8 @@
  * One config names a deployment's Engage addresses: a build with another config (`--config`, or
  * ENGAGE_DEPLOY_CONFIG as `npm run deploy` uses it) writes that deployment's urlFetchWhitelist into
  * the manifest and its addresses and account type into the bundle, whose settings form then refuses
- * any address the manifest would not let Apps Script fetch. Builds go to a temporary folder, never
- * into the dist/ the other tests run.
+ * any address the manifest would not let Apps Script fetch, and an address on this machine unless the
+ * config says localServers. Builds go to a temporary folder, never into the build the other tests run.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -85,7 +85,7 @@ describe('a build for the deployment at https://reports.example.net/engage/v2/',
     expect(host.properties('user', OWNER).get('engage.settings')).toBeUndefined();
   });
 
-  it("starts with the deployment's addresses and Workspace quotas, and takes its own address or a loopback test server", () => {
+  it("starts with the deployment's addresses and Workspace quotas, takes its own address, and refuses a server on this machine", () => {
     const state = host.call('getSidebarState', [], { user: OWNER }) as {
       settings: Record<string, unknown>;
       quota: { accountType: string; urlFetch: { limit: number } };
@@ -104,9 +104,35 @@ describe('a build for the deployment at https://reports.example.net/engage/v2/',
     host.properties('user', OWNER).set(TRIGGER_RUNTIME_KEY, JSON.stringify({ s: host.clock.now(), n: 100 * 60_000 }));
     expect(listRuntime()).toMatchObject({ used: 100 * 60_000, limit: 6 * 3_600_000 });
     host.call('saveSettings', [{ reportingBaseUrl: 'https://reports.example.net/engage/v2' }], { user: OWNER });
-    host.call('saveSettings', [{ reportingBaseUrl: 'http://127.0.0.1:8787/engage/v2' }], { user: OWNER });
+    // A build for Google: Apps Script could never reach this machine, so its address is refused.
+    expect(() => host.call('saveSettings', [{ reportingBaseUrl: 'http://127.0.0.1:8787/engage/v2' }], { user: OWNER })).toThrow(
+      "reportingBaseUrl ('http://127.0.0.1:8787/engage/v2'): must be an address of your Engage service: this deployment does not accept a server on this machine (only the playground and the tests do)",
+    );
     expect(() => host.call('saveSettings', [{ reportingBaseUrl: 'http://reports.example.net/engage/v2' }], { user: OWNER })).toThrow(
       /must be an https address/,
+    );
+    expect(JSON.parse(host.properties('user', OWNER).get('engage.settings')!)).toEqual({
+      reportingBaseUrl: 'https://reports.example.net/engage/v2',
+    });
+  });
+});
+
+describe('a build with localServers, as the playground and the tests make', () => {
+  it('takes the emulator on this machine, and says nothing of it in the manifest', () => {
+    const out = build({ ...OTHER_DEPLOYMENT, localServers: true });
+    expect(manifestOf(out).urlFetchWhitelist).toEqual(['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/']);
+    const host = createGasHost({ owner: 'owner@example.com', manifest: manifestOf(out) });
+    host.load(fs.readFileSync(path.join(out, 'Code.js'), 'utf8'));
+    host.call('saveSettings', [{ reportingBaseUrl: 'http://127.0.0.1:8787/engage/v2' }], { user: 'owner@example.com' });
+    expect(JSON.parse(host.properties('user', 'owner@example.com').get('engage.settings')!)).toEqual({
+      reportingBaseUrl: 'http://127.0.0.1:8787/engage/v2',
+    });
+    return host.close();
+  });
+
+  it('stops the build when localServers is not true or false', () => {
+    expect(buildError({ ...OTHER_DEPLOYMENT, localServers: 'yes' })).toMatch(
+      /localServers must be true or false \(true only for the playground and the tests/,
     );
   });
 });

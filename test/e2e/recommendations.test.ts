@@ -7,7 +7,7 @@
  * not in messages, logs, cells, caches, or document and script properties.
  */
 import { impressionPixelUrl } from '../../src/core/recommendations/impression-pixel';
-import type { RecommendationsPreview } from '../../src/core/recommendations/recommendations';
+import type { RecommendationsPreview } from '../../src/core/recommendations/preview';
 import { OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { DEMO_API_KEY } from '../support/emulator';
 

@@ -11,7 +11,7 @@ import type { GasHost } from '../../dev/gas-host';
 import { startPlayground, type Playground } from '../../dev/playground/playground';
 import { BIG_PUBLISHER_ID, DEMO_USER } from '../../dev/emulator/seed';
 import { a1Cell } from '../../src/core/util/a1-notation';
-import { distSidebar } from './paths';
+import { distDir, distSidebar } from './paths';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -97,7 +97,7 @@ export interface BrowserPlayground {
 
 export async function openPlayground(): Promise<BrowserPlayground> {
   const browser = await launchChromium();
-  const playground = await startPlayground({ port: 0 });
+  const playground = await startPlayground({ port: 0, distDir });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {

@@ -12,12 +12,11 @@ import {
   fetchRecommendations,
   RECOMMENDATIONS_RESULT_TTL_SECONDS,
   recommendationsInput,
-  recommendationsPreview,
   recommendationsTable,
   type RawRecommendationsInput,
   type RecommendationsDeps,
-  type RecommendationsPreview,
 } from '../recommendations/recommendations';
+import { recommendationsPreview, type RecommendationsPreview } from '../recommendations/preview';
 import { buildCompareTable, compareTableOptions } from '../sheets/compare-table';
 import { lookupTable } from '../sheets/lookup-table';
 import { reportResultToTable, tableToValues } from '../sheets/report-table';
@@ -145,12 +144,13 @@ export class EngageAddon {
     );
   }
 
-  /** The sidebar's preview: fresh documents (each answer has its own pixel address), only with http(s) links. */
+  /** The sidebar's preview: fresh documents (each answer has its own pixel address), only with http(s) links and https images and pixel. */
   previewRecommendations(raw: RawRecommendationsInput, options: { deadlineAtMs: number }): RecommendationsPreview {
     const input = recommendationsInput(raw, this.session.defaultWidgetId());
     return recommendationsPreview(
       fetchRecommendations(this.recommendationsDeps(), this.session.recommendationsConfig(), input, options),
       input,
+      { localServers: this.deps.deployment?.localServers === true },
     );
   }
 

@@ -3,8 +3,9 @@
  * it calls, which become the settings' defaults and the manifest's urlFetchWhitelist, and whether its
  * users have consumer or Workspace accounts, which sets the Apps Script quotas it plans with. A
  * published add-on's manifest cannot change per user, so an address outside the whitelist is refused
- * when it is saved rather than by Apps Script at every fetch. Loopback addresses (the emulator, tests)
- * are accepted whatever the whitelist, and they are the only place plain http is.
+ * when it is saved rather than by Apps Script at every fetch. Plain http to this machine (the emulator of
+ * the playground and the tests) is accepted only by a build that says `localServers`: a deployment
+ * built for Google never takes it, since Apps Script could not reach it and a sidebar may not load it.
  */
 import { describePrefixes, withoutQuery } from '../util/text';
 
@@ -18,6 +19,12 @@ export interface Deployment {
   /** The manifest's urlFetchWhitelist: https prefixes with a path, each ending in "/". */
   urlFetchWhitelist: string[];
   accountType: AccountType;
+  /**
+   * Accept plain http addresses on this machine (localhost, 127.0.0.0/8, [::1]) for the settings, the
+   * impression pixel and thumbnails: only the playground's and the tests' builds, whose Engage is the
+   * local emulator. Absent or false in every build for Google.
+   */
+  localServers?: boolean;
 }
 
 export interface AccountQuotas {
@@ -100,11 +107,20 @@ function matchesPrefix(url: string, prefix: string): boolean {
   return path.endsWith('/') || next === '' || next === '/' || next === '?' || next === '#';
 }
 
-/** Apps Script fetches only https; plain http is for the loopback emulator. */
-export function addressProblem(url: string, deployment: Pick<Deployment, 'urlFetchWhitelist'> | undefined): string | undefined {
-  if (isLoopbackUrl(url)) return undefined;
+/** Apps Script fetches only https; plain http is for the loopback emulator of a local build. */
+export function addressProblem(
+  url: string,
+  deployment: Pick<Deployment, 'urlFetchWhitelist' | 'localServers'> | undefined,
+): string | undefined {
+  if (isLoopbackUrl(url)) {
+    return deployment?.localServers === true
+      ? undefined
+      : 'must be an address of your Engage service: this deployment does not accept a server on this machine (only the playground and the tests do)';
+  }
   if (!/^https:\/\//i.test(url))
-    return 'must be an https address (plain http is only for a test server on this machine, such as http://127.0.0.1)';
+    return deployment?.localServers === true
+      ? 'must be an https address (plain http is only for a test server on this machine, such as http://127.0.0.1)'
+      : 'must be an https address';
   const prefixes = deployment?.urlFetchWhitelist ?? [];
   if (prefixes.length === 0 || allowedByWhitelist(url, prefixes)) return undefined;
   return `must start with ${describePrefixes(prefixes)}, the addresses this add-on is allowed to call`;

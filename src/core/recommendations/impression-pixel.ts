@@ -10,13 +10,26 @@ export function isHttpUrl(candidate: unknown): candidate is string {
   return typeof candidate === 'string' && /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(candidate.trim()) && candidate.trim() === candidate;
 }
 
+const LOCAL_HOST = /^https?:\/\/(?:[^@/?#]*@)?(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(?::\d*)?(?:[/?#]|$)/i;
+
+/**
+ * True for an address a sidebar may load (an image, the impression pixel): https, since HtmlService
+ * serves the sidebar over https and "external resources only over HTTPS" load in it; or, with
+ * `localServers`, plain http to this machine, where the playground's and the tests' emulator runs.
+ */
+export function isLoadableUrl(candidate: unknown, { localServers }: { localServers: boolean }): candidate is string {
+  if (!isHttpUrl(candidate)) return false;
+  return /^https:\/\//i.test(candidate) || (localServers && LOCAL_HOST.test(candidate));
+}
+
 /**
  * The address to call for the displayed documents, or undefined when no call must be made: no
- * reportServed, a reportServed that is not an http(s) address, or no displayed position.
+ * reportServed, a reportServed a sidebar may not load (not https; plain http to this machine is let
+ * through here, since the server has already kept it only for a local build), or no displayed position.
  * `displayedPositions` are the `pos` values of the documents actually shown, in display order.
  */
 export function impressionPixelUrl(reportServed: string | undefined | null, displayedPositions: readonly number[]): string | undefined {
-  if (!isHttpUrl(reportServed)) return undefined;
+  if (!isLoadableUrl(reportServed, { localServers: true })) return undefined;
   const positions = displayedPositions.filter((p) => Number.isInteger(p) && p >= 0);
   if (positions.length === 0) return undefined;
   return `${reportServed}&pos=${positions.join('-')}`;

@@ -18,7 +18,6 @@ import {
   type ValidationProblem,
 } from '../errors';
 import { optionalBoolean, optionalText, stringList } from '../sheets/formula-args';
-import { isHttpUrl } from './impression-pixel';
 import {
   FETCH_URL_MAX_CHARS,
   type Clock,
@@ -345,54 +344,4 @@ export function recommendationsTable(result: RecommendationsResult): Cell[][] {
     [...RECOMMENDATION_COLUMNS],
     ...result.documents.map((d) => [d.pos, d.content, d.source_display_name, d.target_domain, d.url, d.thumbnail_url, d.cta ?? '']),
   ];
-}
-
-/** A document as the sidebar may show it: the link is http(s), the thumbnail is http(s) or absent. */
-export interface PreviewDocument {
-  pos: number;
-  content: string;
-  source_display_name: string;
-  target_domain: string;
-  url: string;
-  thumbnail_url?: string;
-  cta?: string;
-}
-
-export interface RecommendationsPreview {
-  /** In the order the service gave them: the order to display them in. */
-  documents: PreviewDocument[];
-  /** Documents left out because their link was not an http(s) address. */
-  omitted: number;
-  /** The pixel's base address (http(s) only); absent when the answer had none: then no pixel is fired. */
-  reportServed?: string;
-  testMode: boolean;
-  widgetJSId: string;
-  traceId?: string;
-}
-
-/** What the sidebar is sent: only documents with an http(s) link, thumbnails only when http(s). */
-export function recommendationsPreview(result: RecommendationsResult, input: RecommendationsInput): RecommendationsPreview {
-  const documents: PreviewDocument[] = [];
-  for (const d of result.documents) {
-    if (!isHttpUrl(d.url)) continue;
-    const doc: PreviewDocument = {
-      pos: d.pos,
-      content: d.content,
-      source_display_name: d.source_display_name,
-      target_domain: d.target_domain,
-      url: d.url,
-    };
-    if (isHttpUrl(d.thumbnail_url)) doc.thumbnail_url = d.thumbnail_url;
-    if (d.cta) doc.cta = d.cta;
-    documents.push(doc);
-  }
-  const preview: RecommendationsPreview = {
-    documents,
-    omitted: result.documents.length - documents.length,
-    testMode: input.testMode,
-    widgetJSId: input.widgetJSId,
-  };
-  if (isHttpUrl(result.reportServed)) preview.reportServed = result.reportServed;
-  if (result.traceId) preview.traceId = result.traceId;
-  return preview;
 }

@@ -124,8 +124,15 @@ describe('SettingsStore in a deployment', () => {
     expect(store.sets).toBe(0);
   });
 
-  it('accepts plain http only for a server on this machine', () => {
-    const settings = new SettingsStore(new FakeStore(), deployment);
+  it('accepts plain http only for a server on this machine, and that only in a build for local servers', () => {
+    const forGoogle = new SettingsStore(new FakeStore(), deployment);
+    expect(() => forGoogle.save({ reportingBaseUrl: 'http://127.0.0.1:8787/engage/v2' })).toThrow(
+      /^reportingBaseUrl .*this deployment does not accept a server on this machine/,
+    );
+    expect(() => forGoogle.save({ reportingBaseUrl: 'http://reports.example.net/engage/v2' })).toThrow(
+      /^reportingBaseUrl .*must be an https address$/,
+    );
+    const settings = new SettingsStore(new FakeStore(), { ...deployment, localServers: true });
     expect(
       settings.save({ reportingBaseUrl: 'http://127.0.0.1:8787/engage/v2', recommendationsUrl: 'http://localhost:8787/recs' }),
     ).toMatchObject({ reportingBaseUrl: 'http://127.0.0.1:8787/engage/v2' });

@@ -78,9 +78,19 @@ describe('isLoopbackUrl', () => {
 describe('addressProblem', () => {
   const deployment = { urlFetchWhitelist: ['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/'] };
 
-  it('accepts whitelisted https addresses and any loopback address', () => {
+  it('accepts whitelisted https addresses, and loopback addresses only in a build for local servers', () => {
     expect(addressProblem('https://reports.example.net/engage/v2/', deployment)).toBeUndefined();
-    expect(addressProblem('http://127.0.0.1:8787/engage/v2/', deployment)).toBeUndefined();
+    expect(addressProblem('http://127.0.0.1:8787/engage/v2/', { ...deployment, localServers: true })).toBeUndefined();
+    expect(addressProblem('https://localhost/engage/v2/', { ...deployment, localServers: true })).toBeUndefined();
+  });
+
+  it('refuses a loopback address in a build for Google, whose Apps Script could never reach it', () => {
+    for (const url of ['http://127.0.0.1:8787/engage/v2/', 'https://localhost/engage/v2/', 'http://[::1]:80/engage/v2/']) {
+      expect(addressProblem(url, deployment)).toBe(
+        'must be an address of your Engage service: this deployment does not accept a server on this machine (only the playground and the tests do)',
+      );
+      expect(addressProblem(url, undefined)).toMatch(/does not accept a server on this machine/);
+    }
   });
 
   it('refuses an address outside the whitelist with one rule that names every allowed prefix', () => {

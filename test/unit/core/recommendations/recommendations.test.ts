@@ -13,10 +13,10 @@ import {
   fetchRecommendations,
   parseRecommendations,
   recommendationsInput,
-  recommendationsPreview,
   recommendationsTable,
   type RecommendationsInput,
 } from '../../../../src/core/recommendations/recommendations';
+import { recommendationsPreview } from '../../../../src/core/recommendations/preview';
 import { SETTINGS_STORE_KEY } from '../../../../src/core/addon/settings';
 import {
   FakeCache,
@@ -310,6 +310,26 @@ describe('recommendationsPreview', () => {
       'reportServed',
     );
   });
+
+  it('keeps thumbnails and the pixel only over https, which a sidebar may load; plain http to this machine only in a local build', () => {
+    const answer = {
+      documents: [doc(1, { thumbnail_url: 'http://img.example/1.jpg' }), doc(2, { thumbnail_url: 'http://127.0.0.1:9/2.jpg' }), doc(3)],
+      reportServed: 'http://px.example/served?servedId=s1',
+    };
+    const forGoogle = recommendationsPreview(answer, INPUT);
+    // The links stay (they open in a new tab); the http images and pixel go.
+    expect(forGoogle.documents.map((d) => [d.pos, d.thumbnail_url])).toEqual([
+      [1, undefined],
+      [2, undefined],
+      [3, doc(3).thumbnail_url],
+    ]);
+    expect(forGoogle).not.toHaveProperty('reportServed');
+    const local = recommendationsPreview({ ...answer, reportServed: 'http://127.0.0.1:9/served?servedId=s1' }, INPUT, {
+      localServers: true,
+    });
+    expect(local.documents.map((d) => d.thumbnail_url)).toEqual([undefined, 'http://127.0.0.1:9/2.jpg', doc(3).thumbnail_url]);
+    expect(local.reportServed).toBe('http://127.0.0.1:9/served?servedId=s1');
+  });
 });
 
 describe('impressionPixelUrl', () => {
@@ -318,7 +338,9 @@ describe('impressionPixelUrl', () => {
     expect(impressionPixelUrl('https://px.example/served?servedId=s1', [2])).toBe('https://px.example/served?servedId=s1&pos=2');
   });
 
-  it('gives no address without reportServed, with nothing displayed, or for a non-http(s) address', () => {
+  it('gives no address without reportServed, with nothing displayed, or for one a sidebar may not load', () => {
+    expect(impressionPixelUrl('http://px.example/served?servedId=s1', [1])).toBeUndefined();
+    expect(impressionPixelUrl('http://127.0.0.1:8787/served?servedId=s1', [1])).toBe('http://127.0.0.1:8787/served?servedId=s1&pos=1');
     expect(impressionPixelUrl(undefined, [1, 2])).toBeUndefined();
     expect(impressionPixelUrl('https://px.example/served?servedId=s1', [])).toBeUndefined();
     expect(impressionPixelUrl('javascript:alert(1)//?', [1])).toBeUndefined();
