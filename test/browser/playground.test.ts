@@ -7,6 +7,7 @@
 import { launchChromium, eventually } from '../support/browser';
 import { startPlayground, type Playground } from '../../dev/playground/playground';
 import type { Browser, Page } from 'playwright-core';
+import { distDir } from '../support/paths';
 
 jest.setTimeout(90_000);
 
@@ -18,7 +19,7 @@ const failures: string[] = [];
 
 beforeAll(async () => {
   browser = await launchChromium();
-  playground = await startPlayground({ port: 0, sheets: SHEETS });
+  playground = await startPlayground({ port: 0, sheets: SHEETS, distDir });
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.on('response', (response) => {
     if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
