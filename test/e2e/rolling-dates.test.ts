@@ -169,10 +169,12 @@ describe('after midnight on the spreadsheet clock', () => {
     expect(shownDays(h, 'Data')).toEqual(BEFORE_MIDNIGHT);
     const inserted = refreshCell(h);
 
-    // An open before midnight in Berlin changes nothing.
+    // An open before midnight in Berlin changes nothing: it reads the refresh cell and writes nothing.
     h.host.advanceTime(20 * MINUTE_MS); // 23:40 in Berlin
     await h.emulator.clearRequests();
+    h.host.resetCounters();
     expect(h.host.open({ authMode: 'LIMITED' }).ok).toBe(true);
+    expect([h.host.counters['Range.getValue'], h.host.counters['Range.setValue'] ?? 0]).toEqual([1, 0]);
     expect(refreshCell(h)).toBe(inserted);
     expect(await h.host.recalculate(undefined, { user: OWNER })).toEqual([]);
 
@@ -183,9 +185,12 @@ describe('after midnight on the spreadsheet clock', () => {
     expect(refreshCell(h)).toBe(inserted);
     expect(await h.host.recalculate(undefined, { user: OWNER })).toEqual([]);
 
-    // The first open with the document changes the refresh cell, after the menu, and Sheets runs the formula again.
+    // The first open with the document changes the refresh cell (one write), after the menu, and Sheets runs the formula again.
+    h.host.resetCounters();
     const opened = h.host.open({ authMode: 'LIMITED' });
     expect(opened.ok).toBe(true);
+    expect(h.host.counters['Range.setValue']).toBe(1);
+    console.log(`first open of a new day: ${JSON.stringify(h.host.counters)}`);
     expect(captions(h)).toContain('Refresh all');
     expect(refreshCell(h)).toBe(h.host.now().toISOString());
     const recalculated = await h.host.recalculate(undefined, { user: OWNER });
