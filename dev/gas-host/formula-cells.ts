@@ -1,14 +1,27 @@
 /**
  * Custom-function cells: how a formula cell becomes one CUSTOM_FUNCTION execution (the function it
  * names and its arguments as Sheets passes them) and how that execution's outcome is written back
- * into the cell, spilling an array result or showing #ERROR!, #NAME? or #REF! with its message.
+ * into the cell, spilling an array result or showing #ERROR!, #NAME? or #REF! with its message. A
+ * custom function given a volatile function as an argument never runs: the cell shows "Loading...".
  */
 import { formatA1, resolveA1 } from './a1-notation';
 import { parseFormula, sumOfNumbers } from './formula';
-import { daySerial, evaluateExpression, ExpressionError, type ExpressionValue, isBuiltIn, parseExpression } from './formula-expression';
+import {
+  daySerial,
+  evaluateExpression,
+  type ExpressionClock,
+  ExpressionError,
+  type ExpressionValue,
+  isBuiltIn,
+  parseExpression,
+  type VolatileFunction,
+  volatileCalls,
+} from './formula-expression';
 import type { CellValue } from './protocol';
 import type { ExecutionOutcome } from './runtime';
 import { toCellValue, type FormulaOutcome, type SheetModel, type SpreadsheetModel } from './state/spreadsheet';
+
+export { LOADING_TEXT } from './state/spreadsheet';
 
 export interface FormulaResult {
   sheet: string;
@@ -19,11 +32,23 @@ export interface FormulaResult {
   values: CellValue[][];
   /** The message shown in the cell's error note, for #ERROR!, #NAME? and #REF!. */
   error?: string;
+  /** The cell shows "Loading..." for good: a custom function given a volatile argument, which never runs. */
+  loading?: true;
   executionId?: number;
 }
 
-/** The function a formula cell calls with its arguments, or why the cell shows an error without running anything. */
-export type FormulaCall = { functionName: string; args: unknown[] } | (FormulaOutcome & { error: string }) | { values: CellValue[][] };
+/** The function a formula cell calls with its arguments, or why the cell shows an error (or "Loading...") without running anything. */
+export type FormulaCall =
+  | { functionName: string; args: unknown[] }
+  | (FormulaOutcome & { error: string })
+  | { values: CellValue[][] }
+  | { loading: true };
+
+/** The functions that keep a custom function from running when an argument calls one (strict.ts decides for TODAY). */
+export interface FormulaRules {
+  /** TODAY() counts as volatile, as NOW() and RAND() always do. */
+  volatileToday: boolean;
+}
 
 /**
  * The date `days` after today, as Sheets passes a date to a custom function: the Date of that day's
@@ -63,30 +88,53 @@ function expressionCell(value: ExpressionValue, now: number, timeZone: string): 
 
 /** Today's day serial (Sheets' TODAY()) at `now` in `timeZone`. */
 export function todaySerial(now: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(
-    new Date(now),
-  );
+  return Math.floor(nowSerial(now, timeZone));
+}
+
+/** Now's serial (Sheets' NOW()): today's, plus the time of day in `timeZone` as a fraction of the day. */
+export function nowSerial(now: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(now));
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  return daySerial(get('year'), get('month'), get('day'));
+  const seconds = (get('hour') % 24) * 3600 + get('minute') * 60 + get('second') + (now % 1000) / 1000;
+  return daySerial(get('year'), get('month'), get('day')) + seconds / 86_400;
 }
 
 /**
  * Arguments as Sheets passes them: a one-cell reference as its value, a larger range as a 2D array,
  * an omitted argument as undefined; a named range as the range it names, an unknown name as `#NAME?`;
  * a date expression such as `TODAY()-n` as its value (a date as its midnight, at `now`, in the
- * spreadsheet's zone). A formula that is only such an expression shows its value.
+ * spreadsheet's zone). A formula that is only such an expression shows its value. An argument that
+ * calls NOW() or RAND() (or TODAY(), when `rules.volatileToday`) anywhere inside it keeps the function
+ * from running: the cell shows "Loading..." indefinitely, as Google's guide says.
  */
-export function planFormulaCall(model: SpreadsheetModel, sheet: SheetModel, row: number, column: number, now: number): FormulaCall {
+export function planFormulaCall(
+  model: SpreadsheetModel,
+  sheet: SheetModel,
+  row: number,
+  column: number,
+  now: number,
+  rules: FormulaRules = { volatileToday: false },
+): FormulaCall {
   const formula = model.cell(sheet, row, column)?.formula;
   if (!formula) return { error: 'The cell has no formula.', errorCode: '#ERROR!' };
   // A formula that is only numbers added and subtracted (`=2026-11-01`, which is 2014) needs no script.
   const sum = sumOfNumbers(formula.slice(1));
   if (sum !== undefined) return { values: [[sum]] };
-  const today = () => todaySerial(now, model.timeZone);
+  const clock = (): ExpressionClock => ({ todaySerial: todaySerial(now, model.timeZone), nowSerial: nowSerial(now, model.timeZone) });
   const whole = parseExpression(formula.slice(1));
   if (whole) {
+    // A built-in formula on its own (`=TODAY()`, `=NOW()`) is computed whatever the reading.
     try {
-      return { values: [[expressionCell(evaluateExpression(whole, today()), now, model.timeZone)]] };
+      return { values: [[expressionCell(evaluateExpression(whole, clock()), now, model.timeZone)]] };
     } catch (e) {
       if (e instanceof ExpressionError) return { error: e.message, errorCode: e.errorCode };
       throw e;
@@ -95,13 +143,19 @@ export function planFormulaCall(model: SpreadsheetModel, sheet: SheetModel, row:
   const parsed = parseFormula(formula);
   if (!parsed || isBuiltIn(parsed.functionName)) return { error: 'Formula parse error.', errorCode: '#ERROR!' };
   if (parsed.functionName.endsWith('_')) return { error: `Unknown function: '${parsed.functionName}'.`, errorCode: '#NAME?' };
+  const volatile: VolatileFunction[] = rules.volatileToday ? ['TODAY', 'NOW', 'RAND'] : ['NOW', 'RAND'];
+  for (const arg of parsed.args) {
+    if (arg.kind !== 'expression') continue;
+    const calls = volatileCalls(arg.expression);
+    if (volatile.some((name) => calls.has(name))) return { loading: true };
+  }
   let failed: ExpressionError | undefined;
   const args = parsed.args.map((arg) => {
     if (arg.kind === 'omitted') return undefined;
     if (arg.kind === 'literal') return arg.value;
     if (arg.kind === 'expression') {
       try {
-        return expressionCell(evaluateExpression(arg.expression, today()), now, model.timeZone);
+        return expressionCell(evaluateExpression(arg.expression, clock()), now, model.timeZone);
       } catch (e) {
         if (!(e instanceof ExpressionError)) throw e;
         failed ??= e;
@@ -160,6 +214,7 @@ export function applyFormulaOutcome(
     value,
     values: result.values && !record?.error ? result.values : [[value]],
     error: record?.error,
+    ...(record?.loading ? { loading: true as const } : {}),
     executionId,
   };
 }

@@ -3,10 +3,12 @@
  * in a formula and evaluated here: numbers and "text", + and - (with signs), & (joins text; a number
  * or a date joins as its number), parentheses, and the
  * date functions TODAY(), DATE(year, month, day), YEAR(), MONTH(), DAY() and TEXT(value, format) with
- * a day format such as "yyyy-mm-dd". Values are typed as Sheets types them: a date plus or minus a
- * number is a date, a date minus a date is a number of days, YEAR/MONTH/DAY give numbers, TEXT gives
- * text. Dates are day serial numbers (30 December 1899 is 0) in the spreadsheet's zone. Anything else
- * (cell references, other functions, * and /) is not an expression here, and the caller says so.
+ * a day format such as "yyyy-mm-dd", and the volatile NOW() and RAND(). Values are typed as Sheets
+ * types them: a date plus or minus a number is a date, a date minus a date is a number of days,
+ * YEAR/MONTH/DAY give numbers, TEXT gives text, NOW() a date with its time of day. Dates are day serial
+ * numbers (30 December 1899 is 0) in the spreadsheet's zone. Anything else (cell references, other
+ * functions, * and /) is not an expression here, and the caller says so. Which calls an expression
+ * makes (volatileCalls) decides whether a custom function may take it as an argument at all.
  */
 
 export type Expression =
@@ -28,8 +30,20 @@ export class ExpressionError extends Error {
   }
 }
 
-const ARITY = { TODAY: 0, DATE: 3, YEAR: 1, MONTH: 1, DAY: 1, TEXT: 2 } as const;
+const ARITY = { TODAY: 0, NOW: 0, RAND: 0, DATE: 3, YEAR: 1, MONTH: 1, DAY: 1, TEXT: 2 } as const;
 type BuiltIn = keyof typeof ARITY;
+
+/**
+ * Functions that "return a different result each time they calculate" (Google's custom-function guide
+ * names NOW() and RAND(); TODAY() changes once a day, and whether it counts is a reading: strict.ts).
+ */
+export type VolatileFunction = 'TODAY' | 'NOW' | 'RAND';
+
+/** The moment an expression is computed at: today's serial and now's (with the time of day as its fraction), in the spreadsheet's zone. */
+export interface ExpressionClock {
+  todaySerial: number;
+  nowSerial: number;
+}
 
 /** True for the functions this module computes (a call to one that did not parse is a parse error, never a script's function). */
 export function isBuiltIn(name: string): boolean {
@@ -165,10 +179,31 @@ function formatDate(serial: number, format: string): string {
     .join('');
 }
 
-function call(name: BuiltIn, args: ExpressionValue[], todaySerial: number): ExpressionValue {
+/** The volatile functions `expression` calls, anywhere inside it. */
+export function volatileCalls(expression: Expression): Set<VolatileFunction> {
+  const found = new Set<VolatileFunction>();
+  const visit = (e: Expression): void => {
+    if (e.kind === 'call') {
+      if (e.name === 'TODAY' || e.name === 'NOW' || e.name === 'RAND') found.add(e.name);
+      for (const arg of e.args) visit(arg);
+    } else if (e.kind === 'sum') {
+      for (const term of e.terms) visit(term.operand);
+    } else if (e.kind === 'join') {
+      for (const part of e.parts) visit(part);
+    }
+  };
+  visit(expression);
+  return found;
+}
+
+function call(name: BuiltIn, args: ExpressionValue[], clock: ExpressionClock): ExpressionValue {
   switch (name) {
     case 'TODAY':
-      return { type: 'date', serial: todaySerial };
+      return { type: 'date', serial: clock.todaySerial };
+    case 'NOW':
+      return { type: 'date', serial: clock.nowSerial };
+    case 'RAND':
+      return { type: 'number', value: Math.random() };
     case 'DATE': {
       let [year, month, day] = args.map((a, i) => Math.trunc(asNumber(a, `Function DATE parameter ${i + 1}`))) as [number, number, number];
       if (year >= 0 && year < 1900) year += 1900;
@@ -195,8 +230,8 @@ function call(name: BuiltIn, args: ExpressionValue[], todaySerial: number): Expr
   }
 }
 
-/** The value of `expression` on the day whose serial is `todaySerial`; throws ExpressionError as Sheets shows an error. */
-export function evaluateExpression(expression: Expression, todaySerial: number): ExpressionValue {
+/** The value of `expression` at the moment of `clock`; throws ExpressionError as Sheets shows an error. */
+export function evaluateExpression(expression: Expression, clock: ExpressionClock): ExpressionValue {
   switch (expression.kind) {
     case 'number':
       return { type: 'number', value: expression.value };
@@ -205,20 +240,20 @@ export function evaluateExpression(expression: Expression, todaySerial: number):
     case 'call':
       return call(
         expression.name,
-        expression.args.map((a) => evaluateExpression(a, todaySerial)),
-        todaySerial,
+        expression.args.map((a) => evaluateExpression(a, clock)),
+        clock,
       );
     case 'join': {
       const text = (value: ExpressionValue) =>
         value.type === 'text' ? value.value : String(value.type === 'date' ? value.serial : value.value);
-      return { type: 'text', value: expression.parts.map((p) => text(evaluateExpression(p, todaySerial))).join('') };
+      return { type: 'text', value: expression.parts.map((p) => text(evaluateExpression(p, clock))).join('') };
     }
     case 'sum': {
       // A date plus or minus numbers stays a date; a date minus a date is a number of days.
       let total = 0;
       let dates = 0;
       for (const { sign, operand } of expression.terms) {
-        const value = evaluateExpression(operand, todaySerial);
+        const value = evaluateExpression(operand, clock);
         total += sign * asNumber(value, sign === 1 ? 'Function ADD parameter' : 'Function MINUS parameter');
         if (value.type === 'date') dates += sign;
       }

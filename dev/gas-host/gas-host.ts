@@ -12,7 +12,7 @@ import type { HostClock } from './clock';
 import type { ScriptDeployment } from './deployment';
 import { applyFormulaOutcome, formulaOutcome, planFormulaCall, type FormulaResult } from './formula-cells';
 import { HostState, type LogEntry } from './host-state';
-import { resolveHostOptions, type CallOptions, type GasHostOptions, type ResolvedHostOptions } from './options';
+import { resolveHostOptions, SIMPLE_TRIGGER_LIMIT_MS, type CallOptions, type GasHostOptions, type ResolvedHostOptions } from './options';
 import { hostOpsClient, type CellValue, type ExecutionInfo, type TriggerRecord } from './protocol';
 import { runExecution, type ExecutionOutcome, type ExecutionRequest } from './runtime';
 import { TRIGGER_RUNTIME_QUOTA_MESSAGE } from './state/quotas';
@@ -21,9 +21,10 @@ import type { FetchLogEntry } from './state/url-fetch';
 import type { StrictSettings } from './strict';
 import { ExecutionPool } from './worker-pool';
 
-export { CUSTOM_FUNCTION_LIMIT_MS, EXECUTION_LIMIT_MS } from './options';
+export { CUSTOM_FUNCTION_LIMIT_MS, EXECUTION_LIMIT_MS, SIMPLE_TRIGGER_LIMIT_MS } from './options';
 export type { CallOptions, GasHostOptions } from './options';
 export type { FormulaResult } from './formula-cells';
+export { LOADING_TEXT } from './formula-cells';
 
 export interface CellRef {
   sheet?: string;
@@ -95,10 +96,17 @@ export class GasHost {
     return this.execute(functionName, args, { authMode: 'FULL', ...options });
   }
 
-  /** Opens the document: runs onOpen({ authMode }) as Sheets does (LIMITED by default). */
+  /**
+   * Opens the document: runs onOpen({ authMode }) as Sheets does (LIMITED by default), within the 30 s
+   * of a simple trigger (Google's "Simple triggers" guide: "They cannot run for longer than 30 seconds").
+   */
   open(options: CallOptions = {}): ExecutionOutcome {
     const authMode = options.authMode ?? 'LIMITED';
-    return this.execute('onOpen', [{ authMode, user: options.user ?? this.options.activeUser, source: {} }], { ...options, authMode });
+    return this.execute('onOpen', [{ authMode, user: options.user ?? this.options.activeUser, source: {} }], {
+      limitMs: SIMPLE_TRIGGER_LIMIT_MS,
+      ...options,
+      authMode,
+    });
   }
 
   private newExecution(functionName: string | undefined, options: CallOptions, async: boolean): ExecutionInfo {
@@ -181,13 +189,14 @@ export class GasHost {
   getCell(
     sheet: string | undefined,
     a1: string,
-  ): { value: CellValue; formula: string; error?: string; note: string; numberFormat?: string } {
+  ): { value: CellValue; formula: string; error?: string; loading?: true; note: string; numberFormat?: string } {
     const at = this.cellAt({ sheet, a1 });
     const record = this.state.spreadsheet.cell(at.sheet, at.row, at.column);
     return {
       value: record?.value ?? '',
       formula: record?.formula ?? '',
       error: record?.error,
+      ...(record?.loading ? { loading: true as const } : {}),
       note: record?.note ?? '',
       numberFormat: record?.numberFormat,
     };
@@ -219,7 +228,7 @@ export class GasHost {
     const at = this.cellAt({ sheet, a1 });
     const model = this.state.spreadsheet;
     if (formula !== undefined) model.writeFormula(at.sheet, at.row, at.column, formula);
-    const planned = planFormulaCall(model, at.sheet, at.row, at.column, this.clock.now());
+    const planned = planFormulaCall(model, at.sheet, at.row, at.column, this.clock.now(), this.strict);
     if (!('functionName' in planned)) return applyFormulaOutcome(model, at.sheet, at.row, at.column, planned);
     const outcome = this.execute(planned.functionName, planned.args, { authMode: 'CUSTOM_FUNCTION', user: options.user }, true);
     return applyFormulaOutcome(model, at.sheet, at.row, at.column, formulaOutcome(outcome), outcome.executionId);
@@ -233,7 +242,7 @@ export class GasHost {
   async recalculate(cells?: CellRef[], options: { user?: string } = {}): Promise<FormulaResult[]> {
     const model = this.state.spreadsheet;
     const targets = cells ? cells.map((ref) => this.cellAt(ref)) : model.dirtyFormulaCells();
-    const planned = targets.map((t) => ({ ...t, plan: planFormulaCall(model, t.sheet, t.row, t.column, this.clock.now()) }));
+    const planned = targets.map((t) => ({ ...t, plan: planFormulaCall(model, t.sheet, t.row, t.column, this.clock.now(), this.strict) }));
     const results: FormulaResult[] = new Array(planned.length);
     await Promise.all(
       planned.map(async (p, index) => {

@@ -1,5 +1,13 @@
 /** The public surface of the local Apps Script host: createGasHost, createDeployment and the synchronous HTTP module. */
-export { createGasHost, GasHost, GasScriptError, EXECUTION_LIMIT_MS, CUSTOM_FUNCTION_LIMIT_MS } from './gas-host';
+export {
+  createGasHost,
+  GasHost,
+  GasScriptError,
+  EXECUTION_LIMIT_MS,
+  CUSTOM_FUNCTION_LIMIT_MS,
+  SIMPLE_TRIGGER_LIMIT_MS,
+  LOADING_TEXT,
+} from './gas-host';
 export { createDeployment } from './deployment';
 export type { DeploymentOptions, ScriptDeployment } from './deployment';
 export type { GasHostOptions, CallOptions, CellRef, FormulaResult, TriggerRun } from './gas-host';

@@ -14,6 +14,8 @@ import { resolveStrict, type StrictSettings } from './strict';
 
 export const EXECUTION_LIMIT_MS = 6 * 60_000;
 export const CUSTOM_FUNCTION_LIMIT_MS = 30_000;
+/** onOpen and the other simple triggers: "They cannot run for longer than 30 seconds" (Google's "Simple triggers" guide). */
+export const SIMPLE_TRIGGER_LIMIT_MS = 30_000;
 /** UrlFetchApp's per-request timeout as Apps Script is observed to apply it. */
 const FETCH_TIMEOUT_MS = 60_000;
 /** UrlFetchApp refuses longer URLs (`Limit Exceeded: URLFetch URL Length.`). */

@@ -7,7 +7,7 @@
  *
  * The core's folders are layers, lowest first; a file imports only from its own folder and the layers
  * below it (test/unit/core/purity.test.ts checks it):
- *   util/             dates, text, hashes, base64, UTF-8 sizes, A1 cells, currencies, the zod setup
+ *   util/             dates and days relative to today, text, hashes, base64, UTF-8 sizes, A1 cells, currencies, the zod setup
  *   errors/           the error hierarchy: its root, Engage's answers, failures without an answer
  *   (base)            spec.ts, ports.ts, budgets.ts at the root of src/core
  *   api/              the Engage client and its requests: sending, retries, rate limits, paging, answers
@@ -53,6 +53,7 @@ export { FORMULA_TIME_BUDGET_MS, PREVIEW_TIME_BUDGET_MS } from './budgets';
 
 export { A1_CELL_PATTERN, a1Cell, cellPosition, rangeReference, splitCellReference } from './util/a1-notation';
 export { compactDay, dashedDay, daysBetween, isDate, MS_PER_HOUR } from './util/dates';
+export { isAnotherDay } from './util/relative-days';
 export { SUPPORTED_CURRENCY_CODES } from './util/currencies';
 export { formatCount, quoted } from './util/text';
 

@@ -16,8 +16,9 @@ type Arg = unknown;
  * The Engage general report compared with an earlier period: each metric beside its earlier value and the change, joined on the breakdowns.
  *
  * @param {string|range} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it; several as "id1,id2" or a range, or "all" (one table with publisher.id and publisher.name in front).
- * @param {date|string} fromDate First day: a date cell or text such as 2026-11-01 or 20261101.
- * @param {date|string} toDate Last day, included.
+ * @param {date|string} fromDate First day: a date cell, text such as 2026-11-01, or a day relative to today (on the
+ *   spreadsheet's clock): "today", "yesterday", "7daysAgo", "startOfMonth", "startOfLastMonth", "endOfLastMonth".
+ * @param {date|string} toDate Last day, included; the same forms ("yesterday" for the days before today).
  * @param {string|range} compareWith "previous" (as many days just before; whole months: as many months before), "year" (the same dates a year earlier; 29 February as 28 February), or an earlier period as "2026-10-01..2026-10-07" or a range of two date cells. It must end before fromDate.
  * @param {string|range} breakdowns Optional. Up to 4 of day, month, platform, referrer, country, section, widget, doc, partnerApp. With day or month the periods align by position: day 1 with day 1. Default day.
  * @param {string|range} metrics Optional. Metric names as "revenue,rpmByPvs" or a range, or "all". Default totalPvs, revenue, rpmByPvs, paidCtrByPvs (by widget: the request twins).
@@ -26,7 +27,8 @@ type Arg = unknown;
  * @param {number} maxRows Optional. At most this many rows (0 to 100000; of each publisher for several); the totals still cover every row, and 0 shows the Total row alone. Default: all.
  * @param {string} currencyCode Optional. Currency of revenue, for example EUR. Default USD.
  * @param {number} decDigits Optional. Decimal places of money figures, 0 to 6. Default 2.
- * @param {any} refresh Optional. Any cell; when its value changes both periods are fetched again.
+ * @param {any} refresh Optional. Any cell; when its value changes both periods are fetched again. EngageRefresh (the
+ *   refresh cell) also moves relative dates to the new day: the first open of a new day changes it.
  * @return A header row (each metric m as m, m.previous, m.change, m.change%), one row per result, and a Total row from each period's sums.
  * @customfunction
  */

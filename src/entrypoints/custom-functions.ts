@@ -97,8 +97,9 @@ function lookupFormula(kind: LookupKind, publisherId: Arg, refresh: Arg): Cell[]
  * The Engage general report: one row per day (or month) and breakdown, with every page fetched.
  *
  * @param {string|range} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it; several as "id1,id2" or a range, or "all".
- * @param {date|string} fromDate First day: a date cell or text such as 2026-11-01 or 20261101.
- * @param {date|string} toDate Last day, included.
+ * @param {date|string} fromDate First day: a date cell, text such as 2026-11-01, or a day relative to today (on the
+ *   spreadsheet's clock): "today", "yesterday", "7daysAgo", "startOfMonth", "startOfLastMonth", "endOfLastMonth".
+ * @param {date|string} toDate Last day, included; the same forms ("yesterday" for the days before today).
  * @param {string|range} breakdowns Optional. Up to 4 of day, month, platform, referrer, country, section, widget, doc, partnerApp,
  *   as "day,country" or a range. Default day.
  * @param {string|range} metrics Optional. Metric names as "revenue,rpmByPvs" or a range, or "all". Default paidPvs, totalPvs, revenue,
@@ -109,7 +110,8 @@ function lookupFormula(kind: LookupKind, publisherId: Arg, refresh: Arg): Cell[]
  *   (with -publisher among the breakdowns, of the rows added together). Default: all.
  * @param {string} currencyCode Optional. Currency of revenue, for example EUR. Default USD.
  * @param {number} decDigits Optional. Decimal places of money figures, 0 to 6. Default 2.
- * @param {any} refresh Optional. Any cell; when its value changes the report is fetched again.
+ * @param {any} refresh Optional. Any cell; when its value changes the report is fetched again. EngageRefresh (the
+ *   refresh cell) also moves relative dates to the new day: the first open of a new day changes it.
  * @return A header row, one row per result, and a Total row.
  * @customfunction
  */
@@ -145,8 +147,9 @@ export function ENGAGE_REPORT(
  * The Engage external-ID report: metrics per external ID for up to 24 hours (hours in UTC).
  *
  * @param {string|range} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it; several as "id1,id2" or a range, or "all".
- * @param {date|string} fromDate Start hour (UTC): a date cell, or text yyyyMMddHH, yyyyMMdd or yyyy-MM-dd.
- * @param {date|string} toDate End hour (UTC), excluded; a date alone means hour 00 of the next day.
+ * @param {date|string} fromDate Start hour (UTC): a date cell, or text yyyyMMddHH, yyyyMMdd or yyyy-MM-dd; a day
+ *   relative to today ("yesterday", "2daysAgo") is that UTC day, from hour 00.
+ * @param {date|string} toDate End hour (UTC), excluded; a date alone (or "yesterday", "2daysAgo") means hour 00 of the next day.
  *   At most 24 hours after fromDate.
  * @param {string|range} breakdowns Optional. externalId, widget, externalSecondaryId. externalId always comes first unless all three
  *   are listed.
@@ -156,7 +159,8 @@ export function ENGAGE_REPORT(
  * @param {string} sort Optional. A metric or field, for example "revenue desc".
  * @param {number} maxRows Optional. At most this many rows (1 to 100000; of each publisher for several). Default: all.
  * @param {string} currencyCode Optional. Currency of revenue. Default USD.
- * @param {any} refresh Optional. Any cell; when its value changes the report is fetched again.
+ * @param {any} refresh Optional. Any cell; when its value changes the report is fetched again. EngageRefresh (the
+ *   refresh cell) also moves relative dates to the new day: the first open of a new day changes it.
  * @return A header row, one row per result, and a Total row.
  * @customfunction
  */
@@ -179,8 +183,8 @@ export function ENGAGE_EXTERNALID_REPORT(
  * The Engage realtime external-ID report: the last 48 hours (UTC), up to 30 minutes late, revenue in USD.
  *
  * @param {string|range} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it; several as "id1,id2" or a range, or "all".
- * @param {date|string} fromDate Start hour (UTC) within the last 48 hours: yyyyMMddHH, or a date (hour 00).
- * @param {date|string} toDate End hour (UTC), excluded; a date alone means hour 00 of the next day.
+ * @param {date|string} fromDate Start hour (UTC) within the last 48 hours: yyyyMMddHH, or a date or "today" (hour 00).
+ * @param {date|string} toDate End hour (UTC), excluded; a date alone (or "today") means hour 00 of the next day.
  *   At most 24 hours after fromDate.
  * @param {string|range} breakdowns Optional. externalId, widget, externalSecondaryId.
  * @param {string|range} metrics Optional. Some of paidReqs, paidClicks, reqsPaidCtr, revenue, reqsRpm, totalPvs, as "revenue,reqsRpm"
@@ -188,7 +192,8 @@ export function ENGAGE_EXTERNALID_REPORT(
  * @param {string} filter Optional. Conditions field:operator:value chained with ";".
  * @param {string} sort Optional. A metric or field, for example "revenue desc".
  * @param {number} maxRows Optional. At most this many rows (1 to 100000; of each publisher for several). Default: all.
- * @param {any} refresh Optional. Any cell; when its value changes the report is fetched again.
+ * @param {any} refresh Optional. Any cell; when its value changes the report is fetched again. EngageRefresh (the
+ *   refresh cell) also moves relative dates to the new day: the first open of a new day changes it.
  * @return A header row, one row per result, and a Total row.
  * @customfunction
  */

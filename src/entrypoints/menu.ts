@@ -1,19 +1,23 @@
 /**
  * The add-on menu, the sidebar opener and the menu's own actions. onOpen may run in AuthMode.NONE,
- * where only menus are allowed, so it reads the sign-in state only in other modes, and never fails
- * because of it: the menu must always appear.
+ * where only menus are allowed, so it reads the sign-in state and the refresh cell only in other
+ * modes, and never fails because of them: the menu must always appear. It is a simple trigger, with
+ * 30 seconds in all: after the menu it reads one cell, and writes it once on the first open of a day.
  */
 import { createSession } from '../gas/addon-services';
 import { TOKEN_LIFETIME_DAYS, userMessage } from '../core';
-import { touchRefreshCell } from '../gas/refresh-cell';
+import { touchRefreshCell, touchRefreshCellOnNewDay } from '../gas/refresh-cell';
 
 /**
- * Adds the Engage menu when a spreadsheet opens. Works in every auth mode, NONE included.
+ * Adds the Engage menu when a spreadsheet opens. Works in every auth mode, NONE included. On the first
+ * open of a new day (LIMITED or FULL), changes the refresh cell, so formulas with relative dates
+ * ("7daysAgo", "yesterday") move to the new day.
  * @param {GoogleAppsScript.Events.SheetsOnOpen} e The open event.
  */
 export function onOpen(e?: GoogleAppsScript.Events.SheetsOnOpen): void {
   const menu = SpreadsheetApp.getUi().createAddonMenu();
-  const warning = e && e.authMode !== undefined && String(e.authMode) !== 'NONE' ? signInWarning() : undefined;
+  const documentAccess = e !== undefined && e.authMode !== undefined && String(e.authMode) !== 'NONE';
+  const warning = documentAccess ? signInWarning() : undefined;
   if (warning) menu.addItem(`⚠ ${warning}`, 'showSidebar').addSeparator();
   menu
     .addItem('Open sidebar', 'showSidebar')
@@ -22,6 +26,16 @@ export function onOpen(e?: GoogleAppsScript.Events.SheetsOnOpen): void {
     .addSeparator()
     .addItem('Sign out', 'signOutFromMenu')
     .addToUi();
+  if (documentAccess) moveFormulasToToday();
+}
+
+/** The open's part in rolling dates: the refresh cell changes once a day, after the menu is shown, and never fails the open. */
+function moveFormulasToToday(): void {
+  try {
+    touchRefreshCellOnNewDay(SpreadsheetApp.getActiveSpreadsheet());
+  } catch (error) {
+    console.error(`Engage could not move the formulas to today: ${userMessage(error)}`);
+  }
 }
 
 function signInWarning(): string | undefined {

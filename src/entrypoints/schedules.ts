@@ -5,15 +5,20 @@
  * happened, because a trigger sends no error email and nobody watches it.
  */
 import { type RefreshSummary, type ScheduleList, userMessage } from '../core';
-import { touchRefreshCell } from '../gas/refresh-cell';
+import { refreshCellIsFromAnotherDay, touchRefreshCell } from '../gas/refresh-cell';
 import { asExecution } from '../gas/execution';
 import { createScheduleService } from '../gas/schedule-services';
 import { withUserMessage } from './user-errors';
 
-/** Makes ENGAGE_* formulas that reference the refresh cell fetch again; the saved reports are already written. */
-function refreshFormulas(): void {
+/**
+ * Makes ENGAGE_* formulas that reference the refresh cell fetch again; the saved reports are already
+ * written. Without `always`, only when the day has changed since the cell was last changed, which moves
+ * the formulas' relative days to the new day.
+ */
+function refreshFormulas(always: boolean): void {
   try {
-    touchRefreshCell(SpreadsheetApp.getActiveSpreadsheet());
+    const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+    if (always || refreshCellIsFromAnotherDay(spreadsheet)) touchRefreshCell(spreadsheet);
   } catch (error) {
     console.error(`Engage could not change the refresh cell: ${userMessage(error)}`);
   }
@@ -58,7 +63,7 @@ export function updateSchedule(id: unknown, report: unknown): ScheduleList {
 export function runScheduleNow(id: unknown): { summary: RefreshSummary; list: ScheduleList } {
   return withUserMessage(() => {
     const outcome = createScheduleService().runNow(id);
-    if (outcome.summary.refreshed.length > 0) refreshFormulas();
+    if (outcome.summary.refreshed.length > 0) refreshFormulas(true);
     return outcome;
   });
 }
@@ -85,7 +90,8 @@ export function deleteSchedule(id: unknown): ScheduleList {
 
 /**
  * The hourly trigger: refreshes your saved reports that are due, within the shared rate budget and
- * well inside the 6-minute limit, then changes the refresh cell so ENGAGE_* formulas fetch again.
+ * well inside the 6-minute limit, then changes the refresh cell so ENGAGE_* formulas fetch again
+ * (when it refreshed something, or when the day has changed: relative dates then name other days).
  * @param {Object} e The time-driven trigger event.
  */
 export function onScheduledRefresh(e?: unknown): void {
@@ -97,7 +103,7 @@ export function onScheduledRefresh(e?: unknown): void {
 function scheduledRefresh(startedAtMs: number): void {
   try {
     const summary = createScheduleService().runDue(startedAtMs);
-    if (summary.refreshed.length > 0) refreshFormulas();
+    refreshFormulas(summary.refreshed.length > 0);
     const why = { 'fetch-quota': ' (near the daily URL Fetch quota)', 'trigger-runtime': ' (the daily trigger runtime is nearly spent)' };
     const stopped = summary.stoppedBecause ? why[summary.stoppedBecause] : '';
     const signIn = summary.needsSignIn ? '; the owner must sign in again' : '';
@@ -105,5 +111,6 @@ function scheduledRefresh(startedAtMs: number): void {
     console.log(`Engage scheduled refresh: ${counts}${stopped}, ${summary.requests} requests${signIn}.`);
   } catch (error) {
     console.error(`Engage scheduled refresh failed: ${userMessage(error)}`);
+    refreshFormulas(false);
   }
 }

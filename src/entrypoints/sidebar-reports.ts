@@ -13,7 +13,7 @@ import {
   type RunToSheetSummary,
 } from '../core';
 import { addRevenueChart, resolvePlacement, sheetContext, writeFormulaAtActiveCell } from '../gas/report-targets';
-import { refreshCellReference } from '../gas/refresh-cell';
+import { ensureRefreshCell, REFRESH_RANGE_NAME } from '../gas/refresh-cell';
 import { createSidebarReports } from '../gas/sidebar-report-services';
 import { withUserMessage } from './user-errors';
 
@@ -68,17 +68,19 @@ export function getRunProgress(runId: unknown): RunProgress | null {
 }
 
 /**
- * Puts the ENGAGE_* formula equivalent to the report into the active cell. It refers to the named
- * refresh cell (Refresh all) when there is one, so Refresh all fetches it again. The sheet first
- * gets the columns the result needs, as a formula cannot add them.
+ * Puts the ENGAGE_* formula equivalent to the report into the active cell. It takes the named refresh
+ * cell as its refresh argument, created when there is none yet, so Refresh all fetches it again and a
+ * rolling period ("7daysAgo" to "yesterday") moves to each new day. The sheet first gets the columns
+ * the result needs, as a formula cannot add them.
  * @param {Object} request The report (see BuilderRequest).
  * @return {Object} {formula, cell, columnsAdded}.
  */
 export function insertFormula(request: unknown): { formula: string; cell: string; columnsAdded: number } {
   return withUserMessage(() => {
     const ss = SpreadsheetApp.getActiveSpreadsheet();
-    const { formula, columns } = createSidebarReports().formula(request, refreshCellReference(ss));
-    return { formula, ...writeFormulaAtActiveCell(ss, formula, columns) };
+    // The request is checked first: a refused one changes nothing, not even the refresh cell.
+    const { formula, columns } = createSidebarReports().formula(request, REFRESH_RANGE_NAME);
+    return { formula, ...writeFormulaAtActiveCell(ss, formula, columns, () => ensureRefreshCell(ss)) };
   }, builderMessage);
 }
 

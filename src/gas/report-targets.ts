@@ -65,11 +65,24 @@ export function sheetContext(ss: Spreadsheet): { sheets: string[]; activeCell: s
 /**
  * Writes a formula into the active cell, after adding the columns its result of `columns` columns
  * needs (Sheets adds rows for a formula's result, never columns); returns where, and how many
- * columns were added.
+ * columns were added. `beforeWrite` runs once the cell is known (creating the refresh cell the formula
+ * takes, which inserts a sheet and so moves the selection): the formula still goes where the user had
+ * clicked, and that cell is selected again.
  */
-export function writeFormulaAtActiveCell(ss: Spreadsheet, formula: string, columns: number): { cell: string; columnsAdded: number } {
+export function writeFormulaAtActiveCell(
+  ss: Spreadsheet,
+  formula: string,
+  columns: number,
+  beforeWrite?: () => void,
+): { cell: string; columnsAdded: number } {
   const cell = selectedCell(ss);
   const sheet = cell.getSheet();
+  if (beforeWrite) {
+    beforeWrite();
+    const now = ss.getCurrentCell();
+    if (!now || now.getSheet().getName() !== sheet.getName() || now.getRow() !== cell.getRow() || now.getColumn() !== cell.getColumn())
+      cell.activate();
+  }
   const missing = cell.getColumn() + columns - 1 - sheet.getMaxColumns();
   if (missing > 0) sheet.insertColumnsAfter(sheet.getMaxColumns(), missing);
   const one = sheet.getRange(cell.getRow(), cell.getColumn());

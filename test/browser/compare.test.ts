@@ -96,7 +96,7 @@ describe('"Compare with" in the report builder', () => {
     await sidebar.locator('#insert-formula').click();
     await eventually(async () => expect(await sidebar.locator('#inserted-formula').innerText()).toContain('=ENGAGE_COMPARE('));
     const formula = playground.host.getCell('Sheet1', 'A1');
-    expect(formula.formula).toMatch(/^=ENGAGE_COMPARE\("[0-9a-f]+",TODAY\(\)-7,TODAY\(\)-1,"previous","day"/);
+    expect(formula.formula).toMatch(/^=ENGAGE_COMPARE\("[0-9a-f]+","7daysAgo","yesterday","previous","day".*,EngageRefresh\)$/);
     expect(formula.error).toBeUndefined();
     expect(comparable(playground.host.getValues('Sheet1', 'A1:R9'))).toEqual(comparable(grid));
   });

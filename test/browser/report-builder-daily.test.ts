@@ -1,7 +1,7 @@
 /**
  * Browser tests of the report builder as an analyst uses it every day, in the playground's 300 px
- * sidebar: a rolling preset inserted as a formula stays rolling and gives the rows Run to sheet
- * wrote; Add chart says in words why it is off (before a run, after a failed run, for a report not
+ * sidebar: a rolling preset inserted as a formula stays rolling (relative days, no TODAY(), the
+ * refresh cell last) and gives the rows Run to sheet wrote; Add chart says in words why it is off (before a run, after a failed run, for a report not
  * by day alone, for no rows); the row limit reaches Run to sheet, the formula and the schedule; the
  * formula's Copy button copies, or selects the text and says to press Ctrl+C where the clipboard is
  * refused; a period in the future is flagged before anything is sent; and the cosmetics hold
@@ -90,12 +90,13 @@ describe('the report builder at 300 px', () => {
     });
   });
 
-  it('inserts "Last 14 days" as TODAY()-14 and TODAY()-1, and the formula gives the rows Run to sheet wrote', async () => {
+  it('inserts "Last 14 days" as "14daysAgo" and "yesterday", no TODAY(), with the refresh cell, and the formula gives the rows Run to sheet wrote', async () => {
     const { sidebar, playground } = b;
     await sidebar.locator('#report-preset').selectOption('last14');
     await chooseBreakdowns(sidebar, ['day']);
     await sidebar.locator('#formula-details summary').click();
-    await eventually(async () => expect(await sidebar.locator('#formula-preview').innerText()).toContain('TODAY()-14,TODAY()-1,'));
+    await eventually(async () => expect(await sidebar.locator('#formula-preview').innerText()).toContain('"14daysAgo","yesterday",'));
+    expect(await sidebar.locator('#formula-preview').innerText()).not.toMatch(/TODAY\(/i);
 
     expect(await runToNewSheet('Fourteen days')).toMatch(/^Wrote 14 rows to 'Fourteen days'!A1:H16 from 1 page( in \d+\.\d s)?\.$/);
     const run = playground.host.getValues('Fourteen days', 'A1:H16');
@@ -107,7 +108,9 @@ describe('the report builder at 300 px', () => {
     await sidebar.locator('#insert-formula').click();
     await eventually(async () => expect(await sidebar.locator('#inserted-formula').innerText()).toContain('=ENGAGE_REPORT('));
     const cell = playground.host.getCell('Sheet1', 'A1');
-    expect(cell.formula).toBe(`=ENGAGE_REPORT("${BIG_PUBLISHER_ID}",TODAY()-14,TODAY()-1,"day","","","","","USD",2)`);
+    expect(cell.formula).toBe(`=ENGAGE_REPORT("${BIG_PUBLISHER_ID}","14daysAgo","yesterday","day","","","","","USD",2,EngageRefresh)`);
+    expect(await sidebar.locator('#inserted-formula').innerText()).not.toMatch(/TODAY\(/i);
+    expect(playground.host.state.spreadsheet.namedRanges.has('EngageRefresh')).toBe(true);
     await eventually(() => expect(playground.host.getCell('Sheet1', 'A1').value).toBe('day'));
     expect(playground.host.getCell('Sheet1', 'A1').error).toBeUndefined();
     expect(comparable(playground.host.getValues('Sheet1', 'A1:H16'))).toEqual(comparable(run));

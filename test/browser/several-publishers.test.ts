@@ -46,7 +46,7 @@ describe('reports of several publishers from the sidebar', () => {
     await sidebar.locator('#report-publisher').selectOption({ label: 'All publishers (3)' });
     await sidebar.locator('#report-preset').selectOption('last7');
     await eventually(async () =>
-      expect(await sidebar.locator('#formula-preview').textContent()).toMatch(/^=ENGAGE_REPORT\("all",TODAY\(\)-7,TODAY\(\)-1,/),
+      expect(await sidebar.locator('#formula-preview').textContent()).toMatch(/^=ENGAGE_REPORT\("all","7daysAgo","yesterday",/),
     );
     // The default set by day: day, 7 metrics, and the publisher's ID and name.
     await eventually(async () => expect(await sidebar.locator('#metrics-width').innerText()).toContain('Up to 10 columns'));
@@ -75,7 +75,7 @@ describe('reports of several publishers from the sidebar', () => {
     await eventually(async () => expect(await sidebar.locator('#metrics-width').innerText()).toContain('Up to 20 columns'));
     await eventually(async () =>
       expect(await sidebar.locator('#formula-preview').textContent()).toMatch(
-        /^=ENGAGE_COMPARE\("all",TODAY\(\)-7,TODAY\(\)-1,"previous","day"/,
+        /^=ENGAGE_COMPARE\("all","7daysAgo","yesterday","previous","day"/,
       ),
     );
     await sidebar.locator('#report-target').selectOption('newSheet');
@@ -118,7 +118,7 @@ describe('reports of several publishers from the sidebar', () => {
     // Ticked in the list's order, the formula names them that way.
     const list = `${MEDIUM_PUBLISHER_ID},${HOSTILE_PUBLISHER_ID}`;
     await eventually(async () =>
-      expect(await sidebar.locator('#formula-preview').textContent()).toContain(`=ENGAGE_REPORT("${list}",TODAY()-7,TODAY()-1,`),
+      expect(await sidebar.locator('#formula-preview').textContent()).toContain(`=ENGAGE_REPORT("${list}","7daysAgo","yesterday",`),
     );
     await selectCell(env, 'Sheet1', 'A1');
     await sidebar.locator('#insert-formula').click();

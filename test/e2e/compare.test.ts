@@ -289,7 +289,7 @@ describe('Run to sheet with "Compare with"', () => {
     h.host.setActiveRange(SHEETS[nextSheet]!, 'A1');
     const inserted = h.host.call('insertFormula', [dayRequest], { user: OWNER }) as { formula: string; cell: string };
     expect(inserted.formula).toBe(
-      `=ENGAGE_COMPARE("${BIG_PUBLISHER_ID}","2026-11-01","2026-11-07","previous","day","revenue,rpmByPvs,paidCtrByPvs","","","","EUR",2)`,
+      `=ENGAGE_COMPARE("${BIG_PUBLISHER_ID}","2026-11-01","2026-11-07","previous","day","revenue,rpmByPvs,paidCtrByPvs","","","","EUR",2,EngageRefresh)`,
     );
     const result = h.host.evaluateFormula(SHEETS[nextSheet++]!, 'A1', undefined, { user: OWNER });
     expect(result.error).toBeUndefined();

@@ -1,6 +1,7 @@
 /**
  * End to end, "Create dashboard" in the built bundle against the emulator (clock 2026-11-20 12:00 UTC,
- * the spreadsheet in Europe/Berlin, so TODAY() is 20 November): the sheet is written in one batch, the
+ * the spreadsheet in Europe/Berlin, so today is 20 November there): the sheet is written in one batch,
+ * its formulas' dates are relative days ("7daysAgo", "yesterday") with no TODAY(), the
  * refresh cell is created when missing and left alone when there, every formula evaluates without an
  * error (no #ERROR!, no #REF!, no #NAME?), and every figure is what the emulator answers for the same
  * days, fetched here directly: the key figures of 13 to 19 November against 6 to 12 November, the 30
@@ -100,6 +101,13 @@ describe('the dashboard of one publisher', () => {
     expect(h.host.state.spreadsheet.activeSheetId).toBe(sheet.id);
     expect(results).toHaveLength(5);
     expectNoErrors('Engage dashboard', results);
+    // Its dates are relative days, never TODAY() (which Google does not promise a custom function may take), and its refresh argument the refresh cell.
+    const formulas = [...sheet.cells.values()].map((c) => c.formula).filter((f): f is string => f !== undefined);
+    expect(formulas).toHaveLength(5);
+    for (const formula of formulas) {
+      expect(formula).not.toMatch(/TODAY\(/i);
+      expect(formula).toMatch(/^=ENGAGE_(REPORT|COMPARE)\("[0-9a-f]+","(7|30)daysAgo","yesterday",.*,EngageRefresh\)$/);
+    }
     expect(values[0]![0]).toBe('Engage dashboard: Daily Planet');
     console.log(`dashboard of Daily Planet: ${(await h.emulator.reportRequests()).length} report requests`);
     expect(await h.emulator.reportRequests()).toHaveLength(2 + 1 + 1 + 1 + 1);

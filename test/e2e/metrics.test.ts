@@ -176,7 +176,7 @@ describe('Insert formula', () => {
       }),
     );
     expect(inserted.formula).toBe(
-      `=ENGAGE_REPORT("${P}","2026-11-13","2026-11-19","day","revenue,rpmByPvs,paidClicks,totalClicks,videoPlays,viewableRpm,optInRateByPvs,organicPvs")`,
+      `=ENGAGE_REPORT("${P}","2026-11-13","2026-11-19","day","revenue,rpmByPvs,paidClicks,totalClicks,videoPlays,viewableRpm,optInRateByPvs,organicPvs","","","","","",EngageRefresh)`,
     );
     // T is column 20: day and eight metrics end at column 28, two past Z.
     expect(inserted).toMatchObject({ cell: 'Wide!T3', columnsAdded: 2 });
@@ -190,7 +190,7 @@ describe('Insert formula', () => {
   it('widens for "all" and leaves a sheet that is wide enough as it is', () => {
     h.host.setActiveRange('Narrow', 'A1');
     const fits = call<{ formula: string; columnsAdded: number }>('insertFormula', request({ breakdowns: ['day', 'country'] }));
-    expect(fits.formula).toBe(`=ENGAGE_REPORT("${P}","2026-11-13","2026-11-19","day,country")`);
+    expect(fits.formula).toBe(`=ENGAGE_REPORT("${P}","2026-11-13","2026-11-19","day,country","","","","","","",EngageRefresh)`);
     expect(fits.columnsAdded).toBe(0);
     expect(h.host.state.spreadsheet.sheetByName('Narrow')!.maxColumns).toBe(NEW_SHEET_COLUMNS);
     expect(h.host.evaluateFormula('Narrow', 'A1').error).toBeUndefined();

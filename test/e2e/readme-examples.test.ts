@@ -1,9 +1,13 @@
 /**
  * The README's custom-function examples, each typed into a cell of the built add-on in the local host
  * against the emulator, both on today's real clock (no virtual clock, no pinned emulator day), as a
- * reader tries them: the examples' dates are relative to today (TODAY()-7, and for the hourly reports
- * a UTC day or hour written with TEXT), so they give what the Output column says on any day.
+ * reader tries them: the examples' dates are days relative to today ("7daysAgo", "yesterday"), never
+ * TODAY(), so they give what the Output column says on any day and in both readings of the host. The
+ * spreadsheet is in Europe/Berlin (at or ahead of UTC), where the realtime example's "yesterday" is
+ * inside the last 48 hours at every hour. README's table of what each rolling preset becomes is the
+ * builder's.
  */
+import { ROLLING_PRESET_DAYS } from '../../src/core/builder/date-presets';
 import fs from 'node:fs';
 import path from 'node:path';
 import { OWNER, startAddon, type AddonHarness } from '../support/addon-host';
@@ -85,6 +89,19 @@ describe('README custom-function examples', () => {
       'ENGAGE_TIMEZONES',
       'ENGAGE_WIDGETS',
     ]);
+  });
+
+  it('passes no TODAY() (nor any built-in function) as an argument: Google does not promise a custom function may take it', () => {
+    for (const e of examples) expect([e.formula, /TODAY\(|NOW\(|TEXT\(/i.test(e.formula)]).toEqual([e.formula, false]);
+  });
+
+  it('says what each rolling preset becomes in an inserted formula, as the builder writes it', () => {
+    const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('| preset | `fromDate`, `toDate` |'));
+    const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
+    const written = rows.flatMap((row) => [...row.split(' | ')[1]!.matchAll(/`"([^"]+)","([^"]+)"`/g)].map((m) => [m[1], m[2]]));
+    const { today, yesterday, last7, last14, last30, thisMonth, lastMonth } = ROLLING_PRESET_DAYS;
+    expect(written).toEqual([today, yesterday, last7, last14, last30, thisMonth, lastMonth].map((d) => [d.fromDate, d.toDate]));
   });
 
   it('uses no fixed date in a report example: each works on the day it is read', () => {

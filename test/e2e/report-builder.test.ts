@@ -121,7 +121,9 @@ describe('the row limit', () => {
 
     h.host.setActiveRange('Limit', 'A1');
     const inserted = h.host.call('insertFormula', [request], { user: OWNER }) as { formula: string };
-    expect(inserted.formula).toBe(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}","2026-11-13","2026-11-19","day,country","","","",5)`);
+    expect(inserted.formula).toBe(
+      `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}","2026-11-13","2026-11-19","day,country","","","",5,"","",EngageRefresh)`,
+    );
     const result = h.host.evaluateFormula('Limit', 'A1');
     const comparable = (values: unknown[][]) => values.map((row) => row.map((v) => (v instanceof Date ? v.toISOString() : String(v))));
     expect(comparable(result.values!)).toEqual(

@@ -1,18 +1,18 @@
 /**
  * End to end: a rolling preset of the report builder, inserted as a formula, keeps rolling (its bounds
- * are TODAY() expressions) and asks Engage for exactly the days Run to sheet asked for, with the same
- * rows, on days where a period's bounds are easy to get wrong: New Year's Day in Berlin while UTC is
- * still in the old year, the day Berlin's clocks go forward, and an ordinary day. The local host
- * computes the expressions as Sheets does (dev/gas-host/formula-expression.ts).
+ * are relative days such as "7daysAgo" and "yesterday", never TODAY()) and asks Engage for exactly the
+ * days Run to sheet asked for, with the same rows, on days where a period's bounds are easy to get
+ * wrong: New Year's Day in Berlin while UTC is still in the old year, the day Berlin's clocks go
+ * forward, and an ordinary day. Both readings of TODAY() as an argument give the same: the formula has none.
  */
-import { presetRange, ROLLING_PRESET_FORMULAS, type RollingDayPreset } from '../../src/core/builder/date-presets';
+import { presetRange, ROLLING_PRESET_DAYS, type RollingDayPreset } from '../../src/core/builder/date-presets';
 import { OWNER, startAddon } from '../support/addon-host';
 import { MEDIUM_PUBLISHER_ID } from '../support/emulator';
 
 jest.setTimeout(120_000);
 
 const ZONE = 'Europe/Berlin';
-const PRESETS = Object.keys(ROLLING_PRESET_FORMULAS) as RollingDayPreset[];
+const PRESETS = Object.keys(ROLLING_PRESET_DAYS) as RollingDayPreset[];
 const comparable = (values: unknown[][]) => values.map((row) => row.map((v) => (v instanceof Date ? v.toISOString() : String(v))));
 
 describe.each([
@@ -42,8 +42,11 @@ describe.each([
       };
       h.host.setActiveRange('Formula', 'A1');
       const inserted = h.host.call('insertFormula', [request], { user: OWNER }) as { formula: string };
-      const bounds = ROLLING_PRESET_FORMULAS[preset];
-      expect(inserted.formula).toContain(`"${MEDIUM_PUBLISHER_ID}",${bounds.fromDate},${bounds.toDate},"day"`);
+      const bounds = ROLLING_PRESET_DAYS[preset];
+      expect(inserted.formula).toBe(
+        `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}","${bounds.fromDate}","${bounds.toDate}","day","","","","","","",EngageRefresh)`,
+      );
+      expect(inserted.formula).not.toMatch(/TODAY\(/i);
       const result = h.host.evaluateFormula('Formula', 'A1');
       expect(result.error).toBeUndefined();
 
@@ -73,7 +76,9 @@ describe('a request whose dates are not its rolling preset’s days now', () => 
       const request = { kind: 'main', entityId: MEDIUM_PUBLISHER_ID, ...built, breakdowns: ['day'], preset: 'last7' };
       h.host.setActiveRange('Formula', 'A1');
       const inserted = h.host.call('insertFormula', [request], { user: OWNER }) as { formula: string };
-      expect(inserted.formula).toBe(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}","2026-11-12","2026-11-18","day")`);
+      expect(inserted.formula).toBe(
+        `=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}","2026-11-12","2026-11-18","day","","","","","","",EngageRefresh)`,
+      );
       h.host.call('runReportToSheet', [request, { type: 'existingSheet', sheetName: 'Run' }, 'late-run'], { user: OWNER });
       h.host.setActiveRange('Run', 'B2');
       const context = h.host.call('getSheetContext', [], { user: OWNER }) as { reportHere: { report: Record<string, unknown> } };
@@ -82,7 +87,7 @@ describe('a request whose dates are not its rolling preset’s days now', () => 
       // The same request with the dates of now keeps rolling.
       const current = { ...request, ...presetRange('main', 'last7', Date.parse(now), ZONE) };
       const rolling = h.host.call('insertFormula', [current], { user: OWNER }) as { formula: string };
-      expect(rolling.formula).toBe(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}",TODAY()-7,TODAY()-1,"day")`);
+      expect(rolling.formula).toBe(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}","7daysAgo","yesterday","day","","","","","","",EngageRefresh)`);
     } finally {
       await h.close();
     }

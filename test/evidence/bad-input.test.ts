@@ -282,7 +282,7 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
   add(R, 'no toDate', [P, '2026-11-01'], 'toDate', /is required/);
   add(R, 'a thirteenth month', [P, '2026-13-01', '2026-11-07'], 'fromDate', /is not a date/);
   add(R, 'the 30th of February', [P, '2026-02-30', '2026-03-02'], 'fromDate', /is not a date/);
-  add(R, 'a word as fromDate', [P, 'yesterday', '2026-11-07'], 'fromDate', /is not a date/);
+  add(R, 'a word as fromDate', [P, 'tomorrow', '2026-11-07'], 'fromDate', /is not a date/);
   add(R, 'a boolean fromDate', [P, true, '2026-11-07'], 'fromDate', /must be a date, not the boolean TRUE/);
   add(R, 'a bare number as fromDate', [P, 45000, '2026-11-07'], 'fromDate', /is not a date/);
   add(
@@ -853,6 +853,87 @@ for (const fn of ['ENGAGE_PUBLISHERS', 'ENGAGE_COUNTRIES', 'ENGAGE_TIMEZONES']) 
   );
 }
 
+// Days relative to today ("today", "yesterday", "NdaysAgo", the month bounds), read on the spreadsheet's
+// clock (Europe/Berlin, 20 November): text that is almost one, and ones the reports' rules refuse.
+{
+  const R = 'ENGAGE_REPORT';
+  const K = 'ENGAGE_COMPARE';
+  const X = 'ENGAGE_EXTERNALID_REPORT';
+  const T = 'ENGAGE_REALTIME_REPORT';
+  /** The rule lists every form a date may take. */
+  const FORMS =
+    /is not a date: write yyyy-MM-dd, yyyyMMdd, a date cell, today, yesterday, NdaysAgo such as 7daysAgo, startOfMonth, startOfLastMonth or endOfLastMonth/;
+  const HOUR_FORMS =
+    /is not a date or hour: write yyyyMMddHH in UTC, yyyy-MM-dd, yyyyMMdd, a date cell, today, yesterday, NdaysAgo such as 7daysAgo/;
+  for (const [what, text] of [
+    ['a singular day ago', '7dayago'],
+    ['"day" for "days"', '7dayAgo'],
+    ['a space inside', '7 daysAgo'],
+    ['a negative number of days', '-1daysAgo'],
+    ['a fraction of days', '1.5daysAgo'],
+    ['no number of days', 'daysAgo'],
+    ['days from now', '7daysFromNow'],
+    ['weeks ago', '2weeksAgo'],
+    ['a preset name', 'last7'],
+    ['a start of year', 'startOfYear'],
+    ['"to day" in two words', 'to day'],
+  ] as const)
+    add(R, `${what} as fromDate ('${text}')`, [P, text, 'yesterday'], 'fromDate', FORMS);
+  add(R, 'tomorrow as toDate', [P, '7daysAgo', 'tomorrow'], 'toDate', FORMS);
+  add(
+    R,
+    'more than 36,500 days ago',
+    [P, '36501daysAgo', 'yesterday'],
+    'fromDate',
+    /counts back more than 36,500 days \(NdaysAgo takes N from 0 to 36500\)/,
+  );
+  add(
+    R,
+    'relative days the wrong way round',
+    [P, 'yesterday', '7daysAgo'],
+    'toDate',
+    /'7daysAgo' \(2026-11-13\) is before fromDate 'yesterday' \(2026-11-19\)/,
+  );
+  add(
+    R,
+    'last month ending before this month starts',
+    [P, 'startOfMonth', 'endOfLastMonth'],
+    'toDate',
+    /'endOfLastMonth' \(2026-10-31\) is before fromDate 'startOfMonth' \(2026-11-01\)/,
+  );
+  add(
+    R,
+    'days ago beyond the doc breakdown',
+    [P, '400daysAgo', 'yesterday', 'doc'],
+    'fromDate',
+    /'400daysAgo' \(2025-10-16\) is more than 12 months ago/,
+  );
+  add(K, 'a singular day ago', [P, '7dayago', 'yesterday', 'previous'], 'fromDate', FORMS);
+  add(
+    K,
+    'relative days the wrong way round',
+    [P, 'today', '2daysAgo', 'previous'],
+    'toDate',
+    /'2daysAgo' \(2026-11-18\) is before fromDate 'today' \(2026-11-20\)/,
+  );
+  add(X, 'a misspelt yesterday', [P, 'yesterdy', 'yesterday'], 'fromDate', HOUR_FORMS);
+  add(
+    X,
+    'yesterday to today: 48 hours',
+    [P, 'yesterday', 'today'],
+    'toDate',
+    /'today' \(2026-11-21 00:00 UTC\) is 48 hours after fromDate 'yesterday' \(2026-11-19 00:00 UTC\)/,
+  );
+  add(T, 'a day ago in the singular', [P, '1dayAgo', 'today'], 'fromDate', HOUR_FORMS);
+  add(
+    T,
+    'days before the realtime window',
+    [P, '3daysAgo', '3daysAgo'],
+    'fromDate',
+    /'3daysAgo' \(2026-11-17 00:00 UTC\) is older than the realtime window of the last 48 hours/,
+  );
+}
+
 describe('custom functions refuse bad arguments before any request, changing no cell but their own', () => {
   it.each(FORMULA_CASES.map((c) => [`${c.fn}: ${c.title}`, c] as const))('%s', async (_name, c) => {
     const { text, used } = typeArguments(c.fn, c.args);
@@ -1017,6 +1098,18 @@ run('"all" with a publisher ID', request({ entityId: `${P},all` }), 'entityId', 
 run('a publisher ticked twice', request({ entityId: `${P},${P}` }), 'entityId', /is listed twice/);
 run('an object as fromDate', request({ fromDate: { day: 1 } }), 'fromDate', /must be text/);
 run('an impossible fromDate', request({ fromDate: '2026-02-30' }), 'fromDate', /is not a date/);
+run(
+  'a singular day ago as fromDate',
+  request({ fromDate: '7dayago' }),
+  'fromDate',
+  /is not a date: write yyyy-MM-dd.*NdaysAgo such as 7daysAgo/,
+);
+run(
+  'relative days the wrong way round',
+  request({ fromDate: 'yesterday', toDate: '7daysAgo' }),
+  'toDate',
+  /is before fromDate 'yesterday'/,
+);
 run('toDate before fromDate', request({ fromDate: '2026-11-07', toDate: '2026-11-01' }), 'toDate', /is before fromDate/);
 run('breakdowns as text instead of a list', request({ breakdowns: 'day,month' }), 'breakdowns', /must be a list/);
 run('day with month', request({ breakdowns: ['day', 'month'] }), 'breakdowns', /'day' and 'month' cannot be combined/);

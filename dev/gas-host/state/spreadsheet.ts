@@ -20,6 +20,8 @@ export interface CellRecord {
   error?: string;
   /** A formula whose text or referenced cells changed since its last evaluation. */
   dirty?: boolean;
+  /** A custom function that may not run (a volatile argument): the cell shows "Loading..." for good. */
+  loading?: boolean;
 }
 
 export interface SheetModel {
@@ -40,7 +42,18 @@ export interface FormulaOutcome {
   values?: CellValue[][];
   error?: string;
   errorCode?: string;
+  /** The function never ran and never will: the cell shows LOADING_TEXT. */
+  loading?: boolean;
 }
+
+/**
+ * What a cell shows while its custom function has not returned, and for good when the function may
+ * not run: Google's guide, "Custom functions in Google Sheets": built-in functions "that return a
+ * different result each time they calculate — such as NOW() or RAND() — are not allowed as arguments
+ * to a custom function. If a custom function tries to return a value based on one of these volatile
+ * built-in functions, it will display Loading... indefinitely."
+ */
+export const LOADING_TEXT = 'Loading...';
 
 /**
  * Cells a spreadsheet may hold, counted as every sheet's grid (rows times columns, empty cells too).
@@ -232,6 +245,7 @@ export class SpreadsheetModel {
     delete record.formula;
     this.formulaCells.delete(record);
     delete record.error;
+    delete record.loading;
     delete record.dirty;
     delete record.spillOf;
     const value = toCellValue(input);
@@ -281,6 +295,7 @@ export class SpreadsheetModel {
         this.formulaCells.delete(record);
         delete record.spillOf;
         delete record.error;
+        delete record.loading;
       }
       if (scope.formats) {
         delete record.numberFormat;
@@ -338,7 +353,14 @@ export class SpreadsheetModel {
     const anchor = this.mutableCell(sheet, row, column);
     this.clearSpill(sheet, anchorKey);
     delete anchor.error;
+    delete anchor.loading;
     anchor.dirty = false;
+    if (result.loading) {
+      // What a script reading the cell gets is UNCONFIRMED (README): the text the cell shows.
+      anchor.value = LOADING_TEXT;
+      anchor.loading = true;
+      return;
+    }
     if (result.error !== undefined) {
       anchor.value = result.errorCode ?? '#ERROR!';
       anchor.error = result.error;

@@ -20,8 +20,8 @@ export interface BuilderRequest {
   toDate: string;
   /**
    * The sidebar's date preset the dates come from ("last7", "custom", "last24h"): the run asks for the
-   * dates; the equivalent formula of the general report writes a rolling preset's bounds (TODAY()-14,
-   * ...) instead, and a report reopened from its block in the sheet shows the preset again.
+   * dates; the equivalent formula of the general report writes a rolling preset's bounds ("14daysAgo",
+   * "yesterday", ...) instead, and a report reopened from its block in the sheet shows the preset again.
    */
   preset?: DatePreset;
   breakdowns: string[];
@@ -111,7 +111,7 @@ export function toReportInput(request: unknown): { kind: ReportKind; input: Repo
 /**
  * A checked request (toReportInput) with its preset kept only when its dates are that preset's at
  * `nowMs` in the spreadsheet's zone: otherwise the dates the user saw win, so Run to sheet, Insert
- * formula (which writes fixed dates instead of TODAY() bounds) and the report reopened from its block
+ * formula (which writes fixed dates instead of relative days) and the report reopened from its block
  * all ask for the same days.
  */
 export function withPresetOfItsDates(request: BuilderRequest, nowMs: number, timeZone: string): BuilderRequest {

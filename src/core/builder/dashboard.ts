@@ -4,7 +4,8 @@
  * charts. src/gas writes it in one batch; nothing here touches a spreadsheet.
  *
  * Every figure comes from a formula whose last argument is the refresh cell and whose dates roll
- * (`TODAY()-n`), so Refresh all and scheduled runs keep the sheet current:
+ * (relative days, `"7daysAgo"` to `"yesterday"`, never TODAY()), so Refresh all, scheduled runs and
+ * the first open of a new day keep the sheet current:
  * - key figures: ENGAGE_COMPARE of the last 7 days against the 7 before, maxRows 0, so its result is
  *   its header and the Total row alone (revenue, RPM by page views, page views, paid CTR, viewability);
  * - revenue and RPM by day over the last 30 days, sorted by day, feeding a line chart (RPM on the
@@ -130,7 +131,7 @@ export function dashboardLayout(options: DashboardOptions): DashboardLayout {
   const publisherColumns = several ? [`${PUBLISHER_BREAKDOWN}.id`, `${PUBLISHER_BREAKDOWN}.name`] : [];
   const together = (breakdown: string) => (several ? `${breakdown},${PUBLISHERS_TOGETHER}` : breakdown);
   // Each block is what the report builder would ask for with the rolling preset "Last 7 days" (or 30),
-  // and its formula the builder's: the dates TODAY()-n and TODAY()-1.
+  // and its formula the builder's: the dates "7daysAgo" (or "30daysAgo") and "yesterday".
   const request = (
     days: typeof KPI_DAYS | typeof CHART_DAYS,
     breakdowns: string,
@@ -164,7 +165,7 @@ export function dashboardLayout(options: DashboardOptions): DashboardLayout {
     several
       ? 'Totals add the publishers up: counts and money summed, RPM and CTR from the summed parts, viewability blank (its parts are not in the API). ' +
           'Days, countries and platforms: all publishers together; widgets: the top 10 of each publisher.'
-      : `Refresh all (Extensions > Engage for Sheets) and scheduled runs update every figure through ${refreshReference}.`,
+      : `Refresh all (Extensions > Engage for Sheets), scheduled runs and the first open of each day update every figure through ${refreshReference}.`,
   );
 
   // Key figures: the comparison's header row and its Total row.

@@ -17,6 +17,14 @@ import {
   MS_PER_DAY,
   MS_PER_HOUR,
 } from '../util/dates';
+import {
+  daysAgoText,
+  RELATIVE_END_OF_LAST_MONTH,
+  RELATIVE_START_OF_LAST_MONTH,
+  RELATIVE_START_OF_MONTH,
+  RELATIVE_TODAY,
+  RELATIVE_YESTERDAY,
+} from '../util/relative-days';
 import { HOURLY_REPORT_MAX_RANGE_HOURS, REALTIME_WINDOW_HOURS, type ReportKind } from '../spec';
 
 export const DAY_PRESETS = ['today', 'yesterday', 'last7', 'last14', 'last30', 'thisMonth', 'lastMonth', 'custom'] as const;
@@ -28,24 +36,23 @@ export type DatePreset = DayPreset | HourPreset;
 export type RollingDayPreset = Exclude<DayPreset, 'custom'>;
 
 /**
- * The bounds of each rolling preset as Sheets date expressions, so an inserted formula keeps the
- * period rolling ("Last 14 days" stays the 14 days before today). Sheets passes each one to the
- * custom function as the Date of that day's midnight in the spreadsheet's zone, which the formula
- * reads as that calendar day: the days presetRange gives. Only TODAY, DATE, YEAR, MONTH and DAY with
- * + and - are used, each of which keeps a date a date (EOMONTH would give a serial number).
+ * The bounds of each rolling preset as relative days (util/relative-days.ts), so an inserted formula
+ * keeps the period rolling ("Last 14 days" stays the 14 days before today) without TODAY(), which
+ * Google does not promise a custom function may take as an argument. The formula reads each on the
+ * spreadsheet's clock, the day it is in the spreadsheet's zone: the days presetRange gives.
  */
-export const ROLLING_PRESET_FORMULAS: Readonly<Record<RollingDayPreset, { fromDate: string; toDate: string }>> = {
-  today: { fromDate: 'TODAY()', toDate: 'TODAY()' },
-  yesterday: { fromDate: 'TODAY()-1', toDate: 'TODAY()-1' },
-  last7: { fromDate: 'TODAY()-7', toDate: 'TODAY()-1' },
-  last14: { fromDate: 'TODAY()-14', toDate: 'TODAY()-1' },
-  last30: { fromDate: 'TODAY()-30', toDate: 'TODAY()-1' },
-  thisMonth: { fromDate: 'TODAY()-DAY(TODAY())+1', toDate: 'TODAY()' },
-  lastMonth: { fromDate: 'DATE(YEAR(TODAY()),MONTH(TODAY())-1,1)', toDate: 'TODAY()-DAY(TODAY())' },
+export const ROLLING_PRESET_DAYS: Readonly<Record<RollingDayPreset, { fromDate: string; toDate: string }>> = {
+  today: { fromDate: RELATIVE_TODAY, toDate: RELATIVE_TODAY },
+  yesterday: { fromDate: RELATIVE_YESTERDAY, toDate: RELATIVE_YESTERDAY },
+  last7: { fromDate: daysAgoText(7), toDate: RELATIVE_YESTERDAY },
+  last14: { fromDate: daysAgoText(14), toDate: RELATIVE_YESTERDAY },
+  last30: { fromDate: daysAgoText(30), toDate: RELATIVE_YESTERDAY },
+  thisMonth: { fromDate: RELATIVE_START_OF_MONTH, toDate: RELATIVE_TODAY },
+  lastMonth: { fromDate: RELATIVE_START_OF_LAST_MONTH, toDate: RELATIVE_END_OF_LAST_MONTH },
 };
 
 export function isRollingDayPreset(value: unknown): value is RollingDayPreset {
-  return typeof value === 'string' && Object.keys(ROLLING_PRESET_FORMULAS).includes(value);
+  return typeof value === 'string' && Object.keys(ROLLING_PRESET_DAYS).includes(value);
 }
 
 export const PRESET_LABELS: Record<DatePreset, string> = {
@@ -135,7 +142,7 @@ export function presetRange(kind: ReportKind, preset: Exclude<DatePreset, 'custo
 /**
  * Whether `fromDate` and `toDate` are the days (or hours) the preset gives at `nowMs`; "custom" is any
  * dates. A request carries both: a run asks for its dates, an inserted formula writes a rolling
- * preset's TODAY() bounds, so a request whose two disagree (built before midnight and sent after, or
+ * preset's relative days, so a request whose two disagree (built before midnight and sent after, or
  * not built by the sidebar) would give two different reports.
  */
 export function presetMatchesDates(

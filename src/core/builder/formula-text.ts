@@ -2,15 +2,16 @@
  * The ENGAGE_* formulas equivalent to a report or a comparison built in the sidebar, and those of the
  * dashboard, written the way a user would type them: text arguments in double quotes (quotes doubled),
  * skipped optional arguments as "" so the positions stay right, and the refresh argument last. With the
- * named refresh cell (EngageRefresh, changed by "Refresh all" and scheduled runs) as refresh argument,
- * the formula fetches again whenever that cell changes.
+ * named refresh cell (EngageRefresh, changed by "Refresh all", scheduled runs and the first open of a
+ * new day) as refresh argument, the formula fetches again whenever that cell changes, and its relative
+ * days ("7daysAgo", "yesterday") move to the new day.
  */
 import type { BuilderRequest } from './builder-request';
 import { compareDefaultMetrics } from '../api/compare-periods';
 import { effectiveBreakdowns } from '../api/report-fields';
 import { ALL_METRICS, availableMetrics, defaultMetrics } from '../api/report-metrics';
 import { REPORT_SPECS, type ReportKind } from '../spec';
-import { isRollingDayPreset, ROLLING_PRESET_FORMULAS } from './date-presets';
+import { isRollingDayPreset, ROLLING_PRESET_DAYS } from './date-presets';
 
 export const FORMULA_NAMES = { main: 'ENGAGE_REPORT', externalId: 'ENGAGE_EXTERNALID_REPORT', realtime: 'ENGAGE_REALTIME_REPORT' } as const;
 export const COMPARE_FORMULA_NAME = 'ENGAGE_COMPARE';
@@ -41,7 +42,7 @@ export function metricsArgument(
 
 /**
  * `=ENGAGE_REPORT("id","2026-11-01","2026-11-07","day,country","revenue,rpmByPvs","revenue:gt:1","revenue desc","","EUR",2,EngageRefresh)`,
- * or with a rolling preset `=ENGAGE_REPORT("id",TODAY()-7,TODAY()-1,...)`.
+ * or with a rolling preset `=ENGAGE_REPORT("id","7daysAgo","yesterday",...)`: relative days, never TODAY().
  * With `comparison`, the request's ENGAGE_COMPARE (general report only), its compareWith after toDate:
  * `=ENGAGE_COMPARE("id","2026-11-01","2026-11-07","previous","day","revenue,rpmByPvs","","","","EUR",2,EngageRefresh)`.
  * `refreshReference` is a range name or A1 reference (not quoted); omitted when undefined, and then
@@ -55,13 +56,13 @@ export function reportFormula(request: BuilderRequest, refreshReference?: string
   const sort = request.sort ? (request.order ? `${request.sort} ${request.order}` : request.sort) : '';
   // Signature order: entityId, fromDate, toDate, [compareWith], breakdowns, metrics, filter, sort, maxRows, [currencyCode], [decDigits], refresh.
   const breakdowns = request.breakdowns ?? [];
-  // A rolling preset stays rolling: its bounds are Sheets date expressions, not the days of today
-  // (a comparison with "previous" then follows it day by day).
-  const rolling = kind === 'main' && isRollingDayPreset(request.preset) ? ROLLING_PRESET_FORMULAS[request.preset] : undefined;
+  // A rolling preset stays rolling: its bounds are relative days, not the days of today (a comparison
+  // with "previous" then follows it day by day). The refresh cell moves them to each new day.
+  const rolling = kind === 'main' && isRollingDayPreset(request.preset) ? ROLLING_PRESET_DAYS[request.preset] : undefined;
   const args: string[] = [
     text(request.entityId),
-    rolling ? rolling.fromDate : text(request.fromDate),
-    rolling ? rolling.toDate : text(request.toDate),
+    text(rolling ? rolling.fromDate : request.fromDate),
+    text(rolling ? rolling.toDate : request.toDate),
     ...(comparison ? [text(request.compareWith)] : []),
     text(breakdowns.join(',')),
     text(metricsArgument(kind, breakdowns, request.metrics, comparison)),

@@ -81,10 +81,14 @@ export function stringList(value: unknown, name: string): string[] {
   return out;
 }
 
-/** A date cell, or date text; passed through for the core to check against the report's rules. */
+/**
+ * A date cell, or date text (a day such as 2026-11-01, or one relative to today such as 7daysAgo);
+ * passed through for the core to check against the report's rules and read on the spreadsheet's clock.
+ */
 export function requiredDate(value: unknown, name: string): Date | string | number {
   const v = singleValue(value, name);
-  if (blank(v)) throw ValidationError.single(name, 'is required (a date cell, or text such as 2026-11-01 or 20261101)');
+  if (blank(v))
+    throw ValidationError.single(name, 'is required (a date cell, text such as 2026-11-01, or a day relative to today such as 7daysAgo)');
   if (isDate(v)) return v;
   if (typeof v === 'string' || typeof v === 'number') return v;
   throw ValidationError.single(name, `must be a date, not ${describe(v)}`);

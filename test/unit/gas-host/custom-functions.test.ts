@@ -47,7 +47,13 @@ describe('custom functions', () => {
 
   it('passes TODAY() give or take days as the date of midnight in the spreadsheet zone, by the host clock', () => {
     // 2026-03-08 06:30 UTC is still 7 March in Los Angeles (22:30 PST), the day its clocks go forward.
-    const host = createGasHost({ clock: 'virtual', startTime: Date.parse('2026-03-08T06:30:00Z'), timeZone: 'America/Los_Angeles' });
+    // The kind reading, where TODAY() may be an argument (the volatile arguments below cover the strict one).
+    const host = createGasHost({
+      clock: 'virtual',
+      startTime: Date.parse('2026-03-08T06:30:00Z'),
+      timeZone: 'America/Los_Angeles',
+      strict: { volatileToday: false },
+    });
     host.load(BUNDLE);
     expect(host.evaluateFormula(undefined, 'A1', '=DESCRIBE(TODAY(), TODAY()-14, TODAY() + 1)').values).toEqual([
       ['date:2026-03-07T08:00:00.000Z', 'date:2026-02-21T08:00:00.000Z', 'date:2026-03-08T08:00:00.000Z'],
@@ -58,7 +64,6 @@ describe('custom functions', () => {
     ]);
     expect(host.evaluateFormula(undefined, 'A3', '=TODAY()').value).toEqual(new Date('2026-03-07T08:00:00.000Z'));
     // Other calls inside arguments are not guessed at.
-    expect(host.evaluateFormula(undefined, 'A4', '=DESCRIBE(NOW())')).toMatchObject({ value: '#ERROR!', error: 'Formula parse error.' });
     expect(host.evaluateFormula(undefined, 'A5', '=DESCRIBE(TODAY()*2)')).toMatchObject({
       value: '#ERROR!',
       error: 'Formula parse error.',
@@ -67,7 +72,12 @@ describe('custom functions', () => {
 
   it('computes the date functions of rolling periods as Sheets does: DATE, YEAR, MONTH, DAY, TEXT and & around TODAY()', () => {
     // 15 January 2026, 00:30 in Berlin (still the 14th in UTC): this month began on 1 January, last month was December 2025.
-    const host = createGasHost({ clock: 'virtual', startTime: Date.parse('2026-01-14T23:30:00Z'), timeZone: 'Europe/Berlin' });
+    const host = createGasHost({
+      clock: 'virtual',
+      startTime: Date.parse('2026-01-14T23:30:00Z'),
+      timeZone: 'Europe/Berlin',
+      strict: { volatileToday: false },
+    });
     host.load(BUNDLE);
     expect(
       host.evaluateFormula(
@@ -97,6 +107,82 @@ describe('custom functions', () => {
     // Functions the host does not compute, and wrong argument counts, are not guessed at.
     for (const formula of ['=DESCRIBE(EOMONTH(TODAY(),-1))', '=DATE(2026,1)', '=DESCRIBE(TODAY(1))', '=DESCRIBE(DAY(A1))'])
       expect(host.evaluateFormula(undefined, 'C1', formula)).toMatchObject({ value: '#ERROR!', error: 'Formula parse error.' });
+  });
+
+  describe('volatile functions as arguments ("Custom functions in Google Sheets": NOW() and RAND() "are not allowed as arguments")', () => {
+    // 15 January 2026, 00:30 in Berlin.
+    const start = Date.parse('2026-01-14T23:30:00Z');
+    const volatileFormulas = [
+      '=ECHO(NOW())',
+      '=ECHO(RAND())',
+      '=DESCRIBE("x", NOW()-1)',
+      '=ECHO(TEXT(NOW(),"yyyy-mm-dd"))',
+      '=ECHO(1, RAND()+1)',
+    ];
+    const todayFormulas = [
+      '=ECHO(TODAY())',
+      '=ECHO(TODAY()-14)',
+      '=ECHO(DATE(YEAR(TODAY()),MONTH(TODAY())-1,1))',
+      '=ECHO(1, TEXT(TODAY()-2,"yyyymmdd")&"12")',
+    ];
+
+    it.each([
+      ['kind', false],
+      ['strict', true],
+    ])(
+      '%s reading: NOW() or RAND() anywhere in an argument shows Loading... for good, and the function never runs',
+      async (_reading, volatileToday) => {
+        const host = createGasHost({ clock: 'virtual', startTime: start, timeZone: 'Europe/Berlin', strict: { volatileToday } });
+        host.load(BUNDLE);
+        volatileFormulas.forEach((formula, i) => {
+          const result = host.evaluateFormula(undefined, `A${i + 1}`, formula);
+          expect([formula, result]).toEqual([formula, expect.objectContaining({ value: 'Loading...', loading: true, error: undefined })]);
+          expect(result.executionId).toBeUndefined();
+          expect(host.getCell(undefined, `A${i + 1}`)).toMatchObject({ value: 'Loading...', loading: true, formula });
+          expect(host.getValues(undefined, `A${i + 1}`)).toEqual([['Loading...']]);
+        });
+        // Recalculating does not run it either, and a later hour does not end the wait.
+        host.advanceTime(3_600_000);
+        const again = await host.recalculate(volatileFormulas.map((_f, i) => ({ a1: `A${i + 1}` })));
+        expect(again.map((r) => [r.value, r.executionId])).toEqual(volatileFormulas.map(() => ['Loading...', undefined]));
+        // The built-in functions on their own are computed: NOW() with its time of day.
+        expect(host.evaluateFormula(undefined, 'B1', '=NOW()').value).toEqual(new Date('2026-01-15T00:30:00.000Z'));
+        const random = host.evaluateFormula(undefined, 'B2', '=RAND()').value as number;
+        expect(random >= 0 && random < 1).toBe(true);
+        expect(host.evaluateFormula(undefined, 'B3', '=TODAY()').value).toEqual(new Date('2026-01-14T23:00:00.000Z'));
+        // Typing another formula into the cell ends "Loading...".
+        expect(host.evaluateFormula(undefined, 'A1', '=ECHO("now")')).toMatchObject({ value: 'now' });
+        expect(host.getCell(undefined, 'A1').loading).toBeUndefined();
+      },
+    );
+
+    it('kind reading: TODAY() as an argument, in an expression or not, is passed as the date of its day', () => {
+      const host = createGasHost({ clock: 'virtual', startTime: start, timeZone: 'Europe/Berlin', strict: { volatileToday: false } });
+      host.load(BUNDLE);
+      const values = todayFormulas.map((formula, i) => host.evaluateFormula(undefined, `A${i + 1}`, formula));
+      expect(values.map((r) => [r.value, r.loading])).toEqual([
+        [new Date('2026-01-14T23:00:00.000Z'), undefined],
+        [new Date('2025-12-31T23:00:00.000Z'), undefined],
+        [new Date('2025-11-30T23:00:00.000Z'), undefined],
+        [1, undefined],
+      ]);
+      expect(values.every((r) => r.executionId !== undefined)).toBe(true);
+    });
+
+    it('strict reading (volatileToday): TODAY() anywhere in an argument shows Loading... for good; =TODAY() alone and a cell holding it still work', () => {
+      const host = createGasHost({ clock: 'virtual', startTime: start, timeZone: 'Europe/Berlin', strict: { volatileToday: true } });
+      expect(host.strict.volatileToday).toBe(true);
+      host.load(BUNDLE);
+      todayFormulas.forEach((formula, i) => {
+        const result = host.evaluateFormula(undefined, `A${i + 1}`, formula);
+        expect([formula, result.value, result.loading, result.executionId]).toEqual([formula, 'Loading...', true, undefined]);
+      });
+      expect(host.evaluateFormula(undefined, 'B1', '=TODAY()').value).toEqual(new Date('2026-01-14T23:00:00.000Z'));
+      expect(host.evaluateFormula(undefined, 'B2', '=TEXT(TODAY()-1,"yyyymmdd")').value).toBe('20260114');
+      // A reference to a cell holding TODAY() is an ordinary argument; so is relative text.
+      expect(host.evaluateFormula(undefined, 'C1', '=ECHO(B1)')).toMatchObject({ value: new Date('2026-01-14T23:00:00.000Z') });
+      expect(host.evaluateFormula(undefined, 'C2', '=ECHO("7daysAgo")')).toMatchObject({ value: '7daysAgo' });
+    });
   });
 
   it('spills a 2D result into the cells below and to the right', () => {

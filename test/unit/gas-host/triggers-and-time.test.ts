@@ -14,6 +14,7 @@ function hourly(e) {
   p.setProperty('who', Session.getEffectiveUser().getEmail());
 }
 function now() { return new Date().getTime(); }
+function onOpen(e) { var p = PropertiesService.getDocumentProperties(); p.setProperty('opened', 'yes'); Utilities.sleep(Number(p.getProperty('napMs') || 0)); p.setProperty('after', 'yes'); }
 function threeNaps() { for (var i = 0; i < 3; i++) Utilities.sleep(60000); return 'rested'; }
 function longJob() { for (var i = 0; i < 10; i++) Utilities.sleep(60000); return 'finished'; }
 function stamp(d) { return Utilities.formatDate(d, 'Asia/Tokyo', "yyyy-MM-dd'T'HH:mm:ss EEE a XXX"); }
@@ -29,6 +30,23 @@ describe('onTimeAdvance', () => {
     host.advanceTime(1500);
     expect(moves).toEqual([60000, 60000, 60000, 1500]);
     expect(host.now().toISOString()).toBe('2026-11-20T12:03:01.500Z');
+  });
+});
+
+describe('onOpen, a simple trigger', () => {
+  it('has 30 seconds ("Simple triggers": "They cannot run for longer than 30 seconds"), whatever the auth mode', () => {
+    const host = createGasHost({ clock: 'virtual', startTime: Date.UTC(2026, 10, 20, 12) });
+    host.load(BUNDLE);
+    host.properties('document').set('napMs', '29000');
+    expect(host.open().ok).toBe(true);
+    expect(host.properties('document').get('after')).toBe('yes');
+    host.properties('document').delete('after');
+    host.properties('document').set('napMs', '31000');
+    for (const authMode of ['LIMITED', 'FULL'] as const) {
+      const outcome = host.open({ authMode });
+      expect([outcome.ok, outcome.exceededTime]).toEqual([false, true]);
+      expect(host.properties('document').get('after')).toBeUndefined();
+    }
   });
 });
 

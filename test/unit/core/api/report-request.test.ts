@@ -113,6 +113,50 @@ describe('buildReportQuery for the hourly reports', () => {
   });
 });
 
+describe('relative days (today, yesterday, NdaysAgo, the month bounds) on the spreadsheet clock', () => {
+  // 02:00 UTC on 22 November: still the 21st in Los Angeles, already the 22nd in Berlin.
+  const AT = Date.UTC(2026, 10, 22, 2);
+  const days = (kind: ReportKind, fromDate: unknown, toDate: unknown, timeZone: string, nowMs = AT) => {
+    const q = buildReportQuery(kind, main({ fromDate, toDate } as Partial<ReportInput>), { nowMs, timeZone });
+    return [q.params.fromDate, q.params.toDate];
+  };
+
+  it('asks the general report for the calendar days they name there, as date cells of those days', () => {
+    expect(days('main', '7daysAgo', 'yesterday', 'America/Los_Angeles')).toEqual(['20261114', '20261120']);
+    expect(days('main', '7daysAgo', 'yesterday', 'Europe/Berlin')).toEqual(['20261115', '20261121']);
+    // The date cells a sheet in Berlin passes for TODAY()-7 and TODAY()-1: the same request.
+    expect(days('main', new Date('2026-11-14T23:00:00Z'), new Date('2026-11-20T23:00:00Z'), 'Europe/Berlin')).toEqual([
+      '20261115',
+      '20261121',
+    ]);
+    expect(days('main', 'TODAY', ' 0daysAgo ', 'Europe/Berlin')).toEqual(['20261122', '20261122']);
+    expect(days('main', 'startOfMonth', 'today', 'America/Los_Angeles')).toEqual(['20261101', '20261121']);
+    expect(days('main', 'startOfLastMonth', 'endOfLastMonth', 'Europe/Berlin')).toEqual(['20261001', '20261031']);
+    // Beside a fixed day.
+    expect(days('main', '2026-11-01', 'yesterday', 'Europe/Berlin')).toEqual(['20261101', '20261121']);
+  });
+
+  it('moves with the day: the request, and so every cache keyed by it, is another one after midnight there', () => {
+    const before = days('main', '7daysAgo', 'yesterday', 'Europe/Berlin', Date.parse('2026-11-22T22:59:00Z'));
+    const after = days('main', '7daysAgo', 'yesterday', 'Europe/Berlin', Date.parse('2026-11-22T23:01:00Z'));
+    expect([before, after]).toEqual([
+      ['20261115', '20261121'],
+      ['20261116', '20261122'],
+    ]);
+  });
+
+  it("asks the hourly reports for that UTC day, whole: from its hour 00, and as toDate up to the next day's", () => {
+    expect(days('externalId', 'yesterday', 'yesterday', 'America/Los_Angeles')).toEqual(['2026112000', '2026112100']);
+    expect(days('externalId', '2daysAgo', '2daysAgo', 'Europe/Berlin')).toEqual(['2026112000', '2026112100']);
+    // Realtime: today's UTC day is inside its 48 hours; the rules apply to the resolved hours.
+    expect(days('realtime', 'today', 'today', 'Europe/Berlin')).toEqual(['2026112200', '2026112300']);
+    // Where the spreadsheet's today is already tomorrow in UTC (Kiritimati, UTC+14), its UTC day has not begun.
+    expect(problemsOf('realtime', main({ fromDate: 'today', toDate: 'today' }), 'Pacific/Kiritimati')).toBe(
+      "fromDate: 'today' (2026-11-23 00:00 UTC) is in the future (now is 2026-11-22 12:00 UTC)",
+    );
+  });
+});
+
 describe('invalid report arguments', () => {
   it.each(INVALID_REPORT_ARGUMENTS.map(([n, k, i, m, tz]) => [n, k, i, m, tz ?? 'UTC'] as const))(
     '%s: says what is wrong and sends nothing',

@@ -1,6 +1,6 @@
 /**
  * The dashboard's layout (src/core/builder/dashboard.ts): for one publisher, a list and "all", every
- * formula is an ENGAGE_* call with rolling dates (TODAY()-n only) and the refresh cell last, every
+ * formula is an ENGAGE_* call with rolling dates (relative days, no TODAY()) and the refresh cell last, every
  * result's box fits the 26 columns of a new sheet and collides with no label, no other result and no
  * chart (Sheets refuses to spill into cells that are not empty), and the title says whose figures and
  * which days they are. The publisher choice is checked before anything is sent.
@@ -92,10 +92,13 @@ describe.each(selections)('the dashboard of %s', (_name, selection) => {
       const parsed = parseFormula(block.formula)!;
       expect(parsed.functionName).toMatch(/^ENGAGE_(REPORT|COMPARE)$/);
       expect(parsed.args.at(-1)).toEqual({ kind: 'name', name: 'EngageRefresh' });
-      // The dates are the two expressions TODAY()-n, as the host evaluates them for Sheets.
-      expect(parsed.args.filter((a) => a.kind === 'expression')).toHaveLength(2);
-      const days = [...block.formula.matchAll(/TODAY\(\)-(\d+)/g)].map((m) => -Number(m[1]));
-      expect(days).toEqual(block.name === 'daily' ? [-CHART_DAYS, -1] : [-7, -1]);
+      // The dates are relative days, "NdaysAgo" to "yesterday": no TODAY(), no expression at all.
+      expect(parsed.args.filter((a) => a.kind === 'expression')).toHaveLength(0);
+      expect(block.formula).not.toMatch(/TODAY\(/i);
+      expect(parsed.args.slice(1, 3)).toEqual([
+        { kind: 'literal', value: `${block.name === 'daily' ? CHART_DAYS : 7}daysAgo` },
+        { kind: 'literal', value: 'yesterday' },
+      ]);
       expect(parsed.args[0]).toEqual({
         kind: 'literal',
         value: selection.type === 'one' ? P : selection.type === 'all' ? 'all' : `${P},${G}`,
@@ -118,7 +121,7 @@ describe('what the dashboard says', () => {
   it('asks for the key figures of one publisher as ENGAGE_COMPARE of the last 7 days against the 7 before, the Total row alone', () => {
     const layout = layoutOf({ type: 'one', id: P });
     expect(layout.blocks[0]!.formula).toBe(
-      `=ENGAGE_COMPARE("${P}",TODAY()-7,TODAY()-1,"previous","day","revenue,rpmByPvs,totalPvs,paidCtrByPvs,viewabilityRate","","",0,"","",EngageRefresh)`,
+      `=ENGAGE_COMPARE("${P}","7daysAgo","yesterday","previous","day","revenue,rpmByPvs,totalPvs,paidCtrByPvs,viewabilityRate","","",0,"","",EngageRefresh)`,
     );
     expect(layout.blocks[0]!.maxRows).toBe(2);
     expect(layout.values[0]![0]).toBe('Engage dashboard: Daily Planet');

@@ -3,7 +3,7 @@
  * the equivalent formula text, the builder request's conversion, and the external-ID tagging snippets.
  */
 import { type BuilderRequest, checkRunTarget, toReportInput, withPresetOfItsDates } from '../../../../src/core/builder/builder-request';
-import { hourWindowFrom, presetRange } from '../../../../src/core/builder/date-presets';
+import { hourWindowFrom, presetRange, type RollingDayPreset } from '../../../../src/core/builder/date-presets';
 import { buildReportQuery } from '../../../../src/core/api/report-request';
 import { reportFormula } from '../../../../src/core/builder/formula-text';
 import { breakdownCombinationProblems } from '../../../../src/core/api/report-fields';
@@ -52,7 +52,7 @@ describe('withPresetOfItsDates', () => {
     expect(
       withPresetOfItsDates(request('last24h', '2026-11-20 01:00', '2026-11-21 01:00', 'realtime'), NOW_MS, 'UTC').preset,
     ).toBeUndefined();
-    // Its formula then writes the dates, not TODAY() bounds.
+    // Its formula then writes the dates, not relative days.
     expect(reportFormula(withPresetOfItsDates(sent, NOW_MS, 'America/New_York'))).toBe(
       '=ENGAGE_REPORT("p","2026-11-15","2026-11-21","day")',
     );
@@ -106,13 +106,27 @@ describe('reportFormula', () => {
     );
   });
 
-  it('writes a rolling preset as TODAY() expressions, so the formula keeps the period rolling, and the row limit as maxRows', () => {
+  it('writes a rolling preset as relative days, never TODAY(), so the formula keeps the period rolling, and the row limit as maxRows', () => {
     const request = { kind: 'main' as const, entityId: 'p', fromDate: '2026-11-08', toDate: '2026-11-21', breakdowns: ['day'] };
     expect(reportFormula({ ...request, preset: 'last14', maxRows: 250 })).toBe(
-      '=ENGAGE_REPORT("p",TODAY()-14,TODAY()-1,"day","","","",250)',
+      '=ENGAGE_REPORT("p","14daysAgo","yesterday","day","","","",250)',
     );
-    expect(reportFormula({ ...request, preset: 'lastMonth' })).toBe(
-      '=ENGAGE_REPORT("p",DATE(YEAR(TODAY()),MONTH(TODAY())-1,1),TODAY()-DAY(TODAY()),"day")',
+    const bounds = (preset: RollingDayPreset) =>
+      /^=ENGAGE_REPORT\("p",("[^"]*"),("[^"]*"),/.exec(reportFormula({ ...request, preset }))!.slice(1);
+    expect(
+      (['today', 'yesterday', 'last7', 'last14', 'last30', 'thisMonth', 'lastMonth'] as const).map((preset) => [preset, ...bounds(preset)]),
+    ).toEqual([
+      ['today', '"today"', '"today"'],
+      ['yesterday', '"yesterday"', '"yesterday"'],
+      ['last7', '"7daysAgo"', '"yesterday"'],
+      ['last14', '"14daysAgo"', '"yesterday"'],
+      ['last30', '"30daysAgo"', '"yesterday"'],
+      ['thisMonth', '"startOfMonth"', '"today"'],
+      ['lastMonth', '"startOfLastMonth"', '"endOfLastMonth"'],
+    ]);
+    // The comparison of a rolling preset rolls too.
+    expect(reportFormula({ ...request, preset: 'last7', compareWith: 'previous' }, 'EngageRefresh', true)).toBe(
+      '=ENGAGE_COMPARE("p","7daysAgo","yesterday","previous","day","","","","","","",EngageRefresh)',
     );
     // A custom range stays as the days chosen.
     expect(reportFormula(request)).toBe('=ENGAGE_REPORT("p","2026-11-08","2026-11-21","day")');
