@@ -170,12 +170,12 @@ interface ParsedNumber {
   format?: string;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A number's digits in the locale: grouped by thousands or not, with decimals; undefined when it is not one. */
 function numberCore(text: string, rules: LocaleRules): { value: number; grouped: boolean; decimals: boolean } | undefined {
-  const g = escape(rules.group);
-  const d = escape(rules.decimal);
+  const g = escapeRegExp(rules.group);
+  const d = escapeRegExp(rules.decimal);
   const match = new RegExp(`^(?:(\\d{1,3}(?:${g}\\d{3})+)|(\\d+))(?:${d}(\\d*))?$|^${d}(\\d+)$`).exec(text);
   if (!match) return undefined;
   const whole = (match[1] ?? match[2] ?? '0').split(rules.group).join('');
@@ -184,7 +184,7 @@ function numberCore(text: string, rules: LocaleRules): { value: number; grouped:
 }
 
 function parseNumber(text: string, rules: LocaleRules): ParsedNumber | undefined {
-  const d = escape(rules.decimal);
+  const d = escapeRegExp(rules.decimal);
   const scientific = new RegExp(`^([+-]?)(\\d+(?:${d}\\d*)?|${d}\\d+)[eE]([+-]?\\d+)$`).exec(text);
   if (scientific) {
     const mantissa = Number(scientific[2]!.replace(rules.decimal, '.'));
