@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as z from 'zod';
 import { ApiError } from './api-error';
-import { ANALYST_USER, API_KEYS, BIG_PUBLISHER_ID, DEMO_USER, HOSTILE_PUBLISHER_ID, PUBLISHERS } from './seed';
+import { API_KEYS, BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, PUBLISHERS, USERS } from './seed';
 import { RESPONSE_SHAPES } from './shapes';
 import type { EmulatorState } from './state';
 
@@ -189,7 +189,7 @@ export async function registerAdminRoutes(admin: FastifyInstance, state: Emulato
   });
 
   admin.get('/seed', async () => ({
-    users: [DEMO_USER, ANALYST_USER].map((u) => ({ username: u.username, password: u.password, publisherIds: u.publisherIds })),
+    users: USERS.map((u) => ({ username: u.username, password: u.password, publisherIds: u.publisherIds })),
     publishers: PUBLISHERS.map((p) => ({ id: p.id, name: p.name, widgets: p.widgets.map((w) => w.id) })),
     bigPublisherId: BIG_PUBLISHER_ID,
     hostilePublisherId: HOSTILE_PUBLISHER_ID,

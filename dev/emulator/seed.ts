@@ -62,6 +62,8 @@ export interface SeedPublisher {
   docCount: number;
   /** When given, article n's external ID is externalIds[n % length] followed by n, instead of a slug (hostile IDs). */
   externalIds?: readonly string[];
+  /** The referrers of this publisher's traffic; left out, the shared REFERRERS. */
+  referrers?: EntityRecord[];
 }
 
 export interface SeedApiKey {
@@ -177,6 +179,14 @@ export const HOSTILE_STRINGS = [
   '<script>alert("x")</script>',
 ] as const;
 
+/**
+ * Names Sheets reads as values when they are written as typed text (the Sheets API's USER_ENTERED, in
+ * en_US): a date, a month, a time, money, a negative in parentheses, a percentage, a fraction, a
+ * boolean and a formula. The typed-names publishers carry them as section, widget, referrer and
+ * external-ID names, for the evidence that API text stays text in cells.
+ */
+export const TYPED_LOOKING_NAMES = ['1/2', 'March 2024', '12:30', '$5', '(7)', '50%', '1 1/2', 'TRUE', '=1+2'] as const;
+
 function widgets(prefix: string, first: number, names: Array<[string, SeedWidget['type']]>): SeedWidget[] {
   return names.map(([name, type], i) => ({
     id: `${prefix}_${first + i}`,
@@ -200,6 +210,37 @@ export const MEDIUM_PUBLISHER_ID = '089ff7bee9730601caec5cca961a3cbe';
 export const HOSTILE_PUBLISHER_ID = '2ba037b39b6ecba96d2599432a78d4bc';
 /** Only the analyst may see this one; the demo user gets 403 for it. */
 export const ANALYST_PUBLISHER_ID = '1895158029abad15457dfad00fc41973';
+/** The typed-names user's two publishers, named `1/2` and `(7)`; their sections, widgets, referrers and external IDs are TYPED_LOOKING_NAMES. */
+export const TYPED_NAMES_PUBLISHER_ID = '7d1f0c3a5b9e4d2f8a6c0b1e3d5f7a9c';
+export const TYPED_NAMES_SECOND_PUBLISHER_ID = 'a3c5e7f90b1d2e4f6a8c0e2d4b6f8a1c';
+
+/** A small publisher whose entity names are all TYPED_LOOKING_NAMES. */
+function typedNamesPublisher(id: string, name: string, domain: string, firstWidget: number): SeedPublisher {
+  const types: SeedWidget['type'][] = ['FEED', 'BELOW_ARTICLE', 'SIDEBAR', 'IN_ARTICLE'];
+  return {
+    id,
+    name,
+    domain,
+    currency: 'USD',
+    timezone: 'UTC',
+    dataSince: '20240101',
+    dailyFactCount: 90,
+    hourlyFactCount: 30,
+    articlesPerHour: 1,
+    trafficScale: 3,
+    widgets: widgets(
+      'APP',
+      firstWidget,
+      TYPED_LOOKING_NAMES.map((n, i) => [n, types[i % types.length]!]),
+    ),
+    nativeApps: [],
+    sections: sections([...TYPED_LOOKING_NAMES]),
+    referrers: TYPED_LOOKING_NAMES.map((n, i) => ({ id: `ref-${i + 1}`, name: n })),
+    countryIds: ['US', 'DE'],
+    docCount: 20,
+    externalIds: TYPED_LOOKING_NAMES,
+  };
+}
 
 export const PUBLISHERS: SeedPublisher[] = [
   {
@@ -321,6 +362,8 @@ export const PUBLISHERS: SeedPublisher[] = [
     countryIds: ['DE', 'AT', 'CH', 'NL', 'US'],
     docCount: 50,
   },
+  typedNamesPublisher(TYPED_NAMES_PUBLISHER_ID, '1/2', 'typednames.example', 60),
+  typedNamesPublisher(TYPED_NAMES_SECOND_PUBLISHER_ID, '(7)', 'typednames2.example', 70),
 ];
 
 export const DEMO_USER: SeedUser = {
@@ -337,7 +380,15 @@ export const ANALYST_USER: SeedUser = {
   publisherIds: [ANALYST_PUBLISHER_ID],
 };
 
-export const USERS: SeedUser[] = [DEMO_USER, ANALYST_USER];
+/** Sees only the two typed-names publishers, so the demo and analyst users' publishers and rows stay as they are. */
+export const TYPED_NAMES_USER: SeedUser = {
+  username: 'names@engage.example',
+  email: 'names@engage.example',
+  password: 'names-password',
+  publisherIds: [TYPED_NAMES_PUBLISHER_ID, TYPED_NAMES_SECOND_PUBLISHER_ID],
+};
+
+export const USERS: SeedUser[] = [DEMO_USER, ANALYST_USER, TYPED_NAMES_USER];
 
 export const DEMO_API_KEY: SeedApiKey = {
   key: 'demo-api-key',

@@ -182,7 +182,7 @@ export function publisherDimensions(pub: SeedPublisher): PublisherDimensions {
   }
   dims = {
     platform: PLATFORMS,
-    referrer: REFERRERS,
+    referrer: pub.referrers ?? REFERRERS,
     country: countries.map((c) => ({ id: c.id, name: c.name })),
     section: pub.sections,
     widget: pub.widgets.map((w) => ({ id: w.id, name: w.name })),

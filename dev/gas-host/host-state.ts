@@ -10,6 +10,7 @@
 import type { HostClock } from './clock';
 import type { ScriptDeployment } from './deployment';
 import type { StrictSettings } from './strict';
+import type { HostLocale } from './typed-input';
 import type { SyncFetchOutcome, SyncFetchRequest } from './fetch-core';
 import { serveOp, type ExecutionInfo, type ExecutionOps, type LogLevel, type LogSource, type OpRequest, type ServedOps } from './protocol';
 import { CacheStores, type CacheEviction } from './state/cache';
@@ -38,6 +39,8 @@ export interface HostStateOptions {
   documentId: string;
   spreadsheetName: string;
   timeZone: string;
+  /** The spreadsheet's locale: how the strict reading reads typed text (typed-input.ts). */
+  locale: HostLocale;
   scriptTimeZone: string;
   htmlFiles: Record<string, string>;
   isAddOn: boolean;
@@ -106,6 +109,9 @@ export class HostState {
       maxRows: options.maxRows,
       maxColumns: options.maxColumns,
       timeZone: options.timeZone,
+      locale: options.locale,
+      textParsedAsTyped: options.strict.textParsedAsTyped,
+      now: () => clock.now(),
     });
     const whitelist = options.urlFetchWhitelist ? { urlFetchWhitelist: options.urlFetchWhitelist } : {};
     this.urlFetch = new UrlFetchState({ syncFetchAll: options.syncFetchAll, ...whitelist }, document, this.quotas, clock, count);

@@ -11,6 +11,7 @@ import { PROPERTY_OPERATIONS_PER_DAY, TRIGGER_RUNTIME_PER_DAY_MS, URL_FETCH_CALL
 import { createSyncFetch } from './sync-fetch';
 import { checkWhitelist } from './url-whitelist';
 import { resolveStrict, type StrictSettings } from './strict';
+import { HOST_LOCALES, isHostLocale } from './typed-input';
 
 export const EXECUTION_LIMIT_MS = 6 * 60_000;
 export const CUSTOM_FUNCTION_LIMIT_MS = 30_000;
@@ -36,6 +37,11 @@ export interface GasHostOptions {
   spreadsheetName?: string;
   /** The spreadsheet's time zone (getSpreadsheetTimeZone). Default America/New_York. */
   timeZone?: string;
+  /**
+   * The spreadsheet's locale (getSpreadsheetLocale): `en_US` (default) or `de_DE`, a comma-decimal
+   * locale. In the strict reading (`textParsedAsTyped`) text written to cells is read by its rules.
+   */
+  locale?: string;
   /** The script's time zone (Session.getScriptTimeZone). Default: the spreadsheet's. */
   scriptTimeZone?: string;
   sheets?: string[];
@@ -108,6 +114,8 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
   const timeZone = options.timeZone ?? 'America/New_York';
   const syncFetch = createSyncFetch();
   const strict = resolveStrict(options.strict);
+  const locale = options.locale ?? 'en_US';
+  if (!isHostLocale(locale)) throw new Error(`gas-host: locale ${locale} is not modelled (${HOST_LOCALES.join(', ')})`);
   return {
     deployment,
     state: {
@@ -116,6 +124,7 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
       documentId: options.documentId ?? 'gas-host-spreadsheet',
       spreadsheetName: options.spreadsheetName ?? 'Untitled spreadsheet',
       timeZone,
+      locale,
       scriptTimeZone: options.scriptTimeZone ?? timeZone,
       htmlFiles: options.htmlFiles ?? {},
       isAddOn: options.isAddOn ?? true,

@@ -48,6 +48,8 @@ export interface SpreadsheetInfo {
   id: string;
   name: string;
   timeZone: string;
+  /** getSpreadsheetLocale: 'en_US' or 'de_DE'. */
+  locale: string;
   owner: string;
   scriptTimeZone: string;
 }

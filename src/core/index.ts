@@ -77,7 +77,7 @@ export {
 } from './sheets/formula-args';
 export { reportColumnCount } from './sheets/report-table';
 export { compareColumnCount } from './sheets/compare-table';
-export { cellsAdded, checkCellRoom, type GridSize, NEW_SHEET_COLUMNS } from './sheets/sheet-output';
+export { asTypedInput, cellsAdded, checkCellRoom, type GridSize, NEW_SHEET_COLUMNS, WRITE_NUMBER_FORMAT } from './sheets/sheet-output';
 
 export { builderMessage, checkRunTarget, type BuilderRequest, type RunTarget } from './builder/builder-request';
 export {
@@ -92,7 +92,7 @@ export { reportFormula } from './builder/formula-text';
 export { compareFormula } from './builder/compare-request';
 export { customDaysCheck, hourWindowCheck } from './builder/period-checks';
 export { taggingProblems, taggingSnippets } from './builder/tagging-snippet';
-export { DASHBOARD_SHEET_NAME, type DashboardLayout } from './builder/dashboard';
+export { DASHBOARD_SHEET_NAME, dashboardInput, type DashboardLayout } from './builder/dashboard';
 
 export { impressionPixelUrl } from './recommendations/impression-pixel';
 export type { PreviewDocument, RecommendationsPreview } from './recommendations/preview';

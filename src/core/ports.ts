@@ -101,11 +101,17 @@ export type Cell = string | number | boolean | Date;
 export type ColumnKind = 'day' | 'month' | 'hour' | 'money' | 'percent' | 'count' | 'text';
 
 export interface SheetBlock {
-  /** Header first, then data rows, then the totals row when present. */
+  /**
+   * Header first, then data rows, then the totals row when present: as the cells are to hold them, API
+   * text exactly as sent. A writer gives setValues asTypedInput(values) (sheets/sheet-output.ts).
+   */
   values: Cell[][];
   /** One kind per column. */
   kinds: ColumnKind[];
-  /** One Sheets number format per column, applied to the rows below the header; null leaves the column as it is. */
+  /**
+   * One Sheets number format per column, applied to the rows below the header; null (text) leaves the
+   * column with WRITE_NUMBER_FORMAT, which the whole block gets before its values are written.
+   */
   numberFormats: (string | null)[];
   /** One note per header cell: a metric's friendly label and meaning, "" for other columns. */
   headerNotes?: string[];

@@ -1,11 +1,11 @@
 /**
  * Writes the dashboard the core laid out (src/core/builder/dashboard.ts) into a new sheet: the labels
- * and the ENGAGE_* formulas in one batched write, the bold labels in one more, a number format call
+ * (each kept text by a leading apostrophe) and the ENGAGE_* formulas in one batched write, the bold labels in one more, a number format call
  * per block, the key figures' band, and the native line chart of revenue and RPM by day (RPM on the
  * right axis). An existing dashboard is left as it is: the new one is "Engage dashboard (2)", and so
  * on, so nothing a user added to the first is lost. Sheets then runs the formulas, which fetch.
  */
-import { DASHBOARD_SHEET_NAME, type DashboardLayout, freeSheetName } from '../core';
+import { DASHBOARD_SHEET_NAME, type DashboardLayout, dashboardInput, freeSheetName } from '../core';
 
 /** Rows formatted below a block that grows with the publishers: 10 rows for each of at most 50 publishers. */
 const GROWING_BLOCK_ROWS = 502;
@@ -24,7 +24,8 @@ export function writeDashboard(
   const rows = layout.values.length;
   const columns = layout.values[0]!.length;
   const all = sheet.getRange(1, 1, rows, columns);
-  all.setValues(layout.values);
+  // A new sheet's cells have the automatic format: the labels' apostrophes keep them text.
+  all.setValues(dashboardInput(layout));
   all.setFontWeights(layout.fontWeights);
   sheet.getRange(1, 1).setFontSize(16);
   for (const block of layout.blocks) {

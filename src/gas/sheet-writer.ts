@@ -1,6 +1,8 @@
 /**
- * The core's SheetWriter over SpreadsheetApp. One setValues for the header, rows and totals; one
- * setNumberFormat per formatted column; the header bold on a grey band, with the metrics' notes, and
+ * The core's SheetWriter over SpreadsheetApp. One setNumberFormat over the block before its values
+ * (no cell stays plain text, where an apostrophe's fate is undocumented), one setValues for the header,
+ * rows and totals, each string with the leading apostrophe that keeps it text (the core's
+ * asTypedInput); one setNumberFormat per formatted column; the header bold on a grey band, with the metrics' notes, and
  * frozen when the block starts at the top of the sheet. Before anything is inserted or written, the
  * spreadsheet's cells (every sheet's grid, plus what this block adds) are checked against Sheets'
  * limit. The grid grows first when the block does not fit. Leftover cells of the previous block (a
@@ -15,7 +17,9 @@ import {
   type SheetBlock,
   type SheetContents,
   type SheetWriter,
+  WRITE_NUMBER_FORMAT,
   type WrittenBlock,
+  asTypedInput,
 } from '../core';
 
 const HEADER_BACKGROUND = '#f1f3f4';
@@ -35,7 +39,10 @@ export class SpreadsheetWriter implements SheetWriter, SheetContents {
     if (grid.columns < lastColumn) sheet.insertColumnsAfter(grid.columns, lastColumn - grid.columns);
 
     if (rows > 0 && columns > 0) {
-      sheet.getRange(placement.row, placement.column, rows, columns).setValues(block.values as unknown[][]);
+      sheet
+        .getRange(placement.row, placement.column, rows, columns)
+        .setNumberFormat(WRITE_NUMBER_FORMAT)
+        .setValues(asTypedInput(block.values) as unknown[][]);
       const bodyRows = rows - 1;
       if (bodyRows > 0) {
         block.numberFormats.forEach((format, c) => {

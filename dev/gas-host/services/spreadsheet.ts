@@ -49,6 +49,7 @@ export function spreadsheetServices(
       getName: () => info().name,
       getUrl: () => `https://docs.google.com/spreadsheets/d/${info().id}/edit`,
       getSpreadsheetTimeZone: () => info().timeZone,
+      getSpreadsheetLocale: () => info().locale,
       setSpreadsheetTimeZone: (tz: string) => (guardWrite('setSpreadsheetTimeZone'), ops.spreadsheetSetTimeZone(String(tz))),
       getOwner: () => user(info().owner),
       getSheets: () => ops.spreadsheetSheets().map((s) => sheet(s.id)),

@@ -68,6 +68,7 @@ export function spreadsheetOps(
       id: file.documentId,
       name: file.spreadsheetName,
       timeZone: model.timeZone,
+      locale: model.locale,
       owner: file.owner,
       scriptTimeZone: file.scriptTimeZone,
     }),

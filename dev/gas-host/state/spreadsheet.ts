@@ -2,10 +2,12 @@
  * The in-memory spreadsheet: its sheets and their grids within the 10,000,000-cell cap, cells with
  * values, formulas, formats and notes, named ranges, the active sheet and selection, and the formula
  * bookkeeping the host needs to recalculate (which formula cells are dirty, where array results
- * spilled). Input is interpreted as Sheets interprets typed text. spreadsheet-ops.ts serves it to scripts.
+ * spilled). Input is interpreted as Sheets interprets typed text, in one of two readings (typed-input.ts).
+ * spreadsheet-ops.ts serves it to scripts.
  */
 import { formatA1, parseA1, resolveA1, type GridBox } from '../a1-notation';
 import { GasException, type CellValue, type ChartRecord, type ChartSpec, type ClearScope, type RangeDescriptor } from '../protocol';
+import { type HostLocale, readAsTyped, readKindly } from '../typed-input';
 
 export interface CellRecord {
   value: CellValue;
@@ -89,12 +91,21 @@ export interface SpreadsheetShape {
   maxRows: number;
   maxColumns: number;
   timeZone: string;
+  /** The spreadsheet's locale (getSpreadsheetLocale): the rules text is read by in the strict reading. */
+  locale: HostLocale;
+  /** The strict switch `textParsedAsTyped`: strings are read as Sheets reads typed text (typed-input.ts). */
+  textParsedAsTyped: boolean;
+  /** The host's clock: a date typed without its year is in the current one. */
+  now: () => number;
 }
 
 export class SpreadsheetModel {
   readonly sheets: SheetModel[] = [];
   readonly namedRanges = new Map<string, RangeDescriptor>();
   timeZone: string;
+  readonly locale: HostLocale;
+  private readonly textParsedAsTyped: boolean;
+  private readonly now: () => number;
   activeSheetId: number;
   /** The selected cell or range of the active sheet (A1 until a user or script selects another). */
   activeRange: RangeDescriptor | undefined;
@@ -106,6 +117,9 @@ export class SpreadsheetModel {
 
   constructor(shape: SpreadsheetShape) {
     this.timeZone = shape.timeZone;
+    this.locale = shape.locale;
+    this.textParsedAsTyped = shape.textParsedAsTyped;
+    this.now = shape.now;
     this.initialGrid = { rows: shape.maxRows, columns: shape.maxColumns };
     for (const name of shape.sheetNames) this.addSheet(name);
     this.activeSheetId = this.sheets[0]!.id;
@@ -249,26 +263,40 @@ export class SpreadsheetModel {
     delete record.dirty;
     delete record.spillOf;
     const value = toCellValue(input);
-    if (typeof value === 'string' && value.startsWith('=') && value.length > 1) {
-      record.formula = value;
-      this.formulaCells.set(record, sheet);
-      record.value = '';
-      record.dirty = true;
-    } else if (typeof value === 'string' && value.startsWith("'")) {
-      record.value = value.slice(1);
-    } else if (typeof value === 'string' && record.numberFormat !== '@') {
-      record.value = this.parseTypedText(value);
-    } else {
-      record.value = value;
-    }
+    if (typeof value === 'string') this.writeText(sheet, record, value);
+    else record.value = value;
     this.markDependentsDirty(sheet, row, column);
   }
 
-  private parseTypedText(text: string): CellValue {
-    const trimmed = text.trim();
-    if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) return Number(trimmed);
-    if (/^(true|false)$/i.test(trimmed)) return trimmed.toLowerCase() === 'true';
-    return text;
+  /**
+   * A string as typed input. Both readings: `=...` is a formula, also in a plain-text (`@`) cell (what
+   * Sheets does with `=...` written into such a cell by a script is UNCONFIRMED: the stricter reading);
+   * a leading apostrophe keeps the rest as text and is not part of the value (the documented rule).
+   * A plain-text cell keeps the string; in the strict reading it keeps a leading apostrophe too
+   * (UNCONFIRMED, the stricter reading), in the kind one the apostrophe goes as elsewhere. What is left
+   * is read as a value or stays text, by the reading's rules (typed-input.ts).
+   */
+  private writeText(sheet: SheetModel, record: CellRecord, text: string): void {
+    const plainText = record.numberFormat === '@';
+    if (text.startsWith('=') && text.length > 1) {
+      record.formula = text;
+      this.formulaCells.set(record, sheet);
+      record.value = '';
+      record.dirty = true;
+    } else if (plainText && this.textParsedAsTyped) {
+      record.value = text;
+    } else if (text.startsWith("'")) {
+      record.value = text.slice(1);
+    } else if (plainText) {
+      record.value = text;
+    } else if (!this.textParsedAsTyped) {
+      record.value = readKindly(text);
+    } else {
+      const typed = readAsTyped(text, { locale: this.locale, timeZone: this.timeZone, nowMs: this.now(), cellFormat: record.numberFormat });
+      record.value = typed.value;
+      // A cell of automatic format takes the format of what was typed ("$5" shows as money); an explicit one stays.
+      if (typed.numberFormat !== undefined && record.numberFormat === undefined) record.numberFormat = typed.numberFormat;
+    }
   }
 
   writeFormula(sheet: SheetModel, row: number, column: number, formula: string): void {

@@ -26,7 +26,7 @@ import { PUBLISHER_BREAKDOWN, publisherSelection, type PublisherSelection } from
 import { metricLabel } from '../api/report-metrics';
 import { publisherIdProblem } from '../api/report-request';
 import { CHANGE_PERCENT_SUFFIX, CHANGE_SUFFIX, compareColumnKind, PREVIOUS_SUFFIX } from '../sheets/compare-table';
-import { columnKind, NEW_SHEET_COLUMNS, numberFormatOf } from '../sheets/sheet-output';
+import { columnKind, NEW_SHEET_COLUMNS, neutraliseText, numberFormatOf } from '../sheets/sheet-output';
 import { a1Cell } from '../util/a1-notation';
 import type { BuilderRequest } from './builder-request';
 import { compareFormula } from './compare-request';
@@ -122,6 +122,15 @@ function subjectOf(selection: PublisherSelection, names: ReadonlyMap<string, str
 
 const formatsOf = (header: readonly string[], kindOf: (h: string) => ReturnType<typeof columnKind>) =>
   header.map((h) => numberFormatOf(kindOf(h)));
+
+/**
+ * The layout's cells as setValues must receive them: each block's formula as it is, every label
+ * neutralised as API text is (the title holds publisher names), so each cell holds exactly its text.
+ */
+export function dashboardInput(layout: DashboardLayout): string[][] {
+  const formulas = new Set(layout.blocks.map((b) => `${b.row}:${b.column}`));
+  return layout.values.map((row, r) => row.map((text, c) => (formulas.has(`${r + 1}:${c + 1}`) ? text : neutraliseText(text))));
+}
 
 /** The dashboard for the chosen publishers. */
 export function dashboardLayout(options: DashboardOptions): DashboardLayout {

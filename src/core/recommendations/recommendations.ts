@@ -336,7 +336,7 @@ export function fetchRecommendations(
 
 /**
  * One row per document under a header, text as the service sent it: a custom function's strings are
- * values, never formulas (anything written with setValues goes through sheet-output's neutraliseText).
+ * values, never formulas (anything written with setValues goes through sheet-output's asTypedInput).
  */
 export function recommendationsTable(result: RecommendationsResult): Cell[][] {
   if (result.documents.length === 0) return [[NO_RECOMMENDATIONS_TEXT]];

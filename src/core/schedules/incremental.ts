@@ -6,11 +6,12 @@
  * window are dropped. Rows of an incremental report are ordered by day, then by the breakdown keys,
  * whether fetched in full or merged, so both ways give the same sheet.
  *
- * The previous rows are read back from the sheet, so a merge works on sheet values: text cells are
- * compared in their written (neutralised) form, and days as the Dates the sheet holds.
+ * The previous rows are read back from the sheet, so a merge works on sheet values: text as the cells
+ * hold it, which is the API's text exactly (every string was written with a leading apostrophe,
+ * sheets/sheet-output.ts), compared with the fetched rows' text as it is, and days as the Dates the
+ * sheet holds. The merged rows are written the same way again.
  */
 import { dayAfter, isDate } from '../util/dates';
-import { neutraliseText } from '../sheets/sheet-output';
 import { periodStartMs } from '../sheets/report-table';
 import { ENTITY_BREAKDOWNS } from '../spec';
 import { PUBLISHER_BREAKDOWN } from '../api/publisher-list';
@@ -44,7 +45,7 @@ export function keyColumns(header: readonly Cell[], breakdowns: readonly string[
   const columns: number[] = [];
   for (const b of breakdowns) {
     const names = ENTITY_BREAKDOWNS.has(b) || b === PUBLISHER_BREAKDOWN ? [`${b}.id`, b] : [b];
-    const index = names.map((n) => header.indexOf(neutraliseText(n))).find((i) => i >= 0);
+    const index = names.map((n) => header.indexOf(n)).find((i) => i >= 0);
     if (index !== undefined) columns.push(index);
   }
   return columns;
@@ -73,11 +74,6 @@ export function sortByKeys(rows: Cell[][], dayColumn: number, keys: readonly num
     }
     return 0;
   });
-}
-
-/** Values read back from a sheet in the form they are written: text neutralised again. */
-export function asWritten(values: readonly (readonly Cell[])[]): Cell[][] {
-  return values.map((row) => row.map((cell) => (typeof cell === 'string' ? neutraliseText(cell) : cell)));
 }
 
 export interface MergeOptions {

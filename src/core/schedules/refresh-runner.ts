@@ -20,7 +20,7 @@
 import { RUN_CLAIM_SLACK_MS, RUN_FETCH_BUDGET_MS } from '../budgets';
 import { cellPosition } from '../util/a1-notation';
 import { AuthenticationError, EngageError, FetchQuotaError, NotSignedInError, RateLimitError, RefreshDeferredError } from '../errors';
-import { incrementalRange, mergeIncremental, orderIncrementalBlock, asWritten } from './incremental';
+import { incrementalRange, mergeIncremental, orderIncrementalBlock } from './incremental';
 import type { ReportResult } from '../api/paging';
 import type { BlockPlacement, Clock, ReportSheet, SheetBlock, WrittenBlock } from '../ports';
 import type { ReportInput, ReportQuery } from '../api/report-request';
@@ -312,7 +312,7 @@ export class RefreshRunner {
     if (previous) {
       const part = fetchRange(range);
       spent = part.requests;
-      const merged = mergeIncremental(asWritten(previous), part.block, {
+      const merged = mergeIncremental(previous, part.block, {
         breakdowns: part.query.breakdowns,
         timeZone,
         replaceFrom: range.fromDate,

@@ -22,7 +22,7 @@ import { unwrap } from '../api/values';
 import type { Cell, ColumnKind, SheetBlock } from '../ports';
 import { DATE_BREAKDOWNS, ENTITY_BREAKDOWNS } from '../spec';
 import { buildReportTable, periodStartMs, type ReportTable, TOTALS_LABEL } from './report-table';
-import { columnKind, neutraliseText, numberFormatOf } from './sheet-output';
+import { columnKind, numberFormatOf } from './sheet-output';
 
 export const PREVIOUS_SUFFIX = '.previous';
 export const CHANGE_SUFFIX = '.change';
@@ -226,12 +226,6 @@ export function compareToSheetBlock(
 ): SheetBlock {
   const table = buildCompareTable(current, earlier, options);
   const values: Cell[][] = [table.header, ...table.rows, ...(table.totals ? [table.totals] : [])];
-  for (const row of values) {
-    for (let c = 0; c < row.length; c++) {
-      const cell = row[c];
-      if (typeof cell === 'string') row[c] = neutraliseText(cell);
-    }
-  }
   const kinds = table.header.map(compareColumnKind);
   return {
     values,

@@ -10,7 +10,7 @@
  * metricsSums. This runs on 100,000-row reports inside a 30-second budget, so it reads raw items
  * in two tight loops (discover columns, then fill rows) instead of parsing each row with a schema.
  * Text stays exactly as the API sent it: a custom function returns it as values, and sheet-output.ts
- * neutralises it for setValues, the one place that writes API text into cells.
+ * neutralises it for setValues (asTypedInput), the one place that turns API text into cell input.
  */
 import { compactDayOf, isValidCalendarDay, isValidTimeZone, zonedTimeToEpochMs, type CalendarDay } from '../util/dates';
 import { ValidationError } from '../errors';

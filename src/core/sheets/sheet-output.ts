@@ -1,17 +1,26 @@
 /**
- * How a fetched report becomes a block of cells: the values (header, rows, optional totals) with API
- * text neutralised, a number format for each column, and a note on each metric's header cell.
- * Neutralising happens here and only here: any text cell that Sheets would parse as something other than text (a formula starting with =, +,
- * - or @, a number, a boolean, a date) gets a leading apostrophe, so `=HYPERLINK(...)` from the API
- * lands as text and an external ID such as "00123" keeps its zeros. Formats are per column, so
- * writing costs a constant number of spreadsheet calls whatever the number of rows.
+ * How a fetched report becomes a block of cells: the values (header, rows, optional totals) as the
+ * cells are to hold them, a number format for each column, and a note on each metric's header cell;
+ * and how those values are given to setValues so that the cells hold exactly them.
+ *
+ * Text stays text: setValues reads a string as Sheets reads typed text (the Sheets API's USER_ENTERED),
+ * so in real Sheets `1/2`, `March 2024`, `12:30`, `$5`, `(7)`, `50%` or `1 1/2` would become dates,
+ * times or numbers, `TRUE` a boolean and `=1+2` a formula; which strings turn, and how, depends on the
+ * spreadsheet's locale. No pattern can know them all, so every string is written with a leading
+ * apostrophe, the documented typed-input rule that keeps the rest as text (and not part of the value),
+ * whatever it looks like: API text lands as text, `=HYPERLINK(...)` never runs, "00123" keeps its zeros.
+ * Numbers, booleans and dates are written as such. What Sheets does with an apostrophe in a cell of
+ * plain-text format (`@`) is not documented, so a block's cells are given a number format first
+ * (WRITE_NUMBER_FORMAT): the apostrophe then always meets the documented rule. This happens here
+ * and only here (asTypedInput); the writers in src/gas call it. Formats are per column, so writing
+ * costs a constant number of spreadsheet calls whatever the number of rows.
  */
 import { ValidationError } from '../errors';
 import { formatCount } from '../util/text';
 import type { ReportResult } from '../api/paging';
 import { metricNote } from '../api/report-metrics';
 import { reportResultToTable, tableToValues } from './report-table';
-import type { BlockPlacement, ColumnKind, SheetBlock } from '../ports';
+import type { BlockPlacement, Cell, ColumnKind, SheetBlock } from '../ports';
 import { COUNT_METRICS, MONEY_METRICS } from '../spec';
 
 export interface SheetBlockOptions {
@@ -57,12 +66,21 @@ export function numberFormatOf(kind: ColumnKind, currencyCode = 'USD', decDigits
   }
 }
 
-const NEEDS_APOSTROPHE =
-  /^(?:[=+\-@']|\s*[-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:e[-+]?\d+)?%?\s*$|\s*(?:true|false)\s*$|\s*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4})/i;
+/**
+ * The number format a block's cells get before its values are written: not plain text (`@`), so a
+ * leading apostrophe keeps the text by the documented rule. It is what Apps Script reports for a cell
+ * of Sheets' automatic format, and shows numbers as that format does; data columns get theirs after.
+ */
+export const WRITE_NUMBER_FORMAT = '0.###############';
 
-/** Text as Sheets will store it when written with setValues: prefixed so that it stays exactly this text. */
+/** Text as setValues must receive it to store exactly this text: every non-empty string prefixed with an apostrophe. */
 export function neutraliseText(text: string): string {
-  return text !== '' && NEEDS_APOSTROPHE.test(text) ? `'${text}` : text;
+  return text === '' ? '' : `'${text}`;
+}
+
+/** Values as setValues must receive them for the cells to hold exactly these values: strings neutralised, the rest as it is. */
+export function asTypedInput(values: readonly (readonly Cell[])[]): Cell[][] {
+  return values.map((row) => row.map((cell) => (typeof cell === 'string' ? neutraliseText(cell) : cell)));
 }
 
 /** The block of cells for a fetched report. */
@@ -72,14 +90,6 @@ export function reportToSheetBlock(result: ReportResult, options: SheetBlockOpti
   const kinds = table.header.map(columnKind);
   // Headers stay the API's names (as a formula's, stable for lookups); the note says it in words.
   const headerNotes = table.header.map(metricNote);
-  // The header too: unknown fields of the API's items become column names.
-  for (let r = 0; r < values.length; r++) {
-    const row = values[r]!;
-    for (let c = 0; c < row.length; c++) {
-      const cell = row[c];
-      if (typeof cell === 'string') row[c] = neutraliseText(cell);
-    }
-  }
   return {
     values,
     kinds,

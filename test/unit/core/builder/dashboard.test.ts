@@ -7,7 +7,13 @@
  */
 import { parseFormula } from '../../../../dev/gas-host/formula';
 import type { PublisherSelection } from '../../../../src/core/api/publisher-list';
-import { CHART_DAYS, checkDashboardPublishers, dashboardLayout, type DashboardLayout } from '../../../../src/core/builder/dashboard';
+import {
+  CHART_DAYS,
+  checkDashboardPublishers,
+  dashboardInput,
+  dashboardLayout,
+  type DashboardLayout,
+} from '../../../../src/core/builder/dashboard';
 import { NEW_SHEET_COLUMNS } from '../../../../src/core/sheets/sheet-output';
 
 const P = '653e5ee6b140b03fae04134988786fe5';
@@ -163,6 +169,22 @@ describe('what the dashboard says', () => {
       expect(withName[0]).toMatch(/^Engage dashboard: /);
       expect(layout.charts[0]!.title).toMatch(/^Revenue and RPM by day: /);
     }
+  });
+});
+
+describe('dashboardInput', () => {
+  it('gives setValues each formula as it is and every label with the apostrophe that keeps it text', () => {
+    const layout = dashboardLayout({ selection: { type: 'one', id: P }, names: new Map([[P, '1/2']]), refreshReference: 'EngageRefresh' });
+    const input = dashboardInput(layout);
+    const formulas = new Set(layout.blocks.map((b) => `${b.row}:${b.column}`));
+    expect(input[0]![0]).toBe("'Engage dashboard: 1/2");
+    for (const [r, row] of layout.values.entries()) {
+      for (const [c, text] of row.entries()) {
+        const expected = text === '' || formulas.has(`${r + 1}:${c + 1}`) ? text : `'${text}`;
+        expect(input[r]![c]).toBe(expected);
+      }
+    }
+    expect(layout.blocks.map((b) => input[b.row - 1]![b.column - 1]!.slice(0, 8))).toEqual(Array(layout.blocks.length).fill('=ENGAGE_'));
   });
 });
 

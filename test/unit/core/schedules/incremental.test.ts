@@ -49,6 +49,39 @@ describe('incremental refresh', () => {
     expect(merged.dataRows).toBe(4);
   });
 
+  it('compares text read back from the sheet as it is: names that look like values are keys like any other', () => {
+    // What the sheet holds: the API's text exactly (it was written with a leading apostrophe).
+    const sectionBlock = (rows: (string | number | Date)[][]): SheetBlock => ({
+      values: [['day', 'section.id', 'section.name', 'revenue'], ...rows],
+      kinds: ['day', 'text', 'text', 'money'],
+      numberFormats: ['yyyy-mm-dd', null, null, '#,##0.00'],
+      dataRows: rows.length,
+      hasTotals: false,
+    });
+    const previous = sectionBlock([
+      [day('20261117'), '1/2', '1/2', 1],
+      [day('20261117'), '=1+2', '=1+2', 2],
+      [day('20261118'), '1/2', '1/2', 3],
+      [day('20261118'), '=1+2', '=1+2', 4],
+    ]).values;
+    const fresh = sectionBlock([
+      [day('20261118'), '=1+2', '=1+2', 40],
+      [day('20261118'), '1/2', '1/2', 30],
+    ]);
+    const merged = mergeIncremental(previous, fresh, {
+      breakdowns: ['day', 'section'],
+      timeZone: 'UTC',
+      replaceFrom: '20261118',
+      keepFrom: '20261101',
+    })!;
+    expect(merged.values.slice(1).map((r) => [r[1], r[3]])).toEqual([
+      ['1/2', 1],
+      ['=1+2', 2],
+      ['1/2', 30],
+      ['=1+2', 40],
+    ]);
+  });
+
   it('refuses to merge with a block of another shape, so the caller fetches everything', () => {
     const previous = [
       ['day', 'revenue'],

@@ -7,6 +7,7 @@ import type { DayRange } from '../../../../src/core/api/compare-periods';
 import type { ReportResult } from '../../../../src/core/api/paging';
 import { buildReportQuery } from '../../../../src/core/api/report-request';
 import { buildCompareTable, compareColumnCount, compareColumnKind, compareToSheetBlock } from '../../../../src/core/sheets/compare-table';
+import { asTypedInput } from '../../../../src/core/sheets/sheet-output';
 
 const NOW = Date.UTC(2026, 10, 20, 12);
 const CURRENT: DayRange = { fromDate: '20261101', toDate: '20261103' };
@@ -269,13 +270,14 @@ describe('the comparison block', () => {
     expect(compareColumnKind('paidCtrByPvs.change')).toBe('percent');
   });
 
-  it('keeps API text as text in cells', () => {
+  it('keeps API text exactly as sent; setValues gets it with the apostrophe that keeps it text', () => {
     const evil = { id: '=HYPERLINK("x")', name: '+1' };
     const block = compareToSheetBlock(
       result(CURRENT, 'section', [{ section: evil, revenue: 1 }]),
       result(EARLIER, 'section', []),
       options(['revenue']),
     );
-    expect(block.values[1]!.slice(0, 2)).toEqual(['\'=HYPERLINK("x")', "'+1"]);
+    expect(block.values[1]!.slice(0, 2)).toEqual(['=HYPERLINK("x")', '+1']);
+    expect(asTypedInput(block.values)[1]!.slice(0, 2)).toEqual(['\'=HYPERLINK("x")', "'+1"]);
   });
 });

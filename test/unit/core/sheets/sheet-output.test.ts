@@ -1,11 +1,13 @@
 /**
- * reportToSheetBlock: the cells a report becomes, with API text neutralised and one number format per
- * column; and the cells a block adds to a spreadsheet, checked against Sheets' 10,000,000.
+ * reportToSheetBlock: the cells a report becomes, API text exactly as sent, and one number format per
+ * column; how values are given to setValues so the cells hold exactly them (every string with a
+ * leading apostrophe); and the cells a block adds to a spreadsheet, checked against Sheets' 10,000,000.
  */
 import type { ReportResult } from '../../../../src/core/api/paging';
 import { buildReportQuery } from '../../../../src/core/api/report-request';
 import {
   cellsAdded,
+  asTypedInput,
   checkCellRoom,
   columnKind,
   neutraliseText,
@@ -42,11 +44,36 @@ describe('neutraliseText', () => {
     ['TRUE', "'TRUE"],
     ['2026-11-01', "'2026-11-01"],
     ["'quoted", "''quoted"],
-    ['Sports', 'Sports'],
-    ['<img src=x onerror=alert(1)>', '<img src=x onerror=alert(1)>'],
+    // Names Sheets reads as values when typed, in one locale or another: no pattern need know them.
+    ['1/2', "'1/2"],
+    ['March 2024', "'March 2024"],
+    ['12:30', "'12:30"],
+    ['$5', "'$5"],
+    ['(7)', "'(7)"],
+    ['50 %', "'50 %"],
+    ['1 1/2', "'1 1/2"],
+    ['5 €', "'5 €"],
+    ['Sports', "'Sports"],
+    ['<img src=x onerror=alert(1)>', "'<img src=x onerror=alert(1)>"],
     ['', ''],
   ])('writes %j as %j', (input, expected) => {
     expect(neutraliseText(input)).toBe(expected);
+  });
+
+  it('asTypedInput prefixes every string of a block and leaves numbers, booleans and dates as they are', () => {
+    const day = new Date(Date.UTC(2026, 10, 1));
+    const values = [
+      ['day', 'section.name', 'revenue'],
+      [day, '1/2', 12.5],
+      ['Total', '', true],
+    ];
+    expect(asTypedInput(values)).toEqual([
+      ["'day", "'section.name", "'revenue"],
+      [day, "'1/2", 12.5],
+      ["'Total", '', true],
+    ]);
+    // The block itself keeps the text as the cells are to hold it.
+    expect(values[1]![1]).toBe('1/2');
   });
 });
 
@@ -74,7 +101,7 @@ describe('reportToSheetBlock', () => {
     expect(one.values.at(-1)).toEqual(['Total', 2, 3]);
   });
 
-  it('neutralises hostile section names and keeps numbers and dates as they are', () => {
+  it('keeps hostile section names exactly as sent, and numbers and dates as they are', () => {
     const block = reportToSheetBlock(
       result(
         [
@@ -87,7 +114,7 @@ describe('reportToSheetBlock', () => {
       { timeZone: 'Europe/Berlin', currencyCode: 'EUR' },
     );
     expect(block.values[0]).toEqual(['day', 'section.id', 'section.name', 'revenue', 'paidClicks']);
-    expect(block.values[1]!.slice(1)).toEqual(["'=1+1", '\'=HYPERLINK("http://evil.example","click")', 12.5, 3]);
+    expect(block.values[1]!.slice(1)).toEqual(['=1+1', '=HYPERLINK("http://evil.example","click")', 12.5, 3]);
     expect(block.values[2]!.slice(1)).toEqual(['s2', '<img src=x onerror=alert(1)>', 7.25, 4]);
     expect(block.values[1]![0]).toBeInstanceOf(Date);
     expect(block.values[3]).toEqual(['Total', '', '', 19.75, 7]);
