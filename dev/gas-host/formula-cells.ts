@@ -74,9 +74,17 @@ export function todaySerial(now: number, timeZone: string): number {
  * Arguments as Sheets passes them: a one-cell reference as its value, a larger range as a 2D array,
  * an omitted argument as undefined; a named range as the range it names, an unknown name as `#NAME?`;
  * a date expression such as `TODAY()-n` as its value (a date as its midnight, at `now`, in the
- * spreadsheet's zone). A formula that is only such an expression shows its value.
+ * spreadsheet's zone). A formula that is only such an expression shows its value. A function the
+ * formula may not call (`typeable`, formula-functions.ts) is unknown to Sheets: #NAME?.
  */
-export function planFormulaCall(model: SpreadsheetModel, sheet: SheetModel, row: number, column: number, now: number): FormulaCall {
+export function planFormulaCall(
+  model: SpreadsheetModel,
+  sheet: SheetModel,
+  row: number,
+  column: number,
+  now: number,
+  typeable: (functionName: string) => boolean = (name) => !name.endsWith('_'),
+): FormulaCall {
   const formula = model.cell(sheet, row, column)?.formula;
   if (!formula) return { error: 'The cell has no formula.', errorCode: '#ERROR!' };
   // A formula that is only numbers added and subtracted (`=2026-11-01`, which is 2014) needs no script.
@@ -94,7 +102,7 @@ export function planFormulaCall(model: SpreadsheetModel, sheet: SheetModel, row:
   }
   const parsed = parseFormula(formula);
   if (!parsed || isBuiltIn(parsed.functionName)) return { error: 'Formula parse error.', errorCode: '#ERROR!' };
-  if (parsed.functionName.endsWith('_')) return { error: `Unknown function: '${parsed.functionName}'.`, errorCode: '#NAME?' };
+  if (!typeable(parsed.functionName)) return { error: `Unknown function: '${parsed.functionName}'.`, errorCode: '#NAME?' };
   let failed: ExpressionError | undefined;
   const args = parsed.args.map((arg) => {
     if (arg.kind === 'omitted') return undefined;
