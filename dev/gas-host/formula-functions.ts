@@ -18,7 +18,7 @@ export function customFunctionNames(code: string): Set<string> {
     if (node.type !== 'FunctionDeclaration' || !node.id) continue;
     // The JSDoc of a declaration is the block comment right above it, with only white space between.
     const doc = comments.filter((c) => c.type === 'Block' && c.end <= node.start).pop();
-    if (!doc || !doc.value.startsWith('*') || code.slice(doc.end, node.start).trim() !== '') continue;
+    if (!doc?.value.startsWith('*') || code.slice(doc.end, node.start).trim() !== '') continue;
     if (/@customfunction\b/.test(doc.value)) names.add(node.id.name.toUpperCase());
   }
   return names;
