@@ -21,14 +21,14 @@ import {
   singleValue,
 } from '../core';
 import { createAddon } from '../gas/addon-services';
-import { withUserMessage } from './user-errors';
+import { asOneSentence } from './user-errors';
 
 type Arg = unknown;
 
 /** Runs a formula's work against its deadline; a failure becomes the sentence under #ERROR!. */
 export function runFormula(work: (deadlineAtMs: number) => Cell[][]): Cell[][] {
   const deadlineAtMs = Date.now() + FORMULA_TIME_BUDGET_MS;
-  return withUserMessage(() => work(deadlineAtMs));
+  return asOneSentence(() => work(deadlineAtMs));
 }
 
 interface ReportArgs {

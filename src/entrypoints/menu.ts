@@ -1,18 +1,20 @@
 /**
  * The add-on menu, the sidebar opener and the menu's own actions. onOpen may run in AuthMode.NONE,
  * where only menus are allowed, so it reads the sign-in state only in other modes, and never fails
- * because of it: the menu must always appear.
+ * because of it: the menu must always appear. Each refuses to run typed into a cell (outside-cells.ts),
+ * taking the UI it needs from that one check.
  */
 import { createSession } from '../gas/addon-services';
 import { TOKEN_LIFETIME_DAYS, userMessage } from '../core';
 import { touchRefreshCell } from '../gas/refresh-cell';
+import { outsideCells } from './outside-cells';
 
 /**
  * Adds the Engage menu when a spreadsheet opens. Works in every auth mode, NONE included.
  * @param {GoogleAppsScript.Events.SheetsOnOpen} e The open event.
  */
 export function onOpen(e?: GoogleAppsScript.Events.SheetsOnOpen): void {
-  const menu = SpreadsheetApp.getUi().createAddonMenu();
+  const menu = outsideCells('open').createAddonMenu();
   const warning = e && e.authMode !== undefined && String(e.authMode) !== 'NONE' ? signInWarning() : undefined;
   if (warning) menu.addItem(`⚠ ${warning}`, 'showSidebar').addSeparator();
   menu
@@ -48,8 +50,8 @@ export function onInstall(e?: GoogleAppsScript.Events.AddonOnInstall): void {
  * Opens the Engage sidebar.
  */
 export function showSidebar(): void {
-  const html = HtmlService.createHtmlOutputFromFile('sidebar').setTitle('Engage for Sheets');
-  SpreadsheetApp.getUi().showSidebar(html);
+  const ui = outsideCells('menu');
+  ui.showSidebar(HtmlService.createHtmlOutputFromFile('sidebar').setTitle('Engage for Sheets'));
 }
 
 /**
@@ -57,6 +59,7 @@ export function showSidebar(): void {
  * refresh argument fetches fresh data.
  */
 export function refreshAll(): void {
+  outsideCells('menu');
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   touchRefreshCell(spreadsheet);
   spreadsheet.toast('Engage formulas that use the refresh cell are fetching fresh data.', 'Engage for Sheets');
@@ -66,10 +69,11 @@ export function refreshAll(): void {
  * Sign out from the menu: forgets the stored token.
  */
 export function signOutFromMenu(): void {
+  const ui = outsideCells('menu');
   try {
     createSession().signOut();
     SpreadsheetApp.getActiveSpreadsheet().toast('Signed out of Engage.', 'Engage for Sheets');
   } catch (e) {
-    SpreadsheetApp.getUi().alert(userMessage(e));
+    ui.alert(userMessage(e));
   }
 }

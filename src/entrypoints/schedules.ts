@@ -8,6 +8,7 @@ import { type RefreshSummary, type ScheduleList, userMessage } from '../core';
 import { touchRefreshCell } from '../gas/refresh-cell';
 import { asExecution } from '../gas/execution';
 import { createScheduleService } from '../gas/schedule-services';
+import { triggeredOutsideCells } from './outside-cells';
 import { withUserMessage } from './user-errors';
 
 /** Makes ENGAGE_* formulas that reference the refresh cell fetch again; the saved reports are already written. */
@@ -89,7 +90,8 @@ export function deleteSchedule(id: unknown): ScheduleList {
  * @param {Object} e The time-driven trigger event.
  */
 export function onScheduledRefresh(e?: unknown): void {
-  void e;
+  // Typed into a cell it would refresh the owner's saved reports with the owner's sign-in.
+  triggeredOutsideCells(e);
   const startedAtMs = Date.now();
   asExecution(() => scheduledRefresh(startedAtMs));
 }
