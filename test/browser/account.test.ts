@@ -64,7 +64,8 @@ async function fitsWidth(frame: FrameLocator | Page, selector: string): Promise<
   return frame.locator(selector).evaluate((box) => {
     const doc = box.ownerDocument;
     const width = doc.documentElement.clientWidth;
-    const rights = Array.from(box.querySelectorAll('*')).map((e) => Math.ceil(e.getBoundingClientRect().right));
+    const all = Array.from(box.querySelectorAll('*')) as unknown as Array<{ getBoundingClientRect(): { right: number } }>;
+    const rights = all.map((e) => Math.ceil(e.getBoundingClientRect().right));
     return { overflow: doc.documentElement.scrollWidth - width, widest: Math.max(...rights), width };
   });
 }
