@@ -112,7 +112,8 @@ export function nowSerial(now: number, timeZone: string): number {
  * Arguments as Sheets passes them: a one-cell reference as its value, a larger range as a 2D array,
  * an omitted argument as undefined; a named range as the range it names, an unknown name as `#NAME?`;
  * a date expression such as `TODAY()-n` as its value (a date as its midnight, at `now`, in the
- * spreadsheet's zone). A formula that is only such an expression shows its value. An argument that
+ * spreadsheet's zone). A formula that is only such an expression shows its value. A function the
+ * formula may not call (`typeable`, formula-functions.ts) is unknown to Sheets: #NAME?. An argument that
  * calls NOW() or RAND() (or TODAY(), when `rules.volatileToday`) anywhere inside it keeps the function
  * from running: the cell shows "Loading..." indefinitely, as Google's guide says.
  */
@@ -123,6 +124,7 @@ export function planFormulaCall(
   column: number,
   now: number,
   rules: FormulaRules = { volatileToday: false },
+  typeable: (functionName: string) => boolean = (name) => !name.endsWith('_'),
 ): FormulaCall {
   const formula = model.cell(sheet, row, column)?.formula;
   if (!formula) return { error: 'The cell has no formula.', errorCode: '#ERROR!' };
@@ -142,7 +144,7 @@ export function planFormulaCall(
   }
   const parsed = parseFormula(formula);
   if (!parsed || isBuiltIn(parsed.functionName)) return { error: 'Formula parse error.', errorCode: '#ERROR!' };
-  if (parsed.functionName.endsWith('_')) return { error: `Unknown function: '${parsed.functionName}'.`, errorCode: '#NAME?' };
+  if (!typeable(parsed.functionName)) return { error: `Unknown function: '${parsed.functionName}'.`, errorCode: '#NAME?' };
   const volatile: VolatileFunction[] = rules.volatileToday ? ['TODAY', 'NOW', 'RAND'] : ['NOW', 'RAND'];
   for (const arg of parsed.args) {
     if (arg.kind !== 'expression') continue;

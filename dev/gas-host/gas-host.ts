@@ -11,6 +11,7 @@ import { parseA1, resolveA1 } from './a1-notation';
 import type { HostClock } from './clock';
 import type { ScriptDeployment } from './deployment';
 import { applyFormulaOutcome, formulaOutcome, planFormulaCall, type FormulaResult } from './formula-cells';
+import { customFunctionNames, typeableAsFormula } from './formula-functions';
 import { HostState, type LogEntry } from './host-state';
 import { resolveHostOptions, SIMPLE_TRIGGER_LIMIT_MS, type CallOptions, type GasHostOptions, type ResolvedHostOptions } from './options';
 import { hostOpsClient, type CellValue, type ExecutionInfo, type TriggerRecord } from './protocol';
@@ -61,6 +62,8 @@ export class GasHost {
   private readonly options: ResolvedHostOptions;
   private readonly pool: ExecutionPool;
   private script: vm.Script | undefined;
+  /** Upper-cased names the loaded script declares `@customfunction` (formula-functions.ts). */
+  private customFunctions: ReadonlySet<string> = new Set();
 
   constructor(options: GasHostOptions = {}) {
     this.options = resolveHostOptions(options);
@@ -79,6 +82,7 @@ export class GasHost {
    */
   load(code: string, options: CallOptions = {}): void {
     this.script = new vm.Script(code, { filename: 'Code.js' });
+    this.customFunctions = customFunctionNames(code);
     this.pool.load(code);
     const outcome = this.execute(undefined, [], { authMode: 'NONE', ...options });
     if (!outcome.ok) throw new GasScriptError(outcome);
@@ -122,6 +126,7 @@ export class GasHost {
       startedAt,
       deadline: startedAt + limit,
       async,
+      ...(options.trigger ? { trigger: true } : {}),
     };
     this.state.beginExecution(info);
     return info;
@@ -137,6 +142,7 @@ export class GasHost {
       startedAt: info.startedAt,
       deadline: info.deadline,
       caseInsensitive,
+      ...(info.trigger ? { trigger: true } : {}),
     };
   }
 
@@ -220,6 +226,10 @@ export class GasHost {
 
   // ---------------------------------------------------------------- custom functions
 
+  /** Whether a formula may call a function: any name but a `_` one (strict), or only a `@customfunction` (kind). */
+  private readonly typeable = (functionName: string): boolean =>
+    typeableAsFormula(functionName, this.strict.anyFunctionAsFormula, this.customFunctions);
+
   /**
    * Evaluates a custom-function cell now, as one CUSTOM_FUNCTION execution (30 s limit). With
    * `formula`, first types it into the cell. The result is written (spilled) into the sheet.
@@ -228,7 +238,7 @@ export class GasHost {
     const at = this.cellAt({ sheet, a1 });
     const model = this.state.spreadsheet;
     if (formula !== undefined) model.writeFormula(at.sheet, at.row, at.column, formula);
-    const planned = planFormulaCall(model, at.sheet, at.row, at.column, this.clock.now(), this.strict);
+    const planned = planFormulaCall(model, at.sheet, at.row, at.column, this.clock.now(), this.strict, this.typeable);
     if (!('functionName' in planned)) return applyFormulaOutcome(model, at.sheet, at.row, at.column, planned);
     const outcome = this.execute(planned.functionName, planned.args, { authMode: 'CUSTOM_FUNCTION', user: options.user }, true);
     return applyFormulaOutcome(model, at.sheet, at.row, at.column, formulaOutcome(outcome), outcome.executionId);
@@ -242,7 +252,10 @@ export class GasHost {
   async recalculate(cells?: CellRef[], options: { user?: string } = {}): Promise<FormulaResult[]> {
     const model = this.state.spreadsheet;
     const targets = cells ? cells.map((ref) => this.cellAt(ref)) : model.dirtyFormulaCells();
-    const planned = targets.map((t) => ({ ...t, plan: planFormulaCall(model, t.sheet, t.row, t.column, this.clock.now(), this.strict) }));
+    const planned = targets.map((t) => ({
+      ...t,
+      plan: planFormulaCall(model, t.sheet, t.row, t.column, this.clock.now(), this.strict, this.typeable),
+    }));
     const results: FormulaResult[] = new Array(planned.length);
     await Promise.all(
       planned.map(async (p, index) => {
@@ -328,7 +341,7 @@ export class GasHost {
       this.state.quotas.spendDaily(trigger.user, 'triggerRuntime', this.clock.now() - startedAt);
       return this.triggerRun(trigger, outcome);
     };
-    const outcome = run({ authMode: 'FULL', user: trigger.user, limitMs: Math.min(this.options.executionLimitMs, leftMs) });
+    const outcome = run({ authMode: 'FULL', user: trigger.user, limitMs: Math.min(this.options.executionLimitMs, leftMs), trigger: true });
     return outcome instanceof Promise ? outcome.then(finish) : finish(outcome);
   }
 

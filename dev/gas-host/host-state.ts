@@ -18,6 +18,7 @@ import { LockTable } from './state/locks';
 import { MailOutbox } from './state/mail';
 import { PropertyStores } from './state/properties';
 import { DailyQuotas } from './state/quotas';
+import { DocumentSharing } from './state/sharing';
 import { SpreadsheetModel } from './state/spreadsheet';
 import { spreadsheetOps } from './state/spreadsheet-ops';
 import { TriggerStore } from './state/triggers';
@@ -36,6 +37,10 @@ export interface HostStateOptions {
   /** What this document shares with every other document of the add-on (deployment.ts), its clock included. */
   deployment: ScriptDeployment;
   owner: string;
+  /** Editors besides the owner (Spreadsheet.getEditors). */
+  editors: readonly string[];
+  /** A file in a shared drive: no owner (Spreadsheet.getOwner() is null). */
+  sharedDrive: boolean;
   documentId: string;
   spreadsheetName: string;
   timeZone: string;
@@ -73,6 +78,8 @@ export class HostState {
   readonly quotas: DailyQuotas;
   readonly triggers: TriggerStore;
   readonly spreadsheet: SpreadsheetModel;
+  /** The owner and the editors. */
+  readonly sharing: DocumentSharing;
   readonly urlFetch: UrlFetchState;
   readonly ui: UiRecordings;
   readonly mail: MailOutbox;
@@ -113,6 +120,7 @@ export class HostState {
       textParsedAsTyped: options.strict.textParsedAsTyped,
       now: () => clock.now(),
     });
+    this.sharing = new DocumentSharing({ owner: options.owner, editors: options.editors, sharedDrive: options.sharedDrive });
     const whitelist = options.urlFetchWhitelist ? { urlFetchWhitelist: options.urlFetchWhitelist } : {};
     this.urlFetch = new UrlFetchState({ syncFetchAll: options.syncFetchAll, ...whitelist }, document, this.quotas, clock, count);
     this.ui = new UiRecordings(options.htmlFiles);
@@ -137,6 +145,7 @@ export class HostState {
         owner: options.owner,
         scriptTimeZone: options.scriptTimeZone,
       }),
+      ...this.sharing.ops,
       ...this.urlFetch.ops,
       ...this.ui.ops,
       ...this.mail.ops,

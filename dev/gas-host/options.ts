@@ -33,6 +33,10 @@ export interface GasHostOptions {
   owner?: string;
   /** The user of executions that do not name one. Default: the owner. */
   activeUser?: string;
+  /** Who may edit the spreadsheet besides the owner (Spreadsheet.getEditors). Default: nobody. */
+  editors?: string[];
+  /** A file in a shared drive: Spreadsheet.getOwner() is null (custom functions still read `owner`'s properties). */
+  sharedDrive?: boolean;
   documentId?: string;
   spreadsheetName?: string;
   /** The spreadsheet's time zone (getSpreadsheetTimeZone). Default America/New_York. */
@@ -70,7 +74,8 @@ export interface GasHostOptions {
   concurrency?: number;
   /**
    * The project's manifest (appsscript.json, parsed). Its urlFetchWhitelist is enforced for every
-   * address but loopback ones; without it, or without that field, any address may be fetched.
+   * address but loopback ones; without it, or without that field, any address may be fetched. Its
+   * oauthScopes are required by the methods whose scopes the host knows (services/kit.ts requireScopes).
    */
   manifest?: { urlFetchWhitelist?: unknown[] } & Record<string, unknown>;
   /** URL Fetch calls a user may make in 24 hours; default 20,000 (consumer accounts). */
@@ -94,6 +99,8 @@ export interface CallOptions {
   user?: string;
   /** Override the execution time limit (ms). */
   limitMs?: number;
+  /** The run of an installable trigger: it has no UI (`SpreadsheetApp.getUi()` fails). */
+  trigger?: boolean;
 }
 
 /** Every option with its default, split by what uses it. */
@@ -121,6 +128,8 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
     state: {
       deployment,
       owner,
+      editors: options.editors ?? [],
+      sharedDrive: options.sharedDrive ?? false,
       documentId: options.documentId ?? 'gas-host-spreadsheet',
       spreadsheetName: options.spreadsheetName ?? 'Untitled spreadsheet',
       timeZone,
@@ -144,6 +153,7 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
       fetchTimeoutMs: options.fetchTimeoutMs ?? FETCH_TIMEOUT_MS,
       urlLengthLimit: URL_LENGTH_LIMIT_CHARS,
       strict,
+      ...(Array.isArray(options.manifest?.oauthScopes) ? { oauthScopes: options.manifest.oauthScopes.map(String) } : {}),
     },
     activeUser: options.activeUser ?? owner,
     executionLimitMs: options.executionLimitMs ?? EXECUTION_LIMIT_MS,

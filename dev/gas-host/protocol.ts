@@ -30,6 +30,8 @@ export interface ExecutionInfo {
   deadline: number;
   /** True when the execution runs in a worker: the main thread may then wait asynchronously. */
   async: boolean;
+  /** The run of an installable trigger, which has no UI. */
+  trigger?: boolean;
 }
 
 // ---------------------------------------------------------------- data that crosses
@@ -203,6 +205,16 @@ export interface SpreadsheetOps {
   spreadsheetSetNamedRange(name: string, range: RangeDescriptor): void;
 }
 
+/** Who owns the document and who may edit it (state/sharing.ts). */
+export interface SharingOps {
+  /** The owner's email; null for a file in a shared drive. */
+  sharingOwner(): string | null;
+  /** Every editor's email, the owner first. */
+  sharingEditors(): string[];
+  sharingAddEditors(emails: string[]): void;
+  sharingRemoveEditor(email: string): void;
+}
+
 export interface SheetOps {
   sheetInfo(sheetId: number): SheetInfo;
   /** Apart from sheetInfo: finding the last row and column reads every cell, and most calls need neither. */
@@ -259,6 +271,7 @@ export interface HostOps
     CacheOps,
     LockOps,
     SpreadsheetOps,
+    SharingOps,
     SheetOps,
     RangeOps,
     UiOps,

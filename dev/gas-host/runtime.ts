@@ -35,6 +35,8 @@ export interface ExecutionRequest {
   deadline: number;
   /** Custom functions: find the function whatever the case the formula used. */
   caseInsensitive?: boolean;
+  /** The run of an installable trigger: no UI, as in a custom function. */
+  trigger?: boolean;
 }
 
 export interface RuntimeSettings {
@@ -44,6 +46,8 @@ export interface RuntimeSettings {
   urlLengthLimit: number;
   /** The reading of Google's rules modelled where a stricter one is allowed (strict.ts). */
   strict: StrictSettings;
+  /** The manifest's oauthScopes: a method whose documented scope is missing is refused. Undefined: no manifest, no check. */
+  oauthScopes?: readonly string[];
 }
 
 export interface ExecutionOutcome {

@@ -5,10 +5,13 @@
  * lasts 30 days, so before each attempt the form says how many sign-ins are left this hour for the
  * user name typed (the server's own count, signInAllowance), and at the last one suggests a pasted
  * token; a pasted token is checked by the server before it is kept. The addresses a deployment may
- * call are shown beside the address fields; the server refuses others.
+ * call are shown beside the address fields; the server refuses others. "Formulas in this
+ * spreadsheet" (formula-access.ts) says whose sign-in the spreadsheet's formulas use and what the
+ * owner lets them use.
  */
 import { FORMULA_RESERVE_SHARE, type SidebarState } from '../../src/core';
 import { el, field, notice, replaceChildren } from '../dom';
+import { mountFormulaAccess } from './formula-access';
 import type { Panel, PanelContext } from '../panel';
 import { count, quotaBlock } from '../quota';
 import { failureText } from '../server';
@@ -16,15 +19,19 @@ import { sheetClock, sheetTime } from '../time';
 
 /** Shows the fetch count as it is now: formulas and runs since the last state also fetched. */
 let refreshQuota: (() => void) | undefined;
+/** Reads the formula choice and the editors again: someone may have shared the spreadsheet since. */
+let reloadFormulas: (() => void) | undefined;
 
 export const panel: Panel = {
   id: 'account',
   title: 'Account',
   mount(container, ctx) {
     const session = el('div', { class: 'card', id: 'account-session' });
+    const formulas = el('div', { class: 'card', id: 'account-formulas' });
     const settings = el('div', { class: 'card', id: 'account-settings' });
     const quota = el('div', { class: 'card', id: 'account-quota' });
-    container.append(session, settings, quota);
+    container.append(session, formulas, settings, quota);
+    reloadFormulas = mountFormulaAccess(formulas, ctx).reload;
     const render = (state: SidebarState) => {
       renderSession(session, state, ctx);
       renderSettings(settings, state, ctx);
@@ -42,6 +49,7 @@ export const panel: Panel = {
   },
   shown() {
     refreshQuota?.();
+    reloadFormulas?.();
   },
 };
 

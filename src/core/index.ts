@@ -122,5 +122,7 @@ export {
   type RunToSheetSummary,
 } from './addon/sidebar-reports';
 export type { ReportAtCell } from './addon/report-at-cell';
+export { FormulaAccess, type FormulaAccessView } from './addon/formula-access';
+export type { FormulaAccessMode } from './addon/formula-policy';
 export type { RunPlacement, WriteChoice, WriteQuestion } from './addon/run-placement';
 export { freeSheetName } from './util/sheet-names';

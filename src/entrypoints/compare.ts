@@ -15,7 +15,7 @@ type Arg = unknown;
 /**
  * The Engage general report compared with an earlier period: each metric beside its earlier value and the change, joined on the breakdowns.
  *
- * @param {string|range} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it; several as "id1,id2" or a range, or "all" (one table with publisher.id and publisher.name in front).
+ * @param {string|range} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it; several as "id1,id2" or a range, or "all": every publisher formulas may use (the owner may allow only some, in the Engage sidebar under Account); several make one table with publisher.id and publisher.name in front.
  * @param {date|string} fromDate First day: a date cell, text such as 2026-11-01, or a day relative to today (on the
  *   spreadsheet's clock): "today", "yesterday", "7daysAgo", "startOfMonth", "startOfLastMonth", "endOfLastMonth".
  * @param {date|string} toDate Last day, included; the same forms ("yesterday" for the days before today).

@@ -1,9 +1,11 @@
 /**
  * The ENGAGE_* custom functions. Each is a thin shell: read the arguments the way Sheets passes them,
  * call the core, and turn any failure into an Error whose message Sheets shows under #ERROR!.
- * A custom function runs with the spreadsheet owner's sign-in and has 30 seconds in all; its whole
- * work (fetching, the table, the cache write) gets 27 of them, fetching the first 25, and the rest is
- * left for Sheets to take the result.
+ * A custom function runs with the spreadsheet owner's sign-in, whoever types it, for what the owner
+ * lets formulas in this spreadsheet use (every publisher, chosen ones or none: a publisher not allowed
+ * is refused before anything is sent, and "all" means the allowed ones), and has 30 seconds in all; its
+ * whole work (fetching, the table, the cache write) gets 27 of them, fetching the first 25, and the rest
+ * is left for Sheets to take the result.
  */
 import {
   type Cell,
@@ -21,14 +23,14 @@ import {
   singleValue,
 } from '../core';
 import { createAddon } from '../gas/addon-services';
-import { withUserMessage } from './user-errors';
+import { asOneSentence } from './user-errors';
 
 type Arg = unknown;
 
 /** Runs a formula's work against its deadline; a failure becomes the sentence under #ERROR!. */
 export function runFormula(work: (deadlineAtMs: number) => Cell[][]): Cell[][] {
   const deadlineAtMs = Date.now() + FORMULA_TIME_BUDGET_MS;
-  return withUserMessage(() => work(deadlineAtMs));
+  return asOneSentence(() => work(deadlineAtMs));
 }
 
 interface ReportArgs {
@@ -96,7 +98,7 @@ function lookupFormula(kind: LookupKind, publisherId: Arg, refresh: Arg): Cell[]
 /**
  * The Engage general report: one row per day (or month) and breakdown, with every page fetched.
  *
- * @param {string|range} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it; several as "id1,id2" or a range, or "all".
+ * @param {string|range} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it; several as "id1,id2" or a range, or "all": every publisher formulas may use (the owner may allow only some, in the Engage sidebar under Account).
  * @param {date|string} fromDate First day: a date cell, text such as 2026-11-01, or a day relative to today (on the
  *   spreadsheet's clock): "today", "yesterday", "7daysAgo", "startOfMonth", "startOfLastMonth", "endOfLastMonth".
  * @param {date|string} toDate Last day, included; the same forms ("yesterday" for the days before today).
@@ -146,7 +148,7 @@ export function ENGAGE_REPORT(
 /**
  * The Engage external-ID report: metrics per external ID for up to 24 hours (hours in UTC).
  *
- * @param {string|range} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it; several as "id1,id2" or a range, or "all".
+ * @param {string|range} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it; several as "id1,id2" or a range, or "all": every publisher formulas may use (the owner may allow only some, in the Engage sidebar under Account).
  * @param {date|string} fromDate Start hour (UTC): a date cell, or text yyyyMMddHH, yyyyMMdd or yyyy-MM-dd; a day
  *   relative to today ("yesterday", "2daysAgo") is that UTC day, from hour 00.
  * @param {date|string} toDate End hour (UTC), excluded; a date alone (or "yesterday", "2daysAgo") means hour 00 of the next day.
@@ -182,7 +184,7 @@ export function ENGAGE_EXTERNALID_REPORT(
 /**
  * The Engage realtime external-ID report: the last 48 hours (UTC), up to 30 minutes late, revenue in USD.
  *
- * @param {string|range} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it; several as "id1,id2" or a range, or "all".
+ * @param {string|range} entityId The publisher ID (hashed), as ENGAGE_PUBLISHERS() lists it; several as "id1,id2" or a range, or "all": every publisher formulas may use (the owner may allow only some, in the Engage sidebar under Account).
  * @param {date|string} fromDate Start hour (UTC) within the last 48 hours: yyyyMMddHH, or a date or "today" (hour 00).
  * @param {date|string} toDate End hour (UTC), excluded; a date alone (or "today") means hour 00 of the next day.
  *   At most 24 hours after fromDate.
@@ -212,7 +214,7 @@ export function ENGAGE_REALTIME_REPORT(
 }
 
 /**
- * The publishers you may report on, with their IDs for the entityId argument.
+ * The publishers formulas may report on, with their IDs for the entityId argument: those the owner's sign-in sees, or the owner's chosen ones.
  *
  * @param {any} refresh Optional. Any cell; when its value changes the list is fetched again.
  * @return A header row (id, name, ...) and one row per publisher.

@@ -8,6 +8,7 @@ import { userMessage } from '../core';
 import { writeDashboard } from '../gas/dashboard-sheet';
 import { ensureRefreshCell, REFRESH_RANGE_NAME } from '../gas/refresh-cell';
 import { createSidebarReports } from '../gas/sidebar-report-services';
+import { outsideCells } from './outside-cells';
 import { withUserMessage } from './user-errors';
 
 function create(entityId: unknown): { sheetName: string; subject: string; formulas: number; charts: number } {
@@ -31,11 +32,12 @@ export function createDashboard(entityId: unknown): { sheetName: string; subject
  * Menu: creates the dashboard of all the publishers you see; the sidebar's button makes one for the publisher chosen there.
  */
 export function createDashboardFromMenu(): void {
+  const ui = outsideCells('menu');
   const ss = SpreadsheetApp.getActiveSpreadsheet();
   try {
     const created = withUserMessage(() => create('all'));
     ss.toast(`Created '${created.sheetName}' for all publishers: its figures load in a few seconds.`, 'Engage for Sheets');
   } catch (e) {
-    SpreadsheetApp.getUi().alert(userMessage(e));
+    ui.alert(userMessage(e));
   }
 }

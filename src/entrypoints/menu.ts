@@ -3,10 +3,13 @@
  * where only menus are allowed, so it reads the sign-in state and the refresh cell only in other
  * modes, and never fails because of them: the menu must always appear. It is a simple trigger, with
  * 30 seconds in all: after the menu it reads one cell, and writes it once on the first open of a day.
+ * Each function here refuses to run typed into a cell (outside-cells.ts), taking the UI it needs from
+ * that one check.
  */
 import { createSession } from '../gas/addon-services';
 import { TOKEN_LIFETIME_DAYS, userMessage } from '../core';
 import { touchRefreshCell, touchRefreshCellOnNewDay } from '../gas/refresh-cell';
+import { outsideCells } from './outside-cells';
 
 /**
  * Adds the Engage menu when a spreadsheet opens. Works in every auth mode, NONE included. On the first
@@ -15,7 +18,7 @@ import { touchRefreshCell, touchRefreshCellOnNewDay } from '../gas/refresh-cell'
  * @param {GoogleAppsScript.Events.SheetsOnOpen} e The open event.
  */
 export function onOpen(e?: GoogleAppsScript.Events.SheetsOnOpen): void {
-  const menu = SpreadsheetApp.getUi().createAddonMenu();
+  const menu = outsideCells('open').createAddonMenu();
   const documentAccess = e !== undefined && e.authMode !== undefined && String(e.authMode) !== 'NONE';
   const warning = documentAccess ? signInWarning() : undefined;
   if (warning) menu.addItem(`⚠ ${warning}`, 'showSidebar').addSeparator();
@@ -62,8 +65,8 @@ export function onInstall(e?: GoogleAppsScript.Events.AddonOnInstall): void {
  * Opens the Engage sidebar.
  */
 export function showSidebar(): void {
-  const html = HtmlService.createHtmlOutputFromFile('sidebar').setTitle('Engage for Sheets');
-  SpreadsheetApp.getUi().showSidebar(html);
+  const ui = outsideCells('menu');
+  ui.showSidebar(HtmlService.createHtmlOutputFromFile('sidebar').setTitle('Engage for Sheets'));
 }
 
 /**
@@ -71,6 +74,7 @@ export function showSidebar(): void {
  * refresh argument fetches fresh data.
  */
 export function refreshAll(): void {
+  outsideCells('menu');
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   touchRefreshCell(spreadsheet);
   spreadsheet.toast('Engage formulas that use the refresh cell are fetching fresh data.', 'Engage for Sheets');
@@ -80,10 +84,11 @@ export function refreshAll(): void {
  * Sign out from the menu: forgets the stored token.
  */
 export function signOutFromMenu(): void {
+  const ui = outsideCells('menu');
   try {
     createSession().signOut();
     SpreadsheetApp.getActiveSpreadsheet().toast('Signed out of Engage.', 'Engage for Sheets');
   } catch (e) {
-    SpreadsheetApp.getUi().alert(userMessage(e));
+    ui.alert(userMessage(e));
   }
 }

@@ -8,6 +8,7 @@ import { type RefreshSummary, type ScheduleList, userMessage } from '../core';
 import { refreshCellIsFromAnotherDay, touchRefreshCell } from '../gas/refresh-cell';
 import { asExecution } from '../gas/execution';
 import { createScheduleService } from '../gas/schedule-services';
+import { triggeredOutsideCells } from './outside-cells';
 import { withUserMessage } from './user-errors';
 
 /**
@@ -95,7 +96,8 @@ export function deleteSchedule(id: unknown): ScheduleList {
  * @param {Object} e The time-driven trigger event.
  */
 export function onScheduledRefresh(e?: unknown): void {
-  void e;
+  // Typed into a cell it would refresh the owner's saved reports with the owner's sign-in.
+  triggeredOutsideCells(e);
   const startedAtMs = Date.now();
   asExecution(() => scheduledRefresh(startedAtMs));
 }

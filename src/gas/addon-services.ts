@@ -17,7 +17,10 @@ export interface AddonContext {
 }
 
 export function createAddon(context: AddonContext = {}): EngageAddon {
-  return new EngageAddon(addonDeps(context));
+  const deps = addonDeps(context);
+  // A formula reads what its spreadsheet's owner lets formulas use, kept under the spreadsheet's ID.
+  const spreadsheet = context.inCustomFunction ? SpreadsheetApp.getActiveSpreadsheet() : null;
+  return new EngageAddon(spreadsheet ? { ...deps, spreadsheetId: spreadsheet.getId() } : deps);
 }
 
 export function createSession(context: AddonContext = {}): EngageSession {

@@ -19,6 +19,8 @@ const MINIMAL_SCOPES = [
   'https://www.googleapis.com/auth/script.external_request',
   'https://www.googleapis.com/auth/script.scriptapp',
   'https://www.googleapis.com/auth/spreadsheets.currentonly',
+  // Session.getEffectiveUser().getEmail(): only the spreadsheet's owner chooses what its formulas may use.
+  'https://www.googleapis.com/auth/userinfo.email',
 ];
 
 const manifestSchema = z.strictObject({

@@ -1430,6 +1430,47 @@ call('deleteSchedule', 'a list as id', [['a']], 'id', /must be the id of a saved
 call('deleteSchedule', "another editor's report", () => [editorReportId], 'id', /was saved by another editor/);
 call('deleteSchedule', "the owner's report, by the editor", () => [ownerReportId], 'id', /was saved by another editor/, { user: EDITOR });
 
+// setFormulaAccess(policy): what formulas in the spreadsheet may use, by its owner (issue 21).
+call('setFormulaAccess', 'no policy', [], 'policy', /must say what formulas may use/);
+call('setFormulaAccess', 'a policy that is text', ['chosen'], 'policy', /must say what formulas may use: \{mode, publishers\}/);
+call('setFormulaAccess', 'an unknown mode', [{ mode: 'some' }], 'mode', /'some' is not a choice: give "all" \(every publisher\), "chosen"/);
+call('setFormulaAccess', 'a mode in capitals', [{ mode: 'ALL' }], 'mode', /'ALL' is not a choice/);
+call('setFormulaAccess', 'no mode', [{ publishers: [P] }], 'mode', /left out is not a choice/);
+call('setFormulaAccess', 'a mode that is a list', [{ mode: ['all'] }], 'mode', /is not a choice/);
+call('setFormulaAccess', 'chosen with no publisher', [{ mode: 'chosen', publishers: [] }], 'publishers', /at least one publisher/);
+call('setFormulaAccess', 'chosen with publishers left out', [{ mode: 'chosen' }], 'publishers', /at least one publisher/);
+call('setFormulaAccess', 'publishers as one text', [{ mode: 'chosen', publishers: P }], 'publishers', /must be a list of publisher IDs/);
+call(
+  'setFormulaAccess',
+  'an unknown publisher ID that breaks the ID rule',
+  [{ mode: 'chosen', publishers: ['no such publisher'] }],
+  'publishers',
+  /'no such publisher' must not contain spaces/,
+);
+call(
+  'setFormulaAccess',
+  'a publisher ID with markup',
+  [{ mode: 'chosen', publishers: ['<script>alert(1)</script>'] }],
+  'publishers',
+  /is not a publisher ID/,
+);
+call('setFormulaAccess', 'a publisher listed twice', [{ mode: 'chosen', publishers: [P, P] }], 'publishers', /is listed twice/);
+call('setFormulaAccess', 'a publisher as a number', [{ mode: 'chosen', publishers: [653] }], 'publishers', /publisher IDs as text/);
+call(
+  'setFormulaAccess',
+  'publishers with "none"',
+  [{ mode: 'none', publishers: [P] }],
+  'publishers',
+  /only with mode "chosen", not "none"/,
+);
+call(
+  'setFormulaAccess',
+  '101 publishers',
+  [{ mode: 'chosen', publishers: Array.from({ length: 101 }, (_, i) => `p${i}`) }],
+  'publishers',
+  /lists 101 publishers; a choice lists at most 100/,
+);
+
 // "Compare with" in runReportToSheet, insertFormula and saveSchedule.
 {
   const target = { type: 'existingSheet', sheetName: 'Data' };
@@ -1562,6 +1603,23 @@ describe('inputs only the service can refuse cost one request and still name the
   });
 });
 
+describe("a publisher the owner's sign-in does not see, in the formulas choice", () => {
+  it('costs the one publishers lookup, names publishers, and saves nothing', async () => {
+    const before = snapshot();
+    const outcome = h.host.run('setFormulaAccess', [{ mode: 'chosen', publishers: [P, 'ffffffffffffffffffffffffffffffff'] }], {
+      user: OWNER,
+    });
+    expect(outcome.ok).toBe(false);
+    expectNamed(
+      outcome.error?.message,
+      'publishers',
+      /'ffffffffffffffffffffffffffffffff' is not one of the 3 publishers your Engage sign-in sees/,
+    );
+    expect((await h.apiRequests()).map((r) => r.path)).toEqual(['/engage/v2/publishers']);
+    expect(snapshot()).toEqual(before);
+  });
+});
+
 // ---------------------------------------------------------------- the tagging helper (in the sidebar page, no server call)
 
 describe('the tagging helper refuses IDs Engage cannot keep', () => {
@@ -1617,6 +1675,7 @@ describe('the table', () => {
         'runScheduleNow',
         'pauseSchedule',
         'deleteSchedule',
+        'setFormulaAccess',
       ]),
     );
   });

@@ -105,6 +105,11 @@ export interface FacadeKit {
   guard(capability: Capability, name: string): void;
   /** Document writes: refused in custom functions and wherever the AuthMode cannot write. */
   guardWrite(method: string): void;
+  /**
+   * Refuses `name` when the manifest declares oauthScopes and none of the scopes Google documents for
+   * the method is among them, with Apps Script's words and the scopes it needs.
+   */
+  requireScopes(name: string, scopes: readonly string[]): void;
   deny(name: string): never;
   /** Ends the execution if it is out of time. */
   tick(): void;
@@ -218,6 +223,12 @@ export function createFacadeKit(
     },
     guardWrite: (method) => {
       if (mode === 'CUSTOM_FUNCTION' || !ALLOWED[mode].has('docWrite')) deny(method);
+    },
+    requireScopes: (name, scopes) => {
+      const declared = settings.oauthScopes;
+      if (!declared || scopes.some((s) => declared.includes(s))) return;
+      const needed = scopes.length === 1 ? scopes[0] : `(${scopes.join(' || ')})`;
+      throw realmError('Exception', `You do not have permission to call ${name}. Required permissions: ${needed}`);
     },
     deny,
     tick,

@@ -8,6 +8,7 @@ import { chartFacades, type ChartFacades } from './charts';
 import type { Facade, FacadeKit } from './kit';
 import { rangeFacades } from './range';
 import type { UserFacade } from './session';
+import { sharingMembers } from './sharing';
 import { sheetFacade } from './sheet';
 
 /** The document's facades, which build each other. */
@@ -44,14 +45,14 @@ export function spreadsheetServices(
 
   const spreadsheet = (): Facade => {
     const info = () => ops.spreadsheetInfo();
-    return kit.api('Spreadsheet', {
+    const self: Facade = kit.api('Spreadsheet', {
+      ...sharingMembers(kit, user, () => self),
       getId: () => info().id,
       getName: () => info().name,
       getUrl: () => `https://docs.google.com/spreadsheets/d/${info().id}/edit`,
       getSpreadsheetTimeZone: () => info().timeZone,
       getSpreadsheetLocale: () => info().locale,
       setSpreadsheetTimeZone: (tz: string) => (guardWrite('setSpreadsheetTimeZone'), ops.spreadsheetSetTimeZone(String(tz))),
-      getOwner: () => user(info().owner),
       getSheets: () => ops.spreadsheetSheets().map((s) => sheet(s.id)),
       getNumSheets: () => ops.spreadsheetSheets().length,
       getSheetByName: (name: string) => {
@@ -98,6 +99,7 @@ export function spreadsheetServices(
         ops.uiToast(String(message), title === undefined ? undefined : String(title));
       },
     });
+    return self;
   };
 
   const SpreadsheetApp = kit.api('SpreadsheetApp', {
@@ -105,7 +107,13 @@ export function spreadsheetServices(
     getActive: () => (guard('docRead', 'SpreadsheetApp.getActive'), spreadsheet()),
     getActiveSheet: () => (guard('docRead', 'SpreadsheetApp.getActiveSheet'), sheet(ops.spreadsheetActiveSheet())),
     getActiveRange: () => (guard('docRead', 'SpreadsheetApp.getActiveRange'), ranges.range(ops.spreadsheetActiveRange())),
-    getUi: () => (guard('menu', 'SpreadsheetApp.getUi'), ui),
+    getUi: () => {
+      // A formula and a trigger's run have no editor UI to reach (public reports give these words; no official page lists them).
+      if (kit.request.authMode === 'CUSTOM_FUNCTION' || kit.request.trigger)
+        throw kit.realmError('Exception', 'Cannot call SpreadsheetApp.getUi() from this context.');
+      guard('menu', 'SpreadsheetApp.getUi');
+      return ui;
+    },
     flush: () => undefined,
     openById: () => kit.deny('SpreadsheetApp.openById'),
     openByUrl: () => kit.deny('SpreadsheetApp.openByUrl'),

@@ -1,7 +1,8 @@
 /**
  * The add-on's use cases for one execution, driven by ports: the user's session (session.ts: signing
  * in and out, settings, quotas, calls with the stored sign-in), the results of the ENGAGE_* formulas,
- * cached and computed once for identical formulas (formula-cache.ts), and the sidebar's
+ * cached and computed once for identical formulas (formula-cache.ts) and each first checked against
+ * what the spreadsheet's owner lets formulas use (formula-policy.ts), and the sidebar's
  * recommendations preview. Entry points build one EngageAddon per execution with the Apps Script
  * adapters; tests build it with fakes or run the bundle in the local host.
  */
@@ -24,6 +25,7 @@ import { LOOKUPS, type LookupKind, type ReportKind } from '../spec';
 import { hashText } from '../util/hash';
 import { checkedComparison } from './comparisons';
 import { FormulaCache, RESULT_TTL_SECONDS } from './formula-cache';
+import { FormulaGate, readFormulaPolicy } from './formula-policy';
 import { EngageSession, type SessionDeps } from './session';
 
 export interface AddonDeps extends SessionDeps {
@@ -31,6 +33,11 @@ export interface AddonDeps extends SessionDeps {
   documentCache: BatchCache;
   /** Compresses cached formula results. */
   compressor: Compressor;
+  /**
+   * The spreadsheet's ID: a formula reads its owner's choice of what formulas may use under it, in
+   * the owner's user properties (formula-policy.ts). Left out: every publisher.
+   */
+  spreadsheetId?: string;
 }
 
 export interface FormulaOptions {
@@ -47,6 +54,7 @@ export interface FormulaReportOptions extends FormulaOptions {
 export class EngageAddon {
   readonly session: EngageSession;
   private readonly results: FormulaCache;
+  private formulaGate: FormulaGate | undefined;
 
   constructor(private readonly deps: AddonDeps) {
     this.session = new EngageSession(deps);
@@ -63,7 +71,9 @@ export class EngageAddon {
   formulaReport(kind: ReportKind, input: ReportInput, options: FormulaReportOptions): Cell[][] {
     const { session } = this;
     const query = session.buildQuery(kind, input);
-    const engage = session.signedIn();
+    const gate = this.gate();
+    gate.publishers(query.publishers ?? { type: 'one', id: query.entityId });
+    const engage = session.signedIn({ listedPublishers: gate.listed });
     const identity = [
       'report',
       session.reportingBaseUrl(),
@@ -75,6 +85,7 @@ export class EngageAddon {
       options.maxRows ?? null,
       this.deps.timeZone,
       options.refresh ?? null,
+      gate.fingerprint(),
     ];
     return this.results.computeOnce(identity, RESULT_TTL_SECONDS[kind], options.deadlineAtMs, (fetchByMs) => {
       const result = engage.runReport(query, {
@@ -102,7 +113,9 @@ export class EngageAddon {
   formulaCompare(input: ReportInput, compareWith: unknown, options: FormulaReportOptions): Cell[][] {
     const { session } = this;
     const comparison = checkedComparison(session, this.deps.timeZone, input, compareWith);
-    const engage = session.signedIn();
+    const gate = this.gate();
+    gate.publishers(comparison.current.publishers ?? { type: 'one', id: comparison.current.entityId });
+    const engage = session.signedIn({ listedPublishers: gate.listed });
     const { current, earlier, metrics } = comparison;
     const identity = [
       'compare',
@@ -115,6 +128,7 @@ export class EngageAddon {
       options.maxRows ?? null,
       this.deps.timeZone,
       options.refresh ?? null,
+      gate.fingerprint(),
     ];
     return this.results.computeOnce(identity, RESULT_TTL_SECONDS.main, options.deadlineAtMs, (fetchByMs) => {
       const [now, before] = engage.runTogether([current, earlier], { deadlineAtMs: fetchByMs });
@@ -124,8 +138,19 @@ export class EngageAddon {
 
   /** A lookup as sheet values: a header of the fields seen, then one row per entry. */
   formulaLookup(kind: LookupKind, publisherId: string | undefined, options: FormulaOptions): Cell[][] {
-    const engage = this.session.signedIn();
-    const identity = ['lookup', this.session.reportingBaseUrl(), engage.tokenHash, kind, publisherId ?? null, options.refresh ?? null];
+    const gate = this.gate();
+    if (publisherId === undefined) gate.signIn();
+    else gate.publisher(publisherId);
+    const engage = this.session.signedIn({ listedPublishers: gate.listed });
+    const identity = [
+      'lookup',
+      this.session.reportingBaseUrl(),
+      engage.tokenHash,
+      kind,
+      publisherId ?? null,
+      options.refresh ?? null,
+      gate.fingerprint(),
+    ];
     return this.results.computeOnce(identity, RESULT_TTL_SECONDS.lookup, options.deadlineAtMs, (fetchByMs) =>
       lookupTable(engage.lookup(kind, publisherId, { deadlineAtMs: fetchByMs }), LOOKUPS[kind].title),
     );
@@ -135,6 +160,7 @@ export class EngageAddon {
 
   /** ENGAGE_RECOMMENDATIONS: one row per document, cached briefly; never fires the impression pixel. */
   formulaRecommendations(raw: RawRecommendationsInput, options: FormulaOptions): Cell[][] {
+    this.gate().apiKey();
     const input = recommendationsInput(raw, this.session.defaultWidgetId());
     const config = this.session.recommendationsConfig();
     // The identity is stored in the cache: it holds a hash of the key, never the key.
@@ -152,6 +178,12 @@ export class EngageAddon {
       input,
       { localServers: this.deps.deployment?.localServers === true },
     );
+  }
+
+  /** What this formula may use: its spreadsheet owner's choice, read once per execution. */
+  private gate(): FormulaGate {
+    this.formulaGate ??= new FormulaGate(readFormulaPolicy(this.deps.userStore, this.deps.spreadsheetId));
+    return this.formulaGate;
   }
 
   private recommendationsDeps(): RecommendationsDeps {

@@ -268,10 +268,11 @@ export class EngageSession implements ScheduleAccount {
 
   /**
    * The stored sign-in, ready for calls. Throws NotSignedInError or AuthenticationError before
-   * anything is sent when it is missing, expired or was refused; never logs in.
+   * anything is sent when it is missing, expired or was refused; never logs in. `listedPublishers`:
+   * what its publishers lookup (and so "all") may show, for a formula (formula-policy.ts).
    */
-  signedIn(): SignedInEngage {
-    const client = this.client();
+  signedIn(options: { listedPublishers?: (entries: LookupEntry[]) => LookupEntry[] } = {}): SignedInEngage {
+    const client = this.client(options);
     return {
       tokenHash: hashText(client.token ?? ''),
       requestsSent: () => client.requestsSent,
@@ -358,9 +359,12 @@ export class EngageSession implements ScheduleAccount {
   }
 
   /** A client with the stored token; sign-in problems are reported before anything is sent. */
-  private client(options: { forLogin?: boolean; needToken?: boolean } = {}): EngageClient {
+  private client(
+    options: { forLogin?: boolean; needToken?: boolean; listedPublishers?: (entries: LookupEntry[]) => LookupEntry[] } = {},
+  ): EngageClient {
     const { deps } = this;
     const client = new EngageClient({
+      ...(options.listedPublishers ? { listedPublishers: options.listedPublishers } : {}),
       baseUrl: this.reportingBaseUrl(),
       transport: deps.transport,
       clock: deps.clock,

@@ -4,6 +4,7 @@
  */
 import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from '../ports';
 import type { FetchCounter } from './request-sender';
+import type { LookupEntry } from './responses';
 import type { RetryPolicy } from './retry-policy';
 
 /** URL Fetch's fetchAll has no documented concurrency cap; about 10 to 20 are seen in practice. */
@@ -35,6 +36,11 @@ export interface EngageClientOptions {
   fetchCounter?: FetchCounter;
   defaultTimeBudgetMs?: number;
   maxParallelRequests?: number;
+  /**
+   * The publishers the publishers lookup shows, and so what "all" covers: a formula's client lists
+   * only those its spreadsheet's owner allows (src/core/addon/formula-policy.ts). Default: all of them.
+   */
+  listedPublishers?: (entries: LookupEntry[]) => LookupEntry[];
 }
 
 export interface CallOptions {

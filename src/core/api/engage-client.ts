@@ -142,8 +142,17 @@ export class EngageClient implements PageFetcher, PublisherReportClient {
     return token;
   }
 
-  /** Entries of a lookup, each {id, name, ...}. `publisherId` is required for widgets and nativeApps. */
+  /**
+   * Entries of a lookup, each {id, name, ...}. `publisherId` is required for widgets and nativeApps.
+   * The publishers are those `listedPublishers` lets through, when given (what formulas may use).
+   */
   lookup(kind: LookupKind, publisherId?: string, options: CallOptions = {}): LookupEntry[] {
+    const entries = this.fetchLookup(kind, publisherId, options);
+    const listed = this.options.listedPublishers;
+    return kind === 'publishers' && listed ? listed(entries) : entries;
+  }
+
+  private fetchLookup(kind: LookupKind, publisherId: string | undefined, options: CallOptions): LookupEntry[] {
     const spec = LOOKUPS[kind];
     let path: string = spec.path;
     if (path.includes('{id}')) {

@@ -23,7 +23,9 @@ export type EngageErrorCode =
   | 'ADDRESS_NOT_FOUND'
   | 'INVALID_ADDRESS'
   | 'FETCH_QUOTA_SPENT'
-  | 'TRIGGER_QUOTA_FULL';
+  | 'TRIGGER_QUOTA_FULL'
+  | 'FORMULA_NOT_ALLOWED'
+  | 'OWNER_ONLY';
 
 export abstract class EngageError extends Error {
   abstract readonly code: EngageErrorCode;

@@ -115,6 +115,61 @@ export class TriggerQuotaError extends EngageError {
   }
 }
 
+/** Where the owner of a spreadsheet decides what its formulas may use (the sidebar's Account tab). */
+export const FORMULA_ACCESS_PLACE = 'in the Engage sidebar, under Account > Formulas in this spreadsheet';
+
+/**
+ * A formula asked for what the spreadsheet's owner does not allow formulas to use (their sign-in for
+ * these publishers, their sign-in at all, or their API key): refused before anything is sent, with
+ * who can allow it and where. `owner` is the owner's email as they set it; `unreadable`: their choice
+ * could not be read, so nothing is allowed until they choose again.
+ */
+export class FormulaNotAllowedError extends EngageError {
+  readonly code = 'FORMULA_NOT_ALLOWED' as const;
+  constructor(
+    readonly what: { publishers: readonly string[] } | 'sign-in' | 'api-key' | 'none-seen',
+    readonly owner: string | undefined,
+    readonly unreadable = false,
+  ) {
+    super('FormulaNotAllowedError');
+  }
+  userMessage(): string {
+    const owner = this.owner ? `the spreadsheet's owner (${this.owner})` : "the spreadsheet's owner";
+    if (this.unreadable)
+      return `Formulas in this spreadsheet may use nothing for now: ${owner} chose what they may use, and that choice could not be read, so only the owner can choose again, ${FORMULA_ACCESS_PLACE}.`;
+    const what = this.what;
+    if (what === 'none-seen')
+      return `None of the publishers ${owner} allows formulas to use is among those the owner's Engage sign-in sees: only the owner can change which, ${FORMULA_ACCESS_PLACE}.`;
+    if (what === 'sign-in' || what === 'api-key') {
+      const thing = what === 'sign-in' ? "its owner's Engage sign-in" : "its owner's recommendations API key";
+      return `Formulas in this spreadsheet may not use ${thing}: ${owner} allows formulas no publisher, and only the owner can change that, ${FORMULA_ACCESS_PLACE}.`;
+    }
+    const one = what.publishers.length === 1;
+    const ids = what.publishers.map(quoted).join(', ');
+    return `Formulas in this spreadsheet may not report on publisher${one ? '' : 's'} ${ids}: ${owner} chose the publishers formulas may use, and only the owner can allow ${one ? 'it' : 'them'}, ${FORMULA_ACCESS_PLACE}.`;
+  }
+}
+
+/**
+ * Only the spreadsheet's owner may choose what its formulas use (they use the owner's sign-in).
+ * `owner` is the owner's email, '' when Apps Script did not give it; `youUnknown`: Apps Script did
+ * not give the caller's email, so whether the caller is the owner cannot be told.
+ */
+export class OwnerOnlyError extends EngageError {
+  readonly code = 'OWNER_ONLY' as const;
+  constructor(
+    readonly owner: string,
+    readonly youUnknown = false,
+  ) {
+    super('OwnerOnlyError');
+  }
+  userMessage(): string {
+    const owner = this.owner ? `the owner of this spreadsheet, ${this.owner},` : 'the owner of this spreadsheet';
+    const why = this.youUnknown ? ' (Google did not give Engage your email address, so it cannot tell whether that is you)' : '';
+    return `Only ${owner} can choose what its formulas may use, because they use the owner's Engage sign-in${why}: ask the owner to change it ${FORMULA_ACCESS_PLACE}.`;
+  }
+}
+
 export interface ValidationProblem {
   /** The parameter or argument at fault, for example "breakdowns". */
   argument: string;

@@ -72,8 +72,9 @@ describe('auth modes', () => {
     expect(() => host.call('whoAmI', [], { authMode: 'CUSTOM_FUNCTION' })).toThrow(
       'You do not have permission to call Session.getActiveUser',
     );
+    // A formula has no editor UI to reach: Apps Script's words for it, as users report them.
     expect(() => host.call('showSidebar', [], { authMode: 'CUSTOM_FUNCTION' })).toThrow(
-      'You do not have permission to call SpreadsheetApp.getUi',
+      'Cannot call SpreadsheetApp.getUi() from this context.',
     );
     expect(host.call('readDocument', [], { authMode: 'CUSTOM_FUNCTION' })).toBe('Untitled spreadsheet');
   });

@@ -2,16 +2,23 @@ import { createGasHost } from '../../../dev/gas-host';
 import { startTestHttpServer, type TestHttpServer } from '../../support/gas-http-server';
 
 const BUNDLE = `
+/** @customfunction */
 function DESCRIBE(a, b, c) {
   function kind(v) { return v === undefined ? 'undefined' : v instanceof Date ? 'date:' + v.toISOString() : Array.isArray(v) ? 'grid:' + v.length + 'x' + v[0].length : typeof v + ':' + v; }
   return [[kind(a), kind(b), kind(c)]];
 }
+/** @customfunction */
 function TABLE(n) { var rows = [['h1', 'h2']]; for (var i = 1; i <= n; i++) rows.push([i, i * 10]); return rows; }
+/** @customfunction */
 function COLUMN() { return [1, 2, 3]; }
+/** @customfunction */
 function FAIL(message) { throw new Error(message); }
+/** @customfunction */
 function ECHO(v, refresh) { return v; }
 function helper_() { return 1; }
+/** @customfunction */
 function SLEEPY(ms) { Utilities.sleep(ms); return 'done'; }
+/** @customfunction */
 function SLOWFETCH(url) { return UrlFetchApp.fetch(url).getContentText(); }
 `;
 
@@ -260,7 +267,9 @@ describe('custom functions', () => {
 
   it('cannot be caught by the script: the limit ends the execution', () => {
     const host = createGasHost({ clock: 'virtual' });
-    host.load(`function STUBBORN() { try { Utilities.sleep(40000); } catch (e) { return 'caught'; } return 'slept'; }`);
+    host.load(
+      `/** @customfunction */ function STUBBORN() { try { Utilities.sleep(40000); } catch (e) { return 'caught'; } return 'slept'; }`,
+    );
     expect(host.evaluateFormula(undefined, 'A1', '=STUBBORN()').error).toBe('Exceeded maximum execution time');
   });
 });

@@ -2,6 +2,7 @@ import { createGasHost } from '../../../dev/gas-host';
 import { startTestHttpServer, type TestHttpServer } from '../../support/gas-http-server';
 
 const BUNDLE = `
+/** @customfunction */
 function REPORT(url) {
   var cache = CacheService.getDocumentCache();
   var hit = cache.get(url);
@@ -18,6 +19,7 @@ function REPORT(url) {
     lock.releaseLock();
   }
 }
+/** @customfunction */
 function NOLOCK(url) {
   var cache = CacheService.getDocumentCache();
   var hit = cache.get(url);
@@ -26,6 +28,7 @@ function NOLOCK(url) {
   cache.put(url, body, 600);
   return body;
 }
+/** @customfunction */
 function HOLD(ms) {
   var lock = LockService.getScriptLock();
   lock.waitLock(10000);

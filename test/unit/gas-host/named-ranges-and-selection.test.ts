@@ -1,10 +1,12 @@
 import { createGasHost } from '../../../dev/gas-host';
 
 const BUNDLE = `
+/** @customfunction */
 function DESCRIBE(a, b) {
   function kind(v) { return v === undefined ? 'undefined' : Array.isArray(v) ? 'grid:' + v.length + 'x' + v[0].length : typeof v + ':' + v; }
   return [[kind(a), kind(b)]];
 }
+/** @customfunction */
 function ECHO(v, refresh) { return v + ':' + refresh; }
 function nameRange(name, a1) { var ss = SpreadsheetApp.getActiveSpreadsheet(); ss.setNamedRange(name, ss.getActiveSheet().getRange(a1)); }
 function touch(name, value) { SpreadsheetApp.getActiveSpreadsheet().getRangeByName(name).setValue(value); }
@@ -14,6 +16,7 @@ function selection() {
   return [ss.getActiveSheet().getName(), r.getSheet().getName() + '!' + r.getA1Notation(), c.getA1Notation(), cur.getA1Notation(), SpreadsheetApp.getActiveRange().getA1Notation()];
 }
 function select(sheet, a1) { SpreadsheetApp.getActiveSpreadsheet().getSheetByName(sheet).getRange(a1).activate(); }
+/** @customfunction */
 function SELECT_IN_FORMULA() { SpreadsheetApp.getActiveSpreadsheet().getRange('B2').activate(); return 1; }
 `;
 

@@ -90,7 +90,7 @@ describe('PropertiesService', () => {
     expect(host.state.properties.of('document').get('a')).toBe('1');
     // Another user has a quota of their own; a custom function spends the owner's.
     expect(host.call('getDoc', ['a'], { user: 'editor@example.com' })).toBe('1');
-    host.load(`${BUNDLE}\nfunction OWNERPROP(k) { return getUser(k); }`);
+    host.load(`${BUNDLE}\n/** @customfunction */\nfunction OWNERPROP(k) { return getUser(k); }`);
     expect(host.evaluateFormula('Sheet1', 'A1', '=OWNERPROP("b")', { user: 'editor@example.com' }).error).toMatch(
       /too many times for one day/,
     );

@@ -97,7 +97,7 @@ describe('the urlFetchWhitelist of the manifest', () => {
 
     it("counts a custom function's calls against the spreadsheet owner, like its user properties", () => {
       const host = createGasHost({ urlFetchCallsPerDay: 1 });
-      host.load(`${BUNDLE}\nfunction FETCHSTATUS(url) { return status(url); }`);
+      host.load(`${BUNDLE}\n/** @customfunction */\nfunction FETCHSTATUS(url) { return status(url); }`);
       expect(
         host.evaluateFormula('Sheet1', 'A1', `=FETCHSTATUS("${server.baseUrl}/status/200")`, { user: 'editor@example.com' }).value,
       ).toBe(200);

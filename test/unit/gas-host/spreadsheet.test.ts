@@ -181,7 +181,7 @@ describe('SpreadsheetApp', () => {
     expect(() => host.call('appendTo', ['A', Array.from({ length: 27 }, () => 1)])).toThrow(refusal);
     // A formula result that would need rows past the limit is not expanded.
     host.setCell('A', 'A191923', '=ENGAGE_PUBLISHERS()');
-    host.load(`${BUNDLE}\nfunction ENGAGE_PUBLISHERS() { return [[1], [2], [3]]; }`);
+    host.load(`${BUNDLE}\n/** @customfunction */\nfunction ENGAGE_PUBLISHERS() { return [[1], [2], [3]]; }`);
     expect(host.evaluateFormula('A', 'A191923')).toMatchObject({
       value: '#REF!',
       error: 'Result was not automatically expanded, please insert more rows.',
