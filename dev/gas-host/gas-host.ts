@@ -114,6 +114,7 @@ export class GasHost {
       startedAt,
       deadline: startedAt + limit,
       async,
+      ...(options.withoutDocument ? { withoutDocument: true } : {}),
     };
     this.state.beginExecution(info);
     return info;
@@ -129,6 +130,7 @@ export class GasHost {
       startedAt: info.startedAt,
       deadline: info.deadline,
       caseInsensitive,
+      ...(info.withoutDocument ? { withoutDocument: true } : {}),
     };
   }
 
@@ -319,7 +321,14 @@ export class GasHost {
       this.state.quotas.spendDaily(trigger.user, 'triggerRuntime', this.clock.now() - startedAt);
       return this.triggerRun(trigger, outcome);
     };
-    const outcome = run({ authMode: 'FULL', user: trigger.user, limitMs: Math.min(this.options.executionLimitMs, leftMs) });
+    // The strict reading: a time-driven trigger's run has no active document (strict.ts).
+    const withoutDocument = trigger.eventType === 'CLOCK' && this.strict.triggerWithoutDocument;
+    const outcome = run({
+      authMode: 'FULL',
+      user: trigger.user,
+      limitMs: Math.min(this.options.executionLimitMs, leftMs),
+      ...(withoutDocument ? { withoutDocument } : {}),
+    });
     return outcome instanceof Promise ? outcome.then(finish) : finish(outcome);
   }
 
@@ -378,6 +387,38 @@ export class GasHost {
 
   now(): Date {
     return new Date(this.clock.now());
+  }
+
+  // ---------------------------------------------------------------- the document as a file
+
+  /** The document's ID (what `Spreadsheet.getId()` returns and `openById` takes). */
+  get documentId(): string {
+    return this.state.file.documentId;
+  }
+
+  /** Lets `user` open the document (an editor), by ID from other documents too. */
+  shareWith(user: string): void {
+    this.state.file.removed.delete(user);
+    this.state.file.editors.add(user);
+  }
+
+  /**
+   * Takes `user`'s access away: `openById` refuses them, and their triggers in this document are gone
+   * (UNCONFIRMED: no page says what becomes of them; the add-on must cope with either answer).
+   */
+  removeAccess(user: string): void {
+    this.state.file.editors.delete(user);
+    this.state.file.removed.add(user);
+    this.state.triggers.removeOfDocument(user);
+  }
+
+  /**
+   * Moves the document to the trash: `openById` and `openByUrl` refuse it for everyone, and its triggers
+   * are gone (UNCONFIRMED, as for removeAccess). The host itself goes on serving calls, for tests to look.
+   */
+  deleteDocument(): void {
+    this.state.file.trashed = true;
+    this.state.triggers.removeOfDocument();
   }
 
   // ---------------------------------------------------------------- observations for tests

@@ -30,6 +30,12 @@ export interface GasHostOptions {
   owner?: string;
   /** The user of executions that do not name one. Default: the owner. */
   activeUser?: string;
+  /**
+   * Users besides the owner who may open the document, by ID from another document too. A user who
+   * runs an execution in the document becomes one (they have it open), unless `removeAccess` took
+   * their access away. Default none.
+   */
+  editors?: string[];
   documentId?: string;
   spreadsheetName?: string;
   /** The spreadsheet's time zone (getSpreadsheetTimeZone). Default America/New_York. */
@@ -62,9 +68,11 @@ export interface GasHostOptions {
   concurrency?: number;
   /**
    * The project's manifest (appsscript.json, parsed). Its urlFetchWhitelist is enforced for every
-   * address but loopback ones; without it, or without that field, any address may be fetched.
+   * address but loopback ones; without it, or without that field, any address may be fetched. Its
+   * oauthScopes decide whether other documents open by ID (`https://www.googleapis.com/auth/spreadsheets`
+   * is needed); without the field, every scope the code uses is granted, as Apps Script does.
    */
-  manifest?: { urlFetchWhitelist?: unknown[] } & Record<string, unknown>;
+  manifest?: { urlFetchWhitelist?: unknown[]; oauthScopes?: unknown[] } & Record<string, unknown>;
   /** URL Fetch calls a user may make in 24 hours; default 20,000 (consumer accounts). */
   urlFetchCallsPerDay?: number;
   /** Trigger runtime a user has in 24 hours; default 90 minutes (consumer accounts). */
@@ -86,6 +94,11 @@ export interface CallOptions {
   user?: string;
   /** Override the execution time limit (ms). */
   limitMs?: number;
+  /**
+   * The execution has no active document, as a time-driven trigger's run in the strict reading
+   * (strict.ts, triggerWithoutDocument): the host sets it for those runs; a test may set it too.
+   */
+  withoutDocument?: boolean;
 }
 
 /** Every option with its default, split by what uses it. */
@@ -127,6 +140,8 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
       triggerRuntimePerDayMs: options.triggerRuntimePerDayMs ?? TRIGGER_RUNTIME_PER_DAY_MS,
       propertyOperationsPerDay: options.propertyOperationsPerDay ?? PROPERTY_OPERATIONS_PER_DAY,
       strict,
+      ...(Array.isArray(options.manifest?.oauthScopes) ? { oauthScopes: options.manifest.oauthScopes.map(String) } : {}),
+      editors: options.editors ?? [],
     },
     settings: {
       addOnName: options.addOnName ?? 'Engage for Sheets',

@@ -35,6 +35,8 @@ export interface ExecutionRequest {
   deadline: number;
   /** Custom functions: find the function whatever the case the formula used. */
   caseInsensitive?: boolean;
+  /** No active document (strict.ts, triggerWithoutDocument): the document's services return null. */
+  withoutDocument?: boolean;
 }
 
 export interface RuntimeSettings {
