@@ -143,10 +143,12 @@ export function spreadsheetServices(
   const SpreadsheetApp = kit.api('SpreadsheetApp', {
     getActiveSpreadsheet: () => (guard('docRead', 'SpreadsheetApp.getActiveSpreadsheet'), noDocument ? null : bound.spreadsheet()),
     getActive: () => (guard('docRead', 'SpreadsheetApp.getActive'), noDocument ? null : bound.spreadsheet()),
-    getActiveSheet: () =>
-      (guard('docRead', 'SpreadsheetApp.getActiveSheet'), noDocument ? null : bound.sheet(ops.spreadsheetActiveSheet())),
-    getActiveRange: () =>
-      (guard('docRead', 'SpreadsheetApp.getActiveRange'), noDocument ? null : bound.range(ops.spreadsheetActiveRange())),
+    getActiveSheet: () => (
+      guard('docRead', 'SpreadsheetApp.getActiveSheet'), noDocument ? null : bound.sheet(ops.spreadsheetActiveSheet())
+    ),
+    getActiveRange: () => (
+      guard('docRead', 'SpreadsheetApp.getActiveRange'), noDocument ? null : bound.range(ops.spreadsheetActiveRange())
+    ),
     getUi: () => {
       guard('menu', 'SpreadsheetApp.getUi');
       if (noDocument) throw kit.realmError('Exception', NO_UI_MESSAGE);

@@ -100,7 +100,14 @@ describe('a time-driven trigger run', () => {
     const { a } = documents({ strict: false });
     const uid = a.call('install', [], { user: OWNER }) as string;
     a.advanceTime(3_600_000);
-    expect(seen(a)).toMatchObject({ uid, active: 'doc-a', activeToo: 'a spreadsheet', properties: 'a store', cache: 'a cache', lock: 'a lock' });
+    expect(seen(a)).toMatchObject({
+      uid,
+      active: 'doc-a',
+      activeToo: 'a spreadsheet',
+      properties: 'a store',
+      cache: 'a cache',
+      lock: 'a lock',
+    });
     expect(seen(a).ui).toBe('a ui');
   });
 
@@ -191,7 +198,9 @@ describe('SpreadsheetApp.openById and openByUrl', () => {
 
   it('are not for custom functions, which "cannot open other spreadsheets"', () => {
     const { a } = documents();
-    expect(a.evaluateFormula('Sheet1', 'B2', '=READ_OTHER("doc-b")').error).toBe('You do not have permission to call SpreadsheetApp.openById');
+    expect(a.evaluateFormula('Sheet1', 'B2', '=READ_OTHER("doc-b")').error).toBe(
+      'You do not have permission to call SpreadsheetApp.openById',
+    );
   });
 });
 
