@@ -197,6 +197,8 @@ export class HostState {
 
   /** Whether an operation reaches the bound document (its sheets, or its properties, cache or lock). */
   private reachesDocument(request: OpRequest): boolean {
+    // spreadsheetInfo also carries the script's time zone (Session.getScriptTimeZone): no cell, no property.
+    if (request.op === 'spreadsheetInfo') return false;
     if (DOCUMENT_OP.test(request.op)) return true;
     return /^(properties|cache|lock)/.test(request.op) && request.args[0] === 'document';
   }

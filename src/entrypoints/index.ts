@@ -25,5 +25,6 @@ export {
   runScheduleNow,
   pauseSchedule,
   deleteSchedule,
+  removeSpreadsheetSchedules,
   onScheduledRefresh,
 } from './schedules';

@@ -23,7 +23,8 @@ export type EngageErrorCode =
   | 'ADDRESS_NOT_FOUND'
   | 'INVALID_ADDRESS'
   | 'FETCH_QUOTA_SPENT'
-  | 'TRIGGER_QUOTA_FULL';
+  | 'TRIGGER_QUOTA_FULL'
+  | 'SPREADSHEET_UNREACHABLE';
 
 export abstract class EngageError extends Error {
   abstract readonly code: EngageErrorCode;

@@ -32,7 +32,7 @@ import { wallTimeInZone } from '../util/dates';
 import { resolvePeriod } from './period';
 import { comparisonBlock } from './compare-refresh';
 import { selectsSeveral } from '../api/publisher-list';
-import type { SavedReportStore } from './saved-report-store';
+import type { SavedReportSource } from './saved-report-store';
 
 /** What the runner needs from the API side: the owner's signed-in client and the shared budget. */
 export interface ReportSource {
@@ -50,7 +50,7 @@ export interface ReportSource {
 }
 
 export interface RefreshRunnerDeps {
-  store: SavedReportStore;
+  store: SavedReportSource;
   source: ReportSource;
   sheet: ReportSheet;
   clock: Clock;
@@ -142,13 +142,7 @@ export class RefreshRunner {
 
   /** The reports of this owner due now, in the order a run takes them. */
   dueReports(nowMs: number): SavedReport[] {
-    const { store, ownerId } = this.deps;
-    const due = store
-      .list()
-      .filter((r) => r.ownerId === ownerId && !r.paused)
-      .map((r) => ({ report: r, status: store.status(r.id) }))
-      .filter(({ report, status }) => (status.nextRunAtMs ?? report.createdAtMs) <= nowMs);
-    return fairOrder(due);
+    return dueReports(this.deps.store, this.deps.ownerId, nowMs);
   }
 
   run(options: RunOptions = {}): RefreshSummary {
@@ -360,6 +354,16 @@ export class RefreshRunner {
       this.finish(report, next);
     }
   }
+}
+
+/** The reports of `ownerId` in `store` due at `nowMs`, in the order a run takes them. */
+export function dueReports(store: Pick<SavedReportSource, 'list' | 'status'>, ownerId: string, nowMs: number): SavedReport[] {
+  const due = store
+    .list()
+    .filter((r) => r.ownerId === ownerId && !r.paused)
+    .map((r) => ({ report: r, status: store.status(r.id) }))
+    .filter(({ report, status }) => (status.nextRunAtMs ?? report.createdAtMs) <= nowMs);
+  return fairOrder(due);
 }
 
 /** Where a report's block goes. */
