@@ -35,7 +35,6 @@ export type {
   SheetWriter,
   Sleeper,
   SpreadsheetOpener,
-  SpreadsheetRef,
   TriggerPort,
   WrittenBlock,
 } from './ports';
@@ -122,7 +121,6 @@ export {
 } from './schedules/schedule-draft';
 export { OWNER_ID_KEY, ScheduleService, TRIGGERS_PER_USER, type ScheduleList, type ScheduleView } from './schedules/schedule-service';
 export { ScheduleRegistry } from './schedules/registry';
-export type { ScheduledRunSummary } from './schedules/scheduled-run';
 export type { UnreachableView } from './schedules/schedule-view';
 
 export { EngageAddon, type AddonDeps } from './addon/engage-addon';

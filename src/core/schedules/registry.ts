@@ -175,9 +175,13 @@ export class ScheduleRegistry {
       };
     }
     const next: Record<string, string> = { ...this.values(), [definitionKey]: definition };
-    const statusKey = `${STATUS_PREFIX}${s}.${report.id}`;
-    next[statusKey] ??= '';
-    next[ENTRY_PREFIX + s] ??= '';
+    // Every report's status to come, and every spreadsheet's entry, at its most.
+    for (const key of Object.keys(next)) {
+      if (!key.startsWith(DEFINITION_PREFIX)) continue;
+      const rest = key.slice(DEFINITION_PREFIX.length);
+      next[STATUS_PREFIX + rest] ??= '';
+      next[ENTRY_PREFIX + rest.slice(0, rest.indexOf('.'))] ??= '';
+    }
     let registry = 0;
     let total = 0;
     for (const [key, value] of Object.entries(next)) {
