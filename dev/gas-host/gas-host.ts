@@ -407,7 +407,8 @@ export class GasHost {
    * (UNCONFIRMED: no page says what becomes of them; the add-on must cope with either answer).
    */
   removeAccess(user: string): void {
-    if (user === this.state.file.owner) throw new Error('gas-host: the owner cannot lose access to their document (deleteDocument trashes it)');
+    if (user === this.state.file.owner)
+      throw new Error('gas-host: the owner cannot lose access to their document (deleteDocument trashes it)');
     this.state.file.editors.delete(user);
     this.state.file.removed.add(user);
     this.state.triggers.removeOfDocument(user);

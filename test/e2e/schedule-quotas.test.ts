@@ -198,7 +198,9 @@ describe('the daily URL Fetch quota', () => {
     // (one write; a run that opened the spreadsheet by ID writes its claim there too, two).
     const userOps = (c['Properties.user.reads'] ?? 0) + (c['Properties.user.writes'] ?? 0);
     const registryWrites = (h.host.strict.triggerWithoutDocument ? 2 : 1) * 40;
-    console.log(`a scheduled run of 40 saved reports: ${userOps} reads and writes of the user's properties (${registryWrites} of them the registry's statuses)`);
+    console.log(
+      `a scheduled run of 40 saved reports: ${userOps} reads and writes of the user's properties (${registryWrites} of them the registry's statuses)`,
+    );
     expect(userOps).toBeLessThanOrEqual(30 + 1 + registryWrites);
     const [counted, appsScript] = counts();
     expect(counted).toBe(appsScript);

@@ -77,7 +77,8 @@ export class MirroredReports implements SavedReportSource {
   setStatus(id: string, status: RefreshStatus): void {
     const stamped = { ...status, savedAtMs: this.clock.now() };
     this.document.setStatus(id, stamped);
-    if (status.runningUntilMs === undefined && this.registry.has(this.spreadsheetId, id)) this.registry.putStatus(this.spreadsheetId, id, stamped);
+    if (status.runningUntilMs === undefined && this.registry.has(this.spreadsheetId, id))
+      this.registry.putStatus(this.spreadsheetId, id, stamped);
   }
 }
 
