@@ -6,11 +6,12 @@
  *     deployment) the run opens the user's spreadsheets by ID from their registry and writes all 40
  *     saved reports, within the rate limit; with "current" (a build of it) it refreshes nothing and
  *     says why in each report's status and the Schedules tab, leaving the sheet as it was;
+ *   - the registry refuses a save it has no room for in the user's properties, writing nothing;
  *   - several spreadsheets of one user (documents of one deployment): one trigger serves them all,
  *     past the 20 triggers a user may have; a spreadsheet deleted or no longer shared is reported in
  *     the Schedules tab of the others, with since when, and can be removed from the user's schedules;
  *     and when the spreadsheet the trigger lives in goes, the next Schedules tab installs it again.
- * The last three hold in both readings.
+ * All but the first two hold in both readings.
  */
 import { createGasHost, type GasHost } from '../../dev/gas-host';
 import { utf8Length } from '../../src/core/util/utf8';
@@ -206,6 +207,25 @@ describe('a trigger run without a document (strict reading), spreadsheetAccess "
     // The next hour says the same without writing it again; the problem keeps its start.
     nextTriggerRun(h);
     expect(list(h.host).unreachable[0]!.since).toBe(shown.unreachable[0]!.since);
+  });
+});
+
+describe("the registry in the user's properties (both readings)", () => {
+  it('refuses a save it has no room for with one sentence, and writes nothing anywhere', async () => {
+    h = await startScheduledAddon(START, { spreadsheetName: 'Sales' });
+    h.signIn();
+    // The user's properties nearly full (500 KB per store, read as 500,000 bytes): some 498,000 bytes taken.
+    const user = h.host.properties('user', OWNER);
+    const taken = () => [...user].reduce((sum, [k, v]) => sum + utf8Length(k) + utf8Length(v), 0);
+    for (let i = 0; taken() < 497_000; i++) user.set(`other.add-on.${i}`, 'x'.repeat(Math.min(8_900, 498_000 - taken() - 20)));
+    const userBefore = [...user];
+    const documentBefore = [...h.host.properties('document')];
+    expect(() => save(h.host, dailyReport(1))).toThrow(
+      /^savedReport: there is no room for it: your user properties would take 50\d KB of the 500 KB Apps Script keeps per user: delete a saved report you no longer need, here or in another spreadsheet$/,
+    );
+    expect([...user]).toEqual(userBefore);
+    expect([...h.host.properties('document')]).toEqual(documentBefore);
+    expect(userTriggers()).toEqual([]);
   });
 });
 

@@ -126,17 +126,17 @@ export class ScheduleService {
   /** Validates (nothing is sent), checks the room in the user's registry, installs the trigger if needed, then saves. */
   save(input: unknown): ScheduleList {
     const report = this.validate(input);
-    const owner = this.ownerId();
     const { reports, spreadsheet } = this.document();
     const now = this.deps.clock.now();
-    // The id is not known yet: one of the same length stands in for the room it will take.
+    // Before anything is written: the ids are not known yet, so ones of the same length stand in for the room they take.
     this.deps.registry.checkRoom(spreadsheet.ref.id, {
       ...report,
       id: `${now.toString(36)}0000`,
-      ownerId: owner,
+      ownerId: this.deps.userStore.get(OWNER_ID_KEY) ?? 'u'.padEnd(17, '0'),
       createdAtMs: now,
       updatedAtMs: now,
     });
+    const owner = this.ownerId();
     this.withTrigger(report.paused !== true, () => reports.create(report, owner));
     return this.list();
   }
