@@ -4,15 +4,16 @@
  * inlined, each bundled by esbuild, because HtmlService serves one file). dist/ is what clasp pushes.
  *
  * The deployment config (`--config <file>` / ENGAGE_DEPLOY_CONFIG, else the example engage.deploy.json) gives the
- * manifest its urlFetchWhitelist and the bundle its default settings and quotas (DEPLOYMENT in
- * src/gas/deployment.ts); appsscript.json in the repository is the manifest without the whitelist.
+ * manifest its urlFetchWhitelist and spreadsheet scope (spreadsheetAccess), and the bundle its default
+ * settings, quotas and spreadsheet access (DEPLOYMENT in src/gas/deployment.ts); appsscript.json in the
+ * repository is the manifest without the whitelist, with `spreadsheets.currentonly`.
  * `--out <folder>` writes elsewhere than dist/.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
-import type { Deployment } from '../src/core/api/deployment';
+import { SPREADSHEET_SCOPES, type Deployment } from '../src/core/api/deployment';
 import { configPath, deploymentOf, readDeployConfig } from './deploy-config';
 import { readEntryPointDocs, renderStubs } from './entry-stubs';
 
@@ -85,13 +86,25 @@ async function buildSidebar(): Promise<string> {
   return html.replace('<!-- STYLES -->', () => `<style>\n${css}</style>`).replace('<!-- SCRIPT -->', () => `<script>${js}</script>`);
 }
 
-/** The repository's manifest with the deployment's whitelist; it must not carry one of its own. */
+/**
+ * The repository's manifest with the deployment's whitelist (it must not carry one of its own) and its
+ * spreadsheet scope: appsscript.json names `spreadsheets.currentonly`, which spreadsheetAccess "all"
+ * replaces by `spreadsheets` in its place.
+ */
 function manifestFor(deployment: Deployment): string {
   const manifest = JSON.parse(fs.readFileSync(path.join(root, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
   if ('urlFetchWhitelist' in manifest) {
     throw new Error('appsscript.json must not set urlFetchWhitelist: the build writes it from the deployment config (engage.deploy.json)');
   }
-  return `${JSON.stringify({ ...manifest, urlFetchWhitelist: deployment.urlFetchWhitelist }, null, 2)}\n`;
+  const scopes = Array.isArray(manifest.oauthScopes) ? (manifest.oauthScopes as string[]) : [];
+  if (!scopes.includes(SPREADSHEET_SCOPES.current) || scopes.includes(SPREADSHEET_SCOPES.all)) {
+    throw new Error(
+      `appsscript.json must list ${SPREADSHEET_SCOPES.current} and not ${SPREADSHEET_SCOPES.all}: the build chooses from spreadsheetAccess`,
+    );
+  }
+  const access = deployment.spreadsheetAccess ?? 'all';
+  const oauthScopes = scopes.map((scope) => (scope === SPREADSHEET_SCOPES.current ? SPREADSHEET_SCOPES[access] : scope));
+  return `${JSON.stringify({ ...manifest, oauthScopes, urlFetchWhitelist: deployment.urlFetchWhitelist }, null, 2)}\n`;
 }
 
 export async function build(options: BuildOptions = {}): Promise<{ outDir: string; configFile: string; deployment: Deployment }> {
@@ -117,7 +130,8 @@ if (require.main === module) {
       ({ outDir, configFile, deployment }) =>
         console.log(
           `Built Code.js, sidebar.html and appsscript.json into ${path.relative(process.cwd(), outDir) || '.'} in ${Date.now() - started} ms ` +
-            `from ${path.relative(process.cwd(), configFile)} (urlFetchWhitelist: ${deployment.urlFetchWhitelist.join(', ')})`,
+            `from ${path.relative(process.cwd(), configFile)} (urlFetchWhitelist: ${deployment.urlFetchWhitelist.join(', ')}; ` +
+            `spreadsheetAccess: ${deployment.spreadsheetAccess ?? 'all'})`,
         ),
       (err: unknown) => {
         console.error(err instanceof Error ? err.message : err);

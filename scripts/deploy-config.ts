@@ -1,14 +1,15 @@
 /**
  * The deployment config (engage.deploy.json, or the file named by `--config` or ENGAGE_DEPLOY_CONFIG):
- * the Engage addresses one deployment calls and its users' account type. Validated with zod here, at
+ * the Engage addresses one deployment calls, its users' account type, and which spreadsheets it may
+ * open (spreadsheetAccess: "all", the default, or "current"). Validated with zod here, at
  * build time, so a typo stops the build with the field and the rule instead of shipping a manifest
- * Apps Script refuses. The build turns it into the manifest's urlFetchWhitelist and the add-on's
- * default settings (src/core/api/deployment.ts).
+ * Apps Script refuses. The build turns it into the manifest's urlFetchWhitelist and spreadsheet scope,
+ * and the add-on's default settings (src/core/api/deployment.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
-import { whitelistFor, type Deployment } from '../src/core/api/deployment';
+import { whitelistFor, type Deployment, type SpreadsheetAccess } from '../src/core/api/deployment';
 
 export const DEFAULT_CONFIG_FILE = 'engage.deploy.json';
 export const CONFIG_ENV = 'ENGAGE_DEPLOY_CONFIG';
@@ -33,7 +34,16 @@ export const deployConfigSchema = z.strictObject({
   localServers: z
     .boolean({ error: 'must be true or false (true only for the playground and the tests, whose Engage runs on this machine)' })
     .optional(),
+  spreadsheetAccess: z
+    .enum(['all', 'current'], {
+      error:
+        'must be "all" (the spreadsheets scope: scheduled refreshes open each spreadsheet by ID) or "current" (spreadsheets.currentonly: each spreadsheet refreshes only from its own trigger)',
+    })
+    .optional(),
 });
+
+/** What a config without spreadsheetAccess gets: scheduled refreshes that work with or without a document. */
+export const DEFAULT_SPREADSHEET_ACCESS: SpreadsheetAccess = 'all';
 
 export type DeployConfig = z.infer<typeof deployConfigSchema>;
 
@@ -71,5 +81,6 @@ export function deploymentOf(config: DeployConfig): Deployment {
     urlFetchWhitelist: whitelistFor(reportingBaseUrl, config.recommendationsUrl),
     accountType: config.accountType,
     ...(config.localServers ? { localServers: true } : {}),
+    spreadsheetAccess: config.spreadsheetAccess ?? DEFAULT_SPREADSHEET_ACCESS,
   };
 }

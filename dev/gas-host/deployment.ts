@@ -2,7 +2,8 @@
  * A published add-on is ONE script for all its users in all their documents. A ScriptDeployment holds
  * what that script shares across documents: its clock, the script's properties, cache and lock, each
  * user's properties, cache and lock (per user per script, so the same in every document), the
- * triggers (20 per user per script), each user's daily quotas and the ids of executions, which locks are held by. Hosts built on
+ * triggers (20 per user per script), each user's daily quotas, the ids of executions, which locks are held by, and its
+ * documents as files (who may open each, by ID, from an execution of another). Hosts built on
  * one deployment (`createGasHost({ deployment, documentId })`) are documents of that one add-on, each
  * with its own spreadsheet, document properties, document cache and document lock; a host built
  * without one has a deployment of its own.
@@ -10,6 +11,7 @@
 import { createClock, withAdvanceHook, type HostClock } from './clock';
 import type { TriggerRecord } from './protocol';
 import type { CacheEntry } from './state/cache';
+import type { DocumentFile } from './state/documents';
 import type { LockWaiter } from './state/locks';
 import type { DailyQuotaName, QuotaWindow } from './state/quotas';
 
@@ -25,6 +27,8 @@ export interface ScriptDeployment {
   readonly lockWaiters: Map<string, LockWaiter[]>;
   /** Every trigger of the script, of every user in every document. */
   readonly triggers: TriggerRecord[];
+  /** Every document of the add-on by ID, as a file (its owner, editors, trash), which executions of others open by ID. */
+  readonly documents: Map<string, DocumentFile>;
   /** Each user's daily quota windows (URL Fetch calls, trigger runtime): per user, in every document. */
   readonly dailyQuotas: Map<string, Partial<Record<DailyQuotaName, QuotaWindow>>>;
   nextExecutionId(): number;
@@ -51,6 +55,7 @@ export function createDeployment(options: DeploymentOptions = {}): ScriptDeploym
     lockHolders: new Map(),
     lockWaiters: new Map(),
     triggers: [],
+    documents: new Map(),
     dailyQuotas: new Map(),
     nextExecutionId: () => ++executions,
     nextTriggerId: () => ++triggers,

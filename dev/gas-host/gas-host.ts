@@ -127,6 +127,7 @@ export class GasHost {
       deadline: startedAt + limit,
       async,
       ...(options.trigger ? { trigger: true } : {}),
+      ...(options.withoutDocument ? { withoutDocument: true } : {}),
     };
     this.state.beginExecution(info);
     return info;
@@ -143,6 +144,7 @@ export class GasHost {
       deadline: info.deadline,
       caseInsensitive,
       ...(info.trigger ? { trigger: true } : {}),
+      ...(info.withoutDocument ? { withoutDocument: true } : {}),
     };
   }
 
@@ -341,7 +343,15 @@ export class GasHost {
       this.state.quotas.spendDaily(trigger.user, 'triggerRuntime', this.clock.now() - startedAt);
       return this.triggerRun(trigger, outcome);
     };
-    const outcome = run({ authMode: 'FULL', user: trigger.user, limitMs: Math.min(this.options.executionLimitMs, leftMs), trigger: true });
+    // The strict reading: a time-driven trigger's run has no active document (strict.ts).
+    const withoutDocument = trigger.eventType === 'CLOCK' && this.strict.triggerWithoutDocument;
+    const outcome = run({
+      authMode: 'FULL',
+      user: trigger.user,
+      limitMs: Math.min(this.options.executionLimitMs, leftMs),
+      trigger: true,
+      ...(withoutDocument ? { withoutDocument } : {}),
+    });
     return outcome instanceof Promise ? outcome.then(finish) : finish(outcome);
   }
 
@@ -400,6 +410,40 @@ export class GasHost {
 
   now(): Date {
     return new Date(this.clock.now());
+  }
+
+  // ---------------------------------------------------------------- the document as a file
+
+  /** The document's ID (what `Spreadsheet.getId()` returns and `openById` takes). */
+  get documentId(): string {
+    return this.state.file.documentId;
+  }
+
+  /** Lets `user` open the document (an editor), by ID from other documents too. */
+  shareWith(user: string): void {
+    this.state.file.removed.delete(user.toLowerCase());
+    this.state.file.editors.add(user.toLowerCase());
+  }
+
+  /**
+   * Takes `user`'s access away: `openById` refuses them, and their triggers in this document are gone
+   * (UNCONFIRMED: no page says what becomes of them; the add-on must cope with either answer).
+   */
+  removeAccess(user: string): void {
+    if (user === this.state.file.owner)
+      throw new Error('gas-host: the owner cannot lose access to their document (deleteDocument trashes it)');
+    this.state.file.editors.delete(user.toLowerCase());
+    this.state.file.removed.add(user.toLowerCase());
+    this.state.triggers.removeOfDocument(user);
+  }
+
+  /**
+   * Moves the document to the trash: `openById` and `openByUrl` refuse it for everyone, and its triggers
+   * are gone (UNCONFIRMED, as for removeAccess). The host itself goes on serving calls, for tests to look.
+   */
+  deleteDocument(): void {
+    this.state.file.trashed = true;
+    this.state.triggers.removeOfDocument();
   }
 
   // ---------------------------------------------------------------- observations for tests

@@ -12,11 +12,22 @@ import type { ScriptDeployment } from './deployment';
 import type { StrictSettings } from './strict';
 import type { HostLocale } from './typed-input';
 import type { SyncFetchOutcome, SyncFetchRequest } from './fetch-core';
-import { serveOp, type ExecutionInfo, type ExecutionOps, type LogLevel, type LogSource, type OpRequest, type ServedOps } from './protocol';
+import {
+  GasException,
+  serveOp,
+  type DocumentOpRequest,
+  type ExecutionInfo,
+  type ExecutionOps,
+  type LogLevel,
+  type LogSource,
+  type OpRequest,
+  type ServedOps,
+} from './protocol';
 import { CacheStores, type CacheEviction } from './state/cache';
 import { LockTable } from './state/locks';
 import { MailOutbox } from './state/mail';
 import { PropertyStores } from './state/properties';
+import { documentOps, type DocumentFile } from './state/documents';
 import { DailyQuotas } from './state/quotas';
 import { DocumentSharing } from './state/sharing';
 import { SpreadsheetModel } from './state/spreadsheet';
@@ -37,7 +48,7 @@ export interface HostStateOptions {
   /** What this document shares with every other document of the add-on (deployment.ts), its clock included. */
   deployment: ScriptDeployment;
   owner: string;
-  /** Editors besides the owner (Spreadsheet.getEditors). */
+  /** Editors besides the owner (Spreadsheet.getEditors), who may open this document by ID from another too. */
   editors: readonly string[];
   /** A file in a shared drive: no owner (Spreadsheet.getOwner() is null). */
   sharedDrive: boolean;
@@ -62,7 +73,12 @@ export interface HostStateOptions {
   propertyOperationsPerDay: number;
   /** The reading of Google's rules modelled where a stricter one is allowed (strict.ts). */
   strict: StrictSettings;
+  /** The manifest's oauthScopes; undefined: no manifest, every scope the code needs is granted. */
+  oauthScopes?: string[];
 }
+
+/** Operations on the bound document, which an execution without a document cannot reach. */
+const DOCUMENT_OP = /^(spreadsheet|sheet|range)[A-Z]/;
 
 export class HostState {
   readonly options: HostStateOptions;
@@ -83,6 +99,8 @@ export class HostState {
   readonly urlFetch: UrlFetchState;
   readonly ui: UiRecordings;
   readonly mail: MailOutbox;
+  /** This document as a file of the deployment: who may open it, whether it is in the trash. */
+  readonly file: DocumentFile;
   /** Every operation of `HostOps`, each served by the part that owns its state. */
   readonly ops: ServedOps;
 
@@ -120,7 +138,6 @@ export class HostState {
       textParsedAsTyped: options.strict.textParsedAsTyped,
       now: () => clock.now(),
     });
-    this.sharing = new DocumentSharing({ owner: options.owner, editors: options.editors, sharedDrive: options.sharedDrive });
     const whitelist = options.urlFetchWhitelist ? { urlFetchWhitelist: options.urlFetchWhitelist } : {};
     this.urlFetch = new UrlFetchState({ syncFetchAll: options.syncFetchAll, ...whitelist }, document, this.quotas, clock, count);
     this.ui = new UiRecordings(options.htmlFiles);
@@ -133,19 +150,35 @@ export class HostState {
         for (const [name, n] of Object.entries(counts)) this.count(name, n);
       },
     };
+    const ownOps = spreadsheetOps(this.spreadsheet, {
+      documentId: options.documentId,
+      spreadsheetName: options.spreadsheetName,
+      owner: options.owner,
+      scriptTimeZone: options.scriptTimeZone,
+    });
+    if (deployment.documents.has(options.documentId)) {
+      throw new Error(`gas-host: the deployment already has a document ${options.documentId}: give each host its own documentId`);
+    }
+    this.file = {
+      documentId: options.documentId,
+      owner: options.owner,
+      editors: new Set(options.editors),
+      removed: new Set(),
+      trashed: false,
+      serve: (execution, request: DocumentOpRequest) => serveOp({ ...ownOps, ...this.sharing.ops } as ServedOps, execution, request),
+    };
+    deployment.documents.set(options.documentId, this.file);
+    // Who may edit is one list: the file's, which openById checks and getEditors shows.
+    this.sharing = new DocumentSharing({ owner: options.owner, sharedDrive: options.sharedDrive, file: this.file });
     this.ops = {
       ...executionOps,
       ...this.properties.ops,
       ...this.caches.ops,
       ...this.locks.ops,
       ...this.triggers.ops,
-      ...spreadsheetOps(this.spreadsheet, {
-        documentId: options.documentId,
-        spreadsheetName: options.spreadsheetName,
-        owner: options.owner,
-        scriptTimeZone: options.scriptTimeZone,
-      }),
+      ...ownOps,
       ...this.sharing.ops,
+      ...documentOps(deployment.documents, options.oauthScopes),
       ...this.urlFetch.ops,
       ...this.ui.ops,
       ...this.mail.ops,
@@ -156,8 +189,11 @@ export class HostState {
     this.counters[name] = (this.counters[name] ?? 0) + by;
   }
 
+  /** A user who runs something in the document has it open: they may open it by ID too, unless their access was removed. */
   beginExecution(info: ExecutionInfo): void {
     this.executions.set(info.id, info);
+    const user = info.user.toLowerCase();
+    if (user !== this.file.owner.toLowerCase() && !this.file.removed.has(user)) this.file.editors.add(user);
   }
 
   /** Releases whatever the execution still holds, as Apps Script does when an execution ends. */
@@ -168,6 +204,17 @@ export class HostState {
 
   /** Serves one facade request. Returns a Promise only for a waiting operation of an execution in a worker. */
   serve(execution: ExecutionInfo, request: OpRequest): unknown {
+    if (execution.withoutDocument && this.reachesDocument(request)) {
+      throw new GasException(`gas-host: ${request.op} reached the bound document from an execution without one`);
+    }
     return serveOp(this.ops, execution, request);
+  }
+
+  /** Whether an operation reaches the bound document (its sheets, or its properties, cache or lock). */
+  private reachesDocument(request: OpRequest): boolean {
+    // spreadsheetInfo also carries the script's time zone (Session.getScriptTimeZone): no cell, no property.
+    if (request.op === 'spreadsheetInfo') return false;
+    if (DOCUMENT_OP.test(request.op)) return true;
+    return /^(properties|cache|lock)/.test(request.op) && request.args[0] === 'document';
   }
 }

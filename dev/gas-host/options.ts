@@ -33,7 +33,11 @@ export interface GasHostOptions {
   owner?: string;
   /** The user of executions that do not name one. Default: the owner. */
   activeUser?: string;
-  /** Who may edit the spreadsheet besides the owner (Spreadsheet.getEditors). Default: nobody. */
+  /**
+   * Users besides the owner who may edit the document (Spreadsheet.getEditors) and open it by ID from
+   * another document too. A user who runs an execution in the document becomes one (they have it
+   * open), unless `removeAccess` or removeEditor took their access away. Default none.
+   */
   editors?: string[];
   /** A file in a shared drive: Spreadsheet.getOwner() is null (custom functions still read `owner`'s properties). */
   sharedDrive?: boolean;
@@ -75,9 +79,11 @@ export interface GasHostOptions {
   /**
    * The project's manifest (appsscript.json, parsed). Its urlFetchWhitelist is enforced for every
    * address but loopback ones; without it, or without that field, any address may be fetched. Its
-   * oauthScopes are required by the methods whose scopes the host knows (services/kit.ts requireScopes).
+   * oauthScopes are required by the methods whose scopes the host knows (services/kit.ts requireScopes), and
+   * decide whether other documents open by ID (`https://www.googleapis.com/auth/spreadsheets` is needed);
+   * without the field, every scope the code uses is granted, as Apps Script does.
    */
-  manifest?: { urlFetchWhitelist?: unknown[] } & Record<string, unknown>;
+  manifest?: { urlFetchWhitelist?: unknown[]; oauthScopes?: unknown[] } & Record<string, unknown>;
   /** URL Fetch calls a user may make in 24 hours; default 20,000 (consumer accounts). */
   urlFetchCallsPerDay?: number;
   /** Trigger runtime a user has in 24 hours; default 90 minutes (consumer accounts). */
@@ -101,6 +107,11 @@ export interface CallOptions {
   limitMs?: number;
   /** The run of an installable trigger: it has no UI (`SpreadsheetApp.getUi()` fails). */
   trigger?: boolean;
+  /**
+   * The execution has no active document, as a time-driven trigger's run in the strict reading
+   * (strict.ts, triggerWithoutDocument): the host sets it for those runs; a test may set it too.
+   */
+  withoutDocument?: boolean;
 }
 
 /** Every option with its default, split by what uses it. */
@@ -147,6 +158,7 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
       triggerRuntimePerDayMs: options.triggerRuntimePerDayMs ?? TRIGGER_RUNTIME_PER_DAY_MS,
       propertyOperationsPerDay: options.propertyOperationsPerDay ?? PROPERTY_OPERATIONS_PER_DAY,
       strict,
+      ...(Array.isArray(options.manifest?.oauthScopes) ? { oauthScopes: options.manifest.oauthScopes.map(String) } : {}),
     },
     settings: {
       addOnName: options.addOnName ?? 'Engage for Sheets',

@@ -32,6 +32,11 @@ export interface ExecutionInfo {
   async: boolean;
   /** The run of an installable trigger, which has no UI. */
   trigger?: boolean;
+  /**
+   * No active document (a time-driven trigger's run in the strict reading, strict.ts): the bound
+   * document, its properties, cache and lock are out of reach; other documents open by ID.
+   */
+  withoutDocument?: boolean;
 }
 
 // ---------------------------------------------------------------- data that crosses
@@ -254,9 +259,24 @@ export interface MailOps {
 
 export interface TriggerOps {
   triggerCreate(spec: TriggerSpec): TriggerRecord;
-  /** 'user': the user's triggers in this document; 'project': the user's triggers in every document. */
-  triggerList(which: 'user' | 'project'): TriggerRecord[];
+  /**
+   * 'user': the user's triggers in one document (`documentId`, default this one: getUserTriggers(spreadsheet));
+   * 'project': the user's triggers in every document.
+   */
+  triggerList(which: 'user' | 'project', documentId?: string): TriggerRecord[];
   triggerDelete(triggerId: string): void;
+}
+
+/** The operations of one document's Spreadsheet (its sharing included), Sheet and Range facades. */
+export type DocumentOpName = keyof SpreadsheetOps | keyof SheetOps | keyof RangeOps | keyof SharingOps;
+export type DocumentOpRequest = { [K in DocumentOpName]: { op: K; args: Parameters<HostOps[K]> } }[DocumentOpName];
+
+/** Other documents of the add-on, opened by ID or URL (SpreadsheetApp.openById / openByUrl). */
+export interface DocumentOps {
+  /** Checks that the execution may open the document (scope, existence, the user's access); returns its ID. */
+  documentOpen(target: string, how: 'id' | 'url'): string;
+  /** One Spreadsheet, Sheet or Range operation on a document opened by ID; its access is checked again. */
+  documentOp(documentId: string, request: DocumentOpRequest): unknown;
 }
 
 export interface UrlFetchOps {
@@ -277,6 +297,7 @@ export interface HostOps
     UiOps,
     MailOps,
     TriggerOps,
+    DocumentOps,
     UrlFetchOps {}
 
 export type OpName = keyof HostOps;

@@ -37,6 +37,8 @@ export interface ExecutionRequest {
   caseInsensitive?: boolean;
   /** The run of an installable trigger: no UI, as in a custom function. */
   trigger?: boolean;
+  /** No active document (strict.ts, triggerWithoutDocument): the document's services return null. */
+  withoutDocument?: boolean;
 }
 
 export interface RuntimeSettings {

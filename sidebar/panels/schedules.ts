@@ -5,8 +5,10 @@
  * how often, paused, and the incremental option where the report allows it, and "Change the report"
  * reopens the report itself (publisher, period, breakdowns, filters, metrics) in the Report tab's
  * builder, whose Schedule section then saves the changes to it. Delete asks first, in the page.
- * Times are on the spreadsheet's clock, named. Everything shown is text set through dom.ts: names,
- * filters and error messages may carry API or user text.
+ * Times are on the spreadsheet's clock, named. Above the list, a notice for each of the user's
+ * spreadsheets a scheduled run could not reach (schedule-notices.ts), with a way to remove its
+ * schedules. Everything shown is text set through dom.ts: names, filters and error messages may carry
+ * API or user text.
  */
 import {
   describeCompareWith,
@@ -22,6 +24,7 @@ import { quotaBlock } from '../quota';
 import { scheduleFields } from '../schedule-fields';
 import { failureText } from '../server';
 import { sheetTime } from '../time';
+import { registryWarning, unreachableNotices } from './schedule-notices';
 
 function statusLines(view: ScheduleView, timeZone: string): HTMLElement {
   const s = view.status;
@@ -134,6 +137,7 @@ function editForm(
 function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
   const message = el('div', { role: 'status', 'aria-live': 'polite' });
   const runtimeBox = el('div', { class: 'schedule-runtime' });
+  const noticesBox = el('div', { class: 'schedule-notices' });
   const listBox = el('div', { class: 'schedule-list' });
   replaceChildren(
     container,
@@ -145,6 +149,7 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
     ),
     runtimeBox,
     message,
+    noticesBox,
     listBox,
   );
 
@@ -159,6 +164,16 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
         'Apps Script gives your triggers this much time a day. When it runs out, the reports still due wait, first in line, until the count restarts.',
       ),
     );
+    const forget = async (spreadsheetId: string, name: string) => {
+      replaceChildren(message, notice('info', 'Working…'));
+      try {
+        render(await ctx.server.removeSpreadsheetSchedules(spreadsheetId));
+        replaceChildren(message, notice('success', `Removed the schedules of “${name}” from yours: no run tries it any more.`));
+      } catch (error) {
+        replaceChildren(message, notice('error', failureText(error)));
+      }
+    };
+    replaceChildren(noticesBox, registryWarning(list), ...unreachableNotices(list, (view) => void forget(view.spreadsheetId, view.name)));
     if (list.reports.length === 0) {
       replaceChildren(listBox, notice('info', 'No saved reports yet: build a report in the Report tab and choose "Save to schedule".'));
       return;

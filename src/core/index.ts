@@ -29,10 +29,13 @@ export type {
   ListableStore,
   Lock,
   ReportSheet,
+  ScheduledSpreadsheet,
   SheetBlock,
   SheetContents,
   SheetWriter,
   Sleeper,
+  SpreadsheetOpener,
+  TriggerPort,
   WrittenBlock,
 } from './ports';
 export {
@@ -48,7 +51,15 @@ export {
   type LookupKind,
   type ReportKind,
 } from './spec';
-export { TransportError, TriggerQuotaError, userMessage, ValidationError, type TransportFailureKind } from './errors';
+export {
+  SpreadsheetUnreachableError,
+  TransportError,
+  TriggerQuotaError,
+  userMessage,
+  ValidationError,
+  type TransportFailureKind,
+  type UnreachableReason,
+} from './errors';
 export { FORMULA_TIME_BUDGET_MS, PREVIEW_TIME_BUDGET_MS } from './budgets';
 
 export { A1_CELL_PATTERN, a1Cell, cellPosition, rangeReference, splitCellReference } from './util/a1-notation';
@@ -58,7 +69,7 @@ export { SUPPORTED_CURRENCY_CODES } from './util/currencies';
 export { formatCount, quoted } from './util/text';
 
 export { FORMULA_RESERVE_SHARE, type QuotaView } from './api/daily-quota';
-export { allowedByWhitelist, isLoopbackUrl, type Deployment } from './api/deployment';
+export { allowedByWhitelist, isLoopbackUrl, type Deployment, type SpreadsheetAccess } from './api/deployment';
 export { buildFilter, FILTER_OPERATORS, parseFilter, type FilterCondition, type FilterOperator } from './api/filters';
 export { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem, metricAvailabilityProblem } from './api/report-fields';
 export { availableMetrics, defaultMetrics, METRIC_GROUPS, METRIC_INFO, metricLabel, metricNote } from './api/report-metrics';
@@ -110,6 +121,8 @@ export {
   schedulePeriod,
 } from './schedules/schedule-draft';
 export { OWNER_ID_KEY, ScheduleService, TRIGGERS_PER_USER, type ScheduleList, type ScheduleView } from './schedules/schedule-service';
+export { ScheduleRegistry } from './schedules/registry';
+export type { UnreachableView } from './schedules/schedule-view';
 
 export { EngageAddon, type AddonDeps } from './addon/engage-addon';
 export { EngageSession, type SidebarState, type SignInAllowance } from './addon/session';

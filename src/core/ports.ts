@@ -168,11 +168,43 @@ export interface ReportSheet extends SheetWriter {
   note(placement: BlockPlacement, text: string): void;
 }
 
-/** The user's one hourly trigger in this document. */
+/**
+ * The user's hourly trigger of scheduled refreshes: one per user with spreadsheetAccess "all" (it
+ * serves every spreadsheet), one per user per spreadsheet with "current" (this document's).
+ */
 export interface TriggerPort {
   isInstalled(): boolean;
   /** Installs it unless present; true when created now. */
   ensure(): boolean;
   /** Removes it; true when there was one. */
   remove(): boolean;
+  /** Its unique ID (a run's event carries it as triggerUid), when installed. */
+  uniqueId(): string | undefined;
+}
+
+/** What identifies one of the user's spreadsheets in the schedule registry. */
+export interface SpreadsheetRef {
+  id: string;
+  name: string;
+  url: string;
+  /** Its IANA zone: schedules and the times in notes. */
+  timeZone: string;
+}
+
+/** A spreadsheet a scheduled run refreshes: the one it runs in, or one opened by ID. */
+export interface ScheduledSpreadsheet {
+  readonly ref: SpreadsheetRef;
+  readonly sheet: ReportSheet;
+  /**
+   * Makes the spreadsheet's formulas that reference the refresh cell fetch again; never throws. With
+   * `wrote` false (the run wrote nothing there), only when the day has changed since the refresh cell
+   * was last changed, so that formulas with relative days ("7daysAgo", "yesterday") move to the new day.
+   */
+  refreshFormulas(wrote: boolean): void;
+}
+
+/** Opens the user's spreadsheets by ID (spreadsheetAccess "all"). */
+export interface SpreadsheetOpener {
+  /** Throws SpreadsheetUnreachableError when the user cannot open it (deleted, unshared, no scope). */
+  open(spreadsheetId: string): ScheduledSpreadsheet;
 }

@@ -26,5 +26,6 @@ export {
   runScheduleNow,
   pauseSchedule,
   deleteSchedule,
+  removeSpreadsheetSchedules,
   onScheduledRefresh,
 } from './schedules';

@@ -1,29 +1,17 @@
 /**
  * Scheduled refresh: the server functions of the sidebar's Schedules panel and the hourly trigger's
  * handler. Thin shells over core ScheduleService: parse, call, format; a failure reaches the sidebar
- * as one sentence. The trigger handler never throws: each saved report's status records what
- * happened, because a trigger sends no error email and nobody watches it.
+ * as one sentence. The trigger handler never throws: each saved report's status, and the user's
+ * registry for a spreadsheet the run could not reach, record what happened, because a trigger sends no
+ * error email and nobody watches it. After a run wrote reports into a spreadsheet, its refresh cell
+ * changes (touchRefreshCell, through the core's ScheduledSpreadsheet) so its ENGAGE_* formulas fetch again.
  */
 import { type RefreshSummary, type ScheduleList, userMessage } from '../core';
-import { refreshCellIsFromAnotherDay, touchRefreshCell } from '../gas/refresh-cell';
+import { scheduledSpreadsheet } from '../gas/spreadsheet-opener';
 import { asExecution } from '../gas/execution';
 import { createScheduleService } from '../gas/schedule-services';
 import { triggeredOutsideCells } from './outside-cells';
 import { withUserMessage } from './user-errors';
-
-/**
- * Makes ENGAGE_* formulas that reference the refresh cell fetch again; the saved reports are already
- * written. Without `always`, only when the day has changed since the cell was last changed, which moves
- * the formulas' relative days to the new day.
- */
-function refreshFormulas(always: boolean): void {
-  try {
-    const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-    if (always || refreshCellIsFromAnotherDay(spreadsheet)) touchRefreshCell(spreadsheet);
-  } catch (error) {
-    console.error(`Engage could not change the refresh cell: ${userMessage(error)}`);
-  }
-}
 
 /**
  * Saves a report built in the sidebar with its target cell and schedule, and installs your hourly
@@ -62,11 +50,7 @@ export function updateSchedule(id: unknown, report: unknown): ScheduleList {
  * @return {Object} {summary, list}.
  */
 export function runScheduleNow(id: unknown): { summary: RefreshSummary; list: ScheduleList } {
-  return withUserMessage(() => {
-    const outcome = createScheduleService().runNow(id);
-    if (outcome.summary.refreshed.length > 0) refreshFormulas(true);
-    return outcome;
-  });
+  return withUserMessage(() => createScheduleService().runNow(id));
 }
 
 /**
@@ -90,29 +74,46 @@ export function deleteSchedule(id: unknown): ScheduleList {
 }
 
 /**
+ * Removes from your schedules a spreadsheet of yours that the hourly run can no longer reach (deleted,
+ * or no longer shared with you): it is no longer tried. Its own saved reports, if it still exists,
+ * stay in it.
+ * @param {string} spreadsheetId The spreadsheet's ID, as the Schedules tab lists it.
+ * @return {Object} The saved reports of this spreadsheet.
+ */
+export function removeSpreadsheetSchedules(spreadsheetId: unknown): ScheduleList {
+  return withUserMessage(() => createScheduleService().forgetSpreadsheet(spreadsheetId));
+}
+
+/**
  * The hourly trigger: refreshes your saved reports that are due, within the shared rate budget and
- * well inside the 6-minute limit, then changes the refresh cell so ENGAGE_* formulas fetch again
- * (when it refreshed something, or when the day has changed: relative dates then name other days).
+ * well inside the 6-minute limit, in the spreadsheet it runs in and (spreadsheetAccess "all") in each
+ * of your other spreadsheets with schedules, opened by ID; then changes the refresh cell of each
+ * spreadsheet it wrote to, so ENGAGE_* formulas fetch again.
  * @param {Object} e The time-driven trigger event.
  */
 export function onScheduledRefresh(e?: unknown): void {
   // Typed into a cell it would refresh the owner's saved reports with the owner's sign-in.
   triggeredOutsideCells(e);
   const startedAtMs = Date.now();
-  asExecution(() => scheduledRefresh(startedAtMs));
+  const uid = (e as { triggerUid?: unknown } | undefined)?.triggerUid;
+  asExecution(() => scheduledRefresh(startedAtMs, uid === undefined || uid === null ? undefined : String(uid)));
 }
 
-function scheduledRefresh(startedAtMs: number): void {
+function scheduledRefresh(startedAtMs: number, triggerUid: string | undefined): void {
   try {
-    const summary = createScheduleService().runDue(startedAtMs);
-    refreshFormulas(summary.refreshed.length > 0);
+    const summary = createScheduleService().runDue(startedAtMs, triggerUid === undefined ? {} : { triggerUid });
     const why = { 'fetch-quota': ' (near the daily URL Fetch quota)', 'trigger-runtime': ' (the daily trigger runtime is nearly spent)' };
     const stopped = summary.stoppedBecause ? why[summary.stoppedBecause] : '';
     const signIn = summary.needsSignIn ? '; the owner must sign in again' : '';
     const counts = `${summary.refreshed.length} refreshed, ${summary.failed.length} failed, ${summary.deferred.length} left for the next run`;
-    console.log(`Engage scheduled refresh: ${counts}${stopped}, ${summary.requests} requests${signIn}.`);
+    const opened = summary.openedById > 0 ? `, ${summary.openedById} spreadsheets opened by ID` : '';
+    const missed = summary.unreachable.map((u) => `"${u.name}" (${u.reason})`).join(', ');
+    const unreachable = missed ? `; could not reach ${missed}` : '';
+    console.log(`Engage scheduled refresh: ${counts}${stopped}, ${summary.requests} requests${opened}${signIn}${unreachable}.`);
   } catch (error) {
     console.error(`Engage scheduled refresh failed: ${userMessage(error)}`);
-    refreshFormulas(false);
+    // Relative days still move to a new day in the run's own spreadsheet, whatever failed.
+    const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+    if (spreadsheet) scheduledSpreadsheet(spreadsheet).refreshFormulas(false);
   }
 }

@@ -29,6 +29,8 @@ export function createSession(context: AddonContext = {}): EngageSession {
 
 function addonDeps(context: AddonContext): AddonDeps {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  // Outside a document (a trigger's run Apps Script started without one) the document's cache and lock
+  // are null: the user's stand in, and a scheduled run keeps its rate windows there (docs/shared-state.md).
   const documentCache = CacheService.getDocumentCache() ?? CacheService.getUserCache();
   // Only user- and document-scoped services: the script's lock and cache are shared by every user of the add-on.
   return {

@@ -1,27 +1,43 @@
 /**
  * Builds the scheduling use cases (core ScheduleService) from Apps Script services for one
- * execution: saved reports in the document's properties under the document lock, the owner id in
- * the user's properties, the report sheet, and the user's hourly trigger.
+ * execution: saved reports in the document's properties under the document lock (when the execution
+ * has a document), the user's registry and owner id in the user's properties, the spreadsheet and its
+ * report sheet, the user's hourly trigger, and, with spreadsheetAccess "all", the user's other
+ * spreadsheets opened by ID.
  */
-import { SavedReportStore, ScheduleService } from '../core';
+import { SavedReportStore, ScheduleRegistry, ScheduleService } from '../core';
 import { createSession } from './addon-services';
-import { SavedReportSheet } from './report-sheet';
+import { DEPLOYMENT } from './deployment';
+import { scheduledSpreadsheet, spreadsheetOpener } from './spreadsheet-opener';
 import { PropertiesStore, ServiceLock, systemClock } from './stores';
 import { HourlyTrigger } from './triggers';
 
 export function createScheduleService(): ScheduleService {
+  // Null in a trigger's run that Apps Script started without a document.
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const documentProperties = spreadsheet ? PropertiesService.getDocumentProperties() : null;
+  const documentLock = spreadsheet ? LockService.getDocumentLock() : null;
+  const access = DEPLOYMENT.spreadsheetAccess ?? 'all';
+  const userStore = new PropertiesStore(PropertiesService.getUserProperties());
   return new ScheduleService({
     account: createSession(),
-    reports: new SavedReportStore({
-      store: new PropertiesStore(PropertiesService.getDocumentProperties()),
-      lock: new ServiceLock(LockService.getDocumentLock()),
-      clock: systemClock,
-    }),
-    userStore: new PropertiesStore(PropertiesService.getUserProperties()),
-    sheet: new SavedReportSheet(spreadsheet),
-    trigger: new HourlyTrigger(spreadsheet),
+    ...(spreadsheet && documentProperties && documentLock
+      ? {
+          document: {
+            reports: new SavedReportStore({
+              store: new PropertiesStore(documentProperties),
+              lock: new ServiceLock(documentLock),
+              clock: systemClock,
+            }),
+            spreadsheet: scheduledSpreadsheet(spreadsheet),
+          },
+        }
+      : {}),
+    registry: new ScheduleRegistry({ store: userStore }),
+    userStore,
+    trigger: new HourlyTrigger(spreadsheet, access),
+    access,
+    ...(access === 'all' ? { opener: spreadsheetOpener } : {}),
     clock: systemClock,
-    timeZone: spreadsheet.getSpreadsheetTimeZone(),
   });
 }

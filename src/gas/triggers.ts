@@ -1,38 +1,55 @@
 /**
- * The one time-driven trigger of scheduled refreshes. An Editor add-on may have one trigger of each
- * type per user per document, at most hourly, so there is exactly one: hourly, for the user who saves
- * a schedule, in this document. It is installed with that user's first active schedule and removed
- * with the last; a trigger runs as its creator, so each user's saved reports run with their own
- * sign-in. A published add-on is one script, so each document with a schedule takes one of the
- * user's 20 triggers.
+ * The time-driven trigger of scheduled refreshes, hourly (an Editor add-on's time-driven triggers run
+ * at most hourly), as the user who saves a schedule: a trigger runs as its creator, so each user's
+ * saved reports run with their own sign-in. How many depends on the deployment's spreadsheetAccess:
+ *   - "all": ONE per user, whichever spreadsheet it was installed from. Its run opens each of the
+ *     user's spreadsheets by ID, so the 20 triggers a user may have no longer limit how many
+ *     spreadsheets have schedules. Should the spreadsheet it lives in go away, the next Schedules tab
+ *     of another spreadsheet with schedules installs it again there; extra ones (from an installation
+ *     of one trigger per spreadsheet) are removed.
+ *   - "current": one per user per spreadsheet (an Editor add-on may have one trigger of each type per
+ *     user per document), so each spreadsheet with a schedule takes one of the user's 20.
  */
-import { TriggerQuotaError, TRIGGERS_PER_USER } from '../core';
+import { type SpreadsheetAccess, type TriggerPort, TriggerQuotaError, TRIGGERS_PER_USER } from '../core';
 
 /** The top-level function the trigger calls (exported from src/entrypoints/schedules.ts). */
 export const SCHEDULED_REFRESH_HANDLER = 'onScheduledRefresh';
 
-/** Installing and removing the current user's hourly trigger in the active document. */
-export class HourlyTrigger {
+/** Installing and removing the current user's hourly trigger. */
+export class HourlyTrigger implements TriggerPort {
   constructor(
-    private readonly spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet,
+    /** The spreadsheet the execution runs in; null in a trigger's run without a document. */
+    private readonly spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet | null,
+    private readonly access: SpreadsheetAccess = 'all',
     private readonly handler: string = SCHEDULED_REFRESH_HANDLER,
   ) {}
 
+  /** With "all", the user's triggers of this add-on in every spreadsheet; with "current", in this one. */
   private mine(): GoogleAppsScript.Script.Trigger[] {
-    return ScriptApp.getUserTriggers(this.spreadsheet).filter((t) => t.getHandlerFunction() === this.handler);
+    if (this.access === 'current' && !this.spreadsheet) return [];
+    const triggers = this.access === 'all' ? ScriptApp.getProjectTriggers() : ScriptApp.getUserTriggers(this.spreadsheet!);
+    return triggers.filter((t) => t.getHandlerFunction() === this.handler);
   }
 
   isInstalled(): boolean {
     return this.mine().length > 0;
   }
 
+  uniqueId(): string | undefined {
+    return this.mine()[0]?.getUniqueId();
+  }
+
   /**
    * Installs the trigger unless it exists; true when it was created now. A full trigger quota (the
    * user's triggers of this add-on in every document) throws TriggerQuotaError: counted first, and
-   * Apps Script's own refusal ("This script has too many triggers. ...") read as the same.
+   * Apps Script's own refusal ("This script has too many triggers. ...") read as the same. Without a
+   * document nothing can be installed (a trigger lives in a document): false.
    */
   ensure(): boolean {
-    if (this.isInstalled()) return false;
+    const mine = this.mine();
+    // "all": one per user; extra ones would each run every spreadsheet.
+    if (this.access === 'all') for (const extra of mine.slice(1)) ScriptApp.deleteTrigger(extra);
+    if (mine.length > 0 || !this.spreadsheet) return false;
     if (ScriptApp.getProjectTriggers().length >= TRIGGERS_PER_USER) throw new TriggerQuotaError(TRIGGERS_PER_USER);
     try {
       ScriptApp.newTrigger(this.handler).timeBased().everyHours(1).create();
@@ -43,7 +60,7 @@ export class HourlyTrigger {
     return true;
   }
 
-  /** Removes the trigger; true when there was one. */
+  /** Removes the trigger (with "all", every one of the user's); true when there was one. */
   remove(): boolean {
     const triggers = this.mine();
     for (const t of triggers) ScriptApp.deleteTrigger(t);

@@ -6,9 +6,14 @@
  * filters, metrics) in the builder, which keeps a saved period no preset matches until the period is
  * changed there; it is run now (the data lands in the grid), a cell of its block
  * leads back to it, it is paused, and deleted after an in-page confirmation; the user's hourly
- * trigger comes and goes with it.
+ * trigger comes and goes with it. Last, another spreadsheet of the user's is deleted: after a run
+ * (without a document, the strict reading) the tab shows a notice naming it, why and since when,
+ * whole at 300 px, and its button removes its schedules.
  */
+import fs from 'node:fs';
 import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
+import { createGasHost } from '../../dev/gas-host';
+import { distCode, distManifest } from '../support/paths';
 import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground, signInAsDemo } from '../support/browser';
 
 jest.setTimeout(90_000);
@@ -331,6 +336,67 @@ describe('scheduled refresh from the sidebar', () => {
     expect(savedDefinitions()).toEqual([]);
     expect(triggers()).toHaveLength(0);
     expect(playground.host.getValues('Scheduled', 'B2:B2')[0]![0]).toBe('day');
+    expect(b.dialogs).toEqual([]);
+  });
+});
+
+describe('a spreadsheet the hourly run could not reach', () => {
+  it('is named in a notice with why and since when, whole at 300 px, and its schedules can be removed', async () => {
+    const { sidebar, playground } = b;
+    // Another spreadsheet of the same user (a document of the same add-on), with a schedule, then deleted.
+    const costs = createGasHost({
+      deployment: playground.host.deployment,
+      documentId: 'costs-spreadsheet',
+      spreadsheetName: 'Costs 2026 (shared with the finance team)',
+      owner: playground.user,
+      timeZone: 'Europe/Berlin',
+      manifest: JSON.parse(fs.readFileSync(distManifest, 'utf8')) as Record<string, unknown>,
+    });
+    costs.load(fs.readFileSync(distCode, 'utf8'));
+    costs.call(
+      'saveSchedule',
+      [
+        {
+          name: 'Costs daily',
+          kind: 'main',
+          entityId: BIG_PUBLISHER_ID,
+          period: { type: 'lastDays', days: 7 },
+          breakdowns: ['day'],
+          target: { sheetName: 'Costs', cell: 'A1' },
+          schedule: { every: 'day', hour: 6 },
+        },
+      ],
+      { user: playground.user },
+    );
+    costs.deleteDocument();
+    // The user's hourly run, as Apps Script may start it: without a document.
+    const run = playground.host.run('onScheduledRefresh', [{ triggerUid: 'any' }], { user: playground.user, withoutDocument: true });
+    expect(run.ok).toBe(true);
+    await costs.close();
+
+    await sidebar.locator('#tab-report').click();
+    await sidebar.locator('#tab-schedules').click();
+    const notice = sidebar.locator('.schedule-unreachable');
+    await eventually(async () => expect(await notice.count()).toBe(1));
+    const text = await notice.innerText();
+    expect(text).toContain('“Costs 2026 (shared with the finance team)” is not being refreshed');
+    expect(text).toMatch(
+      /Since \d{4}-\d\d-\d\d \d\d:\d\d \(Europe\/Berlin\), the hourly run could not reach it \(1 saved report of yours there\): it is in the trash or was deleted\. Last tried /,
+    );
+    // Whole at 300 px: nothing wider than the sidebar, nothing cut off.
+    const box = await notice.boundingBox();
+    expect(box!.width).toBeLessThanOrEqual(300);
+    expect(await notice.evaluate((node) => node.scrollWidth <= node.clientWidth)).toBe(true);
+    const button = notice.getByRole('button', { name: 'Remove its schedules' });
+    const buttonBox = await button.boundingBox();
+    expect(buttonBox!.x + buttonBox!.width).toBeLessThanOrEqual(box!.x + box!.width);
+
+    await button.click();
+    await eventually(async () => expect(await sidebar.locator('.schedule-unreachable').count()).toBe(0));
+    expect(await sidebar.locator('#panel-schedules [role="status"]').first().innerText()).toBe(
+      'Removed the schedules of “Costs 2026 (shared with the finance team)” from yours: no run tries it any more.',
+    );
+    expect([...playground.host.properties('user', playground.user).keys()].filter((k) => k.startsWith('engage.reg.'))).toEqual([]);
     expect(b.dialogs).toEqual([]);
   });
 });

@@ -70,10 +70,14 @@ describe('a build for the deployment at https://reports.example.net/engage/v2/',
     await host.close();
   });
 
-  it('writes exactly that prefix (and the recommendations folder) into appsscript.json, the rest of the manifest unchanged', () => {
-    const source = JSON.parse(fs.readFileSync(path.join(repoRoot, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
+  it('writes exactly that prefix (and the recommendations folder) into appsscript.json, the rest of the manifest unchanged but the default spreadsheet scope', () => {
+    const source = JSON.parse(fs.readFileSync(path.join(repoRoot, 'appsscript.json'), 'utf8')) as Record<string, unknown> & {
+      oauthScopes: string[];
+    };
     expect(manifestOf(out)).toEqual({
       ...source,
+      // No spreadsheetAccess in the config: "all", the spreadsheets scope in place of spreadsheets.currentonly.
+      oauthScopes: source.oauthScopes.map((scope) => scope.replace(/\.currentonly$/, '')),
       urlFetchWhitelist: ['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/'],
     });
   });
@@ -146,8 +150,16 @@ describe('choosing and checking the config', () => {
   });
 
   it('stops the build with the file, the field and the rule when the config is wrong', () => {
-    const message = buildError({ ...OTHER_DEPLOYMENT, reportingBaseUrl: 'http://reports.example.net/engage/v2/', accountType: 'business' });
+    const message = buildError({
+      ...OTHER_DEPLOYMENT,
+      reportingBaseUrl: 'http://reports.example.net/engage/v2/',
+      accountType: 'business',
+      spreadsheetAccess: 'some',
+    });
     expect(message).toMatch(/deploy-\w+\.json: reportingBaseUrl must be an https address with a path and no query/);
     expect(message).toMatch(/accountType must be "consumer" \(20,000 URL fetches and 90 minutes of triggers a day\) or "workspace"/);
+    expect(message).toMatch(
+      /spreadsheetAccess must be "all" \(the spreadsheets scope: scheduled refreshes open each spreadsheet by ID\) or "current"/,
+    );
   });
 });

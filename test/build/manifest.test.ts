@@ -1,9 +1,10 @@
 /**
  * The manifest and the push list. clasp validates neither appsscript.json nor what it sends, so the
- * built manifest is checked against a schema here (V8, exactly the minimal scopes from the platform
- * notes, an https urlFetchWhitelist with paths, written from the deployment config; here the tests'
- * own, test/fixtures/tests.deploy.json), and `clasp status --json`, which works offline, must list
- * exactly the three files a push should send. A fresh clone has no .clasp.json (a deployer's holds
+ * built manifest is checked against a schema here (V8, exactly the scopes the deployment's
+ * spreadsheetAccess asks for and no broader ones, an https urlFetchWhitelist with paths, written from
+ * the deployment config; here the tests' own, test/fixtures/tests.deploy.json, which keeps the default
+ * "all", and a build of it with "current" in a temporary folder), and `clasp status --json`, which
+ * works offline, must list exactly the three files a push should send. A fresh clone has no .clasp.json (a deployer's holds
  * their script ID and is not committed): the check runs against the committed .clasp.json.example,
  * as the README's offline step does.
  */
@@ -12,16 +13,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod';
-import { builtDeployment, distManifest, repoRoot } from '../support/paths';
+import { build } from '../../scripts/build';
+import { builtDeployment, distManifest, repoRoot, TESTS_DEPLOY_CONFIG } from '../support/paths';
 
-const MINIMAL_SCOPES = [
+const COMMON_SCOPES = [
   'https://www.googleapis.com/auth/script.container.ui',
   'https://www.googleapis.com/auth/script.external_request',
   'https://www.googleapis.com/auth/script.scriptapp',
-  'https://www.googleapis.com/auth/spreadsheets.currentonly',
   // Session.getEffectiveUser().getEmail(): only the spreadsheet's owner chooses what its formulas may use.
   'https://www.googleapis.com/auth/userinfo.email',
 ];
+/** spreadsheetAccess "all" (the default): every spreadsheet of the user, opened by ID by the scheduled refresh. */
+const ALL_SPREADSHEETS = 'https://www.googleapis.com/auth/spreadsheets';
+/** spreadsheetAccess "current": only the spreadsheet the add-on runs in. */
+const CURRENT_ONLY = 'https://www.googleapis.com/auth/spreadsheets.currentonly';
+const MINIMAL_SCOPES = [...COMMON_SCOPES, ALL_SPREADSHEETS].sort();
 
 const manifestSchema = z.strictObject({
   timeZone: z.string().min(1),
@@ -42,15 +48,44 @@ describe('appsscript.json', () => {
     expect(parsed.error?.issues ?? []).toEqual([]);
   });
 
-  it('requests exactly the minimal scopes and no broader ones', () => {
+  it('requests exactly the minimal scopes of spreadsheetAccess "all" (the default): spreadsheets, not spreadsheets.currentonly', () => {
     const scopes = manifestSchema.parse(manifest).oauthScopes;
     expect([...scopes].sort()).toEqual(MINIMAL_SCOPES);
+    expect(scopes).not.toContain(CURRENT_ONLY);
+    expect(builtDeployment().spreadsheetAccess).toBe('all');
   });
 
-  it("is the repository's manifest with the whitelist of the tests' deployment config, and nothing else changed", () => {
-    const source = JSON.parse(fs.readFileSync(path.join(repoRoot, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
+  it('requests spreadsheets.currentonly instead, and nothing broader, when built for spreadsheetAccess "current"', async () => {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'engage-current-'));
+    try {
+      const config = path.join(work, 'current.deploy.json');
+      fs.writeFileSync(
+        config,
+        JSON.stringify({ ...JSON.parse(fs.readFileSync(TESTS_DEPLOY_CONFIG, 'utf8')), spreadsheetAccess: 'current' }),
+      );
+      const { deployment } = await build({ configFile: config, outDir: path.join(work, 'out') });
+      const current = JSON.parse(fs.readFileSync(path.join(work, 'out', 'appsscript.json'), 'utf8')) as { oauthScopes: string[] };
+      expect([...current.oauthScopes].sort()).toEqual([...COMMON_SCOPES, CURRENT_ONLY].sort());
+      expect(deployment.spreadsheetAccess).toBe('current');
+      // The bundle knows the choice too: the deployment built into it says "current".
+      expect(fs.readFileSync(path.join(work, 'out', 'Code.js'), 'utf8')).toContain('spreadsheetAccess: "current"');
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it("is the repository's manifest with the whitelist and spreadsheet scope of the tests' deployment config, and nothing else changed", () => {
+    const source = JSON.parse(fs.readFileSync(path.join(repoRoot, 'appsscript.json'), 'utf8')) as Record<string, unknown> & {
+      oauthScopes: string[];
+    };
     expect(source).not.toHaveProperty('urlFetchWhitelist');
-    expect(manifest).toEqual({ ...source, urlFetchWhitelist: builtDeployment().urlFetchWhitelist });
+    // The repository's manifest names currentonly; the build puts the choice of spreadsheetAccess in its place.
+    expect(source.oauthScopes).toContain(CURRENT_ONLY);
+    expect(manifest).toEqual({
+      ...source,
+      oauthScopes: source.oauthScopes.map((scope) => (scope === CURRENT_ONLY ? ALL_SPREADSHEETS : scope)),
+      urlFetchWhitelist: builtDeployment().urlFetchWhitelist,
+    });
     expect(builtDeployment().urlFetchWhitelist).toEqual([
       'https://engage-api.tests.invalid/engage/v2/',
       'https://engage-recs.tests.invalid/v1/',
@@ -58,7 +93,7 @@ describe('appsscript.json', () => {
   });
 
   it('is refused by the schema with a broader scope, or a whitelist entry that is not https', () => {
-    const broad = { ...(manifest as object), oauthScopes: [...MINIMAL_SCOPES, 'https://www.googleapis.com/auth/spreadsheets'] };
+    const broad = { ...(manifest as object), oauthScopes: [...MINIMAL_SCOPES, 'https://www.googleapis.com/auth/drive'] };
     const plainHttp = { ...(manifest as object), urlFetchWhitelist: ['http://engage.example.com/engage/v2/'] };
     expect(manifestSchema.safeParse(broad).error?.issues[0]?.message).toBe('exactly the minimal scopes');
     expect(manifestSchema.safeParse(plainHttp).error?.issues[0]?.path).toEqual(['urlFetchWhitelist', 0]);

@@ -2,6 +2,10 @@
  * End to end, one user's daily trigger runtime (90 minutes on a consumer account) shared by two of
  * their spreadsheets: two documents of one deployment (dev/gas-host createDeployment: one clock, one
  * set of user properties, locks and quotas), each with its own hourly trigger, whose runs overlap.
+ * One trigger per spreadsheet is spreadsheetAccess "current" (a build of it here; with "all" one
+ * trigger serves both and its runs do not overlap), whose runs refresh only with their document: this
+ * test is about the kind reading, where a trigger's run has it (strict switch triggerWithoutDocument
+ * off; the strict reading of "current" is schedules-without-document.test.ts).
  * A run takes its share of what is left under the user lock when it starts (6 minutes at most: 4.5
  * of fetching and 1.5 to finish), and settles the time it really took when it ends, so a run that
  * starts while another is under way sees what that one may still spend. Without it both would plan
@@ -12,12 +16,11 @@
  * waits at its next service call until B is done, as if B had started a moment after A. The emulator
  * follows the host's virtual clock (rate windows by the send times the host gives it).
  */
-import fs from 'node:fs';
 import { createDeployment, createGasHost, type GasHost, type ScriptDeployment } from '../../dev/gas-host';
 import { TRIGGER_RUNTIME_KEY } from '../../src/core/api/daily-quota';
 import { OWNER } from '../support/addon-host';
 import { BIG_PUBLISHER_ID, DEMO_USER, MEDIUM_PUBLISHER_ID, newEmulator, type EmulatorHandle } from '../support/emulator';
-import { distCode, distManifest, distSidebar } from '../support/paths';
+import { currentAccessBundle } from '../support/bundles';
 import { HOUR_MS, JITTERY_NETWORK, MINUTE_MS } from '../support/scheduled-host';
 
 jest.setTimeout(120_000);
@@ -78,7 +81,7 @@ beforeAll(async () => {
   await emulator.setClock(START, { followClient: true });
   await emulator.setLatency(JITTERY_NETWORK);
   deployment = createDeployment({ clock: 'virtual', startTime: START_MS });
-  const code = fs.readFileSync(distCode, 'utf8');
+  const bundle = await currentAccessBundle();
   const document = (documentId: string) => {
     const host = createGasHost({
       deployment,
@@ -87,10 +90,11 @@ beforeAll(async () => {
       timeZone: 'Europe/Berlin',
       maxColumns: 40,
       concurrency: 1,
-      htmlFiles: { sidebar: fs.readFileSync(distSidebar, 'utf8') },
-      manifest: JSON.parse(fs.readFileSync(distManifest, 'utf8')) as Record<string, unknown>,
+      htmlFiles: { sidebar: bundle.sidebar },
+      manifest: bundle.manifest,
+      strict: { triggerWithoutDocument: false },
     });
-    host.load(code);
+    host.load(bundle.code);
     return host;
   };
   a = document('spreadsheet-a');

@@ -3,10 +3,9 @@
  * instance: the harness of the end-to-end tests. Nothing here reaches into the bundle; everything
  * goes through its entry points, as Sheets, the sidebar and triggers would.
  */
-import fs from 'node:fs';
 import { createGasHost, type GasHost, type GasHostOptions } from '../../dev/gas-host';
+import { distBundle, type Bundle } from './bundles';
 import { DEMO_USER, newEmulator, type EmulatorHandle } from './emulator';
-import { distCode, distManifest, distSidebar } from './paths';
 
 export const OWNER = 'owner@example.com';
 export const EDITOR = 'editor@example.com';
@@ -23,17 +22,18 @@ export interface AddonHarness {
   close(): Promise<void>;
 }
 
-export async function startAddon(options: GasHostOptions = {}): Promise<AddonHarness> {
+/** The add-on (dist/, or `bundle`: another build, such as spreadsheetAccess "current") against a fresh emulator. */
+export async function startAddon(options: GasHostOptions = {}, bundle: Bundle = distBundle()): Promise<AddonHarness> {
   const emulator = await newEmulator();
   const host = createGasHost({
     owner: OWNER,
     timeZone: 'Europe/Berlin',
-    htmlFiles: { sidebar: fs.readFileSync(distSidebar, 'utf8') },
-    // The whitelist the built manifest declares is enforced, as Apps Script does (the emulator is loopback).
-    manifest: JSON.parse(fs.readFileSync(distManifest, 'utf8')) as Record<string, unknown>,
+    htmlFiles: { sidebar: bundle.sidebar },
+    // The whitelist and scopes the built manifest declares are enforced, as Apps Script does (the emulator is loopback).
+    manifest: bundle.manifest,
     ...options,
   });
-  host.load(fs.readFileSync(distCode, 'utf8'));
+  host.load(bundle.code);
   const harness: AddonHarness = {
     host,
     emulator,

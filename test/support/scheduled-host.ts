@@ -12,6 +12,7 @@
 import { createSyncFetch } from '../../dev/gas-host/sync-fetch';
 import type { GasHostOptions } from '../../dev/gas-host';
 import { startAddon, type AddonHarness } from './addon-host';
+import type { Bundle } from './bundles';
 import type { LatencyRange } from './emulator';
 
 /** Latency of each request on its way to the emulator and of its answer on the way back (see dev/emulator/README.md). */
@@ -31,25 +32,29 @@ export async function startScheduledAddon(
   startIso: string,
   options: GasHostOptions = {},
   network?: ModelledNetwork,
+  bundle?: Bundle,
 ): Promise<AddonHarness> {
   const sync = createSyncFetch({ defaultTimeoutMs: 10_000 });
   let adminUrl: string | undefined;
-  const harness = await startAddon({
-    clock: 'virtual',
-    startTime: new Date(startIso),
-    maxColumns: 40,
-    ...options,
-    onTimeAdvance: (ms) => {
-      if (!adminUrl) return;
-      const answer = sync.fetch({
-        url: `${adminUrl}/clock`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ advanceMs: ms }),
-      });
-      if (answer.status !== 200) throw new Error(`moving the emulator clock failed: ${answer.status} ${answer.body}`);
+  const harness = await startAddon(
+    {
+      clock: 'virtual',
+      startTime: new Date(startIso),
+      maxColumns: 40,
+      ...options,
+      onTimeAdvance: (ms) => {
+        if (!adminUrl) return;
+        const answer = sync.fetch({
+          url: `${adminUrl}/clock`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ advanceMs: ms }),
+        });
+        if (answer.status !== 200) throw new Error(`moving the emulator clock failed: ${answer.status} ${answer.body}`);
+      },
     },
-  });
+    bundle,
+  );
   if (network) {
     await harness.emulator.setClock(startIso, { followClient: true });
     await harness.emulator.setLatency(network);

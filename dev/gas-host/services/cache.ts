@@ -28,7 +28,8 @@ export function cacheService(kit: FacadeKit) {
     });
   return kit.api('CacheService', {
     getUserCache: () => (kit.guard('cache', 'CacheService.getUserCache'), cache('user')),
-    getDocumentCache: () => (kit.guard('cache', 'CacheService.getDocumentCache'), cache('document')),
+    // Outside a document (a trigger's run in the strict reading): "null is returned".
+    getDocumentCache: () => (kit.guard('cache', 'CacheService.getDocumentCache'), kit.request.withoutDocument ? null : cache('document')),
     getScriptCache: () => (kit.guard('cache', 'CacheService.getScriptCache'), cache('script')),
   });
 }

@@ -19,6 +19,8 @@ export type Capability =
   | 'sidebar'
   | 'docRead'
   | 'docWrite'
+  /** Opening other documents by ID or URL: only with full authorization (custom functions "cannot open other spreadsheets"). */
+  | 'docOpen'
   | 'props'
   | 'cache'
   | 'lock'
@@ -39,6 +41,7 @@ const ALLOWED: Record<AuthModeName, ReadonlySet<Capability>> = {
     'sidebar',
     'docRead',
     'docWrite',
+    'docOpen',
     'props',
     'cache',
     'lock',

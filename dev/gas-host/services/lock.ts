@@ -25,7 +25,8 @@ export function lockService(kit: FacadeKit) {
       hasLock: () => ops.lockHas(scope) === true,
     });
   return kit.api('LockService', {
-    getDocumentLock: () => (kit.guard('lock', 'LockService.getDocumentLock'), lock('document')),
+    // Outside a document (a trigger's run in the strict reading): "null is returned".
+    getDocumentLock: () => (kit.guard('lock', 'LockService.getDocumentLock'), kit.request.withoutDocument ? null : lock('document')),
     getUserLock: () => (kit.guard('lock', 'LockService.getUserLock'), lock('user')),
     getScriptLock: () => (kit.guard('lock', 'LockService.getScriptLock'), lock('script')),
   });

@@ -35,7 +35,10 @@ export function propertiesService(kit: FacadeKit) {
   };
   return kit.api('PropertiesService', {
     getUserProperties: () => (kit.guard('props', 'PropertiesService.getUserProperties'), store('user')),
-    getDocumentProperties: () => (kit.guard('props', 'PropertiesService.getDocumentProperties'), store('document')),
+    // Outside a document (a trigger's run in the strict reading): "null is returned".
+    getDocumentProperties: () => (
+      kit.guard('props', 'PropertiesService.getDocumentProperties'), kit.request.withoutDocument ? null : store('document')
+    ),
     getScriptProperties: () => (kit.guard('props', 'PropertiesService.getScriptProperties'), store('script')),
   });
 }

@@ -50,7 +50,12 @@ export function scriptAppService(kit: FacadeKit) {
     TriggerSource: { SPREADSHEETS: 'SPREADSHEETS', CLOCK: 'CLOCK' },
     AuthorizationStatus: { REQUIRED: 'REQUIRED', NOT_REQUIRED: 'NOT_REQUIRED' },
     newTrigger: (fn: string) => (guard('triggers', 'ScriptApp.newTrigger'), newTrigger(fn)),
-    getUserTriggers: () => (guard('triggers', 'ScriptApp.getUserTriggers'), ops.triggerList('user').map(trigger)),
+    // "Gets all installable triggers owned by this user in the given document, for this script or add-on only."
+    getUserTriggers: (document?: { getId(): string }) => {
+      guard('triggers', 'ScriptApp.getUserTriggers');
+      if (!document || typeof document.getId !== 'function') throw kit.realmError('Exception', 'Invalid argument: document');
+      return ops.triggerList('user', String(document.getId())).map(trigger);
+    },
     getProjectTriggers: () => (guard('triggers', 'ScriptApp.getProjectTriggers'), ops.triggerList('project').map(trigger)),
     deleteTrigger: (t: { getUniqueId(): string }) => {
       guard('triggers', 'ScriptApp.deleteTrigger');

@@ -1,9 +1,11 @@
 /**
- * SpreadsheetApp and Spreadsheet: the one document an execution is bound to (other documents cannot
- * be opened), its sheets, named ranges and selection. Also where the document's facades are tied
- * together, since they build each other (a Range's getSheet, a Sheet's getRange and getParent).
+ * SpreadsheetApp and Spreadsheet: the document an execution is bound to, its sheets, named ranges and
+ * selection, and other documents of the add-on opened by ID or URL (state/documents.ts has the rules).
+ * Also where a document's facades are tied together, since they build each other (a Range's getSheet,
+ * a Sheet's getRange and getParent). In the strict reading a time-driven trigger's run has no bound
+ * document: getActiveSpreadsheet and getActive return null, and getUi throws.
  */
-import type { RangeDescriptor } from '../protocol';
+import type { DocumentOpRequest, HostOps, RangeDescriptor } from '../protocol';
 import { chartFacades, type ChartFacades } from './charts';
 import type { Facade, FacadeKit } from './kit';
 import { rangeFacades } from './range';
@@ -25,13 +27,12 @@ const isNamedRangeName = (name: string) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
 
 type RangeLike = { getGridId(): number; getRow(): number; getColumn(): number; getNumRows(): number; getNumColumns(): number };
 
-export function spreadsheetServices(
-  kit: FacadeKit,
-  ui: Facade,
-  user: UserFacade,
-): { SpreadsheetApp: Facade; Charts: ChartFacades['Charts'] } {
+/**
+ * One document's facades for a kit: the bound document's with the execution's own kit, another's
+ * (opened by ID) with a kit whose Spreadsheet, Sheet and Range operations go to that document.
+ */
+function documentFacades(kit: FacadeKit, user: UserFacade, charts: ChartFacades) {
   const { ops, guard, guardWrite } = kit;
-  const charts = chartFacades(kit);
   // Late-bound: each factory below is handed this object before the others exist.
   const document: DocumentFacades = {
     spreadsheet: () => spreadsheet(),
@@ -101,22 +102,65 @@ export function spreadsheetServices(
     });
     return self;
   };
+  return { spreadsheet, sheet, range: ranges.range };
+}
+
+/** A kit whose document operations reach the document `documentId` (opened by ID) instead of the bound one. */
+function kitForDocument(kit: FacadeKit, documentId: string): FacadeKit {
+  const ops = new Proxy(kit.ops, {
+    get: (target, op) =>
+      typeof op === 'string' && DOCUMENT_OP.test(op)
+        ? (...args: unknown[]) => target.documentOp(documentId, { op, args } as DocumentOpRequest)
+        : target[op as keyof HostOps],
+  });
+  return { ...kit, ops };
+}
+
+const DOCUMENT_OP = /^(spreadsheet|sheet|range|sharing)[A-Z]/;
+
+/** What a script may not do without the document (Apps Script's words for getUi outside one). */
+const NO_UI_MESSAGE = 'Cannot call SpreadsheetApp.getUi() from this context.';
+
+export function spreadsheetServices(
+  kit: FacadeKit,
+  ui: Facade,
+  user: UserFacade,
+): { SpreadsheetApp: Facade; Charts: ChartFacades['Charts'] } {
+  const { ops, guard } = kit;
+  const charts = chartFacades(kit);
+  const bound = documentFacades(kit, user, charts);
+  // The strict reading: a trigger's run without a document sees none (strict.ts, triggerWithoutDocument).
+  const noDocument = kit.request.withoutDocument === true;
+  const opened = new Map<string, Facade>();
+  const open = (target: unknown, how: 'id' | 'url'): Facade => {
+    guard('docOpen', how === 'url' ? 'SpreadsheetApp.openByUrl' : 'SpreadsheetApp.openById');
+    const documentId = ops.documentOpen(String(target), how);
+    let found = opened.get(documentId);
+    if (!found) {
+      const scoped = kitForDocument(kit, documentId);
+      opened.set(documentId, (found = documentFacades(scoped, user, chartFacades(scoped)).spreadsheet()));
+    }
+    return found;
+  };
 
   const SpreadsheetApp = kit.api('SpreadsheetApp', {
-    getActiveSpreadsheet: () => (guard('docRead', 'SpreadsheetApp.getActiveSpreadsheet'), spreadsheet()),
-    getActive: () => (guard('docRead', 'SpreadsheetApp.getActive'), spreadsheet()),
-    getActiveSheet: () => (guard('docRead', 'SpreadsheetApp.getActiveSheet'), sheet(ops.spreadsheetActiveSheet())),
-    getActiveRange: () => (guard('docRead', 'SpreadsheetApp.getActiveRange'), ranges.range(ops.spreadsheetActiveRange())),
+    getActiveSpreadsheet: () => (guard('docRead', 'SpreadsheetApp.getActiveSpreadsheet'), noDocument ? null : bound.spreadsheet()),
+    getActive: () => (guard('docRead', 'SpreadsheetApp.getActive'), noDocument ? null : bound.spreadsheet()),
+    getActiveSheet: () => (
+      guard('docRead', 'SpreadsheetApp.getActiveSheet'), noDocument ? null : bound.sheet(ops.spreadsheetActiveSheet())
+    ),
+    getActiveRange: () => (
+      guard('docRead', 'SpreadsheetApp.getActiveRange'), noDocument ? null : bound.range(ops.spreadsheetActiveRange())
+    ),
     getUi: () => {
       // A formula and a trigger's run have no editor UI to reach (public reports give these words; no official page lists them).
-      if (kit.request.authMode === 'CUSTOM_FUNCTION' || kit.request.trigger)
-        throw kit.realmError('Exception', 'Cannot call SpreadsheetApp.getUi() from this context.');
+      if (kit.request.authMode === 'CUSTOM_FUNCTION' || kit.request.trigger || noDocument) throw kit.realmError('Exception', NO_UI_MESSAGE);
       guard('menu', 'SpreadsheetApp.getUi');
       return ui;
     },
     flush: () => undefined,
-    openById: () => kit.deny('SpreadsheetApp.openById'),
-    openByUrl: () => kit.deny('SpreadsheetApp.openByUrl'),
+    openById: (id: string) => open(id, 'id'),
+    openByUrl: (url: string) => open(url, 'url'),
     create: () => kit.deny('SpreadsheetApp.create'),
   });
   return { SpreadsheetApp, Charts: charts.Charts };

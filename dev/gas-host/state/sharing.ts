@@ -7,13 +7,14 @@
  * gives custom functions the `owner` option's user properties (whose they are there is UNCONFIRMED).
  */
 import { GasException, type ServedOps, type SharingOps } from '../protocol';
+import type { DocumentFile } from './documents';
 
 export interface SharingOptions {
   owner: string;
-  /** Editors besides the owner when the document opens. */
-  editors: readonly string[];
   /** A file in a shared drive has no owner: getOwner() is null. */
   sharedDrive: boolean;
+  /** The document as a file of the deployment: its editors are the ones openById lets in (documents.ts). */
+  file: Pick<DocumentFile, 'editors' | 'removed'>;
 }
 
 /** An address Apps Script would take; anything else is refused with `Invalid email: <text>` (wording UNCONFIRMED). */
@@ -21,12 +22,18 @@ const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 export class DocumentSharing {
   readonly owner: string | null;
-  /** The editors other than the owner, in the order they were added (a live Set: tests may add and remove). */
+  /** The editors other than the owner, in the order they were added: the file's live Set, shared with openById's check. */
   readonly editors: Set<string>;
+  private readonly removed: Set<string>;
 
   constructor(options: SharingOptions) {
     this.owner = options.sharedDrive ? null : options.owner;
-    this.editors = new Set(options.editors.map((e) => e.toLowerCase()).filter((e) => e !== this.owner?.toLowerCase()));
+    this.editors = options.file.editors;
+    this.removed = options.file.removed;
+    for (const editor of [...this.editors]) {
+      this.editors.delete(editor);
+      if (editor.toLowerCase() !== options.owner.toLowerCase()) this.editors.add(editor.toLowerCase());
+    }
   }
 
   /** Every editor, the owner first (when there is one). */
@@ -40,11 +47,16 @@ export class DocumentSharing {
     sharingAddEditors: (_execution, emails) => {
       const bad = emails.find((e) => !EMAIL.test(e));
       if (bad !== undefined) throw new GasException(`Invalid email: ${bad}`);
-      for (const email of emails) if (email.toLowerCase() !== this.owner?.toLowerCase()) this.editors.add(email.toLowerCase());
+      for (const email of emails) {
+        if (email.toLowerCase() === this.owner?.toLowerCase()) continue;
+        this.editors.add(email.toLowerCase());
+        this.removed.delete(email.toLowerCase());
+      }
     },
     sharingRemoveEditor: (_execution, email) => {
       if (email.toLowerCase() === this.owner?.toLowerCase()) throw new GasException('The owner of the document cannot be removed.');
       this.editors.delete(email.toLowerCase());
+      this.removed.add(email.toLowerCase());
     },
   };
 }

@@ -36,6 +36,11 @@ export class TriggerStore {
     return this.records.filter((t) => t.documentId === this.document.documentId);
   }
 
+  /** Removes the triggers of this document, of one user or of everyone (the document went to the trash, a user lost access). */
+  removeOfDocument(user?: string): void {
+    for (const t of this.ofDocument()) if (user === undefined || t.user === user) this.remove(t.id);
+  }
+
   remove(triggerId: string): void {
     const index = this.records.findIndex((t) => t.id === triggerId);
     if (index >= 0) this.records.splice(index, 1);
@@ -96,9 +101,10 @@ export class TriggerStore {
 
   readonly ops: ServedOps<keyof TriggerOps> = {
     triggerCreate: (execution, spec) => ({ ...this.create(execution.user, spec) }),
-    triggerList: (execution, which) => {
+    triggerList: (execution, which, documentId) => {
       const mine = this.records.filter((t) => t.user === execution.user);
-      return (which === 'user' ? mine.filter((t) => t.documentId === this.document.documentId) : mine).map((t) => ({ ...t }));
+      const inDocument = documentId ?? this.document.documentId;
+      return (which === 'user' ? mine.filter((t) => t.documentId === inDocument) : mine).map((t) => ({ ...t }));
     },
     triggerDelete: (_execution, triggerId) => this.remove(triggerId),
   };

@@ -285,7 +285,8 @@ export class EngageSession implements ScheduleAccount {
   /**
    * What scheduled refreshes fetch with: the stored sign-in (checked when first needed), the
    * document's report rate budget (the windows every formula, sidebar run and scheduled run here
-   * spends) and the share of the URL Fetch quota kept for the user's formulas.
+   * spends; in a run without a document, the windows of the user's cache that addon-services.ts hands
+   * over instead) and the share of the URL Fetch quota kept for the user's formulas.
    */
   reportSource(): ReportSource {
     let engage: SignedInEngage | undefined;

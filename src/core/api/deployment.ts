@@ -3,13 +3,29 @@
  * it calls, which become the settings' defaults and the manifest's urlFetchWhitelist, and whether its
  * users have consumer or Workspace accounts, which sets the Apps Script quotas it plans with. A
  * published add-on's manifest cannot change per user, so an address outside the whitelist is refused
- * when it is saved rather than by Apps Script at every fetch. Plain http to this machine (the emulator of
- * the playground and the tests) is accepted only by a build that says `localServers`: a deployment
- * built for Google never takes it, since Apps Script could not reach it and a sidebar may not load it.
+ * when it is saved rather than by Apps Script at every fetch. It also fixes which spreadsheets the
+ * add-on may open (spreadsheetAccess), and so how scheduled refreshes reach them. Plain http to this
+ * machine (the emulator of the playground and the tests) is accepted only by a build that says
+ * `localServers`: a deployment built for Google never takes it, since Apps Script could not reach it and
+ * a sidebar may not load it.
  */
 import { describePrefixes, withoutQuery } from '../util/text';
 
 export type AccountType = 'consumer' | 'workspace';
+
+/**
+ * Which spreadsheets the add-on may open: 'all' (the manifest asks for the `spreadsheets` scope, so a
+ * scheduled run opens each of the user's spreadsheets by ID, with or without a document, from one
+ * trigger per user) or 'current' (`spreadsheets.currentonly`: a run refreshes only the spreadsheet it
+ * runs in, from one trigger per spreadsheet, and only when Apps Script gives it that document).
+ */
+export type SpreadsheetAccess = 'all' | 'current';
+
+/** The OAuth scope each choice puts in the manifest instead of the other. */
+export const SPREADSHEET_SCOPES: Readonly<Record<SpreadsheetAccess, string>> = {
+  all: 'https://www.googleapis.com/auth/spreadsheets',
+  current: 'https://www.googleapis.com/auth/spreadsheets.currentonly',
+};
 
 export interface Deployment {
   /** Default of the reporting base address setting, ending with /engage/v2. */
@@ -25,6 +41,8 @@ export interface Deployment {
    * local emulator. Absent or false in every build for Google.
    */
   localServers?: boolean;
+  /** The manifest's spreadsheet scope (engage.deploy.json's spreadsheetAccess); left out, 'all', the config's default. */
+  spreadsheetAccess?: SpreadsheetAccess;
 }
 
 export interface AccountQuotas {

@@ -25,7 +25,8 @@ export type EngageErrorCode =
   | 'FETCH_QUOTA_SPENT'
   | 'TRIGGER_QUOTA_FULL'
   | 'FORMULA_NOT_ALLOWED'
-  | 'OWNER_ONLY';
+  | 'OWNER_ONLY'
+  | 'SPREADSHEET_UNREACHABLE';
 
 export abstract class EngageError extends Error {
   abstract readonly code: EngageErrorCode;

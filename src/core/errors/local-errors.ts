@@ -170,6 +170,52 @@ export class OwnerOnlyError extends EngageError {
   }
 }
 
+/** Why a scheduled run could not reach a spreadsheet. */
+export type UnreachableReason = 'no-document' | 'no-access' | 'deleted' | 'not-opened';
+
+/** What each reason means, said of the spreadsheet (`it`: "it" in the sidebar's notice beside its name, "this spreadsheet" in its own statuses). */
+const UNREACHABLE_WHY: Record<UnreachableReason, (it: string) => string> = {
+  'no-document': (it) =>
+    `Apps Script started the hourly run without ${it}, and this installation of Engage may open only the spreadsheet a run starts in (spreadsheetAccess "current")`,
+  'no-access': (it) => `your Google account can no longer open ${it} (it was unshared, or your access was removed)`,
+  deleted: (it) => `${it} is in the trash or was deleted`,
+  'not-opened': (it) => `Engage could not open ${it}`,
+};
+
+/** What to do about it, for the saved reports' statuses there. */
+const UNREACHABLE_ADVICE: Record<UnreachableReason, string> = {
+  'no-document':
+    'use Run now here, or ask whoever deployed Engage for spreadsheetAccess "all", which reaches a spreadsheet without its document',
+  'no-access': 'ask its owner to share it with you again, or remove its schedules from the Schedules tab of any of your spreadsheets',
+  deleted: "restore it from Google Drive's trash, or remove its schedules from the Schedules tab of any of your spreadsheets",
+  'not-opened': 'the next hourly run tries again; open it and use Run now to refresh it sooner',
+};
+
+/**
+ * A scheduled run could not reach one of the user's spreadsheets: no document in a run of an
+ * installation limited to the current spreadsheet, the user lost access, the file was deleted, or
+ * Apps Script refused to open it. Nothing was fetched or written for its reports; their data stays.
+ */
+export class SpreadsheetUnreachableError extends EngageError {
+  readonly code = 'SPREADSHEET_UNREACHABLE' as const;
+  constructor(
+    readonly reason: UnreachableReason,
+    /** Apps Script's own words, when it refused to open the spreadsheet. */
+    readonly detail?: string,
+  ) {
+    super('SpreadsheetUnreachableError');
+  }
+  /** Why, said of the spreadsheet (`it`): "it is in the trash or was deleted". */
+  why(it = 'it'): string {
+    const why = UNREACHABLE_WHY[this.reason](it);
+    return this.reason === 'not-opened' && this.detail ? `${why} (${this.detail})` : why;
+  }
+  /** The sentence each saved report of the spreadsheet shows as its last error. */
+  userMessage(): string {
+    return `Not refreshed, and its data was left as it was: ${this.why('this spreadsheet')}; ${UNREACHABLE_ADVICE[this.reason]}.`;
+  }
+}
+
 export interface ValidationProblem {
   /** The parameter or argument at fault, for example "breakdowns". */
   argument: string;

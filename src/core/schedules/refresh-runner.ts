@@ -32,7 +32,8 @@ import { wallTimeInZone } from '../util/dates';
 import { resolvePeriod } from './period';
 import { comparisonBlock } from './compare-refresh';
 import { selectsSeveral } from '../api/publisher-list';
-import type { SavedReportStore } from './saved-report-store';
+import type { SavedReportSource } from './saved-report-store';
+import { dueReports } from './due-order';
 
 /** What the runner needs from the API side: the owner's signed-in client and the shared budget. */
 export interface ReportSource {
@@ -50,7 +51,7 @@ export interface ReportSource {
 }
 
 export interface RefreshRunnerDeps {
-  store: SavedReportStore;
+  store: SavedReportSource;
   source: ReportSource;
   sheet: ReportSheet;
   clock: Clock;
@@ -142,13 +143,7 @@ export class RefreshRunner {
 
   /** The reports of this owner due now, in the order a run takes them. */
   dueReports(nowMs: number): SavedReport[] {
-    const { store, ownerId } = this.deps;
-    const due = store
-      .list()
-      .filter((r) => r.ownerId === ownerId && !r.paused)
-      .map((r) => ({ report: r, status: store.status(r.id) }))
-      .filter(({ report, status }) => (status.nextRunAtMs ?? report.createdAtMs) <= nowMs);
-    return fairOrder(due);
+    return dueReports(this.deps.store, this.deps.ownerId, nowMs);
   }
 
   run(options: RunOptions = {}): RefreshSummary {
@@ -371,30 +366,4 @@ export function placementOf(report: SavedReport): BlockPlacement {
 
 function sameCorner(written: WrittenBlock | undefined, placement: BlockPlacement): written is WrittenBlock {
   return !!written && written.sheetName === placement.sheetName && written.row === placement.row && written.column === placement.column;
-}
-
-/**
- * Longest overdue first (reports never refreshed before others at the same due time), then the
- * publishers take turns, so one publisher's long list does not starve another's within the budget.
- */
-export function fairOrder(items: { report: SavedReport; status: RefreshStatus }[]): SavedReport[] {
-  const sorted = [...items].sort(
-    (a, b) =>
-      (a.status.nextRunAtMs ?? a.report.createdAtMs) - (b.status.nextRunAtMs ?? b.report.createdAtMs) ||
-      (a.status.lastSuccessAtMs ?? 0) - (b.status.lastSuccessAtMs ?? 0) ||
-      a.report.createdAtMs - b.report.createdAtMs ||
-      (a.report.id < b.report.id ? -1 : 1),
-  );
-  const byPublisher = new Map<string, SavedReport[]>();
-  for (const { report } of sorted) {
-    const list = byPublisher.get(report.entityId) ?? [];
-    list.push(report);
-    byPublisher.set(report.entityId, list);
-  }
-  const order: SavedReport[] = [];
-  const lists = [...byPublisher.values()];
-  for (let round = 0; order.length < sorted.length; round++) {
-    for (const list of lists) if (round < list.length) order.push(list[round]!);
-  }
-  return order;
 }

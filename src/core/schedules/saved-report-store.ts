@@ -38,6 +38,19 @@ export const SAVED_REPORTS_MAX_BYTES = 440_000;
  */
 export const STATUS_MAX_BYTES = 2_000;
 
+/**
+ * Where a run reads saved reports and keeps their statuses: the document's properties
+ * (SavedReportStore), the user's registry (a run that opened the spreadsheet by ID, which cannot read
+ * the document's properties), or both in step (registry.ts, MirroredReports).
+ */
+export interface SavedReportSource {
+  /** Every readable saved report, in the order they were created. */
+  list(): SavedReport[];
+  findOrThrow(id: unknown): SavedReport;
+  status(id: string): RefreshStatus;
+  setStatus(id: string, status: RefreshStatus): void;
+}
+
 export interface SavedReportStoreDeps {
   /** The document's properties. */
   store: ListableStore;
@@ -47,7 +60,21 @@ export interface SavedReportStoreDeps {
   random?: RandomSource;
 }
 
-export class SavedReportStore {
+/** A status as stored, within `maxBytes`: only an error message can make it long, so that is shortened rather than the status lost. */
+export function statusText(status: RefreshStatus, maxBytes: number): string {
+  let text = JSON.stringify(status);
+  const message = status.lastError?.message ?? '';
+  for (
+    let room = utf8Length(message) - (utf8Length(text) - maxBytes) - 3;
+    utf8Length(text) > maxBytes && status.lastError && room > 0;
+    room -= utf8Length(text) - maxBytes
+  ) {
+    text = JSON.stringify({ ...status, lastError: { ...status.lastError, message: `${splitByBytes(message, room)[0] ?? ''}...` } });
+  }
+  return text;
+}
+
+export class SavedReportStore implements SavedReportSource {
   constructor(private readonly deps: SavedReportStoreDeps) {}
 
   ids(): string[] {
@@ -162,17 +189,7 @@ export class SavedReportStore {
   }
 
   setStatus(id: string, status: RefreshStatus): void {
-    let text = JSON.stringify(status);
-    const message = status.lastError?.message ?? '';
-    // Only an error message can make a status long: shorten it rather than lose the status.
-    for (
-      let room = utf8Length(message) - (utf8Length(text) - STATUS_MAX_BYTES) - 3;
-      utf8Length(text) > STATUS_MAX_BYTES && status.lastError && room > 0;
-      room -= utf8Length(text) - STATUS_MAX_BYTES
-    ) {
-      text = JSON.stringify({ ...status, lastError: { ...status.lastError, message: `${splitByBytes(message, room)[0] ?? ''}...` } });
-    }
-    this.deps.store.set(STATUS_PREFIX + id, text);
+    this.deps.store.set(STATUS_PREFIX + id, statusText(status, STATUS_MAX_BYTES));
   }
 
   private definitionText(report: SavedReport): string {

@@ -139,6 +139,16 @@ export interface RefreshStatus {
   fetchedThrough?: string;
   /** A run refreshing it now holds it until then, so a concurrent run does not refresh it too. */
   runningUntilMs?: number;
+  /**
+   * When this status was written: the document's copy and the user's registry copy (registry.ts) are
+   * kept in step by it, the newer winning. Statuses from before it count from their last attempt.
+   */
+  savedAtMs?: number;
+}
+
+/** When a status was written, for "the newer wins" between its two copies. */
+export function statusStamp(status: RefreshStatus): number {
+  return status.savedAtMs ?? status.lastAttemptAtMs ?? 0;
 }
 
 /** The report arguments of a saved report at `nowMs`, for buildReportQuery. */

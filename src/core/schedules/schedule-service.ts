@@ -3,25 +3,37 @@
  * edit, run now, pause and delete saved reports, and the scheduled run itself. Definitions are shared
  * with every editor of the document; each belongs to the user who saved it, whose sign-in and trigger
  * refresh it, so only that user may change, run or delete it (another editor's token must never run
- * someone else's schedule). Every change reconciles the user's one hourly trigger: installed while the
+ * someone else's schedule). Every change reconciles the user's hourly trigger: installed while the
  * user has an active schedule, removed with the last. A change that needs the trigger installs it
  * first, so a full trigger quota refuses the change before anything is saved.
  *
+ * The user's own saved reports are mirrored in their registry (user properties, registry.ts), kept in
+ * step whenever the document is at hand, so that a run without the document can refresh them: with
+ * spreadsheetAccess "all" one trigger per user serves every spreadsheet of theirs, opening each by ID
+ * (scheduled-run.ts); with "current" each spreadsheet keeps its own trigger and a run without its
+ * document says so in the reports' statuses. The Schedules tab of any of the user's spreadsheets shows
+ * the spreadsheets a run could not reach, and lets the user remove their schedules.
+ *
  * Scheduled runs spend the user's daily trigger runtime (90 minutes, 6 hours on Workspace), counted
  * in the user's properties: a run takes its share of what is left when it starts (so overlapping
- * runs of one user in several documents share it), and what it cannot reach waits, first in line,
- * for the next run or for the window to reopen.
+ * runs of one user share it), and what it cannot reach waits, first in line, for the next run or for
+ * the window to reopen.
  */
-import { quotaView, type DailyQuota, type QuotaView } from '../api/daily-quota';
+import { quotaView, type DailyQuota } from '../api/daily-quota';
+import type { SpreadsheetAccess } from '../api/deployment';
 import type { ReportInput, ReportQuery } from '../api/report-request';
 import { ValidationError } from '../errors';
-import type { Clock, KeyValueStore, RandomSource, ReportSheet, TriggerPort } from '../ports';
+import type { Clock, KeyValueStore, RandomSource, ScheduledSpreadsheet, SpreadsheetOpener, TriggerPort } from '../ports';
 import { RUN_FETCH_BUDGET_MS, RUN_WRAP_UP_MS } from '../budgets';
 import { buildComparison } from '../api/compare-periods';
+import { MirroredReports, mirrorDocument, type MirrorOutcome } from './mirrored-reports';
 import { RefreshRunner, type ReportSource, type RefreshSummary } from './refresh-runner';
-import { checkSavedReport, reportInputOf, type RefreshStatus, type SavedReport, type SavedReportInput } from './saved-reports';
-import { describeSchedule, nextRunAfter } from './schedule';
+import type { ScheduleRegistry } from './registry';
+import { checkSavedReport, reportInputOf, type SavedReport, type SavedReportInput } from './saved-reports';
+import { nextRunAfter } from './schedule';
 import type { SavedReportStore } from './saved-report-store';
+import { runScheduled, type ScheduledRunSummary } from './scheduled-run';
+import { scheduleView, unreachableViews, type ScheduleList } from './schedule-view';
 import type { ReportKind } from '../spec';
 
 /** Where a user's random owner id lives (user properties): not an email, so no extra scope is needed. */
@@ -43,49 +55,28 @@ export interface ScheduleAccount {
 
 export interface ScheduleServiceDeps {
   account: ScheduleAccount;
-  reports: SavedReportStore;
+  /** The document this execution runs in, with its saved reports; left out in a trigger's run without one. */
+  document?: { reports: SavedReportStore; spreadsheet: ScheduledSpreadsheet };
+  /** The user's schedule registry (user properties). */
+  registry: ScheduleRegistry;
   /** The user's own properties (the owner id). */
   userStore: KeyValueStore;
-  sheet: ReportSheet;
   trigger: TriggerPort;
+  /** Which spreadsheets this installation may open (engage.deploy.json): "all" runs reach them by ID. */
+  access: SpreadsheetAccess;
+  /** Opens the user's spreadsheets by ID (spreadsheetAccess "all"). */
+  opener?: SpreadsheetOpener;
   clock: Clock;
-  timeZone: string;
   random?: RandomSource;
 }
 
-/** A saved report as the sidebar shows it: plain data, times as ISO strings and as sheet-local text. */
-export interface ScheduleView {
-  id: string;
-  name: string;
-  /** The definition, for the edit form. */
-  definition: SavedReportInput;
-  scheduleText: string;
-  target: string;
-  paused: boolean;
-  /** Saved by the current user (who alone may change, run or delete it). */
-  mine: boolean;
-  status: {
-    lastSuccess?: string;
-    lastAttempt?: string;
-    nextRun?: string;
-    rows?: number;
-    durationMs?: number;
-    lastError?: { message: string; traceId?: string; at: string };
-    failures: number;
-    /** Its owner must sign in again before it can run. */
-    needsSignIn: boolean;
-    running: boolean;
-  };
+/** What the trigger's event says of its run. */
+export interface TriggerEvent {
+  /** The trigger's unique ID: which spreadsheet a run without its document belongs to (spreadsheetAccess "current"). */
+  triggerUid?: string;
 }
 
-export interface ScheduleList {
-  reports: ScheduleView[];
-  /** The current user's hourly trigger exists. */
-  triggerInstalled: boolean;
-  timeZone: string;
-  /** The current user's trigger runtime (ms) in the current 24-hour window, against the daily quota. */
-  triggerRuntime: QuotaView;
-}
+export type { ScheduleList, ScheduleView } from './schedule-view';
 
 export class ScheduleService {
   constructor(private readonly deps: ScheduleServiceDeps) {}
@@ -101,33 +92,204 @@ export class ScheduleService {
     return id;
   }
 
+  /**
+   * The saved reports of this spreadsheet and the user's spreadsheets a run could not reach. The
+   * registry catches up with the document first (statuses a run by ID wrote come back here), and with
+   * spreadsheetAccess "all" a missing trigger is installed again here (its spreadsheet may be gone).
+   */
   list(): ScheduleList {
+    const { reports, spreadsheet } = this.document();
     const me = this.deps.userStore.get(OWNER_ID_KEY);
+    const listed = reports.list();
+    const mirrored = this.mirror(listed, me);
+    if (this.deps.access === 'all' && me !== null) this.reinstallTrigger();
     const signedIn = this.deps.account.isSignedIn();
+    const { timeZone } = spreadsheet.ref;
+    const context = { me, signedIn, timeZone, nowMs: this.deps.clock.now() };
     return {
-      reports: this.deps.reports.list().map((r) => this.view(r, me, signedIn)),
+      reports: listed.map((r) => scheduleView(r, mirrored.statuses.get(r.id) ?? reports.status(r.id), context)),
       triggerInstalled: this.deps.trigger.isInstalled(),
-      timeZone: this.deps.timeZone,
+      timeZone,
       triggerRuntime: quotaView(this.deps.account.triggerRuntime().usage()),
+      spreadsheetAccess: this.deps.access,
+      unreachable: unreachableViews(this.deps.registry.spreadsheets(), spreadsheet.ref.id),
+      ...(mirrored.notRegistered > 0
+        ? {
+            registryWarning:
+              `${mirrored.notRegistered} of your saved reports here could not be registered for runs without this spreadsheet open: ` +
+              'your user properties are full; delete saved reports you no longer need, here or in another spreadsheet.',
+          }
+        : {}),
     };
   }
 
-  /** Validates (nothing is sent), installs the trigger if needed, then saves. */
+  /** Validates (nothing is sent), checks the room in the user's registry, installs the trigger if needed, then saves. */
   save(input: unknown): ScheduleList {
     const report = this.validate(input);
+    const { reports, spreadsheet } = this.document();
+    const now = this.deps.clock.now();
+    // Before anything is written: the ids are not known yet, so ones of the same length stand in for the room they take.
+    this.deps.registry.checkRoom(spreadsheet.ref.id, {
+      ...report,
+      id: `${now.toString(36)}0000`,
+      ownerId: this.deps.userStore.get(OWNER_ID_KEY) ?? 'u'.padEnd(17, '0'),
+      createdAtMs: now,
+      updatedAtMs: now,
+    });
     const owner = this.ownerId();
-    this.withTrigger(report.paused !== true, () => this.deps.reports.create(report, owner));
+    this.withTrigger(report.paused !== true, () => reports.create(report, owner));
     return this.list();
   }
 
   update(id: unknown, input: unknown): ScheduleList {
     const before = this.requireMine(id);
     const definition = this.validate(input);
+    this.change(before, definition);
+    return this.list();
+  }
+
+  pause(id: unknown, paused: unknown): ScheduleList {
+    const report = this.requireMine(id);
+    if (typeof paused !== 'boolean') throw ValidationError.single('paused', 'must be true or false');
+    const { id: _id, ownerId: _owner, createdAtMs: _c, updatedAtMs: _u, ...input } = report;
+    this.change(report, { ...input, paused });
+    return this.list();
+  }
+
+  remove(id: unknown): ScheduleList {
+    const report = this.requireMine(id);
+    const { reports, spreadsheet } = this.document();
+    reports.remove(report.id);
+    this.deps.registry.removeReport(spreadsheet.ref.id, report.id);
+    this.syncTrigger();
+    return this.list();
+  }
+
+  /** Refreshes one saved report now, due or not; its status records the outcome (in both copies). */
+  runNow(id: unknown): { summary: RefreshSummary; list: ScheduleList } {
+    const report = this.requireMine(id);
+    const { reports, spreadsheet } = this.document();
+    const { account, registry, clock } = this.deps;
+    this.mirror(reports.list(), this.ownerId());
+    const store = new MirroredReports(reports, registry, spreadsheet.ref.id, clock);
+    const runner = new RefreshRunner({
+      store,
+      source: account.reportSource(),
+      sheet: spreadsheet.sheet,
+      clock,
+      timeZone: spreadsheet.ref.timeZone,
+      ownerId: this.ownerId(),
+    });
+    const summary = runner.run({ only: [report.id] });
+    if (summary.refreshed.length > 0) spreadsheet.refreshFormulas(true);
+    return { summary, list: this.list() };
+  }
+
+  /**
+   * Removes the schedules of one of the user's other spreadsheets from their registry: one they can
+   * no longer open (deleted, unshared) stops being tried. The document's own saved reports there, if
+   * it still exists, are untouched, and register again when its sidebar next opens.
+   */
+  forgetSpreadsheet(spreadsheetId: unknown): ScheduleList {
+    const { spreadsheet } = this.document();
+    const entry = typeof spreadsheetId === 'string' ? this.deps.registry.entry(spreadsheetId) : undefined;
+    if (!entry)
+      throw ValidationError.single('spreadsheetId', 'must name one of your spreadsheets with schedules (it may have been removed already)');
+    if (entry.id === spreadsheet.ref.id) {
+      throw ValidationError.single('spreadsheetId', "names this spreadsheet: delete or pause its saved reports in this tab's list instead");
+    }
+    this.deps.registry.removeSpreadsheet(entry.id);
+    this.syncTrigger();
+    return this.list();
+  }
+
+  /**
+   * The trigger's run: what is due for the current user, within the trigger runtime left in the
+   * user's 24-hour window, then the run's time counted and the trigger reconciled. The run first takes
+   * its share of what is left (a whole run's 6 minutes at most) under the user lock, so that another
+   * run of the same user starting meanwhile plans with the rest: together they stay within the day's
+   * runtime. No request starts later than the wrap-up time before the share runs out; the real time
+   * replaces the share when the run ends. The run's document, if it has one, comes first; the user's
+   * other spreadsheets follow by ID (scheduled-run.ts).
+   */
+  runDue(startedAtMs: number, event: TriggerEvent = {}): ScheduledRunSummary {
+    const { account, registry, clock, access, opener } = this.deps;
+    const runtime = account.triggerRuntime();
+    const share = runtime.reserve(RUN_FETCH_BUDGET_MS + RUN_WRAP_UP_MS, startedAtMs);
+    const fetchBudgetMs = Math.max(0, Math.min(RUN_FETCH_BUDGET_MS, share.amount - RUN_WRAP_UP_MS));
+    const ownerId = this.ownerId();
+    let summary: ScheduledRunSummary;
+    try {
+      const document = this.deps.document;
+      // Reached now: whatever kept a run from this spreadsheet before is over.
+      if (document) this.mirror(document.reports.list(), ownerId, () => false);
+      const current = document
+        ? {
+            spreadsheet: document.spreadsheet,
+            reports: new MirroredReports(document.reports, registry, document.spreadsheet.ref.id, clock),
+          }
+        : null;
+      summary = runScheduled(
+        {
+          registry,
+          source: account.reportSource(),
+          clock,
+          ownerId,
+          access,
+          current,
+          ...(opener ? { opener } : {}),
+          ...(event.triggerUid ? { triggerUid: event.triggerUid } : {}),
+        },
+        { startedAtMs, fetchBudgetMs },
+      );
+    } finally {
+      runtime.settle(share, Math.max(0, clock.now() - startedAtMs), startedAtMs);
+    }
+    if (fetchBudgetMs < RUN_FETCH_BUDGET_MS && summary.deferred.length > 0) summary.stoppedBecause ??= 'trigger-runtime';
+    // A run without its document cannot tell this spreadsheet's trigger from another ("current").
+    if (this.deps.document || access === 'all') this.syncTrigger();
+    return summary;
+  }
+
+  /**
+   * Installed while the user has an active (not paused) saved report: with spreadsheetAccess "all" in
+   * any of their spreadsheets a run can reach (one trigger serves them all), with "current" in this
+   * one. Removed with the last.
+   */
+  syncTrigger(): void {
+    if (this.isActive()) this.deps.trigger.ensure();
+    else this.deps.trigger.remove();
+  }
+
+  private isActive(): boolean {
+    const me = this.deps.userStore.get(OWNER_ID_KEY);
+    if (me === null) return false;
+    const document = this.deps.document;
+    if (document?.reports.list().some((r) => r.ownerId === me && !r.paused)) return true;
+    if (this.deps.access !== 'all') return false;
+    const here = document?.spreadsheet.ref.id;
+    return this.deps.registry
+      .spreadsheets()
+      .some((e) => e.id !== here && e.active > 0 && e.problem?.reason !== 'deleted' && e.problem?.reason !== 'no-access');
+  }
+
+  /** With "all": the user's one trigger, installed again from here when it is gone (the spreadsheet it lived in may be). */
+  private reinstallTrigger(): void {
+    try {
+      if (!this.deps.trigger.isInstalled() && this.isActive()) this.deps.trigger.ensure();
+    } catch {
+      // Listing never fails for it: the next change of a schedule installs it, or says why not.
+    }
+  }
+
+  /** Applies a changed definition: room in the registry first, then the trigger, then the document; a new schedule reschedules. */
+  private change(before: SavedReport, definition: SavedReportInput): void {
+    const { reports, spreadsheet } = this.document();
+    this.deps.registry.checkRoom(spreadsheet.ref.id, { ...before, ...definition, updatedAtMs: this.deps.clock.now() });
     this.withTrigger(definition.paused !== true, () => {
-      const report = this.deps.reports.update(before.id, definition);
+      const report = reports.update(before.id, definition);
       if (JSON.stringify(report.schedule) !== JSON.stringify(before.schedule)) this.reschedule(report);
     });
-    return this.list();
   }
 
   /**
@@ -136,56 +298,13 @@ export class ScheduleService {
    * when it comes sooner, so an edit does not postpone it.
    */
   private reschedule(report: SavedReport): void {
-    const status = this.deps.reports.status(report.id);
+    const { reports, spreadsheet } = this.document();
+    const store = new MirroredReports(reports, this.deps.registry, spreadsheet.ref.id, this.deps.clock);
+    const status = store.status(report.id);
     if (status.nextRunAtMs === undefined || status.lastAttemptAtMs === undefined) return;
-    const next = nextRunAfter(report.schedule, status.lastAttemptAtMs, this.deps.timeZone);
+    const next = nextRunAfter(report.schedule, status.lastAttemptAtMs, spreadsheet.ref.timeZone);
     const retryPending = (status.failures ?? 0) > 0 && status.nextRunAtMs < next;
-    if (!retryPending) this.deps.reports.setStatus(report.id, { ...status, nextRunAtMs: next });
-  }
-
-  pause(id: unknown, paused: unknown): ScheduleList {
-    const report = this.requireMine(id);
-    if (typeof paused !== 'boolean') throw ValidationError.single('paused', 'must be true or false');
-    const { id: _id, ownerId: _owner, createdAtMs: _c, updatedAtMs: _u, ...input } = report;
-    this.withTrigger(!paused, () => this.deps.reports.update(report.id, { ...input, paused }));
-    return this.list();
-  }
-
-  remove(id: unknown): ScheduleList {
-    const report = this.requireMine(id);
-    this.deps.reports.remove(report.id);
-    this.syncTrigger();
-    return this.list();
-  }
-
-  /** Refreshes one saved report now, due or not; its status records the outcome. */
-  runNow(id: unknown): { summary: RefreshSummary; list: ScheduleList } {
-    const report = this.requireMine(id);
-    const summary = this.runner().run({ only: [report.id] });
-    return { summary, list: this.list() };
-  }
-
-  /**
-   * The trigger's run: what is due for the current user, within the trigger runtime left in the
-   * user's 24-hour window, then the run's time counted and the trigger reconciled. The run first takes
-   * its share of what is left (a whole run's 6 minutes at most) under the user lock, so that a run of
-   * the same user in another document starting meanwhile plans with the rest: together they stay
-   * within the day's runtime. No request starts later than the wrap-up time before the share runs
-   * out; the real time replaces the share when the run ends.
-   */
-  runDue(startedAtMs: number): RefreshSummary {
-    const runtime = this.deps.account.triggerRuntime();
-    const share = runtime.reserve(RUN_FETCH_BUDGET_MS + RUN_WRAP_UP_MS, startedAtMs);
-    const fetchBudgetMs = Math.max(0, Math.min(RUN_FETCH_BUDGET_MS, share.amount - RUN_WRAP_UP_MS));
-    let summary: RefreshSummary;
-    try {
-      summary = this.runner().run({ startedAtMs, fetchBudgetMs });
-    } finally {
-      runtime.settle(share, Math.max(0, this.deps.clock.now() - startedAtMs), startedAtMs);
-    }
-    if (fetchBudgetMs < RUN_FETCH_BUDGET_MS && summary.deferred.length > 0) summary.stoppedBecause ??= 'trigger-runtime';
-    this.syncTrigger();
-    return summary;
+    if (!retryPending) store.setStatus(report.id, { ...status, nextRunAtMs: next });
   }
 
   /**
@@ -204,17 +323,30 @@ export class ScheduleService {
     this.syncTrigger();
   }
 
-  /** Installed while the user has an active (not paused) saved report; removed with the last. */
-  syncTrigger(): void {
-    const me = this.deps.userStore.get(OWNER_ID_KEY);
-    const active = me !== null && this.deps.reports.list().some((r) => r.ownerId === me && !r.paused);
-    if (active) this.deps.trigger.ensure();
-    else this.deps.trigger.remove();
+  /** The registry brought up to date with the document (mirrored-reports.ts). */
+  private mirror(
+    reports: SavedReport[],
+    me: string | null,
+    keepProblem = (p: { reason: string }) => p.reason === 'no-document',
+  ): MirrorOutcome {
+    const document = this.document();
+    const uid = this.deps.access === 'current' ? this.deps.trigger.uniqueId() : undefined;
+    return mirrorDocument({
+      document: document.reports,
+      reports,
+      registry: this.deps.registry,
+      ref: document.spreadsheet.ref,
+      sheet: document.spreadsheet.sheet,
+      ownerId: me,
+      ...(uid ? { triggerUid: uid } : {}),
+      keepProblem,
+    });
   }
 
-  private runner(): RefreshRunner {
-    const { account, reports, sheet, clock, timeZone } = this.deps;
-    return new RefreshRunner({ store: reports, source: account.reportSource(), sheet, clock, timeZone, ownerId: this.ownerId() });
+  private document(): NonNullable<ScheduleServiceDeps['document']> {
+    const document = this.deps.document;
+    if (!document) throw new Error('Engage schedules: this needs the spreadsheet open (no document in this run)');
+    return document;
   }
 
   private validate(input: unknown): SavedReportInput {
@@ -227,7 +359,7 @@ export class ScheduleService {
   }
 
   private requireMine(id: unknown): SavedReport {
-    const report = this.deps.reports.findOrThrow(id);
+    const report = this.document().reports.findOrThrow(id);
     if (report.ownerId !== this.deps.userStore.get(OWNER_ID_KEY)) {
       throw ValidationError.single(
         'id',
@@ -235,42 +367,5 @@ export class ScheduleService {
       );
     }
     return report;
-  }
-
-  private view(report: SavedReport, me: string | null, signedIn: boolean): ScheduleView {
-    const status: RefreshStatus = this.deps.reports.status(report.id);
-    const { timeZone, clock } = this.deps;
-    const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
-    const mine = report.ownerId === me;
-    // For the current user the live sign-in state decides; an old flag is stale once they signed in again.
-    const needsSignIn = mine ? !signedIn : status.needsSignIn === true;
-    const { id: _id, ownerId: _owner, createdAtMs: _c, updatedAtMs: _u, ...definition } = report;
-    const view: ScheduleView = {
-      id: report.id,
-      name: report.name,
-      definition,
-      scheduleText: `${describeSchedule(report.schedule)} (${timeZone})`,
-      target: `${report.target.sheetName}!${report.target.cell.toUpperCase()}`,
-      paused: report.paused === true,
-      mine,
-      status: { failures: status.failures ?? 0, needsSignIn, running: (status.runningUntilMs ?? 0) > clock.now() },
-    };
-    const s = view.status;
-    const lastSuccess = iso(status.lastSuccessAtMs);
-    if (lastSuccess) s.lastSuccess = lastSuccess;
-    const lastAttempt = iso(status.lastAttemptAtMs);
-    if (lastAttempt) s.lastAttempt = lastAttempt;
-    const nextRun = iso(status.nextRunAtMs ?? report.createdAtMs);
-    if (nextRun && !view.paused) s.nextRun = nextRun;
-    if (status.rows !== undefined) s.rows = status.rows;
-    if (status.durationMs !== undefined) s.durationMs = status.durationMs;
-    if (status.lastError) {
-      s.lastError = {
-        message: status.lastError.message,
-        at: new Date(status.lastError.atMs).toISOString(),
-        ...(status.lastError.traceId ? { traceId: status.lastError.traceId } : {}),
-      };
-    }
-    return view;
   }
 }

@@ -1,9 +1,12 @@
 /**
- * The hourly trigger's install when Apps Script itself refuses it. HourlyTrigger.ensure counts the
- * user's triggers first (ScriptApp.getProjectTriggers: this add-on's, in every document), but a count
- * can be short of what Apps Script holds: two documents installing at once both see 19. Apps Script
- * then throws its own refusal, which must give the same one sentence as the count. ScriptApp here is
- * a stand-in that counts 19 and throws the local host's words for a 21st trigger.
+ * The hourly trigger's install. With spreadsheetAccess "current" (one per spreadsheet) and Apps
+ * Script itself refusing it: HourlyTrigger.ensure counts the user's triggers first
+ * (ScriptApp.getProjectTriggers: this add-on's, in every document), but a count can be short of what
+ * Apps Script holds: two documents installing at once both see 19. Apps Script then throws its own
+ * refusal, which must give the same one sentence as the count. With "all" (one per user), a trigger in
+ * any spreadsheet is the user's one: none is installed beside it, extra ones go, and a run without a
+ * document installs none. ScriptApp here is a stand-in that counts the triggers elsewhere and throws
+ * the local host's words for a 21st trigger.
  */
 import { GasException } from '../../../dev/gas-host/protocol';
 import { TOO_MANY_TRIGGERS_MESSAGE } from '../../../dev/gas-host/state/triggers';
@@ -17,12 +20,15 @@ const ONE_SENTENCE =
 const scope = globalThis as unknown as { ScriptApp?: unknown };
 let created: string[];
 
+let deleted: string[];
+
 /** ScriptApp with `elsewhere` triggers of the user in other documents, whose create() throws `refusal` (or installs). */
 function fakeScriptApp(elsewhere: number, refusal?: Error) {
-  const trigger = (handler: string) => ({ getHandlerFunction: () => handler });
+  const trigger = (handler: string, id = `new-${created.length}`) => ({ getHandlerFunction: () => handler, getUniqueId: () => id });
+  const others = Array.from({ length: elsewhere }, (_, i) => trigger('onScheduledRefresh', `elsewhere-${i}`));
   return {
     getUserTriggers: () => [],
-    getProjectTriggers: () => Array.from({ length: elsewhere }, () => trigger('onScheduledRefresh')),
+    getProjectTriggers: () => others.filter((t) => !deleted.includes(t.getUniqueId())),
     newTrigger: (handler: string) => ({
       timeBased: () => ({
         everyHours: (hours: number) => ({
@@ -34,7 +40,7 @@ function fakeScriptApp(elsewhere: number, refusal?: Error) {
         }),
       }),
     }),
-    deleteTrigger: () => undefined,
+    deleteTrigger: (t: { getUniqueId(): string }) => void deleted.push(t.getUniqueId()),
   };
 }
 
@@ -42,17 +48,18 @@ const spreadsheet = {} as GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 beforeEach(() => {
   created = [];
+  deleted = [];
 });
 afterEach(() => {
   delete scope.ScriptApp;
 });
 
-describe('HourlyTrigger.ensure', () => {
+describe('HourlyTrigger.ensure with spreadsheetAccess "current": one per spreadsheet', () => {
   it("turns Apps Script's own 'too many triggers' refusal into the one sentence, though the count said 19", () => {
     scope.ScriptApp = fakeScriptApp(19, new GasException(TOO_MANY_TRIGGERS_MESSAGE));
     let thrown: unknown;
     try {
-      new HourlyTrigger(spreadsheet).ensure();
+      new HourlyTrigger(spreadsheet, 'current').ensure();
     } catch (e) {
       thrown = e;
     }
@@ -63,15 +70,41 @@ describe('HourlyTrigger.ensure', () => {
 
   it('refuses from the count alone at 20, without asking Apps Script', () => {
     scope.ScriptApp = fakeScriptApp(20);
-    expect(() => new HourlyTrigger(spreadsheet).ensure()).toThrow(TriggerQuotaError);
+    expect(() => new HourlyTrigger(spreadsheet, 'current').ensure()).toThrow(TriggerQuotaError);
     expect(created).toEqual([]);
   });
 
   it('installs the hourly trigger at 19, and passes any other failure on as it is', () => {
     scope.ScriptApp = fakeScriptApp(19);
-    expect(new HourlyTrigger(spreadsheet).ensure()).toBe(true);
+    expect(new HourlyTrigger(spreadsheet, 'current').ensure()).toBe(true);
     expect(created).toEqual(['onScheduledRefresh every 1 h']);
     scope.ScriptApp = fakeScriptApp(3, new GasException('Service unavailable: Triggers'));
-    expect(() => new HourlyTrigger(spreadsheet).ensure()).toThrow('Service unavailable: Triggers');
+    expect(() => new HourlyTrigger(spreadsheet, 'current').ensure()).toThrow('Service unavailable: Triggers');
+  });
+});
+
+describe('HourlyTrigger with spreadsheetAccess "all": one per user', () => {
+  it("takes a trigger in any spreadsheet as the user's one, installs none beside it, and removes extra ones", () => {
+    scope.ScriptApp = fakeScriptApp(3);
+    const trigger = new HourlyTrigger(spreadsheet, 'all');
+    expect(trigger.isInstalled()).toBe(true);
+    expect(trigger.ensure()).toBe(false);
+    expect(created).toEqual([]);
+    expect(deleted).toEqual(['elsewhere-1', 'elsewhere-2']);
+    expect(trigger.uniqueId()).toBe('elsewhere-0');
+  });
+
+  it('installs it when the user has none, and never from a run without a document', () => {
+    scope.ScriptApp = fakeScriptApp(0);
+    expect(new HourlyTrigger(null, 'all').ensure()).toBe(false);
+    expect(created).toEqual([]);
+    expect(new HourlyTrigger(spreadsheet, 'all').ensure()).toBe(true);
+    expect(created).toEqual(['onScheduledRefresh every 1 h']);
+  });
+
+  it("removes every one of the user's, wherever it lives", () => {
+    scope.ScriptApp = fakeScriptApp(2);
+    expect(new HourlyTrigger(null, 'all').remove()).toBe(true);
+    expect(deleted).toEqual(['elsewhere-0', 'elsewhere-1']);
   });
 });

@@ -1,0 +1,162 @@
+/**
+ * One scheduled run over the user's spreadsheets. The spreadsheet the run has as its document (if
+ * Apps Script gave it one) comes first, from the document's copy of its saved reports kept in step
+ * with the registry. Then, with spreadsheetAccess "all", every other spreadsheet in the user's
+ * registry with reports due, opened by ID and refreshed from the registry's copy, longest overdue
+ * first, so one trigger per user serves them all and a spreadsheet left for lack of time goes first
+ * next hour. With "current" and no document, the run cannot refresh anything: it finds its
+ * spreadsheet by the trigger's ID in the registry and says why there.
+ *
+ * All spreadsheets share the run's deadline and its report source (one rate budget, one sign-in
+ * check). A spreadsheet the run cannot reach (deleted, unshared, no document) is not touched: each
+ * of its due reports gets the reason and what to do as its last error, and its registry entry the
+ * problem and since when, which the Schedules tab of any of the user's spreadsheets shows.
+ */
+import type { SpreadsheetAccess } from '../api/deployment';
+import { SpreadsheetUnreachableError } from '../errors';
+import type { Clock, ScheduledSpreadsheet, SpreadsheetOpener } from '../ports';
+import { RegistryReports } from './mirrored-reports';
+import { dueReports } from './due-order';
+import { RefreshRunner, type RefreshSummary, type ReportSource } from './refresh-runner';
+import type { RegistryEntry, ScheduleRegistry } from './registry';
+import type { SavedReportSource } from './saved-report-store';
+import type { SavedReport } from './saved-reports';
+
+/** A spreadsheet a run could not reach, for the run's log line. */
+export interface UnreachableSpreadsheet {
+  spreadsheetId: string;
+  name: string;
+  reason: SpreadsheetUnreachableError['reason'];
+}
+
+export interface ScheduledRunSummary extends RefreshSummary {
+  /** Spreadsheets refreshed by ID (not the run's own document). */
+  openedById: number;
+  unreachable: UnreachableSpreadsheet[];
+}
+
+export interface ScheduledRunDeps {
+  registry: ScheduleRegistry;
+  source: ReportSource;
+  clock: Clock;
+  ownerId: string;
+  access: SpreadsheetAccess;
+  /** The run's document, with its saved reports (the document's copy, mirrored); null without one. */
+  current: { spreadsheet: ScheduledSpreadsheet; reports: SavedReportSource } | null;
+  /** Opens the user's other spreadsheets by ID (spreadsheetAccess "all"). */
+  opener?: SpreadsheetOpener;
+  /** The trigger event's triggerUid: which spreadsheet a run without its document belongs to ("current"). */
+  triggerUid?: string;
+}
+
+export function emptySummary(): ScheduledRunSummary {
+  return { refreshed: [], failed: [], deferred: [], needsSignIn: false, requests: 0, openedById: 0, unreachable: [] };
+}
+
+export function runScheduled(deps: ScheduledRunDeps, options: { startedAtMs: number; fetchBudgetMs: number }): ScheduledRunSummary {
+  const { registry, clock, ownerId, current } = deps;
+  const summary = emptySummary();
+  const deadlineAtMs = options.startedAtMs + options.fetchBudgetMs;
+  if (current) refresh(deps, current.spreadsheet, current.reports, options, summary);
+  if (deps.access === 'all' && deps.opener) {
+    const others = registry
+      .spreadsheets()
+      .filter((entry) => entry.id !== current?.spreadsheet.ref.id)
+      .map((entry) => ({ entry, due: dueReports(new RegistryReports(registry, entry.id, clock), ownerId, clock.now()) }))
+      .filter(({ due }) => due.length > 0)
+      .sort((a, b) => overdueSince(a.due, registry, a.entry) - overdueSince(b.due, registry, b.entry));
+    for (const { entry, due } of others) {
+      if (summary.stoppedBecause === 'fetch-quota' || clock.now() >= deadlineAtMs) {
+        // Nothing sent: they keep their place, the longest overdue first in the next run.
+        summary.deferred.push(...due.map((r) => r.id));
+        continue;
+      }
+      let opened: ScheduledSpreadsheet;
+      try {
+        opened = deps.opener.open(entry.id);
+      } catch (error) {
+        const why = error instanceof SpreadsheetUnreachableError ? error : new SpreadsheetUnreachableError('not-opened', messageOf(error));
+        unreachable(deps, entry, due, why, summary);
+        continue;
+      }
+      const { problem: _solved, ...reached } = entry;
+      registry.putEntry({ ...reached, ...opened.ref });
+      summary.openedById++;
+      refresh(deps, opened, new RegistryReports(registry, entry.id, clock), options, summary);
+    }
+  } else if (!current) {
+    // "current" without a document: the trigger's own spreadsheet, known by the trigger's ID.
+    const entries = registry.spreadsheets();
+    const own = entries.filter((e) => e.triggerUid !== undefined && e.triggerUid === deps.triggerUid);
+    for (const entry of own.length > 0 ? own : entries.filter((e) => e.triggerUid === undefined)) {
+      const due = dueReports(new RegistryReports(registry, entry.id, clock), ownerId, clock.now());
+      if (due.length > 0) unreachable(deps, entry, due, new SpreadsheetUnreachableError('no-document'), summary);
+    }
+  }
+  return summary;
+}
+
+/**
+ * Refreshes what is due in one spreadsheet within the run's deadline, then its formulas: when anything
+ * was written, or when the day has changed since they last fetched (relative days move with it).
+ */
+function refresh(
+  deps: ScheduledRunDeps,
+  spreadsheet: ScheduledSpreadsheet,
+  store: SavedReportSource,
+  options: { startedAtMs: number; fetchBudgetMs: number },
+  summary: ScheduledRunSummary,
+): void {
+  const { source, clock, ownerId } = deps;
+  const runner = new RefreshRunner({ store, source, sheet: spreadsheet.sheet, clock, timeZone: spreadsheet.ref.timeZone, ownerId });
+  const outcome = runner.run(options);
+  summary.refreshed.push(...outcome.refreshed);
+  summary.failed.push(...outcome.failed);
+  summary.deferred.push(...outcome.deferred);
+  summary.requests += outcome.requests;
+  summary.needsSignIn ||= outcome.needsSignIn;
+  summary.stoppedBecause ??= outcome.stoppedBecause;
+  spreadsheet.refreshFormulas(outcome.refreshed.length > 0);
+}
+
+/**
+ * Says where people look that a spreadsheet could not be reached: each due report's status (once per
+ * problem: the same reason is not written again every hour) and the registry entry, whose problem
+ * keeps the time it began. Its reports stay due, so the next run tries again.
+ */
+function unreachable(
+  deps: ScheduledRunDeps,
+  entry: RegistryEntry,
+  due: SavedReport[],
+  error: SpreadsheetUnreachableError,
+  summary: ScheduledRunSummary,
+): void {
+  const { registry, clock } = deps;
+  const now = clock.now();
+  const store = new RegistryReports(registry, entry.id, clock);
+  for (const report of due) {
+    summary.failed.push(report.id);
+    const status = store.status(report.id);
+    if (status.lastError?.message === error.message) continue;
+    const { runningUntilMs: _claim, ...rest } = status;
+    store.setStatus(report.id, {
+      ...rest,
+      lastAttemptAtMs: now,
+      failures: (status.failures ?? 0) + 1,
+      lastError: { message: error.message, atMs: now },
+    });
+  }
+  const same = entry.problem?.reason === error.reason;
+  registry.putEntry({
+    ...entry,
+    problem: { reason: error.reason, why: error.why(), sinceMs: same ? entry.problem!.sinceMs : now, lastAtMs: now },
+  });
+  summary.unreachable.push({ spreadsheetId: entry.id, name: entry.name, reason: error.reason });
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** When the longest overdue of these reports fell due. */
+function overdueSince(due: SavedReport[], registry: ScheduleRegistry, entry: RegistryEntry): number {
+  return Math.min(...due.map((r) => registry.status(entry.id, r.id).nextRunAtMs ?? r.createdAtMs));
+}
