@@ -37,6 +37,7 @@ function triggersIn(id) {
   return ScriptApp.getUserTriggers(SpreadsheetApp.openById(id)).map(function (t) { return t.getUniqueId(); });
 }
 function allTriggers() { return ScriptApp.getProjectTriggers().map(function (t) { return t.getUniqueId(); }); }
+/** @customfunction */
 function READ_OTHER(id) { return SpreadsheetApp.openById(id).getName(); }
 `;
 
@@ -108,7 +109,8 @@ describe('a time-driven trigger run', () => {
       cache: 'a cache',
       lock: 'a lock',
     });
-    expect(seen(a).ui).toBe('a ui');
+    // A trigger's run has no editor UI in either reading.
+    expect(seen(a).ui).toBe('Cannot call SpreadsheetApp.getUi() from this context.');
   });
 
   it('is the only execution without a document: a sidebar call in the strict reading has its document', () => {
