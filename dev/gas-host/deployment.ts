@@ -2,7 +2,8 @@
  * A published add-on is ONE script for all its users in all their documents. A ScriptDeployment holds
  * what that script shares across documents: its clock, the script's properties, cache and lock, each
  * user's properties, cache and lock (per user per script, so the same in every document), the
- * triggers (20 per user per script), each user's daily quotas and the ids of executions, which locks are held by. Hosts built on
+ * triggers (20 per user per script), each user's daily quotas, each user's executions running at once
+ * (30 per user), and the ids of executions, which locks are held by. Hosts built on
  * one deployment (`createGasHost({ deployment, documentId })`) are documents of that one add-on, each
  * with its own spreadsheet, document properties, document cache and document lock; a host built
  * without one has a deployment of its own.
@@ -10,6 +11,7 @@
 import { createClock, withAdvanceHook, type HostClock } from './clock';
 import type { TriggerRecord } from './protocol';
 import type { CacheEntry } from './state/cache';
+import { createExecutionTally, type ExecutionTally } from './state/executions';
 import type { LockWaiter } from './state/locks';
 import type { DailyQuotaName, QuotaWindow } from './state/quotas';
 
@@ -27,6 +29,8 @@ export interface ScriptDeployment {
   readonly triggers: TriggerRecord[];
   /** Each user's daily quota windows (URL Fetch calls, trigger runtime): per user, in every document. */
   readonly dailyQuotas: Map<string, Partial<Record<DailyQuotaName, QuotaWindow>>>;
+  /** Each user's executions running at once, in every document ("Simultaneous executions per user: 30"). */
+  readonly executionsAtOnce: ExecutionTally;
   nextExecutionId(): number;
   nextTriggerId(): number;
 }
@@ -52,6 +56,7 @@ export function createDeployment(options: DeploymentOptions = {}): ScriptDeploym
     lockWaiters: new Map(),
     triggers: [],
     dailyQuotas: new Map(),
+    executionsAtOnce: createExecutionTally(),
     nextExecutionId: () => ++executions,
     nextTriggerId: () => ++triggers,
   };

@@ -13,6 +13,8 @@ import type { StrictSettings } from './strict';
 import type { SyncFetchOutcome, SyncFetchRequest } from './fetch-core';
 import { serveOp, type ExecutionInfo, type ExecutionOps, type LogLevel, type LogSource, type OpRequest, type ServedOps } from './protocol';
 import { CacheStores, type CacheEviction } from './state/cache';
+import { storeUser } from './state/document';
+import { ExecutionsAtOnce } from './state/executions';
 import { LockTable } from './state/locks';
 import { MailOutbox } from './state/mail';
 import { PropertyStores } from './state/properties';
@@ -62,7 +64,16 @@ export class HostState {
   /** One per facade method (`Range.setValues`...), plus `Properties.reads`/`writes` and `http.requests`. */
   readonly counters: Record<string, number> = {};
   readonly logs: LogEntry[] = [];
+  /** This document's executions running now (admitted, in a worker or waiting for one). */
   readonly executions = new Map<number, ExecutionInfo>();
+  /** Each user's executions at once across the deployment, refused past 30 under the strict reading. */
+  readonly executionsAtOnce: ExecutionsAtOnce;
+  /**
+   * Told when an execution flushes (SpreadsheetApp.flush) or ends, on this thread: the host starts the
+   * formulas its changes made dirty there, when it recalculates automatically.
+   */
+  onChangesApplied: ((execution: ExecutionInfo, moment: 'flush' | 'end') => void) | undefined;
+  private readonly document: { documentId: string; owner: string };
   readonly properties: PropertyStores;
   readonly caches: CacheStores;
   readonly locks: LockTable;
@@ -80,7 +91,8 @@ export class HostState {
     this.options = options;
     const { deployment } = options;
     const clock = (this.clock = deployment.clock);
-    const document = { documentId: options.documentId, owner: options.owner };
+    const document = (this.document = { documentId: options.documentId, owner: options.owner });
+    this.executionsAtOnce = new ExecutionsAtOnce(deployment.executionsAtOnce, options.strict.executionsPerUserLimit);
     const count = (name: string, by?: number) => this.count(name, by);
     this.quotas = new DailyQuotas(
       deployment.dailyQuotas,
@@ -125,12 +137,16 @@ export class HostState {
       ...this.caches.ops,
       ...this.locks.ops,
       ...this.triggers.ops,
-      ...spreadsheetOps(this.spreadsheet, {
-        documentId: options.documentId,
-        spreadsheetName: options.spreadsheetName,
-        owner: options.owner,
-        scriptTimeZone: options.scriptTimeZone,
-      }),
+      ...spreadsheetOps(
+        this.spreadsheet,
+        {
+          documentId: options.documentId,
+          spreadsheetName: options.spreadsheetName,
+          owner: options.owner,
+          scriptTimeZone: options.scriptTimeZone,
+        },
+        (execution) => this.onChangesApplied?.(execution, 'flush'),
+      ),
       ...this.urlFetch.ops,
       ...this.ui.ops,
       ...this.mail.ops,
@@ -141,14 +157,23 @@ export class HostState {
     this.counters[name] = (this.counters[name] ?? 0) + by;
   }
 
-  beginExecution(info: ExecutionInfo): void {
+  /**
+   * Starts an execution: counted against its user (a custom function's against the owner) among the
+   * executions at once; false, and nothing started, when the strict reading refuses it (30 run already).
+   */
+  beginExecution(info: ExecutionInfo): boolean {
+    if (!this.executionsAtOnce.admit(info.id, storeUser(this.document, info))) return false;
     this.executions.set(info.id, info);
+    return true;
   }
 
   /** Releases whatever the execution still holds, as Apps Script does when an execution ends. */
   endExecution(executionId: number): void {
+    const info = this.executions.get(executionId);
     this.locks.releaseAll(executionId);
     this.executions.delete(executionId);
+    this.executionsAtOnce.end(executionId);
+    if (info) this.onChangesApplied?.(info, 'end');
   }
 
   /** Serves one facade request. Returns a Promise only for a waiting operation of an execution in a worker. */

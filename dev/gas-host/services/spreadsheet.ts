@@ -9,6 +9,7 @@ import type { Facade, FacadeKit } from './kit';
 import { rangeFacades } from './range';
 import type { UserFacade } from './session';
 import { sheetFacade } from './sheet';
+import { textFinderFacade } from './text-finder';
 
 /** The document's facades, which build each other. */
 export interface DocumentFacades {
@@ -89,6 +90,11 @@ export function spreadsheetServices(
           numColumns: range.getNumColumns(),
         });
       },
+      getNamedRanges: () =>
+        ops
+          .spreadsheetNamedRanges()
+          .map(({ name, range }) => kit.api('NamedRange', { getName: () => name, getRange: () => ranges.range(range) })),
+      createTextFinder: (findText: string) => textFinderFacade(kit, document, String(findText)),
       getActiveRange: () => ranges.range(ops.spreadsheetActiveRange()),
       getActiveCell: () => cellOf(ops.spreadsheetActiveRange()),
       getCurrentCell: () => cellOf(ops.spreadsheetActiveRange()),
@@ -105,7 +111,7 @@ export function spreadsheetServices(
     getActiveSheet: () => (guard('docRead', 'SpreadsheetApp.getActiveSheet'), sheet(ops.spreadsheetActiveSheet())),
     getActiveRange: () => (guard('docRead', 'SpreadsheetApp.getActiveRange'), ranges.range(ops.spreadsheetActiveRange())),
     getUi: () => (guard('menu', 'SpreadsheetApp.getUi'), ui),
-    flush: () => undefined,
+    flush: () => ops.spreadsheetFlush(),
     openById: () => kit.deny('SpreadsheetApp.openById'),
     openByUrl: () => kit.deny('SpreadsheetApp.openByUrl'),
     create: () => kit.deny('SpreadsheetApp.create'),

@@ -4,6 +4,7 @@
  */
 import {
   type CellValue,
+  type ExecutionInfo,
   GasException,
   type RangeField,
   type RangeOps,
@@ -60,6 +61,8 @@ const attributeWriters: Record<Exclude<WritableRangeField, 'values' | 'formulas'
 export function spreadsheetOps(
   model: SpreadsheetModel,
   file: SpreadsheetFile,
+  /** Told of every SpreadsheetApp.flush, by the execution that flushed (automatic recalculation starts formulas there). */
+  flushed: (execution: ExecutionInfo) => void,
 ): ServedOps<keyof SpreadsheetOps | keyof SheetOps | keyof RangeOps> {
   const readers = cellReaders(model);
   const nameTaken = (name: string) => new GasException(`A sheet with the name "${name}" already exists. Please enter another name.`);
@@ -108,6 +111,9 @@ export function spreadsheetOps(
     spreadsheetSetNamedRange: (_execution, name, range) => {
       model.namedRanges.set(name, range);
     },
+    spreadsheetNamedRanges: () => [...model.namedRanges].map(([name, range]) => ({ name, range })),
+    spreadsheetFind: (_execution, query) => model.find(query),
+    spreadsheetFlush: (execution) => flushed(execution),
 
     sheetInfo: (_execution, sheetId) => {
       const sheet = model.sheetById(sheetId);

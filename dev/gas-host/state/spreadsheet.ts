@@ -5,7 +5,15 @@
  * spilled). Input is interpreted as Sheets interprets typed text. spreadsheet-ops.ts serves it to scripts.
  */
 import { formatA1, parseA1, resolveA1, type GridBox } from '../a1-notation';
-import { GasException, type CellValue, type ChartRecord, type ChartSpec, type ClearScope, type RangeDescriptor } from '../protocol';
+import {
+  type CellValue,
+  type ChartRecord,
+  type ChartSpec,
+  type ClearScope,
+  type FindQuery,
+  GasException,
+  type RangeDescriptor,
+} from '../protocol';
 
 export interface CellRecord {
   value: CellValue;
@@ -401,6 +409,41 @@ export class SpreadsheetModel {
       }
     }
     return out;
+  }
+
+  /**
+   * The cells a TextFinder finds, sheet by sheet, row by row: a formula cell by its formula text when
+   * `matchFormulaText` (else by what it shows), any other cell by what it shows. Text compares
+   * ignoring case unless `matchCase`; a regular expression is JavaScript's (Google does not say
+   * which dialect it reads; the add-on uses only what they all share).
+   */
+  find(query: FindQuery): RangeDescriptor[] {
+    let pattern: RegExp;
+    try {
+      const source = query.useRegularExpression ? query.text : query.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      pattern = new RegExp(query.matchEntireCell ? `^(?:${source})$` : source, query.matchCase ? '' : 'i');
+    } catch {
+      throw new GasException(`Invalid argument: ${query.text}`);
+    }
+    const within = query.within;
+    const sheets = within ? [this.sheetById(within.sheetId)] : this.sheets;
+    const box = within && 'row' in within ? within : undefined;
+    const found: RangeDescriptor[] = [];
+    for (const sheet of sheets) {
+      const matches: RangeDescriptor[] = [];
+      for (const [key, record] of sheet.cells) {
+        if (record.formula === undefined && record.value === '') continue;
+        const text = record.formula !== undefined && query.matchFormulaText ? record.formula : this.displayValue(record);
+        if (!pattern.test(text)) continue;
+        const [row, column] = key.split(':').map(Number) as [number, number];
+        if (box && (row < box.row || row >= box.row + box.numRows || column < box.column || column >= box.column + box.numColumns))
+          continue;
+        matches.push({ sheetId: sheet.id, row, column, numRows: 1, numColumns: 1 });
+      }
+      // Only the matches are put in order, not every cell of a large sheet.
+      found.push(...matches.sort((a, b) => a.row - b.row || a.column - b.column));
+    }
+    return found;
   }
 
   // ---------------------------------------------------------------- reading
