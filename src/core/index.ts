@@ -49,7 +49,18 @@ export {
   type ReportKind,
 } from './spec';
 export { TransportError, TriggerQuotaError, userMessage, ValidationError, type TransportFailureKind } from './errors';
-export { FORMULA_TIME_BUDGET_MS, PREVIEW_TIME_BUDGET_MS } from './budgets';
+export {
+  EXECUTION_LIMIT_MS,
+  FORMULA_TIME_BUDGET_MS,
+  PREVIEW_TIME_BUDGET_MS,
+  REFRESH_DEFAULT_BUDGET_MS,
+  REFRESH_END_MARGIN_MS,
+  REFRESH_WAVE_FORMULAS,
+  REFRESH_WAVE_GRACE_MS,
+  REFRESH_WAVE_LIMIT_MS,
+  REFRESH_WAVE_POLL_MS,
+  WAVE_MARK_LOCK_TIMEOUT_MS,
+} from './budgets';
 
 export { A1_CELL_PATTERN, a1Cell, cellPosition, rangeReference, splitCellReference } from './util/a1-notation';
 export { compactDay, dashedDay, daysBetween, isDate, MS_PER_HOUR } from './util/dates';
@@ -77,6 +88,22 @@ export {
 export { reportColumnCount } from './sheets/report-table';
 export { compareColumnCount } from './sheets/compare-table';
 export { cellsAdded, checkCellRoom, type GridSize, NEW_SHEET_COLUMNS } from './sheets/sheet-output';
+export {
+  nextRefreshStampMs,
+  parseWaveCount,
+  planRefreshWaves,
+  REFRESH_GROUP_BASE_NAME,
+  type RefreshOutcome,
+  type RefreshWave,
+  refreshGroupNumber,
+  refreshGroupWithRoom,
+  refreshOutcomeText,
+  refreshPlanText,
+  refreshReferencePattern,
+  refreshWaveKey,
+  type WaveCount,
+  withRefreshReference,
+} from './sheets/refresh-waves';
 
 export { builderMessage, checkRunTarget, type BuilderRequest, type RunTarget } from './builder/builder-request';
 export {
@@ -91,7 +118,7 @@ export { reportFormula } from './builder/formula-text';
 export { compareFormula } from './builder/compare-request';
 export { customDaysCheck, hourWindowCheck } from './builder/period-checks';
 export { taggingProblems, taggingSnippets } from './builder/tagging-snippet';
-export { DASHBOARD_SHEET_NAME, type DashboardLayout } from './builder/dashboard';
+export { DASHBOARD_FORMULAS, DASHBOARD_SHEET_NAME, type DashboardLayout } from './builder/dashboard';
 
 export { impressionPixelUrl } from './recommendations/impression-pixel';
 export type { PreviewDocument, RecommendationsPreview } from './recommendations/recommendations';

@@ -4,7 +4,15 @@
  * because of it: the menu must always appear.
  */
 import { createSession } from '../gas/addon-services';
-import { TOKEN_LIFETIME_DAYS, userMessage } from '../core';
+import {
+  EXECUTION_LIMIT_MS,
+  REFRESH_END_MARGIN_MS,
+  REFRESH_WAVE_FORMULAS,
+  refreshOutcomeText,
+  refreshPlanText,
+  TOKEN_LIFETIME_DAYS,
+  userMessage,
+} from '../core';
 import { touchRefreshCell } from '../gas/refresh-cell';
 
 /**
@@ -53,13 +61,23 @@ export function showSidebar(): void {
 }
 
 /**
- * Refresh all: changes the named refresh cell, so every ENGAGE_* formula that references it as its
- * refresh argument fetches fresh data.
+ * Refresh all: changes the named refresh cells, so every ENGAGE_* formula that references one as its
+ * refresh argument fetches fresh data, at most 25 at once, a wave after another, within this
+ * execution's 6 minutes; says first what it does, then what it did.
  */
 export function refreshAll(): void {
+  const startedAtMs = Date.now();
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  touchRefreshCell(spreadsheet);
-  spreadsheet.toast('Engage formulas that use the refresh cell are fetching fresh data.', 'Engage for Sheets');
+  try {
+    const outcome = touchRefreshCell(spreadsheet, {
+      deadlineAtMs: startedAtMs + EXECUTION_LIMIT_MS - REFRESH_END_MARGIN_MS,
+      onPlan: ({ formulas, waves }) => spreadsheet.toast(refreshPlanText(formulas, waves, REFRESH_WAVE_FORMULAS), 'Engage for Sheets'),
+    });
+    // One wave's plan said it all; several end with what was done.
+    if (outcome.busy || outcome.waves > 1) spreadsheet.toast(refreshOutcomeText(outcome), 'Engage for Sheets');
+  } catch (e) {
+    SpreadsheetApp.getUi().alert(userMessage(e));
+  }
 }
 
 /**

@@ -4,16 +4,27 @@
  * as one sentence. The trigger handler never throws: each saved report's status records what
  * happened, because a trigger sends no error email and nobody watches it.
  */
-import { type RefreshSummary, type ScheduleList, userMessage } from '../core';
+import {
+  EXECUTION_LIMIT_MS,
+  REFRESH_END_MARGIN_MS,
+  type RefreshSummary,
+  refreshOutcomeText,
+  type ScheduleList,
+  userMessage,
+} from '../core';
 import { touchRefreshCell } from '../gas/refresh-cell';
 import { asExecution } from '../gas/execution';
 import { createScheduleService } from '../gas/schedule-services';
 import { withUserMessage } from './user-errors';
 
-/** Makes ENGAGE_* formulas that reference the refresh cell fetch again; the saved reports are already written. */
-function refreshFormulas(): void {
+/**
+ * Makes ENGAGE_* formulas that reference a refresh cell fetch again, a wave of at most 25 at a time,
+ * until `deadlineAtMs` (without one, 25 s); the saved reports are already written.
+ */
+function refreshFormulas(deadlineAtMs?: number): void {
   try {
-    touchRefreshCell(SpreadsheetApp.getActiveSpreadsheet());
+    const outcome = touchRefreshCell(SpreadsheetApp.getActiveSpreadsheet(), deadlineAtMs === undefined ? {} : { deadlineAtMs });
+    if (outcome.formulas > 0) console.log(`Engage formulas: ${refreshOutcomeText(outcome)}`);
   } catch (error) {
     console.error(`Engage could not change the refresh cell: ${userMessage(error)}`);
   }
@@ -97,7 +108,10 @@ export function onScheduledRefresh(e?: unknown): void {
 function scheduledRefresh(startedAtMs: number): void {
   try {
     const summary = createScheduleService().runDue(startedAtMs);
-    if (summary.refreshed.length > 0) refreshFormulas();
+    // The formulas take what the saved reports left of the run's 6 minutes (no more than 25 s when the day's trigger runtime is nearly spent).
+    const formulasUntilMs =
+      summary.stoppedBecause === 'trigger-runtime' ? undefined : startedAtMs + EXECUTION_LIMIT_MS - REFRESH_END_MARGIN_MS;
+    if (summary.refreshed.length > 0) refreshFormulas(formulasUntilMs);
     const why = { 'fetch-quota': ' (near the daily URL Fetch quota)', 'trigger-runtime': ' (the daily trigger runtime is nearly spent)' };
     const stopped = summary.stoppedBecause ? why[summary.stoppedBecause] : '';
     const signIn = summary.needsSignIn ? '; the owner must sign in again' : '';

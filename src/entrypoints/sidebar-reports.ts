@@ -13,7 +13,7 @@ import {
   type RunToSheetSummary,
 } from '../core';
 import { addRevenueChart, resolvePlacement, sheetContext, writeFormulaAtActiveCell } from '../gas/report-targets';
-import { refreshCellReference } from '../gas/refresh-cell';
+import { ensureRefreshGroup, refreshCellReference } from '../gas/refresh-cell';
 import { createSidebarReports } from '../gas/sidebar-report-services';
 import { withUserMessage } from './user-errors';
 
@@ -68,8 +68,8 @@ export function getRunProgress(runId: unknown): RunProgress | null {
 }
 
 /**
- * Puts the ENGAGE_* formula equivalent to the report into the active cell. It refers to the named
- * refresh cell (Refresh all) when there is one, so Refresh all fetches it again. The sheet first
+ * Puts the ENGAGE_* formula equivalent to the report into the active cell. It refers to a named
+ * refresh cell with room (Refresh all) when there is one, so Refresh all fetches it again. The sheet first
  * gets the columns the result needs, as a formula cannot add them.
  * @param {Object} request The report (see BuilderRequest).
  * @return {Object} {formula, cell, columnsAdded}.
@@ -77,7 +77,10 @@ export function getRunProgress(runId: unknown): RunProgress | null {
 export function insertFormula(request: unknown): { formula: string; cell: string; columnsAdded: number } {
   return withUserMessage(() => {
     const ss = SpreadsheetApp.getActiveSpreadsheet();
-    const { formula, columns } = createSidebarReports().formula(request, refreshCellReference(ss));
+    const refreshCell = refreshCellReference(ss);
+    const { formula, columns } = createSidebarReports().formula(request, refreshCell);
+    // A refresh cell with room may be a new one (each serves at most 25 formulas): made once the formula is known good.
+    if (refreshCell) ensureRefreshGroup(ss, refreshCell);
     return { formula, ...writeFormulaAtActiveCell(ss, formula, columns) };
   }, builderMessage);
 }

@@ -108,9 +108,7 @@ export function spreadsheetOps(
       model.activeSheetId = model.sheetById(range.sheetId).id;
     },
     spreadsheetNamedRange: (_execution, name) => model.namedRanges.get(name) ?? null,
-    spreadsheetSetNamedRange: (_execution, name, range) => {
-      model.namedRanges.set(name, range);
-    },
+    spreadsheetSetNamedRange: (_execution, name, range) => model.setNamedRange(name, range),
     spreadsheetNamedRanges: () => [...model.namedRanges].map(([name, range]) => ({ name, range })),
     spreadsheetFind: (_execution, query) => model.find(query),
     spreadsheetFlush: (execution) => flushed(execution),

@@ -322,6 +322,18 @@ export class SpreadsheetModel {
     }
   }
 
+  /**
+   * Names a range (setNamedRange): formulas that take the name as an argument depend on its cell from
+   * now on, and compute again, as Sheets recomputes a formula whose name comes to exist or moves.
+   */
+  setNamedRange(name: string, range: RangeDescriptor): void {
+    this.namedRanges.set(name, range);
+    for (const [record] of this.formulaCells) {
+      const inner = /\(([\s\S]*)\)/.exec(record.formula ?? '')?.[1] ?? '';
+      if (inner.split(',').some((piece) => piece.trim() === name)) record.dirty = true;
+    }
+  }
+
   private formulaReferences(formula: string, home: SheetModel): RangeDescriptor[] {
     const boxes: RangeDescriptor[] = [];
     const inner = /\(([\s\S]*)\)/.exec(formula)?.[1] ?? '';
