@@ -98,6 +98,7 @@ export class SpreadsheetModel {
   /** Every cell holding a formula, with its sheet: a write marks dependents dirty without scanning every cell. */
   private readonly formulaCells = new Map<CellRecord, SheetModel>();
   private readonly initialGrid: { rows: number; columns: number };
+  private dayFormat: { timeZone: string; format: Intl.DateTimeFormat } | undefined;
 
   constructor(shape: SpreadsheetShape) {
     this.timeZone = shape.timeZone;
@@ -481,12 +482,14 @@ export class SpreadsheetModel {
     if (!record) return '';
     const value = record.value;
     if (value instanceof Date) {
-      const parts = new Intl.DateTimeFormat('en-US', {
-        timeZone: this.timeZone,
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-      }).formatToParts(value);
+      // One formatter per zone: a TextFinder over a sheet of 100,000 dates shows every one.
+      if (this.dayFormat?.timeZone !== this.timeZone) {
+        this.dayFormat = {
+          timeZone: this.timeZone,
+          format: new Intl.DateTimeFormat('en-US', { timeZone: this.timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }),
+        };
+      }
+      const parts = this.dayFormat.format.formatToParts(value);
       const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
       return `${get('month')}/${get('day')}/${get('year')}`;
     }
