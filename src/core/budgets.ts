@@ -68,9 +68,9 @@ export const REFRESH_WAVE_FORMULAS = 25;
  */
 export const REFRESH_WAVE_LIMIT_MS = 35 * MS_PER_SECOND;
 /** How often the driver reads how many formulas of its wave have ended (one document cache read). */
-export const REFRESH_WAVE_POLL_MS = 250;
+export const REFRESH_WAVE_POLL_MS = 100;
 /** After the last formula of a wave counted its end, the moment it needs to finish returning its result. */
-export const REFRESH_WAVE_GRACE_MS = 250;
+export const REFRESH_WAVE_GRACE_MS = 100;
 /** A driver given no deadline may take this long: an open's simple trigger has 30 s in all. */
 export const REFRESH_DEFAULT_BUDGET_MS = 25 * MS_PER_SECOND;
 /** What the menu and the hourly run leave of their 6 minutes after the last wave: its writes, the last toast or log line. */

@@ -11,7 +11,7 @@
  *   errors/           the error hierarchy: its root, Engage's answers, failures without an answer
  *   (base)            spec.ts, ports.ts, budgets.ts at the root of src/core
  *   api/              the Engage client and its requests: sending, retries, rate limits, paging, answers
- *   sheets/           report tables, sheet blocks, lookup tables, formula arguments, block records
+ *   sheets/           report tables, sheet blocks, lookup tables, formula arguments, block records, refresh waves
  *   builder/, recommendations/   the sidebar's report builder rules; in-chat recommendations (one rank)
  *   schedules/        saved reports, periods, schedules, the refresh runner and the schedule service
  *   addon/            the add-on's use cases: the session and settings, formula results, sidebar runs
