@@ -4,7 +4,7 @@
  * goes through its entry points, as Sheets, the sidebar and triggers would.
  */
 import fs from 'node:fs';
-import { createGasHost, type GasHost, type GasHostOptions } from '../../dev/gas-host';
+import { createGasHost, type FormulaResult, type GasHost, type GasHostOptions } from '../../dev/gas-host';
 import { DEMO_USER, newEmulator, type EmulatorHandle } from './emulator';
 import { distCode, distManifest, distSidebar } from './paths';
 
@@ -53,4 +53,19 @@ export async function startAddon(options: GasHostOptions = {}): Promise<AddonHar
     },
   };
   return harness;
+}
+
+/**
+ * Recalculates the cells 25 at a time, one batch after another, as Sheets could run them: Apps Script
+ * runs at most 30 executions of a user at once ("Simultaneous executions per user: 30"), and the host's
+ * strict reading refuses more. For tests about something else than that rule.
+ */
+export async function recalculateInBatches(
+  host: GasHost,
+  cells: Array<{ sheet: string; a1: string }>,
+  options: { user?: string } = {},
+): Promise<FormulaResult[]> {
+  const results: FormulaResult[] = [];
+  for (let i = 0; i < cells.length; i += 25) results.push(...(await host.recalculate(cells.slice(i, i + 25), options)));
+  return results;
 }
