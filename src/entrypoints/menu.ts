@@ -73,7 +73,7 @@ export function refreshAll(): void {
       deadlineAtMs: startedAtMs + EXECUTION_LIMIT_MS - REFRESH_END_MARGIN_MS,
       onPlan: ({ formulas, waves }) => spreadsheet.toast(refreshPlanText(formulas, waves, REFRESH_WAVE_FORMULAS), 'Engage for Sheets'),
     });
-    // One wave's plan said it all; several end with what was done.
+    // One wave's plan said it all; several end with what was done; a refresh already running says so alone.
     if (outcome.busy || outcome.waves > 1) spreadsheet.toast(refreshOutcomeText(outcome), 'Engage for Sheets');
   } catch (e) {
     SpreadsheetApp.getUi().alert(userMessage(e));

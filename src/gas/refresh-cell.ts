@@ -134,18 +134,19 @@ function applyWave(
  */
 export function touchRefreshCell(spreadsheet: Spreadsheet, options: TouchOptions = {}): RefreshOutcome {
   const deadlineAtMs = options.deadlineAtMs ?? Date.now() + REFRESH_DEFAULT_BUDGET_MS;
-  const groups = refreshGroups(spreadsheet);
-  const found = new Map(groups.map((g) => [g.name, formulasOf(spreadsheet, g.name)]));
-  const waves = planRefreshWaves(
-    groups.map((g) => ({ name: g.name, formulas: found.get(g.name)!.length, stampMs: g.stampMs })),
-    REFRESH_WAVE_FORMULAS,
-  );
-  const formulas = [...found.values()].reduce((sum, cells) => sum + cells.length, 0);
-  const outcome: RefreshOutcome = { formulas, waves: waves.length, refreshedFormulas: 0, startedWaves: 0, busy: false };
-  options.onPlan?.({ formulas, waves: waves.length });
+  // Another execution driving waves here first: then nothing is looked at or changed.
   const watch = WaveWatch.of(spreadsheet);
-  if (watch?.claim(deadlineAtMs) === 'busy') return { ...outcome, busy: true };
+  if (watch?.claim(deadlineAtMs) === 'busy') return { formulas: 0, waves: 0, refreshedFormulas: 0, startedWaves: 0, busy: true };
   try {
+    const groups = refreshGroups(spreadsheet);
+    const found = new Map(groups.map((g) => [g.name, formulasOf(spreadsheet, g.name)]));
+    const waves = planRefreshWaves(
+      groups.map((g) => ({ name: g.name, formulas: found.get(g.name)!.length, stampMs: g.stampMs })),
+      REFRESH_WAVE_FORMULAS,
+    );
+    const formulas = [...found.values()].reduce((sum, cells) => sum + cells.length, 0);
+    const outcome: RefreshOutcome = { formulas, waves: waves.length, refreshedFormulas: 0, startedWaves: 0, busy: false };
+    options.onPlan?.({ formulas, waves: waves.length });
     if (watch && !watch.waitForPrevious(deadlineAtMs)) return outcome;
     // One stamp for every wave: identical formulas of different groups share the result the first fetched.
     const stampMs = nextRefreshStampMs(Date.now(), Math.max(0, ...groups.map((g) => g.stampMs)));

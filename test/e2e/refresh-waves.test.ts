@@ -3,8 +3,9 @@
  * distinct reports, each typed seven or eight times), Refresh all and the hourly run leave no cell in error
  * under Apps Script's rule of 30 executions at once per user (the quotas page's "Simultaneous
  * executions per user: 30", the host's strict `executionsPerUserLimit`), and every cell shows the
- * data the emulator gives now. The same file shows that changing one refresh cell that all 60
- * reference would leave cells in error under that rule, so these tests can fail. Each runs under both
+ * data the emulator gives now; a second Refresh all while one runs changes nothing. The same file shows
+ * that changing one refresh cell that all 60 reference would leave cells in error under that rule, so
+ * these tests can fail. Each runs under both
  * readings. The host recalculates as Sheets does (autoRecalculate): Refresh all and the trigger run
  * in a worker, so their waves' formulas compute while they wait. Each test has an emulator of its own,
  * so that its requests stay within Engage's 30 a minute per publisher.
@@ -142,6 +143,33 @@ describe.each([
     expect(again.reportRequests).toBe(8);
   });
 
+  it('a second Refresh all while one runs says so and changes nothing: one driver runs waves in a spreadsheet', async () => {
+    h.host.call('refreshAll', [], { user: OWNER });
+    await sixtyFormulasOn('EngageRefresh');
+    const toastsBefore = h.host.state.ui.toasts.length;
+    const twice = await refreshing(() =>
+      h.host.callConcurrently([
+        { functionName: 'refreshAll', options: { user: OWNER } },
+        { functionName: 'refreshAll', options: { user: OWNER } },
+      ]),
+    );
+    expectFreshData(twice.blocksBefore);
+    expect(twice.runs.filter((r) => r.refused)).toEqual([]);
+    // A wave of 25 and the two Refresh all.
+    expect(twice.atOnce.peak).toBeLessThanOrEqual(27);
+    expect(groupsOfFormulas()).toEqual([25, 25, 10]);
+    expect(
+      h.host.state.ui.toasts
+        .slice(toastsBefore)
+        .map((t) => t.message)
+        .sort(),
+    ).toEqual([
+      'Refresh all is already running in this spreadsheet: its formulas show fresh data as it goes.',
+      'Refreshed 60 Engage formulas in 3 waves; the last wave is computing now.',
+      'Refreshing 60 Engage formulas in 3 waves of at most 25, one after another: Apps Script runs at most 30 scripts of a user at once.',
+    ]);
+  });
+
   it('the hourly run: after its saved reports, the same 60 formulas end with fresh data, 25 at a time', async () => {
     await sixtyFormulasOn('EngageRefresh');
     h.host.call(
@@ -173,7 +201,7 @@ describe.each([
     expect(h.host.logText()).toContain('Engage formulas: Refreshed 60 Engage formulas in 3 waves; the last wave is computing now.');
   });
 
-  it('would leave cells in error under the strict reading if one refresh cell served all 60, as before the waves', async () => {
+  it('would leave 30 cells in error under the strict reading (none under the kind one) if one refresh cell served all 60, as before the waves', async () => {
     // One cell all 60 reference (a named range of the user's), changed at once: Sheets starts all 60 together.
     const model = h.host.state.spreadsheet;
     h.host.setCell(FORMULA_SHEET, 'AC1', 1);
