@@ -2,8 +2,9 @@
  * A published add-on is ONE script for all its users in all their documents. A ScriptDeployment holds
  * what that script shares across documents: its clock, the script's properties, cache and lock, each
  * user's properties, cache and lock (per user per script, so the same in every document), the
- * triggers (20 per user per script), each user's daily quotas, the ids of executions, which locks are held by, and its
- * documents as files (who may open each, by ID, from an execution of another). Hosts built on
+ * triggers (20 per user per script), each user's daily quotas, each user's executions running at once
+ * (30 per user), the ids of executions, which locks are held by, and its documents as files (who may
+ * open each, by ID, from an execution of another). Hosts built on
  * one deployment (`createGasHost({ deployment, documentId })`) are documents of that one add-on, each
  * with its own spreadsheet, document properties, document cache and document lock; a host built
  * without one has a deployment of its own.
@@ -12,6 +13,7 @@ import { createClock, withAdvanceHook, type HostClock } from './clock';
 import type { TriggerRecord } from './protocol';
 import type { CacheEntry } from './state/cache';
 import type { DocumentFile } from './state/documents';
+import { createExecutionTally, type ExecutionTally } from './state/executions';
 import type { LockWaiter } from './state/locks';
 import type { DailyQuotaName, QuotaWindow } from './state/quotas';
 
@@ -31,6 +33,8 @@ export interface ScriptDeployment {
   readonly documents: Map<string, DocumentFile>;
   /** Each user's daily quota windows (URL Fetch calls, trigger runtime): per user, in every document. */
   readonly dailyQuotas: Map<string, Partial<Record<DailyQuotaName, QuotaWindow>>>;
+  /** Each user's executions running at once, in every document ("Simultaneous executions per user: 30"). */
+  readonly executionsAtOnce: ExecutionTally;
   nextExecutionId(): number;
   nextTriggerId(): number;
 }
@@ -57,6 +61,7 @@ export function createDeployment(options: DeploymentOptions = {}): ScriptDeploym
     triggers: [],
     documents: new Map(),
     dailyQuotas: new Map(),
+    executionsAtOnce: createExecutionTally(),
     nextExecutionId: () => ++executions,
     nextTriggerId: () => ++triggers,
   };

@@ -7,7 +7,7 @@
  * and identical formulas really race. See README.md in this folder for the facts reproduced.
  */
 import vm from 'node:vm';
-import { parseA1, resolveA1 } from './a1-notation';
+import { formatA1, parseA1, resolveA1 } from './a1-notation';
 import type { HostClock } from './clock';
 import type { ScriptDeployment } from './deployment';
 import { applyFormulaOutcome, formulaOutcome, planFormulaCall, type FormulaResult } from './formula-cells';
@@ -16,8 +16,9 @@ import { HostState, type LogEntry } from './host-state';
 import { resolveHostOptions, SIMPLE_TRIGGER_LIMIT_MS, type CallOptions, type GasHostOptions, type ResolvedHostOptions } from './options';
 import { hostOpsClient, type CellValue, type ExecutionInfo, type TriggerRecord } from './protocol';
 import { runExecution, type ExecutionOutcome, type ExecutionRequest } from './runtime';
+import { TOO_MANY_EXECUTIONS_MESSAGE, type ExecutionsAtOnceView } from './state/executions';
 import { TRIGGER_RUNTIME_QUOTA_MESSAGE } from './state/quotas';
-import type { SheetModel } from './state/spreadsheet';
+import type { CellRecord, SheetModel } from './state/spreadsheet';
 import type { FetchLogEntry } from './state/url-fetch';
 import type { StrictSettings } from './strict';
 import { ExecutionPool } from './worker-pool';
@@ -30,6 +31,27 @@ export { LOADING_TEXT } from './formula-cells';
 export interface CellRef {
   sheet?: string;
   a1: string;
+}
+
+/** One formula cell's execution in a recalculation, for tests and the bench (`host.formulaRuns`). */
+export interface FormulaRun {
+  sheet: string;
+  a1: string;
+  executionId: number;
+  /** When the recalculation started it: from then it counts as running, waiting for a worker or not. */
+  admittedAtMs: number;
+  /** When a worker took it (its 30 s count from there); absent when it was refused. */
+  startedAtMs?: number;
+  endedAtMs: number;
+  /** Refused at its start: 30 executions of its user ran already (strict reading). */
+  refused: boolean;
+  /** The message under #ERROR! (or #NAME?, #REF!), when it failed. */
+  error?: string;
+}
+
+/** Refused at its start under the strict reading: the execution never ran. */
+function refusedOutcome(): ExecutionOutcome {
+  return { ok: false, logText: '', error: { name: 'Exception', message: TOO_MANY_EXECUTIONS_MESSAGE } };
 }
 
 export interface TriggerRun {
@@ -53,6 +75,8 @@ export class GasScriptError extends Error {
   }
 }
 
+const formatA1Cell = (row: number, column: number) => formatA1({ row, column, numRows: 1, numColumns: 1 });
+
 export class GasHost {
   readonly state: HostState;
   readonly clock: HostClock;
@@ -60,10 +84,16 @@ export class GasHost {
   /** The reading of Google's rules this host models (strict.ts): each switch on is the stricter one. */
   readonly strict: StrictSettings;
   private readonly options: ResolvedHostOptions;
+  /** Every formula execution `recalculate` started (automatic recalculation included), oldest first. */
+  readonly formulaRuns: FormulaRun[] = [];
   private readonly pool: ExecutionPool;
   private script: vm.Script | undefined;
   /** Upper-cased names the loaded script declares `@customfunction` (formula-functions.ts). */
   private customFunctions: ReadonlySet<string> = new Set();
+  /** Formula cells whose execution runs now: a recalculation of dirty cells leaves them to it. */
+  private readonly evaluating = new Set<CellRecord>();
+  /** Automatic recalculations under way (autoRecalculate). */
+  private readonly automatic = new Set<Promise<unknown>>();
 
   constructor(options: GasHostOptions = {}) {
     this.options = resolveHostOptions(options);
@@ -72,6 +102,7 @@ export class GasHost {
     this.clock = this.deployment.clock;
     this.state = new HostState(this.options.state);
     this.pool = new ExecutionPool(this.state, this.options.settings, this.options.concurrency);
+    this.state.onChangesApplied = (execution, moment) => this.changesApplied(execution, moment);
   }
 
   // ---------------------------------------------------------------- loading and calling
@@ -129,7 +160,6 @@ export class GasHost {
       ...(options.trigger ? { trigger: true } : {}),
       ...(options.withoutDocument ? { withoutDocument: true } : {}),
     };
-    this.state.beginExecution(info);
     return info;
   }
 
@@ -155,6 +185,7 @@ export class GasHost {
     caseInsensitive = false,
   ): ExecutionOutcome & { executionId: number } {
     const info = this.newExecution(functionName, options, false);
+    if (!this.state.beginExecution(info)) return { ...refusedOutcome(), executionId: info.id };
     const ops = hostOpsClient((request) => {
       const result = this.state.serve(info, request);
       if (result instanceof Promise) throw new Error(`gas-host: op ${request.op} cannot wait on the main thread`);
@@ -249,28 +280,99 @@ export class GasHost {
   /**
    * Recalculates formula cells concurrently, one CUSTOM_FUNCTION execution per cell, each in a worker
    * thread (up to `concurrency` at once) sharing this host's cache, properties, locks and sheet.
-   * Without `cells`, recalculates every formula whose text or referenced cells changed.
+   * Without `cells`, recalculates every formula whose text or referenced cells changed (but those
+   * already computing). Every cell starts at the same moment, as Sheets starts a recalculation: each
+   * counts as running from then, waiting for a worker or not, and under the strict reading those past
+   * their user's 30 executions at once show #ERROR! with Google's message at once.
    */
   async recalculate(cells?: CellRef[], options: { user?: string } = {}): Promise<FormulaResult[]> {
     const model = this.state.spreadsheet;
-    const targets = cells ? cells.map((ref) => this.cellAt(ref)) : model.dirtyFormulaCells();
-    const planned = targets.map((t) => ({
-      ...t,
-      plan: planFormulaCall(model, t.sheet, t.row, t.column, this.clock.now(), this.strict, this.typeable),
-    }));
-    const results: FormulaResult[] = new Array(planned.length);
-    await Promise.all(
-      planned.map(async (p, index) => {
-        if (!('functionName' in p.plan)) {
-          results[index] = applyFormulaOutcome(model, p.sheet, p.row, p.column, p.plan);
-          return;
-        }
-        const info = this.newExecution(p.plan.functionName, { authMode: 'CUSTOM_FUNCTION', user: options.user }, true);
-        const outcome = await this.pool.run(info, this.requestFor(info, p.plan.functionName, p.plan.args, true));
-        results[index] = applyFormulaOutcome(model, p.sheet, p.row, p.column, formulaOutcome(outcome), info.id);
-      }),
-    );
-    return results;
+    const targets = cells
+      ? cells.map((ref) => this.cellAt(ref))
+      : model.dirtyFormulaCells().filter((t) => !this.evaluating.has(model.cell(t.sheet, t.row, t.column)!));
+    const now = this.clock.now();
+    const planned = targets.map((t) => ({ ...t, plan: planFormulaCall(model, t.sheet, t.row, t.column, now, this.strict, this.typeable) }));
+    return Promise.all(planned.map((p) => this.evaluateInWorker(p, p.plan, options.user)));
+  }
+
+  /** One cell of a recalculation: started now (or refused), its result written when it ends. */
+  private async evaluateInWorker(
+    at: { sheet: SheetModel; row: number; column: number },
+    plan: ReturnType<typeof planFormulaCall>,
+    user: string | undefined,
+  ): Promise<FormulaResult> {
+    const model = this.state.spreadsheet;
+    if (!('functionName' in plan)) return applyFormulaOutcome(model, at.sheet, at.row, at.column, plan);
+    const record = model.cell(at.sheet, at.row, at.column)!;
+    // A change to its arguments from now on makes it dirty again, to be computed after this run.
+    record.dirty = false;
+    const info = this.newExecution(plan.functionName, { authMode: 'CUSTOM_FUNCTION', user }, true);
+    const run: FormulaRun = {
+      sheet: at.sheet.name,
+      a1: formatA1Cell(at.row, at.column),
+      executionId: info.id,
+      admittedAtMs: info.startedAt,
+      endedAtMs: info.startedAt,
+      refused: false,
+    };
+    this.formulaRuns.push(run);
+    let outcome: ExecutionOutcome;
+    if (!this.state.beginExecution(info)) {
+      run.refused = true;
+      outcome = refusedOutcome();
+    } else {
+      this.evaluating.add(record);
+      try {
+        outcome = await this.pool.run(info, this.requestFor(info, plan.functionName, plan.args, true));
+      } finally {
+        this.evaluating.delete(record);
+      }
+      run.startedAtMs = info.startedAt;
+    }
+    run.endedAtMs = this.clock.now();
+    // Read again: its arguments may have changed while it ran (TypeScript still sees the false set above).
+    const stillDirty = model.cell(at.sheet, at.row, at.column)?.dirty === true;
+    const result = applyFormulaOutcome(model, at.sheet, at.row, at.column, formulaOutcome(outcome), info.id);
+    if (stillDirty) record.dirty = true;
+    if (result.error !== undefined) run.error = result.error;
+    return result;
+  }
+
+  /**
+   * Automatic recalculation: an execution's cell changes start their formulas when it flushes (in a
+   * worker) or ends. An execution on the calling thread cannot overlap its formulas (their workers
+   * need this thread to serve them), so only its end starts them.
+   */
+  private changesApplied(execution: ExecutionInfo, moment: 'flush' | 'end'): void {
+    if (!this.options.autoRecalculate || execution.authMode === 'CUSTOM_FUNCTION') return;
+    if (moment === 'flush' && !execution.async) return;
+    this.recalculateAutomatically(execution.user);
+  }
+
+  private recalculateAutomatically(user: string): void {
+    const model = this.state.spreadsheet;
+    if (!model.dirtyFormulaCells().some((t) => !this.evaluating.has(model.cell(t.sheet, t.row, t.column)!))) return;
+    const pass: Promise<unknown> = this.recalculate(undefined, { user }).finally(() => {
+      this.automatic.delete(pass);
+      // Formulas whose arguments changed while they computed run again.
+      this.recalculateAutomatically(user);
+    });
+    this.automatic.add(pass);
+  }
+
+  /** Resolves when no automatic recalculation is under way (autoRecalculate), its follow-ups included. */
+  async whenRecalculated(): Promise<void> {
+    while (this.automatic.size > 0) await Promise.allSettled([...this.automatic]);
+  }
+
+  /** A user's executions at once across the deployment: running now, the peak since `resetExecutionsAtOnce`, and those refused. */
+  executionsAtOnce(user = this.options.activeUser): ExecutionsAtOnceView {
+    return this.state.executionsAtOnce.view(user);
+  }
+
+  /** Starts the peaks and refusals of executions at once afresh (every user). */
+  resetExecutionsAtOnce(): void {
+    this.state.executionsAtOnce.reset();
   }
 
   /** Runs any function in a worker (for concurrency tests of non-formula code). */
@@ -278,6 +380,7 @@ export class GasHost {
     return Promise.all(
       calls.map((c) => {
         const info = this.newExecution(c.functionName, { authMode: 'FULL', ...c.options }, true);
+        if (!this.state.beginExecution(info)) return refusedOutcome();
         return this.pool.run(info, this.requestFor(info, c.functionName, c.args ?? []));
       }),
     );
@@ -319,6 +422,7 @@ export class GasHost {
       this.takeDueTriggers().map(({ trigger, event }) =>
         this.runTrigger(trigger, (options) => {
           const info = this.newExecution(trigger.handlerFunction, options, true);
+          if (!this.state.beginExecution(info)) return Promise.resolve(refusedOutcome());
           return this.pool.run(info, this.requestFor(info, trigger.handlerFunction, [event]));
         }),
       ),

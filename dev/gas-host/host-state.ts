@@ -24,6 +24,8 @@ import {
   type ServedOps,
 } from './protocol';
 import { CacheStores, type CacheEviction } from './state/cache';
+import { storeUser } from './state/document';
+import { ExecutionsAtOnce } from './state/executions';
 import { LockTable } from './state/locks';
 import { MailOutbox } from './state/mail';
 import { PropertyStores } from './state/properties';
@@ -86,7 +88,16 @@ export class HostState {
   /** One per facade method (`Range.setValues`...), plus `Properties.reads`/`writes` and `http.requests`. */
   readonly counters: Record<string, number> = {};
   readonly logs: LogEntry[] = [];
+  /** This document's executions running now (admitted, in a worker or waiting for one). */
   readonly executions = new Map<number, ExecutionInfo>();
+  /** Each user's executions at once across the deployment, refused past 30 under the strict reading. */
+  readonly executionsAtOnce: ExecutionsAtOnce;
+  /**
+   * Told when an execution flushes (SpreadsheetApp.flush) or ends, on this thread: the host starts the
+   * formulas its changes made dirty there, when it recalculates automatically.
+   */
+  onChangesApplied: ((execution: ExecutionInfo, moment: 'flush' | 'end') => void) | undefined;
+  private readonly document: { documentId: string; owner: string };
   readonly properties: PropertyStores;
   readonly caches: CacheStores;
   readonly locks: LockTable;
@@ -108,7 +119,8 @@ export class HostState {
     this.options = options;
     const { deployment } = options;
     const clock = (this.clock = deployment.clock);
-    const document = { documentId: options.documentId, owner: options.owner };
+    const document = (this.document = { documentId: options.documentId, owner: options.owner });
+    this.executionsAtOnce = new ExecutionsAtOnce(deployment.executionsAtOnce, options.strict.executionsPerUserLimit);
     const count = (name: string, by?: number) => this.count(name, by);
     this.quotas = new DailyQuotas(
       deployment.dailyQuotas,
@@ -150,12 +162,16 @@ export class HostState {
         for (const [name, n] of Object.entries(counts)) this.count(name, n);
       },
     };
-    const ownOps = spreadsheetOps(this.spreadsheet, {
-      documentId: options.documentId,
-      spreadsheetName: options.spreadsheetName,
-      owner: options.owner,
-      scriptTimeZone: options.scriptTimeZone,
-    });
+    const ownOps = spreadsheetOps(
+      this.spreadsheet,
+      {
+        documentId: options.documentId,
+        spreadsheetName: options.spreadsheetName,
+        owner: options.owner,
+        scriptTimeZone: options.scriptTimeZone,
+      },
+      (execution) => this.onChangesApplied?.(execution, 'flush'),
+    );
     if (deployment.documents.has(options.documentId)) {
       throw new Error(`gas-host: the deployment already has a document ${options.documentId}: give each host its own documentId`);
     }
@@ -189,17 +205,27 @@ export class HostState {
     this.counters[name] = (this.counters[name] ?? 0) + by;
   }
 
-  /** A user who runs something in the document has it open: they may open it by ID too, unless their access was removed. */
-  beginExecution(info: ExecutionInfo): void {
+  /**
+   * Starts an execution: counted against its user (a custom function's against the owner) among the
+   * executions at once; false, and nothing started, when the strict reading refuses it (30 run already).
+   * A user who runs something in the document has it open: they may open it by ID too, unless their
+   * access was removed.
+   */
+  beginExecution(info: ExecutionInfo): boolean {
+    if (!this.executionsAtOnce.admit(info.id, storeUser(this.document, info))) return false;
     this.executions.set(info.id, info);
     const user = info.user.toLowerCase();
     if (user !== this.file.owner.toLowerCase() && !this.file.removed.has(user)) this.file.editors.add(user);
+    return true;
   }
 
   /** Releases whatever the execution still holds, as Apps Script does when an execution ends. */
   endExecution(executionId: number): void {
+    const info = this.executions.get(executionId);
     this.locks.releaseAll(executionId);
     this.executions.delete(executionId);
+    this.executionsAtOnce.end(executionId);
+    if (info) this.onChangesApplied?.(info, 'end');
   }
 
   /** Serves one facade request. Returns a Promise only for a waiting operation of an execution in a worker. */

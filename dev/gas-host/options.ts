@@ -77,6 +77,13 @@ export interface GasHostOptions {
   /** Execution worker threads for recalculate (Apps Script allows 30 simultaneous executions per user). */
   concurrency?: number;
   /**
+   * Recalculate as Sheets does, without being asked: the formulas a script's cell changes make dirty
+   * start when it calls SpreadsheetApp.flush() (an execution in a worker) or when it ends (any
+   * execution), while it may go on. Default false: formulas compute only when `recalculate` or
+   * `evaluateFormula` is called.
+   */
+  autoRecalculate?: boolean;
+  /**
    * The project's manifest (appsscript.json, parsed). Its urlFetchWhitelist is enforced for every
    * address but loopback ones; without it, or without that field, any address may be fetched. Its
    * oauthScopes are required by the methods whose scopes the host knows (services/kit.ts requireScopes), and
@@ -123,6 +130,7 @@ export interface ResolvedHostOptions {
   executionLimitMs: number;
   customFunctionLimitMs: number;
   concurrency: number;
+  autoRecalculate: boolean;
   strict: StrictSettings;
 }
 
@@ -171,6 +179,7 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
     executionLimitMs: options.executionLimitMs ?? EXECUTION_LIMIT_MS,
     customFunctionLimitMs: options.customFunctionLimitMs ?? CUSTOM_FUNCTION_LIMIT_MS,
     concurrency: Math.max(1, options.concurrency ?? 10),
+    autoRecalculate: options.autoRecalculate === true,
     strict,
   };
 }

@@ -89,6 +89,18 @@ export interface ClearScope {
   notes?: boolean;
 }
 
+/** A TextFinder's search (Spreadsheet, Sheet or Range.createTextFinder and its options). */
+export interface FindQuery {
+  text: string;
+  matchCase: boolean;
+  matchEntireCell: boolean;
+  /** Formula cells are searched by their formula text instead of what they show. */
+  matchFormulaText: boolean;
+  useRegularExpression: boolean;
+  /** Only this box (a Range's finder) or this sheet (a Sheet's); else every sheet. */
+  within?: RangeDescriptor | { sheetId: number };
+}
+
 /** A range's per-cell attributes, as the Range getters name them. */
 export type RangeField = 'values' | 'displayValues' | 'formulas' | 'numberFormats' | 'notes' | 'fontWeights' | 'backgrounds';
 export type WritableRangeField = Exclude<RangeField, 'displayValues'>;
@@ -208,6 +220,12 @@ export interface SpreadsheetOps {
   spreadsheetSetActiveRange(range: RangeDescriptor): void;
   spreadsheetNamedRange(name: string): RangeDescriptor | null;
   spreadsheetSetNamedRange(name: string, range: RangeDescriptor): void;
+  /** Every named range, in the order they were made. */
+  spreadsheetNamedRanges(): Array<{ name: string; range: RangeDescriptor }>;
+  /** The cells a TextFinder's findAll returns: sheet by sheet, row by row. */
+  spreadsheetFind(query: FindQuery): RangeDescriptor[];
+  /** SpreadsheetApp.flush: the execution's changes apply now (with automatic recalculation, their formulas start). */
+  spreadsheetFlush(): void;
 }
 
 /** Who owns the document and who may edit it (state/sharing.ts). */

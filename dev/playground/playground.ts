@@ -118,6 +118,8 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     htmlFiles: { sidebar: sidebarHtml },
     sheets: options.sheets ?? ['Sheet1'],
     manifest,
+    // As Sheets: a menu item's or a sidebar call's cell changes start their formulas while it runs (Refresh all's waves).
+    autoRecalculate: true,
   });
   host.load(code);
   host.open({ authMode: 'LIMITED' });
@@ -159,7 +161,11 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
       // Progress polls must not wait behind the run they report on.
       const work = async () => {
         const [outcome] = await host.callConcurrently([{ functionName: fn, args, options: { user } }]);
-        if (fn !== 'getRunProgress') await host.recalculate(undefined, { user });
+        if (fn !== 'getRunProgress') {
+          await host.recalculate(undefined, { user });
+          // The formulas its changes started (the last wave of Refresh all) end before the page reads the grid.
+          await host.whenRecalculated();
+        }
         return outcome!;
       };
       const outcome = fn === 'getRunProgress' ? await work() : await serial(work);

@@ -53,6 +53,31 @@ export const RUN_WRAP_UP_MS = EXECUTION_LIMIT_MS - RUN_FETCH_BUDGET_MS;
 /** A run holds a report this long past its fetch deadline (longer than the wrap-up) before another run may take it over. */
 export const RUN_CLAIM_SLACK_MS = 2 * MS_PER_MINUTE;
 
+// ---- Refresh all and the hourly run: formulas in waves ----
+
+/** Apps Script's quotas page: "Simultaneous executions per user: 30"; past it a formula shows "There are too many scripts running simultaneously ...". */
+export const SIMULTANEOUS_EXECUTIONS_PER_USER = 30;
+/**
+ * Formulas one refresh wave makes compute at once, and so the most formulas one refresh cell serves:
+ * 5 of the 30 are left for the execution driving the waves, a sidebar call and another document.
+ */
+export const REFRESH_WAVE_FORMULAS = 25;
+/**
+ * The longest a wave may take: a custom function has 30 s in all, and Sheets needs a moment to start
+ * them. After it every formula of the wave has ended, counted or not, and the next wave may start.
+ */
+export const REFRESH_WAVE_LIMIT_MS = 35 * MS_PER_SECOND;
+/** How often the driver reads how many formulas of its wave have ended (one document cache read). */
+export const REFRESH_WAVE_POLL_MS = 100;
+/** After the last formula of a wave counted its end, the moment it needs to finish returning its result. */
+export const REFRESH_WAVE_GRACE_MS = 100;
+/** A driver given no deadline may take this long: an open's simple trigger has 30 s in all. */
+export const REFRESH_DEFAULT_BUDGET_MS = 25 * MS_PER_SECOND;
+/** What the menu and the hourly run leave of their 6 minutes after the last wave: its writes, the last toast or log line. */
+export const REFRESH_END_MARGIN_MS = 15 * MS_PER_SECOND;
+/** A formula waits this long for the document lock to count its end in its wave (then the driver waits the wave out). */
+export const WAVE_MARK_LOCK_TIMEOUT_MS = 2 * MS_PER_SECOND;
+
 // ---- Waiting for a lock on shared state ----
 
 /** For another execution to finish updating a rate window. */

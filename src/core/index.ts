@@ -11,7 +11,7 @@
  *   errors/           the error hierarchy: its root, Engage's answers, failures without an answer
  *   (base)            spec.ts, ports.ts, budgets.ts at the root of src/core
  *   api/              the Engage client and its requests: sending, retries, rate limits, paging, answers
- *   sheets/           report tables, sheet blocks, lookup tables, formula arguments, block records
+ *   sheets/           report tables, sheet blocks, lookup tables, formula arguments, block records, refresh waves
  *   builder/, recommendations/   the sidebar's report builder rules; in-chat recommendations (one rank)
  *   schedules/        saved reports, periods, schedules, the refresh runner and the schedule service
  *   addon/            the add-on's use cases: the session and settings, formula results, sidebar runs
@@ -60,7 +60,18 @@ export {
   type TransportFailureKind,
   type UnreachableReason,
 } from './errors';
-export { FORMULA_TIME_BUDGET_MS, PREVIEW_TIME_BUDGET_MS } from './budgets';
+export {
+  EXECUTION_LIMIT_MS,
+  FORMULA_TIME_BUDGET_MS,
+  PREVIEW_TIME_BUDGET_MS,
+  REFRESH_DEFAULT_BUDGET_MS,
+  REFRESH_END_MARGIN_MS,
+  REFRESH_WAVE_FORMULAS,
+  REFRESH_WAVE_GRACE_MS,
+  REFRESH_WAVE_LIMIT_MS,
+  REFRESH_WAVE_POLL_MS,
+  WAVE_MARK_LOCK_TIMEOUT_MS,
+} from './budgets';
 
 export { A1_CELL_PATTERN, a1Cell, cellPosition, rangeReference, splitCellReference } from './util/a1-notation';
 export { compactDay, dashedDay, daysBetween, isDate, MS_PER_HOUR } from './util/dates';
@@ -89,6 +100,22 @@ export {
 export { reportColumnCount } from './sheets/report-table';
 export { compareColumnCount } from './sheets/compare-table';
 export { asTypedInput, cellsAdded, checkCellRoom, type GridSize, NEW_SHEET_COLUMNS, WRITE_NUMBER_FORMAT } from './sheets/sheet-output';
+export {
+  nextRefreshStampMs,
+  parseWaveCount,
+  planRefreshWaves,
+  REFRESH_GROUP_BASE_NAME,
+  type RefreshOutcome,
+  type RefreshWave,
+  refreshGroupNumber,
+  refreshGroupWithRoom,
+  refreshOutcomeText,
+  refreshPlanText,
+  refreshReferencePattern,
+  refreshWaveKey,
+  type WaveCount,
+  withRefreshReference,
+} from './sheets/refresh-waves';
 
 export { builderMessage, checkRunTarget, type BuilderRequest, type RunTarget } from './builder/builder-request';
 export {
@@ -103,7 +130,7 @@ export { reportFormula } from './builder/formula-text';
 export { compareFormula } from './builder/compare-request';
 export { customDaysCheck, hourWindowCheck } from './builder/period-checks';
 export { taggingProblems, taggingSnippets } from './builder/tagging-snippet';
-export { DASHBOARD_SHEET_NAME, dashboardInput, type DashboardLayout } from './builder/dashboard';
+export { DASHBOARD_FORMULAS, DASHBOARD_SHEET_NAME, dashboardInput, type DashboardLayout } from './builder/dashboard';
 
 export { impressionPixelUrl } from './recommendations/impression-pixel';
 export type { PreviewDocument, RecommendationsPreview } from './recommendations/preview';

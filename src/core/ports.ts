@@ -199,8 +199,10 @@ export interface ScheduledSpreadsheet {
    * Makes the spreadsheet's formulas that reference the refresh cell fetch again; never throws. With
    * `wrote` false (the run wrote nothing there), only when the day has changed since the refresh cell
    * was last changed, so that formulas with relative days ("7daysAgo", "yesterday") move to the new day.
+   * The formulas recalculate in waves until `deadlineAtMs` (left out: 25 s); waves with no time left
+   * wait for the next refresh.
    */
-  refreshFormulas(wrote: boolean): void;
+  refreshFormulas(wrote: boolean, deadlineAtMs?: number): void;
 }
 
 /** Opens the user's spreadsheets by ID (spreadsheetAccess "all"). */

@@ -51,5 +51,5 @@ export function ENGAGE_COMPARE(
     // maxRows 0 keeps the Total row alone: both periods are fetched whole whatever maxRows is.
     const { input, options } = readReportArgs(args, { minMaxRows: 0 });
     return createAddon({ inCustomFunction: true }).formulaCompare(input, compareWith, { deadlineAtMs, ...options });
-  });
+  }, refresh);
 }

@@ -21,16 +21,29 @@ import {
   requiredDate,
   requiredText,
   singleValue,
+  WAVE_MARK_LOCK_TIMEOUT_MS,
 } from '../core';
 import { createAddon } from '../gas/addon-services';
+import { countWaveEnd } from '../gas/refresh-waves';
 import { asOneSentence } from './user-errors';
 
 type Arg = unknown;
 
-/** Runs a formula's work against its deadline; a failure becomes the sentence under #ERROR!. */
-export function runFormula(work: (deadlineAtMs: number) => Cell[][]): Cell[][] {
+/**
+ * Runs a formula's work against its deadline; a failure becomes the sentence under #ERROR!. Its end,
+ * success or failure, is counted in the refresh wave its `refresh` value names (Refresh all waits for
+ * a wave's formulas before the next), within the 30 s (the work has 27 of them).
+ */
+export function runFormula(work: (deadlineAtMs: number) => Cell[][], refresh: unknown): Cell[][] {
   const deadlineAtMs = Date.now() + FORMULA_TIME_BUDGET_MS;
-  return asOneSentence(() => work(deadlineAtMs));
+  let ok = false;
+  try {
+    const cells = asOneSentence(() => work(deadlineAtMs));
+    ok = true;
+    return cells;
+  } finally {
+    countWaveEnd(refresh, ok, deadlineAtMs + WAVE_MARK_LOCK_TIMEOUT_MS);
+  }
 }
 
 interface ReportArgs {
@@ -81,7 +94,7 @@ function reportFormula(kind: ReportKind, args: ReportArgs): Cell[][] {
   return runFormula((deadlineAtMs) => {
     const { input, options } = readReportArgs(args, { minMaxRows: 1 });
     return createAddon({ inCustomFunction: true }).formulaReport(kind, input, { deadlineAtMs, ...options });
-  });
+  }, args.refresh);
 }
 
 function lookupFormula(kind: LookupKind, publisherId: Arg, refresh: Arg): Cell[][] {
@@ -92,7 +105,7 @@ function lookupFormula(kind: LookupKind, publisherId: Arg, refresh: Arg): Cell[]
       deadlineAtMs,
       refresh: singleValue(refresh, 'refresh') ?? null,
     });
-  });
+  }, refresh);
 }
 
 /**

@@ -4,18 +4,20 @@
  * publishers the user sees. Thin: the core checks the choice and the sign-in and lays the sheet out
  * before anything is written; src/gas writes it.
  */
-import { userMessage } from '../core';
+import { DASHBOARD_FORMULAS, userMessage } from '../core';
 import { writeDashboard } from '../gas/dashboard-sheet';
-import { ensureRefreshCell, REFRESH_RANGE_NAME } from '../gas/refresh-cell';
+import { ensureRefreshGroup, refreshGroupFor } from '../gas/refresh-cell';
 import { createSidebarReports } from '../gas/sidebar-report-services';
 import { outsideCells } from './outside-cells';
 import { withUserMessage } from './user-errors';
 
 function create(entityId: unknown): { sheetName: string; subject: string; formulas: number; charts: number } {
   const ss = SpreadsheetApp.getActiveSpreadsheet();
+  // A refresh cell with room for every formula of the dashboard (Refresh all refreshes at most 25 a cell at once).
+  const refreshCell = refreshGroupFor(ss, DASHBOARD_FORMULAS);
   // The choice, the sign-in and the publishers lookup first: a refused choice changes nothing.
-  const layout = createSidebarReports().dashboard(entityId, REFRESH_RANGE_NAME);
-  ensureRefreshCell(ss);
+  const layout = createSidebarReports().dashboard(entityId, refreshCell);
+  ensureRefreshGroup(ss, refreshCell);
   return writeDashboard(ss, layout);
 }
 

@@ -2,12 +2,21 @@
  * The add-on menu, the sidebar opener and the menu's own actions. onOpen may run in AuthMode.NONE,
  * where only menus are allowed, so it reads the sign-in state and the refresh cell only in other
  * modes, and never fails because of them: the menu must always appear. It is a simple trigger, with
- * 30 seconds in all: after the menu it reads one cell, and writes it once on the first open of a day.
+ * 30 seconds in all: after the menu it reads the refresh cells, and on the first open of a day changes
+ * them, a wave at a time, within 25 seconds.
  * Each function here refuses to run typed into a cell (outside-cells.ts), taking the UI it needs from
  * that one check.
  */
 import { createSession } from '../gas/addon-services';
-import { TOKEN_LIFETIME_DAYS, userMessage } from '../core';
+import {
+  EXECUTION_LIMIT_MS,
+  REFRESH_END_MARGIN_MS,
+  REFRESH_WAVE_FORMULAS,
+  refreshOutcomeText,
+  refreshPlanText,
+  TOKEN_LIFETIME_DAYS,
+  userMessage,
+} from '../core';
 import { touchRefreshCell, touchRefreshCellOnNewDay } from '../gas/refresh-cell';
 import { outsideCells } from './outside-cells';
 
@@ -70,14 +79,24 @@ export function showSidebar(): void {
 }
 
 /**
- * Refresh all: changes the named refresh cell, so every ENGAGE_* formula that references it as its
- * refresh argument fetches fresh data.
+ * Refresh all: changes the named refresh cells, so every ENGAGE_* formula that references one as its
+ * refresh argument fetches fresh data, at most 25 at once, a wave after another, within this
+ * execution's 6 minutes; says first what it does, then what it did.
  */
 export function refreshAll(): void {
-  outsideCells('menu');
+  const ui = outsideCells('menu');
+  const startedAtMs = Date.now();
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  touchRefreshCell(spreadsheet);
-  spreadsheet.toast('Engage formulas that use the refresh cell are fetching fresh data.', 'Engage for Sheets');
+  try {
+    const outcome = touchRefreshCell(spreadsheet, {
+      deadlineAtMs: startedAtMs + EXECUTION_LIMIT_MS - REFRESH_END_MARGIN_MS,
+      onPlan: ({ formulas, waves }) => spreadsheet.toast(refreshPlanText(formulas, waves, REFRESH_WAVE_FORMULAS), 'Engage for Sheets'),
+    });
+    // One wave's plan said it all; several end with what was done; a refresh already running says so alone.
+    if (outcome.busy || outcome.waves > 1) spreadsheet.toast(refreshOutcomeText(outcome), 'Engage for Sheets');
+  } catch (e) {
+    ui.alert(userMessage(e));
+  }
 }
 
 /**

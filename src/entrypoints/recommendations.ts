@@ -30,11 +30,13 @@ export function ENGAGE_RECOMMENDATIONS(
   testMode?: unknown,
   refresh?: unknown,
 ): Cell[][] {
-  return runFormula((deadlineAtMs) =>
-    createAddon({ inCustomFunction: true }).formulaRecommendations(
-      { keywords, iabCategories, contentUrl, widgetJSId, testMode },
-      { deadlineAtMs, refresh: singleValue(refresh, 'refresh') ?? null },
-    ),
+  return runFormula(
+    (deadlineAtMs) =>
+      createAddon({ inCustomFunction: true }).formulaRecommendations(
+        { keywords, iabCategories, contentUrl, widgetJSId, testMode },
+        { deadlineAtMs, refresh: singleValue(refresh, 'refresh') ?? null },
+      ),
+    refresh,
   );
 }
 

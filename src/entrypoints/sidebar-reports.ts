@@ -13,7 +13,7 @@ import {
   type RunToSheetSummary,
 } from '../core';
 import { addRevenueChart, resolvePlacement, sheetContext, writeFormulaAtActiveCell } from '../gas/report-targets';
-import { ensureRefreshCell, REFRESH_RANGE_NAME } from '../gas/refresh-cell';
+import { ensureRefreshGroup, REFRESH_RANGE_NAME, refreshCellReference } from '../gas/refresh-cell';
 import { createSidebarReports } from '../gas/sidebar-report-services';
 import { withUserMessage } from './user-errors';
 
@@ -68,19 +68,22 @@ export function getRunProgress(runId: unknown): RunProgress | null {
 }
 
 /**
- * Puts the ENGAGE_* formula equivalent to the report into the active cell. It takes the named refresh
- * cell as its refresh argument, created when there is none yet, so Refresh all fetches it again and a
- * rolling period ("7daysAgo" to "yesterday") moves to each new day. The sheet first gets the columns
- * the result needs, as a formula cannot add them.
+ * Puts the ENGAGE_* formula equivalent to the report into the active cell. It takes a named refresh
+ * cell with room as its refresh argument (each serves at most 25 formulas, so Refresh all recalculates
+ * them a wave at a time), created when there is none yet, so Refresh all fetches it again and a rolling
+ * period ("7daysAgo" to "yesterday") moves to each new day. The sheet first gets the columns the result
+ * needs, as a formula cannot add them.
  * @param {Object} request The report (see BuilderRequest).
  * @return {Object} {formula, cell, columnsAdded}.
  */
 export function insertFormula(request: unknown): { formula: string; cell: string; columnsAdded: number } {
   return withUserMessage(() => {
     const ss = SpreadsheetApp.getActiveSpreadsheet();
-    // The request is checked first: a refused one changes nothing, not even the refresh cell.
-    const { formula, columns } = createSidebarReports().formula(request, REFRESH_RANGE_NAME);
-    return { formula, ...writeFormulaAtActiveCell(ss, formula, columns, () => ensureRefreshCell(ss)) };
+    const refreshCell = refreshCellReference(ss) ?? REFRESH_RANGE_NAME;
+    // The request is checked first: a refused one changes nothing, not even the refresh cells.
+    const { formula, columns } = createSidebarReports().formula(request, refreshCell);
+    // The refresh cell may be a new one (the first, or one with room): made once the formula is known good.
+    return { formula, ...writeFormulaAtActiveCell(ss, formula, columns, () => ensureRefreshGroup(ss, refreshCell)) };
   }, builderMessage);
 }
 

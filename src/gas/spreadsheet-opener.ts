@@ -9,6 +9,7 @@ import {
   type SpreadsheetOpener,
   SpreadsheetUnreachableError,
   type UnreachableReason,
+  refreshOutcomeText,
   userMessage,
 } from '../core';
 import { refreshCellIsFromAnotherDay, touchRefreshCell } from './refresh-cell';
@@ -28,10 +29,12 @@ export function scheduledSpreadsheet(spreadsheet: GoogleAppsScript.Spreadsheet.S
       return ref;
     },
     sheet: new SavedReportSheet(spreadsheet),
-    refreshFormulas(wrote: boolean) {
+    refreshFormulas(wrote: boolean, deadlineAtMs?: number) {
       // The saved reports are already written: formulas that do not fetch again say so in the log only.
       try {
-        if (wrote || refreshCellIsFromAnotherDay(spreadsheet)) touchRefreshCell(spreadsheet);
+        if (!wrote && !refreshCellIsFromAnotherDay(spreadsheet)) return;
+        const outcome = touchRefreshCell(spreadsheet, deadlineAtMs === undefined ? {} : { deadlineAtMs });
+        if (outcome.formulas > 0) console.log(`Engage formulas: ${refreshOutcomeText(outcome)}`);
       } catch (error) {
         console.error(`Engage could not change the refresh cell: ${userMessage(error)}`);
       }

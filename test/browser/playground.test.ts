@@ -49,7 +49,9 @@ it('shows the toast of Refresh all, and it goes after a while', async () => {
   await page.locator('#menu-refresh-all').click();
   const toast = page.locator('#toasts .toast');
   await eventually(async () =>
-    expect(await toast.innerText()).toBe('Engage for Sheets\nEngage formulas that use the refresh cell are fetching fresh data.'),
+    expect(await toast.innerText()).toBe(
+      'Engage for Sheets\nNo Engage formula uses the refresh cell yet: formulas made with Insert formula or Create dashboard do.',
+    ),
   );
   // Apps Script's default: 5 seconds.
   await eventually(async () => expect(await toast.count()).toBe(0), 10_000);

@@ -7,6 +7,7 @@ import { formatA1 } from '../a1-notation';
 import type { RangeDescriptor, RangeField, WritableRangeField } from '../protocol';
 import { fromRealm, type Facade, type FacadeKit } from './kit';
 import type { DocumentFacades } from './spreadsheet';
+import { textFinderFacade } from './text-finder';
 
 export function rangeFacades(kit: FacadeKit, document: DocumentFacades): Pick<DocumentFacades, 'range' | 'rangeAt'> {
   const { ops, guardWrite } = kit;
@@ -78,6 +79,7 @@ export function rangeFacades(kit: FacadeKit, document: DocumentFacades): Pick<Do
         ops.rangeClear(desc, { contents: !o.formatOnly, formats: !o.contentsOnly, notes: !o.contentsOnly && !o.formatOnly });
         return self;
       },
+      createTextFinder: (findText: string) => textFinderFacade(kit, document, String(findText), desc),
       isBlank: () => read('values').every((row) => row.every((v) => v === '')),
       getA1Notation: () => formatA1(desc),
       getRow: () => desc.row,

@@ -7,6 +7,7 @@ import type { ChartSpec } from '../protocol';
 import type { ChartFacades } from './charts';
 import { fromRealm, type Facade, type FacadeKit } from './kit';
 import type { DocumentFacades } from './spreadsheet';
+import { textFinderFacade } from './text-finder';
 
 export function sheetFacade(kit: FacadeKit, document: DocumentFacades, charts: ChartFacades): DocumentFacades['sheet'] {
   const { ops, guardWrite } = kit;
@@ -53,6 +54,7 @@ export function sheetFacade(kit: FacadeKit, document: DocumentFacades, charts: C
       autoResizeColumn: () => (guardWrite('autoResizeColumn'), self),
       setColumnWidth: () => (guardWrite('setColumnWidth'), self),
       activate: () => (guardWrite('activate'), ops.spreadsheetSetActiveSheet(sheetId), self),
+      createTextFinder: (findText: string) => textFinderFacade(kit, document, String(findText), { sheetId }),
       newChart: () => charts.builder(),
       insertChart: (chart: { __spec: ChartSpec }) => {
         guardWrite('insertChart');

@@ -12,6 +12,7 @@ import { rangeFacades } from './range';
 import type { UserFacade } from './session';
 import { sharingMembers } from './sharing';
 import { sheetFacade } from './sheet';
+import { textFinderFacade } from './text-finder';
 
 /** The document's facades, which build each other. */
 export interface DocumentFacades {
@@ -92,6 +93,11 @@ function documentFacades(kit: FacadeKit, user: UserFacade, charts: ChartFacades)
           numColumns: range.getNumColumns(),
         });
       },
+      getNamedRanges: () =>
+        ops
+          .spreadsheetNamedRanges()
+          .map(({ name, range }) => kit.api('NamedRange', { getName: () => name, getRange: () => ranges.range(range) })),
+      createTextFinder: (findText: string) => textFinderFacade(kit, document, String(findText)),
       getActiveRange: () => ranges.range(ops.spreadsheetActiveRange()),
       getActiveCell: () => cellOf(ops.spreadsheetActiveRange()),
       getCurrentCell: () => cellOf(ops.spreadsheetActiveRange()),
@@ -158,7 +164,11 @@ export function spreadsheetServices(
       guard('menu', 'SpreadsheetApp.getUi');
       return ui;
     },
-    flush: () => undefined,
+    // Applies the pending changes of the bound document and of every document opened by ID: their formulas start.
+    flush: () => {
+      if (!noDocument) ops.spreadsheetFlush();
+      for (const documentId of opened.keys()) kitForDocument(kit, documentId).ops.spreadsheetFlush();
+    },
     openById: (id: string) => open(id, 'id'),
     openByUrl: (url: string) => open(url, 'url'),
     create: () => kit.deny('SpreadsheetApp.create'),

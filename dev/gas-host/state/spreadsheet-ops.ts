@@ -4,6 +4,7 @@
  */
 import {
   type CellValue,
+  type ExecutionInfo,
   GasException,
   type RangeField,
   type RangeOps,
@@ -60,6 +61,8 @@ const attributeWriters: Record<Exclude<WritableRangeField, 'values' | 'formulas'
 export function spreadsheetOps(
   model: SpreadsheetModel,
   file: SpreadsheetFile,
+  /** Told of every SpreadsheetApp.flush, by the execution that flushed (automatic recalculation starts formulas there). */
+  flushed: (execution: ExecutionInfo) => void,
 ): ServedOps<keyof SpreadsheetOps | keyof SheetOps | keyof RangeOps> {
   const readers = cellReaders(model);
   const nameTaken = (name: string) => new GasException(`A sheet with the name "${name}" already exists. Please enter another name.`);
@@ -106,9 +109,10 @@ export function spreadsheetOps(
       model.activeSheetId = model.sheetById(range.sheetId).id;
     },
     spreadsheetNamedRange: (_execution, name) => model.namedRanges.get(name) ?? null,
-    spreadsheetSetNamedRange: (_execution, name, range) => {
-      model.namedRanges.set(name, range);
-    },
+    spreadsheetSetNamedRange: (_execution, name, range) => model.setNamedRange(name, range),
+    spreadsheetNamedRanges: () => [...model.namedRanges].map(([name, range]) => ({ name, range })),
+    spreadsheetFind: (_execution, query) => model.find(query),
+    spreadsheetFlush: (execution) => flushed(execution),
 
     sheetInfo: (_execution, sheetId) => {
       const sheet = model.sheetById(sheetId);

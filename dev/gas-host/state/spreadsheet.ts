@@ -6,7 +6,15 @@
  * spreadsheet-ops.ts serves it to scripts.
  */
 import { formatA1, parseA1, resolveA1, type GridBox } from '../a1-notation';
-import { GasException, type CellValue, type ChartRecord, type ChartSpec, type ClearScope, type RangeDescriptor } from '../protocol';
+import {
+  type CellValue,
+  type ChartRecord,
+  type ChartSpec,
+  type ClearScope,
+  type FindQuery,
+  GasException,
+  type RangeDescriptor,
+} from '../protocol';
 import { type HostLocale, readAsTyped, readKindly } from '../typed-input';
 
 export interface CellRecord {
@@ -114,6 +122,7 @@ export class SpreadsheetModel {
   /** Every cell holding a formula, with its sheet: a write marks dependents dirty without scanning every cell. */
   private readonly formulaCells = new Map<CellRecord, SheetModel>();
   private readonly initialGrid: { rows: number; columns: number };
+  private dayFormat: { timeZone: string; format: Intl.DateTimeFormat } | undefined;
 
   constructor(shape: SpreadsheetShape) {
     this.timeZone = shape.timeZone;
@@ -357,6 +366,18 @@ export class SpreadsheetModel {
     }
   }
 
+  /**
+   * Names a range (setNamedRange): formulas that take the name as an argument depend on its cell from
+   * now on, and compute again, as Sheets recomputes a formula whose name comes to exist or moves.
+   */
+  setNamedRange(name: string, range: RangeDescriptor): void {
+    this.namedRanges.set(name, range);
+    for (const [record] of this.formulaCells) {
+      const inner = /\(([\s\S]*)\)/.exec(record.formula ?? '')?.[1] ?? '';
+      if (inner.split(',').some((piece) => piece.trim() === name)) record.dirty = true;
+    }
+  }
+
   private formulaReferences(formula: string, home: SheetModel): RangeDescriptor[] {
     const boxes: RangeDescriptor[] = [];
     const inner = /\(([\s\S]*)\)/.exec(formula)?.[1] ?? '';
@@ -453,6 +474,41 @@ export class SpreadsheetModel {
     return out;
   }
 
+  /**
+   * The cells a TextFinder finds, sheet by sheet, row by row: a formula cell by its formula text when
+   * `matchFormulaText` (else by what it shows), any other cell by what it shows. Text compares
+   * ignoring case unless `matchCase`; a regular expression is JavaScript's (Google does not say
+   * which dialect it reads; the add-on uses only what they all share).
+   */
+  find(query: FindQuery): RangeDescriptor[] {
+    let pattern: RegExp;
+    try {
+      const source = query.useRegularExpression ? query.text : query.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      pattern = new RegExp(query.matchEntireCell ? `^(?:${source})$` : source, query.matchCase ? '' : 'i');
+    } catch {
+      throw new GasException(`Invalid argument: ${query.text}`);
+    }
+    const within = query.within;
+    const sheets = within ? [this.sheetById(within.sheetId)] : this.sheets;
+    const box = within && 'row' in within ? within : undefined;
+    const found: RangeDescriptor[] = [];
+    for (const sheet of sheets) {
+      const matches: RangeDescriptor[] = [];
+      for (const [key, record] of sheet.cells) {
+        if (record.formula === undefined && record.value === '') continue;
+        const text = record.formula !== undefined && query.matchFormulaText ? record.formula : this.displayValue(record);
+        if (!pattern.test(text)) continue;
+        const [row, column] = key.split(':').map(Number) as [number, number];
+        if (box && (row < box.row || row >= box.row + box.numRows || column < box.column || column >= box.column + box.numColumns))
+          continue;
+        matches.push({ sheetId: sheet.id, row, column, numRows: 1, numColumns: 1 });
+      }
+      // Only the matches are put in order, not every cell of a large sheet.
+      found.push(...matches.sort((a, b) => a.row - b.row || a.column - b.column));
+    }
+    return found;
+  }
+
   // ---------------------------------------------------------------- reading
 
   readGrid<T>(desc: RangeDescriptor, read: (record: CellRecord | undefined) => T): T[][] {
@@ -476,12 +532,14 @@ export class SpreadsheetModel {
     if (!record) return '';
     const value = record.value;
     if (value instanceof Date) {
-      const parts = new Intl.DateTimeFormat('en-US', {
-        timeZone: this.timeZone,
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-      }).formatToParts(value);
+      // One formatter per zone: a TextFinder over a sheet of 100,000 dates shows every one.
+      if (this.dayFormat?.timeZone !== this.timeZone) {
+        this.dayFormat = {
+          timeZone: this.timeZone,
+          format: new Intl.DateTimeFormat('en-US', { timeZone: this.timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }),
+        };
+      }
+      const parts = this.dayFormat.format.formatToParts(value);
       const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
       return `${get('month')}/${get('day')}/${get('year')}`;
     }

@@ -45,6 +45,8 @@ export const CHART_DAYS = 30;
 export const TOP_ROWS = 10;
 
 export type DashboardBlockName = 'kpis' | 'daily' | 'countries' | 'platforms' | 'widgets';
+/** The dashboard's formulas, one a block: they take one refresh cell, so it must have room for them all. */
+export const DASHBOARD_FORMULAS = 5;
 
 /** One ENGAGE_* formula of the dashboard and the box its result may fill. */
 export interface DashboardBlock {

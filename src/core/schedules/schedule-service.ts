@@ -24,7 +24,7 @@ import type { SpreadsheetAccess } from '../api/deployment';
 import type { ReportInput, ReportQuery } from '../api/report-request';
 import { ValidationError } from '../errors';
 import type { Clock, KeyValueStore, RandomSource, ScheduledSpreadsheet, SpreadsheetOpener, TriggerPort } from '../ports';
-import { RUN_FETCH_BUDGET_MS, RUN_WRAP_UP_MS } from '../budgets';
+import { EXECUTION_LIMIT_MS, REFRESH_END_MARGIN_MS, RUN_FETCH_BUDGET_MS, RUN_WRAP_UP_MS } from '../budgets';
 import { buildComparison } from '../api/compare-periods';
 import { MirroredReports, mirrorDocument, type MirrorOutcome } from './mirrored-reports';
 import { RefreshRunner, type ReportSource, type RefreshSummary } from './refresh-runner';
@@ -240,7 +240,8 @@ export class ScheduleService {
           ...(opener ? { opener } : {}),
           ...(event.triggerUid ? { triggerUid: event.triggerUid } : {}),
         },
-        { startedAtMs, fetchBudgetMs },
+        // The formulas take what the saved reports left of the run's share, up to its last 15 s.
+        { startedAtMs, fetchBudgetMs, formulasUntilMs: startedAtMs + Math.min(EXECUTION_LIMIT_MS, share.amount) - REFRESH_END_MARGIN_MS },
       );
     } finally {
       runtime.settle(share, Math.max(0, clock.now() - startedAtMs), startedAtMs);

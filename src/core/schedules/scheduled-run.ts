@@ -53,11 +53,19 @@ export function emptySummary(): ScheduledRunSummary {
   return { refreshed: [], failed: [], deferred: [], needsSignIn: false, requests: 0, openedById: 0, unreachable: [] };
 }
 
-export function runScheduled(deps: ScheduledRunDeps, options: { startedAtMs: number; fetchBudgetMs: number }): ScheduledRunSummary {
+/**
+ * `formulasUntilMs`: when the formulas of the spreadsheets reached must be done recalculating (their
+ * waves start once every saved report is written, so formulas never take a report's time).
+ */
+export function runScheduled(
+  deps: ScheduledRunDeps,
+  options: { startedAtMs: number; fetchBudgetMs: number; formulasUntilMs?: number },
+): ScheduledRunSummary {
   const { registry, clock, ownerId, current } = deps;
   const summary = emptySummary();
+  const reached: Array<{ spreadsheet: ScheduledSpreadsheet; wrote: boolean }> = [];
   const deadlineAtMs = options.startedAtMs + options.fetchBudgetMs;
-  if (current) refresh(deps, current.spreadsheet, current.reports, options, summary);
+  if (current) reached.push(refresh(deps, current.spreadsheet, current.reports, options, summary));
   if (deps.access === 'all' && deps.opener) {
     const others = registry
       .spreadsheets()
@@ -79,10 +87,10 @@ export function runScheduled(deps: ScheduledRunDeps, options: { startedAtMs: num
         unreachable(deps, entry, due, why, summary);
         continue;
       }
-      const { problem: _solved, ...reached } = entry;
-      registry.putEntry({ ...reached, ...opened.ref });
+      const { problem: _solved, ...solved } = entry;
+      registry.putEntry({ ...solved, ...opened.ref });
       summary.openedById++;
-      refresh(deps, opened, new RegistryReports(registry, entry.id, clock), options, summary);
+      reached.push(refresh(deps, opened, new RegistryReports(registry, entry.id, clock), options, summary));
     }
   } else if (!current) {
     // "current" without a document: the trigger's own spreadsheet, known by the trigger's ID.
@@ -93,12 +101,14 @@ export function runScheduled(deps: ScheduledRunDeps, options: { startedAtMs: num
       if (due.length > 0) unreachable(deps, entry, due, new SpreadsheetUnreachableError('no-document'), summary);
     }
   }
+  for (const { spreadsheet, wrote } of reached) spreadsheet.refreshFormulas(wrote, options.formulasUntilMs);
   return summary;
 }
 
 /**
- * Refreshes what is due in one spreadsheet within the run's deadline, then its formulas: when anything
- * was written, or when the day has changed since they last fetched (relative days move with it).
+ * Refreshes what is due in one spreadsheet within the run's deadline; says whether it wrote anything,
+ * for its formulas, which recalculate when the run is over: when anything was written, or when the day
+ * has changed since they last fetched (relative days move with it).
  */
 function refresh(
   deps: ScheduledRunDeps,
@@ -106,7 +116,7 @@ function refresh(
   store: SavedReportSource,
   options: { startedAtMs: number; fetchBudgetMs: number },
   summary: ScheduledRunSummary,
-): void {
+): { spreadsheet: ScheduledSpreadsheet; wrote: boolean } {
   const { source, clock, ownerId } = deps;
   const runner = new RefreshRunner({ store, source, sheet: spreadsheet.sheet, clock, timeZone: spreadsheet.ref.timeZone, ownerId });
   const outcome = runner.run(options);
@@ -116,7 +126,7 @@ function refresh(
   summary.requests += outcome.requests;
   summary.needsSignIn ||= outcome.needsSignIn;
   summary.stoppedBecause ??= outcome.stoppedBecause;
-  spreadsheet.refreshFormulas(outcome.refreshed.length > 0);
+  return { spreadsheet, wrote: outcome.refreshed.length > 0 };
 }
 
 /**

@@ -49,6 +49,17 @@ describe('named ranges as formula arguments', () => {
     await host.recalculate();
     expect(host.getCell(undefined, 'A1').value).toBe('x:2');
   });
+
+  it('recalculates a formula whose named argument comes to exist (#NAME? before), as Sheets does', async () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    host.setCell(undefined, 'Z1', 5);
+    host.setCell(undefined, 'A1', '=ECHO("x", Later)');
+    await host.recalculate();
+    expect(host.getCell(undefined, 'A1').value).toBe('x:#NAME?');
+    host.call('nameRange', ['Later', 'Z1']);
+    expect((await host.recalculate()).map((r) => [r.a1, r.value])).toEqual([['A1', 'x:5']]);
+  });
 });
 
 describe('the active cell', () => {
