@@ -11,7 +11,9 @@ import { createDeployment, createGasHost, type GasHost } from '../../../dev/gas-
 const TOO_MANY = 'There are too many scripts running simultaneously for this Google user account.';
 
 const BUNDLE = `
+/** @customfunction */
 function SLOW(ms, refresh) { Utilities.sleep(ms); return 'done:' + refresh; }
+/** @customfunction */
 function TOUCH_DONE(refresh) { CacheService.getDocumentCache().put('done:' + refresh, '1', 600); return 'seen:' + refresh; }
 function nap(ms) { Utilities.sleep(ms); return 'rested'; }
 function hello() { return 'hello'; }
