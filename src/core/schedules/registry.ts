@@ -48,6 +48,11 @@ export interface RegistryEntry extends SpreadsheetRef {
   /** The user's hourly trigger there (spreadsheetAccess "current"), to know a run's spreadsheet without its document. */
   triggerUid?: string;
   problem?: SpreadsheetProblem;
+  /**
+   * When a run last brought its formulas to the day (its refresh cells checked): a run with nothing due
+   * there opens it again only on another day on its clock, so relative days ("yesterday") move.
+   */
+  formulasDayAtMs?: number;
 }
 
 interface Registered {

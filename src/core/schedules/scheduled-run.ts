@@ -14,6 +14,7 @@
  */
 import type { SpreadsheetAccess } from '../api/deployment';
 import { SpreadsheetUnreachableError } from '../errors';
+import { isAnotherDay } from '../util/relative-days';
 import type { Clock, ScheduledSpreadsheet, SpreadsheetOpener } from '../ports';
 import { RegistryReports } from './mirrored-reports';
 import { dueReports } from './due-order';
@@ -73,7 +74,14 @@ export function runScheduled(
       .map((entry) => ({ entry, due: dueReports(new RegistryReports(registry, entry.id, clock), ownerId, clock.now()) }))
       .filter(({ due }) => due.length > 0)
       .sort((a, b) => overdueSince(a.due, registry, a.entry) - overdueSince(b.due, registry, b.entry));
-    for (const { entry, due } of others) {
+    // A spreadsheet with nothing due is opened once a day on its clock, for its formulas' relative days.
+    const now = clock.now();
+    const newDay = registry
+      .spreadsheets()
+      .filter((entry) => entry.id !== current?.spreadsheet.ref.id && entry.active > 0 && !others.some((o) => o.entry.id === entry.id))
+      .filter((entry) => isAnotherDay(entry.formulasDayAtMs ?? 0, now, entry.timeZone))
+      .map((entry) => ({ entry, due: [] as SavedReport[] }));
+    for (const { entry, due } of [...others, ...newDay]) {
       if (summary.stoppedBecause === 'fetch-quota' || clock.now() >= deadlineAtMs) {
         // Nothing sent: they keep their place, the longest overdue first in the next run.
         summary.deferred.push(...due.map((r) => r.id));
@@ -101,7 +109,12 @@ export function runScheduled(
       if (due.length > 0) unreachable(deps, entry, due, new SpreadsheetUnreachableError('no-document'), summary);
     }
   }
-  for (const { spreadsheet, wrote } of reached) spreadsheet.refreshFormulas(wrote, options.formulasUntilMs);
+  for (const { spreadsheet, wrote } of reached) {
+    spreadsheet.refreshFormulas(wrote, options.formulasUntilMs);
+    // The day its formulas were last brought to: one property write a day per spreadsheet.
+    const entry = registry.entry(spreadsheet.ref.id);
+    if (entry && isAnotherDay(entry.formulasDayAtMs ?? 0, clock.now(), entry.timeZone)) registry.putEntry({ ...entry, formulasDayAtMs: clock.now() });
+  }
   return summary;
 }
 

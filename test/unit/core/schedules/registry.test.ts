@@ -206,7 +206,11 @@ describe('runScheduled', () => {
         if (id === 'doc-c') throw new SpreadsheetUnreachableError('deleted', 'Document doc-c is missing (perhaps it was deleted?)');
         const sheet = noteSheet();
         sheets.set(id, sheet);
-        return { ref: { ...ref(id), name: `Renamed ${id}` }, sheet, refreshFormulas: () => void refreshedFormulas.push(id) };
+        return {
+          ref: { ...ref(id), name: `Renamed ${id}` },
+          sheet,
+          refreshFormulas: (wrote) => void refreshedFormulas.push(wrote ? id : `${id}, if its day changed`),
+        };
       },
     };
     const source: ReportSource = {
@@ -243,10 +247,18 @@ describe('runScheduled', () => {
   it('opens each spreadsheet with reports due by ID, longest overdue first, and refreshes them from the registry', () => {
     const s = setup();
     const summary = s.run();
-    expect(s.opened).toEqual(['doc-b', 'doc-c']);
-    expect(summary).toMatchObject({ refreshed: ['id-B'], failed: ['id-C'], openedById: 1 });
+    // D has nothing due: it is opened once a day on its clock, for its formulas' relative days, after the others.
+    expect(s.opened).toEqual(['doc-b', 'doc-c', 'doc-d']);
+    expect(summary).toMatchObject({ refreshed: ['id-B'], failed: ['id-C'], openedById: 2 });
     expect(s.sheets.get('doc-b')!.writes).toEqual(['B']);
-    expect(s.refreshedFormulas).toEqual(['doc-b']);
+    expect(s.sheets.get('doc-d')!.writes).toEqual([]);
+    expect(s.refreshedFormulas).toEqual(['doc-b', 'doc-d, if its day changed']);
+    expect(s.registry().entry('doc-d')!.formulasDayAtMs).toBe(s.clock.now());
+    // Again the same day, D is not opened again; C, still due, is tried again.
+    s.opened.length = 0;
+    s.clock.advance(60_000);
+    s.run();
+    expect(s.opened).toEqual(['doc-c']);
     const registry = s.registry();
     expect(registry.status('doc-b', 'id-B')).toMatchObject({ rows: 1, failures: 0 });
     // The name the spreadsheet has now.
