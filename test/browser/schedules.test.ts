@@ -257,7 +257,11 @@ describe('scheduled refresh from the sidebar', () => {
     const { sidebar, page, playground } = b;
     const item = sidebar.locator('article.schedule');
     await item.getByRole('button', { name: 'Run now' }).click();
-    await eventually(async () => expect(await item.locator('.schedule-status').innerText()).toMatch(/Last success\s+.*rows in/), 60_000);
+    // "160 rows in 0.3 s", or "160 rows" for a refresh quicker than a twentieth of a second.
+    await eventually(
+      async () => expect(await item.locator('.schedule-status').innerText()).toMatch(/Last success\s+\S.*, [\d,]+ rows/),
+      60_000,
+    );
     expect(await item.locator('.schedule-badge').innerText()).toBe('up to date');
     expect(playground.host.getValues('Scheduled', 'B2:D2')[0]).toEqual(['day', 'country.id', 'country.name']);
     const days = playground.host.getValues('Scheduled', 'B3:B9').map((row) => row[0]);
