@@ -178,36 +178,40 @@ describe.each([
     ]);
   });
 
-  it('the hourly run: after its saved reports, the same 60 formulas end with fresh data, 25 at a time', async () => {
-    await sixtyFormulasOn('EngageRefresh');
-    h.host.call(
-      'saveSchedule',
-      [
-        {
-          name: 'Weekly',
-          kind: 'main',
-          entityId: MEDIUM_PUBLISHER_ID,
-          period: { type: 'fixed', fromDate: '20261101', toDate: '20261107' },
-          breakdowns: ['day'],
-          target: { sheetName: 'Saved', cell: 'A1' },
-          schedule: { every: 'hour' },
-        },
-      ],
-      { user: OWNER },
-    );
-    const trigger = h.host.triggers.find((t) => t.user === OWNER)!;
-    const hourly = await refreshing(async () => {
-      trigger.nextRunAt = Date.now();
-      const [run] = await h.host.runDueTriggersConcurrently();
-      expect(run).toMatchObject({ ok: true, handlerFunction: 'onScheduledRefresh' });
-    });
+  it(
+    'the hourly run: after its saved reports, the same 60 formulas end with fresh data, 25 at a time',
+    async () => {
+      await sixtyFormulasOn('EngageRefresh');
+      h.host.call(
+        'saveSchedule',
+        [
+          {
+            name: 'Weekly',
+            kind: 'main',
+            entityId: MEDIUM_PUBLISHER_ID,
+            period: { type: 'fixed', fromDate: '20261101', toDate: '20261107' },
+            breakdowns: ['day'],
+            target: { sheetName: 'Saved', cell: 'A1' },
+            schedule: { every: 'hour' },
+          },
+        ],
+        { user: OWNER },
+      );
+      const trigger = h.host.triggers.find((t) => t.user === OWNER)!;
+      const hourly = await refreshing(async () => {
+        trigger.nextRunAt = Date.now();
+        const [run] = await h.host.runDueTriggersConcurrently();
+        expect(run).toMatchObject({ ok: true, handlerFunction: 'onScheduledRefresh' });
+      });
 
-    expect(h.host.getValues('Saved', 'A1')[0]![0]).toBe('day');
-    expectFreshData(hourly.blocksBefore);
-    expectWaves(hourly);
-    expect(groupsOfFormulas()).toEqual([25, 25, 10]);
-    expect(h.host.logText()).toContain('Engage formulas: Refreshed 60 Engage formulas in 3 waves; the last wave is computing now.');
-  }, HOURLY_RUN_TIMEOUT_MS);
+      expect(h.host.getValues('Saved', 'A1')[0]![0]).toBe('day');
+      expectFreshData(hourly.blocksBefore);
+      expectWaves(hourly);
+      expect(groupsOfFormulas()).toEqual([25, 25, 10]);
+      expect(h.host.logText()).toContain('Engage formulas: Refreshed 60 Engage formulas in 3 waves; the last wave is computing now.');
+    },
+    HOURLY_RUN_TIMEOUT_MS,
+  );
 
   it('would leave 30 cells in error under the strict reading (none under the kind one) if one refresh cell served all 60, as before the waves', async () => {
     // One cell all 60 reference (a named range of the user's), changed at once: Sheets starts all 60 together.

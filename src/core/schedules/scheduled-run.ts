@@ -113,7 +113,8 @@ export function runScheduled(
     spreadsheet.refreshFormulas(wrote, options.formulasUntilMs);
     // The day its formulas were last brought to: one property write a day per spreadsheet.
     const entry = registry.entry(spreadsheet.ref.id);
-    if (entry && isAnotherDay(entry.formulasDayAtMs ?? 0, clock.now(), entry.timeZone)) registry.putEntry({ ...entry, formulasDayAtMs: clock.now() });
+    if (entry && isAnotherDay(entry.formulasDayAtMs ?? 0, clock.now(), entry.timeZone))
+      registry.putEntry({ ...entry, formulasDayAtMs: clock.now() });
   }
   return summary;
 }
