@@ -20,6 +20,8 @@ import { readEntryPointDocs, renderStubs } from './entry-stubs';
 export const GLOBAL_NAME = '__engage';
 /** The identifier src/gas/deployment.ts reads, replaced by the deployment at build time. */
 export const DEPLOYMENT_GLOBAL = '__ENGAGE_DEPLOYMENT__';
+/** The identifier src/gas/version.ts reads, replaced by package.json's version at build time. */
+export const VERSION_GLOBAL = '__ENGAGE_VERSION__';
 const root = path.resolve(__dirname, '..');
 
 export interface BuildOptions {
@@ -27,6 +29,10 @@ export interface BuildOptions {
   configFile?: string;
   /** Where to write; default dist/. */
   outDir?: string;
+}
+
+function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 async function buildServerBundle(deployment: Deployment): Promise<string> {
@@ -42,7 +48,7 @@ async function buildServerBundle(deployment: Deployment): Promise<string> {
     legalComments: 'none',
     charset: 'utf8',
     logLevel: 'warning',
-    define: { [DEPLOYMENT_GLOBAL]: JSON.stringify(deployment) },
+    define: { [DEPLOYMENT_GLOBAL]: JSON.stringify(deployment), [VERSION_GLOBAL]: JSON.stringify(packageVersion()) },
   });
   const bundle = result.outputFiles[0]!.text;
   // Module scope calls no service, so evaluating the bundle with no globals at all is safe and

@@ -136,7 +136,7 @@ export { impressionPixelUrl } from './recommendations/impression-pixel';
 export type { PreviewDocument, RecommendationsPreview } from './recommendations/preview';
 
 export type { Period } from './schedules/period';
-export type { RefreshSummary } from './schedules/refresh-runner';
+export { formatLocal, type RefreshSummary } from './schedules/refresh-runner';
 export { SavedReportStore } from './schedules/saved-report-store';
 export { incrementalProblem, type SavedReportInput } from './schedules/saved-reports';
 export { WEEKDAYS, type Schedule, type Weekday } from './schedules/schedule';
@@ -166,3 +166,21 @@ export { FormulaAccess, type FormulaAccessView } from './addon/formula-access';
 export type { FormulaAccessMode } from './addon/formula-policy';
 export type { RunPlacement, WriteChoice, WriteQuestion } from './addon/run-placement';
 export { freeSheetName } from './util/sheet-names';
+export {
+  CACHE_PROBE_ROWS,
+  cacheFinding,
+  cacheProbe,
+  checkOwnerMayCheck,
+  CONCURRENCY_PROBE_FORMULAS,
+  concurrencyFinding,
+  type Finding,
+  findingRows,
+  hostFinding,
+  INSTALLATION_CHECK_SHEET,
+  sidebarInCellFinding,
+  textFinding,
+  todayFinding,
+  TRIGGER_CONTEXT_KEY,
+  type TriggerContext,
+  triggerFinding,
+} from './addon/installation-check';

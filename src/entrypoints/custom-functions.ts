@@ -24,6 +24,7 @@ import {
   WAVE_MARK_LOCK_TIMEOUT_MS,
 } from '../core';
 import { createAddon } from '../gas/addon-services';
+import { ADDON_VERSION } from '../gas/version';
 import { countWaveEnd } from '../gas/refresh-waves';
 import { asOneSentence } from './user-errors';
 
@@ -281,4 +282,16 @@ export function ENGAGE_COUNTRIES(refresh?: Arg): Cell[][] {
  */
 export function ENGAGE_TIMEZONES(refresh?: Arg): Cell[][] {
   return lookupFormula('timezones', undefined, refresh);
+}
+
+/**
+ * The version of Engage for Sheets this spreadsheet runs. It sends nothing and uses no sign-in, so it
+ * always computes: the installation check uses it to see how Sheets runs formulas here.
+ *
+ * @param {any} refresh Optional. Any value; it changes nothing but makes Sheets compute the formula again.
+ * @return "Engage for Sheets" and the version.
+ * @customfunction
+ */
+export function ENGAGE_VERSION(refresh?: Arg): Cell[][] {
+  return runFormula(() => [[`Engage for Sheets ${ADDON_VERSION}`]], refresh);
 }

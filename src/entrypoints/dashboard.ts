@@ -40,6 +40,7 @@ export function createDashboardFromMenu(): void {
     const created = withUserMessage(() => create('all'));
     ss.toast(`Created '${created.sheetName}' for all publishers: its figures load in a few seconds.`, 'Engage for Sheets');
   } catch (e) {
-    ui.alert(userMessage(e));
+    // withUserMessage has made it the one sentence already.
+    ui.alert(e instanceof Error ? e.message : userMessage(e));
   }
 }

@@ -12,6 +12,7 @@ export {
   ENGAGE_NATIVEAPPS,
   ENGAGE_COUNTRIES,
   ENGAGE_TIMEZONES,
+  ENGAGE_VERSION,
 } from './custom-functions';
 export { ENGAGE_COMPARE } from './compare';
 export { createDashboard, createDashboardFromMenu } from './dashboard';
@@ -29,3 +30,4 @@ export {
   removeSpreadsheetSchedules,
   onScheduledRefresh,
 } from './schedules';
+export { checkInstallation, onInstallationCheckTrigger } from './installation-check';

@@ -18,6 +18,7 @@ import {
   userMessage,
 } from '../core';
 import { touchRefreshCell, touchRefreshCellOnNewDay } from '../gas/refresh-cell';
+import { finishTriggerFinding } from '../gas/installation-check';
 import { outsideCells } from './outside-cells';
 
 /**
@@ -36,17 +37,28 @@ export function onOpen(e?: GoogleAppsScript.Events.SheetsOnOpen): void {
     .addItem('Refresh all', 'refreshAll')
     .addItem('Create dashboard (all publishers)', 'createDashboardFromMenu')
     .addSeparator()
+    .addItem('Check this installation', 'checkInstallation')
     .addItem('Sign out', 'signOutFromMenu')
     .addToUi();
   if (documentAccess) moveFormulasToToday();
 }
 
-/** The open's part in rolling dates: the refresh cell changes once a day, after the menu is shown, and never fails the open. */
+/**
+ * The open's part in rolling dates (the refresh cells change once a day, after the menu is shown) and
+ * in the installation check (a trigger's finding the check waits for goes into its sheet); neither
+ * ever fails the open.
+ */
 function moveFormulasToToday(): void {
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   try {
-    touchRefreshCellOnNewDay(SpreadsheetApp.getActiveSpreadsheet());
+    touchRefreshCellOnNewDay(spreadsheet);
   } catch (error) {
     console.error(`Engage could not move the formulas to today: ${userMessage(error)}`);
+  }
+  try {
+    finishTriggerFinding(spreadsheet);
+  } catch (error) {
+    console.error(`Engage could not write the installation check's trigger finding: ${userMessage(error)}`);
   }
 }
 

@@ -9,6 +9,7 @@
 import { type RefreshSummary, type ScheduleList, userMessage } from '../core';
 import { scheduledSpreadsheet } from '../gas/spreadsheet-opener';
 import { asExecution } from '../gas/execution';
+import { recordTriggerContext } from '../gas/installation-check';
 import { createScheduleService } from '../gas/schedule-services';
 import { triggeredOutsideCells } from './outside-cells';
 import { withUserMessage } from './user-errors';
@@ -100,6 +101,12 @@ export function onScheduledRefresh(e?: unknown): void {
 }
 
 function scheduledRefresh(startedAtMs: number, triggerUid: string | undefined): void {
+  try {
+    // The installation check, when it could not install a trigger of its own, waits for this run's word.
+    recordTriggerContext('schedule');
+  } catch (error) {
+    console.error(`Engage installation check: the trigger's finding could not be recorded: ${userMessage(error)}`);
+  }
   try {
     const summary = createScheduleService().runDue(startedAtMs, triggerUid === undefined ? {} : { triggerUid });
     const why = { 'fetch-quota': ' (near the daily URL Fetch quota)', 'trigger-runtime': ' (the daily trigger runtime is nearly spent)' };

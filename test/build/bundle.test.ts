@@ -106,6 +106,7 @@ describe('dist/Code.js', () => {
       'ENGAGE_RECOMMENDATIONS',
       'ENGAGE_REPORT',
       'ENGAGE_TIMEZONES',
+      'ENGAGE_VERSION',
       'ENGAGE_WIDGETS',
     ]);
     for (const doc of custom) {

@@ -3,7 +3,10 @@
  * formula is typed into a cell as a user would, and the test reads the cell and the emulator's request
  * log: the rows shown, the requests sent, the message under #ERROR!.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { OWNER, startAddon, type AddonHarness } from '../support/addon-host';
+import { repoRoot } from '../support/paths';
 import { BIG_PUBLISHER_ID, DEMO_API_KEY, MEDIUM_PUBLISHER_ID } from '../support/emulator';
 
 const NOW = '2026-11-20T12:00:00Z';
@@ -101,6 +104,15 @@ describe('ENGAGE_REPORT', () => {
     expect(result.value).toBe('#ERROR!');
     expect(result.error).toMatch(/took too long/);
     expect(result.error).toContain(`trace ID ${log[log.length - 1]!.traceId}`);
+  });
+});
+
+describe('ENGAGE_VERSION', () => {
+  it("shows the add-on's version from package.json, sending nothing", async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+    const result = formula('=ENGAGE_VERSION()');
+    expect(result.values).toEqual([[`Engage for Sheets ${version}`]]);
+    expect(await h.emulator.requests()).toEqual([]);
   });
 });
 

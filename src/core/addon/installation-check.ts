@@ -6,9 +6,12 @@
  * Script (src/gas/installation-check.ts); this file only reads their outcomes, so every sentence is
  * tested here without a platform.
  */
-import type { TransportFailureKind } from '../errors';
-import type { Cell } from '../ports';
+import { OwnerOnlyError, type TransportFailureKind } from '../errors';
+import type { BatchCache, Cell, Clock, Compressor } from '../ports';
+import { wallTimeInZone } from '../util/dates';
 import { formatCount } from '../util/text';
+import { ChunkedCache } from './chunked-cache';
+import { encodeValues } from './value-codec';
 
 /** The sheet the check writes its findings to. */
 export const INSTALLATION_CHECK_SHEET = 'Engage installation check';
@@ -112,10 +115,14 @@ export function triggerFinding(context: TriggerContext | undefined, access: Spre
       };
 }
 
-/** A name that looks like a date, written as the add-on writes API text, and written plainly. */
-export function textFinding(written: string, asTheAddonWrites: unknown, plainly: unknown): Finding {
+/** A name that looks like a date, written as the add-on writes API text, and written plainly; a date read back is shown on the sheet's clock. */
+export function textFinding(written: string, asTheAddonWrites: unknown, plainly: unknown, timeZone = 'UTC'): Finding {
   const check = 'Names that look like dates stay text';
-  const shown = (value: unknown) => (value instanceof Date ? `the date ${value.toISOString().slice(0, 10)}` : JSON.stringify(value));
+  const day = (date: Date) => {
+    const w = wallTimeInZone(date.getTime(), timeZone);
+    return `${w.year}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
+  };
+  const shown = (value: unknown) => (value instanceof Date ? `the date ${day(value)}` : JSON.stringify(value));
   const plain =
     plainly === written
       ? `Written plainly it stayed text too, so Sheets does not read it as a value here.`
@@ -207,6 +214,84 @@ export function concurrencyFinding(probe: {
       'Sheets refuses executions past 30 at once for one user ("too many scripts running simultaneously"): refresh formulas with ' +
       'Refresh all, which recalculates at most 25 at a time, not by changing a cell they all reference.',
   };
+}
+
+/**
+ * The check is the owner's: it writes a sheet of findings, sets off formulas that run with the owner's
+ * sign-in, and installs a trigger. Anyone else is refused before anything is written. A file in a shared
+ * drive has no owner (`owner` null): its user may check it.
+ */
+export function checkOwnerMayCheck(owner: string | null, you: string): void {
+  const same = owner !== null && you !== '' && owner.trim().toLowerCase() === you.trim().toLowerCase();
+  if (owner !== null && !same) {
+    throw new OwnerOnlyError(owner, you === '', {
+      what: "check this installation (the check writes a sheet of findings, sets off formulas that use the owner's sign-in and installs a trigger)",
+      otherwise: 'ask the owner to run Check this installation from the Engage menu',
+    });
+  }
+}
+
+/**
+ * Caches a result the size of a large formula's, as a formula does (compressed, cut into entries,
+ * written in one call, read back in one), timed on `clock`, then removes it. The rows look like a
+ * report's: a day, a name, and eight figures.
+ */
+export function cacheProbe(
+  cache: BatchCache,
+  compressor: Compressor,
+  clock: Clock,
+  rows = CACHE_PROBE_ROWS,
+): { rows: number; bytes: number; entries: number; writeMs: number; readMs: number } {
+  const table: Cell[][] = [
+    ['day', 'section.name', 'paidPvs', 'totalPvs', 'revenue', 'rpmByPvs', 'paidClicks', 'paidCtrByPvs', 'viewabilityRate', 'videoPlays'],
+  ];
+  for (let r = 0; r < rows; r++) {
+    const n = (r * 7919) % 100_003;
+    table.push([
+      `2026-11-${String((r % 28) + 1).padStart(2, '0')}`,
+      `Section ${r % 997}`,
+      n,
+      n + 17,
+      n / 100,
+      (n % 977) / 10,
+      n % 311,
+      (n % 97) / 10,
+      50 + (n % 50),
+      n % 13,
+    ]);
+  }
+  const values = new ChunkedCache(cache, 'engage.check.', compressor);
+  const identity = `installation check ${clock.now()}`;
+  const started = clock.now();
+  const packed = values.pack(identity, encodeValues(table));
+  values.write(packed, 60);
+  const written = clock.now();
+  const back = values.get(identity);
+  const read = clock.now();
+  values.drop(packed.key, packed.items);
+  if (back === null) throw new Error('the cached result could not be read back');
+  const bytes = Object.values(packed.entries).reduce((sum, entry) => sum + entry.length, 0);
+  return { rows, bytes, entries: packed.items, writeMs: written - started, readMs: read - written };
+}
+
+/** Whether a sidebar function typed into a cell was refused: it must show an error (ours, or #NAME? where it cannot be typed). */
+export function sidebarInCellFinding(shown: unknown): Finding {
+  const check = 'Sidebar functions refuse to run in a cell';
+  const refused = typeof shown === 'string' && /^#(ERROR!|NAME\?)/.test(shown);
+  return refused
+    ? {
+        check,
+        status: 'ok',
+        result: `=GETSIDEBARSTATE() typed in a cell shows ${String(shown)}.`,
+        meaning: "An editor cannot run the sidebar's functions from a cell with the owner's sign-in.",
+      }
+    : {
+        check,
+        status: 'attention',
+        result: `=GETSIDEBARSTATE() typed in a cell shows ${JSON.stringify(shown)}.`,
+        meaning:
+          "A sidebar function ran in a cell: the add-on tells a cell from the sidebar by the editor's UI, which this deployment gives formulas too. Report this.",
+      };
 }
 
 const STATUS_TEXT: Record<FindingStatus, string> = { ok: 'OK', attention: 'Needs attention', pending: 'Pending' };

@@ -160,13 +160,18 @@ export class OwnerOnlyError extends EngageError {
   constructor(
     readonly owner: string,
     readonly youUnknown = false,
+    /** What only the owner may do, and the way on for anyone else. */
+    readonly task: { what: string; otherwise: string } = {
+      what: "choose what its formulas may use, because they use the owner's Engage sign-in",
+      otherwise: `ask the owner to change it ${FORMULA_ACCESS_PLACE}`,
+    },
   ) {
     super('OwnerOnlyError');
   }
   userMessage(): string {
     const owner = this.owner ? `the owner of this spreadsheet, ${this.owner},` : 'the owner of this spreadsheet';
     const why = this.youUnknown ? ' (Google did not give Engage your email address, so it cannot tell whether that is you)' : '';
-    return `Only ${owner} can choose what its formulas may use, because they use the owner's Engage sign-in${why}: ask the owner to change it ${FORMULA_ACCESS_PLACE}.`;
+    return `Only ${owner} can ${this.task.what}${why}: ${this.task.otherwise}.`;
   }
 }
 

@@ -5,13 +5,18 @@
  */
 import {
   cacheFinding,
+  cacheProbe,
+  checkOwnerMayCheck,
   concurrencyFinding,
+  sidebarInCellFinding,
   findingRows,
   hostFinding,
   textFinding,
   todayFinding,
   triggerFinding,
 } from '../../../../src/core/addon/installation-check';
+import type { Clock } from '../../../../src/core/ports';
+import { FakeCache, FakeCompressor, ManualClock } from '../../../support/fakes';
 
 describe('hostFinding', () => {
   it('takes any HTTP answer as reachable, and says a 401 without a sign-in is expected', () => {
@@ -107,5 +112,52 @@ describe('findingRows', () => {
     expect(rows[0]).toEqual(['Check', 'Status', 'What was seen', 'What it means', 'Checked']);
     expect(rows[1]!.slice(0, 3)).toEqual(['TODAY() is accepted as an argument', 'OK', '=ENGAGE_VERSION(TODAY()) computed.']);
     expect(rows[1]![4]).toBe('2026-11-26 10:00 (Europe/Berlin)');
+  });
+});
+
+describe('cacheProbe', () => {
+  it('caches a 20,000-row result as a formula does (one write, one read of several entries), times both, and removes it', () => {
+    const clock = new ManualClock(0);
+    const cache = new FakeCache(clock);
+    // Each call of the clock moves it 5 ms, so the times are those of the calls between the readings.
+    const ticking: Clock = {
+      now: () => {
+        clock.advance(5);
+        return clock.now();
+      },
+    };
+    const probe = cacheProbe(cache, new FakeCompressor(), ticking);
+    expect(probe.rows).toBe(20_000);
+    expect(probe.entries).toBeGreaterThan(1);
+    expect(cache.putAlls).toBe(1);
+    expect(cache.getAlls).toBe(1);
+    expect(probe.bytes).toBeGreaterThan(96_000);
+    expect(probe.writeMs).toBeGreaterThan(0);
+    expect(probe.readMs).toBeGreaterThan(0);
+    expect(cache.keys()).toEqual([]);
+  });
+});
+
+describe('checkOwnerMayCheck', () => {
+  it("lets the owner check (whatever the case of the address), and a shared drive file's user", () => {
+    expect(() => checkOwnerMayCheck('Ann@Example.com', 'ann@example.com')).not.toThrow();
+    expect(() => checkOwnerMayCheck(null, 'bob@example.com')).not.toThrow();
+  });
+
+  it('refuses anyone else, naming the owner and what to ask', () => {
+    expect(() => checkOwnerMayCheck('ann@example.com', 'bob@example.com')).toThrow(
+      "Only the owner of this spreadsheet, ann@example.com, can check this installation (the check writes a sheet of findings, sets off formulas that use the owner's sign-in and installs a trigger): ask the owner to run Check this installation from the Engage menu.",
+    );
+    expect(() => checkOwnerMayCheck('ann@example.com', '')).toThrow(/Google did not give Engage your email address/);
+  });
+});
+
+describe('sidebarInCellFinding', () => {
+  it('is ok for an error or #NAME?, and needs attention for anything a sidebar function returned', () => {
+    expect(sidebarInCellFinding('#ERROR!').status).toBe('ok');
+    expect(sidebarInCellFinding('#NAME?').status).toBe('ok');
+    const ran = sidebarInCellFinding('signedIn');
+    expect(ran.status).toBe('attention');
+    expect(ran.meaning).toMatch(/A sidebar function ran in a cell/);
   });
 });

@@ -1,0 +1,174 @@
+/**
+ * End to end, "Check this installation" in the local host under both readings of Google's rules: the
+ * menu item (in a worker, with Sheets' automatic recalculation, so its formula probes compute while it
+ * waits) writes one row per finding to the sheet "Engage installation check", each saying what was
+ * seen and what it means; the trigger's finding is pending until the check's one-off trigger has run,
+ * then written (by the run itself when it has the document, else by the next open). What each reading
+ * makes of the probes differs, and so must the findings: a trigger run with or without its document,
+ * `1/2` written plainly kept or turned into a date, TODAY() accepted or left loading, 40 formulas at once
+ * all computed or 11 refused. Only the owner may check; nothing of the probes is left in the sheet.
+ */
+import type { CellValue } from '../../dev/gas-host/protocol';
+import { EDITOR, OWNER, startAddon, type AddonHarness } from '../support/addon-host';
+import { currentAccessBundle } from '../support/bundles';
+
+const SHEET = 'Engage installation check';
+jest.setTimeout(120_000);
+
+type Row = { check: string; status: string; seen: string; meaning: string };
+
+function rows(h: AddonHarness): Row[] {
+  const values = h.host.getValues(SHEET, 'A1:E12') as CellValue[][];
+  expect(values[0]).toEqual(['Check', 'Status', 'What was seen', 'What it means', 'Checked']);
+  return values
+    .slice(1)
+    .filter((r) => r[0] !== '')
+    .map((r) => ({ check: String(r[0]), status: String(r[1]), seen: String(r[2]), meaning: String(r[3]) }));
+}
+
+const find = (all: Row[], check: string | RegExp) => {
+  const row = all.find((r) => (typeof check === 'string' ? r.check === check : check.test(r.check)));
+  if (!row) throw new Error(`no finding ${String(check)} among ${all.map((r) => r.check).join(' | ')}`);
+  return row;
+};
+
+async function check(h: AddonHarness, user = OWNER): Promise<void> {
+  const [outcome] = await h.host.callConcurrently([{ functionName: 'checkInstallation', options: { user } }]);
+  expect(outcome!.error).toBeUndefined();
+  await h.host.whenRecalculated();
+}
+
+/** The check's one-off trigger, due now, then run as Apps Script would run it. */
+function runCheckTrigger(h: AddonHarness): void {
+  const trigger = h.host.triggers.find((t) => t.handlerFunction === 'onInstallationCheckTrigger');
+  expect(trigger).toBeDefined();
+  trigger!.nextRunAt = Date.now();
+  const runs = h.host.runDueTriggers();
+  expect(runs.map((r) => [r.handlerFunction, r.ok])).toEqual([['onInstallationCheckTrigger', true]]);
+}
+
+describe.each([
+  ['kind', false],
+  ['strict', true],
+] as const)('the installation check under the %s reading', (reading, strict) => {
+  let h: AddonHarness;
+  beforeAll(async () => {
+    h = await startAddon({ strict, autoRecalculate: true, sheets: ['Sheet1'], editors: [EDITOR] });
+    h.signIn();
+    await check(h);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('writes a finding for each probe, with what it means', () => {
+    const all = rows(h);
+    expect(all.map((r) => r.check)).toEqual([
+      'URL Fetch reaches the reporting API',
+      'URL Fetch reaches the recommendations endpoint',
+      'A scheduled run has its spreadsheet',
+      'Names that look like dates stay text',
+      'TODAY() is accepted as an argument',
+      'Sidebar functions refuse to run in a cell',
+      '40 formulas recalculating at once',
+      'Caching a 20,000-row formula result',
+    ]);
+    expect(find(all, 'URL Fetch reaches the reporting API')).toMatchObject({
+      status: 'OK',
+      seen: `${h.emulator.baseUrl}/publishers answered HTTP 401 (no sign-in was sent, as expected).`,
+    });
+    expect(find(all, 'URL Fetch reaches the recommendations endpoint').status).toBe('OK');
+    expect(find(all, 'A scheduled run has its spreadsheet')).toMatchObject({
+      status: 'Pending',
+      seen: 'No trigger run since the check started.',
+    });
+    expect(find(all, /^Caching/).seen).toMatch(
+      /^Compressing and caching it took \d+\.\d s \(\d+ cache entries, [\d,]+ KB\), reading it back \d+\.\d s\.$/,
+    );
+  });
+
+  it("keeps the add-on's text, and says what writing it plainly does in this reading", () => {
+    const text = find(rows(h), 'Names that look like dates stay text');
+    expect(text.status).toBe('OK');
+    expect(text.seen).toMatch(/^"1\/2" written as the add-on writes API text came back as the text "1\/2"\./);
+    expect(text.seen).toMatch(
+      strict
+        ? /Written plainly it became the date \d{4}-01-02: the add-on's protection is needed here\.$/
+        : /Written plainly it stayed text too/,
+    );
+  });
+
+  it('says whether TODAY() ran, and how many of 40 formulas at once did', () => {
+    const all = rows(h);
+    const today = find(all, 'TODAY() is accepted as an argument');
+    const many = find(all, '40 formulas recalculating at once');
+    if (strict) {
+      expect(today).toMatchObject({ status: 'Needs attention', seen: '=ENGAGE_VERSION(TODAY()) still showed Loading... after 30 s.' });
+      // The check itself and its =GETSIDEBARSTATE() probe, started with the 40, are two of the user's 30 executions.
+      expect(many).toMatchObject({ status: 'Needs attention', seen: '28 computed, 12 ended in error.' });
+    } else {
+      expect(today).toMatchObject({ status: 'OK', seen: '=ENGAGE_VERSION(TODAY()) computed.' });
+      expect(many).toMatchObject({ status: 'OK', seen: '40 computed, 0 ended in error.' });
+    }
+    // In a cell, a sidebar function shows the guard's error (strict: any function can be typed) or #NAME? (kind).
+    expect(find(all, 'Sidebar functions refuse to run in a cell')).toMatchObject({
+      status: 'OK',
+      seen: `=GETSIDEBARSTATE() typed in a cell shows ${strict ? '#ERROR!' : '#NAME?'}.`,
+    });
+  });
+
+  it('leaves nothing of its probes in the sheet: only the findings', () => {
+    const grid = h.host.getValues(SHEET);
+    const used = grid.flatMap((row, r) => row.map((v, c) => (v !== '' ? [r, c] : null)).filter((x) => x !== null));
+    expect(Math.max(...used.map(([, c]) => c!))).toBeLessThanOrEqual(4);
+    expect(h.host.state.spreadsheet.sheetByName(SHEET)!.maxRows).toBeGreaterThan(0);
+  });
+
+  it("fills in the trigger's finding once its one-off trigger has run, and removes that trigger", () => {
+    runCheckTrigger(h);
+    if (strict) {
+      // Without its document the run cannot write the sheet: the next open does.
+      expect(find(rows(h), 'A scheduled run has its spreadsheet').status).toBe('Pending');
+      h.host.open({ user: OWNER });
+    }
+    const trigger = find(rows(h), 'A scheduled run has its spreadsheet');
+    if (strict) {
+      expect(trigger).toMatchObject({ status: 'OK', seen: "The check's trigger ran without a document." });
+      expect(trigger.meaning).toMatch(/spreadsheetAccess "all" allows\. Keep "all"\.$/);
+    } else {
+      expect(trigger).toMatchObject({ status: 'OK', seen: "The check's trigger ran with this spreadsheet as its document." });
+    }
+    expect(h.host.triggers.filter((t) => t.handlerFunction === 'onInstallationCheckTrigger')).toEqual([]);
+  });
+
+  it("is the owner's: an editor is told who may check, and nothing is written", async () => {
+    const before = JSON.stringify(h.host.getValues(SHEET, 'A1:E12'));
+    const [outcome] = await h.host.callConcurrently([{ functionName: 'checkInstallation', options: { user: EDITOR } }]);
+    expect(outcome!.error).toBeUndefined();
+    expect(h.host.alerts.at(-1)).toMatchObject({
+      prompt:
+        "Only the owner of this spreadsheet, owner@example.com, can check this installation (the check writes a sheet of findings, sets off formulas that use the owner's sign-in and installs a trigger): ask the owner to run Check this installation from the Engage menu.",
+    });
+    expect(JSON.stringify(h.host.getValues(SHEET, 'A1:E12'))).toBe(before);
+    void reading;
+  });
+});
+
+describe('with spreadsheetAccess "current" and trigger runs without a document', () => {
+  it('asks the deployer for "all"', async () => {
+    const h = await startAddon({ strict: true, autoRecalculate: true }, await currentAccessBundle());
+    try {
+      h.signIn();
+      await check(h);
+      runCheckTrigger(h);
+      h.host.open({ user: OWNER });
+      const trigger = find(rows(h), 'A scheduled run has its spreadsheet');
+      expect(trigger).toMatchObject({ status: 'Needs attention', seen: "The check's trigger ran without a document." });
+      expect(trigger.meaning).toBe(
+        'Trigger runs have no document, and with spreadsheetAccess "current" a scheduled refresh cannot open its spreadsheet: set spreadsheetAccess "all" in the deploy config, build and push again.',
+      );
+    } finally {
+      await h.close();
+    }
+  });
+});
