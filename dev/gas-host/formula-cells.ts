@@ -18,6 +18,7 @@ import {
   volatileCalls,
 } from './formula-expression';
 import type { CellValue } from './protocol';
+import { wallTime } from './wall-time';
 import type { ExecutionOutcome } from './runtime';
 import { toCellValue, type FormulaOutcome, type SheetModel, type SpreadsheetModel } from './state/spreadsheet';
 
@@ -55,25 +56,11 @@ export interface FormulaRules {
  * midnight in the spreadsheet's time zone, today being the day it is at `now` in that zone.
  */
 export function todayPlus(now: number, timeZone: string, days: number): Date {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(now));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const wallAsUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour') % 24, get('minute'));
-  const offset = wallAsUtc - Math.floor(now / 60000) * 60000;
+  const w = wallTime(now, timeZone);
   // Midnight of the target day in the zone (the offset at `now`, then corrected for a change at the target).
-  const target = Date.UTC(get('year'), get('month') - 1, get('day') + days);
-  let midnight = target - offset;
-  const check = new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).formatToParts(
-    new Date(midnight),
-  );
-  const shift = (Number(check.find((p) => p.type === 'hour')?.value) % 24) * 60 + Number(check.find((p) => p.type === 'minute')?.value);
+  let midnight = Date.UTC(w.year, w.month - 1, w.day + days) - w.offsetMs;
+  const at = wallTime(midnight, timeZone);
+  const shift = at.hour * 60 + at.minute;
   if (shift !== 0) midnight -= (shift > 720 ? shift - 1440 : shift) * 60000;
   return new Date(midnight);
 }
@@ -93,19 +80,9 @@ export function todaySerial(now: number, timeZone: string): number {
 
 /** Now's serial (Sheets' NOW()): today's, plus the time of day in `timeZone` as a fraction of the day. */
 export function nowSerial(now: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(now));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const seconds = (get('hour') % 24) * 3600 + get('minute') * 60 + get('second') + (now % 1000) / 1000;
-  return daySerial(get('year'), get('month'), get('day')) + seconds / 86_400;
+  const w = wallTime(now, timeZone);
+  const seconds = w.hour * 3600 + w.minute * 60 + w.second + (now % 1000) / 1000;
+  return daySerial(w.year, w.month, w.day) + seconds / 86_400;
 }
 
 /**

@@ -16,6 +16,7 @@
  * the formats are the patterns Sheets shows for such input (UNCONFIRMED).
  */
 import type { CellValue } from './protocol';
+import { wallTime } from './wall-time';
 
 /** The locales whose typing rules the host models. */
 export const HOST_LOCALES = ['en_US', 'de_DE'] as const;
@@ -346,19 +347,7 @@ function parseDateTime(text: string, rules: LocaleRules, context: TypedTextConte
 
 /** Wall-clock offset of the zone at `ms` (zone time minus UTC), to the second. */
 function zoneOffsetMs(ms: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(new Date(ms));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour') % 24, get('minute'), get('second'));
-  return wall - Math.floor(ms / 1000) * 1000;
+  return wallTime(ms, timeZone).offsetMs;
 }
 
 /** The instant a wall time of the zone names (the offset found twice, for a change of offset in between). */

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import type { Blobs } from './blob';
 import { bytesToBuffer, fromRealm, isDate, type FacadeKit } from './kit';
+import { wallTime } from '../wall-time';
 
 /** Apps Script's gzip blobs carry this content type. */
 const GZIP_CONTENT_TYPE = 'application/x-gzip';
@@ -17,28 +18,8 @@ const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 
 
 /** Utilities.formatDate: the common SimpleDateFormat letters, evaluated in `timeZone`. */
 export function formatDate(date: Date, timeZone: string, pattern: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-    weekday: 'short',
-    hourCycle: 'h23',
-  }).formatToParts(date);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  const year = Number(get('year'));
-  const month = Number(get('month'));
-  const day = Number(get('day'));
-  const hour = Number(get('hour')) % 24;
-  const minute = Number(get('minute'));
-  const second = Number(get('second'));
-  const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(get('weekday'));
-  const offsetMinutes = Math.round(
-    (Date.UTC(year, month - 1, day, hour, minute, second) - Math.floor(date.getTime() / 1000) * 1000) / 60000,
-  );
+  const { year, month, day, hour, minute, second, weekday, offsetMs } = wallTime(date.getTime(), timeZone);
+  const offsetMinutes = Math.round(offsetMs / 60000);
   const pad = (n: number, width: number) => String(Math.abs(n)).padStart(width, '0');
   const offset = (colon: boolean) =>
     `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offsetMinutes) / 60), 2)}${colon ? ':' : ''}${pad(Math.abs(offsetMinutes) % 60, 2)}`;

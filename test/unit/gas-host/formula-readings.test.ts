@@ -56,6 +56,7 @@ describe('the functions the loaded script declares @customfunction', () => {
       'ENGAGE_RECOMMENDATIONS',
       'ENGAGE_REPORT',
       'ENGAGE_TIMEZONES',
+      'ENGAGE_VERSION',
       'ENGAGE_WIDGETS',
     ]);
   });
