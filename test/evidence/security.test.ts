@@ -357,6 +357,9 @@ describe('a session through every entry point', () => {
     const dashboard = call<{ sheetName: string }>('createDashboard', [HOSTILE_PUBLISHER_ID]);
     const title = h.host.getCell(dashboard.sheetName, 'A1');
     expect([title.value, title.formula]).toEqual(['Engage dashboard: Hostile Herald <img src=x onerror=alert("publisher")>', '']);
+    // The installation check writes the addresses it reached and what it saw: scanned with the rest.
+    call('checkInstallation');
+    expect(h.host.getValues('Engage installation check', 'A1:A1')).toEqual([['Check']]);
     await keepApiLog();
   });
 
