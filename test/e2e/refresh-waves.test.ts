@@ -5,12 +5,11 @@
  * executions per user: 30", the host's strict `executionsPerUserLimit`), and every cell shows the
  * data the emulator gives now; a second Refresh all while one runs changes nothing. The same file shows
  * that changing one refresh cell that all 60 reference would leave cells in error under that rule, so
- * these tests can fail. Each runs under both
- * readings. The host recalculates as Sheets does (autoRecalculate): Refresh all and the trigger run
+ * these tests can fail. Each runs under both readings, named here (so `npm run test:strict` leaves
+ * this file out). The host recalculates as Sheets does (autoRecalculate): Refresh all and the trigger run
  * in a worker, so their waves' formulas compute while they wait. Each test has an emulator of its own,
  * so that its requests stay within Engage's 30 a minute per publisher.
  */
-import { resolveStrict } from '../../dev/gas-host';
 import type { CellValue } from '../../dev/gas-host/protocol';
 import { OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { MEDIUM_PUBLISHER_ID } from '../support/emulator';
@@ -30,11 +29,11 @@ const HOUR_MS = 3_600_000;
 const formulas = placeFormulas(60);
 const groupOf = (text: string) => /(EngageRefresh\d*)\)$/.exec(text)?.[1];
 /**
- * A trigger run without its document (the strict reading's triggerWithoutDocument, from the environment)
- * opens the spreadsheet by ID and cannot read the document cache where formulas count their ends: it
- * waits each wave's whole 35 s, two waits for three waves.
+ * In the strict reading a trigger's run has no document: it opens the spreadsheet by ID and cannot read
+ * the document cache where formulas count their ends, so it waits each wave's whole 35 s, two waits for
+ * three waves.
  */
-const HOURLY_RUN_TIMEOUT_MS = resolveStrict(undefined).triggerWithoutDocument ? 150_000 : 30_000;
+const hourlyRunTimeoutMs = (strict: boolean) => (strict ? 150_000 : 30_000);
 
 describe.each([
   ['strict', true],
@@ -51,7 +50,8 @@ describe.each([
       maxRows: 1000,
       maxColumns: 30,
       autoRecalculate: true,
-      strict: { executionsPerUserLimit: limited },
+      // Every rule of the reading, not only the 30 executions: the hourly run is also one without its document.
+      strict: limited,
     });
     emulatorHours = 0;
     await h.emulator.setClock(FIRST_CLOCK);
@@ -210,7 +210,7 @@ describe.each([
       expect(groupsOfFormulas()).toEqual([25, 25, 10]);
       expect(h.host.logText()).toContain('Engage formulas: Refreshed 60 Engage formulas in 3 waves; the last wave is computing now.');
     },
-    HOURLY_RUN_TIMEOUT_MS,
+    hourlyRunTimeoutMs(limited),
   );
 
   it('would leave 30 cells in error under the strict reading (none under the kind one) if one refresh cell served all 60, as before the waves', async () => {
