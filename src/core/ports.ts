@@ -176,8 +176,10 @@ export interface TriggerPort {
   isInstalled(): boolean;
   /** Installs it unless present; true when created now. */
   ensure(): boolean;
-  /** Removes it; true when there was one. */
+  /** Removes it from this spreadsheet (never from another); true when there was one. */
   remove(): boolean;
+  /** A run's own trigger (its event's triggerUid) when the user has another to serve this spreadsheet; true when removed. */
+  retire(uid: string): boolean;
   /** Its unique ID (a run's event carries it as triggerUid), when installed. */
   uniqueId(): string | undefined;
 }

@@ -5,8 +5,10 @@
  *   - "all": ONE per user, whichever spreadsheet it was installed from. Its run opens each of the
  *     user's spreadsheets by ID, so the 20 triggers a user may have no longer limit how many
  *     spreadsheets have schedules. Should the spreadsheet it lives in go away, the next Schedules tab
- *     of another spreadsheet with schedules installs it again there; extra ones (from an installation
- *     of one trigger per spreadsheet) are removed.
+ *     of another spreadsheet with schedules installs it again there. Extra ones (from an installation
+ *     of one trigger per spreadsheet) retire themselves, each from a run that has its own document and
+ *     so has just put that spreadsheet's reports in the registry: a trigger is never removed from
+ *     elsewhere, where its spreadsheet's reports may not be registered yet.
  *   - "current": one per user per spreadsheet (an Editor add-on may have one trigger of each type per
  *     user per document), so each spreadsheet with a schedule takes one of the user's 20.
  */
@@ -46,10 +48,7 @@ export class HourlyTrigger implements TriggerPort {
    * document nothing can be installed (a trigger lives in a document): false.
    */
   ensure(): boolean {
-    const mine = this.mine();
-    // "all": one per user; extra ones would each run every spreadsheet.
-    if (this.access === 'all') for (const extra of mine.slice(1)) ScriptApp.deleteTrigger(extra);
-    if (mine.length > 0 || !this.spreadsheet) return false;
+    if (this.mine().length > 0 || !this.spreadsheet) return false;
     if (ScriptApp.getProjectTriggers().length >= TRIGGERS_PER_USER) throw new TriggerQuotaError(TRIGGERS_PER_USER);
     try {
       ScriptApp.newTrigger(this.handler).timeBased().everyHours(1).create();
@@ -60,10 +59,28 @@ export class HourlyTrigger implements TriggerPort {
     return true;
   }
 
-  /** Removes the trigger (with "all", every one of the user's); true when there was one. */
+  /**
+   * Removes the user's trigger in this spreadsheet; true when there was one. Never one elsewhere: the
+   * reports it serves there may not be in the registry yet (saved before it), and that trigger's own
+   * run, with its document, removes it when nothing there is active. Without a document, nothing.
+   */
   remove(): boolean {
-    const triggers = this.mine();
+    if (!this.spreadsheet) return false;
+    const triggers = ScriptApp.getUserTriggers(this.spreadsheet).filter((t) => t.getHandlerFunction() === this.handler);
     for (const t of triggers) ScriptApp.deleteTrigger(t);
     return triggers.length > 0;
+  }
+
+  /**
+   * With "all", a run's own trigger (`uid`, from its event) when the user has another: that one serves
+   * this spreadsheet by ID from now on (the run has just registered its reports). True when removed.
+   */
+  retire(uid: string): boolean {
+    if (this.access !== 'all') return false;
+    const mine = this.mine();
+    const own = mine.find((t) => t.getUniqueId() === uid);
+    if (!own || mine.length < 2) return false;
+    ScriptApp.deleteTrigger(own);
+    return true;
   }
 }

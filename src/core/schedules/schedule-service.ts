@@ -247,8 +247,12 @@ export class ScheduleService {
       runtime.settle(share, Math.max(0, clock.now() - startedAtMs), startedAtMs);
     }
     if (fetchBudgetMs < RUN_FETCH_BUDGET_MS && summary.deferred.length > 0) summary.stoppedBecause ??= 'trigger-runtime';
-    // A run without its document cannot tell this spreadsheet's trigger from another ("current").
-    if (this.deps.document || access === 'all') this.syncTrigger();
+    // Only a run with its document changes triggers: it has just registered this spreadsheet's reports.
+    // Without one the registry may not know every spreadsheet yet (reports saved before it), so nothing goes.
+    if (this.deps.document) {
+      this.syncTrigger();
+      if (access === 'all' && event.triggerUid) this.deps.trigger.retire(event.triggerUid);
+    }
     return summary;
   }
 

@@ -4,8 +4,9 @@
  * (ScriptApp.getProjectTriggers: this add-on's, in every document), but a count can be short of what
  * Apps Script holds: two documents installing at once both see 19. Apps Script then throws its own
  * refusal, which must give the same one sentence as the count. With "all" (one per user), a trigger in
- * any spreadsheet is the user's one: none is installed beside it, extra ones go, and a run without a
- * document installs none. ScriptApp here is a stand-in that counts the triggers elsewhere and throws
+ * any spreadsheet is the user's one: none is installed beside it, and a run without a document installs
+ * none. A trigger is only ever removed from its own spreadsheet: remove() takes this spreadsheet's, and
+ * an extra one retires itself from its own run. ScriptApp here is a stand-in that counts the triggers elsewhere and throws
  * the local host's words for a 21st trigger.
  */
 import { GasException } from '../../../dev/gas-host/protocol';
@@ -22,12 +23,16 @@ let created: string[];
 
 let deleted: string[];
 
-/** ScriptApp with `elsewhere` triggers of the user in other documents, whose create() throws `refusal` (or installs). */
-function fakeScriptApp(elsewhere: number, refusal?: Error) {
+/**
+ * ScriptApp with `elsewhere` triggers of the user in other documents and `inHere` in this one, whose
+ * create() throws `refusal` (or installs).
+ */
+function fakeScriptApp(elsewhere: number, refusal?: Error, inHere = 0) {
   const trigger = (handler: string, id = `new-${created.length}`) => ({ getHandlerFunction: () => handler, getUniqueId: () => id });
-  const others = Array.from({ length: elsewhere }, (_, i) => trigger('onScheduledRefresh', `elsewhere-${i}`));
+  const here = Array.from({ length: inHere }, (_, i) => trigger('onScheduledRefresh', `here-${i}`));
+  const others = [...Array.from({ length: elsewhere }, (_, i) => trigger('onScheduledRefresh', `elsewhere-${i}`)), ...here];
   return {
-    getUserTriggers: () => [],
+    getUserTriggers: () => here.filter((t) => !deleted.includes(t.getUniqueId())),
     getProjectTriggers: () => others.filter((t) => !deleted.includes(t.getUniqueId())),
     newTrigger: (handler: string) => ({
       timeBased: () => ({
@@ -84,14 +89,25 @@ describe('HourlyTrigger.ensure with spreadsheetAccess "current": one per spreads
 });
 
 describe('HourlyTrigger with spreadsheetAccess "all": one per user', () => {
-  it("takes a trigger in any spreadsheet as the user's one, installs none beside it, and removes extra ones", () => {
+  it("takes a trigger in any spreadsheet as the user's one, installs none beside it, and removes none elsewhere", () => {
     scope.ScriptApp = fakeScriptApp(3);
     const trigger = new HourlyTrigger(spreadsheet, 'all');
     expect(trigger.isInstalled()).toBe(true);
     expect(trigger.ensure()).toBe(false);
     expect(created).toEqual([]);
-    expect(deleted).toEqual(['elsewhere-1', 'elsewhere-2']);
+    // Those elsewhere may serve reports the registry does not know yet: they retire from their own runs.
+    expect(deleted).toEqual([]);
     expect(trigger.uniqueId()).toBe('elsewhere-0');
+  });
+
+  it("retires a run's own trigger only when another one is there to serve its spreadsheet", () => {
+    scope.ScriptApp = fakeScriptApp(1, undefined, 1);
+    expect(new HourlyTrigger(spreadsheet, 'all').retire('here-0')).toBe(true);
+    expect(deleted).toEqual(['here-0']);
+    // The last one stays.
+    expect(new HourlyTrigger(spreadsheet, 'all').retire('elsewhere-0')).toBe(false);
+    expect(new HourlyTrigger(spreadsheet, 'current').retire('elsewhere-0')).toBe(false);
+    expect(deleted).toEqual(['here-0']);
   });
 
   it('installs it when the user has none, and never from a run without a document', () => {
@@ -102,9 +118,11 @@ describe('HourlyTrigger with spreadsheetAccess "all": one per user', () => {
     expect(created).toEqual(['onScheduledRefresh every 1 h']);
   });
 
-  it("removes every one of the user's, wherever it lives", () => {
-    scope.ScriptApp = fakeScriptApp(2);
-    expect(new HourlyTrigger(null, 'all').remove()).toBe(true);
-    expect(deleted).toEqual(['elsewhere-0', 'elsewhere-1']);
+  it('removes the one in this spreadsheet only, and nothing from a run without a document', () => {
+    scope.ScriptApp = fakeScriptApp(2, undefined, 1);
+    expect(new HourlyTrigger(null, 'all').remove()).toBe(false);
+    expect(deleted).toEqual([]);
+    expect(new HourlyTrigger(spreadsheet, 'all').remove()).toBe(true);
+    expect(deleted).toEqual(['here-0']);
   });
 });
