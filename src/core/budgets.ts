@@ -75,6 +75,13 @@ export const REFRESH_WAVE_GRACE_MS = 100;
 export const REFRESH_DEFAULT_BUDGET_MS = 25 * MS_PER_SECOND;
 /** What the menu and the hourly run leave of their 6 minutes after the last wave: its writes, the last toast or log line. */
 export const REFRESH_END_MARGIN_MS = 15 * MS_PER_SECOND;
+/**
+ * What a scheduled run may spend on formulas after its reports, over every spreadsheet it reached: a
+ * spreadsheet opened by ID cannot read its formulas' counts and waits each wave's 35 s, and the day's
+ * trigger runtime (90 minutes on a consumer account) is the reports' first. Waves with no time left
+ * wait for the next refresh, the oldest refresh cells first.
+ */
+export const SCHEDULED_FORMULAS_BUDGET_MS = 2 * MS_PER_MINUTE;
 /** A formula waits this long for the document lock to count its end in its wave (then the driver waits the wave out). */
 export const WAVE_MARK_LOCK_TIMEOUT_MS = 2 * MS_PER_SECOND;
 

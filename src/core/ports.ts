@@ -202,9 +202,10 @@ export interface ScheduledSpreadsheet {
    * `wrote` false (the run wrote nothing there), only when the day has changed since the refresh cell
    * was last changed, so that formulas with relative days ("7daysAgo", "yesterday") move to the new day.
    * The formulas recalculate in waves until `deadlineAtMs` (left out: 25 s); waves with no time left
-   * wait for the next refresh.
+   * wait for the next refresh. With `awaitLastWave`, the last wave is waited for too (another
+   * spreadsheet's follow). True when every refresh cell now holds this refresh's time (or none needed one).
    */
-  refreshFormulas(wrote: boolean, deadlineAtMs?: number): void;
+  refreshFormulas(wrote: boolean, deadlineAtMs?: number, options?: { awaitLastWave?: boolean }): boolean;
 }
 
 /** Opens the user's spreadsheets by ID (spreadsheetAccess "all"). */

@@ -50,6 +50,11 @@ export interface TouchOptions {
   deadlineAtMs?: number;
   /** Told, before any cell changes, how many formulas and waves there are (Refresh all shows it). */
   onPlan?: (plan: { formulas: number; waves: number }) => void;
+  /**
+   * Wait for the last wave too (its count, or its whole time), within the deadline: a scheduled run
+   * that goes on to another spreadsheet's formulas must not start them while these still compute.
+   */
+  awaitLastWave?: boolean;
 }
 
 /** The hidden sheet of the refresh cells, made the first time (the user is kept on the sheet they were on). */
@@ -154,7 +159,8 @@ export function touchRefreshCell(spreadsheet: Spreadsheet, options: TouchOptions
     const stampMs = nextRefreshStampMs(Date.now(), Math.max(0, ...groups.map((g) => g.stampMs)));
     watch?.open(stampMs);
     for (const [index, wave] of waves.entries()) {
-      if (index > 0 && Date.now() > deadlineAtMs - WAVE_START_MARGIN_MS) break;
+      // No wave starts without time to change its cells, the first not either (a run whose reports took it all).
+      if (Date.now() > deadlineAtMs - WAVE_START_MARGIN_MS) break;
       // Every wave before is over (counted or out of time): this one is over at this count plus its formulas.
       const target = (watch?.ended(stampMs).ended ?? 0) + wave.formulas;
       applyWave(spreadsheet, wave, stampMs, groups, found);
@@ -164,8 +170,8 @@ export function touchRefreshCell(spreadsheet: Spreadsheet, options: TouchOptions
       watch?.started(stampMs, target, deadlineAtMs, waveUntilMs);
       outcome.startedWaves++;
       outcome.refreshedFormulas += wave.formulas;
-      // The last wave computes on its own once this execution ends; a wave of no formula needs no wait.
-      if (index === waves.length - 1 || wave.formulas === 0) continue;
+      // The last wave computes on its own once this execution ends (unless asked to wait); a wave of no formula needs no wait.
+      if ((index === waves.length - 1 && !options.awaitLastWave) || wave.formulas === 0) continue;
       const ended = watch ? watch.waitFor(stampMs, target, waveUntilMs, deadlineAtMs) : sleepUntil(waveUntilMs, deadlineAtMs);
       if (ended === 'deadline') break;
     }

@@ -29,14 +29,19 @@ export function scheduledSpreadsheet(spreadsheet: GoogleAppsScript.Spreadsheet.S
       return ref;
     },
     sheet: new SavedReportSheet(spreadsheet),
-    refreshFormulas(wrote: boolean, deadlineAtMs?: number) {
+    refreshFormulas(wrote: boolean, deadlineAtMs?: number, options: { awaitLastWave?: boolean } = {}) {
       // The saved reports are already written: formulas that do not fetch again say so in the log only.
       try {
-        if (!wrote && !refreshCellIsFromAnotherDay(spreadsheet)) return;
-        const outcome = touchRefreshCell(spreadsheet, deadlineAtMs === undefined ? {} : { deadlineAtMs });
+        if (!wrote && !refreshCellIsFromAnotherDay(spreadsheet)) return true;
+        const outcome = touchRefreshCell(spreadsheet, {
+          ...(deadlineAtMs === undefined ? {} : { deadlineAtMs }),
+          ...(options.awaitLastWave ? { awaitLastWave: true } : {}),
+        });
         if (outcome.formulas > 0) console.log(`Engage formulas: ${refreshOutcomeText(outcome)}`);
+        return !outcome.busy && outcome.startedWaves === outcome.waves;
       } catch (error) {
         console.error(`Engage could not change the refresh cell: ${userMessage(error)}`);
+        return false;
       }
     },
   };

@@ -150,6 +150,7 @@ export function mirrorDocument(options: {
     active: mine.filter((r) => kept.has(r.id) && !r.paused).length,
     ...(options.triggerUid ? { triggerUid: options.triggerUid } : {}),
     ...(before?.problem && options.keepProblem(before.problem) ? { problem: before.problem } : {}),
+    ...(before?.formulasDayAtMs !== undefined ? { formulasDayAtMs: before.formulasDayAtMs } : {}),
   };
   if (kept.size === 0) {
     if (before) registry.removeSpreadsheet(ref.id);

@@ -14,6 +14,7 @@
  */
 import type { SpreadsheetAccess } from '../api/deployment';
 import { SpreadsheetUnreachableError } from '../errors';
+import { SCHEDULED_FORMULAS_BUDGET_MS } from '../budgets';
 import { isAnotherDay } from '../util/relative-days';
 import type { Clock, ScheduledSpreadsheet, SpreadsheetOpener } from '../ports';
 import { RegistryReports } from './mirrored-reports';
@@ -109,13 +110,16 @@ export function runScheduled(
       if (due.length > 0) unreachable(deps, entry, due, new SpreadsheetUnreachableError('no-document'), summary);
     }
   }
-  for (const { spreadsheet, wrote } of reached) {
-    spreadsheet.refreshFormulas(wrote, options.formulasUntilMs);
-    // The day its formulas were last brought to: one property write a day per spreadsheet.
+  // One spreadsheet's formulas at a time, each waited for before the next's start (at most 25 compute at
+  // once for the user), within the run's share and at most SCHEDULED_FORMULAS_BUDGET_MS.
+  const formulasUntilMs = Math.min(options.formulasUntilMs ?? Number.POSITIVE_INFINITY, clock.now() + SCHEDULED_FORMULAS_BUDGET_MS);
+  reached.forEach(({ spreadsheet, wrote }, index) => {
+    const current = spreadsheet.refreshFormulas(wrote, formulasUntilMs, { awaitLastWave: index < reached.length - 1 });
+    // The day its formulas were last brought to, once they all were: one property write a day per spreadsheet.
     const entry = registry.entry(spreadsheet.ref.id);
-    if (entry && isAnotherDay(entry.formulasDayAtMs ?? 0, clock.now(), entry.timeZone))
+    if (current && entry && isAnotherDay(entry.formulasDayAtMs ?? 0, clock.now(), entry.timeZone))
       registry.putEntry({ ...entry, formulasDayAtMs: clock.now() });
-  }
+  });
   return summary;
 }
 

@@ -200,6 +200,7 @@ describe('runScheduled', () => {
     const opened: string[] = [];
     const sheets = new Map<string, ReturnType<typeof noteSheet>>();
     const refreshedFormulas: string[] = [];
+    let formulasBroughtToDay = true;
     const opener: SpreadsheetOpener = {
       open(id): ScheduledSpreadsheet {
         opened.push(id);
@@ -209,7 +210,10 @@ describe('runScheduled', () => {
         return {
           ref: { ...ref(id), name: `Renamed ${id}` },
           sheet,
-          refreshFormulas: (wrote) => void refreshedFormulas.push(wrote ? id : `${id}, if its day changed`),
+          refreshFormulas: (wrote, _until, options) => {
+            refreshedFormulas.push(`${wrote ? id : `${id}, if its day changed`}${options?.awaitLastWave ? ', waited for' : ''}`);
+            return formulasBroughtToDay;
+          },
         };
       },
     };
@@ -241,7 +245,18 @@ describe('runScheduled', () => {
         },
         { startedAtMs: clock.now(), fetchBudgetMs: budgetMs },
       );
-    return { clock, userStore, opened, sheets, refreshedFormulas, run, registry: () => new ScheduleRegistry({ store: userStore }) };
+    return {
+      clock,
+      userStore,
+      opened,
+      sheets,
+      refreshedFormulas,
+      run,
+      registry: () => new ScheduleRegistry({ store: userStore }),
+      formulasLeftForLater: () => {
+        formulasBroughtToDay = false;
+      },
+    };
   }
 
   it('opens each spreadsheet with reports due by ID, longest overdue first, and refreshes them from the registry', () => {
@@ -252,7 +267,8 @@ describe('runScheduled', () => {
     expect(summary).toMatchObject({ refreshed: ['id-B'], failed: ['id-C'], openedById: 2 });
     expect(s.sheets.get('doc-b')!.writes).toEqual(['B']);
     expect(s.sheets.get('doc-d')!.writes).toEqual([]);
-    expect(s.refreshedFormulas).toEqual(['doc-b', 'doc-d, if its day changed']);
+    // One spreadsheet's formulas waited for before the next's start.
+    expect(s.refreshedFormulas).toEqual(['doc-b, waited for', 'doc-d, if its day changed']);
     expect(s.registry().entry('doc-d')!.formulasDayAtMs).toBe(s.clock.now());
     // Again the same day, D is not opened again; C, still due, is tried again.
     s.opened.length = 0;
@@ -263,6 +279,18 @@ describe('runScheduled', () => {
     expect(registry.status('doc-b', 'id-B')).toMatchObject({ rows: 1, failures: 0 });
     // The name the spreadsheet has now.
     expect(registry.entry('doc-b')!.name).toBe('Renamed doc-b');
+  });
+
+  it('records the day of a spreadsheet only once its formulas were all brought to it', () => {
+    const s = setup();
+    s.formulasLeftForLater();
+    s.run();
+    expect(s.registry().entry('doc-d')!.formulasDayAtMs).toBeUndefined();
+    s.opened.length = 0;
+    s.clock.advance(60_000);
+    s.run();
+    // Not brought to the day: opened again the same day.
+    expect(s.opened).toContain('doc-d');
   });
 
   it("records an unreachable spreadsheet in its due reports' statuses once and in its entry, keeping since when", () => {
