@@ -105,7 +105,10 @@ export function runScheduled(
     // "current" without a document: the trigger's own spreadsheet, known by the trigger's ID.
     const entries = registry.spreadsheets();
     const own = entries.filter((e) => e.triggerUid !== undefined && e.triggerUid === deps.triggerUid);
-    for (const entry of own.length > 0 ? own : entries.filter((e) => e.triggerUid === undefined)) {
+    // A trigger the registry does not know yet is the only spreadsheet without a known trigger, or it
+    // cannot be told: then nothing is written, rather than marking spreadsheets whose triggers may work.
+    const unknown = entries.filter((e) => e.triggerUid === undefined);
+    for (const entry of own.length > 0 ? own : unknown.length === 1 ? unknown : []) {
       const due = dueReports(new RegistryReports(registry, entry.id, clock), ownerId, clock.now());
       if (due.length > 0) unreachable(deps, entry, due, new SpreadsheetUnreachableError('no-document'), summary);
     }

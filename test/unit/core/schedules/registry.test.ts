@@ -332,4 +332,13 @@ describe('runScheduled', () => {
     );
     expect(s.registry().status('doc-c', 'id-C')).toEqual({});
   });
+
+  it('with "current", no document and a trigger the registry does not know, marks no spreadsheet whose trigger is known', () => {
+    const s = setup('current');
+    const summary = s.run(270_000, 'uid-unknown');
+    // doc-d is the one spreadsheet of no known trigger, and nothing is due there: nothing is written.
+    expect(summary.unreachable).toEqual([]);
+    expect(s.registry().status('doc-b', 'id-B')).toEqual({});
+    expect(s.registry().status('doc-c', 'id-C')).toEqual({});
+  });
 });
