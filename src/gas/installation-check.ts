@@ -92,14 +92,25 @@ function hostFindings(): Finding[] {
     });
 }
 
-/** Installs the one-off trigger; where the user's hourly trigger already takes this document's one, that run will tell. */
-function installTriggerProbe(): 'installed' | 'hourly run' {
+/** The check now waits for the hourly run's word on its context (the one-off trigger could not be there). */
+export function awaitHourlyRunFinding(): void {
+  PropertiesService.getUserProperties().setProperty(AWAITING_TRIGGER_KEY, String(Date.now()));
+}
+
+/**
+ * Installs the one-off trigger a minute ahead. A document takes one time-driven trigger per user: where
+ * the user's hourly one is already here, that run will tell instead. Any other refusal is the finding.
+ */
+function installTriggerProbe(spreadsheet: Spreadsheet): { ok: true; by: 'check' | 'hourly run' } | { ok: false; error: string } {
+  if (ScriptApp.getUserTriggers(spreadsheet).some((t) => t.getEventType() === ScriptApp.EventType.CLOCK)) {
+    awaitHourlyRunFinding();
+    return { ok: true, by: 'hourly run' };
+  }
   try {
     ScriptApp.newTrigger(CHECK_TRIGGER_HANDLER).timeBased().after(TRIGGER_AHEAD_MS).create();
-    return 'installed';
-  } catch {
-    PropertiesService.getUserProperties().setProperty(AWAITING_TRIGGER_KEY, String(Date.now()));
-    return 'hourly run';
+    return { ok: true, by: 'check' };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }
 
@@ -169,15 +180,19 @@ export function runInstallationCheck(spreadsheet: Spreadsheet): { findings: Find
   const owner = spreadsheet.getOwner();
   checkOwnerMayCheck(owner === null ? null : owner.getEmail(), Session.getEffectiveUser().getEmail());
   const startedAtMs = Date.now();
-  const trigger = installTriggerProbe();
+  const trigger = installTriggerProbe(spreadsheet);
   const sheet = checkSheet(spreadsheet);
   const findings: Finding[] = [...hostFindings()];
   const triggerIndex = findings.length;
-  findings.push(triggerFinding(undefined, DEPLOYMENT.spreadsheetAccess ?? 'all', startedAtMs));
-  if (trigger === 'hourly run') {
-    findings[triggerIndex]!.result =
-      'No trigger run since the check started (your hourly trigger is in this spreadsheet: its next run will tell).';
+  const pending = triggerFinding(undefined, DEPLOYMENT.spreadsheetAccess ?? 'all', startedAtMs);
+  if (!trigger.ok) {
+    pending.status = 'attention';
+    pending.result = `The check could not install its trigger: ${trigger.error}`;
+    pending.meaning = 'Whether a scheduled run has its spreadsheet stays unknown: run the check again later, or report this.';
+  } else if (trigger.by === 'hourly run') {
+    pending.result = 'No trigger run since the check started (your hourly trigger is in this spreadsheet: its next run will tell).';
   }
+  findings.push(pending);
   findings.push(...formulaProbes(sheet));
   const cache = CacheService.getDocumentCache() ?? CacheService.getUserCache();
   findings.push(cacheFinding(cacheProbe(new ServiceCache(cache), gzipCompressor, systemClock, CACHE_PROBE_ROWS)));

@@ -13,6 +13,7 @@
  *     user per document), so each spreadsheet with a schedule takes one of the user's 20.
  */
 import { type SpreadsheetAccess, type TriggerPort, TriggerQuotaError, TRIGGERS_PER_USER } from '../core';
+import { awaitHourlyRunFinding, CHECK_TRIGGER_HANDLER } from './installation-check';
 
 /** The top-level function the trigger calls (exported from src/entrypoints/schedules.ts). */
 export const SCHEDULED_REFRESH_HANDLER = 'onScheduledRefresh';
@@ -49,6 +50,13 @@ export class HourlyTrigger implements TriggerPort {
    */
   ensure(): boolean {
     if (this.mine().length > 0 || !this.spreadsheet) return false;
+    // The installation check's one-off trigger takes this document's one time-driven trigger for a
+    // minute: it gives way, and the hourly run says what the check wanted to know.
+    for (const t of ScriptApp.getUserTriggers(this.spreadsheet)) {
+      if (t.getHandlerFunction() !== CHECK_TRIGGER_HANDLER) continue;
+      ScriptApp.deleteTrigger(t);
+      awaitHourlyRunFinding();
+    }
     if (ScriptApp.getProjectTriggers().length >= TRIGGERS_PER_USER) throw new TriggerQuotaError(TRIGGERS_PER_USER);
     try {
       ScriptApp.newTrigger(this.handler).timeBased().everyHours(1).create();

@@ -173,3 +173,55 @@ describe('with spreadsheetAccess "current" and trigger runs without a document',
     }
   });
 });
+
+describe('the check beside the hourly trigger of scheduled refreshes (one time-driven trigger per document)', () => {
+  const schedule = {
+    name: 'Daily',
+    kind: 'main',
+    entityId: '089ff7bee9730601caec5cca961a3cbe',
+    period: { type: 'lastDays', days: 7, endingYesterday: true },
+    breakdowns: ['day'],
+    target: { sheetName: 'Sheet1', cell: 'A1' },
+    schedule: { every: 'hour' },
+  };
+
+  it('waits for the hourly run where that takes the document, and the run fills the finding in', async () => {
+    const h = await startAddon({ strict: false, autoRecalculate: true });
+    try {
+      h.signIn();
+      h.host.call('saveSchedule', [schedule], { user: OWNER });
+      await check(h);
+      expect(h.host.triggers.map((t) => t.handlerFunction)).toEqual(['onScheduledRefresh']);
+      expect(find(rows(h), 'A scheduled run has its spreadsheet').seen).toMatch(
+        /your hourly trigger is in this spreadsheet: its next run will tell/,
+      );
+      const hourly = h.host.triggers[0]!;
+      hourly.nextRunAt = Date.now();
+      expect(h.host.runDueTriggers().map((r) => r.ok)).toEqual([true]);
+      expect(find(rows(h), 'A scheduled run has its spreadsheet')).toMatchObject({
+        status: 'OK',
+        seen: 'An hourly run of your saved reports ran with this spreadsheet as its document.',
+      });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("gives way when a schedule is saved while its trigger waits: the schedule's trigger is installed, and its run tells", async () => {
+    const h = await startAddon({ strict: false, autoRecalculate: true });
+    try {
+      h.signIn();
+      await check(h);
+      expect(h.host.triggers.map((t) => t.handlerFunction)).toEqual(['onInstallationCheckTrigger']);
+      h.host.call('saveSchedule', [schedule], { user: OWNER });
+      expect(h.host.triggers.map((t) => t.handlerFunction)).toEqual(['onScheduledRefresh']);
+      h.host.triggers[0]!.nextRunAt = Date.now();
+      h.host.runDueTriggers();
+      expect(find(rows(h), 'A scheduled run has its spreadsheet').seen).toBe(
+        'An hourly run of your saved reports ran with this spreadsheet as its document.',
+      );
+    } finally {
+      await h.close();
+    }
+  });
+});
