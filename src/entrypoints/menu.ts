@@ -22,12 +22,19 @@ import { finishTriggerFinding } from '../gas/installation-check';
 import { outsideCells } from './outside-cells';
 
 /**
+ * How long after an open began its formula waves may go on: a simple trigger has 30 s in all, and the
+ * last wave's cells and the execution's end come after.
+ */
+const OPEN_FORMULAS_UNTIL_MS = 20_000;
+
+/**
  * Adds the Engage menu when a spreadsheet opens. Works in every auth mode, NONE included. On the first
  * open of a new day (LIMITED or FULL), changes the refresh cell, so formulas with relative dates
  * ("7daysAgo", "yesterday") move to the new day.
  * @param {GoogleAppsScript.Events.SheetsOnOpen} e The open event.
  */
 export function onOpen(e?: GoogleAppsScript.Events.SheetsOnOpen): void {
+  const startedAtMs = Date.now();
   const menu = outsideCells('open').createAddonMenu();
   const documentAccess = e !== undefined && e.authMode !== undefined && String(e.authMode) !== 'NONE';
   const warning = documentAccess ? signInWarning() : undefined;
@@ -40,7 +47,7 @@ export function onOpen(e?: GoogleAppsScript.Events.SheetsOnOpen): void {
     .addItem('Check this installation', 'checkInstallation')
     .addItem('Sign out', 'signOutFromMenu')
     .addToUi();
-  if (documentAccess) moveFormulasToToday();
+  if (documentAccess) moveFormulasToToday(startedAtMs + OPEN_FORMULAS_UNTIL_MS);
 }
 
 /**
@@ -48,17 +55,17 @@ export function onOpen(e?: GoogleAppsScript.Events.SheetsOnOpen): void {
  * in the installation check (a trigger's finding the check waits for goes into its sheet); neither
  * ever fails the open.
  */
-function moveFormulasToToday(): void {
+function moveFormulasToToday(untilMs: number): void {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  try {
-    touchRefreshCellOnNewDay(spreadsheet);
-  } catch (error) {
-    console.error(`Engage could not move the formulas to today: ${userMessage(error)}`);
-  }
   try {
     finishTriggerFinding(spreadsheet);
   } catch (error) {
     console.error(`Engage could not write the installation check's trigger finding: ${userMessage(error)}`);
+  }
+  try {
+    touchRefreshCellOnNewDay(spreadsheet, untilMs);
+  } catch (error) {
+    console.error(`Engage could not move the formulas to today: ${userMessage(error)}`);
   }
 }
 

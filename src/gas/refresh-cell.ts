@@ -232,9 +232,12 @@ export function refreshCellIsFromAnotherDay(spreadsheet: Spreadsheet): boolean {
   return refreshGroups(spreadsheet).some((g) => g.range !== undefined && (g.stampMs === 0 || isAnotherDay(g.stampMs, now, timeZone)));
 }
 
-/** Changes the refresh cells (in waves, within an open's 25 s) when the day has changed since one was last changed; true when it did. */
-export function touchRefreshCellOnNewDay(spreadsheet: Spreadsheet): boolean {
+/**
+ * Changes the refresh cells, in waves until `deadlineAtMs` (default: 25 s from now), when the day has
+ * changed since one was last changed; true when it did.
+ */
+export function touchRefreshCellOnNewDay(spreadsheet: Spreadsheet, deadlineAtMs?: number): boolean {
   if (!refreshCellIsFromAnotherDay(spreadsheet)) return false;
-  touchRefreshCell(spreadsheet);
+  touchRefreshCell(spreadsheet, deadlineAtMs === undefined ? {} : { deadlineAtMs });
   return true;
 }
