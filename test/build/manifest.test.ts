@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as z from 'zod';
 import { build } from '../../scripts/build';
-import { builtDeployment, distManifest, repoRoot, TESTS_DEPLOY_CONFIG } from '../support/paths';
+import { builtDeployment, distDir, distManifest, repoRoot, TESTS_DEPLOY_CONFIG } from '../support/paths';
 
 const COMMON_SCOPES = [
   'https://www.googleapis.com/auth/script.container.ui',
@@ -102,13 +102,24 @@ describe('appsscript.json', () => {
 
 describe('clasp push list', () => {
   it('sends exactly Code.js, sidebar.html and appsscript.json from dist/ (clasp status --json, offline, with .clasp.json.example)', () => {
-    const out = execFileSync(path.join(repoRoot, 'node_modules/.bin/clasp'), ['status', '--json', '--project', '.clasp.json.example'], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      timeout: 30000,
-    });
-    const status = JSON.parse(out.slice(out.indexOf('{'))) as { filesToPush: string[] };
-    expect([...status.filesToPush].sort()).toEqual(['dist/Code.js', 'dist/appsscript.json', 'dist/sidebar.html']);
+    // In a folder of its own, with a built add-on in dist/ and something else beside it: the tests never
+    // write the repository's dist/, which only `npm run build` and `npm run deploy` fill.
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'engage-push-'));
+    try {
+      for (const file of ['.clasp.json.example', '.claspignore']) fs.copyFileSync(path.join(repoRoot, file), path.join(folder, file));
+      fs.mkdirSync(path.join(folder, 'dist'));
+      for (const file of ['Code.js', 'sidebar.html', 'appsscript.json']) fs.copyFileSync(path.join(distDir, file), path.join(folder, 'dist', file));
+      fs.writeFileSync(path.join(folder, 'dist', 'notes.txt'), 'not for Apps Script');
+      const out = execFileSync(path.join(repoRoot, 'node_modules/.bin/clasp'), ['status', '--json', '--project', '.clasp.json.example'], {
+        cwd: folder,
+        encoding: 'utf8',
+        timeout: 30000,
+      });
+      const status = JSON.parse(out.slice(out.indexOf('{'))) as { filesToPush: string[] };
+      expect([...status.filesToPush].sort()).toEqual(['dist/Code.js', 'dist/appsscript.json', 'dist/sidebar.html']);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('lets `clasp create-script` go ahead in a fresh clone, which has no .clasp.json: a committed one would stop it', () => {
