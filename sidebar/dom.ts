@@ -1,9 +1,11 @@
 /**
  * Building the sidebar's DOM safely. Text from the API or the user is only ever set with
  * textContent or attribute values, never parsed as HTML; links accept only http(s) addresses, and
- * images only https (a sidebar loads external resources only over https) or http on this machine
- * (the playground's emulator; the server passes such an address only from a build for local servers). Every panel builds its markup with `el`, so there is no innerHTML in the sidebar.
+ * images only https (a sidebar loads external resources only over https), or http on this machine in a
+ * build for local servers (the playground's and the tests' emulator: build-flags.ts). Every panel builds its markup with `el`, so there is no innerHTML in the sidebar.
  */
+import { LOCAL_SERVERS } from './build-flags';
+
 type Child = Node | string | number | null | undefined | false;
 type Attributes = Record<string, string | number | boolean | null | undefined | EventListener>;
 
@@ -53,12 +55,12 @@ export function safeUrl(candidate: string): string | undefined {
   }
 }
 
-/** An address the sidebar may load as an image: https, or http to this machine (localhost, 127.x, [::1]). */
+/** An address the sidebar may load as an image: https, or, in a build for local servers, http to this machine (localhost, 127.x, [::1]). */
 export function loadableUrl(candidate: string): string | undefined {
   const url = safeUrl(candidate);
   if (!url) return undefined;
   const { protocol, hostname } = new URL(url);
-  return protocol === 'https:' || /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(hostname) ? url : undefined;
+  return protocol === 'https:' || (LOCAL_SERVERS && /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(hostname)) ? url : undefined;
 }
 
 let idCounter = 0;

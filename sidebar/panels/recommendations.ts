@@ -8,6 +8,7 @@
  * Test mode is on by default and always visible.
  */
 import { impressionPixelUrl, type PreviewDocument, type RecommendationsPreview, type SidebarState } from '../../src/core';
+import { LOCAL_SERVERS } from '../build-flags';
 import { el, field, notice, replaceChildren } from '../dom';
 import type { Panel, PanelContext } from '../panel';
 import { failureText } from '../server';
@@ -147,7 +148,7 @@ export function showPreview(results: HTMLElement, preview: RecommendationsPrevie
 
   // The documents are in the page now: report what is displayed, in display order, once.
   const displayed = cards.map((card) => Number(card.dataset.pos));
-  const url = impressionPixelUrl(preview.reportServed, displayed);
+  const url = impressionPixelUrl(preview.reportServed, displayed, { localServers: LOCAL_SERVERS });
   if (url) {
     pixel(url);
     replaceChildren(

@@ -24,12 +24,16 @@ export function isLoadableUrl(candidate: unknown, { localServers }: { localServe
 
 /**
  * The address to call for the displayed documents, or undefined when no call must be made: no
- * reportServed, a reportServed a sidebar may not load (not https; plain http to this machine is let
- * through here, since the server has already kept it only for a local build), or no displayed position.
+ * reportServed, a reportServed a sidebar may not load (not https, or, with `localServers`, plain http
+ * to this machine), or no displayed position.
  * `displayedPositions` are the `pos` values of the documents actually shown, in display order.
  */
-export function impressionPixelUrl(reportServed: string | undefined | null, displayedPositions: readonly number[]): string | undefined {
-  if (!isLoadableUrl(reportServed, { localServers: true })) return undefined;
+export function impressionPixelUrl(
+  reportServed: string | undefined | null,
+  displayedPositions: readonly number[],
+  loading: { localServers: boolean } = { localServers: false },
+): string | undefined {
+  if (!isLoadableUrl(reportServed, loading)) return undefined;
   const positions = displayedPositions.filter((p) => Number.isInteger(p) && p >= 0);
   if (positions.length === 0) return undefined;
   return `${reportServed}&pos=${positions.join('-')}`;

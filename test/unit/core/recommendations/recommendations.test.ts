@@ -340,7 +340,10 @@ describe('impressionPixelUrl', () => {
 
   it('gives no address without reportServed, with nothing displayed, or for one a sidebar may not load', () => {
     expect(impressionPixelUrl('http://px.example/served?servedId=s1', [1])).toBeUndefined();
-    expect(impressionPixelUrl('http://127.0.0.1:8787/served?servedId=s1', [1])).toBe('http://127.0.0.1:8787/served?servedId=s1&pos=1');
+    expect(impressionPixelUrl('http://127.0.0.1:8787/served?servedId=s1', [1])).toBeUndefined();
+    expect(impressionPixelUrl('http://127.0.0.1:8787/served?servedId=s1', [1], { localServers: true })).toBe(
+      'http://127.0.0.1:8787/served?servedId=s1&pos=1',
+    );
     expect(impressionPixelUrl(undefined, [1, 2])).toBeUndefined();
     expect(impressionPixelUrl('https://px.example/served?servedId=s1', [])).toBeUndefined();
     expect(impressionPixelUrl('javascript:alert(1)//?', [1])).toBeUndefined();
