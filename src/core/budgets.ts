@@ -82,6 +82,11 @@ export const REFRESH_END_MARGIN_MS = 15 * MS_PER_SECOND;
  * wait for the next refresh, the oldest refresh cells first.
  */
 export const SCHEDULED_FORMULAS_BUDGET_MS = 2 * MS_PER_MINUTE;
+/**
+ * A formula counts its end in its refresh wave by this many ms after its work's own end (its second 28):
+ * the last 2 of its 30 s stay Sheets', to take the result.
+ */
+export const WAVE_MARK_AFTER_WORK_MS = MS_PER_SECOND;
 /** A formula waits this long for the document lock to count its end in its wave (then the driver waits the wave out). */
 export const WAVE_MARK_LOCK_TIMEOUT_MS = 2 * MS_PER_SECOND;
 

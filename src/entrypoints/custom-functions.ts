@@ -21,7 +21,7 @@ import {
   requiredDate,
   requiredText,
   singleValue,
-  WAVE_MARK_LOCK_TIMEOUT_MS,
+  WAVE_MARK_AFTER_WORK_MS,
 } from '../core';
 import { createAddon } from '../gas/addon-services';
 import { ADDON_VERSION } from '../gas/version';
@@ -43,7 +43,8 @@ export function runFormula(work: (deadlineAtMs: number) => Cell[][], refresh: un
     ok = true;
     return cells;
   } finally {
-    countWaveEnd(refresh, ok, deadlineAtMs + WAVE_MARK_LOCK_TIMEOUT_MS);
+    // By second 28 at the latest (a wait for the lock is cut to what is left): the last 2 s are Sheets'.
+    countWaveEnd(refresh, ok, deadlineAtMs + WAVE_MARK_AFTER_WORK_MS);
   }
 }
 

@@ -91,7 +91,7 @@ it('says whose sign-in formulas use, warns the owner of the other editors, and l
   await sidebar.locator('#tab-account').click();
   await eventually(async () =>
     expect(await sidebar.locator('#formulas-editors-warning').innerText()).toBe(
-      'One other person can edit this spreadsheet (editor@example.com): the formulas they type use your Engage sign-in, for what you allow below.',
+      'One other person can edit this spreadsheet (editor@example.com), and so can anyone its sharing settings let edit (by link or domain, which Engage cannot see): the formulas they type use your Engage sign-in, for what you allow below.',
     ),
   );
 

@@ -67,7 +67,7 @@ describe('whose sign-in formulas use', () => {
   it('warns the owner, and only the owner, of the other people who can edit', () => {
     expect(access().otherEditors).toEqual([EDITOR]);
     expect(access().editorsWarning).toBe(
-      `One other person can edit this spreadsheet (${EDITOR}): the formulas they type use your Engage sign-in, for what you allow below.`,
+      `One other person can edit this spreadsheet (${EDITOR}), and so can anyone its sharing settings let edit (by link or domain, which Engage cannot see): the formulas they type use your Engage sign-in, for what you allow below.`,
     );
     expect(access(EDITOR).editorsWarning).toBeUndefined();
     h.host.state.sharing.editors.add('third@example.com');

@@ -111,7 +111,8 @@ export class FormulaAccess {
       const n = view.otherEditors.length;
       if (n > 0)
         view.editorsWarning =
-          `${n === 1 ? 'One other person' : `${n} other people`} can edit this spreadsheet (${view.otherEditors.join(', ')}): ` +
+          `${n === 1 ? 'One other person' : `${n} other people`} can edit this spreadsheet (${view.otherEditors.join(', ')}), ` +
+          'and so can anyone its sharing settings let edit (by link or domain, which Engage cannot see): ' +
           'the formulas they type use your Engage sign-in, for what you allow below.';
     }
     return view;
@@ -139,7 +140,9 @@ export class FormulaAccess {
     // Every publisher is the default: nothing is kept for it in the store formulas read.
     if (policy.mode === 'all') this.deps.userStore.remove(this.key());
     else this.deps.userStore.set(this.key(), storedPolicyText(policy));
-    this.deps.documentStore.set(FORMULA_POLICY_COPY_KEY, copyText(policy, publishers));
+    // The copy is the owner's, for editors to read; a file in a shared drive has no owner, and each user's
+    // choice is their own: a copy there would show one user's choice to the others.
+    if (owner !== null) this.deps.documentStore.set(FORMULA_POLICY_COPY_KEY, copyText(policy, publishers));
     return this.view();
   }
 

@@ -20,7 +20,7 @@ const STATUS_PREFIX = 'engage.sr.status.';
  */
 export const PROPERTY_VALUE_MAX_BYTES = 9_000;
 /**
- * 100 definitions of some 500 bytes with their statuses (at most 2 KB each) stay far below the 440 KB
+ * 100 definitions of some 500 bytes with their statuses (at most 2 KB each) stay far below the 430 KB
  * saved reports may take; long filters may fill it sooner, and then saving one more is refused.
  */
 export const MAX_SAVED_REPORTS = 100;
@@ -28,10 +28,11 @@ export const PROPERTY_STORE_MAX_BYTES = 500_000;
 /**
  * What saved reports (index, definitions, statuses) may take of the document's properties; the rest is
  * for Run to sheet's block records (at most 50, of some 300 bytes to 2.5 KB each and 50 KB together:
- * block-records.ts). A new or changed definition that would pass it is refused before anything is
- * written.
+ * block-records.ts) and the display copy of what formulas may use (at most 8 KB: formula-access.ts),
+ * with some room to spare. A new or changed definition that would pass it is refused before anything
+ * is written.
  */
-export const SAVED_REPORTS_MAX_BYTES = 440_000;
+export const SAVED_REPORTS_MAX_BYTES = 430_000;
 /**
  * A status is kept within this, its error message shortened to fit, so saving a report can set room
  * aside for every status it will ever write.

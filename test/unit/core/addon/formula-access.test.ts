@@ -49,7 +49,7 @@ describe('the view', () => {
       publishers: [],
       otherEditors: ['bob@example.com'],
       editorsWarning:
-        'One other person can edit this spreadsheet (bob@example.com): the formulas they type use your Engage sign-in, for what you allow below.',
+        'One other person can edit this spreadsheet (bob@example.com), and so can anyone its sharing settings let edit (by link or domain, which Engage cannot see): the formulas they type use your Engage sign-in, for what you allow below.',
     });
   });
 

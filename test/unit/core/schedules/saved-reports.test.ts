@@ -76,7 +76,7 @@ describe('saved reports', () => {
     }
     expect(saved).toBeLessThan(MAX_SAVED_REPORTS);
     expect(refusal).toMatch(
-      /^savedReport: there is no room for it: saved reports would take 44\d KB of the 440 KB they may use of this spreadsheet's properties/,
+      /^savedReport: there is no room for it: saved reports would take 43\d KB of the 430 KB they may use of this spreadsheet's properties/,
     );
     expect(reports.ids()).toHaveLength(saved);
     // Every report can still record a long failure: the room was set aside.
