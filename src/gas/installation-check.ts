@@ -33,6 +33,7 @@ import {
   WRITE_NUMBER_FORMAT,
 } from '../core';
 import { createSession } from './addon-services';
+import { AWAITING_TRIGGER_KEY, awaitHourlyRunFinding, CHECK_TRIGGER_HANDLER } from './check-trigger';
 import { DEPLOYMENT } from './deployment';
 import { gzipCompressor } from './gzip-compressor';
 import { ServiceCache, systemClock } from './stores';
@@ -40,12 +41,8 @@ import { UrlFetchTransport } from './url-fetch-transport';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
-/** The top-level function of the check's one-off trigger (src/entrypoints/installation-check.ts). */
-export const CHECK_TRIGGER_HANDLER = 'onInstallationCheckTrigger';
 /** The user's check waiting for a trigger's run to say what it saw: {spreadsheetId, startedAtMs, row}. */
 const CHECK_RUN_KEY = 'engage.check.run';
-/** Set when the one-off trigger could not be installed (the user's hourly one is there): that run says instead. */
-const AWAITING_TRIGGER_KEY = 'engage.check.awaitingTrigger';
 /** How long formula probes may take to show something (a custom function has 30 s). */
 const FORMULA_WAIT_MS = 30_000;
 const POLL_MS = 500;
@@ -90,11 +87,6 @@ function hostFindings(): Finding[] {
         return hostFinding(name, url, { failure, message: error instanceof Error ? error.message : String(error) });
       }
     });
-}
-
-/** The check now waits for the hourly run's word on its context (the one-off trigger could not be there). */
-export function awaitHourlyRunFinding(): void {
-  PropertiesService.getUserProperties().setProperty(AWAITING_TRIGGER_KEY, String(Date.now()));
 }
 
 /**

@@ -13,7 +13,7 @@
  *     user per document), so each spreadsheet with a schedule takes one of the user's 20.
  */
 import { type SpreadsheetAccess, type TriggerPort, TriggerQuotaError, TRIGGERS_PER_USER } from '../core';
-import { awaitHourlyRunFinding, CHECK_TRIGGER_HANDLER } from './installation-check';
+import { awaitHourlyRunFinding, CHECK_TRIGGER_HANDLER } from './check-trigger';
 
 /** The top-level function the trigger calls (exported from src/entrypoints/schedules.ts). */
 export const SCHEDULED_REFRESH_HANDLER = 'onScheduledRefresh';
