@@ -22,7 +22,7 @@ import { cellPosition } from '../util/a1-notation';
 import { AuthenticationError, EngageError, FetchQuotaError, NotSignedInError, RateLimitError, RefreshDeferredError } from '../errors';
 import { incrementalRange, mergeIncremental, orderIncrementalBlock } from './incremental';
 import type { ReportResult } from '../api/paging';
-import type { BlockPlacement, Clock, ReportSheet, SheetBlock, WrittenBlock } from '../ports';
+import type { BlockPlacement, Clock, ReportSheet, SheetBlock, SpreadsheetRef, WrittenBlock } from '../ports';
 import type { ReportInput, ReportQuery } from '../api/report-request';
 import { reportInputOf, type RefreshStatus, type SavedReport } from './saved-reports';
 import { describeSchedule, nextRunAfter } from './schedule';
@@ -33,6 +33,7 @@ import { resolvePeriod } from './period';
 import { comparisonBlock } from './compare-refresh';
 import { selectsSeveral } from '../api/publisher-list';
 import type { SavedReportSource } from './saved-report-store';
+import { type RunObserver, tellObservers } from './run-events';
 import { dueReports } from './due-order';
 
 /** What the runner needs from the API side: the owner's signed-in client and the shared budget. */
@@ -59,6 +60,9 @@ export interface RefreshRunnerDeps {
   timeZone: string;
   /** The user this run belongs to: only their saved reports are refreshed, with their sign-in. */
   ownerId: string;
+  /** The spreadsheet the reports live in, and those told of each report refreshed or failed (run-events.ts). */
+  spreadsheet?: SpreadsheetRef;
+  observers?: readonly RunObserver[];
 }
 
 export interface RunOptions {
@@ -218,6 +222,23 @@ export class RefreshRunner {
     store.setStatus(report.id, { ...status, runningUntilMs: deadlineAtMs + RUN_CLAIM_SLACK_MS });
     const next: RefreshStatus = { ...status, lastAttemptAtMs: startMs };
     delete next.runningUntilMs;
+    const requestsBefore = summary.requests;
+    const tell = (outcome: 'refreshed' | 'failed', written?: { block: SheetBlock; written: WrittenBlock }) => {
+      const { spreadsheet, observers } = this.deps;
+      if (!spreadsheet || !observers?.length) return;
+      tellObservers(observers, {
+        report,
+        spreadsheet,
+        outcome,
+        by: this.runningNow ? 'run-now' : 'schedule',
+        startedAtMs: startMs,
+        endedAtMs: clock.now(),
+        requests: summary.requests - requestsBefore,
+        previous: status,
+        status: next,
+        ...(written ?? {}),
+      });
+    };
     try {
       const { block, requests, fetchedThrough } = this.fetchBlock(report, status, deadlineAtMs, summary);
       const placement = placementOf(report);
@@ -233,6 +254,7 @@ export class RefreshRunner {
       if (fetchedThrough) next.fetchedThrough = fetchedThrough;
       else delete next.fetchedThrough;
       this.finish(report, next);
+      tell('refreshed', { block, written });
       return 'refreshed';
     } catch (e) {
       // A scheduled run waits out a spent URL Fetch quota; "Run now" shows it, as a formula would.
@@ -257,11 +279,13 @@ export class RefreshRunner {
         this.signInError = e;
         next.needsSignIn = true;
         this.finish(report, next);
+        tell('failed');
         return 'needsSignIn';
       }
       // Transient failures are tried again at the next hourly run; permanent ones at the next slot.
       if (isPermanent(e)) next.nextRunAtMs = nextRunAfter(report.schedule, startMs, timeZone);
       this.finish(report, next);
+      tell('failed');
       return 'failed';
     }
   }

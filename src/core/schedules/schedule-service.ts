@@ -32,6 +32,7 @@ import type { ScheduleRegistry } from './registry';
 import { checkSavedReport, reportInputOf, type SavedReport, type SavedReportInput } from './saved-reports';
 import { nextRunAfter } from './schedule';
 import type { SavedReportStore } from './saved-report-store';
+import type { RunObserver } from './run-events';
 import { runScheduled, type ScheduledRunSummary } from './scheduled-run';
 import { scheduleView, unreachableViews, type ScheduleList } from './schedule-view';
 import type { ReportKind } from '../spec';
@@ -66,6 +67,8 @@ export interface ScheduleServiceDeps {
   access: SpreadsheetAccess;
   /** Opens the user's spreadsheets by ID (spreadsheetAccess "all"). */
   opener?: SpreadsheetOpener;
+  /** Who is told of each report refreshed or failed in a spreadsheet: a run log, notices (run-events.ts). */
+  observersFor?: (spreadsheet: ScheduledSpreadsheet) => readonly RunObserver[];
   clock: Clock;
   random?: RandomSource;
 }
@@ -179,6 +182,8 @@ export class ScheduleService {
       clock,
       timeZone: spreadsheet.ref.timeZone,
       ownerId: this.ownerId(),
+      spreadsheet: spreadsheet.ref,
+      observers: this.deps.observersFor?.(spreadsheet) ?? [],
     });
     const summary = runner.run({ only: [report.id] });
     if (summary.refreshed.length > 0) spreadsheet.refreshFormulas(true);
@@ -239,6 +244,7 @@ export class ScheduleService {
           current,
           ...(opener ? { opener } : {}),
           ...(event.triggerUid ? { triggerUid: event.triggerUid } : {}),
+          ...(this.deps.observersFor ? { observersFor: this.deps.observersFor } : {}),
         },
         // The formulas take what the saved reports left of the run's share, up to its last 15 s.
         { startedAtMs, fetchBudgetMs, formulasUntilMs: startedAtMs + Math.min(EXECUTION_LIMIT_MS, share.amount) - REFRESH_END_MARGIN_MS },

@@ -21,6 +21,7 @@ import { RegistryReports } from './mirrored-reports';
 import { dueReports } from './due-order';
 import { RefreshRunner, type RefreshSummary, type ReportSource } from './refresh-runner';
 import type { RegistryEntry, ScheduleRegistry } from './registry';
+import type { RunObserver } from './run-events';
 import type { SavedReportSource } from './saved-report-store';
 import type { SavedReport } from './saved-reports';
 
@@ -49,6 +50,8 @@ export interface ScheduledRunDeps {
   opener?: SpreadsheetOpener;
   /** The trigger event's triggerUid: which spreadsheet a run without its document belongs to ("current"). */
   triggerUid?: string;
+  /** Who is told of each report refreshed or failed in a spreadsheet (run-events.ts). */
+  observersFor?: (spreadsheet: ScheduledSpreadsheet) => readonly RunObserver[];
 }
 
 export function emptySummary(): ScheduledRunSummary {
@@ -139,7 +142,16 @@ function refresh(
   summary: ScheduledRunSummary,
 ): { spreadsheet: ScheduledSpreadsheet; wrote: boolean } {
   const { source, clock, ownerId } = deps;
-  const runner = new RefreshRunner({ store, source, sheet: spreadsheet.sheet, clock, timeZone: spreadsheet.ref.timeZone, ownerId });
+  const runner = new RefreshRunner({
+    store,
+    source,
+    sheet: spreadsheet.sheet,
+    clock,
+    timeZone: spreadsheet.ref.timeZone,
+    ownerId,
+    spreadsheet: spreadsheet.ref,
+    observers: deps.observersFor?.(spreadsheet) ?? [],
+  });
   const outcome = runner.run(options);
   summary.refreshed.push(...outcome.refreshed);
   summary.failed.push(...outcome.failed);

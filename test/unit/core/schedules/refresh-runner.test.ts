@@ -158,3 +158,67 @@ describe('RefreshRunner and reports of several publishers', () => {
     expect(store.status(all.id).requests).toBe(181);
   });
 });
+
+describe('RefreshRunner and those who watch its reports', () => {
+  it('tells each observer of every report refreshed or failed (not of one left for later), and an observer that throws changes nothing', () => {
+    const { store, sent } = setup();
+    const clock = new ManualClock(Date.UTC(2026, 10, 20, 12));
+    const heard: string[] = [];
+    const failing: ReportSource = {
+      checkSignedIn: () => undefined,
+      buildQuery: (kind, input) => buildReportQuery(kind, input, { nowMs: clock.now(), timeZone: 'UTC' }),
+      run(query) {
+        if (query.entityId === 'bad') throw new Error('Engage answered 504 (trace ID t-1)');
+        return {
+          result: { query, items: [{ day: '20261101', revenue: 1 }], totalItems: 1, partial: false, pagesFetched: 1, pagesPlanned: 1 },
+          requests: 1,
+        };
+      },
+      runTogether: () => {
+        throw new Error('no comparison is saved here');
+      },
+      budgetFreeAtMs: (entityId) => (entityId === 'later' ? clock.now() + 3_600_000 : clock.now()),
+      fetchRoomFor: () => true,
+    };
+    const sheet: ReportSheet = {
+      write: (placement, block) => ({ ...placement, rows: block.values.length, columns: block.values[0]?.length ?? 0 }),
+      read: () => null,
+      note: () => undefined,
+      sheetNames: () => [],
+    };
+    const good = store.create(savedReport('Good', 'good'), OWNER);
+    const bad = store.create(savedReport('Bad', 'bad'), OWNER);
+    store.create(savedReport('Later', 'later'), OWNER);
+    const runner = new RefreshRunner({
+      store,
+      source: failing,
+      sheet,
+      clock,
+      timeZone: 'UTC',
+      ownerId: OWNER,
+      spreadsheet: { id: 'sheet-1', name: 'Revenue', url: 'https://docs.example/1', timeZone: 'UTC' },
+      observers: [
+        {
+          afterReport: () => {
+            throw new Error('a watcher broke');
+          },
+        },
+        {
+          afterReport: (e) =>
+            void heard.push(
+              `${e.report.name} ${e.outcome} by ${e.by} in ${e.spreadsheet.name}: ${e.requests} requests, ${e.block?.dataRows ?? '-'} rows, ${e.status.lastError?.message ?? 'no error'}`,
+            ),
+        },
+      ],
+    });
+    const summary = runner.run();
+    expect(summary.refreshed).toEqual([good.id]);
+    expect(summary.failed).toEqual([bad.id]);
+    expect(heard).toEqual([
+      'Good refreshed by schedule in Revenue: 1 requests, 1 rows, no error',
+      'Bad failed by schedule in Revenue: 0 requests, - rows, Engage answered 504 (trace ID t-1)',
+    ]);
+    expect(store.status(good.id).rows).toBe(1);
+    expect(sent).toEqual([]);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * What a saved report's refresh tells those who watch it: each report a run refreshed or failed to
+ * refresh (a report left for later did not run, and says nothing), with its figures, its status before
+ * and after, and, when it was written, the block itself. Watchers (a run log, revisions, notices,
+ * alerts) hang off each spreadsheet a run reaches (ScheduledSpreadsheet.observers); a watcher's failure
+ * is never the report's: it is caught here, and the refresh's outcome stands.
+ */
+import type { SheetBlock, SpreadsheetRef, WrittenBlock } from '../ports';
+import type { RefreshStatus, SavedReport } from './saved-reports';
+
+export interface ReportRunEvent {
+  report: SavedReport;
+  /** The spreadsheet the report lives in. */
+  spreadsheet: SpreadsheetRef;
+  outcome: 'refreshed' | 'failed';
+  /** The hourly trigger's run, or the sidebar's Run now. */
+  by: 'schedule' | 'run-now';
+  startedAtMs: number;
+  endedAtMs: number;
+  /** Engage requests the report took (its share of the run's). */
+  requests: number;
+  /** Its status before the refresh, and after. */
+  previous: RefreshStatus;
+  status: RefreshStatus;
+  /** What was written, and where: a refreshed report's (an incremental one's whole block, merged). */
+  block?: SheetBlock;
+  written?: WrittenBlock;
+}
+
+/** Watches the refreshes of saved reports. */
+export interface RunObserver {
+  afterReport(event: ReportRunEvent): void;
+}
+
+/** Tells every observer; one that throws is skipped (`failed` hears of it, for the log), never the refresh. */
+export function tellObservers(
+  observers: readonly RunObserver[] | undefined,
+  event: ReportRunEvent,
+  failed: (error: unknown) => void = () => undefined,
+): void {
+  for (const observer of observers ?? []) {
+    try {
+      observer.afterReport(event);
+    } catch (error) {
+      try {
+        failed(error);
+      } catch {
+        // Nothing more to do: the refresh's outcome is already recorded.
+      }
+    }
+  }
+}
