@@ -1,15 +1,25 @@
 /**
  * The "how often" controls shared by the Report tab's Schedule section and the Schedules tab's edit
  * form: every hour, every N hours (hours that divide the day, so slots fall at the same local hours
- * each day), daily at an hour, or weekly on a day at an hour, on the spreadsheet's clock. The values
- * are exactly the server's schedule shape (src/core/schedules/schedule.ts), which validates them again.
+ * each day), daily at an hour, weekly on a day at an hour, or monthly on a day at an hour (the 29th
+ * and 30th say that shorter months use their last day, and the 31st is offered as "the last day"),
+ * on the spreadsheet's clock. The values are exactly the server's schedule shape
+ * (src/core/schedules/schedule.ts), which validates them again and words the days the same way.
  */
-import { type Schedule, type Weekday, WEEKDAYS } from '../src/core';
+import { describeDayOfMonth, MAX_DAY_OF_MONTH, type Schedule, type Weekday, WEEKDAYS } from '../src/core';
 import { el, field, replaceChildren, select } from './dom';
 
 /** Every N hours: only divisors of 24, so "every 6 hours" is 00:00, 06:00, 12:00, 18:00 every day. */
 const HOUR_STEPS = [2, 3, 4, 6, 8, 12];
-const EVERY_LABELS: Record<Schedule['every'], string> = { hour: 'Every hour', hours: 'Every few hours', day: 'Daily', week: 'Weekly' };
+const EVERY_LABELS: Record<Schedule['every'], string> = {
+  hour: 'Every hour',
+  hours: 'Every few hours',
+  day: 'Daily',
+  week: 'Weekly',
+  month: 'Monthly',
+};
+/** A monthly schedule's first choice: the 1st, a day every month has. */
+const DEFAULT_DAY_OF_MONTH = 1;
 const DEFAULT_HOUR = 6;
 
 function hourLabel(hour: number): string {
@@ -53,6 +63,11 @@ export function scheduleFields(
     initial.every === 'week' ? initial.weekday : 'monday',
     { id: `${prefix}-weekday`, 'aria-label': 'Day of the week' },
   );
+  const dayOfMonth = select(
+    Array.from({ length: MAX_DAY_OF_MONTH }, (_, i) => [String(i + 1), `on ${describeDayOfMonth(i + 1)}`] as const),
+    String(initial.every === 'month' ? initial.day : DEFAULT_DAY_OF_MONTH),
+    { id: `${prefix}-day`, 'aria-label': 'Day of the month' },
+  );
   const detail = el('div', { class: 'row' });
   const render = () => {
     switch (every.value as Schedule['every']) {
@@ -64,6 +79,8 @@ export function scheduleFields(
         return replaceChildren(detail, hour);
       case 'week':
         return replaceChildren(detail, weekday, hour);
+      case 'month':
+        return replaceChildren(detail, dayOfMonth, hour);
     }
   };
   every.addEventListener('change', render);
@@ -85,6 +102,7 @@ export function scheduleFields(
       if (schedule.every === 'hours') hours.value = String(schedule.hours);
       if ('hour' in schedule) hour.value = String(schedule.hour);
       if (schedule.every === 'week') weekday.value = schedule.weekday;
+      if (schedule.every === 'month') dayOfMonth.value = String(schedule.day);
       render();
     },
     value(): Schedule {
@@ -97,6 +115,8 @@ export function scheduleFields(
           return { every: 'day', hour: Number(hour.value) };
         case 'week':
           return { every: 'week', weekday: weekday.value as Weekday, hour: Number(hour.value) };
+        case 'month':
+          return { every: 'month', day: Number(dayOfMonth.value), hour: Number(hour.value) };
       }
     },
   };

@@ -140,7 +140,7 @@ export type { Period } from './schedules/period';
 export { formatLocal, type RefreshSummary } from './schedules/refresh-runner';
 export { SavedReportStore } from './schedules/saved-report-store';
 export { incrementalProblem, type SavedReportInput } from './schedules/saved-reports';
-export { WEEKDAYS, type Schedule, type Weekday } from './schedules/schedule';
+export { describeDayOfMonth, MAX_DAY_OF_MONTH, WEEKDAYS, type Schedule, type Weekday } from './schedules/schedule';
 export {
   builderRequestOfSaved,
   describePeriod,

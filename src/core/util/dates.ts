@@ -27,10 +27,14 @@ function pad(n: number, width = 2): string {
   return s;
 }
 
+/** How many days the month has (month 1 to 12): 28 to 31. */
+export function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
 export function isValidCalendarDay(year: number, month: number, day: number): boolean {
   if (!Number.isInteger(year) || year < 1900 || year > 9999 || month < 1 || month > 12 || day < 1) return false;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return day <= daysInMonth;
+  return day <= daysInMonth(year, month);
 }
 
 export function formatDay(day: CalendarDay): string {
@@ -114,8 +118,7 @@ export function subtractMonths(day: CalendarDay, months: number): CalendarDay {
   const totalMonths = day.year * 12 + (day.month - 1) - months;
   const year = Math.floor(totalMonths / 12);
   const month = (totalMonths % 12) + 1;
-  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return { year, month, day: Math.min(day.day, last) };
+  return { year, month, day: Math.min(day.day, daysInMonth(year, month)) };
 }
 
 const DAY_COMPACT = /^(\d{4})(\d{2})(\d{2})$/;
