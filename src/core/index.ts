@@ -85,7 +85,13 @@ export { allowedByWhitelist, isLoopbackUrl, type Deployment, type SpreadsheetAcc
 export { buildFilter, FILTER_OPERATORS, parseFilter, type FilterCondition, type FilterOperator } from './api/filters';
 export { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem, metricAvailabilityProblem } from './api/report-fields';
 export { availableMetrics, defaultMetrics, METRIC_GROUPS, METRIC_INFO, metricLabel, metricNote } from './api/report-metrics';
-export { compareDefaultMetrics, describeCompareWith, earlierPeriod } from './api/compare-periods';
+export {
+  compareBreakdownProblem,
+  type CompareWith,
+  compareDefaultMetrics,
+  describeCompareWith,
+  earlierPeriod,
+} from './api/compare-periods';
 export type { ReportInput } from './api/report-request';
 export { ALL_PUBLISHERS, MAX_PUBLISHERS_PER_REPORT, PUBLISHER_BREAKDOWN, publisherArgumentText } from './api/publisher-list';
 

@@ -19,7 +19,7 @@ type Arg = unknown;
  * @param {date|string} fromDate First day: a date cell, text such as 2026-11-01, or a day relative to today (on the
  *   spreadsheet's clock): "today", "yesterday", "7daysAgo", "startOfMonth", "startOfLastMonth", "endOfLastMonth".
  * @param {date|string} toDate Last day, included; the same forms ("yesterday" for the days before today).
- * @param {string|range} compareWith "previous" (as many days just before; whole months: as many months before), "year" (the same dates a year earlier; 29 February as 28 February), or an earlier period as "2026-10-01..2026-10-07" or a range of two date cells. It must end before fromDate.
+ * @param {string|range} compareWith "previous" (as many days just before; whole months: as many months before), "year" (the same dates a year earlier; 29 February as 28 February), "yearWeekday" (the same weekdays a year earlier: 364 days before, so each day lines up with the same weekday; not with the month breakdown), or an earlier period as "2026-10-01..2026-10-07" or a range of two date cells. It must end before fromDate.
  * @param {string|range} breakdowns Optional. Up to 4 of day, month, platform, referrer, country, section, widget, doc, partnerApp. With day or month the periods align by position: day 1 with day 1. Default day.
  * @param {string|range} metrics Optional. Metric names as "revenue,rpmByPvs" or a range, or "all". Default totalPvs, revenue, rpmByPvs, paidCtrByPvs (by widget: the request twins).
  * @param {string} filter Optional. Conditions field:operator:value chained with ";", applied to both periods.

@@ -19,6 +19,9 @@ import { withUserMessage } from './user-errors';
  * trigger with your first schedule. The definition holds no secret; it runs with your sign-in.
  * @param {Object} report {name, kind, entityId, period, breakdowns?, metrics?, filter?, sort?, currencyCode?, decDigits?,
  *   pageSize?, maxRows?, target: {sheetName, cell}, schedule, incremental?, totals?, paused?}.
+ *   schedule: {every: 'hour'}, {every: 'hours', hours}, {every: 'day', hour}, {every: 'week', weekday, hour} or
+ *   {every: 'month', day, hour} (day 1 to 31; past a shorter month's end, its last day); hours on the spreadsheet's clock.
+ *   compareWith?: as ENGAGE_COMPARE's ("previous", "year", "yearWeekday" or "2026-10-01..2026-10-07").
  * @return {Object} The saved reports of this spreadsheet.
  */
 export function saveSchedule(report: unknown): ScheduleList {

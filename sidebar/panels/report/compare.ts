@@ -1,12 +1,22 @@
 /**
- * "Compare with": none, the previous period, the same period last year, or a custom earlier period of
- * two days, for the general report only (the hourly reports cover a day at most). It says which days
- * the earlier period covers, by the core's rule (compare-periods.ts, which the server applies again),
- * and gives the request its compareWith as a formula takes it: "previous", "year" or
- * "2026-10-01..2026-10-07". The builder makes the choice part of what the metric picker follows: a
+ * "Compare with": none, the previous period, the same period last year, the same weekdays last year
+ * (52 weeks earlier, so that a Monday is beside a Monday), or a custom earlier period of two days,
+ * for the general report only (the hourly reports cover a day at most). It says which days the
+ * earlier period covers (and, for the same weekdays, which weekday lines up with which), by the
+ * core's rules (compare-periods.ts, which the server applies again), and gives the request its
+ * compareWith as a formula takes it: "previous", "year", "yearWeekday" or "2026-10-01..2026-10-07". The builder makes the choice part of what the metric picker follows: a
  * comparison has its own default metrics and four columns a metric.
  */
-import { compactDay, dashedDay, type DateRange, daysBetween, earlierPeriod } from '../../../src/core';
+import {
+  compactDay,
+  compareBreakdownProblem,
+  type CompareWith,
+  dashedDay,
+  type DateRange,
+  daysBetween,
+  earlierPeriod,
+  effectiveBreakdowns,
+} from '../../../src/core';
 import { el, field, replaceChildren, select } from '../../dom';
 import type { PartContext } from './part';
 
@@ -21,8 +31,28 @@ export interface ComparePicker {
   comparing(): boolean;
   /** compareWith for the request: undefined for none, or the first thing to fix. */
   value(): string | undefined | { problem: string };
-  /** Shows a reopened report's comparison: "previous", "year", "yyyy-MM-dd..yyyy-MM-dd", or none. */
+  /** Shows a reopened report's comparison: "previous", "year", "yearWeekday", "yyyy-MM-dd..yyyy-MM-dd", or none. */
   set(compareWith: string | undefined): void;
+}
+
+/** The words compareWith takes besides a custom period, as the select's values. */
+const WORDS = ['previous', 'year', 'yearWeekday'];
+
+/** "Monday" for a yyyyMMdd day. */
+function weekdayOf(compact: string): string {
+  return new Intl.DateTimeFormat('en-US', { weekday: 'long', timeZone: 'UTC' }).format(new Date(`${dashedDay(compact)}T00:00:00Z`));
+}
+
+/**
+ * What the same weekdays last year line up, from the first days of the report and of the earlier
+ * period: "the same weekdays 52 weeks earlier, by position with day: Monday 2026-11-02 beside Monday
+ * 2025-11-03, and so on; ".
+ */
+function sameWeekdays(currentFrom: string, earlierFrom: string): string {
+  return (
+    `the same weekdays 52 weeks earlier, by position with day: ${weekdayOf(currentFrom)} ${dashedDay(currentFrom)} ` +
+    `beside ${weekdayOf(earlierFrom)} ${dashedDay(earlierFrom)}, and so on; `
+  );
 }
 
 /** `range()` is the report's period (the period picker's), which the earlier period follows. */
@@ -32,6 +62,7 @@ export function comparePicker(ctx: PartContext & { range(): DateRange | string }
       ['', 'None'],
       ['previous', 'Previous period'],
       ['year', 'Same period last year'],
+      ['yearWeekday', 'Same weekdays last year'],
       ['custom', 'Custom period'],
     ],
     '',
@@ -43,17 +74,29 @@ export function comparePicker(ctx: PartContext & { range(): DateRange | string }
   const line = el('div', { class: 'hint', id: 'report-compare-period', 'aria-live': 'polite' });
   const general = () => ctx.choice().kind === 'main';
 
+  /** The report's period as yyyyMMdd days, or undefined while it has a problem. */
+  function current(): { fromDate: string; toDate: string } | undefined {
+    const range = ctx.range();
+    return typeof range === 'string' ? undefined : { fromDate: compactDay(range.fromDate), toDate: compactDay(range.toDate) };
+  }
+
   /** The earlier period's days for the report's period, or the first thing to fix. */
   function earlier(): { fromDate: string; toDate: string } | string | undefined {
     if (!general() || mode.value === '') return undefined;
-    const range = ctx.range();
-    if (typeof range === 'string') return undefined;
-    const current = { fromDate: compactDay(range.fromDate), toDate: compactDay(range.toDate) };
-    if (mode.value !== 'custom') return earlierPeriod(current, { type: mode.value as 'previous' | 'year' });
+    const now = current();
+    if (!now) return undefined;
+    if (mode.value !== 'custom') {
+      const compareWith = { type: mode.value } as Exclude<CompareWith, { type: 'custom' }>;
+      const unfit = compareBreakdownProblem(compareWith, effectiveBreakdowns('main', ctx.choice().breakdowns));
+      // The core's rule, in the words of this form's choices.
+      if (unfit)
+        return 'Same weekdays last year lines up each day with the same weekday, which the month breakdown does not show: choose Same period last year, or break down by day.';
+      return earlierPeriod(now, compareWith);
+    }
     if (!fromInput.value || !toInput.value) return 'Choose the first and last day of the earlier period.';
     if (toInput.value < fromInput.value) return 'The earlier period’s last day is before its first.';
     const custom = { fromDate: compactDay(fromInput.value), toDate: compactDay(toInput.value) };
-    if (custom.toDate >= current.fromDate) return 'The earlier period must end before the report’s first day.';
+    if (custom.toDate >= now.fromDate) return 'The earlier period must end before the report’s first day.';
     return custom;
   }
 
@@ -82,7 +125,8 @@ export function comparePicker(ctx: PartContext & { range(): DateRange | string }
           : typeof days === 'string'
             ? days
             : `Compared with ${dashedDay(days.fromDate)} to ${dashedDay(days.toDate)} (${daysBetween(days.fromDate, days.toDate) + 1} days), ` +
-              'by position with day or month: each metric beside its earlier value, the change and the change in %.',
+              (mode.value === 'yearWeekday' ? sameWeekdays(current()!.fromDate, days.fromDate) : 'by position with day or month: ') +
+              'each metric beside its earlier value, the change and the change in %.',
     );
   }
 
@@ -103,7 +147,7 @@ export function comparePicker(ctx: PartContext & { range(): DateRange | string }
     value,
     set(compareWith) {
       const custom = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(compareWith ?? '');
-      mode.value = custom ? 'custom' : compareWith === 'previous' || compareWith === 'year' ? compareWith : '';
+      mode.value = custom ? 'custom' : compareWith && WORDS.includes(compareWith) ? compareWith : '';
       if (custom) [fromInput.value, toInput.value] = [custom[1]!, custom[2]!];
       render();
     },

@@ -3,7 +3,9 @@
  * earlier period covers, and the two requests, checked before anything is sent. `compareWith` is
  * "previous" (as many days just before; whole calendar months: as many whole months before, so that
  * October is compared with September), "year" (the same dates a year earlier; 29 February becomes
- * 28 February, so that period is a day shorter) or a custom earlier period ("2026-10-01..2026-10-07",
+ * 28 February, so that period is a day shorter), "yearWeekday" (the same weekdays a year earlier: 364
+ * days, 52 weeks, before, so that a Monday is compared with a Monday; page-view-driven revenue
+ * follows the weekday, and the same dates a year earlier mix them) or a custom earlier period ("2026-10-01..2026-10-07",
  * or two dates: a two-cell range or a list). A custom period may be longer or shorter than the
  * report's, and must end before the report's first day, so that no day is in both. The earlier
  * request is the report's with other dates: a rule its dates break (the doc breakdown's 12 months)
@@ -17,6 +19,7 @@ import {
   dashedDay,
   dayAfter,
   daysBetween,
+  daysInMonth,
   formatDay,
   isDate,
   isValidTimeZone,
@@ -32,11 +35,18 @@ export const COMPARE_WITH = 'compareWith';
 /** The words compareWith takes besides a custom period, as written in formulas. */
 export const COMPARE_PREVIOUS = 'previous';
 export const COMPARE_YEAR = 'year';
+export const COMPARE_YEAR_WEEKDAY = 'yearWeekday';
+/** How far back "yearWeekday" looks: 52 weeks, so every day is compared with the same weekday. */
+export const YEAR_WEEKDAY_DAYS = 364;
 /** Between the first and last day of a custom period written as text: "2026-10-01..2026-10-07". */
 export const PERIOD_SEPARATOR = '..';
 
 /** What the report is compared with; a custom period's days as yyyyMMdd, both included. */
-export type CompareWith = { type: 'previous' } | { type: 'year' } | { type: 'custom'; fromDate: string; toDate: string };
+export type CompareWith =
+  | { type: 'previous' }
+  | { type: 'year' }
+  | { type: 'yearWeekday' }
+  | { type: 'custom'; fromDate: string; toDate: string };
 
 /** A period of the general report: yyyyMMdd, both days included. */
 export interface DayRange {
@@ -59,7 +69,7 @@ export function compareDefaultMetrics(breakdowns: readonly string[]): string[] {
   return availableMetrics('main', breakdowns).filter((m) => wanted.has(m));
 }
 
-const RULE = `must be "${COMPARE_PREVIOUS}", "${COMPARE_YEAR}", or an earlier period as "2026-10-01${PERIOD_SEPARATOR}2026-10-07" or two date cells`;
+const RULE = `must be "${COMPARE_PREVIOUS}", "${COMPARE_YEAR}", "${COMPARE_YEAR_WEEKDAY}", or an earlier period as "2026-10-01${PERIOD_SEPARATOR}2026-10-07" or two date cells`;
 
 function problem(rule: string): ValidationProblem {
   return { argument: COMPARE_WITH, message: `${COMPARE_WITH}: ${rule}` };
@@ -98,6 +108,7 @@ export function readCompareWith(value: unknown, timeZone: string): CompareWith |
     const word = only.trim().toLowerCase();
     if (word === COMPARE_PREVIOUS) return { type: 'previous' };
     if (word === COMPARE_YEAR) return { type: 'year' };
+    if (word === COMPARE_YEAR_WEEKDAY.toLowerCase()) return { type: 'yearWeekday' };
     const parts = only.split(PERIOD_SEPARATOR);
     if (parts.length !== 2) return problem(`${showValue(only)} ${RULE}`);
     ends = parts.map((p) => p.trim());
@@ -111,16 +122,18 @@ export function readCompareWith(value: unknown, timeZone: string): CompareWith |
   return { type: 'custom', fromDate, toDate };
 }
 
-/** What compareWith compares with, in words: "the period just before", "the same days a year earlier", or the custom days. */
+/**
+ * What compareWith compares with, in words: "the period just before", "the same days a year earlier",
+ * "the same weekdays a year earlier", or the custom days.
+ */
 export function describeCompareWith(text: string): string {
   const read = readCompareWith(text, 'UTC');
   if ('argument' in read) return text;
   if (read.type === 'previous') return 'the period just before (as many days, or as many whole months)';
   if (read.type === 'year') return 'the same days a year earlier';
+  if (read.type === 'yearWeekday') return 'the same weekdays a year earlier (52 weeks before)';
   return `${dashedDay(read.fromDate)} to ${dashedDay(read.toDate)}`;
 }
-
-const lastDayOfMonth = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
 /** Months from a to b, of yyyyMM or yyyyMMdd text. */
 export function monthsBetween(a: string, b: string): number {
@@ -132,12 +145,25 @@ function monthBound(compact: string, months: number, end: boolean): string {
   const total = Number(compact.slice(0, 4)) * 12 + Number(compact.slice(4, 6)) - 1 + months;
   const year = Math.floor(total / 12);
   const month = (total % 12) + 1;
-  return formatDay({ year, month, day: end ? lastDayOfMonth(year, month) : 1 });
+  return formatDay({ year, month, day: end ? daysInMonth(year, month) : 1 });
 }
 
 /** The same day a year earlier; 29 February becomes 28 February. */
 function yearEarlier(compact: string): string {
   return formatDay(subtractMonths(compactDayOf(compact), 12));
+}
+
+/**
+ * What a comparison cannot do with these (effective) breakdowns, or undefined: "yearWeekday" lines up
+ * days with the same weekdays, and the month breakdown has no days; its months would each be
+ * compared with a month shifted by a day or two, split over two rows. "year" compares whole months.
+ */
+export function compareBreakdownProblem(compareWith: CompareWith, breakdowns: readonly string[]): string | undefined {
+  if (compareWith.type !== 'yearWeekday' || !breakdowns.includes('month')) return undefined;
+  return (
+    `"${COMPARE_YEAR_WEEKDAY}" lines up each day with the same weekday a year earlier, which the month breakdown does not show: ` +
+    `use "${COMPARE_YEAR}" to compare months with the same months a year earlier, or break down by day`
+  );
 }
 
 /** The period the report is compared with. */
@@ -147,9 +173,11 @@ export function earlierPeriod(current: DayRange, compareWith: CompareWith): DayR
       return { fromDate: compareWith.fromDate, toDate: compareWith.toDate };
     case 'year':
       return { fromDate: yearEarlier(current.fromDate), toDate: yearEarlier(current.toDate) };
+    case 'yearWeekday':
+      return { fromDate: dayAfter(current.fromDate, -YEAR_WEEKDAY_DAYS), toDate: dayAfter(current.toDate, -YEAR_WEEKDAY_DAYS) };
     case 'previous': {
       const to = compactDayOf(current.toDate);
-      if (current.fromDate.endsWith('01') && to.day === lastDayOfMonth(to.year, to.month)) {
+      if (current.fromDate.endsWith('01') && to.day === daysInMonth(to.year, to.month)) {
         const months = monthsBetween(current.fromDate, current.toDate) + 1;
         return { fromDate: monthBound(current.fromDate, -months, false), toDate: monthBound(current.fromDate, -1, true) };
       }
@@ -190,6 +218,8 @@ export function buildComparison(
     throw e;
   }
   if ('argument' in compareWith) throw new ValidationError([compareWith]);
+  const unfit = compareBreakdownProblem(compareWith, current.breakdowns);
+  if (unfit) throw new ValidationError([problem(unfit)]);
   const currentRange = { fromDate: current.fromDate, toDate: current.toDate };
   const earlierRange = earlierPeriod(currentRange, compareWith);
   const described = `${dashedDay(earlierRange.fromDate)} to ${dashedDay(earlierRange.toDate)}`;

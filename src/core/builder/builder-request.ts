@@ -36,7 +36,7 @@ export interface BuilderRequest {
   currencyCode?: string;
   /** General report only, 0 to 6. */
   decDigits?: number;
-  /** General report only: compared with "previous", "year" or "yyyy-MM-dd..yyyy-MM-dd" (compare-periods.ts); left out, no comparison. */
+  /** General report only: compared with "previous", "year", "yearWeekday" or "yyyy-MM-dd..yyyy-MM-dd" (compare-periods.ts); left out, no comparison. */
   compareWith?: string;
   /** At most this many rows (1 to 100,000, as the formulas' maxRows); left out: every row. */
   maxRows?: number;

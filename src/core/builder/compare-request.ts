@@ -25,7 +25,7 @@ export function requestedComparison(request: unknown): string | undefined {
   const value = r.compareWith;
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string')
-    throw ValidationError.single(COMPARE_WITH, 'must be text such as "previous", "year" or "2026-10-01..2026-10-07"');
+    throw ValidationError.single(COMPARE_WITH, 'must be text such as "previous", "year", "yearWeekday" or "2026-10-01..2026-10-07"');
   if (r.kind !== 'main')
     throw ValidationError.single(COMPARE_WITH, 'compares the general report only: the hourly reports cover one day at most');
   return value;

@@ -85,15 +85,15 @@ export const savedReportInputSchema = z.strictObject(
     ),
     schedule: scheduleSchema,
     /**
-     * The general report beside an earlier period: "previous", "year" or "yyyy-MM-dd..yyyy-MM-dd"
+     * The general report beside an earlier period: "previous", "year", "yearWeekday" or "yyyy-MM-dd..yyyy-MM-dd"
      * (compare-periods.ts). Left out, as in reports saved before comparisons: no comparison.
      */
     compareWith: z.optional(
-      z.string({ error: 'must be text such as "previous", "year" or "2026-10-01..2026-10-07"' }).check(
+      z.string({ error: 'must be text such as "previous", "year", "yearWeekday" or "2026-10-01..2026-10-07"' }).check(
         z.trim(),
         z.maxLength(40, { error: 'must be at most 40 characters' }),
         z.refine((v) => !('argument' in readCompareWith(v, 'UTC')), {
-          error: 'must be "previous", "year" or an earlier period as "2026-10-01..2026-10-07"',
+          error: 'must be "previous", "year", "yearWeekday" or an earlier period as "2026-10-01..2026-10-07"',
         }),
       ),
     ),

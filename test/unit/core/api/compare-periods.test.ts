@@ -26,6 +26,8 @@ describe('readCompareWith', () => {
     ['previous', { type: 'previous' }],
     [' Previous ', { type: 'previous' }],
     ['YEAR', { type: 'year' }],
+    ['yearWeekday', { type: 'yearWeekday' }],
+    [' YEARWEEKDAY ', { type: 'yearWeekday' }],
     ['2026-10-01..2026-10-07', { type: 'custom', fromDate: '20261001', toDate: '20261007' }],
     ['20261001 .. 20261003', { type: 'custom', fromDate: '20261001', toDate: '20261003' }],
     [['2026-10-01', '2026-10-02'], { type: 'custom', fromDate: '20261001', toDate: '20261002' }],
@@ -44,7 +46,8 @@ describe('readCompareWith', () => {
 
   it.each([
     ['', /compareWith: is required/],
-    ['last week', /compareWith: 'last week' must be "previous", "year", or an earlier period as "2026-10-01\.\.2026-10-07"/],
+    ['last week', /compareWith: 'last week' must be "previous", "year", "yearWeekday", or an earlier period as "2026-10-01\.\.2026-10-07"/],
+    ['year weekday', /compareWith: 'year weekday' must be "previous", "year", "yearWeekday", or an earlier period/],
     [7, /compareWith: 7 must be "previous"/],
     [true, /compareWith: true must be "previous"/],
     [new Date('2026-10-01T00:00:00Z'), /compareWith: is one date: give two/],
@@ -72,6 +75,10 @@ describe('earlierPeriod', () => {
     ['year', '20261101', '20261107', { type: 'year' }, '20251101', '20251107'],
     ['year, from 29 February', '20240229', '20240306', { type: 'year' }, '20230228', '20230306'],
     ['year, to 29 February: a day shorter', '20240201', '20240229', { type: 'year' }, '20230201', '20230228'],
+    // 364 days: 2026-11-02 is a Monday, and so is 2025-11-03.
+    ['yearWeekday', '20261102', '20261108', { type: 'yearWeekday' }, '20251103', '20251109'],
+    ['yearWeekday, across 29 February', '20250301', '20250307', { type: 'yearWeekday' }, '20240302', '20240308'],
+    ['yearWeekday, a year end', '20270101', '20270107', { type: 'yearWeekday' }, '20260102', '20260108'],
     ['custom', '20261101', '20261107', { type: 'custom', fromDate: '20261001', toDate: '20261003' }, '20261001', '20261003'],
   ] as const)('%s', (_what, fromDate, toDate, compareWith, earlierFrom, earlierTo) => {
     expect(earlierPeriod({ fromDate, toDate }, compareWith)).toEqual({ fromDate: earlierFrom, toDate: earlierTo });
@@ -119,5 +126,42 @@ describe('buildComparison', () => {
       ),
     ]);
     expect(buildComparison(doc, 'previous', 'UTC', build).earlier.fromDate).toBe('20261025');
+  });
+
+  it('compares yearWeekday day by day with the same weekdays 52 weeks earlier', () => {
+    // 364 days, the longest period whose earlier one ends before it starts.
+    const c = buildComparison({ ...input, fromDate: '2025-01-01', toDate: '2025-12-30' }, 'yearWeekday', 'UTC', build);
+    expect(c.earlierRange).toEqual({ fromDate: '20240103', toDate: '20241231' });
+    // Every day of a whole year and its earlier day share a weekday.
+    const weekday = (compact: string) =>
+      new Date(`${compact.slice(0, 4)}-${compact.slice(4, 6)}-${compact.slice(6)}T00:00:00Z`).getUTCDay();
+    for (let d = Date.UTC(2026, 0, 1); d <= Date.UTC(2026, 11, 31); d += 86_400_000) {
+      const day = new Date(d).toISOString().slice(0, 10).replace(/-/g, '');
+      const earlier = earlierPeriod({ fromDate: day, toDate: day }, { type: 'yearWeekday' }).fromDate;
+      expect(weekday(earlier)).toBe(weekday(day));
+    }
+  });
+
+  it('refuses yearWeekday where its rules do: the month breakdown, a period over 364 days, and the doc breakdown past 12 months', () => {
+    expect(problemsOf(() => buildComparison({ ...input, breakdowns: 'month,country' }, 'yearWeekday', 'UTC', build))).toEqual([
+      'compareWith: "yearWeekday" lines up each day with the same weekday a year earlier, which the month breakdown does not show: ' +
+        'use "year" to compare months with the same months a year earlier, or break down by day',
+    ]);
+    expect(buildComparison({ ...input, breakdowns: 'month' }, 'year', 'UTC', build).earlierRange.fromDate).toBe('20251101');
+    // 365 days: the earlier period would end on the report's first day.
+    expect(problemsOf(() => buildComparison({ ...input, fromDate: '2025-11-07' }, 'yearWeekday', 'UTC', build))).toEqual([
+      "compareWith: the earlier period (2024-11-08 to 2025-11-08) must end before the report's first day 2025-11-07: the two periods may not share a day",
+    ]);
+    expect(buildComparison({ ...input, fromDate: '2025-11-09' }, 'yearWeekday', 'UTC', build).earlierRange.toDate).toBe('20251108');
+    // The doc breakdown covers the 12 months before 2026-11-20 (from 2025-11-20): 364 days before
+    // yesterday is inside them, where the same date a year earlier is not.
+    const doc = { ...input, breakdowns: 'doc', fromDate: '2026-11-19', toDate: '2026-11-19' };
+    expect(buildComparison(doc, 'yearWeekday', 'UTC', build).earlier.fromDate).toBe('20251120');
+    expect(problemsOf(() => buildComparison(doc, 'year', 'UTC', build))[0]).toMatch(/2025-11-19 .*cannot be asked for/);
+    expect(problemsOf(() => buildComparison({ ...doc, fromDate: '2026-11-18' }, 'yearWeekday', 'UTC', build))).toEqual([
+      expect.stringMatching(
+        /^compareWith: the earlier period \(2025-11-19 to 2025-11-20\) cannot be asked for: .*the 'doc' breakdown only covers the last 12 months \(earliest 2025-11-20\)/,
+      ),
+    ]);
   });
 });

@@ -17,7 +17,7 @@ const report = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe('a saved comparison', () => {
-  it.each(['previous', 'year', '2026-10-01..2026-10-07'])('keeps compareWith %s', (compareWith) => {
+  it.each(['previous', 'year', 'yearWeekday', '2026-10-01..2026-10-07'])('keeps compareWith %s', (compareWith) => {
     expect(checkSavedReport(report({ compareWith })).compareWith).toBe(compareWith);
   });
 
@@ -26,7 +26,8 @@ describe('a saved comparison', () => {
   });
 
   it.each([
-    [{ compareWith: 'last week' }, /^compareWith: must be "previous", "year" or an earlier period/],
+    [{ compareWith: 'last week' }, /^compareWith: must be "previous", "year", "yearWeekday" or an earlier period/],
+    [{ compareWith: 'year-weekday' }, /^compareWith: must be "previous", "year", "yearWeekday" or an earlier period/],
     [{ compareWith: '2026-10-07..2026-10-01' }, /^compareWith: must be "previous"/],
     [{ compareWith: 7 }, /^compareWith: must be text/],
     [{ compareWith: 'previous', kind: 'realtime', period: { type: 'lastHours', hours: 24 } }, /compares the general report only/],
