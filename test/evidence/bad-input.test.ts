@@ -728,14 +728,20 @@ for (const fn of ['ENGAGE_PUBLISHERS', 'ENGAGE_COUNTRIES', 'ENGAGE_TIMEZONES']) 
   const K = 'ENGAGE_COMPARE';
   const compare = (compareWith: Arg, ...rest: Arg[]): Arg[] => [P, '2026-11-01', '2026-11-07', compareWith, ...rest];
   const cell = (text: string) => new Date(`${text}T00:00:00Z`);
-  add(K, 'no compareWith', [P, '2026-11-01', '2026-11-07'], 'compareWith', /is required: "previous", "year", or an earlier period/);
+  add(
+    K,
+    'no compareWith',
+    [P, '2026-11-01', '2026-11-07'],
+    'compareWith',
+    /is required: "previous", "year", "yearWeekday", or an earlier period/,
+  );
   add(K, 'an empty compareWith', compare(''), 'compareWith', /is required/);
   add(
     K,
     'a word compareWith does not know',
     compare('last week'),
     'compareWith',
-    /'last week' must be "previous", "year", or an earlier period/,
+    /'last week' must be "previous", "year", "yearWeekday", or an earlier period/,
   );
   add(K, 'a number as compareWith', compare(7), 'compareWith', /7 must be "previous", "year"/);
   add(K, 'a boolean compareWith', compare(true), 'compareWith', /true must be "previous", "year"/);
@@ -786,7 +792,7 @@ for (const fn of ['ENGAGE_PUBLISHERS', 'ENGAGE_COUNTRIES', 'ENGAGE_TIMEZONES']) 
     'a custom period written with a dash',
     compare('2026-10-01 - 2026-10-07'),
     'compareWith',
-    /must be "previous", "year", or an earlier period as "2026-10-01\.\.2026-10-07"/,
+    /must be "previous", "year", "yearWeekday", or an earlier period as "2026-10-01\.\.2026-10-07"/,
   );
   add(
     K,
@@ -809,6 +815,21 @@ for (const fn of ['ENGAGE_PUBLISHERS', 'ENGAGE_COUNTRIES', 'ENGAGE_TIMEZONES']) 
     compare('year', 'doc'),
     'compareWith',
     /the earlier period \(2025-11-01 to 2025-11-07\) cannot be asked for: .*the 'doc' breakdown only covers the last 12 months/,
+  );
+  add(
+    K,
+    "the same weekdays a year before, beyond the doc breakdown's 12 months",
+    compare('yearWeekday', 'doc'),
+    'compareWith',
+    /the earlier period \(2025-11-02 to 2025-11-08\) cannot be asked for: .*the 'doc' breakdown only covers the last 12 months/,
+  );
+  add(K, 'the same weekdays a year before by month', compare('yearWeekday', 'month'), 'compareWith', /the month breakdown does not show/);
+  add(
+    K,
+    'the same weekdays over a period longer than 52 weeks',
+    [P, '2025-11-01', '2026-11-07', 'yearWeekday'],
+    'compareWith',
+    /the earlier period \(2024-11-02 to 2025-11-08\) must end before the report's first day 2025-11-01/,
   );
   add(K, 'a formula as compareWith', compare(INJECTIONS[0]![1]), 'compareWith', /must be "previous", "year"/);
   add(K, 'a control character in compareWith', compare('2026-10-01..2026-10-07\u0000'), 'compareWith', /is not a date/);
@@ -1375,6 +1396,16 @@ save('every hour with hours', { schedule: { every: 'hours', hours: 1 } }, 'sched
 save('daily at hour 24', { schedule: { every: 'day', hour: 24 } }, 'schedule.hour', /from 0 to 23/);
 save('daily without an hour', { schedule: { every: 'day' } }, 'schedule.hour', /from 0 to 23/);
 save('weekly on a made-up day', { schedule: { every: 'week', weekday: 'funday', hour: 6 } }, 'schedule.weekday', /must be one of sunday/);
+// Monthly: a day of the month from 1 to 31 (31 is every month's last day) at a whole hour.
+const monthly = (day: unknown, hour: unknown = 6) => ({ schedule: { every: 'month', day, hour } });
+save('monthly on day 0', monthly(0), 'schedule.day', /must be a whole day of the month from 1 to 31/);
+save('monthly on day 32', monthly(32), 'schedule.day', /must be a whole day of the month from 1 to 31/);
+save('monthly on day 1.5', monthly(1.5), 'schedule.day', /must be a whole day of the month from 1 to 31/);
+save('monthly on day "15" as text', monthly('15'), 'schedule.day', /must be a whole day of the month/);
+save('monthly without a day', { schedule: { every: 'month', hour: 6 } }, 'schedule.day', /must be a whole day of the month/);
+save('monthly at hour 24', monthly(15, 24), 'schedule.hour', /from 0 to 23/);
+save('monthly at hour 6.5', monthly(15, 6.5), 'schedule.hour', /from 0 to 23/);
+save('monthly with a weekday', { schedule: { every: 'month', day: 1, hour: 6, weekday: 'monday' } }, 'schedule.weekday', /is not a field/);
 save(
   'incremental on the external-ID report',
   { kind: 'externalId', breakdowns: undefined, period: { type: 'lastHours', hours: 3 }, incremental: true },
@@ -1515,9 +1546,30 @@ call(
     'a compareWith it does not know',
     [savedReport({ compareWith: 'sometime' })],
     'compareWith',
-    /must be "previous", "year" or an earlier period/,
+    /must be "previous", "year", "yearWeekday" or an earlier period/,
   );
   call('saveSchedule', 'a compareWith that is not text', [savedReport({ compareWith: ['previous'] })], 'compareWith', /must be text/);
+  call(
+    'saveSchedule',
+    'the same weekdays a year earlier by month',
+    [savedReport({ breakdowns: ['month'], compareWith: 'yearWeekday' })],
+    'compareWith',
+    /"yearWeekday" lines up each day with the same weekday a year earlier, which the month breakdown does not show: use "year"/,
+  );
+  call(
+    'runReportToSheet',
+    'the same weekdays a year earlier by month',
+    [request({ breakdowns: ['month'], compareWith: 'yearWeekday' }), target, RUN_ID],
+    'compareWith',
+    /"yearWeekday" lines up each day with the same weekday/,
+  );
+  call(
+    'insertFormula',
+    'the same weekdays a year earlier, written with a space',
+    [request({ compareWith: 'year weekday' })],
+    'compareWith',
+    /'year weekday' must be "previous", "year", "yearWeekday"/,
+  );
   call(
     'saveSchedule',
     'a comparison refreshed incrementally',
