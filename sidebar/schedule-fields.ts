@@ -70,6 +70,8 @@ export function scheduleFields(
   );
   const detail = el('div', { class: 'row' });
   const render = () => {
+    // The day of the month ("on the 30th (or the last day)") reads whole at 300 px on a line of its own, the hour below it.
+    detail.classList.toggle('stacked', every.value === 'month');
     switch (every.value as Schedule['every']) {
       case 'hour':
         return replaceChildren(detail);

@@ -5,8 +5,7 @@
  * says why and where a UTC day starts on the spreadsheet's clock, and times are named with the
  * spreadsheet's zone.
  */
-import type { Locator } from 'playwright-core';
-import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground } from '../support/browser';
+import { chooseBreakdowns, eventually, measureControl, openPlayground, type BrowserPlayground } from '../support/browser';
 
 jest.setTimeout(120_000);
 
@@ -22,39 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await b?.close();
 });
-
-/** The text a control shows (a select's chosen option, an input's value), its width, and the room it has for text. */
-function measure(control: Locator) {
-  return control.evaluate((node) => {
-    const doc = node.ownerDocument;
-    const view = doc.defaultView!;
-    const element = node as unknown as {
-      tagName: string;
-      value: string;
-      clientWidth: number;
-      selectedOptions?: ArrayLike<{ textContent: string | null }>;
-      getBoundingClientRect(): { left: number; right: number };
-    };
-    const style = view.getComputedStyle(node);
-    const context = (
-      doc.createElement('canvas') as unknown as { getContext(kind: '2d'): { font: string; measureText(text: string): { width: number } } }
-    ).getContext('2d');
-    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-    const select = element.tagName === 'SELECT';
-    const text = select ? (element.selectedOptions![0]!.textContent ?? '') : element.value;
-    // A select draws its arrow inside its box: 20 px of it are not for text.
-    const arrow = select ? 20 : 0;
-    const rect = element.getBoundingClientRect();
-    return {
-      text,
-      textWidth: Math.ceil(context.measureText(text).width),
-      room: element.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight) - arrow,
-      left: rect.left,
-      right: rect.right,
-      viewport: doc.documentElement.clientWidth,
-    };
-  });
-}
 
 /** "01:00" in winter: where today's UTC midnight falls on the Europe/Berlin clock. */
 function berlinClockAtUtcMidnight(): string {
@@ -78,9 +44,9 @@ it('shows a filter row’s field, operator and value whole, each on its own, in 
     expect(await sidebar.locator('#filter-text').innerText()).toBe('Filter: country.name:not_contains:United Kingdom'),
   );
 
-  const field = await measure(row.locator('.filter-field'));
-  const operator = await measure(row.locator('.filter-operator'));
-  const value = await measure(row.locator('.filter-value'));
+  const field = await measureControl(row.locator('.filter-field'));
+  const operator = await measureControl(row.locator('.filter-operator'));
+  const value = await measureControl(row.locator('.filter-value'));
   expect([field.text, operator.text, value.text]).toEqual(['country.name', 'does not contain', 'United Kingdom']);
   for (const control of [field, operator, value]) {
     expect(control.textWidth).toBeLessThanOrEqual(control.room);
@@ -89,7 +55,7 @@ it('shows a filter row’s field, operator and value whole, each on its own, in 
   }
   // The widest field name the rows offer fits too.
   await row.locator('.filter-field').selectOption('paidViewabilityRate');
-  const widest = await measure(row.locator('.filter-field'));
+  const widest = await measureControl(row.locator('.filter-field'));
   expect(widest.textWidth).toBeLessThanOrEqual(widest.room);
 });
 

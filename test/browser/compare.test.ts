@@ -6,11 +6,14 @@
  * that gives the same cells, Add chart is off with the reason, Save to schedule keeps the comparison
  * with the saved report, a custom period that is not earlier is refused before anything is sent, the
  * hourly reports offer no comparison, and a comparison reopened from its block shows the metric picker
- * of a comparison. Run `npm run build` first.
+ * of a comparison. Last, at 300 px, the same weekdays last year: the line says which weekday lines up
+ * with which, the month breakdown is refused with what to choose instead, and the comparison is saved
+ * to a monthly schedule, whose day and hour fit the section and the Schedules tab describes.
+ * Run `npm run build` first.
  */
 import type { FrameLocator, Page } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
-import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground, selectCell } from '../support/browser';
+import { chooseBreakdowns, eventually, measureControl, openPlayground, type BrowserPlayground, selectCell } from '../support/browser';
 
 jest.setTimeout(90_000);
 
@@ -182,5 +185,77 @@ describe('"Compare with" in the report builder', () => {
     expect(await sidebar.locator('#metrics-summary').innerText()).toBe('4, the default set');
     expect(await sidebar.locator('#metrics-width').innerText()).toBe('Up to 18 columns from the first cell.');
     expect(await sidebar.locator('#formula-preview').textContent()).toContain('"previous","day"');
+  });
+
+  it('compares with the same weekdays last year at 300 px, refuses it by month, and saves it to a monthly schedule', async () => {
+    expect(await sidebar.locator('html').evaluate((html) => html.clientWidth)).toBeLessThanOrEqual(300);
+    await sidebar.locator('#report-compare').selectOption('yearWeekday');
+    const range = (await sidebar.locator('#report-period').innerText()).match(/(\d{4}-\d{2}-\d{2})/)![1]!;
+    const weekday = new Intl.DateTimeFormat('en-US', { weekday: 'long', timeZone: 'UTC' }).format(new Date(`${range}T00:00:00Z`));
+    const line = sidebar.locator('#report-compare-period');
+    await eventually(async () =>
+      expect(await line.innerText()).toBe(
+        `Compared with ${shifted(range, -364)} to ${shifted(range, -358)} (7 days), the same weekdays 52 weeks earlier, by position ` +
+          `with day: ${weekday} ${range} beside ${weekday} ${shifted(range, -364)}, and so on; each metric beside its earlier value, ` +
+          'the change and the change in %.',
+      ),
+    );
+    const choice = await measureControl(sidebar.locator('#report-compare'));
+    expect(choice.text).toBe('Same weekdays last year');
+    expect(choice.textWidth).toBeLessThanOrEqual(choice.room);
+    // The line wraps inside the sidebar: nothing of it is cut off or beyond the edge.
+    const box = await line.evaluate((node) => ({ fits: node.scrollWidth <= node.clientWidth, right: node.getBoundingClientRect().right }));
+    expect(box.fits).toBe(true);
+    expect(box.right).toBeLessThanOrEqual(choice.viewport);
+    await eventually(async () => expect(await sidebar.locator('#formula-preview').textContent()).toContain('"yearWeekday","day"'));
+
+    // By month there are no days to line up: the line says what to choose, and nothing is sent.
+    await chooseBreakdowns(sidebar, ['month']);
+    const byMonth =
+      'Same weekdays last year lines up each day with the same weekday, which the month breakdown does not show: ' +
+      'choose Same period last year, or break down by day.';
+    await eventually(async () => expect(await line.innerText()).toBe(byMonth));
+    const before = reportRequests().length;
+    await sidebar.locator('#run-report').click();
+    await eventually(async () => expect(await sidebar.locator('#report-outcome .notice-error').innerText()).toContain(byMonth));
+    expect(reportRequests().length).toBe(before);
+    await chooseBreakdowns(sidebar, ['day']);
+
+    // Saved to a monthly schedule: the 30th, or the last day of a shorter month, at 06:00.
+    await sidebar.locator('#save-schedule').click();
+    await eventually(async () => expect(await sidebar.locator('#schedule-form').isVisible()).toBe(true));
+    expect(await sidebar.locator('#schedule-period').innerText()).toBe(
+      'the 7 days before today (UTC days), compared with the same weekdays a year earlier (52 weeks before).',
+    );
+    await sidebar.locator('#schedule-every').selectOption('month');
+    expect(await sidebar.locator('#schedule-day option').allTextContents()).toHaveLength(31);
+    expect(await sidebar.locator('#schedule-day option[value="31"]').textContent()).toBe('on the last day');
+    await sidebar.locator('#schedule-day').selectOption('30');
+    await sidebar.locator('#schedule-hour').selectOption('6');
+    for (const id of ['#schedule-every', '#schedule-day', '#schedule-hour']) {
+      const shown = await measureControl(sidebar.locator(id));
+      expect([shown.text, shown.textWidth <= shown.room, shown.right <= shown.viewport]).toEqual([shown.text, true, true]);
+    }
+    expect((await measureControl(sidebar.locator('#schedule-day'))).text).toBe('on the 30th (or the last day)');
+    await sidebar.locator('#schedule-name').fill('Weekdays at month end');
+    await sidebar.locator('#schedule-sheet').fill('Monthly weekdays');
+    await sidebar.locator('#schedule-save').click();
+    await eventually(async () =>
+      expect(await sidebar.locator('#schedule-outcome .notice-success').innerText()).toContain(
+        'Saved “Weekdays at month end”: monthly on the 30th (or the last day) at 06:00 (Europe/Berlin)',
+      ),
+    );
+    const list = playground.host.call('listSchedules', [], { user: playground.user }) as {
+      reports: Array<{ id: string; name: string; definition: Record<string, unknown> }>;
+    };
+    const saved = list.reports.find((r) => r.name === 'Weekdays at month end')!;
+    expect(saved.definition).toMatchObject({ compareWith: 'yearWeekday', schedule: { every: 'month', day: 30, hour: 6 } });
+    await sidebar.locator('#schedule-open-list').click();
+    const item = sidebar.locator(`article.schedule[data-id="${saved.id}"]`);
+    await eventually(async () =>
+      expect(await item.locator('.schedule-summary').innerText()).toMatch(
+        /^monthly on the 30th \(or the last day\) at 06:00 \(Europe\/Berlin\) → Monthly weekdays!A\d+, the 7 days before today \(UTC days\), compared with the same weekdays a year earlier \(52 weeks before\)$/,
+      ),
+    );
   });
 });

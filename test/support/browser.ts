@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import type { GasHost } from '../../dev/gas-host';
 import { startPlayground, type Playground } from '../../dev/playground/playground';
 import { BIG_PUBLISHER_ID, DEMO_USER } from '../../dev/emulator/seed';
@@ -178,4 +178,37 @@ export async function signInAsDemo(sidebar: FrameLocator): Promise<void> {
   await eventually(() => shows('#sign-in-username', DEMO_USER.username));
   await sidebar.locator('#sign-in-submit').click();
   await eventually(() => shows('#report-publisher', BIG_PUBLISHER_ID));
+}
+
+/** The text a control shows (a select's chosen option, an input's value), its width, and the room it has for text. */
+export function measureControl(control: Locator) {
+  return control.evaluate((node) => {
+    const doc = node.ownerDocument;
+    const view = doc.defaultView!;
+    const element = node as unknown as {
+      tagName: string;
+      value: string;
+      clientWidth: number;
+      selectedOptions?: ArrayLike<{ textContent: string | null }>;
+      getBoundingClientRect(): { left: number; right: number };
+    };
+    const style = view.getComputedStyle(node);
+    const context = (
+      doc.createElement('canvas') as unknown as { getContext(kind: '2d'): { font: string; measureText(text: string): { width: number } } }
+    ).getContext('2d');
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const select = element.tagName === 'SELECT';
+    const text = select ? (element.selectedOptions![0]!.textContent ?? '') : element.value;
+    // A select draws its arrow inside its box: 20 px of it are not for text.
+    const arrow = select ? 20 : 0;
+    const rect = element.getBoundingClientRect();
+    return {
+      text,
+      textWidth: Math.ceil(context.measureText(text).width),
+      room: element.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight) - arrow,
+      left: rect.left,
+      right: rect.right,
+      viewport: doc.documentElement.clientWidth,
+    };
+  });
 }
