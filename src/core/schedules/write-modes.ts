@@ -87,17 +87,22 @@ export function writeModeProblem(
   return undefined;
 }
 
-/** What identifies a row in an upsert, in words: "day, country.id" or "externalId, widget.id and the hour where Engage sends one". */
-export function upsertKeyText(report: Pick<ModeFields, 'kind' | 'entityId' | 'breakdowns'>): string {
+/** The columns that identify a row in an upsert, by their headers: ["day", "country.id"] or ["externalId", "widget.id"]. */
+export function upsertKeyNames(report: Pick<ModeFields, 'kind' | 'entityId' | 'breakdowns'>): string[] {
   const spec = REPORT_SPECS[report.kind];
   const chosen = report.breakdowns && report.breakdowns.length > 0 ? [...report.breakdowns] : [...spec.defaultBreakdowns];
   // The external-ID reports always break down by externalId first.
   if (spec.hourly && !chosen.includes('externalId')) chosen.unshift('externalId');
   const several = report.entityId !== undefined && selectsSeveral(report.entityId) ? [PUBLISHER_BREAKDOWN] : [];
-  const names = [...several, ...chosen].map((b) =>
+  return [...several, ...chosen].map((b) =>
     b === 'day' || b === 'month' || b === 'externalId' || b === 'externalSecondaryId' ? b : `${b}.id`,
   );
-  return spec.hourly ? `${names.join(', ')}, and the hour where Engage sends one` : names.join(', ');
+}
+
+/** What identifies a row in an upsert, in words: "day, country.id" or "externalId, widget.id, and the hour where Engage sends one". */
+export function upsertKeyText(report: Pick<ModeFields, 'kind' | 'entityId' | 'breakdowns'>): string {
+  const names = upsertKeyNames(report).join(', ');
+  return REPORT_SPECS[report.kind].hourly ? `${names}, and the hour where Engage sends one` : names;
 }
 
 /** The mode in a few words for the Schedules list and the note ("" for replace): "append, up to 100,000 rows". */
