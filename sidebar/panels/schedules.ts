@@ -143,7 +143,7 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
       'p',
       { class: 'hint' },
       'Saved reports refresh on their schedule through one hourly trigger, with the sign-in of whoever saved them. ' +
-        "Data is replaced only after every page arrived; a failure keeps the old data and shows here and in a note on the report's first cell.",
+        "Rows are written (replaced, appended or upserted) only after every page arrived; a failure keeps the old data and shows here and in a note on the report's first cell.",
     ),
     runtimeBox,
     message,
