@@ -2,7 +2,8 @@
  * The Schedules panel: every saved report of this spreadsheet with its status (last success, last
  * attempt, rows, duration, next run, last error with trace ID, "sign in again"), and Edit, Run now,
  * Pause or Resume and Delete for the user's own. Edit opens a small form under the report: its name,
- * how often, paused, and the incremental option where the report allows it, and "Change the report"
+ * how often, paused, the write mode with its row cap and the incremental option where the report
+ * allows it (write-mode-fields.ts), and "Change the report"
  * reopens the report itself (publisher, period, breakdowns, filters, metrics) in the Report tab's
  * builder, whose Schedule section then saves the changes to it. Delete asks first, in the page.
  * Times are on the spreadsheet's clock, named. Above the list, a notice for each of the user's
@@ -17,6 +18,7 @@ import {
   type SavedReportInput,
   type ScheduleList,
   type ScheduleView,
+  writeModeSummary,
 } from '../../src/core';
 import { el, field, notice, replaceChildren } from '../dom';
 import type { Panel, PanelContext } from '../panel';
@@ -24,6 +26,7 @@ import { quotaBlock } from '../quota';
 import { scheduleFields } from '../schedule-fields';
 import { failureText } from '../server';
 import { sheetTime } from '../time';
+import { writeModeFields } from '../write-mode-fields';
 import { registryWarning, unreachableNotices } from './schedule-notices';
 
 function statusLines(view: ScheduleView, timeZone: string): HTMLElement {
@@ -84,12 +87,9 @@ function editForm(
   const paused = el('input', { type: 'checkbox', id: `${prefix}-paused`, class: 'edit-paused', checked: view.paused });
   // Incremental is offered only when the report could merge by day (checkSavedReport's own rule).
   const canMerge = incrementalProblem({ ...definition, totals: false }) === undefined && !definition.totals;
-  const incremental = el('input', {
-    type: 'checkbox',
-    id: `${prefix}-incremental`,
-    class: 'edit-incremental',
-    checked: definition.incremental === true,
-  });
+  const modes = writeModeFields(prefix);
+  modes.update(definition, canMerge);
+  modes.set(definition);
   const problem = el('div', { role: 'alert' });
   const form = el(
     'form',
@@ -97,9 +97,7 @@ function editForm(
     field('Name', name),
     schedule.node,
     el('label', { class: 'check', for: paused.id }, paused, 'Paused (not refreshed until resumed)'),
-    canMerge
-      ? el('label', { class: 'check', for: incremental.id }, incremental, 'Incremental: fetch only new days and the 3 before')
-      : null,
+    modes.node,
     el(
       'div',
       { class: 'hint' },
@@ -121,11 +119,11 @@ function editForm(
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (!name.value.trim()) return replaceChildren(problem, notice('error', 'Name the saved report.'));
-    const { incremental: _old, paused: _paused, ...rest } = definition;
-    const next: SavedReportInput = { ...rest, name: name.value.trim(), schedule: schedule.value() };
+    const kept = modes.value();
+    if (typeof kept === 'string') return replaceChildren(problem, notice('error', kept));
+    const { incremental: _old, paused: _paused, writeMode: _mode, maxStoredRows: _cap, ...rest } = definition;
+    const next: SavedReportInput = { ...rest, name: name.value.trim(), schedule: schedule.value(), ...kept };
     if (paused.checked) next.paused = true;
-    if (canMerge && incremental.checked) next.incremental = true;
-    else if (!canMerge && definition.incremental) next.incremental = true;
     for (const button of Array.from(form.querySelectorAll('button'))) button.disabled = true;
     void save(next).then((ok) => {
       if (!ok) for (const button of Array.from(form.querySelectorAll('button'))) button.disabled = false;
@@ -145,7 +143,7 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
       'p',
       { class: 'hint' },
       'Saved reports refresh on their schedule through one hourly trigger, with the sign-in of whoever saved them. ' +
-        "Data is replaced only after every page arrived; a failure keeps the old data and shows here and in a note on the report's first cell.",
+        "Rows are written (replaced, appended or upserted) only after every page arrived; a failure keeps the old data and shows here and in a note on the report's first cell.",
     ),
     runtimeBox,
     message,
@@ -279,7 +277,7 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
           el(
             'p',
             { class: 'hint schedule-summary' },
-            `${view.scheduleText} → ${view.target}, ${describePeriod(view.definition.period)}${view.definition.compareWith ? `, compared with ${describeCompareWith(view.definition.compareWith)}` : ''}${view.definition.incremental ? ', incremental' : ''}${view.mine ? '' : ' (saved by another editor)'}`,
+            `${view.scheduleText} → ${view.target}, ${describePeriod(view.definition.period)}${view.definition.compareWith ? `, compared with ${describeCompareWith(view.definition.compareWith)}` : ''}${writeModeSummary(view.definition) ? `, ${writeModeSummary(view.definition)}` : ''}${view.mine ? '' : ' (saved by another editor)'}`,
           ),
           view.status.needsSignIn
             ? notice('warning', 'Sign in again: the Engage sign-in of whoever saved this report is missing, expired or was refused.')

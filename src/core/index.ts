@@ -148,6 +148,15 @@ export { SavedReportStore } from './schedules/saved-report-store';
 export { incrementalProblem, type SavedReportInput } from './schedules/saved-reports';
 export { describeDayOfMonth, MAX_DAY_OF_MONTH, WEEKDAYS, type Schedule, type Weekday } from './schedules/schedule';
 export {
+  DEFAULT_MAX_STORED_ROWS,
+  MAX_STORED_ROWS_LIMIT,
+  upsertKeyNames,
+  type WriteMode,
+  writeModeOf,
+  writeModeProblem,
+  writeModeSummary,
+} from './schedules/write-modes';
+export {
   builderRequestOfSaved,
   describePeriod,
   type PeriodChoice,

@@ -98,7 +98,7 @@ export type RandomSource = () => number;
 export type Cell = string | number | boolean | Date;
 
 /** How a column of a written block is formatted. */
-export type ColumnKind = 'day' | 'month' | 'hour' | 'money' | 'percent' | 'count' | 'text';
+export type ColumnKind = 'day' | 'month' | 'hour' | 'dateTime' | 'money' | 'percent' | 'count' | 'text';
 
 export interface SheetBlock {
   /**

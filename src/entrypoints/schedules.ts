@@ -17,11 +17,16 @@ import { withUserMessage } from './user-errors';
 /**
  * Saves a report built in the sidebar with its target cell and schedule, and installs your hourly
  * trigger with your first schedule. The definition holds no secret; it runs with your sign-in.
+ * writeMode says how each run meets the rows already in the sheet: 'replace' (left out: the default),
+ * 'append' (each run's rows below the earlier ones, after a first column snapshotAt with the run's
+ * time) or 'upsert' (merged by the report's breakdowns and its day, month or hour); maxStoredRows
+ * (1 to 1,000,000, left out: 100,000) is the most rows an append or upsert keeps, the oldest going first.
  * @param {Object} report {name, kind, entityId, period, breakdowns?, metrics?, filter?, sort?, currencyCode?, decDigits?,
- *   pageSize?, maxRows?, target: {sheetName, cell}, schedule, incremental?, totals?, paused?}.
+ *   pageSize?, maxRows?, compareWith?, target: {sheetName, cell}, schedule, writeMode?, maxStoredRows?, incremental?,
+ *   totals?, paused?}.
  *   schedule: {every: 'hour'}, {every: 'hours', hours}, {every: 'day', hour}, {every: 'week', weekday, hour} or
  *   {every: 'month', day, hour} (day 1 to 31; past a shorter month's end, its last day); hours on the spreadsheet's clock.
- *   compareWith?: as ENGAGE_COMPARE's ("previous", "year", "yearWeekday" or "2026-10-01..2026-10-07").
+ *   compareWith: as ENGAGE_COMPARE's ("previous", "year", "yearWeekday" or "2026-10-01..2026-10-07").
  * @return {Object} The saved reports of this spreadsheet.
  */
 export function saveSchedule(report: unknown): ScheduleList {
@@ -48,8 +53,8 @@ export function updateSchedule(id: unknown, report: unknown): ScheduleList {
 }
 
 /**
- * Refreshes one of your saved reports now, due or not. Its data is replaced only once every page
- * has arrived; a failure leaves it and is shown in the status.
+ * Refreshes one of your saved reports now, due or not. Its data is replaced (appended to, upserted)
+ * only once every page has arrived; a failure leaves it and is shown in the status.
  * @param {string} id The saved report's id.
  * @return {Object} {summary, list}.
  */

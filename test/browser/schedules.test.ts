@@ -11,6 +11,7 @@
  * whole at 300 px, and its button removes its schedules.
  */
 import fs from 'node:fs';
+import type { Locator } from 'playwright-core';
 import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
 import { createGasHost } from '../../dev/gas-host';
 import { distCode, distManifest } from '../support/paths';
@@ -66,7 +67,15 @@ describe('scheduled refresh from the sidebar', () => {
     await eventually(async () => expect(await sidebar.locator('#schedule-form').isVisible()).toBe(true));
     expect(await sidebar.locator('#schedule-name').inputValue()).toBe('Daily Planet: General last 7 days by day');
     expect(await sidebar.locator('#schedule-period').innerText()).toContain('the 7 days before today (UTC days)');
+    // Replace by default, without a cap; upsert merges by the report's key and offers incremental.
+    expect(await sidebar.locator('#schedule-write-mode').inputValue()).toBe('replace');
+    expect(await sidebar.locator('#schedule-write-mode-hint').innerText()).toBe("Each run replaces the last run's rows.");
+    expect(await sidebar.locator('#schedule-max-stored-rows').isVisible()).toBe(false);
+    expect(await sidebar.locator('#schedule-incremental').count()).toBe(0);
+    await sidebar.locator('#schedule-write-mode').selectOption('upsert');
+    expect(await sidebar.locator('#schedule-write-mode-hint').innerText()).toBe('Same day: newest figures win.');
     expect(await sidebar.locator('#schedule-incremental').count()).toBe(1);
+    await sidebar.locator('#schedule-write-mode').selectOption('replace');
 
     await sidebar.locator('#schedule-name').fill('Daily revenue');
     await sidebar.locator('#schedule-every').selectOption('day');
@@ -119,7 +128,7 @@ describe('scheduled refresh from the sidebar', () => {
     );
   });
 
-  it('edits its name, schedule and incremental option', async () => {
+  it('edits its name, schedule and write mode: an incremental upsert', async () => {
     const { sidebar } = b;
     const item = sidebar.locator('article.schedule');
     await item.getByRole('button', { name: 'Edit' }).click();
@@ -129,7 +138,10 @@ describe('scheduled refresh from the sidebar', () => {
     await form.locator('.edit-name').fill('Revenue every 6 hours');
     await form.locator('select[id$="-every"]').selectOption('hours');
     await form.locator('select[id$="-hours"]').selectOption('6');
-    await form.locator('.edit-incremental').check();
+    await form.locator('select.write-mode').selectOption('upsert');
+    await form.locator('input.incremental').check();
+    // Incremental holds the report's period: no cap to set.
+    expect(await form.locator('input.max-stored-rows').isVisible()).toBe(false);
     await form.getByRole('button', { name: 'Save changes' }).click();
 
     await eventually(async () => expect(await item.locator('h3').innerText()).toBe('Revenue every 6 hours'));
@@ -141,6 +153,7 @@ describe('scheduled refresh from the sidebar', () => {
       expect.objectContaining({
         name: 'Revenue every 6 hours',
         schedule: { every: 'hours', hours: 6 },
+        writeMode: 'upsert',
         incremental: true,
         breakdowns: ['day'],
       }),
@@ -341,6 +354,71 @@ describe('scheduled refresh from the sidebar', () => {
     expect(triggers()).toHaveLength(0);
     expect(playground.host.getValues('Scheduled', 'B2:B2')[0]![0]).toBe('day');
     expect(b.dialogs).toEqual([]);
+  });
+});
+
+describe('the write mode in the Schedule section at 300 px', () => {
+  /** Each hint of the section is one line, and nothing in it is wider than the sidebar. */
+  async function fitsOneLineEach(section: Locator): Promise<void> {
+    const box = (await section.boundingBox())!;
+    expect(box.width).toBeLessThanOrEqual(300);
+    expect(await section.evaluate((node) => node.scrollWidth <= node.clientWidth)).toBe(true);
+    const hints = section.locator('.write-mode-fields .field:not([hidden]) .hint');
+    expect(await hints.count()).toBeGreaterThanOrEqual(2);
+    for (const hint of await hints.all()) {
+      const lines = await hint.evaluate(
+        (node) =>
+          node.getBoundingClientRect().height / Number.parseFloat(node.ownerDocument.defaultView!.getComputedStyle(node).lineHeight),
+      );
+      expect([await hint.innerText(), Math.round(lines)]).toEqual([await hint.innerText(), 1]);
+    }
+  }
+
+  it('appends with a row cap: offered, checked and saved from the Report tab, shown and changed in the Schedules tab', async () => {
+    const { sidebar } = b;
+    await sidebar.locator('#tab-report').click();
+    await sidebar.locator('#save-schedule').click();
+    const form = sidebar.locator('#schedule-form');
+    await eventually(async () => expect(await form.isVisible()).toBe(true));
+    await sidebar.locator('#schedule-name').fill('Snapshots');
+    await sidebar.locator('#schedule-sheet').fill('Snapshots');
+    await sidebar.locator('#schedule-cell').fill('A1');
+    await sidebar.locator('#schedule-write-mode').selectOption('append');
+    expect(await sidebar.locator('#schedule-write-mode-hint').innerText()).toBe('New rows go below, timed in snapshotAt.');
+    expect(await sidebar.locator('#schedule-max-stored-rows').inputValue()).toBe('100000');
+    expect(await sidebar.locator('#schedule-max-stored-rows-hint').innerText()).toBe('Past it, the oldest snapshots go first.');
+    expect(await sidebar.locator('#schedule-incremental').count()).toBe(0);
+    await fitsOneLineEach(form);
+
+    // A cap that is no whole number is refused in the page, and nothing is saved.
+    await sidebar.locator('#schedule-max-stored-rows').fill('2.5');
+    await sidebar.locator('#schedule-save').click();
+    await eventually(async () =>
+      expect(await sidebar.locator('#schedule-outcome .notice-error').innerText()).toBe(
+        'Keep at most: write a whole number of rows from 1 to 1,000,000.',
+      ),
+    );
+    expect(savedDefinitions()).toEqual([]);
+    await sidebar.locator('#schedule-max-stored-rows').fill('5000');
+    await sidebar.locator('#schedule-save').click();
+    await eventually(async () =>
+      expect(await sidebar.locator('#schedule-outcome .notice-success').innerText()).toContain('Saved “Snapshots”'),
+    );
+    expect(savedDefinitions()).toEqual([expect.objectContaining({ name: 'Snapshots', writeMode: 'append', maxStoredRows: 5000 })]);
+
+    await sidebar.locator('#schedule-open-list').click();
+    const item = sidebar.locator('article.schedule');
+    await eventually(async () => expect(await item.locator('.schedule-summary').innerText()).toContain(', append, up to 5,000 rows'));
+    await item.getByRole('button', { name: 'Edit' }).click();
+    const edit = item.locator('form.schedule-edit');
+    expect(await edit.locator('select.write-mode').inputValue()).toBe('append');
+    expect(await edit.locator('input.max-stored-rows').inputValue()).toBe('5000');
+    await fitsOneLineEach(edit);
+    await edit.locator('input.max-stored-rows').fill('8000');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await eventually(async () => expect(await item.locator('.schedule-summary').innerText()).toContain(', append, up to 8,000 rows'));
+    expect(savedDefinitions()).toEqual([expect.objectContaining({ writeMode: 'append', maxStoredRows: 8000 })]);
+    b.playground.host.call('deleteSchedule', [listed().reports[0]!.id], { user: b.playground.user });
   });
 });
 

@@ -64,6 +64,8 @@ let h: AddonHarness;
 /** A saved report of the owner's and one of the editor's, for the id-taking schedule functions. */
 let ownerReportId = '';
 let editorReportId = '';
+/** An appending report of the owner's that has kept rows in the sheet Kept. */
+let appendReportId = '';
 
 function savedReport(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -114,6 +116,10 @@ beforeAll(async () => {
     reports: Array<{ id: string; name: string }>;
   };
   editorReportId = editorList.reports.find((r) => r.name === 'Editor report')!.id;
+  const kept = savedReport({ name: 'Kept rows', writeMode: 'append', target: { sheetName: 'Kept', cell: 'A1' }, paused: true });
+  const keptList = h.host.call('saveSchedule', [kept], { user: OWNER }) as { reports: Array<{ id: string; name: string }> };
+  appendReportId = keptList.reports.find((r) => r.name === 'Kept rows')!.id;
+  h.host.call('runScheduleNow', [appendReportId], { user: OWNER });
   h.host.setActiveRange('Data', 'E5');
 });
 afterAll(async () => {
@@ -1421,6 +1427,22 @@ save(
 save('incremental with maxRows', { incremental: true, maxRows: 10 }, 'incremental', /cannot be combined with maxRows/);
 save('totals with incremental', { incremental: true, totals: true }, 'totals', /cannot be combined with incremental/);
 save('paused as text', { paused: 'yes' }, 'paused', /must be true or false/);
+save('an unknown write mode', { writeMode: 'merge' }, 'writeMode', /must be 'replace', 'append' or 'upsert'/);
+save('a write mode in capitals', { writeMode: 'APPEND' }, 'writeMode', /must be 'replace', 'append' or 'upsert'/);
+save('a list as write mode', { writeMode: ['append'] }, 'writeMode', /must be 'replace', 'append' or 'upsert'/);
+save('a row cap of 0', { writeMode: 'append', maxStoredRows: 0 }, 'maxStoredRows', /whole number from 1 to 1000000/);
+save('a row cap that is not whole', { writeMode: 'upsert', maxStoredRows: 2.5 }, 'maxStoredRows', /whole number from 1 to 1000000/);
+save('a row cap above a million', { writeMode: 'append', maxStoredRows: 1_000_001 }, 'maxStoredRows', /whole number from 1 to 1000000/);
+save('a row cap as text', { writeMode: 'append', maxStoredRows: '5000' }, 'maxStoredRows', /whole number from 1 to 1000000/);
+save('a row cap on a replace', { maxStoredRows: 5000 }, 'maxStoredRows', /applies to writeMode 'append' or 'upsert' only/);
+save(
+  'an upsert of a comparison',
+  { writeMode: 'upsert', compareWith: 'previous' },
+  'writeMode',
+  /'upsert' cannot take a comparison: .*'append'/,
+);
+save('an append that is incremental', { writeMode: 'append', incremental: true }, 'writeMode', /cannot be combined with incremental/);
+save('a Total row in an append', { writeMode: 'append', totals: true }, 'totals', /cannot be combined with writeMode 'append'/);
 call('updateSchedule', 'no id', [undefined, savedReport()], 'id', /must be the id of a saved report/);
 call('updateSchedule', 'an unknown id', ['nope', savedReport()], 'id', /is not a saved report/);
 call('updateSchedule', "another editor's report", () => [editorReportId, savedReport()], 'id', /was saved by another editor/);
@@ -1446,6 +1468,20 @@ call(
   /must say how often/,
 );
 call('updateSchedule', 'a good id with no report', () => [ownerReportId, null], 'report', /must be a saved report/);
+call(
+  'updateSchedule',
+  'a good id with an unknown write mode',
+  () => [ownerReportId, savedReport({ writeMode: 'overwrite' })],
+  'writeMode',
+  /must be 'replace', 'append' or 'upsert'/,
+);
+call(
+  'updateSchedule',
+  'an appending report made a replace where its rows are kept',
+  () => [appendReportId, savedReport({ name: 'Kept rows', target: { sheetName: 'Kept', cell: 'A1' }, paused: true })],
+  'writeMode',
+  /cannot turn 'append' into 'replace' at Kept!A1: the next run would write over the 7 rows it kept there/,
+);
 call('runScheduleNow', 'no id', [undefined], 'id', /must be the id of a saved report/);
 call('runScheduleNow', 'an unknown id', ['nope'], 'id', /is not a saved report/);
 call('runScheduleNow', 'a number as id', [42], 'id', /must be the id of a saved report/);

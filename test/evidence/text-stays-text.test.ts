@@ -4,8 +4,9 @@
  * cells exactly as the API sent them (getValues returns the identical strings, getFormulas no formula)
  * through every path that writes report data, in this order: (1) Run to sheet (sections, widgets,
  * referrers, several publishers, a comparison, external IDs, and an existing sheet whose cells a user
- * formatted as plain text), (2) scheduled refreshes, one of them incremental, merged a day later with
- * the rows it reads back from the sheet, (3) the dashboard, whose formulas return them.
+ * formatted as plain text), (2) scheduled refreshes, one incremental and one upserted, merged a day
+ * later with the rows they read back from the sheet, and one appended, which writes those rows again,
+ * (3) the dashboard, whose formulas return them.
  *
  * The emulator's typed-names user sees two publishers named `1/2` and `(7)` whose sections, widgets,
  * referrers and external IDs are these names (dev/emulator/seed.ts, TYPED_LOOKING_NAMES). Each
@@ -184,7 +185,7 @@ describe.each(CONFIGURATIONS)('API text comes back exactly as written: $label', 
     expect(namesBySheet).toEqual(expectedNames);
   });
 
-  it('(2) a scheduled refresh, and an incremental one merged a day later with the rows it reads back', async () => {
+  it('(2) scheduled refreshes: an incremental one and an upsert merged a day later with the rows they read back, and an append', async () => {
     const save = (report: Record<string, unknown>) =>
       call<{ reports: Array<{ id: string; name: string }> }>('saveSchedule', [report]).reports.find((r) => r.name === report.name)!.id;
     const daily = { every: 'day', hour: 12 };
@@ -198,6 +199,7 @@ describe.each(CONFIGURATIONS)('API text comes back exactly as written: $label', 
       schedule: daily,
       incremental: true,
     });
+    // Upserted by publisher and widget: a key read back that no longer equalled the API's would be kept twice.
     const widgets = save({
       name: 'Widgets of both',
       kind: 'main',
@@ -206,17 +208,37 @@ describe.each(CONFIGURATIONS)('API text comes back exactly as written: $label', 
       breakdowns: ['widget'],
       target: { sheetName: 'Scheduled widgets', cell: 'A1' },
       schedule: daily,
+      writeMode: 'upsert',
     });
-    for (const id of [merged, widgets])
+    // Appended: each run writes the rows it reads back again, under a snapshotAt.
+    const appended = save({
+      name: 'External IDs appended',
+      kind: 'externalId',
+      entityId: TYPED_NAMES_PUBLISHER_ID,
+      period: { type: 'lastHours', hours: 24 },
+      breakdowns: ['externalId'],
+      target: { sheetName: 'Appended IDs', cell: 'A1' },
+      schedule: daily,
+      writeMode: 'append',
+    });
+    for (const id of [merged, widgets, appended])
       expect(call<{ summary: { refreshed: string[] } }>('runScheduleNow', [id]).summary.refreshed).toEqual([id]);
     const first = checkBlock(h, 'Scheduled sections', 2, 2);
+    const firstWidgets = checkBlock(h, 'Scheduled widgets', 1, 1);
+    const firstIds = checkBlock(h, 'Appended IDs', 1, 1);
     await h.emulator.clearRequests();
 
-    // A day later, the hourly trigger refreshes both: the sections by merging with what the sheet holds.
+    // A day later, the hourly trigger refreshes them all, merging and appending with what the sheet holds.
     h.host.advanceTime(24 * HOUR_MS + 5 * MINUTE_MS);
     const sections = checkBlock(h, 'Scheduled sections', 2, 2);
     const widgetBlock = checkBlock(h, 'Scheduled widgets', 1, 1);
-    expect([...first.changed, ...sections.changed, ...widgetBlock.changed]).toEqual([]);
+    const idBlock = checkBlock(h, 'Appended IDs', 1, 1);
+    expect([...first.changed, ...sections.changed, ...widgetBlock.changed, ...firstWidgets.changed, ...idBlock.changed]).toEqual([]);
+    // The same widgets, each once; the first run's external IDs, read back and written again, then the second's.
+    expect(widgetBlock.rows).toBe(firstWidgets.rows);
+    expect(firstIds.externalIds.length).toBeGreaterThan(0);
+    expect(idBlock.externalIds.slice(0, firstIds.externalIds.length)).toEqual(firstIds.externalIds);
+    expect(idBlock.rows).toBeGreaterThan(firstIds.rows);
 
     const list = call<{ reports: Array<{ name: string; status: { rows?: number; failures: number } }> }>('listSchedules');
     for (const view of list.reports)

@@ -1,8 +1,8 @@
 /**
  * The Schedule section, opened by "Save to schedule": a name, the period each refresh covers (the
  * builder's preset as it moves with time; a saved report being edited keeps its own period until the
- * period is changed in the builder), how often, the sheet and first cell, and the incremental
- * option where the report allows it. It is its own form, so Enter saves it rather than running the
+ * period is changed in the builder), how often, the sheet and first cell, and the write mode with its
+ * row cap, and the incremental option where the report allows it (write-mode-fields.ts). It is its own form, so Enter saves it rather than running the
  * report. The period, the incremental rule and the saved report's shape come from the core
  * (schedule-draft.ts, saved-reports.ts); the server validates the saved report again.
  */
@@ -23,6 +23,7 @@ import {
 import { el, field, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';
 import { scheduleFields } from '../../schedule-fields';
+import { writeModeFields } from '../../write-mode-fields';
 import { failureText } from '../../server';
 import { requestBreakdowns, type Busy, type ReportChoice } from './part';
 
@@ -80,8 +81,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
   let editing: { id: string; definition: SavedReportInput; shown: PeriodChoice } | undefined;
   const sheet = el('input', { type: 'text', id: 'schedule-sheet', maxlength: 100, autocomplete: 'off' });
   const cell = el('input', { type: 'text', id: 'schedule-cell', maxlength: 10, placeholder: 'A1', autocomplete: 'off' });
-  const incremental = el('input', { type: 'checkbox', id: 'schedule-incremental' });
-  const incrementalBox = el('div', { class: 'field' });
+  const modes = writeModeFields('schedule');
   const save = el('button', { type: 'submit', class: 'action', id: 'schedule-save' }, 'Save schedule');
   const outcome = el('div', { id: 'schedule-outcome', 'aria-live': 'polite' });
 
@@ -122,16 +122,16 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       ...(compareWith ? { compareWith } : {}),
       ...(maxRows !== undefined ? { maxRows } : {}),
     });
-    if (problem) {
-      incremental.checked = false;
-      replaceChildren(incrementalBox);
-    } else {
-      replaceChildren(
-        incrementalBox,
-        el('label', { class: 'check', for: incremental.id }, incremental, 'Incremental: fetch only new days and the 3 before'),
-        el('div', { class: 'hint' }, 'Merged by day with the rows already in the sheet; no Total row.'),
-      );
-    }
+    const entityId = typeof request === 'string' ? undefined : request.entityId;
+    modes.update(
+      {
+        kind: choice.kind,
+        breakdowns: requestBreakdowns(choice),
+        ...(entityId ? { entityId } : {}),
+        ...(compareWith ? { compareWith } : {}),
+      },
+      !problem,
+    );
   }
 
   function close(): void {
@@ -168,13 +168,15 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     if (!name.value.trim()) return fail('Name the saved report.');
     if (!sheet.value.trim()) return fail('Name the sheet it writes to.');
     if (!A1_CELL_PATTERN.test(cell.value.trim())) return fail('Write the first cell as one cell, such as A1.');
+    const kept = modes.value();
+    if (typeof kept === 'string') return fail(kept);
     const refreshed = period();
     const report = savedReportFromBuilder(request, {
       name: name.value,
       period: refreshed,
       schedule: how.value(),
       target: { sheetName: sheet.value, cell: cell.value },
-      incremental: incremental.checked,
+      ...kept,
       ...(editing?.definition.paused ? { paused: true } : {}),
     });
     source.setBusy(true);
@@ -216,7 +218,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     el('div', { class: 'field' }, el('span', { class: 'label' }, 'Period at each refresh'), periodLine, growingBox),
     how.node,
     el('div', { class: 'row' }, field('Sheet', sheet), el('div', { class: 'narrow cell-field' }, field('Cell', cell))),
-    incrementalBox,
+    modes.node,
     el('div', { class: 'actions' }, save, cancel),
   );
   form.addEventListener('submit', (event) => {
@@ -238,7 +240,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       growing.checked = grows;
       // The builder shows the saved report's period now (builder.ts edit() set it before this).
       editing = { id, definition, shown: periodChoice() };
-      incremental.checked = definition.incremental === true;
+      modes.set(definition);
       save.textContent = 'Save changes';
       toggle.textContent = 'Edit schedule';
       close();

@@ -12,7 +12,8 @@
  * reports keep their place for the next run. How long a run may fetch is the caller's to say
  * (fetchBudgetMs): the trigger's run gets no more than the day's trigger runtime left.
  *
- * All or nothing per report: every page arrives first, then one write replaces the data; a failure
+ * All or nothing per report: every page arrives first (refresh-block.ts), then one write replaces the
+ * data, or in append and upsert rewrites the kept rows with the run's (write-modes.ts); a failure
  * leaves the previous data and records the error in the report's status, which the sidebar and a
  * note on the data's first cell show. A missing, expired or refused sign-in marks the owner's reports
  * "sign in again" and stops the run; nothing here ever logs in.
@@ -20,17 +21,15 @@
 import { RUN_CLAIM_SLACK_MS, RUN_FETCH_BUDGET_MS } from '../budgets';
 import { cellPosition } from '../util/a1-notation';
 import { AuthenticationError, EngageError, FetchQuotaError, NotSignedInError, RateLimitError, RefreshDeferredError } from '../errors';
-import { incrementalRange, mergeIncremental, orderIncrementalBlock } from './incremental';
 import type { ReportResult } from '../api/paging';
 import type { BlockPlacement, Clock, ReportSheet, SheetBlock, SpreadsheetRef, WrittenBlock } from '../ports';
 import type { ReportInput, ReportQuery } from '../api/report-request';
-import { reportInputOf, type RefreshStatus, type SavedReport } from './saved-reports';
+import type { RefreshStatus, SavedReport } from './saved-reports';
 import { describeSchedule, nextRunAfter } from './schedule';
-import { reportToSheetBlock } from '../sheets/sheet-output';
 import type { ReportKind } from '../spec';
 import { wallTimeInZone } from '../util/dates';
-import { resolvePeriod } from './period';
-import { comparisonBlock } from './compare-refresh';
+import { refreshBlock, sameCorner } from './refresh-block';
+import { writeModeOf, writeModeSummary } from './write-modes';
 import { selectsSeveral } from '../api/publisher-list';
 import type { SavedReportSource } from './saved-report-store';
 import { type RunObserver, tellObservers } from './run-events';
@@ -126,6 +125,8 @@ export function statusNote(report: SavedReport, status: RefreshStatus, timeZone:
       : `${when(status.lastSuccessAtMs)}, ${status.rows ?? 0} rows in ${((status.durationMs ?? 0) / 1000).toFixed(1)} s`;
   lines.push(`Last success: ${success}`);
   lines.push(`Last attempt: ${when(status.lastAttemptAtMs)}`);
+  const kept = writeModeSummary(report);
+  if (kept) lines.push(`Write mode: ${kept}`);
   if (!report.paused)
     lines.push(`Next run: ${status.nextRunAtMs === undefined ? 'at the next hourly run' : `from ${when(status.nextRunAtMs)}`}`);
   if (status.needsSignIn) lines.push("Sign in again: the owner's Engage sign-in is missing, expired or was refused.");
@@ -223,7 +224,7 @@ export class RefreshRunner {
     const next: RefreshStatus = { ...status, lastAttemptAtMs: startMs };
     delete next.runningUntilMs;
     const requestsBefore = summary.requests;
-    const tell = (outcome: 'refreshed' | 'failed', written?: { block: SheetBlock; written: WrittenBlock }) => {
+    const tell = (outcome: 'refreshed' | 'failed', written?: { block: SheetBlock; written: WrittenBlock; fetched: SheetBlock }) => {
       const { spreadsheet, observers } = this.deps;
       if (!spreadsheet || !observers?.length) return;
       tellObservers(observers, {
@@ -240,8 +241,18 @@ export class RefreshRunner {
       });
     };
     try {
-      const { block, requests, fetchedThrough } = this.fetchBlock(report, status, deadlineAtMs, summary);
       const placement = placementOf(report);
+      const { block, fetched, requests, fetchedThrough } = refreshBlock({
+        report,
+        status,
+        source,
+        sheet: this.deps.sheet,
+        placement,
+        timeZone,
+        nowMs: startMs,
+        deadlineAtMs,
+        summary,
+      });
       const written = this.deps.sheet.write(placement, block, sameCorner(status.written, placement) ? status.written : undefined);
       next.lastSuccessAtMs = clock.now();
       next.rows = block.dataRows;
@@ -253,8 +264,11 @@ export class RefreshRunner {
       delete next.needsSignIn;
       if (fetchedThrough) next.fetchedThrough = fetchedThrough;
       else delete next.fetchedThrough;
+      const mode = writeModeOf(report);
+      if (mode === 'replace') delete next.writtenAs;
+      else next.writtenAs = mode;
       this.finish(report, next);
-      tell('refreshed', { block, written });
+      tell('refreshed', { block, written, fetched });
       return 'refreshed';
     } catch (e) {
       // A scheduled run waits out a spent URL Fetch quota; "Run now" shows it, as a formula would.
@@ -288,64 +302,6 @@ export class RefreshRunner {
       tell('failed');
       return 'failed';
     }
-  }
-
-  private fetchBlock(
-    report: SavedReport,
-    status: RefreshStatus,
-    deadlineAtMs: number,
-    summary: RefreshSummary,
-  ): { block: SheetBlock; requests: number; fetchedThrough?: string } {
-    const { clock, source, timeZone } = this.deps;
-    const now = clock.now();
-    const blockOptions = {
-      timeZone,
-      totals: report.incremental ? false : report.totals !== false,
-      ...(report.currencyCode ? { currencyCode: report.currencyCode.toUpperCase() } : {}),
-      ...(report.decDigits !== undefined ? { decDigits: report.decDigits } : {}),
-    };
-    if (report.compareWith) return comparisonBlock(report, source, { ...blockOptions, nowMs: now, deadlineAtMs }, summary);
-    const fetchRange = (range?: { fromDate: string; toDate: string }) => {
-      const query = source.buildQuery(report.kind, reportInputOf(report, now, range));
-      const { result, requests } = source.run(query, {
-        deadlineAtMs,
-        ...(report.maxRows !== undefined ? { maxRows: report.maxRows } : {}),
-      });
-      summary.requests += requests;
-      if (result.stoppedBecause === 'rateLimit')
-        throw new RefreshDeferredError(
-          'the rate budget ran out before the last page',
-          requests + result.pagesPlanned - result.pagesFetched,
-        );
-      return { block: reportToSheetBlock(result, blockOptions), requests, query };
-    };
-    if (!report.incremental) {
-      const { block, requests } = fetchRange();
-      return { block, requests };
-    }
-    const whole = resolvePeriod(report.period, now);
-    const range = incrementalRange(report.period, status.fetchedThrough, now);
-    const previous =
-      !range.full && status.written && sameCorner(status.written, placementOf(report)) ? this.deps.sheet.read(status.written) : null;
-    let spent = 0;
-    if (previous) {
-      const part = fetchRange(range);
-      spent = part.requests;
-      const merged = mergeIncremental(previous, part.block, {
-        breakdowns: part.query.breakdowns,
-        timeZone,
-        replaceFrom: range.fromDate,
-        keepFrom: whole.fromDate,
-      });
-      if (merged) return { block: merged, requests: spent, fetchedThrough: whole.toDate };
-      // The sheet no longer holds what we wrote (another header, edited rows): fetch the whole period.
-    }
-    const full = fetchRange(whole);
-    return {
-      block: orderIncrementalBlock(full.block, full.query.breakdowns),
-      requests: spent + full.requests,
-      fetchedThrough: whole.toDate,
-    };
   }
 
   private finish(report: SavedReport, status: RefreshStatus): void {
@@ -386,8 +342,4 @@ export function placementOf(report: SavedReport): BlockPlacement {
   // The cell was checked against A1_CELL_PATTERN when the report was saved.
   const { row, column } = cellPosition(report.target.cell)!;
   return { sheetName: report.target.sheetName, row, column };
-}
-
-function sameCorner(written: WrittenBlock | undefined, placement: BlockPlacement): written is WrittenBlock {
-  return !!written && written.sheetName === placement.sheetName && written.row === placement.row && written.column === placement.column;
 }

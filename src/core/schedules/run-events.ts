@@ -22,9 +22,14 @@ export interface ReportRunEvent {
   /** Its status before the refresh, and after. */
   previous: RefreshStatus;
   status: RefreshStatus;
-  /** What was written, and where: a refreshed report's (an incremental one's whole block, merged). */
+  /**
+   * What was written, and where: a refreshed report's whole block (in append and upsert, and for an
+   * incremental report, the run's rows met with those kept: write-modes.ts).
+   */
   block?: SheetBlock;
   written?: WrittenBlock;
+  /** The run's own rows, as fetched, before they met the kept ones (an appended block's without snapshotAt). */
+  fetched?: SheetBlock;
 }
 
 /** Watches the refreshes of saved reports. */

@@ -16,6 +16,7 @@ import { readCompareWith } from '../api/compare-periods';
 import { periodSchema, resolvePeriod } from './period';
 import { scheduleSchema } from './schedule';
 import { REPORT_SPECS } from '../spec';
+import { MAX_STORED_ROWS_LIMIT, WRITE_MODES, type WriteMode, writeModeProblem } from './write-modes';
 
 const a1Cell = z
   .string({ error: 'must be one cell such as A1' })
@@ -97,7 +98,21 @@ export const savedReportInputSchema = z.strictObject(
         }),
       ),
     ),
-    /** Fetch only new days plus the last 3 and merge by day and breakdown keys (general report with day). */
+    /**
+     * How a run's rows meet the rows already in the sheet (write-modes.ts): 'replace' (left out: the
+     * default, or an upsert for an incremental report), 'append' or 'upsert'.
+     */
+    writeMode: z.optional(z.enum(WRITE_MODES, { error: "must be 'replace', 'append' or 'upsert'" })),
+    /** Rows an append or upsert keeps at most, the oldest going first; left out: DEFAULT_MAX_STORED_ROWS. */
+    maxStoredRows: z.optional(
+      z
+        .int({ error: `must be a whole number from 1 to ${MAX_STORED_ROWS_LIMIT}` })
+        .check(
+          z.minimum(1, { error: `must be a whole number from 1 to ${MAX_STORED_ROWS_LIMIT}` }),
+          z.maximum(MAX_STORED_ROWS_LIMIT, { error: `must be a whole number from 1 to ${MAX_STORED_ROWS_LIMIT}` }),
+        ),
+    ),
+    /** Fetch only new days plus the last 3 and merge by day and breakdown keys (general report with day): an upsert of the recent days. */
     incremental: z.optional(yesNo()),
     /** Append the Total row (not with incremental: totals of ratios cannot be merged). */
     totals: z.optional(yesNo()),
@@ -135,6 +150,8 @@ export interface RefreshStatus {
   needsSignIn?: boolean;
   /** The cells the last write covered, so the next one clears leftovers and incremental merges read them. */
   written?: WrittenBlock;
+  /** The mode `written` was written in, when not a replace: an append or upsert keeps its rows only then. */
+  writtenAs?: WriteMode;
   /** Incremental reports: the last day (yyyyMMdd) the sheet holds data fetched for. */
   fetchedThrough?: string;
   /** A run refreshing it now holds it until then, so a concurrent run does not refresh it too. */
@@ -204,6 +221,8 @@ export function checkSavedReport(input: unknown): SavedReportInput {
     const problem = incrementalProblem(report);
     if (problem) throw ValidationError.single(problem.argument, problem.rule);
   }
+  const modeProblem = writeModeProblem(report);
+  if (modeProblem) throw ValidationError.single(modeProblem.argument, modeProblem.rule);
   return report;
 }
 

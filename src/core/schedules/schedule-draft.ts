@@ -16,6 +16,7 @@ import type { Schedule } from './schedule';
 import { REPORT_SPECS, type ReportKind } from '../spec';
 import { resolvePeriod, type Period } from './period';
 import { dashedDay } from '../util/dates';
+import type { WriteMode } from './write-modes';
 
 /** The hourly reports are refreshed over the last 24 whole UTC hours, the most one request may cover. */
 export const HOURLY_SCHEDULE_HOURS = 24;
@@ -98,6 +99,9 @@ export interface ScheduleDraft {
   schedule: Schedule;
   target: { sheetName: string; cell: string };
   incremental?: boolean;
+  /** How each run meets the rows in the sheet, and the rows an append or upsert keeps (write-modes.ts). */
+  writeMode?: WriteMode;
+  maxStoredRows?: number;
   paused?: boolean;
 }
 
@@ -127,6 +131,8 @@ export function savedReportFromBuilder(request: BuilderRequest, draft: ScheduleD
   if (spec.acceptsDecDigits && typeof request.decDigits === 'number') report.decDigits = request.decDigits;
   if (request.kind === 'main' && request.compareWith) report.compareWith = request.compareWith;
   if (request.maxRows !== undefined) report.maxRows = request.maxRows;
+  if (draft.writeMode && draft.writeMode !== 'replace') report.writeMode = draft.writeMode;
+  if (draft.maxStoredRows !== undefined) report.maxStoredRows = draft.maxStoredRows;
   if (draft.incremental) report.incremental = true;
   if (draft.paused) report.paused = true;
   return report;

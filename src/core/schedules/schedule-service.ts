@@ -36,6 +36,7 @@ import type { RunObserver } from './run-events';
 import { runScheduled, type ScheduledRunSummary } from './scheduled-run';
 import { scheduleView, unreachableViews, type ScheduleList } from './schedule-view';
 import type { ReportKind } from '../spec';
+import { keepHistory } from './write-modes';
 
 /** Where a user's random owner id lives (user properties): not an email, so no extra scope is needed. */
 export const OWNER_ID_KEY = 'engage.schedule.ownerId';
@@ -296,6 +297,12 @@ export class ScheduleService {
   /** Applies a changed definition: room in the registry first, then the trigger, then the document; a new schedule reschedules. */
   private change(before: SavedReport, definition: SavedReportInput): void {
     const { reports, spreadsheet } = this.document();
+    // The newer of the two copies of its status: a run by ID may have written the registry's since.
+    keepHistory(
+      before,
+      definition,
+      new MirroredReports(reports, this.deps.registry, spreadsheet.ref.id, this.deps.clock).status(before.id),
+    );
     this.deps.registry.checkRoom(spreadsheet.ref.id, { ...before, ...definition, updatedAtMs: this.deps.clock.now() });
     this.withTrigger(definition.paused !== true, () => {
       const report = reports.update(before.id, definition);

@@ -41,6 +41,8 @@ export interface ReportTable {
 
 /** Fields of hourly report items that carry the hour (not in the spec's item tables, but seen in hourly data). */
 const HOUR_FIELDS = ['hour', 'dateHour'];
+/** The header of an hour column: the hour is UTC, as the API's. */
+export const HOUR_COLUMNS: readonly string[] = HOUR_FIELDS.map((h) => `${h} (UTC)`);
 export const TOTALS_LABEL = 'Total';
 
 type Column = { kind: 'day' | 'month' | 'hour' | 'text' | 'metric'; key: string } | { kind: 'entityField'; key: string; field: string };
@@ -121,7 +123,8 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
     } else add({ kind: 'text', key: b }, b);
   }
   if (spec.hourly) {
-    for (const h of HOUR_FIELDS) if (seenKeys.has(h) && !breakdownSet.has(h)) add({ kind: 'hour', key: h }, `${h} (UTC)`);
+    for (const h of HOUR_FIELDS)
+      if (seenKeys.has(h) && !breakdownSet.has(h)) add({ kind: 'hour', key: h }, HOUR_COLUMNS[HOUR_FIELDS.indexOf(h)]!);
   }
   if (chosenMetrics) {
     for (const m of chosenMetrics) add({ kind: 'metric', key: m }, m);

@@ -55,6 +55,8 @@ export function numberFormatOf(kind: ColumnKind, currencyCode = 'USD', decDigits
       return 'yyyy-mm';
     case 'hour':
       return 'yyyy-mm-dd hh:mm';
+    case 'dateTime':
+      return 'yyyy-mm-dd hh:mm:ss';
     case 'money':
       return `#,##0${decimals} "${currencyCode.replace(/"/g, '')}"`;
     case 'count':
