@@ -37,7 +37,8 @@ export interface SheetBlockOptions {
 export function columnKind(header: string): ColumnKind {
   if (header === 'day') return 'day';
   if (header === 'month') return 'month';
-  if (header === 'hour' || header === 'dateHour') return 'hour';
+  // The hourly reports' hour columns are headed with their zone (report-table.ts: 'hour (UTC)').
+  if (header === 'hour' || header === 'dateHour' || header === 'hour (UTC)' || header === 'dateHour (UTC)') return 'hour';
   if (MONEY_METRICS.has(header)) return 'money';
   if (COUNT_METRICS.has(header)) return 'count';
   // Every other metric is a percentage or a ratio.

@@ -87,6 +87,11 @@ describe('columnKind and numberFormatOf', () => {
     expect(numberFormatOf('day')).toBe('yyyy-mm-dd');
     expect(numberFormatOf('text')).toBeNull();
   });
+
+  it('formats the hourly reports\' hour columns, headed with their zone, as date-times', () => {
+    expect(['hour (UTC)', 'dateHour (UTC)'].map(columnKind)).toEqual(['hour', 'hour']);
+    expect(numberFormatOf('hour')).toBe('yyyy-mm-dd hh:mm');
+  });
 });
 
 describe('reportToSheetBlock', () => {
