@@ -150,6 +150,8 @@ export class RevisionTracker implements RunObserver {
     const changes = this.table.observe(report.id, basisOf(report), seen, event.endedAtMs, period.fromDate);
     if (changes.length === 0) return;
     const closedThrough = report.closedThrough?.replace('-', '');
+    // By day, then key; a row's metrics in the report's column order (the sort is stable).
+    changes.sort((a, b) => (a.day === b.day ? (a.keys < b.keys ? -1 : a.keys > b.keys ? 1 : 0) : a.day < b.day ? -1 : 1));
     const revisions: Revision[] = changes.map((change) => ({
       ...change,
       reportId: report.id,

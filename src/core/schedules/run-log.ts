@@ -36,7 +36,8 @@ export function logRow(event: ReportRunEvent): Cell[] {
     event.outcome,
     event.by === 'schedule' ? 'scheduled' : 'Run now',
     failed ? '' : (event.status.rows ?? event.block?.dataRows ?? ''),
-    event.requests,
+    // A failed refresh counts none of the requests it sent before failing: blank, rather than a 0 that is not true.
+    failed && event.requests === 0 ? '' : event.requests,
     Math.round((event.endedAtMs - event.startedAtMs) / 100) / 10,
     error?.traceId ?? '',
     error?.message ?? '',
