@@ -261,6 +261,8 @@ export interface SheetOps {
   sheetAppendRow(sheetId: number, values: unknown[]): void;
   /** Sheet.deleteRows: the rows go, those below move up, and the grid shrinks by as many. */
   sheetDeleteRows(sheetId: number, rowPosition: number, howMany: number): void;
+  /** Sheet.deleteColumns: the columns go, those to the right move left, and the grid narrows by as many. */
+  sheetDeleteColumns(sheetId: number, columnPosition: number, howMany: number): void;
   sheetCharts(sheetId: number): ChartRecord[];
   /** The inserted chart's id. */
   sheetInsertChart(sheetId: number, chart: ChartSpec): number;

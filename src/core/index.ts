@@ -146,7 +146,7 @@ export type { ReportRunEvent, RunObserver } from './schedules/run-events';
 export { RunLog } from './schedules/run-log';
 export { type Revision, RevisionTracker } from './schedules/revisions';
 export { SavedReportStore } from './schedules/saved-report-store';
-export { incrementalProblem, type SavedReportInput } from './schedules/saved-reports';
+export { incrementalProblem, type SavedReportInput, tracksRevisions } from './schedules/saved-reports';
 export { WEEKDAYS, type Schedule, type Weekday } from './schedules/schedule';
 export {
   builderRequestOfSaved,

@@ -92,6 +92,9 @@ export class SpreadsheetOwnSheets implements OwnSheets {
     const sheet = this.spreadsheet.insertSheet(own.name, this.spreadsheet.getNumSheets());
     if (active) this.spreadsheet.setActiveSheet(active);
     if (own.hidden) sheet.hideSheet();
+    // As wide as its header, not the 26 columns of a new sheet: its rows count against the spreadsheet's cells.
+    const columns = sheet.getMaxColumns();
+    if (columns > own.header.length) sheet.deleteColumns(own.header.length + 1, columns - own.header.length);
     const found = { sheet, lastRow: 0 };
     this.writeHeader(own, found);
     if (own.remembered && !this.marked(own.name)) {

@@ -126,6 +126,8 @@ describe('the run log', () => {
 
     const [header, ...rows] = sheetRows('Engage log');
     expect(header).toEqual(['Time', 'Report', 'Outcome', 'Run', 'Rows', 'Requests', 'Duration (s)', 'Trace ID', 'Error']);
+    // As wide as its header: its cells count against the spreadsheet's 10,000,000.
+    expect(model().sheetByName('Engage log')!.maxColumns).toBe(9);
     expect(rows.map((r) => [r[1], r[2], r[3], r[4], r[5], r[7]])).toEqual([
       [REPORT, 'refreshed', 'Run now', 30, 1, ''],
       [REPORT, 'refreshed', 'scheduled', 30, 1, ''],

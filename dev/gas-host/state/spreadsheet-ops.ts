@@ -153,6 +153,8 @@ export function spreadsheetOps(
       for (const [index, value] of values.entries()) model.writeInput(sheet, row, index + 1, value);
     },
     sheetDeleteRows: (_execution, sheetId, rowPosition, howMany) => model.deleteRows(model.sheetById(sheetId), rowPosition, howMany),
+    sheetDeleteColumns: (_execution, sheetId, columnPosition, howMany) =>
+      model.deleteColumns(model.sheetById(sheetId), columnPosition, howMany),
     sheetCharts: (_execution, sheetId) => model.sheetById(sheetId).charts.map((c) => ({ ...c })),
     sheetInsertChart: (_execution, sheetId, chart) => model.insertChart(model.sheetById(sheetId), chart),
     sheetRemoveChart: (_execution, sheetId, chartId) => {

@@ -208,13 +208,27 @@ export class SpreadsheetModel {
    * UNCONFIRMED). References in formulas are not moved: the host does not model it.
    */
   deleteRows(sheet: SheetModel, row: number, howMany: number): void {
-    if (!Number.isInteger(row) || !Number.isInteger(howMany) || row < 1 || howMany < 1 || row + howMany - 1 > sheet.maxRows)
-      throw new GasException('Those rows are out of bounds.');
-    if (sheet.maxRows - howMany <= sheet.frozenRows) throw new GasException('Sorry, it is not possible to delete all non-frozen rows.');
+    this.deleteLines(sheet, 'rows', row, howMany);
+  }
+
+  /** Sheet.deleteColumns, as deleteRows for columns. */
+  deleteColumns(sheet: SheetModel, column: number, howMany: number): void {
+    this.deleteLines(sheet, 'columns', column, howMany);
+  }
+
+  private deleteLines(sheet: SheetModel, lines: 'rows' | 'columns', first: number, howMany: number): void {
+    const rows = lines === 'rows';
+    const size = rows ? sheet.maxRows : sheet.maxColumns;
+    if (!Number.isInteger(first) || !Number.isInteger(howMany) || first < 1 || howMany < 1 || first + howMany - 1 > size)
+      throw new GasException(`Those ${lines} are out of bounds.`);
+    if (size - howMany <= (rows ? sheet.frozenRows : sheet.frozenColumns))
+      throw new GasException(`Sorry, it is not possible to delete all non-frozen ${lines}.`);
     const moved = (key: string): string | undefined => {
       const [r, c] = key.split(':').map(Number) as [number, number];
-      if (r < row) return key;
-      return r < row + howMany ? undefined : cellKey(r - howMany, c);
+      const at = rows ? r : c;
+      if (at < first) return key;
+      if (at < first + howMany) return undefined;
+      return rows ? cellKey(r - howMany, c) : cellKey(r, c - howMany);
     };
     const cells = new Map<string, CellRecord>();
     for (const [key, record] of sheet.cells) {
@@ -231,7 +245,8 @@ export class SpreadsheetModel {
       cells.set(to, record);
     }
     sheet.cells = cells;
-    sheet.maxRows -= howMany;
+    if (rows) sheet.maxRows -= howMany;
+    else sheet.maxColumns -= howMany;
   }
 
   /** Gives a chart its id and puts it on the sheet. */

@@ -6,8 +6,8 @@
  * ID has no document properties, and those are 500 KB shared by every use of the document, where a
  * sheet holds millions of cells. A report keeps the rows of the days still in its period (a day that
  * left it is never fetched again), so they take about as many rows as its own data; at most
- * FIRST_FIGURES_MAX_ROWS in all (7 columns each: 700,000 cells of the 10,000,000 a spreadsheet
- * holds), the oldest days dropped first past it. The rows of a report whose figures were asked for
+ * FIRST_FIGURES_MAX_ROWS in all (7 columns each: 350,000 cells of the 10,000,000 a spreadsheet
+ * holds, and a run reads them all once), the oldest days dropped first past it. The rows of a report whose figures were asked for
  * differently (another publisher, filter, currency, decimals or breakdowns: its basis) start afresh.
  */
 import type { Cell, OwnRows, OwnSheet } from '../ports';
@@ -19,7 +19,7 @@ export const FIRST_FIGURES_SHEET: OwnSheet = {
   hidden: true,
 };
 
-export const FIRST_FIGURES_MAX_ROWS = 100_000;
+export const FIRST_FIGURES_MAX_ROWS = 50_000;
 
 /** Figures are equal within this share of the larger (the API rounds; binary fractions do not). */
 const RELATIVE_TOLERANCE = 1e-9;

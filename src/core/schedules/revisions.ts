@@ -21,12 +21,13 @@ import type { Cell, OwnRows, OwnSheet, OwnSheets, SheetBlock } from '../ports';
 import { REPORT_DATA_DELAY_MAX_MS } from '../spec';
 import { calendarDayInZone, compactDayOf, formatDay, isDate, utcDayOf, zonedMidnightMs } from '../util/dates';
 import { hashText } from '../util/hash';
+import { PUBLISHER_BREAKDOWN } from '../api/publisher-list';
 import { FIRST_FIGURES_SHEET, FirstFigures, type DayFigures } from './first-figures';
 import { incrementalRange } from './incremental';
 import { resolvePeriod } from './period';
 import type { ReportRunEvent, RunObserver } from './run-events';
 import { TIME_FORMAT } from './run-log';
-import type { SavedReport } from './saved-reports';
+import { type SavedReport, tracksRevisions } from './saved-reports';
 
 export const REVISIONS_SHEET: OwnSheet = {
   name: 'Engage revisions',
@@ -61,12 +62,6 @@ export interface RevisionTrackerOptions {
   onClosedMonthRevisions?: (revisions: Revision[], event: ReportRunEvent) => void;
 }
 
-/** Whether a saved report's refreshes are compared: the general report broken down by day, without a comparison. */
-export function tracksRevisions(report: SavedReport): boolean {
-  const breakdowns = report.breakdowns && report.breakdowns.length > 0 ? report.breakdowns : ['day'];
-  return report.kind === 'main' && breakdowns.includes('day') && !report.compareWith;
-}
-
 /** The first UTC day (yyyyMMdd) whose figures may still change at `nowMs`: every day before it is finished. */
 export function firstUnfinishedDay(nowMs: number): string {
   return formatDay(utcDayOf(nowMs - REPORT_DATA_DELAY_MAX_MS));
@@ -97,14 +92,16 @@ function keysText(header: readonly Cell[], columns: readonly number[], row: read
 /** The finished days' figures of a written block from `fromDay` on (the rows a refresh fetched), and each metric's format. */
 export function figuresOf(
   block: SheetBlock,
-  timeZone: string,
-  days: { fromDay: string; before: string },
+  options: { timeZone: string; breakdowns: readonly string[]; fromDay: string; before: string },
 ): { seen: DayFigures[]; formats: Record<string, string | null> } {
+  const { timeZone } = options;
   const header = block.values[0] ?? [];
   const dayColumn = header.indexOf('day');
   const formats: Record<string, string | null> = {};
   if (dayColumn < 0) return { seen: [], formats };
-  const keyColumns = block.kinds.flatMap((kind, c) => (kind === 'text' ? [c] : []));
+  // The breakdowns' columns (an entity's id, name and other fields; the publisher of several), not a text column of another kind.
+  const keyNames = new Set([...options.breakdowns, PUBLISHER_BREAKDOWN]);
+  const keyColumns = block.kinds.flatMap((kind, c) => (kind === 'text' && keyNames.has(String(header[c]).split('.')[0]!) ? [c] : []));
   const metricColumns = block.kinds.flatMap((kind, c) => (kind === 'money' || kind === 'count' || kind === 'percent' ? [c] : []));
   for (const c of metricColumns) formats[String(header[c])] = block.numberFormats[c] ?? null;
   const dayOf = new Map<number, string>();
@@ -114,7 +111,7 @@ export function figuresOf(
     if (!isDate(cell)) continue;
     let day = dayOf.get(cell.getTime());
     if (day === undefined) dayOf.set(cell.getTime(), (day = formatDay(calendarDayInZone(cell.getTime(), timeZone))));
-    if (day < days.fromDay || day >= days.before) continue;
+    if (day < options.fromDay || day >= options.before) continue;
     const figures: Record<string, number> = {};
     for (const c of metricColumns) {
       const value = row[c];
@@ -145,7 +142,12 @@ export class RevisionTracker implements RunObserver {
     const period = resolvePeriod(report.period, event.startedAtMs);
     // An incremental refresh fetched only its latest days: the rows before them were read back from the sheet.
     const fetched = report.incremental ? incrementalRange(report.period, event.previous.fetchedThrough, event.startedAtMs) : period;
-    const { seen, formats } = figuresOf(block, timeZone, { fromDay: fetched.fromDate, before: firstUnfinishedDay(event.startedAtMs) });
+    const { seen, formats } = figuresOf(block, {
+      timeZone,
+      breakdowns: report.breakdowns ?? [],
+      fromDay: fetched.fromDate,
+      before: firstUnfinishedDay(event.startedAtMs),
+    });
     this.table ??= FirstFigures.fromRows(this.sheets.read(FIRST_FIGURES_SHEET));
     const changes = this.table.observe(report.id, basisOf(report), seen, event.endedAtMs, period.fromDate);
     if (changes.length === 0) return;
@@ -169,7 +171,8 @@ export class RevisionTracker implements RunObserver {
         r.metric,
         r.first,
         r.now,
-        r.now - r.first,
+        // Twelve significant digits: the difference of two decimals, without a binary fraction's tail.
+        Number((r.now - r.first).toPrecision(12)),
         r.inClosedMonth ? 'closed' : '',
       ]);
       this.rows.formats.push([TIME_FORMAT, null, 'yyyy-mm-dd', null, null, format, format, format, null]);

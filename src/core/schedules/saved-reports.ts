@@ -210,8 +210,7 @@ export function checkSavedReport(input: unknown): SavedReportInput {
     throw ValidationError.single('compareWith', 'compares the general report only: the hourly reports cover one day at most');
   }
   if (report.closedThrough !== undefined) {
-    const breakdowns = report.breakdowns && report.breakdowns.length > 0 ? report.breakdowns : ['day'];
-    if (report.kind !== 'main' || !breakdowns.includes('day') || report.compareWith !== undefined) {
+    if (!tracksRevisions(report)) {
       throw ValidationError.single(
         'closedThrough',
         'closes months of a daily report only: the general report broken down by day, without a comparison, whose revisions are tracked',
@@ -256,4 +255,10 @@ export function checkClosedThrough(report: Pick<SavedReportInput, 'closedThrough
       `${report.closedThrough} has not ended yet: a month can be closed once it is over (the latest now is ${latest}, on UTC days)`,
     );
   }
+}
+
+/** Whether a saved report's refreshes are compared with the first figures seen (revisions.ts): the general report by day, without a comparison. */
+export function tracksRevisions(report: Pick<SavedReportInput, 'kind' | 'breakdowns' | 'compareWith'>): boolean {
+  const breakdowns = report.breakdowns && report.breakdowns.length > 0 ? report.breakdowns : ['day'];
+  return report.kind === 'main' && breakdowns.includes('day') && !report.compareWith;
 }

@@ -99,6 +99,8 @@ export interface ScheduleDraft {
   target: { sheetName: string; cell: string };
   incremental?: boolean;
   paused?: boolean;
+  /** Months closed through ("2026-10"), for a daily general report (revisions.ts). */
+  closedThrough?: string;
 }
 
 /**
@@ -129,6 +131,7 @@ export function savedReportFromBuilder(request: BuilderRequest, draft: ScheduleD
   if (request.maxRows !== undefined) report.maxRows = request.maxRows;
   if (draft.incremental) report.incremental = true;
   if (draft.paused) report.paused = true;
+  if (draft.closedThrough?.trim()) report.closedThrough = draft.closedThrough.trim();
   return report;
 }
 

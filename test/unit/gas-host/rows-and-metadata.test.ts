@@ -1,5 +1,5 @@
 /**
- * The host's Sheet.deleteRows and the spreadsheet's developer metadata, which the add-on's own sheets
+ * The host's Sheet.deleteRows and deleteColumns and the spreadsheet's developer metadata, which the add-on's own sheets
  * (the run log, revisions) rely on: deleted rows take their cells with them and the rows below move up,
  * the grid shrinks, and Sheets' refusals hold; metadata of the spreadsheet outlives a deleted sheet
  * (the Sheets API's DeveloperMetadata reference: "If the associated object is deleted then its metadata
@@ -23,6 +23,11 @@ function remove(name, row, howMany) {
   return [s.getMaxRows(), s.getLastRow(), s.getRange(1, 1, 3, 2).getValues(), s.getRange(1, 1).getNote()];
 }
 function dropRows(name, row, howMany) { SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name).deleteRows(row, howMany); }
+function narrow(name, column, howMany) {
+  var s = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name);
+  s.deleteColumns(column, howMany);
+  return [s.getMaxColumns(), s.getRange(1, 1, 1, s.getMaxColumns()).getValues()[0]];
+}
 function freeze(name, rows) { SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name).setFrozenRows(rows); }
 function mark(key, value) { SpreadsheetApp.getActiveSpreadsheet().addDeveloperMetadata(key, value); }
 function marks(id) {
@@ -73,6 +78,18 @@ describe('Sheet.deleteRows', () => {
       ['row 1', 1],
       ['', ''],
     ]);
+  });
+});
+
+describe('Sheet.deleteColumns', () => {
+  it('removes the columns with their cells, moves those to the right left and narrows the grid', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    host.call('fill', ['Wide', 2]);
+    host.setCell('Wide', 'D1', 'd');
+    expect(host.call('narrow', ['Wide', 2, 2])).toEqual([24, ['row 1', 'd', ...Array(22).fill('')]]);
+    expect(() => host.call('narrow', ['Wide', 1, 24])).toThrow('Sorry, it is not possible to delete all non-frozen columns.');
+    expect(() => host.call('narrow', ['Wide', 20, 10])).toThrow('Those columns are out of bounds.');
   });
 });
 

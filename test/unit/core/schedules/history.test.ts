@@ -11,7 +11,7 @@ import type { Cell, OwnRows, OwnSheet, OwnSheets, OwnSheetState, SheetBlock } fr
 import { finishObservers, type ReportRunEvent, tellObservers } from '../../../../src/core/schedules/run-events';
 import { LOG_KEEP_ROWS, RUN_LOG_SHEET, RunLog } from '../../../../src/core/schedules/run-log';
 import { type Revision, REVISIONS_SHEET, RevisionTracker } from '../../../../src/core/schedules/revisions';
-import { FIRST_FIGURES_SHEET } from '../../../../src/core/schedules/first-figures';
+import { FIRST_FIGURES_MAX_ROWS, FIRST_FIGURES_SHEET, FirstFigures } from '../../../../src/core/schedules/first-figures';
 import { checkClosedThrough, checkSavedReport, type SavedReport } from '../../../../src/core/schedules/saved-reports';
 import { zonedMidnightMs } from '../../../../src/core/util/dates';
 
@@ -309,6 +309,23 @@ describe('revisions', () => {
     const monthly = report({ breakdowns: ['month'] });
     run(sheets, [event(NOV_20_NOON, first, { report: monthly }), event(NOV_20_NOON, first, { outcome: 'failed' })]);
     expect(sheets.calls).toEqual([]);
+  });
+});
+
+describe('the first figures', () => {
+  it(`keep at most ${FIRST_FIGURES_MAX_ROWS.toLocaleString('en')} rows, dropping the oldest days first`, () => {
+    const table = new FirstFigures();
+    const seen = Array.from({ length: FIRST_FIGURES_MAX_ROWS + 10 }, (_, i) => ({
+      day: i < 10 ? '20261001' : '20261102',
+      keys: `widget: ${i}`,
+      figures: { revenue: i },
+    }));
+    table.observe('r1', 'basis', seen, NOV_20_NOON, '20261001');
+    const rows = table.toRows().values;
+    expect(rows).toHaveLength(FIRST_FIGURES_MAX_ROWS);
+    expect(rows.some((r) => r[2] === '20261001')).toBe(false);
+    // What was written reads back the same.
+    expect(FirstFigures.fromRows(rows).toRows().values).toEqual(rows);
   });
 });
 
