@@ -1390,6 +1390,10 @@ save(
 save('incremental with maxRows', { incremental: true, maxRows: 10 }, 'incremental', /cannot be combined with maxRows/);
 save('totals with incremental', { incremental: true, totals: true }, 'totals', /cannot be combined with incremental/);
 save('paused as text', { paused: 'yes' }, 'paused', /must be true or false/);
+save('a closed month that is no month', { closedThrough: '2026-13' }, 'closedThrough', /must be a month as yyyy-MM/);
+save('a day as the closed month', { closedThrough: '2026-10-31' }, 'closedThrough', /must be a month as yyyy-MM/);
+save('a closed month not over yet', { closedThrough: '2026-11' }, 'closedThrough', /2026-11 has not ended yet/);
+save('closed months of a report by month', { breakdowns: ['month'], closedThrough: '2026-10' }, 'closedThrough', /of a daily report only/);
 call('updateSchedule', 'no id', [undefined, savedReport()], 'id', /must be the id of a saved report/);
 call('updateSchedule', 'an unknown id', ['nope', savedReport()], 'id', /is not a saved report/);
 call('updateSchedule', "another editor's report", () => [editorReportId, savedReport()], 'id', /was saved by another editor/);
