@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as z from 'zod';
 import { ApiError } from './api-error';
+import { formatDay } from './reports';
 import { API_KEYS, BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, PUBLISHERS, USERS } from './seed';
 import { RESPONSE_SHAPES } from './shapes';
 import type { EmulatorState } from './state';
@@ -66,6 +67,13 @@ const LatencyBodySchema = z
     arrival: LatencyRangeSchema,
     return: LatencyRangeSchema.optional(),
     seed: z.number().int().optional(),
+  })
+  .strict();
+const RevisionBodySchema = z
+  .object({
+    publisherId: z.string().min(1),
+    day: z.string().regex(/^\d{4}-?\d{2}-?\d{2}$/, 'day must be yyyyMMdd or yyyy-MM-dd'),
+    revenueFactor: z.number().positive().max(1000),
   })
   .strict();
 const PasswordBodySchema = z.object({ password: z.string().min(1) }).strict();
@@ -149,6 +157,35 @@ export async function registerAdminRoutes(admin: FastifyInstance, state: Emulato
     const user = userOr404(parseBody(RevokeBodySchema, request).username);
     state.revokeTokens(user);
     return { ok: true, username: user.username, tokensRevoked: true };
+  });
+
+  const revisionView = () => ({
+    revisions: state.revisionList().map(({ publisherId, dayNumber, revenueFactor }) => ({
+      publisherId,
+      day: formatDay(dayNumber),
+      revenueFactor,
+    })),
+  });
+
+  admin.get('/revisions', async () => revisionView());
+
+  // Restates a past day of a publisher: its revenue in the general report is multiplied by the factor from now on.
+  admin.post('/revisions', async (request) => {
+    const body = parseBody(RevisionBodySchema, request);
+    if (!PUBLISHERS.some((p) => p.id === body.publisherId))
+      throw new ApiError(404, ADMIN_OPERATION, `No such publisher: ${body.publisherId}`);
+    const compact = body.day.replace(/-/g, '');
+    const ms = Date.UTC(Number(compact.slice(0, 4)), Number(compact.slice(4, 6)) - 1, Number(compact.slice(6, 8)));
+    if (new Date(ms).toISOString().slice(0, 10).replace(/-/g, '') !== compact) {
+      throw new ApiError(400, ADMIN_OPERATION, `Invalid admin request body: day: ${body.day} is not a calendar day`);
+    }
+    state.reviseRevenue(body.publisherId, Math.floor(ms / 86_400_000), body.revenueFactor);
+    return revisionView();
+  });
+
+  admin.delete('/revisions', async () => {
+    state.clearRevisions();
+    return { revisions: [] };
   });
 
   admin.get('/faults', async () => ({ faults: state.faultRules() }));

@@ -342,7 +342,7 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
         const user = authenticate(request, OPERATIONS.mainReport);
         const query = queryOf(request);
         const publisher = reportPublisher(request, user, OPERATIONS.mainReport);
-        return reply.type(JSON_TYPE).send(runMainReport(publisher, query, request.arrivalAtMs));
+        return reply.type(JSON_TYPE).send(runMainReport(publisher, query, request.arrivalAtMs, state.revenueFactors(publisher.id)));
       });
 
       for (const [path, mode, operation] of [

@@ -20,6 +20,7 @@ import { EXTERNAL_ID_METRICS, MAIN_METRICS, REALTIME_METRICS, metricValue, type 
 import { CURRENCY_RATES_FROM_USD, type EntityRecord, type SeedPublisher } from './seed';
 import {
   DAILY_DIMENSIONS,
+  D,
   DAILY_FIELD_COUNT,
   HOURLY_FIELD_COUNT,
   Lru,
@@ -453,8 +454,26 @@ function visibleFraction(periodStartMs: number, periodMs: number, nowMs: number,
   return Math.min(1, Math.max(0, (nowMs - delayMs - periodStartMs) / periodMs));
 }
 
-/** The requested page of a general report, as JSON bytes. */
-export function runMainReport(pub: SeedPublisher, query: Query, nowMs: number): Buffer {
+/** A day's fact rows with their revenue multiplied by `factor` (a restatement, admin API); the cached facts stay as they are. */
+function revisedFacts(values: Float64Array, factor: number): Float64Array {
+  if (factor === 1) return values;
+  const revised = Float64Array.from(values);
+  for (let offset = D.revenue; offset < revised.length; offset += DAILY_FIELD_COUNT) {
+    revised[offset] = Math.round(revised[offset]! * factor * 1e6) / 1e6;
+  }
+  return revised;
+}
+
+/**
+ * The requested page of a general report, as JSON bytes. `revenueFactors` are the publisher's
+ * restated days (day number to the factor their revenue was revised by: state.ts, the admin API).
+ */
+export function runMainReport(
+  pub: SeedPublisher,
+  query: Query,
+  nowMs: number,
+  revenueFactors: ReadonlyMap<number, number> = new Map(),
+): Buffer {
   const operation = OPERATIONS.mainReport;
   const fromDay = dayParam(query, 'fromDate', operation);
   const toDay = dayParam(query, 'toDate', operation);
@@ -534,6 +553,7 @@ export function runMainReport(pub: SeedPublisher, query: Query, nowMs: number): 
       if (!dayConditions.every((c) => matchesText(c, dayText))) continue;
       if (!monthConditions.every((c) => matchesText(c, formatMonth(month)))) continue;
       const facts = dayFacts(pub, day);
+      const values = revisedFacts(facts.values, revenueFactors.get(day) ?? 1);
       // Facts "arrive" in row order through the day, so the current day is a growing prefix.
       const visibleRows = Math.floor(facts.rowCount * fraction);
       rows: for (let r = 0; r < visibleRows; r++) {
@@ -547,7 +567,7 @@ export function runMainReport(pub: SeedPublisher, query: Query, nowMs: number): 
         const offset = table.offsetFor(key, () =>
           breakdowns.map((b, i) => (b === 'day' ? day : b === 'month' ? month : facts.dims[dimIndexOf[i]!]![r]!)),
         );
-        table.add(offset, facts.values, r * DAILY_FIELD_COUNT);
+        table.add(offset, values, r * DAILY_FIELD_COUNT);
       }
     }
 
@@ -580,7 +600,9 @@ export function runMainReport(pub: SeedPublisher, query: Query, nowMs: number): 
     };
     return prepare(access, filters.metric, query, operation);
   };
-  return page(preparedCache.get(cacheKey('main', pub, query, nowMs, [breakdowns]), build), query, operation, MAIN_LIMIT);
+  // Restated days in the range change the answer: they are part of what a cached aggregation was built from.
+  const restated = [...revenueFactors].filter(([day]) => day >= fromDay && day <= toDay).sort((a, b) => a[0] - b[0]);
+  return page(preparedCache.get(cacheKey('main', pub, query, nowMs, [breakdowns, restated]), build), query, operation, MAIN_LIMIT);
 }
 
 // ---------------------------------------------------------------------------------------------

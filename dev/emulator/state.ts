@@ -248,6 +248,8 @@ export class EmulatorState {
   impressions: ImpressionRecord[] = [];
   served = new Map<string, ServedRecord>();
   private servedCounter = 0;
+  /** Restated days: publisher ID to (UTC day number to the factor its revenue was revised by, compounded). */
+  private revisions = new Map<string, Map<number, number>>();
 
   constructor() {
     this.reset();
@@ -268,6 +270,33 @@ export class EmulatorState {
     this.requestLog = [];
     this.impressions = [];
     this.served.clear();
+    this.revisions.clear();
+  }
+
+  /**
+   * Restates a past day: from now on the general report gives the publisher's revenue of that UTC
+   * day multiplied by `factor` (compounded with earlier revisions of the day), every breakdown alike.
+   */
+  reviseRevenue(publisherId: string, dayNumber: number, factor: number): void {
+    const days = this.revisions.get(publisherId) ?? new Map<number, number>();
+    days.set(dayNumber, (days.get(dayNumber) ?? 1) * factor);
+    this.revisions.set(publisherId, days);
+  }
+
+  /** The publisher's restated days and their factors. */
+  revenueFactors(publisherId: string): ReadonlyMap<number, number> {
+    return this.revisions.get(publisherId) ?? new Map();
+  }
+
+  /** Every restatement, for the admin API. */
+  revisionList(): Array<{ publisherId: string; dayNumber: number; revenueFactor: number }> {
+    return [...this.revisions].flatMap(([publisherId, days]) =>
+      [...days].map(([dayNumber, revenueFactor]) => ({ publisherId, dayNumber, revenueFactor })),
+    );
+  }
+
+  clearRevisions(): void {
+    this.revisions.clear();
   }
 
   now(): number {

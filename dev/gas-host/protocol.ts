@@ -61,6 +61,13 @@ export interface SpreadsheetInfo {
   scriptTimeZone: string;
 }
 
+/** A spreadsheet's developer metadata (Spreadsheet.addDeveloperMetadata). */
+export interface DeveloperMetadataRecord {
+  id: number;
+  key: string;
+  value: string | null;
+}
+
 export interface SheetInfo {
   id: number;
   name: string;
@@ -222,6 +229,11 @@ export interface SpreadsheetOps {
   spreadsheetSetNamedRange(name: string, range: RangeDescriptor): void;
   /** Every named range, in the order they were made. */
   spreadsheetNamedRanges(): Array<{ name: string; range: RangeDescriptor }>;
+  /** The developer metadata of the spreadsheet itself (not of its sheets, rows or columns), in the order added. */
+  spreadsheetDeveloperMetadata(): DeveloperMetadataRecord[];
+  /** Adds developer metadata to the spreadsheet; its id. */
+  spreadsheetAddDeveloperMetadata(key: string, value: string | null): number;
+  spreadsheetRemoveDeveloperMetadata(id: number): void;
   /** The cells a TextFinder's findAll returns: sheet by sheet, row by row. */
   spreadsheetFind(query: FindQuery): RangeDescriptor[];
   /** SpreadsheetApp.flush: the execution's changes apply now (with automatic recalculation, their formulas start). */
@@ -247,6 +259,10 @@ export interface SheetOps {
   sheetCheckBox(sheetId: number, box: GridBox): void;
   sheetClear(sheetId: number, scope: ClearScope): void;
   sheetAppendRow(sheetId: number, values: unknown[]): void;
+  /** Sheet.deleteRows: the rows go, those below move up, and the grid shrinks by as many. */
+  sheetDeleteRows(sheetId: number, rowPosition: number, howMany: number): void;
+  /** Sheet.deleteColumns: the columns go, those to the right move left, and the grid narrows by as many. */
+  sheetDeleteColumns(sheetId: number, columnPosition: number, howMany: number): void;
   sheetCharts(sheetId: number): ChartRecord[];
   /** The inserted chart's id. */
   sheetInsertChart(sheetId: number, chart: ChartSpec): number;

@@ -277,7 +277,7 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
           el(
             'p',
             { class: 'hint schedule-summary' },
-            `${view.scheduleText} → ${view.target}, ${describePeriod(view.definition.period)}${view.definition.compareWith ? `, compared with ${describeCompareWith(view.definition.compareWith)}` : ''}${writeModeSummary(view.definition) ? `, ${writeModeSummary(view.definition)}` : ''}${view.mine ? '' : ' (saved by another editor)'}`,
+            `${view.scheduleText} → ${view.target}, ${describePeriod(view.definition.period)}${view.definition.compareWith ? `, compared with ${describeCompareWith(view.definition.compareWith)}` : ''}${writeModeSummary(view.definition) ? `, ${writeModeSummary(view.definition)}` : ''}${view.definition.closedThrough ? `, months closed through ${view.definition.closedThrough}` : ''}${view.mine ? '' : ' (saved by another editor)'}`,
           ),
           view.status.needsSignIn
             ? notice('warning', 'Sign in again: the Engage sign-in of whoever saved this report is missing, expired or was refused.')

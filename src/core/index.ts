@@ -28,6 +28,10 @@ export type {
   HttpTransport,
   ListableStore,
   Lock,
+  OwnRows,
+  OwnSheet,
+  OwnSheets,
+  OwnSheetState,
   ReportSheet,
   ScheduledSpreadsheet,
   SheetBlock,
@@ -144,8 +148,11 @@ export type { PreviewDocument, RecommendationsPreview } from './recommendations/
 
 export type { Period } from './schedules/period';
 export { formatLocal, type RefreshSummary } from './schedules/refresh-runner';
+export type { ReportRunEvent, RunObserver } from './schedules/run-events';
+export { RunLog } from './schedules/run-log';
+export { type Revision, RevisionTracker } from './schedules/revisions';
 export { SavedReportStore } from './schedules/saved-report-store';
-export { incrementalProblem, type SavedReportInput } from './schedules/saved-reports';
+export { incrementalProblem, type SavedReportInput, tracksRevisions } from './schedules/saved-reports';
 export { describeDayOfMonth, MAX_DAY_OF_MONTH, WEEKDAYS, type Schedule, type Weekday } from './schedules/schedule';
 export {
   DEFAULT_MAX_STORED_ROWS,

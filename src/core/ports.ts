@@ -169,6 +169,50 @@ export interface ReportSheet extends SheetWriter {
 }
 
 /**
+ * A sheet the add-on keeps for itself in a spreadsheet: the run log, the revisions, the first figures
+ * behind them. Its header is row 1; its rows below are the add-on's records.
+ */
+export interface OwnSheet {
+  name: string;
+  header: string[];
+  /** Hidden from the tab bar: records for the add-on, not for reading. */
+  hidden?: boolean;
+  /**
+   * The spreadsheet remembers that the add-on made it (a marker that outlives the sheet), so that a user
+   * who deletes it turns it off: it is then 'deleted', and never made again.
+   */
+  remembered?: boolean;
+}
+
+/** Whether an own sheet is there, was never made, or was made and then deleted by a user (remembered sheets only). */
+export type OwnSheetState = 'present' | 'new' | 'deleted';
+
+/** Rows for an own sheet: values as the cells are to hold them, and one number format per cell (null: none in particular). */
+export interface OwnRows {
+  values: Cell[][];
+  formats: (string | null)[][];
+}
+
+/**
+ * The add-on's own sheets of one spreadsheet, for one run: in the spreadsheet itself, so a run that
+ * opened it by ID (no document, no document properties) reads and writes them as a run in it does.
+ * Each call writes in a constant number of spreadsheet calls, whatever the number of rows; text goes
+ * through asTypedInput, on cells given a number format first.
+ */
+export interface OwnSheets {
+  state(sheet: OwnSheet): OwnSheetState;
+  /** Its rows below the header, as the cells hold them; none when it is missing. */
+  read(sheet: OwnSheet): Cell[][];
+  /**
+   * Adds rows below its last row, making it first when it is 'new' (with its header and, when
+   * remembered, the marker), then drops its oldest rows past `keepRows`. Never called on a 'deleted' sheet.
+   */
+  append(sheet: OwnSheet, rows: OwnRows, keepRows: number): void;
+  /** Replaces every row below the header with these (making the sheet when it is missing). */
+  replace(sheet: OwnSheet, rows: OwnRows): void;
+}
+
+/**
  * The user's hourly trigger of scheduled refreshes: one per user with spreadsheetAccess "all" (it
  * serves every spreadsheet), one per user per spreadsheet with "current" (this document's).
  */

@@ -25,6 +25,9 @@ export const REPORT_RATE_WINDOW_MS = MS_PER_MINUTE;
 export const LOGIN_RATE_LIMIT_REQUESTS = 2;
 export const LOGIN_RATE_WINDOW_MS = MS_PER_HOUR;
 
+/** Limits table: report data is 2 to 4 hours late (the current day partial): a UTC day is whole 4 hours after it ends. */
+export const REPORT_DATA_DELAY_MAX_MS = 4 * MS_PER_HOUR;
+
 /** externalId and externalSecondaryId values are at most 110 characters. */
 export const EXTERNAL_ID_MAX_LENGTH = 110;
 /** The external-ID and realtime reports cover at most 24 hours per request. */

@@ -2,12 +2,13 @@
  * Builds the scheduling use cases (core ScheduleService) from Apps Script services for one
  * execution: saved reports in the document's properties under the document lock (when the execution
  * has a document), the user's registry and owner id in the user's properties, the spreadsheet and its
- * report sheet, the user's hourly trigger, and, with spreadsheetAccess "all", the user's other
- * spreadsheets opened by ID.
+ * report sheet, the user's hourly trigger, with spreadsheetAccess "all" the user's other
+ * spreadsheets opened by ID, and the watchers of each spreadsheet's refreshes (its run log and revisions).
  */
 import { SavedReportStore, ScheduleRegistry, ScheduleService } from '../core';
 import { createSession } from './addon-services';
 import { DEPLOYMENT } from './deployment';
+import { historyObservers } from './history-observers';
 import { scheduledSpreadsheet, spreadsheetOpener } from './spreadsheet-opener';
 import { PropertiesStore, ServiceLock, systemClock } from './stores';
 import { HourlyTrigger } from './triggers';
@@ -38,6 +39,8 @@ export function createScheduleService(): ScheduleService {
     trigger: new HourlyTrigger(spreadsheet, access),
     access,
     ...(access === 'all' ? { opener: spreadsheetOpener } : {}),
+    // The run log and the revisions of each spreadsheet a run reaches (history-observers.ts).
+    observersFor: historyObservers,
     clock: systemClock,
   });
 }

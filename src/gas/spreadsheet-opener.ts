@@ -15,10 +15,18 @@ import {
 import { refreshCellIsFromAnotherDay, touchRefreshCell } from './refresh-cell';
 import { SavedReportSheet } from './report-sheet';
 
+/** The Apps Script spreadsheet behind each ScheduledSpreadsheet made here, for the watchers of its refreshes (history-observers.ts). */
+const appsScriptSpreadsheets = new WeakMap<ScheduledSpreadsheet, GoogleAppsScript.Spreadsheet.Spreadsheet>();
+
+/** The Apps Script spreadsheet a run reached, whether it runs in it or opened it by ID. */
+export function appsScriptSpreadsheetOf(scheduled: ScheduledSpreadsheet): GoogleAppsScript.Spreadsheet.Spreadsheet | undefined {
+  return appsScriptSpreadsheets.get(scheduled);
+}
+
 /** A spreadsheet as a scheduled run refreshes it: its identity, its report sheet, its refresh cell. */
 export function scheduledSpreadsheet(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): ScheduledSpreadsheet {
   let ref: ScheduledSpreadsheet['ref'] | undefined;
-  return {
+  const scheduled: ScheduledSpreadsheet = {
     get ref() {
       ref ??= {
         id: spreadsheet.getId(),
@@ -45,6 +53,8 @@ export function scheduledSpreadsheet(spreadsheet: GoogleAppsScript.Spreadsheet.S
       }
     },
   };
+  appsScriptSpreadsheets.set(scheduled, spreadsheet);
+  return scheduled;
 }
 
 /**

@@ -4,7 +4,7 @@
  * tab lists it with its status (every time on the spreadsheet's clock, named, and a next run never in
  * the past), its schedule is edited, and so is the report itself (publisher, period, breakdowns,
  * filters, metrics) in the builder, which keeps a saved period no preset matches until the period is
- * changed there; it is run now (the data lands in the grid), a cell of its block
+ * changed there, and months of it are closed; it is run now (the data lands in the grid), a cell of its block
  * leads back to it, it is paused, and deleted after an in-page confirmation; the user's hourly
  * trigger comes and goes with it. Last, another spreadsheet of the user's is deleted: after a run
  * (without a document, the strict reading) the tab shows a notice naming it, why and since when,
@@ -264,6 +264,36 @@ describe('scheduled refresh from the sidebar', () => {
     );
     await sidebar.locator('#report-stop-editing').click();
     await sidebar.locator('#tab-schedules').click();
+  });
+
+  it('closes months of the daily report in its Schedule section, refusing what is not a month before saving anything', async () => {
+    const { sidebar } = b;
+    const item = sidebar.locator('article.schedule');
+    await item.getByRole('button', { name: 'Edit' }).click();
+    await item.getByRole('button', { name: 'Change the report (publisher, period, breakdowns, filters, metrics)' }).click();
+    await eventually(async () => expect(await sidebar.locator('#tab-report').getAttribute('aria-selected')).toBe('true'));
+    await sidebar.locator('#save-schedule').click();
+    await eventually(async () => expect(await sidebar.locator('#schedule-form').isVisible()).toBe(true));
+    expect(await sidebar.locator('#schedule-closed').isVisible()).toBe(true);
+    expect(await sidebar.locator('#schedule-closed').inputValue()).toBe('');
+    const before = savedDefinitions();
+    await sidebar.locator('#schedule-closed').fill('2026-13');
+    await sidebar.locator('#schedule-save').click();
+    await eventually(async () =>
+      expect(await sidebar.locator('#schedule-outcome .notice-error').innerText()).toBe(
+        'Months closed through: write a month as yyyy-mm, such as 2026-10, or leave it empty.',
+      ),
+    );
+    expect(savedDefinitions()).toEqual(before);
+    await sidebar.locator('#schedule-closed').fill('2026-10');
+    await sidebar.locator('#schedule-save').click();
+    await eventually(async () =>
+      expect(await sidebar.locator('#schedule-outcome .notice-success').innerText()).toContain('Saved “Revenue every 6 hours”'),
+    );
+    expect(savedDefinitions()).toEqual([expect.objectContaining({ closedThrough: '2026-10', breakdowns: ['day', 'country'] })]);
+    await sidebar.locator('#report-stop-editing').click();
+    await sidebar.locator('#tab-schedules').click();
+    await eventually(async () => expect(await item.locator('.schedule-summary').innerText()).toContain(', months closed through 2026-10'));
   });
 
   it('runs it now: the rows land in the grid and the status shows them, on the spreadsheet’s clock', async () => {

@@ -1443,6 +1443,10 @@ save(
 );
 save('an append that is incremental', { writeMode: 'append', incremental: true }, 'writeMode', /cannot be combined with incremental/);
 save('a Total row in an append', { writeMode: 'append', totals: true }, 'totals', /cannot be combined with writeMode 'append'/);
+save('a closed month that is no month', { closedThrough: '2026-13' }, 'closedThrough', /must be a month as yyyy-MM/);
+save('a day as the closed month', { closedThrough: '2026-10-31' }, 'closedThrough', /must be a month as yyyy-MM/);
+save('a closed month not over yet', { closedThrough: '2026-11' }, 'closedThrough', /2026-11 has not ended yet/);
+save('closed months of a report by month', { breakdowns: ['month'], closedThrough: '2026-10' }, 'closedThrough', /of a daily report only/);
 call('updateSchedule', 'no id', [undefined, savedReport()], 'id', /must be the id of a saved report/);
 call('updateSchedule', 'an unknown id', ['nope', savedReport()], 'id', /is not a saved report/);
 call('updateSchedule', "another editor's report", () => [editorReportId, savedReport()], 'id', /was saved by another editor/);

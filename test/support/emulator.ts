@@ -63,6 +63,13 @@ export interface EmulatorHandle {
   clearRequests(): Promise<void>;
   /** Recorded pixel calls, oldest first. */
   impressions(): Promise<ImpressionRecord[]>;
+  /**
+   * Restates a past day (dev/emulator/README.md, "Admin API"): the general report gives the
+   * publisher's revenue of that UTC day times `factor` from now on (compounded with earlier revisions).
+   */
+  reviseRevenue(publisherId: string, day: string, factor: number): Promise<void>;
+  /** Forgets every restatement. */
+  clearRevisions(): Promise<void>;
   /** Logs in through GET /login and returns the token (uses one of the user's 2 logins per hour). */
   login(username: string, password: string): Promise<string>;
   /** Stops this instance. */
@@ -108,6 +115,9 @@ export async function newEmulator(): Promise<EmulatorHandle> {
     reportRequests: async () => (await handle.requests()).filter((r) => r.path.includes('/reports/')),
     clearRequests: async () => void (await call(`${admin}/requests`, 'DELETE')),
     impressions: async () => (await call<{ impressions: ImpressionRecord[] }>(`${admin}/impressions`, 'GET')).impressions,
+    reviseRevenue: async (publisherId, day, factor) =>
+      void (await call(`${admin}/revisions`, 'POST', { publisherId, day, revenueFactor: factor })),
+    clearRevisions: async () => void (await call(`${admin}/revisions`, 'DELETE')),
     login: async (username, password) => {
       const response = await fetch(`${created.baseUrl}/login`, { headers: { Authorization: basicAuthorization(username, password) } });
       const body = (await response.json()) as Record<string, string>;

@@ -37,6 +37,14 @@ export function sheetFacade(kit: FacadeKit, document: DocumentFacades, charts: C
       insertColumnsAfter: (after: number, howMany: number) => (
         guardWrite('insertColumnsAfter'), ops.sheetUpdate(sheetId, { maxColumns: info().maxColumns + Number(howMany) }), void after, self
       ),
+      deleteRows: (rowPosition: number, howMany: number) => {
+        guardWrite('deleteRows');
+        ops.sheetDeleteRows(sheetId, Number(rowPosition), Number(howMany));
+      },
+      deleteColumns: (columnPosition: number, howMany: number) => {
+        guardWrite('deleteColumns');
+        ops.sheetDeleteColumns(sheetId, Number(columnPosition), Number(howMany));
+      },
       appendRow: (values: unknown[]) => (guardWrite('appendRow'), ops.sheetAppendRow(sheetId, fromRealm(values) as unknown[]), self),
       clear: () => (guardWrite('clear'), ops.sheetClear(sheetId, { contents: true, formats: true }), self),
       clearContents: () => (guardWrite('clearContents'), ops.sheetClear(sheetId, { contents: true, formats: false }), self),

@@ -97,6 +97,24 @@ function documentFacades(kit: FacadeKit, user: UserFacade, charts: ChartFacades)
         ops
           .spreadsheetNamedRanges()
           .map(({ name, range }) => kit.api('NamedRange', { getName: () => name, getRange: () => ranges.range(range) })),
+      // Metadata of the spreadsheet itself, which outlives its sheets; DOCUMENT visibility (the default of this form).
+      addDeveloperMetadata: (key: string, value?: string) => {
+        guardWrite('addDeveloperMetadata');
+        ops.spreadsheetAddDeveloperMetadata(String(key), value === undefined || value === null ? null : String(value));
+        return self;
+      },
+      getDeveloperMetadata: () =>
+        ops.spreadsheetDeveloperMetadata().map(({ id, key, value }) =>
+          kit.api('DeveloperMetadata', {
+            getId: () => id,
+            getKey: () => key,
+            getValue: () => value,
+            remove: () => {
+              guardWrite('remove');
+              ops.spreadsheetRemoveDeveloperMetadata(id);
+            },
+          }),
+        ),
       createTextFinder: (findText: string) => textFinderFacade(kit, document, String(findText)),
       getActiveRange: () => ranges.range(ops.spreadsheetActiveRange()),
       getActiveCell: () => cellOf(ops.spreadsheetActiveRange()),

@@ -111,6 +111,12 @@ export function spreadsheetOps(
     spreadsheetNamedRange: (_execution, name) => model.namedRanges.get(name) ?? null,
     spreadsheetSetNamedRange: (_execution, name, range) => model.setNamedRange(name, range),
     spreadsheetNamedRanges: () => [...model.namedRanges].map(([name, range]) => ({ name, range })),
+    spreadsheetDeveloperMetadata: () => model.developerMetadata.map((m) => ({ ...m })),
+    spreadsheetAddDeveloperMetadata: (_execution, key, value) => model.addDeveloperMetadata(key, value),
+    spreadsheetRemoveDeveloperMetadata: (_execution, id) => {
+      const index = model.developerMetadata.findIndex((m) => m.id === id);
+      if (index >= 0) model.developerMetadata.splice(index, 1);
+    },
     spreadsheetFind: (_execution, query) => model.find(query),
     spreadsheetFlush: (execution) => flushed(execution),
 
@@ -146,6 +152,9 @@ export function spreadsheetOps(
       model.resizeSheet(sheet, Math.max(sheet.maxRows, row), Math.max(sheet.maxColumns, values.length));
       for (const [index, value] of values.entries()) model.writeInput(sheet, row, index + 1, value);
     },
+    sheetDeleteRows: (_execution, sheetId, rowPosition, howMany) => model.deleteRows(model.sheetById(sheetId), rowPosition, howMany),
+    sheetDeleteColumns: (_execution, sheetId, columnPosition, howMany) =>
+      model.deleteColumns(model.sheetById(sheetId), columnPosition, howMany),
     sheetCharts: (_execution, sheetId) => model.sheetById(sheetId).charts.map((c) => ({ ...c })),
     sheetInsertChart: (_execution, sheetId, chart) => model.insertChart(model.sheetById(sheetId), chart),
     sheetRemoveChart: (_execution, sheetId, chartId) => {

@@ -11,6 +11,7 @@ import {
   type ChartRecord,
   type ChartSpec,
   type ClearScope,
+  type DeveloperMetadataRecord,
   type FindQuery,
   GasException,
   type RangeDescriptor,
@@ -110,6 +111,8 @@ export interface SpreadsheetShape {
 export class SpreadsheetModel {
   readonly sheets: SheetModel[] = [];
   readonly namedRanges = new Map<string, RangeDescriptor>();
+  /** Developer metadata of the spreadsheet itself: it stays when a sheet is deleted (a sheet's own would go with it). */
+  readonly developerMetadata: DeveloperMetadataRecord[] = [];
   timeZone: string;
   readonly locale: HostLocale;
   private readonly textParsedAsTyped: boolean;
@@ -119,6 +122,7 @@ export class SpreadsheetModel {
   activeRange: RangeDescriptor | undefined;
   private nextSheetId = 0;
   private nextChartId = 1;
+  private nextMetadataId = 1;
   /** Every cell holding a formula, with its sheet: a write marks dependents dirty without scanning every cell. */
   private readonly formulaCells = new Map<CellRecord, SheetModel>();
   private readonly initialGrid: { rows: number; columns: number };
@@ -189,6 +193,60 @@ export class SpreadsheetModel {
   sheetNamedIgnoringCase(name: string): SheetModel | undefined {
     const folded = name.toLowerCase();
     return this.sheets.find((s) => s.name.toLowerCase() === folded);
+  }
+
+  /** Spreadsheet.addDeveloperMetadata: its id, unique in the spreadsheet. */
+  addDeveloperMetadata(key: string, value: string | null): number {
+    const id = this.nextMetadataId++;
+    this.developerMetadata.push({ id, key, value });
+    return id;
+  }
+
+  /**
+   * Sheet.deleteRows: the rows go with their cells, the cells below move up, and the grid shrinks.
+   * Sheets refuses rows outside the grid and leaving no row that is not frozen (the words users report:
+   * UNCONFIRMED). References in formulas are not moved: the host does not model it.
+   */
+  deleteRows(sheet: SheetModel, row: number, howMany: number): void {
+    this.deleteLines(sheet, 'rows', row, howMany);
+  }
+
+  /** Sheet.deleteColumns, as deleteRows for columns. */
+  deleteColumns(sheet: SheetModel, column: number, howMany: number): void {
+    this.deleteLines(sheet, 'columns', column, howMany);
+  }
+
+  private deleteLines(sheet: SheetModel, lines: 'rows' | 'columns', first: number, howMany: number): void {
+    const rows = lines === 'rows';
+    const size = rows ? sheet.maxRows : sheet.maxColumns;
+    if (!Number.isInteger(first) || !Number.isInteger(howMany) || first < 1 || howMany < 1 || first + howMany - 1 > size)
+      throw new GasException(`Those ${lines} are out of bounds.`);
+    if (size - howMany <= (rows ? sheet.frozenRows : sheet.frozenColumns))
+      throw new GasException(`Sorry, it is not possible to delete all non-frozen ${lines}.`);
+    const moved = (key: string): string | undefined => {
+      const [r, c] = key.split(':').map(Number) as [number, number];
+      const at = rows ? r : c;
+      if (at < first) return key;
+      if (at < first + howMany) return undefined;
+      return rows ? cellKey(r - howMany, c) : cellKey(r, c - howMany);
+    };
+    const cells = new Map<string, CellRecord>();
+    for (const [key, record] of sheet.cells) {
+      const to = moved(key);
+      if (to === undefined) {
+        this.formulaCells.delete(record);
+        continue;
+      }
+      if (record.spillOf !== undefined) {
+        const anchor = moved(record.spillOf);
+        if (anchor === undefined) delete record.spillOf;
+        else record.spillOf = anchor;
+      }
+      cells.set(to, record);
+    }
+    sheet.cells = cells;
+    if (rows) sheet.maxRows -= howMany;
+    else sheet.maxColumns -= howMany;
   }
 
   /** Gives a chart its id and puts it on the sheet. */

@@ -2,7 +2,8 @@
  * The Schedule section, opened by "Save to schedule": a name, the period each refresh covers (the
  * builder's preset as it moves with time; a saved report being edited keeps its own period until the
  * period is changed in the builder), how often, the sheet and first cell, and the write mode with its
- * row cap, and the incremental option where the report allows it (write-mode-fields.ts). It is its own form, so Enter saves it rather than running the
+ * row cap, and the incremental option where the report allows it (write-mode-fields.ts), and the months
+ * closed for a daily report, whose revisions are tracked. It is its own form, so Enter saves it rather than running the
  * report. The period, the incremental rule and the saved report's shape come from the core
  * (schedule-draft.ts, saved-reports.ts); the server validates the saved report again.
  */
@@ -19,6 +20,7 @@ import {
   type SavedReportInput,
   savedReportFromBuilder,
   schedulePeriod,
+  tracksRevisions,
 } from '../../../src/core';
 import { el, field, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';
@@ -82,6 +84,12 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
   const sheet = el('input', { type: 'text', id: 'schedule-sheet', maxlength: 100, autocomplete: 'off' });
   const cell = el('input', { type: 'text', id: 'schedule-cell', maxlength: 10, placeholder: 'A1', autocomplete: 'off' });
   const modes = writeModeFields('schedule');
+  const closed = el('input', { type: 'text', id: 'schedule-closed', maxlength: 7, placeholder: '2026-10', autocomplete: 'off' });
+  const closedBox = field(
+    'Months closed through',
+    closed,
+    'A revision of a day in a closed month (yyyy-mm and before) raises a notice. Empty: no month is closed.',
+  );
   const save = el('button', { type: 'submit', class: 'action', id: 'schedule-save' }, 'Save schedule');
   const outcome = el('div', { id: 'schedule-outcome', 'aria-live': 'polite' });
 
@@ -114,6 +122,12 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     const compareWith = typeof request === 'string' ? undefined : request.compareWith;
     const compared = compareWith ? `, compared with ${describeCompareWith(compareWith)}` : '';
     replaceChildren(periodLine, `${describePeriod(now)}${hourlyNote}${compared}.`);
+    // Closed months belong to the reports whose revisions are tracked: by day, without a comparison.
+    closedBox.hidden = !tracksRevisions({
+      kind: choice.kind,
+      breakdowns: requestBreakdowns(choice),
+      ...(compareWith ? { compareWith } : {}),
+    });
     const maxRows = typeof request === 'string' ? undefined : request.maxRows;
     const problem = incrementalProblem({
       kind: choice.kind,
@@ -170,6 +184,9 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     if (!A1_CELL_PATTERN.test(cell.value.trim())) return fail('Write the first cell as one cell, such as A1.');
     const kept = modes.value();
     if (typeof kept === 'string') return fail(kept);
+    const closedThrough = closedBox.hidden ? '' : closed.value.trim();
+    if (closedThrough && !/^\d{4}-(0[1-9]|1[0-2])$/.test(closedThrough))
+      return fail('Months closed through: write a month as yyyy-mm, such as 2026-10, or leave it empty.');
     const refreshed = period();
     const report = savedReportFromBuilder(request, {
       name: name.value,
@@ -178,6 +195,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       target: { sheetName: sheet.value, cell: cell.value },
       ...kept,
       ...(editing?.definition.paused ? { paused: true } : {}),
+      ...(closedThrough ? { closedThrough } : {}),
     });
     source.setBusy(true);
     replaceChildren(outcome, notice('info', 'Saving…'));
@@ -219,6 +237,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     how.node,
     el('div', { class: 'row' }, field('Sheet', sheet), el('div', { class: 'narrow cell-field' }, field('Cell', cell))),
     modes.node,
+    closedBox,
     el('div', { class: 'actions' }, save, cancel),
   );
   form.addEventListener('submit', (event) => {
@@ -241,6 +260,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       // The builder shows the saved report's period now (builder.ts edit() set it before this).
       editing = { id, definition, shown: periodChoice() };
       modes.set(definition);
+      closed.value = definition.closedThrough ?? '';
       save.textContent = 'Save changes';
       toggle.textContent = 'Edit schedule';
       close();
@@ -249,6 +269,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       if (!editing) return;
       editing = undefined;
       name.value = '';
+      closed.value = '';
       save.textContent = 'Save schedule';
       toggle.textContent = 'Save to schedule';
       close();

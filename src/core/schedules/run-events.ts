@@ -2,8 +2,9 @@
  * What a saved report's refresh tells those who watch it: each report a run refreshed or failed to
  * refresh (a report left for later did not run, and says nothing), with its figures, its status before
  * and after, and, when it was written, the block itself. Watchers (a run log, revisions, notices,
- * alerts) hang off each spreadsheet a run reaches (ScheduledSpreadsheet.observers); a watcher's failure
- * is never the report's: it is caught here, and the refresh's outcome stands.
+ * alerts) hang off each spreadsheet a run reaches (ScheduleServiceDeps.observersFor), and hear when the
+ * run is over there (finishObservers); a watcher's failure is never the report's: it is caught here,
+ * and the refresh's outcome stands.
  */
 import type { SheetBlock, SpreadsheetRef, WrittenBlock } from '../ports';
 import type { RefreshStatus, SavedReport } from './saved-reports';
@@ -35,6 +36,11 @@ export interface ReportRunEvent {
 /** Watches the refreshes of saved reports. */
 export interface RunObserver {
   afterReport(event: ReportRunEvent): void;
+  /**
+   * The run is over in this spreadsheet (every report it refreshed or failed was told): what an
+   * observer gathered goes out now, in one write per sheet rather than one per report.
+   */
+  afterRun?(): void;
 }
 
 /** Tells every observer; one that throws is skipped (`failed` hears of it, for the log), never the refresh. */
@@ -46,6 +52,21 @@ export function tellObservers(
   for (const observer of observers ?? []) {
     try {
       observer.afterReport(event);
+    } catch (error) {
+      try {
+        failed(error);
+      } catch {
+        // Nothing more to do: the refresh's outcome is already recorded.
+      }
+    }
+  }
+}
+
+/** The run is over in the observers' spreadsheet: each writes what it gathered; one that throws is skipped. */
+export function finishObservers(observers: readonly RunObserver[] | undefined, failed: (error: unknown) => void = () => undefined): void {
+  for (const observer of observers ?? []) {
+    try {
+      observer.afterRun?.();
     } catch (error) {
       try {
         failed(error);

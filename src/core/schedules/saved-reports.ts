@@ -112,6 +112,15 @@ export const savedReportInputSchema = z.strictObject(
           z.maximum(MAX_STORED_ROWS_LIMIT, { error: `must be a whole number from 1 to ${MAX_STORED_ROWS_LIMIT}` }),
         ),
     ),
+    /**
+     * Months up to and including this one ("2026-10") are closed: a revision of one of their days
+     * raises a notice (revisions.ts). Daily general reports only; left out: no month is closed.
+     */
+    closedThrough: z.optional(
+      z
+        .string({ error: 'must be a month as yyyy-MM, such as "2026-10"' })
+        .check(z.trim(), z.regex(/^\d{4}-(0[1-9]|1[0-2])$/, { error: 'must be a month as yyyy-MM, such as "2026-10"' })),
+    ),
     /** Fetch only new days plus the last 3 and merge by day and breakdown keys (general report with day): an upsert of the recent days. */
     incremental: z.optional(yesNo()),
     /** Append the Total row (not with incremental: totals of ratios cannot be merged). */
@@ -217,6 +226,14 @@ export function checkSavedReport(input: unknown): SavedReportInput {
   if (report.compareWith !== undefined && report.kind !== 'main') {
     throw ValidationError.single('compareWith', 'compares the general report only: the hourly reports cover one day at most');
   }
+  if (report.closedThrough !== undefined) {
+    if (!tracksRevisions(report)) {
+      throw ValidationError.single(
+        'closedThrough',
+        'closes months of a daily report only: the general report broken down by day, without a comparison, whose revisions are tracked',
+      );
+    }
+  }
   if (report.incremental) {
     const problem = incrementalProblem(report);
     if (problem) throw ValidationError.single(problem.argument, problem.rule);
@@ -244,4 +261,23 @@ export function incrementalProblem(
     return { argument: 'incremental', rule: 'cannot be combined with maxRows: a merge needs every row of each day' };
   if (report.totals) return { argument: 'totals', rule: 'cannot be combined with incremental: totals of rates cannot be merged' };
   return undefined;
+}
+
+/** A month can be closed once it has ended: closedThrough must be before the current UTC month at `nowMs`. */
+export function checkClosedThrough(report: Pick<SavedReportInput, 'closedThrough'>, nowMs: number): void {
+  if (report.closedThrough === undefined) return;
+  const now = new Date(nowMs);
+  const latest = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+  if (report.closedThrough > latest) {
+    throw ValidationError.single(
+      'closedThrough',
+      `${report.closedThrough} has not ended yet: a month can be closed once it is over (the latest now is ${latest}, on UTC days)`,
+    );
+  }
+}
+
+/** Whether a saved report's refreshes are compared with the first figures seen (revisions.ts): the general report by day, without a comparison. */
+export function tracksRevisions(report: Pick<SavedReportInput, 'kind' | 'breakdowns' | 'compareWith'>): boolean {
+  const breakdowns = report.breakdowns && report.breakdowns.length > 0 ? report.breakdowns : ['day'];
+  return report.kind === 'main' && breakdowns.includes('day') && !report.compareWith;
 }

@@ -103,6 +103,8 @@ export interface ScheduleDraft {
   writeMode?: WriteMode;
   maxStoredRows?: number;
   paused?: boolean;
+  /** Months closed through ("2026-10"), for a daily general report (revisions.ts). */
+  closedThrough?: string;
 }
 
 /**
@@ -135,6 +137,7 @@ export function savedReportFromBuilder(request: BuilderRequest, draft: ScheduleD
   if (draft.maxStoredRows !== undefined) report.maxStoredRows = draft.maxStoredRows;
   if (draft.incremental) report.incremental = true;
   if (draft.paused) report.paused = true;
+  if (draft.closedThrough?.trim()) report.closedThrough = draft.closedThrough.trim();
   return report;
 }
 

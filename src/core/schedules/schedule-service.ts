@@ -29,10 +29,10 @@ import { buildComparison } from '../api/compare-periods';
 import { MirroredReports, mirrorDocument, type MirrorOutcome } from './mirrored-reports';
 import { RefreshRunner, type ReportSource, type RefreshSummary } from './refresh-runner';
 import type { ScheduleRegistry } from './registry';
-import { checkSavedReport, reportInputOf, type SavedReport, type SavedReportInput } from './saved-reports';
+import { checkClosedThrough, checkSavedReport, reportInputOf, type SavedReport, type SavedReportInput } from './saved-reports';
 import { nextRunAfter } from './schedule';
 import type { SavedReportStore } from './saved-report-store';
-import type { RunObserver } from './run-events';
+import { finishObservers, type RunObserver } from './run-events';
 import { runScheduled, type ScheduledRunSummary } from './scheduled-run';
 import { scheduleView, unreachableViews, type ScheduleList } from './schedule-view';
 import type { ReportKind } from '../spec';
@@ -176,6 +176,7 @@ export class ScheduleService {
     const { account, registry, clock } = this.deps;
     this.mirror(reports.list(), this.ownerId());
     const store = new MirroredReports(reports, registry, spreadsheet.ref.id, clock);
+    const observers = this.deps.observersFor?.(spreadsheet) ?? [];
     const runner = new RefreshRunner({
       store,
       source: account.reportSource(),
@@ -184,9 +185,14 @@ export class ScheduleService {
       timeZone: spreadsheet.ref.timeZone,
       ownerId: this.ownerId(),
       spreadsheet: spreadsheet.ref,
-      observers: this.deps.observersFor?.(spreadsheet) ?? [],
+      observers,
     });
-    const summary = runner.run({ only: [report.id] });
+    let summary: RefreshSummary;
+    try {
+      summary = runner.run({ only: [report.id] });
+    } finally {
+      finishObservers(observers);
+    }
     if (summary.refreshed.length > 0) spreadsheet.refreshFormulas(true);
     return { summary, list: this.list() };
   }
@@ -369,6 +375,7 @@ export class ScheduleService {
 
   private validate(input: unknown): SavedReportInput {
     const report = checkSavedReport(input);
+    checkClosedThrough(report, this.deps.clock.now());
     // Every report argument checked as a formula's would be, with today's dates; nothing is sent.
     const reportInput = reportInputOf(report, this.deps.clock.now());
     if (report.compareWith) buildComparison(reportInput, report.compareWith, 'UTC', (i) => this.deps.account.buildQuery('main', i));

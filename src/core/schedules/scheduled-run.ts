@@ -21,7 +21,7 @@ import { RegistryReports } from './mirrored-reports';
 import { dueReports } from './due-order';
 import { RefreshRunner, type RefreshSummary, type ReportSource } from './refresh-runner';
 import type { RegistryEntry, ScheduleRegistry } from './registry';
-import type { RunObserver } from './run-events';
+import { finishObservers, type RunObserver } from './run-events';
 import type { SavedReportSource } from './saved-report-store';
 import type { SavedReport } from './saved-reports';
 
@@ -142,6 +142,7 @@ function refresh(
   summary: ScheduledRunSummary,
 ): { spreadsheet: ScheduledSpreadsheet; wrote: boolean } {
   const { source, clock, ownerId } = deps;
+  const observers = deps.observersFor?.(spreadsheet) ?? [];
   const runner = new RefreshRunner({
     store,
     source,
@@ -150,9 +151,14 @@ function refresh(
     timeZone: spreadsheet.ref.timeZone,
     ownerId,
     spreadsheet: spreadsheet.ref,
-    observers: deps.observersFor?.(spreadsheet) ?? [],
+    observers,
   });
-  const outcome = runner.run(options);
+  let outcome: RefreshSummary;
+  try {
+    outcome = runner.run(options);
+  } finally {
+    finishObservers(observers);
+  }
   summary.refreshed.push(...outcome.refreshed);
   summary.failed.push(...outcome.failed);
   summary.deferred.push(...outcome.deferred);

@@ -88,7 +88,7 @@ describe('columnKind and numberFormatOf', () => {
     expect(numberFormatOf('text')).toBeNull();
   });
 
-  it('formats the hourly reports\' hour columns, headed with their zone, as date-times', () => {
+  it("formats the hourly reports' hour columns, headed with their zone, as date-times", () => {
     expect(['hour (UTC)', 'dateHour (UTC)'].map(columnKind)).toEqual(['hour', 'hour']);
     expect(numberFormatOf('hour')).toBe('yyyy-mm-dd hh:mm');
   });
