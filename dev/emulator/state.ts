@@ -9,6 +9,7 @@
  * in `rate-limit-msec-left`.
  */
 import type { ResponseShape } from './shapes';
+import type { WebhookCall } from './webhooks';
 import { randomBytes } from 'node:crypto';
 import { USERS } from './seed';
 
@@ -248,12 +249,15 @@ export class EmulatorState {
   impressions: ImpressionRecord[] = [];
   served = new Map<string, ServedRecord>();
   private servedCounter = 0;
+  /** What the webhook receiver took (webhooks.ts), and the answers a test set for the next calls. */
+  webhookCalls: WebhookCall[] = [];
+  webhookAnswers: Array<{ status: number; times: number }> = [];
 
   constructor() {
     this.reset();
   }
 
-  /** Back to the seed: real time, seeded users, no tokens, limits, faults, logs or impressions. */
+  /** Back to the seed: real time, seeded users, no tokens, limits, faults, logs, impressions or webhook calls. */
   reset(): void {
     this.clockOffsetMs = 0;
     this.frozenAtMs = undefined;
@@ -268,6 +272,8 @@ export class EmulatorState {
     this.requestLog = [];
     this.impressions = [];
     this.served.clear();
+    this.webhookCalls = [];
+    this.webhookAnswers = [];
   }
 
   now(): number {
