@@ -28,6 +28,7 @@ export type {
   HttpTransport,
   ListableStore,
   Lock,
+  Mailer,
   ReportSheet,
   ScheduledSpreadsheet,
   SheetBlock,
@@ -35,6 +36,7 @@ export type {
   SheetWriter,
   Sleeper,
   SpreadsheetOpener,
+  SpreadsheetRef,
   TriggerPort,
   WrittenBlock,
 } from './ports';
@@ -139,7 +141,20 @@ export type { PreviewDocument, RecommendationsPreview } from './recommendations/
 export type { Period } from './schedules/period';
 export { formatLocal, type RefreshSummary } from './schedules/refresh-runner';
 export { SavedReportStore } from './schedules/saved-report-store';
-export { incrementalProblem, type SavedReportInput } from './schedules/saved-reports';
+export { incrementalProblem, type SavedReport, type SavedReportInput } from './schedules/saved-reports';
+export type { RunObserver } from './schedules/run-events';
+export { type Notice, ReportNotices } from './schedules/notices';
+export { NoticeObserver } from './schedules/notice-observer';
+export {
+  ALERTS_MAX,
+  alertProblems,
+  type AlertRule,
+  describeAlert,
+  isRedactedWebhook,
+  NOTICE_WHEN,
+  type NoticeSettingsInput,
+  type NoticeWhen,
+} from './schedules/notice-settings';
 export { WEEKDAYS, type Schedule, type Weekday } from './schedules/schedule';
 export {
   builderRequestOfSaved,
@@ -150,7 +165,7 @@ export {
 } from './schedules/schedule-draft';
 export { OWNER_ID_KEY, ScheduleService, TRIGGERS_PER_USER, type ScheduleList, type ScheduleView } from './schedules/schedule-service';
 export { ScheduleRegistry } from './schedules/registry';
-export type { UnreachableView } from './schedules/schedule-view';
+export type { NoticesView, UnreachableView } from './schedules/schedule-view';
 
 export { EngageAddon, type AddonDeps } from './addon/engage-addon';
 export { EngageSession, type SidebarState, type SignInAllowance } from './addon/session';

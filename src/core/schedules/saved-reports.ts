@@ -15,6 +15,7 @@ import { controlCharacterIndex } from '../util/text';
 import { readCompareWith } from '../api/compare-periods';
 import { periodSchema, resolvePeriod } from './period';
 import { scheduleSchema } from './schedule';
+import { alertProblems, alertsSchema, noticeSettingsOf, noticesSchema } from './notice-settings';
 import { REPORT_SPECS } from '../spec';
 
 const a1Cell = z
@@ -102,6 +103,10 @@ export const savedReportInputSchema = z.strictObject(
     /** Append the Total row (not with incremental: totals of ratios cannot be merged). */
     totals: z.optional(yesNo()),
     paused: z.optional(yesNo()),
+    /** When and how its refreshes are told (notice-settings.ts); left out: failures, by email. */
+    notices: z.optional(noticesSchema),
+    /** Rules on its figures, told through the same channels. */
+    alerts: z.optional(alertsSchema),
   },
   { error: 'must be a saved report: an object with name, kind, entityId, period, target and schedule' },
 );
@@ -203,6 +208,14 @@ export function checkSavedReport(input: unknown): SavedReportInput {
   if (report.incremental) {
     const problem = incrementalProblem(report);
     if (problem) throw ValidationError.single(problem.argument, problem.rule);
+  }
+  if (report.alerts && report.alerts.length > 0) {
+    const problems = alertProblems(report, report.alerts);
+    if (problems.length > 0) throw new ValidationError(problems);
+    const channels = noticeSettingsOf(report);
+    if (!channels.email && !channels.webhook) {
+      throw ValidationError.single('alerts', 'are sent through the notices of the report: turn on notices.email, or give notices.webhook');
+    }
   }
   return report;
 }
