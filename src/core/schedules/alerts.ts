@@ -90,13 +90,15 @@ function readBlock(block: SheetBlock) {
   return { rows, totals, column: (name: string) => header.indexOf(name) };
 }
 
+const dashed = (day: string) => `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}`;
+
 /** The latest settled UTC day (yyyyMMdd) the period holds, and the earlier day a rule compares it with. */
 function settledDays(context: AlertContext, back: number): { day: string; earlier: string } | { why: string } {
   const { fromDate, toDate } = resolvePeriod(context.period, context.nowMs);
   const settled = dayAfter(formatDay(utcDayOf(context.nowMs - SETTLE_HOURS * MS_PER_HOUR)), -1);
   const day = [settled, toDate].sort()[0]!;
   const earlier = dayAfter(day, -back);
-  if (earlier < fromDate) return { why: `the period does not reach back to ${earlier}, the day ${day} is compared with` };
+  if (earlier < fromDate) return { why: `the period does not reach back to ${dashed(earlier)}, the day ${dashed(day)} is compared with` };
   return { day, earlier };
 }
 
@@ -116,8 +118,6 @@ function rowsByDay(rows: readonly Row[], dayColumn: number, timeZone: string): M
   }
   return byDay;
 }
-
-const dashed = (day: string) => `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}`;
 
 export function evaluateAlert(rule: AlertRule, context: AlertContext): AlertOutcome {
   const { rows, totals, column } = readBlock(context.block);

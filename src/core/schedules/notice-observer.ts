@@ -79,7 +79,8 @@ export class NoticeObserver implements RunObserver {
       const reason = failureReason(status.lastError?.message);
       const same = record.failure?.reason === reason ? record.failure : undefined;
       if (same && (same.told || same.tries >= FAILURE_TRIES)) return undefined;
-      next.failure = { reason, sinceMs: same?.sinceMs ?? event.endedAtMs, told: false, tries: (same?.tries ?? 0) + 1 };
+      // Failing since the first failure in a row, whatever its reason.
+      next.failure = { reason, sinceMs: record.failure?.sinceMs ?? event.endedAtMs, told: false, tries: (same?.tries ?? 0) + 1 };
       const error = status.lastError;
       const message = (error?.message ?? 'no reason was given').replace(/\s*\[trace ID [^\]]*\]/gi, '');
       const lines = [

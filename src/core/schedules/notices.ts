@@ -39,7 +39,8 @@ const TEXT_ONLY_HOSTS = /^https:\/\/(chat\.googleapis\.com|hooks\.slack\.com)\//
 
 /** Text with every address's query taken off: a key or a token travels there. */
 export function withoutSecrets(text: string): string {
-  return text.replace(/(\bhttps?:\/\/[^\s?#]+)[?#][^\s]*/gi, '$1?…');
+  // Up to the address's end: a sentence's closing punctuation stays.
+  return text.replace(/(\bhttps?:\/\/[^\s?#]+)[?#]\S*?(?=[.,;:!)\]]*(?:\s|$))/gi, '$1?…');
 }
 
 /** Chat and Slack read `<...>` as mentions and links: user and API text gets look-alike brackets instead. */
