@@ -125,11 +125,14 @@ describe('alert rules', () => {
       /^notices\.when: must be 'failure' \(failures, and the recovery after one: the default\), 'always'/,
       { notices: { when: 'sometimes' } },
     ],
-  ] as const)('refuses %s, naming the field', (_title, alerts, message, extra = {}) => {
-    const text = refusal({ alerts, ...extra });
-    if (typeof message === 'string') expect(text).toBe(message);
-    else expect(text).toMatch(message);
-  });
+  ] as ReadonlyArray<readonly [string, readonly unknown[], string | RegExp, Record<string, unknown>?]>)(
+    'refuses %s, naming the field',
+    (_title, alerts, message, extra) => {
+      const text = refusal({ alerts, ...extra });
+      if (typeof message === 'string') expect(text).toBe(message);
+      else expect(text).toMatch(message);
+    },
+  );
 
   it('takes rules each report can evaluate, and says them in words', () => {
     const rules = [
