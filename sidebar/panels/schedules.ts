@@ -2,7 +2,8 @@
  * The Schedules panel: every saved report of this spreadsheet with its status (last success, last
  * attempt, rows, duration, next run, last error with trace ID, "sign in again"), and Edit, Run now,
  * Pause or Resume and Delete for the user's own. Edit opens a small form under the report: its name,
- * how often, paused, and the incremental option where the report allows it, and "Change the report"
+ * how often, paused, the incremental option where the report allows it, its notices and alerts
+ * (notice-fields.ts, each alert with when it last fired), and "Change the report"
  * reopens the report itself (publisher, period, breakdowns, filters, metrics) in the Report tab's
  * builder, whose Schedule section then saves the changes to it. Delete asks first, in the page.
  * Times are on the spreadsheet's clock, named. Above the list, a notice for each of the user's
@@ -22,6 +23,7 @@ import { el, field, notice, replaceChildren } from '../dom';
 import type { Panel, PanelContext } from '../panel';
 import { quotaBlock } from '../quota';
 import { scheduleFields } from '../schedule-fields';
+import { noticeFields, noticesSummary } from '../notice-fields';
 import { failureText } from '../server';
 import { sheetTime } from '../time';
 import { registryWarning, unreachableNotices } from './schedule-notices';
@@ -90,6 +92,9 @@ function editForm(
     class: 'edit-incremental',
     checked: definition.incremental === true,
   });
+  const notices = noticeFields(prefix, timeZone);
+  notices.watch(definition);
+  notices.set(definition, view.notices);
   const problem = el('div', { role: 'alert' });
   const form = el(
     'form',
@@ -100,6 +105,7 @@ function editForm(
     canMerge
       ? el('label', { class: 'check', for: incremental.id }, incremental, 'Incremental: fetch only new days and the 3 before')
       : null,
+    notices.node,
     el(
       'div',
       { class: 'hint' },
@@ -121,8 +127,8 @@ function editForm(
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (!name.value.trim()) return replaceChildren(problem, notice('error', 'Name the saved report.'));
-    const { incremental: _old, paused: _paused, ...rest } = definition;
-    const next: SavedReportInput = { ...rest, name: name.value.trim(), schedule: schedule.value() };
+    const { incremental: _old, paused: _paused, notices: _notices, alerts: _alerts, ...rest } = definition;
+    const next: SavedReportInput = { ...rest, name: name.value.trim(), schedule: schedule.value(), ...notices.value() };
     if (paused.checked) next.paused = true;
     if (canMerge && incremental.checked) next.incremental = true;
     else if (!canMerge && definition.incremental) next.incremental = true;
@@ -285,6 +291,7 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
             ? notice('warning', 'Sign in again: the Engage sign-in of whoever saved this report is missing, expired or was refused.')
             : null,
           statusLines(view, list.timeZone),
+          noticesSummary(view.notices, list.timeZone),
           actions,
           editBox,
         );

@@ -41,6 +41,7 @@ export type {
   WrittenBlock,
 } from './ports';
 export {
+  DATE_BREAKDOWNS,
   DEC_DIGITS_MAX,
   DOC_BREAKDOWN_WINDOW_MONTHS,
   ENTITY_BREAKDOWNS,
@@ -154,6 +155,7 @@ export {
   NOTICE_WHEN,
   type NoticeSettingsInput,
   type NoticeWhen,
+  type WatchedReport,
 } from './schedules/notice-settings';
 export { WEEKDAYS, type Schedule, type Weekday } from './schedules/schedule';
 export {

@@ -1,8 +1,8 @@
 /**
  * The Schedule section, opened by "Save to schedule": a name, the period each refresh covers (the
  * builder's preset as it moves with time; a saved report being edited keeps its own period until the
- * period is changed in the builder), how often, the sheet and first cell, and the incremental
- * option where the report allows it. It is its own form, so Enter saves it rather than running the
+ * period is changed in the builder), how often, the sheet and first cell, the incremental
+ * option where the report allows it, and its notices and alerts (sidebar/notice-fields.ts). It is its own form, so Enter saves it rather than running the
  * report. The period, the incremental rule and the saved report's shape come from the core
  * (schedule-draft.ts, saved-reports.ts); the server validates the saved report again.
  */
@@ -23,6 +23,7 @@ import {
 import { el, field, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';
 import { scheduleFields } from '../../schedule-fields';
+import { noticeFields } from '../../notice-fields';
 import { failureText } from '../../server';
 import { requestBreakdowns, type Busy, type ReportChoice } from './part';
 
@@ -76,6 +77,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
   const growing = el('input', { type: 'checkbox', id: 'schedule-growing' });
   const growingBox = el('label', { class: 'check', for: 'schedule-growing' }, growing, 'Extend to today at each refresh');
   const how = scheduleFields('schedule', undefined, ctx.state()?.timeZone);
+  const notices = noticeFields('schedule', ctx.state()?.timeZone);
   /** The saved report being edited, whose definition the section changes, and the period choice it opened with. */
   let editing: { id: string; definition: SavedReportInput; shown: PeriodChoice } | undefined;
   const sheet = el('input', { type: 'text', id: 'schedule-sheet', maxlength: 100, autocomplete: 'off' });
@@ -122,6 +124,18 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       ...(compareWith ? { compareWith } : {}),
       ...(maxRows !== undefined ? { maxRows } : {}),
     });
+    // The alerts' choices are the report's own metrics and breakdowns.
+    notices.watch(
+      typeof request === 'string'
+        ? undefined
+        : savedReportFromBuilder(request, {
+            name: 'x',
+            period: now,
+            schedule: how.value(),
+            target: { sheetName: 'x', cell: 'A1' },
+            incremental: incremental.checked,
+          }),
+    );
     if (problem) {
       incremental.checked = false;
       replaceChildren(incrementalBox);
@@ -177,6 +191,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       incremental: incremental.checked,
       ...(editing?.definition.paused ? { paused: true } : {}),
     });
+    Object.assign(report, notices.value());
     source.setBusy(true);
     replaceChildren(outcome, notice('info', 'Saving…'));
     try {
@@ -210,6 +225,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
 
   const cancel = el('button', { type: 'button', id: 'schedule-cancel', onclick: close }, 'Cancel');
   growing.addEventListener('change', render);
+  incremental.addEventListener('change', render);
   form.append(
     el('h3', {}, 'Schedule'),
     field('Name', name),
@@ -217,6 +233,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     how.node,
     el('div', { class: 'row' }, field('Sheet', sheet), el('div', { class: 'narrow cell-field' }, field('Cell', cell))),
     incrementalBox,
+    notices.node,
     el('div', { class: 'actions' }, save, cancel),
   );
   form.addEventListener('submit', (event) => {
@@ -239,6 +256,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       // The builder shows the saved report's period now (builder.ts edit() set it before this).
       editing = { id, definition, shown: periodChoice() };
       incremental.checked = definition.incremental === true;
+      notices.set(definition);
       save.textContent = 'Save changes';
       toggle.textContent = 'Edit schedule';
       close();
@@ -247,6 +265,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       if (!editing) return;
       editing = undefined;
       name.value = '';
+      notices.set({});
       save.textContent = 'Save schedule';
       toggle.textContent = 'Save to schedule';
       close();
