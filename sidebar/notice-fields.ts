@@ -104,7 +104,7 @@ export function noticeFields(prefix: string, timeZone?: string): NoticeFields {
   const keysOf = (report: WatchedReport) =>
     effectiveBreakdowns(report.kind, report.breakdowns ?? []).filter((b) => !DATE_BREAKDOWNS.has(b));
 
-  function renderDetail(): void {
+  function renderDetail() {
     switch (kind.value as AlertRule['kind']) {
       case 'below':
       case 'above':

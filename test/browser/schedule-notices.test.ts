@@ -24,8 +24,9 @@ afterAll(async () => {
 /** Elements of the sidebar wider than its 300 px page, or reaching past its right edge. */
 const overflowing = (sidebar: FrameLocator, selector: string) =>
   sidebar.locator(selector).evaluate((root) => {
+    type Box = { tagName: string; id: string; className: string; getBoundingClientRect(): { width: number; right: number } };
     const width = root.ownerDocument.documentElement.clientWidth;
-    return Array.from(root.querySelectorAll('*'))
+    return (Array.from(root.querySelectorAll('*')) as unknown as Box[])
       .filter((node) => {
         const rect = node.getBoundingClientRect();
         return rect.width > 0 && rect.right > width + 0.5;
@@ -48,7 +49,7 @@ it('sets notices and alerts in the Schedule section at 300 px, refuses a webhook
   expect(await sidebar.locator('#schedule-notify-email').isChecked()).toBe(true);
   const metrics = await sidebar
     .locator('#schedule-alert-metric option')
-    .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
   expect(metrics).toContain('revenue');
   expect(metrics).not.toContain('paidReqs');
 
