@@ -18,7 +18,8 @@ import { withUserMessage } from './user-errors';
  * Saves a report built in the sidebar with its target cell and schedule, and installs your hourly
  * trigger with your first schedule. The definition holds no secret; it runs with your sign-in.
  * @param {Object} report {name, kind, entityId, period, breakdowns?, metrics?, filter?, sort?, currencyCode?, decDigits?,
- *   pageSize?, maxRows?, target: {sheetName, cell}, schedule, incremental?, totals?, paused?}.
+ *   pageSize?, maxRows?, target: {sheetName, cell}, schedule, incremental?, totals?, paused?, notices?: {when?, email?, webhook?},
+ *   alerts?}; a webhook's address is kept in your user properties, the report keeps only its host.
  * @return {Object} The saved reports of this spreadsheet.
  */
 export function saveSchedule(report: unknown): ScheduleList {
