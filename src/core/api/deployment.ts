@@ -154,6 +154,8 @@ export function webhookAddressProblem(
 ): string | undefined {
   if (url.length > WEBHOOK_URL_MAX_CHARS)
     return `is ${url.length} characters long; a webhook address may have at most ${WEBHOOK_URL_MAX_CHARS}`;
+  // A URL is ASCII (RFC 3986): other characters are percent-encoded, and the notices' record counts on it.
+  if (/[^\x21-\x7e]/.test(url)) return 'must be an address of plain ASCII characters, without spaces (percent-encode any other)';
   if (/^https?:\/\/[^/?#]*@/i.test(url))
     return 'must not carry a user name or password: give the address the chat or service shows for its webhook';
   if (isLoopbackUrl(url)) {

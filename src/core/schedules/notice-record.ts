@@ -43,32 +43,42 @@ export interface NoticeRecord {
   last?: { atMs: number; subject: string } & ChannelOutcomes;
 }
 
-const SUBJECT_MAX_CHARS = 150;
-const OUTCOME_MAX_CHARS = 120;
+/** The last notice's subject and each channel's outcome are kept within these bytes (UTF-8: names may be in any script). */
+const SUBJECT_MAX_BYTES = 150;
+const OUTCOME_MAX_BYTES = 100;
 /** Keys a "drops to 0" rule remembers: past them, its notice says how many more. */
 export const ALERT_KEYS_KEPT = 10;
-/** The record's fixed part at its longest: the failure, the last notice with its two outcomes, the JSON around them. */
-const BASE_MAX_BYTES = 800;
+/** The record's fixed part at its longest: the failure (some 90 bytes), the last notice with its two outcomes, the JSON around them. */
+const BASE_MAX_BYTES = 500;
 /** One rule's state at its longest: its key, flags, a time and ten key hashes. */
 const ALERT_STATE_MAX_BYTES = 160;
-/** The webhook address at its longest (notice-settings.ts allows 500 characters, some of them perhaps 3 bytes). */
-const WEBHOOK_MAX_BYTES = 1_500;
+/** The webhook address at its longest, with its JSON: notice-settings.ts allows 500 ASCII characters. */
+const WEBHOOK_MAX_BYTES = 520;
 
 /** The most a report's record takes, from its definition: what the registry sets aside for it. */
 export function noticeRecordMaxBytes(report: { notices?: NoticeSettingsInput; alerts?: readonly unknown[] }): number {
   const webhook = typeof report.notices?.webhook === 'string' && report.notices.webhook !== '';
-  return BASE_MAX_BYTES + (webhook ? WEBHOOK_MAX_BYTES : 0) + (report.alerts?.length ?? 0) * ALERT_STATE_MAX_BYTES;
+  const alerts = report.alerts?.length ?? 0;
+  // Told nothing of its refreshes and watched by no rule, a report's notices never keep anything.
+  if (report.notices?.when === 'never' && alerts === 0 && !webhook) return 0;
+  return BASE_MAX_BYTES + (webhook ? WEBHOOK_MAX_BYTES : 0) + alerts * ALERT_STATE_MAX_BYTES;
 }
 
-const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 3)}...` : text);
+/** Text within `maxBytes` of UTF-8, ending in "..." when it was shortened. */
+function cut(text: string, maxBytes: number): string {
+  if (utf8Length(text) <= maxBytes) return text;
+  let kept = text.slice(0, maxBytes);
+  while (utf8Length(`${kept}...`) > maxBytes) kept = kept.slice(0, -1);
+  return `${kept}...`;
+}
 
 /** The record as stored: its texts shortened to their bounds, so it stays within noticeRecordMaxBytes. */
 export function noticeRecordText(record: NoticeRecord): string {
   const stored: NoticeRecord = { ...record };
   if (record.last) {
-    stored.last = { ...record.last, subject: cut(record.last.subject, SUBJECT_MAX_CHARS) };
-    if (record.last.email !== undefined) stored.last.email = cut(record.last.email, OUTCOME_MAX_CHARS);
-    if (record.last.webhook !== undefined) stored.last.webhook = cut(record.last.webhook, OUTCOME_MAX_CHARS);
+    stored.last = { ...record.last, subject: cut(record.last.subject, SUBJECT_MAX_BYTES) };
+    if (record.last.email !== undefined) stored.last.email = cut(record.last.email, OUTCOME_MAX_BYTES);
+    if (record.last.webhook !== undefined) stored.last.webhook = cut(record.last.webhook, OUTCOME_MAX_BYTES);
   }
   if (record.alerts) {
     stored.alerts = {};

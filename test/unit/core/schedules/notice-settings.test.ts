@@ -166,6 +166,7 @@ describe('the webhook address', () => {
     expect(webhookAddressProblem('https://user:pw@hooks.slack.com/services/x', DEPLOYMENT)).toMatch(
       /must not carry a user name or password/,
     );
+    expect(webhookAddressProblem('https://hooks.slack.com/services/ü', DEPLOYMENT)).toMatch(/plain ASCII characters/);
     expect(webhookAddressProblem('http://127.0.0.1:9/webhooks/a', DEPLOYMENT)).toMatch(/does not post to a server on this machine/);
     expect(webhookAddressProblem('http://127.0.0.1:9/webhooks/a', { ...DEPLOYMENT, localServers: true })).toBeUndefined();
     expect(webhookAddressProblem('https://hooks.slack.com/services/x', {})).toMatch(
@@ -216,12 +217,13 @@ describe('what the notices remember, in the registry', () => {
     expect([...store.values.keys()]).toEqual([]);
     // A webhook and ten rules take more room than notices by email alone.
     const rules = Array.from({ length: 10 }, (_, i) => ({ kind: 'above', metric: 'revenue', value: i + 1 }));
-    expect(noticeRecordMaxBytes({ alerts: rules, notices: { webhook: 'https://hooks.slack.com/…' } })).toBe(800 + 1500 + 1600);
-    expect(noticeRecordMaxBytes({})).toBe(800);
-    // The registry near its 400 KB (36 reports of some 10.9 KB each, counted at their most): a report with
-    // notices by email still fits; with ten rules and a webhook, 3.1 KB more, it does not.
+    expect(noticeRecordMaxBytes({ alerts: rules, notices: { webhook: 'https://hooks.slack.com/…' } })).toBe(500 + 520 + 1600);
+    expect(noticeRecordMaxBytes({})).toBe(500);
+    expect(noticeRecordMaxBytes({ notices: { when: 'never' } })).toBe(0);
+    // The registry near its 400 KB (37 reports of some 10.6 KB each, counted at their most): a report with
+    // notices by email still fits; with ten rules and a webhook, 2.1 KB more, it does not.
     const big = 'x'.repeat(8_500);
-    for (let i = 0; i < 36; i++) store.values.set(`engage.reg.d.other.r${i}`, JSON.stringify({ ...report(`r${i}`), filter: big }));
+    for (let i = 0; i < 37; i++) store.values.set(`engage.reg.d.other.r${i}`, JSON.stringify({ ...report(`r${i}`), filter: big }));
     const full = new ScheduleRegistry({ store });
     expect(full.fits('doc-a', report('new'))).toBe(true);
     expect(full.fits('doc-a', report('new', { alerts: rules, notices: { webhook: 'https://hooks.slack.com/…' } }))).toBe(false);
