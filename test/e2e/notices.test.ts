@@ -105,6 +105,11 @@ describe('notices of a failing report', () => {
     expect(h.host.mails).toHaveLength(2);
     expect((h.host.mails[1] as { subject: string }).subject).toBe('Engage: "Daily revenue" is refreshing again in "Sales 2026"');
     expect(await h.emulator.webhooks()).toHaveLength(2);
+    // Each webhook call was one URL fetch of the add-on's, counted against the user's daily quota.
+    expect(h.host.fetchLog.filter((f) => f.url.includes('/webhooks/')).map((f) => [f.method, f.status])).toEqual([
+      ['POST', 200],
+      ['POST', 200],
+    ]);
     // And stays quiet while it keeps refreshing.
     nextTriggerRun(h);
     expect(h.host.mails).toHaveLength(2);
