@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
-import { SPREADSHEET_SCOPES, type Deployment } from '../src/core/api/deployment';
+import { manifestWhitelist, SPREADSHEET_SCOPES, type Deployment } from '../src/core/api/deployment';
 import { configPath, deploymentOf, readDeployConfig } from './deploy-config';
 import { readEntryPointDocs, renderStubs } from './entry-stubs';
 
@@ -97,7 +97,8 @@ async function buildSidebar(deployment: Deployment): Promise<string> {
 }
 
 /**
- * The repository's manifest with the deployment's whitelist (it must not carry one of its own) and its
+ * The repository's manifest with the deployment's whitelist, its Engage addresses' and its webhooks'
+ * prefixes (it must not carry one of its own), and its
  * spreadsheet scope: appsscript.json names `spreadsheets.currentonly`, which spreadsheetAccess "all"
  * replaces by `spreadsheets` in its place.
  */
@@ -114,7 +115,7 @@ function manifestFor(deployment: Deployment): string {
   }
   const access = deployment.spreadsheetAccess ?? 'all';
   const oauthScopes = scopes.map((scope) => (scope === SPREADSHEET_SCOPES.current ? SPREADSHEET_SCOPES[access] : scope));
-  return `${JSON.stringify({ ...manifest, oauthScopes, urlFetchWhitelist: deployment.urlFetchWhitelist }, null, 2)}\n`;
+  return `${JSON.stringify({ ...manifest, oauthScopes, urlFetchWhitelist: manifestWhitelist(deployment) }, null, 2)}\n`;
 }
 
 export async function build(options: BuildOptions = {}): Promise<{ outDir: string; configFile: string; deployment: Deployment }> {
@@ -140,7 +141,7 @@ if (require.main === module) {
       ({ outDir, configFile, deployment }) =>
         console.log(
           `Built Code.js, sidebar.html and appsscript.json into ${path.relative(process.cwd(), outDir) || '.'} in ${Date.now() - started} ms ` +
-            `from ${path.relative(process.cwd(), configFile)} (urlFetchWhitelist: ${deployment.urlFetchWhitelist.join(', ')}; ` +
+            `from ${path.relative(process.cwd(), configFile)} (urlFetchWhitelist: ${manifestWhitelist(deployment).join(', ')}; ` +
             `spreadsheetAccess: ${deployment.spreadsheetAccess ?? 'all'})`,
         ),
       (err: unknown) => {

@@ -1,7 +1,8 @@
 /**
  * The deployment config (engage.deploy.json, or the file named by `--config` or ENGAGE_DEPLOY_CONFIG):
- * the Engage addresses one deployment calls, its users' account type, and which spreadsheets it may
- * open (spreadsheetAccess: "all", the default, or "current"). Validated with zod here, at
+ * the Engage addresses one deployment calls, its users' account type, which spreadsheets it may
+ * open (spreadsheetAccess: "all", the default, or "current"), and where notices may post
+ * (webhookPrefixes, optional). Validated with zod here, at
  * build time, so a typo stops the build with the field and the rule instead of shipping a manifest
  * Apps Script refuses. The build turns it into the manifest's urlFetchWhitelist and spreadsheet scope,
  * and the add-on's default settings (src/core/api/deployment.ts).
@@ -21,6 +22,15 @@ const httpsAddress = (what: string) =>
     .trim()
     .regex(/^https:\/\/[a-z0-9.-]+(:\d+)?\/[^\s?#]*$/i, `must be an https address with a path and no query (the ${what})`);
 
+/** A whitelist prefix for webhooks: https, a host (a leading "*." allowed, as Apps Script allows), a path ending in "/". */
+const webhookPrefix = z
+  .string({ error: 'must be an https address prefix as text' })
+  .trim()
+  .regex(
+    /^https:\/\/(\*\.)?[a-z0-9.-]+(:\d+)?\/([^\s?#*]*\/)?$/i,
+    'must be an https address prefix with a path ending in / and no query, such as https://chat.googleapis.com/v1/spaces/',
+  );
+
 export const deployConfigSchema = z.strictObject({
   $comment: z.string().optional(),
   reportingBaseUrl: httpsAddress('reporting base address').refine((v) => /\/engage\/v2\/?$/.test(v), 'must end with /engage/v2/'),
@@ -33,6 +43,10 @@ export const deployConfigSchema = z.strictObject({
   }),
   localServers: z
     .boolean({ error: 'must be true or false (true only for the playground and the tests, whose Engage runs on this machine)' })
+    .optional(),
+  webhookPrefixes: z
+    .array(webhookPrefix, { error: 'must be a list of https address prefixes, such as ["https://chat.googleapis.com/v1/spaces/"]' })
+    .max(20, 'may list at most 20 prefixes')
     .optional(),
   spreadsheetAccess: z
     .enum(['all', 'current'], {
@@ -82,5 +96,6 @@ export function deploymentOf(config: DeployConfig): Deployment {
     accountType: config.accountType,
     ...(config.localServers ? { localServers: true } : {}),
     spreadsheetAccess: config.spreadsheetAccess ?? DEFAULT_SPREADSHEET_ACCESS,
+    ...(config.webhookPrefixes && config.webhookPrefixes.length > 0 ? { webhookPrefixes: config.webhookPrefixes } : {}),
   };
 }

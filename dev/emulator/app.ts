@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { registerAdminRoutes, type InstanceRegistry } from './admin-routes';
+import { registerWebhookAdminRoutes, registerWebhookRoutes, WEBHOOK_PREFIX } from './webhooks';
 import { ApiError, OPERATIONS } from './api-error';
 import { chooseDocuments } from './recommendations';
 import { runExternalIdReport, runMainReport, type Query } from './reports';
@@ -125,7 +126,8 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
   app.addHook('onRequest', async (request, reply) => {
     request.startedAtMs = Date.now();
     const url = request.url;
-    if (url.startsWith(ADMIN_PREFIX)) return;
+    // The test controls and the webhook receiver are no part of the emulated service: never logged, faulted or timed.
+    if (url.startsWith(ADMIN_PREFIX) || url.startsWith(WEBHOOK_PREFIX)) return;
     await stampArrival(request);
     const questionMark = url.indexOf('?');
     const entry: RequestLogEntry = {
@@ -476,7 +478,14 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
     return reply.code(204).send();
   });
 
-  app.register(async (admin) => registerAdminRoutes(admin, state, options.registry), { prefix: ADMIN_PREFIX });
+  registerWebhookRoutes(app, state);
+  app.register(
+    async (admin) => {
+      await registerAdminRoutes(admin, state, options.registry);
+      registerWebhookAdminRoutes(admin, state);
+    },
+    { prefix: ADMIN_PREFIX },
+  );
 
   return app;
 }

@@ -9,6 +9,7 @@
  * in `rate-limit-msec-left`.
  */
 import type { ResponseShape } from './shapes';
+import type { WebhookCall } from './webhooks';
 import { randomBytes } from 'node:crypto';
 import { USERS } from './seed';
 
@@ -250,12 +251,15 @@ export class EmulatorState {
   private servedCounter = 0;
   /** Restated days: publisher ID to (UTC day number to the factor its revenue was revised by, compounded). */
   private revisions = new Map<string, Map<number, number>>();
+  /** What the webhook receiver took (webhooks.ts), and the answers a test set for the next calls. */
+  webhookCalls: WebhookCall[] = [];
+  webhookAnswers: Array<{ status: number; times: number }> = [];
 
   constructor() {
     this.reset();
   }
 
-  /** Back to the seed: real time, seeded users, no tokens, limits, faults, logs or impressions. */
+  /** Back to the seed: real time, seeded users, no tokens, limits, faults, logs, impressions or webhook calls. */
   reset(): void {
     this.clockOffsetMs = 0;
     this.frozenAtMs = undefined;
@@ -271,6 +275,8 @@ export class EmulatorState {
     this.impressions = [];
     this.served.clear();
     this.revisions.clear();
+    this.webhookCalls = [];
+    this.webhookAnswers = [];
   }
 
   /**

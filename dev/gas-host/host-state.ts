@@ -73,6 +73,8 @@ export interface HostStateOptions {
   urlFetchCallsPerDay: number;
   triggerRuntimePerDayMs: number;
   propertyOperationsPerDay: number;
+  /** Email recipients a user may send to in 24 hours (MailApp). */
+  mailRecipientsPerDay: number;
   /** The reading of Google's rules modelled where a stricter one is allowed (strict.ts). */
   strict: StrictSettings;
   /** The manifest's oauthScopes; undefined: no manifest, every scope the code needs is granted. */
@@ -128,6 +130,7 @@ export class HostState {
         urlFetch: options.urlFetchCallsPerDay,
         triggerRuntime: options.triggerRuntimePerDayMs,
         propertyOps: options.propertyOperationsPerDay,
+        mailRecipients: options.mailRecipientsPerDay,
       },
       clock,
     );
@@ -153,7 +156,7 @@ export class HostState {
     const whitelist = options.urlFetchWhitelist ? { urlFetchWhitelist: options.urlFetchWhitelist } : {};
     this.urlFetch = new UrlFetchState({ syncFetchAll: options.syncFetchAll, ...whitelist }, document, this.quotas, clock, count);
     this.ui = new UiRecordings(options.htmlFiles);
-    this.mail = new MailOutbox();
+    this.mail = new MailOutbox(document, this.quotas);
     const executionOps: ServedOps<keyof ExecutionOps> = {
       logWrite: (execution, source, level, text) => {
         this.logs.push({ executionId: execution.id, functionName: execution.functionName, source, level, text });

@@ -7,7 +7,7 @@ import type { HostStateOptions } from './host-state';
 import type { AuthModeName } from './protocol';
 import type { RuntimeSettings } from './runtime';
 import type { CacheEviction } from './state/cache';
-import { PROPERTY_OPERATIONS_PER_DAY, TRIGGER_RUNTIME_PER_DAY_MS, URL_FETCH_CALLS_PER_DAY } from './state/quotas';
+import { MAIL_RECIPIENTS_PER_DAY, PROPERTY_OPERATIONS_PER_DAY, TRIGGER_RUNTIME_PER_DAY_MS, URL_FETCH_CALLS_PER_DAY } from './state/quotas';
 import { createSyncFetch } from './sync-fetch';
 import { checkWhitelist } from './url-whitelist';
 import { resolveStrict, type StrictSettings } from './strict';
@@ -97,6 +97,8 @@ export interface GasHostOptions {
   triggerRuntimePerDayMs?: number;
   /** Property reads and writes a user may make in 24 hours; default 50,000 (consumer accounts). */
   propertyOperationsPerDay?: number;
+  /** Email recipients a user may send to in 24 hours (MailApp); default 100 (consumer accounts; 1,500 on Workspace). */
+  mailRecipientsPerDay?: number;
   /** What a full cache (1,000 items) drops: 'expiry' (default, Google's reference) or 'fifo' (what an experiment saw). */
   cacheEviction?: CacheEviction;
   /**
@@ -165,6 +167,7 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
       urlFetchCallsPerDay: options.urlFetchCallsPerDay ?? URL_FETCH_CALLS_PER_DAY,
       triggerRuntimePerDayMs: options.triggerRuntimePerDayMs ?? TRIGGER_RUNTIME_PER_DAY_MS,
       propertyOperationsPerDay: options.propertyOperationsPerDay ?? PROPERTY_OPERATIONS_PER_DAY,
+      mailRecipientsPerDay: options.mailRecipientsPerDay ?? MAIL_RECIPIENTS_PER_DAY,
       strict,
       ...(Array.isArray(options.manifest?.oauthScopes) ? { oauthScopes: options.manifest.oauthScopes.map(String) } : {}),
     },

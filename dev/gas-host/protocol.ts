@@ -288,7 +288,10 @@ export interface UiOps {
 }
 
 export interface MailOps {
+  /** Records the message; refused when its recipients pass what is left of the user's day. */
   mailSend(message: MailMessage): void;
+  /** MailApp.getRemainingDailyQuota: the user's email recipients left in the open 24-hour window. */
+  mailRemaining(): number;
 }
 
 export interface TriggerOps {

@@ -3,7 +3,8 @@
  * attempt, rows, duration, next run, last error with trace ID, "sign in again"), and Edit, Run now,
  * Pause or Resume and Delete for the user's own. Edit opens a small form under the report: its name,
  * how often, paused, the write mode with its row cap and the incremental option where the report
- * allows it (write-mode-fields.ts), and "Change the report"
+ * allows it (write-mode-fields.ts), its notices and alerts (notice-fields.ts, each alert with when it
+ * last fired), and "Change the report"
  * reopens the report itself (publisher, period, breakdowns, filters, metrics) in the Report tab's
  * builder, whose Schedule section then saves the changes to it. Delete asks first, in the page.
  * Times are on the spreadsheet's clock, named. Above the list, a notice for each of the user's
@@ -24,6 +25,7 @@ import { el, field, notice, replaceChildren } from '../dom';
 import type { Panel, PanelContext } from '../panel';
 import { quotaBlock } from '../quota';
 import { scheduleFields } from '../schedule-fields';
+import { noticeFields, noticesSummary } from '../notice-fields';
 import { failureText } from '../server';
 import { sheetTime } from '../time';
 import { writeModeFields } from '../write-mode-fields';
@@ -90,6 +92,9 @@ function editForm(
   const modes = writeModeFields(prefix);
   modes.update(definition, canMerge);
   modes.set(definition);
+  const notices = noticeFields(prefix, timeZone);
+  notices.watch(definition);
+  notices.set(definition, view.notices);
   const problem = el('div', { role: 'alert' });
   const form = el(
     'form',
@@ -98,6 +103,7 @@ function editForm(
     schedule.node,
     el('label', { class: 'check', for: paused.id }, paused, 'Paused (not refreshed until resumed)'),
     modes.node,
+    notices.node,
     el(
       'div',
       { class: 'hint' },
@@ -121,8 +127,16 @@ function editForm(
     if (!name.value.trim()) return replaceChildren(problem, notice('error', 'Name the saved report.'));
     const kept = modes.value();
     if (typeof kept === 'string') return replaceChildren(problem, notice('error', kept));
-    const { incremental: _old, paused: _paused, writeMode: _mode, maxStoredRows: _cap, ...rest } = definition;
-    const next: SavedReportInput = { ...rest, name: name.value.trim(), schedule: schedule.value(), ...kept };
+    const {
+      incremental: _old,
+      paused: _paused,
+      writeMode: _mode,
+      maxStoredRows: _cap,
+      notices: _notices,
+      alerts: _alerts,
+      ...rest
+    } = definition;
+    const next: SavedReportInput = { ...rest, name: name.value.trim(), schedule: schedule.value(), ...kept, ...notices.value() };
     if (paused.checked) next.paused = true;
     for (const button of Array.from(form.querySelectorAll('button'))) button.disabled = true;
     void save(next).then((ok) => {
@@ -283,6 +297,7 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
             ? notice('warning', 'Sign in again: the Engage sign-in of whoever saved this report is missing, expired or was refused.')
             : null,
           statusLines(view, list.timeZone),
+          noticesSummary(view.notices, list.timeZone),
           actions,
           editBox,
         );

@@ -28,6 +28,7 @@ export type {
   HttpTransport,
   ListableStore,
   Lock,
+  Mailer,
   OwnRows,
   OwnSheet,
   OwnSheets,
@@ -39,10 +40,12 @@ export type {
   SheetWriter,
   Sleeper,
   SpreadsheetOpener,
+  SpreadsheetRef,
   TriggerPort,
   WrittenBlock,
 } from './ports';
 export {
+  DATE_BREAKDOWNS,
   DEC_DIGITS_MAX,
   DOC_BREAKDOWN_WINDOW_MONTHS,
   ENTITY_BREAKDOWNS,
@@ -150,9 +153,22 @@ export type { Period } from './schedules/period';
 export { formatLocal, type RefreshSummary } from './schedules/refresh-runner';
 export type { ReportRunEvent, RunObserver } from './schedules/run-events';
 export { RunLog } from './schedules/run-log';
-export { type Revision, RevisionTracker } from './schedules/revisions';
+export { closedMonthNotice, type Revision, RevisionTracker } from './schedules/revisions';
 export { SavedReportStore } from './schedules/saved-report-store';
-export { incrementalProblem, type SavedReportInput, tracksRevisions } from './schedules/saved-reports';
+export { incrementalProblem, type SavedReport, type SavedReportInput, tracksRevisions } from './schedules/saved-reports';
+export { type Notice, ReportNotices } from './schedules/notices';
+export { NoticeObserver } from './schedules/notice-observer';
+export {
+  ALERTS_MAX,
+  alertProblems,
+  type AlertRule,
+  describeAlert,
+  isRedactedWebhook,
+  NOTICE_WHEN,
+  type NoticeSettingsInput,
+  type NoticeWhen,
+  type WatchedReport,
+} from './schedules/notice-settings';
 export { describeDayOfMonth, MAX_DAY_OF_MONTH, WEEKDAYS, type Schedule, type Weekday } from './schedules/schedule';
 export {
   DEFAULT_MAX_STORED_ROWS,
@@ -172,7 +188,7 @@ export {
 } from './schedules/schedule-draft';
 export { OWNER_ID_KEY, ScheduleService, TRIGGERS_PER_USER, type ScheduleList, type ScheduleView } from './schedules/schedule-service';
 export { ScheduleRegistry } from './schedules/registry';
-export type { UnreachableView } from './schedules/schedule-view';
+export type { NoticesView, UnreachableView } from './schedules/schedule-view';
 
 export { EngageAddon, type AddonDeps } from './addon/engage-addon';
 export { EngageSession, type SidebarState, type SignInAllowance } from './addon/session';

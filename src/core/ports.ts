@@ -252,6 +252,19 @@ export interface ScheduledSpreadsheet {
   refreshFormulas(wrote: boolean, deadlineAtMs?: number, options?: { awaitLastWave?: boolean }): boolean;
 }
 
+/**
+ * Email to the user the execution runs as (MailApp, which needs the `script.send_mail` scope): the
+ * owner of the saved reports a run refreshes. One plain-text message at a time.
+ */
+export interface Mailer {
+  /** The user's address; '' when Apps Script does not give it. */
+  address(): string;
+  /** Recipients the user may still send to today (Apps Script's daily quota). */
+  remainingToday(): number;
+  /** Throws when Apps Script refuses it (the quota spent, no address). */
+  send(message: { to: string; subject: string; body: string }): void;
+}
+
 /** Opens the user's spreadsheets by ID (spreadsheetAccess "all"). */
 export interface SpreadsheetOpener {
   /** Throws SpreadsheetUnreachableError when the user cannot open it (deleted, unshared, no scope). */

@@ -16,7 +16,7 @@ import {
 import { SpreadsheetOwnSheets } from './own-sheets';
 import { appsScriptSpreadsheetOf } from './spreadsheet-opener';
 
-/** What becomes of revisions in a report's closed months; until the notices take them, the execution's log says so. */
+/** What becomes of revisions in a report's closed months: the notices take them (notices.ts); without them, the execution's log. */
 export type ClosedMonthRevisions = (revisions: Revision[], event: ReportRunEvent) => void;
 
 export const logClosedMonthRevisions: ClosedMonthRevisions = (revisions, event) => {

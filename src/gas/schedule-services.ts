@@ -2,8 +2,11 @@
  * Builds the scheduling use cases (core ScheduleService) from Apps Script services for one
  * execution: saved reports in the document's properties under the document lock (when the execution
  * has a document), the user's registry and owner id in the user's properties, the spreadsheet and its
- * report sheet, the user's hourly trigger, with spreadsheetAccess "all" the user's other
- * spreadsheets opened by ID, and the watchers of each spreadsheet's refreshes (its run log and revisions).
+ * report sheet, the user's hourly trigger, and, with spreadsheetAccess "all", the user's other
+ * spreadsheets opened by ID. The watchers of each spreadsheet's refreshes (observersFor): its run log
+ * and revisions (history-observers.ts), whose restated closed months are told through the report's
+ * notices, and the notices and alerts of the reports, which share the execution's registry and fetch
+ * count (notices.ts).
  */
 import { SavedReportStore, ScheduleRegistry, ScheduleService } from '../core';
 import { createSession } from './addon-services';
@@ -12,6 +15,7 @@ import { historyObservers } from './history-observers';
 import { scheduledSpreadsheet, spreadsheetOpener } from './spreadsheet-opener';
 import { PropertiesStore, ServiceLock, systemClock } from './stores';
 import { HourlyTrigger } from './triggers';
+import { closedMonthNotices, createReportNotices, noticeObservers } from './notices';
 
 export function createScheduleService(): ScheduleService {
   // Null in a trigger's run that Apps Script started without a document.
@@ -20,8 +24,12 @@ export function createScheduleService(): ScheduleService {
   const documentLock = spreadsheet ? LockService.getDocumentLock() : null;
   const access = DEPLOYMENT.spreadsheetAccess ?? 'all';
   const userStore = new PropertiesStore(PropertiesService.getUserProperties());
+  const account = createSession();
+  const registry = new ScheduleRegistry({ store: userStore });
+  // One for the execution: a revisions watcher may tell a report's owner through it too (notices.send).
+  const notices = createReportNotices(registry, account);
   return new ScheduleService({
-    account: createSession(),
+    account,
     ...(spreadsheet && documentProperties && documentLock
       ? {
           document: {
@@ -34,13 +42,13 @@ export function createScheduleService(): ScheduleService {
           },
         }
       : {}),
-    registry: new ScheduleRegistry({ store: userStore }),
+    registry,
     userStore,
     trigger: new HourlyTrigger(spreadsheet, access),
     access,
     ...(access === 'all' ? { opener: spreadsheetOpener } : {}),
-    // The run log and the revisions of each spreadsheet a run reaches (history-observers.ts).
-    observersFor: historyObservers,
+    deployment: DEPLOYMENT,
+    observersFor: (scheduled) => [...historyObservers(scheduled, closedMonthNotices(notices)), ...noticeObservers(notices, registry)],
     clock: systemClock,
   });
 }

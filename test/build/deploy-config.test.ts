@@ -163,3 +163,17 @@ describe('choosing and checking the config', () => {
     );
   });
 });
+
+describe('webhookPrefixes, where notices may post', () => {
+  it('join the manifest after the Engage addresses; a prefix without a path ending in / or with a query stops the build', () => {
+    const prefixes = ['https://chat.googleapis.com/v1/spaces/', 'https://*.hooks.example.net/notify/'];
+    expect(manifestOf(build({ ...OTHER_DEPLOYMENT, webhookPrefixes: prefixes })).urlFetchWhitelist).toEqual([
+      'https://reports.example.net/engage/v2/',
+      'https://recs.example.net/v1/',
+      ...prefixes,
+    ]);
+    const message = buildError({ ...OTHER_DEPLOYMENT, webhookPrefixes: ['https://hooks.slack.com', 'http://chat.example.net/x/'] });
+    expect(message).toMatch(/webhookPrefixes\.0 must be an https address prefix with a path ending in \/ and no query/);
+    expect(message).toMatch(/webhookPrefixes\.1 must be an https address prefix/);
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * The manifest and the push list. clasp validates neither appsscript.json nor what it sends, so the
  * built manifest is checked against a schema here (V8, exactly the scopes the deployment's
- * spreadsheetAccess asks for and no broader ones, an https urlFetchWhitelist with paths, written from
+ * spreadsheetAccess asks for and no broader ones, script.send_mail for notices by email, an https
+ * urlFetchWhitelist with paths, the Engage addresses' and the webhooks', written from
  * the deployment config; here the tests' own, test/fixtures/tests.deploy.json, which keeps the default
  * "all", and a build of it with "current" in a temporary folder), and `clasp status --json`, which
  * works offline, must list exactly the three files a push should send. A fresh clone has no .clasp.json (a deployer's holds
@@ -15,6 +16,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { build } from '../../scripts/build';
 import { builtDeployment, distDir, distManifest, repoRoot, TESTS_DEPLOY_CONFIG } from '../support/paths';
+import { manifestWhitelist } from '../../src/core/api/deployment';
 
 const COMMON_SCOPES = [
   'https://www.googleapis.com/auth/script.container.ui',
@@ -22,6 +24,8 @@ const COMMON_SCOPES = [
   'https://www.googleapis.com/auth/script.scriptapp',
   // Session.getEffectiveUser().getEmail(): only the spreadsheet's owner chooses what its formulas may use.
   'https://www.googleapis.com/auth/userinfo.email',
+  // MailApp.sendEmail: a saved report's notices go by email to the user who saved it.
+  'https://www.googleapis.com/auth/script.send_mail',
 ];
 /** spreadsheetAccess "all" (the default): every spreadsheet of the user, opened by ID by the scheduled refresh. */
 const ALL_SPREADSHEETS = 'https://www.googleapis.com/auth/spreadsheets';
@@ -84,11 +88,18 @@ describe('appsscript.json', () => {
     expect(manifest).toEqual({
       ...source,
       oauthScopes: source.oauthScopes.map((scope) => (scope === CURRENT_ONLY ? ALL_SPREADSHEETS : scope)),
-      urlFetchWhitelist: builtDeployment().urlFetchWhitelist,
+      urlFetchWhitelist: manifestWhitelist(builtDeployment()),
     });
     expect(builtDeployment().urlFetchWhitelist).toEqual([
       'https://engage-api.tests.invalid/engage/v2/',
       'https://engage-recs.tests.invalid/v1/',
+    ]);
+    // The webhook prefixes notices may post to follow the Engage addresses in the whitelist.
+    expect((manifest as { urlFetchWhitelist: string[] }).urlFetchWhitelist).toEqual([
+      'https://engage-api.tests.invalid/engage/v2/',
+      'https://engage-recs.tests.invalid/v1/',
+      'https://chat.googleapis.com/v1/spaces/',
+      'https://hooks.slack.com/services/',
     ]);
   });
 

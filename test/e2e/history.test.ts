@@ -2,7 +2,8 @@
  * End to end, the history a spreadsheet keeps of its saved reports' refreshes, in the built bundle:
  * the emulator restates two past days of a publisher, and the next hourly run (a run without the
  * document that opens the spreadsheet by ID, in both readings) adds each day's revenue before and
- * after to "Engage revisions", with one closed-month call for the day of the closed month; the
+ * after to "Engage revisions", and the day of the closed month raises exactly one notice (one email in
+ * the host's mail record, one call at the emulator's webhook receiver), none at the next run; the
  * "Engage log" rows match the runs, a failed one with its trace ID; deleting the log sheet turns the
  * log off and a sheet of that name made again turns it on; the log keeps its latest 1,000 rows. It
  * also measures the spreadsheet calls the log and revisions add to a run.
@@ -64,7 +65,9 @@ afterAll(async () => {
 });
 
 describe('revisions', () => {
-  it("shows a restated day's revenue before and after, and a closed month raises exactly one closed-month call", async () => {
+  it("shows a restated day's revenue before and after, and a closed month raises exactly one notice", async () => {
+    await h.emulator.clearWebhooks();
+    const mailsBefore = h.host.mails.length;
     const saved = call<List>('saveSchedule', {
       name: REPORT,
       kind: 'main',
@@ -75,6 +78,8 @@ describe('revisions', () => {
       target: { sheetName: REPORT, cell: 'A1' },
       schedule: { every: 'hour' },
       closedThrough: '2026-10',
+      // Told of failures only: the restated closed month is told whatever "when" says.
+      notices: { when: 'failure', email: true, webhook: `${h.emulator.webhookUrl('close')}?key=close-key` },
     });
     call('runScheduleNow', idOf(saved, REPORT));
     const october = revenueOn('2026-10-28');
@@ -95,13 +100,26 @@ describe('revisions', () => {
       [REPORT, october.day, '(none)', 'revenue', october.revenue, octoberNow, expect.closeTo(octoberNow - october.revenue, 6), 'closed'],
       [REPORT, november.day, '(none)', 'revenue', november.revenue, novemberNow, expect.closeTo(novemberNow - november.revenue, 6), ''],
     ]);
-    const closedCalls = () => h.host.logText().match(/Engage revisions in closed months of .*/g) ?? [];
-    expect(closedCalls()).toEqual([`Engage revisions in closed months of "${REPORT}": 1 figures of 20261028`]);
+    const mails = () => h.host.mails.slice(mailsBefore) as Array<{ to: string; subject: string; body: string }>;
+    expect(mails()).toHaveLength(1);
+    const [mail] = mails();
+    expect(mail!.to).toBe(OWNER);
+    expect(mail!.subject).toBe(`Engage: figures of closed month 2026-10 changed in "${REPORT}"`);
+    // The restated figure with its day, the first figure and now; not November's, whose month is open.
+    expect(mail!.body).toContain(`2026-10-28: revenue was ${october.revenue} when first seen, now ${octoberNow}`);
+    expect(mail!.body).not.toContain('2026-11-15');
+    expect(mail!.body).toContain('Every revision is in the sheet "Engage revisions"');
+    expect(mail!.body).toContain('Open it: https://docs.google.com/spreadsheets/d/');
+    const calls = await h.emulator.webhooks();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.path).toBe('/webhooks/close');
+    expect(JSON.parse(calls[0]!.body).subject).toBe(mail!.subject);
 
     // The next run brings the same figures: nothing more.
     nextTriggerRun(h);
     expect(sheetRows('Engage revisions')).toHaveLength(3);
-    expect(closedCalls()).toHaveLength(1);
+    expect(mails()).toHaveLength(1);
+    expect(await h.emulator.webhooks()).toHaveLength(1);
   });
 });
 

@@ -1447,6 +1447,69 @@ save('a closed month that is no month', { closedThrough: '2026-13' }, 'closedThr
 save('a day as the closed month', { closedThrough: '2026-10-31' }, 'closedThrough', /must be a month as yyyy-MM/);
 save('a closed month not over yet', { closedThrough: '2026-11' }, 'closedThrough', /2026-11 has not ended yet/);
 save('closed months of a report by month', { breakdowns: ['month'], closedThrough: '2026-10' }, 'closedThrough', /of a daily report only/);
+// Notices and alerts (issue 22): a webhook outside the deployment's webhookPrefixes, unknown settings,
+// rules on unknown metrics and thresholds no figure can reach; the webhook's key is never echoed.
+const noSecret = (message: string) => expect(message).not.toContain('SECRET-W');
+call(
+  'saveSchedule',
+  'a webhook outside the whitelist',
+  [savedReport({ notices: { webhook: 'https://hooks.example.org/notify?key=SECRET-W' } })],
+  'notices.webhook',
+  /^notices\.webhook: \('https:\/\/hooks\.example\.org\/…'\) must start with https:\/\/chat\.googleapis\.com\/v1\/spaces\/ or https:\/\/hooks\.slack\.com\/services\//,
+  { also: noSecret },
+);
+call(
+  'saveSchedule',
+  'a plain-http webhook',
+  [savedReport({ notices: { webhook: 'http://hooks.slack.com/services/T/B/SECRET-W' } })],
+  'notices.webhook',
+  /must be an https address/,
+  { also: noSecret },
+);
+call(
+  'updateSchedule',
+  'a good id with a webhook outside the whitelist',
+  () => [ownerReportId, savedReport({ notices: { webhook: 'https://chat.example.net/v1/spaces/A/messages?key=SECRET-W' } })],
+  'notices.webhook',
+  /the webhook addresses this installation of Engage may post to/,
+  { also: noSecret },
+);
+save('an unknown notice setting', { notices: { when: 'failure', sms: true } }, 'notices.sms', /is not a field of a saved report/);
+save('notices when "sometimes"', { notices: { when: 'sometimes' } }, 'notices.when', /must be 'failure' .*'always' .* or 'never'/);
+save('notices by email as text', { notices: { email: 'yes' } }, 'notices.email', /must be true or false/);
+save('notices as text', { notices: 'on failure' }, 'notices', /must be the notice settings/);
+save(
+  'an alert on an unknown metric',
+  { alerts: [{ kind: 'below', metric: 'popularity', value: 5 }] },
+  'alerts.0.metric',
+  /'popularity' is not a metric of the general report/,
+);
+save(
+  'an alert below 0',
+  { alerts: [{ kind: 'below', metric: 'revenue', value: -5 }] },
+  'alerts.0.value',
+  /-5 can never be reached: Revenue is never below 0/,
+);
+save(
+  'an alert on a drop of more than 100%',
+  { alerts: [{ kind: 'change', metric: 'revenue', against: 'previousDay', percent: 120 }] },
+  'alerts.0.percent',
+  /cannot drop by more than 100%/,
+);
+save(
+  'a viewability alert above 100',
+  { metrics: ['revenue', 'viewabilityRate'], alerts: [{ kind: 'above', metric: 'viewabilityRate', value: 101 }] },
+  'alerts.0.value',
+  /101 can never be passed: Viewability is a percentage of at most 100/,
+);
+save('an alert threshold as text', { alerts: [{ kind: 'above', metric: 'revenue', value: 'lots' }] }, 'alerts.0.value', /must be a number/);
+save(
+  'a drop-to-0 alert on a key the report lacks',
+  { alerts: [{ kind: 'zero', metric: 'revenue', key: 'widget' }] },
+  'alerts.0.key',
+  /needs the report broken down by day and by a key/,
+);
+save('an alert of an unknown kind', { alerts: [{ kind: 'whenever', metric: 'revenue' }] }, 'alerts.0.kind', /must be an alert rule/);
 call('updateSchedule', 'no id', [undefined, savedReport()], 'id', /must be the id of a saved report/);
 call('updateSchedule', 'an unknown id', ['nope', savedReport()], 'id', /is not a saved report/);
 call('updateSchedule', "another editor's report", () => [editorReportId, savedReport()], 'id', /was saved by another editor/);

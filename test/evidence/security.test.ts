@@ -30,7 +30,7 @@ import {
 } from '../support/emulator';
 import { HOUR_MS, MINUTE_MS, startScheduledAddon } from '../support/scheduled-host';
 import { HOSTILE_STRINGS } from '../../dev/emulator/seed';
-import { distManifest, repoRoot } from '../support/paths';
+import { builtDeployment, distManifest, repoRoot } from '../support/paths';
 import { readableCacheTexts } from '../support/cache-contents';
 import { SAVED_REPORTS_INDEX_KEY } from '../../src/core/schedules/saved-report-store';
 
@@ -202,7 +202,8 @@ describe('a session through every entry point', () => {
       recommendationsUrl: h.emulator.recsUrl,
       widgetId: 'APP_12',
       hasApiKey: true,
-      allowedAddresses: builtWhitelist(),
+      // The Engage addresses of the manifest's whitelist; the notices' webhook prefixes follow them there.
+      allowedAddresses: builtWhitelist().filter((prefix) => !(builtDeployment().webhookPrefixes ?? []).includes(prefix)),
     });
     // A key with a space is refused, and the message names the setting without quoting the key.
     const refused = failing('saveSettings', [{ apiKey: `${DEMO_API_KEY.key} trailing` }]);
@@ -511,6 +512,8 @@ describe("no secret reaches anything but the user's own properties", () => {
       expect(all).toMatch(expected);
     }
     expect(h.host.state.caches.allEntries().length).toBeGreaterThan(0);
+    // The scheduled runs that failed told the owner by email: those notices were scanned too.
+    expect(h.host.mails.map((m) => String(m.subject))).toContainEqual(expect.stringMatching(/could not be refreshed/));
     // Cached formula results were read decompressed: the rows they hold were scanned too.
     expect(
       everythingHeld()

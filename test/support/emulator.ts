@@ -11,8 +11,9 @@
  *   await emulator.close();
  */
 import type { FaultRule, ImpressionRecord, LatencyRange, RequestLogEntry, ServedRecord } from '../../dev/emulator/state';
+import type { WebhookCall } from '../../dev/emulator/webhooks';
 
-export type { FaultRule, ImpressionRecord, LatencyRange, RequestLogEntry, ServedRecord };
+export type { FaultRule, ImpressionRecord, LatencyRange, RequestLogEntry, ServedRecord, WebhookCall };
 export {
   DEMO_USER,
   ANALYST_USER,
@@ -70,6 +71,14 @@ export interface EmulatorHandle {
   reviseRevenue(publisherId: string, day: string, factor: number): Promise<void>;
   /** Forgets every restatement. */
   clearRevisions(): Promise<void>;
+  /** An address of the instance's webhook receiver (plain http on 127.0.0.1, which only a build for local servers accepts). */
+  webhookUrl(name: string): string;
+  /** Every POST the webhook receiver took, oldest first. */
+  webhooks(): Promise<WebhookCall[]>;
+  /** Forgets the calls and any answers set. */
+  clearWebhooks(): Promise<void>;
+  /** The next `times` webhook calls are answered with `status` (default: 200). */
+  answerWebhooks(status: number, times?: number): Promise<void>;
   /** Logs in through GET /login and returns the token (uses one of the user's 2 logins per hour). */
   login(username: string, password: string): Promise<string>;
   /** Stops this instance. */
@@ -118,6 +127,11 @@ export async function newEmulator(): Promise<EmulatorHandle> {
     reviseRevenue: async (publisherId, day, factor) =>
       void (await call(`${admin}/revisions`, 'POST', { publisherId, day, revenueFactor: factor })),
     clearRevisions: async () => void (await call(`${admin}/revisions`, 'DELETE')),
+    webhookUrl: (name) => `${created.baseUrl.replace(/\/engage\/v2$/, '')}/webhooks/${name}`,
+    webhooks: async () => (await call<{ calls: WebhookCall[] }>(`${admin}/webhooks`, 'GET')).calls,
+    clearWebhooks: async () => void (await call(`${admin}/webhooks`, 'DELETE')),
+    answerWebhooks: async (status, times) =>
+      void (await call(`${admin}/webhooks/answers`, 'POST', { status, ...(times ? { times } : {}) })),
     login: async (username, password) => {
       const response = await fetch(`${created.baseUrl}/login`, { headers: { Authorization: basicAuthorization(username, password) } });
       const body = (await response.json()) as Record<string, string>;

@@ -1,6 +1,6 @@
 /**
  * Apps Script's daily quotas the host enforces, per user whatever the document (kept in the
- * deployment): URL Fetch calls, trigger runtime, and property reads and writes. The quotas page: quotas "are per user and reset
+ * deployment): URL Fetch calls, trigger runtime, property reads and writes, and email recipients. The quotas page: quotas "are per user and reset
  * 24 hours after the first request", so a window opens with a user's first use and closes 24 hours later.
  */
 import type { HostClock } from '../clock';
@@ -12,6 +12,11 @@ export const URL_FETCH_CALLS_PER_DAY = 20_000;
 export const TRIGGER_RUNTIME_PER_DAY_MS = 90 * 60_000;
 /** Apps Script's quotas page: "Properties read/write" a day, consumer accounts (500,000 on Workspace). */
 export const PROPERTY_OPERATIONS_PER_DAY = 50_000;
+/**
+ * Apps Script's quotas page: "Email recipients per day (for example, with MailApp)", consumer accounts
+ * (1,500 on Workspace). Every address a message goes to counts, cc and bcc too.
+ */
+export const MAIL_RECIPIENTS_PER_DAY = 100;
 /** The quotas page: quotas "are per user and reset 24 hours after the first request". */
 export const QUOTA_WINDOW_MS = 24 * 3_600_000;
 /** Apps Script's words when the day's URL Fetch calls are spent (the quotas page's "Service invoked too many times"). */
@@ -25,7 +30,14 @@ export const TRIGGER_RUNTIME_QUOTA_MESSAGE = 'Service using too much computer ti
  */
 export const PROPERTIES_QUOTA_MESSAGE = 'Service invoked too many times for one day: properties.';
 
-export type DailyQuotaName = 'urlFetch' | 'triggerRuntime' | 'propertyOps';
+/**
+ * Apps Script's words when the day's email recipients are spent: the quotas page's "Service invoked too
+ * many times" with the service's name, as users report it from MailApp.sendEmail (UNCONFIRMED on an
+ * official page).
+ */
+export const MAIL_QUOTA_MESSAGE = 'Service invoked too many times for one day: email.';
+
+export type DailyQuotaName = 'urlFetch' | 'triggerRuntime' | 'propertyOps' | 'mailRecipients';
 
 /** One user's use of a daily quota: a window opened by the first use and closed 24 hours later. */
 export interface QuotaWindow {

@@ -1,9 +1,10 @@
 /**
  * The Schedule section, opened by "Save to schedule": a name, the period each refresh covers (the
  * builder's preset as it moves with time; a saved report being edited keeps its own period until the
- * period is changed in the builder), how often, the sheet and first cell, and the write mode with its
- * row cap, and the incremental option where the report allows it (write-mode-fields.ts), and the months
- * closed for a daily report, whose revisions are tracked. It is its own form, so Enter saves it rather than running the
+ * period is changed in the builder), how often, the sheet and first cell, the write mode with its
+ * row cap and the incremental option where the report allows it (write-mode-fields.ts), the months
+ * closed for a daily report, whose revisions are tracked, and its notices and alerts
+ * (sidebar/notice-fields.ts). It is its own form, so Enter saves it rather than running the
  * report. The period, the incremental rule and the saved report's shape come from the core
  * (schedule-draft.ts, saved-reports.ts); the server validates the saved report again.
  */
@@ -26,6 +27,7 @@ import { el, field, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';
 import { scheduleFields } from '../../schedule-fields';
 import { writeModeFields } from '../../write-mode-fields';
+import { noticeFields } from '../../notice-fields';
 import { failureText } from '../../server';
 import { requestBreakdowns, type Busy, type ReportChoice } from './part';
 
@@ -79,6 +81,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
   const growing = el('input', { type: 'checkbox', id: 'schedule-growing' });
   const growingBox = el('label', { class: 'check', for: 'schedule-growing' }, growing, 'Extend to today at each refresh');
   const how = scheduleFields('schedule', undefined, ctx.state()?.timeZone);
+  const notices = noticeFields('schedule', ctx.state()?.timeZone);
   /** The saved report being edited, whose definition the section changes, and the period choice it opened with. */
   let editing: { id: string; definition: SavedReportInput; shown: PeriodChoice } | undefined;
   const sheet = el('input', { type: 'text', id: 'schedule-sheet', maxlength: 100, autocomplete: 'off' });
@@ -146,6 +149,17 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       },
       !problem,
     );
+    // The alerts' choices are the report's own metrics and breakdowns.
+    notices.watch(
+      typeof request === 'string'
+        ? undefined
+        : savedReportFromBuilder(request, {
+            name: 'x',
+            period: now,
+            schedule: how.value(),
+            target: { sheetName: 'x', cell: 'A1' },
+          }),
+    );
   }
 
   function close(): void {
@@ -197,6 +211,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       ...(editing?.definition.paused ? { paused: true } : {}),
       ...(closedThrough ? { closedThrough } : {}),
     });
+    Object.assign(report, notices.value());
     source.setBusy(true);
     replaceChildren(outcome, notice('info', 'Saving…'));
     try {
@@ -238,6 +253,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     el('div', { class: 'row' }, field('Sheet', sheet), el('div', { class: 'narrow cell-field' }, field('Cell', cell))),
     modes.node,
     closedBox,
+    notices.node,
     el('div', { class: 'actions' }, save, cancel),
   );
   form.addEventListener('submit', (event) => {
@@ -261,6 +277,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       editing = { id, definition, shown: periodChoice() };
       modes.set(definition);
       closed.value = definition.closedThrough ?? '';
+      notices.set(definition);
       save.textContent = 'Save changes';
       toggle.textContent = 'Edit schedule';
       close();
@@ -270,6 +287,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       editing = undefined;
       name.value = '';
       closed.value = '';
+      notices.set({});
       save.textContent = 'Save schedule';
       toggle.textContent = 'Save to schedule';
       close();

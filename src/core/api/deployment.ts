@@ -43,6 +43,20 @@ export interface Deployment {
   localServers?: boolean;
   /** The manifest's spreadsheet scope (engage.deploy.json's spreadsheetAccess); left out, 'all', the config's default. */
   spreadsheetAccess?: SpreadsheetAccess;
+  /**
+   * Where notices may post (engage.deploy.json's webhookPrefixes): https prefixes with a path, each
+   * ending in "/", such as Google Chat's `https://chat.googleapis.com/v1/spaces/`. They join the
+   * manifest's urlFetchWhitelist; a notice's webhook outside them is refused when it is saved.
+   * Left out: none, and notices go by email only.
+   */
+  webhookPrefixes?: string[];
+}
+
+/** Every prefix the manifest's urlFetchWhitelist holds: the Engage addresses', then the webhooks'. */
+export function manifestWhitelist(deployment: Pick<Deployment, 'urlFetchWhitelist' | 'webhookPrefixes'>): string[] {
+  const prefixes = [...deployment.urlFetchWhitelist];
+  for (const prefix of deployment.webhookPrefixes ?? []) if (!prefixes.includes(prefix)) prefixes.push(prefix);
+  return prefixes;
 }
 
 export interface AccountQuotas {
@@ -123,6 +137,40 @@ function matchesPrefix(url: string, prefix: string): boolean {
   if (!rest.startsWith(path)) return false;
   const next = rest.charAt(path.length);
   return path.endsWith('/') || next === '' || next === '/' || next === '?' || next === '#';
+}
+
+/** A webhook address may be this long: Google Chat's, with its key and token, is some 200 characters. */
+export const WEBHOOK_URL_MAX_CHARS = 500;
+
+/**
+ * Why a notice may not post to `url`, or undefined when it may: an https address under one of the
+ * deployment's webhook prefixes (the manifest lets Apps Script fetch nothing else), with no user name
+ * or password in it; plain http only to this machine, and only in a build for local servers (the
+ * tests' webhook receiver).
+ */
+export function webhookAddressProblem(
+  url: string,
+  deployment: Pick<Deployment, 'webhookPrefixes' | 'localServers'> | undefined,
+): string | undefined {
+  if (url.length > WEBHOOK_URL_MAX_CHARS)
+    return `is ${url.length} characters long; a webhook address may have at most ${WEBHOOK_URL_MAX_CHARS}`;
+  // A URL is ASCII (RFC 3986): other characters are percent-encoded, and the notices' record counts on it.
+  if (/[^\x21-\x7e]/.test(url)) return 'must be an address of plain ASCII characters, without spaces (percent-encode any other)';
+  if (/^https?:\/\/[^/?#]*@/i.test(url))
+    return 'must not carry a user name or password: give the address the chat or service shows for its webhook';
+  if (isLoopbackUrl(url)) {
+    return deployment?.localServers === true
+      ? undefined
+      : 'must be a webhook address on the internet: this deployment does not post to a server on this machine (only the playground and the tests do)';
+  }
+  if (!/^https:\/\/[^/?#\s]+\/\S*$/i.test(url))
+    return 'must be an https address, such as the one Google Chat or Slack shows for an incoming webhook';
+  const prefixes = deployment?.webhookPrefixes ?? [];
+  if (prefixes.length === 0) {
+    return 'cannot be used: this installation of Engage lists no webhook addresses (webhookPrefixes in its deploy config), so Apps Script may not post anywhere; ask whoever deployed it, or choose email';
+  }
+  if (allowedByWhitelist(url, prefixes)) return undefined;
+  return `must start with ${describePrefixes(prefixes)}, the webhook addresses this installation of Engage may post to (its manifest's urlFetchWhitelist)`;
 }
 
 /** Apps Script fetches only https; plain http is for the loopback emulator of a local build. */

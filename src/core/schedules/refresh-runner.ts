@@ -32,7 +32,7 @@ import { refreshBlock, sameCorner } from './refresh-block';
 import { writeModeOf, writeModeSummary } from './write-modes';
 import { selectsSeveral } from '../api/publisher-list';
 import type { SavedReportSource } from './saved-report-store';
-import { type RunObserver, tellObservers } from './run-events';
+import { type RunObserver, tellObservers, tellUntried } from './run-events';
 import { dueReports } from './due-order';
 
 /** What the runner needs from the API side: the owner's signed-in client and the shared budget. */
@@ -163,7 +163,8 @@ export class RefreshRunner {
       this.deps.source.checkSignedIn();
     } catch (e) {
       if (e instanceof NotSignedInError || e instanceof AuthenticationError) {
-        this.markSignInNeeded(e);
+        // The reports due now failed for it as surely as if each had tried: their watchers hear of it.
+        this.markSignInNeeded(e, new Set(queue.map((r) => r.id)));
         summary.needsSignIn = true;
         return summary;
       }
@@ -315,8 +316,8 @@ export class RefreshRunner {
     }
   }
 
-  /** Every saved report of this owner says "sign in again" until a run succeeds. */
-  private markSignInNeeded(error: unknown): void {
+  /** Every saved report of this owner says "sign in again" until a run succeeds; those in `failed` failed for it now. */
+  private markSignInNeeded(error: unknown, failed?: ReadonlySet<string>): void {
     const { store, clock, ownerId } = this.deps;
     const now = clock.now();
     for (const report of store.list()) {
@@ -333,6 +334,7 @@ export class RefreshRunner {
       }
       delete next.runningUntilMs;
       this.finish(report, next);
+      if (failed?.has(report.id)) tellUntried(this.deps, report, this.runningNow ? 'run-now' : 'schedule', now, status, next);
     }
   }
 }

@@ -3,7 +3,8 @@
  * user sees alike. For each of the user's spreadsheets with saved reports of theirs it keeps the
  * spreadsheet's ID, name, URL and time zone, a summary of those reports, the user's trigger there
  * (spreadsheetAccess "current") and the problem the last run had reaching it; and a mirror of the
- * reports themselves, definitions and statuses. Saved reports live in the document's properties,
+ * reports themselves, definitions and statuses, and what each one's notices remember (its webhook
+ * address among it: notice-record.ts). Saved reports live in the document's properties,
  * which only an execution in that document can read: a scheduled run that opens the spreadsheet by
  * ID reads the mirror, writes the statuses there, and the document's copy catches up the next time the
  * document is at hand, the newer status winning (mirrored-reports.ts).
@@ -20,11 +21,14 @@ import { hashText } from '../util/hash';
 import { utf8Length } from '../util/utf8';
 import { PROPERTY_STORE_MAX_BYTES, PROPERTY_VALUE_MAX_BYTES, statusText } from './saved-report-store';
 import type { RefreshStatus, SavedReport } from './saved-reports';
+import { isEmptyRecord, noticeRecordMaxBytes, noticeRecordText, parseNoticeRecord, type NoticeRecord } from './notice-record';
 
 export const REGISTRY_PREFIX = 'engage.reg.';
 const ENTRY_PREFIX = 'engage.reg.s.';
 const DEFINITION_PREFIX = 'engage.reg.d.';
 const STATUS_PREFIX = 'engage.reg.t.';
+/** What a report's notices remember, its webhook address included (notice-record.ts): the owner's alone. */
+const NOTICE_PREFIX = 'engage.reg.n.';
 /** What the registry may take of the user's 500 KB: the rest is for the token, settings, login guard and quota counts. */
 export const REGISTRY_MAX_BYTES = 400_000;
 /** A mirrored status is kept within this (its error message shortened), so room can be set aside for each. */
@@ -59,6 +63,7 @@ interface Registered {
   entry?: RegistryEntry;
   definitions: Map<string, SavedReport>;
   statuses: Map<string, RefreshStatus>;
+  notices: Map<string, NoticeRecord>;
 }
 
 const parse = <T>(text: string | null | undefined): T | undefined => {
@@ -111,6 +116,18 @@ export class ScheduleRegistry {
     return this.load().get(slot(spreadsheetId))?.statuses.get(reportId) ?? {};
   }
 
+  /** What the report's notices remember (empty when nothing yet), as read for this execution with what it wrote since. */
+  notice(spreadsheetId: string, reportId: string): NoticeRecord {
+    return this.load().get(slot(spreadsheetId))?.notices.get(reportId) ?? {};
+  }
+
+  /** Writes the record when it changed; an empty one is removed. */
+  putNotice(spreadsheetId: string, reportId: string, record: NoticeRecord): void {
+    const key = `${NOTICE_PREFIX}${slot(spreadsheetId)}.${reportId}`;
+    const text = isEmptyRecord(record) ? undefined : noticeRecordText(record);
+    if (this.stored(key) !== text) this.write(key, text ?? null);
+  }
+
   putEntry(entry: RegistryEntry): void {
     const key = ENTRY_PREFIX + slot(entry.id);
     const text = JSON.stringify(entry);
@@ -128,7 +145,7 @@ export class ScheduleRegistry {
   }
 
   removeReport(spreadsheetId: string, reportId: string): void {
-    for (const prefix of [DEFINITION_PREFIX, STATUS_PREFIX]) {
+    for (const prefix of [DEFINITION_PREFIX, STATUS_PREFIX, NOTICE_PREFIX]) {
       const key = `${prefix}${slot(spreadsheetId)}.${reportId}`;
       if (this.stored(key) !== undefined) this.write(key, null);
     }
@@ -138,7 +155,7 @@ export class ScheduleRegistry {
   removeSpreadsheet(spreadsheetId: string): void {
     const s = slot(spreadsheetId);
     for (const key of Object.keys(this.values())) {
-      if (key === ENTRY_PREFIX + s || key.startsWith(`${DEFINITION_PREFIX}${s}.`) || key.startsWith(`${STATUS_PREFIX}${s}.`))
+      if (key === ENTRY_PREFIX + s || [DEFINITION_PREFIX, STATUS_PREFIX, NOTICE_PREFIX].some((prefix) => key.startsWith(`${prefix}${s}.`)))
         this.write(key, null);
     }
   }
@@ -180,17 +197,24 @@ export class ScheduleRegistry {
       };
     }
     const next: Record<string, string> = { ...this.values(), [definitionKey]: definition };
-    // Every report's status to come, and every spreadsheet's entry, at its most.
+    // Every report's status and notice record to come, and every spreadsheet's entry, at its most.
+    const noticeMax = new Map<string, number>();
     for (const key of Object.keys(next)) {
       if (!key.startsWith(DEFINITION_PREFIX)) continue;
       const rest = key.slice(DEFINITION_PREFIX.length);
       next[STATUS_PREFIX + rest] ??= '';
+      next[NOTICE_PREFIX + rest] ??= '';
+      noticeMax.set(NOTICE_PREFIX + rest, noticeRecordMaxBytes(key === definitionKey ? report : (parse<SavedReport>(next[key]) ?? {})));
       next[ENTRY_PREFIX + rest.slice(0, rest.indexOf('.'))] ??= '';
     }
     let registry = 0;
     let total = 0;
     for (const [key, value] of Object.entries(next)) {
-      const at = key.startsWith(STATUS_PREFIX) ? MIRRORED_STATUS_MAX_BYTES : key.startsWith(ENTRY_PREFIX) ? ENTRY_MAX_BYTES : 0;
+      const at = key.startsWith(STATUS_PREFIX)
+        ? MIRRORED_STATUS_MAX_BYTES
+        : key.startsWith(ENTRY_PREFIX)
+          ? ENTRY_MAX_BYTES
+          : (noticeMax.get(key) ?? 0);
       const bytes = utf8Length(key) + Math.max(at, utf8Length(value));
       total += bytes;
       if (key.startsWith(REGISTRY_PREFIX)) registry += bytes;
@@ -229,7 +253,7 @@ export class ScheduleRegistry {
     };
     const at = (s: string) => {
       let found = bySlot.get(s);
-      if (!found) bySlot.set(s, (found = { definitions: new Map(), statuses: new Map() }));
+      if (!found) bySlot.set(s, (found = { definitions: new Map(), statuses: new Map(), notices: new Map() }));
       return found;
     };
     if (key.startsWith(ENTRY_PREFIX)) {
@@ -240,6 +264,10 @@ export class ScheduleRegistry {
       const report = value === null ? undefined : parse<SavedReport>(value);
       if (report && typeof report.id === 'string') at(s).definitions.set(id, report);
       else at(s).definitions.delete(id);
+    } else if (key.startsWith(NOTICE_PREFIX)) {
+      const { s, id } = part(NOTICE_PREFIX);
+      if (value === null) at(s).notices.delete(id);
+      else at(s).notices.set(id, parseNoticeRecord(value));
     } else if (key.startsWith(STATUS_PREFIX)) {
       const { s, id } = part(STATUS_PREFIX);
       const status = value === null ? undefined : parse<RefreshStatus>(value);

@@ -28,6 +28,7 @@ import { resolvePeriod } from './period';
 import type { ReportRunEvent, RunObserver } from './run-events';
 import { TIME_FORMAT } from './run-log';
 import { type SavedReport, tracksRevisions } from './saved-reports';
+import type { Notice } from './notices';
 
 export const REVISIONS_SHEET: OwnSheet = {
   name: 'Engage revisions',
@@ -199,4 +200,36 @@ export class RevisionTracker implements RunObserver {
       for (const { revisions, event } of this.closed.splice(0)) this.options.onClosedMonthRevisions?.(revisions, event);
     }
   }
+}
+
+/** The most revised figures a closed-month notice lists; the rest are in the revisions sheet. */
+export const CLOSED_MONTH_NOTICE_LINES = 10;
+
+/**
+ * What a report's owner is told when a refresh restated figures of months the report closed: which
+ * months, each figure's day, keys, metric, first figure and now (the first CLOSED_MONTH_NOTICE_LINES),
+ * and where the rest are. One notice per report and run (RevisionTracker calls once per report).
+ */
+export function closedMonthNotice(revisions: readonly Revision[]): Notice {
+  const months = [...new Set(revisions.map((r) => `${r.day.slice(0, 4)}-${r.day.slice(4, 6)}`))].sort();
+  const name = revisions[0]?.reportName ?? '';
+  const day = (d: string) => `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}`;
+  const change = (r: Revision) => {
+    const by = Number((r.now - r.first).toPrecision(12));
+    const percent = r.first !== 0 ? ` (${by > 0 ? '+' : ''}${((by / r.first) * 100).toFixed(1)}%)` : '';
+    return `${by > 0 ? '+' : ''}${by}${percent}`;
+  };
+  const shown = revisions
+    .slice(0, CLOSED_MONTH_NOTICE_LINES)
+    .map((r) => `${day(r.day)}${r.keys ? `, ${r.keys}` : ''}: ${r.metric} was ${r.first} when first seen, now ${r.now}, ${change(r)}`);
+  const more = revisions.length - shown.length;
+  return {
+    subject: `figures of closed month${months.length > 1 ? 's' : ''} ${months.join(', ')} changed in "${name}"`,
+    lines: [
+      `A refresh on ${new Date(revisions[0]?.seenAtMs ?? 0).toISOString()} found ${revisions.length} figure${revisions.length === 1 ? '' : 's'} of ${months.join(', ')} different from when first seen, in month${months.length > 1 ? 's' : ''} you closed for this report.`,
+      ...shown,
+      ...(more > 0 ? [`…and ${more} more.`] : []),
+      `Every revision is in the sheet "${REVISIONS_SHEET.name}" of the spreadsheet.`,
+    ],
+  };
 }

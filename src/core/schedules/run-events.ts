@@ -76,3 +76,20 @@ export function finishObservers(observers: readonly RunObserver[] | undefined, f
     }
   }
 }
+
+/**
+ * Tells the observers of a report that failed without being tried: the run found the owner's sign-in
+ * missing or refused before any request, which fails every report due as surely as trying would.
+ */
+export function tellUntried(
+  run: { spreadsheet?: SpreadsheetRef; observers?: readonly RunObserver[] },
+  report: SavedReport,
+  by: ReportRunEvent['by'],
+  atMs: number,
+  previous: RefreshStatus,
+  status: RefreshStatus,
+): void {
+  if (!run.spreadsheet) return;
+  const event = { report, spreadsheet: run.spreadsheet, outcome: 'failed' as const, by, startedAtMs: atMs, endedAtMs: atMs };
+  tellObservers(run.observers, { ...event, requests: 0, previous, status });
+}

@@ -15,6 +15,7 @@ import { controlCharacterIndex } from '../util/text';
 import { readCompareWith } from '../api/compare-periods';
 import { periodSchema, resolvePeriod } from './period';
 import { scheduleSchema } from './schedule';
+import { alertProblems, alertsSchema, noticeSettingsOf, noticesSchema } from './notice-settings';
 import { REPORT_SPECS } from '../spec';
 import { MAX_STORED_ROWS_LIMIT, WRITE_MODES, type WriteMode, writeModeProblem } from './write-modes';
 
@@ -126,6 +127,10 @@ export const savedReportInputSchema = z.strictObject(
     /** Append the Total row (not with incremental: totals of ratios cannot be merged). */
     totals: z.optional(yesNo()),
     paused: z.optional(yesNo()),
+    /** When and how its refreshes are told (notice-settings.ts); left out: failures, by email. */
+    notices: z.optional(noticesSchema),
+    /** Rules on its figures, told through the same channels. */
+    alerts: z.optional(alertsSchema),
   },
   { error: 'must be a saved report: an object with name, kind, entityId, period, target and schedule' },
 );
@@ -240,6 +245,14 @@ export function checkSavedReport(input: unknown): SavedReportInput {
   }
   const modeProblem = writeModeProblem(report);
   if (modeProblem) throw ValidationError.single(modeProblem.argument, modeProblem.rule);
+  if (report.alerts && report.alerts.length > 0) {
+    const problems = alertProblems(report, report.alerts);
+    if (problems.length > 0) throw new ValidationError(problems);
+    const channels = noticeSettingsOf(report);
+    if (!channels.email && !channels.webhook) {
+      throw ValidationError.single('alerts', 'are sent through the notices of the report: turn on notices.email, or give notices.webhook');
+    }
+  }
   return report;
 }
 

@@ -33,6 +33,7 @@ import { checkClosedThrough, checkSavedReport, reportInputOf, type SavedReport, 
 import { nextRunAfter } from './schedule';
 import type { SavedReportStore } from './saved-report-store';
 import { finishObservers, type RunObserver } from './run-events';
+import { splitWebhook, storeWebhook, type WebhookSettings } from './notice-webhook';
 import { runScheduled, type ScheduledRunSummary } from './scheduled-run';
 import { scheduleView, unreachableViews, type ScheduleList } from './schedule-view';
 import type { ReportKind } from '../spec';
@@ -68,6 +69,8 @@ export interface ScheduleServiceDeps {
   access: SpreadsheetAccess;
   /** Opens the user's spreadsheets by ID (spreadsheetAccess "all"). */
   opener?: SpreadsheetOpener;
+  /** Where notices may post (the deployment's webhookPrefixes), checked when a report's webhook is saved. */
+  deployment?: WebhookSettings;
   /** Who is told of each report refreshed or failed in a spreadsheet: a run log, notices (run-events.ts). */
   observersFor?: (spreadsheet: ScheduledSpreadsheet) => readonly RunObserver[];
   clock: Clock;
@@ -111,7 +114,9 @@ export class ScheduleService {
     const { timeZone } = spreadsheet.ref;
     const context = { me, signedIn, timeZone, nowMs: this.deps.clock.now() };
     return {
-      reports: listed.map((r) => scheduleView(r, mirrored.statuses.get(r.id) ?? reports.status(r.id), context)),
+      reports: listed.map((r) =>
+        scheduleView(r, mirrored.statuses.get(r.id) ?? reports.status(r.id), context, this.deps.registry.notice(spreadsheet.ref.id, r.id)),
+      ),
       triggerInstalled: this.deps.trigger.isInstalled(),
       timeZone,
       triggerRuntime: quotaView(this.deps.account.triggerRuntime().usage()),
@@ -129,7 +134,7 @@ export class ScheduleService {
 
   /** Validates (nothing is sent), checks the room in the user's registry, installs the trigger if needed, then saves. */
   save(input: unknown): ScheduleList {
-    const report = this.validate(input);
+    const { definition: report, webhook } = splitWebhook(this.validate(input), undefined, this.deps.deployment);
     const { reports, spreadsheet } = this.document();
     const now = this.deps.clock.now();
     // Before anything is written: the ids are not known yet, so ones of the same length stand in for the room they take.
@@ -141,7 +146,9 @@ export class ScheduleService {
       updatedAtMs: now,
     });
     const owner = this.ownerId();
-    this.withTrigger(report.paused !== true, () => reports.create(report, owner));
+    this.withTrigger(report.paused !== true, () =>
+      storeWebhook(this.deps.registry, spreadsheet.ref.id, reports.create(report, owner).id, webhook),
+    );
     return this.list();
   }
 
@@ -301,8 +308,9 @@ export class ScheduleService {
   }
 
   /** Applies a changed definition: room in the registry first, then the trigger, then the document; a new schedule reschedules. */
-  private change(before: SavedReport, definition: SavedReportInput): void {
+  private change(before: SavedReport, input: SavedReportInput): void {
     const { reports, spreadsheet } = this.document();
+    const { definition, webhook } = splitWebhook(input, before, this.deps.deployment);
     // The newer of the two copies of its status: a run by ID may have written the registry's since.
     keepHistory(
       before,
@@ -312,6 +320,7 @@ export class ScheduleService {
     this.deps.registry.checkRoom(spreadsheet.ref.id, { ...before, ...definition, updatedAtMs: this.deps.clock.now() });
     this.withTrigger(definition.paused !== true, () => {
       const report = reports.update(before.id, definition);
+      storeWebhook(this.deps.registry, spreadsheet.ref.id, report.id, webhook);
       if (JSON.stringify(report.schedule) !== JSON.stringify(before.schedule)) this.reschedule(report);
     });
   }

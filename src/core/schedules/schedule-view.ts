@@ -10,6 +10,21 @@ import type { UnreachableReason } from '../errors';
 import type { RegistryEntry } from './registry';
 import type { RefreshStatus, SavedReport, SavedReportInput } from './saved-reports';
 import { describeSchedule } from './schedule';
+import type { NoticeRecord } from './notice-record';
+import { alertKey, describeAlert, noticeSettingsOf, type NoticeWhen } from './notice-settings';
+
+/** A saved report's notices and alerts as the sidebar shows them. */
+export interface NoticesView {
+  when: NoticeWhen;
+  email: boolean;
+  /** The webhook's redacted address ("https://chat.googleapis.com/…"), when one is set. */
+  webhook?: string;
+  /** The last notice sent: when, its subject, how each channel took it ("sent", or why not). */
+  last?: { at: string; subject: string; email?: string; webhook?: string };
+  alerts: Array<{ text: string; firing: boolean; lastFired?: string }>;
+  /** What was sent and when alerts fired is kept by whoever saved the report: false for another editor's. */
+  known: boolean;
+}
 
 /** A saved report as the sidebar shows it: plain data, times as ISO strings and as sheet-local text. */
 export interface ScheduleView {
@@ -34,6 +49,7 @@ export interface ScheduleView {
     needsSignIn: boolean;
     running: boolean;
   };
+  notices: NoticesView;
 }
 
 /** One of the user's spreadsheets that a scheduled run could not reach. */
@@ -90,10 +106,33 @@ export function unreachableViews(entries: RegistryEntry[], currentId: string | u
   );
 }
 
+/** The notices of a report, with what its owner's record says (undefined: another editor's report). */
+export function noticesView(report: SavedReportInput, record: NoticeRecord | undefined): NoticesView {
+  const settings = noticeSettingsOf(report);
+  const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+  const view: NoticesView = {
+    when: settings.when,
+    email: settings.email,
+    alerts: (report.alerts ?? []).map((rule) => {
+      const state = record?.alerts?.[alertKey(rule)];
+      const lastFired = iso(state?.firedAtMs);
+      return { text: describeAlert(rule), firing: state?.on === true, ...(lastFired ? { lastFired } : {}) };
+    }),
+    known: record !== undefined,
+  };
+  if (settings.webhook && report.notices?.webhook) view.webhook = report.notices.webhook;
+  if (record?.last) {
+    const { atMs, ...last } = record.last;
+    view.last = { at: new Date(atMs).toISOString(), ...last };
+  }
+  return view;
+}
+
 export function scheduleView(
   report: SavedReport,
   status: RefreshStatus,
   context: { me: string | null; signedIn: boolean; timeZone: string; nowMs: number },
+  record?: NoticeRecord,
 ): ScheduleView {
   const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
   const mine = report.ownerId === context.me;
@@ -109,6 +148,7 @@ export function scheduleView(
     paused: report.paused === true,
     mine,
     status: { failures: status.failures ?? 0, needsSignIn, running: (status.runningUntilMs ?? 0) > context.nowMs },
+    notices: noticesView(definition, mine ? (record ?? {}) : undefined),
   };
   const s = view.status;
   const lastSuccess = iso(status.lastSuccessAtMs);

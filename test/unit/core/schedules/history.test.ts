@@ -10,7 +10,13 @@
 import type { Cell, OwnRows, OwnSheet, OwnSheets, OwnSheetState, SheetBlock } from '../../../../src/core/ports';
 import { finishObservers, type ReportRunEvent, tellObservers } from '../../../../src/core/schedules/run-events';
 import { LOG_KEEP_ROWS, RUN_LOG_SHEET, RunLog } from '../../../../src/core/schedules/run-log';
-import { type Revision, REVISIONS_SHEET, RevisionTracker } from '../../../../src/core/schedules/revisions';
+import {
+  CLOSED_MONTH_NOTICE_LINES,
+  closedMonthNotice,
+  type Revision,
+  REVISIONS_SHEET,
+  RevisionTracker,
+} from '../../../../src/core/schedules/revisions';
 import { FIRST_FIGURES_MAX_ROWS, FIRST_FIGURES_SHEET, FirstFigures } from '../../../../src/core/schedules/first-figures';
 import { checkClosedThrough, checkSavedReport, type SavedReport } from '../../../../src/core/schedules/saved-reports';
 import { zonedMidnightMs } from '../../../../src/core/util/dates';
@@ -351,5 +357,39 @@ describe('closed months in a saved report', () => {
       /closedThrough: 2026-11 has not ended yet.*2026-10/,
     );
     expect(() => checkClosedThrough({ closedThrough: '2026-10' }, NOV_20_NOON)).not.toThrow();
+  });
+});
+
+describe('the notice of a closed month', () => {
+  const revision = (day: string, first: number, now: number, keys = ''): Revision => ({
+    reportId: 'r1',
+    reportName: 'Daily by country',
+    day,
+    keys,
+    metric: 'revenue',
+    first,
+    previous: first,
+    now,
+    seenAtMs: NOV_20_NOON,
+    inClosedMonth: true,
+  });
+
+  it('names the months and lists each figure with its first value, now and the change', () => {
+    const notice = closedMonthNotice([revision('20261025', 50, 45, 'country: US (US name)'), revision('20260930', 0, 2)]);
+    expect(notice.subject).toBe('figures of closed months 2026-09, 2026-10 changed in "Daily by country"');
+    expect(notice.lines).toEqual([
+      'A refresh on 2026-11-20T12:00:00.000Z found 2 figures of 2026-09, 2026-10 different from when first seen, in months you closed for this report.',
+      '2026-10-25, country: US (US name): revenue was 50 when first seen, now 45, -5 (-10.0%)',
+      '2026-09-30: revenue was 0 when first seen, now 2, +2',
+      'Every revision is in the sheet "Engage revisions" of the spreadsheet.',
+    ]);
+  });
+
+  it(`lists at most ${CLOSED_MONTH_NOTICE_LINES} figures and says how many more there are`, () => {
+    const many = Array.from({ length: 13 }, (_, i) => revision(`202610${String(i + 1).padStart(2, '0')}`, 10, 11));
+    const notice = closedMonthNotice(many);
+    expect(notice.subject).toBe('figures of closed month 2026-10 changed in "Daily by country"');
+    expect(notice.lines.filter((l) => l.startsWith('2026-10-'))).toHaveLength(CLOSED_MONTH_NOTICE_LINES);
+    expect(notice.lines).toContain('…and 3 more.');
   });
 });

@@ -8,7 +8,7 @@ import { RefreshRunner, type ReportSource } from '../../../../src/core/schedules
 import { buildReportQuery } from '../../../../src/core/api/report-request';
 import { checkSavedReport } from '../../../../src/core/schedules/saved-reports';
 import { FakeLock, FakeStore, ManualClock } from '../../../support/fakes';
-import { RateLimitError } from '../../../../src/core/errors';
+import { NotSignedInError, RateLimitError } from '../../../../src/core/errors';
 import type { ReportSheet } from '../../../../src/core/ports';
 import { SavedReportStore } from '../../../../src/core/schedules/saved-report-store';
 
@@ -220,5 +220,54 @@ describe('RefreshRunner and those who watch its reports', () => {
     ]);
     expect(store.status(good.id).rows).toBe(1);
     expect(sent).toEqual([]);
+  });
+});
+
+describe('RefreshRunner without a sign-in', () => {
+  it('tells the observers of each report due that it failed for it, though no request was sent, and of no other report', () => {
+    const { store } = setup();
+    const clock = new ManualClock(Date.UTC(2026, 10, 20, 12));
+    const due = store.create(savedReport('Due', 'p'), OWNER);
+    const later = store.create(savedReport('Later', 'q'), OWNER);
+    store.setStatus(later.id, { nextRunAtMs: clock.now() + 3_600_000 });
+    const heard: string[] = [];
+    const runner = new RefreshRunner({
+      store,
+      source: {
+        checkSignedIn: () => {
+          throw new NotSignedInError();
+        },
+        buildQuery: () => {
+          throw new Error('nothing is built');
+        },
+        run: () => {
+          throw new Error('nothing is sent');
+        },
+        runTogether: () => {
+          throw new Error('nothing is sent');
+        },
+        budgetFreeAtMs: () => clock.now(),
+        fetchRoomFor: () => true,
+      },
+      sheet: {
+        write: () => ({ sheetName: 'x', row: 1, column: 1, rows: 1, columns: 1 }),
+        read: () => null,
+        note: () => undefined,
+        sheetNames: () => [],
+      },
+      clock,
+      timeZone: 'UTC',
+      ownerId: OWNER,
+      spreadsheet: { id: 'sheet-1', name: 'Revenue', url: 'https://docs.example/1', timeZone: 'UTC' },
+      observers: [
+        {
+          afterReport: (e) =>
+            void heard.push(`${e.report.name} ${e.outcome} by ${e.by}: ${e.requests} requests, ${e.status.needsSignIn ? 'sign in' : '-'}`),
+        },
+      ],
+    });
+    expect(runner.run().needsSignIn).toBe(true);
+    expect(heard).toEqual(['Due failed by schedule: 0 requests, sign in']);
+    expect(store.status(due.id).lastError?.message).toMatch(/sign in/i);
   });
 });
