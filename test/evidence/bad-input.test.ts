@@ -348,7 +348,7 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
     'an unknown metric',
     metrics('revenue,popularity'),
     'metrics',
-    /'popularity' is not a metric of the general report \(its metrics are paidPvs, totalPvs/,
+    /'popularity' is not a metric of the general report \(use paidPvs, totalPvs/,
   );
   add(R, 'a misspelt metric', metrics('revnue'), 'metrics', /'revnue' is not a metric of the general report \(did you mean 'revenue'\?\)/);
   add(

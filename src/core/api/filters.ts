@@ -109,7 +109,9 @@ export function parseFilter(expression: string, argument = 'filter'): ParsedFilt
   if (expression.trim() === '') return [];
   // No field, operator or value holds one, and a condition with one could never match: a paste accident.
   const control = controlCharacterIndex(expression);
-  if (control >= 0) fail(control, `${describeControlCharacter(expression)} cannot be part of a filter`);
+  // Invisible in a cell, so its place is said even in a single condition (a chain says it anyway).
+  const place = expression.includes(';') ? '' : ` (character ${control + 1} of ${quoted(expression)})`;
+  if (control >= 0) fail(control, `${describeControlCharacter(expression)} cannot be part of a filter${place}`);
   const conditions: ParsedFilterCondition[] = [];
   let start = 0;
   while (start <= expression.length) {

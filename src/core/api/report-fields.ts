@@ -54,7 +54,10 @@ export function fieldProblem(kind: ReportKind, field: string, breakdowns: readon
   if (dot >= 0) {
     const entity = field.slice(0, dot);
     if (!ENTITY_BREAKDOWNS.has(entity) || !spec.breakdowns.includes(entity)) {
-      const near = closest(entity, spec.breakdowns.filter((b) => ENTITY_BREAKDOWNS.has(b)));
+      const near = closest(
+        entity,
+        spec.breakdowns.filter((b) => ENTITY_BREAKDOWNS.has(b)),
+      );
       if (near) return `is not a field of the ${spec.title} (did you mean '${near}${field.slice(dot)}'?)`;
       return `is not a field of the ${spec.title} ('${entity}' is not one of its entity breakdowns)`;
     }
