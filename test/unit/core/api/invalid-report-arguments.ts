@@ -129,12 +129,7 @@ export const INVALID_REPORT_ARGUMENTS: Array<[string, ReportKind, ReportInput, s
     "sort: 'paidPvs' is not available with the 'widget' breakdown",
   ],
   ['order not asc or desc', 'main', mainInput({ order: 'down' }), "order: 'down' must be 'asc' or 'desc'"],
-  [
-    'malformed filter',
-    'main',
-    mainInput({ filter: 'revenue:gt:ten' }),
-    "filter: 'ten' is not a number (gt compares numbers)",
-  ],
+  ['malformed filter', 'main', mainInput({ filter: 'revenue:gt:ten' }), "filter: 'ten' is not a number (gt compares numbers)"],
   [
     'filter on unknown field',
     'main',
