@@ -116,7 +116,7 @@ it('names the zone of the sign-in’s end on the Account tab', async () => {
 
 describe('checks before sending, in the 300 px sidebar (issue 23)', () => {
   const operators = async (row: ReturnType<BrowserPlayground['sidebar']['locator']>) =>
-    row.locator('.filter-operator option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    row.locator('.filter-operator option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
 
   beforeAll(async () => {
     await b.sidebar.locator('#tab-report').click();
@@ -166,9 +166,9 @@ describe('checks before sending, in the 300 px sidebar (issue 23)', () => {
     expect([await sidebar.locator('#report-from').inputValue(), await sidebar.locator('#report-to').inputValue()]).toEqual([first, last]);
 
     const details = sidebar.locator('#formula-details');
-    const wasOpen = await details.evaluate((d) => (d as HTMLDetailsElement).open);
+    const wasOpen = await details.evaluate((d) => (d as unknown as { open: boolean }).open);
     await details.evaluate((d) => {
-      (d as HTMLDetailsElement).open = true;
+      (d as unknown as { open: boolean }).open = true;
     });
     await sidebar.locator('#report-to').fill('2026-11-01');
     await sidebar.locator('#report-from').fill('2026-11-07');
@@ -180,8 +180,8 @@ describe('checks before sending, in the 300 px sidebar (issue 23)', () => {
     expect(await sidebar.locator('#formula-details').innerText()).not.toContain('is before');
     expect(await sidebar.locator('#formula-none').innerText()).toBe('No formula until the form is complete.');
     expect(await sidebar.locator('#formula-details button.copy').isVisible()).toBe(false);
-    const note = await sidebar.locator('#formula-none').evaluate((n) => getComputedStyle(n).color);
-    const code = await sidebar.locator('#report-days-note').evaluate((n) => getComputedStyle(n).color);
+    const note = await sidebar.locator('#formula-none').evaluate((n) => n.ownerDocument.defaultView!.getComputedStyle(n).color);
+    const code = await sidebar.locator('#report-days-note').evaluate((n) => n.ownerDocument.defaultView!.getComputedStyle(n).color);
     expect(note).toBe(code); // the muted colour of hints
 
     await sidebar.locator('#report-preset').selectOption('last7');
@@ -196,7 +196,7 @@ describe('checks before sending, in the 300 px sidebar (issue 23)', () => {
     expect(await sidebar.locator('#report-start').inputValue()).toBe(`${hour!.replace(' ', 'T')}:00`);
     await sidebar.locator('label[for="report-kind-main"]').click();
     await details.evaluate((d, open) => {
-      (d as HTMLDetailsElement).open = open;
+      (d as unknown as { open: boolean }).open = open;
     }, wasOpen);
   });
 });

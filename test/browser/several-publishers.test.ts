@@ -103,7 +103,9 @@ describe('reports of several publishers from the sidebar', () => {
     await eventually(async () => expect(await sidebar.locator('#report-publishers-several').isVisible()).toBe(true));
     await eventually(async () => expect(await sidebar.locator('#report-publishers-count').innerText()).toContain('Tick the publishers'));
     // No publisher yet, so no formula: a muted line stands in for it, and no sentence poses as a formula.
-    await eventually(async () => expect(await sidebar.locator('#formula-none').evaluate((n) => (n as HTMLElement).hidden)).toBe(false));
+    await eventually(async () =>
+      expect(await sidebar.locator('#formula-none').evaluate((n) => (n as unknown as { hidden: boolean }).hidden)).toBe(false),
+    );
     expect(await sidebar.locator('#formula-preview').textContent()).toBe('');
     const boxes = sidebar.locator('#report-publishers input[type=checkbox]');
     expect(await boxes.count()).toBe(3);
