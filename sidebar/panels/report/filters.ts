@@ -3,9 +3,8 @@
  * core's buildFilter and shown under the rows as it will be sent. The fields offered follow the
  * breakdowns, and the operators follow the field's type (the core's filter-fields.ts: a number is not
  * offered `contains`, an ID not `gt`); a row that cannot become a condition says why, and the request
- * waits for it. A row is
- * two lines, so that each control can be read in a 300 px sidebar: the field across the row (with
- * the remove button), then the operator and the value. A report reopened from the sheet brings its
+ * waits for it. A row is two lines, so that each control can be read in a 300 px sidebar: the field
+ * across the row (with the remove button), then the operator and the value. A report reopened from the sheet brings its
  * filter text back as rows (`set`).
  */
 import {
