@@ -6,7 +6,11 @@
  * UrlFetch at all); and nothing changed in the spreadsheet (every sheet's cells, formulas, notes and
  * charts, the sheets themselves, named ranges, triggers), in document properties or in the users'
  * own properties. Custom functions are typed into a cell as a user would; the only cell that may
- * differ afterwards is the formula's own, holding #ERROR! and nothing spilled.
+ * differ afterwards is the formula's own, holding #ERROR! and nothing spilled. Issue 23 adds every
+ * filter whose operator or value does not fit its field's type and every misspelt name (breakdown,
+ * metric, operator, filter or sort field, each with its "did you mean"), in formulas, the builder and
+ * saved reports; and a table that holds the README's word that only a publisher ID the user may not
+ * see reaches Engage.
  *
  * Free text that is data rather than an instruction (keywords, a `contains` filter value, a saved
  * report's name) may hold `<script>` or `=HYPERLINK(...)`: the security suite proves such text stays
