@@ -89,8 +89,9 @@ export { formatCount, quoted } from './util/text';
 
 export { FORMULA_RESERVE_SHARE, type QuotaView } from './api/daily-quota';
 export { allowedByWhitelist, isLoopbackUrl, type Deployment, type SpreadsheetAccess } from './api/deployment';
-export { buildFilter, FILTER_OPERATORS, parseFilter, type FilterCondition, type FilterOperator } from './api/filters';
+export { buildFilter, parseFilter, type FilterCondition, type FilterOperator } from './api/filters';
 export { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem, metricAvailabilityProblem } from './api/report-fields';
+export { filterExample, filterOperatorsFor, filterTypeProblem } from './api/filter-fields';
 export { availableMetrics, defaultMetrics, METRIC_GROUPS, METRIC_INFO, metricLabel, metricNote } from './api/report-metrics';
 export {
   compareBreakdownProblem,

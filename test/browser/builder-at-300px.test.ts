@@ -3,7 +3,8 @@
  * a filter row's field, operator and value each show their whole text; and one time zone, always
  * labelled: the period's days are called UTC days (the builder's and the schedule's alike), one line
  * says why and where a UTC day starts on the spreadsheet's clock, and times are named with the
- * spreadsheet's zone.
+ * spreadsheet's zone. Then the checks before sending: a filter row offers only its field's operators,
+ * Custom starts from the preset's days, and reversed days name the field while the formula box stays quiet.
  */
 import { chooseBreakdowns, eventually, measureControl, openPlayground, type BrowserPlayground } from '../support/browser';
 
@@ -111,4 +112,91 @@ it('names the zone of the sign-in’s end on the Account tab', async () => {
       /^As demo@engage\.example · token from today · ends \d{4}-\d\d-\d\d \d\d:\d\d \(Europe\/Berlin\)$/,
     ),
   );
+});
+
+describe('checks before sending, in the 300 px sidebar (issue 23)', () => {
+  const operators = async (row: ReturnType<BrowserPlayground['sidebar']['locator']>) =>
+    row.locator('.filter-operator option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
+
+  beforeAll(async () => {
+    await b.sidebar.locator('#tab-report').click();
+    await b.sidebar.locator('label[for="report-kind-main"]').click();
+  });
+
+  it('offers a filter row only the operators its field’s type takes, and says why a value does not fit', async () => {
+    const { sidebar } = b;
+    await chooseBreakdowns(sidebar, ['day', 'country']);
+    while ((await sidebar.locator('#filter-rows .filter-row').count()) > 0)
+      await sidebar.locator('#filter-rows button[aria-label="Remove filter"]').first().click();
+    await sidebar.locator('#filter-add').click();
+    const row = sidebar.locator('.filter-row').first();
+    const offered: Record<string, string[]> = {};
+    for (const field of ['revenue', 'day', 'country.id', 'country.name']) {
+      await row.locator('.filter-field').selectOption(field);
+      offered[field] = await operators(row);
+    }
+    expect(offered).toEqual({
+      revenue: ['eq', 'gt', 'lt', 'between', 'in', 'not_in'],
+      day: ['eq', 'gt', 'lt', 'between', 'in', 'not_in'],
+      'country.id': ['in', 'not_in'],
+      'country.name': ['in', 'not_in', 'contains', 'not_contains'],
+    });
+    // A field of another type starts on an operator it takes; a value of the wrong kind is named before anything is sent.
+    await row.locator('.filter-field').selectOption('revenue');
+    await row.locator('.filter-operator').selectOption('gt');
+    await row.locator('.filter-field').selectOption('country.name');
+    expect(await row.locator('.filter-operator').inputValue()).toBe('contains');
+    await row.locator('.filter-field').selectOption('revenue');
+    expect(await row.locator('.filter-operator').inputValue()).toBe('gt');
+    await row.locator('.filter-operator').selectOption('in');
+    await row.locator('.filter-value').fill('10,abc');
+    await eventually(async () =>
+      expect(await sidebar.locator('#filter-text').innerText()).toBe(`revenue is a number and 'abc' is not, as in "revenue:in:10,20"`),
+    );
+    const op = await measureControl(row.locator('.filter-operator'));
+    expect(op.right).toBeLessThanOrEqual(op.viewport);
+    await sidebar.locator('#filter-rows button[aria-label="Remove filter"]').click();
+  });
+
+  it('starts Custom from the preset’s days; reversed days name To and From, and the formula box shows no sentence', async () => {
+    const { sidebar } = b;
+    await sidebar.locator('#report-preset').selectOption('last7');
+    const [, first, last] = /^Last 7 days: (\S+) to (\S+) \(UTC days\)$/.exec(await sidebar.locator('#report-period').innerText())!;
+    await sidebar.locator('#report-preset').selectOption('custom');
+    expect([await sidebar.locator('#report-from').inputValue(), await sidebar.locator('#report-to').inputValue()]).toEqual([first, last]);
+
+    const details = sidebar.locator('#formula-details');
+    const wasOpen = await details.evaluate((d) => (d as unknown as { open: boolean }).open);
+    await details.evaluate((d) => {
+      (d as unknown as { open: boolean }).open = true;
+    });
+    await sidebar.locator('#report-to').fill('2026-11-01');
+    await sidebar.locator('#report-from').fill('2026-11-07');
+    await sidebar.locator('#report-from').dispatchEvent('change');
+    await eventually(async () =>
+      expect(await sidebar.locator('#report-period').innerText()).toBe('To: the last day (2026-11-01) is before From (2026-11-07).'),
+    );
+    expect(await sidebar.locator('#formula-preview').isVisible()).toBe(false);
+    expect(await sidebar.locator('#formula-details').innerText()).not.toContain('is before');
+    expect(await sidebar.locator('#formula-none').innerText()).toBe('No formula until the form is complete.');
+    expect(await sidebar.locator('#formula-details button.copy').isVisible()).toBe(false);
+    const note = await sidebar.locator('#formula-none').evaluate((n) => n.ownerDocument.defaultView!.getComputedStyle(n).color);
+    const code = await sidebar.locator('#report-days-note').evaluate((n) => n.ownerDocument.defaultView!.getComputedStyle(n).color);
+    expect(note).toBe(code); // the muted colour of hints
+
+    await sidebar.locator('#report-preset').selectOption('last7');
+    await eventually(async () => expect(await sidebar.locator('#formula-preview').innerText()).toMatch(/^=ENGAGE_REPORT\(/));
+    expect(await sidebar.locator('#formula-none').isVisible()).toBe(false);
+
+    // An hourly report's custom window starts at the preset's first hour.
+    await sidebar.locator('label[for="report-kind-realtime"]').click();
+    await eventually(async () => expect(await sidebar.locator('#report-period').innerText()).toMatch(/^Last 24 hours: /));
+    const [, hour] = /^Last 24 hours: (\S+ \d\d):00 /.exec(await sidebar.locator('#report-period').innerText())!;
+    await sidebar.locator('#report-preset').selectOption('custom');
+    expect(await sidebar.locator('#report-start').inputValue()).toBe(`${hour!.replace(' ', 'T')}:00`);
+    await sidebar.locator('label[for="report-kind-main"]').click();
+    await details.evaluate((d, open) => {
+      (d as unknown as { open: boolean }).open = open;
+    }, wasOpen);
+  });
 });

@@ -6,7 +6,11 @@
  * UrlFetch at all); and nothing changed in the spreadsheet (every sheet's cells, formulas, notes and
  * charts, the sheets themselves, named ranges, triggers), in document properties or in the users'
  * own properties. Custom functions are typed into a cell as a user would; the only cell that may
- * differ afterwards is the formula's own, holding #ERROR! and nothing spilled.
+ * differ afterwards is the formula's own, holding #ERROR! and nothing spilled. Issue 23 adds every
+ * filter whose operator or value does not fit its field's type and every misspelt name (breakdown,
+ * metric, operator, filter or sort field, each with its "did you mean"), in formulas, the builder and
+ * saved reports; and a table that holds the README's word that only a publisher ID the user may not
+ * see reaches Engage.
  *
  * Free text that is data rather than an instruction (keywords, a `contains` filter value, a saved
  * report's name) may hold `<script>` or `=HYPERLINK(...)`: the security suite proves such text stays
@@ -348,7 +352,7 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
     'an unknown metric',
     metrics('revenue,popularity'),
     'metrics',
-    /'popularity' is not a metric of the general report \(its metrics are paidPvs, totalPvs/,
+    /'popularity' is not a metric of the general report \(use paidPvs, totalPvs/,
   );
   add(R, 'a misspelt metric', metrics('revnue'), 'metrics', /'revnue' is not a metric of the general report \(did you mean 'revenue'\?\)/);
   add(
@@ -419,9 +423,17 @@ const add = (fn: string, title: string, args: Arg[], argument: string, rule: Reg
   add(R, 'not_in with nothing', filter('country.id:not_in:', 'country'), 'filter', /missing value/);
   add(R, 'contains with nothing', filter('section.name:contains:', 'section'), 'filter', /missing value/);
   add(R, 'not_contains with blanks', filter('section.name:not_contains:   ', 'section'), 'filter', /missing value/);
-  add(R, 'an empty field', filter(':eq:1'), 'filter', /missing field name/);
-  add(R, 'an unknown operator', filter('revenue:gte:1'), 'filter', /unknown operator 'gte'/);
+  add(R, 'an empty field', filter(':eq:1'), 'filter', /':eq:1' has no field name, as in "revenue:eq:1"/);
+  add(R, 'an unknown operator', filter('revenue:gte:1'), 'filter', /unknown operator 'gte' \(did you mean 'gt'\?\)/);
   add(R, 'no operator', filter('revenue'), 'filter', /is not <field>:<operator>:<value>/);
+  // Said once, with the condition to write instead, and no "at character 1" that would add nothing.
+  add(
+    R,
+    'a comparison sign instead of colons',
+    filter('revenue>100'),
+    'filter',
+    /^filter: 'revenue>100' is not <field>:<operator>:<value>: write "revenue:gt:100"$/,
+  );
   add(R, 'a dangling ;', filter('revenue:gt:1;'), 'filter', /empty condition \(a ';' with nothing after it\)/);
   add(R, 'a leading ;', filter(';revenue:gt:1'), 'filter', /empty condition before ';'/);
   add(R, 'two ;; in a row', filter('revenue:gt:1;;paidClicks:gt:2'), 'filter', /empty condition/);
@@ -959,6 +971,238 @@ for (const fn of ['ENGAGE_PUBLISHERS', 'ENGAGE_COUNTRIES', 'ENGAGE_TIMEZONES']) 
     'fromDate',
     /'3daysAgo' \(2026-11-17 00:00 UTC\) is older than the realtime window of the last 48 hours/,
   );
+}
+
+// Issue 23: every filter that does not fit its field's type (number, date, text, ID: filter-fields.ts), and every
+// misspelt name (breakdown, metric, operator, filter field, sort field) with its "did you mean", in every report's formula.
+/** Filters that do not fit their field: [title, breakdowns, filter, rule], for the general report. */
+const TYPE_MISMATCHES: Array<[string, string, string, RegExp]> = [
+  ...['contains', 'not_contains'].map((op): [string, string, string, RegExp] => [
+    `${op} on a number`,
+    'day',
+    `revenue:${op}:abc`,
+    new RegExp(`${op} does not apply to revenue, a number: use eq, gt, lt, between, in or not_in, as in "revenue:gt:100"`),
+  ]),
+  ...['contains', 'not_contains'].map((op): [string, string, string, RegExp] => [
+    `${op} on a date`,
+    'day',
+    `day:${op}:2026`,
+    new RegExp(`${op} does not apply to day, a date: use eq, gt, lt, between, in or not_in, as in "day:between:20261101,20261107"`),
+  ]),
+  ...['eq', 'gt', 'lt', 'between'].map((op): [string, string, string, RegExp] => [
+    `${op} on text`,
+    'day,country',
+    `country.name:${op}:${op === 'between' ? '1,2' : '1'}`,
+    new RegExp(`${op} does not apply to country.name, text: use in, not_in, contains or not_contains`),
+  ]),
+  ...['eq', 'gt', 'lt', 'between', 'contains', 'not_contains'].map((op): [string, string, string, RegExp] => [
+    `${op} on an ID`,
+    'day,country',
+    `country.id:${op}:${op === 'between' ? '1,2' : '1'}`,
+    new RegExp(`${op} does not apply to country.id, an ID: use in or not_in, as in "country.id:in:US,DE"`),
+  ]),
+  ['contains on a bare entity (its ID)', 'day,country', 'country:contains:U', /contains does not apply to country, an ID/],
+  ['a word in a number list', 'day', 'revenue:in:10,abc', /revenue is a number and 'abc' is not, as in "revenue:in:10,20"/],
+  ['a day not written yyyyMMdd', 'day', 'day:in:2026-11-01', /'2026-11-01' is not a day written yyyyMMdd/],
+  ['a day that does not exist', 'day', 'day:eq:20261131', /'20261131' is not a day written yyyyMMdd/],
+  ['a month not written yyyyMM', 'month', 'month:gt:2026', /'2026' is not a month written yyyyMM, as in "month:eq:202611"/],
+  [
+    'a second condition that does not fit',
+    'day,country',
+    'revenue:gt:1;country.name:lt:5',
+    /lt does not apply to country.name, text: .* at character 14 of 'revenue:gt:1;country.name:lt:5'/,
+  ],
+];
+{
+  const R = 'ENGAGE_REPORT';
+  const report = (breakdowns: Arg, metrics: Arg, filter?: Arg, sort?: Arg): Arg[] => [
+    P,
+    '2026-11-01',
+    '2026-11-07',
+    breakdowns,
+    metrics,
+    filter,
+    sort,
+  ];
+  for (const [title, breakdowns, filter, rule] of TYPE_MISMATCHES)
+    add(R, `a filter of ${title}`, report(breakdowns, undefined, filter), 'filter', rule);
+  add(
+    R,
+    'a misspelt breakdown',
+    report('day,contry', undefined),
+    'breakdowns',
+    /'contry' is not a breakdown of the general report \(did you mean 'country'\?\)/,
+  );
+  add(
+    R,
+    'a misspelt operator (lte)',
+    report('day', undefined, 'revenue:lte:5'),
+    'filter',
+    /unknown operator 'lte' \(did you mean 'lt'\?\)/,
+  );
+  add(
+    R,
+    'a misspelt operator (notin)',
+    report('day', undefined, 'revenue:notin:5'),
+    'filter',
+    /unknown operator 'notin' \(did you mean 'not_in'\?\)/,
+  );
+  add(
+    R,
+    'a misspelt entity field',
+    report('day,country', undefined, 'contry.id:in:US'),
+    'filter',
+    /'contry.id' is not a field of the general report \(did you mean 'country.id'\?\)/,
+  );
+  add(
+    R,
+    'a misspelt sort field',
+    report('day', undefined, undefined, 'revenu desc'),
+    'sort',
+    /'revenu' is not a metric or field of the general report \(did you mean 'revenue'\?\)/,
+  );
+  add(
+    R,
+    'a metric typed without its capital',
+    report('day', 'paidclick'),
+    'metrics',
+    /'paidclick' is not a metric of the general report \(did you mean 'paidClicks'\?\)/,
+  );
+}
+{
+  const X = 'ENGAGE_EXTERNALID_REPORT';
+  const report = (breakdowns: Arg, metrics: Arg, filter?: Arg): Arg[] => [P, '2026111900', '2026112000', breakdowns, metrics, filter];
+  add(
+    X,
+    'gt on the external ID (text)',
+    report(undefined, undefined, 'externalId:gt:5'),
+    'filter',
+    /gt does not apply to externalId, text/,
+  );
+  add(
+    X,
+    'contains on a widget ID',
+    report('externalId,widget', undefined, 'widget.id:contains:APP'),
+    'filter',
+    /contains does not apply to widget.id, an ID: use in or not_in/,
+  );
+  add(
+    X,
+    'contains on a number',
+    report(undefined, undefined, 'paidClicks:contains:1'),
+    'filter',
+    /contains does not apply to paidClicks, a number/,
+  );
+  add(
+    X,
+    'a misspelt breakdown',
+    report('externalId,widgt', undefined),
+    'breakdowns',
+    /'widgt' is not a breakdown of the external-ID report \(did you mean 'widget'\?\)/,
+  );
+  add(
+    X,
+    'a misspelt metric',
+    report(undefined, 'reqsRpn'),
+    'metrics',
+    /'reqsRpn' is not a metric of the external-ID report \(did you mean 'reqsRpm'\?\)/,
+  );
+  add(
+    X,
+    'a misspelt operator',
+    report(undefined, undefined, 'paidClicks:gte:3'),
+    'filter',
+    /unknown operator 'gte' \(did you mean 'gt'\?\)/,
+  );
+  add(
+    X,
+    'a misspelt filter field',
+    report(undefined, undefined, 'extrnalId:in:a'),
+    'filter',
+    /'extrnalId' is not a metric or field of the external-ID report \(did you mean 'externalId'\?\)/,
+  );
+}
+{
+  const T = 'ENGAGE_REALTIME_REPORT';
+  const report = (breakdowns: Arg, metrics: Arg, filter?: Arg): Arg[] => [P, '2026112000', '2026112010', breakdowns, metrics, filter];
+  add(
+    T,
+    'between on the secondary ID (text)',
+    report('externalId,externalSecondaryId', undefined, 'externalSecondaryId:between:1,2'),
+    'filter',
+    /between does not apply to externalSecondaryId, text/,
+  );
+  add(
+    T,
+    'not_contains on a number',
+    report(undefined, undefined, 'revenue:not_contains:1'),
+    'filter',
+    /not_contains does not apply to revenue, a number/,
+  );
+  add(
+    T,
+    'a misspelt breakdown',
+    report('widgets', undefined),
+    'breakdowns',
+    /'widgets' is not a breakdown of the realtime external-ID report \(did you mean 'widget'\?\)/,
+  );
+  add(
+    T,
+    'a misspelt metric',
+    report(undefined, 'revenu'),
+    'metrics',
+    /'revenu' is not a metric of the realtime external-ID report \(did you mean 'revenue'\?\)/,
+  );
+  add(
+    T,
+    'a misspelt operator',
+    report(undefined, undefined, 'revenue:betwen:1,2'),
+    'filter',
+    /unknown operator 'betwen' \(did you mean 'between'\?\)/,
+  );
+  add(
+    T,
+    'a misspelt filter field',
+    report(undefined, undefined, 'paidClick:gt:1'),
+    'filter',
+    /'paidClick' is not a metric or field of the realtime external-ID report \(did you mean 'paidClicks'\?\)/,
+  );
+}
+{
+  const K = 'ENGAGE_COMPARE';
+  const compare = (breakdowns: Arg, metrics: Arg, filter?: Arg): Arg[] => [
+    P,
+    '2026-11-01',
+    '2026-11-07',
+    'previous',
+    breakdowns,
+    metrics,
+    filter,
+  ];
+  add(
+    K,
+    'contains on a number',
+    compare('day', undefined, 'revenue:contains:abc'),
+    'filter',
+    /contains does not apply to revenue, a number/,
+  );
+  add(K, 'gt on an ID', compare('day,country', undefined, 'country.id:gt:1'), 'filter', /gt does not apply to country.id, an ID/);
+  add(
+    K,
+    'a misspelt breakdown',
+    compare('day,contry', undefined),
+    'breakdowns',
+    /'contry' is not a breakdown of the general report \(did you mean 'country'\?\)/,
+  );
+  add(
+    K,
+    'a misspelt metric',
+    compare('day', 'revnue'),
+    'metrics',
+    /'revnue' is not a metric of the general report \(did you mean 'revenue'\?\)/,
+  );
+  add(K, 'a misspelt operator', compare('day', undefined, 'revenue:gte:1'), 'filter', /did you mean 'gt'\?/);
+  add(K, 'a misspelt filter field', compare('day', undefined, 'revnue:gt:1'), 'filter', /did you mean 'revenue'\?/);
 }
 
 describe('custom functions refuse bad arguments before any request, changing no cell but their own', () => {
@@ -1702,6 +1946,31 @@ call(
     /must be "previous", "year"/,
   );
 }
+// Issue 23 in the report builder (Run to sheet, Insert formula) and in saved reports: the filter types and the misspelt names.
+for (const [title, breakdowns, filter, rule] of TYPE_MISMATCHES.filter((_, i) => i % 3 === 0)) {
+  run(`a filter of ${title}`, request({ breakdowns: breakdowns.split(','), filter }), 'filter', rule);
+  call('insertFormula', `a filter of ${title}`, [request({ breakdowns: breakdowns.split(','), filter })], 'filter', rule);
+  save(`a filter of ${title}`, { breakdowns: breakdowns.split(','), filter }, 'filter', rule);
+}
+run(
+  'the issue’s revenue contains abc',
+  request({ filter: 'revenue:contains:abc' }),
+  'filter',
+  /contains does not apply to revenue, a number/,
+);
+save('revenue contains abc', { filter: 'revenue:contains:abc' }, 'filter', /contains does not apply to revenue, a number/);
+run('a misspelt breakdown', request({ breakdowns: ['day', 'contry'] }), 'breakdowns', /did you mean 'country'\?/);
+run('a misspelt metric', request({ metrics: ['revnue'] }), 'metrics', /did you mean 'revenue'\?/);
+run('a misspelt operator', request({ filter: 'revenue:gte:1' }), 'filter', /did you mean 'gt'\?/);
+run('a misspelt filter field', request({ filter: 'revnue:gt:1' }), 'filter', /did you mean 'revenue'\?/);
+run('a misspelt sort field', request({ sort: 'revenu' }), 'sort', /did you mean 'revenue'\?/);
+call('insertFormula', 'a misspelt breakdown', [request({ breakdowns: ['day', 'contry'] })], 'breakdowns', /did you mean 'country'\?/);
+call('insertFormula', 'a misspelt operator', [request({ filter: 'revenue:gte:1' })], 'filter', /did you mean 'gt'\?/);
+save('a misspelt breakdown', { breakdowns: ['day', 'contry'] }, 'breakdowns', /did you mean 'country'\?/);
+save('a misspelt metric', { metrics: ['revnue'] }, 'metrics', /did you mean 'revenue'\?/);
+save('a misspelt operator', { filter: 'revenue:gte:1' }, 'filter', /did you mean 'gt'\?/);
+save('a misspelt filter field', { filter: 'revnue:gt:1' }, 'filter', /did you mean 'revenue'\?/);
+save('a misspelt sort field', { sort: 'revenu' }, 'sort', /did you mean 'revenue'\?/);
 const BUILDER_FUNCTIONS = new Set(['runReportToSheet', 'insertFormula', 'addChart']);
 
 describe('sidebar server functions refuse bad input before any request, changing nothing', () => {
@@ -1791,6 +2060,56 @@ describe('the tagging helper refuses IDs Engage cannot keep', () => {
   ] as const)('%s', (_title, ids, argument, rule) => {
     const problems = taggingProblems(ids);
     expectNamed(problems.map((p) => p.message).join('; '), argument, rule);
+  });
+});
+
+// ---------------------------------------------------------------- what reaches Engage, as the README says
+
+/**
+ * The README: "Only one kind of bad input reaches Engage, because only it knows it: a publisher ID you
+ * have no access to". A table of bad inputs of every kind, through a formula, the builder and a saved
+ * report, each refused; the emulator counts what reached it, and only the unknown publisher ID did.
+ */
+describe('only a publisher ID the user may not see reaches Engage', () => {
+  const formula = (args: Arg[]) => () => {
+    const result = h.host.evaluateFormula('F', 'A1', typeArguments('ENGAGE_REPORT', args).text, { user: OWNER });
+    h.host.setCell('F', 'A1', '');
+    return result.value === '#ERROR!';
+  };
+  const server = (fn: string, args: unknown[]) => () => !h.host.run(fn, args, { user: OWNER }).ok;
+  const dates = [P, '2026-11-01', '2026-11-07'];
+  const table: Array<[string, () => boolean]> = [
+    ['formula: revenue contains abc', formula([...dates, 'day', undefined, 'revenue:contains:abc'])],
+    ['formula: gt on a country ID', formula([...dates, 'day,country', undefined, 'country.id:gt:1'])],
+    ['formula: contains on a day', formula([...dates, 'day', undefined, 'day:contains:2026'])],
+    ['formula: a day not written yyyyMMdd', formula([...dates, 'day', undefined, 'day:in:2026-11-01'])],
+    ['formula: revenue>100', formula([...dates, 'day', undefined, 'revenue>100'])],
+    ['formula: breakdown contry', formula([...dates, 'day,contry'])],
+    ['formula: metric revnue', formula([...dates, 'day', 'revnue'])],
+    ['formula: operator gte', formula([...dates, 'day', undefined, 'revenue:gte:1'])],
+    ['formula: field revnue', formula([...dates, 'day', undefined, 'revnue:gt:1'])],
+    ['formula: a currency Engage does not report in', formula([...dates, 'day', undefined, undefined, undefined, undefined, 'XAU'])],
+    ['builder: revenue contains abc', server('runReportToSheet', [request({ filter: 'revenue:contains:abc' }), TARGET, RUN_ID])],
+    ['builder: breakdown contry', server('runReportToSheet', [request({ breakdowns: ['day', 'contry'] }), TARGET, RUN_ID])],
+    [
+      'builder: text compared as a number',
+      server('insertFormula', [request({ breakdowns: ['day', 'country'], filter: 'country.name:gt:1' })]),
+    ],
+    ['saved report: revenue contains abc', server('saveSchedule', [savedReport({ filter: 'revenue:contains:abc' })])],
+    ['saved report: operator gte', server('saveSchedule', [savedReport({ filter: 'revenue:gte:1' })])],
+    ['formula: a well-formed publisher ID the user may not see', formula(['ffffffffffffffffffffffffffffffff', '2026-11-01', '2026-11-07'])],
+  ];
+
+  it('of a table of bad inputs, each refused, only the unknown publisher ID sent a request', async () => {
+    const refused: Record<string, boolean> = {};
+    const sent: Record<string, number> = {};
+    for (const [title, act] of table) {
+      await h.emulator.clearRequests();
+      refused[title] = act();
+      sent[title] = (await h.apiRequests()).length;
+    }
+    expect(Object.values(refused).every(Boolean)).toBe(true);
+    expect(sent).toEqual(Object.fromEntries(table.map(([title]) => [title, title.endsWith('may not see') ? 1 : 0])));
   });
 });
 

@@ -54,6 +54,9 @@ export class ReportBuilder {
   private editing: Editing | undefined;
 
   private readonly formula = el('div', { class: 'code', id: 'formula-preview' });
+  /** Said in place of the formula while the form has something to fix (which its field says). */
+  private readonly noFormula = el('div', { class: 'hint', id: 'formula-none', hidden: true }, 'No formula until the form is complete.');
+  private readonly formulaCopy = copyButton(this.formula, 'the formula');
   private readonly runButton = el('button', { type: 'submit', class: 'action', id: 'run-report' }, 'Run to sheet');
   private readonly formulaButton: HTMLButtonElement;
   private readonly outcome = el('div', { id: 'report-outcome', 'aria-live': 'polite' });
@@ -153,13 +156,7 @@ export class ReportBuilder {
       this.filters.node,
       ...this.options.nodes,
       ...this.target.nodes,
-      el(
-        'details',
-        { id: 'formula-details' },
-        el('summary', {}, 'Equivalent formula'),
-        this.formula,
-        copyButton(this.formula, 'the formula'),
-      ),
+      el('details', { id: 'formula-details' }, el('summary', {}, 'Equivalent formula'), this.formula, this.noFormula, this.formulaCopy),
       el('div', { class: 'actions' }, this.runButton, this.formulaButton, this.chart.button, this.schedule.toggle),
       this.chart.reason,
       this.progressBar.node,
@@ -304,8 +301,13 @@ export class ReportBuilder {
   private renderFormula(): void {
     this.compare.render(); // the earlier period follows the report's period
     const request = this.request();
-    const formula = typeof request === 'string' ? request : request.compareWith ? compareFormula(request) : reportFormula(request);
-    replaceChildren(this.formula, ...(typeof request === 'string' ? [request] : formulaWithBreaks(formula)));
+    // A problem is not a formula: the box and its Copy button step aside for a muted line.
+    const none = typeof request === 'string';
+    const formula = none ? '' : request.compareWith ? compareFormula(request) : reportFormula(request);
+    replaceChildren(this.formula, ...formulaWithBreaks(formula));
+    this.formula.hidden = none;
+    this.formulaCopy.hidden = none;
+    this.noFormula.hidden = !none;
     this.schedule.update();
   }
 

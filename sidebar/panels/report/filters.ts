@@ -1,9 +1,10 @@
 /**
  * The filter rows: a field, an operator and a value each, turned into the API's filter text by the
  * core's buildFilter and shown under the rows as it will be sent. The fields offered follow the
- * breakdowns; a row that cannot become a condition says why, and the request waits for it. A row is
- * two lines, so that each control can be read in a 300 px sidebar: the field across the row (with
- * the remove button), then the operator and the value. A report reopened from the sheet brings its
+ * breakdowns, and the operators follow the field's type (the core's filter-fields.ts: a number is not
+ * offered `contains`, an ID not `gt`); a row that cannot become a condition says why, and the request
+ * waits for it. A row is two lines, so that each control can be read in a 300 px sidebar: the field
+ * across the row (with the remove button), then the operator and the value. A report reopened from the sheet brings its
  * filter text back as rows (`set`).
  */
 import {
@@ -11,11 +12,14 @@ import {
   effectiveBreakdowns,
   ENTITY_BREAKDOWNS,
   fieldProblem,
-  FILTER_OPERATORS,
+  filterExample,
+  filterOperatorsFor,
+  filterTypeProblem,
   type FilterCondition,
   type FilterOperator,
   parseFilter,
   REPORT_SPECS,
+  type ReportKind,
 } from '../../../src/core';
 import { el, notice, replaceChildren, select } from '../../dom';
 import { failureText } from '../../server';
@@ -51,8 +55,25 @@ export function usableFields({ kind, breakdowns: chosen }: ReportChoice): string
   return fields;
 }
 
+/** The operator a new row, or a row whose field changed type, starts with. */
+const FIRST_CHOICE: readonly FilterOperator[] = ['gt', 'contains', 'in'];
+
+/** The operator choices of a field, keeping `current` (chosen, or a reopened report's) when given. */
+function operatorOptions(kind: ReportKind, fieldName: string, current?: FilterOperator): HTMLOptionElement[] {
+  const offered = [...filterOperatorsFor(kind, fieldName)];
+  const chosen = current ?? FIRST_CHOICE.find((op) => offered.includes(op)) ?? offered[0];
+  // A reopened report's operator the field does not take stays visible, and the row says why it cannot be sent.
+  if (chosen && !offered.includes(chosen)) offered.push(chosen);
+  return offered.map((op) => el('option', { value: op, selected: op === chosen }, OPERATOR_LABELS[op]));
+}
+
 /** A condition from a filter row, or an error sentence. */
-function conditionOf(fieldName: string, op: FilterOperator, raw: string): FilterCondition | string {
+function conditionOf(kind: ReportKind, fieldName: string, op: FilterOperator, raw: string): FilterCondition | string {
+  const c = rowCondition(fieldName, op, raw);
+  return typeof c === 'string' ? c : (filterTypeProblem(kind, c) ?? c);
+}
+
+function rowCondition(fieldName: string, op: FilterOperator, raw: string): FilterCondition | string {
   const text = raw.trim();
   if (text === '') return `${fieldName}: enter a value`;
   const num = (s: string) => (/^-?\d+(\.\d+)?$/.test(s.trim()) ? Number(s.trim()) : NaN);
@@ -104,7 +125,7 @@ export function filterRows(ctx: PartContext): FilterRows {
   function expression(): string | { problem: string } {
     const conditions: FilterCondition[] = [];
     for (const row of rows) {
-      const c = conditionOf(row.field.value, row.operator.value as FilterOperator, row.value.value);
+      const c = conditionOf(ctx.choice().kind, row.field.value, row.operator.value as FilterOperator, row.value.value);
       row.value.setAttribute('aria-invalid', String(typeof c === 'string'));
       if (typeof c === 'string') return { problem: c };
       conditions.push(c);
@@ -124,6 +145,18 @@ export function filterRows(ctx: PartContext): FilterRows {
     );
   }
 
+  /**
+   * The operators of the row's field, keeping the chosen one when the field takes it; the value's
+   * placeholder is an example of the field's type ("20261101" for a day).
+   */
+  function offerOperators(row: FilterRow, current: FilterOperator | undefined, keepUnfit = false): void {
+    const kind = ctx.choice().kind;
+    const field = row.field.value;
+    const keep = current && (keepUnfit || filterOperatorsFor(kind, field).includes(current)) ? current : undefined;
+    replaceChildren(row.operator, ...operatorOptions(kind, field, keep));
+    row.value.placeholder = filterExample(kind, field).split(':').slice(2).join(':');
+  }
+
   /** After an edit of the rows: the text under them, then whatever follows in the builder. */
   function edited(): void {
     renderText();
@@ -138,12 +171,8 @@ export function filterRows(ctx: PartContext): FilterRows {
       initial?.field ?? (fields.includes('revenue') ? 'revenue' : fields[0]),
       { 'aria-label': 'Filter field', class: 'filter-field' },
     );
-    const operator = select(
-      FILTER_OPERATORS.map((op) => [op, OPERATOR_LABELS[op]] as const),
-      initial?.op ?? 'gt',
-      { 'aria-label': 'Operator', class: 'filter-operator' },
-    );
-    const value = el('input', { type: 'text', 'aria-label': 'Value', class: 'filter-value', placeholder: 'value', value: initial?.value });
+    const operator = el('select', { 'aria-label': 'Operator', class: 'filter-operator' });
+    const value = el('input', { type: 'text', 'aria-label': 'Value', class: 'filter-value', value: initial?.value });
     const remove = el('button', { type: 'button', class: 'icon', 'aria-label': 'Remove filter', title: 'Remove filter' }, '✕');
     const node = el(
       'div',
@@ -152,6 +181,8 @@ export function filterRows(ctx: PartContext): FilterRows {
       el('div', { class: 'filter-line' }, operator, value),
     );
     const row: FilterRow = { field: fieldSelect, operator, value, node };
+    offerOperators(row, initial?.op, true);
+    fieldSelect.addEventListener('input', () => offerOperators(row, row.operator.value as FilterOperator));
     remove.addEventListener('click', () => {
       node.remove();
       rows = rows.filter((r) => r !== row);
@@ -177,6 +208,7 @@ export function filterRows(ctx: PartContext): FilterRows {
       for (const row of rows) {
         const previous = row.field.value;
         replaceChildren(row.field, ...fields.map((f) => el('option', { value: f, selected: f === previous }, f)));
+        offerOperators(row, row.operator.value as FilterOperator, row.field.value === previous);
       }
       renderText();
     },

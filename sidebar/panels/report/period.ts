@@ -63,7 +63,7 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
     }
     if (kind === 'main') {
       if (!fromInput.value || !toInput.value) return 'Choose the first and last day.';
-      if (toInput.value < fromInput.value) return 'The last day is before the first.';
+      if (toInput.value < fromInput.value) return `To: the last day (${toInput.value}) is before From (${fromInput.value}).`;
       const check = customDaysCheck(fromInput.value, toInput.value, ctx.choice().breakdowns, Date.now(), tz);
       if (check.problem) return check.problem;
       const note = check.note ? `. ${check.note}` : '';
@@ -107,6 +107,21 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
     );
   }
 
+  /**
+   * Custom starts from the days of the preset it replaces, so the user edits a period instead of
+   * typing one from nothing.
+   */
+  let lastPreset = preset.value as DatePreset;
+  preset.addEventListener('change', () => {
+    const chosen = preset.value as DatePreset;
+    if (chosen === 'custom' && lastPreset && lastPreset !== 'custom') {
+      const found = presetRange(ctx.choice().kind, lastPreset, Date.now(), ctx.timeZone());
+      fromInput.value = found.fromDate.slice(0, 10);
+      toInput.value = found.toDate.slice(0, 10);
+      if (found.fromDate.length > 10) startInput.value = `${found.fromDate.slice(0, 10)}T${found.fromDate.slice(11, 13)}:00`;
+    }
+    lastPreset = chosen;
+  });
   for (const control of [preset, fromInput, toInput, startInput]) {
     control.addEventListener('change', () => {
       render();
@@ -123,6 +138,7 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
           el('option', { value: p, selected: p === (kind === 'main' ? 'last7' : 'last24h') }, PRESET_LABELS[p]),
         ),
       );
+      lastPreset = preset.value as DatePreset;
       render();
     },
     set(chosen, fromDate, toDate) {
@@ -133,6 +149,7 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
         toInput.value = toDate.slice(0, 10);
         if (fromDate.length > 10) startInput.value = `${fromDate.slice(0, 10)}T${fromDate.slice(11, 13)}:00`;
       }
+      lastPreset = preset.value as DatePreset;
       render();
     },
     preset: () => preset.value as DatePreset,

@@ -2,11 +2,13 @@
  * Filter expressions of all three reports: `<field>:<operator>:<value>` conditions chained with `;`
  * (a chain means AND, per the field notes; nesting is unsupported). A builder writes them from typed
  * conditions and a parser reads what a user typed into a cell, refusing a malformed expression locally
- * with the character position of the problem, so the user never waits for a 400 to learn of a typo.
+ * (with the character position when several conditions are chained), so the user never waits for a
+ * 400 to learn of a typo. Which operators a field takes is filter-fields.ts.
  * The syntax has no escaping, so `;` can never be part of a value and `,` not of a list item.
  */
 import { FilterSyntaxError, ValidationError } from '../errors';
 import { controlCharacterIndex, describeControlCharacter, quoted } from '../util/text';
+import { unknownNameHint } from '../util/names';
 
 export const FILTER_OPERATORS = ['eq', 'gt', 'lt', 'between', 'in', 'not_in', 'contains', 'not_contains'] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
@@ -22,6 +24,15 @@ export type ParsedFilterCondition = FilterCondition & { position: number };
 
 const FIELD_PATTERN = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)?$/;
 const NUMBER_PATTERN = /^-?\d+(\.\d+)?$/;
+
+/** Comparison signs people type for the operators: "revenue>100" means "revenue:gt:100". */
+const SIGN_OPERATORS: Record<string, FilterOperator> = { '>': 'gt', '<': 'lt', '=': 'eq', '==': 'eq' };
+
+/** How to write a condition typed without colons: its own translation when it is "field>number", else an example. */
+function shapeExample(segment: string): string {
+  const m = /^\s*([A-Za-z][A-Za-z0-9_.]*)\s*(==|=|>|<)\s*(-?\d+(?:\.\d+)?)\s*$/.exec(segment);
+  return m ? `: write "${m[1]}:${SIGN_OPERATORS[m[2]!]}:${m[3]}"` : ', such as "revenue:gt:100"';
+}
 
 /** Typed condition helpers: `where('revenue').gt(10)`, `where('country.id').in(['US', 'DE'])`. */
 export function where(field: string) {
@@ -98,7 +109,9 @@ export function parseFilter(expression: string, argument = 'filter'): ParsedFilt
   if (expression.trim() === '') return [];
   // No field, operator or value holds one, and a condition with one could never match: a paste accident.
   const control = controlCharacterIndex(expression);
-  if (control >= 0) fail(control, `${describeControlCharacter(expression)} cannot be part of a filter`);
+  // Invisible in a cell, so its place is said even in a single condition (a chain says it anyway).
+  const place = expression.includes(';') ? '' : ` (character ${control + 1} of ${quoted(expression)})`;
+  if (control >= 0) fail(control, `${describeControlCharacter(expression)} cannot be part of a filter${place}`);
   const conditions: ParsedFilterCondition[] = [];
   let start = 0;
   while (start <= expression.length) {
@@ -113,9 +126,9 @@ export function parseFilter(expression: string, argument = 'filter'): ParsedFilt
       );
     const segment = expression.slice(segStart, end);
     const firstColon = segment.indexOf(':');
-    if (firstColon < 0) fail(segStart, `${quoted(segment)} is not <field>:<operator>:<value>`);
+    if (firstColon < 0) fail(segStart, `${quoted(segment)} is not <field>:<operator>:<value>${shapeExample(segment)}`);
     const field = segment.slice(0, firstColon);
-    if (field === '') fail(segStart, 'missing field name');
+    if (field === '') fail(segStart, `${quoted(segment)} has no field name, as in "revenue${segment}"`);
     if (!FIELD_PATTERN.test(field)) {
       const bad = [...field].findIndex((ch, k) => !(k === 0 ? /[A-Za-z]/ : /[A-Za-z0-9_.]/).test(ch));
       fail(segStart + Math.max(bad, 0), `invalid field name ${quoted(field)}`);
@@ -124,7 +137,12 @@ export function parseFilter(expression: string, argument = 'filter'): ParsedFilt
     const secondColon = segment.indexOf(':', opStart);
     const op = segment.slice(opStart, secondColon < 0 ? segment.length : secondColon);
     if (!(FILTER_OPERATORS as readonly string[]).includes(op)) {
-      fail(segStart + opStart, op === '' ? 'missing operator' : `unknown operator ${quoted(op)} (use ${FILTER_OPERATORS.join(', ')})`);
+      fail(
+        segStart + opStart,
+        op === ''
+          ? `${quoted(segment)} has no operator, as in "${field}:gt${segment.slice(opStart)}"`
+          : `unknown operator ${quoted(op)}${unknownNameHint(op, FILTER_OPERATORS)}`,
+      );
     }
     if (secondColon < 0) fail(segStart + segment.length, `missing ':' and value after ${quoted(`${field}:${op}`)}`);
     const valueStart = secondColon! + 1;

@@ -16,6 +16,7 @@ import {
   REPORT_SPECS,
   type ReportKind,
 } from '../spec';
+import { closest, unknownNameHint } from '../util/names';
 
 /**
  * The breakdowns a report is actually broken down by, in column order, for known names: the general
@@ -53,6 +54,11 @@ export function fieldProblem(kind: ReportKind, field: string, breakdowns: readon
   if (dot >= 0) {
     const entity = field.slice(0, dot);
     if (!ENTITY_BREAKDOWNS.has(entity) || !spec.breakdowns.includes(entity)) {
+      const near = closest(
+        entity,
+        spec.breakdowns.filter((b) => ENTITY_BREAKDOWNS.has(b)),
+      );
+      if (near) return `is not a field of the ${spec.title} (did you mean '${near}${field.slice(dot)}'?)`;
       return `is not a field of the ${spec.title} ('${entity}' is not one of its entity breakdowns)`;
     }
     if (!breakdowns.includes(entity)) return `needs the '${entity}' breakdown`;
@@ -62,8 +68,7 @@ export function fieldProblem(kind: ReportKind, field: string, breakdowns: readon
   if (spec.breakdowns.includes(field)) {
     return breakdowns.includes(field) ? null : `needs the '${field}' breakdown`;
   }
-  const suggestion = closest(field, [...spec.metrics, ...spec.breakdowns]);
-  return `is not a metric or field of the ${spec.title}${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`;
+  return `is not a metric or field of the ${spec.title}${unknownNameHint(field, [...spec.metrics, ...spec.breakdowns], false)}`;
 }
 
 /**
@@ -76,36 +81,4 @@ export function metricAvailabilityProblem(kind: ReportKind, metric: string, brea
   if (MAIN_METRICS_ONLY_ON_WIDGET.has(metric) && !breakdowns.includes('widget')) return `is only available with the 'widget' breakdown`;
   if (MAIN_METRICS_NOT_ON_DOC.has(metric) && breakdowns.includes('doc')) return `is not available with the 'doc' breakdown`;
   return null;
-}
-
-/**
- * The known name close enough to `word` to be a typo of it, ignoring case, for "did you mean": one
- * edit for a word of up to 4 letters, two for a longer one. So 'revnue' suggests 'revenue', while
- * 'foo' suggests nothing (two of its three letters would change to make doc).
- */
-export function closest(word: string, candidates: readonly string[]): string | undefined {
-  const w = word.toLowerCase();
-  let best: string | undefined;
-  let bestDistance = (w.length <= 4 ? 1 : 2) + 1;
-  for (const c of candidates) {
-    const d = editDistance(w, c.toLowerCase());
-    if (d < bestDistance) {
-      best = c;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
 }

@@ -7,7 +7,8 @@
  * groups the sidebar's picker and the header notes use. Pure: bundled into the sidebar too.
  */
 import type { ValidationProblem } from '../errors';
-import { closest, metricAvailabilityProblem } from './report-fields';
+import { metricAvailabilityProblem } from './report-fields';
+import { unknownNameHint } from '../util/names';
 import { REPORT_SPECS, type ReportKind } from '../spec';
 import { quoted } from '../util/text';
 
@@ -155,10 +156,9 @@ export function resolveMetrics(
   for (const name of names) {
     const known = spec.metrics.find((m) => m.toLowerCase() === name.toLowerCase());
     if (!known) {
-      const suggestion = closest(name, spec.metrics);
       // The whole list once per message: it is long.
-      const hint = suggestion ? ` (did you mean '${suggestion}'?)` : listed ? '' : ` (its metrics are ${spec.metrics.join(', ')})`;
-      if (!suggestion) listed = true;
+      const hint = unknownNameHint(name, spec.metrics, !listed);
+      listed ||= hint.startsWith(' (use ');
       problem(`${quoted(name)} is not a metric of the ${spec.title}${hint}`);
     } else if (metrics.includes(known)) problem(`'${known}' is listed twice`);
     else {

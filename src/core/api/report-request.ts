@@ -12,6 +12,7 @@ import { ISO_4217_CURRENCY_CODES, isSupportedCurrency, SUPPORTED_CURRENCY_CODES 
 import { ValidationError, type ValidationProblem, FilterSyntaxError } from '../errors';
 import { buildFilter, parseFilter, type FilterCondition, type ParsedFilterCondition } from './filters';
 import { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem } from './report-fields';
+import { filterTypeProblem } from './filter-fields';
 import { type ALL_METRICS, resolveMetrics } from './report-metrics';
 import { parseSort } from './sort';
 import {
@@ -24,6 +25,7 @@ import {
   type SortOrder,
 } from '../spec';
 import { quoted, showValue } from '../util/text';
+import { unknownNameHint } from '../util/names';
 import { reportDates } from './report-dates';
 import type { PublisherSelection } from './publisher-list';
 
@@ -206,7 +208,7 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
   const breakdowns: string[] = [];
   for (const name of requested ?? []) {
     const known = spec.breakdowns.find((b) => b.toLowerCase() === name.toLowerCase());
-    if (!known) add('breakdowns', name, `is not a breakdown of the ${spec.title} (use ${spec.breakdowns.join(', ')})`);
+    if (!known) add('breakdowns', name, `is not a breakdown of the ${spec.title}${unknownNameHint(name, spec.breakdowns)}`);
     else if (breakdowns.includes(known)) add('breakdowns', known, 'is listed twice');
     else breakdowns.push(known);
   }
@@ -257,7 +259,7 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
     else sort = { field: 'revenue', order: o };
   }
 
-  // Filter: syntax with positions, then field names and the 110-character external-ID rule.
+  // Filter: syntax, then field names, operators and values against the field's type, and the 110-character external-ID rule.
   let filter: ParsedFilterCondition[] | undefined;
   let filterText: string | undefined;
   if (args?.filter !== undefined) {
@@ -269,13 +271,10 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
       else throw e;
     }
     for (const c of filter ?? []) {
-      const problem = fieldProblem(kind, c.field, effective);
-      if (problem) {
-        problems.push({
-          argument: 'filter',
-          message: new FilterSyntaxError('filter', c.position, filterText!, `${quoted(c.field)} ${problem}`).problems[0]!.message,
-        });
-      }
+      const fieldRule = fieldProblem(kind, c.field, effective);
+      // The operator and values are checked against the field's type once the field itself is right.
+      const rule = fieldRule ? `${quoted(c.field)} ${fieldRule}` : filterTypeProblem(kind, c);
+      if (rule) problems.push(...new FilterSyntaxError('filter', c.position, filterText!, rule).problems);
       if ((c.field === 'externalId' || c.field === 'externalSecondaryId') && c.op !== 'between') {
         const values = typeof c.value === 'string' ? [c.value] : Array.isArray(c.value) ? (c.value as string[]) : [String(c.value)];
         for (const v of values) {

@@ -248,7 +248,11 @@ export class ValidationError extends EngageError {
   }
 }
 
-/** A malformed filter; `position` is the 0-based index of the offending character. */
+/**
+ * A malformed filter; `position` is the 0-based index of the offending character. The message says
+ * where only when the expression chains several conditions, to tell which one: the rule of a single
+ * condition quotes what it is about, and "at character 1" would add nothing.
+ */
 export class FilterSyntaxError extends ValidationError {
   constructor(
     argument: string,
@@ -256,7 +260,8 @@ export class FilterSyntaxError extends ValidationError {
     readonly expression: string,
     rule: string,
   ) {
-    super([{ argument, message: `${argument}: ${rule} at character ${position + 1} of ${quoted(expression)}` }]);
+    const where = expression.includes(';') ? ` at character ${position + 1} of ${quoted(expression)}` : '';
+    super([{ argument, message: `${argument}: ${rule}${where}` }]);
     this.name = 'FilterSyntaxError';
   }
 }

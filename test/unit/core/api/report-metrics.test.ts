@@ -65,7 +65,7 @@ describe('the metrics argument', () => {
     [
       'an unknown metric with no near name, listing the metrics once',
       main({ metrics: 'popularity,reach' }),
-      "metrics: 'popularity' is not a metric of the general report (its metrics are paidPvs, totalPvs",
+      "metrics: 'popularity' is not a metric of the general report (use paidPvs, totalPvs",
     ],
     ['a metric listed twice, in another case', main({ metrics: 'revenue,Revenue' }), "metrics: 'revenue' is listed twice"],
     [
