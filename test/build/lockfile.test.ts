@@ -18,6 +18,7 @@ interface Entry {
   version?: string;
   optionalDependencies?: Record<string, string>;
   engines?: Record<string, string> | string[];
+  hasInstallScript?: boolean;
 }
 
 const lockPath = path.join(repoRoot, 'package-lock.json');
@@ -58,6 +59,32 @@ describe('package-lock.json', () => {
       fs.rmSync(work, { recursive: true, force: true });
     }
   }, 90_000);
+});
+
+describe('install scripts', () => {
+  // npm 11 lists every locked package whose install script package.json's allowScripts does not
+  // decide ("npm warn install-scripts ..."), and a later npm blocks them. Each is decided there.
+  const allowScripts = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { allowScripts: Record<string, boolean> })
+    .allowScripts;
+  const withScripts = Object.entries(readLock().packages)
+    .filter(([, entry]) => entry.hasInstallScript)
+    .map(([location]) => location.replace(/^.*node_modules\//, ''));
+
+  it('are each decided in package.json (allowScripts), so a fresh npm install prints no warning about them', () => {
+    expect(Object.keys(allowScripts).sort()).toEqual([...new Set(withScripts)].sort());
+  });
+
+  it('are denied only where prebuilt platform packages do their work (esbuild, @swc/core, @parcel/watcher)', () => {
+    // esbuild's postinstall only hard-links its platform binary over the JS shim, @swc/core's only falls
+    // back to @swc/wasm when no native binding loads, and @parcel/watcher's only builds from source with
+    // npm_config_build_from_source: each locks its prebuilt binaries as optional dependencies.
+    const lock = readLock();
+    for (const [name, allowed] of Object.entries(allowScripts)) {
+      if (allowed) continue;
+      const binaries = Object.keys(lock.packages[`node_modules/${name}`]?.optionalDependencies ?? {});
+      expect({ name, linuxX64: binaries.filter((binary) => /linux-x64/.test(binary)).length > 0 }).toEqual({ name, linuxX64: true });
+    }
+  });
 });
 
 describe('the Node.js versions the project states', () => {
