@@ -4,7 +4,7 @@
  * that is not exactly as npm would write it, leaving a clone modified before anyone touched it. This
  * machine's registry lacks some platform binaries, so npm install can drop them:
  * scripts/complete-lockfile.ts puts them back in npm's own format. The Node.js versions the project
- * states (package.json and the README) must be ones every locked package accepts.
+ * states (package.json, README.md and docs/) must be ones every locked package accepts.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -100,9 +100,10 @@ describe('the Node.js versions the project states', () => {
     expect(refusing).toEqual([]);
   });
 
-  it('are the ones the README names, and this Node.js is one of them', () => {
+  it('are the ones README.md and docs/ name, and this Node.js is one of them', () => {
     expect(stated).toBe('^20.6.0 || ^22.0.0 || >=24.0.0');
-    const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const pages = ['README.md', ...fs.readdirSync(path.join(repoRoot, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const readme = pages.map((page) => fs.readFileSync(path.join(repoRoot, page), 'utf8')).join('\n');
     const mentions = readme.match(/Node\.js \d[^:\n]*/g) ?? [];
     expect(mentions.length).toBeGreaterThan(0);
     for (const mention of mentions) expect(mention).toBe('Node.js 20 (20.6 or later), 22, or 24 and later');
