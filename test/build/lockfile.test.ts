@@ -64,8 +64,9 @@ describe('package-lock.json', () => {
 describe('install scripts', () => {
   // npm 11 lists every locked package whose install script package.json's allowScripts does not
   // decide ("npm warn install-scripts ..."), and a later npm blocks them. Each is decided there.
-  const allowScripts = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { allowScripts: Record<string, boolean> })
-    .allowScripts;
+  const allowScripts = (
+    JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { allowScripts: Record<string, boolean> }
+  ).allowScripts;
   const withScripts = Object.entries(readLock().packages)
     .filter(([, entry]) => entry.hasInstallScript)
     .map(([location]) => location.replace(/^.*node_modules\//, ''));
@@ -102,7 +103,13 @@ describe('the Node.js versions the project states', () => {
 
   it('are the ones README.md and docs/ name, and this Node.js is one of them', () => {
     expect(stated).toBe('^20.6.0 || ^22.0.0 || >=24.0.0');
-    const pages = ['README.md', ...fs.readdirSync(path.join(repoRoot, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const pages = [
+      'README.md',
+      ...fs
+        .readdirSync(path.join(repoRoot, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     const readme = pages.map((page) => fs.readFileSync(path.join(repoRoot, page), 'utf8')).join('\n');
     const mentions = readme.match(/Node\.js \d[^:\n]*/g) ?? [];
     expect(mentions.length).toBeGreaterThan(0);

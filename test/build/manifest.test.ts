@@ -119,7 +119,8 @@ describe('clasp push list', () => {
     try {
       for (const file of ['.clasp.json', '.claspignore']) fs.copyFileSync(path.join(repoRoot, file), path.join(folder, file));
       fs.mkdirSync(path.join(folder, 'dist'));
-      for (const file of ['Code.js', 'sidebar.html', 'appsscript.json']) fs.copyFileSync(path.join(distDir, file), path.join(folder, 'dist', file));
+      for (const file of ['Code.js', 'sidebar.html', 'appsscript.json'])
+        fs.copyFileSync(path.join(distDir, file), path.join(folder, 'dist', file));
       fs.writeFileSync(path.join(folder, 'dist', 'notes.txt'), 'not for Apps Script');
       const out = execFileSync(path.join(repoRoot, 'node_modules/.bin/clasp'), ['status', '--json'], {
         cwd: folder,
