@@ -4,7 +4,7 @@
  * the deploy script refuses the placeholder with one sentence saying how to set the real ID, before
  * anything is built or pushed. What `clasp status` pushes from it is checked in manifest.test.ts.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,27 +24,29 @@ function withClaspJson(text: string | undefined, use: (folder: string) => void):
 
 describe('.clasp.json', () => {
   it('is committed at the top level with rootDir dist and the placeholder script ID', () => {
-    const config = JSON.parse(fs.readFileSync(path.join(repoRoot, '.clasp.json'), 'utf8')) as unknown;
-    expect(config).toEqual({ scriptId: PLACEHOLDER_SCRIPT_ID, rootDir: 'dist' });
+    // The committed file, whatever a deployer's working copy holds.
+    const committed = execFileSync('git', ['show', 'HEAD:.clasp.json'], { cwd: repoRoot, encoding: 'utf8' });
+    expect(JSON.parse(committed)).toEqual({ scriptId: PLACEHOLDER_SCRIPT_ID, rootDir: 'dist' });
   });
 
   it('stops npm run deploy at the placeholder with one sentence naming both ways to set the ID, before building', () => {
-    // The repository's own script in the repository's own folder: the check fails, so neither the build
+    // The repository's deploy script, run in a folder of its own holding the committed .clasp.json, so that a
+    // deployer's real ID can never make this test build or push: the check fails, so neither the build
     // (which would write dist/) nor clasp push runs.
-    const distBefore = fs.existsSync(path.join(repoRoot, 'dist', 'Code.js'))
-      ? fs.statSync(path.join(repoRoot, 'dist', 'Code.js')).mtimeMs
-      : 0;
-    const run = spawnSync('npm', ['run', '--silent', 'deploy'], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
-    expect(run.status).not.toBe(0);
-    const sentence = run.stderr.split('\n').filter((line) => line.includes('.clasp.json'));
-    expect(sentence).toEqual([
-      ".clasp.json still holds the placeholder script ID, so nothing was pushed: put your Apps Script project's ID (Project Settings > IDs) in its scriptId, or delete .clasp.json and run `npx clasp create-script --rootDir dist` or `npx clasp clone <scriptId> --rootDir dist`, which writes it.",
-    ]);
-    expect(run.stdout).not.toMatch(/Built Code\.js|Pushed/);
-    const distAfter = fs.existsSync(path.join(repoRoot, 'dist', 'Code.js'))
-      ? fs.statSync(path.join(repoRoot, 'dist', 'Code.js')).mtimeMs
-      : 0;
-    expect(distAfter).toBe(distBefore);
+    withClaspJson(JSON.stringify({ scriptId: PLACEHOLDER_SCRIPT_ID, rootDir: 'dist' }), (folder) => {
+      fs.copyFileSync(path.join(repoRoot, 'package.json'), path.join(folder, 'package.json'));
+      fs.mkdirSync(path.join(folder, 'scripts'));
+      fs.copyFileSync(path.join(repoRoot, 'scripts', 'check-clasp.ts'), path.join(folder, 'scripts', 'check-clasp.ts'));
+      fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(folder, 'node_modules'), 'dir');
+      const run = spawnSync('npm', ['run', '--silent', 'deploy'], { cwd: folder, encoding: 'utf8', timeout: 60_000 });
+      expect(run.status).not.toBe(0);
+      const sentence = run.stderr.split('\n').filter((line) => line.includes('.clasp.json'));
+      expect(sentence).toEqual([
+        ".clasp.json still holds the placeholder script ID, so nothing was pushed: put your Apps Script project's ID (Project Settings > IDs) in its scriptId, or delete .clasp.json and run `npx clasp create-script --rootDir dist` or `npx clasp clone <scriptId> --rootDir dist`, which writes it.",
+      ]);
+      expect(run.stdout).not.toMatch(/Built Code\.js|Pushed/);
+      expect(fs.existsSync(path.join(folder, 'dist'))).toBe(false);
+    });
   }, 60_000);
 
   it('lets a real script ID with rootDir dist through, and refuses a missing file, bad JSON, an empty ID or another rootDir', () => {
