@@ -1,5 +1,5 @@
 /**
- * Retakes the README's pictures with Debian's chromium: docs/playground.png (signs in with the
+ * Retakes the documentation's pictures with Debian's chromium: docs/playground.png (signs in with the
  * pre-filled demo user, runs the last 14 days by day and country to a new sheet) and
  * docs/dashboard.png (signs in, clicks the sidebar's Create dashboard for the first publisher, and
  * photographs the dashboard once its formulas and chart are drawn).

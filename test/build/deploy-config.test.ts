@@ -22,7 +22,7 @@ const OTHER_DEPLOYMENT = {
 
 let work: string;
 
-/** Runs the build as the README says, with a config file; returns the output folder. */
+/** Runs the build as docs/deploying.md says, with a config file; returns the output folder. */
 function build(config: unknown, how: 'flag' | 'env' = 'flag'): string {
   const file = path.join(work, `deploy-${Math.random().toString(36).slice(2)}.json`);
   fs.writeFileSync(file, JSON.stringify(config));

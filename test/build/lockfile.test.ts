@@ -4,7 +4,7 @@
  * that is not exactly as npm would write it, leaving a clone modified before anyone touched it. This
  * machine's registry lacks some platform binaries, so npm install can drop them:
  * scripts/complete-lockfile.ts puts them back in npm's own format. The Node.js versions the project
- * states (package.json and the README) must be ones every locked package accepts.
+ * states (package.json, README.md and docs/) must be ones every locked package accepts.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,6 +18,7 @@ interface Entry {
   version?: string;
   optionalDependencies?: Record<string, string>;
   engines?: Record<string, string> | string[];
+  hasInstallScript?: boolean;
 }
 
 const lockPath = path.join(repoRoot, 'package-lock.json');
@@ -60,6 +61,33 @@ describe('package-lock.json', () => {
   }, 90_000);
 });
 
+describe('install scripts', () => {
+  // npm 11 lists every locked package whose install script package.json's allowScripts does not
+  // decide ("npm warn install-scripts ..."), and a later npm blocks them. Each is decided there.
+  const allowScripts = (
+    JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { allowScripts: Record<string, boolean> }
+  ).allowScripts;
+  const withScripts = Object.entries(readLock().packages)
+    .filter(([, entry]) => entry.hasInstallScript)
+    .map(([location]) => location.replace(/^.*node_modules\//, ''));
+
+  it('are each decided in package.json (allowScripts), so a fresh npm install prints no warning about them', () => {
+    expect(Object.keys(allowScripts).sort()).toEqual([...new Set(withScripts)].sort());
+  });
+
+  it('are denied only where prebuilt platform packages do their work (esbuild, @swc/core, @parcel/watcher)', () => {
+    // esbuild's postinstall only hard-links its platform binary over the JS shim, @swc/core's only falls
+    // back to @swc/wasm when no native binding loads, and @parcel/watcher's only builds from source with
+    // npm_config_build_from_source: each locks its prebuilt binaries as optional dependencies.
+    const lock = readLock();
+    for (const [name, allowed] of Object.entries(allowScripts)) {
+      if (allowed) continue;
+      const binaries = Object.keys(lock.packages[`node_modules/${name}`]?.optionalDependencies ?? {});
+      expect({ name, linuxX64: binaries.filter((binary) => /linux-x64/.test(binary)).length > 0 }).toEqual({ name, linuxX64: true });
+    }
+  });
+});
+
 describe('the Node.js versions the project states', () => {
   const stated = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
 
@@ -73,9 +101,16 @@ describe('the Node.js versions the project states', () => {
     expect(refusing).toEqual([]);
   });
 
-  it('are the ones the README names, and this Node.js is one of them', () => {
+  it('are the ones README.md and docs/ name, and this Node.js is one of them', () => {
     expect(stated).toBe('^20.6.0 || ^22.0.0 || >=24.0.0');
-    const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const pages = [
+      'README.md',
+      ...fs
+        .readdirSync(path.join(repoRoot, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
+    const readme = pages.map((page) => fs.readFileSync(path.join(repoRoot, page), 'utf8')).join('\n');
     const mentions = readme.match(/Node\.js \d[^:\n]*/g) ?? [];
     expect(mentions.length).toBeGreaterThan(0);
     for (const mention of mentions) expect(mention).toBe('Node.js 20 (20.6 or later), 22, or 24 and later');

@@ -5,9 +5,9 @@
  * urlFetchWhitelist with paths, the Engage addresses' and the webhooks', written from
  * the deployment config; here the tests' own, test/fixtures/tests.deploy.json, which keeps the default
  * "all", and a build of it with "current" in a temporary folder), and `clasp status --json`, which
- * works offline, must list exactly the three files a push should send. A fresh clone has no .clasp.json (a deployer's holds
- * their script ID and is not committed): the check runs against the committed .clasp.json.example,
- * as the README's offline step does.
+ * works offline, must list exactly the three files a push should send. The repository commits .clasp.json
+ * with `rootDir: dist` and a placeholder script ID (`npm run deploy` refuses the placeholder:
+ * test/build/clasp-config.test.ts): the check runs against it, as docs/deploying.md's offline step does.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -112,16 +112,17 @@ describe('appsscript.json', () => {
 });
 
 describe('clasp push list', () => {
-  it('sends exactly Code.js, sidebar.html and appsscript.json from dist/ (clasp status --json, offline, with .clasp.json.example)', () => {
+  it('sends exactly Code.js, sidebar.html and appsscript.json from dist/ (clasp status --json, offline, with the committed .clasp.json)', () => {
     // In a folder of its own, with a built add-on in dist/ and something else beside it: the tests never
     // write the repository's dist/, which only `npm run build` and `npm run deploy` fill.
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'engage-push-'));
     try {
-      for (const file of ['.clasp.json.example', '.claspignore']) fs.copyFileSync(path.join(repoRoot, file), path.join(folder, file));
+      for (const file of ['.clasp.json', '.claspignore']) fs.copyFileSync(path.join(repoRoot, file), path.join(folder, file));
       fs.mkdirSync(path.join(folder, 'dist'));
-      for (const file of ['Code.js', 'sidebar.html', 'appsscript.json']) fs.copyFileSync(path.join(distDir, file), path.join(folder, 'dist', file));
+      for (const file of ['Code.js', 'sidebar.html', 'appsscript.json'])
+        fs.copyFileSync(path.join(distDir, file), path.join(folder, 'dist', file));
       fs.writeFileSync(path.join(folder, 'dist', 'notes.txt'), 'not for Apps Script');
-      const out = execFileSync(path.join(repoRoot, 'node_modules/.bin/clasp'), ['status', '--json', '--project', '.clasp.json.example'], {
+      const out = execFileSync(path.join(repoRoot, 'node_modules/.bin/clasp'), ['status', '--json'], {
         cwd: folder,
         encoding: 'utf8',
         timeout: 30000,
@@ -133,12 +134,12 @@ describe('clasp push list', () => {
     }
   });
 
-  it('lets `clasp create-script` go ahead in a fresh clone, which has no .clasp.json: a committed one would stop it', () => {
+  it('lets `clasp create-script` go ahead in a fresh clone once .clasp.json is deleted, as docs/deploying.md says: the committed one stops it', () => {
     // A fresh clone holds the tracked files: copy its clasp files into an empty folder, with no credentials (offline).
     const clone = fs.mkdtempSync(path.join(os.tmpdir(), 'engage-clone-'));
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'engage-home-'));
     const tracked = execFileSync('git', ['ls-files', '.clasp*'], { cwd: repoRoot, encoding: 'utf8' }).trim().split('\n');
-    expect(tracked.sort()).toEqual(['.clasp.json.example', '.claspignore']);
+    expect(tracked.sort()).toEqual(['.clasp.json', '.claspignore']);
     for (const file of tracked) fs.copyFileSync(path.join(repoRoot, file), path.join(clone, file));
     const createScript = () => {
       const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, USERPROFILE: home };
@@ -149,11 +150,12 @@ describe('clasp push list', () => {
       return { status: run.status, output: `${run.stdout}${run.stderr}` };
     };
     try {
-      // It gets as far as asking for the Google sign-in it needs (what `clasp login` gives).
-      expect(createScript()).toEqual({ status: 1, output: expect.stringMatching(/No credentials found/) });
-      // With a .clasp.json naming a script, as the repository once committed, it stops before that, exiting 0.
-      fs.copyFileSync(path.join(clone, '.clasp.json.example'), path.join(clone, '.clasp.json'));
+      // With the committed .clasp.json it stops at once, exiting 0: hence "delete .clasp.json" in the docs and in
+      // npm run deploy's refusal of the placeholder.
       expect(createScript()).toEqual({ status: 0, output: expect.stringMatching(/Project file already exists\./) });
+      // Deleted, it gets as far as asking for the Google sign-in it needs (what `clasp login` gives).
+      fs.rmSync(path.join(clone, '.clasp.json'));
+      expect(createScript()).toEqual({ status: 1, output: expect.stringMatching(/No credentials found/) });
     } finally {
       fs.rmSync(clone, { recursive: true, force: true });
       fs.rmSync(home, { recursive: true, force: true });
@@ -163,6 +165,6 @@ describe('clasp push list', () => {
   it('is pushed by `npm run deploy` with --force: the manifest is generated, and without it clasp asks, and a run without a terminal says No', () => {
     const scripts = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
       .scripts;
-    expect(scripts.deploy).toBe('npm run build && clasp push --force');
+    expect(scripts.deploy).toBe('tsx scripts/check-clasp.ts && npm run build && clasp push --force');
   });
 });

@@ -14,7 +14,7 @@
  * which reads rows back from the sheet and writes them again.
  *
  * The manifest's scopes are checked in test/build/manifest.test.ts (exactly the minimal four); here
- * only the README's whitelist section and the shape of the whitelist entries. The sidebar's escaping
+ * only docs/deploying.md's whitelist section and the shape of the whitelist entries. The sidebar's escaping
  * is in security-browser.test.ts. Run `npm run build` first: this reads dist/.
  */
 import fs from 'node:fs';
@@ -594,8 +594,8 @@ describe('the urlFetchWhitelist for the real service', () => {
     expect(entries.some((e) => /\/engage\/v2\/$/.test(e))).toBe(true);
   });
 
-  it('is documented in the README: what to set, for which addresses, and why the emulator needs none', () => {
-    const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  it('is documented in docs/deploying.md: what to set, for which addresses, and why the emulator needs none', () => {
+    const readme = fs.readFileSync(path.join(repoRoot, 'docs', 'deploying.md'), 'utf8');
     expect(readme).toMatch(/`urlFetchWhitelist` is required for a published Editor add-on/);
     expect(readme).toMatch(/ending in `\/engage\/v2\/`/);
     expect(readme).toMatch(/recommendations endpoint's address/);

@@ -7,7 +7,7 @@
  * Which user an execution counts against: its own, except that a custom function counts against the
  * spreadsheet owner, as its user properties and daily quotas do (storeUser in document.ts). No page
  * says which user a formula's execution counts against (UNCONFIRMED); the add-on keeps to the limit
- * under either answer (README, Refresh all).
+ * under either answer (docs/limits.md, Refresh all).
  */
 
 /** Apps Script's quotas page: "Simultaneous executions per user: 30" (consumer and Workspace accounts alike). */

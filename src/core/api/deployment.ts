@@ -106,7 +106,7 @@ function isLoopbackIPv4(host: string): boolean {
 
 /**
  * An address on this machine: localhost, [::1] or any address of 127.0.0.0/8 (the playground's and
- * the tests' emulator, which only a local host can reach). The README's "Deploying with clasp" names the same.
+ * the tests' emulator, which only a local host can reach). docs/deploying.md names the same.
  */
 export function isLoopbackUrl(url: string): boolean {
   const host = hostOf(url);

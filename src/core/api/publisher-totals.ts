@@ -44,7 +44,7 @@ export const RECOMPUTED_RATES: Record<ReportKind, Readonly<Record<string, RateDe
   },
 };
 
-/** The metrics whose totals are left blank in a report of several publishers, per report (for the README and the tests). */
+/** The metrics whose totals are left blank in a report of several publishers, per report (for docs/publishers.md and the tests). */
 export function blankTotals(kind: ReportKind): string[] {
   return REPORT_SPECS[kind].metrics.filter((m) => !ADDITIVE_METRICS.has(m) && !(m in RECOMPUTED_RATES[kind]));
 }

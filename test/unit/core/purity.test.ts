@@ -4,7 +4,7 @@
  * importing only from itself and the layers below it (LAYERS). The same checks run on a miniature
  * core with deliberate mistakes (test/fixtures/core-layers), which they must report, and the core's
  * own tsconfig (no Apps Script types, no DOM) refuses the fixture's global at compile time. The
- * README's Layout lists the same folders in the same order.
+ * Layout of docs/contributing.md lists the same folders in the same order.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -149,8 +149,8 @@ describe('src/core', () => {
     expect(layerViolations(CORE_DIR)).toEqual([]);
   });
 
-  it("has its folders listed in the README's Layout, one line each, in the layer order", () => {
-    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  it("has its folders listed in docs/contributing.md's Layout, one line each, in the layer order", () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'docs', 'contributing.md'), 'utf8');
     const layout = readme.slice(readme.indexOf('## Layout'));
     const listed = [...layout.slice(0, layout.indexOf('\n```\n', layout.indexOf('```') + 3)).matchAll(/^ {2}([\w*.]+)\/?\s/gm)].map(
       (m) => m[1],

@@ -86,7 +86,7 @@ describe('EngageAddon.formulaReport', () => {
     ['externalId', 1800, { entityId: 'pub', fromDate: '2026111912', toDate: '2026112012' }],
     ['realtime', 300, { entityId: 'pub', fromDate: '2026111912', toDate: '2026112012' }],
     ['main', 3600, input],
-  ] as const)("keeps the %s report's result for %i seconds, as the README says, and fetches it again after", (kind, seconds, kindInput) => {
+  ] as const)("keeps the %s report's result for %i seconds, as documented, and fetches it again after", (kind, seconds, kindInput) => {
     const { addon, puts, clock, transport } = setup(7);
     const first = addon.formulaReport(kind, kindInput, { deadlineAtMs: clock.now() + 25_000 });
     expect(transport.requests[0]!.url).toContain(`${REPORT_SPECS[kind].path}?`);

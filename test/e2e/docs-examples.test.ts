@@ -1,11 +1,13 @@
 /**
- * The README's custom-function examples, each typed into a cell of the built add-on in the local host
- * against the emulator, both on today's real clock (no virtual clock, no pinned emulator day), as a
- * reader tries them: the examples' dates are days relative to today ("7daysAgo", "yesterday"), never
- * TODAY(), so they give what the Output column says on any day and in both readings of the host. The
- * spreadsheet is in Europe/Berlin (at or ahead of UTC), where the realtime example's "yesterday" is
- * inside the last 48 hours at every hour. README's table of what each rolling preset becomes is the
- * builder's.
+ * Every example formula of README.md and docs/ (each code span that starts with `=ENGAGE_NAME(` and holds
+ * no "..." or "…"; `=ENGAGE_*` names the family), each typed into a cell of the built add-on in the local host against the emulator,
+ * both on today's real clock (no virtual clock, no pinned emulator day), as a reader tries them. The
+ * examples of docs/formulas.md's table of functions must give what its Output column says; every other
+ * example must compute, without an error and without "Loading...". The examples' dates are days
+ * relative to today ("7daysAgo", "yesterday"), never TODAY(), so they work on any day and in both
+ * readings of the host. The spreadsheet is in Europe/Berlin (at or ahead of UTC), where the realtime
+ * examples' "yesterday" is inside the last 48 hours at every hour. docs/formulas.md's table of what
+ * each rolling preset becomes is the builder's.
  */
 import { ROLLING_PRESET_DAYS } from '../../src/core/builder/date-presets';
 import fs from 'node:fs';
@@ -14,7 +16,7 @@ import { OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { DEMO_API_KEY } from '../support/emulator';
 import { repoRoot } from '../support/paths';
 
-const SHEETS = Array.from({ length: 12 }, (_, i) => `S${i}`);
+const SHEETS = Array.from({ length: 30 }, (_, i) => `S${i}`);
 let h: AddonHarness;
 let nextSheet = 0;
 
@@ -37,11 +39,36 @@ function formula(text: string) {
   return h.host.evaluateFormula(SHEETS[nextSheet++]!, 'A1', text, { user: OWNER });
 }
 
+/** README.md and every page of docs/, by their path from the repository's root. */
+function pages(): Map<string, string> {
+  const files = [
+    'README.md',
+    ...fs
+      .readdirSync(path.join(repoRoot, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+  return new Map(files.map((file) => [file, fs.readFileSync(path.join(repoRoot, file), 'utf8')]));
+}
+const formulasPage = () => fs.readFileSync(path.join(repoRoot, 'docs', 'formulas.md'), 'utf8');
+
+/** Every example formula of README.md and docs/, once each, with the pages that show it. */
+function allExamples(): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const [file, text] of pages())
+    for (const m of text.matchAll(/`(=ENGAGE_[A-Z_]+\([^`]*)`/g)) {
+      const formula = m[1]!;
+      if (/\.\.\.|…/.test(formula)) continue; // a sketch (`=ENGAGE_REPORT(...)`), not an example
+      found.set(formula, [...new Set([...(found.get(formula) ?? []), file])]);
+    }
+  return found;
+}
+
 interface ReadmeExample {
   formula: string;
-  /** Header cells README names before its "…": the table must start with exactly these. */
+  /** Header cells the Output column names before its "…": the table must start with exactly these. */
   leading: string[];
-  /** Header cells README names after its "…": the table must have them too. */
+  /** Header cells the Output column names after its "…": the table must have them too. */
   later: string[];
   rows?: number;
   totals: boolean;
@@ -49,10 +76,9 @@ interface ReadmeExample {
 
 const names = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
 
-/** The custom-function table of README.md: each example formula and what its Output column promises. */
+/** The table of functions in docs/formulas.md: each example formula and what its Output column promises. */
 function readmeExamples(): ReadmeExample[] {
-  const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  return readme
+  return formulasPage()
     .split('\n')
     .filter((line) => line.startsWith('| `ENGAGE_'))
     .map((line) => {
@@ -73,8 +99,10 @@ function readmeExamples(): ReadmeExample[] {
     });
 }
 
-describe('README custom-function examples', () => {
+describe('the example formulas of README.md and docs/', () => {
   const examples = readmeExamples();
+  const everyExample = allExamples();
+  const others = [...everyExample.entries()].filter(([f]) => !examples.some((e) => e.formula === f));
 
   it('lists all ten custom functions', () => {
     expect([...new Set(examples.map((e) => e.formula.match(/^=(\w+)\(/)?.[1]))].sort()).toEqual([
@@ -91,12 +119,19 @@ describe('README custom-function examples', () => {
     ]);
   });
 
-  it('passes no TODAY() (nor any built-in function) as an argument: Google does not promise a custom function may take it', () => {
-    for (const e of examples) expect([e.formula, /TODAY\(|NOW\(|TEXT\(/i.test(e.formula)]).toEqual([e.formula, false]);
+  it('are found on the pages: the table of functions, and examples elsewhere in docs/ and README.md', () => {
+    expect(examples.length).toBeGreaterThanOrEqual(12);
+    expect(others.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(others.flatMap(([, files]) => files)).has('README.md')).toBe(true);
   });
 
-  it('says what each rolling preset becomes in an inserted formula, as the builder writes it', () => {
-    const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  it('pass no TODAY() (nor any built-in function) as an argument: Google does not promise a custom function may take it', () => {
+    for (const e of [...everyExample.keys()].map((formula) => ({ formula })))
+      expect([e.formula, /TODAY\(|NOW\(|TEXT\(/i.test(e.formula)]).toEqual([e.formula, false]);
+  });
+
+  it('say what each rolling preset becomes in an inserted formula, as the builder writes it', () => {
+    const readme = formulasPage();
     const table = readme.slice(readme.indexOf('| preset | `fromDate`, `toDate` |'));
     const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
     const written = rows.flatMap((row) => [...row.split(' | ')[1]!.matchAll(/`"([^"]+)","([^"]+)"`/g)].map((m) => [m[1], m[2]]));
@@ -109,7 +144,7 @@ describe('README custom-function examples', () => {
       expect([e.formula, /"\d{8}|"\d{4}-\d\d-\d\d"/.test(e.formula)]).toEqual([e.formula, false]);
   });
 
-  it.each(examples.map((e) => [e.formula, e] as const))('%s gives what README says', (_f, example) => {
+  it.each(examples.map((e) => [e.formula, e] as const))('%s gives what docs/formulas.md says', (_f, example) => {
     const result = formula(example.formula);
     expect(result.error).toBeUndefined();
     const values = result.values!;
@@ -120,5 +155,12 @@ describe('README custom-function examples', () => {
     const bodyRows = values.length - 1 - (example.totals ? 1 : 0);
     if (example.rows !== undefined) expect(bodyRows).toBe(example.rows);
     if (example.totals) expect(values[values.length - 1]![0]).toBe('Total');
+  });
+
+  it.each(others.map(([formula, files]) => [formula, files.join(', ')] as const))('%s (%s) computes without an error', (text) => {
+    const result = formula(text);
+    expect({ error: result.error, loading: result.loading }).toEqual({ error: undefined, loading: undefined });
+    expect(result.values.flat()).not.toContainEqual(expect.stringMatching(/^#(ERROR!|REF!|NAME\?|N\/A|VALUE!)/));
+    expect(result.values.length).toBeGreaterThan(0);
   });
 });
