@@ -150,7 +150,8 @@ export { impressionPixelUrl } from './recommendations/impression-pixel';
 export type { PreviewDocument, RecommendationsPreview } from './recommendations/preview';
 
 export type { Period } from './schedules/period';
-export { formatLocal, type RefreshSummary } from './schedules/refresh-runner';
+export { formatLocal } from './schedules/refresh-runner';
+export type { RefreshSummary } from './schedules/refresh-source';
 export type { ReportRunEvent, RunObserver } from './schedules/run-events';
 export { RunLog } from './schedules/run-log';
 export { closedMonthNotice, type Revision, RevisionTracker } from './schedules/revisions';

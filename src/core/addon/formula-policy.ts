@@ -16,8 +16,7 @@
  * the sign-in sees, and ENGAGE_PUBLISHERS() lists only those: the publishers lookup a formula makes is
  * filtered, and a cached result carries the choice it was made under (`fingerprint`).
  */
-import { publisherIdProblem } from '../api/report-request';
-import type { PublisherSelection } from '../api/publisher-list';
+import { publisherIdProblem, type PublisherSelection } from '../api/publisher-list';
 import type { LookupEntry } from '../api/responses';
 import { FormulaNotAllowedError, ValidationError } from '../errors';
 import type { KeyValueStore } from '../ports';

@@ -32,7 +32,7 @@ import { checkToken } from '../api/token';
 import { AuthenticationError, NotSignedInError, TokenNotAcceptedError, ValidationError } from '../errors';
 import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from '../ports';
 import type { RecommendationsConfig } from '../recommendations/recommendations';
-import type { ReportSource } from '../schedules/refresh-runner';
+import type { ReportSource } from '../schedules/refresh-source';
 import type { ScheduleAccount } from '../schedules/schedule-service';
 import { TOKEN_LIFETIME_DAYS, type LookupKind, type ReportKind } from '../spec';
 import { MS_PER_DAY } from '../util/dates';

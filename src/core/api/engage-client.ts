@@ -29,7 +29,8 @@ import {
 } from './publisher-reports';
 import { FETCH_URL_MAX_CHARS, type HttpRequest, type HttpResponse, type KeyValueStore } from '../ports';
 import { LOGIN_RATE_RULE, RateLimiter, REPORT_RATE_RULE, type RateReservation } from './rate-limiter';
-import { buildReportQuery, buildUrl, publisherIdProblem, reportPageUrl, type ReportInput, type ReportQuery } from './report-request';
+import { publisherIdProblem } from './publisher-list';
+import { buildReportQuery, buildUrl, reportPageUrl, type ReportInput, type ReportQuery } from './report-request';
 import { parseLoginToken, parseLookup, parseReportPage, type LookupEntry, type ReportPage } from './responses';
 import { DEFAULT_RETRY_POLICY } from './retry-policy';
 import { RequestSender } from './request-sender';

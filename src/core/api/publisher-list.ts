@@ -11,7 +11,23 @@ import { ValidationError, type ValidationProblem } from '../errors';
 import { isDate } from '../util/dates';
 import { quoted } from '../util/text';
 import type { LookupEntry } from './responses';
-import { publisherIdProblem } from './report-request';
+
+/**
+ * Publisher IDs are hashed strings (hex in practice, field notes); the spec gives no format, so the
+ * add-on allows the characters of hex and base64 forms and a generous length. Anything else (a
+ * formula, markup, control characters, a paragraph) cannot be an ID and is refused before a request.
+ */
+export const PUBLISHER_ID_MAX_LENGTH = 128;
+const PUBLISHER_ID_PATTERN = /^[A-Za-z0-9._~+/=-]+$/;
+
+/** Why `id` (already trimmed, not empty) cannot be a publisher ID, or undefined when it can; the rule, without the value. */
+export function publisherIdProblem(id: string): string | undefined {
+  if (/\s/.test(id)) return 'must not contain spaces';
+  if (id.length > PUBLISHER_ID_MAX_LENGTH) return `is longer than ${PUBLISHER_ID_MAX_LENGTH} characters, the most a publisher ID has`;
+  if (!PUBLISHER_ID_PATTERN.test(id))
+    return 'is not a publisher ID: use the id column of ENGAGE_PUBLISHERS() (letters, digits and - _ . ~ + / = only)';
+  return undefined;
+}
 
 /** The word that asks for every publisher the user sees (any case). */
 export const ALL_PUBLISHERS = 'all';

@@ -25,7 +25,7 @@ import {
 } from '../spec';
 import { quoted, showValue } from '../util/text';
 import { reportDates } from './report-dates';
-import type { PublisherSelection } from './publisher-list';
+import { publisherIdProblem, type PublisherSelection } from './publisher-list';
 
 /** Arguments of a report, as loose as users give them. */
 export interface ReportInput {
@@ -85,23 +85,6 @@ export interface ReportQuery {
   publishers?: Exclude<PublisherSelection, { type: 'one' }>;
   /** With `publishers`: the publishers' rows are added together, without publisher columns (`-publisher`, publisher-combined.ts). */
   publishersTogether?: boolean;
-}
-
-/**
- * Publisher IDs are hashed strings (hex in practice, field notes); the spec gives no format, so the
- * add-on allows the characters of hex and base64 forms and a generous length. Anything else (a
- * formula, markup, control characters, a paragraph) cannot be an ID and is refused before a request.
- */
-export const PUBLISHER_ID_MAX_LENGTH = 128;
-const PUBLISHER_ID_PATTERN = /^[A-Za-z0-9._~+/=-]+$/;
-
-/** Why `id` (already trimmed, not empty) cannot be a publisher ID, or undefined when it can; the rule, without the value. */
-export function publisherIdProblem(id: string): string | undefined {
-  if (/\s/.test(id)) return 'must not contain spaces';
-  if (id.length > PUBLISHER_ID_MAX_LENGTH) return `is longer than ${PUBLISHER_ID_MAX_LENGTH} characters, the most a publisher ID has`;
-  if (!PUBLISHER_ID_PATTERN.test(id))
-    return 'is not a publisher ID: use the id column of ENGAGE_PUBLISHERS() (letters, digits and - _ . ~ + / = only)';
-  return undefined;
 }
 
 const notGiven = (v: unknown) => (v === '' || v === null ? undefined : v);

@@ -22,9 +22,8 @@
  */
 import { ValidationError } from '../errors';
 import { PUBLISHERS_TOGETHER } from '../api/publisher-combined';
-import { PUBLISHER_BREAKDOWN, publisherSelection, type PublisherSelection } from '../api/publisher-list';
+import { PUBLISHER_BREAKDOWN, publisherIdProblem, publisherSelection, type PublisherSelection } from '../api/publisher-list';
 import { metricLabel } from '../api/report-metrics';
-import { publisherIdProblem } from '../api/report-request';
 import { CHANGE_PERCENT_SUFFIX, CHANGE_SUFFIX, compareColumnKind, PREVIOUS_SUFFIX } from '../sheets/compare-table';
 import { columnKind, NEW_SHEET_COLUMNS, neutraliseText, numberFormatOf } from '../sheets/sheet-output';
 import { a1Cell } from '../util/a1-notation';

@@ -9,7 +9,7 @@
 import { buildComparison } from '../api/compare-periods';
 import type { SheetBlock } from '../ports';
 import { compareTableOptions, compareToSheetBlock } from '../sheets/compare-table';
-import type { RefreshSummary, ReportSource } from './refresh-runner';
+import type { RefreshSummary, ReportSource } from './refresh-source';
 import { reportInputOf, type SavedReport } from './saved-reports';
 
 export interface ComparisonBlockOptions {

@@ -15,7 +15,7 @@ import { comparisonBlock } from './compare-refresh';
 import { incrementalRange, incrementalWindow } from './incremental';
 import { appendRows, type KeptRowsOptions, stampSnapshot, upsertRows } from './kept-rows';
 import { resolvePeriod } from './period';
-import type { RefreshSummary, ReportSource } from './refresh-runner';
+import type { RefreshSummary, ReportSource } from './refresh-source';
 import { reportInputOf, type RefreshStatus, type SavedReport } from './saved-reports';
 import { storedRowsCap, type WriteMode, writeModeOf } from './write-modes';
 

@@ -21,12 +21,9 @@
 import { RUN_CLAIM_SLACK_MS, RUN_FETCH_BUDGET_MS } from '../budgets';
 import { cellPosition } from '../util/a1-notation';
 import { AuthenticationError, EngageError, FetchQuotaError, NotSignedInError, RateLimitError, RefreshDeferredError } from '../errors';
-import type { ReportResult } from '../api/paging';
 import type { BlockPlacement, Clock, ReportSheet, SheetBlock, SpreadsheetRef, WrittenBlock } from '../ports';
-import type { ReportInput, ReportQuery } from '../api/report-request';
 import type { RefreshStatus, SavedReport } from './saved-reports';
 import { describeSchedule, nextRunAfter } from './schedule';
-import type { ReportKind } from '../spec';
 import { wallTimeInZone } from '../util/dates';
 import { refreshBlock, sameCorner } from './refresh-block';
 import { writeModeOf, writeModeSummary } from './write-modes';
@@ -34,21 +31,7 @@ import { selectsSeveral } from '../api/publisher-list';
 import type { SavedReportSource } from './saved-report-store';
 import { type RunObserver, tellObservers, tellUntried } from './run-events';
 import { dueReports } from './due-order';
-
-/** What the runner needs from the API side: the owner's signed-in client and the shared budget. */
-export interface ReportSource {
-  /** Throws NotSignedInError or AuthenticationError when the sign-in is missing, expired or refused. */
-  checkSignedIn(): void;
-  buildQuery(kind: ReportKind, input: ReportInput): ReportQuery;
-  /** Every page of a report, and the HTTP requests it took. A 401 marks the sign-in refused. */
-  run(query: ReportQuery, options: { deadlineAtMs: number; maxRows?: number }): { result: ReportResult; requests: number };
-  /** Every page of reports of one publisher together (a comparison's two periods), all or nothing, and the requests it took. */
-  runTogether(queries: readonly ReportQuery[], options: { deadlineAtMs: number }): { results: ReportResult[]; requests: number };
-  /** Earliest time `requests` report requests for the publisher (one, never "all" or a list) fit the shared budget. */
-  budgetFreeAtMs(entityId: string, requests: number): number;
-  /** Whether `requests` more URL fetches leave the share of the daily quota kept for the user's formulas. */
-  fetchRoomFor(requests: number): boolean;
-}
+import type { RefreshSummary, ReportSource } from './refresh-source';
 
 export interface RefreshRunnerDeps {
   store: SavedReportSource;
@@ -73,17 +56,6 @@ export interface RunOptions {
 }
 
 export type Outcome = 'refreshed' | 'failed' | 'deferred' | 'needsSignIn' | 'busy';
-
-export interface RefreshSummary {
-  refreshed: string[];
-  failed: string[];
-  /** Due but left for the next run: the budget or the time ran out. */
-  deferred: string[];
-  needsSignIn: boolean;
-  requests: number;
-  /** A daily quota, not the hour's time, left reports for later: URL fetches near the quota, or the day's trigger runtime. */
-  stoppedBecause?: 'fetch-quota' | 'trigger-runtime';
-}
 
 /** Errors that a later attempt in the same slot will not fix: the next try is at the next slot. */
 function isPermanent(error: unknown): boolean {

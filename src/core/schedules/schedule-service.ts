@@ -27,7 +27,8 @@ import type { Clock, KeyValueStore, RandomSource, ScheduledSpreadsheet, Spreadsh
 import { EXECUTION_LIMIT_MS, REFRESH_END_MARGIN_MS, RUN_FETCH_BUDGET_MS, RUN_WRAP_UP_MS } from '../budgets';
 import { buildComparison } from '../api/compare-periods';
 import { MirroredReports, mirrorDocument, type MirrorOutcome } from './mirrored-reports';
-import { RefreshRunner, type ReportSource, type RefreshSummary } from './refresh-runner';
+import { RefreshRunner } from './refresh-runner';
+import type { RefreshSummary, ReportSource } from './refresh-source';
 import type { ScheduleRegistry } from './registry';
 import { checkClosedThrough, checkSavedReport, reportInputOf, type SavedReport, type SavedReportInput } from './saved-reports';
 import { nextRunAfter } from './schedule';

@@ -4,7 +4,8 @@
  * spends no further request on reports of that publisher whose size it does not know; a report of
  * several publishers ("all", a list) is never checked against one budget named after its entityId.
  */
-import { RefreshRunner, type ReportSource } from '../../../../src/core/schedules/refresh-runner';
+import { RefreshRunner } from '../../../../src/core/schedules/refresh-runner';
+import type { ReportSource } from '../../../../src/core/schedules/refresh-source';
 import { buildReportQuery } from '../../../../src/core/api/report-request';
 import { checkSavedReport } from '../../../../src/core/schedules/saved-reports';
 import { FakeLock, FakeStore, ManualClock } from '../../../support/fakes';

@@ -11,7 +11,7 @@
 import { SpreadsheetUnreachableError, ValidationError } from '../../../../src/core/errors';
 import type { ReportSheet, ScheduledSpreadsheet, SpreadsheetOpener, SpreadsheetRef } from '../../../../src/core/ports';
 import { mirrorDocument, MirroredReports, RegistryReports } from '../../../../src/core/schedules/mirrored-reports';
-import type { ReportSource } from '../../../../src/core/schedules/refresh-runner';
+import type { ReportSource } from '../../../../src/core/schedules/refresh-source';
 import { MIRRORED_STATUS_MAX_BYTES, REGISTRY_MAX_BYTES, ScheduleRegistry } from '../../../../src/core/schedules/registry';
 import { SavedReportStore } from '../../../../src/core/schedules/saved-report-store';
 import { checkSavedReport, type SavedReport } from '../../../../src/core/schedules/saved-reports';

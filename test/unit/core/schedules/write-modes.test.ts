@@ -5,7 +5,8 @@
  * run's rows under a snapshotAt, an upsert merges them, a failed page adds nothing, and a report
  * switched from replace starts its history over the replaced block instead of merging with it.
  */
-import { RefreshRunner, type ReportSource } from '../../../../src/core/schedules/refresh-runner';
+import { RefreshRunner } from '../../../../src/core/schedules/refresh-runner';
+import type { ReportSource } from '../../../../src/core/schedules/refresh-source';
 import { buildReportQuery } from '../../../../src/core/api/report-request';
 import { checkSavedReport, type SavedReportInput } from '../../../../src/core/schedules/saved-reports';
 import { keepHistory, storedRowsCap, upsertKeyText, writeModeOf, writeModeSummary } from '../../../../src/core/schedules/write-modes';
