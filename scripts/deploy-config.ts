@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
-import { whitelistFor, type Deployment, type SpreadsheetAccess } from '../src/core/api/deployment';
+import { whitelistFor, type Deployment, type SpreadsheetAccess } from '../src/core/deployment';
 
 export const DEFAULT_CONFIG_FILE = 'engage.deploy.json';
 export const CONFIG_ENV = 'ENGAGE_DEPLOY_CONFIG';

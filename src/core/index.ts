@@ -87,20 +87,20 @@ export { isAnotherDay } from './util/relative-days';
 export { SUPPORTED_CURRENCY_CODES } from './util/currencies';
 export { formatCount, quoted } from './util/text';
 
-export { FORMULA_RESERVE_SHARE, type QuotaView } from './api/daily-quota';
-export { allowedByWhitelist, isLoopbackUrl, type Deployment, type SpreadsheetAccess } from './api/deployment';
-export { buildFilter, FILTER_OPERATORS, parseFilter, type FilterCondition, type FilterOperator } from './api/filters';
-export { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem, metricAvailabilityProblem } from './api/report-fields';
-export { availableMetrics, defaultMetrics, METRIC_GROUPS, METRIC_INFO, metricLabel, metricNote } from './api/report-metrics';
+export { FORMULA_RESERVE_SHARE, type QuotaView } from './api/transport/daily-quota';
+export { allowedByWhitelist, isLoopbackUrl, type Deployment, type SpreadsheetAccess } from './deployment';
+export { buildFilter, FILTER_OPERATORS, parseFilter, type FilterCondition, type FilterOperator } from './api/requests/filters';
+export { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem, metricAvailabilityProblem } from './api/requests/report-fields';
+export { availableMetrics, defaultMetrics, METRIC_GROUPS, METRIC_INFO, metricLabel, metricNote } from './api/requests/report-metrics';
 export {
   compareBreakdownProblem,
   type CompareWith,
   compareDefaultMetrics,
   describeCompareWith,
   earlierPeriod,
-} from './api/compare-periods';
-export type { ReportInput } from './api/report-request';
-export { ALL_PUBLISHERS, MAX_PUBLISHERS_PER_REPORT, PUBLISHER_BREAKDOWN, publisherArgumentText } from './api/publisher-list';
+} from './api/requests/compare-periods';
+export type { ReportInput } from './api/requests/report-request';
+export { ALL_PUBLISHERS, MAX_PUBLISHERS_PER_REPORT, PUBLISHER_BREAKDOWN, publisherArgumentText } from './api/requests/publisher-list';
 
 export {
   FORMULA_MAX_ROWS,

@@ -13,8 +13,8 @@ import {
   ValidationError,
   type ApiError,
 } from '../../src/core/errors';
-import type { EngageClientOptions } from '../../src/core/api/client-options';
-import { EngageClient } from '../../src/core/api/engage-client';
+import type { EngageClientOptions } from '../../src/core/api/client/client-options';
+import { EngageClient } from '../../src/core/api/client/engage-client';
 import { reportResultToTable } from '../../src/core/sheets/report-table';
 import { FakeStore, ManualClock } from '../support/fakes';
 import {

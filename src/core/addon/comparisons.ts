@@ -4,8 +4,8 @@
  * also checks each address fits what URL Fetch sends. The table options that follow from them are
  * compare-table.ts's compareTableOptions, which a saved comparison's refresh takes too.
  */
-import { buildComparison, type Comparison } from '../api/compare-periods';
-import type { ReportInput } from '../api/report-request';
+import { buildComparison, type Comparison } from '../api/requests/compare-periods';
+import type { ReportInput } from '../api/requests/report-request';
 import { toReportInput } from '../builder/builder-request';
 import { requestedComparison } from '../builder/compare-request';
 import type { EngageSession } from './session';

@@ -6,7 +6,7 @@
  * recommendations preview. Entry points build one EngageAddon per execution with the Apps Script
  * adapters; tests build it with fakes or run the bundle in the local host.
  */
-import type { ReportInput } from '../api/report-request';
+import type { ReportInput } from '../api/requests/report-request';
 import { RateLimitError } from '../errors';
 import type { BatchCache, Cell, Compressor } from '../ports';
 import {

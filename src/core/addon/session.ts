@@ -20,15 +20,15 @@ import {
   quotaView,
   TRIGGER_RUNTIME_KEY,
   type QuotaView,
-} from '../api/daily-quota';
-import { ACCOUNT_QUOTAS, type AccountType, type Deployment } from '../api/deployment';
-import { type CallOptions, loginScope, type RunReportOptions } from '../api/client-options';
-import { EngageClient } from '../api/engage-client';
-import type { ReportResult } from '../api/paging';
-import { LOGIN_RATE_RULE, REPORT_RATE_RULE, RateLimiter } from '../api/rate-limiter';
-import type { ReportInput, ReportQuery } from '../api/report-request';
-import type { LookupEntry } from '../api/responses';
-import { checkToken } from '../api/token';
+} from '../api/transport/daily-quota';
+import { ACCOUNT_QUOTAS, type AccountType, type Deployment } from '../deployment';
+import { type CallOptions, loginScope, type RunReportOptions } from '../api/client/client-options';
+import { EngageClient } from '../api/client/engage-client';
+import type { ReportResult } from '../api/paging/paging';
+import { LOGIN_RATE_RULE, REPORT_RATE_RULE, RateLimiter } from '../api/transport/rate-limiter';
+import type { ReportInput, ReportQuery } from '../api/requests/report-request';
+import type { LookupEntry } from '../api/responses/responses';
+import { checkToken } from '../api/responses/token';
 import { AuthenticationError, NotSignedInError, TokenNotAcceptedError, ValidationError } from '../errors';
 import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from '../ports';
 import type { RecommendationsConfig } from '../recommendations/recommendations';

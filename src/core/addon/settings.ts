@@ -9,7 +9,7 @@
  * is refused here, once, with the prefixes that are allowed (loopback test servers excepted).
  */
 import * as z from '../util/zod';
-import { addressProblem, type Deployment } from '../api/deployment';
+import { addressProblem, type Deployment } from '../deployment';
 import { ValidationError } from '../errors';
 import type { KeyValueStore } from '../ports';
 import { quoted } from '../util/text';

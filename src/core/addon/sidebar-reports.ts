@@ -14,10 +14,10 @@ import type { EngageSession } from './session';
 import { ValidationError } from '../errors';
 import { reportFormula } from '../builder/formula-text';
 import type { BlockPlacement, Cache, Clock, ListableStore, SheetBlock, SheetContents, SheetWriter, WrittenBlock, Cell } from '../ports';
-import { ALL_METRICS, availableMetrics } from '../api/report-metrics';
+import { ALL_METRICS, availableMetrics } from '../api/requests/report-metrics';
 import { reportColumnCount } from '../sheets/report-table';
 import { reportToSheetBlock } from '../sheets/sheet-output';
-import type { ReportResult } from '../api/paging';
+import type { ReportResult } from '../api/paging/paging';
 import { compareFormula } from '../builder/compare-request';
 import { compareColumnCount, compareTableOptions, compareToSheetBlock } from '../sheets/compare-table';
 import { builderComparison } from './comparisons';
@@ -33,7 +33,7 @@ import {
   type WriteQuestion,
 } from './run-placement';
 import { checkDashboardPublishers, dashboardLayout, type DashboardLayout } from '../builder/dashboard';
-import { resolvePublishers } from '../api/publisher-list';
+import { resolvePublishers } from '../api/requests/publisher-list';
 
 /** How long a run's progress stays readable. */
 const PROGRESS_TTL_SECONDS = 600;

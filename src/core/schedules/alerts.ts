@@ -12,8 +12,8 @@
  * state as it was.
  */
 import type { Cell, SheetBlock } from '../ports';
-import { RECOMPUTED_RATES } from '../api/publisher-totals';
-import { PUBLISHER_BREAKDOWN } from '../api/publisher-list';
+import { RECOMPUTED_RATES } from '../api/paging/publisher-totals';
+import { PUBLISHER_BREAKDOWN } from '../api/requests/publisher-list';
 import { ADDITIVE_METRICS, type ReportKind } from '../spec';
 import { calendarDayInZone, dayAfter, formatDay, isDate, MS_PER_HOUR, utcDayOf } from '../util/dates';
 import { hashText } from '../util/hash';

@@ -6,7 +6,7 @@
  * out fails the whole refresh as the runner expects (a local RateLimitError), so the sheet keeps its
  * previous data and the report waits for the next run.
  */
-import { buildComparison } from '../api/compare-periods';
+import { buildComparison } from '../api/requests/compare-periods';
 import type { SheetBlock } from '../ports';
 import { compareTableOptions, compareToSheetBlock } from '../sheets/compare-table';
 import type { RefreshSummary, ReportSource } from './refresh-source';

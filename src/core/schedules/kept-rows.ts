@@ -23,7 +23,7 @@
  */
 import { isDate } from '../util/dates';
 import { ENTITY_BREAKDOWNS } from '../spec';
-import { PUBLISHER_BREAKDOWN } from '../api/publisher-list';
+import { PUBLISHER_BREAKDOWN } from '../api/requests/publisher-list';
 import { HOUR_COLUMNS } from '../sheets/report-table';
 import { numberFormatOf } from '../sheets/sheet-output';
 import type { Cell, ColumnKind, SheetBlock } from '../ports';

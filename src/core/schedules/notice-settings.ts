@@ -11,10 +11,10 @@
  */
 import * as z from '../util/zod';
 import type { ValidationProblem } from '../errors';
-import { effectiveBreakdowns, metricAvailabilityProblem } from '../api/report-fields';
-import { metricLabel } from '../api/report-metrics';
-import { blankTotals, RECOMPUTED_RATES } from '../api/publisher-totals';
-import { selectsSeveral } from '../api/publisher-list';
+import { effectiveBreakdowns, metricAvailabilityProblem } from '../api/requests/report-fields';
+import { metricLabel } from '../api/requests/report-metrics';
+import { blankTotals, RECOMPUTED_RATES } from '../api/paging/publisher-totals';
+import { selectsSeveral } from '../api/requests/publisher-list';
 import { ADDITIVE_METRICS, DATE_BREAKDOWNS, REPORT_SPECS, type ReportKind } from '../spec';
 import { hashText } from '../util/hash';
 import { daysBetween } from '../util/dates';

@@ -7,7 +7,7 @@
  * redacted form given back unchanged (the sidebar's edit form does) keeps the address saved; an empty
  * one removes it.
  */
-import { type Deployment, webhookAddressProblem } from '../api/deployment';
+import { type Deployment, webhookAddressProblem } from '../deployment';
 import { ValidationError } from '../errors';
 import { isRedactedWebhook, redactedWebhook } from './notice-settings';
 import type { ScheduleRegistry } from './registry';

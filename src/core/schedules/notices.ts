@@ -8,7 +8,7 @@
  * are replaced). A webhook call is one URL fetch of the add-on's, counted against the user's daily
  * URL Fetch quota before it is made.
  */
-import type { FetchCounter } from '../api/request-sender';
+import type { FetchCounter } from '../api/transport/request-sender';
 import { EngageError, TransportError } from '../errors';
 import type { Clock, HttpTransport, Mailer, SpreadsheetRef } from '../ports';
 import type { ChannelOutcomes } from './notice-record';

@@ -8,7 +8,7 @@
  */
 import { RefreshDeferredError } from '../errors';
 import type { BlockPlacement, Cell, ColumnKind, ReportSheet, SheetBlock, WrittenBlock } from '../ports';
-import type { ReportQuery } from '../api/report-request';
+import type { ReportQuery } from '../api/requests/report-request';
 import { columnKind, numberFormatOf, reportToSheetBlock } from '../sheets/sheet-output';
 import { compareColumnKind } from '../sheets/compare-table';
 import { comparisonBlock } from './compare-refresh';

@@ -27,7 +27,7 @@ import { describeSchedule, nextRunAfter } from './schedule';
 import { wallTimeInZone } from '../util/dates';
 import { refreshBlock, sameCorner } from './refresh-block';
 import { writeModeOf, writeModeSummary } from './write-modes';
-import { selectsSeveral } from '../api/publisher-list';
+import { selectsSeveral } from '../api/requests/publisher-list';
 import type { SavedReportSource } from './saved-report-store';
 import { type RunObserver, tellObservers, tellUntried } from './run-events';
 import { dueReports } from './due-order';

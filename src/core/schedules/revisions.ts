@@ -21,7 +21,7 @@ import type { Cell, OwnRows, OwnSheet, OwnSheets, SheetBlock } from '../ports';
 import { REPORT_DATA_DELAY_MAX_MS } from '../spec';
 import { calendarDayInZone, compactDayOf, formatDay, isDate, utcDayOf, zonedMidnightMs } from '../util/dates';
 import { hashText } from '../util/hash';
-import { PUBLISHER_BREAKDOWN } from '../api/publisher-list';
+import { PUBLISHER_BREAKDOWN } from '../api/requests/publisher-list';
 import { FIRST_FIGURES_SHEET, FirstFigures, type DayFigures } from './first-figures';
 import { incrementalRange } from './incremental';
 import { resolvePeriod } from './period';

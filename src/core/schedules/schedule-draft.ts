@@ -9,8 +9,8 @@
  */
 import type { BuilderRequest } from '../builder/builder-request';
 import type { DatePreset } from '../builder/date-presets';
-import { effectiveBreakdowns } from '../api/report-fields';
-import { defaultMetrics } from '../api/report-metrics';
+import { effectiveBreakdowns } from '../api/requests/report-fields';
+import { defaultMetrics } from '../api/requests/report-metrics';
 import type { SavedReportInput } from './saved-reports';
 import type { Schedule } from './schedule';
 import { REPORT_SPECS, type ReportKind } from '../spec';

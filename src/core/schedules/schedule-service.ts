@@ -19,13 +19,13 @@
  * runs of one user share it), and what it cannot reach waits, first in line, for the next run or for
  * the window to reopen.
  */
-import { quotaView, type DailyQuota } from '../api/daily-quota';
-import type { SpreadsheetAccess } from '../api/deployment';
-import type { ReportInput, ReportQuery } from '../api/report-request';
+import { quotaView, type DailyQuota } from '../api/transport/daily-quota';
+import type { SpreadsheetAccess } from '../deployment';
+import type { ReportInput, ReportQuery } from '../api/requests/report-request';
 import { ValidationError } from '../errors';
 import type { Clock, KeyValueStore, RandomSource, ScheduledSpreadsheet, SpreadsheetOpener, TriggerPort } from '../ports';
 import { EXECUTION_LIMIT_MS, REFRESH_END_MARGIN_MS, RUN_FETCH_BUDGET_MS, RUN_WRAP_UP_MS } from '../budgets';
-import { buildComparison } from '../api/compare-periods';
+import { buildComparison } from '../api/requests/compare-periods';
 import { MirroredReports, mirrorDocument, type MirrorOutcome } from './mirrored-reports';
 import { RefreshRunner } from './refresh-runner';
 import type { RefreshSummary, ReportSource } from './refresh-source';

@@ -4,8 +4,8 @@
  * reach, from the user's registry, with why and since when, so that the tab of any of their
  * spreadsheets says it.
  */
-import type { QuotaView } from '../api/daily-quota';
-import type { SpreadsheetAccess } from '../api/deployment';
+import type { QuotaView } from '../api/transport/daily-quota';
+import type { SpreadsheetAccess } from '../deployment';
 import type { UnreachableReason } from '../errors';
 import type { RegistryEntry } from './registry';
 import type { RefreshStatus, SavedReport, SavedReportInput } from './saved-reports';

@@ -12,7 +12,7 @@
  * of its due reports gets the reason and what to do as its last error, and its registry entry the
  * problem and since when, which the Schedules tab of any of the user's spreadsheets shows.
  */
-import type { SpreadsheetAccess } from '../api/deployment';
+import type { SpreadsheetAccess } from '../deployment';
 import { SpreadsheetUnreachableError } from '../errors';
 import { SCHEDULED_FORMULAS_BUDGET_MS } from '../budgets';
 import { isAnotherDay } from '../util/relative-days';

@@ -14,7 +14,7 @@
 import { formatCount } from '../util/text';
 import { ValidationError } from '../errors';
 import type { WrittenBlock } from '../ports';
-import { PUBLISHER_BREAKDOWN, selectsSeveral } from '../api/publisher-list';
+import { PUBLISHER_BREAKDOWN, selectsSeveral } from '../api/requests/publisher-list';
 import { REPORT_SPECS, type ReportKind } from '../spec';
 
 export const WRITE_MODES = ['replace', 'append', 'upsert'] as const;

@@ -3,7 +3,7 @@
  * API client and a login answer are, and nothing is stored or sent for a token that breaks it.
  */
 import { EngageSession } from '../../../../src/core/addon/session';
-import { parseLoginToken } from '../../../../src/core/api/responses';
+import { parseLoginToken } from '../../../../src/core/api/responses/responses';
 import { ResponseFormatError, ValidationError } from '../../../../src/core/errors';
 import { FakeCache, FakeLock, FakeStore, FakeTransport, jsonResponse, ManualClock, ManualSleeper } from '../../../support/fakes';
 import { harness } from '../api/harness';

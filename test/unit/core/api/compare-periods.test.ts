@@ -3,8 +3,8 @@
  * days each choice covers (29 February and whole months included), and the problems it reports with
  * the report's own, before anything is sent.
  */
-import { buildComparison, compareDefaultMetrics, earlierPeriod, readCompareWith } from '../../../../src/core/api/compare-periods';
-import { buildReportQuery, type ReportInput } from '../../../../src/core/api/report-request';
+import { buildComparison, compareDefaultMetrics, earlierPeriod, readCompareWith } from '../../../../src/core/api/requests/compare-periods';
+import { buildReportQuery, type ReportInput } from '../../../../src/core/api/requests/report-request';
 import { ValidationError } from '../../../../src/core/errors';
 
 const NOW = Date.UTC(2026, 10, 20, 12);

@@ -2,7 +2,7 @@
  * A deployment's addresses: the whitelist the build writes for them, and whether Apps Script lets an
  * address through it, by the rules and examples of Google's "Allowlist URLs" page.
  */
-import { addressProblem, allowedByWhitelist, isLoopbackUrl, whitelistFor } from '../../../../src/core/api/deployment';
+import { addressProblem, allowedByWhitelist, isLoopbackUrl, whitelistFor } from '../../../../src/core/deployment';
 import { describePrefixes } from '../../../../src/core/util/text';
 
 describe('whitelistFor', () => {

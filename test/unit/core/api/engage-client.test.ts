@@ -10,7 +10,7 @@ import {
   TransportError,
   ValidationError,
 } from '../../../../src/core/errors';
-import { EngageClient } from '../../../../src/core/api/engage-client';
+import { EngageClient } from '../../../../src/core/api/client/engage-client';
 import { errorResponse, jsonResponse, queryOf, reportHandler } from '../../../support/fakes';
 import { BASE_URL, harness, PUBLISHER } from './harness';
 

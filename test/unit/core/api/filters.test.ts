@@ -1,5 +1,5 @@
 import { ValidationError, FilterSyntaxError } from '../../../../src/core/errors';
-import { buildFilter, parseFilter, where, type FilterCondition } from '../../../../src/core/api/filters';
+import { buildFilter, parseFilter, where, type FilterCondition } from '../../../../src/core/api/requests/filters';
 
 function syntaxError(expression: string): FilterSyntaxError {
   try {

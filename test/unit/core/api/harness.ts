@@ -2,8 +2,8 @@
  * A client wired to counting fakes, for the unit tests of src/core. The clock starts at
  * 2026-11-22 12:00 UTC; the sleeper advances it; jitter is fixed at 0.5 so waits are predictable.
  */
-import type { EngageClientOptions } from '../../../../src/core/api/client-options';
-import { EngageClient } from '../../../../src/core/api/engage-client';
+import type { EngageClientOptions } from '../../../../src/core/api/client/client-options';
+import { EngageClient } from '../../../../src/core/api/client/engage-client';
 import { FakeCache, FakeLock, FakeStore, FakeTransport, ManualClock, ManualSleeper, type FakeHandler } from '../../../support/fakes';
 
 export const BASE_URL = 'https://api.example.test/engage/v2';

@@ -7,7 +7,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
 } from '../../../../src/core/errors';
-import { errorFromResponse } from '../../../../src/core/api/http-errors';
+import { errorFromResponse } from '../../../../src/core/api/responses/http-errors';
 import { errorResponse, jsonResponse } from '../../../support/fakes';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);

@@ -7,7 +7,7 @@
  * of different publishers in the same batches, a failing publisher named.
  */
 import { RateLimitError } from '../../../../src/core/errors';
-import { REPORT_RATE_RULE, type RateLimiter } from '../../../../src/core/api/rate-limiter';
+import { REPORT_RATE_RULE, type RateLimiter } from '../../../../src/core/api/transport/rate-limiter';
 import { errorResponse, jsonResponse, queryOf, reportHandler } from '../../../support/fakes';
 import { harness, PUBLISHER } from './harness';
 

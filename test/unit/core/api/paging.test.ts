@@ -1,6 +1,6 @@
 import { TransportError } from '../../../../src/core';
-import { planRemainingPages } from '../../../../src/core/api/paging';
-import { REPORT_RATE_RULE, type RateLimiter } from '../../../../src/core/api/rate-limiter';
+import { planRemainingPages } from '../../../../src/core/api/paging/paging';
+import { REPORT_RATE_RULE, type RateLimiter } from '../../../../src/core/api/transport/rate-limiter';
 import { errorResponse, queryOf, reportHandler } from '../../../support/fakes';
 import { harness, PUBLISHER } from './harness';
 

@@ -5,7 +5,7 @@ import {
   publisherSelection,
   publisherSubject,
   resolvePublishers,
-} from '../../../../src/core/api/publisher-list';
+} from '../../../../src/core/api/requests/publisher-list';
 
 const A = '653e5ee6b140b03fae04134988786fe5';
 const B = '089ff7bee9730601caec5cca961a3cbe';

@@ -4,7 +4,7 @@
  * publishers, each publisher's own rate budget, and the whole-or-nothing rule.
  */
 import { RateLimitError, type ValidationError } from '../../../../src/core/errors';
-import { shareOut } from '../../../../src/core/api/multi-paging';
+import { shareOut } from '../../../../src/core/api/paging/multi-paging';
 import { buildReportTable, reportResultToTable } from '../../../../src/core/sheets/report-table';
 import type { HttpRequest } from '../../../../src/core/ports';
 import { errorResponse, jsonResponse, queryOf, type FakeAnswer } from '../../../support/fakes';

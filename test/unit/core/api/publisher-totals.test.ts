@@ -1,4 +1,4 @@
-import { blankTotals, combineMetricsSums } from '../../../../src/core/api/publisher-totals';
+import { blankTotals, combineMetricsSums } from '../../../../src/core/api/paging/publisher-totals';
 
 describe('combineMetricsSums (the Total row of a report of several publishers)', () => {
   const a = { paidPvs: 1000, totalPvs: 2000, revenue: 5.25, rpmByPvs: 5.25, paidClicks: 10, paidCtrByPvs: 1, viewabilityRate: 60 };

@@ -1,5 +1,5 @@
 import { BusyError, RateLimitError } from '../../../../src/core/errors';
-import { LOGIN_RATE_RULE, RateLimiter, REPORT_RATE_RULE, type RateReservation } from '../../../../src/core/api/rate-limiter';
+import { LOGIN_RATE_RULE, RateLimiter, REPORT_RATE_RULE, type RateReservation } from '../../../../src/core/api/transport/rate-limiter';
 import { FakeLock, FakeStore, ManualClock, ManualSleeper } from '../../../support/fakes';
 import { FETCH_LONGEST_WAIT_MS } from '../../../../src/core/budgets';
 

@@ -1,7 +1,7 @@
 import { toReportInput } from '../../../../src/core/builder/builder-request';
 import { ValidationError } from '../../../../src/core/errors';
 import { metricsArgument, reportFormula } from '../../../../src/core/builder/formula-text';
-import { effectiveBreakdowns } from '../../../../src/core/api/report-fields';
+import { effectiveBreakdowns } from '../../../../src/core/api/requests/report-fields';
 import {
   availableMetrics,
   defaultMetrics,
@@ -9,8 +9,8 @@ import {
   METRIC_INFO,
   metricNote,
   resolveMetrics,
-} from '../../../../src/core/api/report-metrics';
-import { buildReportQuery, type ReportInput } from '../../../../src/core/api/report-request';
+} from '../../../../src/core/api/requests/report-metrics';
+import { buildReportQuery, type ReportInput } from '../../../../src/core/api/requests/report-request';
 import { buildReportTable, reportColumnCount } from '../../../../src/core/sheets/report-table';
 import { checkSavedReport, reportInputOf } from '../../../../src/core/schedules/saved-reports';
 import { savedReportFromBuilder } from '../../../../src/core/schedules/schedule-draft';

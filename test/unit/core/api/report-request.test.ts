@@ -1,6 +1,6 @@
 import { ValidationError, type ReportInput, type ReportKind } from '../../../../src/core';
-import { buildReportQuery, reportPageUrl } from '../../../../src/core/api/report-request';
-import { where } from '../../../../src/core/api/filters';
+import { buildReportQuery, reportPageUrl } from '../../../../src/core/api/requests/report-request';
+import { where } from '../../../../src/core/api/requests/filters';
 import { queryOf } from '../../../support/fakes';
 import { BASE_URL, harness, PUBLISHER } from './harness';
 import {

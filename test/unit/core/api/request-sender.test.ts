@@ -7,10 +7,10 @@ import {
   RateLimitError,
   TransportError,
 } from '../../../../src/core/errors';
-import { DailyQuota, FETCH_COUNT_KEY, FetchQuota } from '../../../../src/core/api/daily-quota';
-import { RateLimiter, REPORT_RATE_RULE } from '../../../../src/core/api/rate-limiter';
-import { RequestSender } from '../../../../src/core/api/request-sender';
-import { DEFAULT_RETRY_POLICY } from '../../../../src/core/api/retry-policy';
+import { DailyQuota, FETCH_COUNT_KEY, FetchQuota } from '../../../../src/core/api/transport/daily-quota';
+import { RateLimiter, REPORT_RATE_RULE } from '../../../../src/core/api/transport/rate-limiter';
+import { RequestSender } from '../../../../src/core/api/transport/request-sender';
+import { DEFAULT_RETRY_POLICY } from '../../../../src/core/api/transport/retry-policy';
 import {
   errorResponse,
   FakeStore,

@@ -1,6 +1,6 @@
 import { ResponseFormatError } from '../../../../src/core/errors';
-import { parseLoginToken, parseLookup, parseReportPage } from '../../../../src/core/api/responses';
-import { toNumberIfNumeric, unwrap } from '../../../../src/core/api/values';
+import { parseLoginToken, parseLookup, parseReportPage } from '../../../../src/core/api/responses/responses';
+import { toNumberIfNumeric, unwrap } from '../../../../src/core/api/responses/values';
 
 describe('values', () => {
   it.each([

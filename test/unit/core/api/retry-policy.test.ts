@@ -1,4 +1,4 @@
-import { decideRetry, DEFAULT_RETRY_POLICY, type AttemptOutcome } from '../../../../src/core/api/retry-policy';
+import { decideRetry, DEFAULT_RETRY_POLICY, type AttemptOutcome } from '../../../../src/core/api/transport/retry-policy';
 
 const NOW = 1_000_000;
 const ctx = (attempt: number, deadlineInMs = 30_000, random = () => 0.5) => ({

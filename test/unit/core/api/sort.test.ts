@@ -1,4 +1,4 @@
-import { parseSort } from '../../../../src/core/api/sort';
+import { parseSort } from '../../../../src/core/api/requests/sort';
 
 describe('parseSort', () => {
   it.each([

@@ -7,7 +7,7 @@
  * and is 0, or missing, on the settled day. Day cells show their UTC day on the spreadsheet's clock.
  */
 import { evaluateAlert, SETTLE_HOURS, type AlertContext } from '../../../../src/core/schedules/alerts';
-import { buildReportQuery } from '../../../../src/core/api/report-request';
+import { buildReportQuery } from '../../../../src/core/api/requests/report-request';
 import { reportToSheetBlock } from '../../../../src/core/sheets/sheet-output';
 import type { AlertRule } from '../../../../src/core/schedules/notice-settings';
 import type { Period } from '../../../../src/core/schedules/period';

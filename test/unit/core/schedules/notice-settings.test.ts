@@ -10,7 +10,7 @@ import { splitWebhook, storeWebhook } from '../../../../src/core/schedules/notic
 import { describeAlert, redactedWebhook } from '../../../../src/core/schedules/notice-settings';
 import { noticeRecordMaxBytes } from '../../../../src/core/schedules/notice-record';
 import { ScheduleRegistry } from '../../../../src/core/schedules/registry';
-import { webhookAddressProblem } from '../../../../src/core/api/deployment';
+import { webhookAddressProblem } from '../../../../src/core/deployment';
 import { FakeStore } from '../../../support/fakes';
 
 const base = {

@@ -6,7 +6,7 @@
  */
 import { RefreshRunner } from '../../../../src/core/schedules/refresh-runner';
 import type { ReportSource } from '../../../../src/core/schedules/refresh-source';
-import { buildReportQuery } from '../../../../src/core/api/report-request';
+import { buildReportQuery } from '../../../../src/core/api/requests/report-request';
 import { checkSavedReport } from '../../../../src/core/schedules/saved-reports';
 import { FakeLock, FakeStore, ManualClock } from '../../../support/fakes';
 import { NotSignedInError, RateLimitError } from '../../../../src/core/errors';

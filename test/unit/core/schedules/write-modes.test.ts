@@ -7,7 +7,7 @@
  */
 import { RefreshRunner } from '../../../../src/core/schedules/refresh-runner';
 import type { ReportSource } from '../../../../src/core/schedules/refresh-source';
-import { buildReportQuery } from '../../../../src/core/api/report-request';
+import { buildReportQuery } from '../../../../src/core/api/requests/report-request';
 import { checkSavedReport, type SavedReportInput } from '../../../../src/core/schedules/saved-reports';
 import { keepHistory, storedRowsCap, upsertKeyText, writeModeOf, writeModeSummary } from '../../../../src/core/schedules/write-modes';
 import { SavedReportStore } from '../../../../src/core/schedules/saved-report-store';

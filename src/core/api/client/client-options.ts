@@ -2,10 +2,10 @@
  * What an EngageClient is made with and what its calls take: the injected services and settings,
  * a call's deadline, a whole report's options, and the limits the client holds input to.
  */
-import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from '../ports';
-import type { FetchCounter } from './request-sender';
-import type { LookupEntry } from './responses';
-import type { RetryPolicy } from './retry-policy';
+import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from '../../ports';
+import type { FetchCounter } from '../transport/request-sender';
+import type { LookupEntry } from '../responses/responses';
+import type { RetryPolicy } from '../transport/retry-policy';
 
 /** URL Fetch's fetchAll has no documented concurrency cap; about 10 to 20 are seen in practice. */
 export const DEFAULT_MAX_PARALLEL_REQUESTS = 10;

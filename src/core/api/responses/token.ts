@@ -4,7 +4,7 @@
  * printable ASCII text without spaces, and at most 4,096 characters (a longer one, a control character
  * or an accented letter is a paste accident).
  */
-import { ValidationError } from '../errors';
+import { ValidationError } from '../../errors';
 
 export const TOKEN_MAX_CHARS = 4096;
 

@@ -19,11 +19,11 @@ import {
   SlowServiceError,
   EngageError,
   TransportError,
-} from '../errors';
-import type { Clock, HttpRequest, HttpResponse, HttpTransport, RandomSource, Sleeper } from '../ports';
+} from '../../errors';
+import type { Clock, HttpRequest, HttpResponse, HttpTransport, RandomSource, Sleeper } from '../../ports';
 import type { RateLimiter, RateReservation, RateRule, RateSettlement } from './rate-limiter';
 import { decideRetry, type AttemptOutcome, type RetryPolicy } from './retry-policy';
-import { errorFromResponse, announcedWaitMs } from './http-errors';
+import { errorFromResponse, announcedWaitMs } from '../responses/http-errors';
 
 export interface SendOptions {
   /** For messages, for example "GET /reports/main". */

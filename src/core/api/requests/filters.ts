@@ -5,8 +5,8 @@
  * with the character position of the problem, so the user never waits for a 400 to learn of a typo.
  * The syntax has no escaping, so `;` can never be part of a value and `,` not of a list item.
  */
-import { FilterSyntaxError, ValidationError } from '../errors';
-import { controlCharacterIndex, describeControlCharacter, quoted } from '../util/text';
+import { FilterSyntaxError, ValidationError } from '../../errors';
+import { controlCharacterIndex, describeControlCharacter, quoted } from '../../util/text';
 
 export const FILTER_OPERATORS = ['eq', 'gt', 'lt', 'between', 'in', 'not_in', 'contains', 'not_contains'] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];

@@ -12,7 +12,7 @@
  * is reported under compareWith. Problems are collected with the report's own, so a user fixing a
  * formula sees all of them at once.
  */
-import { ValidationError, type ValidationProblem } from '../errors';
+import { ValidationError, type ValidationProblem } from '../../errors';
 import {
   calendarDayInZone,
   compactDayOf,
@@ -25,8 +25,8 @@ import {
   isValidTimeZone,
   parseDateText,
   subtractMonths,
-} from '../util/dates';
-import { showValue } from '../util/text';
+} from '../../util/dates';
+import { showValue } from '../../util/text';
 import { ALL_METRICS, availableMetrics } from './report-metrics';
 import type { ReportInput, ReportQuery } from './report-request';
 

@@ -6,8 +6,8 @@
  * finish in time is better reported at once than slept through. Login is never retried (the caller
  * simply does not use this policy for it), because each attempt spends one of two logins an hour.
  */
-import type { RandomSource } from '../ports';
-import { announcedWaitMs } from './http-errors';
+import type { RandomSource } from '../../ports';
+import { announcedWaitMs } from '../responses/http-errors';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */

@@ -18,11 +18,11 @@
  * publisher's budget says so (`stoppedBecause: 'rateLimit'`, with when the rest could come), and
  * fetchWholeReports turns a budget that fell short into one error naming the publisher.
  */
-import { RateLimitError, ValidationError } from '../errors';
+import { RateLimitError, ValidationError } from '../../errors';
 import { planRemainingPages, type PageRange, type PagingOptions, type ReportResult } from './paging';
-import type { RateReservation } from './rate-limiter';
-import type { ReportQuery } from './report-request';
-import type { ReportPage } from './responses';
+import type { RateReservation } from '../transport/rate-limiter';
+import type { ReportQuery } from '../requests/report-request';
+import type { ReportPage } from '../responses/responses';
 
 /** One page of one publisher's report in a batch. */
 export interface BatchMember {

@@ -9,9 +9,9 @@
  * publisher's rows; the combined rows are sorted again by the report's `sort` (revenue, descending, by
  * default, as Engage's), so that `maxRows` keeps the first rows of all the publishers together.
  */
-import type { ReportKind, SortOrder } from '../spec';
+import type { ReportKind, SortOrder } from '../../spec';
 import { combineMetricsSums } from './publisher-totals';
-import { normaliseMetrics, toNumberIfNumeric, unwrap } from './values';
+import { normaliseMetrics, toNumberIfNumeric, unwrap } from '../responses/values';
 
 /** The breakdown word that asks for the publishers' rows added together, in a report's breakdowns. */
 export const PUBLISHERS_TOGETHER = '-publisher';

@@ -6,10 +6,10 @@
  * fixing a formula wants all of them at once. Empty strings and nulls mean "not given": that is how a
  * custom function receives an empty cell.
  */
-import * as z from '../util/zod';
-import { isValidTimeZone, type DateInput } from '../util/dates';
-import { ISO_4217_CURRENCY_CODES, isSupportedCurrency, SUPPORTED_CURRENCY_CODES } from '../util/currencies';
-import { ValidationError, type ValidationProblem, FilterSyntaxError } from '../errors';
+import * as z from '../../util/zod';
+import { isValidTimeZone, type DateInput } from '../../util/dates';
+import { ISO_4217_CURRENCY_CODES, isSupportedCurrency, SUPPORTED_CURRENCY_CODES } from '../../util/currencies';
+import { ValidationError, type ValidationProblem, FilterSyntaxError } from '../../errors';
 import { buildFilter, parseFilter, type FilterCondition, type ParsedFilterCondition } from './filters';
 import { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem } from './report-fields';
 import { type ALL_METRICS, resolveMetrics } from './report-metrics';
@@ -22,8 +22,8 @@ import {
   type ReportKind,
   type ReportSpec,
   type SortOrder,
-} from '../spec';
-import { quoted, showValue } from '../util/text';
+} from '../../spec';
+import { quoted, showValue } from '../../util/text';
 import { reportDates } from './report-dates';
 import { publisherIdProblem, type PublisherSelection } from './publisher-list';
 

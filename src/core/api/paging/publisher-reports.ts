@@ -14,7 +14,7 @@
  * makes the report a local rate-limit error that says when to try again. Nothing partial comes back,
  * so no caller can write part of it.
  */
-import { ValidationError, type ValidationProblem } from '../errors';
+import { ValidationError, type ValidationProblem } from '../../errors';
 import type { ReportResult, PagingOptions } from './paging';
 import { fetchWholeReports, type PublisherPageFetcher } from './multi-paging';
 import { combinePublisherRows, PUBLISHERS_TOGETHER } from './publisher-combined';
@@ -26,11 +26,11 @@ import {
   selectionText,
   type PublisherRef,
   type PublisherSelection,
-} from './publisher-list';
+} from '../requests/publisher-list';
 import { combineMetricsSums } from './publisher-totals';
-import type { ReportInput, ReportQuery } from './report-request';
-import type { LookupEntry } from './responses';
-import { REPORT_RATE_LIMIT_REQUESTS } from '../spec';
+import type { ReportInput, ReportQuery } from '../requests/report-request';
+import type { LookupEntry } from '../responses/responses';
+import { REPORT_RATE_LIMIT_REQUESTS } from '../../spec';
 
 /** An ID of the usual length, to check the other arguments of "all" before the publishers are known. */
 const SAMPLE_PUBLISHER_ID = '0'.repeat(32);

@@ -4,9 +4,9 @@
  * may add fields). Report items are deliberately not parsed per row with zod: report-table.ts reads
  * them in one tight loop, which keeps a 100,000-row report cheap.
  */
-import * as z from '../util/zod';
-import { ResponseFormatError } from '../errors';
-import { TOKEN_HEADER } from '../spec';
+import * as z from '../../util/zod';
+import { ResponseFormatError } from '../../errors';
+import { TOKEN_HEADER } from '../../spec';
 import { tokenProblem } from './token';
 import { normaliseMetrics, toNumberIfNumeric, unwrap } from './values';
 

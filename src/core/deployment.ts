@@ -9,7 +9,7 @@
  * `localServers`: a deployment built for Google never takes it, since Apps Script could not reach it and
  * a sidebar may not load it.
  */
-import { describePrefixes, withoutQuery } from '../util/text';
+import { describePrefixes, withoutQuery } from './util/text';
 
 export type AccountType = 'consumer' | 'workspace';
 

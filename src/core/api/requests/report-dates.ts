@@ -26,10 +26,10 @@ import {
   utcDayOf,
   utcMidnightMs,
   type CalendarDay,
-} from '../util/dates';
-import { parseRelativeDay, RELATIVE_DAY_FORMS, relativeDayProblem, resolveRelativeDay } from '../util/relative-days';
-import { showValue } from '../util/text';
-import { DOC_BREAKDOWN_WINDOW_MONTHS, HOURLY_REPORT_MAX_RANGE_HOURS, REALTIME_WINDOW_HOURS, type ReportSpec } from '../spec';
+} from '../../util/dates';
+import { parseRelativeDay, RELATIVE_DAY_FORMS, relativeDayProblem, resolveRelativeDay } from '../../util/relative-days';
+import { showValue } from '../../util/text';
+import { DOC_BREAKDOWN_WINDOW_MONTHS, HOURLY_REPORT_MAX_RANGE_HOURS, REALTIME_WINDOW_HOURS, type ReportSpec } from '../../spec';
 
 /** Records one problem: the argument, its value, the rule, and whether the message shows the value. */
 export type AddProblem = (argument: string, value: unknown, rule: string, showTheValue?: boolean) => void;

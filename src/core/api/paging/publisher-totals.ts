@@ -10,8 +10,8 @@
  * the spec calls "revenue per thousand requests" without saying which requests. A metric is totalled
  * only when every publisher's sums give a number for it, and a rate only when its denominator is not 0.
  */
-import { ADDITIVE_METRICS, MONEY_METRICS, REPORT_SPECS, type ReportKind } from '../spec';
-import { normaliseMetrics } from './values';
+import { ADDITIVE_METRICS, MONEY_METRICS, REPORT_SPECS, type ReportKind } from '../../spec';
+import { normaliseMetrics } from '../responses/values';
 
 /** A rate as the spec defines it: (numerator / denominator) * factor. */
 interface RateDefinition {

@@ -15,7 +15,7 @@ import {
   MAIN_METRICS_ONLY_ON_WIDGET,
   REPORT_SPECS,
   type ReportKind,
-} from '../spec';
+} from '../../spec';
 
 /**
  * The breakdowns a report is actually broken down by, in column order, for known names: the general

@@ -12,9 +12,9 @@ import {
   PermissionDeniedError,
   RateLimitError,
   type ApiErrorDetails,
-} from '../errors';
-import type { HttpResponse } from '../ports';
-import { RATE_LIMIT_WAIT_HEADER, TRACE_ID_HEADER } from '../spec';
+} from '../../errors';
+import type { HttpResponse } from '../../ports';
+import { RATE_LIMIT_WAIT_HEADER, TRACE_ID_HEADER } from '../../spec';
 
 /** Reads `{moreInfo, errorMessage}` from an error body, tolerating other shapes and non-JSON. */
 export function parseErrorBody(body: string): { moreInfo?: string; errorMessage?: string } {

@@ -5,7 +5,7 @@
  * Report requests spend the shared rate budget of their publisher and are retried by the pure retry
  * policy; login is never retried and spends the per-user login guard (failed logins count too).
  */
-import { FORMULA_FETCH_BUDGET_MS } from '../budgets';
+import { FORMULA_FETCH_BUDGET_MS } from '../../budgets';
 import {
   type CallOptions,
   DEFAULT_MAX_PARALLEL_REQUESTS,
@@ -16,29 +16,29 @@ import {
   type RunReportOptions,
   USERNAME_MAX_CHARS,
 } from './client-options';
-import { encodeBase64 } from '../util/base64';
-import { AuthenticationError, EngageError, NotSignedInError, ValidationError, WrongCredentialsError } from '../errors';
-import { type BatchMember, fetchReport, fetchWholeReports, type PageFetcher } from './multi-paging';
-import type { PageRange, PagingOptions, ReportResult } from './paging';
+import { encodeBase64 } from '../../util/base64';
+import { AuthenticationError, EngageError, NotSignedInError, ValidationError, WrongCredentialsError } from '../../errors';
+import { type BatchMember, fetchReport, fetchWholeReports, type PageFetcher } from '../paging/multi-paging';
+import type { PageRange, PagingOptions, ReportResult } from '../paging/paging';
 import {
   buildSelectedQuery,
   publisherQuery,
   runPublisherReport,
   runPublisherReports,
   type PublisherReportClient,
-} from './publisher-reports';
-import { FETCH_URL_MAX_CHARS, type HttpRequest, type HttpResponse, type KeyValueStore } from '../ports';
-import { LOGIN_RATE_RULE, RateLimiter, REPORT_RATE_RULE, type RateReservation } from './rate-limiter';
-import { publisherIdProblem } from './publisher-list';
-import { buildReportQuery, buildUrl, reportPageUrl, type ReportInput, type ReportQuery } from './report-request';
-import { parseLoginToken, parseLookup, parseReportPage, type LookupEntry, type ReportPage } from './responses';
-import { DEFAULT_RETRY_POLICY } from './retry-policy';
-import { RequestSender } from './request-sender';
-import { checkToken } from './token';
-import { LOOKUPS, TOKEN_HEADER, TRACE_ID_HEADER, type LookupKind, type ReportKind } from '../spec';
-import { controlCharacterIndex, describeControlCharacter, quoted } from '../util/text';
-import { hashText } from '../util/hash';
-import { utf8Length } from '../util/utf8';
+} from '../paging/publisher-reports';
+import { FETCH_URL_MAX_CHARS, type HttpRequest, type HttpResponse, type KeyValueStore } from '../../ports';
+import { LOGIN_RATE_RULE, RateLimiter, REPORT_RATE_RULE, type RateReservation } from '../transport/rate-limiter';
+import { publisherIdProblem } from '../requests/publisher-list';
+import { buildReportQuery, buildUrl, reportPageUrl, type ReportInput, type ReportQuery } from '../requests/report-request';
+import { parseLoginToken, parseLookup, parseReportPage, type LookupEntry, type ReportPage } from '../responses/responses';
+import { DEFAULT_RETRY_POLICY } from '../transport/retry-policy';
+import { RequestSender } from '../transport/request-sender';
+import { checkToken } from '../responses/token';
+import { LOOKUPS, TOKEN_HEADER, TRACE_ID_HEADER, type LookupKind, type ReportKind } from '../../spec';
+import { controlCharacterIndex, describeControlCharacter, quoted } from '../../util/text';
+import { hashText } from '../../util/hash';
+import { utf8Length } from '../../util/utf8';
 
 /** The Cache service refuses values above 100 KB, read strictly: 100,000 bytes of UTF-8. */
 const CACHE_VALUE_MAX_BYTES = 100_000;

@@ -7,10 +7,10 @@
  * duplicate, "all" alone, only text cells, each ID by the publisher-ID rule, and at most
  * MAX_PUBLISHERS_PER_REPORT of them; each message names `entityId` and the rule.
  */
-import { ValidationError, type ValidationProblem } from '../errors';
-import { isDate } from '../util/dates';
-import { quoted } from '../util/text';
-import type { LookupEntry } from './responses';
+import { ValidationError, type ValidationProblem } from '../../errors';
+import { isDate } from '../../util/dates';
+import { quoted } from '../../util/text';
+import type { LookupEntry } from '../responses/responses';
 
 /**
  * Publisher IDs are hashed strings (hex in practice, field notes); the spec gives no format, so the

@@ -5,7 +5,7 @@
  * when it stopped early and why, never silently. The types here are what callers pass and get back;
  * the one loop that fetches the pages, for a report alone or several together, is multi-paging.ts.
  */
-import type { ReportQuery } from './report-request';
+import type { ReportQuery } from '../requests/report-request';
 
 export interface PageRange {
   offset: number;

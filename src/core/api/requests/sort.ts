@@ -3,10 +3,10 @@
  * (descending) or "+revenue" (ascending), split into the API's `sort` and `order` parameters and
  * checked against the fields of the report, so a typo is caught before a request is spent.
  */
-import type { ValidationProblem } from '../errors';
+import type { ValidationProblem } from '../../errors';
 import { fieldProblem } from './report-fields';
-import type { ReportKind, SortOrder } from '../spec';
-import { quoted } from '../util/text';
+import type { ReportKind, SortOrder } from '../../spec';
+import { quoted } from '../../util/text';
 
 export interface SortSpec {
   field: string;

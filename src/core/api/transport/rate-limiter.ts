@@ -18,10 +18,10 @@
  * to wait sleeps when the wait fits its deadline; otherwise it gets a RateLimitError that says when
  * to try again.
  */
-import { FETCH_LONGEST_WAIT_MS, RATE_LOCK_TIMEOUT_MS } from '../budgets';
-import { BusyError, RateLimitError } from '../errors';
-import type { Clock, KeyValueStore, Lock, Sleeper } from '../ports';
-import { LOGIN_RATE_LIMIT_REQUESTS, LOGIN_RATE_WINDOW_MS, REPORT_RATE_LIMIT_REQUESTS, REPORT_RATE_WINDOW_MS } from '../spec';
+import { FETCH_LONGEST_WAIT_MS, RATE_LOCK_TIMEOUT_MS } from '../../budgets';
+import { BusyError, RateLimitError } from '../../errors';
+import type { Clock, KeyValueStore, Lock, Sleeper } from '../../ports';
+import { LOGIN_RATE_LIMIT_REQUESTS, LOGIN_RATE_WINDOW_MS, REPORT_RATE_LIMIT_REQUESTS, REPORT_RATE_WINDOW_MS } from '../../spec';
 
 export interface RateRule {
   /** Short stable name, part of the storage key. */

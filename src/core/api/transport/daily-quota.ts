@@ -16,9 +16,9 @@
  * write the owner's properties), the count goes on without that update: it is a planning aid, and
  * Apps Script's own refusal is always recognised.
  */
-import { QUOTA_LOCK_TIMEOUT_MS } from '../budgets';
-import { FetchQuotaError } from '../errors';
-import type { Clock, KeyValueStore, Lock } from '../ports';
+import { QUOTA_LOCK_TIMEOUT_MS } from '../../budgets';
+import { FetchQuotaError } from '../../errors';
+import type { Clock, KeyValueStore, Lock } from '../../ports';
 import type { FetchCounter } from './request-sender';
 
 export const QUOTA_WINDOW_MS = 24 * 3_600_000;

@@ -6,10 +6,10 @@
  * combination fits from column A; "all" shows everything. Also the friendly labels, meanings and
  * groups the sidebar's picker and the header notes use. Pure: bundled into the sidebar too.
  */
-import type { ValidationProblem } from '../errors';
+import type { ValidationProblem } from '../../errors';
 import { closest, metricAvailabilityProblem } from './report-fields';
-import { REPORT_SPECS, type ReportKind } from '../spec';
-import { quoted } from '../util/text';
+import { REPORT_SPECS, type ReportKind } from '../../spec';
+import { quoted } from '../../util/text';
 
 export type MetricGroup = 'traffic' | 'revenue' | 'clicks' | 'viewability' | 'video' | 'optIn';
 
