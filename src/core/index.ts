@@ -149,16 +149,16 @@ export { DASHBOARD_FORMULAS, DASHBOARD_SHEET_NAME, dashboardInput, type Dashboar
 export { impressionPixelUrl } from './recommendations/impression-pixel';
 export type { PreviewDocument, RecommendationsPreview } from './recommendations/preview';
 
-export type { Period } from './schedules/period';
-export { formatLocal } from './schedules/refresh-runner';
-export type { RefreshSummary } from './schedules/refresh-source';
-export type { ReportRunEvent, RunObserver } from './schedules/run-events';
-export { RunLog } from './schedules/run-log';
-export { closedMonthNotice, type Revision, RevisionTracker } from './schedules/revisions';
-export { SavedReportStore } from './schedules/saved-report-store';
-export { incrementalProblem, type SavedReport, type SavedReportInput, tracksRevisions } from './schedules/saved-reports';
-export { type Notice, ReportNotices } from './schedules/notices';
-export { NoticeObserver } from './schedules/notice-observer';
+export type { Period } from './schedules/saved/period';
+export { formatLocal } from './schedules/refresh/refresh-runner';
+export type { RefreshSummary } from './schedules/refresh/refresh-source';
+export type { ReportRunEvent, RunObserver } from './schedules/refresh/run-events';
+export { RunLog } from './schedules/watchers/run-log';
+export { closedMonthNotice, type Revision, RevisionTracker } from './schedules/watchers/revisions';
+export { SavedReportStore } from './schedules/saved/saved-report-store';
+export { incrementalProblem, type SavedReport, type SavedReportInput, tracksRevisions } from './schedules/saved/saved-reports';
+export { type Notice, ReportNotices } from './schedules/watchers/notices';
+export { NoticeObserver } from './schedules/watchers/notice-observer';
 export {
   ALERTS_MAX,
   alertProblems,
@@ -169,8 +169,8 @@ export {
   type NoticeSettingsInput,
   type NoticeWhen,
   type WatchedReport,
-} from './schedules/notice-settings';
-export { describeDayOfMonth, MAX_DAY_OF_MONTH, WEEKDAYS, type Schedule, type Weekday } from './schedules/schedule';
+} from './schedules/saved/notice-settings';
+export { describeDayOfMonth, MAX_DAY_OF_MONTH, WEEKDAYS, type Schedule, type Weekday } from './schedules/saved/schedule';
 export {
   DEFAULT_MAX_STORED_ROWS,
   MAX_STORED_ROWS_LIMIT,
@@ -179,17 +179,17 @@ export {
   writeModeOf,
   writeModeProblem,
   writeModeSummary,
-} from './schedules/write-modes';
+} from './schedules/saved/write-modes';
 export {
   builderRequestOfSaved,
   describePeriod,
   type PeriodChoice,
   savedReportFromBuilder,
   schedulePeriod,
-} from './schedules/schedule-draft';
-export { OWNER_ID_KEY, ScheduleService, TRIGGERS_PER_USER, type ScheduleList, type ScheduleView } from './schedules/schedule-service';
-export { ScheduleRegistry } from './schedules/registry';
-export type { NoticesView, UnreachableView } from './schedules/schedule-view';
+} from './schedules/saved/schedule-draft';
+export { OWNER_ID_KEY, ScheduleService, TRIGGERS_PER_USER, type ScheduleList, type ScheduleView } from './schedules/service/schedule-service';
+export { ScheduleRegistry } from './schedules/saved/registry';
+export type { NoticesView, UnreachableView } from './schedules/service/schedule-view';
 
 export { EngageAddon, type AddonDeps } from './addon/engage-addon';
 export { EngageSession, type SidebarState, type SignInAllowance } from './addon/session';

@@ -7,7 +7,7 @@
 import type { BlockPlacement, WrittenBlock } from '../ports';
 import type { BuilderRequest } from '../builder/builder-request';
 import { blocksOverlap, type BlockRecords } from '../sheets/block-records';
-import type { SavedReportInput } from '../schedules/saved-reports';
+import type { SavedReportInput } from '../schedules/saved/saved-reports';
 import { rangeReference } from '../util/a1-notation';
 import type { SavedReportBlocks } from './run-placement';
 

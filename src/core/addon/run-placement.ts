@@ -11,7 +11,7 @@ import { ValidationError } from '../errors';
 import type { BlockPlacement, SheetContents, WrittenBlock } from '../ports';
 import { DAY_PRESETS, HOUR_PRESETS } from '../builder/date-presets';
 import { blocksOverlap, type BlockRecords } from '../sheets/block-records';
-import type { SavedReport, RefreshStatus } from '../schedules/saved-reports';
+import type { SavedReport, RefreshStatus } from '../schedules/saved/saved-reports';
 import { a1Cell, rangeReference, sheetReference } from '../util/a1-notation';
 import { existingSheetName, freeSheetName } from '../util/sheet-names';
 

@@ -7,7 +7,7 @@ import { checkWriteOptions, recordedReport, RunPlacer, type SavedReportBlocks } 
 import { freeSheetName } from '../../../../src/core/util/sheet-names';
 import { reportAtCell } from '../../../../src/core/addon/report-at-cell';
 import type { CellsFound, SheetContents, WrittenBlock } from '../../../../src/core/ports';
-import type { RefreshStatus, SavedReport } from '../../../../src/core/schedules/saved-reports';
+import type { RefreshStatus, SavedReport } from '../../../../src/core/schedules/saved/saved-reports';
 import { BlockRecords } from '../../../../src/core/sheets/block-records';
 import { FakeStore } from '../../../support/fakes';
 

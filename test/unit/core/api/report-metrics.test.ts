@@ -12,8 +12,8 @@ import {
 } from '../../../../src/core/api/requests/report-metrics';
 import { buildReportQuery, type ReportInput } from '../../../../src/core/api/requests/report-request';
 import { buildReportTable, reportColumnCount } from '../../../../src/core/sheets/report-table';
-import { checkSavedReport, reportInputOf } from '../../../../src/core/schedules/saved-reports';
-import { savedReportFromBuilder } from '../../../../src/core/schedules/schedule-draft';
+import { checkSavedReport, reportInputOf } from '../../../../src/core/schedules/saved/saved-reports';
+import { savedReportFromBuilder } from '../../../../src/core/schedules/saved/schedule-draft';
 import { reportToSheetBlock } from '../../../../src/core/sheets/sheet-output';
 import { REPORT_SPECS, type ReportKind } from '../../../../src/core/spec';
 import { allowedBreakdownCombinations } from '../../../support/breakdown-combinations';

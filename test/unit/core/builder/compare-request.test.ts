@@ -5,7 +5,7 @@
 import { availableMetrics } from '../../../../src/core/api/requests/report-metrics';
 import type { BuilderRequest } from '../../../../src/core/builder/builder-request';
 import { compareFormula, requestedComparison } from '../../../../src/core/builder/compare-request';
-import { savedReportFromBuilder } from '../../../../src/core/schedules/schedule-draft';
+import { savedReportFromBuilder } from '../../../../src/core/schedules/saved/schedule-draft';
 
 const request: BuilderRequest = {
   kind: 'main',

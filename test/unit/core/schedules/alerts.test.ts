@@ -6,11 +6,11 @@
  * the same weekday a week earlier; "drops to 0" names each key whose metric was above 0 the day before
  * and is 0, or missing, on the settled day. Day cells show their UTC day on the spreadsheet's clock.
  */
-import { evaluateAlert, SETTLE_HOURS, type AlertContext } from '../../../../src/core/schedules/alerts';
+import { evaluateAlert, SETTLE_HOURS, type AlertContext } from '../../../../src/core/schedules/watchers/alerts';
 import { buildReportQuery } from '../../../../src/core/api/requests/report-request';
 import { reportToSheetBlock } from '../../../../src/core/sheets/sheet-output';
-import type { AlertRule } from '../../../../src/core/schedules/notice-settings';
-import type { Period } from '../../../../src/core/schedules/period';
+import type { AlertRule } from '../../../../src/core/schedules/saved/notice-settings';
+import type { Period } from '../../../../src/core/schedules/saved/period';
 
 const NOW = Date.UTC(2026, 10, 20, 12);
 const ZONE = 'Europe/Berlin';

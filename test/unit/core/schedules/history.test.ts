@@ -8,17 +8,17 @@
  * per report of a run that found revisions in its closed months, with those revisions.
  */
 import type { Cell, OwnRows, OwnSheet, OwnSheets, OwnSheetState, SheetBlock } from '../../../../src/core/ports';
-import { finishObservers, type ReportRunEvent, tellObservers } from '../../../../src/core/schedules/run-events';
-import { LOG_KEEP_ROWS, RUN_LOG_SHEET, RunLog } from '../../../../src/core/schedules/run-log';
+import { finishObservers, type ReportRunEvent, tellObservers } from '../../../../src/core/schedules/refresh/run-events';
+import { LOG_KEEP_ROWS, RUN_LOG_SHEET, RunLog } from '../../../../src/core/schedules/watchers/run-log';
 import {
   CLOSED_MONTH_NOTICE_LINES,
   closedMonthNotice,
   type Revision,
   REVISIONS_SHEET,
   RevisionTracker,
-} from '../../../../src/core/schedules/revisions';
-import { FIRST_FIGURES_MAX_ROWS, FIRST_FIGURES_SHEET, FirstFigures } from '../../../../src/core/schedules/first-figures';
-import { checkClosedThrough, checkSavedReport, type SavedReport } from '../../../../src/core/schedules/saved-reports';
+} from '../../../../src/core/schedules/watchers/revisions';
+import { FIRST_FIGURES_MAX_ROWS, FIRST_FIGURES_SHEET, FirstFigures } from '../../../../src/core/schedules/watchers/first-figures';
+import { checkClosedThrough, checkSavedReport, type SavedReport } from '../../../../src/core/schedules/saved/saved-reports';
 import { zonedMidnightMs } from '../../../../src/core/util/dates';
 
 const TZ = 'Europe/Berlin';

@@ -1,4 +1,4 @@
-import { incrementalRange, keyColumns, mergeIncremental } from '../../../../src/core/schedules/incremental';
+import { incrementalRange, keyColumns, mergeIncremental } from '../../../../src/core/schedules/refresh/incremental';
 import { periodStartMs } from '../../../../src/core/sheets/report-table';
 import type { SheetBlock } from '../../../../src/core/ports';
 

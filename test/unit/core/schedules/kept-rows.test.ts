@@ -4,7 +4,7 @@
  * one (the external-ID reports) the keys a run did not bring kept above its rows; text keys compared as
  * read back; columns of kept rows never dropped.
  */
-import { appendRows, stampSnapshot, upsertRows, type KeptRowsOptions } from '../../../../src/core/schedules/kept-rows';
+import { appendRows, stampSnapshot, upsertRows, type KeptRowsOptions } from '../../../../src/core/schedules/refresh/kept-rows';
 import { periodStartMs } from '../../../../src/core/sheets/report-table';
 import { columnKind, numberFormatOf } from '../../../../src/core/sheets/sheet-output';
 import type { Cell, SheetBlock } from '../../../../src/core/ports';

@@ -4,12 +4,12 @@
  * against the deployment's webhook prefixes and split from the definition, which keeps only its host;
  * the registry sets aside room for what the notices remember and forgets it with the report.
  */
-import { checkSavedReport, type SavedReport } from '../../../../src/core/schedules/saved-reports';
+import { checkSavedReport, type SavedReport } from '../../../../src/core/schedules/saved/saved-reports';
 import { ValidationError } from '../../../../src/core/errors';
-import { splitWebhook, storeWebhook } from '../../../../src/core/schedules/notice-webhook';
-import { describeAlert, redactedWebhook } from '../../../../src/core/schedules/notice-settings';
-import { noticeRecordMaxBytes } from '../../../../src/core/schedules/notice-record';
-import { ScheduleRegistry } from '../../../../src/core/schedules/registry';
+import { splitWebhook, storeWebhook } from '../../../../src/core/schedules/watchers/notice-webhook';
+import { describeAlert, redactedWebhook } from '../../../../src/core/schedules/saved/notice-settings';
+import { noticeRecordMaxBytes } from '../../../../src/core/schedules/saved/notice-record';
+import { ScheduleRegistry } from '../../../../src/core/schedules/saved/registry';
 import { webhookAddressProblem } from '../../../../src/core/deployment';
 import { FakeStore } from '../../../support/fakes';
 

@@ -8,11 +8,11 @@
  * Slack gets `{text}` alone, any other address the facts too; no address's query, and no chat mention,
  * goes out; each channel's failure is one short reason, never the webhook's address.
  */
-import { NoticeObserver, FAILURE_TRIES, failureReason } from '../../../../src/core/schedules/notice-observer';
-import { ReportNotices, withoutSecrets } from '../../../../src/core/schedules/notices';
-import { ScheduleRegistry } from '../../../../src/core/schedules/registry';
-import { checkSavedReport, type RefreshStatus, type SavedReport } from '../../../../src/core/schedules/saved-reports';
-import type { ReportRunEvent } from '../../../../src/core/schedules/run-events';
+import { NoticeObserver, FAILURE_TRIES, failureReason } from '../../../../src/core/schedules/watchers/notice-observer';
+import { ReportNotices, withoutSecrets } from '../../../../src/core/schedules/watchers/notices';
+import { ScheduleRegistry } from '../../../../src/core/schedules/saved/registry';
+import { checkSavedReport, type RefreshStatus, type SavedReport } from '../../../../src/core/schedules/saved/saved-reports';
+import type { ReportRunEvent } from '../../../../src/core/schedules/refresh/run-events';
 import type { Mailer, SheetBlock, SpreadsheetRef } from '../../../../src/core/ports';
 import { FetchQuotaError, TransportError } from '../../../../src/core/errors';
 import { FakeStore, FakeTransport, jsonResponse, ManualClock } from '../../../support/fakes';

@@ -4,14 +4,14 @@
  * spends no further request on reports of that publisher whose size it does not know; a report of
  * several publishers ("all", a list) is never checked against one budget named after its entityId.
  */
-import { RefreshRunner } from '../../../../src/core/schedules/refresh-runner';
-import type { ReportSource } from '../../../../src/core/schedules/refresh-source';
+import { RefreshRunner } from '../../../../src/core/schedules/refresh/refresh-runner';
+import type { ReportSource } from '../../../../src/core/schedules/refresh/refresh-source';
 import { buildReportQuery } from '../../../../src/core/api/requests/report-request';
-import { checkSavedReport } from '../../../../src/core/schedules/saved-reports';
+import { checkSavedReport } from '../../../../src/core/schedules/saved/saved-reports';
 import { FakeLock, FakeStore, ManualClock } from '../../../support/fakes';
 import { NotSignedInError, RateLimitError } from '../../../../src/core/errors';
 import type { ReportSheet } from '../../../../src/core/ports';
-import { SavedReportStore } from '../../../../src/core/schedules/saved-report-store';
+import { SavedReportStore } from '../../../../src/core/schedules/saved/saved-report-store';
 
 const OWNER = 'u-owner';
 

@@ -10,12 +10,12 @@
  */
 import { SpreadsheetUnreachableError, ValidationError } from '../../../../src/core/errors';
 import type { ReportSheet, ScheduledSpreadsheet, SpreadsheetOpener, SpreadsheetRef } from '../../../../src/core/ports';
-import { mirrorDocument, MirroredReports, RegistryReports } from '../../../../src/core/schedules/mirrored-reports';
-import type { ReportSource } from '../../../../src/core/schedules/refresh-source';
-import { MIRRORED_STATUS_MAX_BYTES, REGISTRY_MAX_BYTES, ScheduleRegistry } from '../../../../src/core/schedules/registry';
-import { SavedReportStore } from '../../../../src/core/schedules/saved-report-store';
-import { checkSavedReport, type SavedReport } from '../../../../src/core/schedules/saved-reports';
-import { runScheduled } from '../../../../src/core/schedules/scheduled-run';
+import { mirrorDocument, MirroredReports, RegistryReports } from '../../../../src/core/schedules/service/mirrored-reports';
+import type { ReportSource } from '../../../../src/core/schedules/refresh/refresh-source';
+import { MIRRORED_STATUS_MAX_BYTES, REGISTRY_MAX_BYTES, ScheduleRegistry } from '../../../../src/core/schedules/saved/registry';
+import { SavedReportStore } from '../../../../src/core/schedules/saved/saved-report-store';
+import { checkSavedReport, type SavedReport } from '../../../../src/core/schedules/saved/saved-reports';
+import { runScheduled } from '../../../../src/core/schedules/service/scheduled-run';
 import { FakeLock, FakeStore, ManualClock } from '../../../support/fakes';
 
 const ME = 'u-me';

@@ -3,7 +3,7 @@
  * days, the general report only, no incremental refresh), and a report saved before comparisons,
  * without the field, stays a plain report.
  */
-import { checkSavedReport, incrementalProblem } from '../../../../src/core/schedules/saved-reports';
+import { checkSavedReport, incrementalProblem } from '../../../../src/core/schedules/saved/saved-reports';
 
 const report = (extra: Record<string, unknown> = {}) => ({
   name: 'Weekly',

@@ -1,13 +1,13 @@
-import { checkSavedReport } from '../../../../src/core/schedules/saved-reports';
+import { checkSavedReport } from '../../../../src/core/schedules/saved/saved-reports';
 import { FakeLock, FakeStore, ManualClock } from '../../../support/fakes';
-import { resolvePeriod } from '../../../../src/core/schedules/period';
+import { resolvePeriod } from '../../../../src/core/schedules/saved/period';
 import {
   SavedReportStore,
   SAVED_REPORTS_INDEX_KEY,
   MAX_SAVED_REPORTS,
   SAVED_REPORTS_MAX_BYTES,
   STATUS_MAX_BYTES,
-} from '../../../../src/core/schedules/saved-report-store';
+} from '../../../../src/core/schedules/saved/saved-report-store';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const input = (extra: Record<string, unknown> = {}) =>

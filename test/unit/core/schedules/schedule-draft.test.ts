@@ -1,5 +1,5 @@
 import type { BuilderRequest } from '../../../../src/core/builder/builder-request';
-import { checkSavedReport, incrementalProblem } from '../../../../src/core/schedules/saved-reports';
+import { checkSavedReport, incrementalProblem } from '../../../../src/core/schedules/saved/saved-reports';
 import {
   builderRequestOfSaved,
   describePeriod,
@@ -8,8 +8,8 @@ import {
   savedReportFromBuilder,
   schedulePeriod,
   type PeriodChoice,
-} from '../../../../src/core/schedules/schedule-draft';
-import { resolvePeriod } from '../../../../src/core/schedules/period';
+} from '../../../../src/core/schedules/saved/schedule-draft';
+import { resolvePeriod } from '../../../../src/core/schedules/saved/period';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const request: BuilderRequest = {

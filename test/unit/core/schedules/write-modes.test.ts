@@ -5,12 +5,12 @@
  * run's rows under a snapshotAt, an upsert merges them, a failed page adds nothing, and a report
  * switched from replace starts its history over the replaced block instead of merging with it.
  */
-import { RefreshRunner } from '../../../../src/core/schedules/refresh-runner';
-import type { ReportSource } from '../../../../src/core/schedules/refresh-source';
+import { RefreshRunner } from '../../../../src/core/schedules/refresh/refresh-runner';
+import type { ReportSource } from '../../../../src/core/schedules/refresh/refresh-source';
 import { buildReportQuery } from '../../../../src/core/api/requests/report-request';
-import { checkSavedReport, type SavedReportInput } from '../../../../src/core/schedules/saved-reports';
-import { keepHistory, storedRowsCap, upsertKeyText, writeModeOf, writeModeSummary } from '../../../../src/core/schedules/write-modes';
-import { SavedReportStore } from '../../../../src/core/schedules/saved-report-store';
+import { checkSavedReport, type SavedReportInput } from '../../../../src/core/schedules/saved/saved-reports';
+import { keepHistory, storedRowsCap, upsertKeyText, writeModeOf, writeModeSummary } from '../../../../src/core/schedules/saved/write-modes';
+import { SavedReportStore } from '../../../../src/core/schedules/saved/saved-report-store';
 import { FakeLock, FakeStore, ManualClock } from '../../../support/fakes';
 import type { Cell, ReportSheet, WrittenBlock } from '../../../../src/core/ports';
 

@@ -6,11 +6,11 @@
  * out fails the whole refresh as the runner expects (a local RateLimitError), so the sheet keeps its
  * previous data and the report waits for the next run.
  */
-import { buildComparison } from '../api/requests/compare-periods';
-import type { SheetBlock } from '../ports';
-import { compareTableOptions, compareToSheetBlock } from '../sheets/compare-table';
+import { buildComparison } from '../../api/requests/compare-periods';
+import type { SheetBlock } from '../../ports';
+import { compareTableOptions, compareToSheetBlock } from '../../sheets/compare-table';
 import type { RefreshSummary, ReportSource } from './refresh-source';
-import { reportInputOf, type SavedReport } from './saved-reports';
+import { reportInputOf, type SavedReport } from '../saved/saved-reports';
 
 export interface ComparisonBlockOptions {
   nowMs: number;

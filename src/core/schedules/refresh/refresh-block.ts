@@ -6,18 +6,18 @@
  * a failed page adds and changes nothing. A rate budget that runs out before the last page defers the
  * report (RefreshDeferredError) with what it needs.
  */
-import { RefreshDeferredError } from '../errors';
-import type { BlockPlacement, Cell, ColumnKind, ReportSheet, SheetBlock, WrittenBlock } from '../ports';
-import type { ReportQuery } from '../api/requests/report-request';
-import { columnKind, numberFormatOf, reportToSheetBlock } from '../sheets/sheet-output';
-import { compareColumnKind } from '../sheets/compare-table';
+import { RefreshDeferredError } from '../../errors';
+import type { BlockPlacement, Cell, ColumnKind, ReportSheet, SheetBlock, WrittenBlock } from '../../ports';
+import type { ReportQuery } from '../../api/requests/report-request';
+import { columnKind, numberFormatOf, reportToSheetBlock } from '../../sheets/sheet-output';
+import { compareColumnKind } from '../../sheets/compare-table';
 import { comparisonBlock } from './compare-refresh';
 import { incrementalRange, incrementalWindow } from './incremental';
 import { appendRows, type KeptRowsOptions, stampSnapshot, upsertRows } from './kept-rows';
-import { resolvePeriod } from './period';
+import { resolvePeriod } from '../saved/period';
 import type { RefreshSummary, ReportSource } from './refresh-source';
-import { reportInputOf, type RefreshStatus, type SavedReport } from './saved-reports';
-import { storedRowsCap, type WriteMode, writeModeOf } from './write-modes';
+import { reportInputOf, type RefreshStatus, type SavedReport } from '../saved/saved-reports';
+import { storedRowsCap, type WriteMode, writeModeOf } from '../saved/write-modes';
 
 export interface RefreshBlockContext {
   report: SavedReport;

@@ -8,13 +8,13 @@
  *   - Without it, a run reads and writes the registry's copy alone (RegistryReports).
  * Only the user's own reports are mirrored: each user's trigger refreshes only theirs.
  */
-import { ValidationError } from '../errors';
-import type { Clock, ReportSheet, SpreadsheetRef } from '../ports';
-import { controlCharacterIndex, quoted } from '../util/text';
-import { statusNote } from './refresh-runner';
-import type { ScheduleRegistry, RegistryEntry } from './registry';
-import type { SavedReportSource, SavedReportStore } from './saved-report-store';
-import { statusStamp, type RefreshStatus, type SavedReport } from './saved-reports';
+import { ValidationError } from '../../errors';
+import type { Clock, ReportSheet, SpreadsheetRef } from '../../ports';
+import { controlCharacterIndex, quoted } from '../../util/text';
+import { statusNote } from '../refresh/refresh-runner';
+import type { ScheduleRegistry, RegistryEntry } from '../saved/registry';
+import type { SavedReportSource, SavedReportStore } from '../saved/saved-report-store';
+import { statusStamp, type RefreshStatus, type SavedReport } from '../saved/saved-reports';
 
 /** The saved reports of a spreadsheet as the user's registry holds them: a run that opened it by ID. */
 export class RegistryReports implements SavedReportSource {

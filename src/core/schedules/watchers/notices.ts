@@ -8,13 +8,13 @@
  * are replaced). A webhook call is one URL fetch of the add-on's, counted against the user's daily
  * URL Fetch quota before it is made.
  */
-import type { FetchCounter } from '../api/transport/request-sender';
-import { EngageError, TransportError } from '../errors';
-import type { Clock, HttpTransport, Mailer, SpreadsheetRef } from '../ports';
-import type { ChannelOutcomes } from './notice-record';
-import { noticeSettingsOf } from './notice-settings';
-import type { ScheduleRegistry } from './registry';
-import type { SavedReport } from './saved-reports';
+import type { FetchCounter } from '../../api/transport/request-sender';
+import { EngageError, TransportError } from '../../errors';
+import type { Clock, HttpTransport, Mailer, SpreadsheetRef } from '../../ports';
+import type { ChannelOutcomes } from '../saved/notice-record';
+import { noticeSettingsOf } from '../saved/notice-settings';
+import type { ScheduleRegistry } from '../saved/registry';
+import type { SavedReport } from '../saved/saved-reports';
 
 /** What a notice says: its subject and lines; the spreadsheet, the report and the link are added. */
 export interface Notice {

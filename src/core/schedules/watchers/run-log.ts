@@ -10,8 +10,8 @@
  * who deletes the sheet turns the log off: the marker outlives the sheet, and a run that finds the
  * marker without the sheet writes nothing. A sheet named "Engage log" made again by hand turns it on.
  */
-import type { Cell, OwnRows, OwnSheet, OwnSheets } from '../ports';
-import type { ReportRunEvent, RunObserver } from './run-events';
+import type { Cell, OwnRows, OwnSheet, OwnSheets } from '../../ports';
+import type { ReportRunEvent, RunObserver } from '../refresh/run-events';
 
 export const RUN_LOG_SHEET: OwnSheet = {
   name: 'Engage log',

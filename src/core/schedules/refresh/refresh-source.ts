@@ -4,9 +4,9 @@
  * (RefreshSummary). The runner (refresh-runner.ts) and the helpers it calls for one report
  * (refresh-block.ts, compare-refresh.ts) all take them, so they live below all three.
  */
-import type { ReportResult } from '../api/paging/paging';
-import type { ReportInput, ReportQuery } from '../api/requests/report-request';
-import type { ReportKind } from '../spec';
+import type { ReportResult } from '../../api/paging/paging';
+import type { ReportInput, ReportQuery } from '../../api/requests/report-request';
+import type { ReportKind } from '../../spec';
 
 /** What the runner needs from the API side: the owner's signed-in client and the shared budget. */
 export interface ReportSource {

@@ -9,15 +9,15 @@
  * is kept (not in the definition: it may hold a key) is notice-record.ts; how rules are evaluated,
  * alerts.ts. Pure: bundled into the sidebar too, which offers only what these rules allow.
  */
-import * as z from '../util/zod';
-import type { ValidationProblem } from '../errors';
-import { effectiveBreakdowns, metricAvailabilityProblem } from '../api/requests/report-fields';
-import { metricLabel } from '../api/requests/report-metrics';
-import { blankTotals, RECOMPUTED_RATES } from '../api/paging/publisher-totals';
-import { selectsSeveral } from '../api/requests/publisher-list';
-import { ADDITIVE_METRICS, DATE_BREAKDOWNS, REPORT_SPECS, type ReportKind } from '../spec';
-import { hashText } from '../util/hash';
-import { daysBetween } from '../util/dates';
+import * as z from '../../util/zod';
+import type { ValidationProblem } from '../../errors';
+import { effectiveBreakdowns, metricAvailabilityProblem } from '../../api/requests/report-fields';
+import { metricLabel } from '../../api/requests/report-metrics';
+import { blankTotals, RECOMPUTED_RATES } from '../../api/paging/publisher-totals';
+import { selectsSeveral } from '../../api/requests/publisher-list';
+import { ADDITIVE_METRICS, DATE_BREAKDOWNS, REPORT_SPECS, type ReportKind } from '../../spec';
+import { hashText } from '../../util/hash';
+import { daysBetween } from '../../util/dates';
 import type { Period } from './period';
 
 export const NOTICE_WHEN = ['failure', 'always', 'never'] as const;

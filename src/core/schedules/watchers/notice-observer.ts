@@ -14,15 +14,15 @@
  *   also for a key it had not named). Alerts go through the same channels, whatever `when` says.
  * What one refresh has to tell goes out as one message per channel.
  */
-import type { ReportRunEvent, RunObserver } from './run-events';
-import type { Clock } from '../ports';
+import type { ReportRunEvent, RunObserver } from '../refresh/run-events';
+import type { Clock } from '../../ports';
 import { droppedText, evaluateAlert } from './alerts';
-import { formatLocal } from './refresh-runner';
-import type { AlertState, NoticeRecord } from './notice-record';
-import { alertKey, describeAlert, noticeSettingsOf } from './notice-settings';
+import { formatLocal } from '../refresh/refresh-runner';
+import type { AlertState, NoticeRecord } from '../saved/notice-record';
+import { alertKey, describeAlert, noticeSettingsOf } from '../saved/notice-settings';
 import type { Notice, ReportNotices } from './notices';
-import type { ScheduleRegistry } from './registry';
-import { hashText } from '../util/hash';
+import type { ScheduleRegistry } from '../saved/registry';
+import { hashText } from '../../util/hash';
 
 /** Notices of one failure sent at most this often when none reached a channel. */
 export const FAILURE_TRIES = 3;

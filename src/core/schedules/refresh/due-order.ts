@@ -4,8 +4,8 @@
  * due time), then the publishers taking turns, so one publisher's long list does not starve another's
  * within the rate budget.
  */
-import type { SavedReportSource } from './saved-report-store';
-import type { RefreshStatus, SavedReport } from './saved-reports';
+import type { SavedReportSource } from '../saved/saved-report-store';
+import type { RefreshStatus, SavedReport } from '../saved/saved-reports';
 
 /** The reports of `ownerId` in `store` due at `nowMs`, in the order a run takes them. */
 export function dueReports(store: Pick<SavedReportSource, 'list' | 'status'>, ownerId: string, nowMs: number): SavedReport[] {

@@ -4,8 +4,8 @@
  * reports the last N hours. Days of the general report are UTC days, as the API's "today" is (field
  * notes).
  */
-import * as z from '../util/zod';
-import { dayAfter, formatDay, formatUtcHour, floorToHourMs, utcDayOf, MS_PER_HOUR } from '../util/dates';
+import * as z from '../../util/zod';
+import { dayAfter, formatDay, formatUtcHour, floorToHourMs, utcDayOf, MS_PER_HOUR } from '../../util/dates';
 
 const dayText = z.string().check(z.regex(/^\d{8}$/, { error: 'must be a day as yyyyMMdd' }));
 

@@ -5,18 +5,18 @@
  * never hold a secret: no token, no password, no API key, only what the report asks for; where they
  * are kept is saved-report-store.ts.
  */
-import * as z from '../util/zod';
-import { A1_CELL_PATTERN } from '../util/a1-notation';
-import { ValidationError } from '../errors';
-import type { WrittenBlock } from '../ports';
-import { ALL_METRICS } from '../api/requests/report-metrics';
-import type { ReportInput } from '../api/requests/report-request';
-import { controlCharacterIndex } from '../util/text';
-import { readCompareWith } from '../api/requests/compare-periods';
+import * as z from '../../util/zod';
+import { A1_CELL_PATTERN } from '../../util/a1-notation';
+import { ValidationError } from '../../errors';
+import type { WrittenBlock } from '../../ports';
+import { ALL_METRICS } from '../../api/requests/report-metrics';
+import type { ReportInput } from '../../api/requests/report-request';
+import { controlCharacterIndex } from '../../util/text';
+import { readCompareWith } from '../../api/requests/compare-periods';
 import { periodSchema, resolvePeriod } from './period';
 import { scheduleSchema } from './schedule';
 import { alertProblems, alertsSchema, noticeSettingsOf, noticesSchema } from './notice-settings';
-import { REPORT_SPECS } from '../spec';
+import { REPORT_SPECS } from '../../spec';
 import { MAX_STORED_ROWS_LIMIT, WRITE_MODES, type WriteMode, writeModeProblem } from './write-modes';
 
 const a1Cell = z

@@ -7,11 +7,11 @@
  * period. Rows of an incremental report are ordered by day, then by the breakdown keys, whether
  * fetched in full or merged, so both ways give the same sheet.
  */
-import { dayAfter } from '../util/dates';
-import { periodStartMs } from '../sheets/report-table';
-import { columnKind, numberFormatOf } from '../sheets/sheet-output';
-import type { SheetBlock, Cell } from '../ports';
-import { resolvePeriod, type Period } from './period';
+import { dayAfter } from '../../util/dates';
+import { periodStartMs } from '../../sheets/report-table';
+import { columnKind, numberFormatOf } from '../../sheets/sheet-output';
+import type { SheetBlock, Cell } from '../../ports';
+import { resolvePeriod, type Period } from '../saved/period';
 import { type DayWindow, upsertRows } from './kept-rows';
 
 export { keyColumns, sortByKeys } from './kept-rows';

@@ -15,10 +15,10 @@
  * REGISTRY_MAX_BYTES of it, each status and spreadsheet counted at its most, and a save that would pass
  * it is refused before anything is written. The rest is for the sign-in, the settings and the counts.
  */
-import { ValidationError, type UnreachableReason } from '../errors';
-import type { ListableStore, SpreadsheetRef } from '../ports';
-import { hashText } from '../util/hash';
-import { utf8Length } from '../util/utf8';
+import { ValidationError, type UnreachableReason } from '../../errors';
+import type { ListableStore, SpreadsheetRef } from '../../ports';
+import { hashText } from '../../util/hash';
+import { utf8Length } from '../../util/utf8';
 import { PROPERTY_STORE_MAX_BYTES, PROPERTY_VALUE_MAX_BYTES, statusText } from './saved-report-store';
 import type { RefreshStatus, SavedReport } from './saved-reports';
 import { isEmptyRecord, noticeRecordMaxBytes, noticeRecordText, parseNoticeRecord, type NoticeRecord } from './notice-record';

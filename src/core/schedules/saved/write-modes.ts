@@ -11,11 +11,11 @@
  * comparison cannot be upserted: its rows pair the days of two periods by position, anew at each run,
  * and rows of the earlier period alone have no key of this one; append keeps each run's comparison.
  */
-import { formatCount } from '../util/text';
-import { ValidationError } from '../errors';
-import type { WrittenBlock } from '../ports';
-import { PUBLISHER_BREAKDOWN, selectsSeveral } from '../api/requests/publisher-list';
-import { REPORT_SPECS, type ReportKind } from '../spec';
+import { formatCount } from '../../util/text';
+import { ValidationError } from '../../errors';
+import type { WrittenBlock } from '../../ports';
+import { PUBLISHER_BREAKDOWN, selectsSeveral } from '../../api/requests/publisher-list';
+import { REPORT_SPECS, type ReportKind } from '../../spec';
 
 export const WRITE_MODES = ['replace', 'append', 'upsert'] as const;
 export type WriteMode = (typeof WRITE_MODES)[number];

@@ -10,8 +10,8 @@
  * holds, and a run reads them all once), the oldest days dropped first past it. The rows of a report whose figures were asked for
  * differently (another publisher, filter, currency, decimals or breakdowns: its basis) start afresh.
  */
-import type { Cell, OwnRows, OwnSheet } from '../ports';
-import { isDate } from '../util/dates';
+import type { Cell, OwnRows, OwnSheet } from '../../ports';
+import { isDate } from '../../util/dates';
 
 export const FIRST_FIGURES_SHEET: OwnSheet = {
   name: 'Engage first figures',

@@ -4,11 +4,11 @@
  * reports stay far below the 500 KB per store. The index changes under the document lock and is
  * re-read after locking, because two editors may save at once.
  */
-import { SAVED_REPORTS_LOCK_TIMEOUT_MS } from '../budgets';
-import { BusyError, ValidationError } from '../errors';
-import type { Clock, ListableStore, Lock, RandomSource } from '../ports';
-import { controlCharacterIndex, quoted } from '../util/text';
-import { splitByBytes, utf8Length } from '../util/utf8';
+import { SAVED_REPORTS_LOCK_TIMEOUT_MS } from '../../budgets';
+import { BusyError, ValidationError } from '../../errors';
+import type { Clock, ListableStore, Lock, RandomSource } from '../../ports';
+import { controlCharacterIndex, quoted } from '../../util/text';
+import { splitByBytes, utf8Length } from '../../util/utf8';
 import type { RefreshStatus, SavedReport, SavedReportInput } from './saved-reports';
 
 export const SAVED_REPORTS_INDEX_KEY = 'engage.sr.index';

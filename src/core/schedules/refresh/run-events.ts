@@ -6,8 +6,8 @@
  * run is over there (finishObservers); a watcher's failure is never the report's: it is caught here,
  * and the refresh's outcome stands.
  */
-import type { SheetBlock, SpreadsheetRef, WrittenBlock } from '../ports';
-import type { RefreshStatus, SavedReport } from './saved-reports';
+import type { SheetBlock, SpreadsheetRef, WrittenBlock } from '../../ports';
+import type { RefreshStatus, SavedReport } from '../saved/saved-reports';
 
 export interface ReportRunEvent {
   report: SavedReport;

@@ -7,11 +7,11 @@
  * redacted form given back unchanged (the sidebar's edit form does) keeps the address saved; an empty
  * one removes it.
  */
-import { type Deployment, webhookAddressProblem } from '../deployment';
-import { ValidationError } from '../errors';
-import { isRedactedWebhook, redactedWebhook } from './notice-settings';
-import type { ScheduleRegistry } from './registry';
-import type { SavedReportInput } from './saved-reports';
+import { type Deployment, webhookAddressProblem } from '../../deployment';
+import { ValidationError } from '../../errors';
+import { isRedactedWebhook, redactedWebhook } from '../saved/notice-settings';
+import type { ScheduleRegistry } from '../saved/registry';
+import type { SavedReportInput } from '../saved/saved-reports';
 
 export type WebhookSettings = Pick<Deployment, 'webhookPrefixes' | 'localServers'>;
 

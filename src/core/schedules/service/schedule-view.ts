@@ -4,14 +4,14 @@
  * reach, from the user's registry, with why and since when, so that the tab of any of their
  * spreadsheets says it.
  */
-import type { QuotaView } from '../api/transport/daily-quota';
-import type { SpreadsheetAccess } from '../deployment';
-import type { UnreachableReason } from '../errors';
-import type { RegistryEntry } from './registry';
-import type { RefreshStatus, SavedReport, SavedReportInput } from './saved-reports';
-import { describeSchedule } from './schedule';
-import type { NoticeRecord } from './notice-record';
-import { alertKey, describeAlert, noticeSettingsOf, type NoticeWhen } from './notice-settings';
+import type { QuotaView } from '../../api/transport/daily-quota';
+import type { SpreadsheetAccess } from '../../deployment';
+import type { UnreachableReason } from '../../errors';
+import type { RegistryEntry } from '../saved/registry';
+import type { RefreshStatus, SavedReport, SavedReportInput } from '../saved/saved-reports';
+import { describeSchedule } from '../saved/schedule';
+import type { NoticeRecord } from '../saved/notice-record';
+import { alertKey, describeAlert, noticeSettingsOf, type NoticeWhen } from '../saved/notice-settings';
 
 /** A saved report's notices and alerts as the sidebar shows them. */
 export interface NoticesView {

@@ -21,12 +21,12 @@
  *   later rows; a new one is added at the right, empty in earlier rows. Rows left blank in the sheet
  *   are not kept.
  */
-import { isDate } from '../util/dates';
-import { ENTITY_BREAKDOWNS } from '../spec';
-import { PUBLISHER_BREAKDOWN } from '../api/requests/publisher-list';
-import { HOUR_COLUMNS } from '../sheets/report-table';
-import { numberFormatOf } from '../sheets/sheet-output';
-import type { Cell, ColumnKind, SheetBlock } from '../ports';
+import { isDate } from '../../util/dates';
+import { ENTITY_BREAKDOWNS } from '../../spec';
+import { PUBLISHER_BREAKDOWN } from '../../api/requests/publisher-list';
+import { HOUR_COLUMNS } from '../../sheets/report-table';
+import { numberFormatOf } from '../../sheets/sheet-output';
+import type { Cell, ColumnKind, SheetBlock } from '../../ports';
 
 /** The first column of an appended block: when the run that brought the row took place. */
 export const SNAPSHOT_COLUMN = 'snapshotAt';

@@ -8,7 +8,7 @@
  * kept within a size known from the definition (noticeRecordMaxBytes), which the registry sets aside
  * when a report is saved: a run never finds the user's properties full.
  */
-import { utf8Length } from '../util/utf8';
+import { utf8Length } from '../../util/utf8';
 import type { NoticeSettingsInput } from './notice-settings';
 
 /** The refresh notices' state: the report is failing, since when, for which reason (a hash), and whether it was told. */

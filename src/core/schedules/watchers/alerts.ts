@@ -11,14 +11,14 @@
  * give (the period does not reach back far enough, a rate over no traffic) is unknown and leaves its
  * state as it was.
  */
-import type { Cell, SheetBlock } from '../ports';
-import { RECOMPUTED_RATES } from '../api/paging/publisher-totals';
-import { PUBLISHER_BREAKDOWN } from '../api/requests/publisher-list';
-import { ADDITIVE_METRICS, type ReportKind } from '../spec';
-import { calendarDayInZone, dayAfter, formatDay, isDate, MS_PER_HOUR, utcDayOf } from '../util/dates';
-import { hashText } from '../util/hash';
-import type { AlertRule } from './notice-settings';
-import { resolvePeriod, type Period } from './period';
+import type { Cell, SheetBlock } from '../../ports';
+import { RECOMPUTED_RATES } from '../../api/paging/publisher-totals';
+import { PUBLISHER_BREAKDOWN } from '../../api/requests/publisher-list';
+import { ADDITIVE_METRICS, type ReportKind } from '../../spec';
+import { calendarDayInZone, dayAfter, formatDay, isDate, MS_PER_HOUR, utcDayOf } from '../../util/dates';
+import { hashText } from '../../util/hash';
+import type { AlertRule } from '../saved/notice-settings';
+import { resolvePeriod, type Period } from '../saved/period';
 
 /** Hours after a UTC day ends before its figures are compared: the spec's data arrive up to 4 hours late. */
 export const SETTLE_HOURS = 4;

@@ -7,15 +7,15 @@
  * hourly reports refresh a rolling 24-hour UTC window. Also the sentences the sidebar shows about a
  * saved report's period. Pure: bundled into the sidebar and used by the server's tests alike.
  */
-import type { BuilderRequest } from '../builder/builder-request';
-import type { DatePreset } from '../builder/date-presets';
-import { effectiveBreakdowns } from '../api/requests/report-fields';
-import { defaultMetrics } from '../api/requests/report-metrics';
+import type { BuilderRequest } from '../../builder/builder-request';
+import type { DatePreset } from '../../builder/date-presets';
+import { effectiveBreakdowns } from '../../api/requests/report-fields';
+import { defaultMetrics } from '../../api/requests/report-metrics';
 import type { SavedReportInput } from './saved-reports';
 import type { Schedule } from './schedule';
-import { REPORT_SPECS, type ReportKind } from '../spec';
+import { REPORT_SPECS, type ReportKind } from '../../spec';
 import { resolvePeriod, type Period } from './period';
-import { dashedDay } from '../util/dates';
+import { dashedDay } from '../../util/dates';
 import type { WriteMode } from './write-modes';
 
 /** The hourly reports are refreshed over the last 24 whole UTC hours, the most one request may cover. */

@@ -12,19 +12,19 @@
  * of its due reports gets the reason and what to do as its last error, and its registry entry the
  * problem and since when, which the Schedules tab of any of the user's spreadsheets shows.
  */
-import type { SpreadsheetAccess } from '../deployment';
-import { SpreadsheetUnreachableError } from '../errors';
-import { SCHEDULED_FORMULAS_BUDGET_MS } from '../budgets';
-import { isAnotherDay } from '../util/relative-days';
-import type { Clock, ScheduledSpreadsheet, SpreadsheetOpener } from '../ports';
+import type { SpreadsheetAccess } from '../../deployment';
+import { SpreadsheetUnreachableError } from '../../errors';
+import { SCHEDULED_FORMULAS_BUDGET_MS } from '../../budgets';
+import { isAnotherDay } from '../../util/relative-days';
+import type { Clock, ScheduledSpreadsheet, SpreadsheetOpener } from '../../ports';
 import { RegistryReports } from './mirrored-reports';
-import { dueReports } from './due-order';
-import { RefreshRunner } from './refresh-runner';
-import type { RefreshSummary, ReportSource } from './refresh-source';
-import type { RegistryEntry, ScheduleRegistry } from './registry';
-import { finishObservers, type RunObserver } from './run-events';
-import type { SavedReportSource } from './saved-report-store';
-import type { SavedReport } from './saved-reports';
+import { dueReports } from '../refresh/due-order';
+import { RefreshRunner } from '../refresh/refresh-runner';
+import type { RefreshSummary, ReportSource } from '../refresh/refresh-source';
+import type { RegistryEntry, ScheduleRegistry } from '../saved/registry';
+import { finishObservers, type RunObserver } from '../refresh/run-events';
+import type { SavedReportSource } from '../saved/saved-report-store';
+import type { SavedReport } from '../saved/saved-reports';
 
 /** A spreadsheet a run could not reach, for the run's log line. */
 export interface UnreachableSpreadsheet {

@@ -19,26 +19,26 @@
  * runs of one user share it), and what it cannot reach waits, first in line, for the next run or for
  * the window to reopen.
  */
-import { quotaView, type DailyQuota } from '../api/transport/daily-quota';
-import type { SpreadsheetAccess } from '../deployment';
-import type { ReportInput, ReportQuery } from '../api/requests/report-request';
-import { ValidationError } from '../errors';
-import type { Clock, KeyValueStore, RandomSource, ScheduledSpreadsheet, SpreadsheetOpener, TriggerPort } from '../ports';
-import { EXECUTION_LIMIT_MS, REFRESH_END_MARGIN_MS, RUN_FETCH_BUDGET_MS, RUN_WRAP_UP_MS } from '../budgets';
-import { buildComparison } from '../api/requests/compare-periods';
+import { quotaView, type DailyQuota } from '../../api/transport/daily-quota';
+import type { SpreadsheetAccess } from '../../deployment';
+import type { ReportInput, ReportQuery } from '../../api/requests/report-request';
+import { ValidationError } from '../../errors';
+import type { Clock, KeyValueStore, RandomSource, ScheduledSpreadsheet, SpreadsheetOpener, TriggerPort } from '../../ports';
+import { EXECUTION_LIMIT_MS, REFRESH_END_MARGIN_MS, RUN_FETCH_BUDGET_MS, RUN_WRAP_UP_MS } from '../../budgets';
+import { buildComparison } from '../../api/requests/compare-periods';
 import { MirroredReports, mirrorDocument, type MirrorOutcome } from './mirrored-reports';
-import { RefreshRunner } from './refresh-runner';
-import type { RefreshSummary, ReportSource } from './refresh-source';
-import type { ScheduleRegistry } from './registry';
-import { checkClosedThrough, checkSavedReport, reportInputOf, type SavedReport, type SavedReportInput } from './saved-reports';
-import { nextRunAfter } from './schedule';
-import type { SavedReportStore } from './saved-report-store';
-import { finishObservers, type RunObserver } from './run-events';
-import { splitWebhook, storeWebhook, type WebhookSettings } from './notice-webhook';
+import { RefreshRunner } from '../refresh/refresh-runner';
+import type { RefreshSummary, ReportSource } from '../refresh/refresh-source';
+import type { ScheduleRegistry } from '../saved/registry';
+import { checkClosedThrough, checkSavedReport, reportInputOf, type SavedReport, type SavedReportInput } from '../saved/saved-reports';
+import { nextRunAfter } from '../saved/schedule';
+import type { SavedReportStore } from '../saved/saved-report-store';
+import { finishObservers, type RunObserver } from '../refresh/run-events';
+import { splitWebhook, storeWebhook, type WebhookSettings } from '../watchers/notice-webhook';
 import { runScheduled, type ScheduledRunSummary } from './scheduled-run';
 import { scheduleView, unreachableViews, type ScheduleList } from './schedule-view';
-import type { ReportKind } from '../spec';
-import { keepHistory } from './write-modes';
+import type { ReportKind } from '../../spec';
+import { keepHistory } from '../saved/write-modes';
 
 /** Where a user's random owner id lives (user properties): not an email, so no extra scope is needed. */
 export const OWNER_ID_KEY = 'engage.schedule.ownerId';

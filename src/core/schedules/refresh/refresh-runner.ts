@@ -18,17 +18,17 @@
  * note on the data's first cell show. A missing, expired or refused sign-in marks the owner's reports
  * "sign in again" and stops the run; nothing here ever logs in.
  */
-import { RUN_CLAIM_SLACK_MS, RUN_FETCH_BUDGET_MS } from '../budgets';
-import { cellPosition } from '../util/a1-notation';
-import { AuthenticationError, EngageError, FetchQuotaError, NotSignedInError, RateLimitError, RefreshDeferredError } from '../errors';
-import type { BlockPlacement, Clock, ReportSheet, SheetBlock, SpreadsheetRef, WrittenBlock } from '../ports';
-import type { RefreshStatus, SavedReport } from './saved-reports';
-import { describeSchedule, nextRunAfter } from './schedule';
-import { wallTimeInZone } from '../util/dates';
+import { RUN_CLAIM_SLACK_MS, RUN_FETCH_BUDGET_MS } from '../../budgets';
+import { cellPosition } from '../../util/a1-notation';
+import { AuthenticationError, EngageError, FetchQuotaError, NotSignedInError, RateLimitError, RefreshDeferredError } from '../../errors';
+import type { BlockPlacement, Clock, ReportSheet, SheetBlock, SpreadsheetRef, WrittenBlock } from '../../ports';
+import type { RefreshStatus, SavedReport } from '../saved/saved-reports';
+import { describeSchedule, nextRunAfter } from '../saved/schedule';
+import { wallTimeInZone } from '../../util/dates';
 import { refreshBlock, sameCorner } from './refresh-block';
-import { writeModeOf, writeModeSummary } from './write-modes';
-import { selectsSeveral } from '../api/requests/publisher-list';
-import type { SavedReportSource } from './saved-report-store';
+import { writeModeOf, writeModeSummary } from '../saved/write-modes';
+import { selectsSeveral } from '../../api/requests/publisher-list';
+import type { SavedReportSource } from '../saved/saved-report-store';
 import { type RunObserver, tellObservers, tellUntried } from './run-events';
 import { dueReports } from './due-order';
 import type { RefreshSummary, ReportSource } from './refresh-source';

@@ -6,8 +6,8 @@
  * twice in one window however often the hourly trigger runs. The trigger itself fires once an hour
  * at a fuzzy minute, so a slot is served by the first run on or after its start.
  */
-import * as z from '../util/zod';
-import { addDays, type CalendarDay, calendarDayInZone, daysInMonth, utcMidnightMs, zonedTimeToEpochMs, MS_PER_HOUR } from '../util/dates';
+import * as z from '../../util/zod';
+import { addDays, type CalendarDay, calendarDayInZone, daysInMonth, utcMidnightMs, zonedTimeToEpochMs, MS_PER_HOUR } from '../../util/dates';
 
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];

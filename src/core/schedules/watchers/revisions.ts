@@ -17,17 +17,17 @@
  * revisions off for the spreadsheet (nothing is compared or kept while it is off); making a sheet
  * named "Engage revisions" again turns them on. It keeps the latest REVISIONS_KEEP_ROWS rows.
  */
-import type { Cell, OwnRows, OwnSheet, OwnSheets, SheetBlock } from '../ports';
-import { REPORT_DATA_DELAY_MAX_MS } from '../spec';
-import { calendarDayInZone, compactDayOf, formatDay, isDate, utcDayOf, zonedMidnightMs } from '../util/dates';
-import { hashText } from '../util/hash';
-import { PUBLISHER_BREAKDOWN } from '../api/requests/publisher-list';
+import type { Cell, OwnRows, OwnSheet, OwnSheets, SheetBlock } from '../../ports';
+import { REPORT_DATA_DELAY_MAX_MS } from '../../spec';
+import { calendarDayInZone, compactDayOf, formatDay, isDate, utcDayOf, zonedMidnightMs } from '../../util/dates';
+import { hashText } from '../../util/hash';
+import { PUBLISHER_BREAKDOWN } from '../../api/requests/publisher-list';
 import { FIRST_FIGURES_SHEET, FirstFigures, type DayFigures } from './first-figures';
-import { incrementalRange } from './incremental';
-import { resolvePeriod } from './period';
-import type { ReportRunEvent, RunObserver } from './run-events';
+import { incrementalRange } from '../refresh/incremental';
+import { resolvePeriod } from '../saved/period';
+import type { ReportRunEvent, RunObserver } from '../refresh/run-events';
 import { TIME_FORMAT } from './run-log';
-import { type SavedReport, tracksRevisions } from './saved-reports';
+import { type SavedReport, tracksRevisions } from '../saved/saved-reports';
 import type { Notice } from './notices';
 
 export const REVISIONS_SHEET: OwnSheet = {
