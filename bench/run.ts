@@ -662,8 +662,8 @@ async function fiftyThousandCached(env: BenchEnvironment): Promise<void> {
  * through the host's Utilities, as the bundle does), for 100,000 rows of a real report page.
  */
 async function formulaWorkPerRow(env: BenchEnvironment): Promise<void> {
-  const { encodeValues } = await import('../src/core/addon/value-codec');
-  const { ENCODE_MS_PER_1000_CELLS } = await import('../src/core/addon/formula-cache');
+  const { encodeValues } = await import('../src/core/addon/stores/value-codec');
+  const { ENCODE_MS_PER_1000_CELLS } = await import('../src/core/addon/formulas/formula-cache');
   const { FORMULA_TABLE_RESERVE_MS } = await import('../src/core/budgets');
   const { reportResultToTable, tableToValues } = await import('../src/core/sheets/report-table');
   const http = createSyncFetch({ defaultTimeoutMs: 60_000 });

@@ -191,8 +191,8 @@ export { OWNER_ID_KEY, ScheduleService, TRIGGERS_PER_USER, type ScheduleList, ty
 export { ScheduleRegistry } from './schedules/saved/registry';
 export type { NoticesView, UnreachableView } from './schedules/service/schedule-view';
 
-export { EngageAddon, type AddonDeps } from './addon/engage-addon';
-export { EngageSession, type SidebarState, type SignInAllowance } from './addon/session';
+export { EngageAddon, type AddonDeps } from './addon/formulas/engage-addon';
+export { EngageSession, type SidebarState, type SignInAllowance } from './addon/session/session';
 export {
   checkRunId,
   SidebarReports,
@@ -200,11 +200,11 @@ export {
   type RunNeedsAnswer,
   type RunProgress,
   type RunToSheetSummary,
-} from './addon/sidebar-reports';
-export type { ReportAtCell } from './addon/report-at-cell';
-export { FormulaAccess, type FormulaAccessView } from './addon/formula-access';
-export type { FormulaAccessMode } from './addon/formula-policy';
-export type { RunPlacement, WriteChoice, WriteQuestion } from './addon/run-placement';
+} from './addon/sidebar/sidebar-reports';
+export type { ReportAtCell } from './addon/sidebar/report-at-cell';
+export { FormulaAccess, type FormulaAccessView } from './addon/formulas/formula-access';
+export type { FormulaAccessMode } from './addon/formulas/formula-policy';
+export type { RunPlacement, WriteChoice, WriteQuestion } from './addon/sidebar/run-placement';
 export { freeSheetName } from './util/sheet-names';
 export {
   CACHE_PROBE_ROWS,
@@ -223,4 +223,4 @@ export {
   TRIGGER_CONTEXT_KEY,
   type TriggerContext,
   triggerFinding,
-} from './addon/installation-check';
+} from './addon/stores/installation-check';

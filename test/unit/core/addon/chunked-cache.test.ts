@@ -3,7 +3,7 @@
  * 100 KB and written in one call; any missing or foreign chunk is a miss; and a budget keeps the values
  * of one prefix under a number of items by removing those nearest to expiry first.
  */
-import { CACHE_CHUNK_BYTES, CacheBudget, ChunkedCache } from '../../../../src/core/addon/chunked-cache';
+import { CACHE_CHUNK_BYTES, CacheBudget, ChunkedCache } from '../../../../src/core/addon/stores/chunked-cache';
 import { splitByBytes, utf8Length } from '../../../../src/core/util/utf8';
 import { FakeCache, FakeCompressor, ManualClock } from '../../../support/fakes';
 import { hashText } from '../../../../src/core/util/hash';

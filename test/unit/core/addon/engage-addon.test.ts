@@ -3,8 +3,8 @@
  * entries, how a formula waits for another execution's claim instead of fetching again, that the cache
  * write is skipped when too little time is left, and that dates survive the cache.
  */
-import { EngageAddon } from '../../../../src/core/addon/engage-addon';
-import { CACHE_WRITE_ALLOWANCE_MS, ENCODE_MS_PER_1000_CELLS, RESULT_MAX_ITEMS } from '../../../../src/core/addon/formula-cache';
+import { EngageAddon } from '../../../../src/core/addon/formulas/engage-addon';
+import { CACHE_WRITE_ALLOWANCE_MS, ENCODE_MS_PER_1000_CELLS, RESULT_MAX_ITEMS } from '../../../../src/core/addon/formulas/formula-cache';
 import type { Compressor } from '../../../../src/core/ports';
 import { REPORT_SPECS } from '../../../../src/core/spec';
 import {

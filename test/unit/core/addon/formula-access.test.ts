@@ -5,8 +5,8 @@
  * sends and writes nothing, that a choice is checked against the caller's publishers, and where it
  * is kept: the caller's user properties under the spreadsheet's ID, with a copy for editors.
  */
-import { FORMULA_POLICY_COPY_KEY, FormulaAccess, type FormulaAccessDeps } from '../../../../src/core/addon/formula-access';
-import { formulaPolicyKey } from '../../../../src/core/addon/formula-policy';
+import { FORMULA_POLICY_COPY_KEY, FormulaAccess, type FormulaAccessDeps } from '../../../../src/core/addon/formulas/formula-access';
+import { formulaPolicyKey } from '../../../../src/core/addon/formulas/formula-policy';
 import { OwnerOnlyError, ValidationError } from '../../../../src/core/errors';
 import { FakeStore, ManualClock } from '../../../support/fakes';
 

@@ -4,7 +4,7 @@
  * estimate before packing, what packing left, and the lock's wait, each skip the write and still return
  * the result.
  */
-import { CACHE_WRITE_ALLOWANCE_MS, ENCODE_MS_PER_1000_CELLS, FormulaCache } from '../../../../src/core/addon/formula-cache';
+import { CACHE_WRITE_ALLOWANCE_MS, ENCODE_MS_PER_1000_CELLS, FormulaCache } from '../../../../src/core/addon/formulas/formula-cache';
 import { CLAIM_LOCK_TIMEOUT_MS } from '../../../../src/core/budgets';
 import type { Cell, Lock } from '../../../../src/core/ports';
 import { FakeCache, FakeCompressor, FakeLock, ManualClock, ManualSleeper } from '../../../support/fakes';

@@ -4,7 +4,7 @@
  * nothing); and the gate each formula passes before anything is sent, with its sentences. Then
  * EngageAddon with a stored choice: a refused formula sends nothing, and the allowed one fetches.
  */
-import { EngageAddon } from '../../../../src/core/addon/engage-addon';
+import { EngageAddon } from '../../../../src/core/addon/formulas/engage-addon';
 import {
   EVERY_PUBLISHER,
   FormulaGate,
@@ -14,7 +14,7 @@ import {
   parseStoredPolicy,
   readFormulaPolicy,
   storedPolicyText,
-} from '../../../../src/core/addon/formula-policy';
+} from '../../../../src/core/addon/formulas/formula-policy';
 import { FormulaNotAllowedError, ValidationError } from '../../../../src/core/errors';
 import {
   FakeCache,

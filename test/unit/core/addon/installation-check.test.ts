@@ -14,7 +14,7 @@ import {
   textFinding,
   todayFinding,
   triggerFinding,
-} from '../../../../src/core/addon/installation-check';
+} from '../../../../src/core/addon/stores/installation-check';
 import type { Clock } from '../../../../src/core/ports';
 import { FakeCache, FakeCompressor, ManualClock } from '../../../support/fakes';
 

@@ -3,9 +3,9 @@
  * otherwise (the range, the cells in use, what holds them, the answers that fit), where "write below"
  * lands, and which report a cell of a block leads back to. The sheet is a small grid of cells.
  */
-import { checkWriteOptions, recordedReport, RunPlacer, type SavedReportBlocks } from '../../../../src/core/addon/run-placement';
+import { checkWriteOptions, recordedReport, RunPlacer, type SavedReportBlocks } from '../../../../src/core/addon/sidebar/run-placement';
 import { freeSheetName } from '../../../../src/core/util/sheet-names';
-import { reportAtCell } from '../../../../src/core/addon/report-at-cell';
+import { reportAtCell } from '../../../../src/core/addon/sidebar/report-at-cell';
 import type { CellsFound, SheetContents, WrittenBlock } from '../../../../src/core/ports';
 import type { RefreshStatus, SavedReport } from '../../../../src/core/schedules/saved/saved-reports';
 import { BlockRecords } from '../../../../src/core/sheets/block-records';

@@ -2,7 +2,7 @@
  * The session's sign-in rules with counting fakes: a pasted token is checked by the same rule the
  * API client and a login answer are, and nothing is stored or sent for a token that breaks it.
  */
-import { EngageSession } from '../../../../src/core/addon/session';
+import { EngageSession } from '../../../../src/core/addon/session/session';
 import { parseLoginToken } from '../../../../src/core/api/responses/responses';
 import { ResponseFormatError, ValidationError } from '../../../../src/core/errors';
 import { FakeCache, FakeLock, FakeStore, FakeTransport, jsonResponse, ManualClock, ManualSleeper } from '../../../support/fakes';

@@ -1,7 +1,7 @@
 /** SettingsStore: validated settings in the user's store; the API key never shown. */
 import { ValidationError } from '../../../../src/core/errors';
 import type { Deployment } from '../../../../src/core/deployment';
-import { SETTINGS_STORE_KEY, SettingsStore, publicSettings } from '../../../../src/core/addon/settings';
+import { SETTINGS_STORE_KEY, SettingsStore, publicSettings } from '../../../../src/core/addon/session/settings';
 import { FakeStore } from '../../../support/fakes';
 
 describe('SettingsStore', () => {

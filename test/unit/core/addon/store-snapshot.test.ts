@@ -2,7 +2,7 @@
  * StoreSnapshot: one getProperties for every look a use case takes at the document's properties, its
  * own writes seen and passed through, others' writes after the first look not seen.
  */
-import { StoreSnapshot } from '../../../../src/core/addon/store-snapshot';
+import { StoreSnapshot } from '../../../../src/core/addon/stores/store-snapshot';
 import { FakeStore } from '../../../support/fakes';
 
 class CountingStore extends FakeStore {

@@ -1,4 +1,4 @@
-import { TokenStore } from '../../../../src/core/addon/token-store';
+import { TokenStore } from '../../../../src/core/addon/stores/token-store';
 import { FakeStore, ManualClock } from '../../../support/fakes';
 
 describe('TokenStore', () => {

@@ -1,4 +1,4 @@
-import { decodeValues, encodeValues } from '../../../../src/core/addon/value-codec';
+import { decodeValues, encodeValues } from '../../../../src/core/addon/stores/value-codec';
 
 describe('encodeValues and decodeValues', () => {
   it('keep dates as dates and everything else as it was', () => {

@@ -6,10 +6,10 @@
  * Script (src/gas/installation-check.ts); this file only reads their outcomes, so every sentence is
  * tested here without a platform.
  */
-import { OwnerOnlyError, type TransportFailureKind } from '../errors';
-import type { BatchCache, Cell, Clock, Compressor } from '../ports';
-import { wallTimeInZone } from '../util/dates';
-import { formatCount } from '../util/text';
+import { OwnerOnlyError, type TransportFailureKind } from '../../errors';
+import type { BatchCache, Cell, Clock, Compressor } from '../../ports';
+import { wallTimeInZone } from '../../util/dates';
+import { formatCount } from '../../util/text';
 import { ChunkedCache } from './chunked-cache';
 import { encodeValues } from './value-codec';
 

@@ -6,24 +6,24 @@
  * run's progress ("pages fetched of pages") goes to the user's cache under a run id the sidebar
  * chose, and the sidebar polls it from a second call.
  */
-import { PUBLISHER_LIST_BUDGET_MS, SIDEBAR_RUN_BUDGET_MS } from '../budgets';
-import { BlockRecords } from '../sheets/block-records';
-import { toReportInput, withPresetOfItsDates, type BuilderRequest } from '../builder/builder-request';
-import { isDate } from '../util/dates';
-import type { EngageSession } from './session';
-import { ValidationError } from '../errors';
-import { reportFormula } from '../builder/formula-text';
-import type { BlockPlacement, Cache, Clock, ListableStore, SheetBlock, SheetContents, SheetWriter, WrittenBlock, Cell } from '../ports';
-import { ALL_METRICS, availableMetrics } from '../api/requests/report-metrics';
-import { reportColumnCount } from '../sheets/report-table';
-import { reportToSheetBlock } from '../sheets/sheet-output';
-import type { ReportResult } from '../api/paging/paging';
-import { compareFormula } from '../builder/compare-request';
-import { compareColumnCount, compareTableOptions, compareToSheetBlock } from '../sheets/compare-table';
-import { builderComparison } from './comparisons';
-import { formatCount } from '../util/text';
+import { PUBLISHER_LIST_BUDGET_MS, SIDEBAR_RUN_BUDGET_MS } from '../../budgets';
+import { BlockRecords } from '../../sheets/block-records';
+import { toReportInput, withPresetOfItsDates, type BuilderRequest } from '../../builder/builder-request';
+import { isDate } from '../../util/dates';
+import type { EngageSession } from '../session/session';
+import { ValidationError } from '../../errors';
+import { reportFormula } from '../../builder/formula-text';
+import type { BlockPlacement, Cache, Clock, ListableStore, SheetBlock, SheetContents, SheetWriter, WrittenBlock, Cell } from '../../ports';
+import { ALL_METRICS, availableMetrics } from '../../api/requests/report-metrics';
+import { reportColumnCount } from '../../sheets/report-table';
+import { reportToSheetBlock } from '../../sheets/sheet-output';
+import type { ReportResult } from '../../api/paging/paging';
+import { compareFormula } from '../../builder/compare-request';
+import { compareColumnCount, compareTableOptions, compareToSheetBlock } from '../../sheets/compare-table';
+import { builderComparison } from '../session/comparisons';
+import { formatCount } from '../../util/text';
 import { reportAtCell, type ReportAtCell } from './report-at-cell';
-import { StoreSnapshot } from './store-snapshot';
+import { StoreSnapshot } from '../stores/store-snapshot';
 import {
   checkWriteOptions,
   recordedReport,
@@ -32,8 +32,8 @@ import {
   type SavedReportBlocks,
   type WriteQuestion,
 } from './run-placement';
-import { checkDashboardPublishers, dashboardLayout, type DashboardLayout } from '../builder/dashboard';
-import { resolvePublishers } from '../api/requests/publisher-list';
+import { checkDashboardPublishers, dashboardLayout, type DashboardLayout } from '../../builder/dashboard';
+import { resolvePublishers } from '../../api/requests/publisher-list';
 
 /** How long a run's progress stays readable. */
 const PROGRESS_TTL_SECONDS = 600;

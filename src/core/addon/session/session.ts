@@ -11,7 +11,7 @@
  * runs and trigger runs in one document coordinate there, and nothing here takes a lock or a cache
  * shared by every user of the add-on (docs/shared-state.md says why).
  */
-import { PUBLISHER_LIST_BUDGET_MS, SIGN_IN_BUDGET_MS } from '../budgets';
+import { PUBLISHER_LIST_BUDGET_MS, SIGN_IN_BUDGET_MS } from '../../budgets';
 import {
   DailyQuota,
   FETCH_COUNT_KEY,
@@ -20,27 +20,27 @@ import {
   quotaView,
   TRIGGER_RUNTIME_KEY,
   type QuotaView,
-} from '../api/transport/daily-quota';
-import { ACCOUNT_QUOTAS, type AccountType, type Deployment } from '../deployment';
-import { type CallOptions, loginScope, type RunReportOptions } from '../api/client/client-options';
-import { EngageClient } from '../api/client/engage-client';
-import type { ReportResult } from '../api/paging/paging';
-import { LOGIN_RATE_RULE, REPORT_RATE_RULE, RateLimiter } from '../api/transport/rate-limiter';
-import type { ReportInput, ReportQuery } from '../api/requests/report-request';
-import type { LookupEntry } from '../api/responses/responses';
-import { checkToken } from '../api/responses/token';
-import { AuthenticationError, NotSignedInError, TokenNotAcceptedError, ValidationError } from '../errors';
-import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from '../ports';
-import type { RecommendationsConfig } from '../recommendations/recommendations';
-import type { ReportSource } from '../schedules/refresh/refresh-source';
-import type { ScheduleAccount } from '../schedules/service/schedule-service';
-import { TOKEN_LIFETIME_DAYS, type LookupKind, type ReportKind } from '../spec';
-import { MS_PER_DAY } from '../util/dates';
-import { hashText } from '../util/hash';
-import { CacheStore } from './cache-store';
-import { CACHE_MAX_TTL_SECONDS } from './chunked-cache';
+} from '../../api/transport/daily-quota';
+import { ACCOUNT_QUOTAS, type AccountType, type Deployment } from '../../deployment';
+import { type CallOptions, loginScope, type RunReportOptions } from '../../api/client/client-options';
+import { EngageClient } from '../../api/client/engage-client';
+import type { ReportResult } from '../../api/paging/paging';
+import { LOGIN_RATE_RULE, REPORT_RATE_RULE, RateLimiter } from '../../api/transport/rate-limiter';
+import type { ReportInput, ReportQuery } from '../../api/requests/report-request';
+import type { LookupEntry } from '../../api/responses/responses';
+import { checkToken } from '../../api/responses/token';
+import { AuthenticationError, NotSignedInError, TokenNotAcceptedError, ValidationError } from '../../errors';
+import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from '../../ports';
+import type { RecommendationsConfig } from '../../recommendations/recommendations';
+import type { ReportSource } from '../../schedules/refresh/refresh-source';
+import type { ScheduleAccount } from '../../schedules/service/schedule-service';
+import { TOKEN_LIFETIME_DAYS, type LookupKind, type ReportKind } from '../../spec';
+import { MS_PER_DAY } from '../../util/dates';
+import { hashText } from '../../util/hash';
+import { CacheStore } from '../stores/cache-store';
+import { CACHE_MAX_TTL_SECONDS } from '../stores/chunked-cache';
 import { publicSettings, SettingsStore, type PublicSettings } from './settings';
-import { TOKEN_STORE_KEY, TokenStore, type StoredToken } from './token-store';
+import { TOKEN_STORE_KEY, TokenStore, type StoredToken } from '../stores/token-store';
 
 /** From this age on the sidebar and the menu warn that the token ends soon. */
 export const TOKEN_WARNING_AGE_DAYS = 25;

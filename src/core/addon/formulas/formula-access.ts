@@ -15,10 +15,10 @@
  * read-only. Formulas never read the copy; only this add-on's code can write the document's
  * properties, and here only the owner's call does.
  */
-import { FORMULA_ACCESS_PLACE, OwnerOnlyError, ValidationError } from '../errors';
-import type { Clock, KeyValueStore } from '../ports';
-import { quoted } from '../util/text';
-import { utf8Length } from '../util/utf8';
+import { FORMULA_ACCESS_PLACE, OwnerOnlyError, ValidationError } from '../../errors';
+import type { Clock, KeyValueStore } from '../../ports';
+import { quoted } from '../../util/text';
+import { utf8Length } from '../../util/utf8';
 import {
   type FormulaAccessMode,
   formulaPolicyInput,

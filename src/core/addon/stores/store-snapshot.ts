@@ -7,7 +7,7 @@
  * execution's writes after the first look are not seen: where they matter, take a new snapshot (Run to
  * sheet takes one before fetching and another before writing).
  */
-import type { ListableStore } from '../ports';
+import type { ListableStore } from '../../ports';
 
 export class StoreSnapshot implements ListableStore {
   private copy: Map<string, string> | undefined;

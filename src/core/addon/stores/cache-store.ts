@@ -2,7 +2,7 @@
  * A cache used as the key-value store of shared state that may be lost without harm (the report rate
  * windows): every write keeps the value for the same time.
  */
-import type { Cache, KeyValueStore } from '../ports';
+import type { Cache, KeyValueStore } from '../../ports';
 
 export class CacheStore implements KeyValueStore {
   constructor(

@@ -7,13 +7,13 @@
  * sheet's name is taken, write to a new sheet "Name (2)". A taken sheet name is asked about before
  * anything is fetched; cells are checked once the report's size is known, before the write.
  */
-import { ValidationError } from '../errors';
-import type { BlockPlacement, SheetContents, WrittenBlock } from '../ports';
-import { DAY_PRESETS, HOUR_PRESETS } from '../builder/date-presets';
-import { blocksOverlap, type BlockRecords } from '../sheets/block-records';
-import type { SavedReport, RefreshStatus } from '../schedules/saved/saved-reports';
-import { a1Cell, rangeReference, sheetReference } from '../util/a1-notation';
-import { existingSheetName, freeSheetName } from '../util/sheet-names';
+import { ValidationError } from '../../errors';
+import type { BlockPlacement, SheetContents, WrittenBlock } from '../../ports';
+import { DAY_PRESETS, HOUR_PRESETS } from '../../builder/date-presets';
+import { blocksOverlap, type BlockRecords } from '../../sheets/block-records';
+import type { SavedReport, RefreshStatus } from '../../schedules/saved/saved-reports';
+import { a1Cell, rangeReference, sheetReference } from '../../util/a1-notation';
+import { existingSheetName, freeSheetName } from '../../util/sheet-names';
 
 /** The user's answer to a question: write over the cells, write below them, or write to a new sheet. */
 export type WriteChoice = 'replace' | 'append' | 'newSheet';

@@ -14,9 +14,9 @@
  * hours) is never evicted for them, whichever entries a full cache would drop first. Should the ledger
  * entry itself be lost, the values it listed go untracked until they expire (an hour at most here).
  */
-import type { BatchCache, Compressor } from '../ports';
-import { hashText } from '../util/hash';
-import { splitByBytes, utf8Length } from '../util/utf8';
+import type { BatchCache, Compressor } from '../../ports';
+import { hashText } from '../../util/hash';
+import { splitByBytes, utf8Length } from '../../util/utf8';
 
 /** The Cache service refuses values above 100 KB; a chunk stays under either reading (100,000 or 102,400 bytes). */
 export const CACHE_CHUNK_BYTES = 96_000;

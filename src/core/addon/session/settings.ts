@@ -8,11 +8,11 @@
  * which addresses may be saved: Apps Script refuses to fetch anything else, so an address outside it
  * is refused here, once, with the prefixes that are allowed (loopback test servers excepted).
  */
-import * as z from '../util/zod';
-import { addressProblem, type Deployment } from '../deployment';
-import { ValidationError } from '../errors';
-import type { KeyValueStore } from '../ports';
-import { quoted } from '../util/text';
+import * as z from '../../util/zod';
+import { addressProblem, type Deployment } from '../../deployment';
+import { ValidationError } from '../../errors';
+import type { KeyValueStore } from '../../ports';
+import { quoted } from '../../util/text';
 
 export const SETTINGS_STORE_KEY = 'engage.settings';
 const WHERE = 'set it in the Engage sidebar under Settings';

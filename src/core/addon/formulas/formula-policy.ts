@@ -16,12 +16,12 @@
  * the sign-in sees, and ENGAGE_PUBLISHERS() lists only those: the publishers lookup a formula makes is
  * filtered, and a cached result carries the choice it was made under (`fingerprint`).
  */
-import { publisherIdProblem, type PublisherSelection } from '../api/requests/publisher-list';
-import type { LookupEntry } from '../api/responses/responses';
-import { FormulaNotAllowedError, ValidationError } from '../errors';
-import type { KeyValueStore } from '../ports';
-import { hashText } from '../util/hash';
-import { quoted } from '../util/text';
+import { publisherIdProblem, type PublisherSelection } from '../../api/requests/publisher-list';
+import type { LookupEntry } from '../../api/responses/responses';
+import { FormulaNotAllowedError, ValidationError } from '../../errors';
+import type { KeyValueStore } from '../../ports';
+import { hashText } from '../../util/hash';
+import { quoted } from '../../util/text';
 
 export const FORMULA_ACCESS_MODES = ['all', 'chosen', 'none'] as const;
 export type FormulaAccessMode = (typeof FORMULA_ACCESS_MODES)[number];

@@ -6,9 +6,9 @@
  * recommendations preview. Entry points build one EngageAddon per execution with the Apps Script
  * adapters; tests build it with fakes or run the bundle in the local host.
  */
-import type { ReportInput } from '../api/requests/report-request';
-import { RateLimitError } from '../errors';
-import type { BatchCache, Cell, Compressor } from '../ports';
+import type { ReportInput } from '../../api/requests/report-request';
+import { RateLimitError } from '../../errors';
+import type { BatchCache, Cell, Compressor } from '../../ports';
 import {
   fetchRecommendations,
   RECOMMENDATIONS_RESULT_TTL_SECONDS,
@@ -16,17 +16,17 @@ import {
   recommendationsTable,
   type RawRecommendationsInput,
   type RecommendationsDeps,
-} from '../recommendations/recommendations';
-import { recommendationsPreview, type RecommendationsPreview } from '../recommendations/preview';
-import { buildCompareTable, compareTableOptions } from '../sheets/compare-table';
-import { lookupTable } from '../sheets/lookup-table';
-import { reportResultToTable, tableToValues } from '../sheets/report-table';
-import { LOOKUPS, type LookupKind, type ReportKind } from '../spec';
-import { hashText } from '../util/hash';
-import { checkedComparison } from './comparisons';
+} from '../../recommendations/recommendations';
+import { recommendationsPreview, type RecommendationsPreview } from '../../recommendations/preview';
+import { buildCompareTable, compareTableOptions } from '../../sheets/compare-table';
+import { lookupTable } from '../../sheets/lookup-table';
+import { reportResultToTable, tableToValues } from '../../sheets/report-table';
+import { LOOKUPS, type LookupKind, type ReportKind } from '../../spec';
+import { hashText } from '../../util/hash';
+import { checkedComparison } from '../session/comparisons';
 import { FormulaCache, RESULT_TTL_SECONDS } from './formula-cache';
 import { FormulaGate, readFormulaPolicy } from './formula-policy';
-import { EngageSession, type SessionDeps } from './session';
+import { EngageSession, type SessionDeps } from '../session/session';
 
 export interface AddonDeps extends SessionDeps {
   /** The document cache: formula results and claims, and the report rate windows of this document. */

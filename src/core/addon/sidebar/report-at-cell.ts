@@ -4,11 +4,11 @@
  * selected cell and offers to reopen it in the builder, so a report can be changed and run again in
  * place, or a saved report edited whole. Plain data for google.script.run; no secret is in either.
  */
-import type { BlockPlacement, WrittenBlock } from '../ports';
-import type { BuilderRequest } from '../builder/builder-request';
-import { blocksOverlap, type BlockRecords } from '../sheets/block-records';
-import type { SavedReportInput } from '../schedules/saved/saved-reports';
-import { rangeReference } from '../util/a1-notation';
+import type { BlockPlacement, WrittenBlock } from '../../ports';
+import type { BuilderRequest } from '../../builder/builder-request';
+import { blocksOverlap, type BlockRecords } from '../../sheets/block-records';
+import type { SavedReportInput } from '../../schedules/saved/saved-reports';
+import { rangeReference } from '../../util/a1-notation';
 import type { SavedReportBlocks } from './run-placement';
 
 export type ReportAtCell =

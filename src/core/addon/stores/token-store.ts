@@ -4,8 +4,8 @@
  * user (user properties), never document or script properties. A pasted token has an unknown age,
  * so it is kept without an expiry and trusted until the service answers 401.
  */
-import type { Clock, KeyValueStore } from '../ports';
-import { TOKEN_LIFETIME_MS } from '../spec';
+import type { Clock, KeyValueStore } from '../../ports';
+import { TOKEN_LIFETIME_MS } from '../../spec';
 
 export const TOKEN_STORE_KEY = 'engage.token';
 

@@ -8,12 +8,12 @@
  * ends by its deadline: the cache write is skipped when too little time is left, and a cache that
  * refuses the write loses the cache entry, never the result.
  */
-import { CLAIM_LOCK_TIMEOUT_MS, FORMULA_TABLE_RESERVE_MS } from '../budgets';
-import { BusyError } from '../errors';
-import type { BatchCache, Cell, Clock, Compressor, Lock, Sleeper } from '../ports';
-import type { ReportKind } from '../spec';
-import { CACHE_MAX_TTL_SECONDS, CacheBudget, ChunkedCache } from './chunked-cache';
-import { decodeValues, encodeValues } from './value-codec';
+import { CLAIM_LOCK_TIMEOUT_MS, FORMULA_TABLE_RESERVE_MS } from '../../budgets';
+import { BusyError } from '../../errors';
+import type { BatchCache, Cell, Clock, Compressor, Lock, Sleeper } from '../../ports';
+import type { ReportKind } from '../../spec';
+import { CACHE_MAX_TTL_SECONDS, CacheBudget, ChunkedCache } from '../stores/chunked-cache';
+import { decodeValues, encodeValues } from '../stores/value-codec';
 
 /** How long a formula result stays cached, by how fresh the data can be. */
 export const RESULT_TTL_SECONDS: Record<ReportKind | 'lookup', number> = {

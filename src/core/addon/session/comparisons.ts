@@ -4,10 +4,10 @@
  * also checks each address fits what URL Fetch sends. The table options that follow from them are
  * compare-table.ts's compareTableOptions, which a saved comparison's refresh takes too.
  */
-import { buildComparison, type Comparison } from '../api/requests/compare-periods';
-import type { ReportInput } from '../api/requests/report-request';
-import { toReportInput } from '../builder/builder-request';
-import { requestedComparison } from '../builder/compare-request';
+import { buildComparison, type Comparison } from '../../api/requests/compare-periods';
+import type { ReportInput } from '../../api/requests/report-request';
+import { toReportInput } from '../../builder/builder-request';
+import { requestedComparison } from '../../builder/compare-request';
 import type { EngageSession } from './session';
 
 /** A comparison of the general report, checked before anything is sent. */

@@ -3,7 +3,7 @@
  * JSON (a Date becomes {"$d": epochMs}). Written as a pass over the cells rather than a JSON replacer or
  * reviver, which would run once per value: a 50,000-row result has 1.5 million of them.
  */
-import type { Cell } from '../ports';
+import type { Cell } from '../../ports';
 
 export function encodeValues(values: Cell[][]): string {
   const out: unknown[][] = new Array(values.length);
