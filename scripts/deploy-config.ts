@@ -5,7 +5,7 @@
  * (webhookPrefixes, optional). Validated with zod here, at
  * build time, so a typo stops the build with the field and the rule instead of shipping a manifest
  * Apps Script refuses. The build turns it into the manifest's urlFetchWhitelist and spreadsheet scope,
- * and the add-on's default settings (src/core/api/deployment.ts).
+ * and the add-on's default settings (src/core/deployment.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';

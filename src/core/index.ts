@@ -187,7 +187,13 @@ export {
   savedReportFromBuilder,
   schedulePeriod,
 } from './schedules/saved/schedule-draft';
-export { OWNER_ID_KEY, ScheduleService, TRIGGERS_PER_USER, type ScheduleList, type ScheduleView } from './schedules/service/schedule-service';
+export {
+  OWNER_ID_KEY,
+  ScheduleService,
+  TRIGGERS_PER_USER,
+  type ScheduleList,
+  type ScheduleView,
+} from './schedules/service/schedule-service';
 export { ScheduleRegistry } from './schedules/saved/registry';
 export type { NoticesView, UnreachableView } from './schedules/service/schedule-view';
 

@@ -63,7 +63,7 @@ function stripComments(source: string): string {
   return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 }
 
-/** Every .ts file under `root`, as a path relative to it with "/" ("api/paging.ts"), in name order. */
+/** Every .ts file under `root`, as a path relative to it with "/" ("api/paging/paging.ts"), in name order. */
 function tsFiles(root: string, dir = root): string[] {
   const entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
   return entries.flatMap((entry) => {

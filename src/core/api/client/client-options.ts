@@ -38,7 +38,7 @@ export interface EngageClientOptions {
   maxParallelRequests?: number;
   /**
    * The publishers the publishers lookup shows, and so what "all" covers: a formula's client lists
-   * only those its spreadsheet's owner allows (src/core/addon/formula-policy.ts). Default: all of them.
+   * only those its spreadsheet's owner allows (src/core/addon/formulas/formula-policy.ts). Default: all of them.
    */
   listedPublishers?: (entries: LookupEntry[]) => LookupEntry[];
 }

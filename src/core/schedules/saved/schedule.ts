@@ -7,7 +7,15 @@
  * at a fuzzy minute, so a slot is served by the first run on or after its start.
  */
 import * as z from '../../util/zod';
-import { addDays, type CalendarDay, calendarDayInZone, daysInMonth, utcMidnightMs, zonedTimeToEpochMs, MS_PER_HOUR } from '../../util/dates';
+import {
+  addDays,
+  type CalendarDay,
+  calendarDayInZone,
+  daysInMonth,
+  utcMidnightMs,
+  zonedTimeToEpochMs,
+  MS_PER_HOUR,
+} from '../../util/dates';
 
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];

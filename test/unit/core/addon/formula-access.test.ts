@@ -1,5 +1,5 @@
 /**
- * The Account tab's "Formulas in this spreadsheet" (src/core/addon/formula-access.ts) with fakes:
+ * The Account tab's "Formulas in this spreadsheet" (src/core/addon/formulas/formula-access.ts) with fakes:
  * whose sign-in the sentence names, who may change the choice (the owner; in a shared drive anyone,
  * for their own sign-in; nobody whose email Apps Script withholds), that a refused caller reads,
  * sends and writes nothing, that a choice is checked against the caller's publishers, and where it

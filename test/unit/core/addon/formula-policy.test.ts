@@ -1,5 +1,5 @@
 /**
- * What formulas of a spreadsheet may use (src/core/addon/formula-policy.ts): the choice as the
+ * What formulas of a spreadsheet may use (src/core/addon/formulas/formula-policy.ts): the choice as the
  * sidebar sends it, checked; as stored, read back (nothing stored: every publisher; unreadable:
  * nothing); and the gate each formula passes before anything is sent, with its sentences. Then
  * EngageAddon with a stored choice: a refused formula sends nothing, and the allowed one fetches.

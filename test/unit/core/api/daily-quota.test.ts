@@ -4,7 +4,13 @@
  * the user lock, never fatal when the store refuses a write, Apps Script's word taken when it says
  * the quota is spent, and shares reserved ahead of a use whose size is known only at its end.
  */
-import { DailyQuota, FETCH_COUNT_KEY, FETCH_COUNT_SAVE_EVERY, FetchQuota, QUOTA_WINDOW_MS } from '../../../../src/core/api/transport/daily-quota';
+import {
+  DailyQuota,
+  FETCH_COUNT_KEY,
+  FETCH_COUNT_SAVE_EVERY,
+  FetchQuota,
+  QUOTA_WINDOW_MS,
+} from '../../../../src/core/api/transport/daily-quota';
 import { FetchQuotaError } from '../../../../src/core/errors';
 import { FakeLock, FakeStore, ManualClock } from '../../../support/fakes';
 

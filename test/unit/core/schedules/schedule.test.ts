@@ -1,4 +1,10 @@
-import { currentSlotStart, describeSchedule, nextRunAfter, type Schedule, scheduleSchema } from '../../../../src/core/schedules/saved/schedule';
+import {
+  currentSlotStart,
+  describeSchedule,
+  nextRunAfter,
+  type Schedule,
+  scheduleSchema,
+} from '../../../../src/core/schedules/saved/schedule';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
