@@ -5,16 +5,25 @@
  * bundler that no core module but the zod setup has side effects, so the sidebar's bundle takes only
  * what it uses from here.
  *
- * The core's folders are layers, lowest first; a file imports only from its own folder and the layers
- * below it (test/unit/core/purity.test.ts checks it):
- *   util/             dates and days relative to today, text, hashes, base64, UTF-8 sizes, A1 cells, currencies, the zod setup
- *   errors/           the error hierarchy: its root, Engage's answers, failures without an answer
- *   (base)            spec.ts, ports.ts, budgets.ts at the root of src/core
- *   api/              the Engage client and its requests: sending, retries, rate limits, paging, answers
- *   sheets/           report tables, sheet blocks, lookup tables, formula arguments, block records, refresh waves
- *   builder/, recommendations/   the sidebar's report builder rules; in-chat recommendations (one rank)
- *   schedules/        saved reports, periods, schedules, the refresh runner and the schedule service
- *   addon/            the add-on's use cases: the session and settings, formula results, sidebar runs
+ * The core's rooms (the folders holding its files) are layers, lowest first; a file imports only from
+ * its own room and the layers below it (test/unit/core/purity.test.ts checks it; docs/architecture.md
+ * draws it and says which room to open for which change). Rooms on one line are one rank:
+ *   util/                         dates, text, hashes, base64, UTF-8 sizes, A1 cells, sheet names, currencies, zod
+ *   errors/                       the error hierarchy: its root, Engage's answers, failures without an answer
+ *   (base)                        spec.ts, ports.ts, budgets.ts, deployment.ts at the root of src/core
+ *   api/responses/                what Engage answers: shapes, values, the token rule, error answers
+ *   api/transport/, api/requests/ sending, retries, rate limits, quotas; report requests and their rules
+ *   api/paging/                   whole reports: pages, batches, several publishers
+ *   api/client/                   the Engage client
+ *   sheets/                       report tables, sheet blocks, lookup tables, formula arguments, block records, refresh waves
+ *   builder/, recommendations/    the sidebar's report builder rules; in-chat recommendations
+ *   schedules/saved/              saved reports: definition, schedule, period, write mode, notices' settings, stores, registry
+ *   schedules/refresh/            one refresh: the runner and a report's block
+ *   schedules/watchers/           the run log, revisions, notices and alerts
+ *   schedules/service/            the scheduling use cases and the scheduled run
+ *   addon/stores/                 what one execution keeps for the next: token, caches, snapshots; the installation check
+ *   addon/session/                the session, settings, comparisons
+ *   addon/formulas/, addon/sidebar/  formula results and who may use what; Run to sheet and the report at a cell
  */
 export type {
   BlockPlacement,
