@@ -196,13 +196,8 @@ export {
   savedReportFromBuilder,
   schedulePeriod,
 } from './schedules/saved/schedule-draft';
-export {
-  OWNER_ID_KEY,
-  ScheduleService,
-  TRIGGERS_PER_USER,
-  type ScheduleList,
-  type ScheduleView,
-} from './schedules/service/schedule-service';
+export { OWNER_ID_KEY, TRIGGERS_PER_USER } from './schedules/service/schedule-deps';
+export { ScheduleService, type ScheduleList, type ScheduleView } from './schedules/service/schedule-service';
 export { ScheduleRegistry } from './schedules/saved/registry';
 export type { NoticesView, UnreachableView } from './schedules/service/schedule-view';
 

@@ -33,7 +33,7 @@ import { AuthenticationError, NotSignedInError, TokenNotAcceptedError, Validatio
 import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from '../../ports';
 import type { RecommendationsConfig } from '../../recommendations/recommendations';
 import type { ReportSource } from '../../schedules/refresh/refresh-source';
-import type { ScheduleAccount } from '../../schedules/service/schedule-service';
+import type { ScheduleAccount } from '../../schedules/service/schedule-deps';
 import { TOKEN_LIFETIME_DAYS, type LookupKind, type ReportKind } from '../../spec';
 import { MS_PER_DAY } from '../../util/dates';
 import { hashText } from '../../util/hash';

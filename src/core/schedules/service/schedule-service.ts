@@ -19,70 +19,21 @@
  * runs of one user share it), and what it cannot reach waits, first in line, for the next run or for
  * the window to reopen.
  */
-import { quotaView, type DailyQuota } from '../../api/transport/daily-quota';
-import type { SpreadsheetAccess } from '../../deployment';
-import type { ReportInput, ReportQuery } from '../../api/requests/report-request';
+import { quotaView } from '../../api/transport/daily-quota';
 import { ValidationError } from '../../errors';
-import type { Clock, KeyValueStore, RandomSource, ScheduledSpreadsheet, SpreadsheetOpener, TriggerPort } from '../../ports';
 import { EXECUTION_LIMIT_MS, REFRESH_END_MARGIN_MS, RUN_FETCH_BUDGET_MS, RUN_WRAP_UP_MS } from '../../budgets';
 import { buildComparison } from '../../api/requests/compare-periods';
 import { MirroredReports, mirrorDocument, type MirrorOutcome } from './mirrored-reports';
 import { RefreshRunner } from '../refresh/refresh-runner';
-import type { RefreshSummary, ReportSource } from '../refresh/refresh-source';
-import type { ScheduleRegistry } from '../saved/registry';
+import type { RefreshSummary } from '../refresh/refresh-source';
 import { checkClosedThrough, checkSavedReport, reportInputOf, type SavedReport, type SavedReportInput } from '../saved/saved-reports';
 import { nextRunAfter } from '../saved/schedule';
-import type { SavedReportStore } from '../saved/saved-report-store';
-import { finishObservers, type RunObserver } from '../refresh/run-events';
-import { splitWebhook, storeWebhook, type WebhookSettings } from '../watchers/notice-webhook';
+import { finishObservers } from '../refresh/run-events';
+import { splitWebhook, storeWebhook } from '../watchers/notice-webhook';
 import { runScheduled, type ScheduledRunSummary } from './scheduled-run';
 import { scheduleView, unreachableViews, type ScheduleList } from './schedule-view';
-import type { ReportKind } from '../../spec';
 import { keepHistory } from '../saved/write-modes';
-
-/** Where a user's random owner id lives (user properties): not an email, so no extra scope is needed. */
-export const OWNER_ID_KEY = 'engage.schedule.ownerId';
-/** Apps Script's quotas page: 20 triggers per user per script; a published add-on is one script for all its documents. */
-export const TRIGGERS_PER_USER = 20;
-
-/** What scheduling needs of the user's Engage sign-in and quotas (the add-on's EngageSession). */
-export interface ScheduleAccount {
-  /** Signed in, with a sign-in the service has not refused. */
-  isSignedIn(): boolean;
-  /** The user's trigger runtime in the current 24-hour window, which scheduled runs spend. */
-  triggerRuntime(): DailyQuota;
-  /** Validates report arguments (nothing is sent) and returns the query. */
-  buildQuery(kind: ReportKind, input: ReportInput): ReportQuery;
-  /** What a run fetches with: the stored sign-in, the document's rate budget, the URL Fetch quota. */
-  reportSource(): ReportSource;
-}
-
-export interface ScheduleServiceDeps {
-  account: ScheduleAccount;
-  /** The document this execution runs in, with its saved reports; left out in a trigger's run without one. */
-  document?: { reports: SavedReportStore; spreadsheet: ScheduledSpreadsheet };
-  /** The user's schedule registry (user properties). */
-  registry: ScheduleRegistry;
-  /** The user's own properties (the owner id). */
-  userStore: KeyValueStore;
-  trigger: TriggerPort;
-  /** Which spreadsheets this installation may open (engage.deploy.json): "all" runs reach them by ID. */
-  access: SpreadsheetAccess;
-  /** Opens the user's spreadsheets by ID (spreadsheetAccess "all"). */
-  opener?: SpreadsheetOpener;
-  /** Where notices may post (the deployment's webhookPrefixes), checked when a report's webhook is saved. */
-  deployment?: WebhookSettings;
-  /** Who is told of each report refreshed or failed in a spreadsheet: a run log, notices (run-events.ts). */
-  observersFor?: (spreadsheet: ScheduledSpreadsheet) => readonly RunObserver[];
-  clock: Clock;
-  random?: RandomSource;
-}
-
-/** What the trigger's event says of its run. */
-export interface TriggerEvent {
-  /** The trigger's unique ID: which spreadsheet a run without its document belongs to (spreadsheetAccess "current"). */
-  triggerUid?: string;
-}
+import { OWNER_ID_KEY, type ScheduleServiceDeps, type TriggerEvent } from './schedule-deps';
 
 export type { ScheduleList, ScheduleView } from './schedule-view';
 
