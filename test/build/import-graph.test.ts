@@ -21,7 +21,21 @@ import {
 
 const ROOT = path.resolve(__dirname, '..', '..');
 /** Everything that is code of the project; test/fixtures holds deliberate mistakes (test/unit/core/purity.test.ts uses them). */
-const SCANNED = ['src', 'sidebar', 'dev', 'scripts', 'bench', 'test/support', 'test/unit', 'test/e2e', 'test/evidence', 'test/integration', 'test/browser', 'test/build', 'test/contract'];
+const SCANNED = [
+  'src',
+  'sidebar',
+  'dev',
+  'scripts',
+  'bench',
+  'test/support',
+  'test/unit',
+  'test/e2e',
+  'test/evidence',
+  'test/integration',
+  'test/browser',
+  'test/build',
+  'test/contract',
+];
 /** The most files a room of src/core holds directly (a room's subfolders are rooms of their own); every kind of file counts. */
 const MAX_FILES_PER_ROOM = 12;
 
@@ -114,7 +128,10 @@ describe('the import checks, on a small graph with deliberate mistakes', () => {
   });
 
   it('count a room by the files directly in it, not in its subfolders', () => {
-    const files = [...Array.from({ length: 13 }, (_, i) => `core/big/f${i}.ts`), ...Array.from({ length: 12 }, (_, i) => `core/ok/f${i}.ts`)];
+    const files = [
+      ...Array.from({ length: 13 }, (_, i) => `core/big/f${i}.ts`),
+      ...Array.from({ length: 12 }, (_, i) => `core/ok/f${i}.ts`),
+    ];
     expect(crowdedRooms([...files, 'core/ok/sub/extra.ts'], 12)).toEqual(['core/big/ holds 13 files']);
   });
 });
