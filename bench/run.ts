@@ -14,8 +14,8 @@ import vm from 'node:vm';
 import { performance } from 'node:perf_hooks';
 import { createSyncFetch } from '../dev/gas-host/sync-fetch';
 import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../dev/emulator/seed';
-import { parseReportPage } from '../src/core/api/responses';
-import { buildReportQuery } from '../src/core/api/report-request';
+import { parseReportPage } from '../src/core/api/responses/responses';
+import { buildReportQuery } from '../src/core/api/requests/report-request';
 import { reportToSheetBlock } from '../src/core/sheets/sheet-output';
 import { REFRESH_WAVE_GRACE_MS, REFRESH_WAVE_LIMIT_MS, REFRESH_WAVE_POLL_MS } from '../src/core/budgets';
 import type { GasHostOptions } from '../dev/gas-host';
@@ -662,8 +662,8 @@ async function fiftyThousandCached(env: BenchEnvironment): Promise<void> {
  * through the host's Utilities, as the bundle does), for 100,000 rows of a real report page.
  */
 async function formulaWorkPerRow(env: BenchEnvironment): Promise<void> {
-  const { encodeValues } = await import('../src/core/addon/value-codec');
-  const { ENCODE_MS_PER_1000_CELLS } = await import('../src/core/addon/formula-cache');
+  const { encodeValues } = await import('../src/core/addon/stores/value-codec');
+  const { ENCODE_MS_PER_1000_CELLS } = await import('../src/core/addon/formulas/formula-cache');
   const { FORMULA_TABLE_RESERVE_MS } = await import('../src/core/budgets');
   const { reportResultToTable, tableToValues } = await import('../src/core/sheets/report-table');
   const http = createSyncFetch({ defaultTimeoutMs: 60_000 });

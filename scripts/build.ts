@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
-import { manifestWhitelist, SPREADSHEET_SCOPES, type Deployment } from '../src/core/api/deployment';
+import { manifestWhitelist, SPREADSHEET_SCOPES, type Deployment } from '../src/core/deployment';
 import { configPath, deploymentOf, readDeployConfig } from './deploy-config';
 import { readEntryPointDocs, renderStubs } from './entry-stubs';
 

@@ -5,12 +5,12 @@
  * (webhookPrefixes, optional). Validated with zod here, at
  * build time, so a typo stops the build with the field and the rule instead of shipping a manifest
  * Apps Script refuses. The build turns it into the manifest's urlFetchWhitelist and spreadsheet scope,
- * and the add-on's default settings (src/core/api/deployment.ts).
+ * and the add-on's default settings (src/core/deployment.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
-import { whitelistFor, type Deployment, type SpreadsheetAccess } from '../src/core/api/deployment';
+import { whitelistFor, type Deployment, type SpreadsheetAccess } from '../src/core/deployment';
 
 export const DEFAULT_CONFIG_FILE = 'engage.deploy.json';
 export const CONFIG_ENV = 'ENGAGE_DEPLOY_CONFIG';

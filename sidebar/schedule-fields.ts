@@ -4,7 +4,7 @@
  * each day), daily at an hour, weekly on a day at an hour, or monthly on a day at an hour (the 29th
  * and 30th say that shorter months use their last day, and the 31st is offered as "the last day"),
  * on the spreadsheet's clock. The values are exactly the server's schedule shape
- * (src/core/schedules/schedule.ts), which validates them again and words the days the same way.
+ * (src/core/schedules/saved/schedule.ts), which validates them again and words the days the same way.
  */
 import { describeDayOfMonth, MAX_DAY_OF_MONTH, type Schedule, type Weekday, WEEKDAYS } from '../src/core';
 import { el, field, replaceChildren, select } from './dom';

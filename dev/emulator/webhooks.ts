@@ -9,7 +9,6 @@
 import type { FastifyInstance } from 'fastify';
 import * as z from 'zod';
 import { ApiError } from './api-error';
-import type { EmulatorState } from './state';
 
 export const WEBHOOK_PREFIX = '/webhooks/';
 
@@ -27,6 +26,16 @@ export interface WebhookCall {
   receivedAt: string;
 }
 
+/**
+ * What the receiver keeps, in the emulator's state (state.ts holds it and resets it): the calls it took
+ * and the answers a test set for the next ones. Named here, so that this file need not import the
+ * state that imports its WebhookCall.
+ */
+export interface WebhookLog {
+  webhookCalls: WebhookCall[];
+  webhookAnswers: Array<{ status: number; times: number }>;
+}
+
 const AnswerSchema = z
   .object({
     status: z.number().int().min(200).max(599),
@@ -35,7 +44,7 @@ const AnswerSchema = z
   })
   .strict();
 
-export function registerWebhookRoutes(app: FastifyInstance, state: EmulatorState): void {
+export function registerWebhookRoutes(app: FastifyInstance, state: WebhookLog): void {
   app.post(`${WEBHOOK_PREFIX}*`, async (request, reply) => {
     const url = request.url;
     const questionMark = url.indexOf('?');
@@ -59,7 +68,7 @@ export function registerWebhookRoutes(app: FastifyInstance, state: EmulatorState
 }
 
 /** /__admin/webhooks: read and clear the calls, and set the next answers. */
-export function registerWebhookAdminRoutes(admin: FastifyInstance, state: EmulatorState): void {
+export function registerWebhookAdminRoutes(admin: FastifyInstance, state: WebhookLog): void {
   admin.get('/webhooks', async () => ({ calls: state.webhookCalls }));
   admin.delete('/webhooks', async () => {
     state.webhookCalls = [];

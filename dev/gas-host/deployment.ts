@@ -11,28 +11,27 @@
  */
 import { createClock, withAdvanceHook, type HostClock } from './clock';
 import type { TriggerRecord } from './protocol';
-import type { CacheEntry } from './state/cache';
+import type { CachesByName } from './state/cache';
 import type { DocumentFile } from './state/documents';
 import { createExecutionTally, type ExecutionTally } from './state/executions';
-import type { LockWaiter } from './state/locks';
-import type { DailyQuotaName, QuotaWindow } from './state/quotas';
+import type { SharedLocks } from './state/locks';
+import type { SharedPropertyStores } from './state/properties';
+import type { QuotaWindowsByUser } from './state/quotas';
 
-export interface ScriptDeployment {
+/**
+ * The state/ files define the shape of what they keep here (SharedPropertyStores, CachesByName,
+ * SharedLocks, QuotaWindowsByUser), so that they never import this file that imports them.
+ */
+export interface ScriptDeployment extends SharedPropertyStores, SharedLocks {
   readonly clock: HostClock;
-  readonly scriptProperties: Map<string, string>;
-  /** Per user, in every document. */
-  readonly userProperties: Map<string, Map<string, string>>;
   /** Every cache by name: `script`, `user:<email>`, `document:<id>`. */
-  readonly caches: Map<string, Map<string, CacheEntry>>;
-  /** Lock holders and waiters by scope: `script`, `user:<email>`, `document:<id>`. */
-  readonly lockHolders: Map<string, number>;
-  readonly lockWaiters: Map<string, LockWaiter[]>;
+  readonly caches: CachesByName;
   /** Every trigger of the script, of every user in every document. */
   readonly triggers: TriggerRecord[];
   /** Every document of the add-on by ID, as a file (its owner, editors, trash), which executions of others open by ID. */
   readonly documents: Map<string, DocumentFile>;
   /** Each user's daily quota windows (URL Fetch calls, trigger runtime): per user, in every document. */
-  readonly dailyQuotas: Map<string, Partial<Record<DailyQuotaName, QuotaWindow>>>;
+  readonly dailyQuotas: QuotaWindowsByUser;
   /** Each user's executions running at once, in every document ("Simultaneous executions per user: 30"). */
   readonly executionsAtOnce: ExecutionTally;
   nextExecutionId(): number;

@@ -9,7 +9,8 @@ import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from '
 import vm from 'node:vm';
 import { clockFromDescriptor, type ClockDescriptor } from './clock';
 import { hostOpsClient, type OpRequest } from './protocol';
-import { runExecution, type ExecutionOutcome, type ExecutionRequest, type RuntimeSettings } from './runtime';
+import type { ExecutionOutcome, ExecutionRequest, RuntimeSettings } from './execution';
+import { runExecution } from './runtime';
 
 export interface ExecutionWorkerData {
   code: string;

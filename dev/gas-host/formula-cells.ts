@@ -19,7 +19,7 @@ import {
 } from './formula-expression';
 import type { CellValue } from './protocol';
 import { wallTime } from './wall-time';
-import type { ExecutionOutcome } from './runtime';
+import type { ExecutionOutcome } from './execution';
 import { toCellValue, type FormulaOutcome, type SheetModel, type SpreadsheetModel } from './state/spreadsheet';
 
 export { LOADING_TEXT } from './state/spreadsheet';

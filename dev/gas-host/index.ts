@@ -14,7 +14,7 @@ export type { GasHostOptions, CallOptions, CellRef, FormulaResult, TriggerRun } 
 export type { LogEntry } from './host-state';
 export type { AuthModeName, CellValue, TriggerRecord } from './protocol';
 export type { FetchLogEntry } from './state/url-fetch';
-export type { ExecutionOutcome } from './runtime';
+export type { ExecutionOutcome } from './execution';
 export { createSyncFetch, SyncFetchError } from './sync-fetch';
 export type { SyncFetch, SyncFetchRequest, SyncFetchResponse, SyncFetchOutcome } from './sync-fetch';
 export { describeStrict, KIND_READING, resolveStrict, STRICT_ENV, STRICT_READING } from './strict';

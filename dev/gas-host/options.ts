@@ -5,7 +5,7 @@
 import { createDeployment, type ScriptDeployment } from './deployment';
 import type { HostStateOptions } from './host-state';
 import type { AuthModeName } from './protocol';
-import type { RuntimeSettings } from './runtime';
+import type { RuntimeSettings } from './execution';
 import type { CacheEviction } from './state/cache';
 import { MAIL_RECIPIENTS_PER_DAY, PROPERTY_OPERATIONS_PER_DAY, TRIGGER_RUNTIME_PER_DAY_MS, URL_FETCH_CALLS_PER_DAY } from './state/quotas';
 import { createSyncFetch } from './sync-fetch';

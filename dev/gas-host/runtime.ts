@@ -7,8 +7,8 @@
  */
 import vm from 'node:vm';
 import type { HostClock } from './clock';
-import type { AuthModeName, HostOps } from './protocol';
-import type { StrictSettings } from './strict';
+import type { ExecutionOutcome, ExecutionRequest, RuntimeSettings } from './execution';
+import type { HostOps } from './protocol';
 import { blobs } from './services/blob';
 import { cacheService } from './services/cache';
 import { htmlFacades } from './services/html';
@@ -23,43 +23,6 @@ import { spreadsheetServices } from './services/spreadsheet';
 import { uiFacade } from './services/ui';
 import { urlFetchService } from './services/url-fetch';
 import { utilitiesService } from './services/utilities';
-
-export interface ExecutionRequest {
-  executionId: number;
-  /** Undefined: only run the bundle's top level (what `load` does). */
-  functionName?: string;
-  args: unknown[];
-  authMode: AuthModeName;
-  user: string;
-  startedAt: number;
-  deadline: number;
-  /** Custom functions: find the function whatever the case the formula used. */
-  caseInsensitive?: boolean;
-  /** The run of an installable trigger: no UI, as in a custom function. */
-  trigger?: boolean;
-  /** No active document (strict.ts, triggerWithoutDocument): the document's services return null. */
-  withoutDocument?: boolean;
-}
-
-export interface RuntimeSettings {
-  addOnName: string;
-  /** Per-request timeout UrlFetchApp uses, bounded further by the execution's remaining time. */
-  fetchTimeoutMs: number;
-  urlLengthLimit: number;
-  /** The reading of Google's rules modelled where a stricter one is allowed (strict.ts). */
-  strict: StrictSettings;
-  /** The manifest's oauthScopes: a method whose documented scope is missing is refused. Undefined: no manifest, no check. */
-  oauthScopes?: readonly string[];
-}
-
-export interface ExecutionOutcome {
-  ok: boolean;
-  value?: unknown;
-  error?: { name: string; message: string; stack?: string };
-  exceededTime?: boolean;
-  functionNotFound?: boolean;
-  logText: string;
-}
 
 /** Scripts see the host's virtual time through `new Date()` and `Date.now()`. */
 function installVirtualDate(context: vm.Context, clock: HostClock): void {

@@ -49,7 +49,7 @@ function entryMatches(url: Parsed, entry: string): boolean {
   return ['', '/', '?', '#'].includes(url.rest.charAt(e.rest.length));
 }
 
-/** localhost, [::1] or a dotted address of 127.0.0.0/8, as the add-on's own check (src/core/api/deployment.ts). */
+/** localhost, [::1] or a dotted address of 127.0.0.0/8, as the add-on's own check (src/core/deployment.ts). */
 export function isLoopback(url: string): boolean {
   const host = parse(url)?.host.replace(/:\d+$/, '') ?? '';
   const v4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);

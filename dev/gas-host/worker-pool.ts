@@ -10,7 +10,7 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import type { ExecutionWorkerData, HostMessage, WorkerMessage, WorkerReply } from './execution-worker';
 import type { HostState } from './host-state';
 import type { ExecutionInfo, OpRequest } from './protocol';
-import type { ExecutionOutcome, ExecutionRequest, RuntimeSettings } from './runtime';
+import type { ExecutionOutcome, ExecutionRequest, RuntimeSettings } from './execution';
 import { buildWorkerFile } from './worker-build';
 
 interface PooledWorker {

@@ -5,16 +5,25 @@
  * bundler that no core module but the zod setup has side effects, so the sidebar's bundle takes only
  * what it uses from here.
  *
- * The core's folders are layers, lowest first; a file imports only from its own folder and the layers
- * below it (test/unit/core/purity.test.ts checks it):
- *   util/             dates and days relative to today, text, hashes, base64, UTF-8 sizes, A1 cells, currencies, the zod setup
- *   errors/           the error hierarchy: its root, Engage's answers, failures without an answer
- *   (base)            spec.ts, ports.ts, budgets.ts at the root of src/core
- *   api/              the Engage client and its requests: sending, retries, rate limits, paging, answers
- *   sheets/           report tables, sheet blocks, lookup tables, formula arguments, block records, refresh waves
- *   builder/, recommendations/   the sidebar's report builder rules; in-chat recommendations (one rank)
- *   schedules/        saved reports, periods, schedules, the refresh runner and the schedule service
- *   addon/            the add-on's use cases: the session and settings, formula results, sidebar runs
+ * The core's rooms (the folders holding its files) are layers, lowest first; a file imports only from
+ * its own room and the layers below it (test/unit/core/purity.test.ts checks it; docs/architecture.md
+ * draws it and says which room to open for which change). Rooms on one line are one rank:
+ *   util/                         dates, text, hashes, base64, UTF-8 sizes, A1 cells, sheet names, currencies, zod
+ *   errors/                       the error hierarchy: its root, Engage's answers, failures without an answer
+ *   (base)                        spec.ts, ports.ts, budgets.ts, deployment.ts at the root of src/core
+ *   api/responses/                what Engage answers: shapes, values, the token rule, error answers
+ *   api/transport/, api/requests/ sending, retries, rate limits, quotas; report requests and their rules
+ *   api/paging/                   whole reports: pages, batches, several publishers
+ *   api/client/                   the Engage client
+ *   sheets/                       report tables, sheet blocks, lookup tables, formula arguments, block records, refresh waves
+ *   builder/, recommendations/    the sidebar's report builder rules; in-chat recommendations
+ *   schedules/saved/              saved reports: definition, schedule, period, write mode, notices' settings, stores, registry
+ *   schedules/refresh/            one refresh: the runner and a report's block
+ *   schedules/watchers/           the run log, revisions, notices and alerts
+ *   schedules/service/            the scheduling use cases and the scheduled run
+ *   addon/stores/                 what one execution keeps for the next: token, caches, snapshots; the installation check
+ *   addon/session/                the session, settings, comparisons
+ *   addon/formulas/, addon/sidebar/  formula results and who may use what; Run to sheet and the report at a cell
  */
 export type {
   BlockPlacement,
@@ -87,21 +96,21 @@ export { isAnotherDay } from './util/relative-days';
 export { SUPPORTED_CURRENCY_CODES } from './util/currencies';
 export { formatCount, quoted } from './util/text';
 
-export { FORMULA_RESERVE_SHARE, type QuotaView } from './api/daily-quota';
-export { allowedByWhitelist, isLoopbackUrl, type Deployment, type SpreadsheetAccess } from './api/deployment';
-export { buildFilter, parseFilter, type FilterCondition, type FilterOperator } from './api/filters';
-export { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem, metricAvailabilityProblem } from './api/report-fields';
-export { filterExample, filterOperatorsFor, filterTypeProblem } from './api/filter-fields';
-export { availableMetrics, defaultMetrics, METRIC_GROUPS, METRIC_INFO, metricLabel, metricNote } from './api/report-metrics';
+export { FORMULA_RESERVE_SHARE, type QuotaView } from './api/transport/daily-quota';
+export { allowedByWhitelist, isLoopbackUrl, type Deployment, type SpreadsheetAccess } from './deployment';
+export { buildFilter, parseFilter, type FilterCondition, type FilterOperator } from './api/requests/filters';
+export { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem, metricAvailabilityProblem } from './api/requests/report-fields';
+export { filterExample, filterOperatorsFor, filterTypeProblem } from './api/requests/filter-fields';
+export { availableMetrics, defaultMetrics, METRIC_GROUPS, METRIC_INFO, metricLabel, metricNote } from './api/requests/report-metrics';
 export {
   compareBreakdownProblem,
   type CompareWith,
   compareDefaultMetrics,
   describeCompareWith,
   earlierPeriod,
-} from './api/compare-periods';
-export type { ReportInput } from './api/report-request';
-export { ALL_PUBLISHERS, MAX_PUBLISHERS_PER_REPORT, PUBLISHER_BREAKDOWN, publisherArgumentText } from './api/publisher-list';
+} from './api/requests/compare-periods';
+export type { ReportInput } from './api/requests/report-request';
+export { ALL_PUBLISHERS, MAX_PUBLISHERS_PER_REPORT, PUBLISHER_BREAKDOWN, publisherArgumentText } from './api/requests/publisher-list';
 
 export {
   FORMULA_MAX_ROWS,
@@ -150,15 +159,16 @@ export { DASHBOARD_FORMULAS, DASHBOARD_SHEET_NAME, dashboardInput, type Dashboar
 export { impressionPixelUrl } from './recommendations/impression-pixel';
 export type { PreviewDocument, RecommendationsPreview } from './recommendations/preview';
 
-export type { Period } from './schedules/period';
-export { formatLocal, type RefreshSummary } from './schedules/refresh-runner';
-export type { ReportRunEvent, RunObserver } from './schedules/run-events';
-export { RunLog } from './schedules/run-log';
-export { closedMonthNotice, type Revision, RevisionTracker } from './schedules/revisions';
-export { SavedReportStore } from './schedules/saved-report-store';
-export { incrementalProblem, type SavedReport, type SavedReportInput, tracksRevisions } from './schedules/saved-reports';
-export { type Notice, ReportNotices } from './schedules/notices';
-export { NoticeObserver } from './schedules/notice-observer';
+export type { Period } from './schedules/saved/period';
+export { formatLocal } from './schedules/refresh/refresh-runner';
+export type { RefreshSummary } from './schedules/refresh/refresh-source';
+export type { ReportRunEvent, RunObserver } from './schedules/refresh/run-events';
+export { RunLog } from './schedules/watchers/run-log';
+export { closedMonthNotice, type Revision, RevisionTracker } from './schedules/watchers/revisions';
+export { SavedReportStore } from './schedules/saved/saved-report-store';
+export { incrementalProblem, type SavedReport, type SavedReportInput, tracksRevisions } from './schedules/saved/saved-reports';
+export { type Notice, ReportNotices } from './schedules/watchers/notices';
+export { NoticeObserver } from './schedules/watchers/notice-observer';
 export {
   ALERTS_MAX,
   alertProblems,
@@ -169,8 +179,8 @@ export {
   type NoticeSettingsInput,
   type NoticeWhen,
   type WatchedReport,
-} from './schedules/notice-settings';
-export { describeDayOfMonth, MAX_DAY_OF_MONTH, WEEKDAYS, type Schedule, type Weekday } from './schedules/schedule';
+} from './schedules/saved/notice-settings';
+export { describeDayOfMonth, MAX_DAY_OF_MONTH, WEEKDAYS, type Schedule, type Weekday } from './schedules/saved/schedule';
 export {
   DEFAULT_MAX_STORED_ROWS,
   MAX_STORED_ROWS_LIMIT,
@@ -179,20 +189,21 @@ export {
   writeModeOf,
   writeModeProblem,
   writeModeSummary,
-} from './schedules/write-modes';
+} from './schedules/saved/write-modes';
 export {
   builderRequestOfSaved,
   describePeriod,
   type PeriodChoice,
   savedReportFromBuilder,
   schedulePeriod,
-} from './schedules/schedule-draft';
-export { OWNER_ID_KEY, ScheduleService, TRIGGERS_PER_USER, type ScheduleList, type ScheduleView } from './schedules/schedule-service';
-export { ScheduleRegistry } from './schedules/registry';
-export type { NoticesView, UnreachableView } from './schedules/schedule-view';
+} from './schedules/saved/schedule-draft';
+export { OWNER_ID_KEY, TRIGGERS_PER_USER } from './schedules/service/schedule-deps';
+export { ScheduleService, type ScheduleList, type ScheduleView } from './schedules/service/schedule-service';
+export { ScheduleRegistry } from './schedules/saved/registry';
+export type { NoticesView, UnreachableView } from './schedules/service/schedule-view';
 
-export { EngageAddon, type AddonDeps } from './addon/engage-addon';
-export { EngageSession, type SidebarState, type SignInAllowance } from './addon/session';
+export { EngageAddon, type AddonDeps } from './addon/formulas/engage-addon';
+export { EngageSession, type SidebarState, type SignInAllowance } from './addon/session/session';
 export {
   checkRunId,
   SidebarReports,
@@ -200,11 +211,11 @@ export {
   type RunNeedsAnswer,
   type RunProgress,
   type RunToSheetSummary,
-} from './addon/sidebar-reports';
-export type { ReportAtCell } from './addon/report-at-cell';
-export { FormulaAccess, type FormulaAccessView } from './addon/formula-access';
-export type { FormulaAccessMode } from './addon/formula-policy';
-export type { RunPlacement, WriteChoice, WriteQuestion } from './addon/run-placement';
+} from './addon/sidebar/sidebar-reports';
+export type { ReportAtCell } from './addon/sidebar/report-at-cell';
+export { FormulaAccess, type FormulaAccessView } from './addon/formulas/formula-access';
+export type { FormulaAccessMode } from './addon/formulas/formula-policy';
+export type { RunPlacement, WriteChoice, WriteQuestion } from './addon/sidebar/run-placement';
 export { freeSheetName } from './util/sheet-names';
 export {
   CACHE_PROBE_ROWS,
@@ -223,4 +234,4 @@ export {
   TRIGGER_CONTEXT_KEY,
   type TriggerContext,
   triggerFinding,
-} from './addon/installation-check';
+} from './addon/stores/installation-check';

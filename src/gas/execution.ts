@@ -1,6 +1,6 @@
 /**
  * The end of one Apps Script execution, for work the core defers to it (the URL Fetch count's last
- * write, src/core/api/daily-quota.ts). Apps Script loads the script afresh for every execution, so
+ * write, src/core/api/transport/daily-quota.ts). Apps Script loads the script afresh for every execution, so
  * what this module holds belongs to one execution. An execution Apps Script ends at its time limit
  * never reaches its end here; what was deferred is then lost, which the deferring code allows for.
  */

@@ -1,6 +1,6 @@
 /**
  * The installation check's probes on the live platform (the findings' words are the core's,
- * src/core/addon/installation-check.ts). It runs as a menu item of the spreadsheet's owner, within one
+ * src/core/addon/stores/installation-check.ts). It runs as a menu item of the spreadsheet's owner, within one
  * execution's 6 minutes: URL Fetch to each configured address; a one-off trigger a minute ahead, whose
  * run says whether it had a document (recorded in the user's properties and written into the sheet by
  * the next open, or by the trigger's own run when it has the document); a date-like name written as the

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createGasHost, type GasHost } from '../../dev/gas-host';
-import { TRIGGER_RUNTIME_KEY } from '../../src/core/api/daily-quota';
+import { TRIGGER_RUNTIME_KEY } from '../../src/core/api/transport/daily-quota';
 import { repoRoot } from '../support/paths';
 
 const TSX = path.join(repoRoot, 'node_modules/.bin/tsx');

@@ -16,7 +16,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { build } from '../../scripts/build';
 import { builtDeployment, distDir, distManifest, repoRoot, TESTS_DEPLOY_CONFIG } from '../support/paths';
-import { manifestWhitelist } from '../../src/core/api/deployment';
+import { manifestWhitelist } from '../../src/core/deployment';
 
 const COMMON_SCOPES = [
   'https://www.googleapis.com/auth/script.container.ui',

@@ -12,9 +12,9 @@
  * Some 170 formulas for one publisher would pass the 30 report requests a minute, so the host runs
  * on a virtual clock with the emulator's clock moved in step, two seconds between formulas.
  */
-import { compareDefaultMetrics } from '../../src/core/api/compare-periods';
-import { effectiveBreakdowns } from '../../src/core/api/report-fields';
-import { defaultMetrics } from '../../src/core/api/report-metrics';
+import { compareDefaultMetrics } from '../../src/core/api/requests/compare-periods';
+import { effectiveBreakdowns } from '../../src/core/api/requests/report-fields';
+import { defaultMetrics } from '../../src/core/api/requests/report-metrics';
 import { compareColumnCount } from '../../src/core/sheets/compare-table';
 import { reportColumnCount } from '../../src/core/sheets/report-table';
 import type { ReportKind } from '../../src/core/spec';

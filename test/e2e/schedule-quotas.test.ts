@@ -18,8 +18,8 @@ import { OWNER, type AddonHarness } from '../support/addon-host';
 import { currentAccessBundle } from '../support/bundles';
 import { BIG_PUBLISHER_ID } from '../support/emulator';
 import { HOUR_MS, MINUTE_MS, startScheduledAddon } from '../support/scheduled-host';
-import { FETCH_COUNT_KEY, TRIGGER_RUNTIME_KEY } from '../../src/core/api/daily-quota';
-import { SAVED_REPORTS_INDEX_KEY } from '../../src/core/schedules/saved-report-store';
+import { FETCH_COUNT_KEY, TRIGGER_RUNTIME_KEY } from '../../src/core/api/transport/daily-quota';
+import { SAVED_REPORTS_INDEX_KEY } from '../../src/core/schedules/saved/saved-report-store';
 
 const START = '2026-11-20T12:00:00.000Z';
 const START_MS = Date.parse(START);

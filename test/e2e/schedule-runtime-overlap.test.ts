@@ -17,7 +17,7 @@
  * follows the host's virtual clock (rate windows by the send times the host gives it).
  */
 import { createDeployment, createGasHost, type GasHost, type ScriptDeployment } from '../../dev/gas-host';
-import { TRIGGER_RUNTIME_KEY } from '../../src/core/api/daily-quota';
+import { TRIGGER_RUNTIME_KEY } from '../../src/core/api/transport/daily-quota';
 import { OWNER } from '../support/addon-host';
 import { BIG_PUBLISHER_ID, DEMO_USER, MEDIUM_PUBLISHER_ID, newEmulator, type EmulatorHandle } from '../support/emulator';
 import { currentAccessBundle } from '../support/bundles';

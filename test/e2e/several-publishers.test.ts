@@ -15,8 +15,8 @@ import { OWNER, type AddonHarness } from '../support/addon-host';
 import { allowedBreakdownCombinations } from '../support/breakdown-combinations';
 import { BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, MEDIUM_PUBLISHER_ID, type RequestLogEntry } from '../support/emulator';
 import { JITTERY_NETWORK, MINUTE_MS, mostInAnyMinute, nextTriggerRun, startScheduledAddon } from '../support/scheduled-host';
-import { effectiveBreakdowns } from '../../src/core/api/report-fields';
-import { defaultMetrics } from '../../src/core/api/report-metrics';
+import { effectiveBreakdowns } from '../../src/core/api/requests/report-fields';
+import { defaultMetrics } from '../../src/core/api/requests/report-metrics';
 import { reportColumnCount } from '../../src/core/sheets/report-table';
 
 const START = '2026-11-20T12:00:00.000Z';

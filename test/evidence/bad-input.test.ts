@@ -21,7 +21,7 @@ import { EDITOR, OWNER, startAddon, type AddonHarness } from '../support/addon-h
 import { BIG_PUBLISHER_ID, DEMO_API_KEY } from '../support/emulator';
 import { taggingProblems } from '../../src/core/builder/tagging-snippet';
 import { BUILDER_FIELD_LABELS } from '../../src/core/builder/builder-request';
-import { FETCH_COUNT_KEY } from '../../src/core/api/daily-quota';
+import { FETCH_COUNT_KEY } from '../../src/core/api/transport/daily-quota';
 
 const NOW = '2026-11-20T12:00:00Z';
 const P = BIG_PUBLISHER_ID;

@@ -32,7 +32,7 @@ import { HOUR_MS, MINUTE_MS, startScheduledAddon } from '../support/scheduled-ho
 import { HOSTILE_STRINGS } from '../../dev/emulator/seed';
 import { builtDeployment, distManifest, repoRoot } from '../support/paths';
 import { readableCacheTexts } from '../support/cache-contents';
-import { SAVED_REPORTS_INDEX_KEY } from '../../src/core/schedules/saved-report-store';
+import { SAVED_REPORTS_INDEX_KEY } from '../../src/core/schedules/saved/saved-report-store';
 
 jest.setTimeout(120_000);
 

@@ -6,8 +6,8 @@
  * "Exceeded maximum execution time".
  */
 import { GatewayTimeoutError, SlowServiceError } from '../../src/core/errors';
-import { RequestSender } from '../../src/core/api/request-sender';
-import { DEFAULT_RETRY_POLICY } from '../../src/core/api/retry-policy';
+import { RequestSender } from '../../src/core/api/transport/request-sender';
+import { DEFAULT_RETRY_POLICY } from '../../src/core/api/transport/retry-policy';
 import { errorResponse, FakeTransport, jsonResponse, ManualClock, ManualSleeper } from '../support/fakes';
 
 function setup() {

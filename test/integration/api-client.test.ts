@@ -13,8 +13,8 @@ import {
   ValidationError,
   type ApiError,
 } from '../../src/core/errors';
-import type { EngageClientOptions } from '../../src/core/api/client-options';
-import { EngageClient } from '../../src/core/api/engage-client';
+import type { EngageClientOptions } from '../../src/core/api/client/client-options';
+import { EngageClient } from '../../src/core/api/client/engage-client';
 import { reportResultToTable } from '../../src/core/sheets/report-table';
 import { FakeStore, ManualClock } from '../support/fakes';
 import {
@@ -26,7 +26,7 @@ import {
   type EmulatorHandle,
 } from '../support/emulator';
 import { blockingSleeper, clockStartingAt, NodeTransport } from '../support/node-transport';
-import { INVALID_ARGUMENTS_NOW, INVALID_REPORT_ARGUMENTS } from '../unit/core/api/invalid-report-arguments';
+import { INVALID_ARGUMENTS_NOW, INVALID_REPORT_ARGUMENTS } from '../unit/core/api/requests/invalid-report-arguments';
 
 const FIXED_NOW_ISO = '2026-11-22T12:00:00.000Z';
 const FIXED_NOW_MS = Date.parse(FIXED_NOW_ISO);

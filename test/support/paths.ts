@@ -1,6 +1,6 @@
 /** Paths of the repository and of the built files, for tests that read them. */
 import path from 'node:path';
-import type { Deployment } from '../../src/core/api/deployment';
+import type { Deployment } from '../../src/core/deployment';
 import { deploymentOf, readDeployConfig } from '../../scripts/deploy-config';
 
 export const repoRoot = path.resolve(__dirname, '..', '..');

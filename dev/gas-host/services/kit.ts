@@ -8,8 +8,8 @@
  */
 import vm from 'node:vm';
 import type { HostClock } from '../clock';
+import type { ExecutionRequest, RuntimeSettings } from '../execution';
 import type { AuthModeName, HostOps } from '../protocol';
-import type { ExecutionRequest, RuntimeSettings } from '../runtime';
 
 export const EXCEEDED_MESSAGE = 'Exceeded maximum execution time';
 

@@ -6,7 +6,7 @@
 import { formatA1 } from '../a1-notation';
 import type { RangeDescriptor, RangeField, WritableRangeField } from '../protocol';
 import { fromRealm, type Facade, type FacadeKit } from './kit';
-import type { DocumentFacades } from './spreadsheet';
+import type { DocumentFacades } from './document-facades';
 import { textFinderFacade } from './text-finder';
 
 export function rangeFacades(kit: FacadeKit, document: DocumentFacades): Pick<DocumentFacades, 'range' | 'rangeAt'> {

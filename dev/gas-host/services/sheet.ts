@@ -6,7 +6,7 @@
 import type { ChartSpec } from '../protocol';
 import type { ChartFacades } from './charts';
 import { fromRealm, type Facade, type FacadeKit } from './kit';
-import type { DocumentFacades } from './spreadsheet';
+import type { DocumentFacades } from './document-facades';
 import { textFinderFacade } from './text-finder';
 
 export function sheetFacade(kit: FacadeKit, document: DocumentFacades, charts: ChartFacades): DocumentFacades['sheet'] {

@@ -7,21 +7,13 @@
  */
 import type { DocumentOpRequest, HostOps, RangeDescriptor } from '../protocol';
 import { chartFacades, type ChartFacades } from './charts';
+import type { DocumentFacades } from './document-facades';
 import type { Facade, FacadeKit } from './kit';
 import { rangeFacades } from './range';
 import type { UserFacade } from './session';
 import { sharingMembers } from './sharing';
 import { sheetFacade } from './sheet';
 import { textFinderFacade } from './text-finder';
-
-/** The document's facades, which build each other. */
-export interface DocumentFacades {
-  spreadsheet(): Facade;
-  sheet(sheetId: number): Facade;
-  range(range: RangeDescriptor): Facade;
-  /** A range by position, checked against the sheet's grid first. */
-  rangeAt(sheetId: number, row: number, column: number, numRows: number, numColumns: number): Facade;
-}
 
 /** Names `setNamedRange` accepts: a letter or underscore first, and nothing that reads as a cell (A1, XFD9). */
 const isNamedRangeName = (name: string) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !/^[A-Za-z]{1,3}\d+$/.test(name);

@@ -6,7 +6,7 @@
  */
 import type { FindQuery } from '../protocol';
 import type { Facade, FacadeKit } from './kit';
-import type { DocumentFacades } from './spreadsheet';
+import type { DocumentFacades } from './document-facades';
 
 export function textFinderFacade(kit: FacadeKit, document: DocumentFacades, text: string, within?: FindQuery['within']): Facade {
   kit.guard('docRead', 'createTextFinder');

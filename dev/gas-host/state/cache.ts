@@ -5,7 +5,6 @@
  * rule the host was given. Entries expire on the host clock.
  */
 import type { HostClock } from '../clock';
-import type { ScriptDeployment } from '../deployment';
 import { GasException, type CacheOps, type ExecutionInfo, type ServedOps, type StoreScope } from '../protocol';
 import { storeName, storeUser, type DocumentIdentity } from './document';
 
@@ -13,6 +12,9 @@ export interface CacheEntry {
   value: string;
   expiresAt: number;
 }
+
+/** Every cache by name (`script`, `user:<email>`, `document:<id>`), as the deployment holds them. */
+export type CachesByName = Map<string, Map<string, CacheEntry>>;
 
 export const CACHE_KEY_LIMIT_CHARS = 250;
 /** "100KB" a value, as Google documents it, read strictly: 100,000 bytes of UTF-8, not 102,400. */
@@ -38,7 +40,7 @@ const evictedByStore = new WeakMap<Map<string, CacheEntry>, string[]>();
 
 export class CacheStores {
   constructor(
-    private readonly caches: ScriptDeployment['caches'],
+    private readonly caches: CachesByName,
     private readonly document: DocumentIdentity,
     private readonly eviction: CacheEviction,
     private readonly clock: HostClock,

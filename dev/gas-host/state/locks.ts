@@ -5,7 +5,6 @@
  * in a worker can really wait: the main thread then queues it and answers when the holder lets go.
  */
 import { blockRealMs, type HostClock } from '../clock';
-import type { ScriptDeployment } from '../deployment';
 import type { ExecutionInfo, LockOps, ServedOps, StoreScope } from '../protocol';
 import { storeName, type DocumentIdentity } from './document';
 
@@ -14,9 +13,15 @@ export interface LockWaiter {
   grant: () => void;
 }
 
+/** Lock holders and waiters by scope (`script`, `user:<email>`, `document:<id>`), as the deployment holds them. */
+export interface SharedLocks {
+  readonly lockHolders: Map<string, number>;
+  readonly lockWaiters: Map<string, LockWaiter[]>;
+}
+
 export class LockTable {
   constructor(
-    private readonly deployment: Pick<ScriptDeployment, 'lockHolders' | 'lockWaiters'>,
+    private readonly deployment: SharedLocks,
     private readonly document: DocumentIdentity,
     private readonly clock: HostClock,
   ) {}

@@ -3,7 +3,6 @@
  * (one add-on, every document), the document's to this document. Custom functions read the
  * spreadsheet owner's user properties, and only the owner may write them there.
  */
-import type { ScriptDeployment } from '../deployment';
 import { GasException, type ExecutionInfo, type PropertiesOps, type ServedOps, type StoreScope } from '../protocol';
 import { storeUser, type Counter, type DocumentIdentity } from './document';
 import { PROPERTIES_QUOTA_MESSAGE, type DailyQuotas } from './quotas';
@@ -18,11 +17,18 @@ export const PROPERTY_STORE_LIMIT_BYTES = 500_000;
 
 const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
+/** The property stores a deployment shares across its documents (deployment.ts holds them). */
+export interface SharedPropertyStores {
+  readonly scriptProperties: Map<string, string>;
+  /** Per user, in every document. */
+  readonly userProperties: Map<string, Map<string, string>>;
+}
+
 export class PropertyStores {
   private readonly documentProperties = new Map<string, string>();
 
   constructor(
-    private readonly deployment: Pick<ScriptDeployment, 'scriptProperties' | 'userProperties'>,
+    private readonly deployment: SharedPropertyStores,
     private readonly document: DocumentIdentity,
     private readonly count: Counter,
     private readonly quotas: DailyQuotas,

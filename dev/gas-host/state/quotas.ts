@@ -4,7 +4,6 @@
  * 24 hours after the first request", so a window opens with a user's first use and closes 24 hours later.
  */
 import type { HostClock } from '../clock';
-import type { ScriptDeployment } from '../deployment';
 
 /** Apps Script's quotas page: URL Fetch calls a day, consumer accounts (100,000 on Workspace). */
 export const URL_FETCH_CALLS_PER_DAY = 20_000;
@@ -45,9 +44,12 @@ export interface QuotaWindow {
   used: number;
 }
 
+/** Each user's daily quota windows, in every document, as the deployment holds them. */
+export type QuotaWindowsByUser = Map<string, Partial<Record<DailyQuotaName, QuotaWindow>>>;
+
 export class DailyQuotas {
   constructor(
-    private readonly windows: ScriptDeployment['dailyQuotas'],
+    private readonly windows: QuotaWindowsByUser,
     private readonly limits: Record<DailyQuotaName, number>,
     private readonly clock: HostClock,
   ) {}

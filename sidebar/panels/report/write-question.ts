@@ -1,5 +1,5 @@
 /**
- * The question a run asks before it writes over cells that hold something (src/core/addon/run-placement.ts):
+ * The question a run asks before it writes over cells that hold something (src/core/addon/sidebar/run-placement.ts):
  * shown in the page, never as a browser dialog, with the range it would write and the cells already
  * in use, and one button per answer that fits: replace them, write below them, or write to a new
  * sheet when a new sheet's name is taken; Cancel writes nothing. The run is sent again with the answer.

@@ -4,7 +4,7 @@
  * `toReportInput` turns it into the core's ReportInput, which validates every rule before a request.
  */
 import { userMessage, ValidationError, type ValidationProblem } from '../errors';
-import type { ReportInput } from '../api/report-request';
+import type { ReportInput } from '../api/requests/report-request';
 import { REPORT_SPECS, type ReportKind } from '../spec';
 import { presetMatchesDates, presetsFor, type DatePreset } from './date-presets';
 import { FORMULA_MAX_ROWS } from '../sheets/formula-args';

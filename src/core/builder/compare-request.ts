@@ -3,7 +3,7 @@
  * the ENGAGE_COMPARE formula that asks for the same rows (formula-text.ts writes it, as it writes the
  * other report formulas).
  */
-import { COMPARE_WITH } from '../api/compare-periods';
+import { COMPARE_WITH } from '../api/requests/compare-periods';
 import { ValidationError } from '../errors';
 import type { BuilderRequest } from './builder-request';
 import { reportFormula } from './formula-text';

@@ -21,10 +21,9 @@
  * it. Everything fits the 26 columns of a new sheet.
  */
 import { ValidationError } from '../errors';
-import { PUBLISHERS_TOGETHER } from '../api/publisher-combined';
-import { PUBLISHER_BREAKDOWN, publisherSelection, type PublisherSelection } from '../api/publisher-list';
-import { metricLabel } from '../api/report-metrics';
-import { publisherIdProblem } from '../api/report-request';
+import { PUBLISHERS_TOGETHER } from '../api/paging/publisher-combined';
+import { PUBLISHER_BREAKDOWN, publisherIdProblem, publisherSelection, type PublisherSelection } from '../api/requests/publisher-list';
+import { metricLabel } from '../api/requests/report-metrics';
 import { CHANGE_PERCENT_SUFFIX, CHANGE_SUFFIX, compareColumnKind, PREVIOUS_SUFFIX } from '../sheets/compare-table';
 import { columnKind, NEW_SHEET_COLUMNS, neutraliseText, numberFormatOf } from '../sheets/sheet-output';
 import { a1Cell } from '../util/a1-notation';

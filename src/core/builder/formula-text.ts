@@ -7,9 +7,9 @@
  * days ("7daysAgo", "yesterday") move to the new day.
  */
 import type { BuilderRequest } from './builder-request';
-import { compareDefaultMetrics } from '../api/compare-periods';
-import { effectiveBreakdowns } from '../api/report-fields';
-import { ALL_METRICS, availableMetrics, defaultMetrics } from '../api/report-metrics';
+import { compareDefaultMetrics } from '../api/requests/compare-periods';
+import { effectiveBreakdowns } from '../api/requests/report-fields';
+import { ALL_METRICS, availableMetrics, defaultMetrics } from '../api/requests/report-metrics';
 import { REPORT_SPECS, type ReportKind } from '../spec';
 import { isRollingDayPreset, ROLLING_PRESET_DAYS } from './date-presets';
 

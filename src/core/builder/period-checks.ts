@@ -3,7 +3,7 @@
  * starts after today (or an hourly window that starts after the current hour) has no data yet, and a
  * first day before the doc breakdown's 12 months is outside that breakdown's data. The spec bounds
  * the data in no other way (how far back the general report goes is not shown), so nothing else is
- * flagged; the request rules of api/report-dates.ts still apply when the report runs.
+ * flagged; the request rules of api/requests/report-dates.ts still apply when the report runs.
  */
 import { DOC_BREAKDOWN_WINDOW_MONTHS } from '../spec';
 import { calendarDayInZone, floorToHourMs, readableDay, subtractMonths, utcDayOf, utcHourText } from '../util/dates';

@@ -1,5 +1,5 @@
 /**
- * Failures Engage answered: an HTTP status mapped to a class (errorFromResponse in api/http-errors.ts),
+ * Failures Engage answered: an HTTP status mapped to a class (errorFromResponse in api/responses/http-errors.ts),
  * each carrying what support needs (status, moreInfo, errorMessage, the x-traceid).
  */
 import { formatRetryTime } from '../util/dates';

@@ -28,10 +28,10 @@ import {
   type Sleeper,
   type Cell,
 } from '../ports';
-import { RequestSender, type FetchCounter } from '../api/request-sender';
-import { DEFAULT_RETRY_POLICY } from '../api/retry-policy';
+import { RequestSender, type FetchCounter } from '../api/transport/request-sender';
+import { DEFAULT_RETRY_POLICY } from '../api/transport/retry-policy';
 import { TRACE_ID_HEADER } from '../spec';
-import { toNumberIfNumeric } from '../api/values';
+import { toNumberIfNumeric } from '../api/responses/values';
 import { controlCharacterIndex, describeControlCharacter, quoted } from '../util/text';
 
 /** The add-on's own bounds (the spec gives none): enough for any conversation, small enough for one request. */

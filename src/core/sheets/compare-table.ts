@@ -13,12 +13,12 @@
  * publisher too: each publisher's rows together, in the publishers' order, `maxRows` a publisher,
  * and its totals are the publishers' combined sums of each period (publisher-totals.ts).
  */
-import { type Comparison, type DayRange, monthsBetween } from '../api/compare-periods';
+import { type Comparison, type DayRange, monthsBetween } from '../api/requests/compare-periods';
 import { dashedDay, dayAfter, daysBetween } from '../util/dates';
-import type { ReportResult } from '../api/paging';
-import { PUBLISHER_BREAKDOWN } from '../api/publisher-list';
-import { metricNote } from '../api/report-metrics';
-import { unwrap } from '../api/values';
+import type { ReportResult } from '../api/paging/paging';
+import { PUBLISHER_BREAKDOWN } from '../api/requests/publisher-list';
+import { metricNote } from '../api/requests/report-metrics';
+import { unwrap } from '../api/responses/values';
 import type { Cell, ColumnKind, SheetBlock } from '../ports';
 import { DATE_BREAKDOWNS, ENTITY_BREAKDOWNS } from '../spec';
 import { buildReportTable, periodStartMs, type ReportTable, TOTALS_LABEL } from './report-table';

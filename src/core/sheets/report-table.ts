@@ -14,11 +14,11 @@
  */
 import { compactDayOf, isValidCalendarDay, isValidTimeZone, zonedTimeToEpochMs, type CalendarDay } from '../util/dates';
 import { ValidationError } from '../errors';
-import type { ReportResult } from '../api/paging';
+import type { ReportResult } from '../api/paging/paging';
 import type { Cell } from '../ports';
 import { DATE_BREAKDOWNS, ENTITY_BREAKDOWNS, REPORT_SPECS, type ReportKind } from '../spec';
-import { PUBLISHER_BREAKDOWN } from '../api/publisher-list';
-import { normaliseMetrics, toNumberIfNumeric, unwrap } from '../api/values';
+import { PUBLISHER_BREAKDOWN } from '../api/requests/publisher-list';
+import { normaliseMetrics, toNumberIfNumeric, unwrap } from '../api/responses/values';
 
 export interface ReportTableOptions {
   kind: ReportKind;

@@ -17,8 +17,8 @@
  */
 import { ValidationError } from '../errors';
 import { formatCount } from '../util/text';
-import type { ReportResult } from '../api/paging';
-import { metricNote } from '../api/report-metrics';
+import type { ReportResult } from '../api/paging/paging';
+import { metricNote } from '../api/requests/report-metrics';
 import { reportResultToTable, tableToValues } from './report-table';
 import type { BlockPlacement, Cell, ColumnKind, SheetBlock } from '../ports';
 import { COUNT_METRICS, MONEY_METRICS } from '../spec';

@@ -7,7 +7,7 @@
  */
 import { createGasHost } from '../../../dev/gas-host';
 import { isLoopback } from '../../../dev/gas-host/url-whitelist';
-import { isLoopbackUrl } from '../../../src/core/api/deployment';
+import { isLoopbackUrl } from '../../../src/core/deployment';
 import { startTestHttpServer, type TestHttpServer } from '../../support/gas-http-server';
 
 const BUNDLE = `

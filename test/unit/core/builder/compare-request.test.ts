@@ -2,10 +2,10 @@
  * A comparison built in the sidebar (compare-request.ts): its ENGAGE_COMPARE formula, written with
  * compareWith after toDate and refresh last, and the compareWith a request may carry.
  */
-import { availableMetrics } from '../../../../src/core/api/report-metrics';
+import { availableMetrics } from '../../../../src/core/api/requests/report-metrics';
 import type { BuilderRequest } from '../../../../src/core/builder/builder-request';
 import { compareFormula, requestedComparison } from '../../../../src/core/builder/compare-request';
-import { savedReportFromBuilder } from '../../../../src/core/schedules/schedule-draft';
+import { savedReportFromBuilder } from '../../../../src/core/schedules/saved/schedule-draft';
 
 const request: BuilderRequest = {
   kind: 'main',

@@ -6,7 +6,7 @@
  * which days they are. The publisher choice is checked before anything is sent.
  */
 import { parseFormula } from '../../../../dev/gas-host/formula';
-import type { PublisherSelection } from '../../../../src/core/api/publisher-list';
+import type { PublisherSelection } from '../../../../src/core/api/requests/publisher-list';
 import {
   CHART_DAYS,
   checkDashboardPublishers,

@@ -4,9 +4,9 @@
  */
 import { type BuilderRequest, checkRunTarget, toReportInput, withPresetOfItsDates } from '../../../../src/core/builder/builder-request';
 import { hourWindowFrom, presetRange, type RollingDayPreset } from '../../../../src/core/builder/date-presets';
-import { buildReportQuery } from '../../../../src/core/api/report-request';
+import { buildReportQuery } from '../../../../src/core/api/requests/report-request';
 import { reportFormula } from '../../../../src/core/builder/formula-text';
-import { breakdownCombinationProblems } from '../../../../src/core/api/report-fields';
+import { breakdownCombinationProblems } from '../../../../src/core/api/requests/report-fields';
 import { taggingProblems, taggingSnippets } from '../../../../src/core/builder/tagging-snippet';
 
 const NOW_MS = Date.UTC(2026, 10, 22, 0, 30); // 01:30 on 22 November in Berlin, 00:30 UTC

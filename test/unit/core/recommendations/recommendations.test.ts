@@ -3,7 +3,7 @@
  * spec asks for, answers read leniently but refused when malformed, errors that never carry the API
  * key, rows for the sheet, the sidebar's preview and the impression pixel's address.
  */
-import { EngageAddon } from '../../../../src/core/addon/engage-addon';
+import { EngageAddon } from '../../../../src/core/addon/formulas/engage-addon';
 import { ResponseFormatError, ValidationError, TransportError } from '../../../../src/core/errors';
 import { impressionPixelUrl, isHttpUrl } from '../../../../src/core/recommendations/impression-pixel';
 import type { HttpRequest } from '../../../../src/core/ports';
@@ -17,7 +17,7 @@ import {
   type RecommendationsInput,
 } from '../../../../src/core/recommendations/recommendations';
 import { recommendationsPreview } from '../../../../src/core/recommendations/preview';
-import { SETTINGS_STORE_KEY } from '../../../../src/core/addon/settings';
+import { SETTINGS_STORE_KEY } from '../../../../src/core/addon/session/settings';
 import {
   FakeCache,
   FakeCompressor,

@@ -3,9 +3,9 @@
  * days and months aligned by position, blanks (never zeros) where a row is in one period only or a
  * period is shorter, totals from each period's metricsSums, and the formats and notes of its block.
  */
-import type { DayRange } from '../../../../src/core/api/compare-periods';
-import type { ReportResult } from '../../../../src/core/api/paging';
-import { buildReportQuery } from '../../../../src/core/api/report-request';
+import type { DayRange } from '../../../../src/core/api/requests/compare-periods';
+import type { ReportResult } from '../../../../src/core/api/paging/paging';
+import { buildReportQuery } from '../../../../src/core/api/requests/report-request';
 import { buildCompareTable, compareColumnCount, compareColumnKind, compareToSheetBlock } from '../../../../src/core/sheets/compare-table';
 import { asTypedInput } from '../../../../src/core/sheets/sheet-output';
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { buildReportTable, periodStartMs, reportResultToTable, tableToValues } from '../../../../src/core/sheets/report-table';
 import { reportHandler } from '../../../support/fakes';
-import { harness, PUBLISHER } from '../api/harness';
+import { harness, PUBLISHER } from '../api/client/harness';
 
 describe('buildReportTable', () => {
   it('puts breakdowns first in requested order, expands entities, then metrics in the spec order', () => {

@@ -3,8 +3,8 @@
  * column; how values are given to setValues so the cells hold exactly them (every string with a
  * leading apostrophe); and the cells a block adds to a spreadsheet, checked against Sheets' 10,000,000.
  */
-import type { ReportResult } from '../../../../src/core/api/paging';
-import { buildReportQuery } from '../../../../src/core/api/report-request';
+import type { ReportResult } from '../../../../src/core/api/paging/paging';
+import { buildReportQuery } from '../../../../src/core/api/requests/report-request';
 import {
   cellsAdded,
   asTypedInput,

@@ -3,7 +3,7 @@
  * field and a sort field each get the near name from the one helper (util/names.ts), and a word near
  * nothing gets the names to choose from (a long list once per message) instead.
  */
-import { buildReportQuery, type ReportInput } from '../../../../src/core/api/report-request';
+import { buildReportQuery, type ReportInput } from '../../../../src/core/api/requests/report-request';
 import { closest, unknownNameHint } from '../../../../src/core/util/names';
 
 const AT = { nowMs: Date.parse('2026-11-20T12:00:00Z') };

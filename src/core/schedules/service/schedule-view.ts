@@ -1,0 +1,170 @@
+/**
+ * What the sidebar's Schedules tab shows, as plain data (times as ISO strings): each saved report of
+ * the spreadsheet with its status, and each of the user's spreadsheets a scheduled run could not
+ * reach, from the user's registry, with why and since when, so that the tab of any of their
+ * spreadsheets says it.
+ */
+import type { QuotaView } from '../../api/transport/daily-quota';
+import type { SpreadsheetAccess } from '../../deployment';
+import type { UnreachableReason } from '../../errors';
+import type { RegistryEntry } from '../saved/registry';
+import type { RefreshStatus, SavedReport, SavedReportInput } from '../saved/saved-reports';
+import { describeSchedule } from '../saved/schedule';
+import type { NoticeRecord } from '../saved/notice-record';
+import { alertKey, describeAlert, noticeSettingsOf, type NoticeWhen } from '../saved/notice-settings';
+
+/** A saved report's notices and alerts as the sidebar shows them. */
+export interface NoticesView {
+  when: NoticeWhen;
+  email: boolean;
+  /** The webhook's redacted address ("https://chat.googleapis.com/…"), when one is set. */
+  webhook?: string;
+  /** The last notice sent: when, its subject, how each channel took it ("sent", or why not). */
+  last?: { at: string; subject: string; email?: string; webhook?: string };
+  alerts: Array<{ text: string; firing: boolean; lastFired?: string }>;
+  /** What was sent and when alerts fired is kept by whoever saved the report: false for another editor's. */
+  known: boolean;
+}
+
+/** A saved report as the sidebar shows it: plain data, times as ISO strings and as sheet-local text. */
+export interface ScheduleView {
+  id: string;
+  name: string;
+  /** The definition, for the edit form. */
+  definition: SavedReportInput;
+  scheduleText: string;
+  target: string;
+  paused: boolean;
+  /** Saved by the current user (who alone may change, run or delete it). */
+  mine: boolean;
+  status: {
+    lastSuccess?: string;
+    lastAttempt?: string;
+    nextRun?: string;
+    rows?: number;
+    durationMs?: number;
+    lastError?: { message: string; traceId?: string; at: string };
+    failures: number;
+    /** Its owner must sign in again before it can run. */
+    needsSignIn: boolean;
+    running: boolean;
+  };
+  notices: NoticesView;
+}
+
+/** One of the user's spreadsheets that a scheduled run could not reach. */
+export interface UnreachableView {
+  spreadsheetId: string;
+  name: string;
+  /** Its address, https only (shown as a link). */
+  url?: string;
+  reason: UnreachableReason;
+  /** Said of the spreadsheet: "it is in the trash or was deleted". */
+  why: string;
+  /** Since when (ISO), and when a run last found it so. */
+  since: string;
+  lastTried: string;
+  /** The user's saved reports there. */
+  reports: number;
+  /** It is the spreadsheet the sidebar is open in. */
+  current: boolean;
+}
+
+export interface ScheduleList {
+  reports: ScheduleView[];
+  /** The current user's hourly trigger exists. */
+  triggerInstalled: boolean;
+  timeZone: string;
+  /** The current user's trigger runtime (ms) in the current 24-hour window, against the daily quota. */
+  triggerRuntime: QuotaView;
+  /** Which spreadsheets this installation may open: how scheduled runs reach them. */
+  spreadsheetAccess: SpreadsheetAccess;
+  /** The user's spreadsheets a run could not reach, from the registry (this one too). */
+  unreachable: UnreachableView[];
+  /** A sentence when some of the user's reports here could not be registered (no room in the user's properties). */
+  registryWarning?: string;
+}
+
+/** The registry's problems, for the notice: a link only to an https address. */
+export function unreachableViews(entries: RegistryEntry[], currentId: string | undefined): UnreachableView[] {
+  return entries.flatMap((entry) =>
+    entry.problem
+      ? [
+          {
+            spreadsheetId: entry.id,
+            name: entry.name,
+            ...(/^https:\/\//i.test(entry.url) ? { url: entry.url } : {}),
+            reason: entry.problem.reason,
+            why: entry.problem.why,
+            since: new Date(entry.problem.sinceMs).toISOString(),
+            lastTried: new Date(entry.problem.lastAtMs).toISOString(),
+            reports: entry.reports,
+            current: entry.id === currentId,
+          },
+        ]
+      : [],
+  );
+}
+
+/** The notices of a report, with what its owner's record says (undefined: another editor's report). */
+export function noticesView(report: SavedReportInput, record: NoticeRecord | undefined): NoticesView {
+  const settings = noticeSettingsOf(report);
+  const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+  const view: NoticesView = {
+    when: settings.when,
+    email: settings.email,
+    alerts: (report.alerts ?? []).map((rule) => {
+      const state = record?.alerts?.[alertKey(rule)];
+      const lastFired = iso(state?.firedAtMs);
+      return { text: describeAlert(rule), firing: state?.on === true, ...(lastFired ? { lastFired } : {}) };
+    }),
+    known: record !== undefined,
+  };
+  if (settings.webhook && report.notices?.webhook) view.webhook = report.notices.webhook;
+  if (record?.last) {
+    const { atMs, ...last } = record.last;
+    view.last = { at: new Date(atMs).toISOString(), ...last };
+  }
+  return view;
+}
+
+export function scheduleView(
+  report: SavedReport,
+  status: RefreshStatus,
+  context: { me: string | null; signedIn: boolean; timeZone: string; nowMs: number },
+  record?: NoticeRecord,
+): ScheduleView {
+  const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+  const mine = report.ownerId === context.me;
+  // For the current user the live sign-in state decides; an old flag is stale once they signed in again.
+  const needsSignIn = mine ? !context.signedIn : status.needsSignIn === true;
+  const { id: _id, ownerId: _owner, createdAtMs: _c, updatedAtMs: _u, ...definition } = report;
+  const view: ScheduleView = {
+    id: report.id,
+    name: report.name,
+    definition,
+    scheduleText: `${describeSchedule(report.schedule)} (${context.timeZone})`,
+    target: `${report.target.sheetName}!${report.target.cell.toUpperCase()}`,
+    paused: report.paused === true,
+    mine,
+    status: { failures: status.failures ?? 0, needsSignIn, running: (status.runningUntilMs ?? 0) > context.nowMs },
+    notices: noticesView(definition, mine ? (record ?? {}) : undefined),
+  };
+  const s = view.status;
+  const lastSuccess = iso(status.lastSuccessAtMs);
+  if (lastSuccess) s.lastSuccess = lastSuccess;
+  const lastAttempt = iso(status.lastAttemptAtMs);
+  if (lastAttempt) s.lastAttempt = lastAttempt;
+  const nextRun = iso(status.nextRunAtMs ?? report.createdAtMs);
+  if (nextRun && !view.paused) s.nextRun = nextRun;
+  if (status.rows !== undefined) s.rows = status.rows;
+  if (status.durationMs !== undefined) s.durationMs = status.durationMs;
+  if (status.lastError) {
+    s.lastError = {
+      message: status.lastError.message,
+      at: new Date(status.lastError.atMs).toISOString(),
+      ...(status.lastError.traceId ? { traceId: status.lastError.traceId } : {}),
+    };
+  }
+  return view;
+}

@@ -1,0 +1,168 @@
+/**
+ * The notices and alerts of saved reports, as a watcher of their refreshes (run-events.ts). After each
+ * report a run refreshed or failed it decides what to tell, from what the owner's notice record
+ * (notice-record.ts, in the user's properties: reachable in a run without the document too) says was
+ * told before:
+ * - A failure of the hourly run is told once: the same failure again tells nothing, a failure for a
+ *   new reason (its message differing in more than its numbers and trace ID) is told again, and the
+ *   first success after a failure that was told sends one recovery notice. With `when: 'always'`
+ *   every success is told too; with 'never', no refresh is. A notice that reached no channel is tried
+ *   again at the next failing run, FAILURE_TRIES times in all, never for ever. The sidebar's Run now
+ *   shows its outcome where it was clicked, so it tells nothing and changes none of this.
+ * - Each alert rule is evaluated on the block every refresh wrote (alerts.ts), and fires once when its
+ *   condition starts to hold; it fires again only after the condition cleared (a "drops to 0" rule,
+ *   also for a key it had not named). Alerts go through the same channels, whatever `when` says.
+ * What one refresh has to tell goes out as one message per channel.
+ */
+import type { ReportRunEvent, RunObserver } from '../refresh/run-events';
+import type { Clock } from '../../ports';
+import { droppedText, evaluateAlert } from './alerts';
+import { formatLocal } from '../refresh/refresh-runner';
+import type { AlertState, NoticeRecord } from '../saved/notice-record';
+import { alertKey, describeAlert, noticeSettingsOf } from '../saved/notice-settings';
+import type { Notice, ReportNotices } from './notices';
+import type { ScheduleRegistry } from '../saved/registry';
+import { hashText } from '../../util/hash';
+
+/** Notices of one failure sent at most this often when none reached a channel. */
+export const FAILURE_TRIES = 3;
+
+/** A failure's reason: its message without the trace ID and the numbers (times, counts) that change from run to run. */
+export function failureReason(message: string | undefined): string {
+  const text = (message ?? '').replace(/\s*\[trace ID [^\]]*\]/gi, '').replace(/\d+/g, '#');
+  return hashText(text).slice(0, 10);
+}
+
+const sentAnywhere = (outcomes: { email?: string; webhook?: string }) => outcomes.email === 'sent' || outcomes.webhook === 'sent';
+
+export class NoticeObserver implements RunObserver {
+  constructor(
+    private readonly notices: ReportNotices,
+    private readonly registry: ScheduleRegistry,
+    private readonly clock: Clock,
+  ) {}
+
+  afterReport(event: ReportRunEvent): void {
+    const { report, spreadsheet } = event;
+    const record = this.registry.notice(spreadsheet.id, report.id);
+    const next: NoticeRecord = { ...record };
+    const items: Notice[] = [];
+    const failure = event.by === 'schedule' ? this.runNotice(event, record, next) : undefined;
+    if (failure) items.push(failure);
+    if (event.outcome === 'refreshed') items.push(...this.alertNotices(event, record, next));
+    if (items.length > 0) {
+      const notice: Notice =
+        items.length === 1
+          ? items[0]!
+          : {
+              subject: `${items[0]!.subject} (and ${items.length - 1} more)`,
+              lines: items.flatMap((item, i) => [...(i > 0 ? [''] : []), `${item.subject}:`, ...item.lines]),
+            };
+      const outcomes = this.notices.send(report, spreadsheet, notice);
+      next.last = { atMs: this.clock.now(), subject: notice.subject, ...outcomes };
+      if (next.failure && event.outcome === 'failed') next.failure = { ...next.failure, told: next.failure.told || sentAnywhere(outcomes) };
+    }
+    this.registry.putNotice(spreadsheet.id, report.id, next);
+  }
+
+  /** The hourly run's notice of this refresh, if any, with `next.failure` brought up to date. */
+  private runNotice(event: ReportRunEvent, record: NoticeRecord, next: NoticeRecord): Notice | undefined {
+    const { report, spreadsheet, status } = event;
+    const settings = noticeSettingsOf(report);
+    const when = formatLocal(event.endedAtMs, spreadsheet.timeZone);
+    const zone = spreadsheet.timeZone;
+    if (event.outcome === 'failed') {
+      if (settings.when === 'never') {
+        delete next.failure;
+        return undefined;
+      }
+      const reason = failureReason(status.lastError?.message);
+      const same = record.failure?.reason === reason ? record.failure : undefined;
+      if (same && (same.told || same.tries >= FAILURE_TRIES)) return undefined;
+      // Failing since the first failure in a row, whatever its reason.
+      next.failure = { reason, sinceMs: record.failure?.sinceMs ?? event.endedAtMs, told: false, tries: (same?.tries ?? 0) + 1 };
+      const error = status.lastError;
+      const message = (error?.message ?? 'no reason was given').replace(/\s*\[trace ID [^\]]*\]/gi, '');
+      const lines = [
+        `The saved report "${report.name}" could not be refreshed by its schedule at ${when} (${zone})${(status.failures ?? 1) > 1 ? `, its ${status.failures}th failure in a row` : ''}.`,
+        `What happened: ${message}`,
+      ];
+      if (error?.traceId) lines.push(`Trace ID: ${error.traceId} (quote it to Engage support)`);
+      lines.push(
+        status.needsSignIn
+          ? 'Its data was left as it was. Sign in to Engage again in the sidebar: none of your saved reports refreshes until then.'
+          : `Its data was left as it was.${status.nextRunAtMs !== undefined ? ` The next attempt is from ${formatLocal(status.nextRunAtMs, zone)}.` : ' The next hourly run tries again.'}`,
+      );
+      return { subject: `"${report.name}" could not be refreshed in "${spreadsheet.name}"`, lines };
+    }
+    const wasFailing = record.failure;
+    delete next.failure;
+    const refreshed = `at ${when} (${zone}): ${(status.rows ?? 0).toLocaleString('en-US')} rows`;
+    if (wasFailing?.told && settings.when !== 'never') {
+      return {
+        subject: `"${report.name}" is refreshing again in "${spreadsheet.name}"`,
+        lines: [
+          `The saved report "${report.name}" was refreshed by its schedule ${refreshed}, after failing since ${formatLocal(wasFailing.sinceMs, zone)}.`,
+        ],
+      };
+    }
+    if (settings.when === 'always') {
+      return {
+        subject: `"${report.name}" was refreshed in "${spreadsheet.name}"`,
+        lines: [`The saved report "${report.name}" was refreshed by its schedule ${refreshed}.`],
+      };
+    }
+    return undefined;
+  }
+
+  /** The alerts that start to hold with this refresh, with `next.alerts` brought up to date (rules no longer saved dropped). */
+  private alertNotices(event: ReportRunEvent, record: NoticeRecord, next: NoticeRecord): Notice[] {
+    const rules = event.report.alerts ?? [];
+    const states: Record<string, AlertState> = {};
+    const notices: Notice[] = [];
+    const nowMs = this.clock.now();
+    for (const rule of rules) {
+      const key = alertKey(rule);
+      const before = record.alerts?.[key] ?? { on: false };
+      if (!event.block) {
+        states[key] = before;
+        continue;
+      }
+      const outcome = evaluateAlert(rule, {
+        block: event.block,
+        kind: event.report.kind,
+        period: event.report.period,
+        nowMs: event.endedAtMs,
+        timeZone: event.spreadsheet.timeZone,
+      });
+      if (outcome.state === 'unknown') {
+        states[key] = before;
+        continue;
+      }
+      if (outcome.state === 'clear') {
+        states[key] = before.firedAtMs === undefined ? { on: false } : { on: false, firedAtMs: before.firedAtMs };
+        continue;
+      }
+      const hashes = outcome.keys?.map((k) => k.hash);
+      const fresh = outcome.keys?.filter((k) => !(before.on && before.keys?.includes(k.hash)));
+      const fires = !before.on || (fresh !== undefined && fresh.length > 0);
+      states[key] = {
+        on: true,
+        ...(fires ? { firedAtMs: nowMs } : before.firedAtMs !== undefined ? { firedAtMs: before.firedAtMs } : {}),
+        ...(hashes ? { keys: hashes } : {}),
+      };
+      if (!fires) continue;
+      // A "drops to 0" rule that still holds names only the keys it had not named.
+      const detail = rule.kind === 'zero' && fresh && outcome.days ? droppedText(rule, outcome.days, fresh) : outcome.detail;
+      notices.push({
+        subject: `Alert on "${event.report.name}" in "${event.spreadsheet.name}": ${describeAlert(rule)}`,
+        lines: [`Alert: ${describeAlert(rule)}.`, `${detail}.`],
+      });
+    }
+    if (rules.length > 0 || record.alerts) {
+      if (Object.keys(states).length > 0) next.alerts = states;
+      else delete next.alerts;
+    }
+    return notices;
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * Alert rules on a saved report's figures, evaluated on the block a refresh wrote (built here from
+ * report items, as a refresh builds it): each kind fires on data built to trigger it and stays clear on
+ * data that does not. Thresholds read the Total row (or the rows added up without one); a change
+ * compares the latest settled day (ended 4 hours ago: today, partial, never) with the day before or
+ * the same weekday a week earlier; "drops to 0" names each key whose metric was above 0 the day before
+ * and is 0, or missing, on the settled day. Day cells show their UTC day on the spreadsheet's clock.
+ */
+import { evaluateAlert, SETTLE_HOURS, type AlertContext } from '../../../../../src/core/schedules/watchers/alerts';
+import { buildReportQuery } from '../../../../../src/core/api/requests/report-request';
+import { reportToSheetBlock } from '../../../../../src/core/sheets/sheet-output';
+import type { AlertRule } from '../../../../../src/core/schedules/saved/notice-settings';
+import type { Period } from '../../../../../src/core/schedules/saved/period';
+
+const NOW = Date.UTC(2026, 10, 20, 12);
+const ZONE = 'Europe/Berlin';
+const PERIOD: Period = { type: 'lastDays', days: 14, endingYesterday: true };
+
+function context(
+  items: Record<string, unknown>[],
+  options: { breakdowns?: string[]; metrics?: string[]; sums?: Record<string, number>; nowMs?: number; period?: Period } = {},
+): AlertContext {
+  const nowMs = options.nowMs ?? NOW;
+  const query = buildReportQuery(
+    'main',
+    {
+      entityId: 'p1',
+      fromDate: '20261106',
+      toDate: '20261119',
+      breakdowns: options.breakdowns ?? ['day'],
+      metrics:
+        options.metrics ??
+        ((options.breakdowns ?? []).includes('widget') ? ['paidReqs', 'revenue', 'reqsRpm'] : ['paidPvs', 'revenue', 'rpmByPvs']),
+    },
+    { nowMs, timeZone: 'UTC' },
+  );
+  const block = reportToSheetBlock(
+    {
+      query,
+      items,
+      totalItems: items.length,
+      partial: false,
+      pagesFetched: 1,
+      pagesPlanned: 1,
+      ...(options.sums ? { metricsSums: options.sums } : {}),
+    },
+    { timeZone: ZONE, totals: options.sums !== undefined },
+  );
+  return { block, kind: 'main', period: options.period ?? PERIOD, nowMs, timeZone: ZONE };
+}
+
+const day = (d: string, revenue: number, extra: Record<string, unknown> = {}) => ({ day: d, revenue, paidPvs: 1000, ...extra });
+const state = (rule: AlertRule, c: AlertContext) => evaluateAlert(rule, c).state;
+
+describe('a threshold on the Total row', () => {
+  const rows = [day('20261118', 30), day('20261119', 20)];
+  it('fires below or above its number, from the Total row the report writes', () => {
+    const withTotals = context(rows, { sums: { revenue: 50, paidPvs: 2000, rpmByPvs: 25 } });
+    expect(evaluateAlert({ kind: 'below', metric: 'revenue', value: 100 }, withTotals)).toEqual({
+      state: 'fires',
+      detail: 'revenue is 50 (Total row), below 100',
+    });
+    expect(state({ kind: 'above', metric: 'revenue', value: 40 }, withTotals)).toBe('fires');
+    expect(state({ kind: 'below', metric: 'revenue', value: 50 }, withTotals)).toBe('clear');
+    expect(state({ kind: 'above', metric: 'revenue', value: 100 }, withTotals)).toBe('clear');
+    // The Total row is the service's own figure, not the rows': it covers rows a page may not hold.
+    expect(state({ kind: 'above', metric: 'revenue', value: 49 }, context(rows.slice(0, 1), { sums: { revenue: 50 } }))).toBe('fires');
+  });
+
+  it('adds the rows up as the Total row would without one: amounts summed, a rate from its summed parts', () => {
+    const noTotals = context([day('20261118', 30, { paidPvs: 1000 }), day('20261119', 20, { paidPvs: 3000 })]);
+    expect(evaluateAlert({ kind: 'below', metric: 'revenue', value: 60 }, noTotals)).toMatchObject({
+      state: 'fires',
+      detail: 'revenue is 50 (Total row), below 60',
+    });
+    // 50 / 4000 * 1000: the RPM of the whole, not the average of the days' RPMs.
+    expect(evaluateAlert({ kind: 'below', metric: 'rpmByPvs', value: 13 }, noTotals)).toMatchObject({
+      detail: 'rpmByPvs is 12.5 (Total row), below 13',
+    });
+    expect(state({ kind: 'below', metric: 'rpmByPvs', value: 12 }, noTotals)).toBe('clear');
+  });
+});
+
+describe('a change of the latest settled day', () => {
+  const week = (settled: number, before: number, weekAgo: number) => [
+    day('20261112', weekAgo),
+    ...['20261113', '20261114', '20261115', '20261116', '20261117'].map((d) => day(d, 100)),
+    day('20261118', before),
+    day('20261119', settled),
+    // Today's partial figures never count.
+    day('20261120', 1),
+  ];
+  const rule = (percent: number, extra: Partial<AlertRule> = {}): AlertRule =>
+    ({ kind: 'change', metric: 'revenue', against: 'previousDay', percent, ...extra }) as AlertRule;
+
+  it('against the day before: a drop of 40% fires a rule of 30% down, and says which days it compared', () => {
+    const c = context(week(60, 100, 100));
+    expect(evaluateAlert(rule(30), c)).toEqual({
+      state: 'fires',
+      detail: 'revenue was 60 on 2026-11-19 against 100 on 2026-11-18 (-40%)',
+    });
+    expect(state(rule(50), c)).toBe('clear');
+    expect(state(rule(30, { direction: 'up' }), c)).toBe('clear');
+    expect(state(rule(30, { direction: 'either' }), c)).toBe('fires');
+    expect(state(rule(30), context(week(90, 100, 100)))).toBe('clear');
+    expect(state(rule(20, { direction: 'up' }), context(week(130, 100, 100)))).toBe('fires');
+  });
+
+  it('against the same weekday a week earlier, not the day before', () => {
+    const c = context(week(100, 100, 200));
+    const sameWeekday = rule(30, { against: 'sameWeekday' });
+    expect(evaluateAlert(sameWeekday, c)).toMatchObject({
+      state: 'fires',
+      detail: 'revenue was 100 on 2026-11-19 against 200 on 2026-11-12 (-50%)',
+    });
+    expect(state(rule(30), c)).toBe('clear');
+    expect(state(sameWeekday, context(week(100, 50, 110)))).toBe('clear');
+  });
+
+  it(`waits ${SETTLE_HOURS} hours after a day ends: at 03:00 UTC the day before yesterday is the latest settled one`, () => {
+    const early = Date.UTC(2026, 10, 20, 3);
+    // Yesterday dropped, but its last hours may not have arrived yet: the days before it are compared.
+    const c = context(week(10, 100, 100), { nowMs: early });
+    expect(evaluateAlert(rule(30), c)).toMatchObject({ state: 'clear' });
+    expect(evaluateAlert(rule(30), context(week(100, 50, 100), { nowMs: early }))).toMatchObject({
+      state: 'fires',
+      detail: 'revenue was 50 on 2026-11-18 against 100 on 2026-11-17 (-50%)',
+    });
+  });
+
+  it('takes a day without rows as none of a count or an amount, and is unknown when the period does not reach back', () => {
+    const missing = context(week(60, 100, 100).filter((r) => r.day !== '20261119'));
+    expect(evaluateAlert(rule(90), missing)).toMatchObject({
+      state: 'fires',
+      detail: 'revenue was 0 on 2026-11-19 against 100 on 2026-11-18 (-100%)',
+    });
+    const short = context(week(60, 100, 100), { period: { type: 'lastDays', days: 1, endingYesterday: true } });
+    expect(evaluateAlert(rule(30), short)).toEqual({
+      state: 'unknown',
+      why: 'the period does not reach back to 2026-11-18, the day 2026-11-19 is compared with',
+    });
+  });
+
+  it('adds up the rows of a day broken down further, a rate from its parts', () => {
+    const byWidget = (d: string, a: number, b: number) => [
+      { day: d, widget: { id: 'APP_1', name: 'Top' }, revenue: a, paidReqs: 1000 },
+      { day: d, widget: { id: 'APP_2', name: 'Side' }, revenue: b, paidReqs: 1000 },
+    ];
+    const c = context([...byWidget('20261118', 10, 10), ...byWidget('20261119', 10, 2)], { breakdowns: ['day', 'widget'] });
+    // RPM 10 then 6: down 40%.
+    expect(evaluateAlert({ kind: 'change', metric: 'reqsRpm', against: 'previousDay', percent: 35 }, c)).toMatchObject({
+      state: 'fires',
+      detail: 'reqsRpm was 6 on 2026-11-19 against 10 on 2026-11-18 (-40%)',
+    });
+  });
+});
+
+describe('a key that drops to 0', () => {
+  const widget = (d: string, id: string, paidReqs: number) => ({
+    day: d,
+    widget: { id, name: `Widget ${id}` },
+    paidReqs,
+    revenue: paidReqs / 10,
+  });
+  const rule: AlertRule = { kind: 'zero', metric: 'paidReqs', key: 'widget' };
+  const at = (items: Record<string, unknown>[]) => context(items, { breakdowns: ['day', 'widget'] });
+
+  it('names each widget whose paidReqs went from above 0 to 0, or whose row is gone', () => {
+    const outcome = evaluateAlert(
+      rule,
+      at([
+        widget('20261118', 'APP_1', 50),
+        widget('20261118', 'APP_2', 40),
+        widget('20261118', 'APP_3', 30),
+        widget('20261119', 'APP_1', 0),
+        widget('20261119', 'APP_3', 25),
+      ]),
+    );
+    expect(outcome).toMatchObject({
+      state: 'fires',
+      detail: 'paidReqs dropped to 0 on 2026-11-19, from above 0 on 2026-11-18, for 2 widgets: Widget APP_1 (APP_1), Widget APP_2 (APP_2)',
+    });
+    expect(outcome.state === 'fires' && outcome.keys?.map((k) => k.label)).toEqual(['Widget APP_1 (APP_1)', 'Widget APP_2 (APP_2)']);
+  });
+
+  it('stays clear when every widget still has some, and for one already at 0 the day before', () => {
+    expect(state(rule, at([widget('20261118', 'APP_1', 50), widget('20261119', 'APP_1', 1)]))).toBe('clear');
+    expect(state(rule, at([widget('20261118', 'APP_1', 0), widget('20261119', 'APP_1', 0)]))).toBe('clear');
+    // A widget new on the settled day is no drop either.
+    expect(state(rule, at([widget('20261119', 'APP_9', 0)]))).toBe('clear');
+  });
+});
