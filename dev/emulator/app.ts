@@ -9,6 +9,15 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { registerAdminRoutes, type InstanceRegistry } from './admin-routes';
 import { registerWebhookAdminRoutes, registerWebhookRoutes, WEBHOOK_PREFIX } from './webhooks';
+import { registerBigQueryAdminRoutes } from '../bigquery/admin-routes';
+import {
+  BIGQUERY_PREFIX,
+  BIGQUERY_UPLOAD_PREFIX,
+  registerBigQueryHooks,
+  registerBigQueryRoutes,
+  registerBigQueryUploadRoute,
+} from '../bigquery/routes';
+import { BigQueryState } from '../bigquery/state';
 import { ApiError, OPERATIONS } from './api-error';
 import { chooseDocuments } from './recommendations';
 import { runExternalIdReport, runMainReport, type Query } from './reports';
@@ -33,6 +42,8 @@ type Operation = (typeof OPERATIONS)[keyof typeof OPERATIONS];
 export interface EmulatorAppOptions {
   /** Lets /__admin/instances start further isolated instances; omitted in instances themselves is fine. */
   registry?: InstanceRegistry;
+  /** The BigQuery stand-in's state (dev/bigquery); a fresh one on the emulator's clock when omitted. */
+  bigquery?: BigQueryState;
 }
 
 declare module 'fastify' {
@@ -88,6 +99,10 @@ function headerText(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+function isBigQueryPath(url: string): boolean {
+  return url.startsWith(`${BIGQUERY_PREFIX}/`) || url.startsWith(`${BIGQUERY_UPLOAD_PREFIX}/`);
+}
+
 export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOptions = {}): FastifyInstance {
   const app = Fastify({ logger: false, genReqId: () => randomUUID(), requestIdHeader: false, bodyLimit: 1_048_576 });
 
@@ -126,8 +141,9 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
   app.addHook('onRequest', async (request, reply) => {
     request.startedAtMs = Date.now();
     const url = request.url;
-    // The test controls and the webhook receiver are no part of the emulated service: never logged, faulted or timed.
-    if (url.startsWith(ADMIN_PREFIX) || url.startsWith(WEBHOOK_PREFIX)) return;
+    // The test controls, the webhook receiver and the BigQuery stand-in are no part of the emulated
+    // service: never in its log, faults or network model (the stand-in keeps its own log and faults).
+    if (url.startsWith(ADMIN_PREFIX) || url.startsWith(WEBHOOK_PREFIX) || isBigQueryPath(url)) return;
     await stampArrival(request);
     const questionMark = url.indexOf('?');
     const entry: RequestLogEntry = {
@@ -479,10 +495,29 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
   });
 
   registerWebhookRoutes(app, state);
+
+  // The BigQuery stand-in shares the emulator's port, clock and instances (dev/bigquery/README.md).
+  const bigquery = options.bigquery ?? new BigQueryState(() => state.now());
+  app.register(
+    async (upload) => {
+      registerBigQueryHooks(upload, bigquery);
+      registerBigQueryUploadRoute(upload, bigquery);
+    },
+    { prefix: BIGQUERY_UPLOAD_PREFIX },
+  );
+  app.register(
+    async (api) => {
+      registerBigQueryHooks(api, bigquery);
+      registerBigQueryRoutes(api, bigquery);
+    },
+    { prefix: BIGQUERY_PREFIX },
+  );
+
   app.register(
     async (admin) => {
       await registerAdminRoutes(admin, state, options.registry);
       registerWebhookAdminRoutes(admin, state);
+      await admin.register(async (scope) => registerBigQueryAdminRoutes(scope, bigquery), { prefix: '/bigquery' });
     },
     { prefix: ADMIN_PREFIX },
   );

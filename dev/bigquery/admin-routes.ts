@@ -1,0 +1,144 @@
+/**
+ * The BigQuery stand-in's test controls under /__admin/bigquery: make a dataset in a location, read
+ * back a table (resource, rows, rows per partition) and the jobs with their data, fail the next load
+ * jobs at completion, answer the next requests with a 5xx, keep new jobs PENDING and RUNNING for a
+ * number of jobs.get polls, read the request log, and reset. Bodies are checked with zod; errors use
+ * the emulator's admin envelope, as the emulator's other controls do.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import * as z from 'zod';
+import { ApiError } from '../emulator/api-error';
+import { DISCOVERY_SOURCE } from './discovery-validator';
+import { MAX_JSON_ROW_BYTES } from './rows';
+import { checkDatasetId } from './naming';
+import { jobResource, tableResource } from './resources';
+import type { BigQueryState } from './state';
+import type { BigQueryError } from './errors';
+
+const ADMIN = 'admin';
+
+const DatasetBody = z.object({ projectId: z.string().min(1), datasetId: z.string().min(1), location: z.string().min(1) }).strict();
+const FaultsBody = z
+  .object({
+    failLoads: z
+      .object({
+        times: z.number().int().min(1),
+        reason: z.enum(['backendError', 'invalid', 'stopped']).optional(),
+        message: z.string().optional(),
+      })
+      .strict()
+      .optional(),
+    http: z
+      .object({
+        status: z.union([z.literal(500), z.literal(502), z.literal(503)]),
+        times: z.number().int().min(1),
+        match: z.string().optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+const PollsBody = z.object({ pending: z.number().int().min(0).max(1000), running: z.number().int().min(0).max(1000) }).strict();
+
+function parse<T>(schema: z.ZodType<T>, request: FastifyRequest): T {
+  let json: unknown = {};
+  const raw = typeof request.body === 'string' ? request.body.trim() : '';
+  if (raw !== '') {
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw new ApiError(400, ADMIN, 'Admin request body is not valid JSON');
+    }
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new ApiError(
+      400,
+      ADMIN,
+      `Invalid admin request body: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`,
+    );
+  }
+  return parsed.data;
+}
+
+export async function registerBigQueryAdminRoutes(admin: FastifyInstance, state: BigQueryState): Promise<void> {
+  admin.post('/reset', async () => {
+    state.reset();
+    return { ok: true };
+  });
+
+  admin.get('/about', async () => ({ discovery: DISCOVERY_SOURCE, maxJsonRowBytes: MAX_JSON_ROW_BYTES }));
+
+  admin.post('/datasets', async (request) => {
+    const body = parse(DatasetBody, request);
+    try {
+      checkDatasetId(body.datasetId);
+    } catch (error) {
+      throw new ApiError(400, ADMIN, (error as BigQueryError).message);
+    }
+    const dataset = state.createDataset(body.projectId, body.datasetId, body.location);
+    return { projectId: dataset.projectId, datasetId: dataset.datasetId, location: dataset.location };
+  });
+
+  admin.get<{ Params: { projectId: string; datasetId: string; tableId: string }; Querystring: { partition?: string } }>(
+    '/tables/:projectId/:datasetId/:tableId',
+    async (request) => {
+      const { projectId, datasetId, tableId } = request.params;
+      const dataset = state.dataset(projectId, datasetId);
+      const table = dataset?.tables.get(tableId);
+      if (!dataset || !table) throw new ApiError(404, ADMIN, `No such table: ${projectId}:${datasetId}.${tableId}`);
+      const partition = request.query.partition;
+      const rows = table.rows.filter((row) => partition === undefined || row.partition === partition);
+      const partitions: Record<string, number> = {};
+      for (const row of table.rows) partitions[String(row.partition)] = (partitions[String(row.partition)] ?? 0) + 1;
+      return { table: tableResource(table, dataset.location), rows: rows.map((row) => row.values), partitions };
+    },
+  );
+
+  admin.get('/jobs', async () => ({
+    jobs: [...state.jobs.values()].map((job) => ({
+      ...jobResource(job),
+      dataBytes: Buffer.byteLength(job.data),
+      pollsLeft: job.statesToShow.length,
+    })),
+  }));
+
+  admin.get('/faults', async () => ({ failLoads: state.loadFaults, http: state.httpFaults }));
+  admin.post('/faults', async (request) => {
+    const body = parse(FaultsBody, request);
+    if (body.failLoads)
+      state.loadFaults.push({
+        times: body.failLoads.times,
+        reason: body.failLoads.reason ?? 'backendError',
+        message: body.failLoads.message,
+      });
+    if (body.http) {
+      if (body.http.match !== undefined) {
+        try {
+          new RegExp(body.http.match);
+        } catch {
+          throw new ApiError(400, ADMIN, `Invalid admin request body: http.match is not a regular expression: ${body.http.match}`);
+        }
+      }
+      state.httpFaults.push({ ...body.http });
+    }
+    return { failLoads: state.loadFaults, http: state.httpFaults };
+  });
+  admin.delete('/faults', async () => {
+    state.loadFaults = [];
+    state.httpFaults = [];
+    return { failLoads: [], http: [] };
+  });
+
+  admin.get('/job-polls', async () => state.jobPolls);
+  admin.post('/job-polls', async (request) => {
+    state.jobPolls = parse(PollsBody, request);
+    return state.jobPolls;
+  });
+
+  admin.get('/requests', async () => ({ requests: state.requestLog }));
+  admin.delete('/requests', async () => {
+    state.requestLog = [];
+    return { requests: [] };
+  });
+}

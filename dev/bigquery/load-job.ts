@@ -1,0 +1,196 @@
+/**
+ * Runs a load job to its end, atomically: every check is made and the table's new rows are computed
+ * first, and only then are they put in place, so a failed job changes nothing ("Each action is atomic
+ * and only occurs if BigQuery is able to complete the job successfully. Creation, truncation and
+ * append actions occur as one atomic update upon job completion": JobConfigurationLoad.writeDisposition
+ * in the discovery document). A destination `table$yyyymmdd` addresses one DAY partition
+ * (https://cloud.google.com/bigquery/docs/managing-partitioned-table-data#partition_decorators):
+ * WRITE_TRUNCATE then replaces that partition alone, and every row must belong to it ("Some rows
+ * belong to different partitions rather than destination partition ..."). DAY partitions exist from
+ * 1960-01-01 to 2159-12-31: values outside go to __UNPARTITIONED__
+ * (https://cloud.google.com/bigquery/docs/partitioned-tables#date_timestamp_partitioned_tables), so a
+ * decorator outside that range names no partition and is refused.
+ */
+import { BigQueryError, type ErrorProto } from './errors';
+import { checkClustering, checkTableId, checkTimePartitioning, normaliseFields, type FieldSchema } from './naming';
+import { dayOfValue, isCalendarDate, parseNdjson } from './rows';
+import type { BigQueryState, StoredDataset, StoredJob, StoredRow, StoredTable } from './state';
+
+export const FIRST_DAY_PARTITION = '19600101';
+export const LAST_DAY_PARTITION = '21591231';
+export const WRITE_DISPOSITIONS = ['WRITE_TRUNCATE', 'WRITE_TRUNCATE_DATA', 'WRITE_APPEND', 'WRITE_EMPTY'];
+export const CREATE_DISPOSITIONS = ['CREATE_IF_NEEDED', 'CREATE_NEVER'];
+
+interface LoadConfig {
+  destinationTable?: { projectId?: string; datasetId?: string; tableId?: string };
+  schema?: { fields?: FieldSchema[] };
+  timePartitioning?: { type: string; field?: string };
+  clustering?: { fields?: string[] };
+  writeDisposition?: string;
+  createDisposition?: string;
+  sourceFormat?: string;
+  maxBadRecords?: number;
+  ignoreUnknownValues?: boolean;
+}
+
+function sameFields(a: FieldSchema[], b: FieldSchema[]): string | null {
+  for (const field of b) {
+    const other = a.find((f) => f.name.toLowerCase() === field.name.toLowerCase());
+    if (!other) return `Field ${field.name} is missing in new schema`;
+    if (other.type !== field.type) return `Field ${field.name} has changed type from ${field.type} to ${other.type}`;
+    if ((other.mode ?? 'NULLABLE') !== (field.mode ?? 'NULLABLE')) {
+      return `Field ${field.name} has changed mode from ${field.mode ?? 'NULLABLE'} to ${other.mode ?? 'NULLABLE'}`;
+    }
+  }
+  const added = a.find((f) => !b.some((g) => g.name.toLowerCase() === f.name.toLowerCase()));
+  return added ? `Field ${added.name} is not in the table's schema (schemaUpdateOptions are not set)` : null;
+}
+
+/** Checks a configuration's shape before the job is accepted (what jobs.insert answers 400 to). */
+export function checkLoadConfig(config: LoadConfig): void {
+  const ref = config.destinationTable;
+  if (!ref?.projectId || !ref.datasetId || !ref.tableId) {
+    throw new BigQueryError(
+      'invalid',
+      'Required parameter is missing: configuration.load.destinationTable (projectId, datasetId and tableId)',
+    );
+  }
+  if (config.writeDisposition !== undefined && !WRITE_DISPOSITIONS.includes(config.writeDisposition)) {
+    throw new BigQueryError('invalid', `Invalid value for writeDisposition: ${config.writeDisposition}`);
+  }
+  if (config.createDisposition !== undefined && !CREATE_DISPOSITIONS.includes(config.createDisposition)) {
+    throw new BigQueryError('invalid', `Invalid value for createDisposition: ${config.createDisposition}`);
+  }
+  if ((config.sourceFormat ?? 'CSV') !== 'NEWLINE_DELIMITED_JSON') {
+    throw new BigQueryError(
+      'invalid',
+      `The BigQuery stand-in loads sourceFormat NEWLINE_DELIMITED_JSON only, got ${config.sourceFormat ?? 'none (BigQuery defaults to CSV)'}`,
+    );
+  }
+}
+
+function fail(message: string, reason: ErrorProto['reason'] = 'invalid'): never {
+  throw new BigQueryError(reason as 'invalid', message);
+}
+
+function decoratorOf(tableId: string): { base: string; decorator?: string } {
+  const dollar = tableId.indexOf('$');
+  return dollar < 0 ? { base: tableId } : { base: tableId.slice(0, dollar), decorator: tableId.slice(dollar + 1) };
+}
+
+function checkDecorator(decorator: string, table: StoredTable): void {
+  const partitioning = table.timePartitioning;
+  if (!partitioning)
+    fail(
+      `Cannot read partition information from a table that is not partitioned: ${table.projectId}:${table.datasetId}.${table.tableId}$${decorator}`,
+    );
+  if (partitioning.type !== 'DAY')
+    fail(`The BigQuery stand-in models DAY partition decorators only; the table is partitioned by ${partitioning.type}`);
+  const iso = `${decorator.slice(0, 4)}-${decorator.slice(4, 6)}-${decorator.slice(6, 8)}`;
+  if (!/^\d{8}$/.test(decorator) || !isCalendarDate(iso)) {
+    fail(`Invalid partition decorator: ${decorator} (a DAY partition is yyyymmdd)`);
+  }
+  if (decorator < FIRST_DAY_PARTITION || decorator > LAST_DAY_PARTITION) {
+    fail(`Partition decorator ${decorator} is out of range: DAY partitions run from ${FIRST_DAY_PARTITION} to ${LAST_DAY_PARTITION}`);
+  }
+}
+
+function partitionOf(table: StoredTable, row: Record<string, unknown>, decorator: string | undefined, todayDay: string): string | null {
+  const partitioning = table.timePartitioning;
+  if (!partitioning) return null;
+  if (partitioning.field === undefined) return decorator ?? todayDay;
+  const day = dayOfValue(row[partitioning.field]);
+  if (day === null) return '__NULL__';
+  return day < FIRST_DAY_PARTITION || day > LAST_DAY_PARTITION ? '__UNPARTITIONED__' : day;
+}
+
+function newTable(dataset: StoredDataset, tableId: string, config: LoadConfig, nowMs: number): StoredTable {
+  if (!config.schema?.fields) fail('No schema specified on job or table.');
+  const schema = normaliseFields(config.schema.fields);
+  return {
+    projectId: dataset.projectId,
+    datasetId: dataset.datasetId,
+    tableId,
+    schema,
+    ...(config.timePartitioning ? { timePartitioning: checkTimePartitioning(config.timePartitioning, schema) } : {}),
+    ...(config.clustering ? { clustering: checkClustering(config.clustering, schema) } : {}),
+    extra: {},
+    creationTimeMs: nowMs,
+    lastModifiedTimeMs: nowMs,
+    rows: [],
+  };
+}
+
+/** Completes a job: applies its rows or records why it failed. Nothing is changed unless every check passes. */
+export function completeLoadJob(state: BigQueryState, job: StoredJob): void {
+  const nowMs = state.now();
+  job.state = 'DONE';
+  job.endTimeMs = nowMs;
+  try {
+    if (job.failure) throw new BigQueryError(job.failure.reason as 'backendError', job.failure.message);
+    job.outputRows = runLoad(state, job, nowMs);
+  } catch (error) {
+    if (!(error instanceof BigQueryError)) throw error;
+    job.errorResult = error.toProto();
+    job.errors = job.errors ?? [error.toProto()];
+  }
+}
+
+function runLoad(state: BigQueryState, job: StoredJob, nowMs: number): number {
+  const config = (job.configuration.load ?? {}) as LoadConfig;
+  const ref = config.destinationTable!;
+  const { base, decorator } = decoratorOf(ref.tableId!);
+  checkTableId(base);
+  const dataset = state.dataset(ref.projectId!, ref.datasetId!);
+  if (!dataset) fail(`Not found: Dataset ${ref.projectId}:${ref.datasetId}`, 'notFound');
+  if (dataset.location.toUpperCase() !== job.location.toUpperCase()) {
+    fail(`Not found: Dataset ${ref.projectId}:${ref.datasetId} was not found in location ${job.location}`, 'notFound');
+  }
+  const existing = dataset.tables.get(base);
+  const createDisposition = config.createDisposition ?? 'CREATE_IF_NEEDED';
+  if (!existing && createDisposition === 'CREATE_NEVER') fail(`Not found: Table ${ref.projectId}:${ref.datasetId}.${base}`, 'notFound');
+  const table = existing ?? newTable(dataset, base, config, nowMs);
+  const writeDisposition = config.writeDisposition ?? 'WRITE_APPEND';
+  const replacesWholeTable = writeDisposition === 'WRITE_TRUNCATE' && decorator === undefined;
+  let schema = table.schema;
+  if (config.schema?.fields && existing) {
+    const given = normaliseFields(config.schema.fields);
+    if (replacesWholeTable) schema = given;
+    else {
+      const mismatch = sameFields(given, table.schema);
+      if (mismatch) fail(`Provided Schema does not match Table ${ref.projectId}:${ref.datasetId}.${base}. ${mismatch}.`);
+    }
+  }
+  if (decorator !== undefined) checkDecorator(decorator, table);
+  const parsed = parseNdjson(job.data, schema);
+  if (parsed.errors.length > (config.maxBadRecords ?? 0)) {
+    job.errors = [
+      {
+        reason: 'invalid',
+        message: `Error while reading data, error message: JSON table encountered too many errors, giving up. Rows: ${parsed.rows.length + parsed.errors.length}; errors: ${parsed.errors.length}. Please look into the errors[] collection for more details.`,
+      },
+      ...parsed.errors,
+    ];
+    fail(job.errors[0]!.message);
+  }
+  const todayDay = new Date(nowMs).toISOString().slice(0, 10).replace(/-/g, '');
+  const incoming: StoredRow[] = parsed.rows.map((values) => ({
+    partition: partitionOf({ ...table, schema }, values, decorator, todayDay),
+    values,
+  }));
+  if (decorator !== undefined) {
+    const stray = incoming.find((row) => row.partition !== decorator);
+    if (stray) fail(`Some rows belong to different partitions rather than destination partition ${decorator}`);
+  }
+  const target = decorator === undefined ? table.rows : table.rows.filter((row) => row.partition === decorator);
+  if (writeDisposition === 'WRITE_EMPTY' && target.length > 0)
+    fail(`Already Exists: Table ${ref.projectId}:${ref.datasetId}.${ref.tableId}`, 'duplicate');
+  const truncates = writeDisposition === 'WRITE_TRUNCATE' || writeDisposition === 'WRITE_TRUNCATE_DATA';
+  const kept = !truncates ? table.rows : decorator === undefined ? [] : table.rows.filter((row) => row.partition !== decorator);
+  // Every check has passed: the one update.
+  table.rows = [...kept, ...incoming];
+  table.schema = schema;
+  table.lastModifiedTimeMs = nowMs;
+  if (!existing) dataset.tables.set(base, table);
+  return incoming.length;
+}

@@ -1,0 +1,298 @@
+/**
+ * BigQuery's REST routes as the add-on calls them, on the emulator's Fastify app under the paths
+ * Google serves them at (https://bigquery.googleapis.com + `/bigquery/v2/...` and
+ * `/upload/bigquery/v2/...`), so a client points its BigQuery root at the emulator's origin:
+ * datasets.get, tables.get, tables.insert, jobs.insert (the multipart upload: a JSON Job part, then
+ * the newline-delimited JSON data) and jobs.get. Every call needs `Authorization: Bearer <token>`
+ * (any token is taken: the stand-in checks the scheme, not Google's accounts). Errors leave in
+ * BigQuery's shape (errors.ts); these routes are never in the Engage request log or its faults.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { validateBody } from './discovery-validator';
+import { BigQueryError } from './errors';
+import { checkLoadConfig, completeLoadJob } from './load-job';
+import {
+  checkClustering,
+  checkDatasetId,
+  checkJobId,
+  checkTableId,
+  checkTimePartitioning,
+  normaliseFields,
+  type FieldSchema,
+} from './naming';
+import { datasetResource, jobResource, tableResource } from './resources';
+import type { BigQueryState, StoredJob, StoredTable } from './state';
+
+export const BIGQUERY_PREFIX = '/bigquery/v2';
+export const BIGQUERY_UPLOAD_PREFIX = '/upload/bigquery/v2';
+/** The stand-in's own cap on an upload body (BigQuery documents none for a multipart upload): past it, 413. */
+export const UPLOAD_BODY_LIMIT_BYTES = 128 * 1024 * 1024;
+
+type Params = { projectId: string; datasetId: string; tableId: string; jobId: string };
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Google's answers to a missing and to an unusable credential (reasons required and authError). */
+function authenticate(request: FastifyRequest): void {
+  const authorization = header(request, 'authorization');
+  if (!authorization) {
+    throw new BigQueryError(
+      'required',
+      'Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+      { location: 'Authorization', locationType: 'header' },
+    );
+  }
+  if (!/^Bearer [A-Za-z0-9._~+/=-]+$/.test(authorization.trim())) {
+    throw new BigQueryError(
+      'authError',
+      'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+      {
+        location: 'Authorization',
+        locationType: 'header',
+      },
+    );
+  }
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BigQueryError('invalid', `Invalid JSON payload received. ${what} is not valid JSON.`);
+  }
+}
+
+/** Splits a multipart/related body into its parts (RFC 2046; CRLF or bare LF line ends are both read). */
+export function multipartParts(contentType: string, body: string): { headers: Record<string, string>; content: string }[] {
+  const match = /^multipart\/related\s*;.*boundary="?([^";]+)"?/i.exec(contentType);
+  if (!match)
+    throw new BigQueryError(
+      'badRequest',
+      `Invalid multipart request: Content-Type must be multipart/related with a boundary, got "${contentType}"`,
+    );
+  const delimiter = `--${match[1]}`;
+  const chunks = body.split(delimiter);
+  const parts: { headers: Record<string, string>; content: string }[] = [];
+  // chunks[0] is the preamble; a chunk starting with "--" is the close delimiter's epilogue.
+  for (const chunk of chunks.slice(1)) {
+    if (chunk.startsWith('--')) break;
+    const text = chunk.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
+    const split = /\r?\n\r?\n/.exec(text);
+    const head = split ? text.slice(0, split.index) : text;
+    const content = split ? text.slice(split.index + split[0].length) : '';
+    const headers: Record<string, string> = {};
+    for (const line of head.split(/\r?\n/)) {
+      const colon = line.indexOf(':');
+      if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    }
+    parts.push({ headers, content });
+  }
+  return parts;
+}
+
+export function registerBigQueryRoutes(api: FastifyInstance, state: BigQueryState): void {
+  const datasetOr404 = (projectId: string, datasetId: string) => {
+    const dataset = state.dataset(projectId, datasetId);
+    if (!dataset) throw new BigQueryError('notFound', `Not found: Dataset ${projectId}:${datasetId}`);
+    return dataset;
+  };
+
+  api.get<{ Params: Params }>('/projects/:projectId/datasets/:datasetId', async (request) => {
+    authenticate(request);
+    return datasetResource(datasetOr404(request.params.projectId, request.params.datasetId));
+  });
+
+  api.get<{ Params: Params }>('/projects/:projectId/datasets/:datasetId/tables/:tableId', async (request) => {
+    authenticate(request);
+    const { projectId, datasetId, tableId } = request.params;
+    const dataset = datasetOr404(projectId, datasetId);
+    const table = dataset.tables.get(tableId);
+    if (!table) throw new BigQueryError('notFound', `Not found: Table ${projectId}:${datasetId}.${tableId}`);
+    return tableResource(table, dataset.location);
+  });
+
+  api.post<{ Params: Params }>('/projects/:projectId/datasets/:datasetId/tables', async (request) => {
+    authenticate(request);
+    const { projectId, datasetId } = request.params;
+    const body = parseJson(String(request.body ?? ''), 'The table') as Record<string, unknown>;
+    validateBody('Table', body, 'table');
+    const ref = (body.tableReference ?? {}) as { projectId?: string; datasetId?: string; tableId?: string };
+    if (!ref.tableId) throw new BigQueryError('invalid', 'Required parameter is missing: tableReference.tableId');
+    if ((ref.projectId && ref.projectId !== projectId) || (ref.datasetId && ref.datasetId !== datasetId)) {
+      throw new BigQueryError(
+        'invalid',
+        `Invalid table reference: ${ref.projectId}:${ref.datasetId} does not match the request's ${projectId}:${datasetId}`,
+      );
+    }
+    checkTableId(ref.tableId);
+    checkDatasetId(datasetId);
+    const dataset = datasetOr404(projectId, datasetId);
+    if (dataset.tables.has(ref.tableId))
+      throw new BigQueryError('duplicate', `Already Exists: Table ${projectId}:${datasetId}.${ref.tableId}`);
+    const fields = (body.schema as { fields?: FieldSchema[] } | undefined)?.fields;
+    const schema = fields ? normaliseFields(fields) : [];
+    const { tableReference: _ref, schema: _schema, timePartitioning, clustering, ...extra } = body;
+    const nowMs = state.now();
+    const table: StoredTable = {
+      projectId,
+      datasetId,
+      tableId: ref.tableId,
+      schema,
+      ...(timePartitioning ? { timePartitioning: checkTimePartitioning(timePartitioning as { type: string }, schema) } : {}),
+      ...(clustering ? { clustering: checkClustering(clustering as { fields?: string[] }, schema) } : {}),
+      extra,
+      creationTimeMs: nowMs,
+      lastModifiedTimeMs: nowMs,
+      rows: [],
+    };
+    dataset.tables.set(ref.tableId, table);
+    return tableResource(table, dataset.location);
+  });
+
+  api.get<{ Params: Params; Querystring: { location?: string } }>('/projects/:projectId/jobs/:jobId', async (request) => {
+    authenticate(request);
+    const { projectId, jobId } = request.params;
+    const location = request.query.location ?? 'US';
+    const job = state.jobs.get(state.jobKey(projectId, location, jobId));
+    if (!job) throw new BigQueryError('notFound', `Not found: Job ${projectId}:${location}.${jobId}`);
+    if (job.state !== 'DONE') {
+      const next = job.statesToShow.shift();
+      if (next === undefined) completeLoadJob(state, job);
+      else {
+        job.state = next;
+        if (next === 'RUNNING' && job.startTimeMs === undefined) job.startTimeMs = state.now();
+      }
+    }
+    return jobResource(job);
+  });
+
+  api.post('/projects/:projectId/jobs', async (request) => {
+    authenticate(request);
+    const body = parseJson(String(request.body ?? ''), 'The job');
+    validateBody('Job', body, 'job');
+    throw new BigQueryError(
+      'invalid',
+      'Load configuration must specify at least one source URI (send the data with the upload URL: POST /upload/bigquery/v2/projects/{projectId}/jobs?uploadType=multipart)',
+    );
+  });
+}
+
+/** jobs.insert with its data: `POST /upload/bigquery/v2/projects/{projectId}/jobs?uploadType=multipart`. */
+export function registerBigQueryUploadRoute(upload: FastifyInstance, state: BigQueryState): void {
+  upload.post<{ Params: Params; Querystring: { uploadType?: string } }>(
+    '/projects/:projectId/jobs',
+    { bodyLimit: UPLOAD_BODY_LIMIT_BYTES },
+    async (request, reply) => {
+      authenticate(request);
+      if (request.query.uploadType !== 'multipart') {
+        throw new BigQueryError(
+          'badRequest',
+          `The BigQuery stand-in models uploadType=multipart only, got ${request.query.uploadType ?? 'none'}`,
+        );
+      }
+      const parts = multipartParts(header(request, 'content-type') ?? '', String(request.body ?? ''));
+      if (parts.length !== 2) throw new BigQueryError('badRequest', `Invalid multipart request with ${parts.length} mime parts.`);
+      const [metadata, media] = parts as [(typeof parts)[0], (typeof parts)[0]];
+      if (!/^application\/json/i.test(metadata.headers['content-type'] ?? '')) {
+        throw new BigQueryError(
+          'badRequest',
+          `The first part of a multipart upload must be application/json, got "${metadata.headers['content-type'] ?? 'none'}"`,
+        );
+      }
+      const body = parseJson(metadata.content, 'The job') as {
+        jobReference?: { jobId?: string; location?: string; projectId?: string };
+        configuration?: Record<string, unknown>;
+      };
+      validateBody('Job', body, 'job');
+      const configuration = body.configuration ?? {};
+      const load = configuration.load as Parameters<typeof checkLoadConfig>[0] | undefined;
+      const kinds = ['load', 'query', 'copy', 'extract'].filter((k) => configuration[k] !== undefined);
+      if (kinds.length !== 1 || !load) {
+        throw new BigQueryError(
+          'invalid',
+          `Job configuration must contain exactly one job-specific configuration object (e.g., query, load, extract, spreadsheetExtract), but there were ${kinds.length}: ${kinds.join(', ')}`,
+        );
+      }
+      checkLoadConfig(load);
+      const projectId = request.params.projectId;
+      const jobId = body.jobReference?.jobId ?? state.nextJobId();
+      checkJobId(jobId);
+      const destination = load.destinationTable!;
+      const location = body.jobReference?.location ?? state.dataset(destination.projectId!, destination.datasetId!)?.location ?? 'US';
+      const key = state.jobKey(projectId, location, jobId);
+      if (state.jobs.has(key)) throw new BigQueryError('duplicate', `Already Exists: Job ${projectId}:${location}.${jobId}`);
+      const statesToShow = [...Array(state.jobPolls.pending).fill('PENDING'), ...Array(state.jobPolls.running).fill('RUNNING')];
+      const job: StoredJob = {
+        projectId,
+        jobId,
+        location,
+        configuration: { ...configuration, jobType: 'LOAD' },
+        data: media.content,
+        state: statesToShow[0] ?? 'PENDING',
+        statesToShow,
+        creationTimeMs: state.now(),
+        failure: state.takeLoadFault(),
+      };
+      state.jobs.set(key, job);
+      if (statesToShow.length === 0) {
+        job.startTimeMs = state.now();
+        completeLoadJob(state, job);
+      } else if (job.state === 'RUNNING') job.startTimeMs = state.now();
+      return reply.send(jobResource(job));
+    },
+  );
+}
+
+/** Error and not-found handling in BigQuery's shape, the request log and the HTTP faults, for one route prefix. */
+export function registerBigQueryHooks(scope: FastifyInstance, state: BigQueryState): void {
+  scope.addHook('onRequest', async (request, reply: FastifyReply) => {
+    const questionMark = request.url.indexOf('?');
+    const entry = {
+      method: request.method,
+      path: questionMark < 0 ? request.url : request.url.slice(0, questionMark),
+      query: { ...(request.query as Record<string, unknown>) },
+      authorization: header(request, 'authorization') ?? null,
+      contentType: header(request, 'content-type') ?? null,
+      bodyBytes: Number(header(request, 'content-length') ?? 0),
+      status: null as number | null,
+      time: new Date(state.now()).toISOString(),
+    };
+    state.requestLog.push(entry);
+    (request as FastifyRequest & { bigQueryLog?: typeof entry }).bigQueryLog = entry;
+    const fault = state.takeHttpFault(request.method, request.url);
+    if (fault) {
+      const error = new BigQueryError('backendError', `Backend error (injected ${fault.status} by the stand-in).`, {
+        httpStatus: fault.status,
+      });
+      return reply.code(fault.status).type('application/json').send(error.toBody());
+    }
+  });
+  scope.addHook('onResponse', async (request, reply) => {
+    const entry = (request as FastifyRequest & { bigQueryLog?: { status: number | null } }).bigQueryLog;
+    if (entry) entry.status = reply.statusCode;
+  });
+  scope.setErrorHandler((error: unknown, _request, reply) => {
+    let failure: BigQueryError;
+    if (error instanceof BigQueryError) failure = error;
+    else {
+      const status = (error as { statusCode?: number }).statusCode ?? 500;
+      const message = error instanceof Error ? error.message : String(error);
+      failure =
+        status === 413
+          ? new BigQueryError('badRequest', `Request body too large: over the stand-in's ${UPLOAD_BODY_LIMIT_BYTES} bytes.`, {
+              httpStatus: 413,
+            })
+          : status < 500
+            ? new BigQueryError('badRequest', message, { httpStatus: status })
+            : new BigQueryError('backendError', `Internal error: ${message}`);
+    }
+    return reply.code(failure.httpStatus).type('application/json; charset=UTF-8').send(failure.toBody());
+  });
+  scope.setNotFoundHandler((request, reply) => {
+    const failure = new BigQueryError('notFound', `Not found: ${request.method} ${request.url.split('?')[0]}`);
+    return reply.code(404).type('application/json; charset=UTF-8').send(failure.toBody());
+  });
+}

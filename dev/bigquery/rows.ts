@@ -1,0 +1,175 @@
+/**
+ * Reads newline-delimited JSON rows against a table schema, as a load job does: every line is one
+ * JSON object; a name not in the schema, a value of the wrong type, or a REQUIRED field missing or
+ * null makes the row bad (https://cloud.google.com/bigquery/docs/loading-data-cloud-storage-json).
+ * With maxBadRecords at its default 0 one bad row fails the job. A row longer than the load-job
+ * limit for JSON, "Maximum row size: 100 MB" (https://cloud.google.com/bigquery/quotas#load_jobs), is
+ * refused; MB is read as 10^6 bytes, the stricter reading. Values are stored as JSON sent them,
+ * except that INTEGER text becomes the canonical decimal string BigQuery answers with.
+ */
+import type { ErrorProto } from './errors';
+import type { FieldSchema } from './naming';
+
+export const MAX_JSON_ROW_BYTES = 100_000_000;
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?$/;
+const DATETIME = /^(\d{4}-\d{2}-\d{2})[T ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?$/;
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?( ?(Z|UTC|[+-]\d{2}(:?\d{2})?))?$/;
+const NUMERIC = /^[+-]?(\d{1,29})(\.\d{1,9})?$/;
+const FLOAT_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$|^[+-]?(NaN|Infinity|inf)$/;
+
+export type Row = Record<string, unknown>;
+
+export interface ParsedRows {
+  rows: Row[];
+  errors: ErrorProto[];
+}
+
+export function isCalendarDate(text: string): boolean {
+  const match = DATE.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** Returns the value to store, or an error text. */
+function readValue(field: FieldSchema, value: unknown): { value: unknown } | { error: string } {
+  const bad = () => ({
+    error: `Could not convert value '${JSON.stringify(value)}' to ${field.type === 'INTEGER' ? 'integer' : field.type.toLowerCase()}. Field: ${field.name}; Value: ${JSON.stringify(value)}`,
+  });
+  switch (field.type) {
+    case 'STRING':
+    case 'JSON':
+    case 'GEOGRAPHY':
+    case 'BYTES':
+      return typeof value === 'string' ? { value } : bad();
+    case 'INTEGER': {
+      const text =
+        typeof value === 'number' ? (Number.isSafeInteger(value) ? String(value) : '') : typeof value === 'string' ? value.trim() : '';
+      if (!/^[+-]?\d+$/.test(text)) return bad();
+      const big = BigInt(text);
+      return big < INT64_MIN || big > INT64_MAX ? bad() : { value: big.toString() };
+    }
+    case 'FLOAT':
+      return typeof value === 'number' || (typeof value === 'string' && FLOAT_TEXT.test(value.trim())) ? { value } : bad();
+    case 'NUMERIC': {
+      const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+      return NUMERIC.test(text) ? { value } : bad();
+    }
+    case 'BIGNUMERIC':
+      return typeof value === 'number' || (typeof value === 'string' && /^[+-]?\d+(\.\d+)?$/.test(value.trim())) ? { value } : bad();
+    case 'BOOLEAN':
+      return typeof value === 'boolean' || value === 'true' || value === 'false' ? { value } : bad();
+    case 'DATE':
+      return typeof value === 'string' && isCalendarDate(value) ? { value } : bad();
+    case 'TIME':
+      return typeof value === 'string' && TIME.test(value) ? { value } : bad();
+    case 'DATETIME': {
+      const match = typeof value === 'string' ? DATETIME.exec(value) : null;
+      return match && isCalendarDate(match[1]!) ? { value } : bad();
+    }
+    case 'TIMESTAMP': {
+      if (typeof value === 'number' && Number.isFinite(value)) return { value };
+      const match = typeof value === 'string' ? TIMESTAMP.exec(value) : null;
+      return match && isCalendarDate(match[1]!) ? { value } : bad();
+    }
+    case 'RECORD': {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return bad();
+      const problem = readRecord(field.fields ?? [], value as Row);
+      return 'error' in problem ? problem : { value: problem.row };
+    }
+    default:
+      return { error: `The BigQuery stand-in does not load type ${field.type} (field ${field.name})` };
+  }
+}
+
+function readRecord(fields: FieldSchema[], object: Row): { row: Row } | { error: string } {
+  for (const name of Object.keys(object)) {
+    if (!fields.some((f) => f.name === name)) return { error: `No such field: ${name}.` };
+  }
+  const row: Row = {};
+  for (const field of fields) {
+    const value = object[field.name];
+    if (value === undefined || value === null) {
+      if (field.mode === 'REQUIRED') return { error: `Missing required field: ${field.name}.` };
+      if (field.mode === 'REPEATED') row[field.name] = [];
+      else row[field.name] = null;
+      continue;
+    }
+    if (field.mode === 'REPEATED') {
+      if (!Array.isArray(value)) return { error: `Non-array value specified for repeated field: ${field.name}.` };
+      const items: unknown[] = [];
+      for (const item of value) {
+        const read = readValue(field, item);
+        if ('error' in read) return read;
+        items.push(read.value);
+      }
+      row[field.name] = items;
+      continue;
+    }
+    if (Array.isArray(value)) return { error: `Array specified for non-repeated field: ${field.name}.` };
+    const read = readValue(field, value);
+    if ('error' in read) return read;
+    row[field.name] = read.value;
+  }
+  return { row };
+}
+
+/** Parses the data part. Every bad row is reported (as BigQuery lists them in status.errors); any makes the job fail. */
+export function parseNdjson(data: string, fields: FieldSchema[], maxRowBytes = MAX_JSON_ROW_BYTES): ParsedRows {
+  const rows: Row[] = [];
+  const errors: ErrorProto[] = [];
+  let position = 0;
+  for (const line of data.split('\n')) {
+    const start = position;
+    position += Buffer.byteLength(line) + 1;
+    const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+    if (text.trim() === '') continue;
+    const where = `JSON parsing error in row starting at position ${start}`;
+    if (Buffer.byteLength(text) > maxRowBytes) {
+      errors.push({
+        reason: 'invalid',
+        message: `Error while reading data, error message: ${where}: Row size is larger than: ${maxRowBytes}.`,
+      });
+      continue;
+    }
+    let object: unknown;
+    try {
+      object = JSON.parse(text);
+    } catch {
+      errors.push({
+        reason: 'invalid',
+        message: `Error while reading data, error message: ${where}: Parser terminated before end of string`,
+      });
+      continue;
+    }
+    if (typeof object !== 'object' || object === null || Array.isArray(object)) {
+      errors.push({
+        reason: 'invalid',
+        message: `Error while reading data, error message: ${where}: Only JSON objects can be loaded as rows.`,
+      });
+      continue;
+    }
+    const read = readRecord(fields, object as Row);
+    if ('error' in read) errors.push({ reason: 'invalid', message: `Error while reading data, error message: ${where}: ${read.error}` });
+    else rows.push(read.row);
+  }
+  return { rows, errors };
+}
+
+/** The yyyymmdd day a partitioning value falls on (DATE, DATETIME or TIMESTAMP, all read in UTC). */
+export function dayOfValue(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') return new Date(value * 1000).toISOString().slice(0, 10).replace(/-/g, '');
+  const text = String(value);
+  const zone = /( ?(Z|UTC|[+-]\d{2}(:?\d{2})?))$/.exec(text);
+  if (zone && /[+-]\d{2}/.test(zone[2]!)) {
+    const ms = Date.parse(text.replace(' ', 'T').replace(/ ?UTC$/, 'Z'));
+    if (Number.isFinite(ms)) return new Date(ms).toISOString().slice(0, 10).replace(/-/g, '');
+  }
+  return text.slice(0, 10).replace(/-/g, '');
+}

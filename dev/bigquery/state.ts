@@ -1,0 +1,146 @@
+/**
+ * What the BigQuery stand-in holds: datasets (each in a location), tables with their rows (each row
+ * tagged with the partition it lives in), load jobs, the injected faults, how many polls a new job
+ * stays PENDING and RUNNING, and a log of the API requests. One BigQueryState lives beside each
+ * emulator instance, so every test file's private emulator has its own BigQuery too. Times come
+ * from the emulator's clock.
+ */
+import type { ErrorProto } from './errors';
+import type { FieldSchema, TimePartitioning } from './naming';
+import type { Row } from './rows';
+
+export interface StoredRow {
+  /** yyyymmdd of the row's partition; '__NULL__' for a null partitioning value; null when the table is not partitioned. */
+  partition: string | null;
+  values: Row;
+}
+
+export interface StoredTable {
+  projectId: string;
+  datasetId: string;
+  tableId: string;
+  schema: FieldSchema[];
+  timePartitioning?: TimePartitioning;
+  clustering?: { fields: string[] };
+  /** Other writable fields the table was created with (description, labels, ...), echoed back by tables.get. */
+  extra: Record<string, unknown>;
+  creationTimeMs: number;
+  lastModifiedTimeMs: number;
+  rows: StoredRow[];
+}
+
+export interface StoredDataset {
+  projectId: string;
+  datasetId: string;
+  location: string;
+  creationTimeMs: number;
+  tables: Map<string, StoredTable>;
+}
+
+export type JobState = 'PENDING' | 'RUNNING' | 'DONE';
+
+export interface StoredJob {
+  projectId: string;
+  jobId: string;
+  location: string;
+  /** The configuration as sent (with jobType added), echoed back as BigQuery does. */
+  configuration: Record<string, unknown>;
+  /** The data part of the upload. */
+  data: string;
+  state: JobState;
+  /** The states the next jobs.get answers show before the job completes. */
+  statesToShow: JobState[];
+  /** Set when an injected fault will fail this job at completion. */
+  failure?: ErrorProto;
+  errorResult?: ErrorProto;
+  errors?: ErrorProto[];
+  outputRows?: number;
+  creationTimeMs: number;
+  startTimeMs?: number;
+  endTimeMs?: number;
+  userAgent?: string;
+}
+
+export interface LoadFault {
+  /** How many of the next load jobs fail at completion. */
+  times: number;
+  reason: 'backendError' | 'invalid' | 'stopped';
+  message?: string;
+}
+
+export interface HttpFault {
+  /** A regular expression on method + space + path and query; every request when omitted. */
+  match?: string;
+  times: number;
+  status: 500 | 502 | 503;
+}
+
+export interface BigQueryRequestLogEntry {
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  authorization: string | null;
+  contentType: string | null;
+  bodyBytes: number;
+  status: number | null;
+  time: string;
+}
+
+export class BigQueryState {
+  datasets = new Map<string, StoredDataset>();
+  jobs = new Map<string, StoredJob>();
+  loadFaults: LoadFault[] = [];
+  httpFaults: HttpFault[] = [];
+  jobPolls = { pending: 0, running: 0 };
+  requestLog: BigQueryRequestLogEntry[] = [];
+  private jobCounter = 0;
+
+  constructor(readonly now: () => number = () => Date.now()) {}
+
+  reset(): void {
+    this.datasets.clear();
+    this.jobs.clear();
+    this.loadFaults = [];
+    this.httpFaults = [];
+    this.jobPolls = { pending: 0, running: 0 };
+    this.requestLog = [];
+    this.jobCounter = 0;
+  }
+
+  createDataset(projectId: string, datasetId: string, location: string): StoredDataset {
+    const dataset: StoredDataset = { projectId, datasetId, location, creationTimeMs: this.now(), tables: new Map() };
+    this.datasets.set(`${projectId}:${datasetId}`, dataset);
+    return dataset;
+  }
+
+  dataset(projectId: string, datasetId: string): StoredDataset | undefined {
+    return this.datasets.get(`${projectId}:${datasetId}`);
+  }
+
+  /** Job IDs are unique per project and location. */
+  jobKey(projectId: string, location: string, jobId: string): string {
+    return `${projectId}:${location.toUpperCase()}.${jobId}`;
+  }
+
+  nextJobId(): string {
+    this.jobCounter += 1;
+    return `job_standin_${this.now().toString(36)}_${this.jobCounter}`;
+  }
+
+  /** The failure the next load job meets at completion, if a fault is set. */
+  takeLoadFault(): ErrorProto | undefined {
+    const fault = this.loadFaults[0];
+    if (!fault) return undefined;
+    fault.times -= 1;
+    if (fault.times <= 0) this.loadFaults.shift();
+    return { reason: fault.reason, message: fault.message ?? 'Error encountered during job execution (injected by the stand-in).' };
+  }
+
+  takeHttpFault(method: string, url: string): HttpFault | undefined {
+    const fault = this.httpFaults.find((f) => f.times > 0 && (f.match === undefined || new RegExp(f.match).test(`${method} ${url}`)));
+    if (!fault) return undefined;
+    fault.times -= 1;
+    this.httpFaults = this.httpFaults.filter((f) => f.times > 0);
+    return fault;
+  }
+}
