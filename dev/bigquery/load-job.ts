@@ -162,7 +162,7 @@ function runLoad(state: BigQueryState, job: StoredJob, nowMs: number): number {
     }
   }
   if (decorator !== undefined) checkDecorator(decorator, table);
-  const parsed = parseNdjson(job.data, schema);
+  const parsed = parseNdjson(job.data, schema, { ignoreUnknownValues: config.ignoreUnknownValues });
   if (parsed.errors.length > (config.maxBadRecords ?? 0)) {
     job.errors = [
       {
@@ -173,6 +173,9 @@ function runLoad(state: BigQueryState, job: StoredJob, nowMs: number): number {
     ];
     fail(job.errors[0]!.message);
   }
+  // Skipped bad rows are listed in status.errors of a job that still succeeds (JobStatus.errors).
+  if (parsed.errors.length > 0) job.errors = parsed.errors;
+  job.badRecords = parsed.errors.length;
   const todayDay = new Date(nowMs).toISOString().slice(0, 10).replace(/-/g, '');
   const incoming: StoredRow[] = parsed.rows.map((values) => ({
     partition: partitionOf({ ...table, schema }, values, decorator, todayDay),

@@ -62,7 +62,7 @@ export function jobResource(job: StoredJob): Record<string, unknown> {
       inputFiles: '1',
       inputFileBytes: String(Buffer.byteLength(job.data)),
       outputRows: String(job.outputRows ?? 0),
-      badRecords: '0',
+      badRecords: String(job.badRecords ?? 0),
     };
   }
   const body = {

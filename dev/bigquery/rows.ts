@@ -37,7 +37,7 @@ export function isCalendarDate(text: string): boolean {
 }
 
 /** Returns the value to store, or an error text. */
-function readValue(field: FieldSchema, value: unknown): { value: unknown } | { error: string } {
+function readValue(field: FieldSchema, value: unknown, ignoreUnknown: boolean): { value: unknown } | { error: string } {
   const bad = () => ({
     error: `Could not convert value '${JSON.stringify(value)}' to ${field.type === 'INTEGER' ? 'integer' : field.type.toLowerCase()}. Field: ${field.name}; Value: ${JSON.stringify(value)}`,
   });
@@ -79,7 +79,7 @@ function readValue(field: FieldSchema, value: unknown): { value: unknown } | { e
     }
     case 'RECORD': {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return bad();
-      const problem = readRecord(field.fields ?? [], value as Row);
+      const problem = readRecord(field.fields ?? [], value as Row, ignoreUnknown);
       return 'error' in problem ? problem : { value: problem.row };
     }
     default:
@@ -87,9 +87,10 @@ function readValue(field: FieldSchema, value: unknown): { value: unknown } | { e
   }
 }
 
-function readRecord(fields: FieldSchema[], object: Row): { row: Row } | { error: string } {
+function readRecord(fields: FieldSchema[], object: Row, ignoreUnknown: boolean): { row: Row } | { error: string } {
+  // ignoreUnknownValues: "Named values that don't match any column names in the table schema" are dropped (JobConfigurationLoad).
   for (const name of Object.keys(object)) {
-    if (!fields.some((f) => f.name === name)) return { error: `No such field: ${name}.` };
+    if (!ignoreUnknown && !fields.some((f) => f.name === name)) return { error: `No such field: ${name}.` };
   }
   const row: Row = {};
   for (const field of fields) {
@@ -104,7 +105,7 @@ function readRecord(fields: FieldSchema[], object: Row): { row: Row } | { error:
       if (!Array.isArray(value)) return { error: `Non-array value specified for repeated field: ${field.name}.` };
       const items: unknown[] = [];
       for (const item of value) {
-        const read = readValue(field, item);
+        const read = readValue(field, item, ignoreUnknown);
         if ('error' in read) return read;
         items.push(read.value);
       }
@@ -112,7 +113,7 @@ function readRecord(fields: FieldSchema[], object: Row): { row: Row } | { error:
       continue;
     }
     if (Array.isArray(value)) return { error: `Array specified for non-repeated field: ${field.name}.` };
-    const read = readValue(field, value);
+    const read = readValue(field, value, ignoreUnknown);
     if ('error' in read) return read;
     row[field.name] = read.value;
   }
@@ -120,7 +121,12 @@ function readRecord(fields: FieldSchema[], object: Row): { row: Row } | { error:
 }
 
 /** Parses the data part. Every bad row is reported (as BigQuery lists them in status.errors); any makes the job fail. */
-export function parseNdjson(data: string, fields: FieldSchema[], maxRowBytes = MAX_JSON_ROW_BYTES): ParsedRows {
+export function parseNdjson(
+  data: string,
+  fields: FieldSchema[],
+  options: { ignoreUnknownValues?: boolean; maxRowBytes?: number } = {},
+): ParsedRows {
+  const maxRowBytes = options.maxRowBytes ?? MAX_JSON_ROW_BYTES;
   const rows: Row[] = [];
   const errors: ErrorProto[] = [];
   let position = 0;
@@ -154,7 +160,7 @@ export function parseNdjson(data: string, fields: FieldSchema[], maxRowBytes = M
       });
       continue;
     }
-    const read = readRecord(fields, object as Row);
+    const read = readRecord(fields, object as Row, options.ignoreUnknownValues === true);
     if ('error' in read) errors.push({ reason: 'invalid', message: `Error while reading data, error message: ${where}: ${read.error}` });
     else rows.push(read.row);
   }

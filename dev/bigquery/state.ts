@@ -55,6 +55,7 @@ export interface StoredJob {
   errorResult?: ErrorProto;
   errors?: ErrorProto[];
   outputRows?: number;
+  badRecords?: number;
   creationTimeMs: number;
   startTimeMs?: number;
   endTimeMs?: number;

@@ -149,6 +149,21 @@ it('fails a job whose rows do not fit the schema with errorResult invalid, and l
     expect(result.body.status.errors[1].message).toContain(detail);
     expect(await pageViewsOf(tableId)).toEqual({ '2026-11-01': [1] });
   }
+  // ignoreUnknownValues drops names the schema lacks; maxBadRecords lets that many bad rows be skipped.
+  const lenient = loadJob(tableId, { ignoreUnknownValues: true, maxBadRecords: 1 });
+  const loaded = await uploadJob(
+    bq,
+    lenient,
+    ndjson([
+      { ...row('2026-11-02', 'p1', 2), clicks: 3 },
+      { ...row('2026-11-02', 'p1', 3), page_views: 'x' },
+    ]),
+  );
+  expect(loaded.body.status.state).toBe('DONE');
+  expect(loaded.body.statistics.load).toEqual(expect.objectContaining({ outputRows: '1', badRecords: '1' }));
+  expect(loaded.body.status.errorResult).toBeUndefined();
+  expect(loaded.body.status.errors[0].message).toContain('Field: page_views');
+  expect((await bq.table(PROJECT, DATASET, tableId, '20261102'))!.rows).toEqual([{ ...row('2026-11-02', 'p1', 2), page_views: '2' }]);
 });
 
 it('refuses rows outside the decorator’s partition and decorators outside the DAY range (1960-01-01 to 2159-12-31)', async () => {
