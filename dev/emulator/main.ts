@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     `  Reporting base URL:  ${emulator.baseUrl}`,
     `  Recommendations URL: ${emulator.recsUrl}`,
     `  Admin API:           ${emulator.adminUrl}`,
+    `  BigQuery stand-in:   ${new URL(emulator.baseUrl).origin} in place of https://bigquery.googleapis.com (dev/bigquery/README.md)`,
     `  Demo login:          ${DEMO_USER.email} / ${DEMO_USER.password} (3 publishers; ${BIG_PUBLISHER_ID} is the big one, ${HOSTILE_PUBLISHER_ID} has hostile section names)`,
     `  Analyst login:       ${ANALYST_USER.email} / ${ANALYST_USER.password} (1 publisher)`,
     `  Recommendations key: ${DEMO_API_KEY.key} (widgets ${DEMO_API_KEY.widgetIds.join(', ')})`,
