@@ -30,11 +30,15 @@ const FaultsBody = z
       .optional(),
     http: z
       .object({
-        status: z.union([z.literal(500), z.literal(502), z.literal(503)]),
+        status: z.union([z.literal(403), z.literal(500), z.literal(502), z.literal(503)]),
         times: z.number().int().min(1),
         match: z.string().optional(),
+        reason: z.enum(['backendError', 'rateLimitExceeded', 'quotaExceeded']).optional(),
       })
       .strict()
+      .refine((fault) => (fault.status === 403) === (fault.reason === 'rateLimitExceeded' || fault.reason === 'quotaExceeded'), {
+        message: 'a 403 fault takes reason rateLimitExceeded or quotaExceeded; a 5xx fault takes backendError (the default)',
+      })
       .optional(),
   })
   .strict();
@@ -120,7 +124,7 @@ export async function registerBigQueryAdminRoutes(admin: FastifyInstance, state:
           throw new ApiError(400, ADMIN, `Invalid admin request body: http.match is not a regular expression: ${body.http.match}`);
         }
       }
-      state.httpFaults.push({ ...body.http });
+      state.httpFaults.push({ ...body.http, reason: body.http.reason ?? 'backendError' });
     }
     return { failLoads: state.loadFaults, http: state.httpFaults };
   });

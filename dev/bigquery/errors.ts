@@ -14,6 +14,7 @@ export type BigQueryReason =
   | 'authError'
   | 'backendError'
   | 'rateLimitExceeded'
+  | 'quotaExceeded'
   | 'stopped';
 
 /** The HTTP status each reason answers with, from the error-messages page's table. */
@@ -26,6 +27,7 @@ const STATUS_OF_REASON: Record<BigQueryReason, number> = {
   authError: 401,
   backendError: 500,
   rateLimitExceeded: 403,
+  quotaExceeded: 403,
   stopped: 200,
 };
 

@@ -28,6 +28,17 @@ export const BIGQUERY_UPLOAD_PREFIX = '/upload/bigquery/v2';
 /** The stand-in's own cap on an upload body (BigQuery documents none for a multipart upload): past it, 413. */
 export const UPLOAD_BODY_LIMIT_BYTES = 128 * 1024 * 1024;
 
+/**
+ * What an injected fault says. The 403 wordings are those of
+ * https://cloud.google.com/bigquery/docs/troubleshoot-quotas (rateLimitExceeded: retry after a few
+ * seconds with backoff; quotaExceeded: a longer-term limit).
+ */
+const FAULT_MESSAGES = {
+  backendError: 'Backend error (injected by the stand-in).',
+  rateLimitExceeded: 'Exceeded rate limits: too many table update operations for this table.',
+  quotaExceeded: 'Quota exceeded: Your table exceeded quota for imports or query appends per table.',
+} as const;
+
 type Params = { projectId: string; datasetId: string; tableId: string; jobId: string };
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -264,9 +275,7 @@ export function registerBigQueryHooks(scope: FastifyInstance, state: BigQuerySta
     (request as FastifyRequest & { bigQueryLog?: typeof entry }).bigQueryLog = entry;
     const fault = state.takeHttpFault(request.method, request.url);
     if (fault) {
-      const error = new BigQueryError('backendError', `Backend error (injected ${fault.status} by the stand-in).`, {
-        httpStatus: fault.status,
-      });
+      const error = new BigQueryError(fault.reason, FAULT_MESSAGES[fault.reason], { httpStatus: fault.status });
       return reply.code(fault.status).type('application/json').send(error.toBody());
     }
   });

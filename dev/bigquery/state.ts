@@ -73,7 +73,9 @@ export interface HttpFault {
   /** A regular expression on method + space + path and query; every request when omitted. */
   match?: string;
   times: number;
-  status: 500 | 502 | 503;
+  status: 403 | 500 | 502 | 503;
+  /** backendError for a 5xx, rateLimitExceeded (short-term) or quotaExceeded (longer-term) for a 403. */
+  reason: 'backendError' | 'rateLimitExceeded' | 'quotaExceeded';
 }
 
 export interface BigQueryRequestLogEntry {

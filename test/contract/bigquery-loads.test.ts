@@ -334,11 +334,15 @@ it('keeps a job PENDING then RUNNING for the polls set, applies it only when DON
   expect(jobs.map((job) => job.jobReference.jobId)).toEqual(expect.arrayContaining(['slow_1', 'fails_1', 'fails_1_retry']));
 });
 
-it('answers injected 5xx in BigQuery’s shape without touching the table', async () => {
+it('answers injected 5xx and 403 rate-limit faults in BigQuery’s shape without touching the table', async () => {
   const tableId = await freshTable();
   await bq.failNextRequests(503, 1, '^POST /upload/');
   const refused = await uploadJob(bq, loadJob(tableId), ndjson([row('2026-11-01', 'p1', 1)]));
   expect(bigQueryError(refused)).toEqual(expect.objectContaining({ code: 503, reason: 'backendError', status: 'UNAVAILABLE' }));
+  await bq.failNextRequests(403, 1, '^POST /upload/', 'rateLimitExceeded');
+  const limited = await uploadJob(bq, loadJob(tableId), ndjson([row('2026-11-01', 'p1', 1)]));
+  expect(bigQueryError(limited)).toEqual(expect.objectContaining({ code: 403, reason: 'rateLimitExceeded', status: 'PERMISSION_DENIED' }));
   expect((await bq.table(PROJECT, DATASET, tableId))!.rows).toEqual([]);
+  expect((await bq.jobs()).filter((job) => job.configuration.load.destinationTable.tableId === tableId)).toEqual([]);
   expect((await uploadJob(bq, loadJob(tableId), ndjson([row('2026-11-01', 'p1', 1)]))).body.status).toEqual({ state: 'DONE' });
 });

@@ -33,8 +33,16 @@ export interface BigQueryHandle {
   jobs(): Promise<Record<string, any>[]>;
   /** The next `times` load jobs end DONE with an errorResult (reason backendError unless given) and load nothing. */
   failNextLoads(times: number, reason?: 'backendError' | 'invalid' | 'stopped'): Promise<void>;
-  /** The next `times` requests (matching `match`, a regex on "METHOD path?query") are answered `status` in BigQuery's shape. */
-  failNextRequests(status: 500 | 502 | 503, times: number, match?: string): Promise<void>;
+  /**
+   * The next `times` requests (matching `match`, a regex on "METHOD path?query") are answered `status`
+   * in BigQuery's shape: backendError for a 5xx; for a 403 give `reason` rateLimitExceeded or quotaExceeded.
+   */
+  failNextRequests(
+    status: 403 | 500 | 502 | 503,
+    times: number,
+    match?: string,
+    reason?: 'backendError' | 'rateLimitExceeded' | 'quotaExceeded',
+  ): Promise<void>;
   clearFaults(): Promise<void>;
   /** New jobs answer PENDING for `pending` jobs.get polls, then RUNNING for `running`, then DONE. */
   setJobPolls(pending: number, running: number): Promise<void>;
@@ -72,8 +80,8 @@ export function bigQueryOf(emulator: Pick<EmulatorHandle, 'baseUrl' | 'adminUrl'
     jobs: async () => (await call<{ jobs: Record<string, any>[] }>(`${admin}/jobs`, 'GET')).jobs,
     failNextLoads: async (times, reason) =>
       void (await call(`${admin}/faults`, 'POST', { failLoads: { times, ...(reason ? { reason } : {}) } })),
-    failNextRequests: async (status, times, match) =>
-      void (await call(`${admin}/faults`, 'POST', { http: { status, times, ...(match ? { match } : {}) } })),
+    failNextRequests: async (status, times, match, reason) =>
+      void (await call(`${admin}/faults`, 'POST', { http: { status, times, ...(match ? { match } : {}), ...(reason ? { reason } : {}) } })),
     clearFaults: async () => void (await call(`${admin}/faults`, 'DELETE')),
     setJobPolls: async (pending, running) => void (await call(`${admin}/job-polls`, 'POST', { pending, running })),
     requests: async () => (await call<{ requests: Record<string, any>[] }>(`${admin}/requests`, 'GET')).requests,
