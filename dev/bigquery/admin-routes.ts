@@ -92,10 +92,12 @@ export async function registerBigQueryAdminRoutes(admin: FastifyInstance, state:
       const table = dataset?.tables.get(tableId);
       if (!dataset || !table) throw new ApiError(404, ADMIN, `No such table: ${projectId}:${datasetId}.${tableId}`);
       const partition = request.query.partition;
-      const rows = table.rows.filter((row) => partition === undefined || row.partition === partition);
+      const rows = [...table.partitions]
+        .filter(([key]) => partition === undefined || key === partition)
+        .flatMap(([, stored]) => stored.rows);
       const partitions: Record<string, number> = {};
-      for (const row of table.rows) partitions[String(row.partition)] = (partitions[String(row.partition)] ?? 0) + 1;
-      return { table: tableResource(table, dataset.location), rows: rows.map((row) => row.values), partitions };
+      for (const [key, stored] of table.partitions) if (stored.rows.length > 0) partitions[key] = stored.rows.length;
+      return { table: tableResource(table, dataset.location), rows, partitions };
     },
   );
 

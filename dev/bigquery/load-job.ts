@@ -13,8 +13,8 @@
  */
 import { BigQueryError, type ErrorProto } from './errors';
 import { checkClustering, checkTableId, checkTimePartitioning, normaliseFields, type FieldSchema } from './naming';
-import { dayOfValue, isCalendarDate, parseNdjson } from './rows';
-import type { BigQueryState, StoredDataset, StoredJob, StoredRow, StoredTable } from './state';
+import { dayOfValue, isCalendarDate, parseNdjson, type Row } from './rows';
+import { type BigQueryState, rowCount, type StoredDataset, type StoredJob, type StoredPartition, type StoredTable } from './state';
 
 export const FIRST_DAY_PARTITION = '19600101';
 export const LAST_DAY_PARTITION = '21591231';
@@ -95,9 +95,9 @@ function checkDecorator(decorator: string, table: StoredTable): void {
   }
 }
 
-function partitionOf(table: StoredTable, row: Record<string, unknown>, decorator: string | undefined, todayDay: string): string | null {
+function partitionOf(table: StoredTable, row: Record<string, unknown>, decorator: string | undefined, todayDay: string): string {
   const partitioning = table.timePartitioning;
-  if (!partitioning) return null;
+  if (!partitioning) return 'null';
   if (partitioning.field === undefined) return decorator ?? todayDay;
   const day = dayOfValue(row[partitioning.field]);
   if (day === null) return '__NULL__';
@@ -117,7 +117,7 @@ function newTable(dataset: StoredDataset, tableId: string, config: LoadConfig, n
     extra: {},
     creationTimeMs: nowMs,
     lastModifiedTimeMs: nowMs,
-    rows: [],
+    partitions: new Map(),
   };
 }
 
@@ -131,8 +131,10 @@ export function completeLoadJob(state: BigQueryState, job: StoredJob): void {
     job.outputRows = runLoad(state, job, nowMs);
   } catch (error) {
     if (!(error instanceof BigQueryError)) throw error;
-    job.errorResult = error.toProto();
-    job.errors = job.errors ?? [error.toProto()];
+    const proto = error.toProto();
+    job.errorResult = proto;
+    // The row errors already start with this summary; any other failure goes first in the list.
+    if (job.errors?.[0]?.message !== proto.message) job.errors = [proto, ...(job.errors ?? [])];
   }
 }
 
@@ -177,23 +179,37 @@ function runLoad(state: BigQueryState, job: StoredJob, nowMs: number): number {
   if (parsed.errors.length > 0) job.errors = parsed.errors;
   job.badRecords = parsed.errors.length;
   const todayDay = new Date(nowMs).toISOString().slice(0, 10).replace(/-/g, '');
-  const incoming: StoredRow[] = parsed.rows.map((values) => ({
-    partition: partitionOf({ ...table, schema }, values, decorator, todayDay),
-    values,
-  }));
-  if (decorator !== undefined) {
-    const stray = incoming.find((row) => row.partition !== decorator);
-    if (stray) fail(`Some rows belong to different partitions rather than destination partition ${decorator}`);
+  const incoming = new Map<string, Row[]>();
+  for (const values of parsed.rows) {
+    const key = partitionOf({ ...table, schema }, values, decorator, todayDay);
+    if (decorator !== undefined && key !== decorator) {
+      fail(`Some rows belong to different partitions rather than destination partition ${decorator}`);
+    }
+    const rows = incoming.get(key);
+    if (rows) rows.push(values);
+    else incoming.set(key, [values]);
   }
-  const target = decorator === undefined ? table.rows : table.rows.filter((row) => row.partition === decorator);
-  if (writeDisposition === 'WRITE_EMPTY' && target.length > 0)
+  const targetRows = decorator === undefined ? rowCount(table) : (table.partitions.get(decorator)?.rows.length ?? 0);
+  if (writeDisposition === 'WRITE_EMPTY' && targetRows > 0) {
     fail(`Already Exists: Table ${ref.projectId}:${ref.datasetId}.${ref.tableId}`, 'duplicate');
+  }
   const truncates = writeDisposition === 'WRITE_TRUNCATE' || writeDisposition === 'WRITE_TRUNCATE_DATA';
-  const kept = !truncates ? table.rows : decorator === undefined ? [] : table.rows.filter((row) => row.partition !== decorator);
+  const next = new Map<string, StoredPartition>(truncates && decorator === undefined ? [] : table.partitions);
+  if (truncates && decorator !== undefined) next.delete(decorator);
+  for (const [key, rows] of incoming) {
+    const before = next.get(key);
+    const bytes = rows.reduce((sum, values) => sum + Buffer.byteLength(JSON.stringify(values)), 0);
+    next.set(key, { rows: before ? [...before.rows, ...rows] : rows, bytes: (before?.bytes ?? 0) + bytes });
+  }
+  // A truncated partition that received no rows keeps its place in the order, empty.
+  if (truncates && decorator !== undefined && !next.has(decorator) && table.partitions.has(decorator))
+    next.set(decorator, { rows: [], bytes: 0 });
   // Every check has passed: the one update.
-  table.rows = [...kept, ...incoming];
+  table.partitions = new Map(
+    [...table.partitions.keys(), ...next.keys()].filter((key) => next.has(key)).map((key) => [key, next.get(key)!]),
+  );
   table.schema = schema;
   table.lastModifiedTimeMs = nowMs;
   if (!existing) dataset.tables.set(base, table);
-  return incoming.length;
+  return parsed.rows.length;
 }

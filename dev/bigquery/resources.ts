@@ -3,7 +3,7 @@
  * int64 values as decimal strings, times in milliseconds since the epoch, `id` as
  * `project:dataset[.table]` and `project:LOCATION.job`, and `kind` set.
  */
-import type { StoredDataset, StoredJob, StoredTable } from './state';
+import { rowCount, type StoredDataset, type StoredJob, type StoredTable } from './state';
 
 export const API_ROOT = 'https://bigquery.googleapis.com/bigquery/v2';
 
@@ -28,8 +28,8 @@ export function datasetResource(dataset: StoredDataset): Record<string, unknown>
 }
 
 export function tableResource(table: StoredTable, location: string): Record<string, unknown> {
-  const bytes = table.rows.reduce((sum, row) => sum + Buffer.byteLength(JSON.stringify(row.values)), 0);
-  const partitions = new Set(table.rows.map((row) => row.partition));
+  const filled = [...table.partitions.values()].filter((partition) => partition.rows.length > 0);
+  const bytes = filled.reduce((sum, partition) => sum + partition.bytes, 0);
   const body = {
     ...table.extra,
     kind: 'bigquery#table',
@@ -39,9 +39,9 @@ export function tableResource(table: StoredTable, location: string): Record<stri
     schema: { fields: table.schema },
     ...(table.timePartitioning ? { timePartitioning: table.timePartitioning } : {}),
     ...(table.clustering ? { clustering: table.clustering } : {}),
-    numRows: String(table.rows.length),
+    numRows: String(rowCount(table)),
     numBytes: String(bytes),
-    ...(table.timePartitioning ? { numPartitions: String(partitions.size) } : {}),
+    ...(table.timePartitioning ? { numPartitions: String(filled.length) } : {}),
     creationTime: String(table.creationTimeMs),
     lastModifiedTime: String(table.lastModifiedTimeMs),
     type: 'TABLE',

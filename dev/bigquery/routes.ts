@@ -157,7 +157,7 @@ export function registerBigQueryRoutes(api: FastifyInstance, state: BigQueryStat
       extra,
       creationTimeMs: nowMs,
       lastModifiedTimeMs: nowMs,
-      rows: [],
+      partitions: new Map(),
     };
     dataset.tables.set(ref.tableId, table);
     return tableResource(table, dataset.location);

@@ -9,10 +9,10 @@ import type { ErrorProto } from './errors';
 import type { FieldSchema, TimePartitioning } from './naming';
 import type { Row } from './rows';
 
-export interface StoredRow {
-  /** yyyymmdd of the row's partition; '__NULL__' for a null partitioning value; null when the table is not partitioned. */
-  partition: string | null;
-  values: Row;
+/** One partition's rows, and their size in bytes (as JSON), kept so tables.get costs nothing on a large table. */
+export interface StoredPartition {
+  rows: Row[];
+  bytes: number;
 }
 
 export interface StoredTable {
@@ -26,7 +26,17 @@ export interface StoredTable {
   extra: Record<string, unknown>;
   creationTimeMs: number;
   lastModifiedTimeMs: number;
-  rows: StoredRow[];
+  /**
+   * Rows by partition, in the order partitions were first written: yyyymmdd, '__NULL__' (a null
+   * partitioning value), '__UNPARTITIONED__' (outside 1960-2159), or 'null' when the table is not partitioned.
+   */
+  partitions: Map<string, StoredPartition>;
+}
+
+export function rowCount(table: StoredTable): number {
+  let count = 0;
+  for (const partition of table.partitions.values()) count += partition.rows.length;
+  return count;
 }
 
 export interface StoredDataset {
