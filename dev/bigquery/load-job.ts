@@ -13,7 +13,7 @@
  */
 import { BigQueryError, type ErrorProto } from './errors';
 import { checkClustering, checkTableId, checkTimePartitioning, normaliseFields, type FieldSchema } from './naming';
-import { dayOfValue, isCalendarDate, parseNdjson, type Row } from './rows';
+import { dayOfValue, isCalendarDate, parseNdjson } from './rows';
 import { type BigQueryState, rowCount, type StoredDataset, type StoredJob, type StoredPartition, type StoredTable } from './state';
 
 export const FIRST_DAY_PARTITION = '19600101';
@@ -179,15 +179,17 @@ function runLoad(state: BigQueryState, job: StoredJob, nowMs: number): number {
   if (parsed.errors.length > 0) job.errors = parsed.errors;
   job.badRecords = parsed.errors.length;
   const todayDay = new Date(nowMs).toISOString().slice(0, 10).replace(/-/g, '');
-  const incoming = new Map<string, Row[]>();
-  for (const values of parsed.rows) {
-    const key = partitionOf({ ...table, schema }, values, decorator, todayDay);
+  const incoming = new Map<string, StoredPartition>();
+  const layout = { ...table, schema };
+  for (const [index, values] of parsed.rows.entries()) {
+    const key = partitionOf(layout, values, decorator, todayDay);
     if (decorator !== undefined && key !== decorator) {
       fail(`Some rows belong to different partitions rather than destination partition ${decorator}`);
     }
-    const rows = incoming.get(key);
-    if (rows) rows.push(values);
-    else incoming.set(key, [values]);
+    const partition = incoming.get(key) ?? { rows: [], bytes: 0 };
+    partition.rows.push(values);
+    partition.bytes += parsed.rowBytes[index]!;
+    incoming.set(key, partition);
   }
   const targetRows = decorator === undefined ? rowCount(table) : (table.partitions.get(decorator)?.rows.length ?? 0);
   if (writeDisposition === 'WRITE_EMPTY' && targetRows > 0) {
@@ -196,10 +198,9 @@ function runLoad(state: BigQueryState, job: StoredJob, nowMs: number): number {
   const truncates = writeDisposition === 'WRITE_TRUNCATE' || writeDisposition === 'WRITE_TRUNCATE_DATA';
   const next = new Map<string, StoredPartition>(truncates && decorator === undefined ? [] : table.partitions);
   if (truncates && decorator !== undefined) next.delete(decorator);
-  for (const [key, rows] of incoming) {
+  for (const [key, added] of incoming) {
     const before = next.get(key);
-    const bytes = rows.reduce((sum, values) => sum + Buffer.byteLength(JSON.stringify(values)), 0);
-    next.set(key, { rows: before ? [...before.rows, ...rows] : rows, bytes: (before?.bytes ?? 0) + bytes });
+    next.set(key, before ? { rows: [...before.rows, ...added.rows], bytes: before.bytes + added.bytes } : added);
   }
   // A truncated partition that received no rows keeps its place in the order, empty.
   if (truncates && decorator !== undefined && !next.has(decorator) && table.partitions.has(decorator))

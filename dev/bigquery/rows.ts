@@ -25,6 +25,8 @@ export type Row = Record<string, unknown>;
 
 export interface ParsedRows {
   rows: Row[];
+  /** Each good row's size: its line's bytes (what numBytes adds up). */
+  rowBytes: number[];
   errors: ErrorProto[];
 }
 
@@ -128,15 +130,17 @@ export function parseNdjson(
 ): ParsedRows {
   const maxRowBytes = options.maxRowBytes ?? MAX_JSON_ROW_BYTES;
   const rows: Row[] = [];
+  const rowBytes: number[] = [];
   const errors: ErrorProto[] = [];
   let position = 0;
   for (const line of data.split('\n')) {
     const start = position;
-    position += Buffer.byteLength(line) + 1;
+    const lineBytes = Buffer.byteLength(line);
+    position += lineBytes + 1;
     const text = line.endsWith('\r') ? line.slice(0, -1) : line;
     if (text.trim() === '') continue;
     const where = `JSON parsing error in row starting at position ${start}`;
-    if (Buffer.byteLength(text) > maxRowBytes) {
+    if (lineBytes > maxRowBytes + (text.length < line.length ? 1 : 0)) {
       errors.push({
         reason: 'invalid',
         message: `Error while reading data, error message: ${where}: Row size is larger than: ${maxRowBytes}.`,
@@ -162,9 +166,12 @@ export function parseNdjson(
     }
     const read = readRecord(fields, object as Row, options.ignoreUnknownValues === true);
     if ('error' in read) errors.push({ reason: 'invalid', message: `Error while reading data, error message: ${where}: ${read.error}` });
-    else rows.push(read.row);
+    else {
+      rows.push(read.row);
+      rowBytes.push(lineBytes);
+    }
   }
-  return { rows, errors };
+  return { rows, rowBytes, errors };
 }
 
 /** The yyyymmdd day a partitioning value falls on (DATE, DATETIME or TIMESTAMP, all read in UTC). */
