@@ -211,6 +211,30 @@ it('refuses a row over the 100 MB JSON row limit (quotas page, load jobs) and ta
   expect(at.body.status).toEqual({ state: 'DONE' });
 }, 60_000);
 
+it('puts TIMESTAMP rows in their UTC day’s partition, and refuses a decorator on a table that is not partitioned', async () => {
+  const hourly = {
+    schema: {
+      fields: [
+        { name: 'hour', type: 'TIMESTAMP', mode: 'REQUIRED' },
+        { name: 'page_views', type: 'INTEGER' },
+      ],
+    },
+    timePartitioning: { type: 'DAY', field: 'hour' },
+  };
+  const rows = [
+    { hour: '2026-11-01 23:00:00+00:00', page_views: 1 },
+    { hour: '2026-11-01T23:30:00-03:00', page_views: 2 },
+    { hour: '2026-11-02T00:00:00Z', page_views: 3 },
+  ];
+  expect((await uploadJob(bq, loadJob('hourly', hourly), ndjson(rows))).body.status).toEqual({ state: 'DONE' });
+  expect((await bq.table(PROJECT, DATASET, 'hourly'))!.partitions).toEqual({ '20261101': 1, '20261102': 2 });
+  const flat = { schema: { fields: [{ name: 'page_views', type: 'INTEGER' }] } };
+  expect((await uploadJob(bq, loadJob('flat', flat), ndjson([{ page_views: 1 }]))).body.status).toEqual({ state: 'DONE' });
+  const decorated = await uploadJob(bq, loadJob('flat$20261101', { writeDisposition: 'WRITE_TRUNCATE' }), ndjson([{ page_views: 2 }]));
+  expect(decorated.body.status.errorResult.reason).toBe('invalid');
+  expect((await bq.table(PROJECT, DATASET, 'flat'))!.rows).toEqual([{ page_views: '1' }]);
+});
+
 it('creates a missing table from the job (CREATE_IF_NEEDED), refuses it with CREATE_NEVER, and refuses a bad table name', async () => {
   const create = { schema: DAILY_SCHEMA, timePartitioning: { type: 'DAY', field: 'day' }, clustering: { fields: ['publisher_id'] } };
   const never = await uploadJob(
