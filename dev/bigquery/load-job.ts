@@ -157,7 +157,8 @@ function runLoad(state: BigQueryState, job: StoredJob, nowMs: number): number {
   let schema = table.schema;
   if (config.schema?.fields && existing) {
     const given = normaliseFields(config.schema.fields);
-    if (replacesWholeTable) schema = given;
+    // A table made without a schema takes the first one a job gives it.
+    if (replacesWholeTable || table.schema.length === 0) schema = given;
     else {
       const mismatch = sameFields(given, table.schema);
       if (mismatch) fail(`Provided Schema does not match Table ${ref.projectId}:${ref.datasetId}.${base}. ${mismatch}.`);
