@@ -79,7 +79,7 @@ function fieldsOf(value: unknown): TableField[] {
     const o = f as Record<string, unknown>;
     if (typeof o.name !== 'string' || typeof o.type !== 'string') return [];
     const mode = o.mode === 'REQUIRED' || o.mode === 'REPEATED' ? o.mode : 'NULLABLE';
-    return [{ name: o.name, type: o.type, mode }];
+    return [{ name: o.name, type: o.type, mode, ...(typeof o.description === 'string' ? { description: o.description } : {}) }];
   });
 }
 
@@ -198,7 +198,8 @@ export class BigQueryClient {
    */
   insertTable(table: TableRef, resource: Record<string, unknown>, deadlineAtMs: number): TableResource {
     const operation = `creating the table ${table.projectId}.${table.datasetId}.${table.tableId}`;
-    const payload = JSON.stringify({ tableReference: { ...table }, ...resource });
+    const { projectId, datasetId, tableId } = table;
+    const payload = JSON.stringify({ tableReference: { projectId, datasetId, tableId }, ...resource });
     const url = this.api(`projects/${enc(table.projectId)}/datasets/${enc(table.datasetId)}/tables`);
     const response = this.send(operation, { method: 'post', url, payload, contentType: 'application/json' }, deadlineAtMs);
     if (response.status === 409) {

@@ -7,7 +7,6 @@
  * still gives a sentence with the status. The user's token never enters a message.
  */
 import { EngageError, type EngageErrorCode } from '../errors';
-import { quoted } from '../util/text';
 
 /** One entry of BigQuery's ErrorProto. */
 export interface BigQueryErrorProto {
@@ -19,9 +18,12 @@ export interface BigQueryErrorProto {
 /** The most a message quotes of BigQuery's own text. */
 const QUOTED_MESSAGE_MAX_CHARS = 300;
 
-function short(text: string): string {
-  const one = text.replace(/\s+/g, ' ').trim();
-  return one.length > QUOTED_MESSAGE_MAX_CHARS ? `${one.slice(0, QUOTED_MESSAGE_MAX_CHARS)}...` : one;
+/** BigQuery's text on one line, cut to QUOTED_MESSAGE_MAX_CHARS, in quotes (control characters are whitespace here). */
+function quotedText(text: string): string {
+  let visible = '';
+  for (const c of text) visible += c < ' ' || c === '\u007f' ? ' ' : c;
+  const one = visible.replace(/\s+/g, ' ').trim();
+  return `'${one.length > QUOTED_MESSAGE_MAX_CHARS ? `${one.slice(0, QUOTED_MESSAGE_MAX_CHARS)}...` : one}'`;
 }
 
 /** An ErrorProto from anything: only string fields are kept. */
@@ -74,7 +76,7 @@ export class BigQueryError extends EngageError {
 /** What to tell of an HTTP answer BigQuery gave with an error status. */
 export function httpFailure(operation: string, status: number, body: string): BigQueryError {
   const { reason, message } = parseErrorBody(body);
-  const said = message ? ` (BigQuery says ${quoted(short(message))})` : '';
+  const said = message ? ` (BigQuery says ${quotedText(message)})` : '';
   let problem: string;
   let code: EngageErrorCode = 'API_ERROR';
   if (status === 401) {
@@ -106,9 +108,9 @@ export function jobFailure(operation: string, jobId: string, errorResult: BigQue
     .map(errorProtoOf)
     .filter((e): e is BigQueryErrorProto => e !== undefined && e.message !== errorResult.message)
     .slice(0, 3)
-    .map((e) => short(e.message ?? e.reason ?? ''));
-  const said = errorResult.message ? `: ${quoted(short(errorResult.message))}` : '';
-  const more = details.length > 0 ? ` (also ${details.map((d) => quoted(d)).join(', ')})` : '';
+    .map((e) => quotedText(e.message ?? e.reason ?? ''));
+  const said = errorResult.message ? `: ${quotedText(errorResult.message)}` : '';
+  const more = details.length > 0 ? ` (also ${details.join(', ')})` : '';
   return new BigQueryError(
     operation,
     `job ${jobId} failed${errorResult.reason ? ` (${errorResult.reason})` : ''}${said}${more}; the table is as it was before this load`,

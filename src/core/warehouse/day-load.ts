@@ -132,7 +132,7 @@ export interface DayLoadResult {
 function loadConfiguration(target: TableRef, day: string, writeDisposition: 'WRITE_TRUNCATE' | 'WRITE_APPEND'): Record<string, unknown> {
   return {
     load: {
-      destinationTable: { ...target, tableId: `${target.tableId}$${day}` },
+      destinationTable: { projectId: target.projectId, datasetId: target.datasetId, tableId: `${target.tableId}$${day}` },
       sourceFormat: 'NEWLINE_DELIMITED_JSON',
       writeDisposition,
       createDisposition: 'CREATE_NEVER',
@@ -205,7 +205,7 @@ export function loadDay(
     copyId,
     {
       copy: {
-        sourceTables: [{ ...staging, tableId: `${staging.tableId}$${day}` }],
+        sourceTables: [{ projectId, datasetId: staging.datasetId, tableId: `${staging.tableId}$${day}` }],
         destinationTable: { projectId, datasetId: destination.datasetId, tableId: `${destination.tableId}$${day}` },
         writeDisposition: 'WRITE_TRUNCATE',
         createDisposition: 'CREATE_NEVER',

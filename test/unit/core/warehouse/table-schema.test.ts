@@ -13,7 +13,11 @@ const fieldsOf = (plan: ReturnType<typeof planTable>) => plan.columns.map(({ fie
 
 describe('planTable', () => {
   it('types a general report by day × doc: DATE day, the publisher, the doc as id and name, counts INT64, money NUMERIC, rates FLOAT64', () => {
-    const plan = planTable({ kind: 'main', breakdowns: ['day', 'doc'], metrics: ['paidPvs', 'revenue', 'rpmByPvs', 'paidCtrByPvs', 'videoPlays'] });
+    const plan = planTable({
+      kind: 'main',
+      breakdowns: ['day', 'doc'],
+      metrics: ['paidPvs', 'revenue', 'rpmByPvs', 'paidCtrByPvs', 'videoPlays'],
+    });
     expect(fieldsOf(plan)).toEqual([
       'day DATE REQUIRED',
       'publisher_id STRING REQUIRED',
@@ -107,7 +111,8 @@ describe('tableFitProblem', () => {
   });
 
   it('refuses a table not partitioned by day on the time column', () => {
-    const expected = "the table my-project-123.engage.daily is not partitioned by day on 'day', which each day's load replaces; choose a new table name for this report";
+    const expected =
+      "the table my-project-123.engage.daily is not partitioned by day on 'day', which each day's load replaces; choose a new table name for this report";
     expect(tableFitProblem(plan, { fields: existing }, DESTINATION)).toBe(expected);
     expect(tableFitProblem(plan, { fields: existing, timePartitioning: { type: 'MONTH', field: 'day' } }, DESTINATION)).toBe(expected);
   });
@@ -117,7 +122,13 @@ describe('rows as newline-delimited JSON', () => {
   const plan = planTable({ kind: 'main', breakdowns: ['day', 'doc'], metrics: ['paidPvs', 'revenue', 'paidCtrByPvs'] });
 
   it('writes each value in the form BigQuery loads: DATE dashed, ids as text, counts whole, money as a decimal string, rates as numbers, missing as null', () => {
-    const item = { day: '20250131', doc: { id: 12345, name: 'Élan – “quoted”' }, paidPvs: '1200', revenue: { value: 12.3456789012 }, paidCtrByPvs: 0.25 };
+    const item = {
+      day: '20250131',
+      doc: { id: 12345, name: 'Élan – “quoted”' },
+      paidPvs: '1200',
+      revenue: { value: 12.3456789012 },
+      paidCtrByPvs: 0.25,
+    };
     expect(rowOf(plan, item, { day: '20250131', publisherId: 'pub-1' }, 1)).toEqual({
       day: '2025-01-31',
       publisher_id: 'pub-1',
@@ -127,11 +138,17 @@ describe('rows as newline-delimited JSON', () => {
       revenue: '12.345678901',
       paidCtrByPvs: 0.25,
     });
-    expect(rowOf(plan, { day: '20250131' }, { day: '20250131', publisherId: 'pub-1' }, 1)).toMatchObject({ doc_id: null, paidPvs: null, revenue: null });
+    expect(rowOf(plan, { day: '20250131' }, { day: '20250131', publisherId: 'pub-1' }, 1)).toMatchObject({
+      doc_id: null,
+      paidPvs: null,
+      revenue: null,
+    });
   });
 
   it('keeps every line ASCII, so its length is its size in bytes, and BigQuery reads back the same text', () => {
-    const [line] = dayLines(plan, [{ items: [{ day: '20250131', doc: { id: 'd1', name: 'Zürich 数据 😀' } }], context: { day: '20250131', publisherId: 'p' } }]);
+    const [line] = dayLines(plan, [
+      { items: [{ day: '20250131', doc: { id: 'd1', name: 'Zürich 数据 😀' } }], context: { day: '20250131', publisherId: 'p' } },
+    ]);
     expect(line).toMatch(/^[\x20-\x7e]+$/);
     expect(line).toContain('Z\\u00fcrich \\u6570\\u636e \\ud83d\\ude00');
     expect(JSON.parse(line!).doc_name).toBe('Zürich 数据 😀');
@@ -139,13 +156,23 @@ describe('rows as newline-delimited JSON', () => {
   });
 
   it('writes NUMERIC with at most 9 decimals and no trailing zeros', () => {
-    expect([numericText(12), numericText(0.1 + 0.2), numericText(-0.0000000001), numericText(1234.5)]).toEqual(['12', '0.3', '0', '1234.5']);
+    expect([numericText(12), numericText(0.1 + 0.2), numericText(-0.0000000001), numericText(1234.5)]).toEqual([
+      '12',
+      '0.3',
+      '0',
+      '1234.5',
+    ]);
   });
 
   it('writes the hour of an hourly report as a UTC TIMESTAMP, from the fetch or from the row, and refuses one off the day', () => {
     const hourly = planTable({ kind: 'externalId', breakdowns: ['externalId'], metrics: ['totalReqs'] });
     const context = { day: '20250131', publisherId: 'p', hourStartMs: Date.UTC(2025, 0, 31, 13) };
-    expect(rowOf(hourly, { externalId: 'a', totalReqs: 3 }, context, 1)).toEqual({ hour: '2025-01-31 13:00:00 UTC', publisher_id: 'p', externalId: 'a', totalReqs: 3 });
+    expect(rowOf(hourly, { externalId: 'a', totalReqs: 3 }, context, 1)).toEqual({
+      hour: '2025-01-31 13:00:00 UTC',
+      publisher_id: 'p',
+      externalId: 'a',
+      totalReqs: 3,
+    });
     expect(rowOf(hourly, { externalId: 'a', dateHour: '2025013107' }, context, 1).hour).toBe('2025-01-31 07:00:00 UTC');
     expect(() => rowOf(hourly, { externalId: 'a', hour: '2025020100' }, context, 4)).toThrow(
       "rows: row 4 of 2025-01-31, column 'hour': 2025-02-01 00:00:00 UTC is not on the day loaded",
@@ -157,13 +184,22 @@ describe('rows as newline-delimited JSON', () => {
     expect(() => rowOf(plan, { day: '20250131', paidPvs: 1.5 }, context, 7)).toThrow(
       "rows: row 7 of 2025-01-31, column 'paidPvs': 1.5 is not a whole number, as a count must be",
     );
-    expect(() => rowOf(plan, { day: '20250131', revenue: 'n/a' }, context, 2)).toThrow("rows: row 2 of 2025-01-31, column 'revenue': 'n/a' is not a number");
-    expect(() => rowOf(plan, { day: '20250130' }, context, 1)).toThrow("rows: row 1 of 2025-01-31, column 'day': the row is for 20250130, not the day loaded");
+    expect(() => rowOf(plan, { day: '20250131', revenue: 'n/a' }, context, 2)).toThrow(
+      "rows: row 2 of 2025-01-31, column 'revenue': 'n/a' is not a number",
+    );
+    expect(() => rowOf(plan, { day: '20250130' }, context, 1)).toThrow(
+      "rows: row 1 of 2025-01-31, column 'day': the row is for 20250130, not the day loaded",
+    );
   });
 
   it('takes the publisher of each row of a report of several publishers', () => {
     const several = planTable({ kind: 'main', breakdowns: ['publisher', 'day'], metrics: ['revenue'] });
-    const row = rowOf(several, { day: '20250131', publisher: { id: 'pub-2', name: 'Daily Planet' }, revenue: 5 }, { day: '20250131', publisherId: '' }, 1);
+    const row = rowOf(
+      several,
+      { day: '20250131', publisher: { id: 'pub-2', name: 'Daily Planet' }, revenue: 5 },
+      { day: '20250131', publisherId: '' },
+      1,
+    );
     expect(row).toEqual({ day: '2025-01-31', publisher_id: 'pub-2', publisher_name: 'Daily Planet', revenue: '5' });
   });
 });
