@@ -1,7 +1,8 @@
 /**
  * One day's report items as the lines of a newline-delimited JSON load (one JSON object per line,
  * BigQuery's NEWLINE_DELIMITED_JSON), in the columns of the table plan. Values are written in the
- * forms BigQuery's JSON loads read: DATE as "YYYY-MM-DD", TIMESTAMP as "YYYY-MM-DD HH:MM:SS UTC",
+ * forms BigQuery's JSON loads read ("Load JSON data", cloud.google.com/bigquery/docs/loading-data-cloud-storage-json):
+ * DATE as "YYYY-MM-DD", TIMESTAMP as "YYYY-MM-DDTHH:MM:SSZ" (dashes in the date, colons in the time, UTC),
  * INT64 as an integer, NUMERIC as a decimal string of at most 9 fractional digits (its scale), FLOAT64
  * as a number, text as it came; a missing figure is null. Every line is pure ASCII (other characters
  * as JSON \u escapes, which BigQuery decodes), so a line's length is its size in bytes and the upload
@@ -37,7 +38,7 @@ function dayStartMs(day: string): number {
 }
 
 function timestampText(epochMs: number): string {
-  return `${new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  return `${new Date(epochMs).toISOString().slice(0, 19)}Z`;
 }
 
 /** A decimal string with at most NUMERIC_SCALE fractional digits, without trailing zeros. */

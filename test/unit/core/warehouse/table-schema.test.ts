@@ -168,14 +168,14 @@ describe('rows as newline-delimited JSON', () => {
     const hourly = planTable({ kind: 'externalId', breakdowns: ['externalId'], metrics: ['totalReqs'] });
     const context = { day: '20250131', publisherId: 'p', hourStartMs: Date.UTC(2025, 0, 31, 13) };
     expect(rowOf(hourly, { externalId: 'a', totalReqs: 3 }, context, 1)).toEqual({
-      hour: '2025-01-31 13:00:00 UTC',
+      hour: '2025-01-31T13:00:00Z',
       publisher_id: 'p',
       externalId: 'a',
       totalReqs: 3,
     });
-    expect(rowOf(hourly, { externalId: 'a', dateHour: '2025013107' }, context, 1).hour).toBe('2025-01-31 07:00:00 UTC');
+    expect(rowOf(hourly, { externalId: 'a', dateHour: '2025013107' }, context, 1).hour).toBe('2025-01-31T07:00:00Z');
     expect(() => rowOf(hourly, { externalId: 'a', hour: '2025020100' }, context, 4)).toThrow(
-      "rows: row 4 of 2025-01-31, column 'hour': 2025-02-01 00:00:00 UTC is not on the day loaded",
+      "rows: row 4 of 2025-01-31, column 'hour': 2025-02-01T00:00:00Z is not on the day loaded",
     );
   });
 
