@@ -3,7 +3,9 @@
  * Apps Script) with the user's OAuth token as `Authorization: Bearer`: datasets.get, tables.get,
  * tables.insert, jobs.insert (a load with its rows as a multipart upload, or a copy job's metadata
  * alone) and jobs.get, each at the address Google documents
- * (cloud.google.com/bigquery/docs/reference/rest/v2). A request that meets a passing failure (a lost
+ * (cloud.google.com/bigquery/docs/reference/rest/v2). Each fetch counts against the day's URL Fetch
+ * quota like Engage's, and a fetch Apps Script refuses (whitelist, quota) is told as Engage's are. A
+ * request that meets a passing failure (a lost
  * connection, 5xx, 429, or 403 rateLimitExceeded) is tried again after a short wait, at most
  * MAX_ATTEMPTS times and never past the caller's deadline; a job is inserted with an ID chosen here,
  * so a second attempt of an insert that did arrive answers 409 and the job is read instead of run
@@ -13,6 +15,7 @@
 import { BIGQUERY_ROOT_URL } from '../deployment';
 import { TransportError } from '../errors';
 import type { Clock, HttpRequest, HttpResponse, HttpTransport, OAuthTokenSource, Sleeper } from '../ports';
+import { type FetchCounter, transportFailure } from '../api/transport/request-sender';
 import { BigQueryError, errorProtoOf, httpFailure, jobFailure, parseErrorBody } from './bigquery-errors';
 import type { TableField } from './table-schema';
 
@@ -23,8 +26,8 @@ export interface BigQueryClientDeps {
   sleeper: Sleeper;
   /** BigQuery's root, ending in "/"; a local build's stand-in (deployment's bigqueryBaseUrl). Default BIGQUERY_ROOT_URL. */
   rootUrl?: string;
-  /** Counts each fetch against Apps Script's daily URL Fetch quota, as Engage's calls are. */
-  countFetch?: () => void;
+  /** Counts each fetch against Apps Script's daily URL Fetch quota, as Engage's calls are (api/transport/daily-quota.ts). */
+  counter?: FetchCounter;
 }
 
 export interface TableRef {
@@ -146,13 +149,20 @@ export class BigQueryClient {
       const headers = { Authorization: `Bearer ${this.deps.token.oauthToken()}` };
       let response: HttpResponse | undefined;
       let failure: string | undefined;
+      this.deps.counter?.spend(1);
       try {
-        this.deps.countFetch?.();
         response = this.deps.transport.fetch({ ...request, headers });
       } catch (e) {
         if (!(e instanceof TransportError)) throw e;
-        if (e.kind !== 'connection')
-          throw new BigQueryError(operation, `the request could not be sent (${e.message})`, 'CONNECTION_FAILED');
+        // Not on the whitelist, the day's URL Fetch quota spent, no such host: another attempt cannot help.
+        if (e.kind === 'not-allowed') {
+          throw new BigQueryError(
+            operation,
+            'Apps Script may not call BigQuery from this installation of Engage (its manifest does not list BigQuery\'s addresses; its deploy config needs "bigquery": true)',
+            'ADDRESS_NOT_ALLOWED',
+          );
+        }
+        if (e.kind !== 'connection') throw transportFailure(e, request.url, operation, this.deps.counter);
         failure = e.message;
       }
       const passing =

@@ -402,6 +402,31 @@ describe('the client’s failures', () => {
     expect(dup.requests[2]!.url).toBe(`${ROOT}bigquery/v2/projects/my-project-123/jobs/engage_load_20250131_r4?location=EU`);
   });
 
+  it('counts every attempt against the day’s URL Fetch quota, and does not try again what Apps Script refused (an address off the whitelist)', () => {
+    const spent: number[] = [];
+    const counter = { spend: (calls: number) => spent.push(calls), spent: () => new Error('quota spent') as never };
+    const clock = new ManualClock();
+    const transport = fakeBigQuery();
+    transport.enqueue(googleError(500, 'backendError', 'Backend error'));
+    const counted = new BigQueryClient({
+      transport,
+      token: { oauthToken: () => TOKEN },
+      clock,
+      sleeper: new ManualSleeper(clock),
+      counter,
+    });
+    expect(counted.datasetLocation('my-project-123', 'engage', FAR)).toBe('EU');
+    expect(spent).toEqual([1, 1]);
+
+    const refused = new FakeTransport(
+      () => new TransportError('URL not allowed', { kind: 'not-allowed', allowedPrefixes: ['https://reports.example.net/engage/v2/'] }),
+    );
+    expect(() => client(refused).bq.datasetLocation('my-project-123', 'engage', FAR)).toThrow(
+      'BigQuery, reading the dataset my-project-123.engage: Apps Script may not call BigQuery from this installation of Engage (its manifest does not list BigQuery\'s addresses; its deploy config needs "bigquery": true).',
+    );
+    expect(refused.requests).toHaveLength(1);
+  });
+
   it('turns a failed job’s errorResult and its row errors into one sentence, and reads a broken error body defensively', () => {
     const failing = fakeBigQuery({
       jobAnswer: (_r, jobId) =>
