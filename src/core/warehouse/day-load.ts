@@ -9,10 +9,10 @@
  * atomically, so when the day fits one request (the usual case) one job does it, and a failed job
  * changes nothing. A day too large for one request cannot be several WRITE_TRUNCATE jobs (each would
  * replace the last), nor a truncate then appends (a failure between them would leave half a day). It
- * goes instead into a staging table of its own (same schema and partitioning, expiring after a day,
- * so none is left behind): the first part truncates it, the others append, and only when every part
- * has loaded does one copy job (also free) replace the day's partition with the staging partition,
- * atomically. A failure before the copy leaves the table as it was, and the next run starts the day
+ * goes instead into a staging table of its own (the table's schema, partitioning and clustering,
+ * expiring after a day, so none is left behind): the first part truncates it, the others append, and
+ * only when every part has loaded does one copy job (also free) replace the day's partition with
+ * the staging partition, atomically. A failure before the copy leaves the table as it was, and the next run starts the day
  * again from an empty staging table.
  */
 import { ValidationError } from '../errors';
@@ -68,7 +68,8 @@ export function prepareTable(
       `the dataset ${dataset} does not exist, or your Google account cannot see it; create it in the BigQuery console (in ${destination.location}) or check the project`,
     );
   }
-  if (!sameLocation(location, destination.location)) {
+  // An answer without a location (BigQuery always gives one) is left to the load job, which runs in the destination's location.
+  if (location !== '' && !sameLocation(location, destination.location)) {
     throw ValidationError.single(
       'location',
       `the dataset ${dataset} is in ${location}, not ${destination.location}: choose ${location} as the location, or a dataset in ${destination.location}`,
@@ -190,6 +191,8 @@ export function loadDay(
       description: `Engage: ${day} of ${tableAddress(destination)} while it loads in ${parts.length} parts; deleted by BigQuery after a day`,
       schema: { fields: options.table.fields },
       ...(options.table.timePartitioning ? { timePartitioning: options.table.timePartitioning } : {}),
+      // The same clustering too: a partition is copied between tables of one specification.
+      ...(options.table.clustering ? { clustering: options.table.clustering } : {}),
       expirationTime: String(options.nowMs + STAGING_TABLE_LIFETIME_MS),
     },
     deadlineAtMs,

@@ -269,6 +269,7 @@ describe('loadDay', () => {
     expect(staging).toMatchObject({
       schema: TABLE_JSON.schema,
       timePartitioning: TABLE_JSON.timePartitioning,
+      clustering: TABLE_JSON.clustering,
       expirationTime: String(nowMs + 86_400_000),
     });
     const loads = transport.requests.slice(1, 4).map(partsOf);
