@@ -12,8 +12,8 @@
  * goes instead into a staging table of its own (the table's schema, partitioning and clustering,
  * expiring after a day, so none is left behind): the first part truncates it, the others append, and
  * only when every part has loaded does one copy job (also free) replace the day's partition with
- * the staging partition, atomically. A failure before the copy leaves the table as it was, and the next run starts the day
- * again from an empty staging table.
+ * the staging partition, atomically. A failure before the copy leaves the table as it was, and the
+ * next run starts the day again from an empty staging table.
  */
 import { ValidationError } from '../errors';
 import { hashText } from '../util/hash';
