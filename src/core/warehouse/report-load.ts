@@ -3,7 +3,8 @@
  * names and the report's table are checked, and every row is written as a JSON line, before anything
  * is sent; then the table is made ready (dataset location, fit, or created) and the day loaded into
  * its partition (day-load.ts). Also where a deployment's BigQuery address comes from: Google's, or a
- * local build's stand-in (bigqueryBaseUrl), and none at all when the deployment does not offer BigQuery.
+ * local build's stand-in (bigqueryBaseUrl), and none at all when the deployment does not offer BigQuery;
+ * and the ready query the sidebar offers where Connected Sheets is not available.
  */
 import { ValidationError } from '../errors';
 import { isValidCalendarDay } from '../util/dates';
@@ -78,4 +79,27 @@ export function loadReportDay(client: BigQueryClient, load: ReportDayLoad): Repo
     ...(load.maxRequestBytes !== undefined ? { maxRequestBytes: load.maxRequestBytes } : {}),
   });
   return { ...result, created: prepared.created, table: `${destination.projectId}.${destination.datasetId}.${destination.tableId}` };
+}
+
+/** The days a ready query reads back from today: a month, scanning (and billing) a month of partitions only. */
+export const READY_QUERY_DAYS = 30;
+
+/**
+ * A query to paste into BigQuery's console: the last READY_QUERY_DAYS days of the table, newest
+ * first. Its filter on the partitioning column makes BigQuery read only those days' partitions, so it
+ * costs the bytes of a month, not of the whole history.
+ */
+export function readyQuery(destination: { projectId: string; datasetId: string; tableId: string }, report: ReportShape): string {
+  const plan = planTable(report);
+  const since =
+    plan.timeField === 'day'
+      ? `day >= DATE_SUB(CURRENT_DATE(), INTERVAL ${READY_QUERY_DAYS} DAY)`
+      : `hour >= TIMESTAMP_SUB(CURRENT_TIMESTAMP(), INTERVAL ${READY_QUERY_DAYS * 24} HOUR)`;
+  // Backquotes take a table name with spaces or dashes; BigQuery's names hold no backquote.
+  return [
+    'SELECT *',
+    `FROM \`${destination.projectId}.${destination.datasetId}.${destination.tableId}\``,
+    `WHERE ${since}`,
+    `ORDER BY ${plan.timeField} DESC`,
+  ].join('\n');
 }

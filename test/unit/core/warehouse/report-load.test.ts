@@ -7,7 +7,7 @@
 import { FakeTransport, jsonResponse, ManualClock, ManualSleeper } from '../../../support/fakes';
 import type { HttpRequest } from '../../../../src/core/ports';
 import { BigQueryClient } from '../../../../src/core/warehouse/bigquery-client';
-import { bigqueryRootUrl, loadReportDay, type ReportDayLoad } from '../../../../src/core/warehouse/report-load';
+import { bigqueryRootUrl, loadReportDay, readyQuery, type ReportDayLoad } from '../../../../src/core/warehouse/report-load';
 
 const STAND_IN = 'http://127.0.0.1:9050/';
 
@@ -123,5 +123,26 @@ describe('loadReportDay', () => {
       `${STAND_IN}bigquery/v2/projects/news-data-42/datasets/engage/tables`,
       `${STAND_IN}upload/bigquery/v2/projects/news-data-42/jobs?uploadType=multipart`,
     ]);
+  });
+});
+
+describe('readyQuery', () => {
+  it('reads the last 30 days of the table newest first, filtering on the partitioning column so only those partitions are billed', () => {
+    expect(
+      readyQuery(
+        { projectId: 'news-data-42', datasetId: 'engage', tableId: 'daily by doc' },
+        { kind: 'main', breakdowns: ['day', 'doc'], metrics: ['revenue'] },
+      ),
+    ).toBe(
+      [
+        'SELECT *',
+        'FROM `news-data-42.engage.daily by doc`',
+        'WHERE day >= DATE_SUB(CURRENT_DATE(), INTERVAL 30 DAY)',
+        'ORDER BY day DESC',
+      ].join('\n'),
+    );
+    expect(readyQuery({ projectId: 'news-data-42', datasetId: 'engage', tableId: 'ids' }, LOAD.report)).toContain(
+      'WHERE hour >= TIMESTAMP_SUB(CURRENT_TIMESTAMP(), INTERVAL 720 HOUR)\nORDER BY hour DESC',
+    );
   });
 });
