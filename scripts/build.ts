@@ -4,7 +4,8 @@
  * inlined, each bundled by esbuild, because HtmlService serves one file). dist/ is what clasp pushes.
  *
  * The deployment config (`--config <file>` / ENGAGE_DEPLOY_CONFIG, else the example engage.deploy.json) gives the
- * manifest its urlFetchWhitelist and spreadsheet scope (spreadsheetAccess), and the bundle its default
+ * manifest its urlFetchWhitelist and spreadsheet scope (spreadsheetAccess), the bigquery scope and hosts
+ * when it says `"bigquery": true`, and the bundle its default
  * settings, quotas and spreadsheet access (DEPLOYMENT in src/gas/deployment.ts); appsscript.json in the
  * repository is the manifest without the whitelist, with `spreadsheets.currentonly`.
  * `--out <folder>` writes elsewhere than dist/.
@@ -13,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
-import { manifestWhitelist, SPREADSHEET_SCOPES, type Deployment } from '../src/core/deployment';
+import { manifestScopes, manifestWhitelist, SPREADSHEET_SCOPES, type Deployment } from '../src/core/deployment';
 import { configPath, deploymentOf, readDeployConfig } from './deploy-config';
 import { readEntryPointDocs, renderStubs } from './entry-stubs';
 
@@ -114,7 +115,10 @@ function manifestFor(deployment: Deployment): string {
     );
   }
   const access = deployment.spreadsheetAccess ?? 'all';
-  const oauthScopes = scopes.map((scope) => (scope === SPREADSHEET_SCOPES.current ? SPREADSHEET_SCOPES[access] : scope));
+  const oauthScopes = manifestScopes(
+    scopes.map((scope) => (scope === SPREADSHEET_SCOPES.current ? SPREADSHEET_SCOPES[access] : scope)),
+    deployment,
+  );
   return `${JSON.stringify({ ...manifest, oauthScopes, urlFetchWhitelist: manifestWhitelist(deployment) }, null, 2)}\n`;
 }
 
@@ -142,7 +146,7 @@ if (require.main === module) {
         console.log(
           `Built Code.js, sidebar.html and appsscript.json into ${path.relative(process.cwd(), outDir) || '.'} in ${Date.now() - started} ms ` +
             `from ${path.relative(process.cwd(), configFile)} (urlFetchWhitelist: ${manifestWhitelist(deployment).join(', ')}; ` +
-            `spreadsheetAccess: ${deployment.spreadsheetAccess ?? 'all'})`,
+            `spreadsheetAccess: ${deployment.spreadsheetAccess ?? 'all'}; bigquery: ${deployment.bigquery === true})`,
         ),
       (err: unknown) => {
         console.error(err instanceof Error ? err.message : err);

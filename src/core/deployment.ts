@@ -50,13 +50,42 @@ export interface Deployment {
    * Left out: none, and notices go by email only.
    */
   webhookPrefixes?: string[];
+  /**
+   * Saved reports may load into BigQuery (engage.deploy.json's `"bigquery": true`): the manifest then
+   * asks for the bigquery scope and lets Apps Script fetch BigQuery's two addresses. Left out: neither,
+   * and no BigQuery destination is offered.
+   */
+  bigquery?: boolean;
+  /**
+   * Where a build for local servers sends BigQuery's calls instead of Google (the tests' stand-in): the
+   * root the paths `bigquery/v2/` and `upload/bigquery/v2/` follow, as BIGQUERY_ROOT_URL. Only with
+   * `localServers` and `bigquery`.
+   */
+  bigqueryBaseUrl?: string;
 }
 
-/** Every prefix the manifest's urlFetchWhitelist holds: the Engage addresses', then the webhooks'. */
-export function manifestWhitelist(deployment: Pick<Deployment, 'urlFetchWhitelist' | 'webhookPrefixes'>): string[] {
+/** The OAuth scope a deployment with `bigquery` adds: loads, tables and datasets (BigQuery's jobs.insert lists it). */
+export const BIGQUERY_SCOPE = 'https://www.googleapis.com/auth/bigquery';
+/**
+ * BigQuery's REST root (the discovery document's rootUrl): metadata calls go below `bigquery/v2/`,
+ * media uploads of jobs.insert below `upload/bigquery/v2/`
+ * (cloud.google.com/bigquery/docs/reference/rest/v2/jobs/insert, "HTTP request").
+ */
+export const BIGQUERY_ROOT_URL = 'https://bigquery.googleapis.com/';
+/** The whitelist prefixes of a deployment with `bigquery`: the metadata path and the upload path. */
+export const BIGQUERY_WHITELIST: readonly string[] = [`${BIGQUERY_ROOT_URL}bigquery/v2/`, `${BIGQUERY_ROOT_URL}upload/bigquery/v2/`];
+
+/** Every prefix the manifest's urlFetchWhitelist holds: the Engage addresses', the webhooks', then BigQuery's (with `bigquery`). */
+export function manifestWhitelist(deployment: Pick<Deployment, 'urlFetchWhitelist' | 'webhookPrefixes' | 'bigquery'>): string[] {
   const prefixes = [...deployment.urlFetchWhitelist];
-  for (const prefix of deployment.webhookPrefixes ?? []) if (!prefixes.includes(prefix)) prefixes.push(prefix);
+  const more = [...(deployment.webhookPrefixes ?? []), ...(deployment.bigquery === true ? BIGQUERY_WHITELIST : [])];
+  for (const prefix of more) if (!prefixes.includes(prefix)) prefixes.push(prefix);
   return prefixes;
+}
+
+/** The manifest's scopes for a deployment: its own, plus the bigquery scope with `bigquery`. */
+export function manifestScopes(scopes: readonly string[], deployment: Pick<Deployment, 'bigquery'>): string[] {
+  return deployment.bigquery === true && !scopes.includes(BIGQUERY_SCOPE) ? [...scopes, BIGQUERY_SCOPE] : [...scopes];
 }
 
 export interface AccountQuotas {

@@ -15,7 +15,8 @@
  *   api/transport/, api/requests/ sending, retries, rate limits, quotas; report requests and their rules
  *   api/paging/                   whole reports: pages, batches, several publishers
  *   api/client/                   the Engage client
- *   sheets/                       report tables, sheet blocks, lookup tables, formula arguments, block records, refresh waves
+ *   sheets/, warehouse/           report tables, sheet blocks, lookup tables, formula arguments, block records, refresh waves;
+ *                                 BigQuery: destination names, a report's table, its rows, the REST client, a day's load
  *   builder/, recommendations/    the sidebar's report builder rules; in-chat recommendations
  *   schedules/saved/              saved reports: definition, schedule, period, write mode, notices' settings, stores, registry
  *   schedules/refresh/            one refresh: the runner and a report's block
@@ -38,6 +39,7 @@ export type {
   ListableStore,
   Lock,
   Mailer,
+  OAuthTokenSource,
   OwnRows,
   OwnSheet,
   OwnSheets,

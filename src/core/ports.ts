@@ -89,6 +89,14 @@ export interface Sleeper {
   sleep(ms: number): void;
 }
 
+/**
+ * The user's own OAuth access token for Google's APIs (ScriptApp.getOAuthToken()): it carries the
+ * manifest's scopes, such as bigquery, and is sent as a Bearer token to Google only, never stored.
+ */
+export interface OAuthTokenSource {
+  oauthToken(): string;
+}
+
 /** A source of numbers in [0, 1) for retry jitter; injectable so tests are deterministic. */
 export type RandomSource = () => number;
 

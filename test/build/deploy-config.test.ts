@@ -177,3 +177,35 @@ describe('webhookPrefixes, where notices may post', () => {
     expect(message).toMatch(/webhookPrefixes\.1 must be an https address prefix/);
   });
 });
+
+describe('"bigquery", the BigQuery destination of saved reports', () => {
+  const BIGQUERY_SCOPE = 'https://www.googleapis.com/auth/bigquery';
+  const BIGQUERY_HOSTS = ['https://bigquery.googleapis.com/bigquery/v2/', 'https://bigquery.googleapis.com/upload/bigquery/v2/'];
+
+  it('true: adds the bigquery scope and BigQuery’s metadata and upload paths to the manifest, after the Engage addresses', () => {
+    const manifest = manifestOf(build({ ...OTHER_DEPLOYMENT, bigquery: true })) as { oauthScopes: string[]; urlFetchWhitelist: string[] };
+    expect(manifest.oauthScopes.filter((scope) => scope === BIGQUERY_SCOPE)).toEqual([BIGQUERY_SCOPE]);
+    expect(manifest.urlFetchWhitelist).toEqual([
+      'https://reports.example.net/engage/v2/',
+      'https://recs.example.net/v1/',
+      ...BIGQUERY_HOSTS,
+    ]);
+  });
+
+  it('false: neither the scope nor a BigQuery host (as when it is left out, above)', () => {
+    const manifest = manifestOf(build({ ...OTHER_DEPLOYMENT, bigquery: false })) as { oauthScopes: string[]; urlFetchWhitelist: string[] };
+    expect(manifest.oauthScopes.some((scope) => scope.includes('bigquery'))).toBe(false);
+    expect(manifest.urlFetchWhitelist.some((prefix) => prefix.includes('bigquery'))).toBe(false);
+    expect(manifest.urlFetchWhitelist).toEqual(['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/']);
+  });
+
+  it('stops the build for a bigqueryBaseUrl without localServers, or one not on this machine', () => {
+    expect(buildError({ ...OTHER_DEPLOYMENT, bigquery: true, bigqueryBaseUrl: 'http://127.0.0.1:9050/' })).toMatch(
+      /bigqueryBaseUrl may be given only with "localServers": true and "bigquery": true/,
+    );
+    expect(buildError({ ...OTHER_DEPLOYMENT, localServers: true, bigquery: true, bigqueryBaseUrl: 'https://bq.example.com/' })).toMatch(
+      /bigqueryBaseUrl must be the root of a BigQuery stand-in on this machine ending in \//,
+    );
+    expect(buildError({ ...OTHER_DEPLOYMENT, bigquery: 'yes' })).toMatch(/bigquery must be true or false/);
+  });
+});

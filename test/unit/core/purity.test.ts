@@ -32,7 +32,7 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
   ['api/transport', 'api/requests'],
   ['api/paging'],
   ['api/client'],
-  ['sheets'],
+  ['sheets', 'warehouse'],
   ['builder', 'recommendations'],
   ['schedules/saved'],
   ['schedules/refresh'],

@@ -1,0 +1,292 @@
+/**
+ * The calls the add-on makes to BigQuery's REST API v2, over the core's HttpTransport (URL Fetch in
+ * Apps Script) with the user's OAuth token as `Authorization: Bearer`: datasets.get, tables.get,
+ * tables.insert, jobs.insert (a load with its rows as a multipart upload, or a copy job's metadata
+ * alone) and jobs.get, each at the address Google documents
+ * (cloud.google.com/bigquery/docs/reference/rest/v2). Each fetch counts against the day's URL Fetch
+ * quota like Engage's, and a fetch Apps Script refuses (whitelist, quota) is told as Engage's are. A
+ * request that meets a passing failure (a lost
+ * connection, 5xx, 429, or 403 rateLimitExceeded) is tried again after a short wait, at most
+ * MAX_ATTEMPTS times and never past the caller's deadline; a job is inserted with an ID chosen here,
+ * so a second attempt of an insert that did arrive answers 409 and the job is read instead of run
+ * twice. Waiting for a job polls jobs.get with growing pauses on the Sleeper port (the core has no
+ * timers) until it is DONE or the deadline comes.
+ */
+import { BIGQUERY_ROOT_URL } from '../deployment';
+import { TransportError } from '../errors';
+import type { Clock, HttpRequest, HttpResponse, HttpTransport, OAuthTokenSource, Sleeper } from '../ports';
+import { type FetchCounter, transportFailure } from '../api/transport/request-sender';
+import { BigQueryError, errorProtoOf, httpFailure, jobFailure, parseErrorBody } from './bigquery-errors';
+import type { TableField } from './table-schema';
+
+export interface BigQueryClientDeps {
+  transport: HttpTransport;
+  token: OAuthTokenSource;
+  clock: Clock;
+  sleeper: Sleeper;
+  /** BigQuery's root, ending in "/"; a local build's stand-in (deployment's bigqueryBaseUrl). Default BIGQUERY_ROOT_URL. */
+  rootUrl?: string;
+  /** Counts each fetch against Apps Script's daily URL Fetch quota, as Engage's calls are (api/transport/daily-quota.ts). */
+  counter?: FetchCounter;
+}
+
+export interface TableRef {
+  projectId: string;
+  datasetId: string;
+  tableId: string;
+}
+
+/** What the add-on reads of a Table resource. */
+export interface TableResource {
+  fields: TableField[];
+  timePartitioning?: { type?: string; field?: string };
+  clustering?: { fields?: string[] };
+}
+
+/** What the add-on reads of a Job resource. */
+export interface JobState {
+  jobId: string;
+  state: 'PENDING' | 'RUNNING' | 'DONE';
+  errorResult?: { reason?: string; message?: string; location?: string };
+  errors: unknown[];
+  /** statistics.load.outputRows, when BigQuery tells it. */
+  outputRows?: number;
+}
+
+/** Attempts of one request in all, the first included. */
+export const MAX_ATTEMPTS = 3;
+/** The pause before the second attempt; it doubles for the third. */
+export const RETRY_BASE_DELAY_MS = 1_000;
+/** The first pause between two jobs.get polls; each next pause doubles, up to POLL_MAX_DELAY_MS. */
+export const POLL_FIRST_DELAY_MS = 1_000;
+export const POLL_MAX_DELAY_MS = 8_000;
+
+const PASSING_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+const PASSING_REASONS: ReadonlySet<string> = new Set(['rateLimitExceeded', 'backendError', 'internalError']);
+
+const enc = encodeURIComponent;
+
+function jsonOf(body: string): Record<string, unknown> {
+  try {
+    const json = JSON.parse(body) as unknown;
+    return json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function fieldsOf(value: unknown): TableField[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((f) => {
+    if (f === null || typeof f !== 'object') return [];
+    const o = f as Record<string, unknown>;
+    if (typeof o.name !== 'string' || typeof o.type !== 'string') return [];
+    const mode = o.mode === 'REQUIRED' || o.mode === 'REPEATED' ? o.mode : 'NULLABLE';
+    return [{ name: o.name, type: o.type, mode, ...(typeof o.description === 'string' ? { description: o.description } : {}) }];
+  });
+}
+
+/** A Table resource as the add-on needs it; an answer without a schema has no fields. */
+export function tableResourceOf(json: Record<string, unknown>): TableResource {
+  const schema = json.schema as Record<string, unknown> | undefined;
+  const resource: TableResource = { fields: fieldsOf(schema?.fields) };
+  const tp = json.timePartitioning as Record<string, unknown> | undefined;
+  if (tp && typeof tp === 'object') {
+    resource.timePartitioning = {
+      ...(typeof tp.type === 'string' ? { type: tp.type } : {}),
+      ...(typeof tp.field === 'string' ? { field: tp.field } : {}),
+    };
+  }
+  const clustering = json.clustering as Record<string, unknown> | undefined;
+  if (clustering && Array.isArray(clustering.fields)) resource.clustering = { fields: clustering.fields.map(String) };
+  return resource;
+}
+
+/** A Job resource's state; a job without a readable state is still RUNNING, so it is asked again. */
+export function jobStateOf(json: Record<string, unknown>, jobId: string): JobState {
+  const status = (json.status ?? {}) as Record<string, unknown>;
+  const state = status.state === 'DONE' || status.state === 'PENDING' ? status.state : 'RUNNING';
+  const errorResult = errorProtoOf(status.errorResult);
+  const statistics = (json.statistics ?? {}) as Record<string, unknown>;
+  const load = (statistics.load ?? {}) as Record<string, unknown>;
+  const outputRows = Number(load.outputRows);
+  return {
+    jobId,
+    state,
+    ...(errorResult ? { errorResult } : {}),
+    errors: Array.isArray(status.errors) ? status.errors : [],
+    ...(Number.isFinite(outputRows) && load.outputRows !== undefined ? { outputRows } : {}),
+  };
+}
+
+/** A multipart/related body of the job's JSON and the rows (Google's "multipart upload"), with a boundary found in neither. */
+export function multipartBody(metadata: unknown, data: string): { boundary: string; body: string } {
+  const json = JSON.stringify(metadata);
+  let boundary = 'engage_load_boundary';
+  for (let n = 1; json.includes(boundary) || data.includes(boundary); n++) boundary = `engage_load_boundary_${n}`;
+  const body =
+    `--${boundary}\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n${json}\r\n` +
+    `--${boundary}\r\nContent-Type: application/octet-stream\r\n\r\n${data}\r\n--${boundary}--\r\n`;
+  return { boundary, body };
+}
+
+export class BigQueryClient {
+  private readonly root: string;
+  constructor(private readonly deps: BigQueryClientDeps) {
+    this.root = (deps.rootUrl ?? BIGQUERY_ROOT_URL).replace(/\/*$/, '/');
+  }
+
+  private api(path: string): string {
+    return `${this.root}bigquery/v2/${path}`;
+  }
+
+  /**
+   * Sends one request, trying again after a passing failure; returns the answer (any status) or throws
+   * a BigQueryError when no answer came. `deadlineAtMs`: no wait is started that would end after it.
+   */
+  private send(operation: string, request: Omit<HttpRequest, 'headers'>, deadlineAtMs: number): HttpResponse {
+    for (let attempt = 1; ; attempt++) {
+      const headers = { Authorization: `Bearer ${this.deps.token.oauthToken()}` };
+      let response: HttpResponse | undefined;
+      let failure: string | undefined;
+      this.deps.counter?.spend(1);
+      try {
+        response = this.deps.transport.fetch({ ...request, headers });
+      } catch (e) {
+        if (!(e instanceof TransportError)) throw e;
+        // Not on the whitelist, the day's URL Fetch quota spent, no such host: another attempt cannot help.
+        if (e.kind === 'not-allowed') {
+          throw new BigQueryError(
+            operation,
+            'Apps Script may not call BigQuery from this installation of Engage (its manifest does not list BigQuery\'s addresses; its deploy config needs "bigquery": true)',
+            'ADDRESS_NOT_ALLOWED',
+          );
+        }
+        if (e.kind !== 'connection') throw transportFailure(e, request.url, operation, this.deps.counter);
+        failure = e.message;
+      }
+      const passing =
+        response === undefined ||
+        PASSING_STATUSES.has(response.status) ||
+        (response.status === 403 && PASSING_REASONS.has(parseErrorBody(response.body).reason ?? ''));
+      const waitMs = RETRY_BASE_DELAY_MS * 2 ** (attempt - 1);
+      if (!passing || attempt >= MAX_ATTEMPTS || this.deps.clock.now() + waitMs > deadlineAtMs) {
+        if (response) return response;
+        throw new BigQueryError(operation, `no answer from BigQuery (${failure}); the next run tries again`, 'CONNECTION_FAILED');
+      }
+      this.deps.sleeper.sleep(waitMs);
+    }
+  }
+
+  /** The dataset's location, or undefined when it does not exist (or the user cannot see it). */
+  datasetLocation(projectId: string, datasetId: string, deadlineAtMs: number): string | undefined {
+    const operation = `reading the dataset ${projectId}.${datasetId}`;
+    const response = this.send(
+      operation,
+      { method: 'get', url: this.api(`projects/${enc(projectId)}/datasets/${enc(datasetId)}`) },
+      deadlineAtMs,
+    );
+    if (response.status === 404) return undefined;
+    if (response.status !== 200) throw httpFailure(operation, response.status, response.body);
+    const location = jsonOf(response.body).location;
+    return typeof location === 'string' ? location : '';
+  }
+
+  /** The table, or undefined when it does not exist. */
+  getTable(table: TableRef, deadlineAtMs: number): TableResource | undefined {
+    const operation = `reading the table ${table.projectId}.${table.datasetId}.${table.tableId}`;
+    const url = this.api(`projects/${enc(table.projectId)}/datasets/${enc(table.datasetId)}/tables/${enc(table.tableId)}`);
+    const response = this.send(operation, { method: 'get', url }, deadlineAtMs);
+    if (response.status === 404) return undefined;
+    if (response.status !== 200) throw httpFailure(operation, response.status, response.body);
+    return tableResourceOf(jsonOf(response.body));
+  }
+
+  /**
+   * Creates the table (tables.insert) from a Table resource's fields: schema, timePartitioning,
+   * clustering, and any other (description, expirationTime). A table made meanwhile (409) is read instead.
+   */
+  insertTable(table: TableRef, resource: Record<string, unknown>, deadlineAtMs: number): TableResource {
+    const operation = `creating the table ${table.projectId}.${table.datasetId}.${table.tableId}`;
+    const { projectId, datasetId, tableId } = table;
+    const payload = JSON.stringify({ tableReference: { projectId, datasetId, tableId }, ...resource });
+    const url = this.api(`projects/${enc(table.projectId)}/datasets/${enc(table.datasetId)}/tables`);
+    const response = this.send(operation, { method: 'post', url, payload, contentType: 'application/json' }, deadlineAtMs);
+    if (response.status === 409) {
+      const existing = this.getTable(table, deadlineAtMs);
+      if (existing) return existing;
+    }
+    if (response.status !== 200) throw httpFailure(operation, response.status, response.body);
+    return tableResourceOf(jsonOf(response.body));
+  }
+
+  /**
+   * Inserts a job with the given ID: a load with `data` (the rows) as a multipart upload to the upload
+   * address, or any other job (a copy) as metadata. A job that already exists under the ID (a repeated
+   * attempt that had arrived) is read instead.
+   */
+  insertJob(
+    projectId: string,
+    location: string,
+    jobId: string,
+    configuration: Record<string, unknown>,
+    data: string | undefined,
+    operation: string,
+    deadlineAtMs: number,
+  ): JobState {
+    const job = { jobReference: { projectId, jobId, location }, configuration };
+    const request: Omit<HttpRequest, 'headers'> =
+      data === undefined
+        ? {
+            method: 'post',
+            url: this.api(`projects/${enc(projectId)}/jobs`),
+            payload: JSON.stringify(job),
+            contentType: 'application/json',
+          }
+        : (() => {
+            const { boundary, body } = multipartBody(job, data);
+            return {
+              method: 'post' as const,
+              url: `${this.root}upload/bigquery/v2/projects/${enc(projectId)}/jobs?uploadType=multipart`,
+              payload: body,
+              contentType: `multipart/related; boundary=${boundary}`,
+            };
+          })();
+    const response = this.send(operation, request, deadlineAtMs);
+    if (response.status === 409) return this.getJob(projectId, location, jobId, operation, deadlineAtMs);
+    if (response.status !== 200) throw httpFailure(operation, response.status, response.body);
+    return jobStateOf(jsonOf(response.body), jobId);
+  }
+
+  getJob(projectId: string, location: string, jobId: string, operation: string, deadlineAtMs: number): JobState {
+    const url = this.api(`projects/${enc(projectId)}/jobs/${enc(jobId)}?location=${enc(location)}`);
+    const response = this.send(operation, { method: 'get', url }, deadlineAtMs);
+    if (response.status !== 200) throw httpFailure(operation, response.status, response.body);
+    return jobStateOf(jsonOf(response.body), jobId);
+  }
+
+  /**
+   * Polls the job until it is DONE, pausing POLL_FIRST_DELAY_MS, then twice as long each time up to
+   * POLL_MAX_DELAY_MS. A job that finished with an errorResult throws its message; one still running
+   * when the next pause would pass `deadlineAtMs` throws a 'TOO_SLOW' BigQueryError (the next run
+   * loads the day again, which replaces it whole).
+   */
+  waitForJob(projectId: string, location: string, started: JobState, operation: string, deadlineAtMs: number): JobState {
+    let job = started;
+    let delayMs = POLL_FIRST_DELAY_MS;
+    while (job.state !== 'DONE') {
+      if (this.deps.clock.now() + delayMs > deadlineAtMs) {
+        throw new BigQueryError(
+          operation,
+          `job ${job.jobId} had not finished when this run's time was up; the next run loads this day again, replacing it whole`,
+          'TOO_SLOW',
+        );
+      }
+      this.deps.sleeper.sleep(delayMs);
+      delayMs = Math.min(delayMs * 2, POLL_MAX_DELAY_MS);
+      job = this.getJob(projectId, location, job.jobId, operation, deadlineAtMs);
+    }
+    if (job.errorResult) throw jobFailure(operation, job.jobId, job.errorResult, job.errors);
+    return job;
+  }
+}
