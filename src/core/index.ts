@@ -125,6 +125,7 @@ export {
   refreshGroupWithRoom,
   refreshOutcomeText,
   refreshPlanText,
+  REFRESH_SIGNED_OUT_TEXT,
   refreshReferencePattern,
   refreshWaveKey,
   type WaveCount,
