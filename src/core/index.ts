@@ -81,7 +81,7 @@ export {
   WAVE_MARK_LOCK_TIMEOUT_MS,
 } from './budgets';
 
-export { A1_CELL_PATTERN, a1Cell, cellPosition, rangeReference, splitCellReference } from './util/a1-notation';
+export { A1_CELL_PATTERN, a1Cell, cellPosition, cellReference, rangeReference, splitCellReference } from './util/a1-notation';
 export { compactDay, dashedDay, daysBetween, isDate, MS_PER_HOUR } from './util/dates';
 export { isAnotherDay } from './util/relative-days';
 export { SUPPORTED_CURRENCY_CODES } from './util/currencies';

@@ -9,7 +9,7 @@
  * visible, the Report tab opens, and after each run. The answer arrives with the sheet list
  * (getSheetContext), so it costs no extra call.
  */
-import { type ReportAtCell, rangeReference, type WrittenBlock } from '../../../src/core';
+import { cellReference, type ReportAtCell, rangeReference, type WrittenBlock } from '../../../src/core';
 import { el, replaceChildren } from '../../dom';
 import type { ReportEdit } from '../../panel';
 import { sheetTime } from '../../time';
@@ -95,7 +95,7 @@ export function reportHereBar(actions: ReportHereActions): ReportHereBar {
         el(
           'div',
           { class: 'notice notice-info', id: 'report-editing' },
-          `Editing ${describe(current.edit, tz)}. Run to sheet writes it again from ${current.place.sheetName}!${current.place.cell}`,
+          `Editing ${describe(current.edit, tz)}. Run to sheet writes it again from ${cellReference(current.place.sheetName, current.place.cell)}`,
           saved ? '; Save to schedule keeps the changes for its refreshes. ' : '. ',
           el('button', { type: 'button', class: 'link', id: 'report-stop-editing', onclick: () => actions.stop() }, 'Stop editing'),
         ),

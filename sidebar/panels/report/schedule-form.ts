@@ -11,6 +11,7 @@
 import {
   A1_CELL_PATTERN,
   type BuilderRequest,
+  cellReference,
   type DatePreset,
   describeCompareWith,
   describePeriod,
@@ -227,7 +228,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
           el(
             'span',
             {},
-            `Saved “${report.name}”: ${saved?.scheduleText ?? 'scheduled'}, ${describePeriod(refreshed)}, into ${saved?.target ?? `${report.target.sheetName}!${report.target.cell}`}. `,
+            `Saved “${report.name}”: ${saved?.scheduleText ?? 'scheduled'}, ${describePeriod(refreshed)}, into ${saved?.target ?? cellReference(report.target.sheetName, report.target.cell)}. `,
             el(
               'button',
               { type: 'button', class: 'link', id: 'schedule-open-list', onclick: () => ctx.showPanel('schedules') },

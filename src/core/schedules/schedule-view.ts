@@ -12,6 +12,7 @@ import type { RefreshStatus, SavedReport, SavedReportInput } from './saved-repor
 import { describeSchedule } from './schedule';
 import type { NoticeRecord } from './notice-record';
 import { alertKey, describeAlert, noticeSettingsOf, type NoticeWhen } from './notice-settings';
+import { cellReference } from '../util/a1-notation';
 
 /** A saved report's notices and alerts as the sidebar shows them. */
 export interface NoticesView {
@@ -144,7 +145,7 @@ export function scheduleView(
     name: report.name,
     definition,
     scheduleText: `${describeSchedule(report.schedule)} (${context.timeZone})`,
-    target: `${report.target.sheetName}!${report.target.cell.toUpperCase()}`,
+    target: cellReference(report.target.sheetName, report.target.cell),
     paused: report.paused === true,
     mine,
     status: { failures: status.failures ?? 0, needsSignIn, running: (status.runningUntilMs ?? 0) > context.nowMs },
