@@ -14,6 +14,8 @@
  */
 import {
   describeCompareWith,
+  formatCount,
+  formatDuration,
   describePeriod,
   incrementalProblem,
   type SavedReportInput,
@@ -36,9 +38,11 @@ function statusLines(view: ScheduleView, timeZone: string): HTMLElement {
   const when = (iso: string | undefined) => (iso ? sheetTime(iso, timeZone) : 'never');
   const lines = el('dl', { class: 'schedule-status' });
   const row = (label: string, value: string) => lines.append(el('dt', {}, label), el('dd', {}, value));
-  // "23,777 rows in 1.2 s"; a refresh quicker than a twentieth of a second says no time rather than "in 0.0 s".
-  const took = (s.durationMs ?? 0) >= 50 ? ` in ${((s.durationMs ?? 0) / 1000).toFixed(1)} s` : '';
-  row('Last success', s.lastSuccess ? `${when(s.lastSuccess)}, ${(s.rows ?? 0).toLocaleString('en-US')} rows${took}` : 'never');
+  // "23,777 rows in 1.2 s", as every run message says how long it took.
+  row(
+    'Last success',
+    s.lastSuccess ? `${when(s.lastSuccess)}, ${formatCount(s.rows ?? 0)} rows ${formatDuration(s.durationMs ?? 0)}` : 'never',
+  );
   row('Last attempt', when(s.lastAttempt));
   // A slot already begun is served by the next hourly run, whenever within its hour that comes.
   const due = s.nextRun && Date.parse(s.nextRun) <= Date.now();
@@ -52,6 +56,14 @@ function statusLines(view: ScheduleView, timeZone: string): HTMLElement {
       `${s.lastError.message}${s.lastError.traceId && !s.lastError.message.includes(s.lastError.traceId) ? ` [trace ID ${s.lastError.traceId}]` : ''}`,
     );
   return lines;
+}
+
+/** What Run now did, as every run says it: the rows and how long it took (a failure shows in the status's Last error). */
+function ranNow(list: ScheduleList, id: string): string | undefined {
+  const ran = list.reports.find((r) => r.id === id);
+  const s = ran?.status;
+  if (!ran || !s?.lastSuccess || s.lastSuccess !== s.lastAttempt) return undefined;
+  return `Refreshed “${ran.name}”: ${formatCount(s.rows ?? 0)} rows ${formatDuration(s.durationMs ?? 0)}.`;
 }
 
 /** A short state next to the name: paused, failing, or refreshed. */
@@ -147,7 +159,7 @@ function editForm(
 }
 
 function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
-  const message = el('div', { role: 'status', 'aria-live': 'polite' });
+  const message = el('div', { id: 'schedules-message', role: 'status', 'aria-live': 'polite' });
   const runtimeBox = el('div', { class: 'schedule-runtime' });
   const noticesBox = el('div', { class: 'schedule-notices' });
   const listBox = el('div', { class: 'schedule-list' });
@@ -193,11 +205,16 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
     replaceChildren(
       listBox,
       ...list.reports.map((view) => {
-        const perform = async (work: () => Promise<ScheduleList>, done?: string): Promise<boolean> => {
+        const perform = async (
+          work: () => Promise<ScheduleList>,
+          done?: string | ((list: ScheduleList) => string | undefined),
+        ): Promise<boolean> => {
           replaceChildren(message, notice('info', 'Working…'));
           try {
-            render(await work());
-            replaceChildren(message, done ? notice('success', done) : null);
+            const list = await work();
+            render(list);
+            const said = typeof done === 'function' ? done(list) : done;
+            replaceChildren(message, said ? notice('success', said) : null);
             return true;
           } catch (error) {
             replaceChildren(message, notice('error', failureText(error)));
@@ -205,8 +222,8 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
           }
         };
         // Only the user who saved a report may run or change it: it runs with their sign-in.
-        const act = (label: string, work: () => Promise<ScheduleList>) =>
-          el('button', { type: 'button', class: 'secondary', disabled: !view.mine, onclick: () => void perform(work) }, label);
+        const act = (label: string, work: () => Promise<ScheduleList>, done?: (list: ScheduleList) => string | undefined) =>
+          el('button', { type: 'button', class: 'secondary', disabled: !view.mine, onclick: () => void perform(work, done) }, label);
         const editBox = el('div');
         const closeEdit = () => {
           replaceChildren(editBox);
@@ -249,7 +266,11 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
           'div',
           { class: 'actions' },
           editButton,
-          act('Run now', async () => (await ctx.server.runScheduleNow(view.id)).list),
+          act(
+            'Run now',
+            async () => (await ctx.server.runScheduleNow(view.id)).list,
+            (list) => ranNow(list, view.id),
+          ),
           act(view.paused ? 'Resume' : 'Pause', () => ctx.server.pauseSchedule(view.id, !view.paused)),
         );
         // Delete asks first, in the page: the saved report and its schedule go, the data stays.

@@ -85,7 +85,7 @@ export { A1_CELL_PATTERN, a1Cell, cellPosition, cellReference, rangeReference, s
 export { compactDay, dashedDay, daysBetween, isDate, MS_PER_HOUR } from './util/dates';
 export { isAnotherDay } from './util/relative-days';
 export { SUPPORTED_CURRENCY_CODES } from './util/currencies';
-export { formatCount, quoted } from './util/text';
+export { formatCount, formatDuration, quoted } from './util/text';
 
 export { FORMULA_RESERVE_SHARE, type QuotaView } from './api/daily-quota';
 export { allowedByWhitelist, isLoopbackUrl, type Deployment, type SpreadsheetAccess } from './api/deployment';

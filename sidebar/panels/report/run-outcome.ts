@@ -3,14 +3,13 @@
  * it), whether it replaced the earlier report there, the note of a partial result, and the first rows
  * as a small table (every cell is text content).
  */
-import { formatCount, rangeReference, type RunToSheetSummary } from '../../../src/core';
+import { formatCount, formatDuration, rangeReference, type RunToSheetSummary } from '../../../src/core';
 import { el, notice } from '../../dom';
 
 /** The success line, the partial note if any, and the preview. */
 export function runOutcome(summary: RunToSheetSummary): Array<HTMLElement | null> {
   const plural = (n: number) => (n === 1 ? '' : 's');
-  // A run quicker than a twentieth of a second says no time rather than "in 0.0 s".
-  const took = summary.elapsedMs >= 50 ? ` in ${(summary.elapsedMs / 1000).toFixed(1)} s` : '';
+  const took = ` ${formatDuration(summary.elapsedMs)}`;
   return [
     notice(
       'success',

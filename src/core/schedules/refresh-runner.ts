@@ -28,6 +28,7 @@ import type { RefreshStatus, SavedReport } from './saved-reports';
 import { describeSchedule, nextRunAfter } from './schedule';
 import type { ReportKind } from '../spec';
 import { wallTimeInZone } from '../util/dates';
+import { formatCount, formatDuration } from '../util/text';
 import { refreshBlock, sameCorner } from './refresh-block';
 import { writeModeOf, writeModeSummary } from './write-modes';
 import { selectsSeveral } from '../api/publisher-list';
@@ -122,7 +123,7 @@ export function statusNote(report: SavedReport, status: RefreshStatus, timeZone:
   const success =
     status.lastSuccessAtMs === undefined
       ? 'never'
-      : `${when(status.lastSuccessAtMs)}, ${status.rows ?? 0} rows in ${((status.durationMs ?? 0) / 1000).toFixed(1)} s`;
+      : `${when(status.lastSuccessAtMs)}, ${formatCount(status.rows ?? 0)} rows ${formatDuration(status.durationMs ?? 0)}`;
   lines.push(`Last success: ${success}`);
   lines.push(`Last attempt: ${when(status.lastAttemptAtMs)}`);
   const kept = writeModeSummary(report);
