@@ -113,7 +113,15 @@ export {
 } from './sheets/formula-args';
 export { reportColumnCount } from './sheets/report-table';
 export { compareColumnCount } from './sheets/compare-table';
-export { asTypedInput, cellsAdded, checkCellRoom, type GridSize, NEW_SHEET_COLUMNS, WRITE_NUMBER_FORMAT } from './sheets/sheet-output';
+export {
+  asTypedInput,
+  cellsAdded,
+  checkCellRoom,
+  formatNumberAs,
+  type GridSize,
+  NEW_SHEET_COLUMNS,
+  WRITE_NUMBER_FORMAT,
+} from './sheets/sheet-output';
 export {
   nextRefreshStampMs,
   parseWaveCount,
