@@ -44,12 +44,12 @@ function statusLines(view: ScheduleView, timeZone: string): HTMLElement {
     s.lastSuccess ? `${when(s.lastSuccess)}, ${formatCount(s.rows ?? 0)} rows ${formatDuration(s.durationMs ?? 0)}` : 'never',
   );
   row('Last attempt', when(s.lastAttempt));
-  // A slot already begun is served by the next hourly run, whenever within its hour that comes.
-  const due = s.nextRun && Date.parse(s.nextRun) <= Date.now();
-  row(
-    'Next run',
-    view.paused ? 'paused' : !s.nextRun || due ? 'due: the next hourly run refreshes it' : `in the hour from ${when(s.nextRun)}`,
-  );
+  // A slot already begun is served by the next hourly run, whenever within its hour that comes; a report
+  // never refreshed is filled by it too, and then follows its schedule, whose next slot is shown as well.
+  const due = !s.nextRun || Date.parse(s.nextRun) <= Date.now();
+  const then = s.slotAfter ? `, then in the hour from ${when(s.slotAfter)}` : '';
+  const dueText = s.lastAttempt ? `due: the next hourly run refreshes it${then}` : `the next hourly run fills it first${then}`;
+  row('Next run', view.paused ? 'paused' : due ? dueText : `in the hour from ${when(s.nextRun)}`);
   if (s.lastError)
     row(
       'Last error',

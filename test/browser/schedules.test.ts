@@ -46,7 +46,9 @@ function berlin(iso: string): string {
   );
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} (Europe/Berlin)`;
 }
-type Listed = { reports: Array<{ id: string; status: { lastSuccess?: string; lastAttempt?: string; nextRun?: string } }> };
+type Listed = {
+  reports: Array<{ id: string; status: { lastSuccess?: string; lastAttempt?: string; nextRun?: string; slotAfter?: string } }>;
+};
 const listed = () => b.playground.host.call('listSchedules', [], { user: b.playground.user }) as Listed;
 const savedDefinitions = () =>
   [...b.playground.host.properties('document').entries()]
@@ -119,8 +121,13 @@ describe('scheduled refresh from the sidebar', () => {
     );
     const status = await item.locator('.schedule-status').innerText();
     expect(status).toMatch(/Last success\s+never/);
-    // Never refreshed: it is due, and the next hourly run takes it (never a "next run" already past).
-    expect(status).toMatch(/Next run\s+due: the next hourly run refreshes it/);
+    // Never refreshed: the next hourly run fills it (never a "next run" already past), then its own
+    // slot follows: the next 06:00 on the spreadsheet's clock, within a day.
+    const slotAfter = listed().reports[0]!.status.slotAfter!;
+    expect(Date.parse(slotAfter) - Date.now()).toBeGreaterThan(0);
+    expect(Date.parse(slotAfter) - Date.now()).toBeLessThanOrEqual(24 * 3_600_000);
+    expect(berlin(slotAfter)).toMatch(/ 06:00 \(Europe\/Berlin\)$/);
+    expect(status).toContain(`Next run\nthe next hourly run fills it first, then in the hour from ${berlin(slotAfter)}`);
     expect(await sidebar.locator('#schedule-edit-hint, .schedule-summary').first().innerText()).toContain('(Europe/Berlin)');
     // The day's trigger runtime: nothing run yet, 90 minutes on a consumer account.
     expect(await sidebar.locator('#schedule-runtime .quota-text').innerText()).toBe(

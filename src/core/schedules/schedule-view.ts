@@ -9,7 +9,7 @@ import type { SpreadsheetAccess } from '../api/deployment';
 import type { UnreachableReason } from '../errors';
 import type { RegistryEntry } from './registry';
 import type { RefreshStatus, SavedReport, SavedReportInput } from './saved-reports';
-import { describeSchedule } from './schedule';
+import { describeSchedule, nextRunAfter } from './schedule';
 import type { NoticeRecord } from './notice-record';
 import { alertKey, describeAlert, noticeSettingsOf, type NoticeWhen } from './notice-settings';
 import { cellReference } from '../util/a1-notation';
@@ -42,6 +42,11 @@ export interface ScheduleView {
     lastSuccess?: string;
     lastAttempt?: string;
     nextRun?: string;
+    /**
+     * When it is due now (a report never refreshed is due at once, to fill it): its schedule's first
+     * slot after now, when it runs again after that (a daily 06:00 schedule saved at 10:45: tomorrow 06:00).
+     */
+    slotAfter?: string;
     rows?: number;
     durationMs?: number;
     lastError?: { message: string; traceId?: string; at: string };
@@ -157,7 +162,10 @@ export function scheduleView(
   const lastAttempt = iso(status.lastAttemptAtMs);
   if (lastAttempt) s.lastAttempt = lastAttempt;
   const nextRun = iso(status.nextRunAtMs ?? report.createdAtMs);
-  if (nextRun && !view.paused) s.nextRun = nextRun;
+  if (nextRun && !view.paused) {
+    s.nextRun = nextRun;
+    if (Date.parse(nextRun) <= context.nowMs) s.slotAfter = iso(nextRunAfter(report.schedule, context.nowMs, context.timeZone))!;
+  }
   if (status.rows !== undefined) s.rows = status.rows;
   if (status.durationMs !== undefined) s.durationMs = status.durationMs;
   if (status.lastError) {
