@@ -214,10 +214,10 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
             const list = await work();
             render(list);
             const said = typeof done === 'function' ? done(list) : done;
-            replaceChildren(message, said ? notice('success', said) : null);
+            ctx.moments.say(message, said ? notice('success', said) : [], ['sign-in']);
             return true;
           } catch (error) {
-            replaceChildren(message, notice('error', failureText(error)));
+            ctx.moments.say(message, notice('error', failureText(error)), ['sign-in']);
             return false;
           }
         };
@@ -293,7 +293,8 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
                     class: 'action confirm-delete',
                     onclick: () =>
                       void perform(() => ctx.server.deleteSchedule(view.id), `Deleted “${view.name}”.`).then(
-                        (ok) => ok || restoreActions(),
+                        // What said it was saved, or edits it, goes with it (moments.ts).
+                        (ok) => (ok ? ctx.moments.happened(`schedule-deleted:${view.id}`) : restoreActions()),
                       ),
                   },
                   'Delete',

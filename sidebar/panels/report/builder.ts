@@ -89,11 +89,19 @@ export class ReportBuilder {
       this.dashboard.render();
       parts.changed();
     });
+    // An action that starts supersedes what the tab said before (moments.ts); Add chart adds to the last run's outcome instead.
+    const acting = {
+      isBusy: () => this.busy,
+      setBusy: (busy: boolean) => {
+        if (busy) ctx.moments.happened('action');
+        this.setBusy(busy);
+      },
+    };
     this.dashboard = dashboardButton(
       ctx,
       { id: () => this.publisher.id(), label: () => this.publisher.name() },
-      { isBusy: () => this.busy, setBusy: (busy) => this.setBusy(busy) },
-      () => void this.target.loadSheets(),
+      acting,
+      () => void this.here.refresh(),
     );
     this.period = periodPicker({ ...parts, timeZone: () => ctx.state()?.timeZone ?? 'UTC' });
     // A comparison changes the metrics' default set and columns, so the picker follows it.
@@ -107,12 +115,10 @@ export class ReportBuilder {
     this.filters = filterRows(parts);
     this.options = requestOptions(parts);
     this.target = targetPicker(ctx.server);
-    this.formulaButton = insertFormulaButton(
-      ctx.server,
-      () => this.request(),
-      { isBusy: () => this.busy, setBusy: (busy) => this.setBusy(busy) },
-      { outcome: (node) => replaceChildren(this.outcome, node), error: (text) => this.showError(text) },
-    );
+    this.formulaButton = insertFormulaButton(ctx.server, () => this.request(), acting, {
+      outcome: (node) => ctx.moments.say(this.outcome, node, ['action', 'sign-in']),
+      error: (text) => this.showError(text),
+    });
     this.progressBar = runProgressBar(ctx.server);
     this.schedule = scheduleForm(
       {
@@ -123,15 +129,20 @@ export class ReportBuilder {
         defaultName: () => this.defaultScheduleName(),
         defaultTarget: (request) => this.defaultScheduleTarget(request),
         showError: (text) => this.showError(text),
-        isBusy: () => this.busy,
-        setBusy: (busy) => this.setBusy(busy),
+        ...acting,
       },
       ctx,
     );
     this.chart = chartAction(
       ctx.server,
       { isBusy: () => this.busy, setBusy: (busy) => this.setBusy(busy) },
-      { success: (text) => this.outcome.appendChild(notice('success', text)), error: (text) => this.showError(text) },
+      {
+        success: (text) => {
+          const added = this.outcome.appendChild(notice('success', text));
+          ctx.moments.until(['action', 'sign-in'], () => added.remove());
+        },
+        error: (text) => this.showError(text),
+      },
     );
     this.here = reportHereBar({
       edit: (edit) => this.edit(edit),
@@ -206,6 +217,11 @@ export class ReportBuilder {
     this.renderFormula();
     replaceChildren(this.outcome);
     this.here.node.scrollIntoView({ block: 'nearest' });
+    // A saved report deleted meanwhile (Schedules tab) can no longer be edited: the builder leaves it.
+    if (edit.source === 'schedule')
+      this.ctx.moments.until([`schedule-deleted:${edit.scheduleId}`], () => {
+        if (this.editing?.edit === edit) this.stopEditing();
+      });
   }
 
   private stopEditing(): void {
@@ -302,6 +318,8 @@ export class ReportBuilder {
   }
 
   private renderFormula(): void {
+    // The form changed: a problem it showed before may be mended (moments.ts).
+    this.ctx.moments.happened('form');
     this.compare.render(); // the earlier period follows the report's period
     const request = this.request();
     const formula = typeof request === 'string' ? request : request.compareWith ? compareFormula(request) : reportFormula(request);
@@ -332,8 +350,9 @@ export class ReportBuilder {
     this.dashboard.render();
   }
 
+  /** A problem stays until the form changes or another action starts (moments.ts). */
   private showError(text: string): void {
-    replaceChildren(this.outcome, notice('error', text));
+    this.ctx.moments.say(this.outcome, notice('error', text), ['form', 'action', 'sign-in']);
   }
 
   private async run(): Promise<void> {
@@ -347,6 +366,7 @@ export class ReportBuilder {
     const place = this.editing?.place;
     const options: { choice?: WriteChoice; editing?: boolean } =
       place && place.sheetName === first.sheetName && place.cell === first.cell ? { editing: true } : {};
+    this.ctx.moments.happened('action');
     this.setBusy(true);
     replaceChildren(this.outcome);
     try {
@@ -361,7 +381,7 @@ export class ReportBuilder {
         }
         if ('question' in outcome) {
           const choice = await askBeforeWriting(this.outcome, outcome.question);
-          if (!choice) return replaceChildren(this.outcome, notice('info', 'Nothing was written.'));
+          if (!choice) return this.ctx.moments.say(this.outcome, notice('info', 'Nothing was written.'), ['form', 'action', 'sign-in']);
           options.choice = choice;
           continue;
         }
@@ -380,7 +400,7 @@ export class ReportBuilder {
   private written(request: BuilderRequest, summary: RunToSheetSummary): void {
     this.lastRun = { block: summary.block, request: JSON.stringify(request) };
     this.chart.ran(summary);
-    replaceChildren(this.outcome, ...runOutcome(summary));
+    this.ctx.moments.say(this.outcome, runOutcome(summary), ['action', 'sign-in']);
     const editing = this.editing;
     if (
       editing &&

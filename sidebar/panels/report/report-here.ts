@@ -53,6 +53,15 @@ function describe(edit: ReportEdit, timeZone: string): string {
 
 const sameBlock = (a: WrittenBlock | undefined, b: WrittenBlock | undefined) => !!a && !!b && rangeReference(a) === rangeReference(b);
 
+/**
+ * Whether the report at the selected cell is the one being edited, so the tab names it once: the same
+ * saved report (opened from the Schedules tab, whose edit may carry no block), or the same block.
+ */
+function sameReport(found: ReportEdit, editing: ReportEdit): boolean {
+  if (found.source === 'schedule' && editing.source === 'schedule') return found.scheduleId === editing.scheduleId;
+  return sameBlock(found.block, editing.block);
+}
+
 export function reportHereBar(actions: ReportHereActions): ReportHereBar {
   const node = el('div', { id: 'report-here', 'aria-live': 'polite' });
   let found: ReportAtCell | null = null;
@@ -101,7 +110,7 @@ export function reportHereBar(actions: ReportHereActions): ReportHereBar {
         ),
       );
     }
-    if (found && !(current && sameBlock(found.block, current.edit.block))) {
+    if (found && !(current && sameReport(found, current.edit))) {
       const edit = found;
       lines.push(
         el(
