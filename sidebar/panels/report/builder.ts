@@ -357,6 +357,8 @@ export class ReportBuilder {
 
   private async run(): Promise<void> {
     if (this.busy) return;
+    // Even a run refused before it starts supersedes what the tab said of earlier actions.
+    this.ctx.moments.happened('action');
     const request = this.request();
     if (typeof request === 'string') return this.showError(request);
     const target = this.target.runTarget();
@@ -366,7 +368,6 @@ export class ReportBuilder {
     const place = this.editing?.place;
     const options: { choice?: WriteChoice; editing?: boolean } =
       place && place.sheetName === first.sheetName && place.cell === first.cell ? { editing: true } : {};
-    this.ctx.moments.happened('action');
     this.setBusy(true);
     replaceChildren(this.outcome);
     try {
