@@ -62,7 +62,8 @@ function statusLines(view: ScheduleView, timeZone: string): HTMLElement {
 function ranNow(list: ScheduleList, id: string): string | undefined {
   const ran = list.reports.find((r) => r.id === id);
   const s = ran?.status;
-  if (!ran || !s?.lastSuccess || s.lastSuccess !== s.lastAttempt) return undefined;
+  // It succeeded when its last success is its last attempt (an attempt is stamped as it starts).
+  if (!ran || !s?.lastSuccess || (s.lastAttempt && Date.parse(s.lastSuccess) < Date.parse(s.lastAttempt))) return undefined;
   return `Refreshed “${ran.name}”: ${formatCount(s.rows ?? 0)} rows ${formatDuration(s.durationMs ?? 0)}.`;
 }
 

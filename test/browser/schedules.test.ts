@@ -350,6 +350,17 @@ describe('scheduled refresh from the sidebar', () => {
     expect(await sidebar.locator('.filter-row .filter-value').inputValue()).toBe('1');
     await sidebar.locator('#report-stop-editing').click();
     await sidebar.locator('#tab-schedules').click();
+
+    // Change the report, with the selected cell still in its block: the tab names it once, as the one edited.
+    const item = sidebar.locator('article.schedule');
+    await item.getByRole('button', { name: 'Edit' }).click();
+    await item.getByRole('button', { name: 'Change the report (publisher, period, breakdowns, filters, metrics)' }).click();
+    await eventually(async () => expect(await sidebar.locator('#report-editing').count()).toBe(1));
+    await sidebar.locator('#report-kind-label').click();
+    await eventually(async () => expect(await sidebar.locator('#report-here .notice').count()).toBe(1));
+    expect(await sidebar.locator('#report-found').count()).toBe(0);
+    await sidebar.locator('#report-stop-editing').click();
+    await sidebar.locator('#tab-schedules').click();
   });
 
   it('pauses it, which removes the hourly trigger, and resumes it', async () => {
@@ -384,6 +395,8 @@ describe('scheduled refresh from the sidebar', () => {
 
   it('deletes it once confirmed: the list is empty, the trigger gone, and the data stays in the sheet', async () => {
     const { sidebar, playground } = b;
+    // The Report tab still says it was saved, until it is deleted.
+    expect(await sidebar.locator('#schedule-outcome').textContent()).toContain('Saved “Revenue every 6 hours”');
     await sidebar.locator('article.schedule').getByRole('button', { name: 'Delete' }).click();
     await sidebar.locator('article.schedule .delete-confirm').getByRole('button', { name: 'Delete' }).click();
     await eventually(async () => expect(await sidebar.locator('#panel-schedules').innerText()).toContain('No saved reports yet'));
@@ -393,6 +406,8 @@ describe('scheduled refresh from the sidebar', () => {
     expect(triggers()).toHaveLength(0);
     expect(playground.host.getValues('Scheduled', 'B2:B2')[0]![0]).toBe('day');
     expect(b.dialogs).toEqual([]);
+    // What the Report tab said of it went with it.
+    expect(await sidebar.locator('#schedule-outcome').textContent()).toBe('');
   });
 });
 
