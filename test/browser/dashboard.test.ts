@@ -139,7 +139,7 @@ describe('what the tab says belongs to its moment, at 300 px', () => {
     expect(await sidebar.locator('#dashboard-outcome').innerText()).toBe('');
   });
 
-  it('a problem of the form goes once the form is mended', async () => {
+  it('a problem of the form goes once the form is mended; the line under Compare with keeps clear of the Breakdowns label', async () => {
     await sidebar.locator('#report-preset').selectOption('custom');
     await sidebar.locator('#report-from').fill('2026-11-10');
     await sidebar.locator('#report-to').fill('2026-11-05');
@@ -147,5 +147,12 @@ describe('what the tab says belongs to its moment, at 300 px', () => {
     await eventually(async () => expect(await sidebar.locator('#report-outcome .notice-error').count()).toBe(1));
     await sidebar.locator('#report-preset').selectOption('last7');
     await eventually(async () => expect(await sidebar.locator('#report-outcome').innerText()).toBe(''));
+    // The line under Compare with ends its field: the Breakdowns label starts below it, with room between.
+    await sidebar.locator('#report-compare').selectOption('previous');
+    const line = await sidebar.locator('#report-compare-period').boundingBox();
+    const label = await sidebar.locator('#report-breakdowns').locator('xpath=..').locator('.label').first().boundingBox();
+    expect(line!.height).toBeGreaterThan(0);
+    expect(label!.y - (line!.y + line!.height)).toBeGreaterThanOrEqual(8);
+    await sidebar.locator('#report-compare').selectOption('');
   });
 });
