@@ -20,6 +20,8 @@ export type Moment = 'action' | 'form' | 'sign-in' | `schedule-deleted:${string}
 export interface Moments {
   /** Shows `content` in `box` (replacing what was there) until one of `endsWith` happens; then it goes. */
   say(box: HTMLElement, content: Node | ReadonlyArray<Node | null>, endsWith: readonly Moment[]): void;
+  /** Adds `node` to what `box` shows, until one of `endsWith` happens. */
+  add(box: HTMLElement, node: Node, endsWith: readonly Moment[]): void;
   /** Calls `then` once, the first time one of `endsWith` happens. */
   until(endsWith: readonly Moment[], then: () => void): void;
   /** Something happened: every message it supersedes goes. */
@@ -37,6 +39,12 @@ export function moments(): Moments {
       // Only what is still this message goes: a later message in the same box is not touched.
       until(endsWith, () => {
         for (const node of nodes) if (node.parentNode === box) box.removeChild(node);
+      });
+    },
+    add(box, node, endsWith) {
+      box.appendChild(node);
+      until(endsWith, () => {
+        if (node.parentNode === box) box.removeChild(node);
       });
     },
     happened(moment) {

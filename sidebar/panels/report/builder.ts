@@ -30,7 +30,7 @@ import { dashboardButton, type DashboardButton } from './dashboard';
 import { filterRows, type FilterRows } from './filters';
 import { metricPicker, type MetricPicker } from './metrics';
 import { requestOptions, type RequestOptions } from './options';
-import { requestBreakdowns, type PartContext, type ReportChoice } from './part';
+import { requestBreakdowns, type PartContext, type ReportChoice, startingAction } from './part';
 import { periodPicker, type PeriodPicker } from './period';
 import { publisherPicker, type PublisherPicker } from './publisher';
 import { runProgressBar, type RunProgressBar } from './progress';
@@ -89,14 +89,7 @@ export class ReportBuilder {
       this.dashboard.render();
       parts.changed();
     });
-    // An action that starts supersedes what the tab said before (moments.ts); Add chart adds to the last run's outcome instead.
-    const acting = {
-      isBusy: () => this.busy,
-      setBusy: (busy: boolean) => {
-        if (busy) ctx.moments.happened('action');
-        this.setBusy(busy);
-      },
-    };
+    const acting = startingAction({ isBusy: () => this.busy, setBusy: (busy) => this.setBusy(busy) }, ctx.moments);
     this.dashboard = dashboardButton(
       ctx,
       { id: () => this.publisher.id(), label: () => this.publisher.name() },
@@ -137,10 +130,7 @@ export class ReportBuilder {
       ctx.server,
       { isBusy: () => this.busy, setBusy: (busy) => this.setBusy(busy) },
       {
-        success: (text) => {
-          const added = this.outcome.appendChild(notice('success', text));
-          ctx.moments.until(['action', 'sign-in'], () => added.remove());
-        },
+        success: (text) => ctx.moments.add(this.outcome, notice('success', text), ['action', 'sign-in']),
         error: (text) => this.showError(text),
       },
     );
@@ -150,6 +140,7 @@ export class ReportBuilder {
       timeZone: () => ctx.state()?.timeZone ?? 'UTC',
       read: () => this.target.loadSheets(),
       visible: () => !this.form.hidden && this.form.offsetParent !== null,
+      moments: ctx.moments,
     });
     this.nodes = [this.signedOut, this.here.node, this.form, ...this.schedule.nodes];
 
@@ -217,11 +208,6 @@ export class ReportBuilder {
     this.renderFormula();
     replaceChildren(this.outcome);
     this.here.node.scrollIntoView({ block: 'nearest' });
-    // A saved report deleted meanwhile (Schedules tab) can no longer be edited: the builder leaves it.
-    if (edit.source === 'schedule')
-      this.ctx.moments.until([`schedule-deleted:${edit.scheduleId}`], () => {
-        if (this.editing?.edit === edit) this.stopEditing();
-      });
   }
 
   private stopEditing(): void {
@@ -318,8 +304,7 @@ export class ReportBuilder {
   }
 
   private renderFormula(): void {
-    // The form changed: a problem it showed before may be mended (moments.ts).
-    this.ctx.moments.happened('form');
+    this.ctx.moments.happened('form'); // a problem shown before may be mended now (moments.ts)
     this.compare.render(); // the earlier period follows the report's period
     const request = this.request();
     const formula = typeof request === 'string' ? request : request.compareWith ? compareFormula(request) : reportFormula(request);
@@ -357,8 +342,7 @@ export class ReportBuilder {
 
   private async run(): Promise<void> {
     if (this.busy) return;
-    // Even a run refused before it starts supersedes what the tab said of earlier actions.
-    this.ctx.moments.happened('action');
+    this.ctx.moments.happened('action'); // even a run refused before it starts supersedes earlier outcomes
     const request = this.request();
     if (typeof request === 'string') return this.showError(request);
     const target = this.target.runTarget();

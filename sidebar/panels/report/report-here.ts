@@ -11,6 +11,7 @@
  */
 import { cellReference, type ReportAtCell, rangeReference, type WrittenBlock } from '../../../src/core';
 import { el, replaceChildren } from '../../dom';
+import type { Moments } from '../../moments';
 import type { ReportEdit } from '../../panel';
 import { sheetTime } from '../../time';
 import type { SheetContext } from './target';
@@ -43,6 +44,8 @@ export interface ReportHereActions {
   read(): Promise<SheetContext | undefined>;
   /** The builder is on screen. */
   visible(): boolean;
+  /** What supersedes the sidebar's messages: a saved report deleted while edited ends its editing. */
+  moments: Moments;
 }
 
 function describe(edit: ReportEdit, timeZone: string): string {
@@ -134,6 +137,13 @@ export function reportHereBar(actions: ReportHereActions): ReportHereBar {
     editing(next) {
       current = next;
       render();
+      // A saved report deleted meanwhile (Schedules tab) can no longer be edited: the builder leaves it.
+      if (next?.edit.source === 'schedule') {
+        const edited = next.edit;
+        actions.moments.until([`schedule-deleted:${edited.scheduleId}`], () => {
+          if (current?.edit === edited) actions.stop();
+        });
+      }
     },
   };
 }
