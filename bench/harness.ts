@@ -41,7 +41,8 @@ export class BenchEnvironment {
    * the same minutes.
    */
   static async start(network?: ModelledNetwork, hostOptions: GasHostOptions = {}): Promise<BenchEnvironment> {
-    const emulator = await spawnEmulatorProcess();
+    // The tests' fixtures, which the recorded results were measured with.
+    const emulator = await spawnEmulatorProcess({ seed: 'tests' });
     const sync = createSyncFetch({ defaultTimeoutMs: 10_000 });
     const virtual: GasHostOptions =
       hostOptions.clock === 'virtual'

@@ -8,11 +8,13 @@
  * its tab opens, with its own container element and a PanelContext: `ctx.server` (the typed
  * google.script.run client from server.ts), `ctx.state()` / `ctx.onStateChange(fn)` /
  * `ctx.setState(s)` / `ctx.refreshState()` for sign-in and settings, `ctx.showPanel(id)`, and
- * `ctx.editReport(edit)`, which opens the Report tab with a report's settings (its panel's `edit`).
+ * `ctx.editReport(edit)`, which opens the Report tab with a report's settings (its panel's `edit`), and
+ * `ctx.moments`, which shows a message until what supersedes it happens (moments.ts).
  * Build DOM with dom.ts (`el`, `field`, `notice`...): text only through textContent, only http(s)
  * URLs, never innerHTML. To add a panel, import it below and put it in PANELS in tab order.
  */
 import { el, replaceChildren } from './dom';
+import { moments } from './moments';
 import type { Panel, PanelContext } from './panel';
 import { panel as accountPanel } from './panels/account';
 import { panel as recommendationsPanel } from './panels/recommendations';
@@ -33,7 +35,12 @@ function start(root: HTMLElement): void {
   const ctx: PanelContext = {
     server,
     state: () => current,
+    moments: moments(),
     setState(state) {
+      // A sign-in or sign-out (or another user's sign-in) supersedes every message of the one before.
+      const before = current?.session;
+      if (before && (before.signedIn !== state.session.signedIn || before.username !== state.session.username))
+        ctx.moments.happened('sign-in');
       current = state;
       for (const listener of listeners) listener(state);
     },

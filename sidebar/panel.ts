@@ -3,6 +3,7 @@
  * `panel: Panel`; the shell shows one tab per panel, mounts each panel once into its own container
  * the first time its tab opens, and calls `shown` each time the tab is opened again.
  */
+import type { Moments } from './moments';
 import type { ServerClient } from './server';
 import type { BuilderRequest, SavedReportInput, SidebarState, WrittenBlock } from '../src/core';
 
@@ -37,6 +38,8 @@ export interface PanelContext {
   showPanel(id: string): void;
   /** Opens the Report tab with this report's settings in the builder, to change it and run or save it again. */
   editReport(edit: ReportEdit): void;
+  /** Messages shown until what they report is superseded (moments.ts): panels say what happened, messages go. */
+  moments: Moments;
 }
 
 export interface Panel {

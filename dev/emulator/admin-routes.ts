@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as z from 'zod';
 import { ApiError } from './api-error';
 import { formatDay } from './reports';
-import { API_KEYS, BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, PUBLISHERS, USERS } from './seed';
+import { API_KEYS, BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, PUBLISHERS, usersOf } from './seed';
 import { RESPONSE_SHAPES } from './shapes';
 import type { EmulatorState } from './state';
 
@@ -226,7 +226,8 @@ export async function registerAdminRoutes(admin: FastifyInstance, state: Emulato
   });
 
   admin.get('/seed', async () => ({
-    users: USERS.map((u) => ({ username: u.username, password: u.password, publisherIds: u.publisherIds })),
+    seed: state.seed,
+    users: usersOf(state.seed).map((u) => ({ username: u.username, password: u.password, publisherIds: u.publisherIds })),
     publishers: PUBLISHERS.map((p) => ({ id: p.id, name: p.name, widgets: p.widgets.map((w) => w.id) })),
     bigPublisherId: BIG_PUBLISHER_ID,
     hostilePublisherId: HOSTILE_PUBLISHER_ID,

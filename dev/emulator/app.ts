@@ -19,7 +19,7 @@ import {
 } from '../bigquery/routes';
 import { BigQueryState } from '../bigquery/state';
 import { ApiError, OPERATIONS } from './api-error';
-import { chooseDocuments } from './recommendations';
+import { chooseDocuments, THUMBNAIL_PATH, thumbnailSvg } from './recommendations';
 import { runExternalIdReport, runMainReport, type Query } from './reports';
 import { API_KEYS, COUNTRIES, PUBLISHERS, TIMEZONES, findPublisher, type SeedPublisher } from './seed';
 import { reshapeBody, shapeList, type ResponseShape } from './shapes';
@@ -437,11 +437,14 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
       }
     }
     const testMode = text('testMode') === 'true';
+    const origin = `${request.protocol}://${request.headers.host ?? request.hostname}`;
     const choice = chooseDocuments({
       keywords: (fields.keywords as string[] | undefined) ?? [],
       iabCategories: (fields.iabCategories as string[] | undefined) ?? [],
       widgetJSId,
       contentUrl: text('contentUrl')!,
+      // The demo seed serves its thumbnails itself; the tests' point at a host that never resolves.
+      ...(state.seed === 'demo' ? { thumbnailBase: `${origin}${THUMBNAIL_PATH}` } : {}),
     });
     const response: Record<string, unknown> = { documents: choice.documents };
     if (choice.tracked && choice.documents.length > 0) {
@@ -453,7 +456,6 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
         documentCount: choice.documents.length,
         time: new Date(request.arrivalAtMs).toISOString(),
       });
-      const origin = `${request.protocol}://${request.headers.host ?? request.hostname}`;
       const params = new URLSearchParams({ servedId, widgetJSId });
       if (testMode) params.set('testMode', 'true');
       response.tracking = { reportServed: `${origin}${PIXEL_PATH}?${params.toString()}` };
@@ -492,6 +494,13 @@ export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOpti
       userAgent: headerText(request, 'user-agent') ?? null,
     });
     return reply.code(204).send();
+  });
+
+  // The demo seed's thumbnails (recommendations.ts), so the playground's preview shows pictures.
+  app.get<{ Params: { file: string } }>(`${THUMBNAIL_PATH}:file`, async (request, reply) => {
+    const svg = state.seed === 'demo' ? thumbnailSvg(request.params.file.replace(/\.svg$/, '')) : undefined;
+    if (!svg) return reply.code(404).type('text/plain; charset=utf-8').send('No such thumbnail');
+    return reply.type('image/svg+xml').header('cache-control', 'max-age=3600').send(svg);
   });
 
   registerWebhookRoutes(app, state);

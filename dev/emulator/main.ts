@@ -4,7 +4,7 @@
  * `EMULATOR_READY {json}` line for programs (jest's global setup waits for it). Stops cleanly, with
  * every instance it started, on SIGTERM or SIGINT.
  */
-import { DEMO_API_KEY, DEMO_USER, ANALYST_USER, BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID } from './seed';
+import { ANALYST_USER, BIG_PUBLISHER_ID, DEMO_API_KEY, DEMO_USER, HOSTILE_PUBLISHER_ID, SEED_NAMES, type SeedName, usersOf } from './seed';
 import { DEFAULT_HOST, EmulatorInstances, startEmulator } from './server';
 
 export const DEFAULT_PORT = 8787;
@@ -21,17 +21,32 @@ function parsePort(argv: string[]): number {
   return port;
 }
 
+/** `--seed tests` (or ENGAGE_EMULATOR_SEED=tests): the tests' fixtures; the clean demo otherwise (seed.ts). */
+function parseSeed(argv: string[]): SeedName {
+  const index = argv.indexOf('--seed');
+  const inline = argv.find((a) => a.startsWith('--seed='));
+  const text = inline ? inline.slice('--seed='.length) : index >= 0 ? argv[index + 1] : process.env.ENGAGE_EMULATOR_SEED;
+  if (text === undefined || text === '') return 'demo';
+  if (!SEED_NAMES.includes(text as SeedName)) throw new Error(`--seed must be ${SEED_NAMES.join(' or ')}, got "${text}"`);
+  return text as SeedName;
+}
+
 async function main(): Promise<void> {
   const port = parsePort(process.argv.slice(2));
-  const registry = new EmulatorInstances(DEFAULT_HOST);
-  const emulator = await startEmulator({ port, host: DEFAULT_HOST, registry });
+  const seed = parseSeed(process.argv.slice(2));
+  const registry = new EmulatorInstances(DEFAULT_HOST, seed);
+  const emulator = await startEmulator({ port, host: DEFAULT_HOST, registry, seed });
+  const demo = usersOf(seed)[0]!;
   const lines = [
     'Engage API emulator is running.',
     `  Reporting base URL:  ${emulator.baseUrl}`,
     `  Recommendations URL: ${emulator.recsUrl}`,
     `  Admin API:           ${emulator.adminUrl}`,
     `  BigQuery stand-in:   ${new URL(emulator.baseUrl).origin} in place of https://bigquery.googleapis.com (dev/bigquery/README.md)`,
-    `  Demo login:          ${DEMO_USER.email} / ${DEMO_USER.password} (3 publishers; ${BIG_PUBLISHER_ID} is the big one, ${HOSTILE_PUBLISHER_ID} has hostile section names)`,
+    `  Demo login:          ${DEMO_USER.email} / ${DEMO_USER.password} (${demo.publisherIds.length} publishers; ${BIG_PUBLISHER_ID} is the big one${
+      demo.publisherIds.includes(HOSTILE_PUBLISHER_ID) ? `, ${HOSTILE_PUBLISHER_ID} has hostile section names` : ''
+    })`,
+    `  Fixtures:            ${seed === 'tests' ? "the tests' (hostile names, thumbnails on a host that never resolves)" : 'the clean demo (--seed tests for the tests’ fixtures)'}`,
     `  Analyst login:       ${ANALYST_USER.email} / ${ANALYST_USER.password} (1 publisher)`,
     `  Recommendations key: ${DEMO_API_KEY.key} (widgets ${DEMO_API_KEY.widgetIds.join(', ')})`,
   ];

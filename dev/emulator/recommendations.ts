@@ -13,6 +13,31 @@ export interface RecommendationInput {
   iabCategories: string[];
   widgetJSId: string;
   contentUrl: string;
+  /**
+   * Where the thumbnails are: the emulator's own /thumbnails/ in the demo seed (served as SVG), else
+   * the tests' made-up host, which never resolves (THUMBNAIL_HOST).
+   */
+  thumbnailBase?: string;
+}
+
+/** The thumbnails' host in the tests' seed: made up, never resolved (the tests route or fail it). */
+export const THUMBNAIL_HOST = 'https://images.engage.example/thumbnails/';
+/** The path under which the demo seed's emulator serves thumbnails itself. */
+export const THUMBNAIL_PATH = '/thumbnails/';
+
+/**
+ * A thumbnail the demo seed's emulator serves: a 160 x 100 SVG of one colour drawn from the ad's id,
+ * with a lighter band, so each ad's picture differs. Only ids of letters, digits and dashes.
+ */
+export function thumbnailSvg(adId: string): string | undefined {
+  if (!/^[\w-]{1,64}$/.test(adId)) return undefined;
+  const hue = hash32(stringSeed(adId), 3) % 360;
+  return (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="100" viewBox="0 0 160 100">' +
+    `<rect width="160" height="100" fill="hsl(${hue},55%,45%)"/>` +
+    `<rect y="62" width="160" height="38" fill="hsl(${hue},55%,70%)"/>` +
+    `<circle cx="120" cy="32" r="14" fill="hsl(${(hue + 40) % 360},80%,85%)"/></svg>`
+  );
 }
 
 export interface AdDocument {
@@ -274,14 +299,15 @@ export function chooseDocuments(input: RecommendationInput): RecommendationChoic
   }).sort((a, b) => b.score - a.score || a.tiebreak - b.tiebreak);
   const chosen = ranked.slice(0, count).map((r) => r.ad);
   if (keywords.includes(RECS_SPECIAL_KEYWORDS.hostile)) chosen.unshift(HOSTILE_AD);
-  const documents = chosen.slice(0, Math.max(count, 1)).map((ad, i) => toDocument(ad, i + 1, input.widgetJSId));
+  const thumbnails = input.thumbnailBase ? { base: input.thumbnailBase, ext: 'svg' } : { base: THUMBNAIL_HOST, ext: 'jpg' };
+  const documents = chosen.slice(0, Math.max(count, 1)).map((ad, i) => toDocument(ad, i + 1, input.widgetJSId, thumbnails));
   return { documents, tracked: !keywords.includes(RECS_SPECIAL_KEYWORDS.noTracking) };
 }
 
-function toDocument(ad: CatalogueAd, pos: number, widgetJSId: string): AdDocument {
+function toDocument(ad: CatalogueAd, pos: number, widgetJSId: string, thumbnails: { base: string; ext: string }): AdDocument {
   const doc: AdDocument = {
     url: `https://${ad.domain}/landing?utm_source=engage&utm_medium=chat&utm_content=${ad.id}&w=${encodeURIComponent(widgetJSId)}`,
-    thumbnail_url: `https://images.engage.example/thumbnails/${ad.id}.jpg`,
+    thumbnail_url: `${thumbnails.base}${ad.id}.${thumbnails.ext}`,
     content: ad.content,
     source_display_name: ad.sponsor,
     target_domain: ad.domain,

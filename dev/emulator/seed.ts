@@ -208,6 +208,8 @@ export const BIG_PUBLISHER_ID = '653e5ee6b140b03fae04134988786fe5';
 export const MEDIUM_PUBLISHER_ID = '089ff7bee9730601caec5cca961a3cbe';
 /** Its name holds markup; its section names and external IDs are HOSTILE_STRINGS, for security tests of rendering and sheet writing. */
 export const HOSTILE_PUBLISHER_ID = '2ba037b39b6ecba96d2599432a78d4bc';
+/** The demo seed's third publisher of the demo user, in the hostile one's place: plain names only. */
+export const SMALLVILLE_PUBLISHER_ID = '5c1e2d3f4a5b6c7d8e9f0a1b2c3d4e5f';
 /** Only the analyst may see this one; the demo user gets 403 for it. */
 export const ANALYST_PUBLISHER_ID = '1895158029abad15457dfad00fc41973';
 /** The typed-names user's two publishers, named `1/2` and `(7)`; their sections, widgets, referrers and external IDs are TYPED_LOOKING_NAMES. */
@@ -362,6 +364,26 @@ export const PUBLISHERS: SeedPublisher[] = [
     countryIds: ['DE', 'AT', 'CH', 'NL', 'US'],
     docCount: 50,
   },
+  {
+    id: SMALLVILLE_PUBLISHER_ID,
+    name: 'Smallville Ledger',
+    domain: 'smallvilleledger.example',
+    currency: 'USD',
+    timezone: 'America/Chicago',
+    dataSince: '20240101',
+    dailyFactCount: 60,
+    hourlyFactCount: 40,
+    articlesPerHour: 1,
+    trafficScale: 2,
+    widgets: widgets('APP', 80, [
+      ['Below Article', 'BELOW_ARTICLE'],
+      ['Homepage Feed', 'FEED'],
+    ]),
+    nativeApps: [],
+    sections: sections(['Town', 'Farm', 'Schools', 'Sports']),
+    countryIds: ['US', 'CA', 'GB'],
+    docCount: 20,
+  },
   typedNamesPublisher(TYPED_NAMES_PUBLISHER_ID, '1/2', 'typednames.example', 60),
   typedNamesPublisher(TYPED_NAMES_SECOND_PUBLISHER_ID, '(7)', 'typednames2.example', 70),
 ];
@@ -389,6 +411,24 @@ export const TYPED_NAMES_USER: SeedUser = {
 };
 
 export const USERS: SeedUser[] = [DEMO_USER, ANALYST_USER, TYPED_NAMES_USER];
+
+/**
+ * Which fixtures an emulator serves. 'tests' (jest's global setup, and the playground the browser
+ * tests open): the demo user sees Hostile Herald, whose names carry markup and formulas, and
+ * recommendation thumbnails point at a host that never resolves, as the tests expect. 'demo' (the
+ * default: `npm start`, `npm run emulator`): a clean demo, where Smallville Ledger stands in for
+ * Hostile Herald and the emulator serves the thumbnails itself (/thumbnails/), so the sidebar's
+ * preview shows them. The hostile fixtures stay in the catalogue; only the tests' users see them.
+ */
+export type SeedName = 'demo' | 'tests';
+export const SEED_NAMES: readonly SeedName[] = ['demo', 'tests'];
+
+/** The users of a seed. */
+export function usersOf(seed: SeedName): SeedUser[] {
+  if (seed === 'tests') return USERS;
+  const clean = DEMO_USER.publisherIds.map((id) => (id === HOSTILE_PUBLISHER_ID ? SMALLVILLE_PUBLISHER_ID : id));
+  return [{ ...DEMO_USER, publisherIds: clean }, ANALYST_USER, TYPED_NAMES_USER];
+}
 
 export const DEMO_API_KEY: SeedApiKey = {
   key: 'demo-api-key',

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorAddresses, InstanceRegistry } from './admin-routes';
 import { ADMIN_PREFIX, BASE_PATH, RECS_PATH, createEmulatorApp } from './app';
+import type { SeedName } from './seed';
 import { EmulatorState } from './state';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -25,10 +26,14 @@ export function addressesFor(host: string, port: number): EmulatorAddresses {
 
 export class EmulatorInstances implements InstanceRegistry {
   private readonly running = new Map<number, RunningEmulator>();
-  constructor(private readonly host: string = DEFAULT_HOST) {}
+  /** Instances serve the seed of the emulator that starts them: the tests' instances get the tests' fixtures. */
+  constructor(
+    private readonly host: string = DEFAULT_HOST,
+    private readonly seed: SeedName = 'demo',
+  ) {}
 
   async create(): Promise<EmulatorAddresses> {
-    const instance = await startEmulator({ port: 0, host: this.host, registry: this });
+    const instance = await startEmulator({ port: 0, host: this.host, registry: this, seed: this.seed });
     this.running.set(instance.port, instance);
     const { port, baseUrl, recsUrl, adminUrl } = instance;
     return { port, baseUrl, recsUrl, adminUrl };
@@ -56,11 +61,13 @@ export interface StartOptions {
   host?: string;
   registry?: InstanceRegistry;
   state?: EmulatorState;
+  /** The fixtures of a new state (seed.ts); 'demo' unless told. */
+  seed?: SeedName;
 }
 
 export async function startEmulator(options: StartOptions = {}): Promise<RunningEmulator> {
   const host = options.host ?? DEFAULT_HOST;
-  const state = options.state ?? new EmulatorState();
+  const state = options.state ?? new EmulatorState(options.seed);
   const app = createEmulatorApp(state, { registry: options.registry });
   await app.listen({ port: options.port ?? 0, host });
   const port = (app.server.address() as AddressInfo).port;

@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import type { SeedName } from './seed';
 
 export interface EmulatorProcess {
   baseUrl: string;
@@ -18,9 +19,11 @@ export interface EmulatorProcess {
 const READY_PREFIX = 'EMULATOR_READY ';
 const START_TIMEOUT_MS = 20_000;
 
-export async function spawnEmulatorProcess(options: { port?: number; echo?: boolean } = {}): Promise<EmulatorProcess> {
+/** `seed`: the fixtures it serves (seed.ts), the clean demo unless 'tests'. */
+export async function spawnEmulatorProcess(options: { port?: number; echo?: boolean; seed?: SeedName } = {}): Promise<EmulatorProcess> {
   const main = path.join(__dirname, 'main.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', main, '--port', String(options.port ?? 0)], {
+  const args = ['--import', 'tsx', main, '--port', String(options.port ?? 0), '--seed', options.seed ?? 'demo'];
+  const child = spawn(process.execPath, args, {
     cwd: path.resolve(__dirname, '..', '..'),
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -11,7 +11,7 @@
 import type { ResponseShape } from './shapes';
 import type { WebhookCall } from './webhooks';
 import { randomBytes } from 'node:crypto';
-import { USERS } from './seed';
+import { type SeedName, usersOf } from './seed';
 
 export const TOKEN_LIFETIME_MS = 30 * 24 * 3_600_000;
 export const LOGIN_LIMIT_PER_WINDOW = 2;
@@ -255,7 +255,8 @@ export class EmulatorState {
   webhookCalls: WebhookCall[] = [];
   webhookAnswers: Array<{ status: number; times: number }> = [];
 
-  constructor() {
+  /** The fixtures it serves (seed.ts): 'demo' unless told 'tests'. */
+  constructor(readonly seed: SeedName = 'demo') {
     this.reset();
   }
 
@@ -265,7 +266,7 @@ export class EmulatorState {
     this.frozenAtMs = undefined;
     this.followsClient = false;
     this.latency = undefined;
-    this.users = new Map(USERS.map((u) => [u.username, { ...u, publisherIds: [...u.publisherIds], tokenGeneration: 0 }]));
+    this.users = new Map(usersOf(this.seed).map((u) => [u.username, { ...u, publisherIds: [...u.publisherIds], tokenGeneration: 0 }]));
     this.tokens.clear();
     this.loginWindows.clear();
     this.reportWindows.clear();

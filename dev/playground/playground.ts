@@ -16,7 +16,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { spawnEmulatorProcess, type EmulatorProcess } from '../emulator/spawn';
-import { DEMO_API_KEY, DEMO_USER } from '../emulator/seed';
+import { DEMO_API_KEY, DEMO_USER, type SeedName } from '../emulator/seed';
 import { createGasHost, type GasHost } from '../gas-host';
 import { rowsOf, sheetView, type RowBlock, type SheetView } from './grid';
 
@@ -31,6 +31,8 @@ export interface PlaygroundOptions {
   distDir?: string;
   /** The spreadsheet's sheets at the start (default one, Sheet1), each 1,000 rows by 26 columns. */
   sheets?: string[];
+  /** The emulator's fixtures (dev/emulator/seed.ts): the clean demo by default; the browser tests take 'tests'. */
+  seed?: SeedName;
 }
 
 export interface Playground {
@@ -107,7 +109,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   const distDir = options.distDir ?? PLAYGROUND_BUILD_DIR;
   const code = fs.readFileSync(path.join(distDir, 'Code.js'), 'utf8');
   const sidebarHtml = fs.readFileSync(path.join(distDir, 'sidebar.html'), 'utf8');
-  const emulator = await spawnEmulatorProcess();
+  const emulator = await spawnEmulatorProcess({ seed: options.seed ?? 'demo' });
   const user = DEMO_USER.email;
   const manifest = JSON.parse(fs.readFileSync(path.join(distDir, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
   // Sheets of the host's default size, 26 columns as a new Google Sheet: a formula wider than that shows #REF! here too.

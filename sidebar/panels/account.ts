@@ -140,11 +140,13 @@ function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext)
       const a = await ctx.server.signInAllowance(name);
       if (mine !== asked) return;
       submit.disabled = a.left === 0;
-      const useToken = el(
-        'button',
-        { type: 'button', class: 'link', id: 'sign-in-use-token', onclick: () => ((tokenBox.open = true), token.focus()) },
-        'Paste an API token instead',
-      );
+      // A sentence of its own after the first case, the end of one after the second: its capital follows.
+      const useToken = (label: string) =>
+        el(
+          'button',
+          { type: 'button', class: 'link', id: 'sign-in-use-token', onclick: () => ((tokenBox.open = true), token.focus()) },
+          label,
+        );
       if (a.left === 0)
         replaceChildren(
           allowance,
@@ -154,7 +156,7 @@ function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext)
               'span',
               {},
               `No sign-ins left this hour for ${name}: Engage allows ${a.limit} an hour, failed ones included. The next is possible at ${a.nextAt ? sheetClock(a.nextAt, state.timeZone) : 'the end of the hour'} (${state.timeZone}). `,
-              useToken,
+              useToken('Paste an API token instead'),
             ),
           ),
         );
@@ -167,7 +169,7 @@ function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext)
               'span',
               {},
               `1 of ${a.limit} sign-ins left this hour for ${name}: this is the last one until the hour is over. If you are not sure of the password, `,
-              useToken,
+              useToken('paste an API token instead'),
               '.',
             ),
           ),
@@ -228,9 +230,21 @@ function renderQuota(box: HTMLElement, state: SidebarState): void {
   );
 }
 
+/**
+ * What an address field may hold: its own whitelist prefixes (each field names only its own), and in a
+ * build for local servers why the emulator's http://127.0.0.1 address is taken too.
+ */
+function addressHint(prefixes: readonly string[], localServers: boolean): string {
+  const own = prefixes.join(' or ');
+  const local = 'http://127.0.0.1 or localhost, where the emulator runs: this build is for local servers (the playground and the tests)';
+  if (!own) return localServers ? ` Any https address, or ${local}.` : '';
+  return localServers ? ` Must start with ${own}, or with ${local}.` : ` Must start with ${own}.`;
+}
+
 function renderSettings(box: HTMLElement, state: SidebarState, ctx: PanelContext): void {
   const s = state.settings;
-  const allowed = s.allowedAddresses.length > 0 ? ` Must start with ${s.allowedAddresses.join(' or ')}.` : '';
+  const reportingHint = `Ends with /engage/v2.${addressHint(s.allowedAddresses.reportingBaseUrl, s.localServers)}`;
+  const recommendationsHint = addressHint(s.allowedAddresses.recommendationsUrl, s.localServers).trim();
   const status = el('div', { class: 'form-status' });
   const baseUrl = el('input', {
     type: 'url',
@@ -250,8 +264,8 @@ function renderSettings(box: HTMLElement, state: SidebarState, ctx: PanelContext
     'form',
     { id: 'settings-form' },
     el('h2', {}, 'Settings'),
-    field('Reporting base address', baseUrl, `Ends with /engage/v2.${allowed}`),
-    field('Recommendations address', recommendationsUrl, allowed.trim() || undefined),
+    field('Reporting base address', baseUrl, reportingHint),
+    field('Recommendations address', recommendationsUrl, recommendationsHint || undefined),
     field(
       'Recommendations API key',
       apiKey,

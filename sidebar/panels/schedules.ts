@@ -14,6 +14,8 @@
  */
 import {
   describeCompareWith,
+  formatCount,
+  formatDuration,
   describePeriod,
   incrementalProblem,
   type SavedReportInput,
@@ -36,22 +38,33 @@ function statusLines(view: ScheduleView, timeZone: string): HTMLElement {
   const when = (iso: string | undefined) => (iso ? sheetTime(iso, timeZone) : 'never');
   const lines = el('dl', { class: 'schedule-status' });
   const row = (label: string, value: string) => lines.append(el('dt', {}, label), el('dd', {}, value));
-  // "23,777 rows in 1.2 s"; a refresh quicker than a twentieth of a second says no time rather than "in 0.0 s".
-  const took = (s.durationMs ?? 0) >= 50 ? ` in ${((s.durationMs ?? 0) / 1000).toFixed(1)} s` : '';
-  row('Last success', s.lastSuccess ? `${when(s.lastSuccess)}, ${(s.rows ?? 0).toLocaleString('en-US')} rows${took}` : 'never');
-  row('Last attempt', when(s.lastAttempt));
-  // A slot already begun is served by the next hourly run, whenever within its hour that comes.
-  const due = s.nextRun && Date.parse(s.nextRun) <= Date.now();
+  // "23,777 rows in 1.2 s", as every run message says how long it took.
   row(
-    'Next run',
-    view.paused ? 'paused' : !s.nextRun || due ? 'due: the next hourly run refreshes it' : `in the hour from ${when(s.nextRun)}`,
+    'Last success',
+    s.lastSuccess ? `${when(s.lastSuccess)}, ${formatCount(s.rows ?? 0)} rows ${formatDuration(s.durationMs ?? 0)}` : 'never',
   );
+  row('Last attempt', when(s.lastAttempt));
+  // A slot already begun is served by the next hourly run, whenever within its hour that comes; a report
+  // never refreshed is filled by it too, and then follows its schedule, whose next slot is shown as well.
+  const due = !s.nextRun || Date.parse(s.nextRun) <= Date.now();
+  const then = s.slotAfter ? `, then in the hour from ${when(s.slotAfter)}` : '';
+  const dueText = s.lastAttempt ? `due: the next hourly run refreshes it${then}` : `the next hourly run fills it first${then}`;
+  row('Next run', view.paused ? 'paused' : due ? dueText : `in the hour from ${when(s.nextRun)}`);
   if (s.lastError)
     row(
       'Last error',
       `${s.lastError.message}${s.lastError.traceId && !s.lastError.message.includes(s.lastError.traceId) ? ` [trace ID ${s.lastError.traceId}]` : ''}`,
     );
   return lines;
+}
+
+/** What Run now did, as every run says it: the rows and how long it took (a failure shows in the status's Last error). */
+function ranNow(list: ScheduleList, id: string): string | undefined {
+  const ran = list.reports.find((r) => r.id === id);
+  const s = ran?.status;
+  // It succeeded when its last success is its last attempt (an attempt is stamped as it starts).
+  if (!ran || !s?.lastSuccess || (s.lastAttempt && Date.parse(s.lastSuccess) < Date.parse(s.lastAttempt))) return undefined;
+  return `Refreshed “${ran.name}”: ${formatCount(s.rows ?? 0)} rows ${formatDuration(s.durationMs ?? 0)}.`;
 }
 
 /** A short state next to the name: paused, failing, or refreshed. */
@@ -147,7 +160,7 @@ function editForm(
 }
 
 function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
-  const message = el('div', { role: 'status', 'aria-live': 'polite' });
+  const message = el('div', { id: 'schedules-message', role: 'status', 'aria-live': 'polite' });
   const runtimeBox = el('div', { class: 'schedule-runtime' });
   const noticesBox = el('div', { class: 'schedule-notices' });
   const listBox = el('div', { class: 'schedule-list' });
@@ -193,20 +206,25 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
     replaceChildren(
       listBox,
       ...list.reports.map((view) => {
-        const perform = async (work: () => Promise<ScheduleList>, done?: string): Promise<boolean> => {
+        const perform = async (
+          work: () => Promise<ScheduleList>,
+          done?: string | ((list: ScheduleList) => string | undefined),
+        ): Promise<boolean> => {
           replaceChildren(message, notice('info', 'Working…'));
           try {
-            render(await work());
-            replaceChildren(message, done ? notice('success', done) : null);
+            const list = await work();
+            render(list);
+            const said = typeof done === 'function' ? done(list) : done;
+            ctx.moments.say(message, said ? notice('success', said) : [], ['sign-in']);
             return true;
           } catch (error) {
-            replaceChildren(message, notice('error', failureText(error)));
+            ctx.moments.say(message, notice('error', failureText(error)), ['sign-in']);
             return false;
           }
         };
         // Only the user who saved a report may run or change it: it runs with their sign-in.
-        const act = (label: string, work: () => Promise<ScheduleList>) =>
-          el('button', { type: 'button', class: 'secondary', disabled: !view.mine, onclick: () => void perform(work) }, label);
+        const act = (label: string, work: () => Promise<ScheduleList>, done?: (list: ScheduleList) => string | undefined) =>
+          el('button', { type: 'button', class: 'secondary', disabled: !view.mine, onclick: () => void perform(work, done) }, label);
         const editBox = el('div');
         const closeEdit = () => {
           replaceChildren(editBox);
@@ -249,7 +267,11 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
           'div',
           { class: 'actions' },
           editButton,
-          act('Run now', async () => (await ctx.server.runScheduleNow(view.id)).list),
+          act(
+            'Run now',
+            async () => (await ctx.server.runScheduleNow(view.id)).list,
+            (list) => ranNow(list, view.id),
+          ),
           act(view.paused ? 'Resume' : 'Pause', () => ctx.server.pauseSchedule(view.id, !view.paused)),
         );
         // Delete asks first, in the page: the saved report and its schedule go, the data stays.
@@ -272,7 +294,8 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
                     class: 'action confirm-delete',
                     onclick: () =>
                       void perform(() => ctx.server.deleteSchedule(view.id), `Deleted “${view.name}”.`).then(
-                        (ok) => ok || restoreActions(),
+                        // What said it was saved, or edits it, goes with it (moments.ts).
+                        (ok) => (ok ? ctx.moments.happened(`schedule-deleted:${view.id}`) : restoreActions()),
                       ),
                   },
                   'Delete',

@@ -202,10 +202,34 @@ export function webhookAddressProblem(
   return `must start with ${describePrefixes(prefixes)}, the webhook addresses this installation of Engage may post to (its manifest's urlFetchWhitelist)`;
 }
 
-/** Apps Script fetches only https; plain http is for the loopback emulator of a local build. */
+/**
+ * The whitelist prefixes each address setting may start with: those its deployment's own address
+ * falls under (whitelistFor gives the reporting base one and the recommendations endpoint's folder
+ * another, or one for both), so each field's hint and refusal name only its own. A whitelist written
+ * by hand that holds neither address leaves both fields every prefix.
+ */
+export function addressPrefixes(deployment: Pick<Deployment, 'urlFetchWhitelist' | 'reportingBaseUrl' | 'recommendationsUrl'>): {
+  reportingBaseUrl: string[];
+  recommendationsUrl: string[];
+} {
+  const under = (address: string) => {
+    const own = deployment.urlFetchWhitelist.filter((prefix) => allowedByWhitelist(address, [prefix]));
+    return own.length > 0 ? own : [...deployment.urlFetchWhitelist];
+  };
+  return {
+    reportingBaseUrl: under(`${deployment.reportingBaseUrl.replace(/\/+$/, '')}/`),
+    recommendationsUrl: under(deployment.recommendationsUrl),
+  };
+}
+
+/**
+ * Apps Script fetches only https; plain http is for the loopback emulator of a local build. `prefixes`
+ * are the ones this address may start with (addressPrefixes), the whole whitelist when left out.
+ */
 export function addressProblem(
   url: string,
   deployment: Pick<Deployment, 'urlFetchWhitelist' | 'localServers'> | undefined,
+  prefixes: readonly string[] = deployment?.urlFetchWhitelist ?? [],
 ): string | undefined {
   if (isLoopbackUrl(url)) {
     return deployment?.localServers === true
@@ -216,7 +240,6 @@ export function addressProblem(
     return deployment?.localServers === true
       ? 'must be an https address (plain http is only for a test server on this machine, such as http://127.0.0.1)'
       : 'must be an https address';
-  const prefixes = deployment?.urlFetchWhitelist ?? [];
   if (prefixes.length === 0 || allowedByWhitelist(url, prefixes)) return undefined;
-  return `must start with ${describePrefixes(prefixes)}, the addresses this add-on is allowed to call`;
+  return `must start with ${describePrefixes(prefixes)}, ${prefixes.length === 1 ? 'the address' : 'the addresses'} this add-on is allowed to call`;
 }

@@ -92,11 +92,11 @@ export {
   WAVE_MARK_LOCK_TIMEOUT_MS,
 } from './budgets';
 
-export { A1_CELL_PATTERN, a1Cell, cellPosition, rangeReference, splitCellReference } from './util/a1-notation';
+export { A1_CELL_PATTERN, a1Cell, cellPosition, cellReference, rangeReference, splitCellReference } from './util/a1-notation';
 export { compactDay, dashedDay, daysBetween, isDate, MS_PER_HOUR } from './util/dates';
 export { isAnotherDay } from './util/relative-days';
 export { SUPPORTED_CURRENCY_CODES } from './util/currencies';
-export { formatCount, quoted } from './util/text';
+export { formatCount, formatDuration, quoted } from './util/text';
 
 export { FORMULA_RESERVE_SHARE, type QuotaView } from './api/transport/daily-quota';
 export { allowedByWhitelist, isLoopbackUrl, type Deployment, type SpreadsheetAccess } from './deployment';
@@ -125,7 +125,15 @@ export {
 } from './sheets/formula-args';
 export { reportColumnCount } from './sheets/report-table';
 export { compareColumnCount } from './sheets/compare-table';
-export { asTypedInput, cellsAdded, checkCellRoom, type GridSize, NEW_SHEET_COLUMNS, WRITE_NUMBER_FORMAT } from './sheets/sheet-output';
+export {
+  asTypedInput,
+  cellsAdded,
+  checkCellRoom,
+  formatNumberAs,
+  type GridSize,
+  NEW_SHEET_COLUMNS,
+  WRITE_NUMBER_FORMAT,
+} from './sheets/sheet-output';
 export {
   nextRefreshStampMs,
   parseWaveCount,
@@ -137,6 +145,7 @@ export {
   refreshGroupWithRoom,
   refreshOutcomeText,
   refreshPlanText,
+  REFRESH_SIGNED_OUT_TEXT,
   refreshReferencePattern,
   refreshWaveKey,
   type WaveCount,

@@ -14,6 +14,7 @@ import {
   REFRESH_WAVE_FORMULAS,
   refreshOutcomeText,
   refreshPlanText,
+  REFRESH_SIGNED_OUT_TEXT,
   TOKEN_LIFETIME_DAYS,
   userMessage,
 } from '../core';
@@ -100,13 +101,19 @@ export function showSidebar(): void {
 /**
  * Refresh all: changes the named refresh cells, so every ENGAGE_* formula that references one as its
  * refresh argument fetches fresh data, at most 25 at once, a wave after another, within this
- * execution's 6 minutes; says first what it does, then what it did.
+ * execution's 6 minutes; says first what it does, then what it did. When the sign-in the formulas use
+ * is missing, it says so and changes nothing.
  */
 export function refreshAll(): void {
   const ui = outsideCells('menu');
   const startedAtMs = Date.now();
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   try {
+    // Before any cell changes: each changed formula would fetch without a sign-in and show #ERROR!.
+    if (formulasUseYourSignIn(spreadsheet) && !createSession().isSignedIn()) {
+      spreadsheet.toast(REFRESH_SIGNED_OUT_TEXT, 'Engage for Sheets');
+      return;
+    }
     const outcome = touchRefreshCell(spreadsheet, {
       deadlineAtMs: startedAtMs + EXECUTION_LIMIT_MS - REFRESH_END_MARGIN_MS,
       onPlan: ({ formulas, waves }) => spreadsheet.toast(refreshPlanText(formulas, waves, REFRESH_WAVE_FORMULAS), 'Engage for Sheets'),
@@ -116,6 +123,19 @@ export function refreshAll(): void {
   } catch (e) {
     ui.alert(userMessage(e));
   }
+}
+
+/**
+ * Whether the spreadsheet's formulas use the sign-in of the user at the keyboard: they use the owner's
+ * (formula-access.ts), so an editor's Refresh all goes ahead on the owner's sign-in, which an editor's
+ * execution cannot read. A file in a shared drive has no owner, and an email Apps Script withholds
+ * cannot be compared: both count as the user's own, so a missing sign-in there is said rather than
+ * turned into errors.
+ */
+function formulasUseYourSignIn(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): boolean {
+  const owner = spreadsheet.getOwner()?.getEmail() ?? '';
+  const you = Session.getEffectiveUser().getEmail();
+  return owner === '' || you === '' || owner.toLowerCase() === you.toLowerCase();
 }
 
 /**

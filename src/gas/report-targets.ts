@@ -6,6 +6,7 @@
 import {
   type BlockPlacement,
   cellPosition,
+  cellReference,
   checkRunTarget,
   isDate,
   MAIN_BREAKDOWNS,
@@ -59,7 +60,11 @@ export function sheetContext(ss: Spreadsheet): { sheets: string[]; activeCell: s
     .map((s) => s.getName());
   if (!cell) return { sheets, activeCell: '' };
   const sheetName = cell.getSheet().getName();
-  return { sheets, activeCell: `${sheetName}!${cell.getA1Notation()}`, at: { sheetName, row: cell.getRow(), column: cell.getColumn() } };
+  return {
+    sheets,
+    activeCell: cellReference(sheetName, cell.getA1Notation()),
+    at: { sheetName, row: cell.getRow(), column: cell.getColumn() },
+  };
 }
 
 /**
@@ -87,7 +92,7 @@ export function writeFormulaAtActiveCell(
   if (missing > 0) sheet.insertColumnsAfter(sheet.getMaxColumns(), missing);
   const one = sheet.getRange(cell.getRow(), cell.getColumn());
   one.setFormula(formula);
-  return { cell: `${sheet.getName()}!${one.getA1Notation()}`, columnsAdded: Math.max(0, missing) };
+  return { cell: cellReference(sheet.getName(), one.getA1Notation()), columnsAdded: Math.max(0, missing) };
 }
 
 /** Why the chart cannot be drawn, as the sentence the user reads: the argument (`block`) is the sidebar's, never named. */

@@ -30,13 +30,21 @@ it('refuses an address outside the whitelist with the allowed prefixes, and coun
   await eventually(async () => expect(await sidebar.locator('#report-publisher').count()).toBe(1));
   await sidebar.locator('#tab-account').click();
 
-  const allowed = DEPLOYMENT.urlFetchWhitelist.join(' or ');
-  expect(await sidebar.locator('#settings-base-url-hint').innerText()).toBe(`Ends with /engage/v2. Must start with ${allowed}.`);
+  // Each field names its own prefix alone, and why the emulator's http://127.0.0.1 address is taken here.
+  const [reporting, recommendations] = DEPLOYMENT.urlFetchWhitelist;
+  const local = 'http://127.0.0.1 or localhost, where the emulator runs: this build is for local servers (the playground and the tests)';
+  expect(await sidebar.locator('#settings-base-url').inputValue()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/engage\/v2$/);
+  expect(await sidebar.locator('#settings-base-url-hint').innerText()).toBe(
+    `Ends with /engage/v2. Must start with ${reporting}, or with ${local}.`,
+  );
+  expect(await sidebar.locator('#settings-recommendations-url-hint').innerText()).toBe(
+    `Must start with ${recommendations}, or with ${local}.`,
+  );
   await sidebar.locator('#settings-base-url').fill('https://elsewhere.example.org/engage/v2');
   await sidebar.locator('#settings-save').click();
   await eventually(async () =>
     expect(await sidebar.locator('#account-settings .notice-error').innerText()).toBe(
-      `reportingBaseUrl ('https://elsewhere.example.org/engage/v2'): must start with ${DEPLOYMENT.urlFetchWhitelist.join(' or ')}, the addresses this add-on is allowed to call`,
+      `reportingBaseUrl ('https://elsewhere.example.org/engage/v2'): must start with ${reporting}, the address this add-on is allowed to call`,
     ),
   );
   // Nothing was saved: the playground's emulator address is still the setting.

@@ -254,7 +254,7 @@ describe('"Compare with" in the report builder', () => {
     const item = sidebar.locator(`article.schedule[data-id="${saved.id}"]`);
     await eventually(async () =>
       expect(await item.locator('.schedule-summary').innerText()).toMatch(
-        /^monthly on the 30th \(or the last day\) at 06:00 \(Europe\/Berlin\) → Monthly weekdays!A\d+, the 7 days before today \(UTC days\), compared with the same weekdays a year earlier \(52 weeks before\)$/,
+        /^monthly on the 30th \(or the last day\) at 06:00 \(Europe\/Berlin\) → 'Monthly weekdays'!A\d+, the 7 days before today \(UTC days\), compared with the same weekdays a year earlier \(52 weeks before\)$/,
       ),
     );
   });

@@ -93,3 +93,66 @@ describe('the dashboard in the playground', () => {
     expect(await sidebar.locator('#dashboard-hint').innerText()).toContain('Choose a publisher, several or all for a dashboard.');
   });
 });
+
+describe('what the tab says belongs to its moment, at 300 px', () => {
+  const dashboardValues = () => playground.host.getValues('Engage dashboard (3)', 'A1:Z60');
+
+  it('after Create dashboard, the banner of the selected cell names no earlier report', async () => {
+    await sidebar.locator('#report-publisher').selectOption(BIG_PUBLISHER_ID);
+    await sidebar.locator('#report-preset').selectOption('yesterday');
+    await sidebar.locator('#report-target').selectOption('newSheet');
+    await sidebar.locator('#report-target-name').fill('All pubs L7');
+    await sidebar.locator('#run-report').click();
+    await eventually(async () =>
+      expect(await sidebar.locator('#report-outcome .notice-success').innerText()).toMatch(/ to 'All pubs L7'!A1:/),
+    );
+    await eventually(async () =>
+      expect(await sidebar.locator('#report-found').innerText()).toMatch(/^The selected cell is in the report in 'All pubs L7'!A1:/),
+    );
+    await sidebar.locator('#create-dashboard').click();
+    await eventually(async () => expect(await selectedTab()).toBe('Engage dashboard (3)'));
+    await eventually(async () =>
+      expect(await sidebar.locator('#dashboard-outcome').innerText()).toContain("Created 'Engage dashboard (3)'"),
+    );
+    await eventually(async () => expect(await sidebar.locator('#report-here').innerText()).toBe(''));
+    // The run's outcome went with the new action.
+    expect(await sidebar.locator('#report-outcome').innerText()).toBe('');
+  });
+
+  it('signed out, Refresh all says so first and changes nothing; a new sign-in finds no message of the last one', async () => {
+    await eventually(async () => expect(await page.locator('#grid td.err').count()).toBe(0));
+    await eventually(async () => expect(await cellText('A1')).toBe('Engage dashboard: Daily Planet'));
+    const before = dashboardValues();
+    await sidebar.locator('#tab-account').click();
+    await sidebar.locator('#sign-out').click();
+    await eventually(async () => expect(await sidebar.locator('#sign-in-submit').count()).toBe(1));
+    await page.locator('#menu-refresh-all').click();
+    await eventually(async () =>
+      expect(await page.locator('#toasts .toast').last().innerText()).toContain(
+        'Nobody is signed in to Engage, so Refresh all changed nothing',
+      ),
+    );
+    expect(dashboardValues()).toEqual(before);
+    expect(await page.locator('#grid td.err').count()).toBe(0);
+
+    await signInAsDemo(sidebar);
+    expect(await sidebar.locator('#dashboard-outcome').innerText()).toBe('');
+  });
+
+  it('a problem of the form goes once the form is mended; the line under Compare with keeps clear of the Breakdowns label', async () => {
+    await sidebar.locator('#report-preset').selectOption('custom');
+    await sidebar.locator('#report-from').fill('2026-11-10');
+    await sidebar.locator('#report-to').fill('2026-11-05');
+    await sidebar.locator('#run-report').click();
+    await eventually(async () => expect(await sidebar.locator('#report-outcome .notice-error').count()).toBe(1));
+    await sidebar.locator('#report-preset').selectOption('last7');
+    await eventually(async () => expect(await sidebar.locator('#report-outcome').innerText()).toBe(''));
+    // The line under Compare with ends its field: the Breakdowns label starts below it, with room between.
+    await sidebar.locator('#report-compare').selectOption('previous');
+    const line = await sidebar.locator('#report-compare-period').boundingBox();
+    const label = await sidebar.locator('#report-breakdowns').locator('xpath=..').locator('.label').first().boundingBox();
+    expect(line!.height).toBeGreaterThan(0);
+    expect(label!.y - (line!.y + line!.height)).toBeGreaterThanOrEqual(8);
+    await sidebar.locator('#report-compare').selectOption('');
+  });
+});

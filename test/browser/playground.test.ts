@@ -1,8 +1,9 @@
 /**
- * The playground page as a user sees it: an icon and no failed request on opening, the add-on's
- * toasts shown (Refresh all says what it did), many sheet tabs on one line that scrolls sideways,
- * and a formula typed in the formula bar computed as Sheets computes it (an unquoted date is a
- * subtraction: `=2026-11-01` is 2014).
+ * The playground page as a user sees it (`npm start`'s clean demo seed): an icon and no failed request
+ * on opening, the add-on's toasts shown (Refresh all, signed out, says so and changes nothing), many
+ * sheet tabs on one line that scrolls sideways, a formula typed in the formula bar computed as Sheets
+ * computes it (an unquoted date is a subtraction: `=2026-11-01` is 2014), and, signed in, no test
+ * fixture on the first screen and recommendation previews whose thumbnails load.
  */
 import { launchChromium, eventually } from '../support/browser';
 import { startPlayground, type Playground } from '../../dev/playground/playground';
@@ -45,14 +46,16 @@ it('has an icon, and nothing the page or the sidebar asked for failed', async ()
   expect(failures).toEqual([]);
 });
 
-it('shows the toast of Refresh all, and it goes after a while', async () => {
+it('shows the toast of Refresh all, which signed out says so first and changes nothing, and it goes after a while', async () => {
   await page.locator('#menu-refresh-all').click();
   const toast = page.locator('#toasts .toast');
   await eventually(async () =>
     expect(await toast.innerText()).toBe(
-      'Engage for Sheets\nNo Engage formula uses the refresh cell yet: formulas made with Insert formula or Create dashboard do.',
+      'Engage for Sheets\nNobody is signed in to Engage, so Refresh all changed nothing: open the sidebar (Extensions › Engage for Sheets › Open sidebar), sign in, then Refresh all again.',
     ),
   );
+  // Not even the hidden refresh cell was made.
+  expect(playground.host.state.spreadsheet.sheets.map((s) => s.name)).toEqual(SHEETS);
   // Apps Script's default: 5 seconds.
   await eventually(async () => expect(await toast.count()).toBe(0), 10_000);
 });
@@ -89,4 +92,41 @@ it('computes an unquoted date typed in the formula bar as Sheets does: =2026-11-
   await page.locator('#grid td[data-a1="B3"]').click();
   expect(await page.locator('#formula-input').inputValue()).toBe('=2026-11-01');
   expect(failures).toEqual([]);
+});
+
+describe('the clean demo', () => {
+  const sidebar = () => page.frameLocator('#sidebar');
+
+  it('shows no test fixture on the first screen: three publishers of plain names, no markup', async () => {
+    await sidebar().locator('#sign-in-submit').click();
+    await eventually(async () => expect(await sidebar().locator('#report-publisher option').count()).toBeGreaterThan(3));
+    const publishers = await sidebar().locator('#report-publisher option').allTextContents();
+    expect(publishers).toEqual(expect.arrayContaining(['Daily Planet', 'Gotham Gazette', 'Smallville Ledger']));
+    const screen = `${await page.locator('body').innerText()}\n${await sidebar().locator('body').innerText()}`;
+    for (const fixture of ['Hostile', '<img', 'onerror', '<script', '=HYPERLINK']) expect(screen).not.toContain(fixture);
+  });
+
+  it('previews recommendations with their thumbnails, served by the emulator and loaded', async () => {
+    await sidebar().locator('#tab-recommendations').click();
+    await sidebar().locator('#recs-keywords').fill('running');
+    await sidebar().locator('#recs-content-url').fill('https://news.example/story');
+    await sidebar().locator('#recs-submit').click();
+    const images = sidebar().locator('#recs-results img.recs-thumb');
+    await eventually(async () => expect(await images.count()).toBeGreaterThanOrEqual(3));
+    await eventually(async () =>
+      expect(
+        await images.evaluateAll((imgs) =>
+          imgs.map(
+            (img) =>
+              (img as unknown as { complete: boolean; naturalWidth: number }).complete &&
+              (img as unknown as { naturalWidth: number }).naturalWidth > 0,
+          ),
+        ),
+      ).not.toContain(false),
+    );
+    expect(await sidebar().locator('#recs-results .recs-thumb-empty').count()).toBe(0);
+    const sources = await images.evaluateAll((imgs) => imgs.map((img) => (img as unknown as { src: string }).src));
+    for (const src of sources) expect(src.startsWith(`${new URL(playground.emulator.baseUrl).origin}/thumbnails/`)).toBe(true);
+    expect(failures).toEqual([]);
+  });
 });

@@ -103,6 +103,11 @@ describe('the sidebar report builder in the playground', () => {
     // The sidebar's own preview shows the same first rows as the grid.
     const previewFirst = await sidebar.locator('#run-preview-table tbody tr').first().locator('td').allTextContents();
     expect(previewFirst[1]).toBe(String(rows[0]![1]));
+    // Its numbers as the sheet formats them: the revenue cell's own number format, "386.90 USD".
+    const revenueAt = header.indexOf('revenue');
+    expect(playground.host.getCell('Daily by country', `${String.fromCharCode(65 + revenueAt)}2`).numberFormat).toBe('#,##0.00 "USD"');
+    const revenue = Number(rows[0]![revenueAt]).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    expect(previewFirst[revenueAt]).toBe(`${revenue} USD`);
 
     // Insert the formula into an empty sheet's A1 and compare its rows with the grid's.
     await selectCell(env, 'Sheet1', 'A1');

@@ -46,7 +46,9 @@ function berlin(iso: string): string {
   );
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} (Europe/Berlin)`;
 }
-type Listed = { reports: Array<{ id: string; status: { lastSuccess?: string; lastAttempt?: string; nextRun?: string } }> };
+type Listed = {
+  reports: Array<{ id: string; status: { lastSuccess?: string; lastAttempt?: string; nextRun?: string; slotAfter?: string } }>;
+};
 const listed = () => b.playground.host.call('listSchedules', [], { user: b.playground.user }) as Listed;
 const savedDefinitions = () =>
   [...b.playground.host.properties('document').entries()]
@@ -119,8 +121,13 @@ describe('scheduled refresh from the sidebar', () => {
     );
     const status = await item.locator('.schedule-status').innerText();
     expect(status).toMatch(/Last success\s+never/);
-    // Never refreshed: it is due, and the next hourly run takes it (never a "next run" already past).
-    expect(status).toMatch(/Next run\s+due: the next hourly run refreshes it/);
+    // Never refreshed: the next hourly run fills it (never a "next run" already past), then its own
+    // slot follows: the next 06:00 on the spreadsheet's clock, within a day.
+    const slotAfter = listed().reports[0]!.status.slotAfter!;
+    expect(Date.parse(slotAfter) - Date.now()).toBeGreaterThan(0);
+    expect(Date.parse(slotAfter) - Date.now()).toBeLessThanOrEqual(24 * 3_600_000);
+    expect(berlin(slotAfter)).toMatch(/ 06:00 \(Europe\/Berlin\)$/);
+    expect(status).toContain(`Next run\nthe next hourly run fills it first, then in the hour from ${berlin(slotAfter)}`);
     expect(await sidebar.locator('#schedule-edit-hint, .schedule-summary').first().innerText()).toContain('(Europe/Berlin)');
     // The day's trigger runtime: nothing run yet, 90 minutes on a consumer account.
     expect(await sidebar.locator('#schedule-runtime .quota-text').innerText()).toBe(
@@ -300,11 +307,13 @@ describe('scheduled refresh from the sidebar', () => {
     const { sidebar, page, playground } = b;
     const item = sidebar.locator('article.schedule');
     await item.getByRole('button', { name: 'Run now' }).click();
-    // "160 rows in 0.3 s", or "160 rows" for a refresh quicker than a twentieth of a second.
+    // "160 rows in 0.3 s", or "in under 0.1 s" for a refresh quicker than a twentieth of a second.
     await eventually(
-      async () => expect(await item.locator('.schedule-status').innerText()).toMatch(/Last success\s+\S.*, [\d,]+ rows/),
+      async () =>
+        expect(await item.locator('.schedule-status').innerText()).toMatch(/Last success\s+\S.*, [\d,]+ rows in (\d+\.\d s|under 0\.1 s)/),
       60_000,
     );
+    expect(await sidebar.locator('#schedules-message').innerText()).toMatch(/^Refreshed “.+”: [\d,]+ rows in (\d+\.\d s|under 0\.1 s)\.$/);
     expect(await item.locator('.schedule-badge').innerText()).toBe('up to date');
     expect(playground.host.getValues('Scheduled', 'B2:D2')[0]).toEqual(['day', 'country.id', 'country.name']);
     const days = playground.host.getValues('Scheduled', 'B3:B9').map((row) => row[0]);
@@ -341,6 +350,17 @@ describe('scheduled refresh from the sidebar', () => {
     expect(await sidebar.locator('.filter-row .filter-value').inputValue()).toBe('1');
     await sidebar.locator('#report-stop-editing').click();
     await sidebar.locator('#tab-schedules').click();
+
+    // Change the report, with the selected cell still in its block: the tab names it once, as the one edited.
+    const item = sidebar.locator('article.schedule');
+    await item.getByRole('button', { name: 'Edit' }).click();
+    await item.getByRole('button', { name: 'Change the report (publisher, period, breakdowns, filters, metrics)' }).click();
+    await eventually(async () => expect(await sidebar.locator('#report-editing').count()).toBe(1));
+    await sidebar.locator('#report-kind-label').click();
+    await eventually(async () => expect(await sidebar.locator('#report-here .notice').count()).toBe(1));
+    expect(await sidebar.locator('#report-found').count()).toBe(0);
+    await sidebar.locator('#report-stop-editing').click();
+    await sidebar.locator('#tab-schedules').click();
   });
 
   it('pauses it, which removes the hourly trigger, and resumes it', async () => {
@@ -375,6 +395,8 @@ describe('scheduled refresh from the sidebar', () => {
 
   it('deletes it once confirmed: the list is empty, the trigger gone, and the data stays in the sheet', async () => {
     const { sidebar, playground } = b;
+    // The Report tab still says it was saved, until it is deleted.
+    expect(await sidebar.locator('#schedule-outcome').textContent()).toContain('Saved “Revenue every 6 hours”');
     await sidebar.locator('article.schedule').getByRole('button', { name: 'Delete' }).click();
     await sidebar.locator('article.schedule .delete-confirm').getByRole('button', { name: 'Delete' }).click();
     await eventually(async () => expect(await sidebar.locator('#panel-schedules').innerText()).toContain('No saved reports yet'));
@@ -384,6 +406,8 @@ describe('scheduled refresh from the sidebar', () => {
     expect(triggers()).toHaveLength(0);
     expect(playground.host.getValues('Scheduled', 'B2:B2')[0]![0]).toBe('day');
     expect(b.dialogs).toEqual([]);
+    // What the Report tab said of it went with it.
+    expect(await sidebar.locator('#schedule-outcome').textContent()).toBe('');
   });
 });
 

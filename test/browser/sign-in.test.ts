@@ -74,10 +74,10 @@ it('says plainly that a wrong password is wrong, and at the last sign-in of the 
   const last = sidebar.locator('#sign-in-allowance');
   await eventually(async () =>
     expect(await last.innerText()).toBe(
-      `1 of 2 sign-ins left this hour for ${DEMO_USER.username}: this is the last one until the hour is over. If you are not sure of the password, Paste an API token instead.`,
+      `1 of 2 sign-ins left this hour for ${DEMO_USER.username}: this is the last one until the hour is over. If you are not sure of the password, paste an API token instead.`,
     ),
   );
-  await last.getByRole('button', { name: 'Paste an API token instead' }).click();
+  await last.getByRole('button', { name: 'paste an API token instead' }).click();
   expect(await sidebar.locator('#token-details').getAttribute('open')).toBe('');
   await eventually(async () =>
     expect(await sidebar.locator('#sign-in-token').evaluate((node) => node === node.ownerDocument.activeElement)).toBe(true),

@@ -84,7 +84,7 @@ describe('a build for the deployment at https://reports.example.net/engage/v2/',
 
   it('refuses to save https://elsewhere.example.org/engage/v2 with one sentence naming the allowed prefix, and keeps nothing', () => {
     expect(() => host.call('saveSettings', [{ reportingBaseUrl: 'https://elsewhere.example.org/engage/v2' }], { user: OWNER })).toThrow(
-      "reportingBaseUrl ('https://elsewhere.example.org/engage/v2'): must start with https://reports.example.net/engage/v2/ or https://recs.example.net/v1/, the addresses this add-on is allowed to call",
+      "reportingBaseUrl ('https://elsewhere.example.org/engage/v2'): must start with https://reports.example.net/engage/v2/, the address this add-on is allowed to call",
     );
     expect(host.properties('user', OWNER).get('engage.settings')).toBeUndefined();
   });
@@ -97,7 +97,11 @@ describe('a build for the deployment at https://reports.example.net/engage/v2/',
     expect(state.settings).toMatchObject({
       reportingBaseUrl: 'https://reports.example.net/engage/v2',
       recommendationsUrl: OTHER_DEPLOYMENT.recommendationsUrl,
-      allowedAddresses: ['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/'],
+      allowedAddresses: {
+        reportingBaseUrl: ['https://reports.example.net/engage/v2/'],
+        recommendationsUrl: ['https://recs.example.net/v1/'],
+      },
+      localServers: false,
     });
     expect(state.quota).toMatchObject({ accountType: 'workspace', urlFetch: { limit: 100_000 } });
     // The daily trigger runtime scheduled runs plan with, as the Schedules tab shows it: 6 hours on

@@ -48,3 +48,24 @@ it('puts the refresh cell on a sheet of its own when a sheet of the user is name
     await other.close();
   }
 });
+
+it('signed out, says so first and changes nothing: no refresh cell moves, no formula fetches', async () => {
+  h.host.setActiveRange('Data', 'B2');
+  const formula = `=ENGAGE_REPORT("${BIG_PUBLISHER_ID}", "2026-11-01", "2026-11-02", , , , , , , , EngageRefresh)`;
+  expect(h.host.evaluateFormula('Data', 'A1', formula, { user: OWNER }).error).toBeUndefined();
+  h.host.call('signOut', [], { user: OWNER });
+  const refreshCell = h.host.getValues('Engage refresh', 'A1')[0]![0];
+  const shown = h.host.getValues('Data', 'A1:C3');
+  const toastsBefore = h.host.state.ui.toasts.length;
+  await h.emulator.clearRequests();
+
+  h.host.call('refreshAll', [], { user: OWNER });
+  expect(h.host.state.ui.toasts.slice(toastsBefore).map((t) => t.message)).toEqual([
+    'Nobody is signed in to Engage, so Refresh all changed nothing: open the sidebar (Extensions › Engage for Sheets › Open sidebar), sign in, then Refresh all again.',
+  ]);
+  expect(h.host.getValues('Engage refresh', 'A1')[0]![0]).toEqual(refreshCell);
+  expect(await h.host.recalculate(undefined, { user: OWNER })).toEqual([]);
+  expect(h.host.getValues('Data', 'A1:C3')).toEqual(shown);
+  expect(await h.apiRequests()).toEqual([]);
+  h.signIn();
+});

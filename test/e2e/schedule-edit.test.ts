@@ -72,7 +72,7 @@ describe('updateSchedule', () => {
     expect(view).toMatchObject({
       name: 'Weekly revenue',
       scheduleText: 'weekly on Monday at 07:00 (Europe/Berlin)',
-      target: 'Daily revenue!A1',
+      target: "'Daily revenue'!A1",
       mine: true,
       paused: false,
     });

@@ -5,6 +5,7 @@
 import { EDITOR, OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { BIG_PUBLISHER_ID, DEMO_USER } from '../support/emulator';
 import { builtDeployment } from '../support/paths';
+import { addressPrefixes } from '../../src/core/deployment';
 
 /** The addresses and whitelist the tested bundle was built with (test/fixtures/tests.deploy.json). */
 const DEPLOYMENT = builtDeployment();
@@ -190,7 +191,8 @@ describe('settings', () => {
       recommendationsUrl: DEPLOYMENT.recommendationsUrl,
       widgetId: 'APP_12',
       hasApiKey: true,
-      allowedAddresses: DEPLOYMENT.urlFetchWhitelist,
+      allowedAddresses: addressPrefixes(DEPLOYMENT),
+      localServers: true,
     });
     expect(JSON.stringify(shown)).not.toContain('demo-api-key');
     expect([...h.host.properties('document', OWNER).values(), ...h.host.properties('script', OWNER).values()].join()).not.toContain(

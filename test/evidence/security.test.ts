@@ -33,6 +33,7 @@ import { HOSTILE_STRINGS } from '../../dev/emulator/seed';
 import { builtDeployment, distManifest, repoRoot } from '../support/paths';
 import { readableCacheTexts } from '../support/cache-contents';
 import { SAVED_REPORTS_INDEX_KEY } from '../../src/core/schedules/saved/saved-report-store';
+import { addressPrefixes } from '../../src/core/deployment';
 
 jest.setTimeout(120_000);
 
@@ -202,8 +203,9 @@ describe('a session through every entry point', () => {
       recommendationsUrl: h.emulator.recsUrl,
       widgetId: 'APP_12',
       hasApiKey: true,
-      // The Engage addresses of the manifest's whitelist; the notices' webhook prefixes follow them there.
-      allowedAddresses: builtWhitelist().filter((prefix) => !(builtDeployment().webhookPrefixes ?? []).includes(prefix)),
+      // Each field's own Engage prefix of the manifest's whitelist; the notices' webhook prefixes follow them there.
+      allowedAddresses: addressPrefixes(builtDeployment()),
+      localServers: true,
     });
     // A key with a space is refused, and the message names the setting without quoting the key.
     const refused = failing('saveSettings', [{ apiKey: `${DEMO_API_KEY.key} trailing` }]);

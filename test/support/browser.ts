@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import type { GasHost } from '../../dev/gas-host';
 import { startPlayground, type Playground } from '../../dev/playground/playground';
-import { BIG_PUBLISHER_ID, DEMO_USER } from '../../dev/emulator/seed';
+import { BIG_PUBLISHER_ID, DEMO_USER, type SeedName } from '../../dev/emulator/seed';
 import { a1Cell } from '../../src/core/util/a1-notation';
 import { distDir, distSidebar } from './paths';
 
@@ -95,9 +95,10 @@ export interface BrowserPlayground {
   close(): Promise<void>;
 }
 
-export async function openPlayground(): Promise<BrowserPlayground> {
+/** The playground of the tests' build, with the tests' fixtures unless `seed` says 'demo' (npm start's clean demo). */
+export async function openPlayground(options: { seed?: SeedName } = {}): Promise<BrowserPlayground> {
   const browser = await launchChromium();
-  const playground = await startPlayground({ port: 0, distDir });
+  const playground = await startPlayground({ port: 0, distDir, seed: options.seed ?? 'tests' });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {

@@ -21,7 +21,8 @@ declare global {
 export default async function globalSetup(): Promise<void> {
   await build({ configFile: TESTS_DEPLOY_CONFIG, outDir: distDir });
   if (process.env.ENGAGE_SKIP_EMULATOR === '1') return;
-  const emulator = await spawnEmulatorProcess();
+  // The tests' fixtures (hostile names, thumbnails on a host that never resolves); npm start's emulator serves the clean demo.
+  const emulator = await spawnEmulatorProcess({ seed: 'tests' });
   globalThis.__ENGAGE_EMULATOR__ = emulator.child;
   process.env.ENGAGE_EMULATOR_BASE_URL = emulator.baseUrl;
   process.env.ENGAGE_EMULATOR_RECS_URL = emulator.recsUrl;

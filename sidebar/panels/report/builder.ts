@@ -30,7 +30,7 @@ import { dashboardButton, type DashboardButton } from './dashboard';
 import { filterRows, type FilterRows } from './filters';
 import { metricPicker, type MetricPicker } from './metrics';
 import { requestOptions, type RequestOptions } from './options';
-import { requestBreakdowns, type PartContext, type ReportChoice } from './part';
+import { requestBreakdowns, type PartContext, type ReportChoice, startingAction } from './part';
 import { periodPicker, type PeriodPicker } from './period';
 import { publisherPicker, type PublisherPicker } from './publisher';
 import { runProgressBar, type RunProgressBar } from './progress';
@@ -92,11 +92,12 @@ export class ReportBuilder {
       this.dashboard.render();
       parts.changed();
     });
+    const acting = startingAction({ isBusy: () => this.busy, setBusy: (busy) => this.setBusy(busy) }, ctx.moments);
     this.dashboard = dashboardButton(
       ctx,
       { id: () => this.publisher.id(), label: () => this.publisher.name() },
-      { isBusy: () => this.busy, setBusy: (busy) => this.setBusy(busy) },
-      () => void this.target.loadSheets(),
+      acting,
+      () => void this.here.refresh(),
     );
     this.period = periodPicker({ ...parts, timeZone: () => ctx.state()?.timeZone ?? 'UTC' });
     // A comparison changes the metrics' default set and columns, so the picker follows it.
@@ -110,12 +111,10 @@ export class ReportBuilder {
     this.filters = filterRows(parts);
     this.options = requestOptions(parts);
     this.target = targetPicker(ctx.server);
-    this.formulaButton = insertFormulaButton(
-      ctx.server,
-      () => this.request(),
-      { isBusy: () => this.busy, setBusy: (busy) => this.setBusy(busy) },
-      { outcome: (node) => replaceChildren(this.outcome, node), error: (text) => this.showError(text) },
-    );
+    this.formulaButton = insertFormulaButton(ctx.server, () => this.request(), acting, {
+      outcome: (node) => ctx.moments.say(this.outcome, node, ['action', 'sign-in']),
+      error: (text) => this.showError(text),
+    });
     this.progressBar = runProgressBar(ctx.server);
     this.schedule = scheduleForm(
       {
@@ -126,15 +125,17 @@ export class ReportBuilder {
         defaultName: () => this.defaultScheduleName(),
         defaultTarget: (request) => this.defaultScheduleTarget(request),
         showError: (text) => this.showError(text),
-        isBusy: () => this.busy,
-        setBusy: (busy) => this.setBusy(busy),
+        ...acting,
       },
       ctx,
     );
     this.chart = chartAction(
       ctx.server,
       { isBusy: () => this.busy, setBusy: (busy) => this.setBusy(busy) },
-      { success: (text) => this.outcome.appendChild(notice('success', text)), error: (text) => this.showError(text) },
+      {
+        success: (text) => ctx.moments.add(this.outcome, notice('success', text), ['action', 'sign-in']),
+        error: (text) => this.showError(text),
+      },
     );
     this.here = reportHereBar({
       edit: (edit) => this.edit(edit),
@@ -142,6 +143,7 @@ export class ReportBuilder {
       timeZone: () => ctx.state()?.timeZone ?? 'UTC',
       read: () => this.target.loadSheets(),
       visible: () => !this.form.hidden && this.form.offsetParent !== null,
+      moments: ctx.moments,
     });
     this.nodes = [this.signedOut, this.here.node, this.form, ...this.schedule.nodes];
 
@@ -299,6 +301,7 @@ export class ReportBuilder {
   }
 
   private renderFormula(): void {
+    this.ctx.moments.happened('form'); // a problem shown before may be mended now (moments.ts)
     this.compare.render(); // the earlier period follows the report's period
     const request = this.request();
     // A problem is not a formula: the box and its Copy button step aside for a muted line.
@@ -334,12 +337,14 @@ export class ReportBuilder {
     this.dashboard.render();
   }
 
+  /** A problem stays until the form changes or another action starts (moments.ts). */
   private showError(text: string): void {
-    replaceChildren(this.outcome, notice('error', text));
+    this.ctx.moments.say(this.outcome, notice('error', text), ['form', 'action', 'sign-in']);
   }
 
   private async run(): Promise<void> {
     if (this.busy) return;
+    this.ctx.moments.happened('action'); // even a run refused before it starts supersedes earlier outcomes
     const request = this.request();
     if (typeof request === 'string') return this.showError(request);
     const target = this.target.runTarget();
@@ -363,7 +368,7 @@ export class ReportBuilder {
         }
         if ('question' in outcome) {
           const choice = await askBeforeWriting(this.outcome, outcome.question);
-          if (!choice) return replaceChildren(this.outcome, notice('info', 'Nothing was written.'));
+          if (!choice) return this.ctx.moments.say(this.outcome, notice('info', 'Nothing was written.'), ['form', 'action', 'sign-in']);
           options.choice = choice;
           continue;
         }
@@ -382,14 +387,11 @@ export class ReportBuilder {
   private written(request: BuilderRequest, summary: RunToSheetSummary): void {
     this.lastRun = { block: summary.block, request: JSON.stringify(request) };
     this.chart.ran(summary);
-    replaceChildren(this.outcome, ...runOutcome(summary));
-    const editing = this.editing;
-    if (
-      editing &&
-      editing.place.sheetName === summary.block.sheetName &&
-      editing.place.cell === a1Cell(summary.block.row, summary.block.column)
-    ) {
-      this.editing = { ...editing, edit: { ...editing.edit, block: summary.block, range: rangeReference(summary.block) } as ReportEdit };
+    this.ctx.moments.say(this.outcome, runOutcome(summary), ['action', 'sign-in']);
+    const { editing } = this;
+    const { block } = summary;
+    if (editing?.place.sheetName === block.sheetName && editing.place.cell === a1Cell(block.row, block.column)) {
+      this.editing = { ...editing, edit: { ...editing.edit, block, range: rangeReference(block) } as ReportEdit };
       this.here.editing(this.editing);
     }
     void this.here.refresh();

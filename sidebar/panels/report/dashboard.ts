@@ -22,6 +22,7 @@ export function dashboardButton(
   ctx: PanelContext,
   picker: { id(): string; label(): string | undefined },
   busy: Busy,
+  /** The new sheet is the active one now: what reads the sheets and the active cell reads them again. */
   sheetChanged: () => void,
 ): DashboardButton {
   const button = el('button', { type: 'button', id: 'create-dashboard' }, 'Create dashboard');
@@ -47,13 +48,15 @@ export function dashboardButton(
       replaceChildren(outcome);
       try {
         const created = await ctx.server.createDashboard(picker.id());
-        replaceChildren(
+        // Until another action of the tab or a sign-in change supersedes it (moments.ts).
+        ctx.moments.say(
           outcome,
           notice('success', `Created '${created.sheetName}' for ${created.subject}: its figures load in a few seconds.`),
+          ['action', 'sign-in'],
         );
         sheetChanged();
       } catch (error) {
-        replaceChildren(outcome, notice('error', failureText(error)));
+        ctx.moments.say(outcome, notice('error', failureText(error)), ['action', 'sign-in']);
       } finally {
         busy.setBusy(false);
         render();

@@ -10,6 +10,7 @@
  * builder, which stores it and redraws every part that follows the choice.
  */
 import { effectiveBreakdowns, type ReportKind } from '../../../src/core';
+import type { Moments } from '../../moments';
 
 /** The report type and the breakdowns the user ticked, in the order ticked. */
 export interface ReportChoice {
@@ -33,6 +34,17 @@ export interface PartContext {
 export interface Busy {
   isBusy(): boolean;
   setBusy(busy: boolean): void;
+}
+
+/** The same, for an action whose start supersedes what the tab said before (moments.ts: 'action'). */
+export function startingAction(busy: Busy, moments: Moments): Busy {
+  return {
+    isBusy: () => busy.isBusy(),
+    setBusy(on) {
+      if (on) moments.happened('action');
+      busy.setBusy(on);
+    },
+  };
 }
 
 /**

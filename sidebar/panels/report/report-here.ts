@@ -9,8 +9,9 @@
  * visible, the Report tab opens, and after each run. The answer arrives with the sheet list
  * (getSheetContext), so it costs no extra call.
  */
-import { type ReportAtCell, rangeReference, type WrittenBlock } from '../../../src/core';
+import { cellReference, type ReportAtCell, rangeReference, type WrittenBlock } from '../../../src/core';
 import { el, replaceChildren } from '../../dom';
+import type { Moments } from '../../moments';
 import type { ReportEdit } from '../../panel';
 import { sheetTime } from '../../time';
 import type { SheetContext } from './target';
@@ -43,6 +44,8 @@ export interface ReportHereActions {
   read(): Promise<SheetContext | undefined>;
   /** The builder is on screen. */
   visible(): boolean;
+  /** What supersedes the sidebar's messages: a saved report deleted while edited ends its editing. */
+  moments: Moments;
 }
 
 function describe(edit: ReportEdit, timeZone: string): string {
@@ -52,6 +55,15 @@ function describe(edit: ReportEdit, timeZone: string): string {
 }
 
 const sameBlock = (a: WrittenBlock | undefined, b: WrittenBlock | undefined) => !!a && !!b && rangeReference(a) === rangeReference(b);
+
+/**
+ * Whether the report at the selected cell is the one being edited, so the tab names it once: the same
+ * saved report (opened from the Schedules tab, whose edit may carry no block), or the same block.
+ */
+function sameReport(found: ReportEdit, editing: ReportEdit): boolean {
+  if (found.source === 'schedule' && editing.source === 'schedule') return found.scheduleId === editing.scheduleId;
+  return sameBlock(found.block, editing.block);
+}
 
 export function reportHereBar(actions: ReportHereActions): ReportHereBar {
   const node = el('div', { id: 'report-here', 'aria-live': 'polite' });
@@ -95,13 +107,13 @@ export function reportHereBar(actions: ReportHereActions): ReportHereBar {
         el(
           'div',
           { class: 'notice notice-info', id: 'report-editing' },
-          `Editing ${describe(current.edit, tz)}. Run to sheet writes it again from ${current.place.sheetName}!${current.place.cell}`,
+          `Editing ${describe(current.edit, tz)}. Run to sheet writes it again from ${cellReference(current.place.sheetName, current.place.cell)}`,
           saved ? '; Save to schedule keeps the changes for its refreshes. ' : '. ',
           el('button', { type: 'button', class: 'link', id: 'report-stop-editing', onclick: () => actions.stop() }, 'Stop editing'),
         ),
       );
     }
-    if (found && !(current && sameBlock(found.block, current.edit.block))) {
+    if (found && !(current && sameReport(found, current.edit))) {
       const edit = found;
       lines.push(
         el(
@@ -125,6 +137,13 @@ export function reportHereBar(actions: ReportHereActions): ReportHereBar {
     editing(next) {
       current = next;
       render();
+      // A saved report deleted meanwhile (Schedules tab) can no longer be edited: the builder leaves it.
+      if (next?.edit.source === 'schedule') {
+        const edited = next.edit;
+        actions.moments.until([`schedule-deleted:${edited.scheduleId}`], () => {
+          if (current?.edit === edited) actions.stop();
+        });
+      }
     },
   };
 }

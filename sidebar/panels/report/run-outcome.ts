@@ -3,14 +3,13 @@
  * it), whether it replaced the earlier report there, the note of a partial result, and the first rows
  * as a small table (every cell is text content).
  */
-import { formatCount, rangeReference, type RunToSheetSummary } from '../../../src/core';
+import { formatCount, formatDuration, formatNumberAs, rangeReference, type RunToSheetSummary } from '../../../src/core';
 import { el, notice } from '../../dom';
 
 /** The success line, the partial note if any, and the preview. */
 export function runOutcome(summary: RunToSheetSummary): Array<HTMLElement | null> {
   const plural = (n: number) => (n === 1 ? '' : 's');
-  // A run quicker than a twentieth of a second says no time rather than "in 0.0 s".
-  const took = summary.elapsedMs >= 50 ? ` in ${(summary.elapsedMs / 1000).toFixed(1)} s` : '';
+  const took = ` ${formatDuration(summary.elapsedMs)}`;
   return [
     notice(
       'success',
@@ -31,8 +30,13 @@ function previewTable(summary: RunToSheetSummary): HTMLElement {
       el(
         'tr',
         {},
-        ...row.map((cell) =>
-          el('td', { class: typeof cell === 'number' ? 'num' : '' }, typeof cell === 'number' ? formatNumber(cell) : String(cell)),
+        // Numbers as the sheet shows them: the same number format each column got there.
+        ...row.map((cell, c) =>
+          el(
+            'td',
+            { class: typeof cell === 'number' ? 'num' : '' },
+            typeof cell === 'number' ? formatNumberAs(cell, summary.numberFormats[c]) : String(cell),
+          ),
         ),
       ),
     );
@@ -48,8 +52,4 @@ function previewTable(summary: RunToSheetSummary): HTMLElement {
     ),
     el('div', { class: 'preview', id: 'run-preview' }, table),
   );
-}
-
-function formatNumber(n: number): string {
-  return Number.isInteger(n) ? n.toLocaleString('en-US') : n.toLocaleString('en-US', { maximumFractionDigits: 4 });
 }

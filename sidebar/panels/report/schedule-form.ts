@@ -11,6 +11,7 @@
 import {
   A1_CELL_PATTERN,
   type BuilderRequest,
+  cellReference,
   type DatePreset,
   describeCompareWith,
   describePeriod,
@@ -191,7 +192,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
   async function submit(): Promise<void> {
     if (source.isBusy()) return;
     const request = source.request();
-    const fail = (text: string) => replaceChildren(outcome, notice('error', text));
+    const fail = (text: string) => ctx.moments.say(outcome, notice('error', text), ['form', 'action', 'sign-in']);
     if (typeof request === 'string') return fail(request);
     if (!name.value.trim()) return fail('Name the saved report.');
     if (!sheet.value.trim()) return fail('Name the sheet it writes to.');
@@ -220,14 +221,15 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       close();
       if (editing) editing = { id: editing.id, definition: report, shown: periodChoice() };
       else name.value = '';
-      replaceChildren(
+      // Until another action, a sign-in change, or this saved report's deletion (moments.ts).
+      ctx.moments.say(
         outcome,
         notice(
           'success',
           el(
             'span',
             {},
-            `Saved “${report.name}”: ${saved?.scheduleText ?? 'scheduled'}, ${describePeriod(refreshed)}, into ${saved?.target ?? `${report.target.sheetName}!${report.target.cell}`}. `,
+            `Saved “${report.name}”: ${saved?.scheduleText ?? 'scheduled'}, ${describePeriod(refreshed)}, into ${saved?.target ?? cellReference(report.target.sheetName, report.target.cell)}. `,
             el(
               'button',
               { type: 'button', class: 'link', id: 'schedule-open-list', onclick: () => ctx.showPanel('schedules') },
@@ -235,6 +237,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
             ),
           ),
         ),
+        ['action', 'sign-in', ...(saved ? [`schedule-deleted:${saved.id}` as const] : [])],
       );
     } catch (error) {
       fail(failureText(error));

@@ -147,6 +147,13 @@ export interface RefreshOutcome {
   busy: boolean;
 }
 
+/**
+ * What Refresh all says, and all it does, when the sign-in its formulas would use is missing: changing
+ * the refresh cells would only turn every formula into an error, so nothing is changed.
+ */
+export const REFRESH_SIGNED_OUT_TEXT =
+  'Nobody is signed in to Engage, so Refresh all changed nothing: open the sidebar (Extensions › Engage for Sheets › Open sidebar), sign in, then Refresh all again.';
+
 /** The toast that says what Refresh all does, before it starts. */
 export function refreshPlanText(formulas: number, waves: number, waveFormulas: number): string {
   if (formulas === 0) return 'No Engage formula uses the refresh cell yet: formulas made with Insert formula or Create dashboard do.';

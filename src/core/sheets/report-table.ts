@@ -19,6 +19,7 @@ import type { Cell } from '../ports';
 import { DATE_BREAKDOWNS, ENTITY_BREAKDOWNS, REPORT_SPECS, type ReportKind } from '../spec';
 import { PUBLISHER_BREAKDOWN } from '../api/requests/publisher-list';
 import { normaliseMetrics, toNumberIfNumeric, unwrap } from '../api/responses/values';
+import { formatCount } from '../util/text';
 
 export interface ReportTableOptions {
   kind: ReportKind;
@@ -30,6 +31,8 @@ export interface ReportTableOptions {
   timeZone: string;
   /** Adds a totals row built from these sums. */
   metricsSums?: Record<string, unknown>;
+  /** The rows the whole report holds (Engage's totalItems), which metricsSums add up, when more than the items given. */
+  totalItems?: number;
 }
 
 export interface ReportTable {
@@ -202,9 +205,12 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
   const table: ReportTable = { header, rows };
   if (options.metricsSums) {
     const sums = normaliseMetrics(options.metricsSums);
+    // Engage's sums cover every row of the report: under rows cut short (a row limit, a top 10) the label says so.
+    const cut = options.totalItems !== undefined && options.totalItems > items.length;
+    const label = cut ? `${TOTALS_LABEL} of all ${formatCount(options.totalItems!)} rows` : TOTALS_LABEL;
     table.totals = columns.map((col, c) => {
       if (col.kind === 'metric') return toCell(sums[col.key]);
-      return c === 0 ? TOTALS_LABEL : '';
+      return c === 0 ? label : '';
     });
   }
   return table;
@@ -248,7 +254,10 @@ export function reportResultToTable(result: ReportResult, options: { timeZone: s
     metrics: result.query.metrics,
     timeZone: options.timeZone,
   };
-  if (options.totals !== false && result.metricsSums && result.items.length > 0) tableOptions.metricsSums = result.metricsSums;
+  if (options.totals !== false && result.metricsSums && result.items.length > 0) {
+    tableOptions.metricsSums = result.metricsSums;
+    tableOptions.totalItems = result.totalItems;
+  }
   return buildReportTable(result.items, tableOptions);
 }
 

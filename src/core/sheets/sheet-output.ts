@@ -70,6 +70,24 @@ export function numberFormatOf(kind: ColumnKind, currencyCode = 'USD', decDigits
 }
 
 /**
+ * A number as a cell of this number format shows it, for the formats numberFormatOf gives numbers:
+ * "#,##0.00 \"USD\"" shows 386.9 as "386.90 USD", "0.00\"%\"" 0.6543 as "0.65%", "#,##0" 1234 as
+ * "1,234". The sidebar's preview of a run shows its rows with the formats the sheet got. A format
+ * outside that set (or none) shows the number plainly, up to 4 decimals.
+ */
+export function formatNumberAs(value: number, format: string | null | undefined): string {
+  const parts = format ? /^([#,]*0)(?:\.(0+))?((?:\s*"[^"]*")*)$/.exec(format) : null;
+  if (!parts) return value.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  const decimals = parts[2]?.length ?? 0;
+  const shown = value.toLocaleString('en-US', {
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+    useGrouping: parts[1]!.includes(','),
+  });
+  return `${shown}${parts[3]!.replace(/"/g, '')}`;
+}
+
+/**
  * The number format a block's cells get before its values are written: not plain text (`@`), so a
  * leading apostrophe keeps the text by the documented rule. It is what Apps Script reports for a cell
  * of Sheets' automatic format, and shows numbers as that format does; data columns get theirs after.

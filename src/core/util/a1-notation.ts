@@ -33,9 +33,23 @@ export function splitCellReference(reference: string): { sheetName: string; cell
   return { sheetName: m[1] !== undefined ? m[1].replace(/''/g, "'") : m[2]!, cell: `${m[3]!.toUpperCase()}${m[4]}` };
 }
 
-/** A sheet name as a reference writes it: quoted ('My sheet') unless it is one plain word. */
+/**
+ * A sheet name as a reference writes it, as Sheets itself does: quoted ('My sheet', 'Q1') unless it is
+ * one plain word that cannot be read as a cell (A1, R1C1) or a boolean. Every sheet-qualified cell or
+ * range the add-on shows goes through here (cellReference, rangeReference), so each is written one way.
+ */
 export function sheetReference(sheetName: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(sheetName) ? sheetName : `'${sheetName.replace(/'/g, "''")}'`;
+  const plain =
+    /^[A-Za-z_][A-Za-z0-9_]*$/.test(sheetName) &&
+    !/^[A-Za-z]{1,3}\d+$/.test(sheetName) &&
+    !/^R\d*C\d*$/i.test(sheetName) &&
+    !/^(TRUE|FALSE)$/i.test(sheetName);
+  return plain ? sheetName : `'${sheetName.replace(/'/g, "''")}'`;
+}
+
+/** "'My sheet'!B3" or "Daily!A1": one cell of a sheet, its name quoted where Sheets quotes it. */
+export function cellReference(sheetName: string, cell: string): string {
+  return `${sheetReference(sheetName)}!${cell.toUpperCase()}`;
 }
 
 /** "'My sheet'!B3:K40" for a block of `rows` by `columns` from its first cell ("Sheet1!B3" for one cell). */

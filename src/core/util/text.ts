@@ -34,6 +34,14 @@ export function formatCount(n: number): string {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/**
+ * How long a run took, as every run message says it: "in 1.2 s", and "in under 0.1 s" for a run too
+ * quick for a tenth of a second (never "in 0.0 s").
+ */
+export function formatDuration(ms: number): string {
+  return ms < 50 ? 'in under 0.1 s' : `in ${(ms / 1000).toFixed(1)} s`;
+}
+
 /** "a/", "a/ or b/", "a/, b/ or c/". */
 export function describePrefixes(prefixes: readonly string[]): string {
   if (prefixes.length <= 1) return prefixes.join('');

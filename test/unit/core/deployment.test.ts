@@ -97,6 +97,9 @@ describe('addressProblem', () => {
     expect(addressProblem('https://elsewhere.example.org/engage/v2/', deployment)).toBe(
       'must start with https://reports.example.net/engage/v2/ or https://recs.example.net/v1/, the addresses this add-on is allowed to call',
     );
+    expect(addressProblem('https://recs.example.net/v1/x', deployment, ['https://reports.example.net/engage/v2/'])).toBe(
+      'must start with https://reports.example.net/engage/v2/, the address this add-on is allowed to call',
+    );
   });
 
   it('refuses plain http beyond this machine, whitelist or not', () => {

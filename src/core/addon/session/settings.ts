@@ -9,7 +9,7 @@
  * is refused here, once, with the prefixes that are allowed (loopback test servers excepted).
  */
 import * as z from '../../util/zod';
-import { addressProblem, type Deployment } from '../../deployment';
+import { addressPrefixes, addressProblem, type Deployment } from '../../deployment';
 import { ValidationError } from '../../errors';
 import type { KeyValueStore } from '../../ports';
 import { quoted } from '../../util/text';
@@ -65,8 +65,10 @@ export interface PublicSettings {
   recommendationsUrl?: string;
   widgetId?: string;
   hasApiKey: boolean;
-  /** The whitelist prefixes an address must start with (empty: any https address). */
-  allowedAddresses: string[];
+  /** The whitelist prefixes each address must start with (addressPrefixes; empty: any https address). */
+  allowedAddresses: { reportingBaseUrl: string[]; recommendationsUrl: string[] };
+  /** A build for local servers (the playground's and the tests'): http to this machine is taken too. */
+  localServers: boolean;
 }
 
 export type SettingName = keyof Settings;
@@ -162,7 +164,8 @@ export class SettingsStore {
     const problems: Array<{ name: SettingName; rule: string }> = [];
     for (const [name, fetched] of Object.entries(FETCHED_ADDRESS) as Array<[SettingName, (value: string) => string]>) {
       const value = settings[name];
-      const problem = value === undefined ? undefined : addressProblem(fetched(value), this.deployment);
+      const prefixes = this.deployment ? addressPrefixes(this.deployment)[name as keyof ReturnType<typeof addressPrefixes>] : [];
+      const problem = value === undefined ? undefined : addressProblem(fetched(value), this.deployment, prefixes);
       if (problem) problems.push({ name, rule: problem });
     }
     return problems;
@@ -179,7 +182,8 @@ export class SettingsStore {
 export function publicSettings(settings: Settings, deployment?: Deployment): PublicSettings {
   const shown: PublicSettings = {
     hasApiKey: Boolean(settings.apiKey),
-    allowedAddresses: deployment ? [...deployment.urlFetchWhitelist] : [],
+    allowedAddresses: deployment ? addressPrefixes(deployment) : { reportingBaseUrl: [], recommendationsUrl: [] },
+    localServers: deployment?.localServers === true,
   };
   if (settings.reportingBaseUrl) shown.reportingBaseUrl = settings.reportingBaseUrl;
   if (settings.recommendationsUrl) shown.recommendationsUrl = settings.recommendationsUrl;

@@ -12,7 +12,7 @@ import type { BlockPlacement, SheetContents, WrittenBlock } from '../../ports';
 import { DAY_PRESETS, HOUR_PRESETS } from '../../builder/date-presets';
 import { blocksOverlap, type BlockRecords } from '../../sheets/block-records';
 import type { SavedReport, RefreshStatus } from '../../schedules/saved/saved-reports';
-import { a1Cell, rangeReference, sheetReference } from '../../util/a1-notation';
+import { a1Cell, cellReference, rangeReference } from '../../util/a1-notation';
 import { existingSheetName, freeSheetName } from '../../util/sheet-names';
 
 /** The user's answer to a question: write over the cells, write below them, or write to a new sheet. */
@@ -138,7 +138,7 @@ export class RunPlacer {
     if (!found) return { placement };
     const question: WriteQuestion = {
       reason: 'sheetTaken',
-      range: `${sheetReference(placement.sheetName)}!${a1Cell(placement.row, placement.column)}`,
+      range: cellReference(placement.sheetName, a1Cell(placement.row, placement.column)),
       occupied: rangeReference(found.box),
       nonEmpty: found.count,
       choices: ['replace', 'newSheet'],
@@ -170,7 +170,7 @@ export class RunPlacer {
       occupied: rangeReference(found.box),
       nonEmpty: found.count,
       choices: placement.newSheet ? ['replace'] : ['replace', 'append'],
-      appendAt: `${sheetReference(appendAt.sheetName)}!${a1Cell(appendAt.row, appendAt.column)}`,
+      appendAt: cellReference(appendAt.sheetName, a1Cell(appendAt.row, appendAt.column)),
     };
     const holder = this.holder(found.box);
     if (holder) question.holder = holder;

@@ -56,8 +56,10 @@ export interface RunToSheetSummary {
   dataRows: number;
   pages: number;
   header: string[];
-  /** The first rows as the sheet shows them (dates as yyyy-MM-dd, numbers as numbers). */
+  /** The first rows (dates as yyyy-MM-dd, numbers as numbers). */
   preview: Array<Array<string | number | boolean>>;
+  /** Each column's number format in the sheet, so the preview shows numbers as the sheet does (formatNumberAs). */
+  numberFormats: Array<string | null>;
   /** Why fewer rows than the report holds were written, if so. */
   partialNote?: string;
   elapsedMs: number;
@@ -180,6 +182,7 @@ export class SidebarReports {
         preview: block.values
           .slice(1, 1 + Math.min(PREVIEW_ROWS, block.dataRows))
           .map((row) => row.map((cell, c) => plainCell(cell, this.deps.timeZone, block.kinds[c] === 'hour'))),
+        numberFormats: block.numberFormats,
         elapsedMs: this.deps.clock.now() - started,
       };
       if (previous) summary.replaced = true;

@@ -25,6 +25,7 @@ import type { BlockPlacement, Clock, ReportSheet, SheetBlock, SpreadsheetRef, Wr
 import type { RefreshStatus, SavedReport } from '../saved/saved-reports';
 import { describeSchedule, nextRunAfter } from '../saved/schedule';
 import { wallTimeInZone } from '../../util/dates';
+import { formatCount, formatDuration } from '../../util/text';
 import { refreshBlock, sameCorner } from './refresh-block';
 import { writeModeOf, writeModeSummary } from '../saved/write-modes';
 import { selectsSeveral } from '../../api/requests/publisher-list';
@@ -94,7 +95,7 @@ export function statusNote(report: SavedReport, status: RefreshStatus, timeZone:
   const success =
     status.lastSuccessAtMs === undefined
       ? 'never'
-      : `${when(status.lastSuccessAtMs)}, ${status.rows ?? 0} rows in ${((status.durationMs ?? 0) / 1000).toFixed(1)} s`;
+      : `${when(status.lastSuccessAtMs)}, ${formatCount(status.rows ?? 0)} rows ${formatDuration(status.durationMs ?? 0)}`;
   lines.push(`Last success: ${success}`);
   lines.push(`Last attempt: ${when(status.lastAttemptAtMs)}`);
   const kept = writeModeSummary(report);

@@ -12,6 +12,7 @@
  * and rows of the earlier period alone have no key of this one; append keeps each run's comparison.
  */
 import { formatCount } from '../../util/text';
+import { cellReference } from '../../util/a1-notation';
 import { ValidationError } from '../../errors';
 import type { WrittenBlock } from '../../ports';
 import { PUBLISHER_BREAKDOWN, selectsSeveral } from '../../api/requests/publisher-list';
@@ -136,7 +137,7 @@ export function keepHistory(
   const now = after.incremental ? 'an incremental upsert' : `'${writeModeOf(after)}'`;
   throw ValidationError.single(
     'writeMode',
-    `cannot turn '${was}' into ${now} at ${before.target.sheetName}!${before.target.cell.toUpperCase()}: the next run would write over ` +
+    `cannot turn '${was}' into ${now} at ${cellReference(before.target.sheetName, before.target.cell)}: the next run would write over ` +
       `the ${formatCount(rows)} rows it kept there. Point it at another sheet or cell first (the kept rows stay where they are)`,
   );
 }

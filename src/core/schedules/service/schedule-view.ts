@@ -9,9 +9,10 @@ import type { SpreadsheetAccess } from '../../deployment';
 import type { UnreachableReason } from '../../errors';
 import type { RegistryEntry } from '../saved/registry';
 import type { RefreshStatus, SavedReport, SavedReportInput } from '../saved/saved-reports';
-import { describeSchedule } from '../saved/schedule';
+import { describeSchedule, nextRunAfter } from '../saved/schedule';
 import type { NoticeRecord } from '../saved/notice-record';
 import { alertKey, describeAlert, noticeSettingsOf, type NoticeWhen } from '../saved/notice-settings';
+import { cellReference } from '../../util/a1-notation';
 
 /** A saved report's notices and alerts as the sidebar shows them. */
 export interface NoticesView {
@@ -41,6 +42,11 @@ export interface ScheduleView {
     lastSuccess?: string;
     lastAttempt?: string;
     nextRun?: string;
+    /**
+     * When it is due now (a report never refreshed is due at once, to fill it): its schedule's first
+     * slot after now, when it runs again after that (a daily 06:00 schedule saved at 10:45: tomorrow 06:00).
+     */
+    slotAfter?: string;
     rows?: number;
     durationMs?: number;
     lastError?: { message: string; traceId?: string; at: string };
@@ -144,7 +150,7 @@ export function scheduleView(
     name: report.name,
     definition,
     scheduleText: `${describeSchedule(report.schedule)} (${context.timeZone})`,
-    target: `${report.target.sheetName}!${report.target.cell.toUpperCase()}`,
+    target: cellReference(report.target.sheetName, report.target.cell),
     paused: report.paused === true,
     mine,
     status: { failures: status.failures ?? 0, needsSignIn, running: (status.runningUntilMs ?? 0) > context.nowMs },
@@ -156,7 +162,10 @@ export function scheduleView(
   const lastAttempt = iso(status.lastAttemptAtMs);
   if (lastAttempt) s.lastAttempt = lastAttempt;
   const nextRun = iso(status.nextRunAtMs ?? report.createdAtMs);
-  if (nextRun && !view.paused) s.nextRun = nextRun;
+  if (nextRun && !view.paused) {
+    s.nextRun = nextRun;
+    if (Date.parse(nextRun) <= context.nowMs) s.slotAfter = iso(nextRunAfter(report.schedule, context.nowMs, context.timeZone))!;
+  }
   if (status.rows !== undefined) s.rows = status.rows;
   if (status.durationMs !== undefined) s.durationMs = status.durationMs;
   if (status.lastError) {

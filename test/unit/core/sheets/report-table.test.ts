@@ -68,6 +68,13 @@ describe('buildReportTable', () => {
     expect(tableToValues(table)).toHaveLength(3);
   });
 
+  it('labels the totals of rows cut short as the whole report’s, not the rows shown', () => {
+    const items = [{ day: '20261101', revenue: 1 }];
+    const options = { kind: 'main' as const, breakdowns: ['day'], timeZone: 'UTC', metricsSums: { revenue: 12 } };
+    expect(buildReportTable(items, { ...options, totalItems: 1234 }).totals).toEqual(['Total of all 1,234 rows', 12]);
+    expect(buildReportTable(items, { ...options, totalItems: 1 }).totals).toEqual(['Total', 12]);
+  });
+
   it('keeps API text exactly as sent (sheet-output neutralises it for setValues)', () => {
     const table = buildReportTable([{ referrer: { id: '=HYPERLINK("x")', name: '+1 news' }, revenue: 1 }], {
       kind: 'main',

@@ -10,6 +10,7 @@ import {
   asTypedInput,
   checkCellRoom,
   columnKind,
+  formatNumberAs,
   neutraliseText,
   numberFormatOf,
   reportToSheetBlock,
@@ -148,5 +149,18 @@ describe('cellsAdded and checkCellRoom', () => {
       'target: the report needs 10,001 more cells, but this spreadsheet has only 10,000 left of the 10,000,000 a Google spreadsheet holds: delete sheets, rows or columns you do not need, or ask for fewer rows',
     );
     expect(() => checkCellRoom(10_000_000, 1)).toThrow(/has only 0 left/);
+  });
+});
+
+describe('formatNumberAs', () => {
+  it('shows a number as a cell of the format numberFormatOf gives shows it', () => {
+    expect(formatNumberAs(386.9, numberFormatOf('money'))).toBe('386.90 USD');
+    expect(formatNumberAs(1234.5, numberFormatOf('money', 'JPY', 0))).toBe('1,235 JPY');
+    expect(formatNumberAs(0.6543, numberFormatOf('percent'))).toBe('0.65%');
+    expect(formatNumberAs(-12.5, numberFormatOf('percent'))).toBe('-12.50%');
+    expect(formatNumberAs(23777, numberFormatOf('count'))).toBe('23,777');
+    // No format, or one outside that set: the number plainly, up to 4 decimals.
+    expect(formatNumberAs(0.65432, null)).toBe('0.6543');
+    expect(formatNumberAs(12345, 'yyyy-mm-dd')).toBe('12,345');
   });
 });

@@ -1,4 +1,4 @@
-import { a1Cell, cellPosition, rangeReference, splitCellReference } from '../../../../src/core/util/a1-notation';
+import { a1Cell, cellPosition, cellReference, rangeReference, splitCellReference } from '../../../../src/core/util/a1-notation';
 
 describe('A1 notation', () => {
   it('names cells in A1 notation and splits sheet-qualified cells', () => {
@@ -28,5 +28,17 @@ describe('A1 notation', () => {
     expect(rangeReference({ sheetName: 'Daily', row: 1, column: 1, rows: 9, columns: 8 })).toBe('Daily!A1:H9');
     expect(rangeReference({ sheetName: 'By country', row: 4, column: 3, rows: 1, columns: 1 })).toBe("'By country'!C4");
     expect(rangeReference({ sheetName: "It's mine", row: 2, column: 27, rows: 3, columns: 2 })).toBe("'It''s mine'!AA2:AB4");
+  });
+});
+
+describe('cellReference', () => {
+  it('quotes a sheet name where Sheets does: spaces, quotes, and plain words that read as a cell or a boolean', () => {
+    expect(cellReference('Daily', 'a1')).toBe('Daily!A1');
+    expect(cellReference('Daily scheduled', 'A1')).toBe("'Daily scheduled'!A1");
+    expect(cellReference("Bob's", 'B2')).toBe("'Bob''s'!B2");
+    for (const name of ['Q1', 'AB12', 'R1C1', 'RC', 'true', '2026']) expect(cellReference(name, 'A1')).toBe(`'${name}'!A1`);
+    // Every reference reads back as the sheet and cell it names.
+    for (const name of ['Daily', 'Daily scheduled', "Bob's", 'Q1'])
+      expect(splitCellReference(cellReference(name, 'C3'))).toEqual({ sheetName: name, cell: 'C3' });
   });
 });

@@ -20,7 +20,8 @@ describe('SettingsStore', () => {
       recommendationsUrl: 'https://recs.example.com/v1',
       widgetId: 'APP_12',
       hasApiKey: true,
-      allowedAddresses: [],
+      allowedAddresses: { reportingBaseUrl: [], recommendationsUrl: [] },
+      localServers: false,
     });
     expect(JSON.stringify(publicSettings(settings.load()))).not.toContain('secret-key');
   });
@@ -113,13 +114,17 @@ describe('SettingsStore in a deployment', () => {
     expect(settings.load().reportingBaseUrl).toBe('https://reports.example.net/engage/v2');
   });
 
-  it('refuses an address outside the whitelist with one sentence naming the allowed prefixes, and stores nothing', () => {
+  it('refuses an address outside its own prefix with one sentence naming that prefix alone, and stores nothing', () => {
     const store = new FakeStore();
     expect(() => new SettingsStore(store, deployment).save({ reportingBaseUrl: 'https://elsewhere.example.org/engage/v2' })).toThrow(
-      "reportingBaseUrl ('https://elsewhere.example.org/engage/v2'): must start with https://reports.example.net/engage/v2/ or https://recs.example.net/v1/, the addresses this add-on is allowed to call",
+      "reportingBaseUrl ('https://elsewhere.example.org/engage/v2'): must start with https://reports.example.net/engage/v2/, the address this add-on is allowed to call",
     );
     expect(() => new SettingsStore(store, deployment).save({ recommendationsUrl: 'https://recs.example.net/v2/recommendations' })).toThrow(
-      /^recommendationsUrl .*must start with https:\/\/reports/,
+      "recommendationsUrl ('https://recs.example.net/v2/recommendations'): must start with https://recs.example.net/v1/, the address this add-on is allowed to call",
+    );
+    // The reporting prefix is not the recommendations address's, though the manifest lists both.
+    expect(() => new SettingsStore(store, deployment).save({ recommendationsUrl: 'https://reports.example.net/engage/v2/recs' })).toThrow(
+      /^recommendationsUrl .*must start with https:\/\/recs\.example\.net\/v1\/,/,
     );
     expect(store.sets).toBe(0);
   });
@@ -141,9 +146,25 @@ describe('SettingsStore in a deployment', () => {
     );
   });
 
-  it('shows the sidebar the allowed prefixes', () => {
-    expect(publicSettings(new SettingsStore(new FakeStore(), deployment).load(), deployment).allowedAddresses).toEqual(
-      deployment.urlFetchWhitelist,
-    );
+  it("shows the sidebar each field's own prefix, and whether the build takes local servers", () => {
+    expect(publicSettings(new SettingsStore(new FakeStore(), deployment).load(), deployment)).toMatchObject({
+      allowedAddresses: {
+        reportingBaseUrl: ['https://reports.example.net/engage/v2/'],
+        recommendationsUrl: ['https://recs.example.net/v1/'],
+      },
+      localServers: false,
+    });
+    const local = { ...deployment, localServers: true };
+    expect(publicSettings(new SettingsStore(new FakeStore(), local).load(), local).localServers).toBe(true);
+    // One prefix for both when the recommendations endpoint lies under the reporting base.
+    const one: Deployment = {
+      ...deployment,
+      recommendationsUrl: 'https://reports.example.net/engage/v2/recs',
+      urlFetchWhitelist: ['https://reports.example.net/engage/v2/'],
+    };
+    expect(publicSettings(new SettingsStore(new FakeStore(), one).load(), one).allowedAddresses).toEqual({
+      reportingBaseUrl: ['https://reports.example.net/engage/v2/'],
+      recommendationsUrl: ['https://reports.example.net/engage/v2/'],
+    });
   });
 });

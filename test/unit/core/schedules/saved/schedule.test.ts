@@ -5,6 +5,8 @@ import {
   type Schedule,
   scheduleSchema,
 } from '../../../../../src/core/schedules/saved/schedule';
+import { scheduleView } from '../../../../../src/core/schedules/service/schedule-view';
+import type { SavedReport } from '../../../../../src/core/schedules/saved/saved-reports';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -127,5 +129,27 @@ describe('monthly schedules', () => {
         field === 'day' ? /^must be a whole day of the month from 1 to 31/ : /^must be a whole hour from 0 to 23$/,
       );
     } else expect(issue.code).toBe('unrecognized_keys');
+  });
+});
+
+describe('scheduleView: the next run of a report never refreshed', () => {
+  it('is due now, to fill it, and then its first slot: a daily 06:00 schedule saved at 10:45 runs again tomorrow at 06:00', () => {
+    const savedAtMs = Date.parse('2026-11-20T09:45:00Z'); // 10:45 in Berlin
+    const report = {
+      id: 'r1',
+      ownerId: 'u1',
+      createdAtMs: savedAtMs,
+      updatedAtMs: savedAtMs,
+      name: 'Daily revenue',
+      schedule: { every: 'day', hour: 6 },
+      target: { sheetName: 'Scheduled', cell: 'B2' },
+    } as unknown as SavedReport;
+    const context = { me: 'u1', signedIn: true, timeZone: 'Europe/Berlin', nowMs: savedAtMs + 60_000 };
+    const view = scheduleView(report, {}, context);
+    expect(view.status.nextRun).toBe('2026-11-20T09:45:00.000Z');
+    expect(view.status.slotAfter).toBe('2026-11-21T05:00:00.000Z'); // 06:00 in Berlin
+    // Once refreshed, its next run is ahead and no slot after it is added.
+    const refreshed = scheduleView(report, { lastAttemptAtMs: savedAtMs, nextRunAtMs: Date.parse('2026-11-21T05:00:00Z') }, context);
+    expect(refreshed.status.slotAfter).toBeUndefined();
   });
 });
