@@ -143,12 +143,20 @@ export async function timeSidebarRun(page: Page, sidebar: FrameLocator, sheetNam
   await sidebar.locator('#report-target-name').fill(sheetName);
   const started = performance.now();
   await sidebar.locator('#run-report').click();
-  await sidebar
-    .locator('#report-outcome .notice-success')
-    // "Wrote 7 rows to Before!A1:H9 ..." (a name with a space is quoted, as Sheets writes it: 'Before 1'!A1:H9).
-    .filter({ hasText: new RegExp(` to '?${sheetName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'?!`) })
-    .first()
-    .waitFor({ timeout: timeoutMs });
+  try {
+    await sidebar
+      .locator('#report-outcome .notice-success')
+      // "Wrote 7 rows to Before!A1:H9 ..." (a name with a space is quoted, as Sheets writes it: 'Before 1'!A1:H9).
+      .filter({ hasText: new RegExp(` to '?${sheetName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'?!`) })
+      .first()
+      .waitFor({ timeout: timeoutMs });
+  } catch (error) {
+    // What the sidebar showed instead, so a failure says more than a timeout.
+    const shown = await sidebar.locator('#report-outcome, #run-progress').allInnerTexts();
+    throw new Error(
+      `no success notice for ${sheetName} within ${timeoutMs} ms; the sidebar showed ${JSON.stringify(shown)}: ${String(error)}`,
+    );
+  }
   await page.locator('#sheet-tabs button[aria-selected="true"]', { hasText: sheetName }).waitFor({ timeout: timeoutMs });
   await showsCell(page, 'A1', 'day', timeoutMs);
   return performance.now() - started;
