@@ -40,6 +40,8 @@ function statusLines(view: ScheduleView, timeZone: string): HTMLElement {
   const took = (s.durationMs ?? 0) >= 50 ? ` in ${((s.durationMs ?? 0) / 1000).toFixed(1)} s` : '';
   row('Last success', s.lastSuccess ? `${when(s.lastSuccess)}, ${(s.rows ?? 0).toLocaleString('en-US')} rows${took}` : 'never');
   row('Last attempt', when(s.lastAttempt));
+  // A BigQuery report: the days loaded of the period's and what is left, as the core words it (text only).
+  if (s.progress) row('Loaded', s.progress);
   // A slot already begun is served by the next hourly run, whenever within its hour that comes.
   const due = s.nextRun && Date.parse(s.nextRun) <= Date.now();
   row(

@@ -12,6 +12,8 @@ import type { RefreshStatus, SavedReport, SavedReportInput } from '../saved/save
 import { describeSchedule } from '../saved/schedule';
 import type { NoticeRecord } from '../saved/notice-record';
 import { alertKey, describeAlert, noticeSettingsOf, type NoticeWhen } from '../saved/notice-settings';
+import { warehouseProgress } from '../refresh/warehouse-refresh';
+import { tableAddress } from '../../warehouse/destination';
 
 /** A saved report's notices and alerts as the sidebar shows them. */
 export interface NoticesView {
@@ -48,6 +50,8 @@ export interface ScheduleView {
     /** Its owner must sign in again before it can run. */
     needsSignIn: boolean;
     running: boolean;
+    /** A BigQuery report: the days loaded of the period's and what is left ("BigQuery: 120 of 366 days loaded …"). */
+    progress?: string;
   };
   notices: NoticesView;
 }
@@ -144,7 +148,9 @@ export function scheduleView(
     name: report.name,
     definition,
     scheduleText: `${describeSchedule(report.schedule)} (${context.timeZone})`,
-    target: `${report.target.sheetName}!${report.target.cell.toUpperCase()}`,
+    target: report.bigquery
+      ? `BigQuery ${tableAddress(report.bigquery)} (status in ${report.target.sheetName}!${report.target.cell.toUpperCase()})`
+      : `${report.target.sheetName}!${report.target.cell.toUpperCase()}`,
     paused: report.paused === true,
     mine,
     status: { failures: status.failures ?? 0, needsSignIn, running: (status.runningUntilMs ?? 0) > context.nowMs },
@@ -159,6 +165,8 @@ export function scheduleView(
   if (nextRun && !view.paused) s.nextRun = nextRun;
   if (status.rows !== undefined) s.rows = status.rows;
   if (status.durationMs !== undefined) s.durationMs = status.durationMs;
+  const progress = report.bigquery ? (warehouseProgress(status.backfill) ?? 'BigQuery: no day loaded yet') : undefined;
+  if (progress) s.progress = progress;
   if (status.lastError) {
     s.lastError = {
       message: status.lastError.message,
