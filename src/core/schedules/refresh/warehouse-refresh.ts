@@ -71,12 +71,12 @@ export function planPass(previous: Backfill | undefined, period: { fromDate: str
   };
   if (previous.nextDay !== undefined) {
     if (previous.nextDay < from) return { ...startBackfill(from, to), ...costs };
-    return { ...previous, toDay: previous.toDay > to ? previous.toDay : to };
+    return { ...previous, toDay: [previous.toDay, to].sort()[1]! };
   }
   const recent = dayAfter(to, -(RESTATED_DAYS - 1));
   const gained = dayAfter(previous.toDay, 1);
-  let first = gained < recent ? gained : recent;
-  if (first < from) first = from;
+  // The earlier of the first day gained and the first recent day, but not before the period (yyyyMMdd sorts as text).
+  const first = [[gained, recent].sort()[0]!, from].sort()[1]!;
   return { ...startBackfill(first, to), ...costs };
 }
 
