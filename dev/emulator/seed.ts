@@ -378,7 +378,7 @@ export const PUBLISHERS: SeedPublisher[] = [
     currency: 'USD',
     timezone: 'UTC',
     dataSince: '20240101',
-    dailyFactCount: 3600,
+    dailyFactCount: 3150,
     hourlyFactCount: 30,
     articlesPerHour: 1,
     trafficScale: 20,
