@@ -12,7 +12,7 @@ import { ValidationError, type ValidationProblem } from '../../errors';
 import type { Deployment } from '../../deployment';
 import { selectsSeveral } from '../../api/requests/publisher-list';
 import type { BigQueryClient } from '../../warehouse/bigquery-client';
-import { checkDestination, sameLocation, tableAddress, type BigQueryDestination } from '../../warehouse/destination';
+import { checkDestination, sameLocation, type BigQueryDestination } from '../../warehouse/destination';
 import { planTable, tableFitProblem, type ReportShape } from '../../warehouse/table-schema';
 
 const name = z.string({ error: 'must be text' });
@@ -126,5 +126,5 @@ export function checkBigQueryTable(
   }
   const existing = client.getTable(destination, deadlineAtMs);
   const problem = existing && tableFitProblem(planTable(reportShapeOf(report)), existing, destination);
-  if (problem) throw ValidationError.single('bigquery.tableId', `${problem} (${tableAddress(destination)})`);
+  if (problem) throw ValidationError.single('bigquery.tableId', problem);
 }
