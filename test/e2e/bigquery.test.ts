@@ -10,9 +10,9 @@
  */
 import { runMainReport } from '../../dev/emulator/reports';
 import { findPublisher } from '../../dev/emulator/seed';
-import { OWNER, type AddonHarness } from '../support/addon-host';
+import { OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { bigQueryOf, type BigQueryHandle } from '../support/bigquery';
-import { bigQueryBundle } from '../support/bundles';
+import { bigQueryBundle, distBundle } from '../support/bundles';
 import { WAREHOUSE_PUBLISHER_ID, WAREHOUSE_USER } from '../support/emulator';
 import { HOUR_MS, nextTriggerRun, startScheduledAddon } from '../support/scheduled-host';
 
@@ -222,5 +222,24 @@ describe('saved reports into BigQuery', () => {
     const jobs = await loadJobsByDay(bq, 'ledger_fault');
     expect([...jobs.values()]).toEqual([1, 1, 1, 1, 1, 1]);
     h.host.call('deleteSchedule', [id], { user: OWNER });
+  });
+});
+
+describe('an installation without BigQuery (the default build)', () => {
+  it('asks for no BigQuery scope or host, and refuses a BigQuery destination, saving nothing', async () => {
+    const manifest = distBundle().manifest as { oauthScopes: string[]; urlFetchWhitelist: string[] };
+    expect(manifest.oauthScopes.filter((scope) => /bigquery/i.test(scope))).toEqual([]);
+    expect(manifest.urlFetchWhitelist.filter((prefix) => /bigquery/i.test(prefix))).toEqual([]);
+    const plain = await startAddon();
+    try {
+      plain.signIn();
+      const outcome = plain.host.run('saveSchedule', [warehouseReport('ledger_none', 5)], { user: OWNER });
+      expect(outcome.ok).toBe(false);
+      expect(outcome.error?.message).toMatch(/^bigquery: this installation of Engage does not load into BigQuery/);
+      expect((plain.host.call('listSchedules', [], { user: OWNER }) as ListView).reports).toEqual([]);
+      expect(plain.host.triggers).toEqual([]);
+    } finally {
+      await plain.close();
+    }
   });
 });
