@@ -58,7 +58,14 @@ function emulatorRows(fromDay: string, toDay: string, nowMs: number, revenueFact
   const items: Item[] = [];
   let sums: Record<string, number> = {};
   for (let offset = 0; ; offset += 10_000) {
-    const query = { fromDate: fromDay, toDate: toDay, breakdowns: BREAKDOWNS.join(','), metrics: METRICS.join(','), limit: '10000', offset: String(offset) };
+    const query = {
+      fromDate: fromDay,
+      toDate: toDay,
+      breakdowns: BREAKDOWNS.join(','),
+      metrics: METRICS.join(','),
+      limit: '10000',
+      offset: String(offset),
+    };
     // The emulator's pages of 10,000 only split the work here: the rows are the same at any page size.
     const page = JSON.parse(runMainReport(pub, query, nowMs, revenueFactors).toString('utf8')) as {
       items: Item[];
@@ -143,7 +150,9 @@ describe('saved reports into BigQuery', () => {
     }
     const backfillMs = Date.now() - began;
     const requests = (await h.emulator.requests()).filter((r) => r.path.endsWith('/reports/main'));
-    console.log(`BigQuery backfill: ${runs} hourly runs, ${requests.length} report requests, ${(backfillMs / 1000).toFixed(1)} s; ${JSON.stringify(progress)}`);
+    console.log(
+      `BigQuery backfill: ${runs} hourly runs, ${requests.length} report requests, ${(backfillMs / 1000).toFixed(1)} s; ${JSON.stringify(progress)}`,
+    );
     expect(runs).toBeGreaterThan(1);
     expect(progress.at(-1)).toMatch(/^BigQuery: 365 of 365 days loaded \(\d{4}-\d{2}-\d{2} to 2026-11-19\)$/);
 
@@ -184,7 +193,10 @@ describe('saved reports into BigQuery', () => {
     const saved = h.host.call('saveSchedule', [warehouseReport('ledger_week', 5)], { user: OWNER }) as ListView;
     const id = saved.reports.find((r) => r.name === 'Ledger ledger_week')!.id;
     h.host.call('runScheduleNow', [id], { user: OWNER });
-    const day = list().reports.find((r) => r.id === id)!.status.progress!.match(/to (\d{4}-\d{2}-\d{2})\)/)![1]!.replace(/-/g, '');
+    const day = list()
+      .reports.find((r) => r.id === id)!
+      .status.progress!.match(/to (\d{4}-\d{2}-\d{2})\)/)![1]!
+      .replace(/-/g, '');
     const before = (await bq.table(PROJECT, DATASET, 'ledger_week', day))!;
     await h.emulator.reviseRevenue(WAREHOUSE_PUBLISHER_ID, day, 0.5);
     h.host.advanceTime(HOUR_MS * 24);

@@ -2225,7 +2225,12 @@ describe('a BigQuery destination is refused naming the field, nothing saved', ()
   });
 
   it.each([
-    ['a table name BigQuery refuses', destination({ tableId: 'daily$20261101' }), 'bigquery.tableId', /is not a table name: .*'\$' \(it marks a partition/],
+    [
+      'a table name BigQuery refuses',
+      destination({ tableId: 'daily$20261101' }),
+      'bigquery.tableId',
+      /is not a table name: .*'\$' \(it marks a partition/,
+    ],
     ['a missing project', destination({ projectId: '' }), 'bigquery.projectId', /is missing: give the ID of your Google Cloud project/],
     ['a project name instead of its ID', destination({ projectId: 'My Project' }), 'bigquery.projectId', /is not a project ID/],
     ['a dataset name with a dash', destination({ datasetId: 'engage-eu' }), 'bigquery.datasetId', /may hold only letters .* not '-'/],
@@ -2254,7 +2259,10 @@ describe('a BigQuery destination is refused naming the field, nothing saved', ()
       destination({ tableId: 'theirs' }),
       'bigquery.tableId',
       /column 'revenue' is STRING in the table engage-tests-1\.engage_eu\.theirs, but this report writes NUMERIC/,
-      ['GET /bigquery/v2/projects/engage-tests-1/datasets/engage_eu', 'GET /bigquery/v2/projects/engage-tests-1/datasets/engage_eu/tables/theirs'],
+      [
+        'GET /bigquery/v2/projects/engage-tests-1/datasets/engage_eu',
+        'GET /bigquery/v2/projects/engage-tests-1/datasets/engage_eu/tables/theirs',
+      ],
     ],
   ] as const)('%s: refused at save, after asking BigQuery only', async (_title, bigquery, argument, rule, asked) => {
     const before = saved();
