@@ -9,7 +9,6 @@ import { DEPLOYMENT } from './deployment';
 import { onExecutionEnd } from './execution';
 import { gzipCompressor } from './gzip-compressor';
 import { UrlFetchTransport } from './url-fetch-transport';
-import { ScriptOAuthToken } from './oauth-token';
 import { PropertiesStore, ServiceCache, ServiceLock, blockingSleeper, systemClock } from './stores';
 
 export interface AddonContext {
@@ -47,7 +46,5 @@ function addonDeps(context: AddonContext): AddonDeps {
     inCustomFunction: context.inCustomFunction === true,
     deployment: DEPLOYMENT,
     atExecutionEnd: onExecutionEnd,
-    // Read only when a BigQuery call is made: ScriptApp.getOAuthToken needs the bigquery scope's consent.
-    ...(DEPLOYMENT.bigquery === true ? { oauthToken: new ScriptOAuthToken() } : {}),
   };
 }

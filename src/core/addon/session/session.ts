@@ -30,9 +30,7 @@ import type { ReportInput, ReportQuery } from '../../api/requests/report-request
 import type { LookupEntry } from '../../api/responses/responses';
 import { checkToken } from '../../api/responses/token';
 import { AuthenticationError, NotSignedInError, TokenNotAcceptedError, ValidationError } from '../../errors';
-import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, OAuthTokenSource, RandomSource, Sleeper } from '../../ports';
-import { BigQueryClient } from '../../warehouse/bigquery-client';
-import { bigqueryRootUrl } from '../../warehouse/report-load';
+import type { Cache, Clock, HttpTransport, KeyValueStore, Lock, RandomSource, Sleeper } from '../../ports';
 import type { RecommendationsConfig } from '../../recommendations/recommendations';
 import type { ReportSource } from '../../schedules/refresh/refresh-source';
 import type { ScheduleAccount } from '../../schedules/service/schedule-deps';
@@ -78,8 +76,6 @@ export interface SessionDeps {
    * write. Given, the count is written in batches (FetchQuota); without it, at every attempt.
    */
   atExecutionEnd?: (finish: () => void) => void;
-  /** The user's OAuth token for Google's APIs (ScriptApp.getOAuthToken): BigQuery's calls, with a deployment that has `bigquery`. */
-  oauthToken?: OAuthTokenSource;
 }
 
 export interface SessionState {
@@ -314,15 +310,7 @@ export class EngageSession implements ScheduleAccount {
       },
       budgetFreeAtMs: (entityId, requests) => budget.nextFreeAtMs(REPORT_RATE_RULE, entityId, requests),
       fetchRoomFor: (requests) => this.fetchQuota.roomForScheduled(requests),
-      ...(this.deps.deployment?.bigquery === true && this.deps.oauthToken ? { warehouse: () => this.warehouse() } : {}),
     };
-  }
-
-  /** BigQuery's client as the user, on the same transport and URL Fetch count as Engage's calls. */
-  private warehouse(): BigQueryClient {
-    const { transport, clock, sleeper, deployment, oauthToken } = this.deps;
-    const rootUrl = bigqueryRootUrl(deployment);
-    return new BigQueryClient({ transport, token: oauthToken!, clock, sleeper, counter: this.fetchQuota, ...(rootUrl ? { rootUrl } : {}) });
   }
 
   // ---- Internals ----
