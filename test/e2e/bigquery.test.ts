@@ -50,6 +50,13 @@ interface ListView {
 
 type Item = Record<string, unknown>;
 
+/**
+ * Lets this process see the sockets the emulator closed while it was held (a run of the host, or
+ * computing the emulator's rows, holds it for seconds past the server's idle keep-alive): without it
+ * the next request may go out on a closed socket ("other side closed").
+ */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
 const idOf = (v: unknown) => (v !== null && typeof v === 'object' ? String((v as { id: unknown }).id) : String(v));
 
 /** The emulator's rows of the report for these days, as its API would page them (10,000 a page), and its metricsSums. */
@@ -158,6 +165,7 @@ describe('saved reports into BigQuery', () => {
       progress.push(status.progress ?? '');
     }
     const backfillMs = Date.now() - began;
+    await settle();
     const requests = (await h.emulator.requests()).filter((r) => r.path.endsWith('/reports/main'));
     console.log(
       `BigQuery backfill: ${runs} hourly runs, ${requests.length} report requests, ${(backfillMs / 1000).toFixed(1)} s; ${JSON.stringify(progress)}`,
@@ -170,8 +178,7 @@ describe('saved reports into BigQuery', () => {
     // The emulator's rows first: computing them holds this process for seconds, past the stand-in's idle keep-alive.
     const compareBegan = Date.now();
     const { items, sums } = emulatorRows('20251120', '20261119', Date.parse(START));
-    // Let the sockets the stand-in closed meanwhile be seen closed before the next request.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settle();
     const days = dayList('20251120', '20261119');
     const jobs = await loadJobsByDay(bq, 'ledger_year');
     expect([...jobs.keys()].sort()).toEqual(days);
@@ -213,6 +220,7 @@ describe('saved reports into BigQuery', () => {
     const saved = h.host.call('saveSchedule', [warehouseReport('ledger_week', 5)], { user: OWNER }) as ListView;
     const id = saved.reports.find((r) => r.name === 'Ledger ledger_week')!.id;
     h.host.call('runScheduleNow', [id], { user: OWNER });
+    await settle();
     const day = list()
       .reports.find((r) => r.id === id)!
       .status.progress!.match(/to (\d{4}-\d{2}-\d{2})\)/)![1]!
@@ -221,6 +229,7 @@ describe('saved reports into BigQuery', () => {
     await h.emulator.reviseRevenue(WAREHOUSE_PUBLISHER_ID, day, 0.5);
     h.host.advanceTime(HOUR_MS * 24);
     nextTriggerRun(h);
+    await settle();
     const after = (await bq.table(PROJECT, DATASET, 'ledger_week', day))!;
     expect(after.rows.length).toBe(before.rows.length);
     const sum = (rows: Item[]) => rows.reduce((s, r) => s + Number(r.revenue ?? 0), 0);
@@ -235,6 +244,7 @@ describe('saved reports into BigQuery', () => {
     // Two days load, then every load fails (a retried job too) until the fault is cleared.
     await bq.failNextLoads(5, 'backendError', 2);
     h.host.call('runScheduleNow', [id], { user: OWNER });
+    await settle();
     const failed = list().reports.find((r) => r.id === id)!.status;
     expect(failed.lastError?.message).toMatch(/BigQuery|load/i);
     expect(failed.progress).toMatch(/^BigQuery: 2 of 6 days loaded \(.*\); 4 left, next \d{4}-\d{2}-\d{2}$/);
@@ -245,6 +255,7 @@ describe('saved reports into BigQuery', () => {
 
     await bq.clearFaults();
     nextTriggerRun(h);
+    await settle();
     const done = list().reports.find((r) => r.id === id)!.status;
     expect(done.progress).toMatch(/^BigQuery: 6 of 6 days loaded/);
     const finished = (await bq.table(PROJECT, DATASET, 'ledger_fault'))!;

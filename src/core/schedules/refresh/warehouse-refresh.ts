@@ -21,6 +21,7 @@ import { dashedDay, dayAfter } from '../../util/dates';
 import { backfillView, type Backfill, dayLoaded, daysForRun, startBackfill } from '../../warehouse/backfill';
 import { tableAddress } from '../../warehouse/destination';
 import { loadReportDay } from '../../warehouse/report-load';
+import type { PrepareResult } from '../../warehouse/day-load';
 import { resolvePeriod } from '../saved/period';
 import { reportShapeOf } from '../saved/bigquery-destination';
 import { reportInputOf, type RefreshStatus, type SavedReport } from '../saved/saved-reports';
@@ -111,6 +112,8 @@ export function refreshIntoBigQuery(context: WarehouseRefreshContext): Warehouse
   let requests = 0;
   // Loads of days already fetched may finish in part of the run's wrap-up time; no fetch starts after the deadline.
   const loadDeadlineAtMs = deadlineAtMs + RUN_WRAP_UP_MS / 2;
+  // The dataset and the table are checked (or the table made) by the run's first load, then taken as they are.
+  let prepared: PrepareResult | undefined;
   while (backfill.nextDay !== undefined) {
     const fetchStartMs = clock.now();
     let days = fetchDays(backfill, deadlineAtMs - fetchStartMs);
@@ -145,7 +148,9 @@ export function refreshIntoBigQuery(context: WarehouseRefreshContext): Warehouse
         deadlineAtMs: loadDeadlineAtMs,
         nowMs: loadStartMs,
         attemptStamp: String(startedAtMs),
+        ...(prepared ? { prepared } : {}),
       });
+      prepared = loaded.prepared;
       backfill = dayLoaded(backfill, day, { ms: fetchMsPerDay + (clock.now() - loadStartMs), requests: spent / days });
       next.backfill = backfill;
       save(next);
