@@ -3,9 +3,9 @@
  * platform and widget (over 1,000,000 rows) backfilled by the hourly trigger of the tests' build with
  * "bigquery": true, through the local host (virtual clock) into the emulator's BigQuery stand-in.
  * Recorded: report requests per 1,000,000 rows against the lower bound the page size allows
- * (ceil(rows / 10,000)), rows loaded per virtual second against what the rate limit allows (30
- * requests a minute of 10,000 rows: 5,000 rows a second), the 429 answers (zero), and rows loaded per
- * real second on this machine (no bound: the emulator and the stand-in share its cores).
+ * (ceil(rows / 10,000)), rows loaded per virtual second against what the rate limit allows (those
+ * requests at 30 a minute, each run starting with a full window), the 429 answers (zero), and rows
+ * loaded per real second on this machine (no bound: the emulator and the stand-in share its cores).
  */
 import { performance } from 'node:perf_hooks';
 import { WAREHOUSE_PUBLISHER_ID, WAREHOUSE_USER } from '../dev/emulator/seed';
@@ -76,19 +76,22 @@ export async function bigQueryBackfill(env: BenchEnvironment, record: (row: Benc
     const perMillion = (requests.length / loaded) * 1_000_000;
     const boundPerMillion = (Math.ceil(loaded / PAGE_ROWS) / loaded) * 1_000_000;
     record({
-      measure: `BigQuery backfill of a year (${loaded} rows by day, doc, platform and widget, ${runs} hourly runs): report requests per 1,000,000 rows`,
+      measure: `BigQuery backfill of a year (${loaded} rows by day, doc, platform and widget, ${runs} hourly run${runs === 1 ? '' : 's'}): report requests per 1,000,000 rows`,
       figure: perMillion.toFixed(1),
       bound: `${boundPerMillion.toFixed(1)} (ceil(rows / ${PAGE_ROWS}) pages)`,
       ratio: perMillion / boundPerMillion,
       goal: 'within 110%',
       met: perMillion / boundPerMillion <= 1.1,
     });
+    // The fewest minutes the rate limit allows: each run starts with a full window of 30 requests, then 30 a minute.
+    const fewestRequests = Math.ceil(loaded / PAGE_ROWS);
+    const boundMinutes = Math.max(Math.ceil(fewestRequests / RATE_PER_MINUTE) - runs, 1);
     const rowsPerVirtualSecond = loaded / (virtualMinutes * 60);
-    const boundRowsPerSecond = (RATE_PER_MINUTE * PAGE_ROWS) / 60;
+    const boundRowsPerSecond = loaded / (boundMinutes * 60);
     record({
       measure: 'BigQuery backfill of a year: rows loaded per second of the runs (virtual clock: the rate limit and the runs’ own time)',
       figure: `${rowsPerVirtualSecond.toFixed(0)} rows/s in ${virtualMinutes.toFixed(2)} min`,
-      bound: `${boundRowsPerSecond} rows/s (${RATE_PER_MINUTE} requests a minute of ${PAGE_ROWS} rows)`,
+      bound: `${boundRowsPerSecond.toFixed(0)} rows/s in ${boundMinutes} min (ceil(${fewestRequests} requests / ${RATE_PER_MINUTE}) - ${runs}, each run's first window full)`,
       ratio: boundRowsPerSecond / rowsPerVirtualSecond,
       goal: 'within 110%',
       met: boundRowsPerSecond / rowsPerVirtualSecond <= 1.1,
