@@ -23,6 +23,7 @@ const FaultsBody = z
     failLoads: z
       .object({
         times: z.number().int().min(1),
+        after: z.number().int().min(0).optional(),
         reason: z.enum(['backendError', 'invalid', 'stopped']).optional(),
         message: z.string().optional(),
       })
@@ -115,6 +116,7 @@ export async function registerBigQueryAdminRoutes(admin: FastifyInstance, state:
     if (body.failLoads)
       state.loadFaults.push({
         times: body.failLoads.times,
+        ...(body.failLoads.after ? { after: body.failLoads.after } : {}),
         reason: body.failLoads.reason ?? 'backendError',
         message: body.failLoads.message,
       });

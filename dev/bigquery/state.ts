@@ -73,6 +73,8 @@ export interface StoredJob {
 }
 
 export interface LoadFault {
+  /** Load jobs that complete first, untouched, before the fault starts. */
+  after?: number;
   /** How many of the next load jobs fail at completion. */
   times: number;
   reason: 'backendError' | 'invalid' | 'stopped';
@@ -144,6 +146,11 @@ export class BigQueryState {
   takeLoadFault(): ErrorProto | undefined {
     const fault = this.loadFaults[0];
     if (!fault) return undefined;
+    // Loads that pass first, so a run fails in the middle of several loads.
+    if ((fault.after ?? 0) > 0) {
+      fault.after! -= 1;
+      return undefined;
+    }
     fault.times -= 1;
     if (fault.times <= 0) this.loadFaults.shift();
     return { reason: fault.reason, message: fault.message ?? 'Error encountered during job execution (injected by the stand-in).' };

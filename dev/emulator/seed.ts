@@ -216,6 +216,13 @@ export const ANALYST_PUBLISHER_ID = '1895158029abad15457dfad00fc41973';
 export const TYPED_NAMES_PUBLISHER_ID = '7d1f0c3a5b9e4d2f8a6c0b1e3d5f7a9c';
 export const TYPED_NAMES_SECOND_PUBLISHER_ID = 'a3c5e7f90b1d2e4f6a8c0e2d4b6f8a1c';
 
+/**
+ * The warehouse user's one publisher: a large site whose year broken down by day, doc, platform and
+ * widget passes 1,000,000 rows, for the BigQuery backfill's test. Its own user sees it, so no other
+ * user's publishers or rows change, and its days are generated only when asked for.
+ */
+export const WAREHOUSE_PUBLISHER_ID = 'c0ffee5eed1a2b3c4d5e6f708192a3b4';
+
 /** A small publisher whose entity names are all TYPED_LOOKING_NAMES. */
 function typedNamesPublisher(id: string, name: string, domain: string, firstWidget: number): SeedPublisher {
   const types: SeedWidget['type'][] = ['FEED', 'BELOW_ARTICLE', 'SIDEBAR', 'IN_ARTICLE'];
@@ -386,6 +393,30 @@ export const PUBLISHERS: SeedPublisher[] = [
   },
   typedNamesPublisher(TYPED_NAMES_PUBLISHER_ID, '1/2', 'typednames.example', 60),
   typedNamesPublisher(TYPED_NAMES_SECOND_PUBLISHER_ID, '(7)', 'typednames2.example', 70),
+  {
+    id: WAREHOUSE_PUBLISHER_ID,
+    name: 'Metropolis Ledger',
+    domain: 'metropolisledger.example',
+    currency: 'USD',
+    timezone: 'UTC',
+    dataSince: '20240101',
+    dailyFactCount: 3150,
+    hourlyFactCount: 30,
+    articlesPerHour: 1,
+    trafficScale: 20,
+    widgets: widgets('APP', 80, [
+      ['Ledger Feed', 'FEED'],
+      ['Ledger Below Article', 'BELOW_ARTICLE'],
+      ['Ledger Rail', 'SIDEBAR'],
+      ['Ledger In Article', 'IN_ARTICLE'],
+      ['Ledger Mobile Feed', 'FEED'],
+      ['Ledger Archive', 'BELOW_ARTICLE'],
+    ]),
+    nativeApps: [],
+    sections: sections(['Business', 'Markets', 'City', 'Tech']),
+    countryIds: ALL_COUNTRY_IDS,
+    docCount: 3000,
+  },
 ];
 
 export const DEMO_USER: SeedUser = {
@@ -410,7 +441,15 @@ export const TYPED_NAMES_USER: SeedUser = {
   publisherIds: [TYPED_NAMES_PUBLISHER_ID, TYPED_NAMES_SECOND_PUBLISHER_ID],
 };
 
-export const USERS: SeedUser[] = [DEMO_USER, ANALYST_USER, TYPED_NAMES_USER];
+/** Sees only the warehouse publisher (the BigQuery backfill's test). */
+export const WAREHOUSE_USER: SeedUser = {
+  username: 'warehouse@engage.example',
+  email: 'warehouse@engage.example',
+  password: 'warehouse-password',
+  publisherIds: [WAREHOUSE_PUBLISHER_ID],
+};
+
+export const USERS: SeedUser[] = [DEMO_USER, ANALYST_USER, TYPED_NAMES_USER, WAREHOUSE_USER];
 
 /**
  * Which fixtures an emulator serves. 'tests' (jest's global setup, and the playground the browser

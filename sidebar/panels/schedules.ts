@@ -44,6 +44,8 @@ function statusLines(view: ScheduleView, timeZone: string): HTMLElement {
     s.lastSuccess ? `${when(s.lastSuccess)}, ${formatCount(s.rows ?? 0)} rows ${formatDuration(s.durationMs ?? 0)}` : 'never',
   );
   row('Last attempt', when(s.lastAttempt));
+  // A BigQuery report: the days loaded of the period's and what is left, as the core words it (text only).
+  if (s.progress) row('Loaded', s.progress);
   // A slot already begun is served by the next hourly run, whenever within its hour that comes; a report
   // never refreshed is filled by it too, and then follows its schedule, whose next slot is shown as well.
   const due = !s.nextRun || Date.parse(s.nextRun) <= Date.now();

@@ -208,7 +208,9 @@ export {
   savedReportFromBuilder,
   schedulePeriod,
 } from './schedules/saved/schedule-draft';
-export { OWNER_ID_KEY, TRIGGERS_PER_USER } from './schedules/service/schedule-deps';
+export { OWNER_ID_KEY, TRIGGERS_PER_USER, type ScheduleAccount } from './schedules/service/schedule-deps';
+export { BigQueryClient } from './warehouse/bigquery-client';
+export { bigqueryRootUrl } from './warehouse/report-load';
 export { ScheduleService, type ScheduleList, type ScheduleView } from './schedules/service/schedule-service';
 export { ScheduleRegistry } from './schedules/saved/registry';
 export type { NoticesView, UnreachableView } from './schedules/service/schedule-view';

@@ -10,6 +10,7 @@
  */
 import { SavedReportStore, ScheduleRegistry, ScheduleService } from '../core';
 import { createSession } from './addon-services';
+import { scheduleAccount } from './bigquery-account';
 import { DEPLOYMENT } from './deployment';
 import { historyObservers } from './history-observers';
 import { scheduledSpreadsheet, spreadsheetOpener } from './spreadsheet-opener';
@@ -29,7 +30,7 @@ export function createScheduleService(): ScheduleService {
   // One for the execution: a revisions watcher may tell a report's owner through it too (notices.send).
   const notices = createReportNotices(registry, account);
   return new ScheduleService({
-    account,
+    account: scheduleAccount(account),
     ...(spreadsheet && documentProperties && documentLock
       ? {
           document: {

@@ -22,6 +22,8 @@ import { BIG_PUBLISHER_ID, DEMO_API_KEY } from '../support/emulator';
 import { taggingProblems } from '../../src/core/builder/tagging-snippet';
 import { BUILDER_FIELD_LABELS } from '../../src/core/builder/builder-request';
 import { FETCH_COUNT_KEY } from '../../src/core/api/transport/daily-quota';
+import { bigQueryOf, type BigQueryHandle } from '../support/bigquery';
+import { bigQueryBundle } from '../support/bundles';
 
 const NOW = '2026-11-20T12:00:00Z';
 const P = BIG_PUBLISHER_ID;
@@ -1579,6 +1581,13 @@ const save = (title: string, extra: Record<string, unknown>, argument: string, r
 call('saveSchedule', 'no report', [undefined], 'report', /must be a saved report/);
 call('saveSchedule', 'text instead of a report', ['Daily revenue'], 'report', /must be a saved report/);
 save('an unknown field', { colour: 'red' }, 'colour', /is not a field of a saved report/);
+// The tests' default build has no "bigquery": true, so a BigQuery destination is refused first of all.
+save(
+  'a BigQuery destination in an installation without BigQuery',
+  { bigquery: { projectId: 'engage-tests-1', datasetId: 'engage_reports', tableId: 'daily', location: 'EU' } },
+  'bigquery',
+  /this installation of Engage does not load into BigQuery/,
+);
 save('no name', { name: undefined }, 'name', /is required/);
 save('an empty name', { name: '   ' }, 'name', /is required/);
 save('a 101-character name', { name: 'n'.repeat(101) }, 'name', /at most 100 characters/);
@@ -2152,5 +2161,146 @@ describe('the table', () => {
         'setFormulaAccess',
       ]),
     );
+  });
+});
+
+// ---------------------------------------------------------------- BigQuery destinations
+
+/**
+ * A saved report into BigQuery, in a build with "bigquery": true whose BigQuery calls go to the
+ * emulator's stand-in. Names BigQuery refuses and a missing project are refused before anything is
+ * sent (no request to Engage or BigQuery). Where the dataset is and what an existing table holds only
+ * BigQuery knows: the save asks it (datasets.get, then tables.get) and sends nothing else, creates
+ * nothing, loads nothing. Either way nothing is saved: no saved report, no property, no trigger.
+ */
+describe('a BigQuery destination is refused naming the field, nothing saved', () => {
+  let hb: AddonHarness;
+  let bq: BigQueryHandle;
+  const PROJECT = 'engage-tests-1';
+  const destination = (extra: Record<string, unknown> = {}) => ({
+    projectId: PROJECT,
+    datasetId: 'engage_eu',
+    tableId: 'daily_docs',
+    location: 'EU',
+    ...extra,
+  });
+  const bigQueryReport = (bigquery: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    savedReport({ breakdowns: ['day', 'doc'], metrics: ['totalPvs', 'revenue'], bigquery, ...extra });
+  const saved = () => ({
+    document: [...hb.host.properties('document').entries()].sort(),
+    owner: [...hb.host.properties('user', OWNER).entries()].filter(([key]) => key !== FETCH_COUNT_KEY).sort(),
+    triggers: hb.host.triggers.length,
+  });
+
+  beforeAll(async () => {
+    hb = await startAddon({ clock: 'virtual', startTime: new Date(NOW) }, (emulator) => bigQueryBundle(bigQueryOf(emulator).rootUrl));
+    await hb.emulator.setClock(NOW);
+    bq = bigQueryOf(hb.emulator);
+    await bq.createDataset(PROJECT, 'engage_eu', 'EU');
+    await bq.createDataset(PROJECT, 'engage_us', 'US');
+    // A table already there, made by someone else: its revenue is text, not NUMERIC.
+    const made = await fetch(`${bq.rootUrl}/bigquery/v2/projects/${PROJECT}/datasets/engage_eu/tables`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer test-token', 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        tableReference: { projectId: PROJECT, datasetId: 'engage_eu', tableId: 'theirs' },
+        schema: {
+          fields: [
+            { name: 'day', type: 'DATE' },
+            { name: 'publisher_id', type: 'STRING' },
+            { name: 'doc_id', type: 'STRING' },
+            { name: 'doc_name', type: 'STRING' },
+            { name: 'totalPvs', type: 'INTEGER' },
+            { name: 'revenue', type: 'STRING' },
+          ],
+        },
+        timePartitioning: { type: 'DAY', field: 'day' },
+      }),
+    });
+    expect(made.status).toBe(200);
+    hb.signIn();
+  });
+  afterAll(async () => {
+    await hb.close();
+  });
+
+  it.each([
+    [
+      'a table name BigQuery refuses',
+      destination({ tableId: 'daily$20261101' }),
+      'bigquery.tableId',
+      /is not a table name: .*'\$' \(it marks a partition/,
+    ],
+    ['a missing project', destination({ projectId: '' }), 'bigquery.projectId', /is missing: give the ID of your Google Cloud project/],
+    ['a project name instead of its ID', destination({ projectId: 'My Project' }), 'bigquery.projectId', /is not a project ID/],
+    ['a dataset name with a dash', destination({ datasetId: 'engage-eu' }), 'bigquery.datasetId', /may hold only letters .* not '-'/],
+  ] as const)('%s: refused before anything is sent', async (_title, bigquery, argument, rule) => {
+    const before = saved();
+    const fetchesBefore = hb.host.fetchLog.length;
+    await hb.emulator.clearRequests();
+    const outcome = hb.host.run('saveSchedule', [bigQueryReport(bigquery)], { user: OWNER });
+    expect(outcome.ok).toBe(false);
+    expectNamed(outcome.error?.message, argument, rule);
+    expect(saved()).toEqual(before);
+    expect(hb.host.fetchLog.length).toBe(fetchesBefore);
+    expect(await hb.apiRequests()).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a dataset in another location than the one chosen',
+      destination({ datasetId: 'engage_us' }),
+      'bigquery.location',
+      /the dataset engage-tests-1\.engage_us is in US, not EU: choose US as the location/,
+      ['GET /bigquery/v2/projects/engage-tests-1/datasets/engage_us'],
+    ],
+    [
+      "a report whose columns do not fit the existing table's",
+      destination({ tableId: 'theirs' }),
+      'bigquery.tableId',
+      /column 'revenue' is STRING in the table engage-tests-1\.engage_eu\.theirs, but this report writes NUMERIC/,
+      [
+        'GET /bigquery/v2/projects/engage-tests-1/datasets/engage_eu',
+        'GET /bigquery/v2/projects/engage-tests-1/datasets/engage_eu/tables/theirs',
+      ],
+    ],
+  ] as const)('%s: refused at save, after asking BigQuery only', async (_title, bigquery, argument, rule, asked) => {
+    const before = saved();
+    await hb.emulator.clearRequests();
+    const logged = (await bq.requests()).length;
+    const outcome = hb.host.run('saveSchedule', [bigQueryReport(bigquery)], { user: OWNER });
+    expect(outcome.ok).toBe(false);
+    expectNamed(outcome.error?.message, argument, rule);
+    expect(saved()).toEqual(before);
+    expect(await hb.apiRequests()).toEqual([]);
+    expect((await bq.requests()).slice(logged).map((r) => `${r.method} ${r.path}`)).toEqual(asked);
+    expect(await bq.table(PROJECT, 'engage_us', 'daily_docs')).toBeNull();
+  });
+
+  it.each([
+    ["a BigQuery report without the 'day' breakdown", { breakdowns: ['doc'] }, 'breakdowns', /is broken down by 'day'/],
+    ['a BigQuery report with a write mode', { writeMode: 'append' }, 'writeMode', /applies to a sheet only/],
+    ['a BigQuery report by month', { breakdowns: ['day', 'month'] }, 'breakdowns', /month/],
+  ] as const)('%s: refused before anything is sent', async (_title, extra, argument, rule) => {
+    const before = saved();
+    const fetchesBefore = hb.host.fetchLog.length;
+    const outcome = hb.host.run('saveSchedule', [bigQueryReport(destination(), extra)], { user: OWNER });
+    expect(outcome.ok).toBe(false);
+    expectNamed(outcome.error?.message, argument, rule);
+    expect(saved()).toEqual(before);
+    expect(hb.host.fetchLog.length).toBe(fetchesBefore);
+  });
+
+  it('a fitting report is saved after the same two questions, and nothing is created until its first run', async () => {
+    const logged = (await bq.requests()).length;
+    const list = hb.host.call('saveSchedule', [bigQueryReport(destination())], { user: OWNER }) as {
+      reports: Array<{ target: string; status: { progress?: string } }>;
+    };
+    expect(list.reports.at(-1)).toMatchObject({
+      target: 'BigQuery engage-tests-1.engage_eu.daily_docs (status in Data!H1)',
+      status: { progress: 'BigQuery: no day loaded yet' },
+    });
+    expect((await bq.requests()).slice(logged).map((r) => r.method)).toEqual(['GET', 'GET']);
+    expect(await bq.table(PROJECT, 'engage_eu', 'daily_docs')).toBeNull();
   });
 });

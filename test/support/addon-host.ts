@@ -22,9 +22,16 @@ export interface AddonHarness {
   close(): Promise<void>;
 }
 
-/** The add-on (dist/, or `bundle`: another build, such as spreadsheetAccess "current") against a fresh emulator. */
-export async function startAddon(options: GasHostOptions = {}, bundle: Bundle = distBundle()): Promise<AddonHarness> {
+/**
+ * The add-on (dist/, or `bundle`: another build, such as spreadsheetAccess "current", or one made for
+ * the new emulator instance, such as a build whose BigQuery calls go to its stand-in) against a fresh emulator.
+ */
+export async function startAddon(
+  options: GasHostOptions = {},
+  given: Bundle | ((emulator: EmulatorHandle) => Promise<Bundle>) = distBundle(),
+): Promise<AddonHarness> {
   const emulator = await newEmulator();
+  const bundle = typeof given === 'function' ? await given(emulator) : given;
   const host = createGasHost({
     owner: OWNER,
     timeZone: 'Europe/Berlin',

@@ -32,7 +32,7 @@ export interface BigQueryHandle {
   /** Every job (Job resources, plus dataBytes and pollsLeft), oldest first. */
   jobs(): Promise<Record<string, any>[]>;
   /** The next `times` load jobs end DONE with an errorResult (reason backendError unless given) and load nothing. */
-  failNextLoads(times: number, reason?: 'backendError' | 'invalid' | 'stopped'): Promise<void>;
+  failNextLoads(times: number, reason?: 'backendError' | 'invalid' | 'stopped', after?: number): Promise<void>;
   /**
    * The next `times` requests (matching `match`, a regex on "METHOD path?query") are answered `status`
    * in BigQuery's shape: backendError for a 5xx; for a 403 give `reason` rateLimitExceeded or quotaExceeded.
@@ -78,8 +78,8 @@ export function bigQueryOf(emulator: Pick<EmulatorHandle, 'baseUrl' | 'adminUrl'
       return (await response.json()) as BigQueryTableContents;
     },
     jobs: async () => (await call<{ jobs: Record<string, any>[] }>(`${admin}/jobs`, 'GET')).jobs,
-    failNextLoads: async (times, reason) =>
-      void (await call(`${admin}/faults`, 'POST', { failLoads: { times, ...(reason ? { reason } : {}) } })),
+    failNextLoads: async (times, reason, after) =>
+      void (await call(`${admin}/faults`, 'POST', { failLoads: { times, ...(reason ? { reason } : {}), ...(after ? { after } : {}) } })),
     failNextRequests: async (status, times, match, reason) =>
       void (await call(`${admin}/faults`, 'POST', { http: { status, times, ...(match ? { match } : {}), ...(reason ? { reason } : {}) } })),
     clearFaults: async () => void (await call(`${admin}/faults`, 'DELETE')),

@@ -13,7 +13,7 @@ import { createSyncFetch } from '../../dev/gas-host/sync-fetch';
 import type { GasHostOptions } from '../../dev/gas-host';
 import { startAddon, type AddonHarness } from './addon-host';
 import type { Bundle } from './bundles';
-import type { LatencyRange } from './emulator';
+import type { EmulatorHandle, LatencyRange } from './emulator';
 
 /** Latency of each request on its way to the emulator and of its answer on the way back (see dev/emulator/README.md). */
 export interface ModelledNetwork {
@@ -32,7 +32,7 @@ export async function startScheduledAddon(
   startIso: string,
   options: GasHostOptions = {},
   network?: ModelledNetwork,
-  bundle?: Bundle,
+  bundle?: Bundle | ((emulator: EmulatorHandle) => Promise<Bundle>),
 ): Promise<AddonHarness> {
   const sync = createSyncFetch({ defaultTimeoutMs: 10_000 });
   let adminUrl: string | undefined;

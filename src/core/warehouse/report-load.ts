@@ -12,7 +12,7 @@ import type { Deployment } from '../deployment';
 import { REPORT_SPECS } from '../spec';
 import type { BigQueryClient } from './bigquery-client';
 import { checkDestination } from './destination';
-import { loadDay, prepareTable, type DayLoadResult } from './day-load';
+import { loadDay, prepareTable, type DayLoadResult, type PrepareResult } from './day-load';
 import { planTable, type ReportShape } from './table-schema';
 import { dayLines, type RowContext } from './table-rows';
 
@@ -42,6 +42,11 @@ export interface ReportDayLoad {
   /** Unique to this attempt (job IDs and a staging table's name); the run's start in ms is enough. */
   attemptStamp: string;
   maxRequestBytes?: number;
+  /**
+   * The table as this run already made it ready (the previous day's result's `prepared`): the
+   * dataset's location and the table's fit are not asked again for each day of a backfill.
+   */
+  prepared?: PrepareResult;
 }
 
 export interface ReportDayLoadResult extends DayLoadResult {
@@ -49,6 +54,8 @@ export interface ReportDayLoadResult extends DayLoadResult {
   created: boolean;
   /** "project.dataset.table", for the run log and the sidebar. */
   table: string;
+  /** The table as made ready for this load, for the next day's. */
+  prepared: PrepareResult;
 }
 
 /** A table's description: what it holds and who fills it. */
@@ -69,7 +76,7 @@ export function loadReportDay(client: BigQueryClient, load: ReportDayLoad): Repo
     plan,
     load.batches.map((batch) => ({ items: batch.items, context: { ...batch.context, day: load.day } })),
   );
-  const prepared = prepareTable(client, destination, plan, tableDescription(load.report), load.deadlineAtMs);
+  const prepared = load.prepared ?? prepareTable(client, destination, plan, tableDescription(load.report), load.deadlineAtMs);
   const result = loadDay(client, destination, lines, {
     day: load.day,
     table: prepared.table,
@@ -78,7 +85,12 @@ export function loadReportDay(client: BigQueryClient, load: ReportDayLoad): Repo
     attemptStamp: load.attemptStamp,
     ...(load.maxRequestBytes !== undefined ? { maxRequestBytes: load.maxRequestBytes } : {}),
   });
-  return { ...result, created: prepared.created, table: `${destination.projectId}.${destination.datasetId}.${destination.tableId}` };
+  return {
+    ...result,
+    created: load.prepared === undefined && prepared.created,
+    table: `${destination.projectId}.${destination.datasetId}.${destination.tableId}`,
+    prepared,
+  };
 }
 
 /** The days a ready query reads back from today: a month, scanning (and billing) a month of partitions only. */

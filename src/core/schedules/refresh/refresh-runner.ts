@@ -33,6 +33,7 @@ import type { SavedReportSource } from '../saved/saved-report-store';
 import { type RunObserver, tellObservers, tellUntried } from './run-events';
 import { dueReports } from './due-order';
 import type { RefreshSummary, ReportSource } from './refresh-source';
+import { refreshIntoBigQuery } from './warehouse-refresh';
 
 export interface RefreshRunnerDeps {
   store: SavedReportSource;
@@ -215,6 +216,7 @@ export class RefreshRunner {
       });
     };
     try {
+      if (report.bigquery) return this.refreshIntoBigQuery(report, status, next, startMs, deadlineAtMs, summary, tell);
       const placement = placementOf(report);
       const { block, fetched, requests, fetchedThrough } = refreshBlock({
         report,
@@ -251,6 +253,8 @@ export class RefreshRunner {
         // Nothing was written, and the report keeps its place at the head of the next run.
         const kept = { ...status };
         delete kept.runningUntilMs;
+        // A BigQuery backfill keeps the days it loaded before the budget ran out.
+        if (next.backfill) kept.backfill = next.backfill;
         if (e instanceof RefreshDeferredError && e.requests !== undefined) kept.requests = e.requests;
         store.setStatus(report.id, kept);
         if (quotaWait) summary.stoppedBecause = 'fetch-quota';
@@ -276,6 +280,56 @@ export class RefreshRunner {
       tell('failed');
       return 'failed';
     }
+  }
+
+  /**
+   * A BigQuery report's refresh (warehouse-refresh.ts): the days this run can load, each saved in the
+   * status as it is done; the target cell shows the load's progress. Throws as a sheet's refresh does.
+   */
+  private refreshIntoBigQuery(
+    report: SavedReport,
+    status: RefreshStatus,
+    next: RefreshStatus,
+    startMs: number,
+    deadlineAtMs: number,
+    summary: RefreshSummary,
+    tell: (outcome: 'refreshed') => void,
+  ): Outcome {
+    const { store, clock, timeZone } = this.deps;
+    const claim = deadlineAtMs + RUN_CLAIM_SLACK_MS;
+    const loaded = refreshIntoBigQuery({
+      report,
+      next,
+      save: (current) => store.setStatus(report.id, { ...current, runningUntilMs: claim }),
+      source: this.deps.source,
+      clock,
+      startedAtMs: startMs,
+      deadlineAtMs,
+      summary,
+    });
+    if (loaded.daysLoaded === 0 && !loaded.done) {
+      // Nothing loaded: no time or budget left in this run; the report keeps its place for the next.
+      const kept: RefreshStatus = { ...status, ...(next.backfill ? { backfill: next.backfill } : {}) };
+      delete kept.runningUntilMs;
+      store.setStatus(report.id, kept);
+      this.outOfBudget.add(report.entityId);
+      return 'deferred';
+    }
+    const placement = placementOf(report);
+    next.written = this.deps.sheet.write(placement, loaded.block, sameCorner(status.written, placement) ? status.written : undefined);
+    next.lastSuccessAtMs = clock.now();
+    next.rows = loaded.rows;
+    next.durationMs = clock.now() - startMs;
+    // A backfill takes what each run's budget allows: one request is all it waits for.
+    next.requests = 1;
+    next.failures = 0;
+    delete next.needsSignIn;
+    // Until every day is loaded, the report stays due at each hourly run; then it keeps its schedule.
+    if (loaded.done) next.nextRunAtMs = nextRunAfter(report.schedule, startMs, timeZone);
+    else delete next.nextRunAtMs;
+    this.finish(report, next);
+    tell('refreshed');
+    return 'refreshed';
   }
 
   private finish(report: SavedReport, status: RefreshStatus): void {

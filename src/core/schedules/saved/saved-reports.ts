@@ -18,6 +18,8 @@ import { scheduleSchema } from './schedule';
 import { alertProblems, alertsSchema, noticeSettingsOf, noticesSchema } from './notice-settings';
 import { REPORT_SPECS } from '../../spec';
 import { MAX_STORED_ROWS_LIMIT, WRITE_MODES, type WriteMode, writeModeProblem } from './write-modes';
+import { bigQueryDestinationSchema, checkBigQueryReport } from './bigquery-destination';
+import type { Backfill } from '../../warehouse/backfill';
 
 const a1Cell = z
   .string({ error: 'must be one cell such as A1' })
@@ -85,6 +87,11 @@ export const savedReportInputSchema = z.strictObject(
       },
       { error: 'must be a sheet name and a cell such as A1: {sheetName, cell}' },
     ),
+    /**
+     * Load the report into this BigQuery table, one partition per day (bigquery-destination.ts); the
+     * target cell then shows the load's status. Left out: the report's rows go to the target sheet.
+     */
+    bigquery: z.optional(bigQueryDestinationSchema),
     schedule: scheduleSchema,
     /**
      * The general report beside an earlier period: "previous", "year", "yearWeekday" or "yyyy-MM-dd..yyyy-MM-dd"
@@ -171,6 +178,11 @@ export interface RefreshStatus {
   /** A run refreshing it now holds it until then, so a concurrent run does not refresh it too. */
   runningUntilMs?: number;
   /**
+   * BigQuery reports: the days of the period being loaded, and the next day to load (backfill.ts). A
+   * day is marked loaded only once its load job is done, so a resumed backfill never loads a day twice.
+   */
+  backfill?: Backfill;
+  /**
    * When this status was written: the document's copy and the user's registry copy (registry.ts) are
    * kept in step by it, the newer winning. Statuses from before it count from their last attempt.
    */
@@ -215,6 +227,7 @@ export function checkSavedReport(input: unknown): SavedReportInput {
     );
   }
   const report = parsed.data;
+  if (report.bigquery) report.bigquery = checkBigQueryReport(report);
   const spec = REPORT_SPECS[report.kind];
   if (report.pageSize !== undefined && (report.pageSize < 1 || report.pageSize > spec.pageMax)) {
     throw ValidationError.single('pageSize', `${report.pageSize} must be a whole number from 1 to ${spec.pageMax} for the ${spec.title}`);

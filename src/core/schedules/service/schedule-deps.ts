@@ -6,7 +6,7 @@
  */
 import type { DailyQuota } from '../../api/transport/daily-quota';
 import type { ReportInput, ReportQuery } from '../../api/requests/report-request';
-import type { SpreadsheetAccess } from '../../deployment';
+import type { Deployment, SpreadsheetAccess } from '../../deployment';
 import type { Clock, KeyValueStore, RandomSource, ScheduledSpreadsheet, SpreadsheetOpener, TriggerPort } from '../../ports';
 import type { ReportKind } from '../../spec';
 import type { ReportSource } from '../refresh/refresh-source';
@@ -46,7 +46,7 @@ export interface ScheduleServiceDeps {
   /** Opens the user's spreadsheets by ID (spreadsheetAccess "all"). */
   opener?: SpreadsheetOpener;
   /** Where notices may post (the deployment's webhookPrefixes), checked when a report's webhook is saved. */
-  deployment?: WebhookSettings;
+  deployment?: WebhookSettings & Pick<Deployment, 'bigquery'>;
   /** Who is told of each report refreshed or failed in a spreadsheet: a run log, notices (run-events.ts). */
   observersFor?: (spreadsheet: ScheduledSpreadsheet) => readonly RunObserver[];
   clock: Clock;

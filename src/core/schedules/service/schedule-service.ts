@@ -21,7 +21,13 @@
  */
 import { quotaView } from '../../api/transport/daily-quota';
 import { ValidationError } from '../../errors';
-import { EXECUTION_LIMIT_MS, REFRESH_END_MARGIN_MS, RUN_FETCH_BUDGET_MS, RUN_WRAP_UP_MS } from '../../budgets';
+import {
+  BIGQUERY_SAVE_CHECK_BUDGET_MS,
+  EXECUTION_LIMIT_MS,
+  REFRESH_END_MARGIN_MS,
+  RUN_FETCH_BUDGET_MS,
+  RUN_WRAP_UP_MS,
+} from '../../budgets';
 import { buildComparison } from '../../api/requests/compare-periods';
 import { MirroredReports, mirrorDocument, type MirrorOutcome } from './mirrored-reports';
 import { RefreshRunner } from '../refresh/refresh-runner';
@@ -33,6 +39,7 @@ import { splitWebhook, storeWebhook } from '../watchers/notice-webhook';
 import { runScheduled, type ScheduledRunSummary } from './scheduled-run';
 import { scheduleView, unreachableViews, type ScheduleList } from './schedule-view';
 import { keepHistory } from '../saved/write-modes';
+import { checkBigQueryAllowed, checkBigQueryTable } from '../saved/bigquery-destination';
 import { OWNER_ID_KEY, type ScheduleServiceDeps, type TriggerEvent } from './schedule-deps';
 
 export type { ScheduleList, ScheduleView } from './schedule-view';
@@ -335,12 +342,22 @@ export class ScheduleService {
   }
 
   private validate(input: unknown): SavedReportInput {
+    // First of all: an installation without BigQuery says so, whatever else the report holds.
+    if (input !== null && typeof input === 'object' && (input as { bigquery?: unknown }).bigquery !== undefined) {
+      checkBigQueryAllowed(this.deps.deployment);
+    }
     const report = checkSavedReport(input);
     checkClosedThrough(report, this.deps.clock.now());
     // Every report argument checked as a formula's would be, with today's dates; nothing is sent.
     const reportInput = reportInputOf(report, this.deps.clock.now());
     if (report.compareWith) buildComparison(reportInput, report.compareWith, 'UTC', (i) => this.deps.account.buildQuery('main', i));
     else this.deps.account.buildQuery(report.kind, reportInput);
+    if (report.bigquery) {
+      // Checked with BigQuery last, once nothing local is wrong: where the dataset is, and a table's columns.
+      const client = this.deps.account.reportSource().warehouse?.();
+      if (!client) checkBigQueryAllowed(undefined);
+      else checkBigQueryTable(client!, report.bigquery, report, this.deps.clock.now() + BIGQUERY_SAVE_CHECK_BUDGET_MS);
+    }
     return report;
   }
 

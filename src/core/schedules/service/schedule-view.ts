@@ -13,6 +13,8 @@ import { describeSchedule, nextRunAfter } from '../saved/schedule';
 import type { NoticeRecord } from '../saved/notice-record';
 import { alertKey, describeAlert, noticeSettingsOf, type NoticeWhen } from '../saved/notice-settings';
 import { cellReference } from '../../util/a1-notation';
+import { warehouseProgress } from '../refresh/warehouse-refresh';
+import { tableAddress } from '../../warehouse/destination';
 
 /** A saved report's notices and alerts as the sidebar shows them. */
 export interface NoticesView {
@@ -54,6 +56,8 @@ export interface ScheduleView {
     /** Its owner must sign in again before it can run. */
     needsSignIn: boolean;
     running: boolean;
+    /** A BigQuery report: the days loaded of the period's and what is left ("BigQuery: 120 of 366 days loaded …"). */
+    progress?: string;
   };
   notices: NoticesView;
 }
@@ -150,7 +154,9 @@ export function scheduleView(
     name: report.name,
     definition,
     scheduleText: `${describeSchedule(report.schedule)} (${context.timeZone})`,
-    target: cellReference(report.target.sheetName, report.target.cell),
+    target: report.bigquery
+      ? `BigQuery ${tableAddress(report.bigquery)} (status in ${cellReference(report.target.sheetName, report.target.cell)})`
+      : cellReference(report.target.sheetName, report.target.cell),
     paused: report.paused === true,
     mine,
     status: { failures: status.failures ?? 0, needsSignIn, running: (status.runningUntilMs ?? 0) > context.nowMs },
@@ -168,6 +174,8 @@ export function scheduleView(
   }
   if (status.rows !== undefined) s.rows = status.rows;
   if (status.durationMs !== undefined) s.durationMs = status.durationMs;
+  const progress = report.bigquery ? (warehouseProgress(status.backfill) ?? 'BigQuery: no day loaded yet') : undefined;
+  if (progress) s.progress = progress;
   if (status.lastError) {
     s.lastError = {
       message: status.lastError.message,

@@ -59,7 +59,8 @@ const LOAD: ReportDayLoad = {
 describe('loadReportDay', () => {
   it('loads an hourly external-ID day fetched hour by hour as one job, into a table it creates with TIMESTAMP hours partitioned by day', () => {
     const transport = fakeBigQuery('https://bigquery.googleapis.com/');
-    const result = loadReportDay(clientFor(transport), LOAD);
+    const { prepared, ...result } = loadReportDay(clientFor(transport), LOAD);
+    expect(prepared.created).toBe(true);
     expect(result).toEqual({
       jobIds: ['engage_load_20250131_m1abc'],
       rows: 3,
@@ -94,6 +95,18 @@ describe('loadReportDay', () => {
         '{"hour":"2025-01-31T01:00:00Z","publisher_id":"pub-1","externalId":"a","totalReqs":7,"revenue":"0.25"}',
       ].join('\n'),
     );
+  });
+
+  it('takes the table as an earlier load of the run made it ready: the next day is one load job, nothing asked again', () => {
+    const transport = fakeBigQuery('https://bigquery.googleapis.com/');
+    const client = clientFor(transport);
+    const first = loadReportDay(client, LOAD);
+    const sent = transport.requests.length;
+    const second = loadReportDay(client, { ...LOAD, day: '20250201', batches: [], attemptStamp: 'm1abd', prepared: first.prepared });
+    expect(second.created).toBe(false);
+    expect(transport.requests.slice(sent).map((r) => `${r.method} ${r.url}`)).toEqual([
+      'post https://bigquery.googleapis.com/upload/bigquery/v2/projects/news-data-42/jobs?uploadType=multipart',
+    ]);
   });
 
   it('sends nothing for a bad table name, a bad row or a bad day, and names each', () => {

@@ -1,0 +1,187 @@
+/**
+ * One scheduled refresh of a saved report whose destination is BigQuery. Its period is a backfill
+ * (warehouse/backfill.ts): the days not loaded yet, oldest first. Each fetch asks Engage for several
+ * days at once (broken down by day, so one request carries as many rows as a page holds), through the
+ * same report source, rate budget and deadline as a sheet's refresh; its rows are then split by day,
+ * and each day is loaded with loadReportDay, replacing that day's partition. The cursor moves past a
+ * day only once its load job is done, and is saved at once in the report's status (both copies), so a
+ * run stopped anywhere never loads a day twice on resuming; a failed fetch or load leaves the cursor
+ * at that day (the table as it was) and the next run goes on from there.
+ *
+ * Once every day of the period is loaded, later runs (at the report's schedule) load the days the
+ * period gained since and again the last RESTATED_DAYS days, which Engage may still restate: a
+ * restated day replaces its partition. A run that cannot finish (time, rate budget) loads what it can
+ * and leaves the report due at the next hourly run.
+ */
+import { RUN_WRAP_UP_MS } from '../../budgets';
+import { ValidationError } from '../../errors';
+import type { Clock, SheetBlock } from '../../ports';
+import { unwrap } from '../../api/responses/values';
+import { dashedDay, dayAfter } from '../../util/dates';
+import { backfillView, type Backfill, dayLoaded, daysForRun, startBackfill } from '../../warehouse/backfill';
+import { tableAddress } from '../../warehouse/destination';
+import { loadReportDay } from '../../warehouse/report-load';
+import type { PrepareResult } from '../../warehouse/day-load';
+import { resolvePeriod } from '../saved/period';
+import { reportShapeOf } from '../saved/bigquery-destination';
+import { reportInputOf, type RefreshStatus, type SavedReport } from '../saved/saved-reports';
+import type { RefreshSummary, ReportSource } from './refresh-source';
+
+/** Days a finished backfill loads again at each refresh: Engage may restate its most recent days. */
+export const RESTATED_DAYS = 3;
+/** A fetch covers as many days as about this many requests carry (fewer requests than one a day: pages run full). */
+export const FETCH_CHUNK_REQUESTS = 10;
+/** The most days one fetch covers: a month of rows held in memory at once. */
+export const MAX_FETCH_DAYS = 31;
+
+export interface WarehouseRefreshContext {
+  report: SavedReport;
+  /** The status the run writes at the end; its `backfill` is kept current here, day by day. */
+  next: RefreshStatus;
+  /** Saves the status as it stands, after each day loaded: the cursor survives a run that stops. */
+  save: (status: RefreshStatus) => void;
+  source: ReportSource;
+  clock: Clock;
+  startedAtMs: number;
+  deadlineAtMs: number;
+  summary: RefreshSummary;
+}
+
+export interface WarehouseRefresh {
+  /** Days loaded by this run, and their rows. */
+  daysLoaded: number;
+  rows: number;
+  requests: number;
+  /** Every day of the pass is loaded. */
+  done: boolean;
+  /** What the target cell shows. */
+  block: SheetBlock;
+}
+
+/**
+ * The pass a run works on: the backfill under way (its end following the period's), else, once it is
+ * done, the days the period gained and the last RESTATED_DAYS days. A period changed so that the
+ * backfill's next day falls before it starts again at the period's first day.
+ */
+export function planPass(previous: Backfill | undefined, period: { fromDate: string; toDate: string }): Backfill {
+  const { fromDate: from, toDate: to } = period;
+  if (previous === undefined || previous.fromDay > to) return startBackfill(from, to);
+  const costs = {
+    ...(previous.msPerDay !== undefined ? { msPerDay: previous.msPerDay } : {}),
+    ...(previous.requestsPerDay !== undefined ? { requestsPerDay: previous.requestsPerDay } : {}),
+  };
+  if (previous.nextDay !== undefined) {
+    if (previous.nextDay < from) return { ...startBackfill(from, to), ...costs };
+    return { ...previous, toDay: [previous.toDay, to].sort()[1]! };
+  }
+  const recent = dayAfter(to, -(RESTATED_DAYS - 1));
+  const gained = dayAfter(previous.toDay, 1);
+  // The earlier of the first day gained and the first recent day, but not before the period (yyyyMMdd sorts as text).
+  const first = [[gained, recent].sort()[0]!, from].sort()[1]!;
+  return { ...startBackfill(first, to), ...costs };
+}
+
+/** The day (yyyyMMdd) an item of a report broken down by day is for. */
+function dayOf(item: Record<string, unknown>): string {
+  const day = unwrap(item.day);
+  return typeof day === 'string' || typeof day === 'number' ? String(day) : '';
+}
+
+/** How many days the next fetch covers: one to learn the cost, then as many as FETCH_CHUNK_REQUESTS carry. */
+function fetchDays(backfill: Backfill, msLeft: number): number {
+  const perDay = backfill.requestsPerDay;
+  const byRequests = perDay === undefined ? 1 : Math.max(1, Math.floor(FETCH_CHUNK_REQUESTS / Math.max(perDay, 0.01)));
+  return Math.min(byRequests, MAX_FETCH_DAYS, daysForRun(backfill, { msLeft, requestsLeft: Number.MAX_SAFE_INTEGER }));
+}
+
+export function refreshIntoBigQuery(context: WarehouseRefreshContext): WarehouseRefresh {
+  const { report, next, save, source, clock, startedAtMs, deadlineAtMs, summary } = context;
+  const destination = report.bigquery!;
+  const client = source.warehouse?.();
+  if (!client) {
+    throw ValidationError.single(
+      'bigquery',
+      'this installation of Engage does not load into BigQuery (its deploy config does not say "bigquery": true)',
+    );
+  }
+  const shape = reportShapeOf(report);
+  let backfill = planPass(next.backfill, resolvePeriod(report.period, startedAtMs));
+  next.backfill = backfill;
+  let daysLoaded = 0;
+  let rows = 0;
+  let requests = 0;
+  // Loads of days already fetched may finish in part of the run's wrap-up time; no fetch starts after the deadline.
+  const loadDeadlineAtMs = deadlineAtMs + RUN_WRAP_UP_MS / 2;
+  // The dataset and the table are checked (or the table made) by the run's first load, then taken as they are.
+  let prepared: PrepareResult | undefined;
+  while (backfill.nextDay !== undefined) {
+    const fetchStartMs = clock.now();
+    let days = fetchDays(backfill, deadlineAtMs - fetchStartMs);
+    if (days === 0) break;
+    // Within the rate budget before the deadline: fewer days, or none this run.
+    const perDay = backfill.requestsPerDay ?? 1;
+    while (days > 1 && source.budgetFreeAtMs(report.entityId, Math.ceil(days * perDay)) > deadlineAtMs) days = Math.floor(days / 2);
+    if (source.budgetFreeAtMs(report.entityId, Math.max(1, Math.ceil(days * perDay))) > deadlineAtMs) break;
+    const first = backfill.nextDay;
+    let last = dayAfter(first, days - 1);
+    if (last > backfill.toDay) last = backfill.toDay;
+    const query = source.buildQuery(report.kind, reportInputOf(report, startedAtMs, { fromDate: first, toDate: last }));
+    const { result, requests: spent } = source.run(query, { deadlineAtMs });
+    summary.requests += spent;
+    requests += spent;
+    if (result.stoppedBecause === 'rateLimit') break;
+    const byDay = new Map<string, Record<string, unknown>[]>();
+    for (const item of result.items) {
+      const day = dayOf(item);
+      let list = byDay.get(day);
+      if (!list) byDay.set(day, (list = []));
+      list.push(item);
+    }
+    const fetchMsPerDay = (clock.now() - fetchStartMs) / days;
+    for (let day = first; day <= last; day = dayAfter(day, 1)) {
+      const loadStartMs = clock.now();
+      const loaded = loadReportDay(client, {
+        destination,
+        report: shape,
+        day,
+        batches: [{ items: byDay.get(day) ?? [], context: { publisherId: report.entityId } }],
+        deadlineAtMs: loadDeadlineAtMs,
+        nowMs: loadStartMs,
+        attemptStamp: String(startedAtMs),
+        ...(prepared ? { prepared } : {}),
+      });
+      prepared = loaded.prepared;
+      backfill = dayLoaded(backfill, day, { ms: fetchMsPerDay + (clock.now() - loadStartMs), requests: spent / days });
+      next.backfill = backfill;
+      save(next);
+      daysLoaded++;
+      rows += loaded.rows;
+    }
+  }
+  return { daysLoaded, rows, requests, done: backfill.nextDay === undefined, block: statusBlock(tableAddress(destination), backfill) };
+}
+
+/** The status text of a BigQuery report: the table, the days loaded of the pass's, what is left. */
+export function warehouseProgress(backfill: Backfill | undefined): string | undefined {
+  if (!backfill) return undefined;
+  const view = backfillView(backfill);
+  const range = `${dashedDay(backfill.fromDay)} to ${dashedDay(backfill.toDay)}`;
+  return view.done
+    ? `BigQuery: ${view.totalDays} of ${view.totalDays} days loaded (${range})`
+    : `BigQuery: ${view.loadedDays} of ${view.totalDays} days loaded (${range}); ${view.leftDays} left, next ${view.nextDay}`;
+}
+
+/** The small table the target cell shows: where the rows went and how far the load is. */
+function statusBlock(table: string, backfill: Backfill): SheetBlock {
+  const view = backfillView(backfill);
+  return {
+    values: [
+      ['BigQuery table', 'From', 'To', 'Days loaded', 'Days left', 'Next day'],
+      [table, dashedDay(backfill.fromDay), dashedDay(backfill.toDay), view.loadedDays, view.leftDays, view.nextDay ?? ''],
+    ],
+    kinds: ['text', 'text', 'text', 'count', 'count', 'text'],
+    numberFormats: [null, null, null, '0', '0', null],
+    dataRows: 1,
+    hasTotals: false,
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * A saved report whose rows go to BigQuery: the `bigquery` field beside `target`, and the rules it
+ * adds. The destination's names follow BigQuery's (warehouse/destination.ts) and the report must be
+ * one a day-partitioned table takes (warehouse/table-schema.ts), fetched one publisher's days at a
+ * time: every refusal names the field, before anything is saved or sent. The sheet target stays: it
+ * holds a small status table (the BigQuery table's address, the days loaded of the period's, what is
+ * left), so the spreadsheet shows where the data went. What is sheet-only (write modes, a comparison,
+ * incremental, a row cap, alerts on the sheet's figures) is refused with a BigQuery destination.
+ */
+import * as z from '../../util/zod';
+import { ValidationError, type ValidationProblem } from '../../errors';
+import type { Deployment } from '../../deployment';
+import { selectsSeveral } from '../../api/requests/publisher-list';
+import type { BigQueryClient } from '../../warehouse/bigquery-client';
+import { checkDestination, sameLocation, type BigQueryDestination } from '../../warehouse/destination';
+import { planTable, tableFitProblem, type ReportShape } from '../../warehouse/table-schema';
+
+const name = z.string({ error: 'must be text' });
+
+/** As a saved report holds it; the names are checked by checkBigQueryReport. */
+export const bigQueryDestinationSchema = z.strictObject(
+  { projectId: name, datasetId: name, tableId: name, location: name },
+  { error: 'must be a BigQuery table: {projectId, datasetId, tableId, location}' },
+);
+
+/** What a BigQuery destination refuses beside it: the sheet's ways of meeting rows already there. */
+const SHEET_ONLY_FIELDS = ['compareWith', 'incremental', 'writeMode', 'maxStoredRows', 'maxRows', 'closedThrough', 'alerts'] as const;
+
+/** What the check reads of a saved report. */
+export interface BigQueryReportFields {
+  kind: ReportShape['kind'];
+  entityId: string;
+  breakdowns?: string[] | undefined;
+  metrics?: string[] | undefined;
+  bigquery?: { projectId: string; datasetId: string; tableId: string; location: string } | undefined;
+  compareWith?: unknown;
+  incremental?: unknown;
+  writeMode?: unknown;
+  maxStoredRows?: unknown;
+  maxRows?: unknown;
+  closedThrough?: unknown;
+  alerts?: unknown;
+}
+
+/** The table's shape of a saved report (its metrics, or every metric when it names none). */
+export function reportShapeOf(report: Pick<BigQueryReportFields, 'kind' | 'breakdowns' | 'metrics'>): ReportShape {
+  return { kind: report.kind, breakdowns: report.breakdowns ?? [], metrics: report.metrics ?? 'all' };
+}
+
+/**
+ * The destination, trimmed, of a report saved with `bigquery`, or a ValidationError naming the field
+ * (`bigquery.projectId`, `breakdowns`, `incremental` …). Nothing is sent: whether the dataset exists,
+ * and where, is BigQuery's to say (checkBigQueryTable, at save; prepareTable again at every run).
+ */
+export function checkBigQueryReport(report: BigQueryReportFields): BigQueryDestination {
+  const given = report.bigquery!;
+  let destination: BigQueryDestination;
+  try {
+    destination = checkDestination(given);
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    throw new ValidationError(
+      e.problems.map((p: ValidationProblem) => ({ argument: `bigquery.${p.argument}`, message: `bigquery.${p.message}` })),
+    );
+  }
+  for (const field of SHEET_ONLY_FIELDS) {
+    if (report[field] !== undefined && report[field] !== false) {
+      throw ValidationError.single(
+        field,
+        'applies to a sheet only: a BigQuery table keeps every day of the period, each day loaded again replacing its partition; leave it out',
+      );
+    }
+  }
+  if (report.kind !== 'main') {
+    throw ValidationError.single('kind', "only the general report ('main') goes to BigQuery, by day: its days are the table's partitions");
+  }
+  if (selectsSeveral(report.entityId)) {
+    throw ValidationError.single(
+      'entityId',
+      'a BigQuery report loads one publisher: save one report per publisher, into the same table if you like',
+    );
+  }
+  if (!(report.breakdowns ?? []).includes('day')) {
+    throw ValidationError.single('breakdowns', "a BigQuery report is broken down by 'day': the table keeps one partition per day");
+  }
+  planTable(reportShapeOf(report));
+  return destination;
+}
+
+/** Refuses a BigQuery destination where the deployment does not load into BigQuery. */
+export function checkBigQueryAllowed(deployment: Pick<Deployment, 'bigquery'> | undefined): void {
+  if (deployment?.bigquery !== true) {
+    throw ValidationError.single(
+      'bigquery',
+      'this installation of Engage does not load into BigQuery (its deploy config does not say "bigquery": true); choose a sheet, or ask whoever deployed it',
+    );
+  }
+}
+
+/**
+ * What only BigQuery knows, asked when the report is saved (two GETs, no row sent, nothing created):
+ * the dataset exists and is in the chosen location, and a table already there has the report's
+ * columns. A refusal names the field (bigquery.datasetId, bigquery.location, bigquery.tableId), and
+ * the report is not saved. Every run checks the same again before loading (day-load.ts prepareTable):
+ * a dataset moved or a table changed later is refused there, before any row is sent.
+ */
+export function checkBigQueryTable(
+  client: BigQueryClient,
+  destination: BigQueryDestination,
+  report: Pick<BigQueryReportFields, 'kind' | 'breakdowns' | 'metrics'>,
+  deadlineAtMs: number,
+): void {
+  const dataset = `${destination.projectId}.${destination.datasetId}`;
+  const location = client.datasetLocation(destination.projectId, destination.datasetId, deadlineAtMs);
+  if (location === undefined) {
+    throw ValidationError.single(
+      'bigquery.datasetId',
+      `the dataset ${dataset} does not exist, or your Google account cannot see it; create it in the BigQuery console (in ${destination.location}) or check the project`,
+    );
+  }
+  if (location !== '' && !sameLocation(location, destination.location)) {
+    throw ValidationError.single(
+      'bigquery.location',
+      `the dataset ${dataset} is in ${location}, not ${destination.location}: choose ${location} as the location, or a dataset in ${destination.location}`,
+    );
+  }
+  const existing = client.getTable(destination, deadlineAtMs);
+  const problem = existing && tableFitProblem(planTable(reportShapeOf(report)), existing, destination);
+  if (problem) throw ValidationError.single('bigquery.tableId', problem);
+}
