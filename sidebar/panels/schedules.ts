@@ -108,7 +108,14 @@ function editForm(
   modes.update(definition, canMerge);
   modes.set(definition);
   const notices = noticeFields(prefix, timeZone);
-  notices.watch(definition);
+  // The alerts' choices follow the write mode being chosen (an append or upsert has no Total row).
+  const watch = () => {
+    const kept = modes.value();
+    const { writeMode: _mode, maxStoredRows: _cap, incremental: _incremental, ...rest } = definition;
+    notices.watch({ ...rest, ...(typeof kept === 'string' ? {} : kept) });
+  };
+  watch();
+  modes.node.addEventListener('change', watch);
   notices.set(definition, view.notices);
   const problem = el('div', { role: 'alert' });
   const form = el(

@@ -23,7 +23,8 @@ import { withUserMessage } from './user-errors';
  * (1 to 1,000,000, left out: 100,000) is the most rows an append or upsert keeps, the oldest going first.
  * @param {Object} report {name, kind, entityId, period, breakdowns?, metrics?, filter?, sort?, currencyCode?, decDigits?,
  *   pageSize?, maxRows?, compareWith?, target: {sheetName, cell}, schedule, writeMode?, maxStoredRows?, incremental?,
- *   totals?, paused?, closedThrough?, notices?: {when?, email?, webhook?}, alerts?}.
+ *   totals?, paused?, closedThrough?, notices?: {when?, email?, webhook?}, alerts?, bigquery?: {projectId, datasetId,
+ *   tableId, location}}.
  *   schedule: {every: 'hour'}, {every: 'hours', hours}, {every: 'day', hour}, {every: 'week', weekday, hour} or
  *   {every: 'month', day, hour} (day 1 to 31; past a shorter month's end, its last day); hours on the spreadsheet's clock.
  *   compareWith: as ENGAGE_COMPARE's ("previous", "year", "yearWeekday" or "2026-10-01..2026-10-07").

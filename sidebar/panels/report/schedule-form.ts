@@ -150,7 +150,8 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       },
       !problem,
     );
-    // The alerts' choices are the report's own metrics and breakdowns.
+    // The alerts' choices are the report's own metrics and breakdowns, as its write mode keeps them.
+    const kept = modes.value();
     notices.watch(
       typeof request === 'string'
         ? undefined
@@ -159,6 +160,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
             period: now,
             schedule: how.value(),
             target: { sheetName: 'x', cell: 'A1' },
+            ...(typeof kept === 'string' ? {} : kept),
           }),
     );
   }
@@ -213,6 +215,9 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       ...(closedThrough ? { closedThrough } : {}),
     });
     Object.assign(report, notices.value());
+    // What the builder does not show stays as saved: a BigQuery destination, the page size, the Total row.
+    const { bigquery, pageSize, totals } = editing?.definition ?? {};
+    Object.assign(report, bigquery ? { bigquery } : {}, pageSize !== undefined ? { pageSize } : {}, totals !== undefined ? { totals } : {});
     source.setBusy(true);
     replaceChildren(outcome, notice('info', 'Saving…'));
     try {
@@ -248,6 +253,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
 
   const cancel = el('button', { type: 'button', id: 'schedule-cancel', onclick: close }, 'Cancel');
   growing.addEventListener('change', render);
+  modes.node.addEventListener('change', render);
   form.append(
     el('h3', {}, 'Schedule'),
     field('Name', name),

@@ -19,6 +19,7 @@ import { ADDITIVE_METRICS, DATE_BREAKDOWNS, REPORT_SPECS, type ReportKind } from
 import { hashText } from '../../util/hash';
 import { daysBetween } from '../../util/dates';
 import type { Period } from './period';
+import { type WriteMode, writeModeOf } from './write-modes';
 
 export const NOTICE_WHEN = ['failure', 'always', 'never'] as const;
 export type NoticeWhen = (typeof NOTICE_WHEN)[number];
@@ -169,6 +170,7 @@ export interface WatchedReport {
   maxRows?: number;
   totals?: boolean;
   incremental?: boolean;
+  writeMode?: WriteMode;
 }
 
 /** The report's metric columns: the chosen ones, or every metric its breakdowns give. */
@@ -185,9 +187,12 @@ export function aggregatable(kind: ReportKind, metric: string, columns: readonly
   return rate !== undefined && columns.includes(rate.numerator) && columns.includes(rate.denominator);
 }
 
-/** The Total row the report writes: not with incremental (totals of rates cannot be merged), nor when turned off. */
-export function writesTotals(report: Pick<WatchedReport, 'totals' | 'incremental'>): boolean {
-  return report.incremental ? false : report.totals !== false;
+/**
+ * The Total row the report writes: only when it replaces its rows (an append's snapshots and an
+ * upsert's merged rows have none: totals of rates cannot be merged), and not when turned off.
+ */
+export function writesTotals(report: Pick<WatchedReport, 'totals' | 'incremental' | 'writeMode'>): boolean {
+  return writeModeOf(report) === 'replace' && report.totals !== false;
 }
 
 /** Days the period holds that a rule on settled days may use (today, still partial, left out); undefined when it grows. */

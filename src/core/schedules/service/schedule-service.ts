@@ -104,6 +104,7 @@ export class ScheduleService {
       createdAtMs: now,
       updatedAtMs: now,
     });
+    this.checkWithBigQuery(report);
     const owner = this.ownerId();
     this.withTrigger(report.paused !== true, () =>
       storeWebhook(this.deps.registry, spreadsheet.ref.id, reports.create(report, owner).id, webhook),
@@ -114,7 +115,7 @@ export class ScheduleService {
   update(id: unknown, input: unknown): ScheduleList {
     const before = this.requireMine(id);
     const definition = this.validate(input);
-    this.change(before, definition);
+    this.change(before, definition, true);
     return this.list();
   }
 
@@ -267,7 +268,7 @@ export class ScheduleService {
   }
 
   /** Applies a changed definition: room in the registry first, then the trigger, then the document; a new schedule reschedules. */
-  private change(before: SavedReport, input: SavedReportInput): void {
+  private change(before: SavedReport, input: SavedReportInput, askBigQuery = false): void {
     const { reports, spreadsheet } = this.document();
     const { definition, webhook } = splitWebhook(input, before, this.deps.deployment);
     // The newer of the two copies of its status: a run by ID may have written the registry's since.
@@ -277,6 +278,7 @@ export class ScheduleService {
       new MirroredReports(reports, this.deps.registry, spreadsheet.ref.id, this.deps.clock).status(before.id),
     );
     this.deps.registry.checkRoom(spreadsheet.ref.id, { ...before, ...definition, updatedAtMs: this.deps.clock.now() });
+    if (askBigQuery) this.checkWithBigQuery(definition);
     this.withTrigger(definition.paused !== true, () => {
       const report = reports.update(before.id, definition);
       storeWebhook(this.deps.registry, spreadsheet.ref.id, report.id, webhook);
@@ -352,13 +354,18 @@ export class ScheduleService {
     const reportInput = reportInputOf(report, this.deps.clock.now());
     if (report.compareWith) buildComparison(reportInput, report.compareWith, 'UTC', (i) => this.deps.account.buildQuery('main', i));
     else this.deps.account.buildQuery(report.kind, reportInput);
-    if (report.bigquery) {
-      // Checked with BigQuery last, once nothing local is wrong: where the dataset is, and a table's columns.
-      const client = this.deps.account.reportSource().warehouse?.();
-      if (!client) checkBigQueryAllowed(undefined);
-      else checkBigQueryTable(client!, report.bigquery, report, this.deps.clock.now() + BIGQUERY_SAVE_CHECK_BUDGET_MS);
-    }
     return report;
+  }
+
+  /**
+   * Asked of BigQuery last, once nothing local is wrong (the report, its webhook, the history it keeps,
+   * the room in the registry): where the dataset is, and an existing table's columns.
+   */
+  private checkWithBigQuery(report: SavedReportInput): void {
+    if (!report.bigquery) return;
+    const client = this.deps.account.reportSource().warehouse?.();
+    if (!client) checkBigQueryAllowed(undefined);
+    else checkBigQueryTable(client, report.bigquery, report, this.deps.clock.now() + BIGQUERY_SAVE_CHECK_BUDGET_MS);
   }
 
   private requireMine(id: unknown): SavedReport {

@@ -20,6 +20,7 @@ import { droppedText, evaluateAlert } from './alerts';
 import { formatLocal } from '../refresh/refresh-runner';
 import type { AlertState, NoticeRecord } from '../saved/notice-record';
 import { alertKey, describeAlert, noticeSettingsOf } from '../saved/notice-settings';
+import { writeModeOf } from '../saved/write-modes';
 import type { Notice, ReportNotices } from './notices';
 import type { ScheduleRegistry } from '../saved/registry';
 import { hashText } from '../../util/hash';
@@ -121,15 +122,16 @@ export class NoticeObserver implements RunObserver {
     const states: Record<string, AlertState> = {};
     const notices: Notice[] = [];
     const nowMs = this.clock.now();
+    const rows = alertRows(event);
     for (const rule of rules) {
       const key = alertKey(rule);
       const before = record.alerts?.[key] ?? { on: false };
-      if (!event.block) {
+      if (!rows) {
         states[key] = before;
         continue;
       }
       const outcome = evaluateAlert(rule, {
-        block: event.block,
+        block: rows,
         kind: event.report.kind,
         period: event.report.period,
         nowMs: event.endedAtMs,
@@ -165,4 +167,16 @@ export class NoticeObserver implements RunObserver {
     }
     return notices;
   }
+}
+
+/**
+ * The rows a report's alerts read: the block written, except where it holds more than this run's
+ * report: an append's earlier snapshots (the same days again), and an upsert's rows kept from earlier
+ * runs beyond its period. There the run's own rows, as fetched, are the report. An incremental report's
+ * block is its period, the recent days fetched met with those read back.
+ */
+export function alertRows(event: Pick<ReportRunEvent, 'report' | 'block' | 'fetched'>): ReportRunEvent['block'] {
+  const mode = writeModeOf(event.report);
+  const ownRows = mode === 'append' || (mode === 'upsert' && !event.report.incremental);
+  return ownRows ? (event.fetched ?? event.block) : event.block;
 }

@@ -28,6 +28,7 @@ import { resolvePeriod } from '../saved/period';
 import type { ReportRunEvent, RunObserver } from '../refresh/run-events';
 import { TIME_FORMAT } from './run-log';
 import { type SavedReport, tracksRevisions } from '../saved/saved-reports';
+import { writeModeOf } from '../saved/write-modes';
 import type { Notice } from './notices';
 
 export const REVISIONS_SHEET: OwnSheet = {
@@ -135,7 +136,10 @@ export class RevisionTracker implements RunObserver {
   ) {}
 
   afterReport(event: ReportRunEvent): void {
-    const { report, block } = event;
+    const { report } = event;
+    // An append's block holds every kept snapshot, earlier figures of the same days among them: the
+    // run's own rows are what Engage says now.
+    const block = writeModeOf(report) === 'append' ? (event.fetched ?? event.block) : event.block;
     if (event.outcome !== 'refreshed' || !block || !tracksRevisions(report)) return;
     this.off ??= this.sheets.state(REVISIONS_SHEET) === 'deleted';
     if (this.off) return;
@@ -187,6 +191,9 @@ export class RevisionTracker implements RunObserver {
    * run finds the same revisions again: written twice rather than lost), then the closed months are told.
    */
   afterRun(): void {
+    // The first failure is thrown at the end, once every closed month was told: each report's notice on
+    // its own, so one that fails never keeps the others from being sent, nor a failed write the notices.
+    let failure: { error: unknown } | undefined;
     try {
       if (this.rows.values.length > 0) {
         this.sheets.append(
@@ -196,9 +203,17 @@ export class RevisionTracker implements RunObserver {
         );
       }
       if (this.table?.isChanged) this.sheets.replace(FIRST_FIGURES_SHEET, this.table.toRows());
-    } finally {
-      for (const { revisions, event } of this.closed.splice(0)) this.options.onClosedMonthRevisions?.(revisions, event);
+    } catch (error) {
+      failure = { error };
     }
+    for (const { revisions, event } of this.closed.splice(0)) {
+      try {
+        this.options.onClosedMonthRevisions?.(revisions, event);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure) throw failure.error;
   }
 }
 

@@ -119,6 +119,12 @@ describe('alert rules', () => {
       'alerts: are sent through the notices of the report: turn on notices.email, or give notices.webhook',
       { notices: { email: false } },
     ],
+    [
+      'a rate threshold on an append, whose snapshots have no Total row',
+      [{ kind: 'below', metric: 'viewabilityRate', value: 50 }],
+      /^alerts\.0\.metric: 'viewabilityRate' cannot be totalled from the rows without the Total row/,
+      { writeMode: 'append' },
+    ],
     ['an unknown notice setting', [], 'notices.colour: is not a field of a saved report', { notices: { colour: 'red' } }],
     [
       'an unknown "when"',

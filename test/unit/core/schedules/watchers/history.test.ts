@@ -260,6 +260,22 @@ describe('revisions', () => {
     expect(closed).toHaveLength(1);
   });
 
+  it("reads an append's own rows, not its earlier snapshots: a restated day is one revision, not one at every run", () => {
+    const sheets = new FakeOwnSheets();
+    const appended = report({ writeMode: 'append', maxStoredRows: 1000 });
+    run(sheets, [event(NOV_20_NOON, first, { report: appended })]);
+    const revised = first.map(([d, c, rev, pvs]): [string, string, number, number] => [d, c, d < '20261120' ? rev * 0.9 : rev, pvs]);
+    const later = NOV_20_NOON + 24 * HOUR;
+    // The block written holds every snapshot kept (the first figures among them); the run's own rows are the revised ones.
+    run(sheets, [event(later, revised, { report: appended, block: block([...first, ...revised]), fetched: block(revised) })]);
+    const told = sheets.sheets.get(REVISIONS_SHEET.name)!.length;
+    expect(told).toBeGreaterThan(0);
+    run(sheets, [
+      event(later + HOUR, revised, { report: appended, block: block([...first, ...revised, ...revised]), fetched: block(revised) }),
+    ]);
+    expect(sheets.sheets.get(REVISIONS_SHEET.name)!).toHaveLength(told);
+  });
+
   it('starts afresh when the report asks for its figures differently, and drops days that left its period', () => {
     const sheets = new FakeOwnSheets();
     run(sheets, [event(NOV_20_NOON, first)]);

@@ -8,7 +8,7 @@
  * Slack gets `{text}` alone, any other address the facts too; no address's query, and no chat mention,
  * goes out; each channel's failure is one short reason, never the webhook's address.
  */
-import { NoticeObserver, FAILURE_TRIES, failureReason } from '../../../../../src/core/schedules/watchers/notice-observer';
+import { alertRows, NoticeObserver, FAILURE_TRIES, failureReason } from '../../../../../src/core/schedules/watchers/notice-observer';
 import { ReportNotices, withoutSecrets } from '../../../../../src/core/schedules/watchers/notices';
 import { ScheduleRegistry } from '../../../../../src/core/schedules/saved/registry';
 import { checkSavedReport, type RefreshStatus, type SavedReport } from '../../../../../src/core/schedules/saved/saved-reports';
@@ -234,5 +234,17 @@ describe('ReportNotices.send', () => {
     expect(plain.notices.send(saved(), SHEET, notice)).toEqual({ email: 'sent' });
     expect(plain.transport.requests).toEqual([]);
     expect(withoutSecrets('at https://h.example/p?key=1#x and http://a.example/b')).toBe('at https://h.example/p?… and http://a.example/b');
+  });
+});
+
+describe('the rows alerts read', () => {
+  const written: SheetBlock = { values: [['snapshotAt', 'day', 'revenue']], formats: [] } as unknown as SheetBlock;
+  const fetched: SheetBlock = { values: [['day', 'revenue']], formats: [] } as unknown as SheetBlock;
+  it("are an append's and an upsert's own rows, as fetched, and the block written otherwise", () => {
+    expect(alertRows({ report: saved({ writeMode: 'append', maxStoredRows: 100 }), block: written, fetched })).toBe(fetched);
+    expect(alertRows({ report: saved({ writeMode: 'upsert', maxStoredRows: 100 }), block: written, fetched })).toBe(fetched);
+    // An incremental report's block is its period: the recent days met with those read back.
+    expect(alertRows({ report: saved({ incremental: true }), block: written, fetched })).toBe(written);
+    expect(alertRows({ report: saved(), block: written, fetched })).toBe(written);
   });
 });
