@@ -2224,6 +2224,19 @@ describe('a BigQuery destination is refused naming the field, nothing saved', ()
     await hb.close();
   });
 
+  it('a webhook outside the whitelist on a BigQuery report: refused before BigQuery is asked anything', async () => {
+    const before = saved();
+    const fetchesBefore = hb.host.fetchLog.length;
+    await hb.emulator.clearRequests();
+    const report = bigQueryReport(destination({ tableId: 'with_webhook' }), { notices: { webhook: 'https://hooks.example.org/notify' } });
+    const outcome = hb.host.run('saveSchedule', [report], { user: OWNER });
+    expect(outcome.ok).toBe(false);
+    expectNamed(outcome.error?.message, 'notices.webhook', /must start with https:\/\/chat\.googleapis\.com\/v1\/spaces\//);
+    expect(saved()).toEqual(before);
+    expect(hb.host.fetchLog.length).toBe(fetchesBefore);
+    expect(await hb.apiRequests()).toEqual([]);
+  });
+
   it.each([
     [
       'a table name BigQuery refuses',
