@@ -1,7 +1,7 @@
 /**
  * The small synchronous interfaces the core is driven through, all of them here: every interface an
  * adapter in src/gas implements, with the data they carry. Apps Script is synchronous, so every port
- * is too. Adapters over the URL Fetch, Properties, Cache and Lock services, Utilities (sleep, gzip and
+ * is too. Adapters over the URL Fetch, Properties, Cache and Lock services, the utilities service (sleep, gzip and
  * base64), the spreadsheet and the script's triggers live in src/gas; tests use the counting fakes in
  * test/support/fakes.ts. Nothing here names a platform global, so the core runs unchanged in Apps
  * Script V8 and in Node.
@@ -64,7 +64,7 @@ export type BatchCache = Cache & {
 };
 
 /**
- * Compresses text into ASCII text and back (gzip and base64 with Utilities), so that a large value
+ * Compresses text into ASCII text and back (gzip and base64 with the utilities service), so that a large value
  * takes fewer cache entries. `decompress` throws on anything `compress` did not make.
  */
 export interface Compressor {
@@ -90,7 +90,7 @@ export interface Sleeper {
 }
 
 /**
- * The user's own OAuth access token for Google's APIs (ScriptApp.getOAuthToken()): it carries the
+ * The user's own OAuth access token for Google's APIs (the script service's getOAuthToken): it carries the
  * manifest's scopes, such as bigquery, and is sent as a Bearer token to Google only, never stored.
  */
 export interface OAuthTokenSource {
@@ -261,7 +261,7 @@ export interface ScheduledSpreadsheet {
 }
 
 /**
- * Email to the user the execution runs as (MailApp, which needs the `script.send_mail` scope): the
+ * Email to the user the execution runs as (the mail service, which needs the `script.send_mail` scope): the
  * owner of the saved reports a run refreshes. One plain-text message at a time.
  */
 export interface Mailer {

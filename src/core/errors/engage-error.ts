@@ -51,8 +51,8 @@ export abstract class EngageError extends Error {
  * Apps Script's refusal of a service whose daily quota is spent: trying again soon cannot help, so the
  * sentence says when it can. Google's quotas page writes it "Service invoked too many times: <service>."
  * and users report "Service invoked too many times for one day: <service>."; both are read. The
- * short-term limit ("... too many times in a short time: urlfetch. Try Utilities.sleep(1000) ...") is
- * not a daily quota and does not match.
+ * short-term limit (too many calls "in a short time", whose message suggests a pause between them)
+ * is not a daily quota and does not match.
  */
 const DAILY_QUOTA_REFUSAL = /Service invoked too many times(?: for one day)?: ?(\w+(?: \w+)?)/;
 

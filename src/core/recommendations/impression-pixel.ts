@@ -13,7 +13,7 @@ export function isHttpUrl(candidate: unknown): candidate is string {
 const LOCAL_HOST = /^https?:\/\/(?:[^@/?#]*@)?(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(?::\d*)?(?:[/?#]|$)/i;
 
 /**
- * True for an address a sidebar may load (an image, the impression pixel): https, since HtmlService
+ * True for an address a sidebar may load (an image, the impression pixel): https, since Apps Script's HTML service
  * serves the sidebar over https and "external resources only over HTTPS" load in it; or, with
  * `localServers`, plain http to this machine, where the playground's and the tests' emulator runs.
  */

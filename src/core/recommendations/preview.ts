@@ -1,7 +1,7 @@
 /**
  * The in-chat recommendations the sidebar's preview shows: only what a sidebar may show and load.
  * Links are http(s) (they open in a new tab); thumbnails and the impression pixel's address must be
- * ones a sidebar may load: https, since HtmlService serves it over https and loads external resources
+ * ones a sidebar may load: https, since Apps Script's HTML service serves it over https and loads external resources
  * only over https, or, in a build for local servers, plain http to this machine (the emulator).
  */
 import { isHttpUrl, isLoadableUrl } from './impression-pixel';

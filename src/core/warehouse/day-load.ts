@@ -49,10 +49,40 @@ export function newTableResource(plan: TablePlan, description: string): Record<s
 }
 
 /**
- * Checks the dataset (it must exist, in the destination's location) and the table (it must fit the
- * plan), creating the table when it is missing. Throws a ValidationError naming the field at fault
- * (datasetId, location, tableId) before any row is sent.
+ * Checks the dataset (it must exist, in the destination's location) and an existing table (it must fit
+ * the plan), and returns that table, or undefined when there is none. Throws a ValidationError naming
+ * the field at fault, `fieldPrefix` first (datasetId, location, tableId; "bigquery." when a saved
+ * report's definition is checked), before any row is sent.
  */
+export function checkDatasetAndTable(
+  client: BigQueryClient,
+  destination: BigQueryDestination,
+  plan: TablePlan,
+  deadlineAtMs: number,
+  fieldPrefix = '',
+): TableResource | undefined {
+  const dataset = `${destination.projectId}.${destination.datasetId}`;
+  const location = client.datasetLocation(destination.projectId, destination.datasetId, deadlineAtMs);
+  if (location === undefined) {
+    throw ValidationError.single(
+      `${fieldPrefix}datasetId`,
+      `the dataset ${dataset} does not exist, or your Google account cannot see it; create it in the BigQuery console (in ${destination.location}) or check the project`,
+    );
+  }
+  // An answer without a location (BigQuery always gives one) is left to the load job, which runs in the destination's location.
+  if (location !== '' && !sameLocation(location, destination.location)) {
+    throw ValidationError.single(
+      `${fieldPrefix}location`,
+      `the dataset ${dataset} is in ${location}, not ${destination.location}: choose ${location} as the location, or a dataset in ${destination.location}`,
+    );
+  }
+  const existing = client.getTable(destination, deadlineAtMs);
+  const problem = existing && tableFitProblem(plan, existing, destination);
+  if (problem) throw ValidationError.single(`${fieldPrefix}tableId`, problem);
+  return existing;
+}
+
+/** The dataset and an existing table checked (checkDatasetAndTable), and the table created when it is missing. */
 export function prepareTable(
   client: BigQueryClient,
   destination: BigQueryDestination,
@@ -60,27 +90,8 @@ export function prepareTable(
   description: string,
   deadlineAtMs: number,
 ): PrepareResult {
-  const dataset = `${destination.projectId}.${destination.datasetId}`;
-  const location = client.datasetLocation(destination.projectId, destination.datasetId, deadlineAtMs);
-  if (location === undefined) {
-    throw ValidationError.single(
-      'datasetId',
-      `the dataset ${dataset} does not exist, or your Google account cannot see it; create it in the BigQuery console (in ${destination.location}) or check the project`,
-    );
-  }
-  // An answer without a location (BigQuery always gives one) is left to the load job, which runs in the destination's location.
-  if (location !== '' && !sameLocation(location, destination.location)) {
-    throw ValidationError.single(
-      'location',
-      `the dataset ${dataset} is in ${location}, not ${destination.location}: choose ${location} as the location, or a dataset in ${destination.location}`,
-    );
-  }
-  const existing = client.getTable(destination, deadlineAtMs);
-  if (existing) {
-    const problem = tableFitProblem(plan, existing, destination);
-    if (problem) throw ValidationError.single('tableId', problem);
-    return { created: false, table: existing };
-  }
+  const existing = checkDatasetAndTable(client, destination, plan, deadlineAtMs);
+  if (existing) return { created: false, table: existing };
   const table = client.insertTable(destination, newTableResource(plan, description), deadlineAtMs);
   return { created: true, table };
 }

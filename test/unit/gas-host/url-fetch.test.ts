@@ -109,6 +109,15 @@ describe('UrlFetchApp', () => {
     expect(() => host.call('status', [`${server.baseUrl}/echo?q=${'x'.repeat(2100)}`])).toThrow('Limit Exceeded: URLFetch URL Length.');
   });
 
+  it('refuses a payload over the quotas page\'s "URL Fetch POST size: 50 MB / call", before sending it', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    expect(() => host.call('post', [`${server.baseUrl}/echo`, 'x'.repeat(50_000_001)])).toThrow('Limit Exceeded: URLFetch POST Size.');
+    expect(host.requestsTo(hostName)).toEqual([]);
+    host.call('post', [`${server.baseUrl}/echo`, 'x'.repeat(1_000)]);
+    expect(host.requestsTo(hostName)).toHaveLength(1);
+  });
+
   it('reports an unreachable address and a timeout with Apps Script wording', () => {
     const host = createGasHost({ fetchTimeoutMs: 200 });
     host.load(BUNDLE);

@@ -12,8 +12,9 @@ import { ValidationError, type ValidationProblem } from '../../errors';
 import type { Deployment } from '../../deployment';
 import { selectsSeveral } from '../../api/requests/publisher-list';
 import type { BigQueryClient } from '../../warehouse/bigquery-client';
-import { checkDestination, sameLocation, type BigQueryDestination } from '../../warehouse/destination';
-import { planTable, tableFitProblem, type ReportShape } from '../../warehouse/table-schema';
+import { checkDatasetAndTable } from '../../warehouse/day-load';
+import { checkDestination, type BigQueryDestination } from '../../warehouse/destination';
+import { planTable, type ReportShape } from '../../warehouse/table-schema';
 
 const name = z.string({ error: 'must be text' });
 
@@ -110,21 +111,5 @@ export function checkBigQueryTable(
   report: Pick<BigQueryReportFields, 'kind' | 'breakdowns' | 'metrics'>,
   deadlineAtMs: number,
 ): void {
-  const dataset = `${destination.projectId}.${destination.datasetId}`;
-  const location = client.datasetLocation(destination.projectId, destination.datasetId, deadlineAtMs);
-  if (location === undefined) {
-    throw ValidationError.single(
-      'bigquery.datasetId',
-      `the dataset ${dataset} does not exist, or your Google account cannot see it; create it in the BigQuery console (in ${destination.location}) or check the project`,
-    );
-  }
-  if (location !== '' && !sameLocation(location, destination.location)) {
-    throw ValidationError.single(
-      'bigquery.location',
-      `the dataset ${dataset} is in ${location}, not ${destination.location}: choose ${location} as the location, or a dataset in ${destination.location}`,
-    );
-  }
-  const existing = client.getTable(destination, deadlineAtMs);
-  const problem = existing && tableFitProblem(planTable(reportShapeOf(report)), existing, destination);
-  if (problem) throw ValidationError.single('bigquery.tableId', problem);
+  checkDatasetAndTable(client, destination, planTable(reportShapeOf(report)), deadlineAtMs, 'bigquery.');
 }

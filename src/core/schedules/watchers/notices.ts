@@ -25,9 +25,9 @@ export interface Notice {
 export interface ReportNoticesDeps {
   /** The owner's registry: where the webhook address is kept (notice-record.ts). */
   registry: ScheduleRegistry;
-  /** Email; left out where MailApp cannot be used. */
+  /** Email; left out where Apps Script's mail service cannot be used. */
   mailer?: Mailer;
-  /** Posts to webhooks (UrlFetchApp, under the manifest's whitelist). */
+  /** Posts to webhooks (the URL Fetch service, under the manifest's whitelist). */
   transport: HttpTransport;
   /** The user's URL Fetch count: a webhook call is one fetch. */
   counter?: FetchCounter;
