@@ -31,7 +31,7 @@ import {
 import { HOUR_MS, MINUTE_MS, startScheduledAddon } from '../support/scheduled-host';
 import { HOSTILE_STRINGS } from '../../dev/emulator/seed';
 import { builtDeployment, distManifest, repoRoot } from '../support/paths';
-import { readableCacheTexts } from '../support/cache-contents';
+import { everythingHeld as heldBy, type Holding, placesHolding as placesIn } from '../support/secret-scan';
 import { SAVED_REPORTS_INDEX_KEY } from '../../src/core/schedules/saved/saved-report-store';
 import { addressPrefixes } from '../../src/core/deployment';
 
@@ -108,71 +108,17 @@ function nextMinutes(): void {
 
 // ---- Scanning ----
 
-/** A secret as it is and in the encodings it could travel in. */
-function encodedForms(secret: string): string[] {
-  const base64 = Buffer.from(secret, 'utf8').toString('base64');
-  return [
-    ...new Set([secret, encodeURIComponent(secret), base64, base64.replace(/=+$/, ''), Buffer.from(secret, 'utf8').toString('base64url')]),
-  ];
-}
-
-interface Holding {
-  place: string;
-  text: string;
-}
-
-/** Every text the host holds, with where it is. */
+/** Every text the host holds, with the messages and values the session's entry points gave. */
 function everythingHeld(): Holding[] {
-  const held: Holding[] = [];
-  const state = h.host.state;
-  for (const user of [OWNER, EDITOR]) {
-    for (const [key, value] of h.host.properties('user', user))
-      held.push({ place: `user properties of ${user}: ${key}`, text: `${key}=${value}` });
-  }
-  for (const scope of ['document', 'script'] as const) {
-    for (const [key, value] of h.host.properties(scope, OWNER))
-      held.push({ place: `${scope} properties: ${key}`, text: `${key}=${value}` });
-  }
-  for (const entry of state.caches.allEntries())
-    held.push({ place: `cache ${entry.cache}: ${entry.key}`, text: `${entry.key}=${entry.value}` });
-  // Formula results are stored compressed: scan what they hold as well as their raw entries.
-  for (const cache of new Set(state.caches.allEntries().map((e) => e.cache))) {
-    const entries = state.caches.allEntries().filter((e) => e.cache === cache);
-    readableCacheTexts(entries)
-      .slice(entries.length)
-      .forEach((text, i) => {
-        held.push({ place: `cache ${cache}: compressed value ${i + 1}`, text });
-      });
-  }
-  held.push({ place: 'logs', text: h.host.logText() });
-  for (const log of state.logs) held.push({ place: `log of ${log.functionName}`, text: log.text });
-  for (const sheet of state.spreadsheet.sheets) {
-    held.push({ place: `sheet name ${sheet.name}`, text: sheet.name });
-    for (const [key, cell] of sheet.cells) {
-      const value = cell.value instanceof Date ? cell.value.toISOString() : String(cell.value);
-      held.push({ place: `cell ${sheet.name}!${key}`, text: [value, cell.formula ?? '', cell.note ?? '', cell.error ?? ''].join('\n') });
-    }
-    for (const chart of sheet.charts) held.push({ place: `chart on ${sheet.name}`, text: JSON.stringify(chart) });
-  }
-  for (const [name, range] of state.spreadsheet.namedRanges)
-    held.push({ place: `named range ${name}`, text: `${name}=${JSON.stringify(range)}` });
-  for (const m of messages) held.push({ place: `message of ${m.where}`, text: m.message });
-  for (const r of returned) held.push({ place: `value returned by ${r.where}`, text: JSON.stringify(r.value) ?? '' });
-  held.push({ place: 'toasts', text: JSON.stringify(state.ui.toasts) });
-  held.push({ place: 'alerts', text: JSON.stringify(state.ui.alerts) });
-  held.push({ place: 'menus', text: JSON.stringify(state.ui.menus) });
-  held.push({ place: 'triggers', text: JSON.stringify(state.triggers.records) });
-  held.push({ place: 'mails', text: JSON.stringify(state.mail.sent) });
-  held.push({ place: 'dialogs', text: JSON.stringify(state.ui.dialogs) });
-  for (const s of state.ui.sidebars) held.push({ place: 'sidebar html', text: s.html });
-  return held;
+  const seen = [
+    ...messages.map((m) => ({ place: `message of ${m.where}`, text: m.message })),
+    ...returned.map((r) => ({ place: `value returned by ${r.where}`, text: JSON.stringify(r.value) ?? '' })),
+  ];
+  return heldBy(h.host, [OWNER, EDITOR], seen);
 }
 
 function placesHolding(secret: string): string[] {
-  const forms = encodedForms(secret);
-  return everythingHeld()
-    .filter((h) => forms.some((f) => h.text.includes(f)))
-    .map((h) => h.place);
+  return placesIn(everythingHeld(), secret);
 }
 
 // ---- The session ----
