@@ -9,8 +9,7 @@
  * read at each request and sent to BigQuery alone: never stored, logged, written to a cell, returned
  * to the sidebar or sent to Engage.
  */
-import { OWNER } from '../support/addon-host';
-import type { AddonHarness } from '../support/addon-host';
+import { type AddonHarness, OWNER } from '../support/addon-host';
 import { bigQueryOf, type BigQueryHandle } from '../support/bigquery';
 import { bigQueryBundle } from '../support/bundles';
 import { type RequestLogEntry, WAREHOUSE_PUBLISHER_ID, WAREHOUSE_USER } from '../support/emulator';
