@@ -2,26 +2,21 @@
  * The channels of saved reports' notices over Apps Script: email to the user the execution runs as
  * (MailApp, the `script.send_mail` scope; Session.getEffectiveUser, `userinfo.email`: in a trigger's
  * run, the user who saved the reports it refreshes) and webhook posts through UrlFetchApp, allowed only
- * under the deployment's webhookPrefixes and counted as the add-on's URL fetches. `sendNotice` is how
- * anything else that watches saved reports (a revisions watcher's restated month) tells a report's
- * owner, through the report's own channels.
+ * under the deployment's webhookPrefixes and counted as the add-on's URL fetches. A closed month's
+ * restatement (history-observers.ts) is told through the same report's channels.
  */
 import {
   closedMonthNotice,
   type EngageSession,
   type Mailer,
   NoticeObserver,
-  type Notice,
   ReportNotices,
   type RunObserver,
-  type SavedReport,
-  ScheduleRegistry,
-  type SpreadsheetRef,
+  type ScheduleRegistry,
 } from '../core';
 import { DEPLOYMENT } from './deployment';
-import { PropertiesStore, systemClock } from './stores';
+import { systemClock } from './stores';
 import { UrlFetchTransport } from './url-fetch-transport';
-import { createSession } from './addon-services';
 import type { ClosedMonthRevisions } from './history-observers';
 
 /** MailApp as the core's Mailer: plain text, from the user's own address, named for the add-on. */
@@ -60,15 +55,4 @@ export function closedMonthNotices(notices: ReportNotices): ClosedMonthRevisions
       `Engage: ${revisions.length} revisions in closed months of "${event.report.name}"; ${told.join(', ') || 'no notice channel is on'}`,
     );
   };
-}
-
-/**
- * Sends a notice about one of the current user's saved reports through its channels (its email and
- * webhook, as its notices say), naming the spreadsheet and the report with a link; returns how each
- * channel took it ("sent", or why not). For a watcher outside the refresh's own notices, such as a
- * closed month restated: `sendNotice(report, spreadsheet.ref, {subject, lines})`.
- */
-export function sendNotice(report: SavedReport, spreadsheet: SpreadsheetRef, notice: Notice): { email?: string; webhook?: string } {
-  const registry = new ScheduleRegistry({ store: new PropertiesStore(PropertiesService.getUserProperties()) });
-  return createReportNotices(registry, createSession()).send(report, spreadsheet, notice);
 }

@@ -277,7 +277,9 @@ export class ScheduleService {
       definition,
       new MirroredReports(reports, this.deps.registry, spreadsheet.ref.id, this.deps.clock).status(before.id),
     );
-    this.deps.registry.checkRoom(spreadsheet.ref.id, { ...before, ...definition, updatedAtMs: this.deps.clock.now() });
+    // The new definition replaces the old whole (alerts or notices removed count no more), as the store's update does.
+    const { id, ownerId, createdAtMs } = before;
+    this.deps.registry.checkRoom(spreadsheet.ref.id, { ...definition, id, ownerId, createdAtMs, updatedAtMs: this.deps.clock.now() });
     if (askBigQuery) this.checkWithBigQuery(definition);
     this.withTrigger(definition.paused !== true, () => {
       const report = reports.update(before.id, definition);
