@@ -44,12 +44,13 @@ export function noticeObservers(notices: ReportNotices, registry: ScheduleRegist
 
 /**
  * Revisions of a report's closed months (history-observers.ts) become one notice through the report's
- * channels, whatever its notices' `when`: closing a month is asking to hear of its restatements. The
+ * channels, whatever its notices' `when`: closing a month is asking to hear of its restatements. It is
+ * kept as the report's last notice, shown in the Schedules tab. The
  * execution's log says how each channel took it (never the webhook's address).
  */
 export function closedMonthNotices(notices: ReportNotices): ClosedMonthRevisions {
   return (revisions, event) => {
-    const outcomes = notices.send(event.report, event.spreadsheet, closedMonthNotice(revisions));
+    const outcomes = notices.sendAndRecord(event.report, event.spreadsheet, closedMonthNotice(revisions));
     const told = Object.entries(outcomes).map(([channel, outcome]) => `${channel} ${outcome}`);
     console.log(
       `Engage: ${revisions.length} revisions in closed months of "${event.report.name}"; ${told.join(', ') || 'no notice channel is on'}`,

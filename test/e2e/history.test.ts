@@ -114,6 +114,16 @@ describe('revisions', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]!.path).toBe('/webhooks/close');
     expect(JSON.parse(calls[0]!.body).subject).toBe(mail!.subject);
+    // The Schedules tab shows it as the report's last notice, with how each channel took it.
+    const listed = h.host.call('listSchedules', [], { user: OWNER }) as {
+      reports: { name: string; notices?: { last?: { subject: string; email?: string; webhook?: string } } }[];
+    };
+    expect(listed.reports.find((r) => r.name === REPORT)!.notices?.last).toEqual({
+      at: expect.any(String),
+      subject: `figures of closed month 2026-10 changed in "${REPORT}"`,
+      email: 'sent',
+      webhook: 'sent',
+    });
 
     // The next run brings the same figures: nothing more.
     nextTriggerRun(h);

@@ -73,6 +73,23 @@ export class ReportNotices {
     return outcomes;
   }
 
+  /**
+   * Sends `notice` as send() does, and keeps it as the report's last notice in the owner's notice
+   * record (what the Schedules tab shows): for a notice outside a run's own, such as a closed month
+   * restated. The run's notices and alerts (notice-observer.ts) read the record after it.
+   */
+  sendAndRecord(report: SavedReport, spreadsheet: SpreadsheetRef, notice: Notice): ChannelOutcomes {
+    const outcomes = this.send(report, spreadsheet, notice);
+    if (Object.keys(outcomes).length > 0) {
+      const record = this.deps.registry.notice(spreadsheet.id, report.id);
+      this.deps.registry.putNotice(spreadsheet.id, report.id, {
+        ...record,
+        last: { atMs: this.deps.clock.now(), subject: notice.subject, ...outcomes },
+      });
+    }
+    return outcomes;
+  }
+
   private email(subject: string, body: string): string {
     const { mailer } = this.deps;
     if (!mailer) return 'not sent: email is not available here';
