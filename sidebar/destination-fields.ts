@@ -85,6 +85,8 @@ export function destinationFields(prefix: string, options: { choice: boolean; ch
       problems.set(name, problem);
       const node = field(label, input, hint);
       node.append(problem);
+      // Read with the field: its hint, then what the server said of it.
+      input.setAttribute('aria-describedby', `${input.id}-hint ${problem.id}`);
       return node;
     }),
   );

@@ -4,8 +4,7 @@
  * Pause or Resume and Delete for the user's own. Edit opens a small form under the report: its name,
  * how often, paused, the write mode with its row cap and the incremental option where the report
  * allows it (write-mode-fields.ts), its notices and alerts (notice-fields.ts, each alert with when it
- * last fired; a BigQuery report shows its table instead of write modes and alerts: destination-fields.ts),
- * and "Change the report"
+ * last fired; a BigQuery report shows its table instead: destination-fields.ts), and "Change the report"
  * reopens the report itself (publisher, period, breakdowns, filters, metrics) in the Report tab's
  * builder, whose Schedule section then saves the changes to it. Delete asks first, in the page.
  * Times are on the spreadsheet's clock, named. Above the list, a notice for each of the user's

@@ -6,9 +6,10 @@
  * closed for a daily report, whose revisions are tracked, and its notices and alerts
  * (sidebar/notice-fields.ts). In a build that loads into BigQuery, the destination too
  * (destination-fields.ts): a BigQuery table takes no write mode, row cap, closed months or alerts
- * (the server refuses them), and the sheet's cell then holds the loads' status. It is its own form, so Enter saves it rather than running the
- * report. The period, the incremental rule and the saved report's shape come from the core
- * (schedule-draft.ts, saved-reports.ts); the server validates the saved report again.
+ * (the server refuses them), and the sheet's cell then holds the loads' status. It is its own form,
+ * so Enter saves it rather than running the report. The period, the incremental rule and the saved
+ * report's shape come from the core (schedule-draft.ts, saved-reports.ts); the server validates the
+ * saved report again.
  */
 import {
   A1_CELL_PATTERN,
@@ -245,8 +246,9 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     try {
       const list = editing ? await ctx.server.updateSchedule(editing.id, report) : await ctx.server.saveSchedule(report);
       // The report edited is known by its id; a new one is the newest of the user's by that name.
-      const saved = editing
-        ? list.reports.find((r) => r.id === editing!.id)
+      const editedId = editing?.id;
+      const saved = editedId
+        ? list.reports.find((r) => r.id === editedId)
         : [...list.reports].reverse().find((r) => r.mine && r.name === report.name);
       destination?.showProblems('');
       close();
