@@ -5,11 +5,10 @@
  * shows the same four fields without the choice. The names are the server's to check (BigQuery's
  * naming rules, then the dataset's location and an existing table's columns, asked of BigQuery): its
  * refusal names each field at fault ("bigquery.tableId: …"), and each such part is shown under its
- * field. In a build without BigQuery, destinationFields() makes nothing: the sidebar then holds no
- * BigQuery element or text.
+ * field. In a build without BigQuery, destinationFields() makes nothing (and the build leaves its code
+ * out): the sidebar then holds no BigQuery element or text.
  */
 import type { SavedReportInput } from '../src/core';
-import { BIGQUERY } from './build-flags';
 import { el, field, notice, replaceChildren } from './dom';
 
 export type BigQueryTable = NonNullable<SavedReportInput['bigquery']>;
@@ -72,7 +71,8 @@ export interface DestinationFields {
  * `changed` when the choice changes.
  */
 export function destinationFields(prefix: string, options: { choice: boolean; changed?: () => void }): DestinationFields | undefined {
-  if (!BIGQUERY) return undefined;
+  // The build's flag (build-flags.ts), folded by esbuild: without BigQuery, the rest is not in the bundle.
+  if (!__ENGAGE_BIGQUERY__) return undefined;
   const inputs = new Map<Name, HTMLInputElement>();
   const problems = new Map<Name, HTMLElement>();
   const box = el(
