@@ -1,7 +1,7 @@
 /**
  * Browser test of a saved report's BigQuery destination in the sidebar, 300 px wide. The tests' own
- * build (no "bigquery") offers none: its Schedule section has no BigQuery element or text at all.
- * The same deployment built with "bigquery": true, its calls sent to the emulator's BigQuery stand-in,
+ * build (no "bigquery") offers none: its Schedule section has no BigQuery element or text at all,
+ * nor its page the code that would make them. The same deployment built with "bigquery": true, its calls sent to the emulator's BigQuery stand-in,
  * offers "This sheet" or "BigQuery table": choosing the table shows its project, dataset, name and
  * location and withdraws the write mode, closed months and alerts (a table replaces each day's
  * partition); a table name BigQuery refuses is refused under its field, naming it, with no request
@@ -10,12 +10,14 @@
  * a location the dataset is not in is refused under its field), and "Change the report" then saving
  * again keeps it. Nothing reaches past the sidebar's right edge.
  */
+import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { bigQueryOf, type BigQueryHandle } from '../support/bigquery';
 import { installScriptRun, launchChromium, serveSidebar, eventually } from '../support/browser';
 import { bigQueryBundle, type Bundle } from '../support/bundles';
 import { BIG_PUBLISHER_ID } from '../support/emulator';
+import { distSidebar } from '../support/paths';
 
 jest.setTimeout(60_000);
 
@@ -84,6 +86,10 @@ it('offers no BigQuery destination in a build without "bigquery": no element, op
     });
     expect(shown).toContain('Write mode');
     expect(shown).not.toMatch(/big ?query/i);
+    // Nor its code: the build leaves it out (the BigQuery build's page has it).
+    const rule = 'BigQuery takes the general report of one publisher, by day.';
+    expect(fs.readFileSync(distSidebar, 'utf8')).not.toContain(rule);
+    expect(bundle.sidebar).toContain(rule);
   } finally {
     await close();
   }
