@@ -25,6 +25,8 @@ export const DEPLOYMENT_GLOBAL = '__ENGAGE_DEPLOYMENT__';
 export const VERSION_GLOBAL = '__ENGAGE_VERSION__';
 /** The identifier sidebar/build-flags.ts reads: whether the deployment says localServers. */
 export const LOCAL_SERVERS_GLOBAL = '__ENGAGE_LOCAL_SERVERS__';
+/** The identifier sidebar/build-flags.ts reads: whether the deployment says `"bigquery": true`. */
+export const BIGQUERY_GLOBAL = '__ENGAGE_BIGQUERY__';
 const root = path.resolve(__dirname, '..');
 
 export interface BuildOptions {
@@ -80,8 +82,12 @@ async function buildSidebar(deployment: Deployment): Promise<string> {
     legalComments: 'none',
     charset: 'utf8',
     logLevel: 'warning',
-    // The sidebar loads images and the pixel over plain http from this machine only in a build for local servers.
-    define: { [LOCAL_SERVERS_GLOBAL]: JSON.stringify(deployment.localServers === true) },
+    // The sidebar loads images and the pixel over plain http from this machine only in a build for local
+    // servers, and offers a BigQuery destination only in a build whose deployment loads into BigQuery.
+    define: {
+      [LOCAL_SERVERS_GLOBAL]: JSON.stringify(deployment.localServers === true),
+      [BIGQUERY_GLOBAL]: JSON.stringify(deployment.bigquery === true),
+    },
   });
   const js = script.outputFiles[0]!.text.replace(/<\/script/gi, '<\\/script');
   // sidebar/styles.css imports one file per concern from sidebar/styles/; esbuild inlines them in order.

@@ -5,7 +5,8 @@
  * when it last fired, removable, and added through a small form whose choices are the report's own
  * metrics and breakdowns; a rule is checked by the core's own rules (alertProblems) as it is added.
  * A saved webhook comes back only as its host ("https://hooks.slack.com/…"): left as it is, it stays;
- * cleared, it is removed. All text is set as text.
+ * cleared, it is removed. The alerts can be withdrawn (a BigQuery report has none: they watch a
+ * sheet's figures), the notices staying. All text is set as text.
  */
 import {
   ALERTS_MAX,
@@ -46,6 +47,8 @@ export interface NoticeFields {
   set(saved: { notices?: NoticeSettingsInput; alerts?: AlertRule[] }, view?: NoticesView): void;
   /** The report the alerts watch: its metrics and breakdowns are the choices. */
   watch(report: WatchedReport | undefined): void;
+  /** Offers the alerts, or not (then value() has none): a BigQuery report's are refused. */
+  offerAlerts(offered: boolean): void;
 }
 
 export function noticeFields(prefix: string, timeZone?: string): NoticeFields {
@@ -199,6 +202,14 @@ export function noticeFields(prefix: string, timeZone?: string): NoticeFields {
   renderDetail();
   renderList();
 
+  const alertsBox = el(
+    'div',
+    { class: 'alert-fields' },
+    el('h4', {}, 'Alerts'),
+    list,
+    el('div', { class: 'alert-add' }, kind, detail, el('div', { class: 'actions' }, add)),
+    problem,
+  );
   const node = el(
     'div',
     { class: 'notice-fields' },
@@ -210,10 +221,7 @@ export function noticeFields(prefix: string, timeZone?: string): NoticeFields {
       webhook,
       'A Google Chat or Slack incoming webhook, or another https address this installation allows. Kept in your user properties; shown later by its host only.',
     ),
-    el('h4', {}, 'Alerts'),
-    list,
-    el('div', { class: 'alert-add' }, kind, detail, el('div', { class: 'actions' }, add)),
-    problem,
+    alertsBox,
   );
   return {
     node,
@@ -221,7 +229,7 @@ export function noticeFields(prefix: string, timeZone?: string): NoticeFields {
       const notices: NoticeSettingsInput = { when: when.value as NoticeWhen, email: email.checked };
       const address = webhook.value.trim();
       if (address) notices.webhook = address;
-      return rules.length > 0 ? { notices, alerts: [...rules] } : { notices };
+      return rules.length > 0 && !alertsBox.hidden ? { notices, alerts: [...rules] } : { notices };
     },
     set(saved, shown) {
       when.value = saved.notices?.when ?? 'failure';
@@ -243,6 +251,9 @@ export function noticeFields(prefix: string, timeZone?: string): NoticeFields {
       options(metric, metrics, (m) => m);
       metric.title = metrics.map((m) => `${m}: ${metricLabel(m)}`).join('\n');
       options(key, report ? keysOf(report) : [], (k) => k);
+    },
+    offerAlerts(offered) {
+      alertsBox.hidden = !offered;
     },
   };
 }

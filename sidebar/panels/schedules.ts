@@ -4,7 +4,7 @@
  * Pause or Resume and Delete for the user's own. Edit opens a small form under the report: its name,
  * how often, paused, the write mode with its row cap and the incremental option where the report
  * allows it (write-mode-fields.ts), its notices and alerts (notice-fields.ts, each alert with when it
- * last fired), and "Change the report"
+ * last fired; a BigQuery report shows its table instead: destination-fields.ts), and "Change the report"
  * reopens the report itself (publisher, period, breakdowns, filters, metrics) in the Report tab's
  * builder, whose Schedule section then saves the changes to it. Delete asks first, in the page.
  * Times are on the spreadsheet's clock, named. Above the list, a notice for each of the user's
@@ -31,6 +31,7 @@ import { noticeFields, noticesSummary } from '../notice-fields';
 import { failureText } from '../server';
 import { sheetTime } from '../time';
 import { writeModeFields } from '../write-mode-fields';
+import { destinationFields } from '../destination-fields';
 import { registryWarning, unreachableNotices } from './schedule-notices';
 
 function statusLines(view: ScheduleView, timeZone: string): HTMLElement {
@@ -86,7 +87,7 @@ function badge(view: ScheduleView): HTMLElement | null {
 function editForm(
   view: ScheduleView,
   timeZone: string,
-  save: (definition: SavedReportInput) => Promise<boolean>,
+  save: (definition: SavedReportInput, failed: (text: string) => void) => Promise<boolean>,
   close: () => void,
   changeReport: () => void,
 ): HTMLFormElement {
@@ -117,6 +118,10 @@ function editForm(
   watch();
   modes.node.addEventListener('change', watch);
   notices.set(definition, view.notices);
+  // A BigQuery report: its table, and no write mode or alerts (they apply to a sheet only).
+  const table = definition.bigquery ? destinationFields(prefix, { choice: false }) : undefined;
+  table?.set(definition.bigquery);
+  notices.offerAlerts(!definition.bigquery);
   const problem = el('div', { role: 'alert' });
   const form = el(
     'form',
@@ -124,7 +129,7 @@ function editForm(
     field('Name', name),
     schedule.node,
     el('label', { class: 'check', for: paused.id }, paused, 'Paused (not refreshed until resumed)'),
-    modes.node,
+    definition.bigquery ? table?.node : modes.node,
     notices.node,
     el(
       'div',
@@ -147,7 +152,7 @@ function editForm(
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (!name.value.trim()) return replaceChildren(problem, notice('error', 'Name the saved report.'));
-    const kept = modes.value();
+    const kept = definition.bigquery ? {} : modes.value();
     if (typeof kept === 'string') return replaceChildren(problem, notice('error', kept));
     const {
       incremental: _old,
@@ -160,8 +165,9 @@ function editForm(
     } = definition;
     const next: SavedReportInput = { ...rest, name: name.value.trim(), schedule: schedule.value(), ...kept, ...notices.value() };
     if (paused.checked) next.paused = true;
+    if (table) next.bigquery = table.value();
     for (const button of Array.from(form.querySelectorAll('button'))) button.disabled = true;
-    void save(next).then((ok) => {
+    void save(next, (text) => table?.showProblems(text)).then((ok) => {
       if (!ok) for (const button of Array.from(form.querySelectorAll('button'))) button.disabled = false;
     });
   });
@@ -218,6 +224,7 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
         const perform = async (
           work: () => Promise<ScheduleList>,
           done?: string | ((list: ScheduleList) => string | undefined),
+          failed?: (text: string) => void,
         ): Promise<boolean> => {
           replaceChildren(message, notice('info', 'Working…'));
           try {
@@ -228,6 +235,7 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
             return true;
           } catch (error) {
             ctx.moments.say(message, notice('error', failureText(error)), ['sign-in']);
+            failed?.(failureText(error));
             return false;
           }
         };
@@ -253,8 +261,8 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
                 editForm(
                   view,
                   list.timeZone,
-                  (definition) =>
-                    perform(() => ctx.server.updateSchedule(view.id, definition), `Saved the changes to “${definition.name}”.`),
+                  (definition, failed) =>
+                    perform(() => ctx.server.updateSchedule(view.id, definition), `Saved the changes to “${definition.name}”.`, failed),
                   closeEdit,
                   () =>
                     ctx.editReport({

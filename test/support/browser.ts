@@ -35,14 +35,15 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /**
- * dist/sidebar.html served by a real server on 127.0.0.1. The impression pixel goes to the emulator
- * on plain http 127.0.0.1, which Chromium refuses from any origin outside the loopback address space
- * (Local Network Access; a page.route answer does not count as loopback) and from https pages.
+ * dist/sidebar.html (or `html`, another build's sidebar) served by a real server on 127.0.0.1. The
+ * impression pixel goes to the emulator on plain http 127.0.0.1, which Chromium refuses from any origin
+ * outside the loopback address space (Local Network Access; a page.route answer does not count as
+ * loopback) and from https pages.
  */
-export async function serveSidebar(): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveSidebar(html?: string): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(fs.readFileSync(distSidebar, 'utf8'));
+    res.end(html ?? fs.readFileSync(distSidebar, 'utf8'));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

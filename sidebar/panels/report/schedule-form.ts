@@ -4,9 +4,12 @@
  * period is changed in the builder), how often, the sheet and first cell, the write mode with its
  * row cap and the incremental option where the report allows it (write-mode-fields.ts), the months
  * closed for a daily report, whose revisions are tracked, and its notices and alerts
- * (sidebar/notice-fields.ts). It is its own form, so Enter saves it rather than running the
- * report. The period, the incremental rule and the saved report's shape come from the core
- * (schedule-draft.ts, saved-reports.ts); the server validates the saved report again.
+ * (sidebar/notice-fields.ts). In a build that loads into BigQuery, the destination too
+ * (destination-fields.ts): a BigQuery table takes no write mode, row cap, closed months or alerts
+ * (the server refuses them), and the sheet's cell then holds the loads' status. It is its own form,
+ * so Enter saves it rather than running the report. The period, the incremental rule and the saved
+ * report's shape come from the core (schedule-draft.ts, saved-reports.ts); the server validates the
+ * saved report again.
  */
 import {
   A1_CELL_PATTERN,
@@ -24,10 +27,11 @@ import {
   schedulePeriod,
   tracksRevisions,
 } from '../../../src/core';
-import { el, field, notice, replaceChildren } from '../../dom';
+import { append, el, field, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';
 import { scheduleFields } from '../../schedule-fields';
 import { writeModeFields } from '../../write-mode-fields';
+import { destinationFields } from '../../destination-fields';
 import { noticeFields } from '../../notice-fields';
 import { failureText } from '../../server';
 import { requestBreakdowns, type Busy, type ReportChoice } from './part';
@@ -88,6 +92,12 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
   const sheet = el('input', { type: 'text', id: 'schedule-sheet', maxlength: 100, autocomplete: 'off' });
   const cell = el('input', { type: 'text', id: 'schedule-cell', maxlength: 10, placeholder: 'A1', autocomplete: 'off' });
   const modes = writeModeFields('schedule');
+  // Undefined in a build without BigQuery, which then keeps a saved report's table as it was saved.
+  const destination = destinationFields('schedule', { choice: true, changed: () => render() });
+  const statusHint = destination
+    ? el('div', { class: 'hint field', id: 'schedule-status-hint' }, 'The status of the loads (days loaded, what is left) is written here.')
+    : null;
+  const toBigQuery = () => destination?.chosen() === true;
   const closed = el('input', { type: 'text', id: 'schedule-closed', maxlength: 7, placeholder: '2026-10', autocomplete: 'off' });
   const closedBox = field(
     'Months closed through',
@@ -126,12 +136,18 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     const compareWith = typeof request === 'string' ? undefined : request.compareWith;
     const compared = compareWith ? `, compared with ${describeCompareWith(compareWith)}` : '';
     replaceChildren(periodLine, `${describePeriod(now)}${hourlyNote}${compared}.`);
+    // What applies to a sheet only is not offered for a BigQuery table, which replaces each day's partition.
+    modes.node.hidden = toBigQuery();
+    notices.offerAlerts(!toBigQuery());
+    if (statusHint) statusHint.hidden = !toBigQuery();
     // Closed months belong to the reports whose revisions are tracked: by day, without a comparison.
-    closedBox.hidden = !tracksRevisions({
-      kind: choice.kind,
-      breakdowns: requestBreakdowns(choice),
-      ...(compareWith ? { compareWith } : {}),
-    });
+    closedBox.hidden =
+      toBigQuery() ||
+      !tracksRevisions({
+        kind: choice.kind,
+        breakdowns: requestBreakdowns(choice),
+        ...(compareWith ? { compareWith } : {}),
+      });
     const maxRows = typeof request === 'string' ? undefined : request.maxRows;
     const problem = incrementalProblem({
       kind: choice.kind,
@@ -199,7 +215,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     if (!name.value.trim()) return fail('Name the saved report.');
     if (!sheet.value.trim()) return fail('Name the sheet it writes to.');
     if (!A1_CELL_PATTERN.test(cell.value.trim())) return fail('Write the first cell as one cell, such as A1.');
-    const kept = modes.value();
+    const kept = toBigQuery() ? {} : modes.value();
     if (typeof kept === 'string') return fail(kept);
     const closedThrough = closedBox.hidden ? '' : closed.value.trim();
     if (closedThrough && !/^\d{4}-(0[1-9]|1[0-2])$/.test(closedThrough))
@@ -215,14 +231,26 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       ...(closedThrough ? { closedThrough } : {}),
     });
     Object.assign(report, notices.value());
-    // What the builder does not show stays as saved: a BigQuery destination, the page size, the Total row.
+    // What the builder does not show stays as saved: the page size, the Total row, and a BigQuery
+    // destination where this build does not show it.
     const { bigquery, pageSize, totals } = editing?.definition ?? {};
-    Object.assign(report, bigquery ? { bigquery } : {}, pageSize !== undefined ? { pageSize } : {}, totals !== undefined ? { totals } : {});
+    const table = destination ? (toBigQuery() ? destination.value() : undefined) : bigquery;
+    Object.assign(
+      report,
+      table ? { bigquery: table } : {},
+      pageSize !== undefined ? { pageSize } : {},
+      totals !== undefined ? { totals } : {},
+    );
     source.setBusy(true);
     replaceChildren(outcome, notice('info', 'Saving…'));
     try {
       const list = editing ? await ctx.server.updateSchedule(editing.id, report) : await ctx.server.saveSchedule(report);
-      const saved = [...list.reports].reverse().find((r) => r.mine && r.name === report.name);
+      // The report edited is known by its id; a new one is the newest of the user's by that name.
+      const editedId = editing?.id;
+      const saved = editedId
+        ? list.reports.find((r) => r.id === editedId)
+        : [...list.reports].reverse().find((r) => r.mine && r.name === report.name);
+      destination?.showProblems('');
       close();
       if (editing) editing = { id: editing.id, definition: report, shown: periodChoice() };
       else name.value = '';
@@ -246,6 +274,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       );
     } catch (error) {
       fail(failureText(error));
+      destination?.showProblems(failureText(error));
     } finally {
       source.setBusy(false);
     }
@@ -254,12 +283,15 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
   const cancel = el('button', { type: 'button', id: 'schedule-cancel', onclick: close }, 'Cancel');
   growing.addEventListener('change', render);
   modes.node.addEventListener('change', render);
-  form.append(
+  append(
+    form,
     el('h3', {}, 'Schedule'),
     field('Name', name),
     el('div', { class: 'field' }, el('span', { class: 'label' }, 'Period at each refresh'), periodLine, growingBox),
     how.node,
+    destination?.node,
     el('div', { class: 'row' }, field('Sheet', sheet), el('div', { class: 'narrow cell-field' }, field('Cell', cell))),
+    statusHint,
     modes.node,
     closedBox,
     notices.node,
@@ -287,6 +319,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       modes.set(definition);
       closed.value = definition.closedThrough ?? '';
       notices.set(definition);
+      destination?.set(definition.bigquery);
       save.textContent = 'Save changes';
       toggle.textContent = 'Edit schedule';
       close();
@@ -297,6 +330,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       name.value = '';
       closed.value = '';
       notices.set({});
+      destination?.set(undefined);
       save.textContent = 'Save schedule';
       toggle.textContent = 'Save to schedule';
       close();

@@ -1,0 +1,152 @@
+/**
+ * Where a saved report's rows go, in a build whose deployment loads into BigQuery (build-flags.ts):
+ * the Schedule section's choice between this sheet and a BigQuery table, and the table's project,
+ * dataset, name and location, each with a hint. The Schedules tab's edit form of a BigQuery report
+ * shows the same four fields without the choice. The names are the server's to check (BigQuery's
+ * naming rules, then the dataset's location and an existing table's columns, asked of BigQuery): its
+ * refusal names each field at fault ("bigquery.tableId: …"), and each such part is shown under its
+ * field. In a build without BigQuery, destinationFields() makes nothing (and the build leaves its code
+ * out): the sidebar then holds no BigQuery element or text.
+ */
+import type { SavedReportInput } from '../src/core';
+import { el, field, notice, replaceChildren } from './dom';
+
+export type BigQueryTable = NonNullable<SavedReportInput['bigquery']>;
+type Name = keyof BigQueryTable;
+
+const FIELDS: ReadonlyArray<{ name: Name; id: string; label: string; placeholder: string; hint: string }> = [
+  {
+    name: 'projectId',
+    id: 'project',
+    label: 'Project',
+    placeholder: 'my-project-123',
+    hint: 'The Google Cloud project’s ID, not its name.',
+  },
+  { name: 'datasetId', id: 'dataset', label: 'Dataset', placeholder: 'engage_reports', hint: 'A dataset of the project, already there.' },
+  {
+    name: 'tableId',
+    id: 'table',
+    label: 'Table',
+    placeholder: 'daily_revenue',
+    hint: 'Made when missing, one partition a day: each refreshed day replaces its own.',
+  },
+  {
+    name: 'location',
+    id: 'location',
+    label: 'Location',
+    placeholder: 'US',
+    hint: 'The dataset’s: US, EU or a region such as europe-west1.',
+  },
+];
+
+/** A part of the server's sentence that names a BigQuery field: "bigquery.tableId: …", up to the next such part. */
+const FIELD_PART = /(?:^|; )bigquery\.(projectId|datasetId|tableId|location): /g;
+
+/** Each BigQuery field the server's refusal names, with what it says of it (the first part, when several). */
+export function bigQueryFieldProblems(message: string): Partial<Record<Name, string>> {
+  const parts = [...message.matchAll(FIELD_PART)];
+  const problems: Partial<Record<Name, string>> = {};
+  parts.forEach((part, i) => {
+    const name = part[1] as Name;
+    problems[name] ??= message.slice(part.index + part[0].length, parts[i + 1]?.index ?? message.length).replace(/\.$/, '');
+  });
+  return problems;
+}
+
+export interface DestinationFields {
+  node: HTMLElement;
+  /** Whether the rows go to BigQuery (always, in the edit form of a BigQuery report). */
+  chosen(): boolean;
+  /** Shows a saved report's table, choosing BigQuery when it has one, the sheet when not. */
+  set(table: BigQueryTable | undefined): void;
+  /** The table as typed (the server trims and checks it). */
+  value(): BigQueryTable;
+  /** Puts each part of the server's refusal that names a BigQuery field under it; clears the others. Whether any did. */
+  showProblems(message: string): boolean;
+}
+
+/**
+ * The fields, with ids starting with `prefix` ("schedule" or "edit-<id>"), or undefined in a build
+ * without BigQuery. `choice`: offer "This sheet" beside the table (the Schedule section), and tell
+ * `changed` when the choice changes.
+ */
+export function destinationFields(prefix: string, options: { choice: boolean; changed?: () => void }): DestinationFields | undefined {
+  // The build's flag (build-flags.ts), folded by esbuild: without BigQuery, the rest is not in the bundle.
+  if (!__ENGAGE_BIGQUERY__) return undefined;
+  const inputs = new Map<Name, HTMLInputElement>();
+  const problems = new Map<Name, HTMLElement>();
+  const box = el(
+    'div',
+    { class: 'bigquery-fields', id: `${prefix}-bigquery` },
+    ...FIELDS.map(({ name, id, label, placeholder, hint }) => {
+      const input = el('input', { type: 'text', id: `${prefix}-bq-${id}`, maxlength: 1024, placeholder, autocomplete: 'off' });
+      const problem = el('div', { id: `${input.id}-problem`, class: 'field-problem' });
+      inputs.set(name, input);
+      problems.set(name, problem);
+      const node = field(label, input, hint);
+      node.append(problem);
+      // Read with the field: its hint, then what the server said of it.
+      input.setAttribute('aria-describedby', `${input.id}-hint ${problem.id}`);
+      return node;
+    }),
+  );
+  const radios = (['sheet', 'bigquery'] as const).map((value) =>
+    el('input', { type: 'radio', name: `${prefix}-destination`, value, id: `${prefix}-destination-${value}`, checked: value === 'sheet' }),
+  );
+  const segmented = el(
+    'div',
+    { class: 'segmented', role: 'radiogroup', 'aria-labelledby': `${prefix}-destination-label`, id: `${prefix}-destination` },
+    ...radios.map((radio) => el('label', { for: radio.id }, radio, radio.value === 'sheet' ? 'This sheet' : 'BigQuery table')),
+  );
+  const rule = el('div', { class: 'hint', id: `${prefix}-bigquery-rule` }, 'BigQuery takes the general report of one publisher, by day.');
+  const chosen = () => !options.choice || radios[1]!.checked;
+  const render = () => {
+    for (const radio of radios) radio.parentElement!.classList.toggle('checked', radio.checked);
+    box.hidden = !chosen();
+    rule.hidden = !chosen();
+  };
+  const clear = () => {
+    for (const [name, problem] of problems) {
+      replaceChildren(problem);
+      inputs.get(name)!.setAttribute('aria-invalid', 'false');
+    }
+  };
+  for (const radio of radios)
+    radio.addEventListener('change', () => {
+      render();
+      options.changed?.();
+    });
+  render();
+  const node = options.choice
+    ? el(
+        'div',
+        { class: 'destination-fields' },
+        el('div', { class: 'field' }, el('span', { class: 'label', id: `${prefix}-destination-label` }, 'Destination'), segmented, rule),
+        box,
+      )
+    : el('div', { class: 'destination-fields' }, el('h4', {}, 'BigQuery table'), box);
+  return {
+    node,
+    chosen,
+    set(table) {
+      for (const { name } of FIELDS) inputs.get(name)!.value = table?.[name] ?? '';
+      radios[table ? 1 : 0]!.checked = true;
+      clear();
+      render();
+    },
+    value() {
+      const table = {} as BigQueryTable;
+      for (const { name } of FIELDS) table[name] = inputs.get(name)!.value;
+      return table;
+    },
+    showProblems(message) {
+      clear();
+      const found = bigQueryFieldProblems(message);
+      for (const [name, text] of Object.entries(found) as [Name, string][]) {
+        replaceChildren(problems.get(name)!, notice('error', text));
+        inputs.get(name)!.setAttribute('aria-invalid', 'true');
+      }
+      return Object.keys(found).length > 0;
+    },
+  };
+}
