@@ -45,7 +45,8 @@ function buildProblem(spec: DataSourceSpecRecord): string | undefined {
   if (spec.projectId === '') return 'The data source spec has no billing project: call setProjectId before build().';
   const table = [spec.tableProjectId, spec.datasetId, spec.tableId];
   const someTable = table.some((part) => part !== '');
-  if (!someTable && spec.rawQuery === '') return 'The data source spec has neither a table nor a raw query: call setTableId (with setTableProjectId and setDatasetId) or setRawQuery.';
+  if (!someTable && spec.rawQuery === '')
+    return 'The data source spec has neither a table nor a raw query: call setTableId (with setTableProjectId and setDatasetId) or setRawQuery.';
   if (someTable && spec.rawQuery !== '') return 'The data source spec has both a table and a raw query: give one of them.';
   if (someTable && table.some((part) => part === '')) {
     return 'The data source spec names part of a table: setTableProjectId, setDatasetId and setTableId are all needed.';

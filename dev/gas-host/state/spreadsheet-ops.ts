@@ -130,7 +130,9 @@ export function spreadsheetOps(
       return sheet.id;
     },
     spreadsheetDataSourceSheets: () =>
-      model.sheets.flatMap((s) => (s.dataSource ? [{ sheetId: s.id, spec: { ...s.dataSource, parameters: [...s.dataSource.parameters] } }] : [])),
+      model.sheets.flatMap((s) =>
+        s.dataSource ? [{ sheetId: s.id, spec: { ...s.dataSource, parameters: [...s.dataSource.parameters] } }] : [],
+      ),
 
     sheetInfo: (_execution, sheetId) => {
       const sheet = model.sheetById(sheetId);
