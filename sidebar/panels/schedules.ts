@@ -32,6 +32,7 @@ import { failureText } from '../server';
 import { sheetTime } from '../time';
 import { writeModeFields } from '../write-mode-fields';
 import { registryWarning, unreachableNotices } from './schedule-notices';
+import { bigQueryView } from './bigquery-view';
 
 function statusLines(view: ScheduleView, timeZone: string): HTMLElement {
   const s = view.status;
@@ -329,6 +330,7 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
             ? notice('warning', 'Sign in again: the Engage sign-in of whoever saved this report is missing, expired or was refused.')
             : null,
           statusLines(view, list.timeZone),
+          bigQueryView(view, ctx),
           noticesSummary(view.notices, list.timeZone),
           actions,
           editBox,

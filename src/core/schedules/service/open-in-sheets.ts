@@ -55,7 +55,8 @@ function platformWords(error: unknown): string {
   const raw = error instanceof Error ? error.message : String(error);
   const text = raw
     .replace(/^(Exception|Error):\s*/, '')
-    .replace(/\s+/g, ' ')
+    // Control characters and line breaks as spaces: the sentence stays one line.
+    .replace(/[\s\u0000-\u001f\u007f]+/g, ' ')
     .trim();
   return text.length > PLATFORM_WORDS_MAX_CHARS ? `${text.slice(0, PLATFORM_WORDS_MAX_CHARS)}…` : text;
 }
@@ -86,7 +87,8 @@ export function openInSheets(
       opened: true,
       sheetName,
       message:
-        `Added the sheet ${quoted(sheetName)}, connected to the BigQuery table ${view.address} (Connected Sheets): it shows a preview of the rows, ` +
+        // Whole, however long: the user looks for this name among the sheet tabs.
+        `Added the sheet '${sheetName}', connected to the BigQuery table ${view.address} (Connected Sheets): it shows a preview of the rows, ` +
         `and its queries run in BigQuery, billed to the project ${projectId}.`,
     };
   } catch (error) {
@@ -96,7 +98,7 @@ export function openInSheets(
       message:
         `Sheets could not connect a sheet to ${view.address}: Connected Sheets may not be allowed for your account or your domain ` +
         '(it needs a Google Workspace edition that includes it, turned on by your administrator). ' +
-        `Use the ready query below in BigQuery's console (console.cloud.google.com/bigquery) instead. Sheets said: ${quoted(platformWords(error))}`,
+        `Use the ready query below in BigQuery's console (console.cloud.google.com/bigquery) instead. Sheets said: "${platformWords(error)}"`,
     };
   }
 }

@@ -79,7 +79,7 @@ describe('openInSheets', () => {
       message:
         'Sheets could not connect a sheet to news-data-42.engage.daily rows: Connected Sheets may not be allowed for your account or your domain ' +
         '(it needs a Google Workspace edition that includes it, turned on by your administrator). ' +
-        "Use the ready query below in BigQuery's console (console.cloud.google.com/bigquery) instead. Sheets said: 'Something unexpected'",
+        'Use the ready query below in BigQuery\'s console (console.cloud.google.com/bigquery) instead. Sheets said: "Something unexpected"',
     });
   });
 
