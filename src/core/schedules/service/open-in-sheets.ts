@@ -53,10 +53,11 @@ export function uniqueSheetName(base: string, taken: readonly string[]): string 
 
 function platformWords(error: unknown): string {
   const raw = error instanceof Error ? error.message : String(error);
-  const text = raw
+  // Control characters (line breaks among them) as spaces: the sentence stays one line.
+  const visible = [...raw].map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? ' ' : c)).join('');
+  const text = visible
     .replace(/^(Exception|Error):\s*/, '')
-    // Control characters and line breaks as spaces: the sentence stays one line.
-    .replace(/[\s\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
     .trim();
   return text.length > PLATFORM_WORDS_MAX_CHARS ? `${text.slice(0, PLATFORM_WORDS_MAX_CHARS)}…` : text;
 }
