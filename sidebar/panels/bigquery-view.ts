@@ -23,7 +23,7 @@ export function bigQueryView(view: ScheduleView, ctx: Pick<PanelContext, 'server
       class: 'bigquery-query',
       id: `${prefix}-query`,
       readonly: true,
-      rows: 5,
+      rows: 7,
       spellcheck: 'false',
       'aria-label': `Ready query for ${view.name}`,
     },
