@@ -40,7 +40,14 @@ export function connectedSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spread
         .setTableId(table.tableId)
         .build();
       const sheet = (spreadsheet as unknown as SpreadsheetWithDataSources).insertDataSourceSheet(spec).asSheet();
-      sheet.setName(sheetName);
+      try {
+        sheet.setName(sheetName);
+      } catch (error) {
+        // The sheet is there and connected: it keeps the name Sheets gave it (another sheet took this one meanwhile).
+        console.warn(
+          `Engage: the connected sheet keeps its name ${sheet.getName()}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
       return sheet.getName();
     },
   };

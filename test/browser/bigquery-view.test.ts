@@ -80,7 +80,8 @@ afterAll(async () => {
 function overflow(selector: string) {
   return page.locator(selector).evaluate((box) => {
     const doc = box.ownerDocument;
-    const rights = Array.from(box.querySelectorAll('*')).map((e) => Math.ceil(e.getBoundingClientRect().right));
+    const all = Array.from(box.querySelectorAll('*')) as unknown as Array<{ getBoundingClientRect(): { right: number } }>;
+    const rights = all.map((e) => Math.ceil(e.getBoundingClientRect().right));
     return {
       sideways: doc.documentElement.scrollWidth - doc.documentElement.clientWidth,
       widest: Math.max(...rights),
