@@ -16,7 +16,8 @@ import { quoted } from '../../util/text';
 import { readyQuery } from '../../warehouse/report-load';
 import { tableAddress } from '../../warehouse/destination';
 import { checkBigQueryAllowed, reportShapeOf } from '../saved/bigquery-destination';
-import type { SavedReport } from '../saved/saved-reports';
+import type { RefreshStatus, SavedReport } from '../saved/saved-reports';
+import { backfillView } from '../../warehouse/backfill';
 
 /** The table of a BigQuery report as the Schedules tab shows it: its address and a query to paste. */
 export interface WarehouseView {
@@ -64,7 +65,11 @@ function platformWords(error: unknown): string {
 
 /** Adds a data source sheet on the report's table, or says why not, with the address and query either way. */
 export function openInSheets(
-  deps: { deployment: Pick<Deployment, 'bigquery'>; reports: { findOrThrow(id: unknown): SavedReport }; sheets: ConnectedSheets },
+  deps: {
+    deployment: Pick<Deployment, 'bigquery'>;
+    reports: { findOrThrow(id: unknown): SavedReport; status(id: string): RefreshStatus };
+    sheets: ConnectedSheets;
+  },
   id: unknown,
 ): OpenInSheetsAnswer {
   checkBigQueryAllowed(deps.deployment);
@@ -93,12 +98,16 @@ export function openInSheets(
         `and its queries run in BigQuery, billed to the project ${projectId}.`,
     };
   } catch (error) {
+    // A report that has loaded no day may have no table yet: its first run makes it.
+    const backfill = deps.reports.status(report.id).backfill;
+    const unloaded = !backfill || backfillView(backfill).loadedDays === 0;
     return {
       ...view,
       opened: false,
       message:
         `Sheets could not connect a sheet to ${view.address}: Connected Sheets may not be allowed for your account or your domain ` +
-        '(it needs a Google Workspace edition that includes it, turned on by your administrator). ' +
+        '(it needs a Google Workspace edition that includes it, turned on by your administrator)' +
+        (unloaded ? ", or the table is not there yet (the report's first run makes it: choose Run now). " : '. ') +
         `Use the ready query below in BigQuery's console (console.cloud.google.com/bigquery) instead. Sheets said: "${platformWords(error)}"`,
     };
   }

@@ -8,7 +8,7 @@
 import type { ConnectedSheets, DataSourceTable } from '../../../../src/core/ports';
 import { openInSheets, uniqueSheetName } from '../../../../src/core/schedules/service/open-in-sheets';
 import { scheduleView } from '../../../../src/core/schedules/service/schedule-view';
-import type { SavedReport } from '../../../../src/core/schedules/saved/saved-reports';
+import type { RefreshStatus, SavedReport } from '../../../../src/core/schedules/saved/saved-reports';
 import { readyQuery } from '../../../../src/core/warehouse/report-load';
 
 const BIGQUERY = { projectId: 'news-data-42', datasetId: 'engage', tableId: 'daily rows', location: 'EU' };
@@ -43,7 +43,10 @@ function fakeSheets(names: string[], refusal?: string) {
   return { sheets, inserted };
 }
 
-const reports = { findOrThrow: (id: unknown) => [REPORT, SHEET_REPORT].find((r) => r.id === id)! };
+/** The report has loaded its first day of two (its table exists). */
+const FIRST_DAY_LOADED: RefreshStatus = { backfill: { fromDay: '20261118', toDay: '20261119', nextDay: '20261119' } };
+let status = FIRST_DAY_LOADED;
+const reports = { findOrThrow: (id: unknown) => [REPORT, SHEET_REPORT].find((r) => r.id === id)!, status: () => status };
 const ON = { bigquery: true };
 const QUERY = readyQuery(BIGQUERY, { kind: 'main', breakdowns: ['day', 'doc'], metrics: ['totalReqs'] });
 
@@ -81,6 +84,15 @@ describe('openInSheets', () => {
         '(it needs a Google Workspace edition that includes it, turned on by your administrator). ' +
         'Use the ready query below in BigQuery\'s console (console.cloud.google.com/bigquery) instead. Sheets said: "Something unexpected"',
     });
+    // A report that has loaded no day yet: its table may not be there, which the sentence says too.
+    status = {};
+    try {
+      expect(openInSheets({ deployment: ON, reports, sheets }, 'r1').message).toContain(
+        "turned on by your administrator), or the table is not there yet (the report's first run makes it: choose Run now). Use the ready query below",
+      );
+    } finally {
+      status = FIRST_DAY_LOADED;
+    }
   });
 
   it('refuses a report without BigQuery, and a deployment without it, before asking Sheets', () => {
