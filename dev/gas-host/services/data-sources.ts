@@ -138,7 +138,6 @@ export function dataSourceFacades(kit: FacadeKit): DataSourceFacades {
         getDataSource: () =>
           kit.api('DataSource', {
             getSpec: () => builtSpec(spec),
-            getType: () => DATA_SOURCE_TYPES.BIGQUERY,
             getDataSourceSheets: () => [self],
           }),
       });
