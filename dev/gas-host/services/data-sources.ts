@@ -61,7 +61,26 @@ export interface DataSourceFacades {
   spreadsheetMembers(sheet: (sheetId: number) => Facade): Record<string, (...args: never[]) => unknown>;
 }
 
+/**
+ * Google's DataSource reference, on its methods: "Throws an exception if the data source type is not
+ * enabled. Use SpreadsheetApp#enable...Execution() methods to enable data execution for specific data
+ * source type." Enabled for the execution that called enableBigQueryExecution (one facade set per
+ * execution's kit, shared by SpreadsheetApp and every Spreadsheet of it); the words are UNCONFIRMED.
+ */
+export const NOT_ENABLED_MESSAGE =
+  'Data execution of BIGQUERY data sources is not enabled: call SpreadsheetApp.enableBigQueryExecution() first.';
+
+/** Which executions enabled BigQuery data execution: keyed by the execution's request, shared by every kit of it. */
+const enabledBigQuery = new WeakSet<FacadeKit['request']>();
+
+/**
+ * The Connected Sheets facades over `kit`: the bound document's, or (a kit scoped to it) a document
+ * opened by ID; whether BigQuery is enabled is the execution's, whichever kit.
+ */
 export function dataSourceFacades(kit: FacadeKit): DataSourceFacades {
+  const requireEnabled = () => {
+    if (!enabledBigQuery.has(kit.request)) throw kit.realmError('Exception', NOT_ENABLED_MESSAGE);
+  };
   const parameter = (p: { name: string; sourceCell: string }) =>
     kit.api('DataSourceParameter', { getName: () => p.name, getSourceCell: () => p.sourceCell, getType: () => 'CELL' });
 
@@ -148,18 +167,22 @@ export function dataSourceFacades(kit: FacadeKit): DataSourceFacades {
         kit.requireScopes('Spreadsheet.insertDataSourceSheet', SPREADSHEET_SCOPES);
         kit.requireScopes('Spreadsheet.insertDataSourceSheet', BIGQUERY_READ_SCOPES);
         kit.guardWrite('insertDataSourceSheet');
+        requireEnabled();
         const spec = (given as { __spec?: DataSourceSpecRecord } | null)?.__spec;
         if (!spec) throw kit.realmError('Exception', 'Invalid argument: spec');
         return dataSourceSheet(kit.ops.spreadsheetInsertDataSourceSheet(spec), spec);
       },
-      getDataSourceSheets: () => kit.ops.spreadsheetDataSourceSheets().map(({ sheetId, spec }) => dataSourceSheet(sheetId, spec)),
+      getDataSourceSheets: () =>
+        (requireEnabled(), kit.ops).spreadsheetDataSourceSheets().map(({ sheetId, spec }) => dataSourceSheet(sheetId, spec)),
     };
   };
 
   return {
     app: {
-      // Apps Script reads it to add the bigquery.readonly scope to a project that declares none; it does nothing when run.
-      enableBigQueryExecution: () => undefined,
+      // Apps Script also reads it to add the bigquery.readonly scope to a project that declares none.
+      enableBigQueryExecution: () => {
+        enabledBigQuery.add(kit.request);
+      },
       newDataSourceSpec,
       DataSourceType: DATA_SOURCE_TYPES,
     },

@@ -3,10 +3,12 @@
  * (SpreadsheetApp.newDataSourceSpec().asBigQuery() ... build()), inserted with
  * Spreadsheet.insertDataSourceSheet as a new sheet whose spec a script reads back through
  * getDataSource().getSpec().asBigQuery() and a test through the state; the builder refusing a spec
- * without its project or without a table or query; the bigquery.readonly (or bigquery) scope the
- * manifest must hold; and an account without Connected Sheets refused with the host's option.
+ * without its project or without a table or query; BigQuery data execution enabled in the execution;
+ * the bigquery.readonly (or bigquery) scope the manifest must hold; and an account without Connected
+ * Sheets refused with the host's option.
  */
 import { CONNECTED_SHEETS_REFUSAL, createGasHost } from '../../../dev/gas-host';
+import { NOT_ENABLED_MESSAGE } from '../../../dev/gas-host/services/data-sources';
 
 const BUNDLE = `
 function spec(project, tableProject, dataset, table, query) {
@@ -28,6 +30,7 @@ function open(project, tableProject, dataset, table, query) {
     SpreadsheetApp.getActiveSheet().getName(), SpreadsheetApp.getActiveSpreadsheet().getDataSourceSheets().length];
 }
 function untyped() { return SpreadsheetApp.newDataSourceSpec().build(); }
+function notEnabled() { SpreadsheetApp.getActiveSpreadsheet().insertDataSourceSheet(spec('billing-1', 'data-2', 'engage', 't')); }
 `;
 
 const SCOPES = {
@@ -77,6 +80,15 @@ describe('Connected Sheets', () => {
     expect(host.run('spec', ['billing-1', '', 'd', 't']).error?.message).toMatch(/part of a table/);
     expect(host.run('spec', ['billing-1', 'p', 'd', 't', 'SELECT 1']).error?.message).toMatch(/both a table and a raw query/);
     expect(host.run('spec', ['billing-1', '', '', '', 'SELECT 1']).ok).toBe(true);
+  });
+
+  it('needs BigQuery data execution enabled in the execution, as the DataSource reference says', () => {
+    const host = createGasHost();
+    host.load(BUNDLE);
+    // Enabled in an earlier execution counts for nothing: each execution enables its own.
+    expect(host.run('open', ['billing-1', 'data-2', 'engage', 't']).ok).toBe(true);
+    expect(host.run('notEnabled').error?.message).toBe(NOT_ENABLED_MESSAGE);
+    expect(host.state.spreadsheet.sheets.filter((s) => s.dataSource)).toHaveLength(1);
   });
 
   it('needs a BigQuery scope in a manifest that lists scopes', () => {
