@@ -118,7 +118,7 @@ it('where the account does not allow Connected Sheets, adds nothing and answers 
   }
 });
 
-it('refuses a report that writes to a sheet, and a build without BigQuery, before Sheets is asked', () => {
+it('refuses a report that writes to a sheet, and a build without BigQuery, before Sheets is asked', async () => {
   const before = sheetNames();
   expect(h.host.run('openReportInSheets', [sheetReportId], { user: OWNER }).error?.message).toBe(
     "id: 'Plain' writes to a sheet, not to BigQuery: only a report saved with a BigQuery table opens in Sheets through Connected Sheets",
@@ -130,4 +130,5 @@ it('refuses a report that writes to a sheet, and a build without BigQuery, befor
     /^bigquery: this installation of Engage does not load into BigQuery/,
   );
   expect(plain.state.spreadsheet.sheets.map((s) => s.name)).toEqual(['Sheet1']);
+  await plain.close();
 });
