@@ -79,6 +79,8 @@ export interface HostStateOptions {
   strict: StrictSettings;
   /** The manifest's oauthScopes; undefined: no manifest, every scope the code needs is granted. */
   oauthScopes?: string[];
+  /** Undefined: the account allows Connected Sheets; else the words insertDataSourceSheet throws. */
+  connectedSheetsRefusal?: string;
 }
 
 /** Operations on the bound document, which an execution without a document cannot reach. */
@@ -152,6 +154,7 @@ export class HostState {
       locale: options.locale,
       textParsedAsTyped: options.strict.textParsedAsTyped,
       now: () => clock.now(),
+      connectedSheetsRefusal: options.connectedSheetsRefusal,
     });
     const whitelist = options.urlFetchWhitelist ? { urlFetchWhitelist: options.urlFetchWhitelist } : {};
     this.urlFetch = new UrlFetchState({ syncFetchAll: options.syncFetchAll, ...whitelist }, document, this.quotas, clock, count);

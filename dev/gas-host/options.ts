@@ -91,6 +91,12 @@ export interface GasHostOptions {
    * without the field, every scope the code uses is granted, as Apps Script does.
    */
   manifest?: { urlFetchWhitelist?: unknown[]; oauthScopes?: unknown[] } & Record<string, unknown>;
+  /**
+   * Whether the user's account allows Connected Sheets (Spreadsheet.insertDataSourceSheet): true (the
+   * default); false, refused with CONNECTED_SHEETS_REFUSAL; or the words the refusal throws. What
+   * Apps Script throws for an account or domain without Connected Sheets is UNCONFIRMED (README).
+   */
+  connectedSheets?: boolean | string;
   /** URL Fetch calls a user may make in 24 hours; default 20,000 (consumer accounts). */
   urlFetchCallsPerDay?: number;
   /** Trigger runtime a user has in 24 hours; default 90 minutes (consumer accounts). */
@@ -136,6 +142,18 @@ export interface ResolvedHostOptions {
   strict: StrictSettings;
 }
 
+/**
+ * The words the host throws from insertDataSourceSheet for an account that does not allow Connected
+ * Sheets. UNCONFIRMED: no official page gives Apps Script's message for it,
+ * so the add-on must not depend on these words; tests give others through the option.
+ */
+export const CONNECTED_SHEETS_REFUSAL = 'Connected Sheets is not available for this account. Contact your administrator.';
+
+function connectedSheetsRefusal(option: boolean | string | undefined): { connectedSheetsRefusal?: string } {
+  if (option === undefined || option === true) return {};
+  return { connectedSheetsRefusal: option === false ? CONNECTED_SHEETS_REFUSAL : option };
+}
+
 export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions {
   const owner = options.owner ?? 'owner@example.com';
   const deployment = options.deployment ?? createDeployment(options);
@@ -170,6 +188,7 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
       mailRecipientsPerDay: options.mailRecipientsPerDay ?? MAIL_RECIPIENTS_PER_DAY,
       strict,
       ...(Array.isArray(options.manifest?.oauthScopes) ? { oauthScopes: options.manifest.oauthScopes.map(String) } : {}),
+      ...connectedSheetsRefusal(options.connectedSheets),
     },
     settings: {
       addOnName: options.addOnName ?? 'Engage for Sheets',

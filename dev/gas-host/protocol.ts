@@ -126,6 +126,21 @@ export interface ChartRecord extends ChartSpec {
   id: number;
 }
 
+/**
+ * A BigQuery data source spec as BigQueryDataSourceSpecBuilder.build() describes it (Connected Sheets):
+ * the billing project, then a table (its project, dataset and id) or a raw query. Unset text is ''.
+ */
+export interface DataSourceSpecRecord {
+  type: 'BIGQUERY';
+  projectId: string;
+  tableProjectId: string;
+  datasetId: string;
+  tableId: string;
+  rawQuery: string;
+  /** setParameterFromCell: each parameter's name and its source cell's A1 text. */
+  parameters: Array<{ name: string; sourceCell: string }>;
+}
+
 export interface MenuRecord {
   title: string;
   addon: boolean;
@@ -238,6 +253,13 @@ export interface SpreadsheetOps {
   spreadsheetFind(query: FindQuery): RangeDescriptor[];
   /** SpreadsheetApp.flush: the execution's changes apply now (with automatic recalculation, their formulas start). */
   spreadsheetFlush(): void;
+  /**
+   * Spreadsheet.insertDataSourceSheet: a new sheet connected to the spec, which becomes the active
+   * sheet; its id. Refused when the account does not allow Connected Sheets (the host's option).
+   */
+  spreadsheetInsertDataSourceSheet(spec: DataSourceSpecRecord): number;
+  /** The data source sheets, in the sheets' order, with their specs. */
+  spreadsheetDataSourceSheets(): Array<{ sheetId: number; spec: DataSourceSpecRecord }>;
 }
 
 /** Who owns the document and who may edit it (state/sharing.ts). */

@@ -33,6 +33,7 @@ import { sheetTime } from '../time';
 import { writeModeFields } from '../write-mode-fields';
 import { destinationFields } from '../destination-fields';
 import { registryWarning, unreachableNotices } from './schedule-notices';
+import { bigQueryView } from './bigquery-view';
 
 function statusLines(view: ScheduleView, timeZone: string): HTMLElement {
   const s = view.status;
@@ -337,6 +338,7 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
             ? notice('warning', 'Sign in again: the Engage sign-in of whoever saved this report is missing, expired or was refused.')
             : null,
           statusLines(view, list.timeZone),
+          bigQueryView(view, ctx),
           noticesSummary(view.notices, list.timeZone),
           actions,
           editBox,

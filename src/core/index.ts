@@ -33,6 +33,8 @@ export type {
   Cell,
   Clock,
   Compressor,
+  ConnectedSheets,
+  DataSourceTable,
   HttpRequest,
   HttpResponse,
   HttpTransport,
@@ -210,8 +212,9 @@ export {
 } from './schedules/saved/schedule-draft';
 export { OWNER_ID_KEY, TRIGGERS_PER_USER, type ScheduleAccount } from './schedules/service/schedule-deps';
 export { BigQueryClient } from './warehouse/bigquery-client';
-export { bigqueryRootUrl } from './warehouse/report-load';
+export { bigqueryRootUrl, READY_QUERY_DAYS } from './warehouse/report-load';
 export { ScheduleService, type ScheduleList, type ScheduleView } from './schedules/service/schedule-service';
+export { openInSheets, type OpenInSheetsAnswer } from './schedules/service/open-in-sheets';
 export { ScheduleRegistry } from './schedules/saved/registry';
 export type { NoticesView, UnreachableView } from './schedules/service/schedule-view';
 

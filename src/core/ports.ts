@@ -278,3 +278,22 @@ export interface SpreadsheetOpener {
   /** Throws SpreadsheetUnreachableError when the user cannot open it (deleted, unshared, no scope). */
   open(spreadsheetId: string): ScheduledSpreadsheet;
 }
+
+/** A BigQuery table as Connected Sheets takes it: the project that pays for its queries, and where the table is. */
+export interface DataSourceTable {
+  billingProjectId: string;
+  projectId: string;
+  datasetId: string;
+  tableId: string;
+}
+
+/** The spreadsheet's data source sheets (Connected Sheets), over the spreadsheet service. */
+export interface ConnectedSheets {
+  /** Every sheet's name, for a new name no sheet has. */
+  sheetNames(): string[];
+  /**
+   * Adds a sheet connected to the table, named `sheetName`, and gives its name. Throws whatever Sheets
+   * throws: the account or domain does not allow Connected Sheets, a scope is missing, or any other failure.
+   */
+  insertDataSourceSheet(table: DataSourceTable, sheetName: string): string;
+}

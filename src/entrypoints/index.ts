@@ -28,6 +28,7 @@ export {
   pauseSchedule,
   deleteSchedule,
   removeSpreadsheetSchedules,
+  openReportInSheets,
   onScheduledRefresh,
 } from './schedules';
 export { checkInstallation, onInstallationCheckTrigger } from './installation-check';

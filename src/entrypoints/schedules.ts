@@ -6,7 +6,8 @@
  * error email and nobody watches it. After a run wrote reports into a spreadsheet, its refresh cell
  * changes (touchRefreshCell, through the core's ScheduledSpreadsheet) so its ENGAGE_* formulas fetch again.
  */
-import { type RefreshSummary, type ScheduleList, userMessage } from '../core';
+import { type OpenInSheetsAnswer, type RefreshSummary, type ScheduleList, userMessage } from '../core';
+import { openReportTableInSheets } from '../gas/connected-sheets';
 import { scheduledSpreadsheet } from '../gas/spreadsheet-opener';
 import { asExecution } from '../gas/execution';
 import { recordTriggerContext } from '../gas/installation-check';
@@ -93,6 +94,18 @@ export function deleteSchedule(id: unknown): ScheduleList {
  */
 export function removeSpreadsheetSchedules(spreadsheetId: unknown): ScheduleList {
   return withUserMessage(() => createScheduleService().forgetSpreadsheet(spreadsheetId));
+}
+
+/**
+ * Opens the BigQuery table of a saved report in this spreadsheet as a data source sheet (Connected
+ * Sheets), named after the report; its queries run in BigQuery with your credentials, billed to the
+ * report's project. Where your account or domain does not allow Connected Sheets, nothing is added and
+ * the answer says so, with the table's address and a ready query for BigQuery's console.
+ * @param {string} id The saved report's id (a report saved with a BigQuery table).
+ * @return {Object} {opened, sheetName?, message, address, query}.
+ */
+export function openReportInSheets(id: unknown): OpenInSheetsAnswer {
+  return withUserMessage(() => openReportTableInSheets(id));
 }
 
 /**

@@ -45,6 +45,7 @@ function argumentsOf(name: string): string {
     runScheduleNow: `"${savedId}"`,
     pauseSchedule: `"${savedId}",TRUE`,
     deleteSchedule: `"${savedId}"`,
+    openReportInSheets: `"${savedId}"`,
     setFormulaAccess: '"all"',
     onScheduledRefresh: '"now"',
   };

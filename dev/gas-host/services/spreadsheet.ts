@@ -7,6 +7,7 @@
  */
 import type { DocumentOpRequest, HostOps, RangeDescriptor } from '../protocol';
 import { chartFacades, type ChartFacades } from './charts';
+import { dataSourceFacades } from './data-sources';
 import type { DocumentFacades } from './document-facades';
 import type { Facade, FacadeKit } from './kit';
 import { rangeFacades } from './range';
@@ -41,6 +42,7 @@ function documentFacades(kit: FacadeKit, user: UserFacade, charts: ChartFacades)
     const info = () => ops.spreadsheetInfo();
     const self: Facade = kit.api('Spreadsheet', {
       ...sharingMembers(kit, user, () => self),
+      ...dataSourceFacades(kit).spreadsheetMembers(sheet),
       getId: () => info().id,
       getName: () => info().name,
       getUrl: () => `https://docs.google.com/spreadsheets/d/${info().id}/edit`,
@@ -160,6 +162,7 @@ export function spreadsheetServices(
   };
 
   const SpreadsheetApp = kit.api('SpreadsheetApp', {
+    ...dataSourceFacades(kit).app,
     getActiveSpreadsheet: () => (guard('docRead', 'SpreadsheetApp.getActiveSpreadsheet'), noDocument ? null : bound.spreadsheet()),
     getActive: () => (guard('docRead', 'SpreadsheetApp.getActive'), noDocument ? null : bound.spreadsheet()),
     getActiveSheet: () => (

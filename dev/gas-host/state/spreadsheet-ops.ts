@@ -119,6 +119,20 @@ export function spreadsheetOps(
     },
     spreadsheetFind: (_execution, query) => model.find(query),
     spreadsheetFlush: (execution) => flushed(execution),
+    spreadsheetInsertDataSourceSheet: (_execution, spec) => {
+      if (model.connectedSheetsRefusal !== undefined) throw new GasException(model.connectedSheetsRefusal);
+      // Named as insertSheet() names a sheet: what Sheets calls a new data source sheet is UNCONFIRMED.
+      let name = `Sheet${model.sheets.length + 1}`;
+      for (let n = model.sheets.length + 1; model.sheetNamedIgnoringCase(name); n++) name = `Sheet${n}`;
+      const sheet = model.addSheet(name, undefined, { rows: NEW_SHEET_ROWS, columns: NEW_SHEET_COLUMNS });
+      sheet.dataSource = { ...spec, parameters: spec.parameters.map((p) => ({ ...p })) };
+      model.activeSheetId = sheet.id;
+      return sheet.id;
+    },
+    spreadsheetDataSourceSheets: () =>
+      model.sheets.flatMap((s) =>
+        s.dataSource ? [{ sheetId: s.id, spec: { ...s.dataSource, parameters: [...s.dataSource.parameters] } }] : [],
+      ),
 
     sheetInfo: (_execution, sheetId) => {
       const sheet = model.sheetById(sheetId);

@@ -11,6 +11,7 @@ import {
   type ChartRecord,
   type ChartSpec,
   type ClearScope,
+  type DataSourceSpecRecord,
   type DeveloperMetadataRecord,
   type FindQuery,
   GasException,
@@ -46,6 +47,8 @@ export interface SheetModel {
   charts: ChartRecord[];
   /** hideSheet(): hidden from the tab bar, still readable and writable. */
   hidden?: boolean;
+  /** A data source sheet (Connected Sheets, insertDataSourceSheet): the spec it is connected to. */
+  dataSource?: DataSourceSpecRecord;
 }
 
 /** A custom function's result as the cell takes it: a grid of values, or an error with its code. */
@@ -106,6 +109,8 @@ export interface SpreadsheetShape {
   textParsedAsTyped: boolean;
   /** The host's clock: a date typed without its year is in the current one. */
   now: () => number;
+  /** Undefined: Connected Sheets allowed; else the words insertDataSourceSheet throws. */
+  connectedSheetsRefusal?: string | undefined;
 }
 
 export class SpreadsheetModel {
@@ -118,6 +123,11 @@ export class SpreadsheetModel {
   private readonly textParsedAsTyped: boolean;
   private readonly now: () => number;
   activeSheetId: number;
+  /**
+   * Undefined: the account allows Connected Sheets. Else the words insertDataSourceSheet throws: the
+   * account or its domain does not allow it (the host's `connectedSheets` option; tests may change it).
+   */
+  connectedSheetsRefusal: string | undefined;
   /** The selected cell or range of the active sheet (A1 until a user or script selects another). */
   activeRange: RangeDescriptor | undefined;
   private nextSheetId = 0;
@@ -129,6 +139,7 @@ export class SpreadsheetModel {
   private dayFormat: { timeZone: string; format: Intl.DateTimeFormat } | undefined;
 
   constructor(shape: SpreadsheetShape) {
+    this.connectedSheetsRefusal = shape.connectedSheetsRefusal;
     this.timeZone = shape.timeZone;
     this.locale = shape.locale;
     this.textParsedAsTyped = shape.textParsedAsTyped;

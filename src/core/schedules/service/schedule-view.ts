@@ -15,6 +15,7 @@ import { alertKey, describeAlert, noticeSettingsOf, type NoticeWhen } from '../s
 import { cellReference } from '../../util/a1-notation';
 import { warehouseProgress } from '../refresh/warehouse-refresh';
 import { tableAddress } from '../../warehouse/destination';
+import { warehouseView, type WarehouseView } from './open-in-sheets';
 
 /** A saved report's notices and alerts as the sidebar shows them. */
 export interface NoticesView {
@@ -60,6 +61,8 @@ export interface ScheduleView {
     progress?: string;
   };
   notices: NoticesView;
+  /** A BigQuery report: its table's address and a ready query, for "Open in Sheets" and BigQuery's console. */
+  warehouse?: WarehouseView;
 }
 
 /** One of the user's spreadsheets that a scheduled run could not reach. */
@@ -162,6 +165,8 @@ export function scheduleView(
     status: { failures: status.failures ?? 0, needsSignIn, running: (status.runningUntilMs ?? 0) > context.nowMs },
     notices: noticesView(definition, mine ? (record ?? {}) : undefined),
   };
+  const warehouse = warehouseView(report);
+  if (warehouse) view.warehouse = warehouse;
   const s = view.status;
   const lastSuccess = iso(status.lastSuccessAtMs);
   if (lastSuccess) s.lastSuccess = lastSuccess;

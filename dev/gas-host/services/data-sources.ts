@@ -1,0 +1,191 @@
+/**
+ * Connected Sheets, the part a script uses to show a BigQuery table in a spreadsheet: SpreadsheetApp's
+ * enableBigQueryExecution and newDataSourceSpec (DataSourceSpecBuilder, asBigQuery ->
+ * BigQueryDataSourceSpecBuilder), and the Spreadsheet's insertDataSourceSheet and getDataSourceSheets
+ * (DataSourceSheet: asSheet, getDataSource -> DataSource.getSpec -> DataSourceSpec / BigQueryDataSourceSpec).
+ * Names and methods follow Google's reference pages (developers.google.com/apps-script/reference/spreadsheet/
+ * big-query-data-source-spec-builder, data-source-sheet, data-source, data-source-spec) and the guide "Use
+ * Connected Sheets" (developers.google.com/apps-script/guides/sheets/connected-sheets). The host runs no
+ * query: the inserted sheet records its spec (`state.spreadsheet` sheets' `dataSource`), for tests to read.
+ * What no page settles (the builder's words when it refuses, unset getters, the new sheet's name, what an
+ * account without Connected Sheets throws) is the host's choice, UNCONFIRMED in the README.
+ */
+import type { DataSourceSpecRecord } from '../protocol';
+import type { Facade, FacadeKit } from './kit';
+
+/** The DataSourceType enum (SpreadsheetApp.DataSourceType): the types the reference lists. */
+const DATA_SOURCE_TYPES = { DATA_SOURCE_TYPE_UNSUPPORTED: 'DATA_SOURCE_TYPE_UNSUPPORTED', BIGQUERY: 'BIGQUERY', LOOKER: 'LOOKER' };
+
+/**
+ * The guide: enableBigQueryExecution "adds the required bigquery.readonly OAuth scope"; the Sheets API's
+ * AddDataSourceRequest "requires an additional bigquery.readonly OAuth scope". The full bigquery scope
+ * holds it (BigQuery's scopes: bigquery "View and manage your data in Google BigQuery").
+ */
+export const BIGQUERY_READ_SCOPES = ['https://www.googleapis.com/auth/bigquery.readonly', 'https://www.googleapis.com/auth/bigquery'];
+/** Google's reference for insertDataSourceSheet, as for the Spreadsheet's other methods. */
+const SPREADSHEET_SCOPES = ['https://www.googleapis.com/auth/spreadsheets.currentonly', 'https://www.googleapis.com/auth/spreadsheets'];
+
+const emptySpec = (): DataSourceSpecRecord => ({
+  type: 'BIGQUERY',
+  projectId: '',
+  tableProjectId: '',
+  datasetId: '',
+  tableId: '',
+  rawQuery: '',
+  parameters: [],
+});
+
+/**
+ * What build() refuses (the reference: "You must specify the data source type with as...() before
+ * building"; a BigQuery spec needs its billing project and either a whole table or a raw query). The
+ * words are the host's (UNCONFIRMED); so is refusing a table without its project, and a table and a
+ * query at once: the stricter readings.
+ */
+function buildProblem(spec: DataSourceSpecRecord): string | undefined {
+  if (spec.projectId === '') return 'The data source spec has no billing project: call setProjectId before build().';
+  const table = [spec.tableProjectId, spec.datasetId, spec.tableId];
+  const someTable = table.some((part) => part !== '');
+  if (!someTable && spec.rawQuery === '')
+    return 'The data source spec has neither a table nor a raw query: call setTableId (with setTableProjectId and setDatasetId) or setRawQuery.';
+  if (someTable && spec.rawQuery !== '') return 'The data source spec has both a table and a raw query: give one of them.';
+  if (someTable && table.some((part) => part === '')) {
+    return 'The data source spec names part of a table: setTableProjectId, setDatasetId and setTableId are all needed.';
+  }
+  return undefined;
+}
+
+export interface DataSourceFacades {
+  /** SpreadsheetApp's members. */
+  app: Record<string, unknown>;
+  /** The Spreadsheet's members; `sheet` builds a Sheet facade of an id. */
+  spreadsheetMembers(sheet: (sheetId: number) => Facade): Record<string, (...args: never[]) => unknown>;
+}
+
+/**
+ * Google's DataSource reference, on its methods: "Throws an exception if the data source type is not
+ * enabled. Use SpreadsheetApp#enable...Execution() methods to enable data execution for specific data
+ * source type." Enabled for the execution that called enableBigQueryExecution (one facade set per
+ * execution's kit, shared by SpreadsheetApp and every Spreadsheet of it); the words are UNCONFIRMED.
+ */
+export const NOT_ENABLED_MESSAGE =
+  'Data execution of BIGQUERY data sources is not enabled: call SpreadsheetApp.enableBigQueryExecution() first.';
+
+/** Which executions enabled BigQuery data execution: keyed by the execution's request, shared by every kit of it. */
+const enabledBigQuery = new WeakSet<FacadeKit['request']>();
+
+/**
+ * The Connected Sheets facades over `kit`: the bound document's, or (a kit scoped to it) a document
+ * opened by ID; whether BigQuery is enabled is the execution's, whichever kit.
+ */
+export function dataSourceFacades(kit: FacadeKit): DataSourceFacades {
+  const requireEnabled = () => {
+    if (!enabledBigQuery.has(kit.request)) throw kit.realmError('Exception', NOT_ENABLED_MESSAGE);
+  };
+  const parameter = (p: { name: string; sourceCell: string }) =>
+    kit.api('DataSourceParameter', { getName: () => p.name, getSourceCell: () => p.sourceCell, getType: () => 'CELL' });
+
+  const bigQueryBuilder = (from: DataSourceSpecRecord): Facade => {
+    const spec: DataSourceSpecRecord = { ...from, parameters: from.parameters.map((p) => ({ ...p })) };
+    const self: Facade = kit.api('BigQueryDataSourceSpecBuilder', {
+      setProjectId: (id: unknown) => ((spec.projectId = String(id ?? '')), self),
+      setTableProjectId: (id: unknown) => ((spec.tableProjectId = String(id ?? '')), self),
+      setDatasetId: (id: unknown) => ((spec.datasetId = String(id ?? '')), self),
+      setTableId: (id: unknown) => ((spec.tableId = String(id ?? '')), self),
+      setRawQuery: (query: unknown) => ((spec.rawQuery = String(query ?? '')), self),
+      setParameterFromCell: (name: unknown, sourceCell: unknown) => {
+        const found = spec.parameters.find((p) => p.name === String(name));
+        if (found) found.sourceCell = String(sourceCell);
+        else spec.parameters.push({ name: String(name), sourceCell: String(sourceCell) });
+        return self;
+      },
+      removeParameter: (name: unknown) => ((spec.parameters = spec.parameters.filter((p) => p.name !== String(name))), self),
+      removeAllParameters: () => ((spec.parameters = []), self),
+      getProjectId: () => spec.projectId,
+      getTableProjectId: () => spec.tableProjectId,
+      getDatasetId: () => spec.datasetId,
+      getTableId: () => spec.tableId,
+      getRawQuery: () => spec.rawQuery,
+      getParameters: () => spec.parameters.map(parameter),
+      getType: () => DATA_SOURCE_TYPES.BIGQUERY,
+      copy: () => bigQueryBuilder(spec),
+      build: () => {
+        const problem = buildProblem(spec);
+        if (problem) throw kit.realmError('Exception', problem);
+        return builtSpec(spec);
+      },
+    });
+    return self;
+  };
+
+  /** A DataSourceSpec (and its asBigQuery view): read-only, with the host's `__spec` hook. */
+  const builtSpec = (from: DataSourceSpecRecord): Facade => {
+    const spec: DataSourceSpecRecord = { ...from, parameters: from.parameters.map((p) => ({ ...p })) };
+    const common = {
+      getType: () => DATA_SOURCE_TYPES.BIGQUERY,
+      getParameters: () => spec.parameters.map(parameter),
+      copy: () => bigQueryBuilder(spec),
+    };
+    const bigQuery = kit.api('BigQueryDataSourceSpec', {
+      ...common,
+      getProjectId: () => spec.projectId,
+      getTableProjectId: () => spec.tableProjectId,
+      getDatasetId: () => spec.datasetId,
+      getTableId: () => spec.tableId,
+      getRawQuery: () => spec.rawQuery,
+    });
+    return kit.api('DataSourceSpec', { ...common, asBigQuery: () => bigQuery, __spec: spec });
+  };
+
+  const newDataSourceSpec = (): Facade => {
+    const self: Facade = kit.api('DataSourceSpecBuilder', {
+      asBigQuery: () => bigQueryBuilder(emptySpec()),
+      getType: () => DATA_SOURCE_TYPES.DATA_SOURCE_TYPE_UNSUPPORTED,
+      getParameters: () => [],
+      removeAllParameters: () => self,
+      copy: () => newDataSourceSpec(),
+      build: () => {
+        throw kit.realmError('Exception', 'You must specify the data source type with as...() before building the data source spec.');
+      },
+    });
+    return self;
+  };
+
+  const spreadsheetMembers = (sheet: (sheetId: number) => Facade) => {
+    const dataSourceSheet = (sheetId: number, spec: DataSourceSpecRecord): Facade => {
+      const self: Facade = kit.api('DataSourceSheet', {
+        asSheet: () => sheet(sheetId),
+        getDataSource: () =>
+          kit.api('DataSource', {
+            getSpec: () => builtSpec(spec),
+            getDataSourceSheets: () => [self],
+          }),
+      });
+      return self;
+    };
+    return {
+      insertDataSourceSheet: (given: unknown) => {
+        kit.requireScopes('Spreadsheet.insertDataSourceSheet', SPREADSHEET_SCOPES);
+        kit.requireScopes('Spreadsheet.insertDataSourceSheet', BIGQUERY_READ_SCOPES);
+        kit.guardWrite('insertDataSourceSheet');
+        requireEnabled();
+        const spec = (given as { __spec?: DataSourceSpecRecord } | null)?.__spec;
+        if (!spec) throw kit.realmError('Exception', 'Invalid argument: spec');
+        return dataSourceSheet(kit.ops.spreadsheetInsertDataSourceSheet(spec), spec);
+      },
+      getDataSourceSheets: () =>
+        (requireEnabled(), kit.ops).spreadsheetDataSourceSheets().map(({ sheetId, spec }) => dataSourceSheet(sheetId, spec)),
+    };
+  };
+
+  return {
+    app: {
+      // Apps Script also reads it to add the bigquery.readonly scope to a project that declares none.
+      enableBigQueryExecution: () => {
+        enabledBigQuery.add(kit.request);
+      },
+      newDataSourceSpec,
+      DataSourceType: DATA_SOURCE_TYPES,
+    },
+    spreadsheetMembers,
+  };
+}
