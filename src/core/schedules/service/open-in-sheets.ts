@@ -1,7 +1,7 @@
 /**
  * A BigQuery report viewed from Sheets. Where the user's account allows Connected Sheets, "Open in
  * Sheets" adds a data source sheet on the report's table, named after the report; where it does not
- * (a consumer account, a Workspace edition without it, a domain that turned it off) or the call fails
+ * (an account or domain where it is not turned on, or a user without BigQuery roles on the project) or the call fails
  * for any other reason, the answer carries the table's address and a ready query to paste into
  * BigQuery's console, with a sentence saying what to do. Which words Sheets throws for an account
  * without Connected Sheets no official page says, so no word of it is read: any failure of the insert
@@ -106,7 +106,7 @@ export function openInSheets(
       opened: false,
       message:
         `Sheets could not connect a sheet to ${view.address}: Connected Sheets may not be allowed for your account or your domain ` +
-        '(it needs a Google Workspace edition that includes it, turned on by your administrator)' +
+        "(your administrator must turn Google Cloud on for you, and you need BigQuery's Job User and Data Viewer roles on the project)" +
         (unloaded ? ", or the table is not there yet (the report's first run makes it: choose Run now). " : '. ') +
         `Use the ready query below in BigQuery's console (console.cloud.google.com/bigquery) instead. Sheets said: "${platformWords(error)}"`,
     };

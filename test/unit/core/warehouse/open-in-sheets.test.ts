@@ -81,14 +81,14 @@ describe('openInSheets', () => {
       query: QUERY,
       message:
         'Sheets could not connect a sheet to news-data-42.engage.daily rows: Connected Sheets may not be allowed for your account or your domain ' +
-        '(it needs a Google Workspace edition that includes it, turned on by your administrator). ' +
+        "(your administrator must turn Google Cloud on for you, and you need BigQuery's Job User and Data Viewer roles on the project). " +
         'Use the ready query below in BigQuery\'s console (console.cloud.google.com/bigquery) instead. Sheets said: "Something unexpected"',
     });
     // A report that has loaded no day yet: its table may not be there, which the sentence says too.
     status = {};
     try {
       expect(openInSheets({ deployment: ON, reports, sheets }, 'r1').message).toContain(
-        "turned on by your administrator), or the table is not there yet (the report's first run makes it: choose Run now). Use the ready query below",
+        "Data Viewer roles on the project), or the table is not there yet (the report's first run makes it: choose Run now). Use the ready query below",
       );
     } finally {
       status = FIRST_DAY_LOADED;
