@@ -3,7 +3,7 @@
  * its BigQuery calls sent to the emulator's stand-in, drives a session through every BigQuery path:
  * a saved report checked against BigQuery at save (and one refused for the dataset's location), Run
  * now, the hourly trigger's backfill, a load job that fails, a request BigQuery answers 403
- * quotaExceeded, the Schedules list, and sign-out. Then everything the local host holds is scanned for
+ * quotaExceeded, the Schedules list, Open in Sheets, and sign-out. Then everything the local host holds is scanned for
  * the OAuth tokens the stand-in saw in its Authorization headers (the host's ScriptApp.getOAuthToken()),
  * and for the Engage tokens and password of the session, as they are and encoded. The OAuth token is
  * read at each request and sent to BigQuery alone: never stored, logged, written to a cell, returned
@@ -93,6 +93,9 @@ beforeAll(async () => {
   const recovered = statusOf(id) as { failures?: number; lastSuccess?: string; lastAttempt?: string };
   expect(recovered.failures).toBe(0);
   expect(recovered.lastSuccess).toBe(recovered.lastAttempt);
+  // Open in Sheets: a data source sheet on the table, whose spec is scanned with the rest.
+  call('openReportInSheets', [id]);
+  expect(h.host.state.spreadsheet.sheets.filter((s) => s.dataSource)).toHaveLength(1);
   call('signOut');
   apiLog.push(...(await h.emulator.requests()));
 });

@@ -2,7 +2,7 @@
  * Scanning everything the local host holds for a secret, as it is and in the encodings it could
  * travel in: the users' properties (where a secret may live), document and script properties, caches
  * (formula results decompressed too), logs, every cell's value, formula, note and error, charts, named
- * ranges, toasts, alerts, menus, triggers, mails, dialogs and sidebars, plus what the
+ * ranges, data source sheets, toasts, alerts, menus, triggers, mails, dialogs and sidebars, plus what the
  * test saw entry points throw and return. The security evidence (test/evidence/security*.test.ts) asks
  * where each secret of a session is held, and expects only the owner's user properties, or nowhere.
  */
@@ -57,6 +57,8 @@ export function everythingHeld(host: GasHost, users: readonly string[], seen: re
       held.push({ place: `cell ${sheet.name}!${key}`, text: [value, cell.formula ?? '', cell.note ?? '', cell.error ?? ''].join('\n') });
     }
     for (const chart of sheet.charts) held.push({ place: `chart on ${sheet.name}`, text: JSON.stringify(chart) });
+    // A data source sheet (Connected Sheets): its spec as inserted.
+    if (sheet.dataSource) held.push({ place: `data source of ${sheet.name}`, text: JSON.stringify(sheet.dataSource) });
   }
   for (const [name, range] of state.spreadsheet.namedRanges)
     held.push({ place: `named range ${name}`, text: `${name}=${JSON.stringify(range)}` });
