@@ -141,8 +141,20 @@ it('saves, runs and edits a report into a BigQuery table from a build with "bigq
     expect(listed().reports).toEqual([]);
     expect(await overflowing(page, '#schedule-form')).toEqual([]);
 
-    // A good one saves; the server has the destination, and nothing of a sheet's write modes or alerts.
+    // The builder's row limit is for a sheet: refused in the builder's words, before anything is sent.
     await page.locator('#schedule-bq-table').fill(TABLE.tableId);
+    await page.locator('#report-max-rows').fill('10');
+    await page.locator('#schedule-save').click();
+    await eventually(async () =>
+      expect(await page.locator('#schedule-outcome .notice-error').innerText()).toBe(
+        'Row limit: a BigQuery table takes every row of the period; empty the Row limit above, or choose This sheet.',
+      ),
+    );
+    expect((await bq.requests()).length).toBe(requestsBefore);
+    expect(listed().reports).toEqual([]);
+    await page.locator('#report-max-rows').fill('');
+
+    // A good one saves; the server has the destination, and nothing of a sheet's write modes or alerts.
     await page.locator('#schedule-save').click();
     await eventually(async () =>
       expect(await page.locator('#schedule-outcome .notice-success').innerText()).toContain('Saved “Revenue into BigQuery”'),

@@ -215,6 +215,11 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     if (!name.value.trim()) return fail('Name the saved report.');
     if (!sheet.value.trim()) return fail('Name the sheet it writes to.');
     if (!A1_CELL_PATTERN.test(cell.value.trim())) return fail('Write the first cell as one cell, such as A1.');
+    // A BigQuery table keeps every row of every day: the builder's row limit and comparison, named as the builder names them.
+    if (toBigQuery() && request.maxRows !== undefined)
+      return fail('Row limit: a BigQuery table takes every row of the period; empty the Row limit above, or choose This sheet.');
+    if (toBigQuery() && request.compareWith)
+      return fail('Compare with: a BigQuery table takes no comparison; set Compare with to None above, or choose This sheet.');
     const kept = toBigQuery() ? {} : modes.value();
     if (typeof kept === 'string') return fail(kept);
     const closedThrough = closedBox.hidden ? '' : closed.value.trim();
