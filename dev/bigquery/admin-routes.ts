@@ -47,7 +47,12 @@ const FaultsBody = z
   .strict();
 const QuotaValue = z.number().int().min(0);
 const QuotasBody = z
-  .object(Object.fromEntries(Object.keys(DOCUMENTED_QUOTAS).map((name) => [name, QuotaValue.optional()])) as Record<keyof QuotaLimits, z.ZodOptional<typeof QuotaValue>>)
+  .object(
+    Object.fromEntries(Object.keys(DOCUMENTED_QUOTAS).map((name) => [name, QuotaValue.optional()])) as Record<
+      keyof QuotaLimits,
+      z.ZodOptional<typeof QuotaValue>
+    >,
+  )
   .strict();
 const PollsBody = z.object({ pending: z.number().int().min(0).max(1000), running: z.number().int().min(0).max(1000) }).strict();
 
