@@ -12,12 +12,10 @@
  * destination, the stricter reading (UNCONFIRMED in README.md).
  */
 import { BigQueryError } from './errors';
-import { checkDecorator, decoratorOf, fail, type PartitionQuota, sameFields } from './load-job';
+import { CREATE_DISPOSITIONS, checkDecorator, decoratorOf, fail, type PartitionQuota, sameFields } from './load-job';
 import { checkTableId } from './naming';
-import type { BigQueryState, StoredJob, StoredPartition, StoredTable } from './state';
-import { rowCount } from './state';
 import { dayOfValue } from './rows';
-import { CREATE_DISPOSITIONS } from './load-job';
+import { type BigQueryState, rowCount, type StoredJob, type StoredPartition, type StoredTable } from './state';
 
 type Ref = { projectId?: string; datasetId?: string; tableId?: string };
 
