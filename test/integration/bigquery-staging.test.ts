@@ -5,7 +5,8 @@
  * `maxRequestBytes` the core takes for this; the shipped bundle never sets it), so the day goes in
  * several staged loads and one copy. The partition then equals the emulator's rows; every upload stayed
  * within the budget; a failure between staging loads, or of the copy, leaves the partition as it was;
- * the staging table is gone a day later.
+ * the staging table is gone a day later. And a load over the table's daily load jobs (the stand-in's
+ * quota lowered to what is used) fails as BigQuery fails it, told to the user as such.
  */
 import { EngageClient } from '../../src/core/api/client/engage-client';
 import { BigQueryClient } from '../../src/core/warehouse/bigquery-client';
@@ -200,4 +201,23 @@ it('a failure between staging loads, or of the copy, leaves the partition as it 
   expect(done.staged).toBe(true);
   expect(await storedLines(tableId, DAY)).toEqual(emulatorLines(itemsOf[DAY]!));
   expect(await storedLines(tableId, DAY_BEFORE)).toEqual(emulatorLines(itemsOf[DAY_BEFORE]!));
+}, 10_000);
+
+it("a day over the table's daily load jobs fails with BigQuery's quotaExceeded, told as a failed job, the partition as it was", async () => {
+  const client = bigQuery();
+  const tableId = await tableWithOldDay(client);
+  const old = await storedLines(tableId, DAY);
+  const used = (await bq.quotas()).used[`load:${PROJECT}:${DATASET}.${tableId}`]!;
+  await bq.setQuotas({ loadJobsPerTablePerDay: used });
+  let failure: unknown;
+  try {
+    loadReportDay(client, dayLoad(tableId, DAY, itemsOf[DAY]!.slice(0, 5), { attemptStamp: 'q1' }));
+  } catch (e) {
+    failure = e;
+  }
+  expect(failure).toBeInstanceOf(BigQueryError);
+  expect((failure as BigQueryError).message).toMatch(
+    /failed \(quotaExceeded\): .*Your table exceeded quota for imports or query appends per table.*the table is as it was before this load/,
+  );
+  expect(await storedLines(tableId, DAY)).toEqual(old);
 }, 10_000);
