@@ -12,9 +12,8 @@
  * destination, the stricter reading (UNCONFIRMED in README.md).
  */
 import { BigQueryError } from './errors';
-import { CREATE_DISPOSITIONS, checkDecorator, decoratorOf, fail, type PartitionQuota, sameFields } from './load-job';
+import { CREATE_DISPOSITIONS, checkDecorator, decoratorOf, fail, type PartitionQuota, partitionOf, sameFields } from './load-job';
 import { checkTableId } from './naming';
-import { dayOfValue } from './rows';
 import { type BigQueryState, rowCount, type StoredJob, type StoredPartition, type StoredTable } from './state';
 
 type Ref = { projectId?: string; datasetId?: string; tableId?: string };
@@ -26,6 +25,7 @@ export interface CopyConfig {
   writeDisposition?: string;
   createDisposition?: string;
   operationType?: string;
+  destinationExpirationTime?: string;
 }
 
 /** The write dispositions JobConfigurationTableCopy.writeDisposition describes (WRITE_TRUNCATE_DATA is the load's and the query's). */
@@ -54,6 +54,9 @@ export function checkCopyConfig(config: CopyConfig): void {
   }
   if (config.createDisposition !== undefined && !CREATE_DISPOSITIONS.includes(config.createDisposition)) {
     throw new BigQueryError('invalid', `Invalid value for createDisposition: ${config.createDisposition}`);
+  }
+  if (config.destinationExpirationTime !== undefined) {
+    throw new BigQueryError('invalid', 'The BigQuery stand-in does not model configuration.copy.destinationExpirationTime');
   }
   if (config.operationType !== undefined && config.operationType !== 'COPY' && config.operationType !== 'OPERATION_TYPE_UNSPECIFIED') {
     throw new BigQueryError('invalid', `The BigQuery stand-in models copy operationType COPY only, got ${config.operationType}`);
@@ -150,15 +153,27 @@ export function runCopy(state: BigQueryState, job: StoredJob, nowMs: number, par
   if (truncates && decorator !== undefined) next.delete(decorator);
   let copied = 0;
   const modified = new Set<string>(truncates && decorator !== undefined ? [decorator] : []);
+  const touched = new Set<string>();
+  const todayDay = new Date(nowMs).toISOString().slice(0, 10).replace(/-/g, '');
   for (const part of incoming) {
-    // Rows keep their partition (by the partitioning column's day, or the source's when the table has no field).
-    const key =
-      decorator ??
-      (table.timePartitioning?.field ? (part.partition === 'null' ? dayKeyOf(table, part.rows) : part.partition) : part.partition);
-    const before = next.get(key);
-    next.set(key, before ? { rows: [...before.rows, ...part.rows.rows], bytes: before.bytes + part.rows.bytes } : { ...part.rows });
-    copied += part.rows.rows.length;
-    modified.add(key);
+    // Each row goes to its partition in the destination, as a load would put it (a decorated destination holds them all: checked above).
+    for (const values of part.rows.rows) {
+      const key =
+        table.timePartitioning && table.timePartitioning.field === undefined
+          ? (decorator ?? (part.partition === 'null' ? todayDay : part.partition))
+          : partitionOf(table, values, decorator, todayDay);
+      // The first row a job puts in a partition starts a fresh copy of it: the old one stays untouched until the one update.
+      if (!touched.has(key)) {
+        const stored = next.get(key);
+        next.set(key, { rows: [...(stored?.rows ?? [])], bytes: stored?.bytes ?? 0 });
+        touched.add(key);
+      }
+      const partition = next.get(key)!;
+      partition.rows.push(values);
+      partition.bytes += Buffer.byteLength(JSON.stringify(values));
+      modified.add(key);
+      copied += 1;
+    }
   }
   if (truncates && decorator !== undefined && !next.has(decorator) && table.partitions.has(decorator))
     next.set(decorator, { rows: [], bytes: 0 });
@@ -173,11 +188,4 @@ export function runCopy(state: BigQueryState, job: StoredJob, nowMs: number, par
   table.lastModifiedTimeMs = nowMs;
   if (!destination.table) state.dataset(destinationRef.projectId, destinationRef.datasetId)!.tables.set(destination.base, table);
   return copied;
-}
-
-/** The partition of rows copied from an unpartitioned source into a table partitioned by a column: refused unless one day holds them all. */
-function dayKeyOf(table: StoredTable, part: StoredPartition): string {
-  const days = new Set(part.rows.map((row) => dayOfValue(row[table.timePartitioning!.field!]) ?? '__NULL__'));
-  if (days.size !== 1) fail('The BigQuery stand-in copies an unpartitioned table into a partitioned one only when its rows are of one day');
-  return [...days][0]!;
 }

@@ -95,7 +95,7 @@ export function checkDecorator(decorator: string, table: StoredTable): void {
   }
 }
 
-function partitionOf(table: StoredTable, row: Record<string, unknown>, decorator: string | undefined, todayDay: string): string {
+export function partitionOf(table: StoredTable, row: Record<string, unknown>, decorator: string | undefined, todayDay: string): string {
   const partitioning = table.timePartitioning;
   if (!partitioning) return 'null';
   if (partitioning.field === undefined) return decorator ?? todayDay;

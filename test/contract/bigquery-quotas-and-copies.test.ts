@@ -218,6 +218,19 @@ describe('copy jobs', () => {
     expect(await pageViews(tableId)).toEqual([1]);
   });
 
+  it('a whole table copied into a partitioned one puts each row in its day, and counts each partition written', async () => {
+    const unpartitioned = await freshTable((id) => ({ ...dailyTable(id), timePartitioning: undefined, clustering: undefined }));
+    const tableId = await freshTable();
+    await load(unpartitioned, [row('2026-11-08', 8), row('2026-11-09', 9), row('2026-11-09', 10)]);
+    await load(tableId, [row('2026-11-08', 1)]);
+    const result = await copy(copyJob(unpartitioned, tableId, { writeDisposition: 'WRITE_APPEND' }));
+    expect(result.body.statistics.copy).toEqual({ copiedRows: '3' });
+    expect((await bq.table(PROJECT, DATASET, tableId))!.partitions).toEqual({ '20261108': 2, '20261109': 2 });
+    // The load wrote one partition, the copy two.
+    expect((await bq.quotas()).used[`parts:${PROJECT}:${DATASET}.${tableId}`]).toBe(3);
+    expect(await pageViews(unpartitioned)).toEqual([8, 9, 10]);
+  });
+
   it('holds the body to JobConfigurationTableCopy: an unknown name, both source fields, or a load without data are 400s', async () => {
     const unknown = await copy({ configuration: { copy: { ...(copyJob('a', 'b').configuration as any).copy, writeMode: 'x' } } });
     expect(bigQueryError(unknown)).toEqual(expect.objectContaining({ code: 400, reason: 'invalid' }));
