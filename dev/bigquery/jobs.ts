@@ -28,10 +28,11 @@ export function completeJob(state: BigQueryState, job: StoredJob): void {
   try {
     // Over either per-table count, the job fails; it is counted all the same, as failed jobs are.
     const overLoads = !isCopy && quotas.used(`load:${key}`, nowMs) >= quotas.limits.loadJobsPerTablePerDay;
+    const overCopies = isCopy && quotas.used(`copy:${key}`, nowMs) >= quotas.limits.copyJobsPerDestinationTablePerDay;
     const overOperations = quotas.used(`ops:${key}`, nowMs) >= quotas.limits.tableOperationsPerTablePerDay;
-    if (!isCopy) quotas.record(`load:${key}`, nowMs);
+    quotas.record(`${isCopy ? 'copy' : 'load'}:${key}`, nowMs);
     quotas.record(`ops:${key}`, nowMs);
-    if (overLoads || overOperations) {
+    if (overLoads || overCopies || overOperations) {
       throw new BigQueryError('quotaExceeded', isCopy ? QUOTA_MESSAGES.tableCopies : QUOTA_MESSAGES.tableImports);
     }
     if (job.failure) throw new BigQueryError(job.failure.reason as 'backendError', job.failure.message);

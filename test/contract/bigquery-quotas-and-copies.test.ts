@@ -2,8 +2,8 @@
  * Contract: the BigQuery stand-in's daily quotas and copy jobs over real HTTP (dev/bigquery/README.md).
  * Each quota, lowered through the admin API so a few calls reach it, lets the call at the limit through
  * and refuses the next: load jobs and table operations per table, partition modifications per
- * column-partitioned table (the job's status.errorResult, reason quotaExceeded, the table untouched),
- * load and copy jobs per project (a 403 quotaExceeded at jobs.insert, no job made); failed jobs count;
+ * column-partitioned table, copy jobs per destination table (the job's status.errorResult, reason
+ * quotaExceeded, the table untouched), load and copy jobs per project (a 403 quotaExceeded at jobs.insert, no job made); failed jobs count;
  * a use comes back 24 hours later. Copy jobs: a partition copied over another with WRITE_TRUNCATE,
  * WRITE_EMPTY and CREATE_NEVER refusals, CREATE_IF_NEEDED, a partitioning mismatch, the body held to
  * JobConfigurationTableCopy; and a table gone at its expirationTime.
@@ -82,6 +82,7 @@ describe('daily quotas', () => {
       loadJobsPerTablePerDay: 1_500,
       tableOperationsPerTablePerDay: 1_500,
       partitionModificationsPerTablePerDay: 30_000,
+      copyJobsPerDestinationTablePerDay: 1_000,
       loadJobsPerProjectPerDay: 100_000,
       copyJobsPerProjectPerDay: 100_000,
     });
@@ -125,6 +126,24 @@ describe('daily quotas', () => {
     quotaExceeded(refused.body);
     quotaExceeded(await load(tableId, [row('2026-11-03', 3)]));
     expect(await pageViews(tableId)).toEqual([1, 7]);
+  });
+
+  it('copy jobs per destination table: the copy at the limit runs, the next fails quotaExceeded; loads into it still run', async () => {
+    const source = await freshTable();
+    const tableId = await freshTable();
+    await load(source, [row('2026-11-02', 7)]);
+    await bq.setQuotas({ copyJobsPerDestinationTablePerDay: 2 });
+    const truncate = { writeDisposition: 'WRITE_TRUNCATE' };
+    expect((await copy(copyJob(`${source}$20261102`, `${tableId}$20261102`, truncate))).body.status).toEqual({ state: 'DONE' });
+    expect((await copy(copyJob(`${source}$20261102`, `${tableId}$20261102`, truncate))).body.status).toEqual({ state: 'DONE' });
+    const refused = await copy(copyJob(`${source}$20261102`, `${tableId}$20261102`, truncate));
+    quotaExceeded(refused.body);
+    expect(refused.body.status.errorResult.message).toMatch(/^Quota exceeded: Your table exceeded quota for table operations \(copies/);
+    expect((await load(tableId, [row('2026-11-03', 3)])).status.errorResult).toBeUndefined();
+    expect(await pageViews(tableId)).toEqual([3, 7]);
+    expect((await bq.quotas()).used).toEqual(
+      expect.objectContaining({ [`copy:${PROJECT}:${DATASET}.${tableId}`]: 3, [`ops:${PROJECT}:${DATASET}.${tableId}`]: 4 }),
+    );
   });
 
   it('partition modifications per column-partitioned table: each partition a job writes counts', async () => {

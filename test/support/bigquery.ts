@@ -62,6 +62,7 @@ export interface BigQueryQuotaLimits {
   loadJobsPerTablePerDay: number;
   tableOperationsPerTablePerDay: number;
   partitionModificationsPerTablePerDay: number;
+  copyJobsPerDestinationTablePerDay: number;
   loadJobsPerProjectPerDay: number;
   copyJobsPerProjectPerDay: number;
 }
@@ -70,7 +71,7 @@ export interface BigQueryQuotas {
   limits: BigQueryQuotaLimits;
   documented: BigQueryQuotaLimits;
   windowMs: number;
-  /** Use in the window per counter: "load:p:d.t", "ops:p:d.t", "parts:p:d.t", "loads:p", "copies:p". */
+  /** Use in the window per counter: "load:p:d.t", "copy:p:d.t", "ops:p:d.t", "parts:p:d.t", "loads:p", "copies:p". */
   used: Record<string, number>;
 }
 
