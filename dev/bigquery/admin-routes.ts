@@ -2,7 +2,8 @@
  * The BigQuery stand-in's test controls under /__admin/bigquery: make a dataset in a location, read
  * back a table (resource, rows, rows per partition) and the jobs with their data, fail the next load
  * jobs at completion, answer the next requests with a 5xx, keep new jobs PENDING and RUNNING for a
- * number of jobs.get polls, read the request log, and reset. Bodies are checked with zod; errors use
+ * number of jobs.get polls, lower the daily quotas (and read what is used of them), read the request
+ * log, and reset. Bodies are checked with zod; errors use
  * the emulator's admin envelope, as the emulator's other controls do.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -12,6 +13,7 @@ import { DISCOVERY_SOURCE } from './discovery-validator';
 import { MAX_JSON_ROW_BYTES } from './rows';
 import { checkDatasetId } from './naming';
 import { jobResource, tableResource } from './resources';
+import { DOCUMENTED_QUOTAS, type QuotaLimits, QUOTA_WINDOW_MS } from './quotas';
 import type { BigQueryState } from './state';
 import type { BigQueryError } from './errors';
 
@@ -42,6 +44,15 @@ const FaultsBody = z
       })
       .optional(),
   })
+  .strict();
+const QuotaValue = z.number().int().min(0);
+const QuotasBody = z
+  .object(
+    Object.fromEntries(Object.keys(DOCUMENTED_QUOTAS).map((name) => [name, QuotaValue.optional()])) as Record<
+      keyof QuotaLimits,
+      z.ZodOptional<typeof QuotaValue>
+    >,
+  )
   .strict();
 const PollsBody = z.object({ pending: z.number().int().min(0).max(1000), running: z.number().int().min(0).max(1000) }).strict();
 
@@ -89,6 +100,7 @@ export async function registerBigQueryAdminRoutes(admin: FastifyInstance, state:
     '/tables/:projectId/:datasetId/:tableId',
     async (request) => {
       const { projectId, datasetId, tableId } = request.params;
+      state.expireTables();
       const dataset = state.dataset(projectId, datasetId);
       const table = dataset?.tables.get(tableId);
       if (!dataset || !table) throw new ApiError(404, ADMIN, `No such table: ${projectId}:${datasetId}.${tableId}`);
@@ -142,6 +154,24 @@ export async function registerBigQueryAdminRoutes(admin: FastifyInstance, state:
   admin.post('/job-polls', async (request) => {
     state.jobPolls = parse(PollsBody, request);
     return state.jobPolls;
+  });
+
+  // A test lowers a daily quota so that a few calls reach it; the use so far is kept (DELETE forgets both).
+  const quotasView = () => ({
+    limits: state.quotas.limits,
+    documented: DOCUMENTED_QUOTAS,
+    windowMs: QUOTA_WINDOW_MS,
+    used: state.quotas.usage(state.now()),
+  });
+  admin.get('/quotas', async () => quotasView());
+  admin.post('/quotas', async (request) => {
+    const body = parse(QuotasBody, request) as Partial<QuotaLimits>;
+    for (const [name, value] of Object.entries(body)) if (value !== undefined) state.quotas.limits[name as keyof QuotaLimits] = value;
+    return quotasView();
+  });
+  admin.delete('/quotas', async () => {
+    state.quotas.reset();
+    return quotasView();
   });
 
   admin.get('/requests', async () => ({ requests: state.requestLog }));

@@ -21,7 +21,7 @@ export const LAST_DAY_PARTITION = '21591231';
 export const WRITE_DISPOSITIONS = ['WRITE_TRUNCATE', 'WRITE_TRUNCATE_DATA', 'WRITE_APPEND', 'WRITE_EMPTY'];
 export const CREATE_DISPOSITIONS = ['CREATE_IF_NEEDED', 'CREATE_NEVER'];
 
-interface LoadConfig {
+export interface LoadConfig {
   destinationTable?: { projectId?: string; datasetId?: string; tableId?: string };
   schema?: { fields?: FieldSchema[] };
   timePartitioning?: { type: string; field?: string };
@@ -33,7 +33,7 @@ interface LoadConfig {
   ignoreUnknownValues?: boolean;
 }
 
-function sameFields(a: FieldSchema[], b: FieldSchema[]): string | null {
+export function sameFields(a: FieldSchema[], b: FieldSchema[]): string | null {
   for (const field of b) {
     const other = a.find((f) => f.name.toLowerCase() === field.name.toLowerCase());
     if (!other) return `Field ${field.name} is missing in new schema`;
@@ -69,16 +69,16 @@ export function checkLoadConfig(config: LoadConfig): void {
   }
 }
 
-function fail(message: string, reason: ErrorProto['reason'] = 'invalid'): never {
+export function fail(message: string, reason: ErrorProto['reason'] = 'invalid'): never {
   throw new BigQueryError(reason as 'invalid', message);
 }
 
-function decoratorOf(tableId: string): { base: string; decorator?: string } {
+export function decoratorOf(tableId: string): { base: string; decorator?: string } {
   const dollar = tableId.indexOf('$');
   return dollar < 0 ? { base: tableId } : { base: tableId.slice(0, dollar), decorator: tableId.slice(dollar + 1) };
 }
 
-function checkDecorator(decorator: string, table: StoredTable): void {
+export function checkDecorator(decorator: string, table: StoredTable): void {
   const partitioning = table.timePartitioning;
   if (!partitioning)
     fail(
@@ -95,7 +95,7 @@ function checkDecorator(decorator: string, table: StoredTable): void {
   }
 }
 
-function partitionOf(table: StoredTable, row: Record<string, unknown>, decorator: string | undefined, todayDay: string): string {
+export function partitionOf(table: StoredTable, row: Record<string, unknown>, decorator: string | undefined, todayDay: string): string {
   const partitioning = table.timePartitioning;
   if (!partitioning) return 'null';
   if (partitioning.field === undefined) return decorator ?? todayDay;
@@ -121,24 +121,15 @@ function newTable(dataset: StoredDataset, tableId: string, config: LoadConfig, n
   };
 }
 
-/** Completes a job: applies its rows or records why it failed. Nothing is changed unless every check passes. */
-export function completeLoadJob(state: BigQueryState, job: StoredJob): void {
-  const nowMs = state.now();
-  job.state = 'DONE';
-  job.endTimeMs = nowMs;
-  try {
-    if (job.failure) throw new BigQueryError(job.failure.reason as 'backendError', job.failure.message);
-    job.outputRows = runLoad(state, job, nowMs);
-  } catch (error) {
-    if (!(error instanceof BigQueryError)) throw error;
-    const proto = error.toProto();
-    job.errorResult = proto;
-    // The row errors already start with this summary; any other failure goes first in the list.
-    if (job.errors?.[0]?.message !== proto.message) job.errors = [proto, ...(job.errors ?? [])];
-  }
-}
+/**
+ * Checks a job's partition modifications against the daily quota and counts them, just before the job
+ * changes its table (the last check: a job refused here changes nothing). `modified` is the number of
+ * partitions the job writes; only a table partitioned by a column is counted (quotas.ts).
+ */
+export type PartitionQuota = (table: StoredTable, modified: number) => void;
 
-function runLoad(state: BigQueryState, job: StoredJob, nowMs: number): number {
+/** Runs a load job's checks and, when all pass, its one update; returns the rows loaded (jobs.ts counts it first). */
+export function runLoad(state: BigQueryState, job: StoredJob, nowMs: number, partitionQuota: PartitionQuota): number {
   const config = (job.configuration.load ?? {}) as LoadConfig;
   const ref = config.destinationTable!;
   const { base, decorator } = decoratorOf(ref.tableId!);
@@ -206,6 +197,9 @@ function runLoad(state: BigQueryState, job: StoredJob, nowMs: number): number {
   // A truncated partition that received no rows keeps its place in the order, empty.
   if (truncates && decorator !== undefined && !next.has(decorator) && table.partitions.has(decorator))
     next.set(decorator, { rows: [], bytes: 0 });
+  // A truncated partition counts as modified even when no row goes into it.
+  const modified = new Set([...incoming.keys(), ...(truncates && decorator !== undefined ? [decorator] : [])]);
+  partitionQuota(table, truncates && decorator === undefined ? Math.max(modified.size, table.partitions.size) : modified.size);
   // Every check has passed: the one update.
   table.partitions = new Map(
     [...table.partitions.keys(), ...next.keys()].filter((key) => next.has(key)).map((key) => [key, next.get(key)!]),

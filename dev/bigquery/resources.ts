@@ -57,7 +57,10 @@ export function jobResource(job: StoredJob): Record<string, unknown> {
   const statistics: Record<string, unknown> = { creationTime: String(job.creationTimeMs) };
   if (job.startTimeMs !== undefined) statistics.startTime = String(job.startTimeMs);
   if (job.endTimeMs !== undefined) statistics.endTime = String(job.endTimeMs);
-  if (job.state === 'DONE') {
+  if (job.state === 'DONE' && job.configuration.copy !== undefined) {
+    // JobStatistics5 (statistics.copy): the rows the copy wrote; none when it failed.
+    statistics.copy = { copiedRows: String(job.outputRows ?? 0) };
+  } else if (job.state === 'DONE') {
     statistics.load = {
       inputFiles: '1',
       inputFileBytes: String(Buffer.byteLength(job.data)),

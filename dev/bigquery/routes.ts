@@ -10,7 +10,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { validateBody } from './discovery-validator';
 import { BigQueryError } from './errors';
-import { checkLoadConfig, completeLoadJob } from './load-job';
+import { checkCopyConfig, type CopyConfig } from './copy-job';
+import { completeJob } from './jobs';
+import { checkLoadConfig } from './load-job';
+import { QUOTA_MESSAGES } from './quotas';
 import {
   checkClustering,
   checkDatasetId,
@@ -171,7 +174,7 @@ export function registerBigQueryRoutes(api: FastifyInstance, state: BigQueryStat
     if (!job) throw new BigQueryError('notFound', `Not found: Job ${projectId}:${location}.${jobId}`);
     if (job.state !== 'DONE') {
       const next = job.statesToShow.shift();
-      if (next === undefined) completeLoadJob(state, job);
+      if (next === undefined) completeJob(state, job);
       else {
         job.state = next;
         if (next === 'RUNNING' && job.startTimeMs === undefined) job.startTimeMs = state.now();
@@ -180,15 +183,84 @@ export function registerBigQueryRoutes(api: FastifyInstance, state: BigQueryStat
     return jobResource(job);
   });
 
-  api.post('/projects/:projectId/jobs', async (request) => {
+  // jobs.insert without data: a copy job (JobConfigurationTableCopy). A load needs its data (the upload route).
+  api.post<{ Params: Params }>('/projects/:projectId/jobs', async (request) => {
     authenticate(request);
-    const body = parseJson(String(request.body ?? ''), 'The job');
+    const body = parseJson(String(request.body ?? ''), 'The job') as JobBody;
     validateBody('Job', body, 'job');
+    const configuration = body.configuration ?? {};
+    const copy = onlyConfiguration(configuration, 'copy') as CopyConfig | undefined;
+    if (!copy) {
+      throw new BigQueryError(
+        'invalid',
+        configuration.load !== undefined
+          ? 'Load configuration must specify at least one source URI (send the data with the upload URL: POST /upload/bigquery/v2/projects/{projectId}/jobs?uploadType=multipart)'
+          : 'The BigQuery stand-in runs copy jobs at this address (and load jobs at the upload address) only',
+      );
+    }
+    checkCopyConfig(copy);
+    return insertJob(state, request.params.projectId, body, 'COPY', copy.destinationTable!, '');
+  });
+}
+
+type JobBody = { jobReference?: { jobId?: string; location?: string; projectId?: string }; configuration?: Record<string, unknown> };
+
+/** The one job-specific configuration of a Job, when it is of `kind`; a 400 when there is not exactly one. */
+function onlyConfiguration(configuration: Record<string, unknown>, kind: 'load' | 'copy'): unknown {
+  const kinds = ['load', 'query', 'copy', 'extract'].filter((k) => configuration[k] !== undefined);
+  if (kinds.length !== 1) {
     throw new BigQueryError(
       'invalid',
-      'Load configuration must specify at least one source URI (send the data with the upload URL: POST /upload/bigquery/v2/projects/{projectId}/jobs?uploadType=multipart)',
+      `Job configuration must contain exactly one job-specific configuration object (e.g., query, load, extract, spreadsheetExtract), but there were ${kinds.length}: ${kinds.join(', ')}`,
     );
-  });
+  }
+  return configuration[kind];
+}
+
+/**
+ * Creates a job once its configuration is checked: its ID (given, or made), its location (given, or
+ * the destination dataset's), a 409 for an ID in use, the project's daily job quota (a 403
+ * quotaExceeded before any job exists: quotas.ts), then PENDING/RUNNING polls or completion at once.
+ */
+function insertJob(
+  state: BigQueryState,
+  projectId: string,
+  body: JobBody,
+  jobType: 'LOAD' | 'COPY',
+  destination: { projectId?: string; datasetId?: string },
+  data: string,
+): Record<string, unknown> {
+  const jobId = body.jobReference?.jobId ?? state.nextJobId();
+  checkJobId(jobId);
+  const location = body.jobReference?.location ?? state.dataset(destination.projectId!, destination.datasetId!)?.location ?? 'US';
+  const key = state.jobKey(projectId, location, jobId);
+  if (state.jobs.has(key)) throw new BigQueryError('duplicate', `Already Exists: Job ${projectId}:${location}.${jobId}`);
+  const nowMs = state.now();
+  const quotaKey = `${jobType === 'LOAD' ? 'loads' : 'copies'}:${projectId}`;
+  const limit = jobType === 'LOAD' ? state.quotas.limits.loadJobsPerProjectPerDay : state.quotas.limits.copyJobsPerProjectPerDay;
+  if (state.quotas.used(quotaKey, nowMs) >= limit) {
+    throw new BigQueryError('quotaExceeded', jobType === 'LOAD' ? QUOTA_MESSAGES.projectLoads : QUOTA_MESSAGES.projectCopies);
+  }
+  state.quotas.record(quotaKey, nowMs);
+  const statesToShow = [...Array(state.jobPolls.pending).fill('PENDING'), ...Array(state.jobPolls.running).fill('RUNNING')];
+  const job: StoredJob = {
+    projectId,
+    jobId,
+    location,
+    configuration: { ...body.configuration, jobType },
+    data,
+    state: statesToShow[0] ?? 'PENDING',
+    statesToShow,
+    creationTimeMs: nowMs,
+    // Injected load faults fail load jobs only (admin API: failLoads).
+    ...(jobType === 'LOAD' ? { failure: state.takeLoadFault() } : {}),
+  };
+  state.jobs.set(key, job);
+  if (statesToShow.length === 0) {
+    job.startTimeMs = nowMs;
+    completeJob(state, job);
+  } else if (job.state === 'RUNNING') job.startTimeMs = nowMs;
+  return jobResource(job);
 }
 
 /** jobs.insert with its data: `POST /upload/bigquery/v2/projects/{projectId}/jobs?uploadType=multipart`. */
@@ -213,46 +285,16 @@ export function registerBigQueryUploadRoute(upload: FastifyInstance, state: BigQ
           `The first part of a multipart upload must be application/json, got "${metadata.headers['content-type'] ?? 'none'}"`,
         );
       }
-      const body = parseJson(metadata.content, 'The job') as {
-        jobReference?: { jobId?: string; location?: string; projectId?: string };
-        configuration?: Record<string, unknown>;
-      };
+      const body = parseJson(metadata.content, 'The job') as JobBody;
       validateBody('Job', body, 'job');
-      const configuration = body.configuration ?? {};
-      const load = configuration.load as Parameters<typeof checkLoadConfig>[0] | undefined;
-      const kinds = ['load', 'query', 'copy', 'extract'].filter((k) => configuration[k] !== undefined);
-      if (kinds.length !== 1 || !load) {
+      const load = onlyConfiguration(body.configuration ?? {}, 'load') as Parameters<typeof checkLoadConfig>[0] | undefined;
+      if (!load)
         throw new BigQueryError(
           'invalid',
-          `Job configuration must contain exactly one job-specific configuration object (e.g., query, load, extract, spreadsheetExtract), but there were ${kinds.length}: ${kinds.join(', ')}`,
+          'A multipart upload carries a load job; send a copy job without data to /bigquery/v2/projects/{projectId}/jobs',
         );
-      }
       checkLoadConfig(load);
-      const projectId = request.params.projectId;
-      const jobId = body.jobReference?.jobId ?? state.nextJobId();
-      checkJobId(jobId);
-      const destination = load.destinationTable!;
-      const location = body.jobReference?.location ?? state.dataset(destination.projectId!, destination.datasetId!)?.location ?? 'US';
-      const key = state.jobKey(projectId, location, jobId);
-      if (state.jobs.has(key)) throw new BigQueryError('duplicate', `Already Exists: Job ${projectId}:${location}.${jobId}`);
-      const statesToShow = [...Array(state.jobPolls.pending).fill('PENDING'), ...Array(state.jobPolls.running).fill('RUNNING')];
-      const job: StoredJob = {
-        projectId,
-        jobId,
-        location,
-        configuration: { ...configuration, jobType: 'LOAD' },
-        data: media.content,
-        state: statesToShow[0] ?? 'PENDING',
-        statesToShow,
-        creationTimeMs: state.now(),
-        failure: state.takeLoadFault(),
-      };
-      state.jobs.set(key, job);
-      if (statesToShow.length === 0) {
-        job.startTimeMs = state.now();
-        completeLoadJob(state, job);
-      } else if (job.state === 'RUNNING') job.startTimeMs = state.now();
-      return reply.send(jobResource(job));
+      return reply.send(insertJob(state, request.params.projectId, body, 'LOAD', load.destinationTable!, media.content));
     },
   );
 }
@@ -260,6 +302,7 @@ export function registerBigQueryUploadRoute(upload: FastifyInstance, state: BigQ
 /** Error and not-found handling in BigQuery's shape, the request log and the HTTP faults, for one route prefix. */
 export function registerBigQueryHooks(scope: FastifyInstance, state: BigQueryState): void {
   scope.addHook('onRequest', async (request, reply: FastifyReply) => {
+    state.expireTables();
     const questionMark = request.url.indexOf('?');
     const entry = {
       method: request.method,

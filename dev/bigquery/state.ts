@@ -1,12 +1,13 @@
 /**
  * What the BigQuery stand-in holds: datasets (each in a location), tables with their rows (each row
- * tagged with the partition it lives in), load jobs, the injected faults, how many polls a new job
+ * tagged with the partition it lives in), load and copy jobs, the daily quotas used, the injected faults, how many polls a new job
  * stays PENDING and RUNNING, and a log of the API requests. One BigQueryState lives beside each
  * emulator instance, so every test file's private emulator has its own BigQuery too. Times come
  * from the emulator's clock.
  */
 import type { ErrorProto } from './errors';
 import type { FieldSchema, TimePartitioning } from './naming';
+import { QuotaLedger } from './quotas';
 import type { Row } from './rows';
 
 /** One partition's rows, and their size in bytes (as JSON), kept so tables.get costs nothing on a large table. */
@@ -108,6 +109,8 @@ export class BigQueryState {
   httpFaults: HttpFault[] = [];
   jobPolls = { pending: 0, running: 0 };
   requestLog: BigQueryRequestLogEntry[] = [];
+  /** The daily quotas and what has been used of them (quotas.ts). */
+  quotas = new QuotaLedger();
   private jobCounter = 0;
 
   constructor(readonly now: () => number = () => Date.now()) {}
@@ -119,7 +122,24 @@ export class BigQueryState {
     this.httpFaults = [];
     this.jobPolls = { pending: 0, running: 0 };
     this.requestLog = [];
+    this.quotas.reset();
     this.jobCounter = 0;
+  }
+
+  /**
+   * Deletes the tables whose expirationTime (Table.expirationTime, epoch ms) has passed, as BigQuery
+   * does ("When the expiration time is reached, the table will be deleted": the Table resource's
+   * reference). Called before every request is handled, so an expired table is never seen.
+   */
+  expireTables(): void {
+    const nowMs = this.now();
+    for (const dataset of this.datasets.values()) {
+      for (const [tableId, table] of dataset.tables) {
+        const expiresAtMs = Number(table.extra.expirationTime);
+        if (table.extra.expirationTime !== undefined && Number.isFinite(expiresAtMs) && expiresAtMs <= nowMs)
+          dataset.tables.delete(tableId);
+      }
+    }
   }
 
   createDataset(projectId: string, datasetId: string, location: string): StoredDataset {

@@ -48,6 +48,31 @@ export interface BigQueryHandle {
   setJobPolls(pending: number, running: number): Promise<void>;
   /** The stand-in's request log: method, path, query, authorization, contentType, bodyBytes, status, time. */
   requests(): Promise<Record<string, any>[]>;
+  /**
+   * Lowers (or raises) daily quotas (dev/bigquery/quotas.ts) so that a test reaches one in a few calls;
+   * what was used so far still counts. Answers the limits in force and the use per counter.
+   */
+  setQuotas(limits: Partial<BigQueryQuotaLimits>): Promise<BigQueryQuotas>;
+  quotas(): Promise<BigQueryQuotas>;
+  /** Back to the documented limits, and nothing used. */
+  resetQuotas(): Promise<BigQueryQuotas>;
+}
+
+export interface BigQueryQuotaLimits {
+  loadJobsPerTablePerDay: number;
+  tableOperationsPerTablePerDay: number;
+  partitionModificationsPerTablePerDay: number;
+  copyJobsPerDestinationTablePerDay: number;
+  loadJobsPerProjectPerDay: number;
+  copyJobsPerProjectPerDay: number;
+}
+
+export interface BigQueryQuotas {
+  limits: BigQueryQuotaLimits;
+  documented: BigQueryQuotaLimits;
+  windowMs: number;
+  /** Use in the window per counter: "load:p:d.t", "copy:p:d.t", "ops:p:d.t", "parts:p:d.t", "loads:p", "copies:p". */
+  used: Record<string, number>;
 }
 
 async function call<T>(url: string, method: string, body?: unknown): Promise<T> {
@@ -85,5 +110,8 @@ export function bigQueryOf(emulator: Pick<EmulatorHandle, 'baseUrl' | 'adminUrl'
     clearFaults: async () => void (await call(`${admin}/faults`, 'DELETE')),
     setJobPolls: async (pending, running) => void (await call(`${admin}/job-polls`, 'POST', { pending, running })),
     requests: async () => (await call<{ requests: Record<string, any>[] }>(`${admin}/requests`, 'GET')).requests,
+    setQuotas: (limits) => call<BigQueryQuotas>(`${admin}/quotas`, 'POST', limits),
+    quotas: () => call<BigQueryQuotas>(`${admin}/quotas`, 'GET'),
+    resetQuotas: () => call<BigQueryQuotas>(`${admin}/quotas`, 'DELETE'),
   };
 }
