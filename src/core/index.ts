@@ -53,7 +53,6 @@ export type {
   SheetWriter,
   Sleeper,
   SpreadsheetOpener,
-  SpreadsheetRef,
   TriggerPort,
   WrittenBlock,
 } from './ports';
@@ -179,8 +178,8 @@ export type { ReportRunEvent, RunObserver } from './schedules/refresh/run-events
 export { RunLog } from './schedules/watchers/run-log';
 export { closedMonthNotice, type Revision, RevisionTracker } from './schedules/watchers/revisions';
 export { SavedReportStore } from './schedules/saved/saved-report-store';
-export { incrementalProblem, type SavedReport, type SavedReportInput, tracksRevisions } from './schedules/saved/saved-reports';
-export { type Notice, ReportNotices } from './schedules/watchers/notices';
+export { incrementalProblem, type SavedReportInput, tracksRevisions } from './schedules/saved/saved-reports';
+export { ReportNotices } from './schedules/watchers/notices';
 export { NoticeObserver } from './schedules/watchers/notice-observer';
 export {
   ALERTS_MAX,

@@ -21,7 +21,26 @@ export interface Backfill {
   /** What a day has cost so far, averaged: milliseconds (fetch and load) and report requests. */
   msPerDay?: number;
   requestsPerDay?: number;
+  /** The loads into the table in the current fixed window of LOAD_WINDOW_MS (see LOADS_PER_WINDOW). */
+  window?: LoadWindow;
 }
+
+/** Loads counted from the window's start (epoch ms). */
+export interface LoadWindow {
+  startMs: number;
+  loads: number;
+}
+
+/** The window loads are counted over: a day. */
+export const LOAD_WINDOW_MS = 86_400_000;
+/**
+ * The most loads a backfill sends into its table in one window. BigQuery's quotas page ("Quotas and
+ * limits", Load jobs and Table operations per day) allows 1,500 load jobs, and 1,500 table operations,
+ * per table per day, failed jobs included, given back over a rolling day. A rolling day overlaps at
+ * most two fixed windows, so a backfill loads at most 1,400 in any 24 hours, leaving room for a retried
+ * job and the report's later passes. A backfill longer than 700 days takes a day per 700.
+ */
+export const LOADS_PER_WINDOW = 700;
 
 /** How much the latest day counts in the running averages: recent days say most about the next. */
 const AVERAGE_WEIGHT = 0.3;
@@ -80,7 +99,31 @@ export function dayLoaded(backfill: Backfill, day: string, cost: { ms: number; r
     ...(next <= backfill.toDay ? { nextDay: next } : {}),
     msPerDay: average(backfill.msPerDay, cost.ms),
     requestsPerDay: average(backfill.requestsPerDay, cost.requests),
+    ...(backfill.window ? { window: backfill.window } : {}),
   };
+}
+
+/** The window as it stands at `nowMs`: a new one once the last has run its LOAD_WINDOW_MS. */
+function windowAt(backfill: Backfill, nowMs: number): LoadWindow | undefined {
+  const w = backfill.window;
+  return w && nowMs >= w.startMs && nowMs < w.startMs + LOAD_WINDOW_MS ? w : undefined;
+}
+
+/** How many more loads the window allows at `nowMs`. */
+export function loadsLeft(backfill: Backfill, nowMs: number): number {
+  return Math.max(0, LOADS_PER_WINDOW - (windowAt(backfill, nowMs)?.loads ?? 0));
+}
+
+/** When the next load is allowed, if none is now: the window's end. */
+export function loadsFreeAtMs(backfill: Backfill, nowMs: number): number | undefined {
+  const w = windowAt(backfill, nowMs);
+  return w && w.loads >= LOADS_PER_WINDOW ? w.startMs + LOAD_WINDOW_MS : undefined;
+}
+
+/** The backfill with one more load counted at `nowMs`: counted as it is sent, since BigQuery counts a failed job too. */
+export function loadCounted(backfill: Backfill, nowMs: number): Backfill {
+  const w = windowAt(backfill, nowMs) ?? { startMs: nowMs, loads: 0 };
+  return { ...backfill, window: { startMs: w.startMs, loads: w.loads + 1 } };
 }
 
 /**

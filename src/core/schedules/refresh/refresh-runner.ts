@@ -308,11 +308,13 @@ export class RefreshRunner {
       summary,
     });
     if (loaded.daysLoaded === 0 && !loaded.done) {
-      // Nothing loaded: no time or budget left in this run; the report keeps its place for the next.
+      // Nothing loaded: no time or budget left in this run, and the report keeps its place for the
+      // next; or the table's loads of the day are spent, and it waits for them, not holding up the publisher's other reports.
       const kept: RefreshStatus = { ...status, ...(next.backfill ? { backfill: next.backfill } : {}) };
       delete kept.runningUntilMs;
+      if (loaded.waitUntilMs !== undefined) kept.nextRunAtMs = loaded.waitUntilMs;
       store.setStatus(report.id, kept);
-      this.outOfBudget.add(report.entityId);
+      if (loaded.waitUntilMs === undefined) this.outOfBudget.add(report.entityId);
       return 'deferred';
     }
     const placement = placementOf(report);
@@ -326,6 +328,7 @@ export class RefreshRunner {
     delete next.needsSignIn;
     // Until every day is loaded, the report stays due at each hourly run; then it keeps its schedule.
     if (loaded.done) next.nextRunAtMs = nextRunAfter(report.schedule, startMs, timeZone);
+    else if (loaded.waitUntilMs !== undefined) next.nextRunAtMs = loaded.waitUntilMs;
     else delete next.nextRunAtMs;
     this.finish(report, next);
     tell('refreshed');

@@ -18,7 +18,17 @@ import { ValidationError } from '../../errors';
 import type { Clock, SheetBlock } from '../../ports';
 import { unwrap } from '../../api/responses/values';
 import { dashedDay, dayAfter } from '../../util/dates';
-import { backfillView, type Backfill, dayLoaded, daysForRun, startBackfill } from '../../warehouse/backfill';
+import {
+  backfillView,
+  type Backfill,
+  dayLoaded,
+  daysForRun,
+  loadCounted,
+  LOADS_PER_WINDOW,
+  loadsFreeAtMs,
+  loadsLeft,
+  startBackfill,
+} from '../../warehouse/backfill';
 import { tableAddress } from '../../warehouse/destination';
 import { loadReportDay } from '../../warehouse/report-load';
 import type { PrepareResult } from '../../warehouse/day-load';
@@ -54,6 +64,8 @@ export interface WarehouseRefresh {
   requests: number;
   /** Every day of the pass is loaded. */
   done: boolean;
+  /** Days are left but the window's loads are spent: the next may go from then (epoch ms). */
+  waitUntilMs?: number;
   /** What the target cell shows. */
   block: SheetBlock;
 }
@@ -66,9 +78,11 @@ export interface WarehouseRefresh {
 export function planPass(previous: Backfill | undefined, period: { fromDate: string; toDate: string }): Backfill {
   const { fromDate: from, toDate: to } = period;
   if (previous === undefined || previous.fromDay > to) return startBackfill(from, to);
+  // What a day costs and the loads of the current window go on from pass to pass: the table is the same.
   const costs = {
     ...(previous.msPerDay !== undefined ? { msPerDay: previous.msPerDay } : {}),
     ...(previous.requestsPerDay !== undefined ? { requestsPerDay: previous.requestsPerDay } : {}),
+    ...(previous.window ? { window: previous.window } : {}),
   };
   if (previous.nextDay !== undefined) {
     if (previous.nextDay < from) return { ...startBackfill(from, to), ...costs };
@@ -116,7 +130,8 @@ export function refreshIntoBigQuery(context: WarehouseRefreshContext): Warehouse
   let prepared: PrepareResult | undefined;
   while (backfill.nextDay !== undefined) {
     const fetchStartMs = clock.now();
-    let days = fetchDays(backfill, deadlineAtMs - fetchStartMs);
+    // No more days than the table's loads left in the window (backfill.ts: BigQuery's daily quota).
+    let days = Math.min(fetchDays(backfill, deadlineAtMs - fetchStartMs), loadsLeft(backfill, fetchStartMs));
     if (days === 0) break;
     // Within the rate budget before the deadline: fewer days, or none this run.
     const perDay = backfill.requestsPerDay ?? 1;
@@ -140,6 +155,8 @@ export function refreshIntoBigQuery(context: WarehouseRefreshContext): Warehouse
     const fetchMsPerDay = (clock.now() - fetchStartMs) / days;
     for (let day = first; day <= last; day = dayAfter(day, 1)) {
       const loadStartMs = clock.now();
+      backfill = loadCounted(backfill, loadStartMs);
+      next.backfill = backfill;
       const loaded = loadReportDay(client, {
         destination,
         report: shape,
@@ -158,17 +175,28 @@ export function refreshIntoBigQuery(context: WarehouseRefreshContext): Warehouse
       rows += loaded.rows;
     }
   }
-  return { daysLoaded, rows, requests, done: backfill.nextDay === undefined, block: statusBlock(tableAddress(destination), backfill) };
+  const waitUntilMs = backfill.nextDay !== undefined ? loadsFreeAtMs(backfill, clock.now()) : undefined;
+  return {
+    daysLoaded,
+    rows,
+    requests,
+    done: backfill.nextDay === undefined,
+    ...(waitUntilMs !== undefined ? { waitUntilMs } : {}),
+    block: statusBlock(tableAddress(destination), backfill),
+  };
 }
 
 /** The status text of a BigQuery report: the table, the days loaded of the pass's, what is left. */
-export function warehouseProgress(backfill: Backfill | undefined): string | undefined {
+export function warehouseProgress(backfill: Backfill | undefined, nowMs?: number): string | undefined {
   if (!backfill) return undefined;
   const view = backfillView(backfill);
   const range = `${dashedDay(backfill.fromDay)} to ${dashedDay(backfill.toDay)}`;
-  return view.done
-    ? `BigQuery: ${view.totalDays} of ${view.totalDays} days loaded (${range})`
-    : `BigQuery: ${view.loadedDays} of ${view.totalDays} days loaded (${range}); ${view.leftDays} left, next ${view.nextDay}`;
+  if (view.done) return `BigQuery: ${view.totalDays} of ${view.totalDays} days loaded (${range})`;
+  const paused =
+    nowMs !== undefined && loadsFreeAtMs(backfill, nowMs) !== undefined
+      ? `; paused for a day: Engage sends at most ${LOADS_PER_WINDOW.toLocaleString('en-US')} loads a day into one table (BigQuery allows 1,500), and goes on at the next run`
+      : '';
+  return `BigQuery: ${view.loadedDays} of ${view.totalDays} days loaded (${range}); ${view.leftDays} left, next ${view.nextDay}${paused}`;
 }
 
 /** The small table the target cell shows: where the rows went and how far the load is. */

@@ -3,7 +3,18 @@
  * cursor moving one loaded day at a time (never skipping a day, never passing one twice), the progress
  * the Schedules tab shows, and how many days a run takes from its time and request budget.
  */
-import { backfillView, dayLoaded, daysForRun, startBackfill } from '../../../../src/core/warehouse/backfill';
+import {
+  backfillView,
+  dayLoaded,
+  daysForRun,
+  LOAD_WINDOW_MS,
+  loadCounted,
+  LOADS_PER_WINDOW,
+  loadsFreeAtMs,
+  loadsLeft,
+  startBackfill,
+} from '../../../../src/core/warehouse/backfill';
+import { planPass } from '../../../../src/core/schedules/refresh/warehouse-refresh';
 
 describe('a backfill', () => {
   it('starts at its first day, refusing days that are not days or run backwards, naming the argument', () => {
@@ -61,5 +72,29 @@ describe('daysForRun', () => {
     expect(daysForRun(backfill, { msLeft: 3_600_000, requestsLeft: 1_000 })).toBe(2);
     backfill = dayLoaded(dayLoaded(backfill, '20250102', { ms: 1_000, requests: 1 }), '20250103', { ms: 1_000, requests: 1 });
     expect(daysForRun(backfill, { msLeft: 3_600_000, requestsLeft: 1_000 })).toBe(0);
+  });
+
+  it(`counts the table's loads in a window of a day, at most ${LOADS_PER_WINDOW}, kept from day to day and pass to pass`, () => {
+    // BigQuery's 1,500 load jobs per table per day, over a rolling day: two windows never pass it.
+    expect(2 * LOADS_PER_WINDOW).toBeLessThan(1_500);
+    const t0 = Date.parse('2026-11-20T06:00:00Z');
+    let backfill = startBackfill('20200101', '20261119');
+    expect(loadsLeft(backfill, t0)).toBe(LOADS_PER_WINDOW);
+    for (let i = 0; i < LOADS_PER_WINDOW - 1; i++) {
+      backfill = loadCounted(backfill, t0 + i * 1_000);
+      backfill = dayLoaded(backfill, backfill.nextDay!, { ms: 1_000, requests: 0.1 });
+    }
+    // The window survives the cursor's moves.
+    expect(backfill.window).toEqual({ startMs: t0, loads: LOADS_PER_WINDOW - 1 });
+    expect(loadsLeft(backfill, t0 + 3_600_000)).toBe(1);
+    expect(loadsFreeAtMs(backfill, t0 + 3_600_000)).toBeUndefined();
+    backfill = loadCounted(backfill, t0 + 3_600_000);
+    expect(loadsLeft(backfill, t0 + 3_600_000)).toBe(0);
+    expect(loadsFreeAtMs(backfill, t0 + 3_600_000)).toBe(t0 + LOAD_WINDOW_MS);
+    // A pass planned again keeps the window: the table is the same.
+    expect(planPass(backfill, { fromDate: '20200101', toDate: '20261120' }).window).toEqual(backfill.window);
+    // A day after the window began, a new one starts at the next load.
+    expect(loadsLeft(backfill, t0 + LOAD_WINDOW_MS)).toBe(LOADS_PER_WINDOW);
+    expect(loadCounted(backfill, t0 + LOAD_WINDOW_MS + 5).window).toEqual({ startMs: t0 + LOAD_WINDOW_MS + 5, loads: 1 });
   });
 });
