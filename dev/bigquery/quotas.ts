@@ -33,7 +33,8 @@ export interface QuotaLimits {
    * (also https://cloud.google.com/bigquery/docs/optimize-load-jobs, "How table operations quotas
    * work"). That page says that for partitioned tables the partition-modification limit applies
    * "replacing the standard table limit"; the stand-in holds both on a partitioned table, the
-   * stricter reading (UNCONFIRMED in README.md). The add-on never comes near either.
+   * stricter reading (UNCONFIRMED in README.md). The add-on sends at most 700 loads into a table in a
+   * day (src/core/warehouse/backfill.ts), so it meets neither reading.
    */
   tableOperationsPerTablePerDay: number;
   /**
