@@ -71,6 +71,13 @@ function ranNow(list: ScheduleList, id: string): string | undefined {
   return `Refreshed “${ran.name}”: ${formatCount(s.rows ?? 0)} rows ${formatDuration(s.durationMs ?? 0)}.`;
 }
 
+/** What Run now said of a report it put off: nothing refreshed, and when it goes on. */
+function waitedNow(list: ScheduleList, id: string): string {
+  const waited = list.reports.find((r) => r.id === id);
+  const why = waited?.status.progress?.includes('paused') ? ' (see Loaded)' : ': its rate budget or time was spent';
+  return `Nothing refreshed now for “${waited?.name ?? 'this report'}”${why}; the next hourly run goes on with it.`;
+}
+
 /** A short state next to the name: paused, failing, or refreshed. */
 function badge(view: ScheduleView): HTMLElement | null {
   if (view.paused) return el('span', { class: 'schedule-badge schedule-badge-paused' }, 'paused');
@@ -285,11 +292,19 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
           'div',
           { class: 'actions' },
           editButton,
-          act(
-            'Run now',
-            async () => (await ctx.server.runScheduleNow(view.id)).list,
-            (list) => ranNow(list, view.id),
-          ),
+          (() => {
+            // A run that was put off (no time, rate budget or BigQuery loads left) refreshed nothing: it says so.
+            let deferred = false;
+            return act(
+              'Run now',
+              async () => {
+                const { summary, list } = await ctx.server.runScheduleNow(view.id);
+                deferred = summary.deferred.includes(view.id);
+                return list;
+              },
+              (list) => (deferred ? waitedNow(list, view.id) : ranNow(list, view.id)),
+            );
+          })(),
           act(view.paused ? 'Resume' : 'Pause', () => ctx.server.pauseSchedule(view.id, !view.paused)),
         );
         // Delete asks first, in the page: the saved report and its schedule go, the data stays.

@@ -258,7 +258,11 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       destination?.showProblems('');
       close();
       if (editing) editing = { id: editing.id, definition: report, shown: periodChoice() };
-      else name.value = '';
+      else {
+        name.value = '';
+        // A table takes one saved report: the next one is given its own table name.
+        if (table && destination) destination.set({ ...table, tableId: '' });
+      }
       // Until another action, a sign-in change, or this saved report's deletion (moments.ts).
       ctx.moments.say(
         outcome,

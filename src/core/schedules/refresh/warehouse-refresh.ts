@@ -77,7 +77,9 @@ export interface WarehouseRefresh {
  */
 export function planPass(previous: Backfill | undefined, period: { fromDate: string; toDate: string }): Backfill {
   const { fromDate: from, toDate: to } = period;
-  if (previous === undefined || previous.fromDay > to) return startBackfill(from, to);
+  if (previous === undefined) return startBackfill(from, to);
+  // The table's loads counted in the day's window go on whatever the pass (backfill.ts).
+  if (previous.fromDay > to) return { ...startBackfill(from, to), ...(previous.window ? { window: previous.window } : {}) };
   // What a day costs and the loads of the current window go on from pass to pass: the table is the same.
   const costs = {
     ...(previous.msPerDay !== undefined ? { msPerDay: previous.msPerDay } : {}),

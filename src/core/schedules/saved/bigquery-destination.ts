@@ -78,7 +78,7 @@ export function checkBigQueryReport(report: BigQueryReportFields): BigQueryDesti
   if (selectsSeveral(report.entityId)) {
     throw ValidationError.single(
       'entityId',
-      'a BigQuery report loads one publisher: save one report per publisher, into the same table if you like',
+      'a BigQuery report loads one publisher: save one report per publisher, each into its own table',
     );
   }
   if (!(report.breakdowns ?? []).includes('day')) {

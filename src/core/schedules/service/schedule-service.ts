@@ -40,6 +40,7 @@ import { runScheduled, type ScheduledRunSummary } from './scheduled-run';
 import { scheduleView, unreachableViews, type ScheduleList } from './schedule-view';
 import { keepHistory } from '../saved/write-modes';
 import { checkBigQueryAllowed, checkBigQueryTable } from '../saved/bigquery-destination';
+import { backfillAfterEdit, checkTableFree } from './warehouse-edits';
 import { OWNER_ID_KEY, type ScheduleServiceDeps, type TriggerEvent } from './schedule-deps';
 
 export type { ScheduleList, ScheduleView } from './schedule-view';
@@ -104,6 +105,7 @@ export class ScheduleService {
       createdAtMs: now,
       updatedAtMs: now,
     });
+    if (report.bigquery) checkTableFree(report, this.reportsAnywhere());
     this.checkWithBigQuery(report);
     const owner = this.ownerId();
     this.withTrigger(report.paused !== true, () =>
@@ -272,11 +274,10 @@ export class ScheduleService {
     const { reports, spreadsheet } = this.document();
     const { definition, webhook } = splitWebhook(input, before, this.deps.deployment);
     // The newer of the two copies of its status: a run by ID may have written the registry's since.
-    keepHistory(
-      before,
-      definition,
-      new MirroredReports(reports, this.deps.registry, spreadsheet.ref.id, this.deps.clock).status(before.id),
-    );
+    const statuses = new MirroredReports(reports, this.deps.registry, spreadsheet.ref.id, this.deps.clock);
+    const status = statuses.status(before.id);
+    keepHistory(before, definition, status);
+    if (definition.bigquery) checkTableFree(definition, this.reportsAnywhere(), before.id);
     // The new definition replaces the old whole (alerts or notices removed count no more), as the store's update does.
     const { id, ownerId, createdAtMs } = before;
     this.deps.registry.checkRoom(spreadsheet.ref.id, { ...definition, id, ownerId, createdAtMs, updatedAtMs: this.deps.clock.now() });
@@ -284,6 +285,9 @@ export class ScheduleService {
     this.withTrigger(definition.paused !== true, () => {
       const report = reports.update(before.id, definition);
       storeWebhook(this.deps.registry, spreadsheet.ref.id, report.id, webhook);
+      // A table, publisher or period that changed what the days hold loads them again (warehouse-edits.ts).
+      const backfill = backfillAfterEdit(before, definition, status.backfill, this.deps.clock.now());
+      if (backfill) statuses.setStatus(report.id, { ...statuses.status(report.id), backfill });
       if (JSON.stringify(report.schedule) !== JSON.stringify(before.schedule)) this.reschedule(report);
     });
   }
@@ -300,7 +304,9 @@ export class ScheduleService {
     if (status.nextRunAtMs === undefined || status.lastAttemptAtMs === undefined) return;
     const next = nextRunAfter(report.schedule, status.lastAttemptAtMs, spreadsheet.ref.timeZone);
     const retryPending = (status.failures ?? 0) > 0 && status.nextRunAtMs < next;
-    if (!retryPending) store.setStatus(report.id, { ...status, nextRunAtMs: next });
+    // A BigQuery backfill under way runs hourly, or waits for the table's loads of the day: never later for a new schedule.
+    const backfilling = status.backfill?.nextDay !== undefined && status.nextRunAtMs < next;
+    if (!retryPending && !backfilling) store.setStatus(report.id, { ...status, nextRunAtMs: next });
   }
 
   /**
@@ -368,6 +374,12 @@ export class ScheduleService {
     const client = this.deps.account.reportSource().warehouse?.();
     if (!client) checkBigQueryAllowed(undefined);
     else checkBigQueryTable(client, report.bigquery, report, this.deps.clock.now() + BIGQUERY_SAVE_CHECK_BUDGET_MS);
+  }
+
+  /** The user's saved reports here (every editor's) and in every spreadsheet of the registry (their own). */
+  private reportsAnywhere(): SavedReport[] {
+    const { registry } = this.deps;
+    return [...this.document().reports.list(), ...registry.spreadsheets().flatMap((entry) => registry.reports(entry.id))];
   }
 
   private requireMine(id: unknown): SavedReport {

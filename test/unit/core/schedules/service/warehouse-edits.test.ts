@@ -1,0 +1,79 @@
+/**
+ * Saving and changing BigQuery reports (src/core/schedules/service/warehouse-edits.ts): one table
+ * takes one saved report, refused naming the field; a change of what the table holds, or a period that
+ * now starts earlier, starts the backfill again from the period's first day, keeping the day's loads
+ * counted for the same table.
+ */
+import { backfillAfterEdit, checkTableFree } from '../../../../../src/core/schedules/service/warehouse-edits';
+import type { SavedReportInput } from '../../../../../src/core/schedules/saved/saved-reports';
+import { dayLoaded, loadCounted, startBackfill } from '../../../../../src/core/warehouse/backfill';
+
+const NOW = Date.parse('2026-11-20T06:00:00Z');
+const TABLE = { projectId: 'my-project-1', datasetId: 'engage', tableId: 'daily', location: 'EU' };
+
+const report = (extra: Partial<SavedReportInput> = {}): SavedReportInput =>
+  ({
+    name: 'Ledger',
+    kind: 'main',
+    entityId: 'c0ffee5eed1a2b3c4d5e6f708192a3b4',
+    period: { type: 'lastDays', days: 30, endingYesterday: true },
+    breakdowns: ['day', 'platform'],
+    target: { sheetName: 'BQ', cell: 'A1' },
+    schedule: { every: 'day', hour: 6 },
+    bigquery: TABLE,
+    ...extra,
+  }) as SavedReportInput;
+
+describe('one table, one saved report', () => {
+  it('refuses a table another saved report loads into, naming the field and that report', () => {
+    const others = [{ id: 'r1', name: 'Ledger EU', bigquery: { ...TABLE, tableId: ' daily ' } }];
+    expect(() => checkTableFree(report(), others)).toThrow(
+      'bigquery.tableId: my-project-1.engage.daily already takes the saved report "Ledger EU": each day\'s load replaces that day with one report\'s rows',
+    );
+    // The report itself, another table of the dataset, and sheet reports are no obstacle.
+    expect(() => checkTableFree(report(), others, 'r1')).not.toThrow();
+    expect(() => checkTableFree(report({ bigquery: { ...TABLE, tableId: 'daily_us' } }), others)).not.toThrow();
+    expect(() => checkTableFree(report(), [{ id: 'r2', name: 'Sheet' }])).not.toThrow();
+  });
+});
+
+describe('the backfill after a change', () => {
+  // Ten days loaded, three loads counted in the day's window.
+  let loaded = loadCounted(loadCounted(loadCounted(startBackfill('20261021', '20261119'), NOW - 3), NOW - 2), NOW - 1);
+  for (let i = 0; i < 10; i++) loaded = dayLoaded(loaded, loaded.nextDay!, { ms: 1_000, requests: 0.1 });
+
+  it('goes on as it was for a change of name, schedule, notices or a later start', () => {
+    expect(backfillAfterEdit(report(), report({ name: 'Renamed', schedule: { every: 'hour' } }), loaded, NOW)).toBeUndefined();
+    expect(
+      backfillAfterEdit(report(), report({ period: { type: 'lastDays', days: 20, endingYesterday: true } }), loaded, NOW),
+    ).toBeUndefined();
+    expect(backfillAfterEdit(report(), report({ bigquery: undefined }), loaded, NOW)).toBeUndefined();
+  });
+
+  it('starts again from the first day for new breakdowns, metrics, filter or publisher, keeping the window', () => {
+    for (const change of [
+      { breakdowns: ['day', 'country'] },
+      { metrics: ['revenue'] },
+      { filter: 'revenue:gt:1' },
+      { entityId: '0123456789abcdef0123456789abcdef' },
+    ]) {
+      expect(backfillAfterEdit(report(), report(change), loaded, NOW)).toEqual({
+        fromDay: '20261021',
+        toDay: '20261119',
+        nextDay: '20261021',
+        window: { startMs: NOW - 3, loads: 3 },
+      });
+    }
+  });
+
+  it('starts again, with a window of its own, for a new table; and from the new first day for a longer period', () => {
+    expect(backfillAfterEdit(report(), report({ bigquery: { ...TABLE, tableId: 'daily2' } }), loaded, NOW)).toEqual({
+      fromDay: '20261021',
+      toDay: '20261119',
+      nextDay: '20261021',
+    });
+    expect(
+      backfillAfterEdit(report(), report({ period: { type: 'lastDays', days: 60, endingYesterday: true } }), loaded, NOW),
+    ).toMatchObject({ fromDay: '20260921', nextDay: '20260921', window: { loads: 3 } });
+  });
+});
