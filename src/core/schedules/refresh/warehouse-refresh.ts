@@ -203,7 +203,11 @@ export function refreshIntoBigQuery(context: WarehouseRefreshContext): Warehouse
     const fetchStartMs = clock.now();
     // No more days than the table's loads left in the window (backfill.ts: BigQuery's daily quota).
     // The hourly report: one day per fetch (its 24 requests), loaded before the next day is asked for.
-    let days = Math.min(daysPerFetch(backfill, deadlineAtMs - fetchStartMs), loadsLeft(backfill, fetchStartMs), hourly ? 1 : MAX_FETCH_DAYS);
+    let days = Math.min(
+      daysPerFetch(backfill, deadlineAtMs - fetchStartMs),
+      loadsLeft(backfill, fetchStartMs),
+      hourly ? 1 : MAX_FETCH_DAYS,
+    );
     if (days === 0) break;
     // Within the rate budget before the deadline: fewer days, or none this run.
     const perDay = backfill.requestsPerDay ?? (hourly ? HOURS_PER_DAY : 1);

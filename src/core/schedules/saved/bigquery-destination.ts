@@ -68,7 +68,10 @@ const DAY_PERIODS = "'lastDays', 'since', 'fixed', 'thisMonth' or 'lastMonth'";
  * period, except for an hourly report into BigQuery, whose period of days is fetched one UTC day at a
  * time (the API's 24 hours): its first day, from hour 00 to the next day's 00.
  */
-export function checkRangeOf(report: Pick<BigQueryReportFields, 'kind' | 'period' | 'bigquery'>, nowMs: number): { fromDate: string; toDate: string } | undefined {
+export function checkRangeOf(
+  report: Pick<BigQueryReportFields, 'kind' | 'period' | 'bigquery'>,
+  nowMs: number,
+): { fromDate: string; toDate: string } | undefined {
   if (!report.bigquery || !REPORT_SPECS[report.kind].hourly || !report.period) return undefined;
   const { fromDate } = resolvePeriod(report.period, nowMs);
   return { fromDate: fromDate.slice(0, 8), toDate: fromDate.slice(0, 8) };

@@ -34,7 +34,8 @@ const hourlyInput = (extra: Record<string, unknown> = {}) => ({
 function bigQuery() {
   const transport = new FakeTransport((request: HttpRequest) => {
     if (request.method === 'get' && request.url.endsWith('/datasets/engage')) return jsonResponse(200, { location: 'EU' });
-    if (request.method === 'get') return jsonResponse(404, { error: { code: 404, message: 'Not found', errors: [{ reason: 'notFound' }] } });
+    if (request.method === 'get')
+      return jsonResponse(404, { error: { code: 404, message: 'Not found', errors: [{ reason: 'notFound' }] } });
     if (request.url.endsWith('/tables')) return jsonResponse(200, JSON.parse(request.payload!));
     const jobId = /"jobId":"([^"]+)"/.exec(request.payload!)![1];
     return jsonResponse(200, { jobReference: { jobId }, status: { state: 'DONE' } });
@@ -58,7 +59,12 @@ function source(client: BigQueryClient, options: { rateLimitAfter?: number } = {
       const items = limited
         ? []
         : [
-            { externalId: { value: `id-${hour}` }, widget: { value: { id: 'w1', name: 'Top' } }, totalReqs: { value: hour + 1 }, revenue: '0,5' },
+            {
+              externalId: { value: `id-${hour}` },
+              widget: { value: { id: 'w1', name: 'Top' } },
+              totalReqs: { value: hour + 1 },
+              revenue: '0,5',
+            },
             // The third hour's item carries its hour, wrapped: read as that hour.
             ...(hour === 2 ? [{ externalId: 'late', hour: { value: input.fromDate }, totalReqs: 1 }] : []),
           ];
@@ -179,7 +185,12 @@ describe('a saved hourly external-ID report with a BigQuery destination', () => 
 
   it.each([
     ['a period of hours', { period: { type: 'lastHours', hours: 24 } }, 'period', /whole UTC days.*instead of 'lastHours'/],
-    ['a breakdown the report has not', { breakdowns: ['day'] }, 'breakdowns', /'day' is not a breakdown of the external-ID report.*externalId, widget, externalSecondaryId/],
+    [
+      'a breakdown the report has not',
+      { breakdowns: ['day'] },
+      'breakdowns',
+      /'day' is not a breakdown of the external-ID report.*externalId, widget, externalSecondaryId/,
+    ],
     ['the realtime report', { kind: 'realtime' }, 'kind', /^kind: the realtime report covers only the last 48 hours/],
     ['several publishers', { entityId: 'all' }, 'entityId', /loads one publisher/],
     ['a row cap', { maxRows: 10 }, 'maxRows', /applies to a sheet only/],
@@ -196,6 +207,8 @@ describe('a saved hourly external-ID report with a BigQuery destination', () => 
   });
 
   it('still refuses days for the hourly report into a sheet', () => {
-    expect(() => checkSavedReport(hourlyInput({ bigquery: undefined }))).toThrow(/period: the external-ID report covers hours: use 'lastHours'/);
+    expect(() => checkSavedReport(hourlyInput({ bigquery: undefined }))).toThrow(
+      /period: the external-ID report covers hours: use 'lastHours'/,
+    );
   });
 });

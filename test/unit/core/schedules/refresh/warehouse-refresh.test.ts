@@ -112,7 +112,12 @@ describe('a saved report with a BigQuery destination', () => {
       'period',
       /is loaded by whole UTC days/,
     ],
-    ['the realtime report', { kind: 'realtime', period: { type: 'lastHours', hours: 3 }, breakdowns: [] }, 'kind', /realtime report covers only/],
+    [
+      'the realtime report',
+      { kind: 'realtime', period: { type: 'lastHours', hours: 3 }, breakdowns: [] },
+      'kind',
+      /realtime report covers only/,
+    ],
     ['several publishers', { entityId: 'all' }, 'entityId', /loads one publisher/],
     ['a comparison', { compareWith: 'previous' }, 'compareWith', /applies to a sheet only/],
     ['incremental', { incremental: true }, 'incremental', /applies to a sheet only/],
