@@ -6,7 +6,9 @@
  * closed for a daily report, whose revisions are tracked, and its notices and alerts
  * (sidebar/notice-fields.ts). In a build that loads into BigQuery, the destination too
  * (destination-fields.ts): a BigQuery table takes no write mode, row cap, closed months or alerts
- * (the server refuses them), and the sheet's cell then holds the loads' status. It is its own form,
+ * (the server refuses them), and the sheet's cell then holds the loads' status; the hourly external-ID
+ * report into a table is loaded by whole UTC days, so "Days to load" replaces the builder's hour
+ * window as its period (the N whole days before today). It is its own form,
  * so Enter saves it rather than running the report. The period, the incremental rule and the saved
  * report's shape come from the core (schedule-draft.ts, saved-reports.ts); the server validates the
  * saved report again.
