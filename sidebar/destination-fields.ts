@@ -98,7 +98,11 @@ export function destinationFields(prefix: string, options: { choice: boolean; ch
     { class: 'segmented', role: 'radiogroup', 'aria-labelledby': `${prefix}-destination-label`, id: `${prefix}-destination` },
     ...radios.map((radio) => el('label', { for: radio.id }, radio, radio.value === 'sheet' ? 'This sheet' : 'BigQuery table')),
   );
-  const rule = el('div', { class: 'hint', id: `${prefix}-bigquery-rule` }, 'BigQuery takes the general report of one publisher, by day.');
+  const rule = el(
+    'div',
+    { class: 'hint', id: `${prefix}-bigquery-rule` },
+    'BigQuery takes one publisher’s general report by day, or its external-ID report by hour, loaded a whole UTC day at a time.',
+  );
   const chosen = () => !options.choice || radios[1]!.checked;
   const render = () => {
     for (const radio of radios) radio.parentElement!.classList.toggle('checked', radio.checked);

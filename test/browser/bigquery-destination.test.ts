@@ -87,7 +87,8 @@ it('offers no BigQuery destination in a build without "bigquery": no element, op
     expect(shown).toContain('Write mode');
     expect(shown).not.toMatch(/big ?query/i);
     // Nor its code: the build leaves it out (the BigQuery build's page has it).
-    const rule = 'BigQuery takes the general report of one publisher, by day.';
+    const rule =
+      'BigQuery takes one publisher’s general report by day, or its external-ID report by hour, loaded a whole UTC day at a time.';
     expect(fs.readFileSync(distSidebar, 'utf8')).not.toContain(rule);
     expect(bundle.sidebar).toContain(rule);
   } finally {
@@ -153,6 +154,39 @@ it('saves, runs and edits a report into a BigQuery table from a build with "bigq
     expect((await bq.requests()).length).toBe(requestsBefore);
     expect(listed().reports).toEqual([]);
     await page.locator('#report-max-rows').fill('');
+
+    // The hourly external-ID report goes to BigQuery too, by whole UTC days: days to load in place of the builder's hours.
+    expect(await page.locator('#schedule-bq-days').isVisible()).toBe(false);
+    await page.locator('label[for="report-kind-externalId"]').click();
+    await eventually(async () => expect(await page.locator('#schedule-bq-days').isVisible()).toBe(true));
+    expect(await page.locator('#schedule-period').innerText()).toBe('the 7 days before today (UTC days), each hour a row.');
+    await page.locator('#schedule-bq-days').fill('0');
+    await page.locator('#schedule-save').click();
+    await eventually(async () =>
+      expect(await page.locator('#schedule-outcome .notice-error').innerText()).toBe(
+        'Days to load: write a whole number of days from 1 to 366 (a BigQuery table is loaded a whole UTC day at a time).',
+      ),
+    );
+    expect((await bq.requests()).length).toBe(requestsBefore);
+    await page.locator('#schedule-bq-days').fill('3');
+    await page.locator('#schedule-bq-table').fill('ids_hourly');
+    await page.locator('#schedule-save').click();
+    await eventually(async () => expect(await page.locator('#schedule-outcome .notice-success').innerText()).toContain('Saved'));
+    const hourly = listed().reports;
+    expect(hourly).toHaveLength(1);
+    expect(hourly[0]!.definition).toMatchObject({
+      kind: 'externalId',
+      period: { type: 'lastDays', days: 3, endingYesterday: true },
+      bigquery: { ...TABLE, tableId: 'ids_hourly' },
+    });
+    h.host.call('deleteSchedule', [hourly[0]!.id], { user: OWNER });
+    await page.locator('label[for="report-kind-main"]').click();
+    await page.locator('#report-preset').selectOption('last7');
+    await page.locator('#save-schedule').click();
+    await eventually(async () => expect(await page.locator('#schedule-form').isVisible()).toBe(true));
+    await page.locator('#schedule-name').fill('Revenue into BigQuery');
+    await page.locator('#schedule-bq-table').fill(TABLE.tableId);
+    expect(await page.locator('#schedule-bq-days').isVisible()).toBe(false);
 
     // A good one saves; the server has the destination, and nothing of a sheet's write modes or alerts.
     await page.locator('#schedule-save').click();

@@ -6,7 +6,9 @@
  * closed for a daily report, whose revisions are tracked, and its notices and alerts
  * (sidebar/notice-fields.ts). In a build that loads into BigQuery, the destination too
  * (destination-fields.ts): a BigQuery table takes no write mode, row cap, closed months or alerts
- * (the server refuses them), and the sheet's cell then holds the loads' status. It is its own form,
+ * (the server refuses them), and the sheet's cell then holds the loads' status; the hourly external-ID
+ * report into a table is loaded by whole UTC days, so "Days to load" replaces the builder's hour
+ * window as its period (the N whole days before today). It is its own form,
  * so Enter saves it rather than running the report. The period, the incremental rule and the saved
  * report's shape come from the core (schedule-draft.ts, saved-reports.ts); the server validates the
  * saved report again.
@@ -98,6 +100,16 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     ? el('div', { class: 'hint field', id: 'schedule-status-hint' }, 'The status of the loads (days loaded, what is left) is written here.')
     : null;
   const toBigQuery = () => destination?.chosen() === true;
+  // The hourly external-ID report into BigQuery is loaded by whole UTC days: the builder's hour windows do not apply.
+  const bqDays = el('input', { type: 'number', id: 'schedule-bq-days', min: 1, max: 366, step: 1, value: '7', inputmode: 'numeric' });
+  const bqDaysBox = field('Days to load', bqDays, 'The whole UTC days before today, each with its 24 hours, one partition a day.');
+  let bqDaysTouched = false;
+  const hourlyToBigQuery = () => toBigQuery() && REPORT_SPECS[source.choice().kind].hourly;
+  /** The days typed, when a whole number from 1 to 366. */
+  const daysTyped = (): number | undefined => {
+    const days = Number(bqDays.value.trim());
+    return bqDays.value.trim() !== '' && Number.isInteger(days) && days >= 1 && days <= 366 ? days : undefined;
+  };
   const closed = el('input', { type: 'text', id: 'schedule-closed', maxlength: 7, placeholder: '2026-10', autocomplete: 'off' });
   const closedBox = field(
     'Months closed through',
@@ -122,6 +134,12 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
    * being edited keeps its own until its period is changed in the builder.
    */
   function period(): Period {
+    if (hourlyToBigQuery()) {
+      // A saved report's own days stay until the field is changed (a period saved through the API: since, a month…).
+      const kept = editing?.definition.bigquery && editing.definition.period.type !== 'lastHours' ? editing.definition.period : undefined;
+      if (kept && !bqDaysTouched) return kept;
+      return { type: 'lastDays', days: daysTyped() ?? 7, endingYesterday: true };
+    }
     return schedulePeriod(periodChoice(), editing ? { period: editing.definition.period, shown: editing.shown } : undefined);
   }
 
@@ -131,7 +149,12 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     const choice = source.choice();
     growingBox.hidden = !customRange();
     const hourlyNote =
-      REPORT_SPECS[choice.kind].hourly && source.preset() !== 'last24h' ? ' (hourly reports refresh a rolling window)' : '';
+      REPORT_SPECS[choice.kind].hourly && !hourlyToBigQuery() && source.preset() !== 'last24h'
+        ? ' (hourly reports refresh a rolling window)'
+        : hourlyToBigQuery()
+          ? ', each hour a row'
+          : '';
+    bqDaysBox.hidden = !hourlyToBigQuery();
     const request = source.request();
     const compareWith = typeof request === 'string' ? undefined : request.compareWith;
     const compared = compareWith ? `, compared with ${describeCompareWith(compareWith)}` : '';
@@ -220,6 +243,8 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       return fail('Row limit: a BigQuery table takes every row of the period; empty the Row limit above, or choose This sheet.');
     if (toBigQuery() && request.compareWith)
       return fail('Compare with: a BigQuery table takes no comparison; set Compare with to None above, or choose This sheet.');
+    if (hourlyToBigQuery() && bqDaysTouched && daysTyped() === undefined)
+      return fail('Days to load: write a whole number of days from 1 to 366 (a BigQuery table is loaded a whole UTC day at a time).');
     const kept = toBigQuery() ? {} : modes.value();
     if (typeof kept === 'string') return fail(kept);
     const closedThrough = closedBox.hidden ? '' : closed.value.trim();
@@ -291,6 +316,10 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
 
   const cancel = el('button', { type: 'button', id: 'schedule-cancel', onclick: close }, 'Cancel');
   growing.addEventListener('change', render);
+  bqDays.addEventListener('input', () => {
+    bqDaysTouched = true;
+    render();
+  });
   modes.node.addEventListener('change', render);
   append(
     form,
@@ -299,6 +328,7 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
     el('div', { class: 'field' }, el('span', { class: 'label' }, 'Period at each refresh'), periodLine, growingBox),
     how.node,
     destination?.node,
+    destination ? bqDaysBox : null,
     el('div', { class: 'row' }, field('Sheet', sheet), el('div', { class: 'narrow cell-field' }, field('Cell', cell))),
     statusHint,
     modes.node,
@@ -329,6 +359,8 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       closed.value = definition.closedThrough ?? '';
       notices.set(definition);
       destination?.set(definition.bigquery);
+      bqDays.value = definition.period.type === 'lastDays' ? String(definition.period.days) : '7';
+      bqDaysTouched = false;
       save.textContent = 'Save changes';
       toggle.textContent = 'Edit schedule';
       close();
@@ -340,6 +372,8 @@ export function scheduleForm(source: ScheduleSource, ctx: PanelContext): Schedul
       closed.value = '';
       notices.set({});
       destination?.set(undefined);
+      bqDays.value = '7';
+      bqDaysTouched = false;
       save.textContent = 'Save schedule';
       toggle.textContent = 'Save to schedule';
       close();

@@ -71,14 +71,15 @@ export function metricType(metric: string): 'INT64' | 'NUMERIC' | 'FLOAT64' {
   return 'FLOAT64';
 }
 
+/** Why the realtime report does not go to BigQuery. */
+export const REALTIME_REFUSAL =
+  'the realtime report covers only the last 48 hours with provisional figures: load the external-ID report into BigQuery instead';
+
 /** The table for a report, or a ValidationError naming the argument that cannot go to BigQuery. */
 export function planTable(shape: ReportShape): TablePlan {
   const spec = REPORT_SPECS[shape.kind];
   if (shape.kind === 'realtime') {
-    throw ValidationError.single(
-      'report',
-      'the realtime report covers only the last 48 hours with provisional figures: load the external-ID report into BigQuery instead',
-    );
+    throw ValidationError.single('report', REALTIME_REFUSAL);
   }
   if (shape.breakdowns.includes('month')) {
     throw ValidationError.single(

@@ -8,6 +8,12 @@
  * run stopped anywhere never loads a day twice on resuming; a failed fetch or load leaves the cursor
  * at that day (the table as it was) and the next run goes on from there.
  *
+ * The hourly external-ID report is fetched one UTC hour per request (fromDate yyyyMMddHH, toDate the
+ * next hour, exclusive): its items carry no hour (the spec's item has none, and a range's answer sums
+ * its hours per ID), so a request of one hour is the only one whose rows are that hour's. A day is its
+ * 24 hours fetched, each batch loaded with its hour as the TIMESTAMP `hour`, into the day's partition
+ * like a general report's day; a day is loaded only once all its hours are fetched.
+ *
  * Once every day of the period is loaded, later runs (at the report's schedule) load the days the
  * period gained since and again the last RESTATED_DAYS days, which Engage may still restate: a
  * restated day replaces its partition. A run that cannot finish (time, rate budget) loads what it can
@@ -17,7 +23,9 @@ import { RUN_WRAP_UP_MS } from '../../budgets';
 import { ValidationError } from '../../errors';
 import type { Clock, SheetBlock } from '../../ports';
 import { unwrap } from '../../api/responses/values';
-import { dashedDay, dayAfter } from '../../util/dates';
+import { compactDayOf, dashedDay, dayAfter, formatUtcHour, MS_PER_HOUR, utcMidnightMs } from '../../util/dates';
+import { REPORT_SPECS } from '../../spec';
+import type { RowContext } from '../../warehouse/table-rows';
 import {
   backfillView,
   type Backfill,
@@ -97,6 +105,28 @@ export function planPass(previous: Backfill | undefined, period: { fromDate: str
   return { ...startBackfill(first, to), ...costs };
 }
 
+/** The hours of a UTC day the hourly report is fetched in, one request each. */
+export const HOURS_PER_DAY = 24;
+
+/** A day's items as loadReportDay takes them: one batch per fetch. */
+type DayBatch = { items: readonly Record<string, unknown>[]; context: Omit<RowContext, 'day'> };
+
+/** What one fetch of days brought: each day's batches, the requests spent, and whether the rate budget stopped it. */
+interface FetchedDays {
+  byDay: Map<string, DayBatch[]>;
+  requests: number;
+  stopped: boolean;
+}
+
+/** The UTC hours of a day (yyyyMMdd) as the hourly report's bounds: [fromDate, toDate) per hour, and the hour's start. */
+export function hoursOfDay(day: string): Array<{ fromDate: string; toDate: string; startMs: number }> {
+  const midnightMs = utcMidnightMs(compactDayOf(day));
+  return Array.from({ length: HOURS_PER_DAY }, (_, h) => {
+    const startMs = midnightMs + h * MS_PER_HOUR;
+    return { fromDate: formatUtcHour(startMs), toDate: formatUtcHour(startMs + MS_PER_HOUR), startMs };
+  });
+}
+
 /** The day (yyyyMMdd) an item of a report broken down by day is for. */
 function dayOf(item: Record<string, unknown>): string {
   const day = unwrap(item.day);
@@ -104,10 +134,50 @@ function dayOf(item: Record<string, unknown>): string {
 }
 
 /** How many days the next fetch covers: one to learn the cost, then as many as FETCH_CHUNK_REQUESTS carry. */
-function fetchDays(backfill: Backfill, msLeft: number): number {
+function daysPerFetch(backfill: Backfill, msLeft: number): number {
   const perDay = backfill.requestsPerDay;
   const byRequests = perDay === undefined ? 1 : Math.max(1, Math.floor(FETCH_CHUNK_REQUESTS / Math.max(perDay, 0.01)));
   return Math.min(byRequests, MAX_FETCH_DAYS, daysForRun(backfill, { msLeft, requestsLeft: Number.MAX_SAFE_INTEGER }));
+}
+
+/** The general report's days first to last in one query (broken down by day), its items split by their day. */
+function fetchDays(context: WarehouseRefreshContext, first: string, last: string): FetchedDays {
+  const { report, source, startedAtMs, deadlineAtMs } = context;
+  const query = source.buildQuery(report.kind, reportInputOf(report, startedAtMs, { fromDate: first, toDate: last }));
+  const { result, requests } = source.run(query, { deadlineAtMs });
+  const byDay = new Map<string, DayBatch[]>();
+  for (const item of result.items) {
+    const day = dayOf(item);
+    let batches = byDay.get(day);
+    if (!batches) byDay.set(day, (batches = [{ items: [], context: { publisherId: report.entityId } }]));
+    (batches[0]!.items as Record<string, unknown>[]).push(item);
+  }
+  return { byDay, requests, stopped: result.stoppedBecause === 'rateLimit' };
+}
+
+/**
+ * The hourly report's days first to last, one request per UTC hour, each hour's items a batch with
+ * its hour. Stops (the days unloaded) when the rate budget or the deadline comes before the last hour.
+ */
+function fetchHours(context: WarehouseRefreshContext, first: string, last: string): FetchedDays {
+  const { report, source, clock, startedAtMs, deadlineAtMs } = context;
+  const byDay = new Map<string, DayBatch[]>();
+  let requests = 0;
+  for (let day = first; day <= last; day = dayAfter(day, 1)) {
+    const batches: DayBatch[] = [];
+    for (const hour of hoursOfDay(day)) {
+      if (clock.now() >= deadlineAtMs) return { byDay, requests, stopped: true };
+      const range = { fromDate: hour.fromDate, toDate: hour.toDate };
+      const { result, requests: spent } = source.run(source.buildQuery(report.kind, reportInputOf(report, startedAtMs, range)), {
+        deadlineAtMs,
+      });
+      requests += spent;
+      if (result.stoppedBecause === 'rateLimit') return { byDay, requests, stopped: true };
+      batches.push({ items: result.items, context: { publisherId: report.entityId, hourStartMs: hour.startMs } });
+    }
+    byDay.set(day, batches);
+  }
+  return { byDay, requests, stopped: false };
 }
 
 export function refreshIntoBigQuery(context: WarehouseRefreshContext): WarehouseRefresh {
@@ -121,6 +191,7 @@ export function refreshIntoBigQuery(context: WarehouseRefreshContext): Warehouse
     );
   }
   const shape = reportShapeOf(report);
+  const hourly = REPORT_SPECS[report.kind].hourly;
   let backfill = planPass(next.backfill, resolvePeriod(report.period, startedAtMs));
   next.backfill = backfill;
   let daysLoaded = 0;
@@ -133,27 +204,25 @@ export function refreshIntoBigQuery(context: WarehouseRefreshContext): Warehouse
   while (backfill.nextDay !== undefined) {
     const fetchStartMs = clock.now();
     // No more days than the table's loads left in the window (backfill.ts: BigQuery's daily quota).
-    let days = Math.min(fetchDays(backfill, deadlineAtMs - fetchStartMs), loadsLeft(backfill, fetchStartMs));
+    // The hourly report: one day per fetch (its 24 requests), loaded before the next day is asked for.
+    let days = Math.min(
+      daysPerFetch(backfill, deadlineAtMs - fetchStartMs),
+      loadsLeft(backfill, fetchStartMs),
+      hourly ? 1 : MAX_FETCH_DAYS,
+    );
     if (days === 0) break;
     // Within the rate budget before the deadline: fewer days, or none this run.
-    const perDay = backfill.requestsPerDay ?? 1;
+    const perDay = backfill.requestsPerDay ?? (hourly ? HOURS_PER_DAY : 1);
     while (days > 1 && source.budgetFreeAtMs(report.entityId, Math.ceil(days * perDay)) > deadlineAtMs) days = Math.floor(days / 2);
     if (source.budgetFreeAtMs(report.entityId, Math.max(1, Math.ceil(days * perDay))) > deadlineAtMs) break;
     const first = backfill.nextDay;
     let last = dayAfter(first, days - 1);
     if (last > backfill.toDay) last = backfill.toDay;
-    const query = source.buildQuery(report.kind, reportInputOf(report, startedAtMs, { fromDate: first, toDate: last }));
-    const { result, requests: spent } = source.run(query, { deadlineAtMs });
+    const fetched = hourly ? fetchHours(context, first, last) : fetchDays(context, first, last);
+    const { byDay, requests: spent } = fetched;
     summary.requests += spent;
     requests += spent;
-    if (result.stoppedBecause === 'rateLimit') break;
-    const byDay = new Map<string, Record<string, unknown>[]>();
-    for (const item of result.items) {
-      const day = dayOf(item);
-      let list = byDay.get(day);
-      if (!list) byDay.set(day, (list = []));
-      list.push(item);
-    }
+    if (fetched.stopped) break;
     const fetchMsPerDay = (clock.now() - fetchStartMs) / days;
     for (let day = first; day <= last; day = dayAfter(day, 1)) {
       const loadStartMs = clock.now();
@@ -163,7 +232,7 @@ export function refreshIntoBigQuery(context: WarehouseRefreshContext): Warehouse
         destination,
         report: shape,
         day,
-        batches: [{ items: byDay.get(day) ?? [], context: { publisherId: report.entityId } }],
+        batches: byDay.get(day) ?? [{ items: [], context: { publisherId: report.entityId } }],
         deadlineAtMs: loadDeadlineAtMs,
         nowMs: loadStartMs,
         attemptStamp: String(startedAtMs),

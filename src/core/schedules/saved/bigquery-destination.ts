@@ -2,7 +2,9 @@
  * A saved report whose rows go to BigQuery: the `bigquery` field beside `target`, and the rules it
  * adds. The destination's names follow BigQuery's (warehouse/destination.ts) and the report must be
  * one a day-partitioned table takes (warehouse/table-schema.ts), fetched one publisher's days at a
- * time: every refusal names the field, before anything is saved or sent. The sheet target stays: it
+ * time: the general report by day, or the hourly external-ID report (its hours a TIMESTAMP column,
+ * partitioned by their UTC day), whose period is then counted in whole UTC days as the backfill loads
+ * them. Every refusal names the field, before anything is saved or sent. The sheet target stays: it
  * holds a small status table (the BigQuery table's address, the days loaded of the period's, what is
  * left), so the spreadsheet shows where the data went. What is sheet-only (write modes, a comparison,
  * incremental, a row cap, alerts on the sheet's figures) is refused with a BigQuery destination.
@@ -14,7 +16,10 @@ import { selectsSeveral } from '../../api/requests/publisher-list';
 import type { BigQueryClient } from '../../warehouse/bigquery-client';
 import { checkDatasetAndTable } from '../../warehouse/day-load';
 import { checkDestination, type BigQueryDestination } from '../../warehouse/destination';
-import { planTable, type ReportShape } from '../../warehouse/table-schema';
+import { planTable, REALTIME_REFUSAL, type ReportShape } from '../../warehouse/table-schema';
+import { effectiveBreakdowns } from '../../api/requests/report-fields';
+import { REPORT_SPECS } from '../../spec';
+import { resolvePeriod, type Period } from './period';
 
 const name = z.string({ error: 'must be text' });
 
@@ -31,6 +36,7 @@ const SHEET_ONLY_FIELDS = ['compareWith', 'incremental', 'writeMode', 'maxStored
 export interface BigQueryReportFields {
   kind: ReportShape['kind'];
   entityId: string;
+  period?: Period | undefined;
   breakdowns?: string[] | undefined;
   metrics?: string[] | undefined;
   bigquery?: { projectId: string; datasetId: string; tableId: string; location: string } | undefined;
@@ -43,9 +49,32 @@ export interface BigQueryReportFields {
   alerts?: unknown;
 }
 
-/** The table's shape of a saved report (its metrics, or every metric when it names none). */
+/**
+ * The table's shape of a saved report (its metrics, or every metric when it names none). The hourly
+ * reports' breakdowns as the API answers them, externalId first whether listed or not, so the table
+ * has the column every row carries.
+ */
 export function reportShapeOf(report: Pick<BigQueryReportFields, 'kind' | 'breakdowns' | 'metrics'>): ReportShape {
-  return { kind: report.kind, breakdowns: report.breakdowns ?? [], metrics: report.metrics ?? 'all' };
+  const given = report.breakdowns ?? [];
+  const breakdowns = REPORT_SPECS[report.kind].hourly ? effectiveBreakdowns(report.kind, given) : given;
+  return { kind: report.kind, breakdowns, metrics: report.metrics ?? 'all' };
+}
+
+/** The periods a BigQuery table is loaded by: whole UTC days, one partition each. */
+const DAY_PERIODS = "'lastDays', 'since', 'fixed', 'thisMonth' or 'lastMonth'";
+
+/**
+ * The range a saved report's arguments are checked with at save (buildQuery, nothing sent): its
+ * period, except for an hourly report into BigQuery, whose period of days is fetched one UTC day at a
+ * time (the API's 24 hours): its first day, from hour 00 to the next day's 00.
+ */
+export function checkRangeOf(
+  report: Pick<BigQueryReportFields, 'kind' | 'period' | 'bigquery'>,
+  nowMs: number,
+): { fromDate: string; toDate: string } | undefined {
+  if (!report.bigquery || !REPORT_SPECS[report.kind].hourly || !report.period) return undefined;
+  const { fromDate } = resolvePeriod(report.period, nowMs);
+  return { fromDate: fromDate.slice(0, 8), toDate: fromDate.slice(0, 8) };
 }
 
 /**
@@ -72,17 +101,32 @@ export function checkBigQueryReport(report: BigQueryReportFields): BigQueryDesti
       );
     }
   }
-  if (report.kind !== 'main') {
-    throw ValidationError.single('kind', "only the general report ('main') goes to BigQuery, by day: its days are the table's partitions");
-  }
+  if (report.kind === 'realtime') throw ValidationError.single('kind', REALTIME_REFUSAL);
   if (selectsSeveral(report.entityId)) {
     throw ValidationError.single(
       'entityId',
       'a BigQuery report loads one publisher: save one report per publisher, each into its own table',
     );
   }
-  if (!(report.breakdowns ?? []).includes('day')) {
-    throw ValidationError.single('breakdowns', "a BigQuery report is broken down by 'day': the table keeps one partition per day");
+  if (report.kind === 'main') {
+    if (!(report.breakdowns ?? []).includes('day')) {
+      throw ValidationError.single('breakdowns', "a BigQuery report is broken down by 'day': the table keeps one partition per day");
+    }
+  } else {
+    const spec = REPORT_SPECS[report.kind];
+    const other = (report.breakdowns ?? []).find((b) => !spec.breakdowns.includes(b));
+    if (other !== undefined) {
+      throw ValidationError.single(
+        'breakdowns',
+        `'${other}' is not a breakdown of the ${spec.title}, whose rows are by hour already (the table's TIMESTAMP column 'hour'): choose among ${spec.breakdowns.join(', ')} (externalId always comes first)`,
+      );
+    }
+    if (report.period?.type === 'lastHours') {
+      throw ValidationError.single(
+        'period',
+        `a BigQuery table is loaded by whole UTC days, each day's 24 hours replacing its partition: use ${DAY_PERIODS} instead of 'lastHours'`,
+      );
+    }
   }
   planTable(reportShapeOf(report));
   return destination;

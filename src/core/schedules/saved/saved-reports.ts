@@ -233,7 +233,8 @@ export function checkSavedReport(input: unknown): SavedReportInput {
     throw ValidationError.single('pageSize', `${report.pageSize} must be a whole number from 1 to ${spec.pageMax} for the ${spec.title}`);
   }
   const hourly = REPORT_SPECS[report.kind].hourly;
-  if (hourly !== (report.period.type === 'lastHours')) {
+  // An hourly report into BigQuery covers whole UTC days (checkBigQueryReport has refused 'lastHours').
+  if (!(hourly && report.bigquery) && hourly !== (report.period.type === 'lastHours')) {
     throw ValidationError.single(
       'period',
       hourly

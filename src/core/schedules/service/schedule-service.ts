@@ -39,7 +39,7 @@ import { splitWebhook, storeWebhook } from '../watchers/notice-webhook';
 import { runScheduled, type ScheduledRunSummary } from './scheduled-run';
 import { scheduleView, unreachableViews, type ScheduleList } from './schedule-view';
 import { keepHistory } from '../saved/write-modes';
-import { checkBigQueryAllowed, checkBigQueryTable } from '../saved/bigquery-destination';
+import { checkBigQueryAllowed, checkBigQueryTable, checkRangeOf } from '../saved/bigquery-destination';
 import { backfillAfterEdit, checkTableFree } from './warehouse-edits';
 import { OWNER_ID_KEY, type ScheduleServiceDeps, type TriggerEvent } from './schedule-deps';
 
@@ -359,7 +359,7 @@ export class ScheduleService {
     const report = checkSavedReport(input);
     checkClosedThrough(report, this.deps.clock.now());
     // Every report argument checked as a formula's would be, with today's dates; nothing is sent.
-    const reportInput = reportInputOf(report, this.deps.clock.now());
+    const reportInput = reportInputOf(report, this.deps.clock.now(), checkRangeOf(report, this.deps.clock.now()));
     if (report.compareWith) buildComparison(reportInput, report.compareWith, 'UTC', (i) => this.deps.account.buildQuery('main', i));
     else this.deps.account.buildQuery(report.kind, reportInput);
     return report;

@@ -107,10 +107,16 @@ describe('a saved report with a BigQuery destination', () => {
       /is missing/,
     ],
     [
-      'an hourly report',
+      'an hourly report over hours',
       { kind: 'externalId', period: { type: 'lastHours', hours: 3 }, breakdowns: ['externalId'] },
+      'period',
+      /is loaded by whole UTC days/,
+    ],
+    [
+      'the realtime report',
+      { kind: 'realtime', period: { type: 'lastHours', hours: 3 }, breakdowns: [] },
       'kind',
-      /only the general report/,
+      /realtime report covers only/,
     ],
     ['several publishers', { entityId: 'all' }, 'entityId', /loads one publisher/],
     ['a comparison', { compareWith: 'previous' }, 'compareWith', /applies to a sheet only/],
