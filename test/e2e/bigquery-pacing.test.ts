@@ -26,6 +26,18 @@ const DAYS = 1_553;
 /** BigQuery's load jobs per table per day (quotas page, Load jobs). */
 const BIGQUERY_LOADS_PER_TABLE_PER_DAY = 1_500;
 
+const HISTORY = {
+  name: 'History',
+  kind: 'main',
+  entityId: WAREHOUSE_PUBLISHER_ID,
+  period: { type: 'fixed', fromDate: '20220701', toDate: '20260930' },
+  breakdowns: ['day'],
+  metrics: ['revenue'],
+  target: { sheetName: 'BQ history', cell: 'A1' },
+  schedule: { every: 'day', hour: 6 },
+  bigquery: { projectId: PROJECT, datasetId: DATASET, tableId: TABLE, location: 'EU' },
+};
+
 interface ListView {
   reports: { id: string; name: string; status: { progress?: string; lastError?: { message: string }; nextRun?: string } }[];
 }
@@ -38,28 +50,13 @@ it('backfills 1,553 days into one table over three days, never past BigQuery’s
     expect((await bq.quotas()).limits.loadJobsPerTablePerDay).toBe(BIGQUERY_LOADS_PER_TABLE_PER_DAY);
     h.configure();
     h.host.call('signIn', [WAREHOUSE_USER.username, WAREHOUSE_USER.password], { user: OWNER });
-    const saved = h.host.call(
-      'saveSchedule',
-      [
-        {
-          name: 'History',
-          kind: 'main',
-          entityId: WAREHOUSE_PUBLISHER_ID,
-          period: { type: 'fixed', fromDate: '20220701', toDate: '20260930' },
-          breakdowns: ['day'],
-          metrics: ['revenue'],
-          target: { sheetName: 'BQ history', cell: 'A1' },
-          schedule: { every: 'day', hour: 6 },
-          bigquery: { projectId: PROJECT, datasetId: DATASET, tableId: TABLE, location: 'EU' },
-        },
-      ],
-      { user: OWNER },
-    ) as ListView;
+    const saved = h.host.call('saveSchedule', [HISTORY], { user: OWNER }) as ListView;
     const id = saved.reports[0]!.id;
     const status = () => (h.host.call('listSchedules', [], { user: OWNER }) as ListView).reports.find((r) => r.id === id)!.status;
 
     const paused: string[] = [];
     let runs = 0;
+    let checkedPause = false;
     while (!/1553 of 1553 days loaded/.test(status().progress ?? '') && runs < 120) {
       nextTriggerRun(h);
       runs++;
@@ -67,7 +64,23 @@ it('backfills 1,553 days into one table over three days, never past BigQuery’s
       expect(now.lastError?.message).toBeUndefined();
       const told = `${now.progress} | next run ${now.nextRun}`;
       if (/paused/.test(now.progress ?? '') && paused.at(-1) !== told) paused.push(told);
+      if (/paused/.test(now.progress ?? '') && !checkedPause) {
+        checkedPause = true;
+        // Due again when the window of the first load ends, a day after it.
+        const firstLoadMs = Math.min(...(await bq.jobs()).map((j) => Number(j.statistics.creationTime)));
+        expect(Math.abs(Date.parse(now.nextRun!) - (firstLoadMs + DAY_MS))).toBeLessThan(60_000);
+        // Run now in the pause loads nothing, says it was put off, and keeps the time it goes on.
+        const jobsBefore = (await bq.jobs()).length;
+        const ran = h.host.call('runScheduleNow', [id], { user: OWNER }) as { summary: { deferred: string[] } };
+        expect(ran.summary.deferred).toEqual([id]);
+        expect((await bq.jobs()).length).toBe(jobsBefore);
+        expect(status().nextRun).toBe(now.nextRun);
+        // A new schedule does not postpone a backfill under way (a week would, were it taken as is).
+        h.host.call('updateSchedule', [id, { ...HISTORY, schedule: { every: 'week', weekday: 'monday', hour: 6 } }], { user: OWNER });
+        expect(status().nextRun).toBe(now.nextRun);
+      }
     }
+    expect(checkedPause).toBe(true);
     const elapsedDays = (h.host.clock.now() - Date.parse(START)) / DAY_MS;
     console.log(`BigQuery pacing: ${runs} hourly runs over ${elapsedDays.toFixed(2)} days; ${JSON.stringify(paused)}`);
     expect(status().progress).toBe(`BigQuery: ${DAYS} of ${DAYS} days loaded (2022-07-01 to 2026-09-30)`);

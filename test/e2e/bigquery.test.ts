@@ -258,6 +258,42 @@ describe('saved reports into BigQuery', () => {
   });
 });
 
+describe('one table, one saved report', () => {
+  it('refuses a second report into a table before BigQuery is asked, and a new table loads every day again', async () => {
+    const h = await startScheduledAddon(START, {}, undefined, (emulator) => bigQueryBundle(bigQueryOf(emulator).rootUrl));
+    try {
+      const bq = bigQueryOf(h.emulator);
+      await bq.createDataset(PROJECT, DATASET, LOCATION);
+      h.configure();
+      h.host.call('signIn', [WAREHOUSE_USER.username, WAREHOUSE_USER.password], { user: OWNER });
+      const list = () => h.host.call('listSchedules', [], { user: OWNER }) as ListView;
+      const first = { ...warehouseReport('shared', 3), breakdowns: ['day', 'platform', 'widget'] };
+      const id = (h.host.call('saveSchedule', [first], { user: OWNER }) as ListView).reports[0]!.id;
+      h.host.call('runScheduleNow', [id], { user: OWNER });
+      await settle();
+      expect(list().reports[0]!.status.progress).toMatch(/^BigQuery: 3 of 3 days loaded/);
+
+      const asked = (await bq.requests()).length;
+      const second = h.host.run('saveSchedule', [{ ...first, name: 'Another' }], { user: OWNER });
+      expect(second.error?.message).toMatch(
+        /^bigquery\.tableId: engage-tests-1\.engage_reports\.shared already takes the saved report "Ledger shared": .*choose another table name$/,
+      );
+      expect((await bq.requests()).length).toBe(asked);
+      expect(list().reports).toHaveLength(1);
+
+      // Pointed at a new table, the report loads every day of its period there, not only the days to come.
+      h.host.call('updateSchedule', [id, { ...first, bigquery: { ...first.bigquery, tableId: 'moved' } }], { user: OWNER });
+      expect(list().reports[0]!.status.progress).toMatch(/^BigQuery: 0 of 3 days loaded/);
+      h.host.call('runScheduleNow', [id], { user: OWNER });
+      await settle();
+      // Same days, same millisecond on the host's frozen clock: the jobs' IDs must still differ from the first table's.
+      expect(Object.keys((await bq.table(PROJECT, DATASET, 'moved'))!.partitions)).toHaveLength(3);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('an installation without BigQuery (the default build)', () => {
   it('asks for no BigQuery scope or host, and refuses a BigQuery destination, saving nothing', async () => {
     const manifest = distBundle().manifest as { oauthScopes: string[]; urlFetchWhitelist: string[] };
