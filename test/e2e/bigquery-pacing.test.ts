@@ -86,8 +86,15 @@ it('backfills 1,553 days into one table over three days, never past BigQuery’s
     expect(status().progress).toBe(`BigQuery: ${DAYS} of ${DAYS} days loaded (2022-07-01 to 2026-09-30)`);
 
     // The user was told why it waits, and when it goes on.
-    expect(paused[0]).toMatch(
-      /^BigQuery: 700 of 1553 days loaded .*; paused for a day: Engage sends at most 700 loads a day into one table/,
+    const [progress, nextRun] = paused[0]!.split(' | next run ');
+    // The time it goes on, on the spreadsheet's clock, is the Next run's.
+    const local = new Intl.DateTimeFormat('sv-SE', {
+      timeZone: h.host.state.spreadsheet.timeZone,
+      dateStyle: 'short',
+      timeStyle: 'short',
+    }).format(new Date(nextRun!));
+    expect(progress).toBe(
+      `BigQuery: 700 of 1553 days loaded (2022-07-01 to 2026-09-30); 853 left, next 2024-05-31; paused until ${local}: Engage sends at most 700 loads a day into one table (BigQuery allows 1,500)`,
     );
 
     const jobs = (await bq.jobs()).filter((j) => j.configuration?.load?.destinationTable?.tableId?.startsWith(`${TABLE}$`));

@@ -23,7 +23,7 @@ import { RUN_WRAP_UP_MS } from '../../budgets';
 import { ValidationError } from '../../errors';
 import type { Clock, SheetBlock } from '../../ports';
 import { unwrap } from '../../api/responses/values';
-import { compactDayOf, dashedDay, dayAfter, formatUtcHour, MS_PER_HOUR, utcMidnightMs } from '../../util/dates';
+import { compactDayOf, dashedDay, dayAfter, formatUtcHour, MS_PER_HOUR, utcMidnightMs, wallTimeInZone } from '../../util/dates';
 import { REPORT_SPECS } from '../../spec';
 import type { RowContext } from '../../warehouse/table-rows';
 import {
@@ -257,15 +257,23 @@ export function refreshIntoBigQuery(context: WarehouseRefreshContext): Warehouse
   };
 }
 
+/** "2026-11-21 06:30" on the spreadsheet's clock, as the Schedules tab's other times. */
+function localTime(ms: number, timeZone: string): string {
+  const w = wallTimeInZone(ms, timeZone);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${w.year}-${p(w.month)}-${p(w.day)} ${p(w.hour)}:${p(w.minute)}`;
+}
+
 /** The status text of a BigQuery report: the table, the days loaded of the pass's, what is left. */
-export function warehouseProgress(backfill: Backfill | undefined, nowMs?: number): string | undefined {
+export function warehouseProgress(backfill: Backfill | undefined, now?: { nowMs: number; timeZone: string }): string | undefined {
   if (!backfill) return undefined;
   const view = backfillView(backfill);
   const range = `${dashedDay(backfill.fromDay)} to ${dashedDay(backfill.toDay)}`;
   if (view.done) return `BigQuery: ${view.totalDays} of ${view.totalDays} days loaded (${range})`;
+  const freeAtMs = now ? loadsFreeAtMs(backfill, now.nowMs) : undefined;
   const paused =
-    nowMs !== undefined && loadsFreeAtMs(backfill, nowMs) !== undefined
-      ? `; paused for a day: Engage sends at most ${LOADS_PER_WINDOW.toLocaleString('en-US')} loads a day into one table (BigQuery allows 1,500), and goes on at the next run`
+    freeAtMs !== undefined && now
+      ? `; paused until ${localTime(freeAtMs, now.timeZone)}: Engage sends at most ${LOADS_PER_WINDOW.toLocaleString('en-US')} loads a day into one table (BigQuery allows 1,500)`
       : '';
   return `BigQuery: ${view.loadedDays} of ${view.totalDays} days loaded (${range}); ${view.leftDays} left, next ${view.nextDay}${paused}`;
 }
