@@ -179,7 +179,9 @@ export function scheduleView(
   }
   if (status.rows !== undefined) s.rows = status.rows;
   if (status.durationMs !== undefined) s.durationMs = status.durationMs;
-  const progress = report.bigquery ? (warehouseProgress(status.backfill, { nowMs: context.nowMs, timeZone: context.timeZone }) ?? 'BigQuery: no day loaded yet') : undefined;
+  const progress = report.bigquery
+    ? (warehouseProgress(status.backfill, { nowMs: context.nowMs, timeZone: context.timeZone }) ?? 'BigQuery: no day loaded yet')
+    : undefined;
   if (progress) s.progress = progress;
   if (status.lastError) {
     s.lastError = {
