@@ -15,6 +15,7 @@ import type { SyncFetchOutcome, SyncFetchRequest } from './fetch-core';
 import {
   GasException,
   serveOp,
+  type DataExecutionPlan,
   type DocumentOpRequest,
   type ExecutionInfo,
   type ExecutionOps,
@@ -81,6 +82,8 @@ export interface HostStateOptions {
   oauthScopes?: string[];
   /** Undefined: the account allows Connected Sheets; else the words insertDataSourceSheet throws. */
   connectedSheetsRefusal?: string;
+  /** How the data execution of an inserted data source sheet goes. */
+  dataExecutionPlan: DataExecutionPlan;
 }
 
 /** Operations on the bound document, which an execution without a document cannot reach. */
@@ -155,6 +158,7 @@ export class HostState {
       textParsedAsTyped: options.strict.textParsedAsTyped,
       now: () => clock.now(),
       connectedSheetsRefusal: options.connectedSheetsRefusal,
+      dataExecutionPlan: options.dataExecutionPlan,
     });
     const whitelist = options.urlFetchWhitelist ? { urlFetchWhitelist: options.urlFetchWhitelist } : {};
     this.urlFetch = new UrlFetchState({ syncFetchAll: options.syncFetchAll, ...whitelist }, document, this.quotas, clock, count);

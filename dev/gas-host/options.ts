@@ -4,7 +4,7 @@
  */
 import { createDeployment, type ScriptDeployment } from './deployment';
 import type { HostStateOptions } from './host-state';
-import type { AuthModeName } from './protocol';
+import type { AuthModeName, DataExecutionPlan } from './protocol';
 import type { RuntimeSettings } from './execution';
 import type { CacheEviction } from './state/cache';
 import { MAIL_RECIPIENTS_PER_DAY, PROPERTY_OPERATIONS_PER_DAY, TRIGGER_RUNTIME_PER_DAY_MS, URL_FETCH_CALLS_PER_DAY } from './state/quotas';
@@ -97,6 +97,12 @@ export interface GasHostOptions {
    * Apps Script throws for an account or domain without Connected Sheets is UNCONFIRMED (README).
    */
   connectedSheets?: boolean | string;
+  /**
+   * How the data execution that insertDataSourceSheet starts goes: `durationMs` on the host's clock
+   * (default DATA_EXECUTION_MS) and its `outcome`, SUCCESS (the default) or ERROR with a
+   * DataExecutionErrorCode and message (state.spreadsheet.dataExecutionPlan changes it later).
+   */
+  dataExecution?: Partial<DataExecutionPlan>;
   /** URL Fetch calls a user may make in 24 hours; default 20,000 (consumer accounts). */
   urlFetchCallsPerDay?: number;
   /** Trigger runtime a user has in 24 hours; default 90 minutes (consumer accounts). */
@@ -149,6 +155,13 @@ export interface ResolvedHostOptions {
  */
 export const CONNECTED_SHEETS_REFUSAL = 'Connected Sheets is not available for this account. Contact your administrator.';
 
+/**
+ * How long the first data execution of an inserted data source sheet runs on the host's clock, by
+ * default: a preview of a small table. UNCONFIRMED: no official page gives a figure; it depends on
+ * BigQuery's load and the table's size, so the add-on waits a bounded time and says when it is still running.
+ */
+export const DATA_EXECUTION_MS = 4_000;
+
 function connectedSheetsRefusal(option: boolean | string | undefined): { connectedSheetsRefusal?: string } {
   if (option === undefined || option === true) return {};
   return { connectedSheetsRefusal: option === false ? CONNECTED_SHEETS_REFUSAL : option };
@@ -189,6 +202,10 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
       strict,
       ...(Array.isArray(options.manifest?.oauthScopes) ? { oauthScopes: options.manifest.oauthScopes.map(String) } : {}),
       ...connectedSheetsRefusal(options.connectedSheets),
+      dataExecutionPlan: {
+        durationMs: options.dataExecution?.durationMs ?? DATA_EXECUTION_MS,
+        outcome: options.dataExecution?.outcome ?? { state: 'SUCCESS' },
+      },
     },
     settings: {
       addOnName: options.addOnName ?? 'Engage for Sheets',

@@ -141,6 +141,47 @@ export interface DataSourceSpecRecord {
   parameters: Array<{ name: string; sourceCell: string }>;
 }
 
+/**
+ * The DataExecutionErrorCode enum (SpreadsheetApp.DataExecutionErrorCode), as Google's reference page
+ * lists it (developers.google.com/apps-script/reference/spreadsheet/data-execution-error-code).
+ */
+export const DATA_EXECUTION_ERROR_CODES = [
+  'DATA_EXECUTION_ERROR_CODE_UNSUPPORTED',
+  'NONE',
+  'TIME_OUT',
+  'TOO_MANY_ROWS',
+  'TOO_MANY_COLUMNS',
+  'TOO_MANY_CELLS',
+  'ENGINE',
+  'PARAMETER_INVALID',
+  'UNSUPPORTED_DATA_TYPE',
+  'DUPLICATE_COLUMN_NAMES',
+  'INTERRUPTED',
+  'OTHER',
+  'TOO_MANY_CHARS_PER_CELL',
+  'DATA_NOT_FOUND',
+  'PERMISSION_DENIED',
+] as const;
+export type DataExecutionErrorCodeName = (typeof DATA_EXECUTION_ERROR_CODES)[number];
+
+/**
+ * How the data execution that insertDataSourceSheet starts goes (the reference: it "Inserts a new
+ * DataSourceSheet in the spreadsheet and starts data execution"): how long it runs on the host's clock
+ * (UNCONFIRMED: no page gives a figure) and how it ends, SUCCESS or ERROR with a DataExecutionErrorCode
+ * and the message DataExecutionStatus.getErrorMessage() gives (its words UNCONFIRMED).
+ */
+export interface DataExecutionPlan {
+  durationMs: number;
+  outcome:
+    | { state: 'SUCCESS'; truncated?: boolean }
+    | { state: 'ERROR'; errorCode: Exclude<DataExecutionErrorCodeName, 'NONE'>; errorMessage: string };
+}
+
+/** A data source sheet's data execution: the plan it follows, from when it started (epoch ms of the host's clock). */
+export interface DataExecutionRecord extends DataExecutionPlan {
+  startedAtMs: number;
+}
+
 export interface MenuRecord {
   title: string;
   addon: boolean;
@@ -255,11 +296,14 @@ export interface SpreadsheetOps {
   spreadsheetFlush(): void;
   /**
    * Spreadsheet.insertDataSourceSheet: a new sheet connected to the spec, which becomes the active
-   * sheet; its id. Refused when the account does not allow Connected Sheets (the host's option).
+   * sheet, its data execution started by the spreadsheet's plan; its id. Refused when the account does
+   * not allow Connected Sheets (the host's option).
    */
   spreadsheetInsertDataSourceSheet(spec: DataSourceSpecRecord): number;
   /** The data source sheets, in the sheets' order, with their specs. */
   spreadsheetDataSourceSheets(): Array<{ sheetId: number; spec: DataSourceSpecRecord }>;
+  /** The data execution of data source sheet `sheetId` (started by insertDataSourceSheet); null for another sheet. */
+  spreadsheetDataExecution(sheetId: number): DataExecutionRecord | null;
 }
 
 /** Who owns the document and who may edit it (state/sharing.ts). */

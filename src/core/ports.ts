@@ -287,13 +287,38 @@ export interface DataSourceTable {
   tableId: string;
 }
 
+/**
+ * A data execution's status as Sheets reports it (DataExecutionStatus): `state` a DataExecutionState
+ * name ('SUCCESS', 'ERROR', 'RUNNING', 'NOT_STARTED' ...), and for ERROR a DataExecutionErrorCode name
+ * ('DATA_NOT_FOUND', 'PERMISSION_DENIED' ...) with Sheets' message, which may be empty.
+ */
+export interface DataExecution {
+  state: string;
+  errorCode: string;
+  errorMessage: string;
+}
+
+/** A data source sheet just added, whose first data execution (its query in BigQuery) has started. */
+export interface ConnectedSheet {
+  /** The sheet's name. */
+  name: string;
+  /**
+   * Waits at most `timeoutSeconds` (1 to 300, Google's limit) for the first execution, and gives its
+   * status then: still RUNNING if it has not ended. Throws only when Sheets cannot tell its status.
+   */
+  waitForCompletion(timeoutSeconds: number): DataExecution;
+  /** Deletes the sheet (and so its connection). */
+  remove(): void;
+}
+
 /** The spreadsheet's data source sheets (Connected Sheets), over the spreadsheet service. */
 export interface ConnectedSheets {
   /** Every sheet's name, for a new name no sheet has. */
   sheetNames(): string[];
   /**
-   * Adds a sheet connected to the table, named `sheetName`, and gives its name. Throws whatever Sheets
-   * throws: the account or domain does not allow Connected Sheets, a scope is missing, or any other failure.
+   * Adds a sheet connected to the table, named `sheetName`, which starts its first data execution.
+   * Throws whatever Sheets throws: the account or domain does not allow Connected Sheets, a scope is
+   * missing, or any other failure; nothing is added then.
    */
-  insertDataSourceSheet(table: DataSourceTable, sheetName: string): string;
+  insertDataSourceSheet(table: DataSourceTable, sheetName: string): ConnectedSheet;
 }

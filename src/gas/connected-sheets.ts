@@ -5,9 +5,23 @@
  * and the use case built from the document's saved reports. enableBigQueryExecution is in the code
  * because Apps Script reads it to add the bigquery.readonly scope; the manifest of a deployment with
  * `"bigquery": true` already holds the bigquery scope, which covers it. Whatever Sheets throws reaches
- * the core, which reads no word of it (src/core/schedules/service/open-in-sheets.ts).
+ * the core, which reads no word of it (src/core/schedules/service/open-in-sheets.ts). The new sheet's
+ * first data execution is waited for with DataSourceSheet.waitForCompletion, which "Throws an exception
+ * if the execution is not completed when timing out, but does not cancel the data execution"
+ * (developers.google.com/apps-script/reference/spreadsheet/data-source-sheet): after such a throw the
+ * status is read with getStatus(), RUNNING while it goes on. A failed sheet is deleted with
+ * Spreadsheet.deleteSheet(dataSourceSheet.asSheet()): asSheet "Returns the data source sheet as a
+ * regular sheet object", the Sheet that deleteSheet takes.
  */
-import { openInSheets, type ConnectedSheets, type DataSourceTable, type OpenInSheetsAnswer, SavedReportStore } from '../core';
+import {
+  openInSheets,
+  type ConnectedSheet,
+  type ConnectedSheets,
+  type DataExecution,
+  type DataSourceTable,
+  type OpenInSheetsAnswer,
+  SavedReportStore,
+} from '../core';
 import { DEPLOYMENT } from './deployment';
 import { PropertiesStore, ServiceLock, systemClock } from './stores';
 
@@ -22,8 +36,48 @@ interface BigQuerySpecBuilder {
 interface WithDataSources {
   newDataSourceSpec(): { asBigQuery(): BigQuerySpecBuilder };
 }
+/** DataExecutionStatus (developers.google.com/apps-script/reference/spreadsheet/data-execution-status); its enums read as their names. */
+interface DataExecutionStatus {
+  getExecutionState(): unknown;
+  getErrorCode(): unknown;
+  getErrorMessage(): string;
+}
+interface DataSourceSheet {
+  asSheet(): GoogleAppsScript.Spreadsheet.Sheet;
+  getStatus(): DataExecutionStatus;
+  waitForCompletion(timeoutInSeconds: number): DataExecutionStatus;
+}
 interface SpreadsheetWithDataSources {
-  insertDataSourceSheet(spec: unknown): { asSheet(): GoogleAppsScript.Spreadsheet.Sheet };
+  insertDataSourceSheet(spec: unknown): DataSourceSheet;
+}
+
+function executionOf(status: DataExecutionStatus): DataExecution {
+  return {
+    state: String(status.getExecutionState()),
+    errorCode: String(status.getErrorCode()),
+    errorMessage: String(status.getErrorMessage() ?? ''),
+  };
+}
+
+/** The inserted data source sheet as the core's port takes it. */
+function connectedSheet(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, dataSourceSheet: DataSourceSheet): ConnectedSheet {
+  const sheet = dataSourceSheet.asSheet();
+  return {
+    name: sheet.getName(),
+    waitForCompletion: (timeoutSeconds: number) => {
+      try {
+        return executionOf(dataSourceSheet.waitForCompletion(timeoutSeconds));
+      } catch (waitError) {
+        // Timed out (the execution goes on) or any other throw: the status says which; if even it cannot be read, the wait's error.
+        try {
+          return executionOf(dataSourceSheet.getStatus());
+        } catch {
+          throw waitError;
+        }
+      }
+    },
+    remove: () => spreadsheet.deleteSheet(sheet),
+  };
 }
 
 export function connectedSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): ConnectedSheets {
@@ -39,7 +93,8 @@ export function connectedSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spread
         .setDatasetId(table.datasetId)
         .setTableId(table.tableId)
         .build();
-      const sheet = (spreadsheet as unknown as SpreadsheetWithDataSources).insertDataSourceSheet(spec).asSheet();
+      const inserted = (spreadsheet as unknown as SpreadsheetWithDataSources).insertDataSourceSheet(spec);
+      const sheet = inserted.asSheet();
       try {
         sheet.setName(sheetName);
       } catch (error) {
@@ -48,7 +103,7 @@ export function connectedSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spread
           `Engage: the connected sheet keeps its name ${sheet.getName()}: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
-      return sheet.getName();
+      return connectedSheet(spreadsheet, inserted);
     },
   };
 }

@@ -1,20 +1,77 @@
 /**
  * Connected Sheets, the part a script uses to show a BigQuery table in a spreadsheet: SpreadsheetApp's
  * enableBigQueryExecution and newDataSourceSpec (DataSourceSpecBuilder, asBigQuery ->
- * BigQueryDataSourceSpecBuilder), and the Spreadsheet's insertDataSourceSheet and getDataSourceSheets
- * (DataSourceSheet: asSheet, getDataSource -> DataSource.getSpec -> DataSourceSpec / BigQueryDataSourceSpec).
- * Names and methods follow Google's reference pages (developers.google.com/apps-script/reference/spreadsheet/
- * big-query-data-source-spec-builder, data-source-sheet, data-source, data-source-spec) and the guide "Use
- * Connected Sheets" (developers.google.com/apps-script/guides/sheets/connected-sheets). The host runs no
- * query: the inserted sheet records its spec (`state.spreadsheet` sheets' `dataSource`), for tests to read.
- * What no page settles (the builder's words when it refuses, unset getters, the new sheet's name, what an
- * account without Connected Sheets throws) is the host's choice, UNCONFIRMED in the README.
+ * BigQueryDataSourceSpecBuilder), the Spreadsheet's insertDataSourceSheet and getDataSourceSheets
+ * (DataSourceSheet: asSheet, getDataSource -> DataSource.getSpec -> DataSourceSpec / BigQueryDataSourceSpec,
+ * getStatus and waitForCompletion -> DataExecutionStatus), and the DataExecutionState and
+ * DataExecutionErrorCode enums. Names and methods follow Google's reference pages
+ * (developers.google.com/apps-script/reference/spreadsheet/ big-query-data-source-spec-builder,
+ * data-source-sheet, data-source, data-source-spec, data-execution-status, data-execution-state,
+ * data-execution-error-code) and the guide "Use Connected Sheets"
+ * (developers.google.com/apps-script/guides/sheets/connected-sheets). The host runs no query: the
+ * inserted sheet records its spec (`state.spreadsheet` sheets' `dataSource`), for tests to read, and
+ * its data execution follows the spreadsheet's plan (`dataExecutionPlan`: how long on the host's clock,
+ * SUCCESS or which ERROR). What no page settles (the builder's words when it refuses, unset getters,
+ * the new sheet's name, what an account without Connected Sheets throws, how long an execution takes,
+ * the words of a timed-out wait) is the host's choice, UNCONFIRMED in the README.
  */
-import type { DataSourceSpecRecord } from '../protocol';
+import { DATA_EXECUTION_ERROR_CODES, type DataExecutionRecord, type DataSourceSpecRecord } from '../protocol';
 import type { Facade, FacadeKit } from './kit';
 
 /** The DataSourceType enum (SpreadsheetApp.DataSourceType): the types the reference lists. */
 const DATA_SOURCE_TYPES = { DATA_SOURCE_TYPE_UNSUPPORTED: 'DATA_SOURCE_TYPE_UNSUPPORTED', BIGQUERY: 'BIGQUERY', LOOKER: 'LOOKER' };
+/** The DataExecutionState enum (developers.google.com/apps-script/reference/spreadsheet/data-execution-state). */
+const DATA_EXECUTION_STATES = {
+  DATA_EXECUTION_STATE_UNSUPPORTED: 'DATA_EXECUTION_STATE_UNSUPPORTED',
+  RUNNING: 'RUNNING',
+  SUCCESS: 'SUCCESS',
+  ERROR: 'ERROR',
+  NOT_STARTED: 'NOT_STARTED',
+};
+const enumOf = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, name]));
+
+/**
+ * DataSourceSheet.waitForCompletion(timeoutInSeconds): "The time to wait for data execution, in
+ * seconds. The maximum is 300 seconds." (developers.google.com/apps-script/reference/spreadsheet/data-source-sheet).
+ */
+export const WAIT_FOR_COMPLETION_MAX_SECONDS = 300;
+/**
+ * What waitForCompletion throws for a timeout it refuses: over the documented maximum, or (the
+ * stricter reading, UNCONFIRMED: the page gives no lower bound and says "Integer") not a whole number
+ * of at least 1 second. The words are the host's (UNCONFIRMED).
+ */
+export const WAIT_TIMEOUT_REFUSAL = 'Invalid argument: timeoutInSeconds. It must be a whole number of seconds from 1 to 300.';
+/**
+ * The reference: waitForCompletion "Throws an exception if the execution is not completed when timing
+ * out, but does not cancel the data execution." The words are the host's (UNCONFIRMED).
+ */
+export const waitTimedOutMessage = (seconds: number) => `The data execution did not complete within ${seconds} seconds.`;
+
+/**
+ * A DataExecutionStatus (developers.google.com/apps-script/reference/spreadsheet/data-execution-status)
+ * of `execution` at `nowMs`: RUNNING until its time has passed, then its outcome. getLastExecutionTime
+ * is when it completed whatever its state; getLastRefreshedTime only when it succeeded; both null before.
+ */
+function executionStatus(execution: DataExecutionRecord, nowMs: number) {
+  const completedAtMs = execution.startedAtMs + execution.durationMs;
+  const { outcome } = execution;
+  if (nowMs < completedAtMs) {
+    return { state: 'RUNNING', errorCode: 'NONE', errorMessage: '', lastExecutionMs: null, lastRefreshedMs: null, truncated: false };
+  }
+  if (outcome.state === 'SUCCESS') {
+    const truncated = outcome.truncated === true;
+    return {
+      state: 'SUCCESS',
+      errorCode: 'NONE',
+      errorMessage: '',
+      lastExecutionMs: completedAtMs,
+      lastRefreshedMs: completedAtMs,
+      truncated,
+    };
+  }
+  const { errorCode, errorMessage } = outcome;
+  return { state: 'ERROR', errorCode, errorMessage, lastExecutionMs: completedAtMs, lastRefreshedMs: null, truncated: false };
+}
 
 /**
  * The guide: enableBigQueryExecution "adds the required bigquery.readonly OAuth scope"; the Sheets API's
@@ -150,10 +207,49 @@ export function dataSourceFacades(kit: FacadeKit): DataSourceFacades {
     return self;
   };
 
+  /** The data execution of data source sheet `sheetId`, as a DataExecutionStatus now. */
+  const statusNow = (sheetId: number): Facade => {
+    const execution = kit.ops.spreadsheetDataExecution(sheetId);
+    if (!execution) throw kit.realmError('Exception', 'The data source sheet no longer exists.');
+    const status = executionStatus(execution, kit.clock.now());
+    const date = (ms: number | null) => (ms === null ? null : kit.toRealm(new Date(ms)));
+    return kit.api('DataExecutionStatus', {
+      getExecutionState: () => status.state,
+      getErrorCode: () => status.errorCode,
+      getErrorMessage: () => status.errorMessage,
+      getLastExecutionTime: () => date(status.lastExecutionMs),
+      getLastRefreshedTime: () => date(status.lastRefreshedMs),
+      isTruncated: () => status.truncated,
+    });
+  };
+
+  /**
+   * waitForCompletion: the execution's thread waits (the virtual clock moves) until the execution
+   * completes or the timeout passes, whichever is first; past the timeout it throws, and the execution
+   * goes on. A real clock blocks no longer than the execution's own deadline, as Utilities.sleep.
+   */
+  const waitForCompletion = (sheetId: number, timeoutInSeconds: unknown): Facade => {
+    const seconds = Number(timeoutInSeconds);
+    if (!Number.isInteger(seconds) || seconds < 1 || seconds > WAIT_FOR_COMPLETION_MAX_SECONDS) {
+      throw kit.realmError('Exception', WAIT_TIMEOUT_REFUSAL);
+    }
+    const execution = kit.ops.spreadsheetDataExecution(sheetId);
+    if (!execution) throw kit.realmError('Exception', 'The data source sheet no longer exists.');
+    const leftMs = Math.max(0, execution.startedAtMs + execution.durationMs - kit.clock.now());
+    const waitMs = Math.min(leftMs, seconds * 1000);
+    if (kit.clock.virtual) kit.clock.advance(waitMs);
+    else kit.clock.sleep(Math.min(waitMs, Math.max(0, kit.request.deadline - kit.clock.now()) + 1));
+    kit.tick();
+    if (waitMs < leftMs) throw kit.realmError('Exception', waitTimedOutMessage(seconds));
+    return statusNow(sheetId);
+  };
+
   const spreadsheetMembers = (sheet: (sheetId: number) => Facade) => {
     const dataSourceSheet = (sheetId: number, spec: DataSourceSpecRecord): Facade => {
       const self: Facade = kit.api('DataSourceSheet', {
         asSheet: () => sheet(sheetId),
+        getStatus: () => statusNow(sheetId),
+        waitForCompletion: (timeoutInSeconds: unknown) => waitForCompletion(sheetId, timeoutInSeconds),
         getDataSource: () =>
           kit.api('DataSource', {
             getSpec: () => builtSpec(spec),
@@ -185,6 +281,8 @@ export function dataSourceFacades(kit: FacadeKit): DataSourceFacades {
       },
       newDataSourceSpec,
       DataSourceType: DATA_SOURCE_TYPES,
+      DataExecutionState: DATA_EXECUTION_STATES,
+      DataExecutionErrorCode: enumOf(DATA_EXECUTION_ERROR_CODES),
     },
     spreadsheetMembers,
   };

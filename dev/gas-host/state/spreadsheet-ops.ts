@@ -126,6 +126,7 @@ export function spreadsheetOps(
       for (let n = model.sheets.length + 1; model.sheetNamedIgnoringCase(name); n++) name = `Sheet${n}`;
       const sheet = model.addSheet(name, undefined, { rows: NEW_SHEET_ROWS, columns: NEW_SHEET_COLUMNS });
       sheet.dataSource = { ...spec, parameters: spec.parameters.map((p) => ({ ...p })) };
+      model.startDataExecution(sheet);
       model.activeSheetId = sheet.id;
       return sheet.id;
     },
@@ -133,6 +134,10 @@ export function spreadsheetOps(
       model.sheets.flatMap((s) =>
         s.dataSource ? [{ sheetId: s.id, spec: { ...s.dataSource, parameters: [...s.dataSource.parameters] } }] : [],
       ),
+    spreadsheetDataExecution: (_execution, sheetId) => {
+      const execution = model.sheets.find((s) => s.id === sheetId)?.dataExecution;
+      return execution ? { ...execution, outcome: { ...execution.outcome } } : null;
+    },
 
     sheetInfo: (_execution, sheetId) => {
       const sheet = model.sheetById(sheetId);

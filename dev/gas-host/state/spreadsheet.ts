@@ -11,6 +11,8 @@ import {
   type ChartRecord,
   type ChartSpec,
   type ClearScope,
+  type DataExecutionPlan,
+  type DataExecutionRecord,
   type DataSourceSpecRecord,
   type DeveloperMetadataRecord,
   type FindQuery,
@@ -49,6 +51,8 @@ export interface SheetModel {
   hidden?: boolean;
   /** A data source sheet (Connected Sheets, insertDataSourceSheet): the spec it is connected to. */
   dataSource?: DataSourceSpecRecord;
+  /** A data source sheet's data execution, started when it was inserted. */
+  dataExecution?: DataExecutionRecord;
 }
 
 /** A custom function's result as the cell takes it: a grid of values, or an error with its code. */
@@ -111,6 +115,8 @@ export interface SpreadsheetShape {
   now: () => number;
   /** Undefined: Connected Sheets allowed; else the words insertDataSourceSheet throws. */
   connectedSheetsRefusal?: string | undefined;
+  /** How the data execution of a data source sheet inserted from now on goes. */
+  dataExecutionPlan: DataExecutionPlan;
 }
 
 export class SpreadsheetModel {
@@ -128,6 +134,11 @@ export class SpreadsheetModel {
    * account or its domain does not allow it (the host's `connectedSheets` option; tests may change it).
    */
   connectedSheetsRefusal: string | undefined;
+  /**
+   * How the data execution of each data source sheet inserted from now on goes: how long it runs and
+   * whether it ends in SUCCESS or ERROR with which code (the host's `dataExecution` option; tests may change it).
+   */
+  dataExecutionPlan: DataExecutionPlan;
   /** The selected cell or range of the active sheet (A1 until a user or script selects another). */
   activeRange: RangeDescriptor | undefined;
   private nextSheetId = 0;
@@ -140,6 +151,7 @@ export class SpreadsheetModel {
 
   constructor(shape: SpreadsheetShape) {
     this.connectedSheetsRefusal = shape.connectedSheetsRefusal;
+    this.dataExecutionPlan = shape.dataExecutionPlan;
     this.timeZone = shape.timeZone;
     this.locale = shape.locale;
     this.textParsedAsTyped = shape.textParsedAsTyped;
@@ -150,6 +162,12 @@ export class SpreadsheetModel {
   }
 
   // ---------------------------------------------------------------- sheets and the cell cap
+
+  /** Starts the data execution of data source sheet `sheet` now, as the current plan says. */
+  startDataExecution(sheet: SheetModel): void {
+    const { durationMs, outcome } = this.dataExecutionPlan;
+    sheet.dataExecution = { startedAtMs: this.now(), durationMs, outcome: { ...outcome } };
+  }
 
   /** A sheet of the host's initial grid (the `maxRows`/`maxColumns` options), or of `size`. */
   addSheet(name: string, index?: number, size: { rows: number; columns: number } = this.initialGrid): SheetModel {

@@ -1,23 +1,26 @@
 /**
  * A BigQuery report viewed from Sheets. Where the user's account allows Connected Sheets, "Open in
- * Sheets" adds a data source sheet on the report's table, named after the report; where it does not
- * (an account or domain where it is not turned on, or a user without BigQuery roles on the project) or the call fails
- * for any other reason, the answer carries the table's address and a ready query to paste into
- * BigQuery's console, with a sentence saying what to do. Which words Sheets throws for an account
- * without Connected Sheets no official page says, so no word of it is read: any failure of the insert
- * is that answer, and the words are shown only as what Sheets said. The sheet's queries run in BigQuery
- * with the credentials of whoever views them, billed to the report's project, so any editor may open
- * any report's table; a deployment without `"bigquery": true` refuses before anything is asked.
+ * Sheets" adds a data source sheet on the report's table, named after the report, and waits a bounded
+ * time for its first data execution: Sheets' insertDataSourceSheet only "starts data execution", and a
+ * missing table, missing BigQuery roles or billing show up afterwards in the execution's status
+ * (DataExecutionStatus), not as a throw. SUCCESS: the sheet is added. ERROR: the sheet is removed again,
+ * so nothing half-made is left, and the answer carries the table's address and a ready query to paste
+ * into BigQuery's console, with a sentence by the error code (DATA_NOT_FOUND: the report's first run
+ * makes the table; PERMISSION_DENIED: BigQuery roles; any other: Sheets' words, quoted). Still running
+ * when the wait ends: the sheet stays and the answer says it is still loading. An insert that throws (an
+ * account or domain without Connected Sheets: which words then no official page says, so no word of it
+ * is read) gets the same address and query. The sheet's queries run in BigQuery with the credentials of
+ * whoever views them, billed to the report's project, so any editor may open any report's table; a
+ * deployment without `"bigquery": true` refuses before anything is asked.
  */
 import { ValidationError } from '../../errors';
 import type { Deployment } from '../../deployment';
-import type { ConnectedSheets } from '../../ports';
+import type { ConnectedSheet, ConnectedSheets, DataExecution } from '../../ports';
 import { quoted } from '../../util/text';
 import { readyQuery } from '../../warehouse/report-load';
 import { tableAddress } from '../../warehouse/destination';
 import { checkBigQueryAllowed, reportShapeOf } from '../saved/bigquery-destination';
-import type { RefreshStatus, SavedReport } from '../saved/saved-reports';
-import { backfillView } from '../../warehouse/backfill';
+import type { SavedReport } from '../saved/saved-reports';
 
 /** The table of a BigQuery report as the Schedules tab shows it: its address and a query to paste. */
 export interface WarehouseView {
@@ -34,6 +37,15 @@ export type OpenInSheetsAnswer = WarehouseView & { message: string } & ({ opened
 const SHEET_NAME_BASE_MAX_CHARS = 94;
 /** What Sheets said, shown at most this long: its words are not ours to trust in length. */
 const PLATFORM_WORDS_MAX_CHARS = 300;
+/**
+ * How long "Open in Sheets" waits for the new sheet's first data execution, in seconds: a preview of a
+ * report's table takes seconds in BigQuery, and the sidebar call has Apps Script's 6 minutes in all
+ * (EXECUTION_LIMIT_MS), so 30 s is plenty and far inside them, and inside the 300 s that
+ * DataSourceSheet.waitForCompletion allows. An execution still running then goes on in Sheets.
+ */
+export const OPEN_IN_SHEETS_WAIT_SECONDS = 30;
+/** BigQuery's console, where the ready query runs. */
+const CONSOLE = "BigQuery's console (console.cloud.google.com/bigquery)";
 
 export function warehouseView(report: Pick<SavedReport, 'bigquery' | 'kind' | 'breakdowns' | 'metrics'>): WarehouseView | undefined {
   if (!report.bigquery) return undefined;
@@ -53,7 +65,7 @@ export function uniqueSheetName(base: string, taken: readonly string[]): string 
 }
 
 function platformWords(error: unknown): string {
-  const raw = error instanceof Error ? error.message : String(error);
+  const raw = error instanceof Error ? error.message : String(error ?? '');
   // Control characters (line breaks among them) as spaces: the sentence stays one line.
   const visible = [...raw].map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? ' ' : c)).join('');
   const text = visible
@@ -63,11 +75,45 @@ function platformWords(error: unknown): string {
   return text.length > PLATFORM_WORDS_MAX_CHARS ? `${text.slice(0, PLATFORM_WORDS_MAX_CHARS)}…` : text;
 }
 
-/** Adds a data source sheet on the report's table, or says why not, with the address and query either way. */
+/** What a data execution that ended in ERROR means for the user, by its DataExecutionErrorCode. */
+function executionErrorSentence(execution: DataExecution, address: string, projectId: string): string {
+  const words = platformWords(execution.errorMessage);
+  const said = `Sheets said: "${words === '' ? execution.errorCode : words}"`;
+  switch (execution.errorCode) {
+    case 'DATA_NOT_FOUND':
+      return (
+        `The BigQuery table ${address} is not there yet: the report's first run makes it (choose Run now), then open it in Sheets again. ` +
+        `The ready query below works in ${CONSOLE} once the table is there. ${said}`
+      );
+    case 'PERMISSION_DENIED':
+      return (
+        `Your account may not read the BigQuery table ${address}: you need BigQuery's Job User and Data Viewer roles on the project ${projectId} ` +
+        `(ask its owner), which also pays for the sheet's queries. The ready query below runs in ${CONSOLE} once you have them. ${said}`
+      );
+    default:
+      return `Sheets could not load the BigQuery table ${address} into a sheet. Use the ready query below in ${CONSOLE} instead. ${said}`;
+  }
+}
+
+/** The sheet whose first execution failed, removed again; a sentence if Sheets would not remove it. */
+function removeAgain(sheet: ConnectedSheet): string {
+  try {
+    sheet.remove();
+    return '';
+  } catch (error) {
+    return ` (Sheets did not remove the sheet '${sheet.name}': delete it yourself. It said: "${platformWords(error)}")`;
+  }
+}
+
+/**
+ * Adds a data source sheet on the report's table and waits for its first data execution: the sheet
+ * when it succeeded or still runs; when it failed, or Sheets refused the sheet, why, with the address
+ * and query either way.
+ */
 export function openInSheets(
   deps: {
     deployment: Pick<Deployment, 'bigquery'>;
-    reports: { findOrThrow(id: unknown): SavedReport; status(id: string): RefreshStatus };
+    reports: { findOrThrow(id: unknown): SavedReport };
     sheets: ConnectedSheets;
   },
   id: unknown,
@@ -82,33 +128,49 @@ export function openInSheets(
     );
   }
   const { projectId, datasetId, tableId } = report.bigquery;
+  let sheet: ConnectedSheet;
   try {
-    const sheetName = deps.sheets.insertDataSourceSheet(
+    sheet = deps.sheets.insertDataSourceSheet(
       // The report's project pays for the queries: the user chose it for the loads, so it has BigQuery on.
       { billingProjectId: projectId, projectId, datasetId, tableId },
       uniqueSheetName(report.name, deps.sheets.sheetNames()),
     );
-    return {
-      ...view,
-      opened: true,
-      sheetName,
-      message:
-        // Whole, however long: the user looks for this name among the sheet tabs.
-        `Added the sheet '${sheetName}', connected to the BigQuery table ${view.address} (Connected Sheets): it shows a preview of the rows, ` +
-        `and its queries run in BigQuery, billed to the project ${projectId}.`,
-    };
   } catch (error) {
-    // A report that has loaded no day may have no table yet: its first run makes it.
-    const backfill = deps.reports.status(report.id).backfill;
-    const unloaded = !backfill || backfillView(backfill).loadedDays === 0;
     return {
       ...view,
       opened: false,
       message:
         `Sheets could not connect a sheet to ${view.address}: Connected Sheets may not be allowed for your account or your domain ` +
-        "(your administrator must turn Google Cloud on for you, and you need BigQuery's Job User and Data Viewer roles on the project)" +
-        (unloaded ? ", or the table is not there yet (the report's first run makes it: choose Run now). " : '. ') +
-        `Use the ready query below in BigQuery's console (console.cloud.google.com/bigquery) instead. Sheets said: "${platformWords(error)}"`,
+        "(your administrator must turn Google Cloud on for you, and you need BigQuery's Job User and Data Viewer roles on the project). " +
+        `Use the ready query below in ${CONSOLE} instead. Sheets said: "${platformWords(error)}"`,
     };
   }
+  // Whole, however long: the user looks for this name among the sheet tabs.
+  const added = `Added the sheet '${sheet.name}', connected to the BigQuery table ${view.address} (Connected Sheets)`;
+  let execution: DataExecution;
+  try {
+    execution = sheet.waitForCompletion(OPEN_IN_SHEETS_WAIT_SECONDS);
+  } catch (error) {
+    // The sheet is there, its query started: Sheets shows how it goes.
+    return {
+      ...view,
+      opened: true,
+      sheetName: sheet.name,
+      message: `${added}, but Sheets did not say how its first query went: see the sheet. Sheets said: "${platformWords(error)}"`,
+    };
+  }
+  if (execution.state === 'ERROR') {
+    return { ...view, opened: false, message: executionErrorSentence(execution, view.address, projectId) + removeAgain(sheet) };
+  }
+  const billed = `its queries run in BigQuery, billed to the project ${projectId}.`;
+  if (execution.state === 'SUCCESS') {
+    return { ...view, opened: true, sheetName: sheet.name, message: `${added}: it shows a preview of the rows, and ${billed}` };
+  }
+  // Still running after the wait (or a state Apps Script does not name): the sheet stays and fills when it ends.
+  return {
+    ...view,
+    opened: true,
+    sheetName: sheet.name,
+    message: `${added}: its first query is still running in BigQuery, and the rows appear when it ends; ${billed}`,
+  };
 }
