@@ -36,7 +36,7 @@ export function bigQueryView(view: ScheduleView, ctx: Pick<PanelContext, 'server
   const open = el('button', { type: 'button', class: 'secondary bigquery-open' }, 'Open in Sheets');
   open.addEventListener('click', async () => {
     open.disabled = true;
-    replaceChildren(outcome, notice('info', 'Adding a connected sheet…'));
+    replaceChildren(outcome, notice('info', 'Adding a connected sheet, and waiting up to 30 s for its first query…'));
     try {
       const answer: OpenInSheetsAnswer = await ctx.server.openReportInSheets(view.id);
       replaceChildren(outcome, notice(answer.opened ? 'success' : 'warning', answer.message));
