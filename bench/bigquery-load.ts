@@ -3,9 +3,12 @@
  * platform and widget (over 1,000,000 rows) backfilled by the hourly trigger of the tests' build with
  * "bigquery": true, through the local host (virtual clock) into the emulator's BigQuery stand-in.
  * Recorded: report requests per 1,000,000 rows against the lower bound the page size allows
- * (ceil(rows / 10,000)), rows loaded per virtual second against what the rate limit allows (those
- * requests at 30 a minute, each run starting with a full window), the 429 answers (zero), and rows
- * loaded per real second on this machine (no bound: the emulator and the stand-in share its cores).
+ * (ceil(rows / 10,000)), rows loaded per virtual second against what the rate limits allow (the
+ * larger of: those requests at 30 a minute, each run starting with a full window; and the jobs into
+ * the table at BigQuery's 5 per 10 seconds, each run's first 5 at once), the 429 answers and jobs
+ * refused for BigQuery's rate limit (zero), and rows loaded per real second on this machine (no
+ * bound: the emulator and the stand-in share its cores). The stand-in holds the rate limit at its
+ * documented figure (dev/bigquery/rate.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { WAREHOUSE_PUBLISHER_ID, WAREHOUSE_USER } from '../dev/emulator/seed';
@@ -22,6 +25,9 @@ export interface BenchRow {
 
 const PAGE_ROWS = 10_000;
 const RATE_PER_MINUTE = 30;
+/** BigQuery's per-table rate limit (quotas page, Standard tables): 5 jobs writing a table per 10 seconds. */
+const TABLE_JOBS_PER_WINDOW = 5;
+const TABLE_JOB_WINDOW_SECONDS = 10;
 const PROJECT = 'engage-bench-1';
 const DATASET = 'engage_reports';
 
@@ -73,6 +79,10 @@ export async function bigQueryBackfill(env: BenchEnvironment, record: (row: Benc
     const loaded = Object.values(table.partitions).reduce((sum, n) => sum + n, 0);
     const requests = (await h.emulator.requests()).filter((r) => r.path.endsWith('/reports/main'));
     const tooMany = requests.filter((r) => r.status === 429).length;
+    const tableJobs = (await bq.jobs()).filter(
+      (j) => String((j.configuration.load ?? j.configuration.copy)?.destinationTable?.tableId ?? '').split('$')[0] === 'ledger_year',
+    );
+    const rateLimited = tableJobs.filter((j) => j.status?.errorResult?.reason === 'rateLimitExceeded').length;
     const perMillion = (requests.length / loaded) * 1_000_000;
     const boundPerMillion = (Math.ceil(loaded / PAGE_ROWS) / loaded) * 1_000_000;
     record({
@@ -83,15 +93,22 @@ export async function bigQueryBackfill(env: BenchEnvironment, record: (row: Benc
       goal: 'within 110%',
       met: perMillion / boundPerMillion <= 1.1,
     });
-    // The fewest minutes the rate limit allows: each run starts with a full window of 30 requests, then 30 a minute.
+    // The fewest minutes the report API's rate limit allows: each run starts with a full window of 30 requests, then 30 a minute.
     const fewestRequests = Math.ceil(loaded / PAGE_ROWS);
-    const boundMinutes = Math.max(Math.ceil(fewestRequests / RATE_PER_MINUTE) - runs, 1);
+    const requestMinutes = Math.max(Math.ceil(fewestRequests / RATE_PER_MINUTE) - runs, 1);
+    // And BigQuery's: in a run of n jobs into the table, the last goes at least floor((n - 1) / 5) x 10 s after the
+    // first, so all runs take at least (jobs - 5 x runs) / 5 x 10 s. The two waits may overlap: the bound is the larger.
+    const jobMinutes =
+      (Math.max(0, tableJobs.length - TABLE_JOBS_PER_WINDOW * runs) / TABLE_JOBS_PER_WINDOW) * (TABLE_JOB_WINDOW_SECONDS / 60);
+    const boundMinutes = Math.max(requestMinutes, jobMinutes);
     const rowsPerVirtualSecond = loaded / (virtualMinutes * 60);
     const boundRowsPerSecond = loaded / (boundMinutes * 60);
     record({
-      measure: 'BigQuery backfill of a year: rows loaded per second of the runs (virtual clock: the rate limit and the runs’ own time)',
+      measure: 'BigQuery backfill of a year: rows loaded per second of the runs (virtual clock: the rate limits and the runs’ own time)',
       figure: `${rowsPerVirtualSecond.toFixed(0)} rows/s in ${virtualMinutes.toFixed(2)} min`,
-      bound: `${boundRowsPerSecond.toFixed(0)} rows/s in ${boundMinutes} min (ceil(${fewestRequests} requests / ${RATE_PER_MINUTE}) - ${runs}, each run's first window full)`,
+      bound:
+        `${boundRowsPerSecond.toFixed(0)} rows/s in ${boundMinutes.toFixed(2)} min, the larger of ceil(${fewestRequests} requests / ${RATE_PER_MINUTE}) - ${runs} ` +
+        `(each run's first window full) and (${tableJobs.length} jobs into the table - ${TABLE_JOBS_PER_WINDOW} x ${runs}) / ${TABLE_JOBS_PER_WINDOW} x ${TABLE_JOB_WINDOW_SECONDS} s (BigQuery's per-table rate)`,
       ratio: boundRowsPerSecond / rowsPerVirtualSecond,
       goal: 'within 110%',
       met: boundRowsPerSecond / rowsPerVirtualSecond <= 1.1,
@@ -103,6 +120,14 @@ export async function bigQueryBackfill(env: BenchEnvironment, record: (row: Benc
       ratio: tooMany,
       goal: 'zero',
       met: tooMany === 0,
+    });
+    record({
+      measure: 'BigQuery backfill of a year: jobs refused for BigQuery’s per-table rate limit (rateLimitExceeded)',
+      figure: `${rateLimited} of ${tableJobs.length}`,
+      bound: '0',
+      ratio: rateLimited,
+      goal: 'zero',
+      met: rateLimited === 0,
     });
     record({
       measure: 'BigQuery backfill of a year: rows loaded per real second on this machine (host, emulator and stand-in on its cores)',

@@ -14,6 +14,7 @@ import { MAX_JSON_ROW_BYTES } from './rows';
 import { checkDatasetId } from './naming';
 import { jobResource, tableResource } from './resources';
 import { DOCUMENTED_QUOTAS, type QuotaLimits, QUOTA_WINDOW_MS } from './quotas';
+import { DOCUMENTED_RATE_LIMITS, RATE_WINDOW_MS } from './rate';
 import type { BigQueryState } from './state';
 import type { BigQueryError } from './errors';
 
@@ -46,6 +47,8 @@ const FaultsBody = z
   })
   .strict();
 const QuotaValue = z.number().int().min(0);
+/** The per-table rate limit (rate.ts): jobs per 10 s, at least 1, or null for off. */
+const RateLimitsBody = z.object({ tableOperationsPer10Seconds: z.number().int().min(1).nullable() }).strict();
 const QuotasBody = z
   .object(
     Object.fromEntries(Object.keys(DOCUMENTED_QUOTAS).map((name) => [name, QuotaValue.optional()])) as Record<
@@ -172,6 +175,23 @@ export async function registerBigQueryAdminRoutes(admin: FastifyInstance, state:
   admin.delete('/quotas', async () => {
     state.quotas.reset();
     return quotasView();
+  });
+
+  // A test lowers the per-table rate limit, or switches it off (null) to load many jobs at a frozen clock.
+  const ratesView = () => ({
+    limits: state.rates.limits,
+    documented: DOCUMENTED_RATE_LIMITS,
+    windowMs: RATE_WINDOW_MS,
+    recent: state.rates.usage(state.now()),
+  });
+  admin.get('/rate-limits', async () => ratesView());
+  admin.post('/rate-limits', async (request) => {
+    state.rates.limits = parse(RateLimitsBody, request);
+    return ratesView();
+  });
+  admin.delete('/rate-limits', async () => {
+    state.rates.reset();
+    return ratesView();
   });
 
   admin.get('/requests', async () => ({ requests: state.requestLog }));

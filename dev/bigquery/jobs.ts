@@ -1,7 +1,8 @@
 /**
  * A job's completion, load or copy: the moment BigQuery runs it. The job is first counted against its
  * destination table's daily quotas (quotas.ts; a job over them fails with reason quotaExceeded in its
- * status.errorResult, and is counted all the same, as failed jobs are), then an injected fault fails it,
+ * status.errorResult, and is counted all the same, as failed jobs are), then against the table's rate
+ * limit of 5 jobs in 10 seconds (rate.ts; past it, reason rateLimitExceeded), then an injected fault fails it,
  * then load-job.ts or copy-job.ts applies it, atomically. jobs.insert answers DONE through here when no
  * polls are set, jobs.get when the job's last PENDING/RUNNING poll has been shown.
  */
@@ -9,6 +10,7 @@ import { runCopy } from './copy-job';
 import { BigQueryError } from './errors';
 import { decoratorOf, type LoadConfig, type PartitionQuota, runLoad } from './load-job';
 import { QUOTA_MESSAGES, tableKey } from './quotas';
+import { RATE_LIMIT_MESSAGE } from './rate';
 import type { BigQueryState, StoredJob } from './state';
 
 /**
@@ -35,6 +37,8 @@ export function completeJob(state: BigQueryState, job: StoredJob): void {
     if (overLoads || overCopies || overOperations) {
       throw new BigQueryError('quotaExceeded', isCopy ? QUOTA_MESSAGES.tableCopies : QUOTA_MESSAGES.tableImports);
     }
+    // The short-term limit: a job that writes the table past 5 in 10 s fails (and still counts, in both).
+    if (!state.rates.admit(key, nowMs)) throw new BigQueryError('rateLimitExceeded', RATE_LIMIT_MESSAGE);
     if (job.failure) throw new BigQueryError(job.failure.reason as 'backendError', job.failure.message);
     const partitionQuota: PartitionQuota = (table, modified) => {
       if (table.timePartitioning?.field === undefined) return;

@@ -8,6 +8,7 @@
 import type { ErrorProto } from './errors';
 import type { FieldSchema, TimePartitioning } from './naming';
 import { QuotaLedger } from './quotas';
+import { TableRateLimiter } from './rate';
 import type { Row } from './rows';
 
 /** One partition's rows, and their size in bytes (as JSON), kept so tables.get costs nothing on a large table. */
@@ -111,6 +112,8 @@ export class BigQueryState {
   requestLog: BigQueryRequestLogEntry[] = [];
   /** The daily quotas and what has been used of them (quotas.ts). */
   quotas = new QuotaLedger();
+  /** The per-table rate limit over 10 seconds (rate.ts). */
+  rates = new TableRateLimiter();
   private jobCounter = 0;
 
   constructor(readonly now: () => number = () => Date.now()) {}
@@ -123,6 +126,7 @@ export class BigQueryState {
     this.jobPolls = { pending: 0, running: 0 };
     this.requestLog = [];
     this.quotas.reset();
+    this.rates.reset();
     this.jobCounter = 0;
   }
 

@@ -4,7 +4,9 @@
  * and refuses the next: load jobs and table operations per table, partition modifications per
  * column-partitioned table, copy jobs per destination table (the job's status.errorResult, reason
  * quotaExceeded, the table untouched), load and copy jobs per project (a 403 quotaExceeded at jobs.insert, no job made); failed jobs count;
- * a use comes back 24 hours later. Copy jobs: a partition copied over another with WRITE_TRUNCATE,
+ * a use comes back 24 hours later. The per-table rate limit (5 jobs writing a table in any 10 s, the
+ * quotas page's table metadata update operations): the 6th within 10 s fails rateLimitExceeded, the
+ * 6th 10 s after the first runs; a lower or no limit through the admin API. Copy jobs: a partition copied over another with WRITE_TRUNCATE,
  * WRITE_EMPTY and CREATE_NEVER refusals, CREATE_IF_NEEDED, a partitioning mismatch, the body held to
  * JobConfigurationTableCopy; and a table gone at its expirationTime.
  */
@@ -171,6 +173,60 @@ describe('daily quotas', () => {
     expect(bigQueryError(copyRefused)).toEqual(expect.objectContaining({ code: 403, reason: 'quotaExceeded' }));
     expect((await bq.jobs()).map((job) => job.configuration.jobType)).toEqual(['LOAD', 'LOAD', 'COPY']);
     expect(await pageViews(tableId)).toEqual([1, 2]);
+  });
+});
+
+describe('the per-table rate limit', () => {
+  const rateLimited = (job: Record<string, any>) =>
+    expect(job.status.errorResult).toEqual({
+      reason: 'rateLimitExceeded',
+      message: expect.stringMatching(/^Exceeded rate limits: too many table update operations for this table/),
+    });
+
+  it('refuses the 6th job writing a table within 10 s (DONE, rateLimitExceeded, nothing changed) and runs the 6th 10 s after the first', async () => {
+    // https://cloud.google.com/bigquery/quotas, Standard tables: 5 table metadata update operations (job output included) per 10 seconds.
+    expect((await bq.rateLimits()).limits).toEqual({ tableOperationsPer10Seconds: 5 });
+    const source = await freshTable();
+    await load(source, [row('2026-11-03', 50)]);
+    /** Four loads 1 s apart and a copy (a copy counts alike): 5 jobs into the table over 4 s. */
+    const fiveJobs = async (tableId: string) => {
+      for (let n = 1; n <= 4; n++) {
+        expect((await load(tableId, [row('2026-11-03', n)])).status.errorResult).toBeUndefined();
+        await emulator.advanceClock(1_000);
+      }
+      expect((await copy(copyJob(source, tableId, { writeDisposition: 'WRITE_APPEND' }))).body.status.errorResult).toBeUndefined();
+    };
+    const within = await freshTable();
+    await fiveJobs(within);
+    await emulator.advanceClock(5_999);
+    // 9.999 s after the first: the 6th is refused, answered DONE, and loads nothing.
+    const refused = await load(within, [row('2026-11-03', 6)]);
+    expect(refused.status.state).toBe('DONE');
+    rateLimited(refused);
+    expect(await pageViews(within)).toEqual([1, 2, 3, 4, 50]);
+    // A partition decorator is the same table.
+    rateLimited(
+      (await uploadJob(bq, loadJob(`${within}$20261103`, { writeDisposition: 'WRITE_APPEND' }), ndjson([row('2026-11-03', 7)]))).body,
+    );
+
+    const after = await freshTable();
+    await fiveJobs(after);
+    // 10 s after the first (another table has its own window): the 6th runs; a 7th at once is refused.
+    await emulator.advanceClock(6_000);
+    expect((await load(after, [row('2026-11-03', 6)])).status.errorResult).toBeUndefined();
+    rateLimited(await load(after, [row('2026-11-03', 7)]));
+    expect(await pageViews(after)).toEqual([1, 2, 3, 4, 6, 50]);
+  });
+
+  it('an admin setting lowers the limit, or switches it off', async () => {
+    const tableId = await freshTable();
+    await bq.setTableRateLimit(2);
+    await load(tableId, [row('2026-11-04', 1)]);
+    await load(tableId, [row('2026-11-04', 2)]);
+    rateLimited(await load(tableId, [row('2026-11-04', 3)]));
+    await bq.setTableRateLimit(null);
+    for (let n = 4; n <= 10; n++) expect((await load(tableId, [row('2026-11-04', n)])).status.errorResult).toBeUndefined();
+    expect((await bq.rateLimits()).recent[`${PROJECT}:${DATASET}.${tableId}`]).toBe(10);
   });
 });
 

@@ -56,6 +56,20 @@ export interface BigQueryHandle {
   quotas(): Promise<BigQueryQuotas>;
   /** Back to the documented limits, and nothing used. */
   resetQuotas(): Promise<BigQueryQuotas>;
+  /**
+   * Sets the per-table rate limit (dev/bigquery/rate.ts: 5 jobs into a table per 10 s, documented):
+   * a number lowers it, null switches it off (for tests that load many jobs at a frozen clock).
+   */
+  setTableRateLimit(jobsPer10Seconds: number | null): Promise<BigQueryRateLimits>;
+  rateLimits(): Promise<BigQueryRateLimits>;
+}
+
+export interface BigQueryRateLimits {
+  limits: { tableOperationsPer10Seconds: number | null };
+  documented: { tableOperationsPer10Seconds: number };
+  windowMs: number;
+  /** Jobs into each table ("p:d.t") in the window now. */
+  recent: Record<string, number>;
 }
 
 export interface BigQueryQuotaLimits {
@@ -113,5 +127,8 @@ export function bigQueryOf(emulator: Pick<EmulatorHandle, 'baseUrl' | 'adminUrl'
     setQuotas: (limits) => call<BigQueryQuotas>(`${admin}/quotas`, 'POST', limits),
     quotas: () => call<BigQueryQuotas>(`${admin}/quotas`, 'GET'),
     resetQuotas: () => call<BigQueryQuotas>(`${admin}/quotas`, 'DELETE'),
+    setTableRateLimit: (jobsPer10Seconds) =>
+      call<BigQueryRateLimits>(`${admin}/rate-limits`, 'POST', { tableOperationsPer10Seconds: jobsPer10Seconds }),
+    rateLimits: () => call<BigQueryRateLimits>(`${admin}/rate-limits`, 'GET'),
   };
 }

@@ -9,8 +9,19 @@
  * connection, 5xx, 429, or 403 rateLimitExceeded) is tried again after a short wait, at most
  * MAX_ATTEMPTS times and never past the caller's deadline; a job is inserted with an ID chosen here,
  * so a second attempt of an insert that did arrive answers 409 and the job is read instead of run
- * twice. Waiting for a job polls jobs.get with growing pauses on the Sleeper port (the core has no
- * timers) until it is DONE or the deadline comes.
+ * twice, provided it writes the same table (a job of another load under the ID is refused). Waiting
+ * for a job polls jobs.get with growing pauses on the Sleeper port (the core has no timers) until it
+ * is DONE or the deadline comes.
+ *
+ * BigQuery's per-table rate limit: the quotas page (cloud.google.com/bigquery/quotas, Standard
+ * tables) allows 5 table metadata update operations per table per 10 seconds, job output included, so
+ * runJob keeps this client's load and copy jobs into one table within 5 in any 10 s: before a job it
+ * waits until the 5th-latest job into that table was seen finished 10 s ago. A job refused all the
+ * same (reason rateLimitExceeded, in its errorResult or as a 403 at jobs.insert; "retry the operation
+ * after few seconds. Use exponential backoff", cloud.google.com/bigquery/docs/troubleshoot-quotas) is
+ * sent again under a new job ID (job IDs are idempotent) after a growing pause, a few times. A wait
+ * that would pass the deadline stops the run's loads with a RefreshDeferredError: nothing of the day
+ * is sent, and the next run goes on from it.
  */
 import { BIGQUERY_ROOT_URL } from '../deployment';
 import { TransportError } from '../errors';
@@ -18,6 +29,7 @@ import type { Clock, HttpRequest, HttpResponse, HttpTransport, OAuthTokenSource,
 import { type FetchCounter, transportFailure } from '../api/transport/request-sender';
 import { BigQueryError, errorProtoOf, httpFailure, jobFailure, parseErrorBody } from './bigquery-errors';
 import type { TableField } from './table-schema';
+import { RATE_LIMITED_FIRST_DELAY_MS, RATE_LIMITED_JOB_ATTEMPTS, TablePacer } from './table-pacing';
 
 export interface BigQueryClientDeps {
   transport: HttpTransport;
@@ -51,6 +63,8 @@ export interface JobState {
   errors: unknown[];
   /** statistics.load.outputRows, when BigQuery tells it. */
   outputRows?: number;
+  /** The table the job writes, "project:dataset.table" with any partition decorator (its load or copy destinationTable). */
+  destination?: string;
 }
 
 /** Attempts of one request in all, the first included. */
@@ -102,9 +116,23 @@ export function tableResourceOf(json: Record<string, unknown>): TableResource {
   return resource;
 }
 
+/** "project:dataset.table" of a TableReference, as BigQuery writes table names in its messages. */
+function tableName(ref: unknown): string | undefined {
+  if (ref === null || typeof ref !== 'object') return undefined;
+  const { projectId, datasetId, tableId } = ref as Record<string, unknown>;
+  return [projectId, datasetId, tableId].every((v) => typeof v === 'string') ? `${projectId}:${datasetId}.${tableId}` : undefined;
+}
+
+/** The table a job's configuration writes (load or copy destinationTable, decorator included), if any. */
+export function jobDestination(configuration: unknown): string | undefined {
+  const c = (configuration ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  return tableName((c.load ?? c.copy)?.destinationTable);
+}
+
 /** A Job resource's state; a job without a readable state is still RUNNING, so it is asked again. */
 export function jobStateOf(json: Record<string, unknown>, jobId: string): JobState {
   const status = (json.status ?? {}) as Record<string, unknown>;
+  const destination = jobDestination(json.configuration);
   const state = status.state === 'DONE' || status.state === 'PENDING' ? status.state : 'RUNNING';
   const errorResult = errorProtoOf(status.errorResult);
   const statistics = (json.statistics ?? {}) as Record<string, unknown>;
@@ -116,6 +144,7 @@ export function jobStateOf(json: Record<string, unknown>, jobId: string): JobSta
     ...(errorResult ? { errorResult } : {}),
     errors: Array.isArray(status.errors) ? status.errors : [],
     ...(Number.isFinite(outputRows) && load.outputRows !== undefined ? { outputRows } : {}),
+    ...(destination !== undefined ? { destination } : {}),
   };
 }
 
@@ -132,8 +161,11 @@ export function multipartBody(metadata: unknown, data: string): { boundary: stri
 
 export class BigQueryClient {
   private readonly root: string;
+  /** This client's jobs into each table, kept within BigQuery's per-table rate limit (table-pacing.ts). */
+  private readonly pacer: TablePacer;
   constructor(private readonly deps: BigQueryClientDeps) {
     this.root = (deps.rootUrl ?? BIGQUERY_ROOT_URL).replace(/\/*$/, '/');
+    this.pacer = new TablePacer(deps.clock, deps.sleeper);
   }
 
   private api(path: string): string {
@@ -223,7 +255,8 @@ export class BigQueryClient {
   /**
    * Inserts a job with the given ID: a load with `data` (the rows) as a multipart upload to the upload
    * address, or any other job (a copy) as metadata. A job that already exists under the ID (a repeated
-   * attempt that had arrived) is read instead.
+   * attempt that had arrived) is read instead, and taken only if it writes the same table and partition:
+   * a job of another load under the ID (IDs are the caller's) fails clearly, as nothing was loaded.
    */
   insertJob(
     projectId: string,
@@ -253,9 +286,66 @@ export class BigQueryClient {
             };
           })();
     const response = this.send(operation, request, deadlineAtMs);
-    if (response.status === 409) return this.getJob(projectId, location, jobId, operation, deadlineAtMs);
+    if (response.status === 409) {
+      const existing = this.getJob(projectId, location, jobId, operation, deadlineAtMs);
+      const wanted = jobDestination(configuration);
+      if (existing.destination !== wanted) {
+        throw new BigQueryError(
+          operation,
+          `the job ID ${jobId} is already taken by a job writing ${existing.destination ?? 'another table'}, not ${wanted}; nothing was loaded, and the next run tries again under a new ID`,
+          'API_ERROR',
+          409,
+          'duplicate',
+        );
+      }
+      return existing;
+    }
     if (response.status !== 200) throw httpFailure(operation, response.status, response.body);
     return jobStateOf(jsonOf(response.body), jobId);
+  }
+
+  /**
+   * Runs one job to its end (insertJob, then waitForJob) within BigQuery's per-table rate limit (see
+   * the file's opening), and sends it again under a new ID (`<jobId>_r<n>`) when BigQuery refuses it
+   * for that limit, after RATE_LIMITED_FIRST_DELAY_MS doubling, at most RATE_LIMITED_JOB_ATTEMPTS in
+   * all. Answers the finished job and every job ID sent (a refused job counts against the table's
+   * daily quotas too); throws as waitForJob does, or a RefreshDeferredError when a wait would pass
+   * `deadlineAtMs`.
+   */
+  runJob(
+    projectId: string,
+    location: string,
+    jobId: string,
+    configuration: Record<string, unknown>,
+    data: string | undefined,
+    operation: string,
+    deadlineAtMs: number,
+  ): { job: JobState; jobIds: string[] } {
+    const table = (jobDestination(configuration) ?? '').replace(/\$[^$]*$/, '');
+    const jobIds: string[] = [];
+    for (let attempt = 1; ; attempt++) {
+      const id = attempt === 1 ? jobId : `${jobId}_r${attempt}`;
+      this.pacer.waitTurn(table, operation, deadlineAtMs);
+      jobIds.push(id);
+      try {
+        const started = this.insertJob(projectId, location, id, configuration, data, operation, deadlineAtMs);
+        const job = this.waitForJob(projectId, location, started, operation, deadlineAtMs);
+        this.pacer.seen(table);
+        return { job, jobIds };
+      } catch (e) {
+        // A job that failed counts as BigQuery's; one refused at jobs.insert is counted too, for safety.
+        if (e instanceof BigQueryError) this.pacer.seen(table);
+        if (!(e instanceof BigQueryError) || e.reason !== 'rateLimitExceeded') throw e;
+        if (attempt >= RATE_LIMITED_JOB_ATTEMPTS) throw e;
+        const pauseMs = RATE_LIMITED_FIRST_DELAY_MS * 2 ** (attempt - 1);
+        this.pacer.waitUntil(
+          this.deps.clock.now() + pauseMs,
+          operation,
+          deadlineAtMs,
+          'BigQuery refused a job for its per-table rate limit',
+        );
+      }
+    }
   }
 
   getJob(projectId: string, location: string, jobId: string, operation: string, deadlineAtMs: number): JobState {

@@ -17,7 +17,7 @@
  */
 import { ValidationError } from '../errors';
 import { hashText } from '../util/hash';
-import type { BigQueryClient, JobState, TableRef, TableResource } from './bigquery-client';
+import type { BigQueryClient, TableRef, TableResource } from './bigquery-client';
 import { sameLocation, tableAddress, type BigQueryDestination } from './destination';
 import { tableFitProblem, type TablePlan } from './table-schema';
 
@@ -128,6 +128,11 @@ export interface DayLoadOptions {
   deadlineAtMs: number;
   /** What makes the job IDs (and a staging table's name) unique to this attempt, such as the run's start in ms. */
   attemptStamp: string;
+  /**
+   * What tells this load from another's into the same table in the same attempt (the report's
+   * publisher, say): hashed into the job IDs with the table's address.
+   */
+  loadKey?: string;
   /** Now, epoch ms (the Clock port's): a staging table expires STAGING_TABLE_LIFETIME_MS after it. */
   nowMs: number;
   /** The most one request carries; URL_FETCH_PAYLOAD_MAX_BYTES unless a test asks for less. */
@@ -137,6 +142,12 @@ export interface DayLoadOptions {
 export interface DayLoadResult {
   /** The jobs run, in order: the loads, then the copy when the day was staged. */
   jobIds: string[];
+  /**
+   * Every job sent into the report's own table (the day's load, or the staged day's copy), those
+   * refused for BigQuery's rate limit and sent again included: each counts against the table's daily
+   * quotas (loads into a staging table count against the staging table's).
+   */
+  tableJobsSent: number;
   rows: number;
   staged: boolean;
 }
@@ -150,6 +161,16 @@ function loadConfiguration(target: TableRef, day: string, writeDisposition: 'WRI
       createDisposition: 'CREATE_NEVER',
     },
   };
+}
+
+/**
+ * A job's ID: what it does, the day, a short hash of the table's address (and `loadKey`), and the
+ * attempt's stamp, so that two loads' jobs never share an ID, whatever table, report or run they
+ * belong to (BigQuery's job IDs: letters, digits, _ and -, at most 1,024 characters; JobReference.jobId).
+ */
+export function dayJobId(what: string, target: TableRef, day: string, attemptStamp: string, loadKey = ''): string {
+  const table = hashText(`${target.projectId}:${target.datasetId}.${target.tableId}\n${loadKey}`);
+  return `engage_${what}_${day}_${table}_${attemptStamp}`.replace(/[^A-Za-z0-9_-]/g, '_');
 }
 
 /** The staging table of one attempt at one day: a short name whatever the table's, unique to the attempt. */
@@ -174,21 +195,19 @@ export function loadDay(
   const parts = splitLines(lines, maxRequestBytes - LOAD_REQUEST_OVERHEAD_BYTES);
   const operation = `loading ${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)} into ${tableAddress(destination)}`;
   const { projectId, location } = destination;
-  const jobIdOf = (what: string) => `engage_${what}_${day}_${options.attemptStamp}`.replace(/[^A-Za-z0-9_-]/g, '_');
-  const run = (jobId: string, configuration: Record<string, unknown>, data: string | undefined): JobState =>
-    client.waitForJob(
-      projectId,
-      location,
-      client.insertJob(projectId, location, jobId, configuration, data, operation, deadlineAtMs),
-      operation,
-      deadlineAtMs,
-    );
+  const jobIdOf = (what: string) => dayJobId(what, destination, day, options.attemptStamp, options.loadKey);
+  const jobIds: string[] = [];
+  // Each job within BigQuery's per-table rate limit, and sent again under a new ID when refused for it (BigQueryClient.runJob).
+  const run = (jobId: string, configuration: Record<string, unknown>, data: string | undefined): string[] => {
+    const sent = client.runJob(projectId, location, jobId, configuration, data, operation, deadlineAtMs).jobIds;
+    jobIds.push(...sent);
+    return sent;
+  };
 
   if (parts.length <= 1) {
-    const jobId = jobIdOf('load');
     // An empty day still replaces the partition: a day restated to no rows must lose its old ones.
-    run(jobId, loadConfiguration(destination, day, 'WRITE_TRUNCATE'), (parts[0] ?? []).join('\n'));
-    return { jobIds: [jobId], rows: lines.length, staged: false };
+    const sent = run(jobIdOf('load'), loadConfiguration(destination, day, 'WRITE_TRUNCATE'), (parts[0] ?? []).join('\n'));
+    return { jobIds, tableJobsSent: sent.length, rows: lines.length, staged: false };
   }
 
   const staging: TableRef = {
@@ -208,15 +227,11 @@ export function loadDay(
     },
     deadlineAtMs,
   );
-  const jobIds: string[] = [];
   parts.forEach((part, i) => {
-    const jobId = jobIdOf(`stage${i + 1}`);
-    run(jobId, loadConfiguration(staging, day, i === 0 ? 'WRITE_TRUNCATE' : 'WRITE_APPEND'), part.join('\n'));
-    jobIds.push(jobId);
+    run(jobIdOf(`stage${i + 1}`), loadConfiguration(staging, day, i === 0 ? 'WRITE_TRUNCATE' : 'WRITE_APPEND'), part.join('\n'));
   });
-  const copyId = jobIdOf('copy');
-  run(
-    copyId,
+  const copies = run(
+    jobIdOf('copy'),
     {
       copy: {
         sourceTables: [{ projectId, datasetId: staging.datasetId, tableId: `${staging.tableId}$${day}` }],
@@ -227,6 +242,5 @@ export function loadDay(
     },
     undefined,
   );
-  jobIds.push(copyId);
-  return { jobIds, rows: lines.length, staged: true };
+  return { jobIds, tableJobsSent: copies.length, rows: lines.length, staged: true };
 }

@@ -83,6 +83,8 @@ export function loadReportDay(client: BigQueryClient, load: ReportDayLoad): Repo
     deadlineAtMs: load.deadlineAtMs,
     nowMs: load.nowMs,
     attemptStamp: load.attemptStamp,
+    // Reports of several publishers may load one table: their jobs in one run must not share IDs.
+    loadKey: JSON.stringify([load.batches.map((b) => b.context.publisherId), load.report]),
     ...(load.maxRequestBytes !== undefined ? { maxRequestBytes: load.maxRequestBytes } : {}),
   });
   return {

@@ -12,7 +12,13 @@ import type { HttpRequest, HttpResponse } from '../../../../src/core/ports';
 import { TransportError, ValidationError } from '../../../../src/core/errors';
 import { BigQueryClient, MAX_ATTEMPTS, tableResourceOf } from '../../../../src/core/warehouse/bigquery-client';
 import { checkDestination } from '../../../../src/core/warehouse/destination';
-import { loadDay, LOAD_REQUEST_OVERHEAD_BYTES, prepareTable, URL_FETCH_PAYLOAD_MAX_BYTES } from '../../../../src/core/warehouse/day-load';
+import {
+  dayJobId,
+  loadDay,
+  LOAD_REQUEST_OVERHEAD_BYTES,
+  prepareTable,
+  URL_FETCH_PAYLOAD_MAX_BYTES,
+} from '../../../../src/core/warehouse/day-load';
 import { planTable } from '../../../../src/core/warehouse/table-schema';
 import { dayLines } from '../../../../src/core/warehouse/table-rows';
 
@@ -30,11 +36,12 @@ const TABLE_JSON = {
 /** The table as tables.get answers it, read as the add-on reads it. */
 const TABLE = tableResourceOf(TABLE_JSON);
 
-/** A job resource as jobs.insert and jobs.get answer. */
-function job(jobId: string, state: string, errorResult?: unknown, errors?: unknown[]): HttpResponse {
+/** A job resource as jobs.insert and jobs.get answer; `tableId` its load's destination table, when told. */
+function job(jobId: string, state: string, errorResult?: unknown, errors?: unknown[], tableId?: string): HttpResponse {
   return jsonResponse(200, {
     kind: 'bigquery#job',
     jobReference: { projectId: 'my-project-123', jobId, location: 'EU' },
+    ...(tableId ? { configuration: { load: { destinationTable: { projectId: 'my-project-123', datasetId: 'engage', tableId } } } } : {}),
     status: { state, ...(errorResult ? { errorResult } : {}), ...(errors ? { errors } : {}) },
   });
 }
@@ -98,6 +105,8 @@ const day = (n: number) =>
   }));
 const linesOf = (items: Record<string, unknown>[]) => dayLines(PLAN, [{ items, context: { day: '20250131', publisherId: 'pub-1' } }]);
 const FAR = Date.UTC(2030, 0, 1);
+/** The ID of a job of the day 2025-01-31 into DESTINATION (dayJobId: the table's hash in it). */
+const ID = (what: string, stamp: string) => dayJobId(what, DESTINATION, '20250131', stamp);
 
 describe('prepareTable', () => {
   it('reads the dataset and the table with the user’s Bearer token, and creates the table when missing, partitioned by day and clustered', () => {
@@ -192,7 +201,7 @@ describe('loadDay', () => {
       attemptStamp: 'r1',
       nowMs: 0,
     });
-    expect(result).toEqual({ jobIds: ['engage_load_20250131_r1'], rows: 3, staged: false });
+    expect(result).toEqual({ jobIds: [ID('load', 'r1')], tableJobsSent: 1, rows: 3, staged: false });
     expect(transport.requests).toHaveLength(1);
     const [request] = transport.requests;
     expect(request!.method).toBe('post');
@@ -202,7 +211,7 @@ describe('loadDay', () => {
     const { job: sent, data, partHeaders } = partsOf(request!);
     expect(partHeaders).toEqual(['Content-Type: application/json; charset=UTF-8', 'Content-Type: application/octet-stream']);
     expect(sent).toEqual({
-      jobReference: { projectId: 'my-project-123', jobId: 'engage_load_20250131_r1', location: 'EU' },
+      jobReference: { projectId: 'my-project-123', jobId: ID('load', 'r1'), location: 'EU' },
       configuration: {
         load: {
           destinationTable: { projectId: 'my-project-123', datasetId: 'engage', tableId: 'daily by doc$20250131' },
@@ -249,12 +258,7 @@ describe('loadDay', () => {
       maxRequestBytes,
     });
     expect(result.staged).toBe(true);
-    expect(result.jobIds).toEqual([
-      'engage_stage1_20250131_r7',
-      'engage_stage2_20250131_r7',
-      'engage_stage3_20250131_r7',
-      'engage_copy_20250131_r7',
-    ]);
+    expect(result.jobIds).toEqual([ID('stage1', 'r7'), ID('stage2', 'r7'), ID('stage3', 'r7'), ID('copy', 'r7')]);
     expect(transport.requests.map((r) => r.url)).toEqual([
       `${ROOT}bigquery/v2/projects/my-project-123/datasets/engage/tables`,
       UPLOAD_URL,
@@ -289,7 +293,7 @@ describe('loadDay', () => {
     expect(loads.flatMap((l) => l.data.split('\n'))).toEqual(lines);
     expect(transport.requests.slice(1, 4).every((r) => r.payload!.length <= maxRequestBytes)).toBe(true);
     expect(JSON.parse(transport.requests[4]!.payload!)).toEqual({
-      jobReference: { projectId: 'my-project-123', jobId: 'engage_copy_20250131_r7', location: 'EU' },
+      jobReference: { projectId: 'my-project-123', jobId: ID('copy', 'r7'), location: 'EU' },
       configuration: {
         copy: {
           sourceTables: [{ projectId: 'my-project-123', datasetId: 'engage', tableId: `${stagingId}$20250131` }],
@@ -319,7 +323,7 @@ describe('loadDay', () => {
         maxRequestBytes: LOAD_REQUEST_OVERHEAD_BYTES + (lines[0]!.length + 1) * 12,
       }),
     ).toThrow(
-      "BigQuery, loading 2025-01-31 into my-project-123.engage.daily by doc: job engage_stage2_20250131_r8 failed (invalid): 'Error while reading data'; the table is as it was before this load.",
+      `BigQuery, loading 2025-01-31 into my-project-123.engage.daily by doc: job ${ID('stage2', 'r8')} failed (invalid): 'Error while reading data'; the table is as it was before this load.`,
     );
     expect(transport.requests.some((r) => r.payload?.includes('"copy"'))).toBe(false);
   });
@@ -337,9 +341,9 @@ describe('loadDay', () => {
       attemptStamp: 'r2',
       nowMs: 0,
     });
-    expect(result.jobIds).toEqual(['engage_load_20250131_r2']);
+    expect(result.jobIds).toEqual([ID('load', 'r2')]);
     expect(transport.requests.slice(1).map((r) => `${r.method} ${r.url}`)).toEqual(
-      Array(3).fill(`get ${ROOT}bigquery/v2/projects/my-project-123/jobs/engage_load_20250131_r2?location=EU`),
+      Array(3).fill(`get ${ROOT}bigquery/v2/projects/my-project-123/jobs/${ID('load', 'r2')}?location=EU`),
     );
     expect(transport.requests.slice(1).every((r) => r.headers?.Authorization === `Bearer ${TOKEN}`)).toBe(true);
     expect(sleeper.sleeps).toEqual([1000, 2000, 4000]);
@@ -360,7 +364,7 @@ describe('the client’s failures', () => {
         nowMs: 0,
       }),
     ).toThrow(
-      "BigQuery, loading 2025-01-31 into my-project-123.engage.daily by doc: job engage_load_20250131_r3 had not finished when this run's time was up; the next run loads this day again, replacing it whole.",
+      `BigQuery, loading 2025-01-31 into my-project-123.engage.daily by doc: job ${ID('load', 'r3')} had not finished when this run's time was up; the next run loads this day again, replacing it whole.`,
     );
     // 1 + 2 + 4 s slept; the next pause (8 s) would pass the deadline.
     expect(sleeper.sleeps).toEqual([1000, 2000, 4000]);
@@ -389,7 +393,7 @@ describe('the client’s failures', () => {
     dup.enqueue(
       new TransportError('Timeout', { kind: 'connection' }),
       googleError(409, 'duplicate', 'Already Exists: Job'),
-      job('engage_load_20250131_r4', 'DONE'),
+      job(ID('load', 'r4'), 'DONE', undefined, undefined, 'daily by doc$20250131'),
     );
     const result = loadDay(client(dup).bq, DESTINATION, linesOf(day(1)), {
       day: '20250131',
@@ -398,9 +402,9 @@ describe('the client’s failures', () => {
       attemptStamp: 'r4',
       nowMs: 0,
     });
-    expect(result.jobIds).toEqual(['engage_load_20250131_r4']);
+    expect(result.jobIds).toEqual([ID('load', 'r4')]);
     expect(dup.requests.map((r) => r.method)).toEqual(['post', 'post', 'get']);
-    expect(dup.requests[2]!.url).toBe(`${ROOT}bigquery/v2/projects/my-project-123/jobs/engage_load_20250131_r4?location=EU`);
+    expect(dup.requests[2]!.url).toBe(`${ROOT}bigquery/v2/projects/my-project-123/jobs/${ID('load', 'r4')}?location=EU`);
   });
 
   it('counts every attempt against the day’s URL Fetch quota, and does not try again what Apps Script refused (an address off the whitelist)', () => {
@@ -450,7 +454,7 @@ describe('the client’s failures', () => {
         nowMs: 0,
       }),
     ).toThrow(
-      "job engage_load_20250131_r5 failed (invalid): 'Error while reading data, error message: JSON table encountered too many errors' (also 'JSON parsing error in row starting at position 0: No such field: extra.'); the table is as it was before this load.",
+      `job ${ID('load', 'r5')} failed (invalid): 'Error while reading data, error message: JSON table encountered too many errors' (also 'JSON parsing error in row starting at position 0: No such field: extra.'); the table is as it was before this load.`,
     );
     const garbled = fakeBigQuery();
     garbled.enqueue({ status: 400, headers: {}, body: '{"error": 42' });

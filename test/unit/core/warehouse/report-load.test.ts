@@ -62,7 +62,9 @@ describe('loadReportDay', () => {
     const { prepared, ...result } = loadReportDay(clientFor(transport), LOAD);
     expect(prepared.created).toBe(true);
     expect(result).toEqual({
-      jobIds: ['engage_load_20250131_m1abc'],
+      // The table's address (and the report's publisher) hashed between the day and the run's stamp (dayJobId).
+      jobIds: [expect.stringMatching(/^engage_load_20250131_[0-9a-z]+_m1abc$/)],
+      tableJobsSent: 1,
       rows: 3,
       staged: false,
       created: true,
