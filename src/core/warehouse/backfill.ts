@@ -120,10 +120,10 @@ export function loadsFreeAtMs(backfill: Backfill, nowMs: number): number | undef
   return w && w.loads >= LOADS_PER_WINDOW ? w.startMs + LOAD_WINDOW_MS : undefined;
 }
 
-/** The backfill with one more load counted at `nowMs`: counted as it is sent, since BigQuery counts a failed job too. */
-export function loadCounted(backfill: Backfill, nowMs: number): Backfill {
+/** The backfill with `loads` more loads (one unless told) counted at `nowMs`: counted as sent, since BigQuery counts a failed job too. */
+export function loadCounted(backfill: Backfill, nowMs: number, loads = 1): Backfill {
   const w = windowAt(backfill, nowMs) ?? { startMs: nowMs, loads: 0 };
-  return { ...backfill, window: { startMs: w.startMs, loads: w.loads + 1 } };
+  return { ...backfill, window: { startMs: w.startMs, loads: w.loads + loads } };
 }
 
 /**

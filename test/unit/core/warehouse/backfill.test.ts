@@ -96,5 +96,7 @@ describe('daysForRun', () => {
     // A day after the window began, a new one starts at the next load.
     expect(loadsLeft(backfill, t0 + LOAD_WINDOW_MS)).toBe(LOADS_PER_WINDOW);
     expect(loadCounted(backfill, t0 + LOAD_WINDOW_MS + 5).window).toEqual({ startMs: t0 + LOAD_WINDOW_MS + 5, loads: 1 });
+    // A day's retried jobs count as many: three at once.
+    expect(loadCounted(backfill, t0 + LOAD_WINDOW_MS + 5, 3).window).toEqual({ startMs: t0 + LOAD_WINDOW_MS + 5, loads: 3 });
   });
 });
