@@ -74,8 +74,9 @@ function ranNow(list: ScheduleList, id: string): string | undefined {
 /** What Run now said of a report it put off: nothing refreshed, and when it goes on. */
 function waitedNow(list: ScheduleList, id: string): string {
   const waited = list.reports.find((r) => r.id === id);
-  const why = waited?.status.progress?.includes('paused') ? ' (see Loaded)' : ': its rate budget or time was spent';
-  return `Nothing refreshed now for “${waited?.name ?? 'this report'}”${why}; the next hourly run goes on with it.`;
+  const name = waited?.name ?? 'this report';
+  if (waited?.status.progress?.includes('paused')) return `Nothing loaded now for “${name}”: it goes on when its pause ends (see Loaded).`;
+  return `Nothing refreshed now for “${name}”: its rate budget or time was spent; the next hourly run goes on with it.`;
 }
 
 /** A short state next to the name: paused, failing, or refreshed. */

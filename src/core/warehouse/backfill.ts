@@ -23,6 +23,11 @@ export interface Backfill {
   requestsPerDay?: number;
   /** The loads into the table in the current fixed window of LOAD_WINDOW_MS (see LOADS_PER_WINDOW). */
   window?: LoadWindow;
+  /**
+   * What the days loaded hold (a hash of the report's table, publisher, breakdowns, metrics, filter,
+   * currency and decimals): a pass for a report whose key differs starts again from its first day.
+   */
+  key?: string;
 }
 
 /** Loads counted from the window's start (epoch ms). */
@@ -100,6 +105,7 @@ export function dayLoaded(backfill: Backfill, day: string, cost: { ms: number; r
     msPerDay: average(backfill.msPerDay, cost.ms),
     requestsPerDay: average(backfill.requestsPerDay, cost.requests),
     ...(backfill.window ? { window: backfill.window } : {}),
+    ...(backfill.key !== undefined ? { key: backfill.key } : {}),
   };
 }
 

@@ -289,7 +289,11 @@ export class BigQueryClient {
     if (response.status === 409) {
       const existing = this.getJob(projectId, location, jobId, operation, deadlineAtMs);
       const wanted = jobDestination(configuration);
-      if (existing.destination !== wanted) {
+      // Should BigQuery give the destination back without its partition decorator (UNCONFIRMED), the
+      // table must match, and the day is the job ID's own.
+      const decorated = existing.destination?.includes('$') === true;
+      const mine = decorated ? wanted : wanted?.replace(/\$\d+$/, '');
+      if (existing.destination !== mine) {
         throw new BigQueryError(
           operation,
           `the job ID ${jobId} is already taken by a job writing ${existing.destination ?? 'another table'}, not ${wanted}; nothing was loaded, and the next run tries again under a new ID`,

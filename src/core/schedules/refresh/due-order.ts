@@ -1,11 +1,12 @@
 /**
  * Which saved reports a scheduled run takes, and in what order: those of one owner that are due (not
- * paused, their slot begun), longest overdue first (reports never refreshed before others at the same
+ * paused, their slot begun, or a BigQuery report whose table now holds something else), longest overdue first (reports never refreshed before others at the same
  * due time), then the publishers taking turns, so one publisher's long list does not starve another's
  * within the rate budget.
  */
 import type { SavedReportSource } from '../saved/saved-report-store';
 import type { RefreshStatus, SavedReport } from '../saved/saved-reports';
+import { backfillKey } from './warehouse-refresh';
 
 /** The reports of `ownerId` in `store` due at `nowMs`, in the order a run takes them. */
 export function dueReports(store: Pick<SavedReportSource, 'list' | 'status'>, ownerId: string, nowMs: number): SavedReport[] {
@@ -13,8 +14,17 @@ export function dueReports(store: Pick<SavedReportSource, 'list' | 'status'>, ow
     .list()
     .filter((r) => r.ownerId === ownerId && !r.paused)
     .map((r) => ({ report: r, status: store.status(r.id) }))
-    .filter(({ report, status }) => (status.nextRunAtMs ?? report.createdAtMs) <= nowMs);
+    .filter(({ report, status }) => (status.nextRunAtMs ?? report.createdAtMs) <= nowMs || loadsOtherContents(report, status));
   return fairOrder(due);
+}
+
+/**
+ * A BigQuery report whose days were loaded for another table, publisher or breakdowns (an edit that a
+ * run under way wrote over: warehouse-refresh.ts, planPass) is due at once, whatever its slot.
+ */
+function loadsOtherContents(report: SavedReport, status: RefreshStatus): boolean {
+  const key = status.backfill?.key;
+  return report.bigquery !== undefined && key !== undefined && key !== backfillKey(report);
 }
 
 /**

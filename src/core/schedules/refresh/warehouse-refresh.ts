@@ -23,7 +23,18 @@ import { RUN_WRAP_UP_MS } from '../../budgets';
 import { ValidationError } from '../../errors';
 import type { Clock, SheetBlock } from '../../ports';
 import { unwrap } from '../../api/responses/values';
-import { compactDayOf, dashedDay, dayAfter, formatUtcHour, MS_PER_HOUR, utcMidnightMs, wallTimeInZone } from '../../util/dates';
+import {
+  compactDayOf,
+  dashedDay,
+  dayAfter,
+  formatDay,
+  formatUtcHour,
+  MS_PER_HOUR,
+  utcDayOf,
+  utcMidnightMs,
+  wallTimeInZone,
+} from '../../util/dates';
+import { hashText } from '../../util/hash';
 import { REPORT_SPECS } from '../../spec';
 import type { RowContext } from '../../warehouse/table-rows';
 import {
@@ -78,16 +89,39 @@ export interface WarehouseRefresh {
   block: SheetBlock;
 }
 
+/** What a BigQuery report's days hold, beside the period: a pass keyed otherwise starts again (planPass). */
+export function backfillKey(
+  report: Pick<SavedReport, 'bigquery' | 'kind' | 'entityId' | 'breakdowns' | 'metrics' | 'filter' | 'currencyCode' | 'decDigits'>,
+): string {
+  const table = report.bigquery ? [report.bigquery.projectId.trim(), report.bigquery.datasetId.trim(), report.bigquery.tableId.trim()] : [];
+  const what = [
+    table,
+    report.kind,
+    report.entityId,
+    report.breakdowns,
+    report.metrics,
+    report.filter ?? '',
+    report.currencyCode ?? '',
+    report.decDigits ?? null,
+  ];
+  return hashText(JSON.stringify(what)).slice(0, 12);
+}
+
 /**
  * The pass a run works on: the backfill under way (its end following the period's), else, once it is
- * done, the days the period gained and the last RESTATED_DAYS days. A period changed so that the
- * backfill's next day falls before it starts again at the period's first day.
+ * done, the days since the previous pass's last RESTATED_DAYS (loaded then while Engage could still
+ * restate them, or while the day was not over) and the period's last RESTATED_DAYS. A period changed so
+ * that the backfill's next day falls before it, or a report whose days now hold something else (`key`,
+ * as an edit made while a run was under way leaves it), starts again at the period's first day. The
+ * table's loads counted in the day's window go on whatever the pass (backfill.ts).
  */
-export function planPass(previous: Backfill | undefined, period: { fromDate: string; toDate: string }): Backfill {
+export function planPass(previous: Backfill | undefined, period: { fromDate: string; toDate: string }, key?: string): Backfill {
   const { fromDate: from, toDate: to } = period;
-  if (previous === undefined) return startBackfill(from, to);
-  // The table's loads counted in the day's window go on whatever the pass (backfill.ts).
-  if (previous.fromDay > to) return { ...startBackfill(from, to), ...(previous.window ? { window: previous.window } : {}) };
+  const keyed = key !== undefined ? { key } : {};
+  if (previous === undefined) return { ...startBackfill(from, to), ...keyed };
+  const window = previous.window ? { window: previous.window } : {};
+  const otherContents = key !== undefined && previous.key !== undefined && previous.key !== key;
+  if (previous.fromDay > to || otherContents) return { ...startBackfill(from, to), ...window, ...keyed };
   // What a day costs and the loads of the current window go on from pass to pass: the table is the same.
   const costs = {
     ...(previous.msPerDay !== undefined ? { msPerDay: previous.msPerDay } : {}),
@@ -95,14 +129,14 @@ export function planPass(previous: Backfill | undefined, period: { fromDate: str
     ...(previous.window ? { window: previous.window } : {}),
   };
   if (previous.nextDay !== undefined) {
-    if (previous.nextDay < from) return { ...startBackfill(from, to), ...costs };
-    return { ...previous, toDay: [previous.toDay, to].sort()[1]! };
+    if (previous.nextDay < from) return { ...startBackfill(from, to), ...costs, ...keyed };
+    return { ...previous, toDay: [previous.toDay, to].sort()[1]!, ...keyed };
   }
   const recent = dayAfter(to, -(RESTATED_DAYS - 1));
-  const gained = dayAfter(previous.toDay, 1);
-  // The earlier of the first day gained and the first recent day, but not before the period (yyyyMMdd sorts as text).
-  const first = [[gained, recent].sort()[0]!, from].sort()[1]!;
-  return { ...startBackfill(first, to), ...costs };
+  const previousRecent = dayAfter(previous.toDay, -(RESTATED_DAYS - 1));
+  // The earlier of the previous pass's last days and the period's, but not before the period (yyyyMMdd sorts as text).
+  const first = [[previousRecent, recent].sort()[0]!, from].sort()[1]!;
+  return { ...startBackfill(first, to), ...costs, ...keyed };
 }
 
 /** The hours of a UTC day the hourly report is fetched in, one request each. */
@@ -192,7 +226,12 @@ export function refreshIntoBigQuery(context: WarehouseRefreshContext): Warehouse
   }
   const shape = reportShapeOf(report);
   const hourly = REPORT_SPECS[report.kind].hourly;
-  let backfill = planPass(next.backfill, resolvePeriod(report.period, startedAtMs));
+  // No day after today: a day not begun would be loaded empty (a pass's last days are loaded again at the next).
+  const period = resolvePeriod(report.period, startedAtMs);
+  const today = formatDay(utcDayOf(startedAtMs));
+  // The later of today and the first day (yyyyMMdd sorts as text): a period not begun keeps its first day.
+  if (period.toDate > today) period.toDate = [today, period.fromDate].sort()[1]!;
+  let backfill = planPass(next.backfill, period, backfillKey(report));
   next.backfill = backfill;
   let daysLoaded = 0;
   let rows = 0;

@@ -40,7 +40,7 @@ import { runScheduled, type ScheduledRunSummary } from './scheduled-run';
 import { scheduleView, unreachableViews, type ScheduleList } from './schedule-view';
 import { keepHistory } from '../saved/write-modes';
 import { checkBigQueryAllowed, checkBigQueryTable, checkRangeOf } from '../saved/bigquery-destination';
-import { backfillAfterEdit, checkTableFree } from './warehouse-edits';
+import { checkTableFree, statusAfterEdit } from './warehouse-edits';
 import { OWNER_ID_KEY, type ScheduleServiceDeps, type TriggerEvent } from './schedule-deps';
 
 export type { ScheduleList, ScheduleView } from './schedule-view';
@@ -286,8 +286,8 @@ export class ScheduleService {
       const report = reports.update(before.id, definition);
       storeWebhook(this.deps.registry, spreadsheet.ref.id, report.id, webhook);
       // A table, publisher or period that changed what the days hold loads them again (warehouse-edits.ts).
-      const backfill = backfillAfterEdit(before, definition, status.backfill, this.deps.clock.now());
-      if (backfill) statuses.setStatus(report.id, { ...statuses.status(report.id), backfill });
+      const restarted = statusAfterEdit(before, definition, statuses.status(report.id), this.deps.clock.now());
+      if (restarted) statuses.setStatus(report.id, restarted);
       if (JSON.stringify(report.schedule) !== JSON.stringify(before.schedule)) this.reschedule(report);
     });
   }

@@ -12,10 +12,11 @@
  * backfill only ever moves forward. The loads counted in the day's window stay with the table.
  */
 import { ValidationError } from '../../errors';
-import { type Backfill, startBackfill } from '../../warehouse/backfill';
+import { type Backfill, loadsFreeAtMs, startBackfill } from '../../warehouse/backfill';
 import { tableAddress } from '../../warehouse/destination';
 import { resolvePeriod } from '../saved/period';
-import type { SavedReport, SavedReportInput } from '../saved/saved-reports';
+import { backfillKey } from '../refresh/warehouse-refresh';
+import type { RefreshStatus, SavedReport, SavedReportInput } from '../saved/saved-reports';
 
 type Table = NonNullable<SavedReportInput['bigquery']>;
 
@@ -43,10 +44,6 @@ export function checkTableFree(
   );
 }
 
-/** What the table's rows depend on, beside the period. */
-const contentsOf = (r: SavedReportInput) =>
-  JSON.stringify([r.bigquery, r.kind, r.entityId, r.breakdowns, r.metrics, r.filter ?? '', r.currencyCode ?? '', r.decDigits ?? null]);
-
 /**
  * The backfill a changed BigQuery report goes on with: `undefined` to keep the one it has, or a new one
  * from the period's first day (keeping the day's loads counted, when the table is the same).
@@ -61,7 +58,25 @@ export function backfillAfterEdit(
   const period = resolvePeriod(after.period, nowMs);
   const starts = (r: SavedReportInput) => resolvePeriod(r.period, nowMs).fromDate;
   const earlier = starts(after) < starts(before);
-  if (contentsOf(before) === contentsOf(after) && !earlier) return undefined;
+  if (backfillKey(before) === backfillKey(after) && !earlier) return undefined;
   const restart = startBackfill(period.fromDate, period.toDate);
-  return sameTable(before.bigquery, after.bigquery) && backfill.window ? { ...restart, window: backfill.window } : restart;
+  const keyed = { ...restart, key: backfillKey(after) };
+  return sameTable(before.bigquery, after.bigquery) && backfill.window ? { ...keyed, window: backfill.window } : keyed;
+}
+
+/**
+ * The status a changed BigQuery report goes on with, when its backfill starts again: due at the next
+ * hourly run (its slot may be a week away), or when the table's loads of the day allow; else undefined.
+ */
+export function statusAfterEdit(
+  before: SavedReportInput,
+  after: SavedReportInput,
+  status: RefreshStatus,
+  nowMs: number,
+): RefreshStatus | undefined {
+  const backfill = backfillAfterEdit(before, after, status.backfill, nowMs);
+  if (!backfill) return undefined;
+  const { nextRunAtMs: _slot, ...rest } = status;
+  const freeAtMs = loadsFreeAtMs(backfill, nowMs);
+  return { ...rest, backfill, ...(freeAtMs !== undefined ? { nextRunAtMs: freeAtMs } : {}) };
 }

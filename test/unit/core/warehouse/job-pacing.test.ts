@@ -253,5 +253,12 @@ describe('job IDs of two reports', () => {
     const otherDay = { load: { ...other.load, destinationTable: { ...other.load.destinationTable, tableId: 'ledger_a$20250130' } } };
     expect(() => client.insertJob('proj-1', 'EU', 'engage_load_same', otherDay, '{}', 'loading', FAR)).toThrow(/already taken/);
     expect(jobs.size).toBe(1);
+    // Given back without its decorator, the same table is taken (the job ID names the day); another is not.
+    const bare = { load: { ...other.load, destinationTable: { ...other.load.destinationTable, tableId: 'ledger_c' } } };
+    client.insertJob('proj-1', 'EU', 'engage_load_bare', bare, '{}', 'loading', FAR);
+    const dayOfBare = { load: { ...other.load, destinationTable: { ...other.load.destinationTable, tableId: 'ledger_c$20250131' } } };
+    expect(client.insertJob('proj-1', 'EU', 'engage_load_bare', dayOfBare, '{}', 'loading', FAR).state).toBe('DONE');
+    const elsewhere = { load: { ...other.load, destinationTable: { ...other.load.destinationTable, tableId: 'ledger_d$20250131' } } };
+    expect(() => client.insertJob('proj-1', 'EU', 'engage_load_bare', elsewhere, '{}', 'loading', FAR)).toThrow(/already taken/);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { planPass, RESTATED_DAYS, warehouseProgress } from '../../../../../src/core/schedules/refresh/warehouse-refresh';
 import { checkSavedReport } from '../../../../../src/core/schedules/saved/saved-reports';
-import { startBackfill, dayLoaded } from '../../../../../src/core/warehouse/backfill';
+import { type Backfill, dayLoaded, startBackfill } from '../../../../../src/core/warehouse/backfill';
 
 const YEAR = { fromDate: '20251120', toDate: '20261119' };
 
@@ -33,7 +33,7 @@ describe('the pass a run works on', () => {
     });
   });
 
-  it(`once done, loads the days gained and again the last ${RESTATED_DAYS}, which Engage may restate`, () => {
+  it(`once done, loads again the previous pass's last ${RESTATED_DAYS} days, which Engage may restate, and the days since`, () => {
     let done = startBackfill('20251120', '20251122');
     for (const day of ['20251120', '20251121', '20251122']) done = dayLoaded(done, day, { ms: 1_000, requests: 0.5 });
     const costs = { msPerDay: done.msPerDay, requestsPerDay: done.requestsPerDay };
@@ -44,16 +44,33 @@ describe('the pass a run works on', () => {
       nextDay: '20251120',
       ...costs,
     });
-    // A day later: still the last three (the day gained among them).
+    // A day later: the previous pass's last three (loaded while Engage could restate them) and the day gained.
     expect(planPass({ ...done, toDay: '20251122' }, { fromDate: '20241124', toDate: '20251123' })).toMatchObject({
-      fromDay: '20251121',
+      fromDay: '20251120',
       toDay: '20251123',
     });
-    // A week later: every day gained since, from the day after the last loaded.
+    // A week later (a weekly schedule): again from the previous pass's last three, not only the days gained.
     expect(planPass({ ...done, toDay: '20251122' }, { fromDate: '20241130', toDate: '20251129' })).toMatchObject({
-      fromDay: '20251123',
+      fromDay: '20251120',
       toDay: '20251129',
     });
+  });
+
+  it('starts again, keeping the window, when the days loaded hold something else (an edit a run wrote over)', () => {
+    let done: Backfill = { ...startBackfill('20251120', '20251122'), key: 'table-a', window: { startMs: 5, loads: 3 } };
+    for (const day of ['20251120', '20251121', '20251122']) done = dayLoaded(done, day, { ms: 1_000, requests: 0.5 });
+    const period = { fromDate: '20241123', toDate: '20251122' };
+    expect(planPass(done, period, 'table-a')).toMatchObject({ fromDay: '20251120', key: 'table-a' });
+    expect(planPass(done, period, 'table-b')).toEqual({
+      fromDay: '20241123',
+      toDay: '20251122',
+      nextDay: '20241123',
+      key: 'table-b',
+      window: { startMs: 5, loads: 3 },
+    });
+    // A backfill from before keys were kept takes the report's key and goes on.
+    const { key: _k, ...unkeyed } = done;
+    expect(planPass(unkeyed, period, 'table-b')).toMatchObject({ fromDay: '20251120', key: 'table-b' });
   });
 
   it('tells the progress: days loaded of the pass, what is left and the next day', () => {

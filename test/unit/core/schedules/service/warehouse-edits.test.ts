@@ -4,8 +4,10 @@
  * now starts earlier, starts the backfill again from the period's first day, keeping the day's loads
  * counted for the same table.
  */
-import { backfillAfterEdit, checkTableFree } from '../../../../../src/core/schedules/service/warehouse-edits';
-import type { SavedReportInput } from '../../../../../src/core/schedules/saved/saved-reports';
+import { backfillAfterEdit, checkTableFree, statusAfterEdit } from '../../../../../src/core/schedules/service/warehouse-edits';
+import { dueReports } from '../../../../../src/core/schedules/refresh/due-order';
+import { backfillKey } from '../../../../../src/core/schedules/refresh/warehouse-refresh';
+import type { RefreshStatus, SavedReport, SavedReportInput } from '../../../../../src/core/schedules/saved/saved-reports';
 import { dayLoaded, loadCounted, startBackfill } from '../../../../../src/core/warehouse/backfill';
 
 const NOW = Date.parse('2026-11-20T06:00:00Z');
@@ -61,6 +63,7 @@ describe('the backfill after a change', () => {
         fromDay: '20261021',
         toDay: '20261119',
         nextDay: '20261021',
+        key: expect.any(String),
         window: { startMs: NOW - 3, loads: 3 },
       });
     }
@@ -71,9 +74,40 @@ describe('the backfill after a change', () => {
       fromDay: '20261021',
       toDay: '20261119',
       nextDay: '20261021',
+      key: expect.any(String),
     });
     expect(
       backfillAfterEdit(report(), report({ period: { type: 'lastDays', days: 60, endingYesterday: true } }), loaded, NOW),
     ).toMatchObject({ fromDay: '20260921', nextDay: '20260921', window: { loads: 3 } });
+  });
+});
+
+describe('when a changed report loads again', () => {
+  const saved = (extra: Partial<SavedReportInput> = {}): SavedReport =>
+    ({ ...report(extra), id: 'r1', ownerId: 'me', createdAtMs: 0, updatedAtMs: 0 }) as SavedReport;
+  const done = { ...startBackfill('20261021', '20261119'), key: backfillKey(report()) };
+  const { nextDay: _n, ...finished } = done;
+
+  it('is due at the next hourly run, not at its slot a week away; or when the table takes loads again', () => {
+    const slot = NOW + 7 * 86_400_000;
+    const after = statusAfterEdit(report(), report({ metrics: ['revenue'] }), { backfill: finished, nextRunAtMs: slot, rows: 5 }, NOW)!;
+    expect(after.nextRunAtMs).toBeUndefined();
+    expect(after.rows).toBe(5);
+    expect(after.backfill).toMatchObject({ fromDay: '20261021', nextDay: '20261021' });
+    const spent = { ...finished, window: { startMs: NOW - 1_000, loads: 700 } };
+    expect(statusAfterEdit(report(), report({ metrics: ['revenue'] }), { backfill: spent, nextRunAtMs: slot }, NOW)!.nextRunAtMs).toBe(
+      NOW - 1_000 + 86_400_000,
+    );
+    expect(statusAfterEdit(report(), report({ name: 'Renamed' }), { backfill: finished, nextRunAtMs: slot }, NOW)).toBeUndefined();
+  });
+
+  it('is due at once when a run under way wrote the old days back over the edit', () => {
+    const store = (r: SavedReport, status: RefreshStatus) => ({ list: () => [r], status: () => status });
+    const slot = NOW + 7 * 86_400_000;
+    // The run's status, keyed for the old table, over a report now pointed at another.
+    const status: RefreshStatus = { backfill: finished, nextRunAtMs: slot };
+    expect(dueReports(store(saved(), status), 'me', NOW)).toEqual([]);
+    const moved = saved({ bigquery: { ...TABLE, tableId: 'daily_new' } });
+    expect(dueReports(store(moved, status), 'me', NOW).map((r) => r.id)).toEqual(['r1']);
   });
 });
