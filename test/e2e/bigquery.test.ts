@@ -281,11 +281,13 @@ describe('one table, one saved report', () => {
       expect((await bq.requests()).length).toBe(asked);
       expect(list().reports).toHaveLength(1);
 
-      // Pointed at a new table, the report loads every day of its period there, not only the days to come.
+      // Pointed at a new table, the report loads every day of its period there, not only the days to come,
+      // from the next hourly run (its daily slot is tomorrow).
       h.host.call('updateSchedule', [id, { ...first, bigquery: { ...first.bigquery, tableId: 'moved' } }], { user: OWNER });
       expect(list().reports[0]!.status.progress).toMatch(/^BigQuery: 0 of 3 days loaded/);
-      h.host.call('runScheduleNow', [id], { user: OWNER });
+      nextTriggerRun(h);
       await settle();
+      expect(list().reports[0]!.status.progress).toMatch(/^BigQuery: 3 of 3 days loaded/);
       // Same days, same millisecond on the host's frozen clock: the jobs' IDs must still differ from the first table's.
       expect(Object.keys((await bq.table(PROJECT, DATASET, 'moved'))!.partitions)).toHaveLength(3);
     } finally {
