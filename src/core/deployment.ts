@@ -83,9 +83,18 @@ export function manifestWhitelist(deployment: Pick<Deployment, 'urlFetchWhitelis
   return prefixes;
 }
 
-/** The manifest's scopes for a deployment: its own, plus the bigquery scope with `bigquery`. */
+/**
+ * The read-only BigQuery scope, which SpreadsheetApp.enableBigQueryExecution() adds for Connected Sheets
+ * (developers.google.com/apps-script/guides/sheets/connected-sheets). A manifest that lists its scopes
+ * must name it itself; `bigquery` grants all it does, but no page says Sheets takes one for the other,
+ * so a deployment with `bigquery` lists both, and its users consent to nothing more.
+ */
+export const BIGQUERY_READONLY_SCOPE = 'https://www.googleapis.com/auth/bigquery.readonly';
+
+/** The manifest's scopes for a deployment: its own, plus the bigquery scopes with `bigquery`. */
 export function manifestScopes(scopes: readonly string[], deployment: Pick<Deployment, 'bigquery'>): string[] {
-  return deployment.bigquery === true && !scopes.includes(BIGQUERY_SCOPE) ? [...scopes, BIGQUERY_SCOPE] : [...scopes];
+  const more = deployment.bigquery === true ? [BIGQUERY_SCOPE, BIGQUERY_READONLY_SCOPE] : [];
+  return [...scopes, ...more.filter((scope) => !scopes.includes(scope))];
 }
 
 export interface AccountQuotas {

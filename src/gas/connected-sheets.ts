@@ -4,7 +4,7 @@
  * Spreadsheet.insertDataSourceSheet; developers.google.com/apps-script/guides/sheets/connected-sheets),
  * and the use case built from the document's saved reports. enableBigQueryExecution is in the code
  * because Apps Script reads it to add the bigquery.readonly scope; the manifest of a deployment with
- * `"bigquery": true` already holds the bigquery scope, which covers it. Whatever Sheets throws reaches
+ * `"bigquery": true` lists that scope beside bigquery. Whatever Sheets throws reaches
  * the core, which reads no word of it (src/core/schedules/service/open-in-sheets.ts). The new sheet's
  * first data execution is waited for with DataSourceSheet.waitForCompletion, which "Throws an exception
  * if the execution is not completed when timing out, but does not cancel the data execution"

@@ -189,6 +189,8 @@ describe('"bigquery", the BigQuery destination of saved reports', () => {
   it('true: adds the bigquery scope and BigQuery’s metadata and upload paths to the manifest, after the Engage addresses', () => {
     const manifest = manifestOf(build({ ...OTHER_DEPLOYMENT, bigquery: true })) as { oauthScopes: string[]; urlFetchWhitelist: string[] };
     expect(manifest.oauthScopes.filter((scope) => scope === BIGQUERY_SCOPE)).toEqual([BIGQUERY_SCOPE]);
+    // Connected Sheets' own scope (enableBigQueryExecution), named too: a manifest lists every scope it uses.
+    expect(manifest.oauthScopes.filter((scope) => scope.startsWith(`${BIGQUERY_SCOPE}.`))).toEqual([`${BIGQUERY_SCOPE}.readonly`]);
     expect(manifest.urlFetchWhitelist).toEqual([
       'https://reports.example.net/engage/v2/',
       'https://recs.example.net/v1/',

@@ -75,10 +75,12 @@ function executionStatus(execution: DataExecutionRecord, nowMs: number) {
 
 /**
  * The guide: enableBigQueryExecution "adds the required bigquery.readonly OAuth scope"; the Sheets API's
- * AddDataSourceRequest "requires an additional bigquery.readonly OAuth scope". The full bigquery scope
- * holds it (BigQuery's scopes: bigquery "View and manage your data in Google BigQuery").
+ * AddDataSourceRequest "requires an additional bigquery.readonly OAuth scope". Whether the full bigquery
+ * scope (which grants all it does) stands in for it no page says (UNCONFIRMED): the host takes the
+ * stricter reading and asks for bigquery.readonly itself, which a deployment with `"bigquery": true`
+ * lists (src/core/deployment.ts).
  */
-export const BIGQUERY_READ_SCOPES = ['https://www.googleapis.com/auth/bigquery.readonly', 'https://www.googleapis.com/auth/bigquery'];
+export const BIGQUERY_READ_SCOPES = ['https://www.googleapis.com/auth/bigquery.readonly'];
 /** Google's reference for insertDataSourceSheet, as for the Spreadsheet's other methods. */
 const SPREADSHEET_SCOPES = ['https://www.googleapis.com/auth/spreadsheets.currentonly', 'https://www.googleapis.com/auth/spreadsheets'];
 
