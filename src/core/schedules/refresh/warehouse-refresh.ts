@@ -51,7 +51,7 @@ import {
 import { tableAddress } from '../../warehouse/destination';
 import { loadReportDay } from '../../warehouse/report-load';
 import type { PrepareResult } from '../../warehouse/day-load';
-import { resolvePeriod } from '../saved/period';
+import { type Period, resolvePeriod } from '../saved/period';
 import { reportShapeOf } from '../saved/bigquery-destination';
 import { reportInputOf, type RefreshStatus, type SavedReport } from '../saved/saved-reports';
 import type { RefreshSummary, ReportSource } from './refresh-source';
@@ -87,6 +87,18 @@ export interface WarehouseRefresh {
   waitUntilMs?: number;
   /** What the target cell shows. */
   block: SheetBlock;
+}
+
+/**
+ * The days of `period` a BigQuery report loads at `nowMs`: none after today (UTC), which would be loaded
+ * empty (a pass's last days are loaded again at the next, so today's are completed then). A period not
+ * begun keeps its first day.
+ */
+export function loadablePeriod(period: Period, nowMs: number): { fromDate: string; toDate: string } {
+  const days = resolvePeriod(period, nowMs);
+  const today = formatDay(utcDayOf(nowMs));
+  // The later of today and the first day (yyyyMMdd sorts as text).
+  return days.toDate > today ? { ...days, toDate: [today, days.fromDate].sort()[1]! } : days;
 }
 
 /** What a BigQuery report's days hold, beside the period: a pass keyed otherwise starts again (planPass). */
@@ -226,12 +238,7 @@ export function refreshIntoBigQuery(context: WarehouseRefreshContext): Warehouse
   }
   const shape = reportShapeOf(report);
   const hourly = REPORT_SPECS[report.kind].hourly;
-  // No day after today: a day not begun would be loaded empty (a pass's last days are loaded again at the next).
-  const period = resolvePeriod(report.period, startedAtMs);
-  const today = formatDay(utcDayOf(startedAtMs));
-  // The later of today and the first day (yyyyMMdd sorts as text): a period not begun keeps its first day.
-  if (period.toDate > today) period.toDate = [today, period.fromDate].sort()[1]!;
-  let backfill = planPass(next.backfill, period, backfillKey(report));
+  let backfill = planPass(next.backfill, loadablePeriod(report.period, startedAtMs), backfillKey(report));
   next.backfill = backfill;
   let daysLoaded = 0;
   let rows = 0;

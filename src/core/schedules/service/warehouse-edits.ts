@@ -15,7 +15,7 @@ import { ValidationError } from '../../errors';
 import { type Backfill, loadsFreeAtMs, startBackfill } from '../../warehouse/backfill';
 import { tableAddress } from '../../warehouse/destination';
 import { resolvePeriod } from '../saved/period';
-import { backfillKey } from '../refresh/warehouse-refresh';
+import { backfillKey, loadablePeriod } from '../refresh/warehouse-refresh';
 import type { RefreshStatus, SavedReport, SavedReportInput } from '../saved/saved-reports';
 
 type Table = NonNullable<SavedReportInput['bigquery']>;
@@ -55,7 +55,7 @@ export function backfillAfterEdit(
   nowMs: number,
 ): Backfill | undefined {
   if (!after.bigquery || !backfill) return undefined;
-  const period = resolvePeriod(after.period, nowMs);
+  const period = loadablePeriod(after.period, nowMs);
   const starts = (r: SavedReportInput) => resolvePeriod(r.period, nowMs).fromDate;
   const earlier = starts(after) < starts(before);
   if (backfillKey(before) === backfillKey(after) && !earlier) return undefined;

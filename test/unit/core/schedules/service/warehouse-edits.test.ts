@@ -6,7 +6,7 @@
  */
 import { backfillAfterEdit, checkTableFree, statusAfterEdit } from '../../../../../src/core/schedules/service/warehouse-edits';
 import { dueReports } from '../../../../../src/core/schedules/refresh/due-order';
-import { backfillKey } from '../../../../../src/core/schedules/refresh/warehouse-refresh';
+import { backfillKey, loadablePeriod } from '../../../../../src/core/schedules/refresh/warehouse-refresh';
 import type { RefreshStatus, SavedReport, SavedReportInput } from '../../../../../src/core/schedules/saved/saved-reports';
 import { dayLoaded, loadCounted, startBackfill } from '../../../../../src/core/warehouse/backfill';
 
@@ -79,6 +79,20 @@ describe('the backfill after a change', () => {
     expect(
       backfillAfterEdit(report(), report({ period: { type: 'lastDays', days: 60, endingYesterday: true } }), loaded, NOW),
     ).toMatchObject({ fromDay: '20260921', nextDay: '20260921', window: { loads: 3 } });
+  });
+});
+
+describe('the days a BigQuery report loads', () => {
+  it('end today at the latest: a day not begun would be loaded empty', () => {
+    const fixed = { type: 'fixed', fromDate: '20261101', toDate: '20271231' } as const;
+    expect(loadablePeriod(fixed, NOW)).toEqual({ fromDate: '20261101', toDate: '20261120' });
+    expect(loadablePeriod({ type: 'fixed', fromDate: '20270101', toDate: '20271231' }, NOW)).toEqual({
+      fromDate: '20270101',
+      toDate: '20270101',
+    });
+    // A period moved later by an edit starts again with no day after today either.
+    const later = backfillAfterEdit(report(), report({ period: fixed, metrics: ['revenue'] }), startBackfill('20261021', '20261119'), NOW);
+    expect(later).toMatchObject({ fromDay: '20261101', toDay: '20261120' });
   });
 });
 
