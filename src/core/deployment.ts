@@ -84,7 +84,7 @@ export function manifestWhitelist(deployment: Pick<Deployment, 'urlFetchWhitelis
 }
 
 /**
- * The read-only BigQuery scope, which SpreadsheetApp.enableBigQueryExecution() adds for Connected Sheets
+ * The read-only BigQuery scope, which the spreadsheet service's enableBigQueryExecution adds for Connected Sheets
  * (developers.google.com/apps-script/guides/sheets/connected-sheets). A manifest that lists its scopes
  * must name it itself; `bigquery` grants all it does, but no page says Sheets takes one for the other,
  * so a deployment with `bigquery` lists both, and its users consent to nothing more.

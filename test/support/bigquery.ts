@@ -10,6 +10,7 @@
  *   // ... the add-on loads through `${bigquery.rootUrl}/upload/bigquery/v2/projects/my-project/jobs?uploadType=multipart`
  *   const { rows } = await bigquery.table('my-project', 'engage', 'daily');
  */
+import type { QuotaLimits } from '../../dev/bigquery/quotas';
 import type { EmulatorHandle } from './emulator';
 
 export interface BigQueryTableContents {
@@ -72,14 +73,8 @@ export interface BigQueryRateLimits {
   recent: Record<string, number>;
 }
 
-export interface BigQueryQuotaLimits {
-  loadJobsPerTablePerDay: number;
-  tableOperationsPerTablePerDay: number;
-  partitionModificationsPerTablePerDay: number;
-  copyJobsPerDestinationTablePerDay: number;
-  loadJobsPerProjectPerDay: number;
-  copyJobsPerProjectPerDay: number;
-}
+/** The stand-in's daily quotas, each with its source (dev/bigquery/quotas.ts). */
+export type BigQueryQuotaLimits = QuotaLimits;
 
 export interface BigQueryQuotas {
   limits: BigQueryQuotaLimits;
