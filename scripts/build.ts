@@ -50,11 +50,12 @@ async function buildServerBundle(deployment: Deployment): Promise<string> {
     platform: 'neutral',
     mainFields: ['module', 'main'],
     write: false,
-    // Every execution (each formula cell too) compiles the whole file before it runs: whitespace and
-    // syntax are minified to cut that load cost; identifiers are kept, so stack traces and the
-    // execution log still name the functions. The entry-point stubs below stay as written.
-    minifyWhitespace: true,
-    minifySyntax: true,
+    // Every execution (each formula cell too) compiles the whole file before it runs: whitespace, syntax
+    // and identifiers are minified to cut that load cost. keepNames gives every function and class its
+    // own name back, and V8 names a stack frame by it, so stack traces and the execution log still name
+    // the functions. The entry-point stubs below stay as written.
+    minify: true,
+    keepNames: true,
     legalComments: 'none',
     charset: 'utf8',
     logLevel: 'warning',
