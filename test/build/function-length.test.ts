@@ -25,12 +25,9 @@ const MAX_EXCEPTIONS = 15;
  * well-named functions, then lower its figure or take it off the list. Never add one.
  */
 const EXCEPTIONS: LongFunction[] = [
-  { file: 'src/core/builder/dashboard.ts', name: 'dashboardLayout', lines: 136 },
   { file: 'src/core/schedules/refresh/refresh-runner.ts', name: 'RefreshRunner.refreshOne', lines: 104 },
   { file: 'src/core/schedules/saved/notice-settings.ts', name: 'alertProblems', lines: 97 },
   { file: 'src/core/schedules/saved/notice-settings.ts', name: 'alertProblems.check', lines: 82 },
-  { file: 'src/core/sheets/compare-table.ts', name: 'buildCompareTable', lines: 114 },
-  { file: 'src/core/sheets/report-table.ts', name: 'buildReportTable', lines: 148 },
   { file: 'sidebar/destination-fields.ts', name: 'destinationFields', lines: 84 },
   { file: 'sidebar/main.ts', name: 'start', lines: 84 },
   { file: 'sidebar/notice-fields.ts', name: 'noticeFields', lines: 206 },
