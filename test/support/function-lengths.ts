@@ -119,3 +119,29 @@ export function tsFilesUnder(dir: string): string[] {
 export function longFunctions(functions: Measured[], maxLines: number): Measured[] {
   return functions.filter((fn) => fn.lines > maxLines);
 }
+
+const keyOf = (fn: LongFunction): string => `${fn.file}: ${fn.name}`;
+
+/**
+ * Holds the long functions against a list of exceptions: those not listed, and the listed ones whose
+ * figure is no longer today's (grown, shrunk, or gone or back under `maxLines`), each in a sentence.
+ */
+export function exceptionProblems(
+  exceptions: readonly LongFunction[],
+  long: readonly Measured[],
+  maxLines: number,
+): { unlisted: string[]; stale: string[] } {
+  const listed = new Set(exceptions.map(keyOf));
+  const today = new Map(long.map((fn) => [keyOf(fn), fn.lines]));
+  const unlisted = long.filter((fn) => !listed.has(keyOf(fn))).map((fn) => `${fn.file}:${fn.line} ${fn.name} (${fn.lines} lines)`);
+  const stale = exceptions.flatMap((fn) => {
+    const lines = today.get(keyOf(fn));
+    if (lines === fn.lines) return [];
+    if (lines === undefined) return [`${keyOf(fn)}: gone or at most ${maxLines} lines, take it off the list`];
+    return [
+      lines > fn.lines ? `${keyOf(fn)}: grew from ${fn.lines} to ${lines} lines` : `${keyOf(fn)}: now ${lines} lines, lower its figure`,
+    ];
+  });
+  const twice = exceptions.filter((fn, at) => exceptions.findIndex((other) => keyOf(other) === keyOf(fn)) !== at);
+  return { unlisted, stale: [...stale, ...twice.map((fn) => `${keyOf(fn)}: listed twice`)] };
+}
