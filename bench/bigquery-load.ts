@@ -83,61 +83,86 @@ export async function bigQueryBackfill(env: BenchEnvironment, record: (row: Benc
       (j) => String((j.configuration.load ?? j.configuration.copy)?.destinationTable?.tableId ?? '').split('$')[0] === 'ledger_year',
     );
     const rateLimited = tableJobs.filter((j) => j.status?.errorResult?.reason === 'rateLimitExceeded').length;
-    const perMillion = (requests.length / loaded) * 1_000_000;
-    const boundPerMillion = (Math.ceil(loaded / PAGE_ROWS) / loaded) * 1_000_000;
-    record({
-      measure: `BigQuery backfill of a year (${loaded} rows by day, doc, platform and widget, ${runs} hourly run${runs === 1 ? '' : 's'}): report requests per 1,000,000 rows`,
-      figure: perMillion.toFixed(1),
-      bound: `${boundPerMillion.toFixed(1)} (ceil(rows / ${PAGE_ROWS}) pages)`,
-      ratio: perMillion / boundPerMillion,
-      goal: 'within 110%',
-      met: perMillion / boundPerMillion <= 1.1,
-    });
-    // The fewest minutes the report API's rate limit allows: each run starts with a full window of 30 requests, then 30 a minute.
-    const fewestRequests = Math.ceil(loaded / PAGE_ROWS);
-    const requestMinutes = Math.max(Math.ceil(fewestRequests / RATE_PER_MINUTE) - runs, 1);
-    // And BigQuery's: in a run of n jobs into the table, the last goes at least floor((n - 1) / 5) x 10 s after the
-    // first, so all runs take at least (jobs - 5 x runs) / 5 x 10 s. The two waits may overlap: the bound is the larger.
-    const jobMinutes =
-      (Math.max(0, tableJobs.length - TABLE_JOBS_PER_WINDOW * runs) / TABLE_JOBS_PER_WINDOW) * (TABLE_JOB_WINDOW_SECONDS / 60);
-    const boundMinutes = Math.max(requestMinutes, jobMinutes);
-    const rowsPerVirtualSecond = loaded / (virtualMinutes * 60);
-    const boundRowsPerSecond = loaded / (boundMinutes * 60);
-    record({
-      measure: 'BigQuery backfill of a year: rows loaded per second of the runs (virtual clock: the rate limits and the runs’ own time)',
-      figure: `${rowsPerVirtualSecond.toFixed(0)} rows/s in ${virtualMinutes.toFixed(2)} min`,
-      bound:
-        `${boundRowsPerSecond.toFixed(0)} rows/s in ${boundMinutes.toFixed(2)} min, the larger of ceil(${fewestRequests} requests / ${RATE_PER_MINUTE}) - ${runs} ` +
-        `(each run's first window full) and (${tableJobs.length} jobs into the table - ${TABLE_JOBS_PER_WINDOW} x ${runs}) / ${TABLE_JOBS_PER_WINDOW} x ${TABLE_JOB_WINDOW_SECONDS} s (BigQuery's per-table rate)`,
-      ratio: boundRowsPerSecond / rowsPerVirtualSecond,
-      goal: 'within 110%',
-      met: boundRowsPerSecond / rowsPerVirtualSecond <= 1.1,
-    });
-    record({
-      measure: 'BigQuery backfill of a year: 429 answers',
-      figure: `${tooMany}`,
-      bound: '0',
-      ratio: tooMany,
-      goal: 'zero',
-      met: tooMany === 0,
-    });
-    record({
-      measure: 'BigQuery backfill of a year: jobs refused for BigQuery’s per-table rate limit (rateLimitExceeded)',
-      figure: `${rateLimited} of ${tableJobs.length}`,
-      bound: '0',
-      ratio: rateLimited,
-      goal: 'zero',
-      met: rateLimited === 0,
-    });
-    record({
-      measure: 'BigQuery backfill of a year: rows loaded per real second on this machine (host, emulator and stand-in on its cores)',
-      figure: `${(loaded / realSeconds).toFixed(0)} rows/s in ${realSeconds.toFixed(1)} s`,
-      bound: 'none (local throughput)',
-      ratio: 1,
-      goal: 'recorded',
-      met: true,
+    recordBackfill(record, {
+      loaded,
+      runs,
+      requests: requests.length,
+      tooMany,
+      tableJobs: tableJobs.length,
+      rateLimited,
+      virtualMinutes,
+      realSeconds,
     });
   } finally {
     await h.close();
   }
+}
+
+/** What a backfill measured: rows loaded, hourly runs, report requests and 429s, jobs into the table and those refused, minutes virtual and seconds real. */
+interface BackfillFigures {
+  loaded: number;
+  runs: number;
+  requests: number;
+  tooMany: number;
+  tableJobs: number;
+  rateLimited: number;
+  virtualMinutes: number;
+  realSeconds: number;
+}
+
+/** The backfill's rows: requests per 1,000,000 rows and rows per virtual second against their bounds, 429s, refused jobs, real throughput. */
+function recordBackfill(record: (row: BenchRow) => void, m: BackfillFigures): void {
+  const perMillion = (m.requests / m.loaded) * 1_000_000;
+  const boundPerMillion = (Math.ceil(m.loaded / PAGE_ROWS) / m.loaded) * 1_000_000;
+  record({
+    measure: `BigQuery backfill of a year (${m.loaded} rows by day, doc, platform and widget, ${m.runs} hourly run${m.runs === 1 ? '' : 's'}): report requests per 1,000,000 rows`,
+    figure: perMillion.toFixed(1),
+    bound: `${boundPerMillion.toFixed(1)} (ceil(rows / ${PAGE_ROWS}) pages)`,
+    ratio: perMillion / boundPerMillion,
+    goal: 'within 110%',
+    met: perMillion / boundPerMillion <= 1.1,
+  });
+  // The fewest minutes the report API's rate limit allows: each run starts with a full window of 30 requests, then 30 a minute.
+  const fewestRequests = Math.ceil(m.loaded / PAGE_ROWS);
+  const requestMinutes = Math.max(Math.ceil(fewestRequests / RATE_PER_MINUTE) - m.runs, 1);
+  // And BigQuery's: in a run of n jobs into the table, the last goes at least floor((n - 1) / 5) x 10 s after the
+  // first, so all runs take at least (jobs - 5 x runs) / 5 x 10 s. The two waits may overlap: the bound is the larger.
+  const jobMinutes = (Math.max(0, m.tableJobs - TABLE_JOBS_PER_WINDOW * m.runs) / TABLE_JOBS_PER_WINDOW) * (TABLE_JOB_WINDOW_SECONDS / 60);
+  const boundMinutes = Math.max(requestMinutes, jobMinutes);
+  const rowsPerVirtualSecond = m.loaded / (m.virtualMinutes * 60);
+  const boundRowsPerSecond = m.loaded / (boundMinutes * 60);
+  record({
+    measure: 'BigQuery backfill of a year: rows loaded per second of the runs (virtual clock: the rate limits and the runs’ own time)',
+    figure: `${rowsPerVirtualSecond.toFixed(0)} rows/s in ${m.virtualMinutes.toFixed(2)} min`,
+    bound:
+      `${boundRowsPerSecond.toFixed(0)} rows/s in ${boundMinutes.toFixed(2)} min, the larger of ceil(${fewestRequests} requests / ${RATE_PER_MINUTE}) - ${m.runs} ` +
+      `(each run's first window full) and (${m.tableJobs} jobs into the table - ${TABLE_JOBS_PER_WINDOW} x ${m.runs}) / ${TABLE_JOBS_PER_WINDOW} x ${TABLE_JOB_WINDOW_SECONDS} s (BigQuery's per-table rate)`,
+    ratio: boundRowsPerSecond / rowsPerVirtualSecond,
+    goal: 'within 110%',
+    met: boundRowsPerSecond / rowsPerVirtualSecond <= 1.1,
+  });
+  record({
+    measure: 'BigQuery backfill of a year: 429 answers',
+    figure: `${m.tooMany}`,
+    bound: '0',
+    ratio: m.tooMany,
+    goal: 'zero',
+    met: m.tooMany === 0,
+  });
+  record({
+    measure: 'BigQuery backfill of a year: jobs refused for BigQuery’s per-table rate limit (rateLimitExceeded)',
+    figure: `${m.rateLimited} of ${m.tableJobs}`,
+    bound: '0',
+    ratio: m.rateLimited,
+    goal: 'zero',
+    met: m.rateLimited === 0,
+  });
+  record({
+    measure: 'BigQuery backfill of a year: rows loaded per real second on this machine (host, emulator and stand-in on its cores)',
+    figure: `${(m.loaded / m.realSeconds).toFixed(0)} rows/s in ${m.realSeconds.toFixed(1)} s`,
+    bound: 'none (local throughput)',
+    ratio: 1,
+    goal: 'recorded',
+    met: true,
+  });
 }

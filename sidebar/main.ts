@@ -73,6 +73,25 @@ function start(root: HTMLElement): void {
     } else chosen.shown?.();
   }
 
+  const tabList = tabBar(showPanel, tabs, containers);
+  const banner = el('div', { id: 'session-banner' });
+  replaceChildren(root, tabList, banner, ...containers.values());
+  ctx.onStateChange((state) => renderBanner(banner, state, ctx));
+
+  ctx.refreshState().then(
+    (state) => showPanel(state.session.signedIn ? 'report' : 'account'),
+    (error: unknown) => {
+      showPanel('account');
+      replaceChildren(
+        banner,
+        el('div', { class: 'notice notice-error', role: 'alert' }, error instanceof Error ? error.message : String(error)),
+      );
+    },
+  );
+}
+
+/** The tab bar, a tab a panel (the arrow keys move between them); fills `tabs` and each panel's (hidden) container. */
+function tabBar(showPanel: (id: string) => void, tabs: Map<string, HTMLButtonElement>, containers: Map<string, HTMLElement>): HTMLElement {
   const tabList = el('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Engage for Sheets' });
   for (const p of PANELS) {
     const tab = el(
@@ -94,20 +113,7 @@ function start(root: HTMLElement): void {
       el('section', { class: 'panel', role: 'tabpanel', id: `panel-${p.id}`, 'aria-labelledby': `tab-${p.id}`, hidden: true }),
     );
   }
-  const banner = el('div', { id: 'session-banner' });
-  replaceChildren(root, tabList, banner, ...containers.values());
-  ctx.onStateChange((state) => renderBanner(banner, state, ctx));
-
-  ctx.refreshState().then(
-    (state) => showPanel(state.session.signedIn ? 'report' : 'account'),
-    (error: unknown) => {
-      showPanel('account');
-      replaceChildren(
-        banner,
-        el('div', { class: 'notice notice-error', role: 'alert' }, error instanceof Error ? error.message : String(error)),
-      );
-    },
-  );
+  return tabList;
 }
 
 /** The line above every panel: a warning when the sign-in ends soon, expired or was refused. */

@@ -9,7 +9,7 @@
  * spreadsheet" (formula-access.ts) says whose sign-in the spreadsheet's formulas use and what the
  * owner lets them use.
  */
-import { FORMULA_RESERVE_SHARE, type SidebarState } from '../../src/core';
+import { FORMULA_RESERVE_SHARE, type SidebarState, type SignInAllowance } from '../../src/core';
 import { el, field, notice, replaceChildren } from '../dom';
 import { mountFormulaAccess } from './formula-access';
 import type { Panel, PanelContext } from '../panel';
@@ -69,34 +69,40 @@ async function busy<T>(form: HTMLFormElement, status: HTMLElement, work: () => P
 }
 
 function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext): void {
-  const { session } = state;
-  if (session.signedIn) {
-    const status = el('div', { class: 'form-status' });
-    const age = session.tokenAgeDays ?? 0;
-    const expires = session.expiresAt ? new Date(session.expiresAt) : undefined;
-    const form = el(
-      'form',
-      {},
-      el('h2', {}, 'Signed in'),
-      el(
-        'p',
-        { id: 'session-summary' },
-        session.username ? `As ${session.username}` : 'With a pasted API token',
-        ` · token ${age === 0 ? 'from today' : `${age} day${age === 1 ? '' : 's'} old`}`,
-        expires ? ` · ends ${sheetTime(expires.getTime(), state.timeZone)}` : '',
-      ),
-      session.warning ? notice('warning', session.warning) : null,
-      el('div', { class: 'actions' }, el('button', { type: 'submit', id: 'sign-out' }, 'Sign out')),
-      status,
-    );
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      void busy(form, status, () => ctx.server.signOut()).then((s) => s && ctx.setState(s));
-    });
-    replaceChildren(box, form);
-    return;
-  }
+  if (state.session.signedIn) renderSignedIn(box, state, ctx);
+  else renderSignIn(box, state, ctx);
+}
 
+/** Who is signed in, the token's age and end, and Sign out. */
+function renderSignedIn(box: HTMLElement, state: SidebarState, ctx: PanelContext): void {
+  const { session } = state;
+  const status = el('div', { class: 'form-status' });
+  const age = session.tokenAgeDays ?? 0;
+  const expires = session.expiresAt ? new Date(session.expiresAt) : undefined;
+  const form = el(
+    'form',
+    {},
+    el('h2', {}, 'Signed in'),
+    el(
+      'p',
+      { id: 'session-summary' },
+      session.username ? `As ${session.username}` : 'With a pasted API token',
+      ` · token ${age === 0 ? 'from today' : `${age} day${age === 1 ? '' : 's'} old`}`,
+      expires ? ` · ends ${sheetTime(expires.getTime(), state.timeZone)}` : '',
+    ),
+    session.warning ? notice('warning', session.warning) : null,
+    el('div', { class: 'actions' }, el('button', { type: 'submit', id: 'sign-out' }, 'Sign out')),
+    status,
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void busy(form, status, () => ctx.server.signOut()).then((s) => s && ctx.setState(s));
+  });
+  replaceChildren(box, form);
+}
+
+/** The sign-in form, with the sign-ins left this hour, and the pasted token as the alternative. */
+function renderSignIn(box: HTMLElement, state: SidebarState, ctx: PanelContext): void {
   const status = el('div', { class: 'form-status' });
   const username = el('input', {
     type: 'email',
@@ -113,7 +119,7 @@ function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext)
     'form',
     { id: 'sign-in-form' },
     el('h2', {}, 'Sign in to Engage'),
-    session.warning ? notice('warning', session.warning) : null,
+    state.session.warning ? notice('warning', state.session.warning) : null,
     field('User name', username),
     field('Password', password),
     el(
@@ -125,6 +131,7 @@ function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext)
     el('div', { class: 'actions' }, submit),
     status,
   );
+  const token = mountTokenSignIn(tokenBox, ctx);
 
   /** Asks the server how many sign-ins the user name typed has left this hour, and says so before the attempt. */
   let asked = 0;
@@ -140,41 +147,13 @@ function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext)
       const a = await ctx.server.signInAllowance(name);
       if (mine !== asked) return;
       submit.disabled = a.left === 0;
-      // A sentence of its own after the first case, the end of one after the second: its capital follows.
       const useToken = (label: string) =>
         el(
           'button',
           { type: 'button', class: 'link', id: 'sign-in-use-token', onclick: () => ((tokenBox.open = true), token.focus()) },
           label,
         );
-      if (a.left === 0)
-        replaceChildren(
-          allowance,
-          notice(
-            'warning',
-            el(
-              'span',
-              {},
-              `No sign-ins left this hour for ${name}: Engage allows ${a.limit} an hour, failed ones included. The next is possible at ${a.nextAt ? sheetClock(a.nextAt, state.timeZone) : 'the end of the hour'} (${state.timeZone}). `,
-              useToken('Paste an API token instead'),
-            ),
-          ),
-        );
-      else if (a.left === 1)
-        replaceChildren(
-          allowance,
-          notice(
-            'warning',
-            el(
-              'span',
-              {},
-              `1 of ${a.limit} sign-ins left this hour for ${name}: this is the last one until the hour is over. If you are not sure of the password, `,
-              useToken('paste an API token instead'),
-              '.',
-            ),
-          ),
-        );
-      else replaceChildren(allowance, el('div', { class: 'hint' }, `${a.left} of ${a.limit} sign-ins left this hour for ${name}.`));
+      replaceChildren(allowance, allowanceNotice(a, name, state.timeZone, useToken));
     } catch {
       // The count is a courtesy: the server's own guard still refuses a sign-in past the limit.
     }
@@ -192,7 +171,38 @@ function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext)
       ctx.showPanel('report');
     });
   });
+  replaceChildren(box, form, tokenBox);
+}
 
+/** What the sign-ins left this hour mean for the next attempt; at the last one or none, a way to a pasted token. */
+function allowanceNotice(a: SignInAllowance, name: string, timeZone: string, useToken: (label: string) => HTMLElement): HTMLElement {
+  // A sentence of its own after the first case, the end of one after the second: its capital follows.
+  if (a.left === 0)
+    return notice(
+      'warning',
+      el(
+        'span',
+        {},
+        `No sign-ins left this hour for ${name}: Engage allows ${a.limit} an hour, failed ones included. The next is possible at ${a.nextAt ? sheetClock(a.nextAt, timeZone) : 'the end of the hour'} (${timeZone}). `,
+        useToken('Paste an API token instead'),
+      ),
+    );
+  if (a.left === 1)
+    return notice(
+      'warning',
+      el(
+        'span',
+        {},
+        `1 of ${a.limit} sign-ins left this hour for ${name}: this is the last one until the hour is over. If you are not sure of the password, `,
+        useToken('paste an API token instead'),
+        '.',
+      ),
+    );
+  return el('div', { class: 'hint' }, `${a.left} of ${a.limit} sign-ins left this hour for ${name}.`);
+}
+
+/** Fills `tokenBox` with the pasted-token form; returns its token field. */
+function mountTokenSignIn(tokenBox: HTMLDetailsElement, ctx: PanelContext): HTMLInputElement {
   const tokenStatus = el('div', { class: 'form-status' });
   const token = el('input', { type: 'password', id: 'sign-in-token', autocomplete: 'off', required: true });
   const tokenForm = el(
@@ -212,7 +222,7 @@ function renderSession(box: HTMLElement, state: SidebarState, ctx: PanelContext)
     });
   });
   tokenBox.append(el('summary', {}, 'Sign in with an API token instead'), tokenForm);
-  replaceChildren(box, form, tokenBox);
+  return token;
 }
 
 function renderQuota(box: HTMLElement, state: SidebarState): void {

@@ -72,32 +72,12 @@ function choiceForm(view: FormulaAccessView, ctx: PanelContext, when: string): H
   const radios = (Object.keys(MODE_LABELS) as FormulaAccessMode[]).map((mode) =>
     el('input', { type: 'radio', name: 'formulas-mode', value: mode, id: `formulas-mode-${mode}`, checked: mode === view.mode }),
   );
-  const chosen = new Set(view.publishers.map((p) => p.id));
   const mode = () => radios.find((r) => r.checked)?.value as FormulaAccessMode;
   const showChecks = () => {
     checks.hidden = mode() !== 'chosen';
   };
   for (const radio of radios) radio.addEventListener('change', showChecks);
-  const chip = (id: string, name: string) =>
-    el('label', { class: 'chip', title: id }, el('input', { type: 'checkbox', value: id, checked: chosen.has(id) }), name || id);
-  if (ctx.state()?.session.signedIn) {
-    replaceChildren(checks, el('span', { class: 'hint' }, 'Loading your publishers…'));
-    void ctx.server.listPublishers().then(
-      (publishers) => {
-        const listed = new Set(publishers.map((p) => p.id));
-        // A chosen publisher the sign-in no longer sees stays ticked, so saving keeps it unless unticked.
-        const gone = view.publishers.filter((p) => !listed.has(p.id));
-        replaceChildren(checks, ...publishers.map((p) => chip(p.id, p.name)), ...gone.map((p) => chip(p.id, p.name)));
-      },
-      (error) => replaceChildren(checks, notice('error', failureText(error))),
-    );
-  } else {
-    replaceChildren(
-      checks,
-      ...view.publishers.map((p) => chip(p.id, p.name)),
-      el('span', { class: 'hint' }, 'Sign in to choose publishers.'),
-    );
-  }
+  fillPublisherChecks(checks, view, ctx);
   showChecks();
   const form = el(
     'form',
@@ -147,4 +127,29 @@ function choiceForm(view: FormulaAccessView, ctx: PanelContext, when: string): H
     );
   });
   return form;
+}
+
+/** The publishers to tick: those the sign-in sees (loaded), the chosen ones ticked; signed out, the chosen ones alone. */
+function fillPublisherChecks(checks: HTMLElement, view: FormulaAccessView, ctx: PanelContext): void {
+  const chosen = new Set(view.publishers.map((p) => p.id));
+  const chip = (id: string, name: string) =>
+    el('label', { class: 'chip', title: id }, el('input', { type: 'checkbox', value: id, checked: chosen.has(id) }), name || id);
+  if (!ctx.state()?.session.signedIn) {
+    replaceChildren(
+      checks,
+      ...view.publishers.map((p) => chip(p.id, p.name)),
+      el('span', { class: 'hint' }, 'Sign in to choose publishers.'),
+    );
+    return;
+  }
+  replaceChildren(checks, el('span', { class: 'hint' }, 'Loading your publishers…'));
+  void ctx.server.listPublishers().then(
+    (publishers) => {
+      const listed = new Set(publishers.map((p) => p.id));
+      // A chosen publisher the sign-in no longer sees stays ticked, so saving keeps it unless unticked.
+      const gone = view.publishers.filter((p) => !listed.has(p.id));
+      replaceChildren(checks, ...publishers.map((p) => chip(p.id, p.name)), ...gone.map((p) => chip(p.id, p.name)));
+    },
+    (error) => replaceChildren(checks, notice('error', failureText(error))),
+  );
 }

@@ -67,22 +67,7 @@ export function mountRecommendations(container: HTMLElement, ctx: PanelContext, 
   const renderSetup = (state: SidebarState) => {
     const s = state.settings;
     widget.placeholder = s.widgetId ? `${s.widgetId} (from Settings)` : 'APP_12';
-    const missing = [!s.recommendationsUrl && 'the recommendations address', !s.hasApiKey && 'the API key'].filter(Boolean) as string[];
-    replaceChildren(
-      setup,
-      missing.length
-        ? notice(
-            'warning',
-            el(
-              'span',
-              {},
-              `Set ${missing.join(' and ')} first, under `,
-              el('button', { type: 'button', class: 'link', onclick: () => ctx.showPanel('account') }, 'Account > Settings'),
-              '.',
-            ),
-          )
-        : null,
-    );
+    replaceChildren(setup, missingSetup(state, ctx));
   };
   ctx.onStateChange(renderSetup);
   const state = ctx.state();
@@ -97,26 +82,54 @@ export function mountRecommendations(container: HTMLElement, ctx: PanelContext, 
       widgetJSId: widget.value,
       testMode: testMode.checked,
     };
-    submit.disabled = true;
-    replaceChildren(status, el('div', { class: 'progress' }, el('div', { class: 'progress-bar indeterminate' }, el('div', {}))));
-    ctx.server
-      .previewRecommendations(request)
-      .then(
-        (preview) => {
-          replaceChildren(status);
-          showPreview(results, preview, pixel);
-        },
-        (error: unknown) => {
-          replaceChildren(status, notice('error', failureText(error)));
-          replaceChildren(results);
-        },
-      )
-      .finally(() => {
-        submit.disabled = false;
-      });
+    askForPreview(ctx, request, { submit, status, results }, pixel);
   });
 
   container.append(form, results);
+}
+
+/** What the settings lack for a preview, with the way to them; null when nothing. */
+function missingSetup(state: SidebarState, ctx: PanelContext): HTMLElement | null {
+  const s = state.settings;
+  const missing = [!s.recommendationsUrl && 'the recommendations address', !s.hasApiKey && 'the API key'].filter(Boolean) as string[];
+  if (!missing.length) return null;
+  return notice(
+    'warning',
+    el(
+      'span',
+      {},
+      `Set ${missing.join(' and ')} first, under `,
+      el('button', { type: 'button', class: 'link', onclick: () => ctx.showPanel('account') }, 'Account > Settings'),
+      '.',
+    ),
+  );
+}
+
+/** Asks the server for the preview, the button held and a progress bar shown meanwhile, and shows it or the failure. */
+function askForPreview(
+  ctx: PanelContext,
+  request: Parameters<PanelContext['server']['previewRecommendations']>[0],
+  view: { submit: HTMLButtonElement; status: HTMLElement; results: HTMLElement },
+  pixel: PixelSender,
+): void {
+  const { submit, status, results } = view;
+  submit.disabled = true;
+  replaceChildren(status, el('div', { class: 'progress' }, el('div', { class: 'progress-bar indeterminate' }, el('div', {}))));
+  ctx.server
+    .previewRecommendations(request)
+    .then(
+      (preview) => {
+        replaceChildren(status);
+        showPreview(results, preview, pixel);
+      },
+      (error: unknown) => {
+        replaceChildren(status, notice('error', failureText(error)));
+        replaceChildren(results);
+      },
+    )
+    .finally(() => {
+      submit.disabled = false;
+    });
 }
 
 /** Renders the documents, then reports the displayed positions once. Returns the pixel address called, if any. */

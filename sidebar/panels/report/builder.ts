@@ -92,7 +92,8 @@ export class ReportBuilder {
       this.dashboard.render();
       parts.changed();
     });
-    const acting = startingAction({ isBusy: () => this.busy, setBusy: (busy) => this.setBusy(busy) }, ctx.moments);
+    const busyState = { isBusy: () => this.busy, setBusy: (busy: boolean) => this.setBusy(busy) };
+    const acting = startingAction(busyState, ctx.moments);
     this.dashboard = dashboardButton(
       ctx,
       { id: () => this.publisher.id(), label: () => this.publisher.name() },
@@ -129,14 +130,10 @@ export class ReportBuilder {
       },
       ctx,
     );
-    this.chart = chartAction(
-      ctx.server,
-      { isBusy: () => this.busy, setBusy: (busy) => this.setBusy(busy) },
-      {
-        success: (text) => ctx.moments.add(this.outcome, notice('success', text), ['action', 'sign-in']),
-        error: (text) => this.showError(text),
-      },
-    );
+    this.chart = chartAction(ctx.server, busyState, {
+      success: (text) => ctx.moments.add(this.outcome, notice('success', text), ['action', 'sign-in']),
+      error: (text) => this.showError(text),
+    });
     this.here = reportHereBar({
       edit: (edit) => this.edit(edit),
       stop: () => this.stopEditing(),
@@ -146,7 +143,15 @@ export class ReportBuilder {
       moments: ctx.moments,
     });
     this.nodes = [this.signedOut, this.here.node, this.form, ...this.schedule.nodes];
+    this.assembleForm();
+    this.setKind('main');
+    this.dashboard.render();
+    ctx.onStateChange(() => this.renderSignIn());
+    this.renderSignIn();
+  }
 
+  /** The parts in form order, then the formula, the actions and their outcome. */
+  private assembleForm(): void {
     this.form.append(
       this.publisher.node,
       this.dashboard.node,
@@ -168,11 +173,6 @@ export class ReportBuilder {
       event.preventDefault();
       void this.run();
     });
-
-    this.setKind('main');
-    this.dashboard.render();
-    ctx.onStateChange(() => this.renderSignIn());
-    this.renderSignIn();
   }
 
   /** The tab was opened again: the sheets and the selection may have changed meanwhile. */

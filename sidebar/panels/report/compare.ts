@@ -85,19 +85,8 @@ export function comparePicker(ctx: PartContext & { range(): DateRange | string }
     if (!general() || mode.value === '') return undefined;
     const now = current();
     if (!now) return undefined;
-    if (mode.value !== 'custom') {
-      const compareWith = { type: mode.value } as Exclude<CompareWith, { type: 'custom' }>;
-      const unfit = compareBreakdownProblem(compareWith, effectiveBreakdowns('main', ctx.choice().breakdowns));
-      // The core's rule, in the words of this form's choices.
-      if (unfit)
-        return 'Same weekdays last year lines up each day with the same weekday, which the month breakdown does not show: choose Same period last year, or break down by day.';
-      return earlierPeriod(now, compareWith);
-    }
-    if (!fromInput.value || !toInput.value) return 'Choose the first and last day of the earlier period.';
-    if (toInput.value < fromInput.value) return 'The earlier period’s last day is before its first.';
-    const custom = { fromDate: compactDay(fromInput.value), toDate: compactDay(toInput.value) };
-    if (custom.toDate >= now.fromDate) return 'The earlier period must end before the report’s first day.';
-    return custom;
+    if (mode.value !== 'custom') return earlierByRule(mode.value, now, ctx.choice().breakdowns);
+    return customEarlier(fromInput.value, toInput.value, now);
   }
 
   function value(): string | undefined | { problem: string } {
@@ -116,18 +105,9 @@ export function comparePicker(ctx: PartContext & { range(): DateRange | string }
       replaceChildren(customBox, el('div', { class: 'row' }, field('Earlier from', fromInput), field('Earlier to', toInput)));
     else replaceChildren(customBox);
     const days = earlier();
-    replaceChildren(
-      line,
-      !main
-        ? 'Only the general report can be compared with an earlier period.'
-        : days === undefined
-          ? ''
-          : typeof days === 'string'
-            ? days
-            : `Compared with ${dashedDay(days.fromDate)} to ${dashedDay(days.toDate)} (${daysBetween(days.fromDate, days.toDate) + 1} days), ` +
-              (mode.value === 'yearWeekday' ? sameWeekdays(current()!.fromDate, days.fromDate) : 'by position with day or month: ') +
-              'each metric beside its earlier value, the change and the change in %.',
-    );
+    if (!main) replaceChildren(line, 'Only the general report can be compared with an earlier period.');
+    else if (days === undefined || typeof days === 'string') replaceChildren(line, days ?? '');
+    else replaceChildren(line, comparedLine(days, mode.value === 'yearWeekday' ? current()!.fromDate : undefined));
   }
 
   for (const control of [mode, fromInput, toInput]) {
@@ -152,4 +132,36 @@ export function comparePicker(ctx: PartContext & { range(): DateRange | string }
       render();
     },
   };
+}
+
+/** The earlier period by a rule ("previous", "year", "yearWeekday"), or why the breakdowns do not fit it. */
+function earlierByRule(
+  rule: string,
+  now: { fromDate: string; toDate: string },
+  breakdowns: readonly string[],
+): { fromDate: string; toDate: string } | string {
+  const compareWith = { type: rule } as Exclude<CompareWith, { type: 'custom' }>;
+  const unfit = compareBreakdownProblem(compareWith, effectiveBreakdowns('main', breakdowns));
+  // The core's rule, in the words of this form's choices.
+  if (unfit)
+    return 'Same weekdays last year lines up each day with the same weekday, which the month breakdown does not show: choose Same period last year, or break down by day.';
+  return earlierPeriod(now, compareWith);
+}
+
+/** A custom earlier period from its two days ("yyyy-MM-dd"), ending before the report's first day; or the first thing to fix. */
+function customEarlier(from: string, to: string, now: { fromDate: string }): { fromDate: string; toDate: string } | string {
+  if (!from || !to) return 'Choose the first and last day of the earlier period.';
+  if (to < from) return 'The earlier period’s last day is before its first.';
+  const custom = { fromDate: compactDay(from), toDate: compactDay(to) };
+  if (custom.toDate >= now.fromDate) return 'The earlier period must end before the report’s first day.';
+  return custom;
+}
+
+/** What is compared: the earlier days, and how they line up (weekday by weekday from `weekdaysFrom`, the report's first day, for the same weekdays). */
+function comparedLine(days: { fromDate: string; toDate: string }, weekdaysFrom: string | undefined): string {
+  return (
+    `Compared with ${dashedDay(days.fromDate)} to ${dashedDay(days.toDate)} (${daysBetween(days.fromDate, days.toDate) + 1} days), ` +
+    (weekdaysFrom !== undefined ? sameWeekdays(weekdaysFrom, days.fromDate) : 'by position with day or month: ') +
+    'each metric beside its earlier value, the change and the change in %.'
+  );
 }

@@ -122,20 +122,7 @@ export function filterRows(ctx: PartContext): FilterRows {
   const box = el('div', { id: 'filter-rows' });
   const text = el('div', { class: 'hint', id: 'filter-text' });
 
-  function expression(): string | { problem: string } {
-    const conditions: FilterCondition[] = [];
-    for (const row of rows) {
-      const c = conditionOf(ctx.choice().kind, row.field.value, row.operator.value as FilterOperator, row.value.value);
-      row.value.setAttribute('aria-invalid', String(typeof c === 'string'));
-      if (typeof c === 'string') return { problem: c };
-      conditions.push(c);
-    }
-    try {
-      return buildFilter(conditions);
-    } catch (error) {
-      return { problem: failureText(error) };
-    }
-  }
+  const expression = () => rowsExpression(ctx.choice().kind, rows);
 
   function renderText(): void {
     const filter = expression();
@@ -145,17 +132,8 @@ export function filterRows(ctx: PartContext): FilterRows {
     );
   }
 
-  /**
-   * The operators of the row's field, keeping the chosen one when the field takes it; the value's
-   * placeholder is an example of the field's type ("20261101" for a day).
-   */
-  function offerOperators(row: FilterRow, current: FilterOperator | undefined, keepUnfit = false): void {
-    const kind = ctx.choice().kind;
-    const field = row.field.value;
-    const keep = current && (keepUnfit || filterOperatorsFor(kind, field).includes(current)) ? current : undefined;
-    replaceChildren(row.operator, ...operatorOptions(kind, field, keep));
-    row.value.placeholder = filterExample(kind, field).split(':').slice(2).join(':');
-  }
+  const offerOperators = (row: FilterRow, current: FilterOperator | undefined, keepUnfit = false) =>
+    offerRowOperators(ctx.choice().kind, row, current, keepUnfit);
 
   /** After an edit of the rows: the text under them, then whatever follows in the builder. */
   function edited(): void {
@@ -166,21 +144,8 @@ export function filterRows(ctx: PartContext): FilterRows {
   function addRow(initial?: { field: string; op: FilterOperator; value: string }): void {
     const fields = usableFields(ctx.choice());
     if (initial && !fields.includes(initial.field)) fields.push(initial.field);
-    const fieldSelect = select(
-      fields.map((f) => [f, f] as const),
-      initial?.field ?? (fields.includes('revenue') ? 'revenue' : fields[0]),
-      { 'aria-label': 'Filter field', class: 'filter-field' },
-    );
-    const operator = el('select', { 'aria-label': 'Operator', class: 'filter-operator' });
-    const value = el('input', { type: 'text', 'aria-label': 'Value', class: 'filter-value', value: initial?.value });
-    const remove = el('button', { type: 'button', class: 'icon', 'aria-label': 'Remove filter', title: 'Remove filter' }, '✕');
-    const node = el(
-      'div',
-      { class: 'filter-row', role: 'group', 'aria-label': 'Filter' },
-      el('div', { class: 'filter-line' }, fieldSelect, remove),
-      el('div', { class: 'filter-line' }, operator, value),
-    );
-    const row: FilterRow = { field: fieldSelect, operator, value, node };
+    const { row, remove } = rowControls(fields, initial);
+    const { field: fieldSelect, operator, value, node } = row;
     offerOperators(row, initial?.op, true);
     fieldSelect.addEventListener('input', () => offerOperators(row, row.operator.value as FilterOperator));
     remove.addEventListener('click', () => {
@@ -216,17 +181,69 @@ export function filterRows(ctx: PartContext): FilterRows {
     set(filter) {
       for (const row of rows) row.node.remove();
       rows = [];
-      let conditions: FilterCondition[] = [];
-      try {
-        conditions = parseFilter(filter);
-      } catch {
-        // A saved filter the rows cannot show stays out; the summary line says there is none.
-      }
-      for (const c of conditions) {
+      for (const c of savedConditions(filter)) {
         const value = Array.isArray(c.value) ? c.value.join(',') : String(c.value);
         addRow({ field: c.field, op: c.op, value });
       }
       renderText();
     },
   };
+}
+
+/** The filter text of the rows ("" for none), or the first problem with a row (which is marked invalid). */
+function rowsExpression(kind: ReportKind, rows: readonly FilterRow[]): string | { problem: string } {
+  const conditions: FilterCondition[] = [];
+  for (const row of rows) {
+    const c = conditionOf(kind, row.field.value, row.operator.value as FilterOperator, row.value.value);
+    row.value.setAttribute('aria-invalid', String(typeof c === 'string'));
+    if (typeof c === 'string') return { problem: c };
+    conditions.push(c);
+  }
+  try {
+    return buildFilter(conditions);
+  } catch (error) {
+    return { problem: failureText(error) };
+  }
+}
+
+/**
+ * The operators of the row's field, keeping the chosen one when the field takes it; the value's
+ * placeholder is an example of the field's type ("20261101" for a day).
+ */
+function offerRowOperators(kind: ReportKind, row: FilterRow, current: FilterOperator | undefined, keepUnfit: boolean): void {
+  const field = row.field.value;
+  const keep = current && (keepUnfit || filterOperatorsFor(kind, field).includes(current)) ? current : undefined;
+  replaceChildren(row.operator, ...operatorOptions(kind, field, keep));
+  row.value.placeholder = filterExample(kind, field).split(':').slice(2).join(':');
+}
+
+/** A row's controls on its two lines: the field with the remove button, then the operator and the value. */
+function rowControls(
+  fields: readonly string[],
+  initial: { field: string; op: FilterOperator; value: string } | undefined,
+): { row: FilterRow; remove: HTMLButtonElement } {
+  const fieldSelect = select(
+    fields.map((f) => [f, f] as const),
+    initial?.field ?? (fields.includes('revenue') ? 'revenue' : fields[0]),
+    { 'aria-label': 'Filter field', class: 'filter-field' },
+  );
+  const operator = el('select', { 'aria-label': 'Operator', class: 'filter-operator' });
+  const value = el('input', { type: 'text', 'aria-label': 'Value', class: 'filter-value', value: initial?.value });
+  const remove = el('button', { type: 'button', class: 'icon', 'aria-label': 'Remove filter', title: 'Remove filter' }, '✕');
+  const node = el(
+    'div',
+    { class: 'filter-row', role: 'group', 'aria-label': 'Filter' },
+    el('div', { class: 'filter-line' }, fieldSelect, remove),
+    el('div', { class: 'filter-line' }, operator, value),
+  );
+  return { row: { field: fieldSelect, operator, value, node }, remove };
+}
+
+/** The conditions of a saved filter text; none when the rows cannot show it (the summary line then says there is none). */
+function savedConditions(filter: string): FilterCondition[] {
+  try {
+    return parseFilter(filter);
+  } catch {
+    return [];
+  }
 }

@@ -18,6 +18,7 @@ import {
   NEW_SHEET_COLUMNS,
   PUBLISHER_BREAKDOWN,
   REPORT_SPECS,
+  type ReportKind,
   reportColumnCount,
 } from '../../../src/core';
 import { el, notice, replaceChildren } from '../../dom';
@@ -64,6 +65,14 @@ export function metricPicker(ctx: PartContext): MetricPicker {
     ctx.changed();
   }
 
+  function toggle(metric: string, checked: boolean): void {
+    // From the ticked set, so a metric the breakdowns hide for now comes back with them.
+    const next = new Set(ticked ?? chosen());
+    if (checked) next.add(metric);
+    else next.delete(metric);
+    tick(next);
+  }
+
   /** By group: chosen metrics ticked, those the breakdowns lack disabled with the reason. */
   function render(): void {
     const choice = ctx.choice();
@@ -72,96 +81,18 @@ export function metricPicker(ctx: PartContext): MetricPicker {
     const current = chosen();
     /** Labels of the unavailable metrics, by reason. */
     const reasons = new Map<string, string[]>();
-    const groups = METRIC_GROUPS.map((group) => {
-      const metrics = REPORT_SPECS[kind].metrics.filter((m) => METRIC_INFO[m]?.group === group.id);
-      if (metrics.length === 0) return null;
-      const chips = metrics.map((metric) => {
-        const blocker = metricAvailabilityProblem(kind, metric, breakdowns);
-        if (blocker) reasons.set(blocker, [...(reasons.get(blocker) ?? []), metricLabel(metric)]);
-        const checked = current.includes(metric);
-        const input = el('input', {
-          type: 'checkbox',
-          name: 'metric',
-          value: metric,
-          checked,
-          disabled: Boolean(blocker),
-          'aria-describedby': 'metrics-why',
-        });
-        input.addEventListener('change', () => {
-          // From the ticked set, so a metric the breakdowns hide for now comes back with them.
-          const next = new Set(ticked ?? chosen());
-          if (input.checked) next.add(metric);
-          else next.delete(metric);
-          tick(next);
-        });
-        return el(
-          'label',
-          {
-            class: `chip${checked ? ' checked' : ''}${blocker ? ' disabled' : ''}`,
-            title: blocker ? `${metric} ${blocker}` : `${metric}: ${metricNote(metric)}`,
-          },
-          input,
-          metricLabel(metric),
-        );
-      });
-      return el(
-        'fieldset',
-        { class: 'metric-group', id: `metric-group-${group.id}` },
-        el('legend', {}, group.title),
-        el('div', { class: 'checks' }, ...chips),
-      );
-    });
-    replaceChildren(box, ...groups);
+    replaceChildren(box, ...metricGroups(kind, breakdowns, current, reasons, toggle));
     const unavailable = [...reasons].map(([reason, labels]) => `${labels.join(', ')}: ${reason.replace(/^is /, '')}`);
     replaceChildren(why, unavailable.length ? `Unavailable. ${unavailable.join('. ')}.` : '');
     const available = availableMetrics(kind, breakdowns);
-    const isDefault = current.join() === defaults().join();
-    replaceChildren(
-      summary,
-      current.length === 0
-        ? 'none chosen'
-        : isDefault
-          ? `${current.length}, the default set`
-          : current.length === available.length
-            ? `all ${current.length}`
-            : `${current.length}: ${current.map(metricLabel).join(', ')}`,
-    );
+    replaceChildren(summary, metricsSummary(current, current.join() === defaults().join(), available.length));
     const shown = choice.severalPublishers ? [PUBLISHER_BREAKDOWN, ...breakdowns] : breakdowns;
     const columns = choice.comparing ? compareColumnCount(shown, current) : reportColumnCount(kind, shown, current);
-    replaceChildren(
-      width,
-      current.length === 0
-        ? notice('warning', 'Choose at least one metric.')
-        : columns > NEW_SHEET_COLUMNS
-          ? `Up to ${columns} columns, more than the ${NEW_SHEET_COLUMNS} of a new sheet: Insert formula adds the columns it needs first.`
-          : `Up to ${columns} columns from the first cell.`,
-    );
+    replaceChildren(width, widthNote(current.length, columns));
   }
 
-  const node = el(
-    'div',
-    { class: 'field' },
-    el(
-      'details',
-      { id: 'metrics-picker', class: 'metric-picker' },
-      el('summary', {}, 'Metrics: ', summary),
-      box,
-      why,
-      el(
-        'div',
-        { class: 'row metric-actions' },
-        el('button', { type: 'button', class: 'link', id: 'metrics-default', onclick: () => tick(undefined) }, 'Default set'),
-        el(
-          'button',
-          { type: 'button', class: 'link', id: 'metrics-all', onclick: () => tick(new Set(REPORT_SPECS[ctx.choice().kind].metrics)) },
-          'All',
-        ),
-      ),
-    ),
-    width,
-  );
   return {
-    node,
+    node: pickerNode({ summary, box, why, width }, tick, () => new Set(REPORT_SPECS[ctx.choice().kind].metrics)),
     reset: () => {
       ticked = undefined;
     },
@@ -172,4 +103,98 @@ export function metricPicker(ctx: PartContext): MetricPicker {
       render();
     },
   };
+}
+
+/** The picker: its closed line, the groups, why some are unavailable, Default set and All, and the width below. */
+function pickerNode(
+  parts: { summary: HTMLElement; box: HTMLElement; why: HTMLElement; width: HTMLElement },
+  tick: (choice: Set<string> | undefined) => void,
+  allMetrics: () => Set<string>,
+): HTMLElement {
+  return el(
+    'div',
+    { class: 'field' },
+    el(
+      'details',
+      { id: 'metrics-picker', class: 'metric-picker' },
+      el('summary', {}, 'Metrics: ', parts.summary),
+      parts.box,
+      parts.why,
+      el(
+        'div',
+        { class: 'row metric-actions' },
+        el('button', { type: 'button', class: 'link', id: 'metrics-default', onclick: () => tick(undefined) }, 'Default set'),
+        el('button', { type: 'button', class: 'link', id: 'metrics-all', onclick: () => tick(allMetrics()) }, 'All'),
+      ),
+    ),
+    parts.width,
+  );
+}
+
+/** The report's metrics in the API's groups; each unavailable one's label is added to `reasons` under its reason. */
+function metricGroups(
+  kind: ReportKind,
+  breakdowns: readonly string[],
+  current: readonly string[],
+  reasons: Map<string, string[]>,
+  toggle: (metric: string, checked: boolean) => void,
+): Array<HTMLElement | null> {
+  return METRIC_GROUPS.map((group) => {
+    const metrics = REPORT_SPECS[kind].metrics.filter((m) => METRIC_INFO[m]?.group === group.id);
+    if (metrics.length === 0) return null;
+    const chips = metrics.map((metric) => {
+      const blocker = metricAvailabilityProblem(kind, metric, breakdowns);
+      if (blocker) reasons.set(blocker, [...(reasons.get(blocker) ?? []), metricLabel(metric)]);
+      return metricChip(metric, current.includes(metric), blocker, toggle);
+    });
+    return el(
+      'fieldset',
+      { class: 'metric-group', id: `metric-group-${group.id}` },
+      el('legend', {}, group.title),
+      el('div', { class: 'checks' }, ...chips),
+    );
+  });
+}
+
+/** One metric's checkbox: ticked when chosen, disabled with the reason when the breakdowns lack it. */
+function metricChip(
+  metric: string,
+  checked: boolean,
+  blocker: string | null,
+  toggle: (metric: string, checked: boolean) => void,
+): HTMLElement {
+  const input = el('input', {
+    type: 'checkbox',
+    name: 'metric',
+    value: metric,
+    checked,
+    disabled: Boolean(blocker),
+    'aria-describedby': 'metrics-why',
+  });
+  input.addEventListener('change', () => toggle(metric, input.checked));
+  return el(
+    'label',
+    {
+      class: `chip${checked ? ' checked' : ''}${blocker ? ' disabled' : ''}`,
+      title: blocker ? `${metric} ${blocker}` : `${metric}: ${metricNote(metric)}`,
+    },
+    input,
+    metricLabel(metric),
+  );
+}
+
+/** The picker's closed line: none, the default set, all, or the chosen metrics by name. */
+function metricsSummary(current: readonly string[], isDefault: boolean, availableCount: number): string {
+  if (current.length === 0) return 'none chosen';
+  if (isDefault) return `${current.length}, the default set`;
+  if (current.length === availableCount) return `all ${current.length}`;
+  return `${current.length}: ${current.map(metricLabel).join(', ')}`;
+}
+
+/** How many columns the report will take from its first cell, or that it needs a metric. */
+function widthNote(chosenCount: number, columns: number): HTMLElement | string {
+  if (chosenCount === 0) return notice('warning', 'Choose at least one metric.');
+  if (columns > NEW_SHEET_COLUMNS)
+    return `Up to ${columns} columns, more than the ${NEW_SHEET_COLUMNS} of a new sheet: Insert formula adds the columns it needs first.`;
+  return `Up to ${columns} columns from the first cell.`;
 }

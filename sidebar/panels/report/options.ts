@@ -31,34 +31,7 @@ export interface RequestOptions {
 }
 
 export function requestOptions(ctx: PartContext): RequestOptions {
-  const sort = el('select', { id: 'report-sort' });
-  const order = select(
-    [
-      ['desc', 'Descending'],
-      ['asc', 'Ascending'],
-    ],
-    'desc',
-    { id: 'report-order' },
-  );
-  const currency = select(
-    SUPPORTED_CURRENCY_CODES.map((c) => [c, c] as const),
-    'USD',
-    { id: 'report-currency' },
-  );
-  const decimals = select(
-    Array.from({ length: DEC_DIGITS_MAX + 1 }, (_, i) => [String(i), String(i)] as const),
-    '2',
-    { id: 'report-decimals' },
-  );
-  const maxRows = el('input', {
-    type: 'number',
-    id: 'report-max-rows',
-    min: 1,
-    max: FORMULA_MAX_ROWS,
-    step: 1,
-    placeholder: 'All rows',
-    inputmode: 'numeric',
-  });
+  const { sort, order, currency, decimals, maxRows } = optionControls();
   for (const control of [sort, order, currency, decimals]) control.addEventListener('change', () => ctx.changed());
   maxRows.addEventListener('input', () => ctx.changed());
 
@@ -96,22 +69,9 @@ export function requestOptions(ctx: PartContext): RequestOptions {
       }
       if (spec.acceptsCurrency) request.currencyCode = currency.value;
       if (spec.acceptsDecDigits) request.decDigits = Number(decimals.value);
-      const limit = maxRows.value.trim();
-      maxRows.setAttribute('aria-invalid', 'false');
-      if (limit === '' && !maxRows.validity.badInput) return undefined;
-      const n = Number(limit);
-      if (!/^\d+$/.test(limit) || n < 1 || n > FORMULA_MAX_ROWS) {
-        maxRows.setAttribute('aria-invalid', 'true');
-        return `Row limit: write a whole number from 1 to ${formatCount(FORMULA_MAX_ROWS)}, or leave it empty for all rows.`;
-      }
-      request.maxRows = n;
-      return undefined;
+      return applyRowLimit(maxRows, request);
     },
     set(request) {
-      const offer = (control: HTMLSelectElement, value: string) => {
-        if (!Array.from(control.options).some((o) => o.value === value)) control.appendChild(el('option', { value }, value));
-        control.value = value;
-      };
       // Revenue is the default's own entry: "revenue asc" reads back as the default field, ascending.
       offer(sort, request.sort === DEFAULT_SORT ? '' : (request.sort ?? ''));
       order.value = request.order ?? 'desc';
@@ -120,4 +80,57 @@ export function requestOptions(ctx: PartContext): RequestOptions {
       maxRows.value = request.maxRows === undefined ? '' : String(request.maxRows);
     },
   };
+}
+
+/** The option controls: sort field, order, currency, decimals and the row limit. */
+function optionControls() {
+  const sort = el('select', { id: 'report-sort' });
+  const order = select(
+    [
+      ['desc', 'Descending'],
+      ['asc', 'Ascending'],
+    ],
+    'desc',
+    { id: 'report-order' },
+  );
+  const currency = select(
+    SUPPORTED_CURRENCY_CODES.map((c) => [c, c] as const),
+    'USD',
+    { id: 'report-currency' },
+  );
+  const decimals = select(
+    Array.from({ length: DEC_DIGITS_MAX + 1 }, (_, i) => [String(i), String(i)] as const),
+    '2',
+    { id: 'report-decimals' },
+  );
+  const maxRows = el('input', {
+    type: 'number',
+    id: 'report-max-rows',
+    min: 1,
+    max: FORMULA_MAX_ROWS,
+    step: 1,
+    placeholder: 'All rows',
+    inputmode: 'numeric',
+  });
+  return { sort, order, currency, decimals, maxRows };
+}
+
+/** Puts the row limit in the request; or marks the field and says what to write. */
+function applyRowLimit(maxRows: HTMLInputElement, request: BuilderRequest): string | undefined {
+  const limit = maxRows.value.trim();
+  maxRows.setAttribute('aria-invalid', 'false');
+  if (limit === '' && !maxRows.validity.badInput) return undefined;
+  const n = Number(limit);
+  if (!/^\d+$/.test(limit) || n < 1 || n > FORMULA_MAX_ROWS) {
+    maxRows.setAttribute('aria-invalid', 'true');
+    return `Row limit: write a whole number from 1 to ${formatCount(FORMULA_MAX_ROWS)}, or leave it empty for all rows.`;
+  }
+  request.maxRows = n;
+  return undefined;
+}
+
+/** Chooses `value` in a list, adding it first when the list does not offer it (a reopened report's). */
+function offer(control: HTMLSelectElement, value: string): void {
+  if (!Array.from(control.options).some((o) => o.value === value)) control.appendChild(el('option', { value }, value));
+  control.value = value;
 }

@@ -61,25 +61,8 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
       // The days are Engage's, which are UTC days, whichever zone "today" was counted in.
       return kind === 'main' ? { ...found, description: `${PRESET_LABELS[chosen]}: ${utcDaysText(found.fromDate, found.toDate)}` } : found;
     }
-    if (kind === 'main') {
-      if (!fromInput.value || !toInput.value) return 'Choose the first and last day.';
-      if (toInput.value < fromInput.value) return `To: the last day (${toInput.value}) is before From (${fromInput.value}).`;
-      const check = customDaysCheck(fromInput.value, toInput.value, ctx.choice().breakdowns, Date.now(), tz);
-      if (check.problem) return check.problem;
-      const note = check.note ? `. ${check.note}` : '';
-      return { fromDate: fromInput.value, toDate: toInput.value, description: `${utcDaysText(fromInput.value, toInput.value)}${note}` };
-    }
-    const window = hourWindowFrom(startInput.value);
-    if (!window) return 'Choose the first hour (UTC) of the 24-hour window.';
-    const check = hourWindowCheck(window.fromDate, Date.now());
-    if (check.problem) return check.problem;
-    if (kind === 'realtime') {
-      const earliest = Date.now() - REALTIME_WINDOW_HOURS * MS_PER_HOUR;
-      const fromMs = Date.parse(`${startInput.value.slice(0, 13)}:00:00Z`);
-      if (fromMs < earliest - MS_PER_HOUR)
-        return `Realtime data covers only the last ${REALTIME_WINDOW_HOURS} hours: choose a later start.`;
-    }
-    return window;
+    if (kind === 'main') return customDaysRange(fromInput.value, toInput.value, ctx.choice().breakdowns, tz);
+    return customHourWindow(kind === 'realtime', startInput.value);
   }
 
   function render(): void {
@@ -87,24 +70,9 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
     if (preset.value !== 'custom') replaceChildren(customBox);
     else if (kind === 'main') replaceChildren(customBox, el('div', { class: 'row' }, field('From', fromInput), field('To', toInput)));
     else replaceChildren(customBox, field('First hour (UTC)', startInput, 'The report covers the 24 hours from this hour.'));
-    const current = range();
     const tz = ctx.timeZone();
-    // An hourly window is in UTC hours, as Engage takes them; its bounds on the sheet's clock follow.
-    const onSheetClock = (text: string) => sheetTime(Date.parse(`${text.replace(' ', 'T')}:00Z`), tz, { zone: false });
-    replaceChildren(
-      period,
-      typeof current === 'string'
-        ? current
-        : kind === 'main'
-          ? current.description
-          : `${current.description}, that is ${onSheetClock(current.fromDate)} to ${onSheetClock(current.toDate)} in ${tz}`,
-    );
-    replaceChildren(
-      daysNote,
-      kind === 'main'
-        ? `Report days are UTC days, as Engage counts them: each runs from ${utcMidnightOnSheetClock(tz)} to ${utcMidnightOnSheetClock(tz)} in ${tz}, the spreadsheet's time zone, in which this sidebar shows every time.`
-        : `These reports are kept by UTC hour, as Engage counts them; this sidebar shows every other time in ${tz}, the spreadsheet's time zone.`,
-    );
+    replaceChildren(period, periodLine(range(), kind === 'main', tz));
+    replaceChildren(daysNote, daysNoteText(kind === 'main', tz));
   }
 
   /**
@@ -116,9 +84,7 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
     const chosen = preset.value as DatePreset;
     if (chosen === 'custom' && lastPreset && lastPreset !== 'custom') {
       const found = presetRange(ctx.choice().kind, lastPreset, Date.now(), ctx.timeZone());
-      fromInput.value = found.fromDate.slice(0, 10);
-      toInput.value = found.toDate.slice(0, 10);
-      if (found.fromDate.length > 10) startInput.value = `${found.fromDate.slice(0, 10)}T${found.fromDate.slice(11, 13)}:00`;
+      fillCustomRange({ fromInput, toInput, startInput }, found.fromDate, found.toDate);
     }
     lastPreset = chosen;
   });
@@ -144,11 +110,7 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
     set(chosen, fromDate, toDate) {
       const offered = Array.from(preset.options).map((o) => o.value);
       preset.value = chosen && chosen !== 'custom' && offered.includes(chosen) ? chosen : 'custom';
-      if (preset.value === 'custom') {
-        fromInput.value = fromDate.slice(0, 10);
-        toInput.value = toDate.slice(0, 10);
-        if (fromDate.length > 10) startInput.value = `${fromDate.slice(0, 10)}T${fromDate.slice(11, 13)}:00`;
-      }
+      if (preset.value === 'custom') fillCustomRange({ fromInput, toInput, startInput }, fromDate, toDate);
       lastPreset = preset.value as DatePreset;
       render();
     },
@@ -157,4 +119,55 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
     range,
     refresh: render,
   };
+}
+
+/** A custom range of the general report: both days, in order, and what the core says of them (the doc breakdown's months). */
+function customDaysRange(from: string, to: string, breakdowns: readonly string[], timeZone: string): DateRange | string {
+  if (!from || !to) return 'Choose the first and last day.';
+  if (to < from) return `To: the last day (${to}) is before From (${from}).`;
+  const check = customDaysCheck(from, to, breakdowns, Date.now(), timeZone);
+  if (check.problem) return check.problem;
+  const note = check.note ? `. ${check.note}` : '';
+  return { fromDate: from, toDate: to, description: `${utcDaysText(from, to)}${note}` };
+}
+
+/** A custom 24-hour window of an hourly report from its first hour (`datetime-local` text, UTC); realtime's within its window. */
+function customHourWindow(realtime: boolean, start: string): DateRange | string {
+  const window = hourWindowFrom(start);
+  if (!window) return 'Choose the first hour (UTC) of the 24-hour window.';
+  const check = hourWindowCheck(window.fromDate, Date.now());
+  if (check.problem) return check.problem;
+  if (realtime) {
+    const earliest = Date.now() - REALTIME_WINDOW_HOURS * MS_PER_HOUR;
+    const fromMs = Date.parse(`${start.slice(0, 13)}:00:00Z`);
+    if (fromMs < earliest - MS_PER_HOUR) return `Realtime data covers only the last ${REALTIME_WINDOW_HOURS} hours: choose a later start.`;
+  }
+  return window;
+}
+
+/** The period's line: what it covers, or the first thing to fix. */
+function periodLine(current: DateRange | string, daily: boolean, timeZone: string): string {
+  if (typeof current === 'string') return current;
+  if (daily) return current.description;
+  // An hourly window is in UTC hours, as Engage takes them; its bounds on the sheet's clock follow.
+  const onSheetClock = (text: string) => sheetTime(Date.parse(`${text.replace(' ', 'T')}:00Z`), timeZone, { zone: false });
+  return `${current.description}, that is ${onSheetClock(current.fromDate)} to ${onSheetClock(current.toDate)} in ${timeZone}`;
+}
+
+/** Why report days (or hours) are UTC ones, on the spreadsheet's clock. */
+function daysNoteText(daily: boolean, timeZone: string): string {
+  return daily
+    ? `Report days are UTC days, as Engage counts them: each runs from ${utcMidnightOnSheetClock(timeZone)} to ${utcMidnightOnSheetClock(timeZone)} in ${timeZone}, the spreadsheet's time zone, in which this sidebar shows every time.`
+    : `These reports are kept by UTC hour, as Engage counts them; this sidebar shows every other time in ${timeZone}, the spreadsheet's time zone.`;
+}
+
+/** The custom controls at a range's bounds ("yyyy-MM-dd", or "yyyy-MM-dd HH:00" for an hourly window's first hour). */
+function fillCustomRange(
+  inputs: { fromInput: HTMLInputElement; toInput: HTMLInputElement; startInput: HTMLInputElement },
+  fromDate: string,
+  toDate: string,
+): void {
+  inputs.fromInput.value = fromDate.slice(0, 10);
+  inputs.toInput.value = toDate.slice(0, 10);
+  if (fromDate.length > 10) inputs.startInput.value = `${fromDate.slice(0, 10)}T${fromDate.slice(11, 13)}:00`;
 }

@@ -43,28 +43,8 @@ export function publisherPicker(server: ServerClient, changed: () => void): Publ
   /** The entityId a reopened report asked for before the list arrived. */
   let wanted: string | undefined;
 
-  const ticked = () =>
-    Array.from(checks.querySelectorAll<HTMLInputElement>('input[type="checkbox"]'))
-      .filter((c) => c.checked)
-      .map((c) => c.value);
-
-  function renderSeveral(): void {
-    several.hidden = picker.value !== SEVERAL;
-    const n = ticked().length;
-    for (const label of Array.from(checks.querySelectorAll('label'))) {
-      label.classList.toggle('checked', Boolean(label.querySelector('input')?.checked));
-    }
-    replaceChildren(
-      count,
-      n === 0
-        ? notice('warning', 'Tick the publishers to report on.')
-        : n > MAX_PUBLISHERS_PER_REPORT
-          ? notice('warning', `${n} ticked: a report covers at most ${MAX_PUBLISHERS_PER_REPORT} publishers.`)
-          : n === 1
-            ? '1 ticked: the report of that publisher alone.'
-            : `${n} ticked: one table, each row with its publisher's ID and name in front.`,
-    );
-  }
+  const ticked = () => tickedIds(checks);
+  const renderSeveral = () => showSeveral(picker, several, checks, count);
 
   function choose(entityId: string): void {
     const ids = entityId.split(',').map((id) => id.trim());
@@ -85,21 +65,8 @@ export function publisherPicker(server: ServerClient, changed: () => void): Publ
       publishers = await server.listPublishers();
       const previous = wanted ?? picker.value;
       const wasTicked = new Set(ticked());
-      const options = publishers.map((p) => el('option', { value: p.id, selected: p.id === previous }, `${p.name}`));
-      // All and Several mean something from two publishers on.
-      if (publishers.length > 1) {
-        options.push(
-          el('option', { value: ALL_PUBLISHERS, selected: previous === ALL_PUBLISHERS }, `All publishers (${publishers.length})`),
-          el('option', { value: SEVERAL, selected: previous === SEVERAL }, 'Several publishers…'),
-        );
-      }
-      replaceChildren(picker, ...options);
-      replaceChildren(
-        checks,
-        ...publishers.map((p) =>
-          el('label', { class: 'chip', title: p.id }, el('input', { type: 'checkbox', value: p.id, checked: wasTicked.has(p.id) }), p.name),
-        ),
-      );
+      replaceChildren(picker, ...publisherOptions(publishers, previous));
+      replaceChildren(checks, ...publishers.map((p) => publisherCheck(p, wasTicked.has(p.id))));
       if (wanted) choose(wanted);
       wanted = undefined;
       replaceChildren(status, publishers.length ? '' : 'Your Engage user has no publishers: ask your account manager.');
@@ -110,14 +77,12 @@ export function publisherPicker(server: ServerClient, changed: () => void): Publ
     changed();
   }
 
-  picker.addEventListener('change', () => {
+  const picked = () => {
     renderSeveral();
     changed();
-  });
-  checks.addEventListener('change', () => {
-    renderSeveral();
-    changed();
-  });
+  };
+  picker.addEventListener('change', picked);
+  checks.addEventListener('change', picked);
   const reload = el(
     'button',
     { type: 'button', class: 'icon', title: 'Reload publishers', 'aria-label': 'Reload publishers', onclick: () => void load() },
@@ -136,17 +101,73 @@ export function publisherPicker(server: ServerClient, changed: () => void): Publ
     load,
     loaded: () => publishers.length > 0,
     id,
-    name: () => {
-      if (picker.value === ALL_PUBLISHERS) return 'All publishers';
-      const chosen = picker.value === SEVERAL ? ticked() : [];
-      if (chosen.length === 1) return publishers.find((p) => p.id === chosen[0])?.name;
-      if (chosen.length > 1) return `${chosen.length} publishers`;
-      return picker.value === SEVERAL ? undefined : (picker.selectedOptions[0]?.textContent ?? undefined);
-    },
+    name: () => choiceName(picker, publishers, ticked()),
     several: () => picker.value === ALL_PUBLISHERS || (picker.value === SEVERAL && ticked().length > 1),
     choose(entityId) {
       if (picker.options.length === 0) wanted = entityId;
       choose(entityId);
     },
   };
+}
+
+/** What the ticked count means for the report: none, too many, one publisher alone, or one table of several. */
+function tickedNote(n: number): HTMLElement | string {
+  if (n === 0) return notice('warning', 'Tick the publishers to report on.');
+  if (n > MAX_PUBLISHERS_PER_REPORT)
+    return notice('warning', `${n} ticked: a report covers at most ${MAX_PUBLISHERS_PER_REPORT} publishers.`);
+  if (n === 1) return '1 ticked: the report of that publisher alone.';
+  return `${n} ticked: one table, each row with its publisher's ID and name in front.`;
+}
+
+/** The list's options, `previous` selected: each publisher, then, from two publishers on, All and Several. */
+function publisherOptions(publishers: ReadonlyArray<{ id: string; name: string }>, previous: string): HTMLOptionElement[] {
+  const options = publishers.map((p) => el('option', { value: p.id, selected: p.id === previous }, `${p.name}`));
+  // All and Several mean something from two publishers on.
+  if (publishers.length > 1) {
+    options.push(
+      el('option', { value: ALL_PUBLISHERS, selected: previous === ALL_PUBLISHERS }, `All publishers (${publishers.length})`),
+      el('option', { value: SEVERAL, selected: previous === SEVERAL }, 'Several publishers…'),
+    );
+  }
+  return options;
+}
+
+/** The choice in words; undefined under "Several publishers…" with none ticked. */
+function choiceName(
+  picker: HTMLSelectElement,
+  publishers: ReadonlyArray<{ id: string; name: string }>,
+  ticked: string[],
+): string | undefined {
+  if (picker.value === ALL_PUBLISHERS) return 'All publishers';
+  const chosen = picker.value === SEVERAL ? ticked : [];
+  if (chosen.length === 1) return publishers.find((p) => p.id === chosen[0])?.name;
+  if (chosen.length > 1) return `${chosen.length} publishers`;
+  return picker.value === SEVERAL ? undefined : (picker.selectedOptions[0]?.textContent ?? undefined);
+}
+
+/** A publisher's checkbox under "Several publishers…". */
+function publisherCheck(publisher: { id: string; name: string }, checked: boolean): HTMLElement {
+  return el(
+    'label',
+    { class: 'chip', title: publisher.id },
+    el('input', { type: 'checkbox', value: publisher.id, checked }),
+    publisher.name,
+  );
+}
+
+/** The publishers ticked under "Several publishers…", in the list's order. */
+function tickedIds(checks: HTMLElement): string[] {
+  return Array.from(checks.querySelectorAll<HTMLInputElement>('input[type="checkbox"]'))
+    .filter((c) => c.checked)
+    .map((c) => c.value);
+}
+
+/** Shows the checkboxes under "Several publishers…" alone, each ticked one marked, and what the count means. */
+function showSeveral(picker: HTMLSelectElement, several: HTMLElement, checks: HTMLElement, count: HTMLElement): void {
+  several.hidden = picker.value !== SEVERAL;
+  const n = tickedIds(checks).length;
+  for (const label of Array.from(checks.querySelectorAll('label'))) {
+    label.classList.toggle('checked', Boolean(label.querySelector('input')?.checked));
+  }
+  replaceChildren(count, tickedNote(n));
 }

@@ -99,32 +99,7 @@ export function reportHereBar(actions: ReportHereActions): ReportHereBar {
   document.addEventListener('visibilitychange', refreshIfShown);
 
   function render(): void {
-    const tz = actions.timeZone();
-    const lines: HTMLElement[] = [];
-    if (current) {
-      const saved = current.edit.source === 'schedule';
-      lines.push(
-        el(
-          'div',
-          { class: 'notice notice-info', id: 'report-editing' },
-          `Editing ${describe(current.edit, tz)}. Run to sheet writes it again from ${cellReference(current.place.sheetName, current.place.cell)}`,
-          saved ? '; Save to schedule keeps the changes for its refreshes. ' : '. ',
-          el('button', { type: 'button', class: 'link', id: 'report-stop-editing', onclick: () => actions.stop() }, 'Stop editing'),
-        ),
-      );
-    }
-    if (found && !(current && sameReport(found, current.edit))) {
-      const edit = found;
-      lines.push(
-        el(
-          'div',
-          { class: 'notice notice-info', id: 'report-found' },
-          `The selected cell is in ${describe(edit, tz)}. `,
-          el('button', { type: 'button', class: 'link', id: 'report-edit-here', onclick: () => actions.edit(edit) }, 'Edit this report'),
-        ),
-      );
-    }
-    replaceChildren(node, ...lines);
+    replaceChildren(node, ...hereLines(current, found, actions));
   }
 
   return {
@@ -146,4 +121,34 @@ export function reportHereBar(actions: ReportHereActions): ReportHereBar {
       }
     },
   };
+}
+
+/** The report being edited, with Stop editing, and the one at the selected cell when it is another, with Edit this report. */
+function hereLines(current: Editing | undefined, found: ReportAtCell | null, actions: ReportHereActions): HTMLElement[] {
+  const tz = actions.timeZone();
+  const lines: HTMLElement[] = [];
+  if (current) {
+    const saved = current.edit.source === 'schedule';
+    lines.push(
+      el(
+        'div',
+        { class: 'notice notice-info', id: 'report-editing' },
+        `Editing ${describe(current.edit, tz)}. Run to sheet writes it again from ${cellReference(current.place.sheetName, current.place.cell)}`,
+        saved ? '; Save to schedule keeps the changes for its refreshes. ' : '. ',
+        el('button', { type: 'button', class: 'link', id: 'report-stop-editing', onclick: () => actions.stop() }, 'Stop editing'),
+      ),
+    );
+  }
+  if (found && !(current && sameReport(found, current.edit))) {
+    const edit = found;
+    lines.push(
+      el(
+        'div',
+        { class: 'notice notice-info', id: 'report-found' },
+        `The selected cell is in ${describe(edit, tz)}. `,
+        el('button', { type: 'button', class: 'link', id: 'report-edit-here', onclick: () => actions.edit(edit) }, 'Edit this report'),
+      ),
+    );
+  }
+  return lines;
 }

@@ -47,24 +47,7 @@ export function targetPicker(server: ServerClient): TargetPicker {
   let activeCell = '';
 
   function render(): void {
-    const type = target.value as RunTarget['type'];
-    if (type === 'newSheet')
-      replaceChildren(detail, field('New sheet name', newName, 'Run again with the same name, and its earlier report there is replaced.'));
-    else if (type === 'existingSheet')
-      replaceChildren(
-        detail,
-        el('div', { class: 'row' }, field('Sheet', sheet), el('div', { class: 'narrow cell-field' }, field('From', cell))),
-        el(
-          'div',
-          { class: 'hint field' },
-          'Its earlier report there is replaced once every page has arrived; other data is asked about first.',
-        ),
-      );
-    else
-      replaceChildren(
-        detail,
-        el('div', { class: 'hint field' }, activeCell ? `Starting at ${activeCell}.` : 'Starting at the selected cell.'),
-      );
+    replaceChildren(detail, ...targetDetail(target.value as RunTarget['type'], { sheet, cell, newName }, activeCell));
   }
 
   function offerSheets(names: readonly string[]): void {
@@ -88,16 +71,7 @@ export function targetPicker(server: ServerClient): TargetPicker {
         return undefined;
       }
     },
-    runTarget() {
-      const type = target.value as RunTarget['type'];
-      if (type === 'existingSheet') {
-        const first = cell.value.trim().toUpperCase() || 'A1';
-        if (!A1_CELL_PATTERN.test(first)) return 'Write the first cell as one cell, such as A1.';
-        return { type, sheetName: sheet.value, cell: first };
-      }
-      if (type === 'newSheet') return newName.value.trim() ? { type, sheetName: newName.value.trim() } : { type };
-      return { type: 'activeCell' };
-    },
+    runTarget: () => chosenTarget(target.value as RunTarget['type'], { sheet, cell, newName }),
     firstCell() {
       const type = target.value as RunTarget['type'];
       if (type === 'existingSheet' && sheet.value) return { sheetName: sheet.value, cell: cell.value.trim().toUpperCase() || 'A1' };
@@ -121,4 +95,38 @@ export function targetPicker(server: ServerClient): TargetPicker {
       render();
     },
   };
+}
+
+/** The controls of a target's detail. */
+interface TargetControls {
+  sheet: HTMLSelectElement;
+  cell: HTMLInputElement;
+  newName: HTMLInputElement;
+}
+
+/** What the chosen kind of target asks for: a new sheet's name, a sheet and its first cell, or nothing but the active cell. */
+function targetDetail(type: RunTarget['type'], { sheet, cell, newName }: TargetControls, activeCell: string): HTMLElement[] {
+  if (type === 'newSheet')
+    return [field('New sheet name', newName, 'Run again with the same name, and its earlier report there is replaced.')];
+  if (type === 'existingSheet')
+    return [
+      el('div', { class: 'row' }, field('Sheet', sheet), el('div', { class: 'narrow cell-field' }, field('From', cell))),
+      el(
+        'div',
+        { class: 'hint field' },
+        'Its earlier report there is replaced once every page has arrived; other data is asked about first.',
+      ),
+    ];
+  return [el('div', { class: 'hint field' }, activeCell ? `Starting at ${activeCell}.` : 'Starting at the selected cell.')];
+}
+
+/** The run's target from the controls, or the first thing to fix. */
+function chosenTarget(type: RunTarget['type'], { sheet, cell, newName }: TargetControls): RunTarget | string {
+  if (type === 'existingSheet') {
+    const first = cell.value.trim().toUpperCase() || 'A1';
+    if (!A1_CELL_PATTERN.test(first)) return 'Write the first cell as one cell, such as A1.';
+    return { type, sheetName: sheet.value, cell: first };
+  }
+  if (type === 'newSheet') return newName.value.trim() ? { type, sheetName: newName.value.trim() } : { type };
+  return { type: 'activeCell' };
 }

@@ -133,35 +133,74 @@ export function dashboardInput(layout: DashboardLayout): string[][] {
   return layout.values.map((row, r) => row.map((text, c) => (formulas.has(`${r + 1}:${c + 1}`) ? text : neutraliseText(text))));
 }
 
+/** What each part of the layout draws with: the cells, the publisher choice and the builder's requests. */
+interface DashboardDraft {
+  put: (row: number, column: number, text: string, strong?: boolean) => void;
+  several: boolean;
+  /** The publisher's columns a block of several publishers starts with. */
+  publisherColumns: string[];
+  /** A breakdown with the publishers' rows added together, for several. */
+  together: (breakdown: string) => string;
+  request: (
+    days: typeof KPI_DAYS | typeof CHART_DAYS,
+    breakdowns: string,
+    metrics: readonly string[],
+    more: Partial<BuilderRequest>,
+  ) => BuilderRequest;
+  refreshReference: string;
+  subject: string;
+}
+
 /** The dashboard for the chosen publishers. */
 export function dashboardLayout(options: DashboardOptions): DashboardLayout {
   const { selection, refreshReference } = options;
   const several = selection.type !== 'one';
   const entityId = selection.type === 'one' ? selection.id : selection.type === 'all' ? 'all' : selection.ids.join(',');
-  const publisherColumns = several ? [`${PUBLISHER_BREAKDOWN}.id`, `${PUBLISHER_BREAKDOWN}.name`] : [];
-  const together = (breakdown: string) => (several ? `${breakdown},${PUBLISHERS_TOGETHER}` : breakdown);
-  // Each block is what the report builder would ask for with the rolling preset "Last 7 days" (or 30),
-  // and its formula the builder's: the dates "7daysAgo" (or "30daysAgo") and "yesterday".
-  const request = (
-    days: typeof KPI_DAYS | typeof CHART_DAYS,
-    breakdowns: string,
-    metrics: readonly string[],
-    more: Partial<BuilderRequest>,
-  ): BuilderRequest => {
-    const preset: RollingDayPreset = `last${days}`;
-    return { kind: 'main', entityId, fromDate: '', toDate: '', preset, breakdowns: breakdowns.split(','), metrics: [...metrics], ...more };
-  };
-  const subject = subjectOf(selection, options.names);
-
   const rows: string[][] = [];
   const bold = new Set<string>();
-  const put = (row: number, column: number, text: string, strong = false) => {
-    while (rows.length < row) rows.push(Array.from({ length: NEW_SHEET_COLUMNS }, () => ''));
-    rows[row - 1]![column - 1] = text;
-    if (strong) bold.add(`${row}:${column}`);
+  const draft: DashboardDraft = {
+    put: (row, column, text, strong = false) => {
+      while (rows.length < row) rows.push(Array.from({ length: NEW_SHEET_COLUMNS }, () => ''));
+      rows[row - 1]![column - 1] = text;
+      if (strong) bold.add(`${row}:${column}`);
+    },
+    several,
+    publisherColumns: several ? [`${PUBLISHER_BREAKDOWN}.id`, `${PUBLISHER_BREAKDOWN}.name`] : [],
+    together: (breakdown) => (several ? `${breakdown},${PUBLISHERS_TOGETHER}` : breakdown),
+    // Each block is what the report builder would ask for with the rolling preset "Last 7 days" (or 30),
+    // and its formula the builder's: the dates "7daysAgo" (or "30daysAgo") and "yesterday".
+    request: (days, breakdowns, metrics, more) => {
+      const preset: RollingDayPreset = `last${days}`;
+      return {
+        kind: 'main',
+        entityId,
+        fromDate: '',
+        toDate: '',
+        preset,
+        breakdowns: breakdowns.split(','),
+        metrics: [...metrics],
+        ...more,
+      };
+    },
+    refreshReference,
+    subject: subjectOf(selection, options.names),
   };
 
-  // Title and what the dates are. The publishers' names come after the title's own words, so no cell starts with one.
+  putIntroduction(draft);
+  const kpiRow = 6;
+  const bands: DashboardLayout['bands'] = [];
+  const kpis = kpiBlock(draft, kpiRow, bands);
+  const dailyRow = kpiRow + 5;
+  const daily = dailyBlock(draft, dailyRow);
+  const blocks = [kpis, daily.block, ...topListBlocks(draft, dailyRow + CHART_DAYS + 5)];
+  for (const block of blocks) draft.put(block.row, block.column, block.formula);
+
+  const fontWeights = rows.map((cells, r) => cells.map((_, c) => (bold.has(`${r + 1}:${c + 1}`) ? 'bold' : 'normal') as 'bold' | 'normal'));
+  return { values: rows, fontWeights, bands, blocks, charts: [daily.chart], subject: draft.subject };
+}
+
+/** Title and what the dates are. The publishers' names come after the title's own words, so no cell starts with one. */
+function putIntroduction({ put, several, subject, refreshReference }: DashboardDraft): void {
   put(1, 1, `Engage dashboard: ${subject}`, true);
   put(
     2,
@@ -177,59 +216,64 @@ export function dashboardLayout(options: DashboardOptions): DashboardLayout {
           'Days, countries and platforms: all publishers together; widgets: the top 10 of each publisher.'
       : `Refresh all (Extensions > Engage for Sheets), scheduled runs and the first open of each day update every figure through ${refreshReference}.`,
   );
+}
 
-  // Key figures: the comparison's header row and its Total row.
-  const blocks: DashboardBlock[] = [];
-  const kpiRow = 6;
+/** Key figures: the comparison's header row and its Total row, under a band of labels (added to `bands`). */
+function kpiBlock(draft: DashboardDraft, kpiRow: number, bands: DashboardLayout['bands']): DashboardBlock {
+  const { put } = draft;
   put(kpiRow - 1, 1, `Key figures: the last ${KPI_DAYS} days against the ${KPI_DAYS} before (the Total row)`, true);
-  const kpiHeader = [...publisherColumns, 'day', `day${PREVIOUS_SUFFIX}`];
-  const bands: DashboardLayout['bands'] = [];
+  const kpiHeader = [...draft.publisherColumns, 'day', `day${PREVIOUS_SUFFIX}`];
   for (const m of KPI_METRICS) {
     bands.push({ row: kpiRow, column: kpiHeader.length + 1, columns: 4 });
     put(kpiRow, kpiHeader.length + 1, metricLabel(m), true);
     kpiHeader.push(m, `${m}${PREVIOUS_SUFFIX}`, `${m}${CHANGE_SUFFIX}`, `${m}${CHANGE_PERCENT_SUFFIX}`);
   }
-  blocks.push({
+  return {
     name: 'kpis',
     row: kpiRow + 1,
     column: 1,
     // maxRows 0: the header and the Total row alone.
-    formula: compareFormula(request(KPI_DAYS, 'day', KPI_METRICS, { compareWith: 'previous', maxRows: 0 }), refreshReference),
+    formula: compareFormula(draft.request(KPI_DAYS, 'day', KPI_METRICS, { compareWith: 'previous', maxRows: 0 }), draft.refreshReference),
     header: kpiHeader,
     maxRows: 2,
     numberFormats: formatsOf(kpiHeader, compareColumnKind),
-  });
+  };
+}
 
-  // Revenue and RPM by day, with the chart beside them.
-  const dailyRow = kpiRow + 5;
-  put(dailyRow - 1, 1, `Revenue and RPM by day, the last ${CHART_DAYS} days`, true);
+/** Revenue and RPM by day, with the chart beside them. */
+function dailyBlock(draft: DashboardDraft, dailyRow: number): { block: DashboardBlock; chart: DashboardChart } {
+  draft.put(dailyRow - 1, 1, `Revenue and RPM by day, the last ${CHART_DAYS} days`, true);
   const dailyHeader = ['day', 'revenue', 'rpmByPvs'];
-  blocks.push({
+  const block: DashboardBlock = {
     name: 'daily',
     row: dailyRow,
     column: 1,
-    formula: reportFormula(request(CHART_DAYS, together('day'), dailyHeader.slice(1), { sort: 'day', order: 'asc' }), refreshReference),
+    formula: reportFormula(
+      draft.request(CHART_DAYS, draft.together('day'), dailyHeader.slice(1), { sort: 'day', order: 'asc' }),
+      draft.refreshReference,
+    ),
     header: dailyHeader,
     // The header, a row a day and the Total row.
     maxRows: CHART_DAYS + 2,
     numberFormats: formatsOf(dailyHeader, columnKind),
-  });
-  const charts: DashboardChart[] = [
-    {
-      title: `Revenue and RPM by day: ${subject}`.slice(0, 120),
-      row: dailyRow,
-      column: dailyHeader.length + 2,
-      widthPx: 720,
-      heightPx: 400,
-      // The header and the 30 days; the Total row below them is left out.
-      ranges: [1, 2, 3].map((c) => `${a1Cell(dailyRow, c)}:${a1Cell(dailyRow + CHART_DAYS, c)}`),
-      seriesAxes: [0, 1],
-      axisTitles: ['Revenue', 'RPM (page views)'],
-    },
-  ];
+  };
+  const chart: DashboardChart = {
+    title: `Revenue and RPM by day: ${draft.subject}`.slice(0, 120),
+    row: dailyRow,
+    column: dailyHeader.length + 2,
+    widthPx: 720,
+    heightPx: 400,
+    // The header and the 30 days; the Total row below them is left out.
+    ranges: [1, 2, 3].map((c) => `${a1Cell(dailyRow, c)}:${a1Cell(dailyRow + CHART_DAYS, c)}`),
+    seriesAxes: [0, 1],
+    axisTitles: ['Revenue', 'RPM (page views)'],
+  };
+  return { block, chart };
+}
 
-  // The top 10 lists side by side, under the daily block; widgets last, the one that grows with the publishers.
-  const topRow = dailyRow + CHART_DAYS + 5;
+/** The top 10 lists side by side, under the daily block; widgets last, the one that grows with the publishers. */
+function topListBlocks(draft: DashboardDraft, topRow: number): DashboardBlock[] {
+  const { put, several, publisherColumns } = draft;
   put(topRow - 2, 1, `Top ${TOP_ROWS} by revenue, the last ${KPI_DAYS} days`, true);
   const lists: Array<{ name: DashboardBlockName; breakdown: string; rpm: string; title: string }> = [
     { name: 'countries', breakdown: 'country', rpm: 'rpmByPvs', title: 'Countries' },
@@ -242,6 +286,7 @@ export function dashboardLayout(options: DashboardOptions): DashboardLayout {
       title: several ? `Widgets (the top ${TOP_ROWS} of each publisher)` : 'Widgets',
     },
   ];
+  const blocks: DashboardBlock[] = [];
   let column = 1;
   for (const list of lists) {
     const perPublisher = list.name === 'widgets' && several;
@@ -252,12 +297,12 @@ export function dashboardLayout(options: DashboardOptions): DashboardLayout {
       row: topRow,
       column,
       formula: reportFormula(
-        request(KPI_DAYS, perPublisher ? list.breakdown : together(list.breakdown), ['revenue', list.rpm], {
+        draft.request(KPI_DAYS, perPublisher ? list.breakdown : draft.together(list.breakdown), ['revenue', list.rpm], {
           sort: 'revenue',
           order: 'desc',
           maxRows: TOP_ROWS,
         }),
-        refreshReference,
+        draft.refreshReference,
       ),
       header,
       maxRows: perPublisher ? undefined : TOP_ROWS + 2,
@@ -265,8 +310,5 @@ export function dashboardLayout(options: DashboardOptions): DashboardLayout {
     });
     column += header.length + 1;
   }
-  for (const block of blocks) put(block.row, block.column, block.formula);
-
-  const fontWeights = rows.map((cells, r) => cells.map((_, c) => (bold.has(`${r + 1}:${c + 1}`) ? 'bold' : 'normal') as 'bold' | 'normal'));
-  return { values: rows, fontWeights, bands, blocks, charts, subject };
+  return blocks;
 }

@@ -79,9 +79,17 @@ interface Side {
   range: DayRange;
 }
 
+/** One row of the comparison: the period's row and the earlier period's, either possibly missing. */
+interface Joined {
+  position: number | null;
+  rows: [Cell[] | undefined, Cell[] | undefined];
+}
+
+type TimeBreakdown = 'day' | 'month' | undefined;
+
 export function buildCompareTable(current: ReportResult, earlier: ReportResult, options: CompareTableOptions): ReportTable {
   const breakdowns = current.query.breakdowns;
-  const time = breakdowns.find((b) => DATE_BREAKDOWNS.has(b)) as 'day' | 'month' | undefined;
+  const time = breakdowns.find((b) => DATE_BREAKDOWNS.has(b)) as TimeBreakdown;
   const withTotals = options.totals !== false;
   const side = (result: ReportResult, range: DayRange): Side => ({
     table: buildReportTable(result.items, {
@@ -99,7 +107,29 @@ export function buildCompareTable(current: ReportResult, earlier: ReportResult, 
   const metricStart = header.length - options.metrics.length;
   // Where each breakdown's key lies in a period's row: an entity's id, or the breakdown's own column.
   const keyColumns = breakdowns.filter((b) => !DATE_BREAKDOWNS.has(b)).map((b) => header.indexOf(isEntity(b) ? `${b}.id` : b));
+  const joined = joinSides(sides, keyColumns, time);
+  // Several publishers: each publisher's rows together, in the publishers' order.
+  const publisherColumn = breakdowns.includes(PUBLISHER_BREAKDOWN) ? header.indexOf(`${PUBLISHER_BREAKDOWN}.id`) : -1;
+  const publisherIds = [...(current.publishers ?? []), ...(earlier.publishers ?? [])].map((p) => p.id);
+  const entries = orderedEntries(joined, time, publisherColumn, publisherIds, options.maxRows);
 
+  const { outHeader, plan } = comparedColumns(header, metricStart, time, options);
+  const table: ReportTable = { header: outHeader, rows: entries.map((e) => plan.flatMap((fill) => fill(e))) };
+  const [nowTotals, beforeTotals] = [sides[0].table.totals, sides[1].table.totals];
+  if (nowTotals || beforeTotals) {
+    const totals: Cell[] = outHeader.slice(0, outHeader.length - 4 * options.metrics.length).map((_, i) => (i === 0 ? TOTALS_LABEL : ''));
+    options.metrics.forEach((_m, k) => {
+      const now = nowTotals?.[metricStart + k];
+      const before = beforeTotals?.[metricStart + k];
+      totals.push(now ?? '', before ?? '', ...changes(now, before));
+    });
+    table.totals = totals;
+  }
+  return table;
+}
+
+/** The two periods' rows joined on their position in the period (with a time breakdown) and their keys. */
+function joinSides(sides: readonly [Side, Side], keyColumns: readonly number[], time: TimeBreakdown): Joined[] {
   const positionOf = (item: Record<string, unknown>, range: DayRange): number | null => {
     if (!time) return null;
     const raw = unwrap(item[time]);
@@ -107,11 +137,6 @@ export function buildCompareTable(current: ReportResult, earlier: ReportResult, 
     if (time === 'day') return /^\d{8}$/.test(text) ? daysBetween(range.fromDate, text) : null;
     return /^\d{6}/.test(text) ? monthsBetween(range.fromDate, text) : null;
   };
-
-  interface Joined {
-    position: number | null;
-    rows: [Cell[] | undefined, Cell[] | undefined];
-  }
   const joined = new Map<string, Joined>();
   sides.forEach((s, which) => {
     s.table.rows.forEach((row, i) => {
@@ -125,45 +150,64 @@ export function buildCompareTable(current: ReportResult, earlier: ReportResult, 
       entry.rows[which] = row;
     });
   });
-  let entries = [...joined.values()];
-  // Several publishers: each publisher's rows together, in the publishers' order.
-  const publisherColumn = breakdowns.includes(PUBLISHER_BREAKDOWN) ? header.indexOf(`${PUBLISHER_BREAKDOWN}.id`) : -1;
+  return [...joined.values()];
+}
+
+/** The joined rows by publisher (in the publishers' order), then position; `maxRows` of each publisher. */
+function orderedEntries(
+  joined: Joined[],
+  time: TimeBreakdown,
+  publisherColumn: number,
+  publisherIds: readonly string[],
+  maxRows: number | undefined,
+): Joined[] {
   const publisherOf = (e: Joined) => String((e.rows[0] ?? e.rows[1])![publisherColumn] ?? '');
   const ranks = new Map<string, number>();
-  for (const p of [...(current.publishers ?? []), ...(earlier.publishers ?? [])]) if (!ranks.has(p.id)) ranks.set(p.id, ranks.size);
+  for (const id of publisherIds) if (!ranks.has(id)) ranks.set(id, ranks.size);
   const rank = (e: Joined) => (publisherColumn < 0 ? 0 : (ranks.get(publisherOf(e)) ?? ranks.size));
   const position = (e: Joined) => (time ? (e.position ?? Number.MAX_SAFE_INTEGER) : 0);
   // Array.prototype.sort is stable: within a publisher and a position, the report's order stays.
-  entries.sort((a, b) => rank(a) - rank(b) || position(a) - position(b));
-  if (options.maxRows !== undefined) {
-    const kept = new Map<number, number>();
-    entries = entries.filter((e) => {
-      const n = kept.get(rank(e)) ?? 0;
-      kept.set(rank(e), n + 1);
-      return n < options.maxRows!;
-    });
-  }
+  joined.sort((a, b) => rank(a) - rank(b) || position(a) - position(b));
+  if (maxRows === undefined) return joined;
+  const kept = new Map<number, number>();
+  return joined.filter((e) => {
+    const n = kept.get(rank(e)) ?? 0;
+    kept.set(rank(e), n + 1);
+    return n < maxRows;
+  });
+}
 
-  const dayCell = (range: DayRange, position: number | null): Cell => {
-    if (position === null || position < 0) return '';
-    if (time === 'day') {
-      if (position > daysBetween(range.fromDate, range.toDate)) return '';
-      const ms = periodStartMs('day', dayAfter(range.fromDate, position), options.timeZone);
-      return ms === null ? '' : new Date(ms);
-    }
-    if (position > monthsBetween(range.fromDate, range.toDate)) return '';
-    const total = +range.fromDate.slice(0, 4) * 12 + +range.fromDate.slice(4, 6) - 1 + position;
-    const month = `${Math.floor(total / 12)}${String((total % 12) + 1).padStart(2, '0')}`;
-    const ms = periodStartMs('month', month, options.timeZone);
+/** The day (or month) at `position` of a period as a Date, blank beyond its end. */
+function dayCell(time: TimeBreakdown, range: DayRange, position: number | null, timeZone: string): Cell {
+  if (position === null || position < 0) return '';
+  if (time === 'day') {
+    if (position > daysBetween(range.fromDate, range.toDate)) return '';
+    const ms = periodStartMs('day', dayAfter(range.fromDate, position), timeZone);
     return ms === null ? '' : new Date(ms);
-  };
+  }
+  if (position > monthsBetween(range.fromDate, range.toDate)) return '';
+  const total = +range.fromDate.slice(0, 4) * 12 + +range.fromDate.slice(4, 6) - 1 + position;
+  const month = `${Math.floor(total / 12)}${String((total % 12) + 1).padStart(2, '0')}`;
+  const ms = periodStartMs('month', month, timeZone);
+  return ms === null ? '' : new Date(ms);
+}
 
+/** The comparison's header, and for each of the period's columns how it fills its cells of a joined row. */
+function comparedColumns(
+  header: readonly string[],
+  metricStart: number,
+  time: TimeBreakdown,
+  options: CompareTableOptions,
+): { outHeader: string[]; plan: Array<(e: Joined) => Cell[]> } {
   const outHeader: string[] = [];
   const plan: Array<(e: Joined) => Cell[]> = [];
   header.slice(0, metricStart).forEach((title, c) => {
     if (title === time) {
       outHeader.push(title, `${title}${PREVIOUS_SUFFIX}`);
-      plan.push((e) => [dayCell(options.currentRange, e.position), dayCell(options.earlierRange, e.position)]);
+      plan.push((e) => [
+        dayCell(time, options.currentRange, e.position, options.timeZone),
+        dayCell(time, options.earlierRange, e.position, options.timeZone),
+      ]);
     } else {
       outHeader.push(title);
       plan.push((e) => [(e.rows[0] ?? e.rows[1])![c] ?? '']);
@@ -178,20 +222,7 @@ export function buildCompareTable(current: ReportResult, earlier: ReportResult, 
       return [now ?? '', before ?? '', ...changes(now, before)];
     });
   });
-  const rows = entries.map((e) => plan.flatMap((fill) => fill(e)));
-
-  const table: ReportTable = { header: outHeader, rows };
-  const [nowTotals, beforeTotals] = [sides[0].table.totals, sides[1].table.totals];
-  if (nowTotals || beforeTotals) {
-    const totals: Cell[] = outHeader.slice(0, outHeader.length - 4 * options.metrics.length).map((_, i) => (i === 0 ? TOTALS_LABEL : ''));
-    options.metrics.forEach((_m, k) => {
-      const now = nowTotals?.[metricStart + k];
-      const before = beforeTotals?.[metricStart + k];
-      totals.push(now ?? '', before ?? '', ...changes(now, before));
-    });
-    table.totals = totals;
-  }
-  return table;
+  return { outHeader, plan };
 }
 
 /** The kind of a comparison's column: a metric's own for its value, earlier value and change; percent for its change in %. */

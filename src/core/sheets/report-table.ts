@@ -71,12 +71,25 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
   if (!isValidTimeZone(options.timeZone)) {
     throw ValidationError.single('timeZone', `'${options.timeZone}' is not an IANA time zone such as Europe/Berlin`);
   }
-  const spec = REPORT_SPECS[options.kind];
   const chosenMetrics = Array.isArray(options.metrics) ? (options.metrics as readonly string[]) : undefined;
-  const breakdownSet = new Set(options.breakdowns);
-  const entityBreakdowns = options.breakdowns.filter(isEntity);
+  const seen = discoverKeys(items, options.breakdowns.filter(isEntity));
+  const { columns, header } = tableColumns(options, chosenMetrics, seen, items.length);
+  const table: ReportTable = { header, rows: fillRows(items, columns, chosenMetrics, options.timeZone) };
+  if (options.metricsSums) table.totals = totalsRow(columns, options.metricsSums, options.totalItems, items.length);
+  return table;
+}
 
-  // Pass 1: which keys, entity fields and metrics occur at all.
+/** What the items hold: their keys in the order first seen, and each entity breakdown's fields. */
+interface SeenKeys {
+  seenKeys: Set<string>;
+  keyOrder: string[];
+  entityFields: Map<string, string[]>;
+  /** Entity breakdowns sent as plain text in some item. */
+  entityHasPlain: Set<string>;
+}
+
+/** Pass 1: which keys, entity fields and metrics occur at all. */
+function discoverKeys(items: readonly Record<string, unknown>[], entityBreakdowns: readonly string[]): SeenKeys {
   const seenKeys = new Set<string>();
   const keyOrder: string[] = [];
   const entityFields = new Map<string, string[]>();
@@ -102,7 +115,18 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
       for (const f in v as object) if (!fields.includes(f)) fields.push(f);
     }
   }
+  return { seenKeys, keyOrder, entityFields, entityHasPlain };
+}
 
+/** The columns and their titles: breakdowns, the hour, then the metrics (chosen, or those seen). */
+function tableColumns(
+  options: ReportTableOptions,
+  chosenMetrics: readonly string[] | undefined,
+  seen: SeenKeys,
+  itemCount: number,
+): { columns: Column[]; header: string[] } {
+  const spec = REPORT_SPECS[options.kind];
+  const breakdownSet = new Set(options.breakdowns);
   const columns: Column[] = [];
   const header: string[] = [];
   const add = (column: Column, title: string) => {
@@ -114,28 +138,28 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
     else if (isEntity(b) && chosenMetrics) {
       for (const f of ENTITY_KEY_FIELDS) add({ kind: 'entityField', key: b, field: f }, `${b}.${f}`);
     } else if (isEntity(b)) {
-      const fields = entityFields.get(b)!;
+      const fields = seen.entityFields.get(b)!;
       // id and name first: they are what users filter and read; other fields in the order seen.
       const ordered = [
         ...fields.filter((f) => f === 'id'),
         ...fields.filter((f) => f === 'name'),
         ...fields.filter((f) => f !== 'id' && f !== 'name'),
       ];
-      if (entityHasPlain.has(b) || ordered.length === 0) add({ kind: 'text', key: b }, b);
+      if (seen.entityHasPlain.has(b) || ordered.length === 0) add({ kind: 'text', key: b }, b);
       for (const f of ordered) add({ kind: 'entityField', key: b, field: f }, `${b}.${f}`);
     } else add({ kind: 'text', key: b }, b);
   }
   if (spec.hourly) {
     for (const h of HOUR_FIELDS)
-      if (seenKeys.has(h) && !breakdownSet.has(h)) add({ kind: 'hour', key: h }, HOUR_COLUMNS[HOUR_FIELDS.indexOf(h)]!);
+      if (seen.seenKeys.has(h) && !breakdownSet.has(h)) add({ kind: 'hour', key: h }, HOUR_COLUMNS[HOUR_FIELDS.indexOf(h)]!);
   }
   if (chosenMetrics) {
     for (const m of chosenMetrics) add({ kind: 'metric', key: m }, m);
   } else {
     const metricSet = new Set<string>(spec.metrics);
     const sumsKeys = options.metricsSums ? Object.keys(options.metricsSums) : [];
-    for (const m of spec.metrics) if (seenKeys.has(m) || (items.length === 0 && sumsKeys.includes(m))) add({ kind: 'metric', key: m }, m);
-    for (const k of keyOrder) {
+    for (const m of spec.metrics) if (seen.seenKeys.has(m) || (itemCount === 0 && sumsKeys.includes(m))) add({ kind: 'metric', key: m }, m);
+    for (const k of seen.keyOrder) {
       if (
         !metricSet.has(k) &&
         !breakdownSet.has(k) &&
@@ -147,24 +171,41 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
       }
     }
   }
+  return { columns, header };
+}
 
-  // Pass 2: fill the rows. Plain numbers and strings take the inline fast path; wrapped values,
-  // numeric strings and dates the slow one. Each distinct day is computed once and its Date shared by
-  // every row of that day (a sheet only reads it; treat table Dates as read-only).
+/**
+ * A reader of day, month and hour values as Dates. Each distinct day is computed once and its Date
+ * shared by every row of that day (a sheet only reads it; treat table Dates as read-only).
+ */
+function periodDates(timeZone: string): (kind: 'day' | 'month' | 'hour', raw: unknown) => Cell {
   const dateCaches = { day: new Map<string, Date | null>(), month: new Map<string, Date | null>(), hour: new Map<string, Date | null>() };
-  const dateOf = (kind: 'day' | 'month' | 'hour', raw: unknown): Cell => {
+  return (kind, raw) => {
     const v = typeof raw === 'string' ? raw : unwrap(raw);
     if (v === undefined || v === null || v === '') return '';
     const text = typeof v === 'string' ? v : String(v);
     const cache = dateCaches[kind];
     let date = cache.get(text);
     if (date === undefined) {
-      const ms = periodStartMs(kind, text, options.timeZone);
+      const ms = periodStartMs(kind, text, timeZone);
       date = ms === null ? null : new Date(ms);
       cache.set(text, date);
     }
     return date === null ? text : date;
   };
+}
+
+/**
+ * Pass 2: fill the rows. Plain numbers and strings take the inline fast path; wrapped values,
+ * numeric strings and dates the slow one.
+ */
+function fillRows(
+  items: readonly Record<string, unknown>[],
+  columns: readonly Column[],
+  chosenMetrics: readonly string[] | undefined,
+  timeZone: string,
+): Cell[][] {
+  const dateOf = periodDates(timeZone);
   const rows: Cell[][] = new Array(items.length);
   const columnCount = columns.length;
   const kinds = columns.map((c) => c.kind);
@@ -201,19 +242,24 @@ export function buildReportTable(items: readonly Record<string, unknown>[], opti
     }
     rows[i] = row;
   }
+  return rows;
+}
 
-  const table: ReportTable = { header, rows };
-  if (options.metricsSums) {
-    const sums = normaliseMetrics(options.metricsSums);
-    // Engage's sums cover every row of the report: under rows cut short (a row limit, a top 10) the label says so.
-    const cut = options.totalItems !== undefined && options.totalItems > items.length;
-    const label = cut ? `${TOTALS_LABEL} of all ${formatCount(options.totalItems!)} rows` : TOTALS_LABEL;
-    table.totals = columns.map((col, c) => {
-      if (col.kind === 'metric') return toCell(sums[col.key]);
-      return c === 0 ? label : '';
-    });
-  }
-  return table;
+/** The totals row from Engage's sums, which cover every row of the report: under rows cut short the label says so. */
+function totalsRow(
+  columns: readonly Column[],
+  metricsSums: Record<string, unknown>,
+  totalItems: number | undefined,
+  itemCount: number,
+): Cell[] {
+  const sums = normaliseMetrics(metricsSums);
+  // A row limit or a top 10 cuts the rows, not the sums.
+  const cut = totalItems !== undefined && totalItems > itemCount;
+  const label = cut ? `${TOTALS_LABEL} of all ${formatCount(totalItems!)} rows` : TOTALS_LABEL;
+  return columns.map((col, c) => {
+    if (col.kind === 'metric') return toCell(sums[col.key]);
+    return c === 0 ? label : '';
+  });
 }
 
 function toCell(value: unknown): Cell {

@@ -101,9 +101,12 @@ export function buildFilter(conditions: readonly FilterCondition[], argument = '
     .join(';');
 }
 
+/** Throws the syntax error of the expression at `position`. */
+type Fail = (position: number, rule: string) => never;
+
 /** Parses an expression; an empty or blank expression is "no filter". */
 export function parseFilter(expression: string, argument = 'filter'): ParsedFilterCondition[] {
-  const fail = (position: number, rule: string): never => {
+  const fail: Fail = (position, rule) => {
     throw new FilterSyntaxError(argument, position, expression, rule);
   };
   if (expression.trim() === '') return [];
@@ -124,69 +127,81 @@ export function parseFilter(expression: string, argument = 'filter'): ParsedFilt
         segStart,
         conditions.length === 0 && end < expression.length ? "empty condition before ';'" : "empty condition (a ';' with nothing after it)",
       );
-    const segment = expression.slice(segStart, end);
-    const firstColon = segment.indexOf(':');
-    if (firstColon < 0) fail(segStart, `${quoted(segment)} is not <field>:<operator>:<value>${shapeExample(segment)}`);
-    const field = segment.slice(0, firstColon);
-    if (field === '') fail(segStart, `${quoted(segment)} has no field name, as in "revenue${segment}"`);
-    if (!FIELD_PATTERN.test(field)) {
-      const bad = [...field].findIndex((ch, k) => !(k === 0 ? /[A-Za-z]/ : /[A-Za-z0-9_.]/).test(ch));
-      fail(segStart + Math.max(bad, 0), `invalid field name ${quoted(field)}`);
-    }
-    const opStart = firstColon + 1;
-    const secondColon = segment.indexOf(':', opStart);
-    const op = segment.slice(opStart, secondColon < 0 ? segment.length : secondColon);
-    if (!(FILTER_OPERATORS as readonly string[]).includes(op)) {
-      fail(
-        segStart + opStart,
-        op === ''
-          ? `${quoted(segment)} has no operator, as in "${field}:gt${segment.slice(opStart)}"`
-          : `unknown operator ${quoted(op)}${unknownNameHint(op, FILTER_OPERATORS)}`,
-      );
-    }
-    if (secondColon < 0) fail(segStart + segment.length, `missing ':' and value after ${quoted(`${field}:${op}`)}`);
-    const valueStart = secondColon! + 1;
-    const rawValue = segment.slice(valueStart);
-    const valuePos = segStart + valueStart;
-    if (rawValue.trim() === '') fail(valuePos, `missing value after ${quoted(`${field}:${op}:`)}`);
-    const position = segStart;
-    const number = (text: string, pos: number): number => {
-      const t = text.trim();
-      if (!NUMBER_PATTERN.test(t)) fail(pos, `${quoted(text)} is not a number (${op} compares numbers)`);
-      return Number(t);
-    };
-    switch (op as FilterOperator) {
-      case 'eq':
-      case 'gt':
-      case 'lt':
-        conditions.push({ field, op: op as 'eq', value: number(rawValue, valuePos), position });
-        break;
-      case 'between': {
-        const comma = rawValue.indexOf(',');
-        if (comma < 0 || rawValue.indexOf(',', comma + 1) >= 0)
-          fail(valuePos, `between needs two numbers separated by a comma, got ${quoted(rawValue)}`);
-        const low = number(rawValue.slice(0, comma), valuePos);
-        const high = number(rawValue.slice(comma + 1), valuePos + comma + 1);
-        if (low > high) fail(valuePos, `between needs the lower number first, got ${quoted(rawValue)}`);
-        conditions.push({ field, op: 'between', value: [low, high], position });
-        break;
-      }
-      case 'in':
-      case 'not_in': {
-        const items = rawValue.split(',');
-        let offset = 0;
-        for (const item of items) {
-          if (item.trim() === '') fail(valuePos + offset, `empty item in the ${op} list ${quoted(rawValue)}`);
-          offset += item.length + 1;
-        }
-        conditions.push({ field, op: op as 'in', value: items.map((s) => s.trim()), position });
-        break;
-      }
-      default:
-        conditions.push({ field, op: op as 'contains', value: rawValue, position });
-    }
+    conditions.push(parseCondition(expression.slice(segStart, end), segStart, fail));
     start = end + 1;
     if (end === expression.length) break;
   }
   return conditions;
+}
+
+/** One `<field>:<operator>:<value>` condition that starts at `segStart` of the expression. */
+function parseCondition(segment: string, segStart: number, fail: Fail): ParsedFilterCondition {
+  const firstColon = segment.indexOf(':');
+  if (firstColon < 0) fail(segStart, `${quoted(segment)} is not <field>:<operator>:<value>${shapeExample(segment)}`);
+  const field = segment.slice(0, firstColon);
+  if (field === '') fail(segStart, `${quoted(segment)} has no field name, as in "revenue${segment}"`);
+  if (!FIELD_PATTERN.test(field)) {
+    const bad = [...field].findIndex((ch, k) => !(k === 0 ? /[A-Za-z]/ : /[A-Za-z0-9_.]/).test(ch));
+    fail(segStart + Math.max(bad, 0), `invalid field name ${quoted(field)}`);
+  }
+  const opStart = firstColon + 1;
+  const secondColon = segment.indexOf(':', opStart);
+  const op = segment.slice(opStart, secondColon < 0 ? segment.length : secondColon);
+  if (!(FILTER_OPERATORS as readonly string[]).includes(op)) {
+    fail(
+      segStart + opStart,
+      op === ''
+        ? `${quoted(segment)} has no operator, as in "${field}:gt${segment.slice(opStart)}"`
+        : `unknown operator ${quoted(op)}${unknownNameHint(op, FILTER_OPERATORS)}`,
+    );
+  }
+  if (secondColon < 0) fail(segStart + segment.length, `missing ':' and value after ${quoted(`${field}:${op}`)}`);
+  const valueStart = secondColon + 1;
+  const rawValue = segment.slice(valueStart);
+  const valuePos = segStart + valueStart;
+  if (rawValue.trim() === '') fail(valuePos, `missing value after ${quoted(`${field}:${op}:`)}`);
+  return conditionWithValue(field, op as FilterOperator, rawValue, valuePos, segStart, fail);
+}
+
+/** The condition with its value read as `op` takes it: a number, two numbers, a list or a text. */
+function conditionWithValue(
+  field: string,
+  op: FilterOperator,
+  rawValue: string,
+  valuePos: number,
+  position: number,
+  fail: Fail,
+): ParsedFilterCondition {
+  const number = (text: string, pos: number): number => {
+    const t = text.trim();
+    if (!NUMBER_PATTERN.test(t)) fail(pos, `${quoted(text)} is not a number (${op} compares numbers)`);
+    return Number(t);
+  };
+  switch (op) {
+    case 'eq':
+    case 'gt':
+    case 'lt':
+      return { field, op, value: number(rawValue, valuePos), position };
+    case 'between': {
+      const comma = rawValue.indexOf(',');
+      if (comma < 0 || rawValue.indexOf(',', comma + 1) >= 0)
+        fail(valuePos, `between needs two numbers separated by a comma, got ${quoted(rawValue)}`);
+      const low = number(rawValue.slice(0, comma), valuePos);
+      const high = number(rawValue.slice(comma + 1), valuePos + comma + 1);
+      if (low > high) fail(valuePos, `between needs the lower number first, got ${quoted(rawValue)}`);
+      return { field, op: 'between', value: [low, high], position };
+    }
+    case 'in':
+    case 'not_in': {
+      const items = rawValue.split(',');
+      let offset = 0;
+      for (const item of items) {
+        if (item.trim() === '') fail(valuePos + offset, `empty item in the ${op} list ${quoted(rawValue)}`);
+        offset += item.length + 1;
+      }
+      return { field, op, value: items.map((s) => s.trim()), position };
+    }
+    default:
+      return { field, op: op as 'contains', value: rawValue, position };
+  }
 }

@@ -80,107 +80,118 @@ export function reportDates(
   toRaw: unknown,
   context: ReportDatesContext,
 ): { fromDate: string; toDate: string } {
+  return spec.hourly ? hourlyReportDates(spec, fromRaw, toRaw, context) : generalReportDates(fromRaw, toRaw, context);
+}
+
+/** A general report's date argument as its calendar day; undefined when not given or wrong (the problem added). */
+function readDay(argument: string, value: unknown, context: ReportDatesContext): CalendarDay | undefined {
+  if (value === undefined) return undefined;
+  if (isDate(value)) {
+    if (Number.isNaN(value.getTime())) {
+      context.add(argument, value, 'is not a valid date');
+      return undefined;
+    }
+    return isValidTimeZone(context.timeZone) ? calendarDayInZone(value.getTime(), context.timeZone) : undefined;
+  }
+  const relative = relativeDay(argument, value, context);
+  if (relative !== null) return relative;
+  const p = typeof value === 'string' || typeof value === 'number' ? parseDateText(value, false) : null;
+  if (!p) {
+    context.add(argument, value, DAY_RULE);
+    return undefined;
+  }
+  return p.day;
+}
+
+/** The general report's days: in order, and within the doc breakdown's months when it is asked for. */
+function generalReportDates(fromRaw: unknown, toRaw: unknown, context: ReportDatesContext): { fromDate: string; toDate: string } {
   const { add } = context;
-  let fromDate = '';
-  let toDate = '';
-  if (!spec.hourly) {
-    const readDay = (argument: string, value: unknown): CalendarDay | undefined => {
-      if (value === undefined) return undefined;
-      if (isDate(value)) {
-        if (Number.isNaN(value.getTime())) {
-          add(argument, value, 'is not a valid date');
-          return undefined;
-        }
-        return isValidTimeZone(context.timeZone) ? calendarDayInZone(value.getTime(), context.timeZone) : undefined;
-      }
-      const relative = relativeDay(argument, value, context);
-      if (relative !== null) return relative;
-      const p = typeof value === 'string' || typeof value === 'number' ? parseDateText(value, false) : null;
-      if (!p) {
-        add(argument, value, DAY_RULE);
-        return undefined;
-      }
-      return p.day;
-    };
-    const from = readDay('fromDate', fromRaw);
-    const to = readDay('toDate', toRaw);
-    if (from) fromDate = formatDay(from);
-    if (to) toDate = formatDay(to);
-    // A date cell is shown as the day it shows in the spreadsheet, a relative day with the day it names.
-    const shown = (raw: unknown, day: CalendarDay) => shownDate(raw, readableDay(day));
-    if (from && to && utcMidnightMs(to) < utcMidnightMs(from)) {
-      add('toDate', undefined, `${shown(toRaw, to)} is before fromDate ${shown(fromRaw, from)}`, false);
-    }
-    if (from && context.breakdowns.includes('doc')) {
-      const earliest = subtractMonths(utcDayOf(context.nowMs), DOC_BREAKDOWN_WINDOW_MONTHS);
-      if (utcMidnightMs(from) < utcMidnightMs(earliest)) {
-        const months = DOC_BREAKDOWN_WINDOW_MONTHS;
-        add(
-          'fromDate',
-          undefined,
-          `${shown(fromRaw, from)} is more than ${months} months ago, and the 'doc' breakdown only covers the last ${months} months (earliest ${readableDay(earliest)})`,
-          false,
-        );
-      }
-    }
-  } else {
-    const readHour = (argument: string, value: unknown, isEnd: boolean): number | undefined => {
-      if (value === undefined) return undefined;
-      if (isDate(value)) {
-        if (Number.isNaN(value.getTime())) {
-          add(argument, value, 'is not a valid date');
-          return undefined;
-        }
-        return floorToHourMs(value.getTime()); // field notes: a date cell is taken at its UTC hour
-      }
-      // A relative day is that UTC day, as its yyyyMMdd would be: from its 00:00, or as the end up to the next day's.
-      const relative = relativeDay(argument, value, context);
-      if (relative !== null) return relative && hourBoundMs({ kind: 'day', day: relative }, isEnd);
-      const p = typeof value === 'string' || typeof value === 'number' ? parseDateText(value, true) : null;
-      if (!p) {
-        add(argument, value, HOUR_RULE);
-        return undefined;
-      }
-      return hourBoundMs(p, isEnd);
-    };
-    const fromMs = readHour('fromDate', fromRaw, false);
-    const toMs = readHour('toDate', toRaw, true);
-    if (fromMs !== undefined) fromDate = formatUtcHour(fromMs);
-    if (toMs !== undefined) toDate = formatUtcHour(toMs);
-    // A date cell is shown as the UTC hour it is taken at, a relative day with the hour it names.
-    const shown = (raw: unknown, ms: number) => shownDate(raw, readableUtcHour(ms));
-    if (fromMs !== undefined && toMs !== undefined) {
-      const hours = (toMs - fromMs) / MS_PER_HOUR;
-      const from = shown(fromRaw, fromMs);
-      if (hours <= 0) {
-        add(
-          'toDate',
-          undefined,
-          `${shown(toRaw, toMs)} must be after fromDate ${from} (toDate is exclusive: ${readableUtcHour(toMs)} is not after ${readableUtcHour(fromMs)})`,
-          false,
-        );
-      } else if (hours > HOURLY_REPORT_MAX_RANGE_HOURS) {
-        add(
-          'toDate',
-          undefined,
-          `${shown(toRaw, toMs)} is ${hours} hours after fromDate ${from}; the ${spec.title} covers at most ${HOURLY_REPORT_MAX_RANGE_HOURS} hours (toDate is exclusive)`,
-          false,
-        );
-      }
-    }
-    if (spec.kind === 'realtime' && fromMs !== undefined) {
-      const earliestMs = floorToHourMs(context.nowMs) - REALTIME_WINDOW_HOURS * MS_PER_HOUR;
-      if (fromMs < earliestMs) {
-        add(
-          'fromDate',
-          undefined,
-          `${shown(fromRaw, fromMs)} is older than the realtime window of the last ${REALTIME_WINDOW_HOURS} hours (earliest ${readableUtcHour(earliestMs)})`,
-          false,
-        );
-      } else if (fromMs > context.nowMs) {
-        add('fromDate', undefined, `${shown(fromRaw, fromMs)} is in the future (now is ${readableUtcHour(context.nowMs)})`, false);
-      }
+  const from = readDay('fromDate', fromRaw, context);
+  const to = readDay('toDate', toRaw, context);
+  // A date cell is shown as the day it shows in the spreadsheet, a relative day with the day it names.
+  const shown = (raw: unknown, day: CalendarDay) => shownDate(raw, readableDay(day));
+  if (from && to && utcMidnightMs(to) < utcMidnightMs(from)) {
+    add('toDate', undefined, `${shown(toRaw, to)} is before fromDate ${shown(fromRaw, from)}`, false);
+  }
+  if (from && context.breakdowns.includes('doc')) {
+    const earliest = subtractMonths(utcDayOf(context.nowMs), DOC_BREAKDOWN_WINDOW_MONTHS);
+    if (utcMidnightMs(from) < utcMidnightMs(earliest)) {
+      const months = DOC_BREAKDOWN_WINDOW_MONTHS;
+      add(
+        'fromDate',
+        undefined,
+        `${shown(fromRaw, from)} is more than ${months} months ago, and the 'doc' breakdown only covers the last ${months} months (earliest ${readableDay(earliest)})`,
+        false,
+      );
     }
   }
-  return { fromDate, toDate };
+  return { fromDate: from ? formatDay(from) : '', toDate: to ? formatDay(to) : '' };
+}
+
+/** An hourly report's date argument as the epoch ms of its UTC hour bound; undefined when not given or wrong. */
+function readHour(argument: string, value: unknown, isEnd: boolean, context: ReportDatesContext): number | undefined {
+  if (value === undefined) return undefined;
+  if (isDate(value)) {
+    if (Number.isNaN(value.getTime())) {
+      context.add(argument, value, 'is not a valid date');
+      return undefined;
+    }
+    return floorToHourMs(value.getTime()); // field notes: a date cell is taken at its UTC hour
+  }
+  // A relative day is that UTC day, as its yyyyMMdd would be: from its 00:00, or as the end up to the next day's.
+  const relative = relativeDay(argument, value, context);
+  if (relative !== null) return relative && hourBoundMs({ kind: 'day', day: relative }, isEnd);
+  const p = typeof value === 'string' || typeof value === 'number' ? parseDateText(value, true) : null;
+  if (!p) {
+    context.add(argument, value, HOUR_RULE);
+    return undefined;
+  }
+  return hourBoundMs(p, isEnd);
+}
+
+/** The hourly reports' hours: toDate after fromDate within the range, and the realtime report's window. */
+function hourlyReportDates(
+  spec: ReportSpec,
+  fromRaw: unknown,
+  toRaw: unknown,
+  context: ReportDatesContext,
+): { fromDate: string; toDate: string } {
+  const { add } = context;
+  const fromMs = readHour('fromDate', fromRaw, false, context);
+  const toMs = readHour('toDate', toRaw, true, context);
+  // A date cell is shown as the UTC hour it is taken at, a relative day with the hour it names.
+  const shown = (raw: unknown, ms: number) => shownDate(raw, readableUtcHour(ms));
+  if (fromMs !== undefined && toMs !== undefined) {
+    const hours = (toMs - fromMs) / MS_PER_HOUR;
+    const from = shown(fromRaw, fromMs);
+    if (hours <= 0) {
+      add(
+        'toDate',
+        undefined,
+        `${shown(toRaw, toMs)} must be after fromDate ${from} (toDate is exclusive: ${readableUtcHour(toMs)} is not after ${readableUtcHour(fromMs)})`,
+        false,
+      );
+    } else if (hours > HOURLY_REPORT_MAX_RANGE_HOURS) {
+      add(
+        'toDate',
+        undefined,
+        `${shown(toRaw, toMs)} is ${hours} hours after fromDate ${from}; the ${spec.title} covers at most ${HOURLY_REPORT_MAX_RANGE_HOURS} hours (toDate is exclusive)`,
+        false,
+      );
+    }
+  }
+  if (spec.kind === 'realtime' && fromMs !== undefined) {
+    const earliestMs = floorToHourMs(context.nowMs) - REALTIME_WINDOW_HOURS * MS_PER_HOUR;
+    if (fromMs < earliestMs) {
+      add(
+        'fromDate',
+        undefined,
+        `${shown(fromRaw, fromMs)} is older than the realtime window of the last ${REALTIME_WINDOW_HOURS} hours (earliest ${readableUtcHour(earliestMs)})`,
+        false,
+      );
+    } else if (fromMs > context.nowMs) {
+      add('fromDate', undefined, `${shown(fromRaw, fromMs)} is in the future (now is ${readableUtcHour(context.nowMs)})`, false);
+    }
+  }
+  return { fromDate: fromMs !== undefined ? formatUtcHour(fromMs) : '', toDate: toMs !== undefined ? formatUtcHour(toMs) : '' };
 }

@@ -26,7 +26,7 @@ import {
 } from '../../spec';
 import { quoted, showValue } from '../../util/text';
 import { unknownNameHint } from '../../util/names';
-import { reportDates } from './report-dates';
+import { type AddProblem, reportDates } from './report-dates';
 import { publisherIdProblem, type PublisherSelection } from './publisher-list';
 
 /** Arguments of a report, as loose as users give them. */
@@ -152,6 +152,9 @@ function valueAt(input: unknown, key: string): unknown {
   return input && typeof input === 'object' ? (input as Record<string, unknown>)[key] : undefined;
 }
 
+/** The arguments once their shapes are checked. */
+type ReportArgs = z.output<ReturnType<typeof inputSchema>>;
+
 /**
  * Checks a report's arguments and builds the query. Throws a ValidationError listing every problem;
  * nothing is sent until this succeeds.
@@ -159,48 +162,18 @@ function valueAt(input: unknown, key: string): unknown {
 export function buildReportQuery(kind: ReportKind, input: ReportInput, context: ValidationContext): ReportQuery {
   const spec = REPORT_SPECS[kind];
   const problems: ValidationProblem[] = [];
-  const add = (argument: string, value: unknown, rule: string, showTheValue = true) =>
+  const add: AddProblem = (argument, value, rule, showTheValue = true) =>
     problems.push({ argument, message: showTheValue ? `${argument}: ${showValue(value)} ${rule}` : `${argument}: ${rule}` });
 
   const timeZone = context.timeZone ?? 'UTC';
   if (!isValidTimeZone(timeZone)) add('timeZone', timeZone, 'is not an IANA time zone such as Europe/Berlin');
 
   const parsed = inputSchema(spec).safeParse(input);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      if (issue.code === 'unrecognized_keys') {
-        for (const key of issue.keys) add(key, undefined, `is not a parameter of the ${spec.title}`, false);
-        continue;
-      }
-      const argument = String(issue.path[0] ?? 'arguments');
-      const raw = valueAt(input, argument);
-      // A missing value is shown as missing, not as '' or undefined.
-      add(argument, raw, issue.message, notGiven(raw) !== undefined);
-    }
-  }
+  if (!parsed.success) addSchemaProblems(spec, input, parsed.error.issues, add);
   const args = parsed.success ? parsed.data : undefined;
   const raw = (input ?? {}) as ReportInput;
 
-  // Breakdowns: known names, no duplicates, the general report's count and pair rules.
-  const rawBreakdowns = notGiven(raw.breakdowns);
-  const given = args?.breakdowns ?? (typeof rawBreakdowns === 'string' || Array.isArray(rawBreakdowns) ? rawBreakdowns : undefined);
-  const requested =
-    given === undefined
-      ? undefined
-      : (typeof given === 'string' ? given.split(',') : [...given]).map((b) => String(b).trim()).filter((b) => b !== '');
-  const breakdowns: string[] = [];
-  for (const name of requested ?? []) {
-    const known = spec.breakdowns.find((b) => b.toLowerCase() === name.toLowerCase());
-    if (!known) add('breakdowns', name, `is not a breakdown of the ${spec.title}${unknownNameHint(name, spec.breakdowns)}`);
-    else if (breakdowns.includes(known)) add('breakdowns', known, 'is listed twice');
-    else breakdowns.push(known);
-  }
-  const effective = effectiveBreakdowns(kind, breakdowns);
-  for (const problem of breakdownCombinationProblems(kind, effective)) {
-    if (problem.rule === 'count')
-      add('breakdowns', breakdowns, `has ${problem.count} breakdowns; the general report allows at most ${problem.max}`);
-    else add('breakdowns', undefined, `'${problem.pair[0]}' and '${problem.pair[1]}' cannot be combined`, false);
-  }
+  const effective = checkedBreakdowns(kind, spec, args, raw, add);
 
   // Metrics: known names for these breakdowns, or "all", or the default set.
   // A metrics value of the wrong type was reported by the schema; then the default set stands in.
@@ -209,70 +182,15 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
   const chosen = resolveMetrics(kind, typeof rawMetrics === 'string' || Array.isArray(rawMetrics) ? rawMetrics : undefined, effective);
   problems.push(...chosen.problems);
 
-  // Dates.
   const { fromDate, toDate } = reportDates(spec, notGiven(raw.fromDate), notGiven(raw.toDate), {
     nowMs: context.nowMs,
     timeZone,
     breakdowns: effective,
     add,
   });
-
-  // Parameters that only some reports take.
-  if (args?.currencyCode !== undefined) {
-    if (!spec.acceptsCurrency) add('currencyCode', args.currencyCode, `is not accepted by the ${spec.title} (its revenue is always USD)`);
-    else if (!/^[A-Za-z]{3}$/.test(args.currencyCode.trim()))
-      add('currencyCode', args.currencyCode, 'must be a three-letter currency code such as USD');
-    else if (!ISO_4217_CURRENCY_CODES.has(args.currencyCode.trim().toUpperCase()))
-      add('currencyCode', args.currencyCode, 'is not an ISO 4217 currency code (such as USD, EUR or GBP)');
-    else if (!isSupportedCurrency(args.currencyCode))
-      add('currencyCode', args.currencyCode, `is not a currency Engage reports in (use ${SUPPORTED_CURRENCY_CODES.join(', ')})`);
-  }
-  if (args?.decDigits !== undefined && !spec.acceptsDecDigits)
-    add('decDigits', raw.decDigits, `is not accepted by the ${spec.title} (only the general report rounds revenue)`);
-
-  // Sort and order.
-  let sort: ReportQuery['sort'];
-  if (args?.sort !== undefined) {
-    const result = parseSort(kind, args.sort, args.order, effective);
-    if ('problems' in result) problems.push(...result.problems);
-    else sort = result.sort;
-  } else if (args?.order !== undefined) {
-    const o = args.order.trim().toLowerCase();
-    if (o !== 'asc' && o !== 'desc') add('order', args.order, `must be 'asc' or 'desc'`);
-    else sort = { field: 'revenue', order: o };
-  }
-
-  // Filter: syntax, then field names, operators and values against the field's type, and the 110-character external-ID rule.
-  let filter: ParsedFilterCondition[] | undefined;
-  let filterText: string | undefined;
-  if (args?.filter !== undefined) {
-    try {
-      filterText = typeof args.filter === 'string' ? args.filter.trim() : buildFilter(args.filter as FilterCondition[]);
-      filter = parseFilter(filterText);
-    } catch (e) {
-      if (e instanceof ValidationError) problems.push(...e.problems);
-      else throw e;
-    }
-    for (const c of filter ?? []) {
-      const fieldRule = fieldProblem(kind, c.field, effective);
-      // The operator and values are checked against the field's type once the field itself is right.
-      const rule = fieldRule ? `${quoted(c.field)} ${fieldRule}` : filterTypeProblem(kind, c);
-      if (rule) problems.push(...new FilterSyntaxError('filter', c.position, filterText!, rule).problems);
-      if ((c.field === 'externalId' || c.field === 'externalSecondaryId') && c.op !== 'between') {
-        const values = typeof c.value === 'string' ? [c.value] : Array.isArray(c.value) ? (c.value as string[]) : [String(c.value)];
-        for (const v of values) {
-          if (v.length > EXTERNAL_ID_MAX_LENGTH) {
-            add(
-              'filter',
-              v.length > 40 ? `${v.slice(0, 40)}...` : v,
-              `is ${v.length} characters long; ${c.field} values have at most ${EXTERNAL_ID_MAX_LENGTH}`,
-            );
-          }
-        }
-      }
-    }
-    if (filter && filter.length === 0) filter = undefined;
-  }
+  checkReportOnlyParameters(spec, args, raw, add);
+  const sort = checkedSort(kind, args, effective, problems, add);
+  const { filter, filterText } = checkedFilter(kind, args, effective, problems, add);
 
   if (problems.length > 0) throw new ValidationError(problems);
   const a = args!;
@@ -304,6 +222,120 @@ export function buildReportQuery(kind: ReportKind, input: ReportInput, context: 
   if (sort) query.sort = sort;
   if (filter) query.filter = filter;
   return query;
+}
+
+/** The schema's findings as problems, each naming its argument. */
+function addSchemaProblems(spec: ReportSpec, input: ReportInput, issues: readonly z.core.$ZodIssue[], add: AddProblem): void {
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) add(key, undefined, `is not a parameter of the ${spec.title}`, false);
+      continue;
+    }
+    const argument = String(issue.path[0] ?? 'arguments');
+    const raw = valueAt(input, argument);
+    // A missing value is shown as missing, not as '' or undefined.
+    add(argument, raw, issue.message, notGiven(raw) !== undefined);
+  }
+}
+
+/** Breakdowns: known names, no duplicates, the general report's count and pair rules; the effective list. */
+function checkedBreakdowns(kind: ReportKind, spec: ReportSpec, args: ReportArgs | undefined, raw: ReportInput, add: AddProblem): string[] {
+  const rawBreakdowns = notGiven(raw.breakdowns);
+  const given = args?.breakdowns ?? (typeof rawBreakdowns === 'string' || Array.isArray(rawBreakdowns) ? rawBreakdowns : undefined);
+  const requested =
+    given === undefined
+      ? undefined
+      : (typeof given === 'string' ? given.split(',') : [...given]).map((b) => String(b).trim()).filter((b) => b !== '');
+  const breakdowns: string[] = [];
+  for (const name of requested ?? []) {
+    const known = spec.breakdowns.find((b) => b.toLowerCase() === name.toLowerCase());
+    if (!known) add('breakdowns', name, `is not a breakdown of the ${spec.title}${unknownNameHint(name, spec.breakdowns)}`);
+    else if (breakdowns.includes(known)) add('breakdowns', known, 'is listed twice');
+    else breakdowns.push(known);
+  }
+  const effective = effectiveBreakdowns(kind, breakdowns);
+  for (const problem of breakdownCombinationProblems(kind, effective)) {
+    if (problem.rule === 'count')
+      add('breakdowns', breakdowns, `has ${problem.count} breakdowns; the general report allows at most ${problem.max}`);
+    else add('breakdowns', undefined, `'${problem.pair[0]}' and '${problem.pair[1]}' cannot be combined`, false);
+  }
+  return effective;
+}
+
+/** Parameters that only some reports take: the currency and the revenue's rounding. */
+function checkReportOnlyParameters(spec: ReportSpec, args: ReportArgs | undefined, raw: ReportInput, add: AddProblem): void {
+  if (args?.currencyCode !== undefined) {
+    if (!spec.acceptsCurrency) add('currencyCode', args.currencyCode, `is not accepted by the ${spec.title} (its revenue is always USD)`);
+    else if (!/^[A-Za-z]{3}$/.test(args.currencyCode.trim()))
+      add('currencyCode', args.currencyCode, 'must be a three-letter currency code such as USD');
+    else if (!ISO_4217_CURRENCY_CODES.has(args.currencyCode.trim().toUpperCase()))
+      add('currencyCode', args.currencyCode, 'is not an ISO 4217 currency code (such as USD, EUR or GBP)');
+    else if (!isSupportedCurrency(args.currencyCode))
+      add('currencyCode', args.currencyCode, `is not a currency Engage reports in (use ${SUPPORTED_CURRENCY_CODES.join(', ')})`);
+  }
+  if (args?.decDigits !== undefined && !spec.acceptsDecDigits)
+    add('decDigits', raw.decDigits, `is not accepted by the ${spec.title} (only the general report rounds revenue)`);
+}
+
+/** Sort and order: an order alone sorts by revenue. */
+function checkedSort(
+  kind: ReportKind,
+  args: ReportArgs | undefined,
+  effective: string[],
+  problems: ValidationProblem[],
+  add: AddProblem,
+): ReportQuery['sort'] {
+  if (args?.sort !== undefined) {
+    const result = parseSort(kind, args.sort, args.order, effective);
+    if ('problems' in result) problems.push(...result.problems);
+    else return result.sort;
+  } else if (args?.order !== undefined) {
+    const o = args.order.trim().toLowerCase();
+    if (o !== 'asc' && o !== 'desc') add('order', args.order, `must be 'asc' or 'desc'`);
+    else return { field: 'revenue', order: o };
+  }
+  return undefined;
+}
+
+/** Filter: syntax, then field names, operators and values against the field's type, and the 110-character external-ID rule. */
+function checkedFilter(
+  kind: ReportKind,
+  args: ReportArgs | undefined,
+  effective: string[],
+  problems: ValidationProblem[],
+  add: AddProblem,
+): { filter?: ParsedFilterCondition[]; filterText?: string } {
+  if (args?.filter === undefined) return {};
+  let filter: ParsedFilterCondition[] | undefined;
+  let filterText: string | undefined;
+  try {
+    filterText = typeof args.filter === 'string' ? args.filter.trim() : buildFilter(args.filter as FilterCondition[]);
+    filter = parseFilter(filterText);
+  } catch (e) {
+    if (e instanceof ValidationError) problems.push(...e.problems);
+    else throw e;
+  }
+  for (const c of filter ?? []) {
+    const fieldRule = fieldProblem(kind, c.field, effective);
+    // The operator and values are checked against the field's type once the field itself is right.
+    const rule = fieldRule ? `${quoted(c.field)} ${fieldRule}` : filterTypeProblem(kind, c);
+    if (rule) problems.push(...new FilterSyntaxError('filter', c.position, filterText!, rule).problems);
+    if ((c.field === 'externalId' || c.field === 'externalSecondaryId') && c.op !== 'between') checkExternalIdLengths(c, add);
+  }
+  return { filter: filter && filter.length === 0 ? undefined : filter, filterText };
+}
+
+function checkExternalIdLengths(c: ParsedFilterCondition, add: AddProblem): void {
+  const values = typeof c.value === 'string' ? [c.value] : Array.isArray(c.value) ? (c.value as string[]) : [String(c.value)];
+  for (const v of values) {
+    if (v.length > EXTERNAL_ID_MAX_LENGTH) {
+      add(
+        'filter',
+        v.length > 40 ? `${v.slice(0, 40)}...` : v,
+        `is ${v.length} characters long; ${c.field} values have at most ${EXTERNAL_ID_MAX_LENGTH}`,
+      );
+    }
+  }
 }
 
 /** The address of one page of a report. */
