@@ -5,9 +5,9 @@
  * (Session.getEffectiveUser: userinfo.email; an add-on runs as the user who uses it) and the caller's
  * publishers. Each is read only when the use case needs it.
  */
-import { FormulaAccess } from '../core';
+import { FormulaAccess } from '../../core';
 import { createSidebarReports } from './sidebar-report-services';
-import { PropertiesStore, systemClock } from './stores';
+import { PropertiesStore, systemClock } from '../adapters/stores';
 
 export function createFormulaAccess(): FormulaAccess {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();

@@ -5,7 +5,7 @@
  * right axis). An existing dashboard is left as it is: the new one is "Engage dashboard (2)", and so
  * on, so nothing a user added to the first is lost. Sheets then runs the formulas, which fetch.
  */
-import { DASHBOARD_SHEET_NAME, type DashboardLayout, dashboardInput, freeSheetName } from '../core';
+import { DASHBOARD_SHEET_NAME, type DashboardLayout, dashboardInput, freeSheetName } from '../../../core';
 
 /** Rows formatted below a block that grows with the publishers: 10 rows for each of at most 50 publishers. */
 const GROWING_BLOCK_ROWS = 502;

@@ -5,11 +5,11 @@
  * deployment without `"bigquery": true` the session is the account unchanged, and no BigQuery call
  * can be made.
  */
-import { BigQueryClient, bigqueryRootUrl, type EngageSession, type ScheduleAccount } from '../core';
-import { DEPLOYMENT } from './deployment';
-import { ScriptOAuthToken } from './oauth-token';
-import { blockingSleeper, systemClock } from './stores';
-import { UrlFetchTransport } from './url-fetch-transport';
+import { BigQueryClient, bigqueryRootUrl, type EngageSession, type ScheduleAccount } from '../../core';
+import { DEPLOYMENT } from '../adapters/deployment';
+import { ScriptOAuthToken } from '../adapters/oauth-token';
+import { blockingSleeper, systemClock } from '../adapters/stores';
+import { UrlFetchTransport } from '../adapters/url-fetch-transport';
 
 export function scheduleAccount(session: EngageSession): ScheduleAccount {
   if (DEPLOYMENT.bigquery !== true) return session;

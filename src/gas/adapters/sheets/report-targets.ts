@@ -15,7 +15,7 @@ import {
   type RunPlacement,
   ValidationError,
   type WrittenBlock,
-} from '../core';
+} from '../../../core';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

@@ -31,13 +31,13 @@ import {
   type TriggerContext,
   triggerFinding,
   WRITE_NUMBER_FORMAT,
-} from '../core';
+} from '../../core';
 import { createSession } from './addon-services';
-import { AWAITING_TRIGGER_KEY, awaitHourlyRunFinding, CHECK_TRIGGER_HANDLER } from './check-trigger';
-import { DEPLOYMENT } from './deployment';
-import { gzipCompressor } from './gzip-compressor';
-import { ServiceCache, systemClock } from './stores';
-import { UrlFetchTransport } from './url-fetch-transport';
+import { AWAITING_TRIGGER_KEY, awaitHourlyRunFinding, CHECK_TRIGGER_HANDLER } from '../adapters/check-trigger';
+import { DEPLOYMENT } from '../adapters/deployment';
+import { gzipCompressor } from '../adapters/gzip-compressor';
+import { ServiceCache, systemClock } from '../adapters/stores';
+import { UrlFetchTransport } from '../adapters/url-fetch-transport';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

@@ -2,7 +2,7 @@
  * The core's Compressor over Utilities: text as UTF-8 bytes, gzipped, then base64, which is ASCII and
  * so takes exactly one byte per character of a cache entry's 100 KB.
  */
-import type { Compressor } from '../core';
+import type { Compressor } from '../../core';
 
 const GZIP_CONTENT_TYPE = 'application/x-gzip';
 

@@ -9,10 +9,10 @@
  * an extra one retires itself from its own run. ScriptApp here is a stand-in that counts the triggers elsewhere and throws
  * the local host's words for a 21st trigger.
  */
-import { GasException } from '../../../dev/gas-host/protocol';
-import { TOO_MANY_TRIGGERS_MESSAGE } from '../../../dev/gas-host/state/triggers';
-import { TriggerQuotaError, userMessage } from '../../../src/core';
-import { HourlyTrigger } from '../../../src/gas/triggers';
+import { GasException } from '../../../../dev/gas-host/protocol';
+import { TOO_MANY_TRIGGERS_MESSAGE } from '../../../../dev/gas-host/state/triggers';
+import { TriggerQuotaError, userMessage } from '../../../../src/core';
+import { HourlyTrigger } from '../../../../src/gas/adapters/triggers';
 
 const ONE_SENTENCE =
   'You already have 20 Engage triggers, the most Apps Script allows one Google account (one for each spreadsheet with an active Engage schedule): ' +

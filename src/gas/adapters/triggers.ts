@@ -12,7 +12,7 @@
  *   - "current": one per user per spreadsheet (an Editor add-on may have one trigger of each type per
  *     user per document), so each spreadsheet with a schedule takes one of the user's 20.
  */
-import { type SpreadsheetAccess, type TriggerPort, TriggerQuotaError, TRIGGERS_PER_USER } from '../core';
+import { type SpreadsheetAccess, type TriggerPort, TriggerQuotaError, TRIGGERS_PER_USER } from '../../core';
 import { awaitHourlyRunFinding, CHECK_TRIGGER_HANDLER } from './check-trigger';
 
 /** The top-level function the trigger calls (exported from src/entrypoints/schedules.ts). */

@@ -21,9 +21,9 @@ import {
   type DataSourceTable,
   type OpenInSheetsAnswer,
   SavedReportStore,
-} from '../core';
-import { DEPLOYMENT } from './deployment';
-import { PropertiesStore, ServiceLock, systemClock } from './stores';
+} from '../../../core';
+import { DEPLOYMENT } from '../deployment';
+import { PropertiesStore, ServiceLock, systemClock } from '../stores';
 
 /** The part of Connected Sheets used here (the type package of this project lists no insertDataSourceSheet). */
 interface BigQuerySpecBuilder {

@@ -24,7 +24,7 @@ import {
   refreshGroupWithRoom,
   refreshReferencePattern,
   withRefreshReference,
-} from '../core';
+} from '../../../core';
 import { WaveWatch } from './refresh-waves';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;

@@ -3,7 +3,7 @@
  * clock and the blocking sleeper. Each wraps an object handed to it, so callers decide which scope
  * (user, document, script) backs which port.
  */
-import type { Cache, Clock, ListableStore, Lock, Sleeper } from '../core';
+import type { Cache, Clock, ListableStore, Lock, Sleeper } from '../../core';
 
 /** A properties store (strings only, 9 KB per value, 500 KB in all). */
 export class PropertiesStore implements ListableStore {

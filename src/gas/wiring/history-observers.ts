@@ -12,9 +12,9 @@ import {
   type RunObserver,
   type ScheduledSpreadsheet,
   userMessage,
-} from '../core';
-import { SpreadsheetOwnSheets } from './own-sheets';
-import { appsScriptSpreadsheetOf } from './spreadsheet-opener';
+} from '../../core';
+import { SpreadsheetOwnSheets } from '../adapters/sheets/own-sheets';
+import { appsScriptSpreadsheetOf } from '../adapters/sheets/spreadsheet-opener';
 
 /** What becomes of revisions in a report's closed months: the notices take them (notices.ts); without them, the execution's log. */
 export type ClosedMonthRevisions = (revisions: Revision[], event: ReportRunEvent) => void;

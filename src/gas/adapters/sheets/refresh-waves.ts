@@ -15,7 +15,7 @@ import {
   refreshWaveKey,
   type WaveCount,
   WAVE_MARK_LOCK_TIMEOUT_MS,
-} from '../core';
+} from '../../../core';
 
 /** Kept longer than any driver runs (6 minutes). */
 const WAVE_TTL_SECONDS = 600;

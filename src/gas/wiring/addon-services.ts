@@ -4,12 +4,12 @@
  * scope: the services available depend on the auth mode, and a service touched while the bundle loads
  * would break onOpen in AuthMode.NONE.
  */
-import { type AddonDeps, EngageAddon, EngageSession } from '../core';
-import { DEPLOYMENT } from './deployment';
-import { onExecutionEnd } from './execution';
-import { gzipCompressor } from './gzip-compressor';
-import { UrlFetchTransport } from './url-fetch-transport';
-import { PropertiesStore, ServiceCache, ServiceLock, blockingSleeper, systemClock } from './stores';
+import { type AddonDeps, EngageAddon, EngageSession } from '../../core';
+import { DEPLOYMENT } from '../adapters/deployment';
+import { onExecutionEnd } from '../adapters/execution';
+import { gzipCompressor } from '../adapters/gzip-compressor';
+import { UrlFetchTransport } from '../adapters/url-fetch-transport';
+import { PropertiesStore, ServiceCache, ServiceLock, blockingSleeper, systemClock } from '../adapters/stores';
 
 export interface AddonContext {
   /** True when running a custom function: user properties are the owner's, and messages say so. */

@@ -4,10 +4,10 @@
  * the document's properties (where each written block is remembered, and the saved reports whose
  * blocks a run must not write over unasked) and the user's cache (run progress).
  */
-import { OWNER_ID_KEY, SavedReportStore, SidebarReports } from '../core';
+import { OWNER_ID_KEY, SavedReportStore, SidebarReports } from '../../core';
 import { createSession } from './addon-services';
-import { SpreadsheetWriter } from './sheet-writer';
-import { PropertiesStore, ServiceCache, ServiceLock, systemClock } from './stores';
+import { SpreadsheetWriter } from '../adapters/sheets/sheet-writer';
+import { PropertiesStore, ServiceCache, ServiceLock, systemClock } from '../adapters/stores';
 
 export function createSidebarReports(): SidebarReports {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();

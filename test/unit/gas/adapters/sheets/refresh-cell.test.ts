@@ -6,7 +6,7 @@
  * last. Apps Script here is a small stand-in (a spreadsheet of cells and named ranges, a TextFinder
  * over formula text) on jest's clock, which only Utilities.sleep moves.
  */
-import { touchRefreshCell } from '../../../src/gas/refresh-cell';
+import { touchRefreshCell } from '../../../../../src/gas/adapters/sheets/refresh-cell';
 
 type Cell = { value: unknown; formula?: string };
 const scope = globalThis as Record<string, unknown>;

@@ -20,7 +20,7 @@ import {
   WRITE_NUMBER_FORMAT,
   type WrittenBlock,
   asTypedInput,
-} from '../core';
+} from '../../../core';
 
 const HEADER_BACKGROUND = '#f1f3f4';
 

@@ -5,7 +5,7 @@
  * that it left untouched.
  */
 import { SpreadsheetWriter } from './sheet-writer';
-import type { BlockPlacement, Cell, ReportSheet, SheetBlock, WrittenBlock } from '../core';
+import type { BlockPlacement, Cell, ReportSheet, SheetBlock, WrittenBlock } from '../../../core';
 
 export class SavedReportSheet implements ReportSheet {
   private readonly writer: SpreadsheetWriter;

@@ -13,10 +13,10 @@ import {
   ReportNotices,
   type RunObserver,
   type ScheduleRegistry,
-} from '../core';
-import { DEPLOYMENT } from './deployment';
-import { systemClock } from './stores';
-import { UrlFetchTransport } from './url-fetch-transport';
+} from '../../core';
+import { DEPLOYMENT } from '../adapters/deployment';
+import { systemClock } from '../adapters/stores';
+import { UrlFetchTransport } from '../adapters/url-fetch-transport';
 import type { ClosedMonthRevisions } from './history-observers';
 
 /** MailApp as the core's Mailer: plain text, from the user's own address, named for the add-on. */

@@ -12,7 +12,15 @@
  * both write below the same last row: one's rows are then lost. No lock spans them (a run by ID has
  * no document lock); docs/shared-state.md says so.
  */
-import { asTypedInput, type Cell, type OwnRows, type OwnSheet, type OwnSheets, type OwnSheetState, WRITE_NUMBER_FORMAT } from '../core';
+import {
+  asTypedInput,
+  type Cell,
+  type OwnRows,
+  type OwnSheet,
+  type OwnSheets,
+  type OwnSheetState,
+  WRITE_NUMBER_FORMAT,
+} from '../../../core';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 

@@ -8,14 +8,14 @@
  * notices, and the notices and alerts of the reports, which share the execution's registry and fetch
  * count (notices.ts).
  */
-import { SavedReportStore, ScheduleRegistry, ScheduleService } from '../core';
+import { SavedReportStore, ScheduleRegistry, ScheduleService } from '../../core';
 import { createSession } from './addon-services';
 import { scheduleAccount } from './bigquery-account';
-import { DEPLOYMENT } from './deployment';
+import { DEPLOYMENT } from '../adapters/deployment';
 import { historyObservers } from './history-observers';
-import { scheduledSpreadsheet, spreadsheetOpener } from './spreadsheet-opener';
-import { PropertiesStore, ServiceLock, systemClock } from './stores';
-import { HourlyTrigger } from './triggers';
+import { scheduledSpreadsheet, spreadsheetOpener } from '../adapters/sheets/spreadsheet-opener';
+import { PropertiesStore, ServiceLock, systemClock } from '../adapters/stores';
+import { HourlyTrigger } from '../adapters/triggers';
 import { closedMonthNotices, createReportNotices, noticeObservers } from './notices';
 
 export function createScheduleService(): ScheduleService {

@@ -11,7 +11,7 @@ import {
   type UnreachableReason,
   refreshOutcomeText,
   userMessage,
-} from '../core';
+} from '../../../core';
 import { refreshCellIsFromAnotherDay, touchRefreshCell } from './refresh-cell';
 import { SavedReportSheet } from './report-sheet';
 
