@@ -1,31 +1,29 @@
 /**
- * The refresh cells. ENGAGE_* formulas inserted by the sidebar or the dashboard take a named refresh
- * cell as their `refresh` argument: `EngageRefresh`, `EngageRefresh2`, ..., one cell each on a hidden
- * sheet, each serving at most a wave's worth of formulas (src/core/sheets/refresh-waves.ts). The
- * menu's Refresh all, every scheduled run that refreshed something, and the first open and the first
- * hourly run of a new day (which moves the formulas' relative days, "7daysAgo", "yesterday", to the day
- * it is then) change them through `touchRefreshCell`, a wave at a time, so that no more formulas compute at once than
- * Apps Script runs for one user (30): each wave starts once the formulas of the one before have
- * counted their ends in the document cache (refresh-waves.ts), or, where that cache is out of reach,
- * once a wave's whole time has passed.
+ * The refresh cells over SpreadsheetApp (the core's RefreshCells port). ENGAGE_* formulas inserted by
+ * the sidebar or the dashboard take a named refresh cell as their `refresh` argument: `EngageRefresh`,
+ * `EngageRefresh2`, ..., one cell each on a hidden sheet, each serving at most a wave's worth of
+ * formulas (src/core/sheets/refresh-waves.ts). Refresh all, the scheduled runs and the first open of
+ * a new day change them through `touchRefreshCell`, whose waves the core drives
+ * (src/core/sheets/refresh-driver.ts); here are the cells themselves: the named ranges, the hidden
+ * sheet, the formulas found by a TextFinder over formula text, and the flush that starts each wave.
  */
 import {
+  driveRefreshWaves,
   freeSheetName,
-  isAnotherDay,
-  nextRefreshStampMs,
-  planRefreshWaves,
-  REFRESH_DEFAULT_BUDGET_MS,
   REFRESH_GROUP_BASE_NAME,
   REFRESH_WAVE_FORMULAS,
-  REFRESH_WAVE_LIMIT_MS,
+  type RefreshCell,
+  type RefreshCells,
+  refreshCellsFromAnotherDay,
+  type RefreshDriving,
   type RefreshOutcome,
-  type RefreshWave,
   refreshGroupNumber,
   refreshGroupWithRoom,
   refreshReferencePattern,
   withRefreshReference,
 } from '../../../core';
-import { WaveWatch } from './refresh-waves';
+import { blockingSleeper, systemClock } from '../stores';
+import { waveWatchOf } from './refresh-waves';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Range = GoogleAppsScript.Spreadsheet.Range;
@@ -33,28 +31,14 @@ type Range = GoogleAppsScript.Spreadsheet.Range;
 /** Name of the first refresh cell, which every formula written before the groups references. */
 export const REFRESH_RANGE_NAME = REFRESH_GROUP_BASE_NAME;
 const REFRESH_SHEET_NAME = 'Engage refresh';
-/** A wave is not started this close to the deadline: its cells and formulas take writes. */
-const WAVE_START_MARGIN_MS = 2000;
 
+/** A refresh group with its cell; none yet for the first group before it is made (formulas may reference its name already). */
 interface RefreshGroup {
   name: string;
   groupNumber: number;
-  /** Its cell; none yet for the first group before it is made (formulas may reference its name already). */
   range: Range | undefined;
   /** When its cell was last changed (0: never, or not a time). */
   stampMs: number;
-}
-
-export interface TouchOptions {
-  /** When the caller's execution must be done with the waves (default: 25 s from now, what an open's simple trigger allows). */
-  deadlineAtMs?: number;
-  /** Told, before any cell changes, how many formulas and waves there are (Refresh all shows it). */
-  onPlan?: (plan: { formulas: number; waves: number }) => void;
-  /**
-   * Wait for the last wave too (its count, or its whole time), within the deadline: a scheduled run
-   * that goes on to another spreadsheet's formulas must not start them while these still compute.
-   */
-  awaitLastWave?: boolean;
 }
 
 /** The hidden sheet of the refresh cells, made the first time (the user is kept on the sheet they were on). */
@@ -102,6 +86,10 @@ function refreshGroups(spreadsheet: Spreadsheet): RefreshGroup[] {
   return groups.sort((a, b) => a.groupNumber - b.groupNumber);
 }
 
+function refreshCell(group: RefreshGroup): RefreshCell {
+  return { name: group.name, groupNumber: group.groupNumber, stampMs: group.stampMs, exists: group.range !== undefined };
+}
+
 /**
  * The ENGAGE_* formula cells that reference the group's cell, sheet by sheet, row by row: one
  * TextFinder over formula text, so a sheet of 100,000 report rows is searched where it is kept,
@@ -111,81 +99,62 @@ function formulasOf(spreadsheet: Spreadsheet, groupName: string): Range[] {
   return spreadsheet.createTextFinder(refreshReferencePattern(groupName)).useRegularExpression(true).matchFormulaText(true).findAll();
 }
 
-/** Changes the wave's cells (or makes its group and moves its formulas there): its formulas start computing. */
-function applyWave(
-  spreadsheet: Spreadsheet,
-  wave: RefreshWave,
-  stampMs: number,
-  groups: RefreshGroup[],
-  found: Map<string, Range[]>,
-): void {
-  if (wave.kind === 'touch') {
-    for (const group of groups) {
-      if (!wave.groups.includes(group.name)) continue;
-      if (group.range) group.range.setValue(new Date(stampMs));
-      else group.range = createGroup(spreadsheet, group.name, stampMs);
-    }
-    return;
+/** One refresh's view of the spreadsheet's refresh cells: its groups and their formulas are looked up once. */
+class SpreadsheetRefreshCells implements RefreshCells {
+  private found: RefreshGroup[] | undefined;
+  private readonly cells = new Map<string, Range[]>();
+
+  constructor(private readonly spreadsheet: Spreadsheet) {}
+
+  groups(): RefreshCell[] {
+    this.found ??= refreshGroups(this.spreadsheet);
+    return this.found.map(refreshCell);
   }
-  createGroup(spreadsheet, wave.to, stampMs);
-  for (const cell of (found.get(wave.from) ?? []).slice(wave.skip, wave.skip + wave.formulas)) {
-    cell.setFormula(withRefreshReference(cell.getFormula(), wave.from, wave.to));
+
+  formulas(group: string): number {
+    return this.formulaCells(group).length;
+  }
+
+  touch(groups: readonly string[], stampMs: number): void {
+    for (const group of this.found ?? []) {
+      if (!groups.includes(group.name)) continue;
+      if (group.range) group.range.setValue(new Date(stampMs));
+      else group.range = createGroup(this.spreadsheet, group.name, stampMs);
+    }
+    // The changes apply now, not when the execution ends: the wave's formulas start here.
+    SpreadsheetApp.flush();
+  }
+
+  move(from: string, to: string, skip: number, count: number, stampMs: number): void {
+    createGroup(this.spreadsheet, to, stampMs);
+    for (const cell of this.formulaCells(from).slice(skip, skip + count))
+      cell.setFormula(withRefreshReference(cell.getFormula(), from, to));
+    SpreadsheetApp.flush();
+  }
+
+  private formulaCells(group: string): Range[] {
+    let cells = this.cells.get(group);
+    if (!cells) {
+      cells = formulasOf(this.spreadsheet, group);
+      this.cells.set(group, cells);
+    }
+    return cells;
   }
 }
 
 /**
- * Makes every ENGAGE_* formula that references a refresh cell compute again, a wave of at most 25 at
- * a time, moving formulas to new groups where a group holds more. Without a deadline it takes at most
- * 25 s (an open's simple trigger has 30). The last wave started computes after this returns; waves it
- * had no time for are left for the next refresh, which takes the oldest groups first.
+ * Makes every ENGAGE_* formula that references a refresh cell compute again, in waves
+ * (src/core/sheets/refresh-driver.ts), watching their count where this execution reaches the
+ * spreadsheet's document cache. Without a deadline it takes at most 25 s (an open's simple trigger has 30).
  */
-export function touchRefreshCell(spreadsheet: Spreadsheet, options: TouchOptions = {}): RefreshOutcome {
-  const deadlineAtMs = options.deadlineAtMs ?? Date.now() + REFRESH_DEFAULT_BUDGET_MS;
-  // Another execution driving waves here first: then nothing is looked at or changed.
-  const watch = WaveWatch.of(spreadsheet);
-  if (watch?.claim(deadlineAtMs) === 'busy') return { formulas: 0, waves: 0, refreshedFormulas: 0, startedWaves: 0, busy: true };
-  try {
-    const groups = refreshGroups(spreadsheet);
-    const found = new Map(groups.map((g) => [g.name, formulasOf(spreadsheet, g.name)]));
-    const waves = planRefreshWaves(
-      groups.map((g) => ({ name: g.name, formulas: found.get(g.name)!.length, stampMs: g.stampMs })),
-      REFRESH_WAVE_FORMULAS,
-    );
-    const formulas = [...found.values()].reduce((sum, cells) => sum + cells.length, 0);
-    const outcome: RefreshOutcome = { formulas, waves: waves.length, refreshedFormulas: 0, startedWaves: 0, busy: false };
-    options.onPlan?.({ formulas, waves: waves.length });
-    if (watch && !watch.waitForPrevious(deadlineAtMs)) return outcome;
-    // One stamp for every wave: identical formulas of different groups share the result the first fetched.
-    const stampMs = nextRefreshStampMs(Date.now(), Math.max(0, ...groups.map((g) => g.stampMs)));
-    watch?.open(stampMs);
-    for (const [index, wave] of waves.entries()) {
-      // No wave starts without time to change its cells, the first not either (a run whose reports took it all).
-      if (Date.now() > deadlineAtMs - WAVE_START_MARGIN_MS) break;
-      // Every wave before is over (counted or out of time): this one is over at this count plus its formulas.
-      const target = (watch?.ended(stampMs).ended ?? 0) + wave.formulas;
-      applyWave(spreadsheet, wave, stampMs, groups, found);
-      // The changes apply now, not when the execution ends: the wave's formulas start here.
-      SpreadsheetApp.flush();
-      const waveUntilMs = Date.now() + REFRESH_WAVE_LIMIT_MS;
-      watch?.started(stampMs, target, deadlineAtMs, waveUntilMs);
-      outcome.startedWaves++;
-      outcome.refreshedFormulas += wave.formulas;
-      // The last wave computes on its own once this execution ends (unless asked to wait); a wave of no formula needs no wait.
-      if ((index === waves.length - 1 && !options.awaitLastWave) || wave.formulas === 0) continue;
-      const ended = watch ? watch.waitFor(stampMs, target, waveUntilMs, deadlineAtMs) : sleepUntil(waveUntilMs, deadlineAtMs);
-      if (ended === 'deadline') break;
-    }
-    return outcome;
-  } finally {
-    watch?.release();
-  }
-}
-
-/** Without a count to read: waits the wave's whole time ('timed out'), or until the deadline when it comes first. */
-function sleepUntil(waveUntilMs: number, deadlineAtMs: number): 'timed out' | 'deadline' {
-  const untilMs = Math.min(waveUntilMs, deadlineAtMs);
-  for (let left = untilMs - Date.now(); left > 0; left = untilMs - Date.now()) Utilities.sleep(Math.min(left, 60_000));
-  return Date.now() >= waveUntilMs ? 'timed out' : 'deadline';
+export function touchRefreshCell(spreadsheet: Spreadsheet, options: RefreshDriving = {}): RefreshOutcome {
+  const driver = {
+    cells: new SpreadsheetRefreshCells(spreadsheet),
+    watch: waveWatchOf(spreadsheet),
+    clock: systemClock,
+    sleeper: blockingSleeper,
+  };
+  return driveRefreshWaves(driver, options);
 }
 
 /** How many ENGAGE_* formulas reference each refresh group (no refresh cell yet: none). */
@@ -217,19 +186,17 @@ export function ensureRefreshGroup(spreadsheet: Spreadsheet, name: string): stri
 }
 
 /**
- * True when the day has changed on the spreadsheet's clock since a refresh cell was last changed, so
- * that the relative days of the formulas that take it now name other days. The refresh cells are their
- * own record: each holds the time it was changed, which every path that reaches the spreadsheet can
- * read (the open, Refresh all, the hourly run, with a document or with one opened by ID), where
- * document properties would need the active document. False without a refresh cell: no formula of
- * ours takes one. A cell that holds no time (someone typed into it) counts as changed on another day,
- * so the next change writes a time again.
+ * True when the day has changed on the spreadsheet's clock since a refresh cell was last changed. The
+ * refresh cells are their own record: each holds the time it was changed, which every path that
+ * reaches the spreadsheet can read (the open, Refresh all, the hourly run, with a document or with one
+ * opened by ID), where document properties would need the active document. False without a refresh
+ * cell: no formula of ours takes one.
  */
 export function refreshCellIsFromAnotherDay(spreadsheet: Spreadsheet): boolean {
   if (!spreadsheet.getRangeByName(REFRESH_RANGE_NAME)) return false;
   const now = Date.now();
   const timeZone = spreadsheet.getSpreadsheetTimeZone();
-  return refreshGroups(spreadsheet).some((g) => g.range !== undefined && (g.stampMs === 0 || isAnotherDay(g.stampMs, now, timeZone)));
+  return refreshCellsFromAnotherDay(refreshGroups(spreadsheet).map(refreshCell), now, timeZone);
 }
 
 /**
