@@ -127,6 +127,7 @@ export { compareColumnCount } from './sheets/compare-table';
 export {
   asTypedInput,
   cellsAdded,
+  cellsFound,
   checkCellRoom,
   formatNumberAs,
   type GridSize,

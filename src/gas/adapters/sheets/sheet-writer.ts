@@ -12,6 +12,7 @@ import {
   type BlockPlacement,
   type CellsFound,
   cellsAdded,
+  cellsFound,
   checkCellRoom,
   type GridSize,
   type SheetBlock,
@@ -90,40 +91,7 @@ export class SpreadsheetWriter implements SheetWriter, SheetContents {
     const columns = Math.min(area.column + area.columns - 1, sheet.getLastColumn()) - area.column + 1;
     if (rows < 1 || columns < 1) return null;
     const range = sheet.getRange(area.row, area.column, rows, columns);
-    const values = range.getValues();
-    const formulas = range.getFormulas();
-    const inside = (r: number, c: number) =>
-      !!except &&
-      except.sheetName === area.sheetName &&
-      r >= except.row &&
-      r < except.row + except.rows &&
-      c >= except.column &&
-      c < except.column + except.columns;
-    let count = 0;
-    let top = Infinity;
-    let bottom = -1;
-    let left = Infinity;
-    let right = -1;
-    for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < columns; c++) {
-        if (values[r]![c] === '' && formulas[r]![c] === '') continue;
-        if (inside(area.row + r, area.column + c)) continue;
-        count++;
-        top = Math.min(top, r);
-        bottom = Math.max(bottom, r);
-        left = Math.min(left, c);
-        right = Math.max(right, c);
-      }
-    }
-    if (count === 0) return null;
-    const box = {
-      sheetName: area.sheetName,
-      row: area.row + top,
-      column: area.column + left,
-      rows: bottom - top + 1,
-      columns: right - left + 1,
-    };
-    return { count, box };
+    return cellsFound(range.getValues(), range.getFormulas(), area, except);
   }
 
   /**
