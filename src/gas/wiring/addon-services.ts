@@ -8,8 +8,11 @@ import { type AddonDeps, EngageAddon, EngageSession } from '../../core';
 import { DEPLOYMENT } from '../adapters/deployment';
 import { onExecutionEnd } from '../adapters/execution';
 import { gzipCompressor } from '../adapters/gzip-compressor';
-import { UrlFetchTransport } from '../adapters/url-fetch-transport';
-import { PropertiesStore, ServiceCache, ServiceLock, blockingSleeper, systemClock } from '../adapters/stores';
+import { UrlFetchTransport } from '../adapters/fetch/url-fetch-transport';
+import { PropertiesStore } from '../adapters/properties-store';
+import { ServiceCache } from '../adapters/service-cache';
+import { ServiceLock } from '../adapters/service-lock';
+import { blockingSleeper, systemClock } from '../adapters/system-time';
 
 export interface AddonContext {
   /** True when running a custom function: user properties are the owner's, and messages say so. */

@@ -7,9 +7,9 @@
  */
 import { BigQueryClient, bigqueryRootUrl, type EngageSession, type ScheduleAccount } from '../../core';
 import { DEPLOYMENT } from '../adapters/deployment';
-import { ScriptOAuthToken } from '../adapters/oauth-token';
-import { blockingSleeper, systemClock } from '../adapters/stores';
-import { UrlFetchTransport } from '../adapters/url-fetch-transport';
+import { ScriptOAuthToken } from '../adapters/fetch/oauth-token';
+import { blockingSleeper, systemClock } from '../adapters/system-time';
+import { UrlFetchTransport } from '../adapters/fetch/url-fetch-transport';
 
 export function scheduleAccount(session: EngageSession): ScheduleAccount {
   if (DEPLOYMENT.bigquery !== true) return session;

@@ -7,7 +7,8 @@
  */
 import { FormulaAccess } from '../../core';
 import { createSidebarReports } from './sidebar-report-services';
-import { PropertiesStore, systemClock } from '../adapters/stores';
+import { PropertiesStore } from '../adapters/properties-store';
+import { systemClock } from '../adapters/system-time';
 
 export function createFormulaAccess(): FormulaAccess {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();

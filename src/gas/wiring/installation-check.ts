@@ -27,8 +27,10 @@ import { installTriggerProbe } from '../adapters/check-trigger';
 import { DEPLOYMENT } from '../adapters/deployment';
 import { gzipCompressor } from '../adapters/gzip-compressor';
 import { cellProbes, checkSheet, writeCheckRows } from '../adapters/sheets/check-sheet';
-import { blockingSleeper, PropertiesStore, ServiceCache, systemClock } from '../adapters/stores';
-import { UrlFetchTransport } from '../adapters/url-fetch-transport';
+import { blockingSleeper, systemClock } from '../adapters/system-time';
+import { PropertiesStore } from '../adapters/properties-store';
+import { ServiceCache } from '../adapters/service-cache';
+import { UrlFetchTransport } from '../adapters/fetch/url-fetch-transport';
 import { createSession } from './addon-services';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;

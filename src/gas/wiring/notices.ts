@@ -15,8 +15,8 @@ import {
   type ScheduleRegistry,
 } from '../../core';
 import { DEPLOYMENT } from '../adapters/deployment';
-import { systemClock } from '../adapters/stores';
-import { UrlFetchTransport } from '../adapters/url-fetch-transport';
+import { systemClock } from '../adapters/system-time';
+import { UrlFetchTransport } from '../adapters/fetch/url-fetch-transport';
 import type { ClosedMonthRevisions } from './history-observers';
 
 /** MailApp as the core's Mailer: plain text, from the user's own address, named for the add-on. */

@@ -14,7 +14,9 @@ import { scheduleAccount } from './bigquery-account';
 import { DEPLOYMENT } from '../adapters/deployment';
 import { historyObservers } from './history-observers';
 import { scheduledSpreadsheet, spreadsheetOpener } from '../adapters/sheets/spreadsheet-opener';
-import { PropertiesStore, ServiceLock, systemClock } from '../adapters/stores';
+import { PropertiesStore } from '../adapters/properties-store';
+import { ServiceLock } from '../adapters/service-lock';
+import { systemClock } from '../adapters/system-time';
 import { HourlyTrigger } from '../adapters/triggers';
 import { closedMonthNotices, createReportNotices, noticeObservers } from './notices';
 

@@ -7,7 +7,10 @@
 import { OWNER_ID_KEY, SavedReportStore, SidebarReports } from '../../core';
 import { createSession } from './addon-services';
 import { SpreadsheetWriter } from '../adapters/sheets/sheet-writer';
-import { PropertiesStore, ServiceCache, ServiceLock, systemClock } from '../adapters/stores';
+import { PropertiesStore } from '../adapters/properties-store';
+import { ServiceCache } from '../adapters/service-cache';
+import { ServiceLock } from '../adapters/service-lock';
+import { systemClock } from '../adapters/system-time';
 
 export function createSidebarReports(): SidebarReports {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();

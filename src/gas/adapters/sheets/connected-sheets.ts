@@ -23,7 +23,9 @@ import {
   SavedReportStore,
 } from '../../../core';
 import { DEPLOYMENT } from '../deployment';
-import { PropertiesStore, ServiceLock, systemClock } from '../stores';
+import { PropertiesStore } from '../properties-store';
+import { ServiceLock } from '../service-lock';
+import { systemClock } from '../system-time';
 
 /** The part of Connected Sheets used here (the type package of this project lists no insertDataSourceSheet). */
 interface BigQuerySpecBuilder {

@@ -22,7 +22,7 @@ import {
   refreshReferencePattern,
   withRefreshReference,
 } from '../../../core';
-import { blockingSleeper, systemClock } from '../stores';
+import { blockingSleeper, systemClock } from '../system-time';
 import { waveWatchOf } from './refresh-waves';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;

@@ -5,7 +5,9 @@
  * whole time instead (the core's refresh-driver.ts).
  */
 import { countWaveEnd as countEnd, WaveWatch } from '../../../core';
-import { blockingSleeper, ServiceCache, ServiceLock, systemClock } from '../stores';
+import { blockingSleeper, systemClock } from '../system-time';
+import { ServiceCache } from '../service-cache';
+import { ServiceLock } from '../service-lock';
 
 /**
  * A formula's end, counted in the wave its refresh value names; any other refresh value costs one

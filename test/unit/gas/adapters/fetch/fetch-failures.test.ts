@@ -3,7 +3,7 @@
  * dev/gas-host/README.md); translated ones must still be read right where the text gives a
  * language-free hint: the address itself, or the service name "urlfetch" at the end.
  */
-import { failureKind } from '../../../../src/gas/adapters/fetch-failures';
+import { failureKind } from '../../../../../src/gas/adapters/fetch/fetch-failures';
 
 const WHITELIST = ['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/'];
 const ALLOWED = 'https://reports.example.net/engage/v2/publishers';

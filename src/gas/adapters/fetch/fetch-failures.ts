@@ -15,7 +15,7 @@
  *   - anything else ("Address unavailable", "Timeout", "Unexpected error", a reset connection) is a
  *     lost connection, which the retry policy tries again.
  */
-import { allowedByWhitelist, isLoopbackUrl, type TransportFailureKind } from '../../core';
+import { allowedByWhitelist, isLoopbackUrl, type TransportFailureKind } from '../../../core';
 
 export function failureKind(message: string, urls: readonly string[], whitelist: readonly string[]): TransportFailureKind {
   const text = message.replace(/^Exception:\s*/, '');

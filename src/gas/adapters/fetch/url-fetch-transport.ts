@@ -7,8 +7,8 @@
  * without one (Engage's errors may say only `application/json`) would otherwise depend on Apps
  * Script's unstated default.
  */
-import { type HttpRequest, type HttpResponse, type HttpTransport, TransportError } from '../../core';
-import { DEPLOYMENT } from './deployment';
+import { type HttpRequest, type HttpResponse, type HttpTransport, TransportError } from '../../../core';
+import { DEPLOYMENT } from '../deployment';
 import { failureKind } from './fetch-failures';
 
 type FetchParams = GoogleAppsScript.URL_Fetch.URLFetchRequestOptions;

@@ -4,7 +4,7 @@
  * core's BigQuery client calls BigQuery's REST API as the user. Read at each request and never kept:
  * Apps Script renews it, and a token belongs in no property, cache, log or message.
  */
-import type { OAuthTokenSource } from '../../core';
+import type { OAuthTokenSource } from '../../../core';
 
 export class ScriptOAuthToken implements OAuthTokenSource {
   constructor(private readonly script: Pick<GoogleAppsScript.Script.ScriptApp, 'getOAuthToken'> = ScriptApp) {}
