@@ -6,7 +6,7 @@
  * The deployment config (`--config <file>` / ENGAGE_DEPLOY_CONFIG, else the example engage.deploy.json) gives the
  * manifest its urlFetchWhitelist and spreadsheet scope (spreadsheetAccess), the bigquery scope and hosts
  * when it says `"bigquery": true`, and the bundle its default
- * settings, quotas and spreadsheet access (DEPLOYMENT in src/gas/deployment.ts); appsscript.json in the
+ * settings, quotas and spreadsheet access (DEPLOYMENT in src/gas/adapters/deployment.ts); appsscript.json in the
  * repository is the manifest without the whitelist, with `spreadsheets.currentonly`.
  * `--out <folder>` writes elsewhere than dist/.
  */
@@ -19,9 +19,9 @@ import { configPath, deploymentOf, readDeployConfig } from './deploy-config';
 import { readEntryPointDocs, renderStubs } from './entry-stubs';
 
 export const GLOBAL_NAME = '__engage';
-/** The identifier src/gas/deployment.ts reads, replaced by the deployment at build time. */
+/** The identifier src/gas/adapters/deployment.ts reads, replaced by the deployment at build time. */
 export const DEPLOYMENT_GLOBAL = '__ENGAGE_DEPLOYMENT__';
-/** The identifier src/gas/version.ts reads, replaced by package.json's version at build time. */
+/** The identifier src/gas/adapters/version.ts reads, replaced by package.json's version at build time. */
 export const VERSION_GLOBAL = '__ENGAGE_VERSION__';
 /** The identifier sidebar/build-flags.ts reads: whether the deployment says localServers. */
 export const LOCAL_SERVERS_GLOBAL = '__ENGAGE_LOCAL_SERVERS__';

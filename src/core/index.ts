@@ -48,6 +48,8 @@ export type {
   OwnSheet,
   OwnSheets,
   OwnSheetState,
+  RefreshCell,
+  RefreshCells,
   ReportSheet,
   ScheduledSpreadsheet,
   SheetBlock,
@@ -85,19 +87,13 @@ export {
   EXECUTION_LIMIT_MS,
   FORMULA_TIME_BUDGET_MS,
   PREVIEW_TIME_BUDGET_MS,
-  REFRESH_DEFAULT_BUDGET_MS,
   REFRESH_END_MARGIN_MS,
   REFRESH_WAVE_FORMULAS,
-  REFRESH_WAVE_GRACE_MS,
-  REFRESH_WAVE_LIMIT_MS,
-  REFRESH_WAVE_POLL_MS,
   WAVE_MARK_AFTER_WORK_MS,
-  WAVE_MARK_LOCK_TIMEOUT_MS,
 } from './budgets';
 
 export { A1_CELL_PATTERN, a1Cell, cellPosition, cellReference, rangeReference, splitCellReference } from './util/a1-notation';
 export { compactDay, dashedDay, daysBetween, isDate, MS_PER_HOUR } from './util/dates';
-export { isAnotherDay } from './util/relative-days';
 export { SUPPORTED_CURRENCY_CODES } from './util/currencies';
 export { formatCount, formatDuration, quoted } from './util/text';
 
@@ -131,6 +127,7 @@ export { compareColumnCount } from './sheets/compare-table';
 export {
   asTypedInput,
   cellsAdded,
+  cellsFound,
   checkCellRoom,
   formatNumberAs,
   type GridSize,
@@ -138,22 +135,18 @@ export {
   WRITE_NUMBER_FORMAT,
 } from './sheets/sheet-output';
 export {
-  nextRefreshStampMs,
-  parseWaveCount,
-  planRefreshWaves,
   REFRESH_GROUP_BASE_NAME,
   type RefreshOutcome,
-  type RefreshWave,
   refreshGroupNumber,
   refreshGroupWithRoom,
   refreshOutcomeText,
   refreshPlanText,
   REFRESH_SIGNED_OUT_TEXT,
   refreshReferencePattern,
-  refreshWaveKey,
-  type WaveCount,
   withRefreshReference,
 } from './sheets/refresh-waves';
+export { driveRefreshWaves, refreshCellsFromAnotherDay, type RefreshDriving } from './sheets/refresh-driver';
+export { countWaveEnd, WaveWatch } from './sheets/wave-watch';
 
 export { builderMessage, checkRunTarget, type BuilderRequest, type RunTarget } from './builder/builder-request';
 export {
@@ -240,15 +233,20 @@ export {
   cacheProbe,
   checkOwnerMayCheck,
   CONCURRENCY_PROBE_FORMULAS,
-  concurrencyFinding,
   type Finding,
   findingRows,
-  hostFinding,
   INSTALLATION_CHECK_SHEET,
-  sidebarInCellFinding,
-  textFinding,
-  todayFinding,
-  TRIGGER_CONTEXT_KEY,
   type TriggerContext,
-  triggerFinding,
 } from './addon/stores/installation-check';
+export {
+  AWAITING_TRIGGER_KEY,
+  awaitFormulaProbes,
+  awaitTriggerRun,
+  DATE_LIKE_NAME,
+  finishTriggerFinding,
+  formulaFindings,
+  hostFindings,
+  pendingTriggerFinding,
+  recordTriggerContext,
+  type TriggerProbe,
+} from './addon/stores/installation-check-run';

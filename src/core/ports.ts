@@ -220,6 +220,30 @@ export interface OwnSheets {
   replace(sheet: OwnSheet, rows: OwnRows): void;
 }
 
+/** A refresh cell: the group it names, its number, when it was last changed (0: never, or not a time), and whether its cell exists yet. */
+export interface RefreshCell {
+  name: string;
+  groupNumber: number;
+  stampMs: number;
+  exists: boolean;
+}
+
+/**
+ * The refresh cells of one spreadsheet (named cells `EngageRefresh`, `EngageRefresh2`, ... on a hidden
+ * sheet) and the ENGAGE_* formulas that take them as their `refresh` argument. Each change applies at
+ * once: the formulas it reaches start computing before the call returns.
+ */
+export interface RefreshCells {
+  /** Every refresh group in number order; the first even before its cell exists (formulas may reference its name already). */
+  groups(): RefreshCell[];
+  /** How many ENGAGE_* formulas reference the group's cell now. */
+  formulas(group: string): number;
+  /** Sets these groups' cells to the time `stampMs`, making a group's cell where it does not exist yet. */
+  touch(groups: readonly string[], stampMs: number): void;
+  /** Makes group `to`'s cell, holding `stampMs`, and moves to it `count` of `from`'s formulas, from the `skip`th found on. */
+  move(from: string, to: string, skip: number, count: number, stampMs: number): void;
+}
+
 /**
  * The user's hourly trigger of scheduled refreshes: one per user with spreadsheetAccess "all" (it
  * serves every spreadsheet), one per user per spreadsheet with "current" (this document's).

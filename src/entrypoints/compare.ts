@@ -7,7 +7,7 @@
  * before anything is sent. entityId takes several publishers as ENGAGE_REPORT does.
  */
 import type { Cell } from '../core';
-import { createAddon } from '../gas/addon-services';
+import { createAddon } from '../gas/wiring/addon-services';
 import { readReportArgs, runFormula } from './custom-functions';
 
 type Arg = unknown;

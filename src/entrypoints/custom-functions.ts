@@ -23,9 +23,9 @@ import {
   singleValue,
   WAVE_MARK_AFTER_WORK_MS,
 } from '../core';
-import { createAddon } from '../gas/addon-services';
-import { ADDON_VERSION } from '../gas/version';
-import { countWaveEnd } from '../gas/refresh-waves';
+import { createAddon } from '../gas/wiring/addon-services';
+import { ADDON_VERSION } from '../gas/adapters/version';
+import { countWaveEnd } from '../gas/adapters/sheets/refresh-waves';
 import { asOneSentence } from './user-errors';
 
 type Arg = unknown;

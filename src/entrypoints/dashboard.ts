@@ -5,9 +5,9 @@
  * before anything is written; src/gas writes it.
  */
 import { DASHBOARD_FORMULAS, userMessage } from '../core';
-import { writeDashboard } from '../gas/dashboard-sheet';
-import { ensureRefreshGroup, refreshGroupFor } from '../gas/refresh-cell';
-import { createSidebarReports } from '../gas/sidebar-report-services';
+import { writeDashboard } from '../gas/adapters/sheets/dashboard-sheet';
+import { ensureRefreshGroup, refreshGroupFor } from '../gas/adapters/sheets/refresh-cell';
+import { createSidebarReports } from '../gas/wiring/sidebar-report-services';
 import { outsideCells } from './outside-cells';
 import { withUserMessage } from './user-errors';
 

@@ -4,7 +4,7 @@
  * calls and what is asked before anything is sent or written.
  */
 import type { FormulaAccessView } from '../core';
-import { createFormulaAccess } from '../gas/formula-access-services';
+import { createFormulaAccess } from '../gas/wiring/formula-access-services';
 import { withUserMessage } from './user-errors';
 
 /**

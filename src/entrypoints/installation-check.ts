@@ -5,8 +5,8 @@
  * trigger's handler is here too. Both refuse to run typed into a cell (outside-cells.ts).
  */
 import { userMessage } from '../core';
-import { CHECK_TRIGGER_HANDLER } from '../gas/check-trigger';
-import { recordTriggerContext, removeCheckTrigger, runInstallationCheck } from '../gas/installation-check';
+import { CHECK_TRIGGER_HANDLER, removeCheckTrigger } from '../gas/adapters/check-trigger';
+import { recordTriggerContext, runInstallationCheck } from '../gas/wiring/installation-check';
 import { outsideCells, triggeredOutsideCells } from './outside-cells';
 import { withUserMessage } from './user-errors';
 

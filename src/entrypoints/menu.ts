@@ -7,7 +7,7 @@
  * Each function here refuses to run typed into a cell (outside-cells.ts), taking the UI it needs from
  * that one check.
  */
-import { createSession } from '../gas/addon-services';
+import { createSession } from '../gas/wiring/addon-services';
 import {
   EXECUTION_LIMIT_MS,
   REFRESH_END_MARGIN_MS,
@@ -18,8 +18,8 @@ import {
   TOKEN_LIFETIME_DAYS,
   userMessage,
 } from '../core';
-import { touchRefreshCell, touchRefreshCellOnNewDay } from '../gas/refresh-cell';
-import { finishTriggerFinding } from '../gas/installation-check';
+import { touchRefreshCell, touchRefreshCellOnNewDay } from '../gas/adapters/sheets/refresh-cell';
+import { finishTriggerFinding } from '../gas/wiring/installation-check';
 import { outsideCells } from './outside-cells';
 
 /**

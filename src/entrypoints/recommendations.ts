@@ -5,7 +5,7 @@
  * impression pixel: only the sidebar does, in the browser, after it has displayed the documents.
  */
 import { type Cell, PREVIEW_TIME_BUDGET_MS, type RecommendationsPreview, singleValue } from '../core';
-import { createAddon } from '../gas/addon-services';
+import { createAddon } from '../gas/wiring/addon-services';
 import { runFormula } from './custom-functions';
 import { withUserMessage } from './user-errors';
 

@@ -7,11 +7,11 @@
  * changes (touchRefreshCell, through the core's ScheduledSpreadsheet) so its ENGAGE_* formulas fetch again.
  */
 import { type OpenInSheetsAnswer, type RefreshSummary, type ScheduleList, userMessage } from '../core';
-import { openReportTableInSheets } from '../gas/connected-sheets';
-import { scheduledSpreadsheet } from '../gas/spreadsheet-opener';
-import { asExecution } from '../gas/execution';
-import { recordTriggerContext } from '../gas/installation-check';
-import { createScheduleService } from '../gas/schedule-services';
+import { openReportTableInSheets } from '../gas/adapters/sheets/connected-sheets';
+import { scheduledSpreadsheet } from '../gas/adapters/sheets/spreadsheet-opener';
+import { asExecution } from '../gas/adapters/execution';
+import { recordTriggerContext } from '../gas/wiring/installation-check';
+import { createScheduleService } from '../gas/wiring/schedule-services';
 import { triggeredOutsideCells } from './outside-cells';
 import { withUserMessage } from './user-errors';
 

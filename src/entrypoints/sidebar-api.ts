@@ -4,7 +4,7 @@
  * failure handler as an Error whose message is one sentence that says what to do next.
  */
 import type { SidebarState, SignInAllowance } from '../core';
-import { createSession } from '../gas/addon-services';
+import { createSession } from '../gas/wiring/addon-services';
 import { withUserMessage } from './user-errors';
 
 /**

@@ -12,9 +12,9 @@ import {
   type RunProgress,
   type RunToSheetSummary,
 } from '../core';
-import { addRevenueChart, resolvePlacement, sheetContext, writeFormulaAtActiveCell } from '../gas/report-targets';
-import { ensureRefreshGroup, REFRESH_RANGE_NAME, refreshCellReference } from '../gas/refresh-cell';
-import { createSidebarReports } from '../gas/sidebar-report-services';
+import { addRevenueChart, resolvePlacement, sheetContext, writeFormulaAtActiveCell } from '../gas/adapters/sheets/report-targets';
+import { ensureRefreshGroup, REFRESH_RANGE_NAME, refreshCellReference } from '../gas/adapters/sheets/refresh-cell';
+import { createSidebarReports } from '../gas/wiring/sidebar-report-services';
 import { withUserMessage } from './user-errors';
 
 /**

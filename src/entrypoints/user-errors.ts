@@ -2,13 +2,13 @@
  * The edge where a failure becomes what the user sees. Sheets shows a thrown Error's message under
  * #ERROR!, and google.script.run hands it to the sidebar's failure handler, so every entry point runs
  * its work through here and rethrows whatever failed as one sentence that says what to do next. It is
- * also the execution's end, where deferred work runs (src/gas/execution.ts). A sidebar's server
+ * also the execution's end, where deferred work runs (src/gas/adapters/execution.ts). A sidebar's server
  * function goes through withUserMessage, which first refuses to run in a cell (outside-cells.ts): so
  * does any server function added later, by the same one line. The ENGAGE_* formulas, which belong in
  * cells, go through asOneSentence.
  */
 import { userMessage } from '../core';
-import { asExecution } from '../gas/execution';
+import { asExecution } from '../gas/adapters/execution';
 import { outsideCells } from './outside-cells';
 
 /**

@@ -2,8 +2,9 @@
  * The house a contributor reads, held from the code's own imports (test/support/import-graph.ts reads
  * every relative `import`, `import type`, `export … from`, `import()` and `require()`): no import
  * circle anywhere in src/, sidebar/, dev/, scripts/, bench/ or test/'s own code (a circle of types is a
- * circle to a reader too); no room (folder) of src/core holding more than 12 files; and the folders'
- * import directions below. The core's own layers, room by room, are test/unit/core/purity.test.ts's.
+ * circle to a reader too); no room (folder) of src/core or src/gas holding more than 12 files, and
+ * src/gas kept in its two rooms (adapters/, wiring/); and the folders' import directions below. The
+ * core's own layers, room by room, are test/unit/core/purity.test.ts's.
  * The checks are first tried on a small graph with deliberate mistakes, which they must name, and the
  * real graph must be of a plausible size, so that none of them can pass on an empty reading.
  */
@@ -36,7 +37,7 @@ const SCANNED = [
   'test/build',
   'test/contract',
 ];
-/** The most files a room of src/core holds directly (a room's subfolders are rooms of their own); every kind of file counts. */
+/** The most files a room of src/core or src/gas holds directly (a room's subfolders are rooms of their own); every kind of file counts. */
 const MAX_FILES_PER_ROOM = 12;
 
 /** The directions the folders keep: no file under `from` imports a file under `to` (a folder, or one file). */
@@ -47,6 +48,11 @@ const DIRECTIONS: Direction[] = [
     why: 'the core is plain TypeScript: the adapters, entry points and sidebar use it, never the reverse',
   })),
   { from: 'src/gas', to: 'src/entrypoints', why: 'the Apps Script adapters sit below the entry points that wire them' },
+  {
+    from: 'src/gas/adapters',
+    to: 'src/gas/wiring',
+    why: 'an adapter is one port over one Apps Script service; the wiring builds the core’s services from adapters, never the reverse',
+  },
   ...['dev', 'scripts', 'bench', 'test', 'sidebar'].map((to) => ({
     from: 'src',
     to,
@@ -127,6 +133,17 @@ describe('the import checks, on a small graph with deliberate mistakes', () => {
     ]);
   });
 
+  it('name an Apps Script adapter that imports the wiring, by the project’s own directions', () => {
+    const graph = graphOf({
+      'src/gas/adapters/sheets/sheet.ts': ['src/gas/wiring/services.ts', 'src/gas/adapters/stores.ts'],
+      'src/gas/wiring/services.ts': ['src/gas/adapters/stores.ts'],
+      'src/entrypoints/menu.ts': ['src/gas/wiring/services.ts'],
+    });
+    expect(directionViolations(graph, DIRECTIONS)).toEqual([
+      'src/gas/adapters/sheets/sheet.ts imports src/gas/wiring/services.ts (src/gas/adapters ↛ src/gas/wiring)',
+    ]);
+  });
+
   it('count a room by the files directly in it, not in its subfolders', () => {
     const files = [
       ...Array.from({ length: 13 }, (_, i) => `core/big/f${i}.ts`),
@@ -161,6 +178,13 @@ describe('the project', () => {
   it(`has no room of src/core holding more than ${MAX_FILES_PER_ROOM} files`, () => {
     const files = allFilesUnder('src/core');
     expect(files.length).toBeGreaterThan(80);
+    expect(crowdedRooms(files, MAX_FILES_PER_ROOM)).toEqual([]);
+  });
+
+  it(`keeps src/gas in its two rooms, adapters/ and wiring/, none holding more than ${MAX_FILES_PER_ROOM} files`, () => {
+    const files = allFilesUnder('src/gas');
+    expect(files.length).toBeGreaterThan(20);
+    expect(files.filter((file) => !/^src\/gas\/(adapters|wiring)\//.test(file))).toEqual([]);
     expect(crowdedRooms(files, MAX_FILES_PER_ROOM)).toEqual([]);
   });
 });

@@ -12,8 +12,8 @@
  * a wave too, and the moves come first: the group's own cell changes only once it serves a wave's
  * worth. Groups go oldest first, so a refresh that runs out of time leaves the freshest for later.
  *
- * Plain planning, names and texts: src/gas/refresh-cell.ts finds the formulas, changes the cells and
- * waits, src/gas/refresh-waves.ts keeps the count of ends in the document cache.
+ * Plain planning, names and texts: refresh-driver.ts runs the waves, wave-watch.ts keeps the count of
+ * ends, and src/gas/adapters/sheets/refresh-cell.ts finds the formulas and changes the cells.
  */
 import { formatCount } from '../util/text';
 

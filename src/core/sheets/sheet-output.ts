@@ -20,7 +20,7 @@ import { formatCount } from '../util/text';
 import type { ReportResult } from '../api/paging/paging';
 import { metricNote } from '../api/requests/report-metrics';
 import { reportResultToTable, tableToValues } from './report-table';
-import type { BlockPlacement, Cell, ColumnKind, SheetBlock } from '../ports';
+import type { BlockPlacement, Cell, CellsFound, ColumnKind, SheetBlock, WrittenBlock } from '../ports';
 import { COUNT_METRICS, MONEY_METRICS } from '../spec';
 
 export interface SheetBlockOptions {
@@ -162,4 +162,43 @@ export function checkCellRoom(cellsInUse: number, cellsNeeded: number): void {
     `the report needs ${formatCount(cellsNeeded)} more cells, but this spreadsheet has only ${formatCount(left)} left ` +
       `of the ${formatCount(SPREADSHEET_CELL_LIMIT)} a Google spreadsheet holds: delete sheets, rows or columns you do not need, or ask for fewer rows`,
   );
+}
+
+/**
+ * The cells holding a value or a formula among `values` and `formulas` (as read from the top-left of
+ * `area`, the same size), outside `except`, with the smallest rectangle around them; null when none.
+ */
+export function cellsFound(values: unknown[][], formulas: string[][], area: WrittenBlock, except?: WrittenBlock): CellsFound | null {
+  const inside = (r: number, c: number) =>
+    !!except &&
+    except.sheetName === area.sheetName &&
+    r >= except.row &&
+    r < except.row + except.rows &&
+    c >= except.column &&
+    c < except.column + except.columns;
+  let count = 0;
+  let top = Infinity;
+  let bottom = -1;
+  let left = Infinity;
+  let right = -1;
+  for (let r = 0; r < values.length; r++) {
+    for (let c = 0; c < values[r]!.length; c++) {
+      if (values[r]![c] === '' && formulas[r]![c] === '') continue;
+      if (inside(area.row + r, area.column + c)) continue;
+      count++;
+      top = Math.min(top, r);
+      bottom = Math.max(bottom, r);
+      left = Math.min(left, c);
+      right = Math.max(right, c);
+    }
+  }
+  if (count === 0) return null;
+  const box = {
+    sheetName: area.sheetName,
+    row: area.row + top,
+    column: area.column + left,
+    rows: bottom - top + 1,
+    columns: right - left + 1,
+  };
+  return { count, box };
 }

@@ -72,7 +72,7 @@ export interface SessionDeps {
   /** The deployment built into the bundle: default addresses, the whitelist addresses must match, the account type's quotas. */
   deployment?: Deployment;
   /**
-   * Hands over work for the end of the execution (src/gas/execution.ts): the URL Fetch count's last
+   * Hands over work for the end of the execution (src/gas/adapters/execution.ts): the URL Fetch count's last
    * write. Given, the count is written in batches (FetchQuota); without it, at every attempt.
    */
   atExecutionEnd?: (finish: () => void) => void;

@@ -3,7 +3,7 @@
  * the deployer, in words they can act on. Where Google's documentation leaves a reading open
  * (shared/platform/apps-script.md, "Readings Google leaves open"), the add-on is built to work either
  * way; this check turns "unverified" into "seen on this deployment". The probes themselves touch Apps
- * Script (src/gas/installation-check.ts); this file only reads their outcomes, so every sentence is
+ * Script (src/gas/wiring/installation-check.ts); this file only reads their outcomes, so every sentence is
  * tested here without a platform.
  */
 import { OwnerOnlyError, type TransportFailureKind } from '../../errors';

@@ -14,6 +14,7 @@ import {
   neutraliseText,
   numberFormatOf,
   reportToSheetBlock,
+  cellsFound,
 } from '../../../../src/core/sheets/sheet-output';
 
 const NOW = Date.UTC(2026, 10, 20, 12);
@@ -162,5 +163,36 @@ describe('formatNumberAs', () => {
     // No format, or one outside that set: the number plainly, up to 4 decimals.
     expect(formatNumberAs(0.65432, null)).toBe('0.6543');
     expect(formatNumberAs(12345, 'yyyy-mm-dd')).toBe('12,345');
+  });
+});
+
+describe('cellsFound', () => {
+  const area = { sheetName: 'Data', row: 3, column: 2, rows: 3, columns: 3 };
+  const values = [
+    ['', '', ''],
+    ['', 'x', ''],
+    [7, '', ''],
+  ];
+  const formulas = [
+    ['', '', '=A1'],
+    ['', '', ''],
+    ['', '', ''],
+  ];
+
+  it('counts the cells holding a value or a formula, with the smallest rectangle around them', () => {
+    expect(cellsFound(values, formulas, area)).toEqual({ count: 3, box: { sheetName: 'Data', row: 3, column: 2, rows: 3, columns: 3 } });
+  });
+
+  it('leaves out the cells inside `except` on the same sheet, and none on another', () => {
+    const except = { sheetName: 'Data', row: 3, column: 4, rows: 2, columns: 1 };
+    expect(cellsFound(values, formulas, area, except)).toEqual({
+      count: 2,
+      box: { sheetName: 'Data', row: 4, column: 2, rows: 2, columns: 2 },
+    });
+    expect(cellsFound(values, formulas, area, { ...except, sheetName: 'Other' })?.count).toBe(3);
+  });
+
+  it('is null when every cell is empty', () => {
+    expect(cellsFound([['', '']], [['', '']], area)).toBeNull();
   });
 });

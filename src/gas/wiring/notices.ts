@@ -1,0 +1,59 @@
+/**
+ * The channels of saved reports' notices over Apps Script: email to the user the execution runs as
+ * (MailApp, the `script.send_mail` scope; Session.getEffectiveUser, `userinfo.email`: in a trigger's
+ * run, the user who saved the reports it refreshes) and webhook posts through UrlFetchApp, allowed only
+ * under the deployment's webhookPrefixes and counted as the add-on's URL fetches. A closed month's
+ * restatement (history-observers.ts) is told through the same report's channels.
+ */
+import {
+  closedMonthNotice,
+  type EngageSession,
+  type Mailer,
+  NoticeObserver,
+  ReportNotices,
+  type RunObserver,
+  type ScheduleRegistry,
+} from '../../core';
+import { DEPLOYMENT } from '../adapters/deployment';
+import { systemClock } from '../adapters/system-time';
+import { UrlFetchTransport } from '../adapters/fetch/url-fetch-transport';
+import type { ClosedMonthRevisions } from './history-observers';
+
+/** MailApp as the core's Mailer: plain text, from the user's own address, named for the add-on. */
+export const mailApp: Mailer = {
+  address: () => Session.getEffectiveUser().getEmail(),
+  remainingToday: () => MailApp.getRemainingDailyQuota(),
+  send: ({ to, subject, body }) => MailApp.sendEmail({ to, subject, body, name: 'Engage for Sheets' }),
+};
+
+/** The notices of the user's saved reports, sent through the registry's webhook addresses and the session's fetch count. */
+export function createReportNotices(registry: ScheduleRegistry, session: EngageSession): ReportNotices {
+  return new ReportNotices({
+    registry,
+    mailer: mailApp,
+    transport: new UrlFetchTransport(UrlFetchApp, DEPLOYMENT.webhookPrefixes ?? []),
+    counter: session.fetchQuota,
+    clock: systemClock,
+  });
+}
+
+/** The watchers of a spreadsheet's saved reports that tell their owner: notices and alerts. */
+export function noticeObservers(notices: ReportNotices, registry: ScheduleRegistry): RunObserver[] {
+  return [new NoticeObserver(notices, registry, systemClock)];
+}
+
+/**
+ * Revisions of a report's closed months (history-observers.ts) become one notice through the report's
+ * channels, whatever its notices' `when`: closing a month is asking to hear of its restatements. It is
+ * kept as the report's last notice, shown in the Schedules tab. The
+ * execution's log says how each channel took it (never the webhook's address).
+ */
+export function closedMonthNotices(notices: ReportNotices): ClosedMonthRevisions {
+  return (revisions, event) => {
+    const outcomes = notices.sendAndRecord(event.report, event.spreadsheet, closedMonthNotice(revisions));
+    const told = Object.entries(outcomes).map(([channel, outcome]) => `${channel} ${outcome}`);
+    console.log(
+      `Engage: ${revisions.length} revisions in closed months of "${event.report.name}"; ${told.join(', ') || 'no notice channel is on'}`,
+    );
+  };
+}
