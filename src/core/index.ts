@@ -184,7 +184,7 @@ export { SavedReportStore } from './schedules/saved/saved-report-store';
 export { incrementalProblem, type SavedReportInput, tracksRevisions } from './schedules/saved/saved-reports';
 export { ReportNotices } from './schedules/watchers/notices';
 export { NoticeObserver } from './schedules/watchers/notice-observer';
-export { CHANNEL_IDS, type ChannelId, type ChannelSenders } from './channels/channels';
+export type { ChannelId, ChannelSenders } from './channels/channels';
 export { emailSender } from './channels/email';
 export { isRedactedWebhook, webhookSender } from './channels/webhook';
 export {
