@@ -49,6 +49,10 @@ export interface ChannelSecret {
  * Schedules tab's view (NoticesView) holds under the same id.
  */
 export interface NoticeChannel<Id extends string = string, Setting = unknown, Shown = unknown> {
+  /**
+   * Its key in `notices`, in the owner's notice record (its secret, its outcome in the last notice) and
+   * in the Schedules tab's view; the word that names its outcome there and in the run log ("webhook sent").
+   */
   id: Id;
   /** Its fragment of the notices' schema, optional. */
   setting: z.ZodMiniType<Setting | undefined>;
