@@ -15,6 +15,7 @@
  *   api/transport/, api/requests/ sending, retries, rate limits, quotas; report requests and their rules
  *   api/paging/                   whole reports: pages, batches, several publishers
  *   api/client/                   the Engage client
+ *   channels/                     the notice channels: email, webhook, their list; each one's setting, secret and sender
  *   sheets/, warehouse/           report tables, sheet blocks, lookup tables, formula arguments, block records, refresh waves;
  *                                 BigQuery: destination names, a report's table, its rows, the REST client, a day's load
  *   builder/, recommendations/    the sidebar's report builder rules; in-chat recommendations
@@ -176,12 +177,14 @@ export { SavedReportStore } from './schedules/saved/saved-report-store';
 export { incrementalProblem, type SavedReportInput, tracksRevisions } from './schedules/saved/saved-reports';
 export { ReportNotices } from './schedules/watchers/notices';
 export { NoticeObserver } from './schedules/watchers/notice-observer';
+export type { ChannelId, ChannelSenders } from './channels/channels';
+export { emailSender } from './channels/email';
+export { isRedactedWebhook, webhookSender } from './channels/webhook';
 export {
   ALERTS_MAX,
   alertProblems,
   type AlertRule,
   describeAlert,
-  isRedactedWebhook,
   NOTICE_WHEN,
   type NoticeSettingsInput,
   type NoticeWhen,

@@ -6,13 +6,16 @@
  * restatement (history-observers.ts) is told through the same report's channels.
  */
 import {
+  type ChannelSenders,
   closedMonthNotice,
+  emailSender,
   type EngageSession,
   type Mailer,
   NoticeObserver,
   ReportNotices,
   type RunObserver,
   type ScheduleRegistry,
+  webhookSender,
 } from '../../core';
 import { DEPLOYMENT } from '../adapters/deployment';
 import { systemClock } from '../adapters/system-time';
@@ -26,15 +29,21 @@ export const mailApp: Mailer = {
   send: ({ to, subject, body }) => MailApp.sendEmail({ to, subject, body, name: 'Engage for Sheets' }),
 };
 
-/** The notices of the user's saved reports, sent through the registry's webhook addresses and the session's fetch count. */
+/** Each notice channel over its Apps Script service: one line a channel (the core's ChannelSenders names them all). */
+function channelSenders(session: EngageSession): ChannelSenders {
+  return {
+    email: emailSender(mailApp),
+    webhook: webhookSender({
+      transport: new UrlFetchTransport(UrlFetchApp, DEPLOYMENT.webhookPrefixes ?? []),
+      counter: session.fetchQuota,
+      clock: systemClock,
+    }),
+  };
+}
+
+/** The notices of the user's saved reports, their secrets read from the registry, webhook posts counted in the session's fetches. */
 export function createReportNotices(registry: ScheduleRegistry, session: EngageSession): ReportNotices {
-  return new ReportNotices({
-    registry,
-    mailer: mailApp,
-    transport: new UrlFetchTransport(UrlFetchApp, DEPLOYMENT.webhookPrefixes ?? []),
-    counter: session.fetchQuota,
-    clock: systemClock,
-  });
+  return new ReportNotices({ registry, senders: channelSenders(session), clock: systemClock });
 }
 
 /** The watchers of a spreadsheet's saved reports that tell their owner: notices and alerts. */

@@ -32,6 +32,7 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
   ['api/transport', 'api/requests'],
   ['api/paging'],
   ['api/client'],
+  ['channels'],
   ['sheets', 'warehouse'],
   ['builder', 'recommendations'],
   ['schedules/saved'],

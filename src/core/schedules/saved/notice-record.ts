@@ -1,14 +1,16 @@
 /**
  * What a saved report's notices remember between runs, kept for its owner in their user properties
  * beside the registry's mirror of the report (registry.ts), so that a run without the document (a
- * spreadsheet opened by ID) reads and writes it as well as a run in it: the webhook address (which may
- * hold a key or token, so it is kept only here, never in the definition), which failure was told and
+ * spreadsheet opened by ID) reads and writes it as well as a run in it: each channel's secret under
+ * the channel's id (the webhook's address, which may hold a key or token, so it is kept only here,
+ * never in the definition: channels/), which failure was told and
  * whether it reached anyone, each alert rule's state (firing or not, when it last fired, which keys
  * it named), and the last notice sent with how each channel took it, for the sidebar. A record is
  * kept within a size known from the definition (noticeRecordMaxBytes), which the registry sets aside
  * when a report is saved: a run never finds the user's properties full.
  */
 import { utf8Length } from '../../util/utf8';
+import { CHANNEL_IDS, type ChannelOutcomes, type ChannelSecrets, SECRET_CHANNELS } from '../../channels/channels';
 import type { NoticeSettingsInput } from './notice-settings';
 
 /** The refresh notices' state: the report is failing, since when, for which reason (a hash), and whether it was told. */
@@ -30,14 +32,8 @@ export interface AlertState {
   keys?: string[];
 }
 
-export interface ChannelOutcomes {
-  /** "sent", or why not. */
-  email?: string;
-  webhook?: string;
-}
-
-export interface NoticeRecord {
-  webhook?: string;
+/** The record: the channels' secrets, under their ids, beside what the notices remember. */
+export interface NoticeRecord extends ChannelSecrets {
   failure?: FailureTold;
   alerts?: Record<string, AlertState>;
   last?: { atMs: number; subject: string } & ChannelOutcomes;
@@ -48,20 +44,18 @@ const SUBJECT_MAX_BYTES = 150;
 const OUTCOME_MAX_BYTES = 100;
 /** Keys a "drops to 0" rule remembers: past them, its notice says how many more. */
 export const ALERT_KEYS_KEPT = 10;
-/** The record's fixed part at its longest: the failure (some 90 bytes), the last notice with its two outcomes, the JSON around them. */
-const BASE_MAX_BYTES = 500;
+/** The record's fixed part at its longest: the failure (some 90 bytes), the last notice with each channel's outcome, the JSON around them. */
+const BASE_MAX_BYTES = 300 + CHANNEL_IDS.length * OUTCOME_MAX_BYTES;
 /** One rule's state at its longest: its key, flags, a time and ten key hashes. */
 const ALERT_STATE_MAX_BYTES = 160;
-/** The webhook address at its longest, with its JSON: notice-settings.ts allows 500 ASCII characters. */
-const WEBHOOK_MAX_BYTES = 520;
-
 /** The most a report's record takes, from its definition: what the registry sets aside for it. */
 export function noticeRecordMaxBytes(report: { notices?: NoticeSettingsInput; alerts?: readonly unknown[] }): number {
-  const webhook = typeof report.notices?.webhook === 'string' && report.notices.webhook !== '';
+  const secrets = SECRET_CHANNELS.filter((channel) => channel.isOn(report.notices?.[channel.id]));
   const alerts = report.alerts?.length ?? 0;
-  // Told nothing of its refreshes and watched by no rule, a report's notices never keep anything.
-  if (report.notices?.when === 'never' && alerts === 0 && !webhook) return 0;
-  return BASE_MAX_BYTES + (webhook ? WEBHOOK_MAX_BYTES : 0) + alerts * ALERT_STATE_MAX_BYTES;
+  // Told nothing of its refreshes, watched by no rule and keeping no secret, a report's notices never keep anything.
+  if (report.notices?.when === 'never' && alerts === 0 && secrets.length === 0) return 0;
+  const secretBytes = secrets.reduce((sum, channel) => sum + channel.secret.maxBytes, 0);
+  return BASE_MAX_BYTES + secretBytes + alerts * ALERT_STATE_MAX_BYTES;
 }
 
 /** Text within `maxBytes` of UTF-8, ending in "..." when it was shortened. */
@@ -77,8 +71,10 @@ export function noticeRecordText(record: NoticeRecord): string {
   const stored: NoticeRecord = { ...record };
   if (record.last) {
     stored.last = { ...record.last, subject: cut(record.last.subject, SUBJECT_MAX_BYTES) };
-    if (record.last.email !== undefined) stored.last.email = cut(record.last.email, OUTCOME_MAX_BYTES);
-    if (record.last.webhook !== undefined) stored.last.webhook = cut(record.last.webhook, OUTCOME_MAX_BYTES);
+    for (const id of CHANNEL_IDS) {
+      const outcome = record.last[id];
+      if (outcome !== undefined) stored.last[id] = cut(outcome, OUTCOME_MAX_BYTES);
+    }
   }
   if (record.alerts) {
     stored.alerts = {};
@@ -91,7 +87,8 @@ export function noticeRecordText(record: NoticeRecord): string {
 
 /** Whether a record holds anything worth a property (an empty one is removed instead). */
 export function isEmptyRecord(record: NoticeRecord): boolean {
-  return !record.webhook && !record.failure && !record.last && Object.keys(record.alerts ?? {}).length === 0;
+  const secret = SECRET_CHANNELS.some((channel) => record[channel.id]);
+  return !secret && !record.failure && !record.last && Object.keys(record.alerts ?? {}).length === 0;
 }
 
 export function parseNoticeRecord(text: string | undefined): NoticeRecord {

@@ -1,13 +1,13 @@
 /**
  * A saved report's notices and alerts, as the user sets them: when to be told of its refreshes (on
- * failure, the default, which includes the recovery after one; after every refresh; or never), by
- * email to the user who saved it and/or a webhook, and alert rules on its figures (a metric of the
+ * failure, the default, which includes the recovery after one; after every refresh; or never), through
+ * which channels (an email to the user who saved it, a webhook), and alert rules on its figures (a metric of the
  * Total row below or above a number; the latest settled day's figure against the day before or the
  * same weekday a week earlier, beyond a percentage; a key, such as a widget, whose metric drops to 0
  * from one day to the next). The rules are checked here against the report they watch, so a rule that
- * could never be evaluated is refused when it is saved, naming the field. Where the webhook address
- * is kept (not in the definition: it may hold a key) is notice-record.ts; how rules are evaluated,
- * alerts.ts. Pure: bundled into the sidebar too, which offers only what these rules allow.
+ * could never be evaluated is refused when it is saved, naming the field. Each channel brings its own
+ * setting (channels/); where a channel's secret is kept (not in the definition) is notice-record.ts;
+ * how rules are evaluated, alerts.ts. Pure: bundled into the sidebar too, which offers only what these rules allow.
  */
 import * as z from '../../util/zod';
 import type { ValidationProblem } from '../../errors';
@@ -20,6 +20,7 @@ import { hashText } from '../../util/hash';
 import { daysBetween } from '../../util/dates';
 import type { Period } from './period';
 import { type WriteMode, writeModeOf } from './write-modes';
+import { CHANNEL_IDS, type ChannelId, channelSettingShape, channelsOn, HOW_TO_TURN_ON_A_CHANNEL } from '../../channels/channels';
 
 export const NOTICE_WHEN = ['failure', 'always', 'never'] as const;
 export type NoticeWhen = (typeof NOTICE_WHEN)[number];
@@ -39,22 +40,10 @@ const WHEN_RULE = "must be 'failure' (failures, and the recovery after one: the 
 export const noticesSchema = z.strictObject(
   {
     when: z.optional(z.enum(NOTICE_WHEN, { error: WHEN_RULE })),
-    /** An email to the user who saved the report; default true. */
-    email: z.optional(z.boolean({ error: 'must be true or false' })),
-    /**
-     * A Google Chat or Slack incoming webhook, or any https address the deployment allows; null or ""
-     * removes it. A saved report's definition keeps only its redacted form (redactedWebhook), which
-     * given back means "unchanged".
-     */
-    webhook: z.optional(
-      z.nullable(
-        z
-          .string({ error: 'must be an https address, or null to remove it' })
-          .check(z.trim(), z.maxLength(500, { error: 'must be at most 500 characters' })),
-      ),
-    ),
+    /** Each channel's own setting, under its id (channels/). */
+    ...channelSettingShape,
   },
-  { error: 'must be the notice settings: {when?, email?, webhook?}' },
+  { error: `must be the notice settings: {${['when', ...CHANNEL_IDS].map((key) => `${key}?`).join(', ')}}` },
 );
 export type NoticeSettingsInput = z.infer<typeof noticesSchema>;
 
@@ -102,34 +91,18 @@ export const alertsSchema = z
 /** What a report's notices come to, its defaults filled in. */
 export interface NoticeSettings {
   when: NoticeWhen;
-  email: boolean;
-  /** A webhook is set (its address is in the owner's notice record). */
-  webhook: boolean;
+  /** The channels it is told through, in the channels' order. */
+  channels: ChannelId[];
 }
 
 export function noticeSettingsOf(report: { notices?: NoticeSettingsInput }): NoticeSettings {
-  const notices = report.notices ?? {};
-  return {
-    when: notices.when ?? 'failure',
-    email: notices.email !== false,
-    webhook: typeof notices.webhook === 'string' && notices.webhook !== '',
-  };
+  return { when: report.notices?.when ?? 'failure', channels: channelsOn(report.notices) };
 }
 
-/** The end of a redacted webhook address, which says that the rest is kept out of sight. */
-const REDACTED_END = '/…';
-
-/**
- * A webhook address as a saved report's definition and the sidebar keep it: its scheme and host only,
- * so no key or token of its path or query ever reaches document properties or an editor's sidebar.
- */
-export function redactedWebhook(url: string): string {
-  const match = /^(https?:\/\/[^/?#]+)/i.exec(url.trim());
-  return `${match ? match[1]!.toLowerCase() : 'webhook'}${REDACTED_END}`;
-}
-
-export function isRedactedWebhook(text: string): boolean {
-  return text.endsWith(REDACTED_END);
+/** Why a report's alerts could reach nobody (no channel on), or undefined. */
+export function alertsWithoutChannel(report: { notices?: NoticeSettingsInput }): string | undefined {
+  if (channelsOn(report.notices).length > 0) return undefined;
+  return `are sent through the notices of the report: ${HOW_TO_TURN_ON_A_CHANNEL}`;
 }
 
 /** A short stable name for a rule: its state in the owner's notice record is kept under it, so a changed rule starts afresh. */
@@ -202,102 +175,132 @@ function settledDaysOf(period: Period): number | undefined {
   return undefined;
 }
 
+/** Why a rule cannot watch the report: the field it names (none: the rule as a whole), and the reason. */
+type RuleProblem = { field?: string; rule: string } | undefined;
+const problem = (field: string | undefined, text: string): RuleProblem => (field ? { field, rule: text } : { rule: text });
+
+/** What every rule is checked against: the report, its breakdowns and metric columns, whether it has several publishers. */
+interface Watched {
+  report: WatchedReport;
+  breakdowns: string[];
+  columns: string[];
+  several: boolean;
+}
+
+/** A metric the report's kind does not have, or the report does not show. */
+function metricProblem(rule: AlertRule, { report, columns }: Watched): RuleProblem {
+  const spec = REPORT_SPECS[report.kind];
+  if (!spec.metrics.includes(rule.metric)) return problem('metric', `'${rule.metric}' is not a metric of the ${spec.title}`);
+  if (columns.includes(rule.metric)) return undefined;
+  return problem(
+    'metric',
+    `'${rule.metric}' is not among the report's metrics (${columns.join(', ')}): add it to the report, or choose one of them`,
+  );
+}
+
+/** A threshold on the Total row that can never be reached, or a Total the report cannot give. */
+function totalRuleProblem(rule: Extract<AlertRule, { kind: 'below' | 'above' }>, { report, columns, several }: Watched): RuleProblem {
+  const { metric } = rule;
+  const label = metricLabel(metric);
+  if (rule.kind === 'below' && rule.value <= 0) return problem('value', `${rule.value} can never be reached: ${label} is never below 0`);
+  if (rule.kind === 'above' && rule.value < 0)
+    return problem('value', `${rule.value} would hold at every refresh: ${label} is never below 0`);
+  if (rule.kind === 'above' && CAPPED_PERCENT_METRICS.has(metric) && rule.value >= 100) {
+    return problem('value', `${rule.value} can never be passed: ${label} is a percentage of at most 100`);
+  }
+  if (several && blankTotals(report.kind).includes(metric)) {
+    return problem(
+      'metric',
+      `'${metric}' has no total in a report of several publishers (its parts are not metrics): choose a count, an amount or an RPM`,
+    );
+  }
+  if (writesTotals(report)) return undefined;
+  if (report.maxRows !== undefined) return problem('metric', 'needs the Total row with maxRows: the rows kept are not the whole report');
+  if (aggregatable(report.kind, metric, columns)) return undefined;
+  return problem(
+    'metric',
+    `'${metric}' cannot be totalled from the rows without the Total row: keep the Total row, or choose a count or an amount`,
+  );
+}
+
+/** A change that can never be reached. */
+function percentProblem(rule: Extract<AlertRule, { kind: 'change' }>): RuleProblem {
+  if (!(rule.percent > 0)) return problem('percent', `${rule.percent} must be more than 0`);
+  if ((rule.direction ?? 'down') === 'down' && rule.percent > 100)
+    return problem('percent', `${rule.percent} can never be reached: a figure cannot drop by more than 100%`);
+  return undefined;
+}
+
+/** A period too short to hold the day a change compares with. */
+function periodProblem(rule: Extract<AlertRule, { kind: 'change' }>, period: Period): RuleProblem {
+  const needed = rule.against === 'previousDay' ? 2 : 8;
+  const days = settledDaysOf(period);
+  if (days === undefined || days >= needed) return undefined;
+  const compared = rule.against === 'previousDay' ? 'a day and the one before' : 'a day and the same weekday a week before';
+  return problem('against', `needs a period of at least ${needed} finished days (${compared}); this one has ${days}`);
+}
+
+/** Why a day-by-day rule (a change, a drop to 0) cannot watch the report. */
+function dayRuleProblem(
+  rule: Extract<AlertRule, { kind: 'change' | 'zero' }>,
+  { report, breakdowns, columns, several }: Watched,
+): RuleProblem {
+  const threshold = rule.kind === 'change' ? percentProblem(rule) : undefined;
+  if (threshold) return threshold;
+  if (report.kind !== 'main' || !breakdowns.includes('day')) {
+    return problem(undefined, 'needs the general report broken down by day: its rows by day give the figures it compares');
+  }
+  if (report.maxRows !== undefined)
+    return problem(undefined, 'cannot be combined with maxRows: rows left out would look like figures that dropped');
+  let group = ['day'];
+  if (rule.kind === 'zero') {
+    const keys = breakdowns.filter((b) => !DATE_BREAKDOWNS.has(b));
+    if (!keys.includes(rule.key)) {
+      return problem(
+        'key',
+        keys.length > 0
+          ? `must be one of the report's breakdowns other than day (${keys.join(', ')})`
+          : 'needs the report broken down by day and by a key, such as widget',
+      );
+    }
+    group = ['day', rule.key];
+  }
+  // One row per group only when the report has no other breakdown and one publisher; otherwise its rows are added up.
+  const oneRowEach = !several && breakdowns.every((b) => group.includes(b));
+  if (!oneRowEach && !aggregatable(report.kind, rule.metric, columns)) {
+    return problem(
+      'metric',
+      `'${rule.metric}' cannot be added up over the report's rows of a day: choose a count or an amount, or a rate with its parts among the metrics`,
+    );
+  }
+  return rule.kind === 'change' ? periodProblem(rule, report.period) : undefined;
+}
+
 /**
  * Why each rule cannot watch this report, naming the field (`alerts.0.metric`...): an unknown metric,
  * one the report does not show, an impossible threshold, a day-by-day rule on a report without days,
  * a row limit that would make missing rows look like drops. Empty when every rule can be evaluated.
  */
 export function alertProblems(report: WatchedReport, rules: readonly AlertRule[]): ValidationProblem[] {
-  const problems: ValidationProblem[] = [];
-  const breakdowns = effectiveBreakdowns(report.kind, report.breakdowns ?? []);
-  const columns = columnsOf(report);
-  const spec = REPORT_SPECS[report.kind];
-  const several = selectsSeveral(report.entityId);
+  const watched: Watched = {
+    report,
+    breakdowns: effectiveBreakdowns(report.kind, report.breakdowns ?? []),
+    columns: columnsOf(report),
+    several: selectsSeveral(report.entityId),
+  };
   const seen = new Map<string, number>();
-  const check = (rule: AlertRule, i: number): { field?: string; rule: string } | undefined => {
-    const problem = (field: string | undefined, text: string) => (field ? { field, rule: text } : { rule: text });
-    const metric = rule.metric;
-    if (!spec.metrics.includes(metric)) return problem('metric', `'${metric}' is not a metric of the ${spec.title}`);
-    if (!columns.includes(metric))
-      return problem(
-        'metric',
-        `'${metric}' is not among the report's metrics (${columns.join(', ')}): add it to the report, or choose one of them`,
-      );
+  const sameRule = (rule: AlertRule, i: number): RuleProblem => {
     const key = alertKey(rule);
     if (seen.has(key)) return problem(undefined, `is the same rule as alerts.${seen.get(key)}`);
     seen.set(key, i);
-    const label = metricLabel(metric);
-    if (rule.kind === 'below' || rule.kind === 'above') {
-      if (rule.kind === 'below' && rule.value <= 0)
-        return problem('value', `${rule.value} can never be reached: ${label} is never below 0`);
-      if (rule.kind === 'above' && rule.value < 0)
-        return problem('value', `${rule.value} would hold at every refresh: ${label} is never below 0`);
-      if (rule.kind === 'above' && CAPPED_PERCENT_METRICS.has(metric) && rule.value >= 100) {
-        return problem('value', `${rule.value} can never be passed: ${label} is a percentage of at most 100`);
-      }
-      if (several && blankTotals(report.kind).includes(metric)) {
-        return problem(
-          'metric',
-          `'${metric}' has no total in a report of several publishers (its parts are not metrics): choose a count, an amount or an RPM`,
-        );
-      }
-      if (!writesTotals(report)) {
-        if (report.maxRows !== undefined)
-          return problem('metric', 'needs the Total row with maxRows: the rows kept are not the whole report');
-        if (!aggregatable(report.kind, metric, columns)) {
-          return problem(
-            'metric',
-            `'${metric}' cannot be totalled from the rows without the Total row: keep the Total row, or choose a count or an amount`,
-          );
-        }
-      }
-      return undefined;
-    }
-    if (rule.kind === 'change') {
-      if (!(rule.percent > 0)) return problem('percent', `${rule.percent} must be more than 0`);
-      if ((rule.direction ?? 'down') === 'down' && rule.percent > 100)
-        return problem('percent', `${rule.percent} can never be reached: a figure cannot drop by more than 100%`);
-    }
-    if (report.kind !== 'main' || !breakdowns.includes('day')) {
-      return problem(undefined, 'needs the general report broken down by day: its rows by day give the figures it compares');
-    }
-    if (report.maxRows !== undefined)
-      return problem(undefined, 'cannot be combined with maxRows: rows left out would look like figures that dropped');
-    let group = ['day'];
-    if (rule.kind === 'zero') {
-      const keys = breakdowns.filter((b) => !DATE_BREAKDOWNS.has(b));
-      if (!keys.includes(rule.key)) {
-        return problem(
-          'key',
-          keys.length > 0
-            ? `must be one of the report's breakdowns other than day (${keys.join(', ')})`
-            : 'needs the report broken down by day and by a key, such as widget',
-        );
-      }
-      group = ['day', rule.key];
-    }
-    // One row per group only when the report has no other breakdown and one publisher; otherwise its rows are added up.
-    const oneRowEach = !several && breakdowns.every((b) => group.includes(b));
-    if (!oneRowEach && !aggregatable(report.kind, metric, columns)) {
-      return problem(
-        'metric',
-        `'${metric}' cannot be added up over the report's rows of a day: choose a count or an amount, or a rate with its parts among the metrics`,
-      );
-    }
-    if (rule.kind === 'change') {
-      const needed = rule.against === 'previousDay' ? 2 : 8;
-      const days = settledDaysOf(report.period);
-      if (days !== undefined && days < needed) {
-        return problem(
-          'against',
-          `needs a period of at least ${needed} finished days (${rule.against === 'previousDay' ? 'a day and the one before' : 'a day and the same weekday a week before'}); this one has ${days}`,
-        );
-      }
-    }
     return undefined;
   };
+  const problems: ValidationProblem[] = [];
   rules.forEach((rule, i) => {
-    const found = check(rule, i);
+    const found =
+      metricProblem(rule, watched) ??
+      sameRule(rule, i) ??
+      (rule.kind === 'below' || rule.kind === 'above' ? totalRuleProblem(rule, watched) : dayRuleProblem(rule, watched));
     if (!found) return;
     const argument = found.field ? `alerts.${i}.${found.field}` : `alerts.${i}`;
     problems.push({ argument, message: `${argument}: ${found.rule}` });

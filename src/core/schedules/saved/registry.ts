@@ -3,8 +3,8 @@
  * user sees alike. For each of the user's spreadsheets with saved reports of theirs it keeps the
  * spreadsheet's ID, name, URL and time zone, a summary of those reports, the user's trigger there
  * (spreadsheetAccess "current") and the problem the last run had reaching it; and a mirror of the
- * reports themselves, definitions and statuses, and what each one's notices remember (its webhook
- * address among it: notice-record.ts). Saved reports live in the document's properties,
+ * reports themselves, definitions and statuses, and what each one's notices remember (its channels'
+ * secrets among it: notice-record.ts). Saved reports live in the document's properties,
  * which only an execution in that document can read: a scheduled run that opens the spreadsheet by
  * ID reads the mirror, writes the statuses there, and the document's copy catches up the next time the
  * document is at hand, the newer status winning (mirrored-reports.ts).
@@ -27,7 +27,7 @@ export const REGISTRY_PREFIX = 'engage.reg.';
 const ENTRY_PREFIX = 'engage.reg.s.';
 const DEFINITION_PREFIX = 'engage.reg.d.';
 const STATUS_PREFIX = 'engage.reg.t.';
-/** What a report's notices remember, its webhook address included (notice-record.ts): the owner's alone. */
+/** What a report's notices remember, its channels' secrets included (notice-record.ts): the owner's alone. */
 const NOTICE_PREFIX = 'engage.reg.n.';
 /** What the registry may take of the user's 500 KB: the rest is for the token, settings, login guard and quota counts. */
 export const REGISTRY_MAX_BYTES = 400_000;

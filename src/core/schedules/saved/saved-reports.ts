@@ -15,7 +15,7 @@ import { controlCharacterIndex } from '../../util/text';
 import { readCompareWith } from '../../api/requests/compare-periods';
 import { periodSchema, resolvePeriod } from './period';
 import { scheduleSchema } from './schedule';
-import { alertProblems, alertsSchema, noticeSettingsOf, noticesSchema } from './notice-settings';
+import { alertProblems, alertsSchema, alertsWithoutChannel, noticesSchema } from './notice-settings';
 import { REPORT_SPECS } from '../../spec';
 import { MAX_STORED_ROWS_LIMIT, WRITE_MODES, type WriteMode, writeModeProblem } from './write-modes';
 import { bigQueryDestinationSchema, checkBigQueryReport } from './bigquery-destination';
@@ -262,10 +262,8 @@ export function checkSavedReport(input: unknown): SavedReportInput {
   if (report.alerts && report.alerts.length > 0) {
     const problems = alertProblems(report, report.alerts);
     if (problems.length > 0) throw new ValidationError(problems);
-    const channels = noticeSettingsOf(report);
-    if (!channels.email && !channels.webhook) {
-      throw ValidationError.single('alerts', 'are sent through the notices of the report: turn on notices.email, or give notices.webhook');
-    }
+    const noChannel = alertsWithoutChannel(report);
+    if (noChannel) throw ValidationError.single('alerts', noChannel);
   }
   return report;
 }

@@ -1,7 +1,7 @@
 /**
  * What the scheduling use cases (schedule-service.ts) are given: the user's Engage account as
  * scheduling needs it (ScheduleAccount, which the add-on's session provides), the document, the
- * user's registry and stores, the trigger, the deployment's spreadsheet access and webhook prefixes,
+ * user's registry and stores, the trigger, the deployment's spreadsheet access and where notices may go,
  * and the clock; what a trigger's event says of its run; and where a user's owner id lives.
  */
 import type { DailyQuota } from '../../api/transport/daily-quota';
@@ -13,7 +13,7 @@ import type { ReportSource } from '../refresh/refresh-source';
 import type { RunObserver } from '../refresh/run-events';
 import type { ScheduleRegistry } from '../saved/registry';
 import type { SavedReportStore } from '../saved/saved-report-store';
-import type { WebhookSettings } from '../watchers/notice-webhook';
+import type { ChannelDeployment } from '../../channels/channel';
 
 /** Where a user's random owner id lives (user properties): not an email, so no extra scope is needed. */
 export const OWNER_ID_KEY = 'engage.schedule.ownerId';
@@ -45,8 +45,8 @@ export interface ScheduleServiceDeps {
   access: SpreadsheetAccess;
   /** Opens the user's spreadsheets by ID (spreadsheetAccess "all"). */
   opener?: SpreadsheetOpener;
-  /** Where notices may post (the deployment's webhookPrefixes), checked when a report's webhook is saved. */
-  deployment?: WebhookSettings & Pick<Deployment, 'bigquery'>;
+  /** Where notices may go (channels/), checked when a report's notices are saved. */
+  deployment?: ChannelDeployment & Pick<Deployment, 'bigquery'>;
   /** Who is told of each report refreshed or failed in a spreadsheet: a run log, notices (run-events.ts). */
   observersFor?: (spreadsheet: ScheduledSpreadsheet) => readonly RunObserver[];
   clock: Clock;

@@ -35,7 +35,7 @@ import type { RefreshSummary } from '../refresh/refresh-source';
 import { checkClosedThrough, checkSavedReport, reportInputOf, type SavedReport, type SavedReportInput } from '../saved/saved-reports';
 import { nextRunAfter } from '../saved/schedule';
 import { finishObservers } from '../refresh/run-events';
-import { splitWebhook, storeWebhook } from '../watchers/notice-webhook';
+import { splitSecrets, storeSecrets } from '../watchers/notice-secrets';
 import { runScheduled, type ScheduledRunSummary } from './scheduled-run';
 import { scheduleView, unreachableViews, type ScheduleList } from './schedule-view';
 import { keepHistory } from '../saved/write-modes';
@@ -94,7 +94,7 @@ export class ScheduleService {
 
   /** Validates (nothing is sent), checks the room in the user's registry, installs the trigger if needed, then saves. */
   save(input: unknown): ScheduleList {
-    const { definition: report, webhook } = splitWebhook(this.validate(input), undefined, this.deps.deployment);
+    const { definition: report, ...secrets } = splitSecrets(this.validate(input), undefined, this.deps.deployment);
     const { reports, spreadsheet } = this.document();
     const now = this.deps.clock.now();
     // Before anything is written: the ids are not known yet, so ones of the same length stand in for the room they take.
@@ -109,7 +109,7 @@ export class ScheduleService {
     this.checkWithBigQuery(report);
     const owner = this.ownerId();
     this.withTrigger(report.paused !== true, () =>
-      storeWebhook(this.deps.registry, spreadsheet.ref.id, reports.create(report, owner).id, webhook),
+      storeSecrets(this.deps.registry, spreadsheet.ref.id, reports.create(report, owner).id, secrets),
     );
     return this.list();
   }
@@ -272,7 +272,7 @@ export class ScheduleService {
   /** Applies a changed definition: room in the registry first, then the trigger, then the document; a new schedule reschedules. */
   private change(before: SavedReport, input: SavedReportInput, askBigQuery = false): void {
     const { reports, spreadsheet } = this.document();
-    const { definition, webhook } = splitWebhook(input, before, this.deps.deployment);
+    const { definition, ...secrets } = splitSecrets(input, before, this.deps.deployment);
     // The newer of the two copies of its status: a run by ID may have written the registry's since.
     const statuses = new MirroredReports(reports, this.deps.registry, spreadsheet.ref.id, this.deps.clock);
     const status = statuses.status(before.id);
@@ -284,7 +284,7 @@ export class ScheduleService {
     if (askBigQuery) this.checkWithBigQuery(definition);
     this.withTrigger(definition.paused !== true, () => {
       const report = reports.update(before.id, definition);
-      storeWebhook(this.deps.registry, spreadsheet.ref.id, report.id, webhook);
+      storeSecrets(this.deps.registry, spreadsheet.ref.id, report.id, secrets);
       // A table, publisher or period that changed what the days hold loads them again (warehouse-edits.ts).
       const restarted = statusAfterEdit(before, definition, statuses.status(report.id), this.deps.clock.now());
       if (restarted) statuses.setStatus(report.id, restarted);
@@ -366,7 +366,7 @@ export class ScheduleService {
   }
 
   /**
-   * Asked of BigQuery last, once nothing local is wrong (the report, its webhook, the history it keeps,
+   * Asked of BigQuery last, once nothing local is wrong (the report, its notices' secrets, the history it keeps,
    * the room in the registry): where the dataset is, and an existing table's columns.
    */
   private checkWithBigQuery(report: SavedReportInput): void {

@@ -12,19 +12,18 @@ import type { RefreshStatus, SavedReport, SavedReportInput } from '../saved/save
 import { describeSchedule, nextRunAfter } from '../saved/schedule';
 import type { NoticeRecord } from '../saved/notice-record';
 import { alertKey, describeAlert, noticeSettingsOf, type NoticeWhen } from '../saved/notice-settings';
+import { type ChannelOutcomes, type ChannelViews, channelViews } from '../../channels/channels';
 import { cellReference } from '../../util/a1-notation';
 import { warehouseProgress } from '../refresh/warehouse-refresh';
 import { tableAddress } from '../../warehouse/destination';
 import { warehouseView, type WarehouseView } from './open-in-sheets';
 
-/** A saved report's notices and alerts as the sidebar shows them. */
-export interface NoticesView {
+/** A saved report's notices and alerts as the sidebar shows them; what each channel shows, under its id (channels/). */
+export type NoticesView = NoticesViewBase & ChannelViews;
+interface NoticesViewBase {
   when: NoticeWhen;
-  email: boolean;
-  /** The webhook's redacted address ("https://chat.googleapis.com/…"), when one is set. */
-  webhook?: string;
   /** The last notice sent: when, its subject, how each channel took it ("sent", or why not). */
-  last?: { at: string; subject: string; email?: string; webhook?: string };
+  last?: { at: string; subject: string } & ChannelOutcomes;
   alerts: Array<{ text: string; firing: boolean; lastFired?: string }>;
   /** What was sent and when alerts fired is kept by whoever saved the report: false for another editor's. */
   known: boolean;
@@ -125,7 +124,7 @@ export function noticesView(report: SavedReportInput, record: NoticeRecord | und
   const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
   const view: NoticesView = {
     when: settings.when,
-    email: settings.email,
+    ...channelViews(report.notices),
     alerts: (report.alerts ?? []).map((rule) => {
       const state = record?.alerts?.[alertKey(rule)];
       const lastFired = iso(state?.firedAtMs);
@@ -133,7 +132,6 @@ export function noticesView(report: SavedReportInput, record: NoticeRecord | und
     }),
     known: record !== undefined,
   };
-  if (settings.webhook && report.notices?.webhook) view.webhook = report.notices.webhook;
   if (record?.last) {
     const { atMs, ...last } = record.last;
     view.last = { at: new Date(atMs).toISOString(), ...last };

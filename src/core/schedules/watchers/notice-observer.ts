@@ -24,6 +24,7 @@ import { writeModeOf } from '../saved/write-modes';
 import type { Notice, ReportNotices } from './notices';
 import type { ScheduleRegistry } from '../saved/registry';
 import { hashText } from '../../util/hash';
+import { sentAnywhere } from '../../channels/channels';
 
 /** Notices of one failure sent at most this often when none reached a channel. */
 export const FAILURE_TRIES = 3;
@@ -33,8 +34,6 @@ export function failureReason(message: string | undefined): string {
   const text = (message ?? '').replace(/\s*\[trace ID [^\]]*\]/gi, '').replace(/\d+/g, '#');
   return hashText(text).slice(0, 10);
 }
-
-const sentAnywhere = (outcomes: { email?: string; webhook?: string }) => outcomes.email === 'sent' || outcomes.webhook === 'sent';
 
 export class NoticeObserver implements RunObserver {
   constructor(

@@ -6,8 +6,9 @@
  */
 import { checkSavedReport, type SavedReport } from '../../../../../src/core/schedules/saved/saved-reports';
 import { ValidationError } from '../../../../../src/core/errors';
-import { splitWebhook, storeWebhook } from '../../../../../src/core/schedules/watchers/notice-webhook';
-import { describeAlert, redactedWebhook } from '../../../../../src/core/schedules/saved/notice-settings';
+import { splitSecrets, storeSecrets } from '../../../../../src/core/schedules/watchers/notice-secrets';
+import { describeAlert } from '../../../../../src/core/schedules/saved/notice-settings';
+import { redactedWebhook } from '../../../../../src/core/channels/webhook';
 import { noticeRecordMaxBytes } from '../../../../../src/core/schedules/saved/notice-record';
 import { ScheduleRegistry } from '../../../../../src/core/schedules/saved/registry';
 import { webhookAddressProblem } from '../../../../../src/core/deployment';
@@ -183,19 +184,19 @@ describe('the webhook address', () => {
   it('is split from the definition, which keeps its host; the host given back keeps it, another is refused, none removes it', () => {
     const url = 'https://hooks.slack.com/services/T1/B2/SECRET';
     const input = checkSavedReport({ ...base, notices: { webhook: url } });
-    const split = splitWebhook(input, undefined, DEPLOYMENT);
+    const split = splitSecrets(input, undefined, DEPLOYMENT);
     expect(split.webhook).toBe(url);
     expect(split.definition.notices).toEqual({ webhook: 'https://hooks.slack.com/…' });
     expect(JSON.stringify(split.definition)).not.toContain('SECRET');
     const before = split.definition;
-    expect(splitWebhook(before, before, DEPLOYMENT).webhook).toBeUndefined();
+    expect(splitSecrets(before, before, DEPLOYMENT).webhook).toBeUndefined();
     expect(() =>
-      splitWebhook(checkSavedReport({ ...base, notices: { webhook: 'https://chat.googleapis.com/…' } }), before, DEPLOYMENT),
+      splitSecrets(checkSavedReport({ ...base, notices: { webhook: 'https://chat.googleapis.com/…' } }), before, DEPLOYMENT),
     ).toThrow('notices.webhook: must be the whole address: a saved address is shown only as its host, so give it again to change it');
     expect(() =>
-      splitWebhook(checkSavedReport({ ...base, notices: { webhook: 'https://evil.example/hook?key=S3' } }), before, DEPLOYMENT),
+      splitSecrets(checkSavedReport({ ...base, notices: { webhook: 'https://evil.example/hook?key=S3' } }), before, DEPLOYMENT),
     ).toThrow(/^notices\.webhook: \('https:\/\/evil\.example\/…'\) must start with https:\/\/chat\.googleapis\.com/);
-    const removed = splitWebhook(checkSavedReport({ ...base, notices: { when: 'always', webhook: '' } }), before, DEPLOYMENT);
+    const removed = splitSecrets(checkSavedReport({ ...base, notices: { when: 'always', webhook: '' } }), before, DEPLOYMENT);
     expect(removed).toEqual({ definition: expect.objectContaining({ notices: { when: 'always' } }), webhook: null });
     expect(redactedWebhook('HTTPS://Hooks.Slack.com/services/x')).toBe('https://hooks.slack.com/…');
   });
@@ -214,9 +215,9 @@ describe('what the notices remember, in the registry', () => {
     const store = new FakeStore();
     const registry = new ScheduleRegistry({ store });
     registry.putDefinition('doc-a', report('r1'));
-    storeWebhook(registry, 'doc-a', 'r1', 'https://hooks.slack.com/services/T/B/X');
+    storeSecrets(registry, 'doc-a', 'r1', { webhook: 'https://hooks.slack.com/services/T/B/X' });
     expect(new ScheduleRegistry({ store }).notice('doc-a', 'r1')).toEqual({ webhook: 'https://hooks.slack.com/services/T/B/X' });
-    storeWebhook(registry, 'doc-a', 'r1', null);
+    storeSecrets(registry, 'doc-a', 'r1', { webhook: null });
     expect([...store.values.keys()].filter((k) => k.startsWith('engage.reg.n.'))).toEqual([]);
     registry.putNotice('doc-a', 'r1', { failure: { reason: 'x', sinceMs: 1, told: true, tries: 1 } });
     registry.removeReport('doc-a', 'r1');

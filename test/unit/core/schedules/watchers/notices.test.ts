@@ -9,7 +9,10 @@
  * goes out; each channel's failure is one short reason, never the webhook's address.
  */
 import { alertRows, NoticeObserver, FAILURE_TRIES, failureReason } from '../../../../../src/core/schedules/watchers/notice-observer';
-import { ReportNotices, withoutSecrets } from '../../../../../src/core/schedules/watchers/notices';
+import { ReportNotices } from '../../../../../src/core/schedules/watchers/notices';
+import { withoutSecrets } from '../../../../../src/core/channels/channel';
+import { emailSender } from '../../../../../src/core/channels/email';
+import { webhookSender } from '../../../../../src/core/channels/webhook';
 import { ScheduleRegistry } from '../../../../../src/core/schedules/saved/registry';
 import { checkSavedReport, type RefreshStatus, type SavedReport } from '../../../../../src/core/schedules/saved/saved-reports';
 import type { ReportRunEvent } from '../../../../../src/core/schedules/refresh/run-events';
@@ -56,7 +59,8 @@ function setup(report: SavedReport, webhook?: string) {
   const transport = new FakeTransport(() => jsonResponse(200, {}));
   const spent: number[] = [];
   const counter = { spend: (n: number) => void spent.push(n), spent: () => new FetchQuotaError({}) };
-  const notices = new ReportNotices({ registry, mailer, transport, counter, clock });
+  const senders = { email: emailSender(mailer), webhook: webhookSender({ transport, counter, clock }) };
+  const notices = new ReportNotices({ registry, senders, clock });
   const observer = new NoticeObserver(notices, registry, clock);
   const run = (outcome: 'refreshed' | 'failed', extra: Partial<ReportRunEvent> & { message?: string } = {}) => {
     const { message, ...rest } = extra;
