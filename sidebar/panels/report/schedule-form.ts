@@ -31,9 +31,9 @@ import {
 } from '../../../src/core';
 import { append, el, field, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';
-import { scheduleFields } from '../../schedule-fields';
-import { writeModeFields } from '../../write-mode-fields';
-import { destinationFields } from '../../destination-fields';
+import { scheduleFields } from '../../editor/schedule-fields';
+import { writeModeFields } from '../../editor/write-mode-fields';
+import { destinationFields } from '../../editor/destination-fields';
 import { noticeFields } from '../../notice-fields';
 import { failureText } from '../../server';
 import { requestBreakdowns, type Busy, type ReportChoice } from './part';

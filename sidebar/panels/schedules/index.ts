@@ -22,17 +22,17 @@ import {
   type ScheduleList,
   type ScheduleView,
   writeModeSummary,
-} from '../../src/core';
-import { el, field, notice, replaceChildren } from '../dom';
-import type { Panel, PanelContext } from '../panel';
-import { quotaBlock } from '../quota';
-import { scheduleFields } from '../schedule-fields';
-import { noticeFields, noticesSummary } from '../notice-fields';
-import { failureText } from '../server';
-import { sheetTime } from '../time';
-import { writeModeFields } from '../write-mode-fields';
-import { destinationFields } from '../destination-fields';
-import { registryWarning, unreachableNotices } from './schedule-notices';
+} from '../../../src/core';
+import { el, field, notice, replaceChildren } from '../../dom';
+import type { Panel, PanelContext } from '../../panel';
+import { quotaBlock } from '../../widgets/quota';
+import { scheduleFields } from '../../editor/schedule-fields';
+import { noticeFields, noticesSummary } from '../../notice-fields';
+import { failureText } from '../../server';
+import { sheetTime } from '../../time';
+import { writeModeFields } from '../../editor/write-mode-fields';
+import { destinationFields } from '../../editor/destination-fields';
+import { registryWarning, unreachableNotices } from '../schedule-notices';
 import { bigQueryView } from './bigquery-view';
 
 function statusLines(view: ScheduleView, timeZone: string): HTMLElement {

@@ -14,8 +14,8 @@ import {
   type WriteMode,
   writeModeOf,
   writeModeProblem,
-} from '../src/core';
-import { el, field, replaceChildren, select } from './dom';
+} from '../../src/core';
+import { el, field, replaceChildren, select } from '../dom';
 
 /** What the controls need to know of the report being saved. */
 export type ModeReport = Pick<SavedReportInput, 'kind' | 'breakdowns' | 'compareWith'> & { entityId?: string };

@@ -6,8 +6,8 @@
  * on the spreadsheet's clock. The values are exactly the server's schedule shape
  * (src/core/schedules/saved/schedule.ts), which validates them again and words the days the same way.
  */
-import { describeDayOfMonth, MAX_DAY_OF_MONTH, type Schedule, type Weekday, WEEKDAYS } from '../src/core';
-import { el, field, replaceChildren, select } from './dom';
+import { describeDayOfMonth, MAX_DAY_OF_MONTH, type Schedule, type Weekday, WEEKDAYS } from '../../src/core';
+import { el, field, replaceChildren, select } from '../dom';
 
 /** Every N hours: only divisors of 24, so "every 6 hours" is 00:00, 06:00, 12:00, 18:00 every day. */
 const HOUR_STEPS = [2, 3, 4, 6, 8, 12];

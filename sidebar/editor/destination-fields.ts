@@ -8,8 +8,8 @@
  * field. In a build without BigQuery, destinationFields() makes nothing (and the build leaves its code
  * out): the sidebar then holds no BigQuery element or text.
  */
-import type { SavedReportInput } from '../src/core';
-import { el, field, notice, replaceChildren } from './dom';
+import type { SavedReportInput } from '../../src/core';
+import { el, field, notice, replaceChildren } from '../dom';
 
 export type BigQueryTable = NonNullable<SavedReportInput['bigquery']>;
 type Name = keyof BigQueryTable;

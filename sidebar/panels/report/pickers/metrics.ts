@@ -19,9 +19,9 @@ import {
   PUBLISHER_BREAKDOWN,
   REPORT_SPECS,
   reportColumnCount,
-} from '../../../src/core';
-import { el, notice, replaceChildren } from '../../dom';
-import type { PartContext } from './part';
+} from '../../../../src/core';
+import { el, notice, replaceChildren } from '../../../dom';
+import type { PartContext } from '../part';
 
 export interface MetricPicker {
   readonly node: HTMLElement;
