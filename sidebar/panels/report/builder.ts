@@ -40,6 +40,7 @@ import { runOutcome } from './run/run-outcome';
 import { KIND_LABELS, type KindPicker, kindPicker } from './pickers/kind';
 import { insertFormulaButton } from './insert-formula';
 import { scheduleForm, type ScheduleForm } from './schedule-form';
+import { placeOf } from '../../editor/definition-form';
 import { targetPicker, type TargetPicker } from './pickers/target';
 import { askBeforeWriting } from './run/write-question';
 
@@ -195,7 +196,7 @@ export class ReportBuilder {
     this.metrics.set(request.metrics);
     const place =
       edit.source === 'schedule'
-        ? { sheetName: edit.definition.target.sheetName, cell: edit.definition.target.cell.toUpperCase() }
+        ? { ...placeOf(edit.definition), cell: placeOf(edit.definition).cell.toUpperCase() }
         : { sheetName: edit.block.sheetName, cell: a1Cell(edit.block.row, edit.block.column) };
     this.target.set(place);
     this.editing = { edit, place };
