@@ -92,6 +92,7 @@ export function savedReportEditor(options: EditorOptions): SavedReportEditor {
   /** What the fields do not show keeps what set() was given: Edit's sheet and cell, the section's pause. */
   let kept = edit ? editorStateOf(edit.saved) : NO_REPORT;
   let followed: FollowedReport = { kind: 'main', period: { type: 'lastDays', days: 7, endingYesterday: true } };
+  // A build without BigQuery shows no destination: a saved report's table then stays as saved.
   const toTable = () => (destination ? destination.chosen() : kept.table !== undefined);
   const watchAlerts = () => {
     const write = modes.value();
