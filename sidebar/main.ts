@@ -3,7 +3,7 @@
  * the shared sign-in state, and nothing else. Features live in panel modules.
  *
  * Panel contract (see panel.ts): a panel module under sidebar/panels/ (a file, or a folder whose
- * index.ts is the module, as report/) exports `panel: Panel`, an object
+ * index.ts is the module, as report/ and schedules/) exports `panel: Panel`, an object
  * `{ id, title, mount(container, ctx), shown?() }`. `mount` is called once, the first time
  * its tab opens, with its own container element and a PanelContext: `ctx.server` (the typed
  * google.script.run client from server.ts), `ctx.state()` / `ctx.onStateChange(fn)` /

@@ -1,7 +1,11 @@
 /**
  * The sidebar's only way to the server: google.script.run wrapped in Promises and typed against the
- * server's public surface (src/entrypoints/index.ts). Renaming or removing a server function, or
- * changing its parameters, breaks the sidebar's type check instead of the user's click.
+ * server's public surface (src/entrypoints/index.ts). The type check catches a server function renamed
+ * or removed, a call with more arguments than it takes or fewer than it needs, and a use of what it
+ * returns that no longer fits. It does not check what an argument holds: every server function takes
+ * its arguments as `unknown`, since google.script.run passes whatever a page sends, and checks them
+ * itself (the core's schemas). A changed argument shape is caught there, at run time, with the
+ * server's sentence shown to the user, and by the browser and end-to-end tests.
  *
  * google.script.run passes plain data only (no Dates, no functions); server functions return plain
  * objects. A failure rejects with an Error whose message is the server's one-sentence explanation.

@@ -13,7 +13,7 @@ import { FORMULA_RESERVE_SHARE, type SidebarState, type SignInAllowance } from '
 import { el, field, notice, replaceChildren } from '../dom';
 import { mountFormulaAccess } from './formula-access';
 import type { Panel, PanelContext } from '../panel';
-import { count, quotaBlock } from '../quota';
+import { count, quotaBlock } from '../widgets/quota';
 import { failureText } from '../server';
 import { sheetClock, sheetTime } from '../time';
 

@@ -1,5 +1,6 @@
 /**
- * Browser test of a saved report's BigQuery destination in the sidebar, 300 px wide. The tests' own
+ * Browser test of a saved report's BigQuery destination in the sidebar, 300 px wide: the saved-report
+ * editor's table fields (sidebar/editor/destination-fields.ts) in its two mounts. The tests' own
  * build (no "bigquery") offers none: its Schedule section has no BigQuery element or text at all,
  * nor its page the code that would make them. The same deployment built with "bigquery": true, its calls sent to the emulator's BigQuery stand-in,
  * offers "This sheet" or "BigQuery table": choosing the table shows its project, dataset, name and

@@ -11,7 +11,6 @@
  * whole at 300 px, and its button removes its schedules.
  */
 import fs from 'node:fs';
-import type { Locator } from 'playwright-core';
 import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
 import { createGasHost } from '../../dev/gas-host';
 import { distCode, distManifest } from '../support/paths';
@@ -408,71 +407,6 @@ describe('scheduled refresh from the sidebar', () => {
     expect(b.dialogs).toEqual([]);
     // What the Report tab said of it went with it.
     expect(await sidebar.locator('#schedule-outcome').textContent()).toBe('');
-  });
-});
-
-describe('the write mode in the Schedule section at 300 px', () => {
-  /** Each hint of the section is one line, and nothing in it is wider than the sidebar. */
-  async function fitsOneLineEach(section: Locator): Promise<void> {
-    const box = (await section.boundingBox())!;
-    expect(box.width).toBeLessThanOrEqual(300);
-    expect(await section.evaluate((node) => node.scrollWidth <= node.clientWidth)).toBe(true);
-    const hints = section.locator('.write-mode-fields .field:not([hidden]) .hint');
-    expect(await hints.count()).toBeGreaterThanOrEqual(2);
-    for (const hint of await hints.all()) {
-      const lines = await hint.evaluate(
-        (node) =>
-          node.getBoundingClientRect().height / Number.parseFloat(node.ownerDocument.defaultView!.getComputedStyle(node).lineHeight),
-      );
-      expect([await hint.innerText(), Math.round(lines)]).toEqual([await hint.innerText(), 1]);
-    }
-  }
-
-  it('appends with a row cap: offered, checked and saved from the Report tab, shown and changed in the Schedules tab', async () => {
-    const { sidebar } = b;
-    await sidebar.locator('#tab-report').click();
-    await sidebar.locator('#save-schedule').click();
-    const form = sidebar.locator('#schedule-form');
-    await eventually(async () => expect(await form.isVisible()).toBe(true));
-    await sidebar.locator('#schedule-name').fill('Snapshots');
-    await sidebar.locator('#schedule-sheet').fill('Snapshots');
-    await sidebar.locator('#schedule-cell').fill('A1');
-    await sidebar.locator('#schedule-write-mode').selectOption('append');
-    expect(await sidebar.locator('#schedule-write-mode-hint').innerText()).toBe('New rows go below, timed in snapshotAt.');
-    expect(await sidebar.locator('#schedule-max-stored-rows').inputValue()).toBe('100000');
-    expect(await sidebar.locator('#schedule-max-stored-rows-hint').innerText()).toBe('Past it, the oldest snapshots go first.');
-    expect(await sidebar.locator('#schedule-incremental').count()).toBe(0);
-    await fitsOneLineEach(form);
-
-    // A cap that is no whole number is refused in the page, and nothing is saved.
-    await sidebar.locator('#schedule-max-stored-rows').fill('2.5');
-    await sidebar.locator('#schedule-save').click();
-    await eventually(async () =>
-      expect(await sidebar.locator('#schedule-outcome .notice-error').innerText()).toBe(
-        'Keep at most: write a whole number of rows from 1 to 1,000,000.',
-      ),
-    );
-    expect(savedDefinitions()).toEqual([]);
-    await sidebar.locator('#schedule-max-stored-rows').fill('5000');
-    await sidebar.locator('#schedule-save').click();
-    await eventually(async () =>
-      expect(await sidebar.locator('#schedule-outcome .notice-success').innerText()).toContain('Saved “Snapshots”'),
-    );
-    expect(savedDefinitions()).toEqual([expect.objectContaining({ name: 'Snapshots', writeMode: 'append', maxStoredRows: 5000 })]);
-
-    await sidebar.locator('#schedule-open-list').click();
-    const item = sidebar.locator('article.schedule');
-    await eventually(async () => expect(await item.locator('.schedule-summary').innerText()).toContain(', append, up to 5,000 rows'));
-    await item.getByRole('button', { name: 'Edit' }).click();
-    const edit = item.locator('form.schedule-edit');
-    expect(await edit.locator('select.write-mode').inputValue()).toBe('append');
-    expect(await edit.locator('input.max-stored-rows').inputValue()).toBe('5000');
-    await fitsOneLineEach(edit);
-    await edit.locator('input.max-stored-rows').fill('8000');
-    await edit.getByRole('button', { name: 'Save changes' }).click();
-    await eventually(async () => expect(await item.locator('.schedule-summary').innerText()).toContain(', append, up to 8,000 rows'));
-    expect(savedDefinitions()).toEqual([expect.objectContaining({ writeMode: 'append', maxStoredRows: 8000 })]);
-    b.playground.host.call('deleteSchedule', [listed().reports[0]!.id], { user: b.playground.user });
   });
 });
 

@@ -20,28 +20,29 @@ import {
   type RunToSheetSummary,
   type WriteChoice,
 } from '../../../src/core';
-import { copyButton, formulaWithBreaks } from '../../copy';
+import { copyButton, formulaWithBreaks } from '../../widgets/copy';
 import { el, notice, replaceChildren } from '../../dom';
 import type { PanelContext, ReportEdit } from '../../panel';
 import { failureText } from '../../server';
-import { breakdownPicker, type BreakdownPicker } from './breakdowns';
-import { comparePicker, type ComparePicker } from './compare';
+import { breakdownPicker, type BreakdownPicker } from './pickers/breakdowns';
+import { comparePicker, type ComparePicker } from './pickers/compare';
 import { dashboardButton, type DashboardButton } from './dashboard';
-import { filterRows, type FilterRows } from './filters';
-import { metricPicker, type MetricPicker } from './metrics';
-import { requestOptions, type RequestOptions } from './options';
+import { filterRows, type FilterRows } from './pickers/filters';
+import { metricPicker, type MetricPicker } from './pickers/metrics';
+import { requestOptions, type RequestOptions } from './pickers/options';
 import { requestBreakdowns, type PartContext, type ReportChoice, startingAction } from './part';
-import { periodPicker, type PeriodPicker } from './period';
-import { publisherPicker, type PublisherPicker } from './publisher';
-import { runProgressBar, type RunProgressBar } from './progress';
+import { periodPicker, type PeriodPicker } from './pickers/period';
+import { publisherPicker, type PublisherPicker } from './pickers/publisher';
+import { runProgressBar, type RunProgressBar } from './run/progress';
 import { type Editing, reportHereBar, type ReportHereBar } from './report-here';
 import { type ChartAction, chartAction } from './chart';
-import { runOutcome } from './run-outcome';
-import { KIND_LABELS, type KindPicker, kindPicker } from './kind';
+import { runOutcome } from './run/run-outcome';
+import { KIND_LABELS, type KindPicker, kindPicker } from './pickers/kind';
 import { insertFormulaButton } from './insert-formula';
 import { scheduleForm, type ScheduleForm } from './schedule-form';
-import { targetPicker, type TargetPicker } from './target';
-import { askBeforeWriting } from './write-question';
+import { placeOf } from '../../editor/definition-form';
+import { targetPicker, type TargetPicker } from './pickers/target';
+import { askBeforeWriting } from './run/write-question';
 
 export class ReportBuilder {
   private kind: ReportKind = 'main';
@@ -195,7 +196,7 @@ export class ReportBuilder {
     this.metrics.set(request.metrics);
     const place =
       edit.source === 'schedule'
-        ? { sheetName: edit.definition.target.sheetName, cell: edit.definition.target.cell.toUpperCase() }
+        ? { ...placeOf(edit.definition), cell: placeOf(edit.definition).cell.toUpperCase() }
         : { sheetName: edit.block.sheetName, cell: a1Cell(edit.block.row, edit.block.column) };
     this.target.set(place);
     this.editing = { edit, place };

@@ -14,7 +14,7 @@ import { el, replaceChildren } from '../../dom';
 import type { Moments } from '../../moments';
 import type { ReportEdit } from '../../panel';
 import { sheetTime } from '../../time';
-import type { SheetContext } from './target';
+import type { SheetContext } from './pickers/target';
 
 /** What the builder is editing: where the block is, and the saved report when it is one. */
 export interface Editing {

@@ -4,7 +4,7 @@
  * snippets and the checks come from the core's tagging-snippet.ts.
  */
 import { EXTERNAL_ID_MAX_LENGTH, taggingProblems, taggingSnippets } from '../../../src/core';
-import { copyButton } from '../../copy';
+import { copyButton } from '../../widgets/copy';
 import { el, field, notice, replaceChildren } from '../../dom';
 
 export function taggingHelper(): HTMLElement {

@@ -5,11 +5,11 @@
  * it; where the account does not allow that, the server's sentence says so and points at the query,
  * which is then selected. Every text (names, addresses, the query, Sheets' own words) is set as text.
  */
-import { type OpenInSheetsAnswer, READY_QUERY_DAYS, type ScheduleView } from '../../src/core';
-import { copyButton } from '../copy';
-import { el, notice, replaceChildren } from '../dom';
-import type { PanelContext } from '../panel';
-import { failureText } from '../server';
+import { type OpenInSheetsAnswer, READY_QUERY_DAYS, type ScheduleView } from '../../../src/core';
+import { copyButton } from '../../widgets/copy';
+import { el, notice, replaceChildren } from '../../dom';
+import type { PanelContext } from '../../panel';
+import { failureText } from '../../server';
 
 /** The block for a BigQuery report; null for a report that writes to a sheet. */
 export function bigQueryView(view: ScheduleView, ctx: Pick<PanelContext, 'server'>): HTMLElement | null {

@@ -20,10 +20,10 @@ import {
   parseFilter,
   REPORT_SPECS,
   type ReportKind,
-} from '../../../src/core';
-import { el, notice, replaceChildren, select } from '../../dom';
-import { failureText } from '../../server';
-import type { PartContext, ReportChoice } from './part';
+} from '../../../../src/core';
+import { el, notice, replaceChildren, select } from '../../../dom';
+import { failureText } from '../../../server';
+import type { PartContext, ReportChoice } from '../part';
 
 const OPERATOR_LABELS: Record<FilterOperator, string> = {
   eq: '=',

@@ -4,8 +4,8 @@
  * in use, and one button per answer that fits: replace them, write below them, or write to a new
  * sheet when a new sheet's name is taken; Cancel writes nothing. The run is sent again with the answer.
  */
-import type { WriteChoice, WriteQuestion } from '../../../src/core';
-import { el, replaceChildren } from '../../dom';
+import type { WriteChoice, WriteQuestion } from '../../../../src/core';
+import { el, replaceChildren } from '../../../dom';
 
 function sentence(q: WriteQuestion): string {
   const cells = `${q.nonEmpty} cell${q.nonEmpty === 1 ? '' : 's'}`;

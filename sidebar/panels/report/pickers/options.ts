@@ -11,10 +11,10 @@ import {
   formatCount,
   REPORT_SPECS,
   SUPPORTED_CURRENCY_CODES,
-} from '../../../src/core';
-import { el, field, replaceChildren, select } from '../../dom';
+} from '../../../../src/core';
+import { el, field, replaceChildren, select } from '../../../dom';
 import { usableFields } from './filters';
-import type { PartContext } from './part';
+import type { PartContext } from '../part';
 
 /** The service sorts by revenue when no sort is given: the list offers it once, as the default. */
 const DEFAULT_SORT = 'revenue';

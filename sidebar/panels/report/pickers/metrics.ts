@@ -20,9 +20,9 @@ import {
   REPORT_SPECS,
   type ReportKind,
   reportColumnCount,
-} from '../../../src/core';
-import { el, notice, replaceChildren } from '../../dom';
-import type { PartContext } from './part';
+} from '../../../../src/core';
+import { el, notice, replaceChildren } from '../../../dom';
+import type { PartContext } from '../part';
 
 export interface MetricPicker {
   readonly node: HTMLElement;

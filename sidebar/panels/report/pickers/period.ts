@@ -16,10 +16,10 @@ import {
   presetRange,
   presetsFor,
   REALTIME_WINDOW_HOURS,
-} from '../../../src/core';
-import { el, field, replaceChildren } from '../../dom';
-import { sheetTime, utcMidnightOnSheetClock } from '../../time';
-import type { PartContext } from './part';
+} from '../../../../src/core';
+import { el, field, replaceChildren } from '../../../dom';
+import { sheetTime, utcMidnightOnSheetClock } from '../../../time';
+import type { PartContext } from '../part';
 
 export interface PeriodPicker {
   /** The Period field, the custom-range controls and the period's line, in form order. */

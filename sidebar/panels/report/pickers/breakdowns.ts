@@ -10,9 +10,9 @@ import {
   MAIN_METRICS_ONLY_ON_WIDGET,
   REPORT_SPECS,
   type ReportKind,
-} from '../../../src/core';
-import { el, replaceChildren } from '../../dom';
-import type { ReportChoice } from './part';
+} from '../../../../src/core';
+import { el, replaceChildren } from '../../../dom';
+import type { ReportChoice } from '../part';
 
 /** Why a breakdown cannot be added to the current choice, or undefined when it can. */
 function breakdownBlocker(kind: ReportKind, chosen: readonly string[], candidate: string): string | undefined {

@@ -3,8 +3,8 @@
  * fresh that report's figures are. The builder owns the type; picking one hands it to `picked`,
  * and the builder shows a type (a new one, or a reopened report's) with `show`.
  */
-import type { ReportKind } from '../../../src/core';
-import { el, replaceChildren } from '../../dom';
+import type { ReportKind } from '../../../../src/core';
+import { el, replaceChildren } from '../../../dom';
 
 export const KIND_LABELS: Record<ReportKind, string> = { main: 'General', externalId: 'External ID', realtime: 'Realtime' };
 const FRESHNESS: Record<ReportKind, string> = {

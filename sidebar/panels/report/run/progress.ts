@@ -5,8 +5,8 @@
  * sight: it is scrolled into view when the run starts, and it sticks to the bottom of the sidebar
  * while the user scrolls the form.
  */
-import { el, replaceChildren } from '../../dom';
-import type { ServerClient } from '../../server';
+import { el, replaceChildren } from '../../../dom';
+import type { ServerClient } from '../../../server';
 
 /** A run polls its progress this often. */
 const PROGRESS_POLL_MS = 700;

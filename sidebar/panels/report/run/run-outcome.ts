@@ -3,8 +3,8 @@
  * it), whether it replaced the earlier report there, the note of a partial result, and the first rows
  * as a small table (every cell is text content).
  */
-import { formatCount, formatDuration, formatNumberAs, rangeReference, type RunToSheetSummary } from '../../../src/core';
-import { el, notice } from '../../dom';
+import { formatCount, formatDuration, formatNumberAs, rangeReference, type RunToSheetSummary } from '../../../../src/core';
+import { el, notice } from '../../../dom';
 
 /** The success line, the partial note if any, and the preview. */
 export function runOutcome(summary: RunToSheetSummary): Array<HTMLElement | null> {

@@ -4,9 +4,9 @@
  * the active cell and the report whose block holds it come from the server (getSheetContext) and are
  * read again each time the tab opens, the sidebar gets the focus back, and after each run.
  */
-import { A1_CELL_PATTERN, type ReportAtCell, type RunTarget, splitCellReference } from '../../../src/core';
-import { el, field, replaceChildren, select } from '../../dom';
-import type { ServerClient } from '../../server';
+import { A1_CELL_PATTERN, type ReportAtCell, type RunTarget, splitCellReference } from '../../../../src/core';
+import { el, field, replaceChildren, select } from '../../../dom';
+import type { ServerClient } from '../../../server';
 
 /** The name the server gives a new sheet when none is typed (src/gas/report-targets.ts). */
 const NEW_SHEET_NAME = 'Engage report';

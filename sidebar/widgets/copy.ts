@@ -5,7 +5,7 @@
  * leaves the text selected and says to press Ctrl+C. What is copied is the element's text (a <wbr>
  * that marks where a line may break adds nothing).
  */
-import { el, replaceChildren } from './dom';
+import { el, replaceChildren } from '../dom';
 
 type Outcome = 'copied' | 'selected';
 

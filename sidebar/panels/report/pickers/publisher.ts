@@ -6,9 +6,9 @@
  * entityId list "id1,id2". Either way the report is one table with the publisher in front, and Run to
  * sheet, Insert formula and Save to schedule take the same entityId text.
  */
-import { ALL_PUBLISHERS, MAX_PUBLISHERS_PER_REPORT } from '../../../src/core';
-import { el, notice, replaceChildren } from '../../dom';
-import { failureText, type ServerClient } from '../../server';
+import { ALL_PUBLISHERS, MAX_PUBLISHERS_PER_REPORT } from '../../../../src/core';
+import { el, notice, replaceChildren } from '../../../dom';
+import { failureText, type ServerClient } from '../../../server';
 
 /** The list's value that shows the checkboxes; never sent. */
 const SEVERAL = '__several';

@@ -3,9 +3,9 @@
  * trigger runtime on the Schedules tab): used of the limit in the current 24-hour window, what is
  * left, and when the window closes. Apps Script counts 24 hours from the first use, not calendar days.
  */
-import { el } from './dom';
-import { sheetTime } from './time';
-import type { QuotaView } from '../src/core';
+import { el } from '../dom';
+import { sheetTime } from '../time';
+import type { QuotaView } from '../../src/core';
 
 /**
  * A meter and one sentence; `unit` renders an amount ("1,234 fetches", "12 minutes"); the restart is

@@ -16,9 +16,9 @@ import {
   daysBetween,
   earlierPeriod,
   effectiveBreakdowns,
-} from '../../../src/core';
-import { el, field, replaceChildren, select } from '../../dom';
-import type { PartContext } from './part';
+} from '../../../../src/core';
+import { el, field, replaceChildren, select } from '../../../dom';
+import type { PartContext } from '../part';
 
 export interface ComparePicker {
   /** The Compare with field, the custom period's days and the line that says what is compared, in form order. */

@@ -14,13 +14,14 @@ import {
   type WriteMode,
   writeModeOf,
   writeModeProblem,
-} from '../src/core';
-import { el, field, replaceChildren, select } from './dom';
+} from '../../src/core';
+import { el, field, replaceChildren, select } from '../dom';
+import type { WriteChoice } from './definition-form';
 
 /** What the controls need to know of the report being saved. */
 export type ModeReport = Pick<SavedReportInput, 'kind' | 'breakdowns' | 'compareWith'> & { entityId?: string };
 /** The fields of a saved report these controls set. */
-export type ModeChoice = Pick<SavedReportInput, 'writeMode' | 'maxStoredRows' | 'incremental'>;
+export type ModeChoice = WriteChoice;
 
 const LABELS: Record<WriteMode, string> = { replace: 'Replace', append: 'Append', upsert: 'Upsert (merge by key)' };
 
@@ -34,14 +35,13 @@ export interface WriteModeFields {
   value(): ModeChoice | string;
 }
 
-/** Controls whose ids start with `prefix` ("schedule" or "edit-<id>"). */
-export function writeModeFields(prefix: string): WriteModeFields {
+/** The controls, ids starting with `prefix`; each field with a hint that follows the report. */
+function modeControls(prefix: string) {
   const mode = select(
     (Object.keys(LABELS) as WriteMode[]).map((m) => [m, LABELS[m]] as const),
     'replace',
     { id: `${prefix}-write-mode`, class: 'write-mode' },
   );
-  const upsertOption = mode.querySelector<HTMLOptionElement>('option[value="upsert"]')!;
   const cap = el('input', {
     type: 'number',
     id: `${prefix}-max-stored-rows`,
@@ -52,12 +52,42 @@ export function writeModeFields(prefix: string): WriteModeFields {
     value: String(DEFAULT_MAX_STORED_ROWS),
     inputmode: 'numeric',
   });
-  const incremental = el('input', { type: 'checkbox', id: `${prefix}-incremental`, class: 'incremental' });
   const modeField = field('Write mode', mode, ' ');
   const capField = field('Keep at most (rows)', cap, ' ');
-  const modeHint = modeField.querySelector('.hint')!;
-  const capHint = capField.querySelector('.hint')!;
-  const incrementalBox = el('div', { class: 'field incremental-box' });
+  return {
+    mode,
+    upsertOption: mode.querySelector<HTMLOptionElement>('option[value="upsert"]')!,
+    cap,
+    incremental: el('input', { type: 'checkbox', id: `${prefix}-incremental`, class: 'incremental' }),
+    modeField,
+    capField,
+    modeHint: modeField.querySelector('.hint')!,
+    capHint: capField.querySelector('.hint')!,
+    incrementalBox: el('div', { class: 'field incremental-box' }),
+  };
+}
+
+/** Each mode's hint, and the cap's for the mode chosen: what goes first past it. */
+function hintsOf(report: ModeReport, chosen: WriteMode): { mode: string; cap: string } {
+  const keys = upsertKeyNames(report);
+  const time = keys.find((k) => k === 'day' || k === 'month');
+  const hints: Record<WriteMode, string> = {
+    replace: "Each run replaces the last run's rows.",
+    append: 'New rows go below, timed in snapshotAt.',
+    upsert: `Same ${keys.join(', ')}: newest figures win.`,
+  };
+  const cap =
+    chosen === 'append'
+      ? 'Past it, the oldest snapshots go first.'
+      : time
+        ? `Past it, the oldest ${time}s go first.`
+        : 'Past it, rows unrefreshed longest go first.';
+  return { mode: hints[chosen], cap };
+}
+
+/** Controls whose ids start with `prefix` ("schedule" or "edit-<id>"). */
+export function writeModeFields(prefix: string): WriteModeFields {
+  const { mode, upsertOption, cap, incremental, modeField, capField, modeHint, capHint, incrementalBox } = modeControls(prefix);
   let report: ModeReport = { kind: 'main' };
   let incrementalAllowed = false;
 
@@ -67,22 +97,9 @@ export function writeModeFields(prefix: string): WriteModeFields {
     upsertOption.textContent = upsertOption.disabled ? 'Upsert: not for a comparison' : LABELS.upsert;
     if (upsertOption.disabled && mode.value === 'upsert') mode.value = 'replace';
     const chosen = mode.value as WriteMode;
-    const keys = upsertKeyNames(report);
-    const time = keys.find((k) => k === 'day' || k === 'month');
-    const hints: Record<WriteMode, string> = {
-      replace: "Each run replaces the last run's rows.",
-      append: 'New rows go below, timed in snapshotAt.',
-      upsert: `Same ${keys.join(', ')}: newest figures win.`,
-    };
-    replaceChildren(modeHint, hints[chosen]);
-    replaceChildren(
-      capHint,
-      chosen === 'append'
-        ? 'Past it, the oldest snapshots go first.'
-        : time
-          ? `Past it, the oldest ${time}s go first.`
-          : 'Past it, rows unrefreshed longest go first.',
-    );
+    const hints = hintsOf(report, chosen);
+    replaceChildren(modeHint, hints.mode);
+    replaceChildren(capHint, hints.cap);
     const offerIncremental = chosen === 'upsert' && incrementalAllowed;
     if (!offerIncremental) incremental.checked = false;
     replaceChildren(

@@ -8,10 +8,9 @@
  * field. In a build without BigQuery, destinationFields() makes nothing (and the build leaves its code
  * out): the sidebar then holds no BigQuery element or text.
  */
-import type { SavedReportInput } from '../src/core';
-import { el, field, notice, replaceChildren } from './dom';
+import { el, field, notice, replaceChildren } from '../dom';
+import { type BigQueryTable, TABLE_FIELD_PATH } from './definition-form';
 
-export type BigQueryTable = NonNullable<SavedReportInput['bigquery']>;
 type Name = keyof BigQueryTable;
 
 const FIELDS: ReadonlyArray<{ name: Name; id: string; label: string; placeholder: string; hint: string }> = [
@@ -40,7 +39,7 @@ const FIELDS: ReadonlyArray<{ name: Name; id: string; label: string; placeholder
 ];
 
 /** A part of the server's sentence that names a BigQuery field: "bigquery.tableId: …", up to the next such part. */
-const FIELD_PART = /(?:^|; )bigquery\.(projectId|datasetId|tableId|location): /g;
+const FIELD_PART = new RegExp(`(?:^|; )${TABLE_FIELD_PATH.replace(/\./g, '\\.')}\\.(projectId|datasetId|tableId|location): `, 'g');
 
 /** Each BigQuery field the server's refusal names, with what it says of it (the first part, when several). */
 export function bigQueryFieldProblems(message: string): Partial<Record<Name, string>> {
