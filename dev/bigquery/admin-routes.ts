@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as z from 'zod';
-import { ApiError } from '../emulator/api-error';
+import { ApiError } from '../shared/api-error';
 import { DISCOVERY_SOURCE } from './discovery-validator';
 import { MAX_JSON_ROW_BYTES } from './rows';
 import { checkDatasetId } from './naming';

@@ -9,7 +9,7 @@
  * with its own spreadsheet, document properties, document cache and document lock; a host built
  * without one has a deployment of its own.
  */
-import { createClock, withAdvanceHook, type HostClock } from './clock';
+import { createClock, withAdvanceHook, type HostClock } from '../shared/clock';
 import type { TriggerRecord } from './protocol';
 import type { CachesByName } from './state/cache';
 import type { DocumentFile } from './state/documents';

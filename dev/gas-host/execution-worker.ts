@@ -7,7 +7,7 @@
  */
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import vm from 'node:vm';
-import { clockFromDescriptor, type ClockDescriptor } from './clock';
+import { clockFromDescriptor, type ClockDescriptor } from '../shared/clock';
 import { hostOpsClient, type OpRequest } from './protocol';
 import type { ExecutionOutcome, ExecutionRequest, RuntimeSettings } from './execution';
 import { runExecution } from './runtime';

@@ -8,7 +8,7 @@
  */
 import vm from 'node:vm';
 import { formatA1, parseA1, resolveA1 } from './a1-notation';
-import type { HostClock } from './clock';
+import type { HostClock } from '../shared/clock';
 import type { ScriptDeployment } from './deployment';
 import { applyFormulaOutcome, formulaOutcome, planFormulaCall, type FormulaResult } from './formula-cells';
 import { customFunctionNames, typeableAsFormula } from './formula-functions';

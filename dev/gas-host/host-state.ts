@@ -7,7 +7,7 @@
  * through `serve`, directly on the main thread or over the Atomics RPC from execution workers, so
  * limits, the owner rule and lock exclusion are enforced in one place.
  */
-import type { HostClock } from './clock';
+import type { HostClock } from '../shared/clock';
 import type { ScriptDeployment } from './deployment';
 import type { StrictSettings } from './strict';
 import type { HostLocale } from './typed-input';

@@ -6,7 +6,7 @@
  * unchanged in both places. It never throws for a script's error: the outcome carries it.
  */
 import vm from 'node:vm';
-import type { HostClock } from './clock';
+import type { HostClock } from '../shared/clock';
 import type { ExecutionOutcome, ExecutionRequest, RuntimeSettings } from './execution';
 import type { HostOps } from './protocol';
 import { blobs } from './services/blob';

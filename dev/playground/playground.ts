@@ -16,7 +16,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { spawnEmulatorProcess, type EmulatorProcess } from '../emulator/spawn';
-import { DEMO_API_KEY, DEMO_USER, type SeedName } from '../emulator/seed';
+import { DEMO_API_KEY, DEMO_USER, type SeedName } from '../emulator/model/seed';
 import { createGasHost, type GasHost } from '../gas-host';
 import { rowsOf, sheetView, type RowBlock, type SheetView } from './grid';
 
@@ -31,7 +31,7 @@ export interface PlaygroundOptions {
   distDir?: string;
   /** The spreadsheet's sheets at the start (default one, Sheet1), each 1,000 rows by 26 columns. */
   sheets?: string[];
-  /** The emulator's fixtures (dev/emulator/seed.ts): the clean demo by default; the browser tests take 'tests'. */
+  /** The emulator's fixtures (dev/emulator/model/seed.ts): the clean demo by default; the browser tests take 'tests'. */
   seed?: SeedName;
 }
 

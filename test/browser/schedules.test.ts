@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import type { Locator } from 'playwright-core';
-import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
+import { BIG_PUBLISHER_ID } from '../../dev/emulator/model/seed';
 import { createGasHost } from '../../dev/gas-host';
 import { distCode, distManifest } from '../support/paths';
 import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground, signInAsDemo } from '../support/browser';

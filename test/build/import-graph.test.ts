@@ -39,6 +39,46 @@ const SCANNED = [
 /** The most files a room of src/core holds directly (a room's subfolders are rooms of their own); every kind of file counts. */
 const MAX_FILES_PER_ROOM = 12;
 
+/**
+ * The stand-ins' folders, top first: dev/playground on the emulator and the host; dev/emulator, which
+ * mounts dev/bigquery; dev/gas-host beside them; and dev/shared (the API error, the clock and its
+ * virtual-time headers) beneath them all, importing nothing else of dev/.
+ */
+const DEV_DIRECTIONS: Direction[] = [
+  ...['dev/emulator', 'dev/bigquery', 'dev/gas-host', 'dev/playground'].map((to) => ({
+    from: 'dev/shared',
+    to,
+    why: 'what the stand-ins share sits beneath them all',
+  })),
+  ...['dev/emulator', 'dev/gas-host', 'dev/playground'].map((to) => ({
+    from: 'dev/bigquery',
+    to,
+    why: 'the BigQuery stand-in is mounted by the emulator and shares only dev/shared with it',
+  })),
+  ...['dev/emulator', 'dev/bigquery', 'dev/playground'].map((to) => ({
+    from: 'dev/gas-host',
+    to,
+    why: 'the Apps Script host knows nothing of the servers it fetches from, nor of the playground built on it',
+  })),
+  ...['dev/gas-host', 'dev/playground'].map((to) => ({
+    from: 'dev/emulator',
+    to,
+    why: 'the emulator serves the host over HTTP only, and the playground is built on it',
+  })),
+  ...['dev/emulator/routes', 'dev/emulator/app.ts', 'dev/emulator/server.ts', 'dev/emulator/main.ts', 'dev/emulator/spawn.ts'].map(
+    (to) => ({
+      from: 'dev/emulator/model',
+      to,
+      why: 'what the emulated service knows and computes knows nothing of HTTP',
+    }),
+  ),
+  ...['dev/emulator/app.ts', 'dev/emulator/server.ts', 'dev/emulator/main.ts', 'dev/emulator/spawn.ts'].map((to) => ({
+    from: 'dev/emulator/routes',
+    to,
+    why: 'the app assembles the routes and the server listens with it, not the reverse',
+  })),
+];
+
 /** The directions the folders keep: no file under `from` imports a file under `to` (a folder, or one file). */
 const DIRECTIONS: Direction[] = [
   ...['src/gas', 'src/entrypoints', 'sidebar', 'dev', 'scripts', 'bench', 'test'].map((to) => ({
@@ -62,9 +102,7 @@ const DIRECTIONS: Direction[] = [
     to,
     why: 'the stand-ins know the add-on only through its built bundle and the spec',
   })),
-  { from: 'dev/gas-host', to: 'dev/emulator', why: 'the Apps Script host knows nothing of the Engage emulator' },
-  { from: 'dev/gas-host', to: 'dev/playground', why: 'the playground is built on the host, not the reverse' },
-  { from: 'dev/emulator', to: 'dev/playground', why: 'the playground is built on the emulator, not the reverse' },
+  ...DEV_DIRECTIONS,
   { from: 'dev/gas-host/state', to: 'dev/gas-host/services', why: 'the shared state serves operations; the facades call them' },
   { from: 'dev/gas-host/services', to: 'dev/gas-host/state', why: 'a facade reaches the state only through HostOps (protocol.ts)' },
   ...['dev/gas-host/runtime.ts', 'dev/gas-host/gas-host.ts', 'dev/gas-host/host-state.ts', 'dev/gas-host/deployment.ts'].map((to) => ({
@@ -125,6 +163,24 @@ describe('the import checks, on a small graph with deliberate mistakes', () => {
       'dev/gas-host/services/kit.ts imports dev/gas-host/runtime.ts (dev/gas-host/services ↛ dev/gas-host/runtime.ts)',
       'src/core/api/a.ts imports src/gas/props.ts (src/core ↛ src/gas)',
     ]);
+  });
+
+  it('name a deliberate import against each of the stand-ins’ directions, and none along them', () => {
+    for (const rule of DEV_DIRECTIONS) {
+      const importer = `${rule.from}/mistake.ts`;
+      const imported = rule.to.endsWith('.ts') ? rule.to : `${rule.to}/target.ts`;
+      expect(directionViolations(graphOf({ [importer]: [imported] }), DEV_DIRECTIONS)).toEqual([
+        `${importer} imports ${imported} (${rule.from} ↛ ${rule.to})`,
+      ]);
+    }
+    const downward = graphOf({
+      'dev/playground/a.ts': ['dev/emulator/spawn.ts', 'dev/gas-host/index.ts', 'dev/shared/clock.ts'],
+      'dev/emulator/app.ts': ['dev/bigquery/routes.ts', 'dev/emulator/routes/hooks.ts', 'dev/shared/api-error.ts'],
+      'dev/emulator/routes/hooks.ts': ['dev/emulator/model/state.ts'],
+      'dev/bigquery/admin-routes.ts': ['dev/shared/api-error.ts'],
+      'dev/gas-host/deployment.ts': ['dev/shared/clock.ts'],
+    });
+    expect(directionViolations(downward, DEV_DIRECTIONS)).toEqual([]);
   });
 
   it('count a room by the files directly in it, not in its subfolders', () => {

@@ -7,7 +7,7 @@
  * Apps Script names its service errors.
  */
 import vm from 'node:vm';
-import type { HostClock } from '../clock';
+import type { HostClock } from '../../shared/clock';
 import type { ExecutionRequest, RuntimeSettings } from '../execution';
 import type { AuthModeName, HostOps } from '../protocol';
 

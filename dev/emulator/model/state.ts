@@ -9,7 +9,7 @@
  * in `rate-limit-msec-left`.
  */
 import type { ResponseShape } from './shapes';
-import type { WebhookCall } from './webhooks';
+import type { WebhookCall } from './webhook-log';
 import { randomBytes } from 'node:crypto';
 import { type SeedName, usersOf } from './seed';
 
@@ -251,7 +251,7 @@ export class EmulatorState {
   private servedCounter = 0;
   /** Restated days: publisher ID to (UTC day number to the factor its revenue was revised by, compounded). */
   private revisions = new Map<string, Map<number, number>>();
-  /** What the webhook receiver took (webhooks.ts), and the answers a test set for the next calls. */
+  /** What the webhook receiver took (routes/webhooks.ts), and the answers a test set for the next calls. */
   webhookCalls: WebhookCall[] = [];
   webhookAnswers: Array<{ status: number; times: number }> = [];
 

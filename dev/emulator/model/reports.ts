@@ -6,7 +6,8 @@
  * not the field is a breakdown; metric conditions select aggregated rows. Nothing here knows about
  * HTTP or tokens: errors are ApiError values and rate limiting happens in the app.
  */
-import { ApiError, OPERATIONS } from './api-error';
+import { ApiError } from '../../shared/api-error';
+import { OPERATIONS } from './operations';
 import {
   checkOperatorFits,
   FilterSyntaxError,

@@ -5,7 +5,7 @@
  * A fault rule with `shape` answers its requests normally and then rewrites the successful JSON
  * body with these functions, so a test can prove that the add-on reads every variant the same way.
  * They touch report items, metricsSums and lookup entries; `totalItems` and error bodies stay as
- * they are. Pure functions over parsed JSON, kept apart from the HTTP handling in app.ts.
+ * they are. Pure functions over parsed JSON, kept apart from the HTTP handling in routes/.
  */
 
 /** `wrapped`: `{"value": x}` around each field; `stringNumbers`: "1234.5"; `commaDecimals`: "1234,5". */

@@ -1,7 +1,9 @@
 /**
- * The host's clock, shared by the main thread and every execution worker. Real mode reads Date.now();
- * virtual mode keeps milliseconds in a SharedArrayBuffer so that Utilities.sleep in any worker, the
- * host's advanceTime, cache expiry, trigger schedules and execution-time limits all see one time.
+ * The local Apps Script host's clock, shared by the main thread and every execution worker, and the
+ * two virtual-time headers by which the host and the Engage emulator agree on time. Real mode reads
+ * Date.now(); virtual mode keeps milliseconds in a SharedArrayBuffer so that Utilities.sleep in any
+ * worker, the host's advanceTime, cache expiry, trigger schedules and execution-time limits all see
+ * one time.
  *
  * On a virtual clock a fetch would take no time at all. A server that models the network can say
  * otherwise: the host sends every request with its virtual send time (VIRTUAL_SEND_TIME_HEADER), and

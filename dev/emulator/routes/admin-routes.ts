@@ -7,11 +7,11 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as z from 'zod';
-import { ApiError } from './api-error';
-import { formatDay } from './reports';
-import { API_KEYS, BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, PUBLISHERS, usersOf } from './seed';
-import { RESPONSE_SHAPES } from './shapes';
-import type { EmulatorState } from './state';
+import { ApiError } from '../../shared/api-error';
+import { formatDay } from '../model/reports';
+import { API_KEYS, BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, PUBLISHERS, usersOf } from '../model/seed';
+import { RESPONSE_SHAPES } from '../model/shapes';
+import type { EmulatorState } from '../model/state';
 
 export interface EmulatorAddresses {
   port: number;

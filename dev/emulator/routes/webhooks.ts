@@ -8,33 +8,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import * as z from 'zod';
-import { ApiError } from './api-error';
+import { ApiError } from '../../shared/api-error';
+import type { WebhookLog } from '../model/webhook-log';
 
 export const WEBHOOK_PREFIX = '/webhooks/';
-
-/** One POST the receiver took. */
-export interface WebhookCall {
-  /** The path, from /webhooks/ on. */
-  path: string;
-  /** The query string without its "?", "" when none. */
-  query: string;
-  contentType: string | null;
-  body: string;
-  /** The status it was answered with. */
-  status: number;
-  /** When it arrived, by the real clock (ISO): a receiver is not part of the emulated service's time. */
-  receivedAt: string;
-}
-
-/**
- * What the receiver keeps, in the emulator's state (state.ts holds it and resets it): the calls it took
- * and the answers a test set for the next ones. Named here, so that this file need not import the
- * state that imports its WebhookCall.
- */
-export interface WebhookLog {
-  webhookCalls: WebhookCall[];
-  webhookAnswers: Array<{ status: number; times: number }>;
-}
 
 const AnswerSchema = z
   .object({
