@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { performance } from 'node:perf_hooks';
-import { createSyncFetch } from '../dev/gas-host/sync-fetch';
+import { createSyncFetch } from '../dev/gas-host/fetch/sync-fetch';
 import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../dev/emulator/model/seed';
 import { parseReportPage } from '../src/core/api/responses/responses';
 import { buildReportQuery } from '../src/core/api/requests/report-request';

@@ -10,13 +10,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as z from 'zod';
 import { ApiError } from '../shared/api-error';
 import { DISCOVERY_SOURCE } from './discovery-validator';
-import { MAX_JSON_ROW_BYTES } from './rows';
-import { checkDatasetId } from './naming';
+import { MAX_JSON_ROW_BYTES } from './model/rows';
+import { checkDatasetId } from './model/naming';
 import { jobResource, tableResource } from './resources';
-import { DOCUMENTED_QUOTAS, type QuotaLimits, QUOTA_WINDOW_MS } from './quotas';
-import { DOCUMENTED_RATE_LIMITS, RATE_WINDOW_MS } from './rate';
-import type { BigQueryState } from './state';
-import type { BigQueryError } from './errors';
+import { DOCUMENTED_QUOTAS, type QuotaLimits, QUOTA_WINDOW_MS } from './model/quotas';
+import { DOCUMENTED_RATE_LIMITS, RATE_WINDOW_MS } from './model/rate';
+import type { BigQueryState } from './model/state';
+import type { BigQueryError } from './model/errors';
 
 const ADMIN = 'admin';
 

@@ -9,11 +9,11 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { validateBody } from './discovery-validator';
-import { BigQueryError } from './errors';
-import { checkCopyConfig, type CopyConfig } from './copy-job';
-import { completeJob } from './jobs';
-import { checkLoadConfig } from './load-job';
-import { QUOTA_MESSAGES } from './quotas';
+import { BigQueryError } from './model/errors';
+import { checkCopyConfig, type CopyConfig } from './model/copy-job';
+import { completeJob } from './model/jobs';
+import { checkLoadConfig } from './model/load-job';
+import { QUOTA_MESSAGES } from './model/quotas';
 import {
   checkClustering,
   checkDatasetId,
@@ -22,9 +22,9 @@ import {
   checkTimePartitioning,
   normaliseFields,
   type FieldSchema,
-} from './naming';
+} from './model/naming';
 import { datasetResource, jobResource, tableResource } from './resources';
-import type { BigQueryState, StoredJob, StoredTable } from './state';
+import type { BigQueryState, StoredJob, StoredTable } from './model/state';
 
 export const BIGQUERY_PREFIX = '/bigquery/v2';
 export const BIGQUERY_UPLOAD_PREFIX = '/upload/bigquery/v2';

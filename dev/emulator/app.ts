@@ -15,7 +15,7 @@ import {
   registerBigQueryRoutes,
   registerBigQueryUploadRoute,
 } from '../bigquery/routes';
-import { BigQueryState } from '../bigquery/state';
+import { BigQueryState } from '../bigquery/model/state';
 import type { EmulatorState } from './model/state';
 import { registerAdminRoutes, type InstanceRegistry } from './routes/admin-routes';
 import { registerErrorHandlers } from './routes/errors';

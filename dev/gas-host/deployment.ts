@@ -10,9 +10,9 @@
  * without one has a deployment of its own.
  */
 import { createClock, withAdvanceHook, type HostClock } from '../shared/clock';
-import type { TriggerRecord } from './protocol';
+import type { TriggerRecord } from './protocol/protocol';
 import type { CachesByName } from './state/cache';
-import type { DocumentFile } from './state/documents';
+import type { DocumentFile } from './state/spreadsheets/documents';
 import { createExecutionTally, type ExecutionTally } from './state/executions';
 import type { SharedLocks } from './state/locks';
 import type { SharedPropertyStores } from './state/properties';

@@ -9,9 +9,9 @@
  */
 import type { HostClock } from '../shared/clock';
 import type { ScriptDeployment } from './deployment';
-import type { StrictSettings } from './strict';
-import type { HostLocale } from './typed-input';
-import type { SyncFetchOutcome, SyncFetchRequest } from './fetch-core';
+import type { StrictSettings } from './protocol/strict';
+import type { HostLocale } from './cells/typed-input';
+import type { SyncFetchOutcome, SyncFetchRequest } from './fetch/fetch-core';
 import {
   GasException,
   serveOp,
@@ -23,20 +23,20 @@ import {
   type LogSource,
   type OpRequest,
   type ServedOps,
-} from './protocol';
+} from './protocol/protocol';
 import { CacheStores, type CacheEviction } from './state/cache';
 import { storeUser } from './state/document';
 import { ExecutionsAtOnce } from './state/executions';
 import { LockTable } from './state/locks';
 import { MailOutbox } from './state/mail';
 import { PropertyStores } from './state/properties';
-import { documentOps, type DocumentFile } from './state/documents';
+import { documentOps, type DocumentFile } from './state/spreadsheets/documents';
 import { DailyQuotas } from './state/quotas';
-import { DocumentSharing } from './state/sharing';
-import { SpreadsheetModel } from './state/spreadsheet';
-import { spreadsheetOps } from './state/spreadsheet-ops';
+import { DocumentSharing } from './state/spreadsheets/sharing';
+import { SpreadsheetModel } from './state/spreadsheets/spreadsheet';
+import { spreadsheetOps } from './state/spreadsheets/spreadsheet-ops';
 import { TriggerStore } from './state/triggers';
-import { UiRecordings } from './state/ui';
+import { UiRecordings } from './state/spreadsheets/ui';
 import { UrlFetchState } from './state/url-fetch';
 
 export interface LogEntry {

@@ -8,8 +8,8 @@
  */
 import vm from 'node:vm';
 import type { HostClock } from '../../shared/clock';
-import type { ExecutionRequest, RuntimeSettings } from '../execution';
-import type { AuthModeName, HostOps } from '../protocol';
+import type { ExecutionRequest, RuntimeSettings } from '../protocol/execution';
+import type { AuthModeName, HostOps } from '../protocol/protocol';
 
 export const EXCEEDED_MESSAGE = 'Exceeded maximum execution time';
 

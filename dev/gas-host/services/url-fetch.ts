@@ -5,7 +5,7 @@
  * per-request limit and, on a real clock, the time the execution has left: a request cut by the
  * deadline ends the execution. An unmuted non-2xx answer throws with Apps Script's message.
  */
-import { withText, type SyncFetchOutcome, type SyncFetchRequest } from '../fetch-core';
+import { withText, type SyncFetchOutcome, type SyncFetchRequest } from '../fetch/fetch-core';
 import type { Blobs } from './blob';
 import { bytesToBuffer, fromRealm, type FacadeKit } from './kit';
 

@@ -5,7 +5,7 @@
  * rule the host was given. Entries expire on the host clock.
  */
 import type { HostClock } from '../../shared/clock';
-import { GasException, type CacheOps, type ExecutionInfo, type ServedOps, type StoreScope } from '../protocol';
+import { GasException, type CacheOps, type ExecutionInfo, type ServedOps, type StoreScope } from '../protocol/protocol';
 import { storeName, storeUser, type DocumentIdentity } from './document';
 
 export interface CacheEntry {

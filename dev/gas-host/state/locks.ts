@@ -5,7 +5,7 @@
  * in a worker can really wait: the main thread then queues it and answers when the holder lets go.
  */
 import { blockRealMs, type HostClock } from '../../shared/clock';
-import type { ExecutionInfo, LockOps, ServedOps, StoreScope } from '../protocol';
+import type { ExecutionInfo, LockOps, ServedOps, StoreScope } from '../protocol/protocol';
 import { storeName, type DocumentIdentity } from './document';
 
 export interface LockWaiter {

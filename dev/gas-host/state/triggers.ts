@@ -5,7 +5,7 @@
  * hourly. Time-driven triggers carry their next due time on the host clock; gas-host.ts runs them.
  */
 import type { HostClock } from '../../shared/clock';
-import { GasException, type ServedOps, type TriggerOps, type TriggerRecord, type TriggerSpec } from '../protocol';
+import { GasException, type ServedOps, type TriggerOps, type TriggerRecord, type TriggerSpec } from '../protocol/protocol';
 import type { DocumentIdentity } from './document';
 
 export const TRIGGERS_PER_USER_LIMIT = 20;

@@ -6,7 +6,7 @@
  * only a sum or difference of numbers. That is the shape of a custom-function cell; anything richer
  * is reported as a parse error rather than guessed at.
  */
-import { parseA1, type ParsedA1 } from './a1-notation';
+import { parseA1, type ParsedA1 } from '../cells/a1-notation';
 import { type Expression, parseExpression } from './formula-expression';
 
 export type FormulaArgument =

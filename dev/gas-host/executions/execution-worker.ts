@@ -7,9 +7,9 @@
  */
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import vm from 'node:vm';
-import { clockFromDescriptor, type ClockDescriptor } from '../shared/clock';
-import { hostOpsClient, type OpRequest } from './protocol';
-import type { ExecutionOutcome, ExecutionRequest, RuntimeSettings } from './execution';
+import { clockFromDescriptor, type ClockDescriptor } from '../../shared/clock';
+import { hostOpsClient, type OpRequest } from '../protocol/protocol';
+import type { ExecutionOutcome, ExecutionRequest, RuntimeSettings } from '../protocol/execution';
 import { runExecution } from './runtime';
 
 export interface ExecutionWorkerData {

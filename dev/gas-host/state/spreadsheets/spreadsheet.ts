@@ -5,7 +5,7 @@
  * spilled). Input is interpreted as Sheets interprets typed text, in one of two readings (typed-input.ts).
  * spreadsheet-ops.ts serves it to scripts.
  */
-import { formatA1, parseA1, resolveA1, type GridBox } from '../a1-notation';
+import { formatA1, parseA1, resolveA1, type GridBox } from '../../cells/a1-notation';
 import {
   type CellValue,
   type ChartRecord,
@@ -18,8 +18,8 @@ import {
   type FindQuery,
   GasException,
   type RangeDescriptor,
-} from '../protocol';
-import { type HostLocale, readAsTyped, readKindly } from '../typed-input';
+} from '../../protocol/protocol';
+import { type HostLocale, readAsTyped, readKindly } from '../../cells/typed-input';
 
 export interface CellRecord {
   value: CellValue;

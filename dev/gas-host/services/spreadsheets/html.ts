@@ -2,8 +2,8 @@
  * HtmlService and HtmlOutput: an output holds its content, title and size until Ui shows it; the
  * project's HTML files come from the host. Templates are not emulated.
  */
-import type { HtmlSnapshot } from '../protocol';
-import type { Facade, FacadeKit } from './kit';
+import type { HtmlSnapshot } from '../../protocol/protocol';
+import type { Facade, FacadeKit } from '../kit';
 
 export interface HtmlFacades {
   HtmlService: Facade;

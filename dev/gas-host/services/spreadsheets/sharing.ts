@@ -1,10 +1,11 @@
 /**
  * The Spreadsheet's sharing methods (getOwner, getEditors, addEditor(s), removeEditor), kept apart
  * from spreadsheet.ts: each needs the scope Google's reference gives it (spreadsheets.currentonly or
- * spreadsheets), and the state is state/sharing.ts. Users are Base User objects (getEmail only).
+ * spreadsheets), and the state is state/spreadsheets/sharing.ts. Users are Base User objects
+ * (getEmail only).
  */
-import type { Facade, FacadeKit } from './kit';
-import type { UserFacade } from './session';
+import type { Facade, FacadeKit } from '../kit';
+import type { UserFacade } from '../session';
 
 /** Google's reference: every one of these "requires one or more of the following scopes". */
 const SPREADSHEET_SCOPES = ['https://www.googleapis.com/auth/spreadsheets.currentonly', 'https://www.googleapis.com/auth/spreadsheets'];

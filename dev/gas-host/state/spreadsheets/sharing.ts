@@ -6,7 +6,7 @@
  * must leave the owner out itself, which works under either answer. In a shared drive the host still
  * gives custom functions the `owner` option's user properties (whose they are there is UNCONFIRMED).
  */
-import { GasException, type ServedOps, type SharingOps } from '../protocol';
+import { GasException, type ServedOps, type SharingOps } from '../../protocol/protocol';
 import type { DocumentFile } from './documents';
 
 export interface SharingOptions {

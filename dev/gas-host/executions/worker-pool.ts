@@ -8,10 +8,18 @@
 import path from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { ExecutionWorkerData, HostMessage, WorkerMessage, WorkerReply } from './execution-worker';
-import type { HostState } from './host-state';
-import type { ExecutionInfo, OpRequest } from './protocol';
-import type { ExecutionOutcome, ExecutionRequest, RuntimeSettings } from './execution';
-import { buildWorkerFile } from './worker-build';
+import type { HostClock } from '../../shared/clock';
+import type { ExecutionInfo, OpRequest } from '../protocol/protocol';
+import type { ExecutionOutcome, ExecutionRequest, RuntimeSettings } from '../protocol/execution';
+import { buildWorkerFile } from '../fetch/worker-build';
+
+/** What the pool needs of the host state (host-state.ts): its clock, the executions running, and their operations served. */
+export interface PoolHost {
+  readonly clock: HostClock;
+  readonly executions: Map<number, ExecutionInfo>;
+  endExecution(executionId: number): void;
+  serve(info: ExecutionInfo, request: OpRequest): unknown;
+}
 
 interface PooledWorker {
   worker: Worker;
@@ -28,7 +36,7 @@ export class ExecutionPool {
   private readonly assigned = new Map<number, PooledWorker>();
 
   constructor(
-    private readonly state: HostState,
+    private readonly state: PoolHost,
     private readonly settings: RuntimeSettings,
     private readonly concurrency: number,
   ) {}

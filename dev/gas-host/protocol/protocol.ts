@@ -6,8 +6,9 @@
  * `ServedOps`, each told first which execution asks. Only plain, structured-cloneable data crosses, so
  * a worker's call travels as one `OpRequest` message and `serveOp` is the one dispatch at that edge.
  */
-import type { GridBox } from './a1-notation';
-import type { SyncFetchOutcome, SyncFetchRequest } from './fetch-core';
+import type { GridBox } from '../cells/a1-notation';
+import type { CellValue } from '../cells/typed-input';
+import type { SyncFetchOutcome, SyncFetchRequest } from '../fetch/fetch-core';
 
 export type AuthModeName = 'NONE' | 'LIMITED' | 'FULL' | 'CUSTOM_FUNCTION';
 
@@ -41,9 +42,10 @@ export interface ExecutionInfo {
 
 // ---------------------------------------------------------------- data that crosses
 
+export type { CellValue };
+
 /** Whose store a properties, cache or lock call reaches. */
 export type StoreScope = 'user' | 'document' | 'script';
-export type CellValue = string | number | boolean | Date;
 export type LogSource = 'Logger' | 'console';
 export type LogLevel = 'log' | 'info' | 'warn' | 'error';
 
@@ -306,7 +308,7 @@ export interface SpreadsheetOps {
   spreadsheetDataExecution(sheetId: number): DataExecutionRecord | null;
 }
 
-/** Who owns the document and who may edit it (state/sharing.ts). */
+/** Who owns the document and who may edit it (state/spreadsheets/sharing.ts). */
 export interface SharingOps {
   /** The owner's email; null for a file in a shared drive. */
   sharingOwner(): string | null;

@@ -4,8 +4,8 @@
  * before the search; `findAll` returns every match as a one-cell Range, sheet by sheet and row by row,
  * and `findNext` walks the same matches one at a time. Replacing is not modelled.
  */
-import type { FindQuery } from '../protocol';
-import type { Facade, FacadeKit } from './kit';
+import type { FindQuery } from '../../protocol/protocol';
+import type { Facade, FacadeKit } from '../kit';
 import type { DocumentFacades } from './document-facades';
 
 export function textFinderFacade(kit: FacadeKit, document: DocumentFacades, text: string, within?: FindQuery['within']): Facade {

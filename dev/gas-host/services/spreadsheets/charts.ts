@@ -2,8 +2,8 @@
  * Charts and embedded charts: the builder a Sheet's newChart() returns collects a chart's type, ranges,
  * position and options; the sheet records what insertChart is given (the host draws nothing).
  */
-import type { ChartSpec } from '../protocol';
-import { fromRealm, type Facade, type FacadeKit } from './kit';
+import type { ChartSpec } from '../../protocol/protocol';
+import { fromRealm, type Facade, type FacadeKit } from '../kit';
 
 const CHART_TYPES = {
   AREA: 'AREA',

@@ -2,7 +2,7 @@
  * What the script showed the user, recorded for tests and the playground: menus, sidebars, dialogs,
  * alerts and toasts; and the project's HTML files, which HtmlService reads.
  */
-import { GasException, type DialogSpec, type HtmlSnapshot, type MenuRecord, type ServedOps, type UiOps } from '../protocol';
+import { GasException, type DialogSpec, type HtmlSnapshot, type MenuRecord, type ServedOps, type UiOps } from '../../protocol/protocol';
 
 export interface SidebarRecord extends HtmlSnapshot {
   executionId: number;

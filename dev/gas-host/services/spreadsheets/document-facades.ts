@@ -4,8 +4,8 @@
  * each handed this registry. It lives apart from spreadsheet.ts so that they need not import the file
  * that imports them.
  */
-import type { RangeDescriptor } from '../protocol';
-import type { Facade } from './kit';
+import type { RangeDescriptor } from '../../protocol/protocol';
+import type { Facade } from '../kit';
 
 /** The document's facades, which build each other. */
 export interface DocumentFacades {

@@ -4,7 +4,7 @@
  * into the cell, spilling an array result or showing #ERROR!, #NAME? or #REF! with its message. A
  * custom function given a volatile function as an argument never runs: the cell shows "Loading...".
  */
-import { formatA1, resolveA1 } from './a1-notation';
+import { formatA1, resolveA1 } from '../cells/a1-notation';
 import { parseFormula, sumOfNumbers } from './formula';
 import {
   daySerial,
@@ -17,12 +17,12 @@ import {
   type VolatileFunction,
   volatileCalls,
 } from './formula-expression';
-import type { CellValue } from './protocol';
-import { wallTime } from './wall-time';
-import type { ExecutionOutcome } from './execution';
-import { toCellValue, type FormulaOutcome, type SheetModel, type SpreadsheetModel } from './state/spreadsheet';
+import type { CellValue } from '../protocol/protocol';
+import { wallTime } from '../cells/wall-time';
+import type { ExecutionOutcome } from '../protocol/execution';
+import { toCellValue, type FormulaOutcome, type SheetModel, type SpreadsheetModel } from '../state/spreadsheets/spreadsheet';
 
-export { LOADING_TEXT } from './state/spreadsheet';
+export { LOADING_TEXT } from '../state/spreadsheets/spreadsheet';
 
 export interface FormulaResult {
   sheet: string;

@@ -1,6 +1,6 @@
 /**
  * How Sheets reads a string that a script writes (Range.setValue/setValues) or a user types into a
- * cell, once the formula and apostrophe rules have been applied (state/spreadsheet.ts). Two readings:
+ * cell, once the formula and apostrophe rules have been applied (state/spreadsheets/spreadsheet.ts). Two readings:
  * - kind (the default): plain numbers and TRUE/FALSE become values, everything else stays text;
  * - strict (switch `textParsedAsTyped`): the Sheets API's USER_ENTERED, "strings may be converted to
  *   numbers, dates, etc. following the same rules that are applied when entering text into a cell via
@@ -15,8 +15,10 @@
  * the patterns below are the host's model of what Sheets accepts (UNCONFIRMED pattern by pattern), and
  * the formats are the patterns Sheets shows for such input (UNCONFIRMED).
  */
-import type { CellValue } from './protocol';
 import { wallTime } from './wall-time';
+
+/** What a cell holds once read: the values a script gets back from getValues. */
+export type CellValue = string | number | boolean | Date;
 
 /** The locales whose typing rules the host models. */
 export const HOST_LOCALES = ['en_US', 'de_DE'] as const;

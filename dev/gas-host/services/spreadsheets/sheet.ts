@@ -3,9 +3,9 @@
  * panes from the host state on every call, so a sheet object sees changes other executions made;
  * writes are refused in custom functions and wherever the AuthMode cannot write.
  */
-import type { ChartSpec } from '../protocol';
+import type { ChartSpec } from '../../protocol/protocol';
 import type { ChartFacades } from './charts';
-import { fromRealm, type Facade, type FacadeKit } from './kit';
+import { fromRealm, type Facade, type FacadeKit } from '../kit';
 import type { DocumentFacades } from './document-facades';
 import { textFinderFacade } from './text-finder';
 

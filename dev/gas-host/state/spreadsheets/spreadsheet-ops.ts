@@ -12,7 +12,7 @@ import {
   type SheetOps,
   type SpreadsheetOps,
   type WritableRangeField,
-} from '../protocol';
+} from '../../protocol/protocol';
 import {
   cloneValue,
   DEFAULT_NUMBER_FORMAT,

@@ -2,9 +2,9 @@
  * Ui and Menu: menus (add-on menus titled with the add-on's name), sidebars, dialogs and alerts,
  * recorded by the host for tests and the playground. Alerts answer OK at once.
  */
-import type { MenuRecord } from '../protocol';
+import type { MenuRecord } from '../../protocol/protocol';
 import type { HtmlFacades } from './html';
-import type { Facade, FacadeKit } from './kit';
+import type { Facade, FacadeKit } from '../kit';
 
 const BUTTON = { OK: 'OK', CANCEL: 'CANCEL', YES: 'YES', NO: 'NO', CLOSE: 'CLOSE' };
 

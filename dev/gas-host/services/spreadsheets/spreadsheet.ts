@@ -1,17 +1,17 @@
 /**
  * SpreadsheetApp and Spreadsheet: the document an execution is bound to, its sheets, named ranges and
- * selection, and other documents of the add-on opened by ID or URL (state/documents.ts has the rules).
+ * selection, and other documents of the add-on opened by ID or URL (state/spreadsheets/documents.ts has the rules).
  * Also where a document's facades are tied together, since they build each other (a Range's getSheet,
  * a Sheet's getRange and getParent). In the strict reading a time-driven trigger's run has no bound
  * document: getActiveSpreadsheet and getActive return null, and getUi throws.
  */
-import type { DocumentOpRequest, HostOps, RangeDescriptor } from '../protocol';
+import type { DocumentOpRequest, HostOps, RangeDescriptor } from '../../protocol/protocol';
 import { chartFacades, type ChartFacades } from './charts';
 import { dataSourceFacades } from './data-sources';
 import type { DocumentFacades } from './document-facades';
-import type { Facade, FacadeKit } from './kit';
+import type { Facade, FacadeKit } from '../kit';
 import { rangeFacades } from './range';
-import type { UserFacade } from './session';
+import type { UserFacade } from '../session';
 import { sharingMembers } from './sharing';
 import { sheetFacade } from './sheet';
 import { textFinderFacade } from './text-finder';

@@ -15,8 +15,8 @@
  * the new sheet's name, what an account without Connected Sheets throws, how long an execution takes,
  * the words of a timed-out wait) is the host's choice, UNCONFIRMED in the README.
  */
-import { DATA_EXECUTION_ERROR_CODES, type DataExecutionRecord, type DataSourceSpecRecord } from '../protocol';
-import type { Facade, FacadeKit } from './kit';
+import { DATA_EXECUTION_ERROR_CODES, type DataExecutionRecord, type DataSourceSpecRecord } from '../../protocol/protocol';
+import type { Facade, FacadeKit } from '../kit';
 
 /** The DataSourceType enum (SpreadsheetApp.DataSourceType): the types the reference lists. */
 const DATA_SOURCE_TYPES = { DATA_SOURCE_TYPE_UNSUPPORTED: 'DATA_SOURCE_TYPE_UNSUPPORTED', BIGQUERY: 'BIGQUERY', LOOKER: 'LOOKER' };

@@ -8,7 +8,7 @@
  * or unknown is refused. The refusals' words are what users report of Apps Script (UNCONFIRMED: no
  * official page lists them; see dev/gas-host/README.md).
  */
-import { GasException, type DocumentOpRequest, type DocumentOps, type ExecutionInfo, type ServedOps } from '../protocol';
+import { GasException, type DocumentOpRequest, type DocumentOps, type ExecutionInfo, type ServedOps } from '../../protocol/protocol';
 
 /** The scope openById and openByUrl need ("Authorization" on their reference pages). */
 export const SPREADSHEETS_SCOPE = 'https://www.googleapis.com/auth/spreadsheets';

@@ -3,9 +3,9 @@
  * functions and wherever the AuthMode cannot write; grids must match the range's shape, with Sheets'
  * messages when they do not. Formatting the host does not model is accepted and only counted.
  */
-import { formatA1 } from '../a1-notation';
-import type { RangeDescriptor, RangeField, WritableRangeField } from '../protocol';
-import { fromRealm, type Facade, type FacadeKit } from './kit';
+import { formatA1 } from '../../cells/a1-notation';
+import type { RangeDescriptor, RangeField, WritableRangeField } from '../../protocol/protocol';
+import { fromRealm, type Facade, type FacadeKit } from '../kit';
 import type { DocumentFacades } from './document-facades';
 import { textFinderFacade } from './text-finder';
 

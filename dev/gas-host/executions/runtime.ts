@@ -6,23 +6,23 @@
  * unchanged in both places. It never throws for a script's error: the outcome carries it.
  */
 import vm from 'node:vm';
-import type { HostClock } from '../shared/clock';
-import type { ExecutionOutcome, ExecutionRequest, RuntimeSettings } from './execution';
-import type { HostOps } from './protocol';
-import { blobs } from './services/blob';
-import { cacheService } from './services/cache';
-import { htmlFacades } from './services/html';
-import { createFacadeKit, EXCEEDED_MESSAGE, ExceededTime, fromRealm } from './services/kit';
-import { lockService } from './services/lock';
-import { loggingServices } from './services/logger';
-import { mailService } from './services/mail';
-import { propertiesService } from './services/properties';
-import { scriptAppService } from './services/script-app';
-import { sessionService, userFacade } from './services/session';
-import { spreadsheetServices } from './services/spreadsheet';
-import { uiFacade } from './services/ui';
-import { urlFetchService } from './services/url-fetch';
-import { utilitiesService } from './services/utilities';
+import type { HostClock } from '../../shared/clock';
+import type { ExecutionOutcome, ExecutionRequest, RuntimeSettings } from '../protocol/execution';
+import type { HostOps } from '../protocol/protocol';
+import { blobs } from '../services/blob';
+import { cacheService } from '../services/cache';
+import { htmlFacades } from '../services/spreadsheets/html';
+import { createFacadeKit, EXCEEDED_MESSAGE, ExceededTime, fromRealm } from '../services/kit';
+import { lockService } from '../services/lock';
+import { loggingServices } from '../services/logger';
+import { mailService } from '../services/mail';
+import { propertiesService } from '../services/properties';
+import { scriptAppService } from '../services/script-app';
+import { sessionService, userFacade } from '../services/session';
+import { spreadsheetServices } from '../services/spreadsheets/spreadsheet';
+import { uiFacade } from '../services/spreadsheets/ui';
+import { urlFetchService } from '../services/url-fetch';
+import { utilitiesService } from '../services/utilities';
 
 /** Scripts see the host's virtual time through `new Date()` and `Date.now()`. */
 function installVirtualDate(context: vm.Context, clock: HostClock): void {
