@@ -83,15 +83,18 @@ const samePartitioning = (a: StoredTable, b: StoredTable) =>
   (a.timePartitioning?.field ?? null) === (b.timePartitioning?.field ?? null);
 const sameClustering = (a: StoredTable, b: StoredTable) => (a.clustering?.fields ?? []).join() === (b.clustering?.fields ?? []).join();
 
-/** Runs a copy job's checks and, when all pass, its one update; returns the rows copied. */
-export function runCopy(state: BigQueryState, job: StoredJob, nowMs: number, partitionQuota: PartitionQuota): number {
-  const config = (job.configuration.copy ?? {}) as CopyConfig;
-  const sources = (config.sourceTables ?? [config.sourceTable]) as Required<Ref>[];
-  const destinationRef = config.destinationTable as Required<Ref>;
-  const incoming: { partition: string; rows: StoredPartition }[] = [];
+type IncomingPartition = { partition: string; rows: StoredPartition };
+
+/** The source tables' rows by partition (only the decorated one of a decorated source), the first table standing for them all. */
+function readSources(
+  state: BigQueryState,
+  sources: Required<Ref>[],
+  location: string,
+): { source: StoredTable; incoming: IncomingPartition[] } {
+  const incoming: IncomingPartition[] = [];
   let first: StoredTable | undefined;
   for (const ref of sources) {
-    const { table, decorator } = tableOf(state, ref, job.location);
+    const { table, decorator } = tableOf(state, ref, location);
     if (!table) fail(`Not found: Table ${ref.projectId}:${ref.datasetId}.${ref.tableId}`, 'notFound');
     if (decorator !== undefined) checkDecorator(decorator, table);
     if (first && (!samePartitioning(first, table) || sameFields(table.schema, first.schema))) {
@@ -102,17 +105,15 @@ export function runCopy(state: BigQueryState, job: StoredJob, nowMs: number, par
       if (decorator === undefined || key === decorator) incoming.push({ partition: key, rows: stored });
     }
   }
-  const source = first!;
-  const destination = tableOf(state, destinationRef, job.location);
-  const { decorator } = destination;
-  const createDisposition = config.createDisposition ?? 'CREATE_IF_NEEDED';
-  if (!destination.table && createDisposition === 'CREATE_NEVER') {
-    fail(`Not found: Table ${destinationRef.projectId}:${destinationRef.datasetId}.${destination.base}`, 'notFound');
-  }
-  const table: StoredTable = destination.table ?? {
-    projectId: destinationRef.projectId,
-    datasetId: destinationRef.datasetId,
-    tableId: destination.base,
+  return { source: first!, incoming };
+}
+
+/** A destination that does not exist yet: the source's schema, partitioning and clustering, empty. */
+function newTableLike(source: StoredTable, ref: Required<Ref>, tableId: string, nowMs: number): StoredTable {
+  return {
+    projectId: ref.projectId,
+    datasetId: ref.datasetId,
+    tableId,
     schema: source.schema,
     ...(source.timePartitioning ? { timePartitioning: source.timePartitioning } : {}),
     ...(source.clustering ? { clustering: source.clustering } : {}),
@@ -121,38 +122,34 @@ export function runCopy(state: BigQueryState, job: StoredJob, nowMs: number, par
     lastModifiedTimeMs: nowMs,
     partitions: new Map(),
   };
-  const writeDisposition = config.writeDisposition ?? 'WRITE_EMPTY';
-  const replacesWholeTable = writeDisposition === 'WRITE_TRUNCATE' && decorator === undefined;
-  if (decorator !== undefined) {
-    checkDecorator(decorator, table);
-    if (!samePartitioning(source, table))
-      fail(
-        `Partition specification of ${source.tableId} does not match ${table.tableId}: a partition is copied between tables partitioned alike`,
-      );
-    if (!sameClustering(source, table)) fail(`Clustering specification of ${source.tableId} does not match ${table.tableId}`);
-    for (const part of incoming) {
-      // A row's partition is its partitioning value's day; every row must belong to the decorated partition.
-      if (part.rows.rows.length > 0 && part.partition !== decorator) {
-        fail(`Some rows belong to different partitions rather than destination partition ${decorator}`);
-      }
+}
+
+/** A decorated destination takes only a partition of a table partitioned and clustered alike, and only rows of that partition. */
+function checkDecoratedDestination(decorator: string, source: StoredTable, table: StoredTable, incoming: IncomingPartition[]): void {
+  checkDecorator(decorator, table);
+  if (!samePartitioning(source, table))
+    fail(
+      `Partition specification of ${source.tableId} does not match ${table.tableId}: a partition is copied between tables partitioned alike`,
+    );
+  if (!sameClustering(source, table)) fail(`Clustering specification of ${source.tableId} does not match ${table.tableId}`);
+  for (const part of incoming) {
+    // A row's partition is its partitioning value's day; every row must belong to the decorated partition.
+    if (part.rows.rows.length > 0 && part.partition !== decorator) {
+      fail(`Some rows belong to different partitions rather than destination partition ${decorator}`);
     }
   }
-  if (destination.table && !replacesWholeTable) {
-    const mismatch = sameFields(source.schema, table.schema);
-    if (mismatch)
-      fail(
-        `Provided Schema does not match Table ${destinationRef.projectId}:${destinationRef.datasetId}.${destination.base}. ${mismatch}.`,
-      );
-  }
-  const targetRows = decorator === undefined ? rowCount(table) : (table.partitions.get(decorator)?.rows.length ?? 0);
-  if (writeDisposition === 'WRITE_EMPTY' && targetRows > 0) {
-    fail(`Already Exists: Table ${destinationRef.projectId}:${destinationRef.datasetId}.${destinationRef.tableId}`, 'duplicate');
-  }
-  const truncates = writeDisposition === 'WRITE_TRUNCATE';
-  const next = new Map<string, StoredPartition>(replacesWholeTable ? [] : table.partitions);
-  if (truncates && decorator !== undefined) next.delete(decorator);
+}
+
+/** Puts every incoming row into `next`, the destination's partitions to be; returns the rows copied and the partitions modified. */
+function placeRows(
+  table: StoredTable,
+  incoming: IncomingPartition[],
+  decorator: string | undefined,
+  next: Map<string, StoredPartition>,
+  modified: Set<string>,
+  nowMs: number,
+): number {
   let copied = 0;
-  const modified = new Set<string>(truncates && decorator !== undefined ? [decorator] : []);
   const touched = new Set<string>();
   const todayDay = new Date(nowMs).toISOString().slice(0, 10).replace(/-/g, '');
   for (const part of incoming) {
@@ -175,6 +172,41 @@ export function runCopy(state: BigQueryState, job: StoredJob, nowMs: number, par
       copied += 1;
     }
   }
+  return copied;
+}
+
+/** Runs a copy job's checks and, when all pass, its one update; returns the rows copied. */
+export function runCopy(state: BigQueryState, job: StoredJob, nowMs: number, partitionQuota: PartitionQuota): number {
+  const config = (job.configuration.copy ?? {}) as CopyConfig;
+  const sources = (config.sourceTables ?? [config.sourceTable]) as Required<Ref>[];
+  const destinationRef = config.destinationTable as Required<Ref>;
+  const { source, incoming } = readSources(state, sources, job.location);
+  const destination = tableOf(state, destinationRef, job.location);
+  const { decorator } = destination;
+  const createDisposition = config.createDisposition ?? 'CREATE_IF_NEEDED';
+  if (!destination.table && createDisposition === 'CREATE_NEVER') {
+    fail(`Not found: Table ${destinationRef.projectId}:${destinationRef.datasetId}.${destination.base}`, 'notFound');
+  }
+  const table = destination.table ?? newTableLike(source, destinationRef, destination.base, nowMs);
+  const writeDisposition = config.writeDisposition ?? 'WRITE_EMPTY';
+  const replacesWholeTable = writeDisposition === 'WRITE_TRUNCATE' && decorator === undefined;
+  if (decorator !== undefined) checkDecoratedDestination(decorator, source, table, incoming);
+  if (destination.table && !replacesWholeTable) {
+    const mismatch = sameFields(source.schema, table.schema);
+    if (mismatch)
+      fail(
+        `Provided Schema does not match Table ${destinationRef.projectId}:${destinationRef.datasetId}.${destination.base}. ${mismatch}.`,
+      );
+  }
+  const targetRows = decorator === undefined ? rowCount(table) : (table.partitions.get(decorator)?.rows.length ?? 0);
+  if (writeDisposition === 'WRITE_EMPTY' && targetRows > 0) {
+    fail(`Already Exists: Table ${destinationRef.projectId}:${destinationRef.datasetId}.${destinationRef.tableId}`, 'duplicate');
+  }
+  const truncates = writeDisposition === 'WRITE_TRUNCATE';
+  const next = new Map<string, StoredPartition>(replacesWholeTable ? [] : table.partitions);
+  if (truncates && decorator !== undefined) next.delete(decorator);
+  const modified = new Set<string>(truncates && decorator !== undefined ? [decorator] : []);
+  const copied = placeRows(table, incoming, decorator, next, modified, nowMs);
   if (truncates && decorator !== undefined && !next.has(decorator) && table.partitions.has(decorator))
     next.set(decorator, { rows: [], bytes: 0 });
   partitionQuota(table, replacesWholeTable ? Math.max(modified.size, table.partitions.size) : modified.size);

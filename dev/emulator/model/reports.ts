@@ -465,6 +465,16 @@ function revisedFacts(values: Float64Array, factor: number): Float64Array {
   return revised;
 }
 
+/** A general report's query, checked: its days, breakdowns, money, metrics and filters. */
+interface MainReportRequest {
+  fromDay: number;
+  toDay: number;
+  breakdowns: string[];
+  money: MoneyContext;
+  metrics: MetricDefinition[];
+  filters: ReturnType<typeof splitFilters>;
+}
+
 /**
  * The requested page of a general report, as JSON bytes. `revenueFactors` are the publisher's
  * restated days (day number to the factor their revenue was revised by: state.ts, the admin API).
@@ -476,9 +486,46 @@ export function runMainReport(
   revenueFactors: ReadonlyMap<number, number> = new Map(),
 ): Buffer {
   const operation = OPERATIONS.mainReport;
+  const request = mainReportRequest(query, nowMs);
+  const { fromDay, toDay, breakdowns } = request;
+  const build = (): PreparedReport => {
+    const dimensionValues: Record<DailyDimension, EntityRecord[]> = publisherDimensions(pub);
+    const table = aggregateDays(pub, request, dimensionValues, nowMs, revenueFactors);
+    return prepare(mainRowAccess(table, request, dimensionValues), request.filters.metric, query, operation);
+  };
+  // Restated days in the range change the answer: they are part of what a cached aggregation was built from.
+  const restated = [...revenueFactors].filter(([day]) => day >= fromDay && day <= toDay).sort((a, b) => a[0] - b[0]);
+  return page(preparedCache.get(cacheKey('main', pub, query, nowMs, [breakdowns, restated]), build), query, operation, MAIN_LIMIT);
+}
+
+/** Checks a general report's query, paging and sort included, before the (possibly long) aggregation. */
+function mainReportRequest(query: Query, nowMs: number): MainReportRequest {
+  const operation = OPERATIONS.mainReport;
   const fromDay = dayParam(query, 'fromDate', operation);
   const toDay = dayParam(query, 'toDate', operation);
   if (toDay < fromDay) throw bad(operation, `Parameter toDate (${formatDay(toDay)}) is before fromDate (${formatDay(fromDay)})`);
+  const breakdowns = mainBreakdowns(query, fromDay, nowMs);
+  const money: MoneyContext = {
+    rateFromUsd: currencyParam(query, operation),
+    decDigits: integerParam(query, 'decDigits', operation, DEFAULT_DEC_DIGITS, 0, MAX_DEC_DIGITS),
+  };
+  const metrics = MAIN_METRICS.filter((m) => m.available(breakdowns));
+  const filters = splitFilters(
+    query,
+    operation,
+    (field) => entityFieldKind(field, DAILY_DIMENSIONS, ['day', 'month']),
+    metrics,
+    MAIN_METRICS.map((m) => m.name),
+  );
+  integerParam(query, 'limit', operation, MAIN_LIMIT.default, 1, MAIN_LIMIT.max);
+  integerParam(query, 'offset', operation, 0, 0, Number.MAX_SAFE_INTEGER);
+  orderParam(query, operation);
+  return { fromDay, toDay, breakdowns, money, metrics, filters };
+}
+
+/** The breakdowns asked for (day by default): at most MAIN_MAX_BREAKDOWNS, no forbidden pair, doc only in its window. */
+function mainBreakdowns(query: Query, fromDay: number, nowMs: number): string[] {
+  const operation = OPERATIONS.mainReport;
   const breakdowns = breakdownsParam(query, MAIN_BREAKDOWNS, operation) ?? ['day'];
   if (breakdowns.length > MAIN_MAX_BREAKDOWNS) {
     throw bad(operation, `Parameter breakdowns: at most ${MAIN_MAX_BREAKDOWNS} breakdowns, got ${breakdowns.length}`);
@@ -500,110 +547,107 @@ export function runMainReport(
       );
     }
   }
-  const money: MoneyContext = {
-    rateFromUsd: currencyParam(query, operation),
-    decDigits: integerParam(query, 'decDigits', operation, DEFAULT_DEC_DIGITS, 0, MAX_DEC_DIGITS),
-  };
-  const metrics = MAIN_METRICS.filter((m) => m.available(breakdowns));
-  const filters = splitFilters(
-    query,
-    operation,
-    (field) => entityFieldKind(field, DAILY_DIMENSIONS, ['day', 'month']),
-    metrics,
-    MAIN_METRICS.map((m) => m.name),
-  );
-  // Validate paging and sort before the (possibly long) aggregation.
-  integerParam(query, 'limit', operation, MAIN_LIMIT.default, 1, MAIN_LIMIT.max);
-  integerParam(query, 'offset', operation, 0, 0, Number.MAX_SAFE_INTEGER);
-  orderParam(query, operation);
+  return breakdowns;
+}
 
-  const build = (): PreparedReport => {
-    const dims = publisherDimensions(pub);
-    const dimensionValues: Record<DailyDimension, EntityRecord[]> = dims;
-    // Per dimension, which value indexes pass the entity conditions.
-    const allowed = DAILY_DIMENSIONS.map((dimension) => {
-      const values = dimensionValues[dimension];
-      const pass = new Uint8Array(values.length).fill(1);
-      for (const c of filters.entity.filter((f) => fieldBase(f.field) === dimension)) {
-        values.forEach((v, i) => {
-          if (!matchesText(c, entityText(c, v))) pass[i] = 0;
-        });
-      }
-      return pass;
-    });
-    const restrictedDims = DAILY_DIMENSIONS.map((_, k) => k).filter((k) => allowed[k]!.includes(0));
-    const dayConditions = filters.entity.filter((f) => f.field === 'day');
-    const monthConditions = filters.entity.filter((f) => f.field === 'month');
-
-    const firstMonth = monthNumberOfDay(fromDay);
-    const radices: number[] = breakdowns.map((b) => {
-      if (b === 'day') return toDay - fromDay + 1;
-      if (b === 'month') return monthNumberOfDay(toDay) - firstMonth + 1;
-      return dimensionValues[b as DailyDimension].length;
-    });
-    const dimIndexOf = breakdowns.map((b) => DAILY_DIMENSIONS.indexOf(b as DailyDimension));
-    const table = new GroupTable(DAILY_FIELD_COUNT);
-    const firstDataDay = Math.max(fromDay, dayNumberOf(pub.dataSince));
-    const dataNowMs = dataClock(nowMs);
-    const lastDataDay = Math.min(toDay, Math.floor(dataNowMs / MS_PER_DAY));
-    for (let day = firstDataDay; day <= lastDataDay; day++) {
-      const fraction = visibleFraction(day * MS_PER_DAY, MS_PER_DAY, dataNowMs, MAIN_DATA_DELAY_MS);
-      if (fraction <= 0) continue;
-      const dayText = formatDay(day);
-      const month = monthNumberOfDay(day);
-      if (!dayConditions.every((c) => matchesText(c, dayText))) continue;
-      if (!monthConditions.every((c) => matchesText(c, formatMonth(month)))) continue;
-      const facts = dayFacts(pub, day);
-      const values = revisedFacts(facts.values, revenueFactors.get(day) ?? 1);
-      // Facts "arrive" in row order through the day, so the current day is a growing prefix.
-      const visibleRows = Math.floor(facts.rowCount * fraction);
-      rows: for (let r = 0; r < visibleRows; r++) {
-        for (const k of restrictedDims) if (!allowed[k]![facts.dims[k]![r]!]) continue rows;
-        let key = 0;
-        for (let i = 0; i < breakdowns.length; i++) {
-          const b = breakdowns[i];
-          const part = b === 'day' ? day - fromDay : b === 'month' ? month - firstMonth : facts.dims[dimIndexOf[i]!]![r]!;
-          key = key * radices[i]! + part;
-        }
-        const offset = table.offsetFor(key, () =>
-          breakdowns.map((b, i) => (b === 'day' ? day : b === 'month' ? month : facts.dims[dimIndexOf[i]!]![r]!)),
-        );
-        table.add(offset, values, r * DAILY_FIELD_COUNT);
-      }
+/** Per dimension, which value indexes pass the entity conditions (1) and which do not (0). */
+function allowedValues(dimensionValues: Record<DailyDimension, EntityRecord[]>, filters: MainReportRequest['filters']): Uint8Array[] {
+  return DAILY_DIMENSIONS.map((dimension) => {
+    const values = dimensionValues[dimension];
+    const pass = new Uint8Array(values.length).fill(1);
+    for (const c of filters.entity.filter((f) => fieldBase(f.field) === dimension)) {
+      values.forEach((v, i) => {
+        if (!matchesText(c, entityText(c, v))) pass[i] = 0;
+      });
     }
+    return pass;
+  });
+}
 
-    const entityOf = (row: number, b: string): EntityRecord =>
-      dimensionValues[b as DailyDimension][table.parts[row]![breakdowns.indexOf(b)]!]!;
-    const access: RowAccess = {
-      table,
-      metrics,
-      money,
-      breakdowns,
-      entityText: (row, b, attribute) => {
-        const part = table.parts[row]![breakdowns.indexOf(b)]!;
-        if (b === 'day') return formatDay(part);
-        if (b === 'month') return formatMonth(part);
-        return entityOf(row, b)[attribute];
-      },
-      buildItem: (row) => {
-        const item: Item = {};
-        breakdowns.forEach((b, i) => {
-          const part = table.parts[row]![i]!;
-          if (b === 'day') item.day = formatDay(part);
-          else if (b === 'month') item.month = formatMonth(part);
-          else {
-            const entity = dimensionValues[b as DailyDimension][part]!;
-            item[b] = { id: entity.id, name: entity.name };
-          }
-        });
-        return Object.assign(item, metricsOf(access, table.sums, row * table.fieldCount));
-      },
-    };
-    return prepare(access, filters.metric, query, operation);
+/** The visible daily facts of the range that pass the filters, summed by the breakdowns' values. */
+function aggregateDays(
+  pub: SeedPublisher,
+  request: MainReportRequest,
+  dimensionValues: Record<DailyDimension, EntityRecord[]>,
+  nowMs: number,
+  revenueFactors: ReadonlyMap<number, number>,
+): GroupTable {
+  const { fromDay, toDay, breakdowns, filters } = request;
+  const allowed = allowedValues(dimensionValues, filters);
+  const restrictedDims = DAILY_DIMENSIONS.map((_, k) => k).filter((k) => allowed[k]!.includes(0));
+  const dayConditions = filters.entity.filter((f) => f.field === 'day');
+  const monthConditions = filters.entity.filter((f) => f.field === 'month');
+
+  const firstMonth = monthNumberOfDay(fromDay);
+  const radices: number[] = breakdowns.map((b) => {
+    if (b === 'day') return toDay - fromDay + 1;
+    if (b === 'month') return monthNumberOfDay(toDay) - firstMonth + 1;
+    return dimensionValues[b as DailyDimension].length;
+  });
+  const dimIndexOf = breakdowns.map((b) => DAILY_DIMENSIONS.indexOf(b as DailyDimension));
+  const table = new GroupTable(DAILY_FIELD_COUNT);
+  const firstDataDay = Math.max(fromDay, dayNumberOf(pub.dataSince));
+  const dataNowMs = dataClock(nowMs);
+  const lastDataDay = Math.min(toDay, Math.floor(dataNowMs / MS_PER_DAY));
+  for (let day = firstDataDay; day <= lastDataDay; day++) {
+    const fraction = visibleFraction(day * MS_PER_DAY, MS_PER_DAY, dataNowMs, MAIN_DATA_DELAY_MS);
+    if (fraction <= 0) continue;
+    const dayText = formatDay(day);
+    const month = monthNumberOfDay(day);
+    if (!dayConditions.every((c) => matchesText(c, dayText))) continue;
+    if (!monthConditions.every((c) => matchesText(c, formatMonth(month)))) continue;
+    const facts = dayFacts(pub, day);
+    const values = revisedFacts(facts.values, revenueFactors.get(day) ?? 1);
+    // Facts "arrive" in row order through the day, so the current day is a growing prefix.
+    const visibleRows = Math.floor(facts.rowCount * fraction);
+    rows: for (let r = 0; r < visibleRows; r++) {
+      for (const k of restrictedDims) if (!allowed[k]![facts.dims[k]![r]!]) continue rows;
+      let key = 0;
+      for (let i = 0; i < breakdowns.length; i++) {
+        const b = breakdowns[i];
+        const part = b === 'day' ? day - fromDay : b === 'month' ? month - firstMonth : facts.dims[dimIndexOf[i]!]![r]!;
+        key = key * radices[i]! + part;
+      }
+      const offset = table.offsetFor(key, () =>
+        breakdowns.map((b, i) => (b === 'day' ? day : b === 'month' ? month : facts.dims[dimIndexOf[i]!]![r]!)),
+      );
+      table.add(offset, values, r * DAILY_FIELD_COUNT);
+    }
+  }
+  return table;
+}
+
+/** How the general report reads a row of its table: a breakdown's text, and the item it answers with. */
+function mainRowAccess(table: GroupTable, request: MainReportRequest, dimensionValues: Record<DailyDimension, EntityRecord[]>): RowAccess {
+  const { breakdowns, metrics, money } = request;
+  const entityOf = (row: number, b: string): EntityRecord =>
+    dimensionValues[b as DailyDimension][table.parts[row]![breakdowns.indexOf(b)]!]!;
+  const access: RowAccess = {
+    table,
+    metrics,
+    money,
+    breakdowns,
+    entityText: (row, b, attribute) => {
+      const part = table.parts[row]![breakdowns.indexOf(b)]!;
+      if (b === 'day') return formatDay(part);
+      if (b === 'month') return formatMonth(part);
+      return entityOf(row, b)[attribute];
+    },
+    buildItem: (row) => {
+      const item: Item = {};
+      breakdowns.forEach((b, i) => {
+        const part = table.parts[row]![i]!;
+        if (b === 'day') item.day = formatDay(part);
+        else if (b === 'month') item.month = formatMonth(part);
+        else {
+          const entity = dimensionValues[b as DailyDimension][part]!;
+          item[b] = { id: entity.id, name: entity.name };
+        }
+      });
+      return Object.assign(item, metricsOf(access, table.sums, row * table.fieldCount));
+    },
   };
-  // Restated days in the range change the answer: they are part of what a cached aggregation was built from.
-  const restated = [...revenueFactors].filter(([day]) => day >= fromDay && day <= toDay).sort((a, b) => a[0] - b[0]);
-  return page(preparedCache.get(cacheKey('main', pub, query, nowMs, [breakdowns, restated]), build), query, operation, MAIN_LIMIT);
+  return access;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -619,7 +663,33 @@ export interface ExternalIdReportResult {
 /** Encodes (hour, fact row) as one number; rows per hour stay far below this. */
 export const VARIANT_ROWS_PER_HOUR = 8192;
 
+/** An externalId report's query, checked: its hours, breakdowns, money, metrics, filters and page limits. */
+interface ExternalIdRequest {
+  realtime: boolean;
+  operation: (typeof OPERATIONS)['externalIdReport' | 'realtimeReport'];
+  fromMs: number;
+  toMs: number;
+  breakdowns: string[];
+  money: MoneyContext;
+  metrics: MetricDefinition[];
+  filters: ReturnType<typeof splitFilters>;
+  limits: typeof EXTERNAL_ID_LIMIT | typeof REALTIME_LIMIT;
+}
+
 export function runExternalIdReport(pub: SeedPublisher, query: Query, nowMs: number, mode: 'hourly' | 'realtime'): ExternalIdReportResult {
+  const request = externalIdRequest(query, nowMs, mode);
+  const { operation, breakdowns, limits } = request;
+  const build = (): PreparedReport => {
+    const widgets = publisherDimensions(pub).widget;
+    const { table, variantKeys } = aggregateHours(pub, request, widgets, nowMs);
+    return prepare(externalIdRowAccess(pub, table, request, widgets), request.filters.metric, query, operation, variantKeys);
+  };
+  const prepared = preparedCache.get(cacheKey(mode, pub, query, nowMs, [breakdowns]), build);
+  return { response: page(prepared, query, operation, limits), variantKeys: prepared.variantKeys };
+}
+
+/** Checks an externalId report's query, paging and sort included, before the aggregation. */
+function externalIdRequest(query: Query, nowMs: number, mode: 'hourly' | 'realtime'): ExternalIdRequest {
   const realtime = mode === 'realtime';
   const operation = realtime ? OPERATIONS.realtimeReport : OPERATIONS.externalIdReport;
   const fromMs = hourParam(query, 'fromDate', operation);
@@ -655,75 +725,85 @@ export function runExternalIdReport(pub: SeedPublisher, query: Query, nowMs: num
   integerParam(query, 'limit', operation, limits.default, 1, limits.max);
   integerParam(query, 'offset', operation, 0, 0, Number.MAX_SAFE_INTEGER);
   orderParam(query, operation);
+  return { realtime, operation, fromMs, toMs, breakdowns, money, metrics, filters, limits };
+}
 
-  const build = (): PreparedReport => {
-    const widgets = publisherDimensions(pub).widget;
-    const widgetPass = widgets.map((w) =>
-      filters.entity.filter((c) => fieldBase(c.field) === 'widget').every((c) => matchesText(c, entityText(c, w))),
-    );
-    const externalIdConditions = filters.entity.filter((c) => c.field === 'externalId');
-    const secondaryConditions = filters.entity.filter((c) => c.field === 'externalSecondaryId');
-    const articlePass = new Map<number, boolean>();
-    const bySecondary = breakdowns.includes('externalSecondaryId');
-    const byWidget = breakdowns.includes('widget');
-    const delayMs = realtime ? REALTIME_DATA_DELAY_MS : HOURLY_DATA_DELAY_MS;
-    const table = new GroupTable(HOURLY_FIELD_COUNT);
-    const variantKeys: number[] = [];
-    const dataNowMs = dataClock(nowMs);
-    for (let hourMs = fromMs; hourMs < toMs; hourMs += MS_PER_HOUR) {
-      const fraction = visibleFraction(hourMs, MS_PER_HOUR, dataNowMs, delayMs);
-      if (fraction <= 0) continue;
-      const hourNumber = hourMs / MS_PER_HOUR;
-      const facts = hourFacts(pub, hourNumber);
-      const visibleRows = Math.floor(facts.rowCount * fraction);
-      for (let r = 0; r < visibleRows; r++) {
-        const article = facts.article[r]!;
-        if (!realtime && articlePublishHour(pub, article) * MS_PER_HOUR + EXTERNAL_ID_INJECTION_DELAY_MS > dataNowMs) continue;
-        variantKeys.push(hourNumber * VARIANT_ROWS_PER_HOUR + r);
-        const widget = facts.widget[r]!;
-        if (!widgetPass[widget]) continue;
-        let pass = articlePass.get(article);
-        if (pass === undefined) {
-          const slug = articleSlug(pub, article);
-          pass = externalIdConditions.every((c) => matchesText(c, slug));
-          articlePass.set(article, pass);
-        }
-        if (!pass) continue;
-        const variant = facts.secondaryVariant[r]!;
-        if (secondaryConditions.length > 0) {
-          const secondary = secondarySlug(pub, article, variant);
-          if (!secondaryConditions.every((c) => matchesText(c, secondary))) continue;
-        }
-        const key = (article * 2 + (bySecondary ? variant : 0)) * widgets.length + (byWidget ? widget : 0);
-        const offset = table.offsetFor(key, () => [article, variant, widget]);
-        table.add(offset, facts.values, r * HOURLY_FIELD_COUNT);
+/** The visible hourly facts of the range that pass the filters, summed by the breakdowns, with every fact's variant key. */
+function aggregateHours(
+  pub: SeedPublisher,
+  request: ExternalIdRequest,
+  widgets: EntityRecord[],
+  nowMs: number,
+): { table: GroupTable; variantKeys: number[] } {
+  const { realtime, fromMs, toMs, breakdowns, filters } = request;
+  const widgetPass = widgets.map((w) =>
+    filters.entity.filter((c) => fieldBase(c.field) === 'widget').every((c) => matchesText(c, entityText(c, w))),
+  );
+  const externalIdConditions = filters.entity.filter((c) => c.field === 'externalId');
+  const secondaryConditions = filters.entity.filter((c) => c.field === 'externalSecondaryId');
+  const articlePass = new Map<number, boolean>();
+  const bySecondary = breakdowns.includes('externalSecondaryId');
+  const byWidget = breakdowns.includes('widget');
+  const delayMs = realtime ? REALTIME_DATA_DELAY_MS : HOURLY_DATA_DELAY_MS;
+  const table = new GroupTable(HOURLY_FIELD_COUNT);
+  const variantKeys: number[] = [];
+  const dataNowMs = dataClock(nowMs);
+  for (let hourMs = fromMs; hourMs < toMs; hourMs += MS_PER_HOUR) {
+    const fraction = visibleFraction(hourMs, MS_PER_HOUR, dataNowMs, delayMs);
+    if (fraction <= 0) continue;
+    const hourNumber = hourMs / MS_PER_HOUR;
+    const facts = hourFacts(pub, hourNumber);
+    const visibleRows = Math.floor(facts.rowCount * fraction);
+    for (let r = 0; r < visibleRows; r++) {
+      const article = facts.article[r]!;
+      if (!realtime && articlePublishHour(pub, article) * MS_PER_HOUR + EXTERNAL_ID_INJECTION_DELAY_MS > dataNowMs) continue;
+      variantKeys.push(hourNumber * VARIANT_ROWS_PER_HOUR + r);
+      const widget = facts.widget[r]!;
+      if (!widgetPass[widget]) continue;
+      let pass = articlePass.get(article);
+      if (pass === undefined) {
+        const slug = articleSlug(pub, article);
+        pass = externalIdConditions.every((c) => matchesText(c, slug));
+        articlePass.set(article, pass);
       }
+      if (!pass) continue;
+      const variant = facts.secondaryVariant[r]!;
+      if (secondaryConditions.length > 0) {
+        const secondary = secondarySlug(pub, article, variant);
+        if (!secondaryConditions.every((c) => matchesText(c, secondary))) continue;
+      }
+      const key = (article * 2 + (bySecondary ? variant : 0)) * widgets.length + (byWidget ? widget : 0);
+      const offset = table.offsetFor(key, () => [article, variant, widget]);
+      table.add(offset, facts.values, r * HOURLY_FIELD_COUNT);
     }
+  }
+  return { table, variantKeys };
+}
 
-    const access: RowAccess = {
-      table,
-      metrics,
-      money,
-      breakdowns,
-      entityText: (row, b, attribute) => {
-        const [article, variant, widget] = table.parts[row] as [number, number, number];
-        if (b === 'externalId') return articleSlug(pub, article);
-        if (b === 'externalSecondaryId') return secondarySlug(pub, article, variant);
-        return widgets[widget]![attribute];
-      },
-      buildItem: (row) => {
-        const [article, variant, widget] = table.parts[row] as [number, number, number];
-        const item: Item = {};
-        for (const b of breakdowns) {
-          if (b === 'externalId') item.externalId = articleSlug(pub, article);
-          else if (b === 'externalSecondaryId') item.externalSecondaryId = secondarySlug(pub, article, variant);
-          else item.widget = { id: widgets[widget]!.id, name: widgets[widget]!.name };
-        }
-        return Object.assign(item, metricsOf(access, table.sums, row * table.fieldCount));
-      },
-    };
-    return prepare(access, filters.metric, query, operation, variantKeys);
+/** How an externalId report reads a row of its table: a breakdown's text, and the item it answers with. */
+function externalIdRowAccess(pub: SeedPublisher, table: GroupTable, request: ExternalIdRequest, widgets: EntityRecord[]): RowAccess {
+  const { breakdowns, metrics, money } = request;
+  const access: RowAccess = {
+    table,
+    metrics,
+    money,
+    breakdowns,
+    entityText: (row, b, attribute) => {
+      const [article, variant, widget] = table.parts[row] as [number, number, number];
+      if (b === 'externalId') return articleSlug(pub, article);
+      if (b === 'externalSecondaryId') return secondarySlug(pub, article, variant);
+      return widgets[widget]![attribute];
+    },
+    buildItem: (row) => {
+      const [article, variant, widget] = table.parts[row] as [number, number, number];
+      const item: Item = {};
+      for (const b of breakdowns) {
+        if (b === 'externalId') item.externalId = articleSlug(pub, article);
+        else if (b === 'externalSecondaryId') item.externalSecondaryId = secondarySlug(pub, article, variant);
+        else item.widget = { id: widgets[widget]!.id, name: widgets[widget]!.name };
+      }
+      return Object.assign(item, metricsOf(access, table.sums, row * table.fieldCount));
+    },
   };
-  const prepared = preparedCache.get(cacheKey(mode, pub, query, nowMs, [breakdowns]), build);
-  return { response: page(prepared, query, operation, limits), variantKeys: prepared.variantKeys };
+  return access;
 }

@@ -99,12 +99,15 @@ function parseBody<T>(schema: z.ZodType<T>, request: FastifyRequest): T {
 }
 
 export async function registerAdminRoutes(admin: FastifyInstance, state: EmulatorState, registry?: InstanceRegistry): Promise<void> {
-  const userOr404 = (name: string) => {
-    const user = state.findUser(name);
-    if (!user) throw new ApiError(404, ADMIN_OPERATION, `No such user: ${name}`);
-    return user;
-  };
+  registerClockRoutes(admin, state);
+  registerUserRoutes(admin, state);
+  registerRevisionRoutes(admin, state);
+  registerFaultAndLogRoutes(admin, state);
+  registerSeedAndInstanceRoutes(admin, state, registry);
+}
 
+/** Reset, the clock (set, frozen, following a client, advanced) and the network's latency model. */
+function registerClockRoutes(admin: FastifyInstance, state: EmulatorState): void {
   admin.post('/reset', async () => {
     state.reset();
     return { ok: true, now: state.nowIso() };
@@ -138,6 +141,15 @@ export async function registerAdminRoutes(admin: FastifyInstance, state: Emulato
     state.latency = undefined;
     return { latency: null };
   });
+}
+
+/** A user's password or email changed, or their tokens revoked: every token of theirs stops working. */
+function registerUserRoutes(admin: FastifyInstance, state: EmulatorState): void {
+  const userOr404 = (name: string) => {
+    const user = state.findUser(name);
+    if (!user) throw new ApiError(404, ADMIN_OPERATION, `No such user: ${name}`);
+    return user;
+  };
 
   admin.post<{ Params: { username: string } }>('/users/:username/password', async (request) => {
     const user = userOr404(request.params.username);
@@ -158,7 +170,10 @@ export async function registerAdminRoutes(admin: FastifyInstance, state: Emulato
     state.revokeTokens(user);
     return { ok: true, username: user.username, tokensRevoked: true };
   });
+}
 
+/** Restatements of a publisher's past revenue. */
+function registerRevisionRoutes(admin: FastifyInstance, state: EmulatorState): void {
   const revisionView = () => ({
     revisions: state.revisionList().map(({ publisherId, dayNumber, revenueFactor }) => ({
       publisherId,
@@ -187,7 +202,10 @@ export async function registerAdminRoutes(admin: FastifyInstance, state: Emulato
     state.clearRevisions();
     return { revisions: [] };
   });
+}
 
+/** Injected faults, the request log, and the recommendations' impressions. */
+function registerFaultAndLogRoutes(admin: FastifyInstance, state: EmulatorState): void {
   admin.get('/faults', async () => ({ faults: state.faultRules() }));
 
   admin.post('/faults', async (request) => {
@@ -224,7 +242,10 @@ export async function registerAdminRoutes(admin: FastifyInstance, state: Emulato
     state.impressions = [];
     return { impressions: [] };
   });
+}
 
+/** What the seed holds, and further isolated instances. */
+function registerSeedAndInstanceRoutes(admin: FastifyInstance, state: EmulatorState, registry: InstanceRegistry | undefined): void {
   admin.get('/seed', async () => ({
     seed: state.seed,
     users: usersOf(state.seed).map((u) => ({ username: u.username, password: u.password, publisherIds: u.publisherIds })),
