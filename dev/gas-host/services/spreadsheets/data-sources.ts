@@ -132,160 +132,165 @@ export const NOT_ENABLED_MESSAGE =
 /** Which executions enabled BigQuery data execution: keyed by the execution's request, shared by every kit of it. */
 const enabledBigQuery = new WeakSet<FacadeKit['request']>();
 
+/** The execution must have called SpreadsheetApp.enableBigQueryExecution. */
+function requireEnabled(kit: FacadeKit): void {
+  if (!enabledBigQuery.has(kit.request)) throw kit.realmError('Exception', NOT_ENABLED_MESSAGE);
+}
+
+function parameterFacade(kit: FacadeKit, p: { name: string; sourceCell: string }): Facade {
+  return kit.api('DataSourceParameter', { getName: () => p.name, getSourceCell: () => p.sourceCell, getType: () => 'CELL' });
+}
+
+/** A BigQueryDataSourceSpecBuilder over a copy of `from`. */
+function bigQueryBuilder(kit: FacadeKit, from: DataSourceSpecRecord): Facade {
+  const spec: DataSourceSpecRecord = { ...from, parameters: from.parameters.map((p) => ({ ...p })) };
+  const self: Facade = kit.api('BigQueryDataSourceSpecBuilder', {
+    setProjectId: (id: unknown) => ((spec.projectId = String(id ?? '')), self),
+    setTableProjectId: (id: unknown) => ((spec.tableProjectId = String(id ?? '')), self),
+    setDatasetId: (id: unknown) => ((spec.datasetId = String(id ?? '')), self),
+    setTableId: (id: unknown) => ((spec.tableId = String(id ?? '')), self),
+    setRawQuery: (query: unknown) => ((spec.rawQuery = String(query ?? '')), self),
+    setParameterFromCell: (name: unknown, sourceCell: unknown) => {
+      const found = spec.parameters.find((p) => p.name === String(name));
+      if (found) found.sourceCell = String(sourceCell);
+      else spec.parameters.push({ name: String(name), sourceCell: String(sourceCell) });
+      return self;
+    },
+    removeParameter: (name: unknown) => ((spec.parameters = spec.parameters.filter((p) => p.name !== String(name))), self),
+    removeAllParameters: () => ((spec.parameters = []), self),
+    getProjectId: () => spec.projectId,
+    getTableProjectId: () => spec.tableProjectId,
+    getDatasetId: () => spec.datasetId,
+    getTableId: () => spec.tableId,
+    getRawQuery: () => spec.rawQuery,
+    getParameters: () => spec.parameters.map((p) => parameterFacade(kit, p)),
+    getType: () => DATA_SOURCE_TYPES.BIGQUERY,
+    copy: () => bigQueryBuilder(kit, spec),
+    build: () => {
+      const problem = buildProblem(spec);
+      if (problem) throw kit.realmError('Exception', problem);
+      return builtSpec(kit, spec);
+    },
+  });
+  return self;
+}
+
+/** A DataSourceSpec (and its asBigQuery view): read-only, with the host's `__spec` hook. */
+function builtSpec(kit: FacadeKit, from: DataSourceSpecRecord): Facade {
+  const spec: DataSourceSpecRecord = { ...from, parameters: from.parameters.map((p) => ({ ...p })) };
+  const common = {
+    getType: () => DATA_SOURCE_TYPES.BIGQUERY,
+    getParameters: () => spec.parameters.map((p) => parameterFacade(kit, p)),
+    copy: () => bigQueryBuilder(kit, spec),
+  };
+  const bigQuery = kit.api('BigQueryDataSourceSpec', {
+    ...common,
+    getProjectId: () => spec.projectId,
+    getTableProjectId: () => spec.tableProjectId,
+    getDatasetId: () => spec.datasetId,
+    getTableId: () => spec.tableId,
+    getRawQuery: () => spec.rawQuery,
+  });
+  return kit.api('DataSourceSpec', { ...common, asBigQuery: () => bigQuery, __spec: spec });
+}
+
+function newDataSourceSpec(kit: FacadeKit): Facade {
+  const self: Facade = kit.api('DataSourceSpecBuilder', {
+    asBigQuery: () => bigQueryBuilder(kit, emptySpec()),
+    getType: () => DATA_SOURCE_TYPES.DATA_SOURCE_TYPE_UNSUPPORTED,
+    getParameters: () => [],
+    removeAllParameters: () => self,
+    copy: () => newDataSourceSpec(kit),
+    build: () => {
+      throw kit.realmError('Exception', 'You must specify the data source type with as...() before building the data source spec.');
+    },
+  });
+  return self;
+}
+
+/** The data execution of data source sheet `sheetId`, as a DataExecutionStatus now. */
+function statusNow(kit: FacadeKit, sheetId: number): Facade {
+  const execution = kit.ops.spreadsheetDataExecution(sheetId);
+  if (!execution) throw kit.realmError('Exception', 'The data source sheet no longer exists.');
+  const status = executionStatus(execution, kit.clock.now());
+  const date = (ms: number | null) => (ms === null ? null : kit.toRealm(new Date(ms)));
+  return kit.api('DataExecutionStatus', {
+    getExecutionState: () => status.state,
+    getErrorCode: () => status.errorCode,
+    getErrorMessage: () => status.errorMessage,
+    getLastExecutionTime: () => date(status.lastExecutionMs),
+    getLastRefreshedTime: () => date(status.lastRefreshedMs),
+    isTruncated: () => status.truncated,
+  });
+}
+
+/**
+ * waitForCompletion: the execution's thread waits (the virtual clock moves) until the execution
+ * completes or the timeout passes, whichever is first; past the timeout it throws, and the execution
+ * goes on. A real clock blocks no longer than the execution's own deadline, as Utilities.sleep.
+ */
+function waitForCompletion(kit: FacadeKit, sheetId: number, timeoutInSeconds: unknown): Facade {
+  const seconds = Number(timeoutInSeconds);
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > WAIT_FOR_COMPLETION_MAX_SECONDS) {
+    throw kit.realmError('Exception', WAIT_TIMEOUT_REFUSAL);
+  }
+  const execution = kit.ops.spreadsheetDataExecution(sheetId);
+  if (!execution) throw kit.realmError('Exception', 'The data source sheet no longer exists.');
+  const leftMs = Math.max(0, execution.startedAtMs + execution.durationMs - kit.clock.now());
+  const waitMs = Math.min(leftMs, seconds * 1000);
+  if (kit.clock.virtual) kit.clock.advance(waitMs);
+  else kit.clock.sleep(Math.min(waitMs, Math.max(0, kit.request.deadline - kit.clock.now()) + 1));
+  kit.tick();
+  if (waitMs < leftMs) throw kit.realmError('Exception', waitTimedOutMessage(seconds));
+  return statusNow(kit, sheetId);
+}
+
+/** The Spreadsheet's Connected Sheets members; `sheet` builds a Sheet facade of an id. */
+function spreadsheetMembers(kit: FacadeKit, sheet: (sheetId: number) => Facade) {
+  const dataSourceSheet = (sheetId: number, spec: DataSourceSpecRecord): Facade => {
+    const self: Facade = kit.api('DataSourceSheet', {
+      asSheet: () => sheet(sheetId),
+      getStatus: () => statusNow(kit, sheetId),
+      waitForCompletion: (timeoutInSeconds: unknown) => waitForCompletion(kit, sheetId, timeoutInSeconds),
+      getDataSource: () =>
+        kit.api('DataSource', {
+          getSpec: () => builtSpec(kit, spec),
+          getDataSourceSheets: () => [self],
+        }),
+    });
+    return self;
+  };
+  return {
+    insertDataSourceSheet: (given: unknown) => {
+      kit.requireScopes('Spreadsheet.insertDataSourceSheet', SPREADSHEET_SCOPES);
+      kit.requireScopes('Spreadsheet.insertDataSourceSheet', BIGQUERY_READ_SCOPES);
+      kit.guardWrite('insertDataSourceSheet');
+      requireEnabled(kit);
+      const spec = (given as { __spec?: DataSourceSpecRecord } | null)?.__spec;
+      if (!spec) throw kit.realmError('Exception', 'Invalid argument: spec');
+      return dataSourceSheet(kit.ops.spreadsheetInsertDataSourceSheet(spec), spec);
+    },
+    getDataSourceSheets: () =>
+      (requireEnabled(kit), kit.ops).spreadsheetDataSourceSheets().map(({ sheetId, spec }) => dataSourceSheet(sheetId, spec)),
+  };
+}
+
 /**
  * The Connected Sheets facades over `kit`: the bound document's, or (a kit scoped to it) a document
  * opened by ID; whether BigQuery is enabled is the execution's, whichever kit.
  */
 export function dataSourceFacades(kit: FacadeKit): DataSourceFacades {
-  const requireEnabled = () => {
-    if (!enabledBigQuery.has(kit.request)) throw kit.realmError('Exception', NOT_ENABLED_MESSAGE);
-  };
-  const parameter = (p: { name: string; sourceCell: string }) =>
-    kit.api('DataSourceParameter', { getName: () => p.name, getSourceCell: () => p.sourceCell, getType: () => 'CELL' });
-
-  const bigQueryBuilder = (from: DataSourceSpecRecord): Facade => {
-    const spec: DataSourceSpecRecord = { ...from, parameters: from.parameters.map((p) => ({ ...p })) };
-    const self: Facade = kit.api('BigQueryDataSourceSpecBuilder', {
-      setProjectId: (id: unknown) => ((spec.projectId = String(id ?? '')), self),
-      setTableProjectId: (id: unknown) => ((spec.tableProjectId = String(id ?? '')), self),
-      setDatasetId: (id: unknown) => ((spec.datasetId = String(id ?? '')), self),
-      setTableId: (id: unknown) => ((spec.tableId = String(id ?? '')), self),
-      setRawQuery: (query: unknown) => ((spec.rawQuery = String(query ?? '')), self),
-      setParameterFromCell: (name: unknown, sourceCell: unknown) => {
-        const found = spec.parameters.find((p) => p.name === String(name));
-        if (found) found.sourceCell = String(sourceCell);
-        else spec.parameters.push({ name: String(name), sourceCell: String(sourceCell) });
-        return self;
-      },
-      removeParameter: (name: unknown) => ((spec.parameters = spec.parameters.filter((p) => p.name !== String(name))), self),
-      removeAllParameters: () => ((spec.parameters = []), self),
-      getProjectId: () => spec.projectId,
-      getTableProjectId: () => spec.tableProjectId,
-      getDatasetId: () => spec.datasetId,
-      getTableId: () => spec.tableId,
-      getRawQuery: () => spec.rawQuery,
-      getParameters: () => spec.parameters.map(parameter),
-      getType: () => DATA_SOURCE_TYPES.BIGQUERY,
-      copy: () => bigQueryBuilder(spec),
-      build: () => {
-        const problem = buildProblem(spec);
-        if (problem) throw kit.realmError('Exception', problem);
-        return builtSpec(spec);
-      },
-    });
-    return self;
-  };
-
-  /** A DataSourceSpec (and its asBigQuery view): read-only, with the host's `__spec` hook. */
-  const builtSpec = (from: DataSourceSpecRecord): Facade => {
-    const spec: DataSourceSpecRecord = { ...from, parameters: from.parameters.map((p) => ({ ...p })) };
-    const common = {
-      getType: () => DATA_SOURCE_TYPES.BIGQUERY,
-      getParameters: () => spec.parameters.map(parameter),
-      copy: () => bigQueryBuilder(spec),
-    };
-    const bigQuery = kit.api('BigQueryDataSourceSpec', {
-      ...common,
-      getProjectId: () => spec.projectId,
-      getTableProjectId: () => spec.tableProjectId,
-      getDatasetId: () => spec.datasetId,
-      getTableId: () => spec.tableId,
-      getRawQuery: () => spec.rawQuery,
-    });
-    return kit.api('DataSourceSpec', { ...common, asBigQuery: () => bigQuery, __spec: spec });
-  };
-
-  const newDataSourceSpec = (): Facade => {
-    const self: Facade = kit.api('DataSourceSpecBuilder', {
-      asBigQuery: () => bigQueryBuilder(emptySpec()),
-      getType: () => DATA_SOURCE_TYPES.DATA_SOURCE_TYPE_UNSUPPORTED,
-      getParameters: () => [],
-      removeAllParameters: () => self,
-      copy: () => newDataSourceSpec(),
-      build: () => {
-        throw kit.realmError('Exception', 'You must specify the data source type with as...() before building the data source spec.');
-      },
-    });
-    return self;
-  };
-
-  /** The data execution of data source sheet `sheetId`, as a DataExecutionStatus now. */
-  const statusNow = (sheetId: number): Facade => {
-    const execution = kit.ops.spreadsheetDataExecution(sheetId);
-    if (!execution) throw kit.realmError('Exception', 'The data source sheet no longer exists.');
-    const status = executionStatus(execution, kit.clock.now());
-    const date = (ms: number | null) => (ms === null ? null : kit.toRealm(new Date(ms)));
-    return kit.api('DataExecutionStatus', {
-      getExecutionState: () => status.state,
-      getErrorCode: () => status.errorCode,
-      getErrorMessage: () => status.errorMessage,
-      getLastExecutionTime: () => date(status.lastExecutionMs),
-      getLastRefreshedTime: () => date(status.lastRefreshedMs),
-      isTruncated: () => status.truncated,
-    });
-  };
-
-  /**
-   * waitForCompletion: the execution's thread waits (the virtual clock moves) until the execution
-   * completes or the timeout passes, whichever is first; past the timeout it throws, and the execution
-   * goes on. A real clock blocks no longer than the execution's own deadline, as Utilities.sleep.
-   */
-  const waitForCompletion = (sheetId: number, timeoutInSeconds: unknown): Facade => {
-    const seconds = Number(timeoutInSeconds);
-    if (!Number.isInteger(seconds) || seconds < 1 || seconds > WAIT_FOR_COMPLETION_MAX_SECONDS) {
-      throw kit.realmError('Exception', WAIT_TIMEOUT_REFUSAL);
-    }
-    const execution = kit.ops.spreadsheetDataExecution(sheetId);
-    if (!execution) throw kit.realmError('Exception', 'The data source sheet no longer exists.');
-    const leftMs = Math.max(0, execution.startedAtMs + execution.durationMs - kit.clock.now());
-    const waitMs = Math.min(leftMs, seconds * 1000);
-    if (kit.clock.virtual) kit.clock.advance(waitMs);
-    else kit.clock.sleep(Math.min(waitMs, Math.max(0, kit.request.deadline - kit.clock.now()) + 1));
-    kit.tick();
-    if (waitMs < leftMs) throw kit.realmError('Exception', waitTimedOutMessage(seconds));
-    return statusNow(sheetId);
-  };
-
-  const spreadsheetMembers = (sheet: (sheetId: number) => Facade) => {
-    const dataSourceSheet = (sheetId: number, spec: DataSourceSpecRecord): Facade => {
-      const self: Facade = kit.api('DataSourceSheet', {
-        asSheet: () => sheet(sheetId),
-        getStatus: () => statusNow(sheetId),
-        waitForCompletion: (timeoutInSeconds: unknown) => waitForCompletion(sheetId, timeoutInSeconds),
-        getDataSource: () =>
-          kit.api('DataSource', {
-            getSpec: () => builtSpec(spec),
-            getDataSourceSheets: () => [self],
-          }),
-      });
-      return self;
-    };
-    return {
-      insertDataSourceSheet: (given: unknown) => {
-        kit.requireScopes('Spreadsheet.insertDataSourceSheet', SPREADSHEET_SCOPES);
-        kit.requireScopes('Spreadsheet.insertDataSourceSheet', BIGQUERY_READ_SCOPES);
-        kit.guardWrite('insertDataSourceSheet');
-        requireEnabled();
-        const spec = (given as { __spec?: DataSourceSpecRecord } | null)?.__spec;
-        if (!spec) throw kit.realmError('Exception', 'Invalid argument: spec');
-        return dataSourceSheet(kit.ops.spreadsheetInsertDataSourceSheet(spec), spec);
-      },
-      getDataSourceSheets: () =>
-        (requireEnabled(), kit.ops).spreadsheetDataSourceSheets().map(({ sheetId, spec }) => dataSourceSheet(sheetId, spec)),
-    };
-  };
-
   return {
     app: {
       // Apps Script also reads it to add the bigquery.readonly scope to a project that declares none.
       enableBigQueryExecution: () => {
         enabledBigQuery.add(kit.request);
       },
-      newDataSourceSpec,
+      newDataSourceSpec: () => newDataSourceSpec(kit),
       DataSourceType: DATA_SOURCE_TYPES,
       DataExecutionState: DATA_EXECUTION_STATES,
       DataExecutionErrorCode: enumOf(DATA_EXECUTION_ERROR_CODES),
     },
-    spreadsheetMembers,
+    spreadsheetMembers: (sheet) => spreadsheetMembers(kit, sheet),
   };
 }

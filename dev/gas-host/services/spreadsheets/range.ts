@@ -9,114 +9,133 @@ import { fromRealm, type Facade, type FacadeKit } from '../kit';
 import type { DocumentFacades } from './document-facades';
 import { textFinderFacade } from './text-finder';
 
-export function rangeFacades(kit: FacadeKit, document: DocumentFacades): Pick<DocumentFacades, 'range' | 'rangeAt'> {
-  const { ops, guardWrite } = kit;
-
-  const checkGrid = (desc: RangeDescriptor, grid: unknown): unknown[][] => {
-    const rows = Array.isArray(grid) ? grid : [];
-    if (rows.length !== desc.numRows) {
+/** A grid written to a range must have its shape, with Sheets' messages when it has not. */
+function checkGrid(kit: FacadeKit, desc: RangeDescriptor, grid: unknown): unknown[][] {
+  const rows = Array.isArray(grid) ? grid : [];
+  if (rows.length !== desc.numRows) {
+    throw kit.realmError(
+      'Exception',
+      `The number of rows in the data does not match the number of rows in the range. The data has ${rows.length} but the range has ${desc.numRows}.`,
+    );
+  }
+  for (const row of rows) {
+    const width = Array.isArray(row) ? row.length : 0;
+    if (width !== desc.numColumns) {
       throw kit.realmError(
         'Exception',
-        `The number of rows in the data does not match the number of rows in the range. The data has ${rows.length} but the range has ${desc.numRows}.`,
+        `The number of columns in the data does not match the number of columns in the range. The data has ${width} but the range has ${desc.numColumns}.`,
       );
     }
-    for (const row of rows) {
-      const width = Array.isArray(row) ? row.length : 0;
-      if (width !== desc.numColumns) {
-        throw kit.realmError(
-          'Exception',
-          `The number of columns in the data does not match the number of columns in the range. The data has ${width} but the range has ${desc.numColumns}.`,
-        );
-      }
-    }
-    return fromRealm(rows) as unknown[][];
-  };
-  const fill = (desc: RangeDescriptor, value: unknown) =>
-    Array.from({ length: desc.numRows }, () => Array.from({ length: desc.numColumns }, () => fromRealm(value)));
+  }
+  return fromRealm(rows) as unknown[][];
+}
 
+function fill(desc: RangeDescriptor, value: unknown): unknown[][] {
+  return Array.from({ length: desc.numRows }, () => Array.from({ length: desc.numColumns }, () => fromRealm(value)));
+}
+
+type RangeAt = (sheetId: number, row: number, column: number, numRows: number, numColumns: number) => Facade;
+
+/** A Range's getters and setters of its cells' values, formulas, number formats, weights, backgrounds and notes. */
+function cellMembers(kit: FacadeKit, desc: RangeDescriptor, self: () => Facade) {
+  const { ops, guardWrite } = kit;
+  const read = (field: RangeField) => ops.rangeGet(desc, field);
+  /** Every setter writes after the write guard; a grid setter guards before its grid's shape is checked too. */
+  const write = (method: string, field: WritableRangeField, grid: unknown[][]) => {
+    guardWrite(method);
+    ops.rangeSet(desc, field, grid);
+    return self();
+  };
+  const grid = (method: string, given: unknown) => (guardWrite(method), checkGrid(kit, desc, given));
+  return {
+    getValues: () => read('values'),
+    getValue: () => read('values')[0]![0],
+    getDisplayValues: () => read('displayValues'),
+    getDisplayValue: () => read('displayValues')[0]![0],
+    setValues: (values: unknown) => write('setValues', 'values', grid('setValues', values)),
+    setValue: (value: unknown) => write('setValue', 'values', fill(desc, value)),
+    getFormulas: () => read('formulas'),
+    getFormula: () => read('formulas')[0]![0],
+    setFormula: (formula: string) => write('setFormula', 'formulas', fill(desc, String(formula))),
+    setFormulas: (formulas: unknown) => write('setFormulas', 'formulas', grid('setFormulas', formulas)),
+    getNumberFormats: () => read('numberFormats'),
+    getNumberFormat: () => read('numberFormats')[0]![0],
+    setNumberFormat: (format: string) => write('setNumberFormat', 'numberFormats', fill(desc, String(format))),
+    setNumberFormats: (formats: unknown) => write('setNumberFormats', 'numberFormats', grid('setNumberFormats', formats)),
+    getFontWeight: () => read('fontWeights')[0]![0],
+    getFontWeights: () => read('fontWeights'),
+    setFontWeight: (weight: string | null) => write('setFontWeight', 'fontWeights', fill(desc, weight)),
+    setFontWeights: (weights: unknown) => write('setFontWeights', 'fontWeights', grid('setFontWeights', weights)),
+    getBackground: () => read('backgrounds')[0]![0],
+    getBackgrounds: () => read('backgrounds'),
+    setBackground: (color: string | null) => write('setBackground', 'backgrounds', fill(desc, color)),
+    getNote: () => read('notes')[0]![0],
+    getNotes: () => read('notes'),
+    setNote: (note: string) => write('setNote', 'notes', fill(desc, note ?? '')),
+    setNotes: (notes: unknown) => write('setNotes', 'notes', grid('setNotes', notes)),
+  };
+}
+
+/** A Range's clearing, its place (A1 notation, position, offsets, its sheet), selection, and the formatting only counted. */
+function otherMembers(kit: FacadeKit, document: DocumentFacades, desc: RangeDescriptor, rangeAt: RangeAt, self: () => Facade) {
+  const { ops, guardWrite } = kit;
+  const read = (field: RangeField) => ops.rangeGet(desc, field);
+  return {
+    clearContent: () => (guardWrite('clearContent'), ops.rangeClear(desc, { contents: true, formats: false }), self()),
+    clearFormat: () => (guardWrite('clearFormat'), ops.rangeClear(desc, { contents: false, formats: true }), self()),
+    clearNote: () => (guardWrite('clearNote'), ops.rangeClear(desc, { contents: false, formats: false, notes: true }), self()),
+    clear: (options?: { contentsOnly?: boolean; formatOnly?: boolean }) => {
+      guardWrite('clear');
+      const o = (fromRealm(options) ?? {}) as { contentsOnly?: boolean; formatOnly?: boolean };
+      ops.rangeClear(desc, { contents: !o.formatOnly, formats: !o.contentsOnly, notes: !o.contentsOnly && !o.formatOnly });
+      return self();
+    },
+    createTextFinder: (findText: string) => textFinderFacade(kit, document, String(findText), desc),
+    isBlank: () => read('values').every((row) => row.every((v) => v === '')),
+    getA1Notation: () => formatA1(desc),
+    getRow: () => desc.row,
+    getColumn: () => desc.column,
+    getRowIndex: () => desc.row,
+    getLastRow: () => desc.row + desc.numRows - 1,
+    getLastColumn: () => desc.column + desc.numColumns - 1,
+    getNumRows: () => desc.numRows,
+    getNumColumns: () => desc.numColumns,
+    getHeight: () => desc.numRows,
+    getWidth: () => desc.numColumns,
+    getSheet: () => document.sheet(desc.sheetId),
+    getGridId: () => desc.sheetId,
+    offset: (rowOffset: number, columnOffset: number, numRows?: number, numColumns?: number) =>
+      rangeAt(
+        desc.sheetId,
+        desc.row + Number(rowOffset),
+        desc.column + Number(columnOffset),
+        numRows ?? desc.numRows,
+        numColumns ?? desc.numColumns,
+      ),
+    getCell: (row: number, column: number) => rangeAt(desc.sheetId, desc.row + Number(row) - 1, desc.column + Number(column) - 1, 1, 1),
+    // Selects the range as a user would: the active sheet, getActiveRange and getCurrentCell follow.
+    activate: () => (guardWrite('activate'), ops.spreadsheetSetActiveRange(desc), self()),
+    // Formatting the host does not model: allowed where writes are, recorded only as calls.
+    setHorizontalAlignment: () => (guardWrite('setHorizontalAlignment'), self()),
+    setVerticalAlignment: () => (guardWrite('setVerticalAlignment'), self()),
+    setWrap: () => (guardWrite('setWrap'), self()),
+    setFontColor: () => (guardWrite('setFontColor'), self()),
+    setFontSize: () => (guardWrite('setFontSize'), self()),
+    setFontFamily: () => (guardWrite('setFontFamily'), self()),
+    setBorder: () => (guardWrite('setBorder'), self()),
+  };
+}
+
+export function rangeFacades(kit: FacadeKit, document: DocumentFacades): Pick<DocumentFacades, 'range' | 'rangeAt'> {
   const range = (desc: RangeDescriptor): Facade => {
-    const read = (field: RangeField) => ops.rangeGet(desc, field);
-    const write = (method: string, field: WritableRangeField, grid: unknown[][]) => {
-      guardWrite(method);
-      ops.rangeSet(desc, field, grid);
-    };
     const self: Facade = kit.api('Range', {
-      getValues: () => read('values'),
-      getValue: () => read('values')[0]![0],
-      getDisplayValues: () => read('displayValues'),
-      getDisplayValue: () => read('displayValues')[0]![0],
-      setValues: (values: unknown) => (guardWrite('setValues'), write('setValues', 'values', checkGrid(desc, values)), self),
-      setValue: (value: unknown) => (write('setValue', 'values', fill(desc, value)), self),
-      getFormulas: () => read('formulas'),
-      getFormula: () => read('formulas')[0]![0],
-      setFormula: (formula: string) => (write('setFormula', 'formulas', fill(desc, String(formula))), self),
-      setFormulas: (formulas: unknown) => (guardWrite('setFormulas'), write('setFormulas', 'formulas', checkGrid(desc, formulas)), self),
-      getNumberFormats: () => read('numberFormats'),
-      getNumberFormat: () => read('numberFormats')[0]![0],
-      setNumberFormat: (format: string) => (write('setNumberFormat', 'numberFormats', fill(desc, String(format))), self),
-      setNumberFormats: (formats: unknown) => (
-        guardWrite('setNumberFormats'), write('setNumberFormats', 'numberFormats', checkGrid(desc, formats)), self
-      ),
-      getFontWeight: () => read('fontWeights')[0]![0],
-      getFontWeights: () => read('fontWeights'),
-      setFontWeight: (weight: string | null) => (write('setFontWeight', 'fontWeights', fill(desc, weight)), self),
-      setFontWeights: (weights: unknown) => (
-        guardWrite('setFontWeights'), write('setFontWeights', 'fontWeights', checkGrid(desc, weights)), self
-      ),
-      getBackground: () => read('backgrounds')[0]![0],
-      getBackgrounds: () => read('backgrounds'),
-      setBackground: (color: string | null) => (write('setBackground', 'backgrounds', fill(desc, color)), self),
-      getNote: () => read('notes')[0]![0],
-      getNotes: () => read('notes'),
-      setNote: (note: string) => (write('setNote', 'notes', fill(desc, note ?? '')), self),
-      setNotes: (notes: unknown) => (guardWrite('setNotes'), write('setNotes', 'notes', checkGrid(desc, notes)), self),
-      clearContent: () => (guardWrite('clearContent'), ops.rangeClear(desc, { contents: true, formats: false }), self),
-      clearFormat: () => (guardWrite('clearFormat'), ops.rangeClear(desc, { contents: false, formats: true }), self),
-      clearNote: () => (guardWrite('clearNote'), ops.rangeClear(desc, { contents: false, formats: false, notes: true }), self),
-      clear: (options?: { contentsOnly?: boolean; formatOnly?: boolean }) => {
-        guardWrite('clear');
-        const o = (fromRealm(options) ?? {}) as { contentsOnly?: boolean; formatOnly?: boolean };
-        ops.rangeClear(desc, { contents: !o.formatOnly, formats: !o.contentsOnly, notes: !o.contentsOnly && !o.formatOnly });
-        return self;
-      },
-      createTextFinder: (findText: string) => textFinderFacade(kit, document, String(findText), desc),
-      isBlank: () => read('values').every((row) => row.every((v) => v === '')),
-      getA1Notation: () => formatA1(desc),
-      getRow: () => desc.row,
-      getColumn: () => desc.column,
-      getRowIndex: () => desc.row,
-      getLastRow: () => desc.row + desc.numRows - 1,
-      getLastColumn: () => desc.column + desc.numColumns - 1,
-      getNumRows: () => desc.numRows,
-      getNumColumns: () => desc.numColumns,
-      getHeight: () => desc.numRows,
-      getWidth: () => desc.numColumns,
-      getSheet: () => document.sheet(desc.sheetId),
-      getGridId: () => desc.sheetId,
-      offset: (rowOffset: number, columnOffset: number, numRows?: number, numColumns?: number) =>
-        rangeAt(
-          desc.sheetId,
-          desc.row + Number(rowOffset),
-          desc.column + Number(columnOffset),
-          numRows ?? desc.numRows,
-          numColumns ?? desc.numColumns,
-        ),
-      getCell: (row: number, column: number) => rangeAt(desc.sheetId, desc.row + Number(row) - 1, desc.column + Number(column) - 1, 1, 1),
-      // Selects the range as a user would: the active sheet, getActiveRange and getCurrentCell follow.
-      activate: () => (guardWrite('activate'), ops.spreadsheetSetActiveRange(desc), self),
-      // Formatting the host does not model: allowed where writes are, recorded only as calls.
-      setHorizontalAlignment: () => (guardWrite('setHorizontalAlignment'), self),
-      setVerticalAlignment: () => (guardWrite('setVerticalAlignment'), self),
-      setWrap: () => (guardWrite('setWrap'), self),
-      setFontColor: () => (guardWrite('setFontColor'), self),
-      setFontSize: () => (guardWrite('setFontSize'), self),
-      setFontFamily: () => (guardWrite('setFontFamily'), self),
-      setBorder: () => (guardWrite('setBorder'), self),
+      ...cellMembers(kit, desc, () => self),
+      ...otherMembers(kit, document, desc, rangeAt, () => self),
     });
     return self;
   };
 
-  const rangeAt = (sheetId: number, row: number, column: number, numRows: number, numColumns: number): Facade => {
+  const rangeAt: RangeAt = (sheetId, row, column, numRows, numColumns) => {
     const desc: RangeDescriptor = {
       sheetId,
       row: Number(row),
@@ -124,7 +143,7 @@ export function rangeFacades(kit: FacadeKit, document: DocumentFacades): Pick<Do
       numRows: Number(numRows),
       numColumns: Number(numColumns),
     };
-    ops.sheetCheckBox(sheetId, { row: desc.row, column: desc.column, numRows: desc.numRows, numColumns: desc.numColumns });
+    kit.ops.sheetCheckBox(sheetId, { row: desc.row, column: desc.column, numRows: desc.numRows, numColumns: desc.numColumns });
     return range(desc);
   };
 

@@ -21,12 +21,103 @@ const isNamedRangeName = (name: string) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
 
 type RangeLike = { getGridId(): number; getRow(): number; getColumn(): number; getNumRows(): number; getNumColumns(): number };
 
+type Ranges = ReturnType<typeof rangeFacades>;
+
+/** The Spreadsheet's file (id, name, URL, time zone, locale) and its sheets. */
+function fileAndSheetMembers(kit: FacadeKit, sheet: (sheetId: number) => Facade) {
+  const { ops, guardWrite } = kit;
+  const info = () => ops.spreadsheetInfo();
+  return {
+    getId: () => info().id,
+    getName: () => info().name,
+    getUrl: () => `https://docs.google.com/spreadsheets/d/${info().id}/edit`,
+    getSpreadsheetTimeZone: () => info().timeZone,
+    getSpreadsheetLocale: () => info().locale,
+    setSpreadsheetTimeZone: (tz: string) => (guardWrite('setSpreadsheetTimeZone'), ops.spreadsheetSetTimeZone(String(tz))),
+    getSheets: () => ops.spreadsheetSheets().map((s) => sheet(s.id)),
+    getNumSheets: () => ops.spreadsheetSheets().length,
+    getSheetByName: (name: string) => {
+      const found = ops.spreadsheetSheets().find((s) => s.name === String(name));
+      return found ? sheet(found.id) : null;
+    },
+    getActiveSheet: () => sheet(ops.spreadsheetActiveSheet()),
+    setActiveSheet: (target: { getSheetId(): number }) => {
+      guardWrite('setActiveSheet');
+      ops.spreadsheetSetActiveSheet(target.getSheetId());
+      return sheet(target.getSheetId());
+    },
+    insertSheet: (a?: unknown, b?: unknown) => {
+      guardWrite('insertSheet');
+      const name = typeof a === 'string' ? a : undefined;
+      const index = typeof a === 'number' ? a : typeof b === 'number' ? b : undefined;
+      return sheet(ops.spreadsheetInsertSheet(name, index));
+    },
+    deleteSheet: (target: { getSheetId(): number }) => {
+      guardWrite('deleteSheet');
+      ops.spreadsheetDeleteSheet(target.getSheetId());
+    },
+  };
+}
+
+/** The Spreadsheet's ranges: by A1 notation or name, named ranges, its developer metadata, find, the selection, and toast. */
+function rangeMembers(kit: FacadeKit, document: DocumentFacades, ranges: Ranges, self: () => Facade) {
+  const { ops, guard, guardWrite } = kit;
+  const cellOf = (range: RangeDescriptor) => ranges.range({ ...range, numRows: 1, numColumns: 1 });
+  return {
+    getRange: (a1: string) => ranges.range(ops.spreadsheetResolve(String(a1), undefined)),
+    getRangeByName: (name: string) => {
+      const desc = ops.spreadsheetNamedRange(String(name));
+      return desc ? ranges.range(desc) : null;
+    },
+    setNamedRange: (name: string, range: RangeLike) => {
+      guardWrite('setNamedRange');
+      if (!isNamedRangeName(String(name))) throw kit.realmError('Exception', 'The name of the named range is invalid.');
+      ops.spreadsheetSetNamedRange(String(name), {
+        sheetId: range.getGridId(),
+        row: range.getRow(),
+        column: range.getColumn(),
+        numRows: range.getNumRows(),
+        numColumns: range.getNumColumns(),
+      });
+    },
+    getNamedRanges: () =>
+      ops
+        .spreadsheetNamedRanges()
+        .map(({ name, range }) => kit.api('NamedRange', { getName: () => name, getRange: () => ranges.range(range) })),
+    // Metadata of the spreadsheet itself, which outlives its sheets; DOCUMENT visibility (the default of this form).
+    addDeveloperMetadata: (key: string, value?: string) => {
+      guardWrite('addDeveloperMetadata');
+      ops.spreadsheetAddDeveloperMetadata(String(key), value === undefined || value === null ? null : String(value));
+      return self();
+    },
+    getDeveloperMetadata: () =>
+      ops.spreadsheetDeveloperMetadata().map(({ id, key, value }) =>
+        kit.api('DeveloperMetadata', {
+          getId: () => id,
+          getKey: () => key,
+          getValue: () => value,
+          remove: () => {
+            guardWrite('remove');
+            ops.spreadsheetRemoveDeveloperMetadata(id);
+          },
+        }),
+      ),
+    createTextFinder: (findText: string) => textFinderFacade(kit, document, String(findText)),
+    getActiveRange: () => ranges.range(ops.spreadsheetActiveRange()),
+    getActiveCell: () => cellOf(ops.spreadsheetActiveRange()),
+    getCurrentCell: () => cellOf(ops.spreadsheetActiveRange()),
+    toast: (message: string, title?: string) => {
+      guard('ui', 'Spreadsheet.toast');
+      ops.uiToast(String(message), title === undefined ? undefined : String(title));
+    },
+  };
+}
+
 /**
  * One document's facades for a kit: the bound document's with the execution's own kit, another's
  * (opened by ID) with a kit whose Spreadsheet, Sheet and Range operations go to that document.
  */
 function documentFacades(kit: FacadeKit, user: UserFacade, charts: ChartFacades) {
-  const { ops, guard, guardWrite } = kit;
   // Late-bound: each factory below is handed this object before the others exist.
   const document: DocumentFacades = {
     spreadsheet: () => spreadsheet(),
@@ -36,87 +127,13 @@ function documentFacades(kit: FacadeKit, user: UserFacade, charts: ChartFacades)
   };
   const ranges = rangeFacades(kit, document);
   const sheet = sheetFacade(kit, document, charts);
-  const cellOf = (range: RangeDescriptor) => ranges.range({ ...range, numRows: 1, numColumns: 1 });
 
   const spreadsheet = (): Facade => {
-    const info = () => ops.spreadsheetInfo();
     const self: Facade = kit.api('Spreadsheet', {
       ...sharingMembers(kit, user, () => self),
       ...dataSourceFacades(kit).spreadsheetMembers(sheet),
-      getId: () => info().id,
-      getName: () => info().name,
-      getUrl: () => `https://docs.google.com/spreadsheets/d/${info().id}/edit`,
-      getSpreadsheetTimeZone: () => info().timeZone,
-      getSpreadsheetLocale: () => info().locale,
-      setSpreadsheetTimeZone: (tz: string) => (guardWrite('setSpreadsheetTimeZone'), ops.spreadsheetSetTimeZone(String(tz))),
-      getSheets: () => ops.spreadsheetSheets().map((s) => sheet(s.id)),
-      getNumSheets: () => ops.spreadsheetSheets().length,
-      getSheetByName: (name: string) => {
-        const found = ops.spreadsheetSheets().find((s) => s.name === String(name));
-        return found ? sheet(found.id) : null;
-      },
-      getActiveSheet: () => sheet(ops.spreadsheetActiveSheet()),
-      setActiveSheet: (target: { getSheetId(): number }) => {
-        guardWrite('setActiveSheet');
-        ops.spreadsheetSetActiveSheet(target.getSheetId());
-        return sheet(target.getSheetId());
-      },
-      insertSheet: (a?: unknown, b?: unknown) => {
-        guardWrite('insertSheet');
-        const name = typeof a === 'string' ? a : undefined;
-        const index = typeof a === 'number' ? a : typeof b === 'number' ? b : undefined;
-        return sheet(ops.spreadsheetInsertSheet(name, index));
-      },
-      deleteSheet: (target: { getSheetId(): number }) => {
-        guardWrite('deleteSheet');
-        ops.spreadsheetDeleteSheet(target.getSheetId());
-      },
-      getRange: (a1: string) => ranges.range(ops.spreadsheetResolve(String(a1), undefined)),
-      getRangeByName: (name: string) => {
-        const desc = ops.spreadsheetNamedRange(String(name));
-        return desc ? ranges.range(desc) : null;
-      },
-      setNamedRange: (name: string, range: RangeLike) => {
-        guardWrite('setNamedRange');
-        if (!isNamedRangeName(String(name))) throw kit.realmError('Exception', 'The name of the named range is invalid.');
-        ops.spreadsheetSetNamedRange(String(name), {
-          sheetId: range.getGridId(),
-          row: range.getRow(),
-          column: range.getColumn(),
-          numRows: range.getNumRows(),
-          numColumns: range.getNumColumns(),
-        });
-      },
-      getNamedRanges: () =>
-        ops
-          .spreadsheetNamedRanges()
-          .map(({ name, range }) => kit.api('NamedRange', { getName: () => name, getRange: () => ranges.range(range) })),
-      // Metadata of the spreadsheet itself, which outlives its sheets; DOCUMENT visibility (the default of this form).
-      addDeveloperMetadata: (key: string, value?: string) => {
-        guardWrite('addDeveloperMetadata');
-        ops.spreadsheetAddDeveloperMetadata(String(key), value === undefined || value === null ? null : String(value));
-        return self;
-      },
-      getDeveloperMetadata: () =>
-        ops.spreadsheetDeveloperMetadata().map(({ id, key, value }) =>
-          kit.api('DeveloperMetadata', {
-            getId: () => id,
-            getKey: () => key,
-            getValue: () => value,
-            remove: () => {
-              guardWrite('remove');
-              ops.spreadsheetRemoveDeveloperMetadata(id);
-            },
-          }),
-        ),
-      createTextFinder: (findText: string) => textFinderFacade(kit, document, String(findText)),
-      getActiveRange: () => ranges.range(ops.spreadsheetActiveRange()),
-      getActiveCell: () => cellOf(ops.spreadsheetActiveRange()),
-      getCurrentCell: () => cellOf(ops.spreadsheetActiveRange()),
-      toast: (message: string, title?: string) => {
-        guard('ui', 'Spreadsheet.toast');
-        ops.uiToast(String(message), title === undefined ? undefined : String(title));
-      },
+      ...fileAndSheetMembers(kit, sheet),
+      ...rangeMembers(kit, document, ranges, () => self),
     });
     return self;
   };

@@ -58,14 +58,27 @@ const attributeWriters: Record<Exclude<WritableRangeField, 'values' | 'formulas'
   },
 };
 
+type DataSourceOpName = 'spreadsheetInsertDataSourceSheet' | 'spreadsheetDataSourceSheets' | 'spreadsheetDataExecution';
+
 export function spreadsheetOps(
   model: SpreadsheetModel,
   file: SpreadsheetFile,
   /** Told of every SpreadsheetApp.flush, by the execution that flushed (automatic recalculation starts formulas there). */
   flushed: (execution: ExecutionInfo) => void,
 ): ServedOps<keyof SpreadsheetOps | keyof SheetOps | keyof RangeOps> {
-  const readers = cellReaders(model);
-  const nameTaken = (name: string) => new GasException(`A sheet with the name "${name}" already exists. Please enter another name.`);
+  return { ...documentOps(model, file, flushed), ...dataSourceOps(model), ...sheetOps(model), ...rangeOps(model) };
+}
+
+function nameTaken(name: string): GasException {
+  return new GasException(`A sheet with the name "${name}" already exists. Please enter another name.`);
+}
+
+/** The Spreadsheet's own operations: its file, its sheets, the selection, named ranges, metadata, find and flush. */
+function documentOps(
+  model: SpreadsheetModel,
+  file: SpreadsheetFile,
+  flushed: (execution: ExecutionInfo) => void,
+): ServedOps<Exclude<keyof SpreadsheetOps, DataSourceOpName>> {
   return {
     spreadsheetInfo: () => ({
       id: file.documentId,
@@ -119,6 +132,12 @@ export function spreadsheetOps(
     },
     spreadsheetFind: (_execution, query) => model.find(query),
     spreadsheetFlush: (execution) => flushed(execution),
+  };
+}
+
+/** Connected Sheets: a data source sheet inserted, listed, and its data execution read. */
+function dataSourceOps(model: SpreadsheetModel): ServedOps<DataSourceOpName> {
+  return {
     spreadsheetInsertDataSourceSheet: (_execution, spec) => {
       if (model.connectedSheetsRefusal !== undefined) throw new GasException(model.connectedSheetsRefusal);
       // Named as insertSheet() names a sheet: what Sheets calls a new data source sheet is UNCONFIRMED.
@@ -138,7 +157,12 @@ export function spreadsheetOps(
       const execution = model.sheets.find((s) => s.id === sheetId)?.dataExecution;
       return execution ? { ...execution, outcome: { ...execution.outcome } } : null;
     },
+  };
+}
 
+/** A Sheet's operations: its properties and extent, check boxes, clearing, rows and columns, charts. */
+function sheetOps(model: SpreadsheetModel): ServedOps<keyof SheetOps> {
+  return {
     sheetInfo: (_execution, sheetId) => {
       const sheet = model.sheetById(sheetId);
       return {
@@ -180,7 +204,13 @@ export function spreadsheetOps(
       const sheet = model.sheetById(sheetId);
       sheet.charts = sheet.charts.filter((c) => c.id !== chartId);
     },
+  };
+}
 
+/** A Range's operations: read and write a field of every cell, and clear. */
+function rangeOps(model: SpreadsheetModel): ServedOps<keyof RangeOps> {
+  const readers = cellReaders(model);
+  return {
     rangeGet: (_execution, range, field) => model.readGrid(range, readers[field]),
     rangeSet: (_execution, range, field, grid) => {
       const sheet = model.sheetById(range.sheetId);
