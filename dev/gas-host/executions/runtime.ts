@@ -12,7 +12,7 @@ import type { HostOps } from '../protocol/protocol';
 import { blobs } from '../services/blob';
 import { cacheService } from '../services/cache';
 import { htmlFacades } from '../services/spreadsheets/html';
-import { createFacadeKit, EXCEEDED_MESSAGE, ExceededTime, fromRealm } from '../services/kit';
+import { createFacadeKit, EXCEEDED_MESSAGE, ExceededTime, type ExecutionKit, fromRealm } from '../services/kit';
 import { lockService } from '../services/lock';
 import { loggingServices } from '../services/logger';
 import { mailService } from '../services/mail';
@@ -49,18 +49,8 @@ function installVirtualDate(context: vm.Context, clock: HostClock): void {
   install(() => clock.now());
 }
 
-/** Runs one execution. Never throws for script errors: the outcome carries them. */
-export function runExecution(
-  script: vm.Script,
-  clock: HostClock,
-  ops: HostOps,
-  settings: RuntimeSettings,
-  request: ExecutionRequest,
-): ExecutionOutcome {
-  const context = vm.createContext({});
-  // The kit takes the realm's own Date first: values it rebuilds there are plain Dates.
-  const kit = createFacadeKit(context, clock, ops, settings, request);
-  if (clock.virtual) installVirtualDate(context, clock);
+/** Puts the service facades in the execution's globals; returns the logging services, whose text the outcome carries. */
+function installServices(context: vm.Context, kit: ExecutionKit): ReturnType<typeof loggingServices> {
   const blobFactory = blobs(kit);
   const html = htmlFacades(kit);
   const user = userFacade(kit);
@@ -81,6 +71,30 @@ export function runExecution(
     Charts,
     console: logging.console,
   });
+  return logging;
+}
+
+/** The script's top-level function of that name; Sheets upper-cases what the user types (=myfn() shows as =MYFN()) and still finds myFn. */
+function scriptFunction(globals: Record<string, unknown>, name: string, caseInsensitive: boolean): unknown {
+  const fn = globals[name];
+  if (typeof fn === 'function' || !caseInsensitive) return fn;
+  const match = Object.keys(globals).find((k) => k.toUpperCase() === name.toUpperCase() && typeof globals[k] === 'function');
+  return match ? globals[match] : fn;
+}
+
+/** Runs one execution. Never throws for script errors: the outcome carries them. */
+export function runExecution(
+  script: vm.Script,
+  clock: HostClock,
+  ops: HostOps,
+  settings: RuntimeSettings,
+  request: ExecutionRequest,
+): ExecutionOutcome {
+  const context = vm.createContext({});
+  // The kit takes the realm's own Date first: values it rebuilds there are plain Dates.
+  const kit = createFacadeKit(context, clock, ops, settings, request);
+  if (clock.virtual) installVirtualDate(context, clock);
+  const logging = installServices(context, kit);
 
   const outcome = (partial: Partial<ExecutionOutcome>): ExecutionOutcome => {
     if (Object.keys(kit.counts).length > 0) {
@@ -111,14 +125,7 @@ export function runExecution(
   }
   if (request.functionName === undefined) return kit.isExpired() ? failure(new ExceededTime()) : outcome({ ok: true });
   const globals = context as Record<string, unknown>;
-  let fn = globals[request.functionName];
-  if (typeof fn !== 'function' && request.caseInsensitive) {
-    // Sheets upper-cases what the user types (=myfn() shows as =MYFN()) and still finds myFn.
-    const match = Object.keys(globals).find(
-      (k) => k.toUpperCase() === request.functionName!.toUpperCase() && typeof globals[k] === 'function',
-    );
-    if (match) fn = globals[match];
-  }
+  const fn = scriptFunction(globals, request.functionName, Boolean(request.caseInsensitive));
   if (typeof fn !== 'function') {
     return outcome({
       ok: false,
