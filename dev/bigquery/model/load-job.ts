@@ -128,6 +128,57 @@ function newTable(dataset: StoredDataset, tableId: string, config: LoadConfig, n
  */
 export type PartitionQuota = (table: StoredTable, modified: number) => void;
 
+/** The schema a load into an existing table writes with: the one given when it replaces the table or the table has none, else the table's, which the given one must match. */
+function loadSchema(fields: FieldSchema[], table: StoredTable, replacesWholeTable: boolean, tableName: string): StoredTable['schema'] {
+  const given = normaliseFields(fields);
+  // A table made without a schema takes the first one a job gives it.
+  if (replacesWholeTable || table.schema.length === 0) return given;
+  const mismatch = sameFields(given, table.schema);
+  if (mismatch) fail(`Provided Schema does not match Table ${tableName}. ${mismatch}.`);
+  return table.schema;
+}
+
+/** The job's rows; past maxBadRecords bad ones the job fails, under it they are listed in its errors and skipped. */
+function parseRows(job: StoredJob, config: LoadConfig, schema: StoredTable['schema']): ReturnType<typeof parseNdjson> {
+  const parsed = parseNdjson(job.data, schema, { ignoreUnknownValues: config.ignoreUnknownValues });
+  if (parsed.errors.length > (config.maxBadRecords ?? 0)) {
+    job.errors = [
+      {
+        reason: 'invalid',
+        message: `Error while reading data, error message: JSON table encountered too many errors, giving up. Rows: ${parsed.rows.length + parsed.errors.length}; errors: ${parsed.errors.length}. Please look into the errors[] collection for more details.`,
+      },
+      ...parsed.errors,
+    ];
+    fail(job.errors[0]!.message);
+  }
+  // Skipped bad rows are listed in status.errors of a job that still succeeds (JobStatus.errors).
+  if (parsed.errors.length > 0) job.errors = parsed.errors;
+  job.badRecords = parsed.errors.length;
+  return parsed;
+}
+
+/** The rows by the partition each goes to; a decorated destination takes only rows of its partition. */
+function incomingPartitions(
+  layout: StoredTable,
+  parsed: ReturnType<typeof parseNdjson>,
+  decorator: string | undefined,
+  nowMs: number,
+): Map<string, StoredPartition> {
+  const todayDay = new Date(nowMs).toISOString().slice(0, 10).replace(/-/g, '');
+  const incoming = new Map<string, StoredPartition>();
+  for (const [index, values] of parsed.rows.entries()) {
+    const key = partitionOf(layout, values, decorator, todayDay);
+    if (decorator !== undefined && key !== decorator) {
+      fail(`Some rows belong to different partitions rather than destination partition ${decorator}`);
+    }
+    const partition = incoming.get(key) ?? { rows: [], bytes: 0 };
+    partition.rows.push(values);
+    partition.bytes += parsed.rowBytes[index]!;
+    incoming.set(key, partition);
+  }
+  return incoming;
+}
+
 /** Runs a load job's checks and, when all pass, its one update; returns the rows loaded (jobs.ts counts it first). */
 export function runLoad(state: BigQueryState, job: StoredJob, nowMs: number, partitionQuota: PartitionQuota): number {
   const config = (job.configuration.load ?? {}) as LoadConfig;
@@ -145,44 +196,13 @@ export function runLoad(state: BigQueryState, job: StoredJob, nowMs: number, par
   const table = existing ?? newTable(dataset, base, config, nowMs);
   const writeDisposition = config.writeDisposition ?? 'WRITE_APPEND';
   const replacesWholeTable = writeDisposition === 'WRITE_TRUNCATE' && decorator === undefined;
-  let schema = table.schema;
-  if (config.schema?.fields && existing) {
-    const given = normaliseFields(config.schema.fields);
-    // A table made without a schema takes the first one a job gives it.
-    if (replacesWholeTable || table.schema.length === 0) schema = given;
-    else {
-      const mismatch = sameFields(given, table.schema);
-      if (mismatch) fail(`Provided Schema does not match Table ${ref.projectId}:${ref.datasetId}.${base}. ${mismatch}.`);
-    }
-  }
+  const schema =
+    existing && config.schema?.fields
+      ? loadSchema(config.schema.fields, table, replacesWholeTable, `${ref.projectId}:${ref.datasetId}.${base}`)
+      : table.schema;
   if (decorator !== undefined) checkDecorator(decorator, table);
-  const parsed = parseNdjson(job.data, schema, { ignoreUnknownValues: config.ignoreUnknownValues });
-  if (parsed.errors.length > (config.maxBadRecords ?? 0)) {
-    job.errors = [
-      {
-        reason: 'invalid',
-        message: `Error while reading data, error message: JSON table encountered too many errors, giving up. Rows: ${parsed.rows.length + parsed.errors.length}; errors: ${parsed.errors.length}. Please look into the errors[] collection for more details.`,
-      },
-      ...parsed.errors,
-    ];
-    fail(job.errors[0]!.message);
-  }
-  // Skipped bad rows are listed in status.errors of a job that still succeeds (JobStatus.errors).
-  if (parsed.errors.length > 0) job.errors = parsed.errors;
-  job.badRecords = parsed.errors.length;
-  const todayDay = new Date(nowMs).toISOString().slice(0, 10).replace(/-/g, '');
-  const incoming = new Map<string, StoredPartition>();
-  const layout = { ...table, schema };
-  for (const [index, values] of parsed.rows.entries()) {
-    const key = partitionOf(layout, values, decorator, todayDay);
-    if (decorator !== undefined && key !== decorator) {
-      fail(`Some rows belong to different partitions rather than destination partition ${decorator}`);
-    }
-    const partition = incoming.get(key) ?? { rows: [], bytes: 0 };
-    partition.rows.push(values);
-    partition.bytes += parsed.rowBytes[index]!;
-    incoming.set(key, partition);
-  }
+  const parsed = parseRows(job, config, schema);
+  const incoming = incomingPartitions({ ...table, schema }, parsed, decorator, nowMs);
   const targetRows = decorator === undefined ? rowCount(table) : (table.partitions.get(decorator)?.rows.length ?? 0);
   if (writeDisposition === 'WRITE_EMPTY' && targetRows > 0) {
     fail(`Already Exists: Table ${ref.projectId}:${ref.datasetId}.${ref.tableId}`, 'duplicate');
