@@ -37,7 +37,7 @@ export function stringSeed(text: string): number {
   return h >>> 0;
 }
 
-/** Base counts of the daily fact table; derived metrics are computed from these (metrics.ts). */
+/** Base counts of the daily fact table; derived metrics are computed from these (reports/metrics.ts). */
 export const DAILY_FIELDS = [
   'paidPvs',
   'totalPvs',

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as z from 'zod';
 import { ApiError } from '../../shared/api-error';
-import { formatDay } from '../model/reports';
+import { formatDay } from '../model/reports/parameters';
 import { API_KEYS, BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, PUBLISHERS, usersOf } from '../model/seed';
 import { RESPONSE_SHAPES } from '../model/shapes';
 import type { EmulatorState } from '../model/state';

@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../shared/api-error';
-import type { Query } from '../model/reports';
+import type { Query } from '../model/reports/parameters';
 import { findPublisher, type SeedPublisher } from '../model/seed';
 import { type EmulatorState, TOKEN_LIFETIME_MS, type UserState } from '../model/state';
 import type { Operation } from './errors';

@@ -8,5 +8,5 @@ export const RECS_PATH = '/recs/v1/recommendations';
 export const PIXEL_PATH = '/recs/v1/served';
 export const ADMIN_PREFIX = '/__admin';
 export const TOKEN_HEADER = 'SVC-TOKEN-V1';
-/** Report pages are assembled as JSON bytes (model/reports.ts), so their type is set by hand. */
+/** Report pages are assembled as JSON bytes (model/reports/report-rows.ts), so their type is set by hand. */
 export const JSON_TYPE = 'application/json; charset=utf-8';

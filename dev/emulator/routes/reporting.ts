@@ -6,7 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../shared/api-error';
 import { OPERATIONS } from '../model/operations';
-import { runExternalIdReport, runMainReport } from '../model/reports';
+import { runExternalIdReport } from '../model/reports/external-id-report';
+import { runMainReport } from '../model/reports/main-report';
 import { COUNTRIES, PUBLISHERS, TIMEZONES } from '../model/seed';
 import type { EmulatorState } from '../model/state';
 import { authenticate, lookupPublisher, queryOf, reportPublisher } from './authentication';

@@ -5,7 +5,7 @@
  * or average of ratios. Money figures are converted from USD with the fixed rate table and rounded
  * to decDigits; other ratios are rounded to RATIO_DECIMALS so the JSON stays readable.
  */
-import { D, H } from './synthetic-data';
+import { D, H } from '../synthetic-data';
 
 export const RATIO_DECIMALS = 4;
 
