@@ -11,7 +11,7 @@
  * documented figure (dev/bigquery/rate.ts).
  */
 import { performance } from 'node:perf_hooks';
-import { WAREHOUSE_PUBLISHER_ID, WAREHOUSE_USER } from '../dev/emulator/seed';
+import { WAREHOUSE_PUBLISHER_ID, WAREHOUSE_USER } from '../dev/emulator/model/seed';
 import { type BenchEnvironment, OWNER } from './harness';
 
 export interface BenchRow {

@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createGasHost, type GasHost, type GasHostOptions } from '../dev/gas-host';
-import { createSyncFetch } from '../dev/gas-host/sync-fetch';
+import { createSyncFetch } from '../dev/gas-host/fetch/sync-fetch';
 import { spawnEmulatorProcess, type EmulatorProcess } from '../dev/emulator/spawn';
-import { DEMO_USER } from '../dev/emulator/seed';
+import { DEMO_USER } from '../dev/emulator/model/seed';
 import { distCode, distSidebar } from '../test/support/paths';
 import type { ModelledNetwork } from '../test/support/scheduled-host';
 

@@ -8,15 +8,15 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as z from 'zod';
-import { ApiError } from '../emulator/api-error';
+import { ApiError } from '../shared/api-error';
 import { DISCOVERY_SOURCE } from './discovery-validator';
-import { MAX_JSON_ROW_BYTES } from './rows';
-import { checkDatasetId } from './naming';
+import { MAX_JSON_ROW_BYTES } from './model/rows';
+import { checkDatasetId } from './model/naming';
 import { jobResource, tableResource } from './resources';
-import { DOCUMENTED_QUOTAS, type QuotaLimits, QUOTA_WINDOW_MS } from './quotas';
-import { DOCUMENTED_RATE_LIMITS, RATE_WINDOW_MS } from './rate';
-import type { BigQueryState } from './state';
-import type { BigQueryError } from './errors';
+import { DOCUMENTED_QUOTAS, type QuotaLimits, QUOTA_WINDOW_MS } from './model/quotas';
+import { DOCUMENTED_RATE_LIMITS, RATE_WINDOW_MS } from './model/rate';
+import type { BigQueryState } from './model/state';
+import type { BigQueryError } from './model/errors';
 
 const ADMIN = 'admin';
 
@@ -81,6 +81,18 @@ function parse<T>(schema: z.ZodType<T>, request: FastifyRequest): T {
 }
 
 export async function registerBigQueryAdminRoutes(admin: FastifyInstance, state: BigQueryState): Promise<void> {
+  registerDatasetRoutes(admin, state);
+  registerJobAndFaultRoutes(admin, state);
+  registerLimitRoutes(admin, state);
+  admin.get('/requests', async () => ({ requests: state.requestLog }));
+  admin.delete('/requests', async () => {
+    state.requestLog = [];
+    return { requests: [] };
+  });
+}
+
+/** Reset, what the stand-in validates against, a dataset made, and a table read back. */
+function registerDatasetRoutes(admin: FastifyInstance, state: BigQueryState): void {
   admin.post('/reset', async () => {
     state.reset();
     return { ok: true };
@@ -116,7 +128,10 @@ export async function registerBigQueryAdminRoutes(admin: FastifyInstance, state:
       return { table: tableResource(table, dataset.location), rows, partitions };
     },
   );
+}
 
+/** The jobs with their data, injected faults, and how many polls a new job stays PENDING and RUNNING. */
+function registerJobAndFaultRoutes(admin: FastifyInstance, state: BigQueryState): void {
   admin.get('/jobs', async () => ({
     jobs: [...state.jobs.values()].map((job) => ({
       ...jobResource(job),
@@ -158,7 +173,10 @@ export async function registerBigQueryAdminRoutes(admin: FastifyInstance, state:
     state.jobPolls = parse(PollsBody, request);
     return state.jobPolls;
   });
+}
 
+/** The daily quotas and the per-table rate limit, lowered or switched off by a test. */
+function registerLimitRoutes(admin: FastifyInstance, state: BigQueryState): void {
   // A test lowers a daily quota so that a few calls reach it; the use so far is kept (DELETE forgets both).
   const quotasView = () => ({
     limits: state.quotas.limits,
@@ -192,11 +210,5 @@ export async function registerBigQueryAdminRoutes(admin: FastifyInstance, state:
   admin.delete('/rate-limits', async () => {
     state.rates.reset();
     return ratesView();
-  });
-
-  admin.get('/requests', async () => ({ requests: state.requestLog }));
-  admin.delete('/requests', async () => {
-    state.requestLog = [];
-    return { requests: [] };
   });
 }

@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { BigQueryError } from './errors';
+import { BigQueryError } from './model/errors';
 
 interface PropertySchema {
   type?: string;

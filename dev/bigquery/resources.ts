@@ -3,7 +3,7 @@
  * int64 values as decimal strings, times in milliseconds since the epoch, `id` as
  * `project:dataset[.table]` and `project:LOCATION.job`, and `kind` set.
  */
-import { rowCount, type StoredDataset, type StoredJob, type StoredTable } from './state';
+import { rowCount, type StoredDataset, type StoredJob, type StoredTable } from './model/state';
 
 export const API_ROOT = 'https://bigquery.googleapis.com/bigquery/v2';
 

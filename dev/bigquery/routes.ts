@@ -9,11 +9,11 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { validateBody } from './discovery-validator';
-import { BigQueryError } from './errors';
-import { checkCopyConfig, type CopyConfig } from './copy-job';
-import { completeJob } from './jobs';
-import { checkLoadConfig } from './load-job';
-import { QUOTA_MESSAGES } from './quotas';
+import { BigQueryError } from './model/errors';
+import { checkCopyConfig, type CopyConfig } from './model/copy-job';
+import { completeJob } from './model/jobs';
+import { checkLoadConfig } from './model/load-job';
+import { QUOTA_MESSAGES } from './model/quotas';
 import {
   checkClustering,
   checkDatasetId,
@@ -22,9 +22,9 @@ import {
   checkTimePartitioning,
   normaliseFields,
   type FieldSchema,
-} from './naming';
+} from './model/naming';
 import { datasetResource, jobResource, tableResource } from './resources';
-import type { BigQueryState, StoredJob, StoredTable } from './state';
+import type { BigQueryState, StoredDataset, StoredJob, StoredTable } from './model/state';
 
 export const BIGQUERY_PREFIX = '/bigquery/v2';
 export const BIGQUERY_UPLOAD_PREFIX = '/upload/bigquery/v2';
@@ -108,21 +108,27 @@ export function multipartParts(contentType: string, body: string): { headers: Re
 }
 
 export function registerBigQueryRoutes(api: FastifyInstance, state: BigQueryState): void {
-  const datasetOr404 = (projectId: string, datasetId: string) => {
-    const dataset = state.dataset(projectId, datasetId);
-    if (!dataset) throw new BigQueryError('notFound', `Not found: Dataset ${projectId}:${datasetId}`);
-    return dataset;
-  };
+  registerDatasetRoutes(api, state);
+  registerJobRoutes(api, state);
+}
 
+function datasetOr404(state: BigQueryState, projectId: string, datasetId: string): StoredDataset {
+  const dataset = state.dataset(projectId, datasetId);
+  if (!dataset) throw new BigQueryError('notFound', `Not found: Dataset ${projectId}:${datasetId}`);
+  return dataset;
+}
+
+/** datasets.get, tables.get and tables.insert. */
+function registerDatasetRoutes(api: FastifyInstance, state: BigQueryState): void {
   api.get<{ Params: Params }>('/projects/:projectId/datasets/:datasetId', async (request) => {
     authenticate(request);
-    return datasetResource(datasetOr404(request.params.projectId, request.params.datasetId));
+    return datasetResource(datasetOr404(state, request.params.projectId, request.params.datasetId));
   });
 
   api.get<{ Params: Params }>('/projects/:projectId/datasets/:datasetId/tables/:tableId', async (request) => {
     authenticate(request);
     const { projectId, datasetId, tableId } = request.params;
-    const dataset = datasetOr404(projectId, datasetId);
+    const dataset = datasetOr404(state, projectId, datasetId);
     const table = dataset.tables.get(tableId);
     if (!table) throw new BigQueryError('notFound', `Not found: Table ${projectId}:${datasetId}.${tableId}`);
     return tableResource(table, dataset.location);
@@ -130,42 +136,49 @@ export function registerBigQueryRoutes(api: FastifyInstance, state: BigQueryStat
 
   api.post<{ Params: Params }>('/projects/:projectId/datasets/:datasetId/tables', async (request) => {
     authenticate(request);
-    const { projectId, datasetId } = request.params;
-    const body = parseJson(String(request.body ?? ''), 'The table') as Record<string, unknown>;
-    validateBody('Table', body, 'table');
-    const ref = (body.tableReference ?? {}) as { projectId?: string; datasetId?: string; tableId?: string };
-    if (!ref.tableId) throw new BigQueryError('invalid', 'Required parameter is missing: tableReference.tableId');
-    if ((ref.projectId && ref.projectId !== projectId) || (ref.datasetId && ref.datasetId !== datasetId)) {
-      throw new BigQueryError(
-        'invalid',
-        `Invalid table reference: ${ref.projectId}:${ref.datasetId} does not match the request's ${projectId}:${datasetId}`,
-      );
-    }
-    checkTableId(ref.tableId);
-    checkDatasetId(datasetId);
-    const dataset = datasetOr404(projectId, datasetId);
-    if (dataset.tables.has(ref.tableId))
-      throw new BigQueryError('duplicate', `Already Exists: Table ${projectId}:${datasetId}.${ref.tableId}`);
-    const fields = (body.schema as { fields?: FieldSchema[] } | undefined)?.fields;
-    const schema = fields ? normaliseFields(fields) : [];
-    const { tableReference: _ref, schema: _schema, timePartitioning, clustering, ...extra } = body;
-    const nowMs = state.now();
-    const table: StoredTable = {
-      projectId,
-      datasetId,
-      tableId: ref.tableId,
-      schema,
-      ...(timePartitioning ? { timePartitioning: checkTimePartitioning(timePartitioning as { type: string }, schema) } : {}),
-      ...(clustering ? { clustering: checkClustering(clustering as { fields?: string[] }, schema) } : {}),
-      extra,
-      creationTimeMs: nowMs,
-      lastModifiedTimeMs: nowMs,
-      partitions: new Map(),
-    };
-    dataset.tables.set(ref.tableId, table);
-    return tableResource(table, dataset.location);
+    return insertTable(state, request.params.projectId, request.params.datasetId, String(request.body ?? ''));
   });
+}
 
+/** tables.insert: the body checked as Google does, then a new empty table. */
+function insertTable(state: BigQueryState, projectId: string, datasetId: string, bodyText: string): Record<string, unknown> {
+  const body = parseJson(bodyText, 'The table') as Record<string, unknown>;
+  validateBody('Table', body, 'table');
+  const ref = (body.tableReference ?? {}) as { projectId?: string; datasetId?: string; tableId?: string };
+  if (!ref.tableId) throw new BigQueryError('invalid', 'Required parameter is missing: tableReference.tableId');
+  if ((ref.projectId && ref.projectId !== projectId) || (ref.datasetId && ref.datasetId !== datasetId)) {
+    throw new BigQueryError(
+      'invalid',
+      `Invalid table reference: ${ref.projectId}:${ref.datasetId} does not match the request's ${projectId}:${datasetId}`,
+    );
+  }
+  checkTableId(ref.tableId);
+  checkDatasetId(datasetId);
+  const dataset = datasetOr404(state, projectId, datasetId);
+  if (dataset.tables.has(ref.tableId))
+    throw new BigQueryError('duplicate', `Already Exists: Table ${projectId}:${datasetId}.${ref.tableId}`);
+  const fields = (body.schema as { fields?: FieldSchema[] } | undefined)?.fields;
+  const schema = fields ? normaliseFields(fields) : [];
+  const { tableReference: _ref, schema: _schema, timePartitioning, clustering, ...extra } = body;
+  const nowMs = state.now();
+  const table: StoredTable = {
+    projectId,
+    datasetId,
+    tableId: ref.tableId,
+    schema,
+    ...(timePartitioning ? { timePartitioning: checkTimePartitioning(timePartitioning as { type: string }, schema) } : {}),
+    ...(clustering ? { clustering: checkClustering(clustering as { fields?: string[] }, schema) } : {}),
+    extra,
+    creationTimeMs: nowMs,
+    lastModifiedTimeMs: nowMs,
+    partitions: new Map(),
+  };
+  dataset.tables.set(ref.tableId, table);
+  return tableResource(table, dataset.location);
+}
+
+/** jobs.get (which moves a job through its states, one a poll) and jobs.insert of a copy job. */
+function registerJobRoutes(api: FastifyInstance, state: BigQueryState): void {
   api.get<{ Params: Params; Querystring: { location?: string } }>('/projects/:projectId/jobs/:jobId', async (request) => {
     authenticate(request);
     const { projectId, jobId } = request.params;

@@ -4,7 +4,16 @@
  * `EMULATOR_READY {json}` line for programs (jest's global setup waits for it). Stops cleanly, with
  * every instance it started, on SIGTERM or SIGINT.
  */
-import { ANALYST_USER, BIG_PUBLISHER_ID, DEMO_API_KEY, DEMO_USER, HOSTILE_PUBLISHER_ID, SEED_NAMES, type SeedName, usersOf } from './seed';
+import {
+  ANALYST_USER,
+  BIG_PUBLISHER_ID,
+  DEMO_API_KEY,
+  DEMO_USER,
+  HOSTILE_PUBLISHER_ID,
+  SEED_NAMES,
+  type SeedName,
+  usersOf,
+} from './model/seed';
 import { DEFAULT_HOST, EmulatorInstances, startEmulator } from './server';
 
 export const DEFAULT_PORT = 8787;

@@ -6,10 +6,11 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { EmulatorAddresses, InstanceRegistry } from './admin-routes';
-import { ADMIN_PREFIX, BASE_PATH, RECS_PATH, createEmulatorApp } from './app';
-import type { SeedName } from './seed';
-import { EmulatorState } from './state';
+import type { EmulatorAddresses, InstanceRegistry } from './routes/admin-routes';
+import { createEmulatorApp } from './app';
+import { ADMIN_PREFIX, BASE_PATH, RECS_PATH } from './routes/paths';
+import type { SeedName } from './model/seed';
+import { EmulatorState } from './model/state';
 
 export const DEFAULT_HOST = '127.0.0.1';
 

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import type { SeedName } from './seed';
+import type { SeedName } from './model/seed';
 
 export interface EmulatorProcess {
   baseUrl: string;

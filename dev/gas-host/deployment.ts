@@ -9,10 +9,10 @@
  * with its own spreadsheet, document properties, document cache and document lock; a host built
  * without one has a deployment of its own.
  */
-import { createClock, withAdvanceHook, type HostClock } from './clock';
-import type { TriggerRecord } from './protocol';
+import { createClock, withAdvanceHook, type HostClock } from '../shared/clock';
+import type { TriggerRecord } from './protocol/protocol';
 import type { CachesByName } from './state/cache';
-import type { DocumentFile } from './state/documents';
+import type { DocumentFile } from './state/spreadsheets/documents';
 import { createExecutionTally, type ExecutionTally } from './state/executions';
 import type { SharedLocks } from './state/locks';
 import type { SharedPropertyStores } from './state/properties';

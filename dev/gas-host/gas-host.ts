@@ -7,27 +7,27 @@
  * and identical formulas really race. See README.md in this folder for the facts reproduced.
  */
 import vm from 'node:vm';
-import { formatA1, parseA1, resolveA1 } from './a1-notation';
-import type { HostClock } from './clock';
+import { formatA1, parseA1, resolveA1 } from './cells/a1-notation';
+import type { HostClock } from '../shared/clock';
 import type { ScriptDeployment } from './deployment';
-import { applyFormulaOutcome, formulaOutcome, planFormulaCall, type FormulaResult } from './formula-cells';
-import { customFunctionNames, typeableAsFormula } from './formula-functions';
+import { applyFormulaOutcome, formulaOutcome, planFormulaCall, type FormulaResult } from './formulas/formula-cells';
+import { customFunctionNames, typeableAsFormula } from './formulas/formula-functions';
 import { HostState, type LogEntry } from './host-state';
 import { resolveHostOptions, SIMPLE_TRIGGER_LIMIT_MS, type CallOptions, type GasHostOptions, type ResolvedHostOptions } from './options';
-import { hostOpsClient, type CellValue, type ExecutionInfo, type TriggerRecord } from './protocol';
-import type { ExecutionOutcome, ExecutionRequest } from './execution';
-import { runExecution } from './runtime';
+import { hostOpsClient, type CellValue, type ExecutionInfo, type TriggerRecord } from './protocol/protocol';
+import type { ExecutionOutcome, ExecutionRequest } from './protocol/execution';
+import { runExecution } from './executions/runtime';
 import { TOO_MANY_EXECUTIONS_MESSAGE, type ExecutionsAtOnceView } from './state/executions';
 import { TRIGGER_RUNTIME_QUOTA_MESSAGE } from './state/quotas';
-import type { CellRecord, SheetModel } from './state/spreadsheet';
+import type { CellRecord, SheetModel } from './state/spreadsheets/spreadsheet';
 import type { FetchLogEntry } from './state/url-fetch';
-import type { StrictSettings } from './strict';
-import { ExecutionPool } from './worker-pool';
+import type { StrictSettings } from './protocol/strict';
+import { ExecutionPool } from './executions/worker-pool';
 
 export { CUSTOM_FUNCTION_LIMIT_MS, EXECUTION_LIMIT_MS, SIMPLE_TRIGGER_LIMIT_MS } from './options';
 export type { CallOptions, GasHostOptions } from './options';
-export type { FormulaResult } from './formula-cells';
-export { LOADING_TEXT } from './formula-cells';
+export type { FormulaResult } from './formulas/formula-cells';
+export { LOADING_TEXT } from './formulas/formula-cells';
 
 export interface CellRef {
   sheet?: string;

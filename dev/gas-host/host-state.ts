@@ -7,11 +7,11 @@
  * through `serve`, directly on the main thread or over the Atomics RPC from execution workers, so
  * limits, the owner rule and lock exclusion are enforced in one place.
  */
-import type { HostClock } from './clock';
+import type { HostClock } from '../shared/clock';
 import type { ScriptDeployment } from './deployment';
-import type { StrictSettings } from './strict';
-import type { HostLocale } from './typed-input';
-import type { SyncFetchOutcome, SyncFetchRequest } from './fetch-core';
+import type { StrictSettings } from './protocol/strict';
+import type { HostLocale } from './cells/typed-input';
+import type { SyncFetchOutcome, SyncFetchRequest } from './fetch/fetch-core';
 import {
   GasException,
   serveOp,
@@ -23,20 +23,20 @@ import {
   type LogSource,
   type OpRequest,
   type ServedOps,
-} from './protocol';
+} from './protocol/protocol';
 import { CacheStores, type CacheEviction } from './state/cache';
 import { storeUser } from './state/document';
 import { ExecutionsAtOnce } from './state/executions';
 import { LockTable } from './state/locks';
 import { MailOutbox } from './state/mail';
 import { PropertyStores } from './state/properties';
-import { documentOps, type DocumentFile } from './state/documents';
+import { documentOps, type DocumentFile } from './state/spreadsheets/documents';
 import { DailyQuotas } from './state/quotas';
-import { DocumentSharing } from './state/sharing';
-import { SpreadsheetModel } from './state/spreadsheet';
-import { spreadsheetOps } from './state/spreadsheet-ops';
+import { DocumentSharing } from './state/spreadsheets/sharing';
+import { SpreadsheetModel } from './state/spreadsheets/spreadsheet';
+import { spreadsheetOps } from './state/spreadsheets/spreadsheet-ops';
 import { TriggerStore } from './state/triggers';
-import { UiRecordings } from './state/ui';
+import { UiRecordings } from './state/spreadsheets/ui';
 import { UrlFetchState } from './state/url-fetch';
 
 export interface LogEntry {
@@ -86,6 +86,35 @@ export interface HostStateOptions {
   dataExecutionPlan: DataExecutionPlan;
 }
 
+/** The daily quotas, per user across the deployment, with the limits the host was given. */
+function dailyQuotasOf(options: HostStateOptions, clock: HostClock): DailyQuotas {
+  return new DailyQuotas(
+    options.deployment.dailyQuotas,
+    {
+      urlFetch: options.urlFetchCallsPerDay,
+      triggerRuntime: options.triggerRuntimePerDayMs,
+      propertyOps: options.propertyOperationsPerDay,
+      mailRecipients: options.mailRecipientsPerDay,
+    },
+    clock,
+  );
+}
+
+/** The document's spreadsheet, as the host's options shape it. */
+function spreadsheetModelOf(options: HostStateOptions, clock: HostClock): SpreadsheetModel {
+  return new SpreadsheetModel({
+    sheetNames: options.sheetNames,
+    maxRows: options.maxRows,
+    maxColumns: options.maxColumns,
+    timeZone: options.timeZone,
+    locale: options.locale,
+    textParsedAsTyped: options.strict.textParsedAsTyped,
+    now: () => clock.now(),
+    connectedSheetsRefusal: options.connectedSheetsRefusal,
+    dataExecutionPlan: options.dataExecutionPlan,
+  });
+}
+
 /** Operations on the bound document, which an execution without a document cannot reach. */
 const DOCUMENT_OP = /^(spreadsheet|sheet|range)[A-Z]/;
 
@@ -129,16 +158,7 @@ export class HostState {
     const document = (this.document = { documentId: options.documentId, owner: options.owner });
     this.executionsAtOnce = new ExecutionsAtOnce(deployment.executionsAtOnce, options.strict.executionsPerUserLimit);
     const count = (name: string, by?: number) => this.count(name, by);
-    this.quotas = new DailyQuotas(
-      deployment.dailyQuotas,
-      {
-        urlFetch: options.urlFetchCallsPerDay,
-        triggerRuntime: options.triggerRuntimePerDayMs,
-        propertyOps: options.propertyOperationsPerDay,
-        mailRecipients: options.mailRecipientsPerDay,
-      },
-      clock,
-    );
+    this.quotas = dailyQuotasOf(options, clock);
     this.properties = new PropertyStores(deployment, document, count, this.quotas);
     this.caches = new CacheStores(deployment.caches, document, options.cacheEviction, clock);
     this.locks = new LockTable(deployment, document, clock);
@@ -149,29 +169,11 @@ export class HostState {
       clock,
       deployment.nextTriggerId,
     );
-    this.spreadsheet = new SpreadsheetModel({
-      sheetNames: options.sheetNames,
-      maxRows: options.maxRows,
-      maxColumns: options.maxColumns,
-      timeZone: options.timeZone,
-      locale: options.locale,
-      textParsedAsTyped: options.strict.textParsedAsTyped,
-      now: () => clock.now(),
-      connectedSheetsRefusal: options.connectedSheetsRefusal,
-      dataExecutionPlan: options.dataExecutionPlan,
-    });
+    this.spreadsheet = spreadsheetModelOf(options, clock);
     const whitelist = options.urlFetchWhitelist ? { urlFetchWhitelist: options.urlFetchWhitelist } : {};
     this.urlFetch = new UrlFetchState({ syncFetchAll: options.syncFetchAll, ...whitelist }, document, this.quotas, clock, count);
     this.ui = new UiRecordings(options.htmlFiles);
     this.mail = new MailOutbox(document, this.quotas);
-    const executionOps: ServedOps<keyof ExecutionOps> = {
-      logWrite: (execution, source, level, text) => {
-        this.logs.push({ executionId: execution.id, functionName: execution.functionName, source, level, text });
-      },
-      countCalls: (_execution, counts) => {
-        for (const [name, n] of Object.entries(counts)) this.count(name, n);
-      },
-    };
     const ownOps = spreadsheetOps(
       this.spreadsheet,
       {
@@ -197,7 +199,7 @@ export class HostState {
     // Who may edit is one list: the file's, which openById checks and getEditors shows.
     this.sharing = new DocumentSharing({ owner: options.owner, sharedDrive: options.sharedDrive, file: this.file });
     this.ops = {
-      ...executionOps,
+      ...this.executionOps(),
       ...this.properties.ops,
       ...this.caches.ops,
       ...this.locks.ops,
@@ -208,6 +210,18 @@ export class HostState {
       ...this.urlFetch.ops,
       ...this.ui.ops,
       ...this.mail.ops,
+    };
+  }
+
+  /** An execution's log lines and its calls counted. */
+  private executionOps(): ServedOps<keyof ExecutionOps> {
+    return {
+      logWrite: (execution, source, level, text) => {
+        this.logs.push({ executionId: execution.id, functionName: execution.functionName, source, level, text });
+      },
+      countCalls: (_execution, counts) => {
+        for (const [name, n] of Object.entries(counts)) this.count(name, n);
+      },
     };
   }
 

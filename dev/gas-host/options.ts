@@ -4,14 +4,14 @@
  */
 import { createDeployment, type ScriptDeployment } from './deployment';
 import type { HostStateOptions } from './host-state';
-import type { AuthModeName, DataExecutionPlan } from './protocol';
-import type { RuntimeSettings } from './execution';
+import type { AuthModeName, DataExecutionPlan } from './protocol/protocol';
+import type { RuntimeSettings } from './protocol/execution';
 import type { CacheEviction } from './state/cache';
 import { MAIL_RECIPIENTS_PER_DAY, PROPERTY_OPERATIONS_PER_DAY, TRIGGER_RUNTIME_PER_DAY_MS, URL_FETCH_CALLS_PER_DAY } from './state/quotas';
-import { createSyncFetch } from './sync-fetch';
-import { checkWhitelist } from './url-whitelist';
-import { resolveStrict, type StrictSettings } from './strict';
-import { HOST_LOCALES, isHostLocale } from './typed-input';
+import { createSyncFetch } from './fetch/sync-fetch';
+import { checkWhitelist } from './fetch/url-whitelist';
+import { resolveStrict, type StrictSettings } from './protocol/strict';
+import { HOST_LOCALES, isHostLocale } from './cells/typed-input';
 
 export const EXECUTION_LIMIT_MS = 6 * 60_000;
 export const CUSTOM_FUNCTION_LIMIT_MS = 30_000;

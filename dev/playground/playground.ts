@@ -16,7 +16,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { spawnEmulatorProcess, type EmulatorProcess } from '../emulator/spawn';
-import { DEMO_API_KEY, DEMO_USER, type SeedName } from '../emulator/seed';
+import { DEMO_API_KEY, DEMO_USER, type SeedName } from '../emulator/model/seed';
 import { createGasHost, type GasHost } from '../gas-host';
 import { rowsOf, sheetView, type RowBlock, type SheetView } from './grid';
 
@@ -31,7 +31,7 @@ export interface PlaygroundOptions {
   distDir?: string;
   /** The spreadsheet's sheets at the start (default one, Sheet1), each 1,000 rows by 26 columns. */
   sheets?: string[];
-  /** The emulator's fixtures (dev/emulator/seed.ts): the clean demo by default; the browser tests take 'tests'. */
+  /** The emulator's fixtures (dev/emulator/model/seed.ts): the clean demo by default; the browser tests take 'tests'. */
   seed?: SeedName;
 }
 
@@ -105,12 +105,15 @@ const sendJson = (res: http.ServerResponse, body: unknown, status = 200) =>
 /** Functions the sidebar may call through the shim: the bundle's public, non-formula functions. */
 const FORMULA_PREFIX = 'ENGAGE_';
 
-export async function startPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
-  const distDir = options.distDir ?? PLAYGROUND_BUILD_DIR;
-  const code = fs.readFileSync(path.join(distDir, 'Code.js'), 'utf8');
-  const sidebarHtml = fs.readFileSync(path.join(distDir, 'sidebar.html'), 'utf8');
-  const emulator = await spawnEmulatorProcess({ seed: options.seed ?? 'demo' });
-  const user = DEMO_USER.email;
+/** The built add-on in a host, opened, its settings pointing at the emulator (sign-in stays a real step), its sidebar shown. */
+function hostWithAddOn(
+  distDir: string,
+  code: string,
+  sidebarHtml: string,
+  options: PlaygroundOptions,
+  emulator: EmulatorProcess,
+  user: string,
+): GasHost {
   const manifest = JSON.parse(fs.readFileSync(path.join(distDir, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
   // Sheets of the host's default size, 26 columns as a new Google Sheet: a formula wider than that shows #REF! here too.
   const host = createGasHost({
@@ -125,7 +128,6 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   });
   host.load(code);
   host.open({ authMode: 'LIMITED' });
-  // Settings point at the emulator; sign-in stays a real step in the sidebar.
   host.call(
     'saveSettings',
     [
@@ -139,72 +141,103 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     { user },
   );
   host.call('showSidebar', [], { user });
+  return host;
+}
 
+/** The page's user at work: their executions one after another, and the toasts not yet handed to the page. */
+interface Session {
+  host: GasHost;
+  user: string;
+  serial<T>(work: () => Promise<T> | T): Promise<T>;
+  /** Toasts (Spreadsheet.toast) shown since the last answer: each answer to a call carries those. */
+  newToasts(): unknown[];
+}
+
+function sessionOf(host: GasHost, user: string): Session {
+  let toastsShown = host.state.ui.toasts.length;
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    host,
+    user,
+    // Formula evaluation and sidebar writes go one after another, as one user's executions would.
+    serial: <T>(work: () => Promise<T> | T): Promise<T> => {
+      const next = queue.then(work, work);
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    newToasts: () => host.state.ui.toasts.slice(toastsShown, (toastsShown = host.state.ui.toasts.length)),
+  };
+}
+
+/** /api/run: a sidebar call of a server function, in a worker, followed by the recalculation its changes start. */
+async function runServerFunction(session: Session, body: Record<string, unknown>, res: http.ServerResponse): Promise<void> {
+  const { host, user } = session;
+  const fn = String(body.fn ?? '');
+  if (!/^[A-Za-z]\w*$/.test(fn) || fn.startsWith(FORMULA_PREFIX))
+    return sendJson(res, { ok: false, error: `Unknown server function ${fn}` });
+  const args = Array.isArray(body.args) ? body.args : [];
+  // Progress polls must not wait behind the run they report on.
+  const work = async () => {
+    const [outcome] = await host.callConcurrently([{ functionName: fn, args, options: { user } }]);
+    if (fn !== 'getRunProgress') {
+      await host.recalculate(undefined, { user });
+      // The formulas its changes started (the last wave of Refresh all) end before the page reads the grid.
+      await host.whenRecalculated();
+    }
+    return outcome!;
+  };
+  const outcome = fn === 'getRunProgress' ? await work() : await session.serial(work);
+  const toasts = session.newToasts();
+  if (outcome.ok) return sendJson(res, { ok: true, value: outcome.value ?? null, changed: fn !== 'getRunProgress', toasts });
+  return sendJson(res, {
+    ok: false,
+    error: outcome.functionNotFound ? `Script function not found: ${fn}` : (outcome.error?.message ?? 'The server function failed.'),
+    changed: true,
+    toasts,
+  });
+}
+
+/** The page's API: server functions, a sheet and its rows, the selection, and a cell typed in. */
+async function api(session: Session, req: http.IncomingMessage, res: http.ServerResponse, route: string): Promise<void> {
+  const { host, user } = session;
+  const body = req.method === 'POST' ? await readJson(req) : {};
+  if (route === '/api/run') return runServerFunction(session, body, res);
+  const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+  if (route === '/api/sheet') return sendJson(res, sheetView(host, query.get('sheet') ?? undefined) satisfies SheetView);
+  if (route === '/api/rows') {
+    return sendJson(
+      res,
+      rowsOf(host, query.get('sheet') ?? undefined, Number(query.get('from') ?? 1), Number(query.get('count') ?? 100)) satisfies RowBlock,
+    );
+  }
+  if (route === '/api/select') {
+    host.setActiveRange(String(body.sheet), String(body.a1));
+    return sendJson(res, { ok: true });
+  }
+  if (route === '/api/cell') {
+    const sheet = String(body.sheet);
+    const a1 = String(body.a1);
+    const input = String(body.input ?? '');
+    await session.serial(async () => {
+      host.setCell(sheet, a1, input);
+      if (input.startsWith('=')) await host.recalculate([{ sheet, a1 }], { user });
+      await host.recalculate(undefined, { user });
+    });
+    return sendJson(res, { ok: true, cell: host.getCell(sheet, a1), toasts: session.newToasts() });
+  }
+  return sendJson(res, { ok: false, error: 'not found' }, 404);
+}
+
+export async function startPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
+  const distDir = options.distDir ?? PLAYGROUND_BUILD_DIR;
+  const code = fs.readFileSync(path.join(distDir, 'Code.js'), 'utf8');
+  const sidebarHtml = fs.readFileSync(path.join(distDir, 'sidebar.html'), 'utf8');
+  const emulator = await spawnEmulatorProcess({ seed: options.seed ?? 'demo' });
+  const user = DEMO_USER.email;
+  const host = hostWithAddOn(distDir, code, sidebarHtml, options, emulator, user);
   const shim = shimScript(options.prefillSignIn !== false);
   const sidebarPage = sidebarHtml.replace('<head>', () => `<head>\n${shim}`);
-  /** Toasts (Spreadsheet.toast) not yet handed to the page: each answer to a call carries those shown since. */
-  let toastsShown = host.state.ui.toasts.length;
-  const newToasts = () => host.state.ui.toasts.slice(toastsShown, (toastsShown = host.state.ui.toasts.length));
-  let queue: Promise<unknown> = Promise.resolve();
-  /** Formula evaluation and sidebar writes go one after another, as one user's executions would. */
-  const serial = <T>(work: () => Promise<T> | T): Promise<T> => {
-    const next = queue.then(work, work);
-    queue = next.catch(() => undefined);
-    return next;
-  };
-
-  async function api(req: http.IncomingMessage, res: http.ServerResponse, route: string): Promise<void> {
-    const body = req.method === 'POST' ? await readJson(req) : {};
-    if (route === '/api/run') {
-      const fn = String(body.fn ?? '');
-      if (!/^[A-Za-z]\w*$/.test(fn) || fn.startsWith(FORMULA_PREFIX))
-        return sendJson(res, { ok: false, error: `Unknown server function ${fn}` });
-      const args = Array.isArray(body.args) ? body.args : [];
-      // Progress polls must not wait behind the run they report on.
-      const work = async () => {
-        const [outcome] = await host.callConcurrently([{ functionName: fn, args, options: { user } }]);
-        if (fn !== 'getRunProgress') {
-          await host.recalculate(undefined, { user });
-          // The formulas its changes started (the last wave of Refresh all) end before the page reads the grid.
-          await host.whenRecalculated();
-        }
-        return outcome!;
-      };
-      const outcome = fn === 'getRunProgress' ? await work() : await serial(work);
-      const toasts = newToasts();
-      if (outcome.ok) return sendJson(res, { ok: true, value: outcome.value ?? null, changed: fn !== 'getRunProgress', toasts });
-      return sendJson(res, {
-        ok: false,
-        error: outcome.functionNotFound ? `Script function not found: ${fn}` : (outcome.error?.message ?? 'The server function failed.'),
-        changed: true,
-        toasts,
-      });
-    }
-    const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
-    if (route === '/api/sheet') return sendJson(res, sheetView(host, query.get('sheet') ?? undefined) satisfies SheetView);
-    if (route === '/api/rows') {
-      return sendJson(
-        res,
-        rowsOf(host, query.get('sheet') ?? undefined, Number(query.get('from') ?? 1), Number(query.get('count') ?? 100)) satisfies RowBlock,
-      );
-    }
-    if (route === '/api/select') {
-      host.setActiveRange(String(body.sheet), String(body.a1));
-      return sendJson(res, { ok: true });
-    }
-    if (route === '/api/cell') {
-      const sheet = String(body.sheet);
-      const a1 = String(body.a1);
-      const input = String(body.input ?? '');
-      await serial(async () => {
-        host.setCell(sheet, a1, input);
-        if (input.startsWith('=')) await host.recalculate([{ sheet, a1 }], { user });
-        await host.recalculate(undefined, { user });
-      });
-      return sendJson(res, { ok: true, cell: host.getCell(sheet, a1), toasts: newToasts() });
-    }
-    return sendJson(res, { ok: false, error: 'not found' }, 404);
-  }
+  const session = sessionOf(host, user);
 
   const server = http.createServer((req, res) => {
     const route = (req.url ?? '/').split('?')[0]!;
@@ -212,7 +245,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     if (route === '/sidebar') return send(res, 200, 'text/html; charset=utf-8', sidebarPage);
     if (route === '/favicon.svg' || route === '/favicon.ico') return send(res, 200, 'image/svg+xml', FAVICON_SVG);
     if (route.startsWith('/api/')) {
-      api(req, res, route).catch((error: unknown) =>
+      api(session, req, res, route).catch((error: unknown) =>
         sendJson(res, { ok: false, error: error instanceof Error ? error.message : String(error) }, 500),
       );
       return;

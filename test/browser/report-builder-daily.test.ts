@@ -8,7 +8,7 @@
  * (thousands separators, one "revenue", buttons on one line, the period's line clear of the next label).
  */
 import type { Frame } from 'playwright-core';
-import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
+import { BIG_PUBLISHER_ID } from '../../dev/emulator/model/seed';
 import { SUPPORTED_CURRENCY_CODES } from '../../src/core/util/currencies';
 import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground, selectCell, signInAsDemo } from '../support/browser';
 

@@ -7,7 +7,7 @@
 import type { FrameLocator, Page } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
 import { chooseBreakdowns as chooseBreakdownsIn, eventually, openPlayground, type BrowserPlayground, selectCell } from '../support/browser';
-import { BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID } from '../../dev/emulator/seed';
+import { BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID } from '../../dev/emulator/model/seed';
 
 jest.setTimeout(90_000);
 

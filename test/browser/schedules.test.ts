@@ -11,7 +11,7 @@
  * whole at 300 px, and its button removes its schedules.
  */
 import fs from 'node:fs';
-import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
+import { BIG_PUBLISHER_ID } from '../../dev/emulator/model/seed';
 import { createGasHost } from '../../dev/gas-host';
 import { distCode, distManifest } from '../support/paths';
 import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground, signInAsDemo } from '../support/browser';

@@ -7,7 +7,7 @@
  */
 import type { FrameLocator } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
-import { BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../../dev/emulator/seed';
+import { BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../../dev/emulator/model/seed';
 import { eventually, openPlayground, type BrowserPlayground, selectCell, signInAsDemo } from '../support/browser';
 
 jest.setTimeout(90_000);

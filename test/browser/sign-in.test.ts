@@ -5,7 +5,7 @@
  * says how many of the 2 sign-ins an hour are left (failed ones count, at Engage as here), suggests a
  * pasted token at the last one, and offers only a token when none is left.
  */
-import { ANALYST_USER, DEMO_USER } from '../../dev/emulator/seed';
+import { ANALYST_USER, DEMO_USER } from '../../dev/emulator/model/seed';
 import { eventually, openPlayground, type BrowserPlayground } from '../support/browser';
 
 jest.setTimeout(120_000);

@@ -2,9 +2,10 @@
  * The house a contributor reads, held from the code's own imports (test/support/import-graph.ts reads
  * every relative `import`, `import type`, `export … from`, `import()` and `require()`): no import
  * circle anywhere in src/, sidebar/, dev/, scripts/, bench/ or test/'s own code (a circle of types is a
- * circle to a reader too); no room (folder) of src/core or src/gas holding more than 12 files, and
- * src/gas kept in its two rooms (adapters/, wiring/); and the folders' import directions below. The
- * core's own layers, room by room, are test/unit/core/purity.test.ts's.
+ * circle to a reader too); no room (folder) of src/core, src/gas, sidebar/ or dev/ holding more than 12
+ * files (ROOM_LIMITED), and src/gas kept in its two rooms (adapters/, wiring/); and the folders' import
+ * directions below, the stand-ins' in dev/ included. The core's own layers, room by room, are
+ * test/unit/core/purity.test.ts's.
  * The checks are first tried on a small graph with deliberate mistakes, which they must name, and the
  * real graph must be of a plausible size, so that none of them can pass on an empty reading.
  */
@@ -37,8 +38,100 @@ const SCANNED = [
   'test/build',
   'test/contract',
 ];
-/** The most files a room of src/core or src/gas holds directly (a room's subfolders are rooms of their own); every kind of file counts. */
+/** The most files a room holds directly (a room's subfolders are rooms of their own); every kind of file counts. */
 const MAX_FILES_PER_ROOM = 12;
+/**
+ * The folders whose every room keeps to MAX_FILES_PER_ROOM, each with the fewest files a whole reading
+ * of it must find (so that a wrong path cannot pass on nothing). A folder joins the list once it keeps
+ * to the rule.
+ */
+const ROOM_LIMITED: Record<string, number> = { 'src/core': 80, 'src/gas': 20, sidebar: 40, dev: 80 };
+
+/** dev/gas-host's layers, top first (docs/architecture.md draws them): the host's own files, then executions/ and formulas/, then services/ and state/, then protocol/, then cells/ and fetch/. */
+const HOST_FILES = ['gas-host.ts', 'options.ts', 'host-state.ts', 'deployment.ts', 'index.ts'].map((file) => `dev/gas-host/${file}`);
+const HOST_ROOMS = ['executions', 'formulas', 'services', 'state', 'protocol', 'cells', 'fetch'].map((room) => `dev/gas-host/${room}`);
+const GAS_HOST_DIRECTIONS: Direction[] = [
+  { from: 'dev/gas-host/state', to: 'dev/gas-host/services', why: 'the shared state serves operations; the facades call them' },
+  {
+    from: 'dev/gas-host/services',
+    to: 'dev/gas-host/state',
+    why: 'a facade reaches the state only through HostOps (protocol/protocol.ts)',
+  },
+  ...['dev/gas-host/services', 'dev/gas-host/state'].flatMap((from) =>
+    [...HOST_FILES, 'dev/gas-host/executions', 'dev/gas-host/formulas'].map((to) => ({
+      from,
+      to,
+      why: 'the runtime builds the facades, which see one execution only; the host state and the deployment are made of state/, which names the shapes they keep',
+    })),
+  ),
+  ...['dev/gas-host/executions', 'dev/gas-host/formulas'].flatMap((from) =>
+    [...HOST_FILES, ...HOST_ROOMS.slice(0, 2).filter((room) => room !== from)].map((to) => ({
+      from,
+      to,
+      why: 'the host runs executions and formula cells; they know it only through the shapes it is handed (executions/worker-pool.ts names PoolHost)',
+    })),
+  ),
+  ...[...HOST_FILES, ...HOST_ROOMS.slice(0, 4)].map((to) => ({
+    from: 'dev/gas-host/protocol',
+    to,
+    why: 'the protocol, an execution’s request and the strict readings are what every layer above agrees on',
+  })),
+  ...['dev/gas-host/cells', 'dev/gas-host/fetch'].flatMap((from) =>
+    [...HOST_FILES, ...HOST_ROOMS.filter((room) => room !== from)].map((to) => ({
+      from,
+      to,
+      why: 'how a cell’s text and address read, and the synchronous HTTP beneath UrlFetchApp, import nothing else of the host',
+    })),
+  ),
+];
+
+/**
+ * The stand-ins' folders, top first: dev/playground on the emulator and the host; dev/emulator, which
+ * mounts dev/bigquery; dev/gas-host beside them; and dev/shared (the API error, the clock and its
+ * virtual-time headers) beneath them all, importing nothing else of dev/.
+ */
+const DEV_DIRECTIONS: Direction[] = [
+  ...['dev/emulator', 'dev/bigquery', 'dev/gas-host', 'dev/playground'].map((to) => ({
+    from: 'dev/shared',
+    to,
+    why: 'what the stand-ins share sits beneath them all',
+  })),
+  ...['dev/emulator', 'dev/gas-host', 'dev/playground'].map((to) => ({
+    from: 'dev/bigquery',
+    to,
+    why: 'the BigQuery stand-in is mounted by the emulator and shares only dev/shared with it',
+  })),
+  ...['dev/emulator', 'dev/bigquery', 'dev/playground'].map((to) => ({
+    from: 'dev/gas-host',
+    to,
+    why: 'the Apps Script host knows nothing of the servers it fetches from, nor of the playground built on it',
+  })),
+  ...['dev/gas-host', 'dev/playground'].map((to) => ({
+    from: 'dev/emulator',
+    to,
+    why: 'the emulator serves the host over HTTP only, and the playground is built on it',
+  })),
+  ...GAS_HOST_DIRECTIONS,
+  ...['dev/bigquery/routes.ts', 'dev/bigquery/admin-routes.ts', 'dev/bigquery/discovery-validator.ts', 'dev/bigquery/resources.ts'].map(
+    (to) => ({
+      from: 'dev/bigquery/model',
+      to,
+      why: 'what the BigQuery stand-in keeps and does (datasets, tables, jobs, limits) knows nothing of HTTP',
+    }),
+  ),
+  ...['dev/emulator/routes', 'dev/emulator/app.ts', 'dev/emulator/server.ts', 'dev/emulator/main.ts', 'dev/emulator/spawn.ts'].map(
+    (to) => ({
+      from: 'dev/emulator/model',
+      to,
+      why: 'what the emulated service knows and computes knows nothing of HTTP',
+    }),
+  ),
+  ...['dev/emulator/app.ts', 'dev/emulator/server.ts', 'dev/emulator/main.ts', 'dev/emulator/spawn.ts'].map((to) => ({
+    from: 'dev/emulator/routes',
+    to,
+    why: 'the app assembles the routes and the server listens with it, not the reverse',
+  })),
+];
 
 /** The directions the folders keep: no file under `from` imports a file under `to` (a folder, or one file). */
 const DIRECTIONS: Direction[] = [
@@ -68,21 +161,7 @@ const DIRECTIONS: Direction[] = [
     to,
     why: 'the stand-ins know the add-on only through its built bundle and the spec',
   })),
-  { from: 'dev/gas-host', to: 'dev/emulator', why: 'the Apps Script host knows nothing of the Engage emulator' },
-  { from: 'dev/gas-host', to: 'dev/playground', why: 'the playground is built on the host, not the reverse' },
-  { from: 'dev/emulator', to: 'dev/playground', why: 'the playground is built on the emulator, not the reverse' },
-  { from: 'dev/gas-host/state', to: 'dev/gas-host/services', why: 'the shared state serves operations; the facades call them' },
-  { from: 'dev/gas-host/services', to: 'dev/gas-host/state', why: 'a facade reaches the state only through HostOps (protocol.ts)' },
-  ...['dev/gas-host/runtime.ts', 'dev/gas-host/gas-host.ts', 'dev/gas-host/host-state.ts', 'dev/gas-host/deployment.ts'].map((to) => ({
-    from: 'dev/gas-host/services',
-    to,
-    why: 'the runtime builds the facades, and they see one execution only',
-  })),
-  ...['dev/gas-host/deployment.ts', 'dev/gas-host/host-state.ts', 'dev/gas-host/gas-host.ts'].map((to) => ({
-    from: 'dev/gas-host/state',
-    to,
-    why: 'the deployment and the host state are made of state/, which names the shapes they keep',
-  })),
+  ...DEV_DIRECTIONS,
   ...['dev', 'test', 'sidebar', 'bench'].map((to) => ({ from: 'scripts', to, why: 'the build and deploy scripts need only the core' })),
 ];
 
@@ -121,14 +200,14 @@ describe('the import checks, on a small graph with deliberate mistakes', () => {
     const graph = graphOf({
       'src/core/api/a.ts': ['src/gas/props.ts', 'src/core/util/text.ts'],
       'src/core-extras/b.ts': ['src/gas/props.ts'],
-      'dev/gas-host/services/kit.ts': ['dev/gas-host/runtime.ts'],
+      'dev/gas-host/services/kit.ts': ['dev/gas-host/host-state.ts'],
     });
     const rules: Direction[] = [
       { from: 'src/core', to: 'src/gas', why: '' },
-      { from: 'dev/gas-host/services', to: 'dev/gas-host/runtime.ts', why: '' },
+      { from: 'dev/gas-host/services', to: 'dev/gas-host/host-state.ts', why: '' },
     ];
     expect(directionViolations(graph, rules)).toEqual([
-      'dev/gas-host/services/kit.ts imports dev/gas-host/runtime.ts (dev/gas-host/services ↛ dev/gas-host/runtime.ts)',
+      'dev/gas-host/services/kit.ts imports dev/gas-host/host-state.ts (dev/gas-host/services ↛ dev/gas-host/host-state.ts)',
       'src/core/api/a.ts imports src/gas/props.ts (src/core ↛ src/gas)',
     ]);
   });
@@ -142,6 +221,29 @@ describe('the import checks, on a small graph with deliberate mistakes', () => {
     expect(directionViolations(graph, DIRECTIONS)).toEqual([
       'src/gas/adapters/sheets/sheet.ts imports src/gas/wiring/services.ts (src/gas/adapters ↛ src/gas/wiring)',
     ]);
+  });
+
+  it('name a deliberate import against each of the stand-ins’ directions, and none along them', () => {
+    for (const rule of DEV_DIRECTIONS) {
+      const importer = `${rule.from}/mistake.ts`;
+      const imported = rule.to.endsWith('.ts') ? rule.to : `${rule.to}/target.ts`;
+      expect(directionViolations(graphOf({ [importer]: [imported] }), DEV_DIRECTIONS)).toEqual([
+        `${importer} imports ${imported} (${rule.from} ↛ ${rule.to})`,
+      ]);
+    }
+    const downward = graphOf({
+      'dev/playground/a.ts': ['dev/emulator/spawn.ts', 'dev/gas-host/index.ts', 'dev/shared/clock.ts'],
+      'dev/emulator/app.ts': ['dev/bigquery/routes.ts', 'dev/emulator/routes/hooks.ts', 'dev/shared/api-error.ts'],
+      'dev/emulator/routes/hooks.ts': ['dev/emulator/model/state.ts'],
+      'dev/bigquery/admin-routes.ts': ['dev/shared/api-error.ts'],
+      'dev/gas-host/deployment.ts': ['dev/shared/clock.ts', 'dev/gas-host/state/locks.ts'],
+      'dev/gas-host/gas-host.ts': ['dev/gas-host/executions/worker-pool.ts', 'dev/gas-host/formulas/formula-cells.ts'],
+      'dev/gas-host/executions/runtime.ts': ['dev/gas-host/services/kit.ts', 'dev/gas-host/protocol/execution.ts'],
+      'dev/gas-host/formulas/formula-cells.ts': ['dev/gas-host/state/spreadsheets/spreadsheet.ts', 'dev/gas-host/cells/a1-notation.ts'],
+      'dev/gas-host/services/url-fetch.ts': ['dev/gas-host/protocol/protocol.ts', 'dev/gas-host/fetch/fetch-core.ts'],
+      'dev/gas-host/protocol/protocol.ts': ['dev/gas-host/cells/typed-input.ts', 'dev/gas-host/fetch/fetch-core.ts'],
+    });
+    expect(directionViolations(downward, DEV_DIRECTIONS)).toEqual([]);
   });
 
   it('count a room by the files directly in it, not in its subfolders', () => {
@@ -175,9 +277,9 @@ describe('the project', () => {
     expect(directionViolations(graph, DIRECTIONS)).toEqual([]);
   });
 
-  it(`has no room of src/core holding more than ${MAX_FILES_PER_ROOM} files`, () => {
-    const files = allFilesUnder('src/core');
-    expect(files.length).toBeGreaterThan(80);
+  it.each(Object.entries(ROOM_LIMITED))(`has no room of %s holding more than ${MAX_FILES_PER_ROOM} files`, (folder, fewestFiles) => {
+    const files = allFilesUnder(folder);
+    expect(files.length).toBeGreaterThan(fewestFiles);
     expect(crowdedRooms(files, MAX_FILES_PER_ROOM)).toEqual([]);
   });
 

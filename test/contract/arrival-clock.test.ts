@@ -6,7 +6,7 @@
  * `x-virtual-send-time`, and the answer says in `x-virtual-answer-time` when it reaches the client.
  * The rate window accepts arrivals recorded out of order.
  */
-import { VIRTUAL_ANSWER_TIME_HEADER, VIRTUAL_SEND_TIME_HEADER } from '../../dev/gas-host/clock';
+import { VIRTUAL_ANSWER_TIME_HEADER, VIRTUAL_SEND_TIME_HEADER } from '../../dev/shared/clock';
 import { request, withQuery } from './contract-client';
 import { DEMO_USER, MEDIUM_PUBLISHER_ID, TOKEN_HEADER, newEmulator, type EmulatorHandle } from '../support/emulator';
 

@@ -1,5 +1,5 @@
 /**
- * Contract: the emulator's two seeds (dev/emulator/seed.ts). Its default, what `npm start` and
+ * Contract: the emulator's two seeds (dev/emulator/model/seed.ts). Its default, what `npm start` and
  * `npm run emulator` serve, is the clean demo: the demo user's third publisher is Smallville Ledger,
  * not Hostile Herald, and recommendation thumbnails are served by the emulator itself. The tests'
  * emulator (jest's global setup and every instance it starts) keeps the hostile fixtures and the
@@ -13,7 +13,7 @@ import {
   HOSTILE_PUBLISHER_ID,
   MEDIUM_PUBLISHER_ID,
   SMALLVILLE_PUBLISHER_ID,
-} from '../../dev/emulator/seed';
+} from '../../dev/emulator/model/seed';
 import { newEmulator, type EmulatorHandle } from '../support/emulator';
 
 let demo: RunningEmulator;

@@ -5,12 +5,12 @@
  * now and then the hourly trigger until every day is loaded. The add-on asks for each UTC hour alone
  * (the report's items carry no hour); every day's partition must equal the emulator's own rows for
  * that day's 24 hours, each row's hour a TIMESTAMP of its day, with zero 429s and one load job per
- * day. The emulator's rows are computed from its report code (dev/emulator/reports.ts) for each hour
+ * day. The emulator's rows are computed from its report code (dev/emulator/model/reports/) for each hour
  * at the clock its request arrived at (the hourly report hides IDs injected less than 48 hours
  * before), so the comparison costs the emulator no request.
  */
-import { runExternalIdReport } from '../../dev/emulator/reports';
-import { findPublisher } from '../../dev/emulator/seed';
+import { runExternalIdReport } from '../../dev/emulator/model/reports/external-id-report';
+import { findPublisher } from '../../dev/emulator/model/seed';
 import { OWNER, type AddonHarness } from '../support/addon-host';
 import { bigQueryOf, type BigQueryHandle } from '../support/bigquery';
 import { bigQueryBundle } from '../support/bundles';

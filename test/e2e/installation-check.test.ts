@@ -9,7 +9,7 @@
  * all computed or 12 refused. Only the owner may check; nothing of the probes is left in the sheet.
  * Both readings are named here, so `npm run test:strict` leaves this file out.
  */
-import type { CellValue } from '../../dev/gas-host/protocol';
+import type { CellValue } from '../../dev/gas-host/protocol/protocol';
 import { EDITOR, OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { currentAccessBundle } from '../support/bundles';
 

@@ -10,7 +10,7 @@
  * in a worker, so their waves' formulas compute while they wait. Each test has an emulator of its own,
  * so that its requests stay within Engage's 30 a minute per publisher.
  */
-import type { CellValue } from '../../dev/gas-host/protocol';
+import type { CellValue } from '../../dev/gas-host/protocol/protocol';
 import { OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { MEDIUM_PUBLISHER_ID } from '../support/emulator';
 import {

@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { EDITOR, OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { eventually, installScriptRun, launchChromium, serveSidebar } from '../support/browser';
 import { DEMO_API_KEY, HOSTILE_PUBLISHER_ID } from '../support/emulator';
-import { HOSTILE_STRINGS } from '../../dev/emulator/seed';
+import { HOSTILE_STRINGS } from '../../dev/emulator/model/seed';
 
 /** What the stand-in service puts in every error: markup that would run if parsed as HTML. */
 const HOSTILE_ERROR_MESSAGE = '<img src=x onerror=alert("errorMessage")><script>alert("script")</script>';

@@ -29,7 +29,7 @@ import {
   type RequestLogEntry,
 } from '../support/emulator';
 import { HOUR_MS, MINUTE_MS, startScheduledAddon } from '../support/scheduled-host';
-import { HOSTILE_STRINGS } from '../../dev/emulator/seed';
+import { HOSTILE_STRINGS } from '../../dev/emulator/model/seed';
 import { builtDeployment, distManifest, repoRoot } from '../support/paths';
 import { everythingHeld as heldBy, type Holding, placesHolding as placesIn } from '../support/secret-scan';
 import { SAVED_REPORTS_INDEX_KEY } from '../../src/core/schedules/saved/saved-report-store';

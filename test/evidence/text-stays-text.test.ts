@@ -9,7 +9,7 @@
  * (3) the dashboard, whose formulas return them.
  *
  * The emulator's typed-names user sees two publishers named `1/2` and `(7)` whose sections, widgets,
- * referrers and external IDs are these names (dev/emulator/seed.ts, TYPED_LOOKING_NAMES). Each
+ * referrers and external IDs are these names (dev/emulator/model/seed.ts, TYPED_LOOKING_NAMES). Each
  * sequence runs in the host's reading of the environment (the kind one, or the strict one under
  * GAS_HOST_STRICT=1), and again with the strict switch `textParsedAsTyped` forced on, in en_US and in
  * de_DE (a comma-decimal locale). The last part shows that the host's strict reading does change these

@@ -10,7 +10,7 @@
  *   // ... the add-on loads through `${bigquery.rootUrl}/upload/bigquery/v2/projects/my-project/jobs?uploadType=multipart`
  *   const { rows } = await bigquery.table('my-project', 'engage', 'daily');
  */
-import type { QuotaLimits } from '../../dev/bigquery/quotas';
+import type { QuotaLimits } from '../../dev/bigquery/model/quotas';
 import type { EmulatorHandle } from './emulator';
 
 export interface BigQueryTableContents {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import type { GasHost } from '../../dev/gas-host';
 import { startPlayground, type Playground } from '../../dev/playground/playground';
-import { BIG_PUBLISHER_ID, DEMO_USER, type SeedName } from '../../dev/emulator/seed';
+import { BIG_PUBLISHER_ID, DEMO_USER, type SeedName } from '../../dev/emulator/model/seed';
 import { a1Cell } from '../../src/core/util/a1-notation';
 import { distDir, distSidebar } from './paths';
 

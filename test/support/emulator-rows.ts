@@ -1,5 +1,5 @@
 /**
- * The emulator's rows of a general report, computed from its own report code (dev/emulator/reports.ts)
+ * The emulator's rows of a general report, computed from its own report code (dev/emulator/model/reports/)
  * at a given clock, without a request: what a test compares a destination with. In a child process
  * (`emulatorRowsInChild`), so that a test can start it before the add-on's runs and have it ready
  * after them, and because the report code runs at full speed in plain Node, not in jest's module
@@ -11,8 +11,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runMainReport } from '../../dev/emulator/reports';
-import { findPublisher } from '../../dev/emulator/seed';
+import { runMainReport } from '../../dev/emulator/model/reports/main-report';
+import { findPublisher } from '../../dev/emulator/model/seed';
 
 export interface EmulatorRowsQuery {
   publisherId: string;

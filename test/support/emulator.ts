@@ -10,8 +10,8 @@
  *   await fetch(`${emulator.baseUrl}/publishers`, { headers: { 'SVC-TOKEN-V1': token } });
  *   await emulator.close();
  */
-import type { FaultRule, ImpressionRecord, LatencyRange, RequestLogEntry, ServedRecord } from '../../dev/emulator/state';
-import type { WebhookCall } from '../../dev/emulator/webhooks';
+import type { FaultRule, ImpressionRecord, LatencyRange, RequestLogEntry, ServedRecord } from '../../dev/emulator/model/state';
+import type { WebhookCall } from '../../dev/emulator/model/webhook-log';
 
 export type { FaultRule, ImpressionRecord, LatencyRange, RequestLogEntry, ServedRecord, WebhookCall };
 export {
@@ -28,7 +28,7 @@ export {
   TYPED_LOOKING_NAMES,
   WAREHOUSE_USER,
   WAREHOUSE_PUBLISHER_ID,
-} from '../../dev/emulator/seed';
+} from '../../dev/emulator/model/seed';
 
 export const TOKEN_HEADER = 'SVC-TOKEN-V1';
 

@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import type { FrameLocator, Page, Request, Response } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
-import { BIG_PUBLISHER_ID } from '../../dev/emulator/seed';
+import { BIG_PUBLISHER_ID } from '../../dev/emulator/model/seed';
 
 export const LARGE_SHEET = 'Large report';
 export const LARGE_ROWS = 100_000;

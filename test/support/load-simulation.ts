@@ -20,8 +20,8 @@ import {
   DEMO_USER,
   HOSTILE_PUBLISHER_ID,
   MEDIUM_PUBLISHER_ID,
-} from '../../dev/emulator/seed';
-import type { RequestLogEntry } from '../../dev/emulator/state';
+} from '../../dev/emulator/model/seed';
+import type { RequestLogEntry } from '../../dev/emulator/model/state';
 import { distCode } from './paths';
 import { mostInAnyMinute } from './scheduled-host';
 

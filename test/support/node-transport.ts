@@ -1,11 +1,11 @@
 /**
  * An HttpTransport for Node, so the synchronous core can talk to a real server (the emulator) in
- * integration tests. It reuses the gas-host's synchronous fetch (dev/gas-host/sync-fetch.ts: a synckit
+ * integration tests. It reuses the gas-host's synchronous fetch (dev/gas-host/fetch/sync-fetch.ts: a synckit
  * worker thread, every request under a timeout, fetchAll in parallel inside the worker) instead of a
  * second worker of our own, and only adapts shapes: a request that got no answer becomes the core's
  * TransportError. Every request is recorded, like the unit-test fake, so tests can count them.
  */
-import { createSyncFetch, SyncFetchError, type SyncFetchRequest, type SyncFetchResponse } from '../../dev/gas-host/sync-fetch';
+import { createSyncFetch, SyncFetchError, type SyncFetchRequest, type SyncFetchResponse } from '../../dev/gas-host/fetch/sync-fetch';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/core/ports';
 import { TransportError } from '../../src/core/errors';
 

@@ -9,7 +9,7 @@
  * a drawn latency, and its answer moves the host's clock to when it comes back. Real time plays no
  * part: the minutes a run takes are the minutes the add-on slept, waited or spent on round trips.
  */
-import { createSyncFetch } from '../../dev/gas-host/sync-fetch';
+import { createSyncFetch } from '../../dev/gas-host/fetch/sync-fetch';
 import type { GasHostOptions } from '../../dev/gas-host';
 import { startAddon, type AddonHarness } from './addon-host';
 import type { Bundle } from './bundles';

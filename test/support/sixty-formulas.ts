@@ -8,7 +8,7 @@
  * Each publisher's distinct reports (4) keep a test's requests under Engage's 30 a minute per
  * publisher: arranging, two refreshes and two fresh fetches are 20.
  */
-import type { CellValue } from '../../dev/gas-host/protocol';
+import type { CellValue } from '../../dev/gas-host/protocol/protocol';
 import type { GasHost } from '../../dev/gas-host';
 import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from './emulator';
 

@@ -2,7 +2,7 @@
  * CacheService: the user's, the document's and the script's caches. Values are strings; limits,
  * expiry and the eviction of a full cache are the host state's (state/cache.ts).
  */
-import type { StoreScope } from '../protocol';
+import type { StoreScope } from '../protocol/protocol';
 import { fromRealm, type FacadeKit } from './kit';
 
 export function cacheService(kit: FacadeKit) {

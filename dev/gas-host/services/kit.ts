@@ -7,9 +7,9 @@
  * Apps Script names its service errors.
  */
 import vm from 'node:vm';
-import type { HostClock } from '../clock';
-import type { ExecutionRequest, RuntimeSettings } from '../execution';
-import type { AuthModeName, HostOps } from '../protocol';
+import type { HostClock } from '../../shared/clock';
+import type { ExecutionRequest, RuntimeSettings } from '../protocol/execution';
+import type { AuthModeName, HostOps } from '../protocol/protocol';
 
 export const EXCEEDED_MESSAGE = 'Exceeded maximum execution time';
 
@@ -126,22 +126,17 @@ export interface ExecutionKit extends FacadeKit {
   isExpired(): boolean;
 }
 
-export function createFacadeKit(
-  context: vm.Context,
-  clock: HostClock,
-  ops: HostOps,
-  settings: RuntimeSettings,
-  request: ExecutionRequest,
-): ExecutionKit {
-  const mode = request.authMode;
-  const counts: Record<string, number> = {};
-  let expired = false;
-  const realm = vm.runInContext('({ Array: Array, Date: Date, Object: Object, Error: Error })', context) as {
-    Array: ArrayConstructor;
-    Date: DateConstructor;
-    Object: ObjectConstructor;
-    Error: ErrorConstructor;
-  };
+/** The script's realm: its constructors, values rebuilt in it, its errors, and the facades made for it. */
+interface ScriptRealm {
+  realm: { Array: ArrayConstructor; Date: DateConstructor; Object: ObjectConstructor; Error: ErrorConstructor };
+  facades: WeakSet<object>;
+  toRealm(value: unknown): unknown;
+  realmError(name: string, message: string): Error;
+  copySignedBytes(bytes: Int8Array): number[];
+}
+
+function scriptRealm(context: vm.Context): ScriptRealm {
+  const realm = vm.runInContext('({ Array: Array, Date: Date, Object: Object, Error: Error })', context) as ScriptRealm['realm'];
   // Built by a loop compiled in the script's realm, which for megabytes is ten times faster than
   // copying a host array element by element across realms.
   const copySignedBytes = vm.runInContext(
@@ -170,18 +165,13 @@ export function createFacadeKit(
     error.name = name;
     return error;
   };
-  const expire = (): never => {
-    expired = true;
-    throw new ExceededTime(EXCEEDED_MESSAGE);
-  };
-  const tick = () => {
-    if (expired || clock.now() > request.deadline) expire();
-  };
-  const deny = (name: string): never => {
-    throw realmError('Exception', `You do not have permission to call ${name}`);
-  };
+  return { realm, facades, toRealm, realmError, copySignedBytes };
+}
 
-  function api<T extends Facade>(typeName: string, members: T): T {
+/** FacadeKit.api over the realm: each call counted, deadline-checked, and its errors made the script's. */
+function facadeMaker(script: ScriptRealm, counts: Record<string, number>, tick: () => void): FacadeKit['api'] {
+  const { realm, facades, toRealm, realmError } = script;
+  return function api<T extends Facade>(typeName: string, members: T): T {
     const out: Facade = {};
     for (const [key, member] of Object.entries(members)) {
       if (typeof member !== 'function' || key.startsWith('__')) {
@@ -207,7 +197,31 @@ export function createFacadeKit(
     }
     facades.add(out);
     return out as T;
-  }
+  };
+}
+
+export function createFacadeKit(
+  context: vm.Context,
+  clock: HostClock,
+  ops: HostOps,
+  settings: RuntimeSettings,
+  request: ExecutionRequest,
+): ExecutionKit {
+  const mode = request.authMode;
+  const counts: Record<string, number> = {};
+  let expired = false;
+  const script = scriptRealm(context);
+  const { realm, toRealm, realmError, copySignedBytes } = script;
+  const expire = (): never => {
+    expired = true;
+    throw new ExceededTime(EXCEEDED_MESSAGE);
+  };
+  const tick = () => {
+    if (expired || clock.now() > request.deadline) expire();
+  };
+  const deny = (name: string): never => {
+    throw realmError('Exception', `You do not have permission to call ${name}`);
+  };
 
   return {
     ops,
@@ -216,7 +230,7 @@ export function createFacadeKit(
     settings,
     counts,
     isExpired: () => expired,
-    api,
+    api: facadeMaker(script, counts, tick),
     toRealm,
     realmError,
     isRealmError: (value): value is Error => value instanceof realm.Error,

@@ -2,7 +2,7 @@
  * LockService: the document's, the user's and the script's lock. A wait never outlasts the
  * execution; holding, waiting and re-entry are the host state's (state/locks.ts).
  */
-import type { StoreScope } from '../protocol';
+import type { StoreScope } from '../protocol/protocol';
 import type { FacadeKit } from './kit';
 
 const LOCK_TIMEOUT_MESSAGE = 'Lock timeout: another process was holding the lock for too long.';

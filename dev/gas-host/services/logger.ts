@@ -3,7 +3,7 @@
  * the execution's own text, which Logger.getLog reads and the execution's outcome carries. Arguments
  * are formatted as Apps Script prints them: `%s`-style substitutions, objects as JSON, errors as `Name: message`.
  */
-import type { LogLevel, LogSource } from '../protocol';
+import type { LogLevel, LogSource } from '../protocol/protocol';
 import { fromRealm, isDate, type FacadeKit } from './kit';
 
 export function loggingServices(kit: FacadeKit) {

@@ -3,7 +3,7 @@
  * sent. Both methods need the `script.send_mail` scope (Google's MailApp reference) when the manifest
  * lists scopes, and count against the user's daily email recipients.
  */
-import type { MailMessage } from '../protocol';
+import type { MailMessage } from '../protocol/protocol';
 import { fromRealm, type FacadeKit } from './kit';
 
 /** Google's MailApp reference: sendEmail and getRemainingDailyQuota need this scope. */

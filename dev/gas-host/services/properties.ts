@@ -3,7 +3,7 @@
  * are strings; the limits, the store each scope reaches and the custom-function owner rule are the
  * host state's (state/properties.ts).
  */
-import type { StoreScope } from '../protocol';
+import type { StoreScope } from '../protocol/protocol';
 import { fromRealm, type Facade, type FacadeKit } from './kit';
 
 export function propertiesService(kit: FacadeKit) {

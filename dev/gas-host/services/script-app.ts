@@ -2,7 +2,7 @@
  * ScriptApp: installable triggers (built with TriggerBuilder, kept and checked by the host state),
  * the enums scripts compare against, and the script's identity and OAuth token.
  */
-import type { TriggerRecord, TriggerSpec } from '../protocol';
+import type { TriggerRecord, TriggerSpec } from '../protocol/protocol';
 import type { Facade, FacadeKit } from './kit';
 
 export function scriptAppService(kit: FacadeKit) {

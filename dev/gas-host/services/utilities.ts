@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import type { Blobs } from './blob';
 import { bytesToBuffer, fromRealm, isDate, type FacadeKit } from './kit';
-import { wallTime } from '../wall-time';
+import { wallTime } from '../cells/wall-time';
 
 /** Apps Script's gzip blobs carry this content type. */
 const GZIP_CONTENT_TYPE = 'application/x-gzip';

@@ -4,8 +4,8 @@
  * every document. A cache holds about 1,000 items; writing past that drops entries by the eviction
  * rule the host was given. Entries expire on the host clock.
  */
-import type { HostClock } from '../clock';
-import { GasException, type CacheOps, type ExecutionInfo, type ServedOps, type StoreScope } from '../protocol';
+import type { HostClock } from '../../shared/clock';
+import { GasException, type CacheOps, type ExecutionInfo, type ServedOps, type StoreScope } from '../protocol/protocol';
 import { storeName, storeUser, type DocumentIdentity } from './document';
 
 export interface CacheEntry {

@@ -3,7 +3,7 @@
  * so which store a scope names. A published add-on is one script, so `script` and `user:<email>`
  * stores are the deployment's, shared by every document, and `document:<id>` is this document's own.
  */
-import type { ExecutionInfo, StoreScope } from '../protocol';
+import type { ExecutionInfo, StoreScope } from '../protocol/protocol';
 
 export interface DocumentIdentity {
   documentId: string;

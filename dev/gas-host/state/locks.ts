@@ -4,8 +4,8 @@
  * A lock is re-entrant within an execution and released when the execution ends. Only an execution
  * in a worker can really wait: the main thread then queues it and answers when the holder lets go.
  */
-import { blockRealMs, type HostClock } from '../clock';
-import type { ExecutionInfo, LockOps, ServedOps, StoreScope } from '../protocol';
+import { blockRealMs, type HostClock } from '../../shared/clock';
+import type { ExecutionInfo, LockOps, ServedOps, StoreScope } from '../protocol/protocol';
 import { storeName, type DocumentIdentity } from './document';
 
 export interface LockWaiter {

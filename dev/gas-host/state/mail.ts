@@ -4,7 +4,7 @@
  * deployment like the other daily quotas (quotas.ts). A message whose recipients would pass what is
  * left of the day is refused as a whole, with Apps Script's words, and recorded nowhere.
  */
-import { GasException, type MailMessage, type MailOps, type ServedOps } from '../protocol';
+import { GasException, type MailMessage, type MailOps, type ServedOps } from '../protocol/protocol';
 import { storeUser, type DocumentIdentity } from './document';
 import { MAIL_QUOTA_MESSAGE, type DailyQuotas } from './quotas';
 

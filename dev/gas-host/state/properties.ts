@@ -3,7 +3,7 @@
  * (one add-on, every document), the document's to this document. Custom functions read the
  * spreadsheet owner's user properties, and only the owner may write them there.
  */
-import { GasException, type ExecutionInfo, type PropertiesOps, type ServedOps, type StoreScope } from '../protocol';
+import { GasException, type ExecutionInfo, type PropertiesOps, type ServedOps, type StoreScope } from '../protocol/protocol';
 import { storeUser, type Counter, type DocumentIdentity } from './document';
 import { PROPERTIES_QUOTA_MESSAGE, type DailyQuotas } from './quotas';
 

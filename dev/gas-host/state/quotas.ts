@@ -3,7 +3,7 @@
  * deployment): URL Fetch calls, trigger runtime, property reads and writes, and email recipients. The quotas page: quotas "are per user and reset
  * 24 hours after the first request", so a window opens with a user's first use and closes 24 hours later.
  */
-import type { HostClock } from '../clock';
+import type { HostClock } from '../../shared/clock';
 
 /** Apps Script's quotas page: URL Fetch calls a day, consumer accounts (100,000 on Workspace). */
 export const URL_FETCH_CALLS_PER_DAY = 20_000;

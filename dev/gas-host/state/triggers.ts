@@ -4,8 +4,8 @@
  * and 20 in all (a published add-on is one script), and an add-on's time-driven triggers run at most
  * hourly. Time-driven triggers carry their next due time on the host clock; gas-host.ts runs them.
  */
-import type { HostClock } from '../clock';
-import { GasException, type ServedOps, type TriggerOps, type TriggerRecord, type TriggerSpec } from '../protocol';
+import type { HostClock } from '../../shared/clock';
+import { GasException, type ServedOps, type TriggerOps, type TriggerRecord, type TriggerSpec } from '../protocol/protocol';
 import type { DocumentIdentity } from './document';
 
 export const TRIGGERS_PER_USER_LIMIT = 20;

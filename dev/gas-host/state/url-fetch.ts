@@ -4,10 +4,10 @@
  * execution on the calling thread, asynchronously for one in a worker), logged, and on a virtual
  * clock stamped with its send time and followed to the answer time a server announces (clock.ts).
  */
-import { VIRTUAL_ANSWER_TIME_HEADER, VIRTUAL_SEND_TIME_HEADER, type HostClock } from '../clock';
-import { performFetchAll, type SyncFetchFailure, type SyncFetchOutcome, type SyncFetchRequest } from '../fetch-core';
-import type { ExecutionInfo, ServedOps, UrlFetchOps } from '../protocol';
-import { whitelistAllows, whitelistRefusal } from '../url-whitelist';
+import { VIRTUAL_ANSWER_TIME_HEADER, VIRTUAL_SEND_TIME_HEADER, type HostClock } from '../../shared/clock';
+import { performFetchAll, type SyncFetchFailure, type SyncFetchOutcome, type SyncFetchRequest } from '../fetch/fetch-core';
+import type { ExecutionInfo, ServedOps, UrlFetchOps } from '../protocol/protocol';
+import { whitelistAllows, whitelistRefusal } from '../fetch/url-whitelist';
 import { storeUser, type Counter, type DocumentIdentity } from './document';
 import { URL_FETCH_QUOTA_MESSAGE, type DailyQuotas } from './quotas';
 

@@ -17,7 +17,7 @@ import {
   WAIT_FOR_COMPLETION_MAX_SECONDS,
   WAIT_TIMEOUT_REFUSAL,
   waitTimedOutMessage,
-} from '../../../dev/gas-host/services/data-sources';
+} from '../../../dev/gas-host/services/spreadsheets/data-sources';
 
 const BUNDLE = `
 function spec(project, tableProject, dataset, table, query) {

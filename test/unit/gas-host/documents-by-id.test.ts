@@ -7,7 +7,7 @@
  * triggers owned by this user in the given document"; a trigger's event carries its triggerUid.
  */
 import { createDeployment, createGasHost, type GasHost } from '../../../dev/gas-host';
-import { missingDocument, NO_ACCESS_MESSAGE, scopeRefusal } from '../../../dev/gas-host/state/documents';
+import { missingDocument, NO_ACCESS_MESSAGE, scopeRefusal } from '../../../dev/gas-host/state/spreadsheets/documents';
 
 const BUNDLE = `
 function install() { return ScriptApp.newTrigger('hourly').timeBased().everyHours(1).create().getUniqueId(); }

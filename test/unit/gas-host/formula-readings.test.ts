@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import { createGasHost } from '../../../dev/gas-host';
-import { customFunctionNames } from '../../../dev/gas-host/formula-functions';
+import { customFunctionNames } from '../../../dev/gas-host/formulas/formula-functions';
 import { distCode } from '../../support/paths';
 
 const BUNDLE = `

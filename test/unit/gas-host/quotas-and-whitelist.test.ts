@@ -6,7 +6,7 @@
  * 24 hours after the first use ("Quotas are per user and reset 24 hours after the first request").
  */
 import { createGasHost } from '../../../dev/gas-host';
-import { isLoopback } from '../../../dev/gas-host/url-whitelist';
+import { isLoopback } from '../../../dev/gas-host/fetch/url-whitelist';
 import { isLoopbackUrl } from '../../../src/core/deployment';
 import { startTestHttpServer, type TestHttpServer } from '../../support/gas-http-server';
 

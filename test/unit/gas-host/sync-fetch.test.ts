@@ -1,4 +1,4 @@
-import { createSyncFetch, SyncFetchError } from '../../../dev/gas-host/sync-fetch';
+import { createSyncFetch, SyncFetchError } from '../../../dev/gas-host/fetch/sync-fetch';
 import { startTestHttpServer, type TestHttpServer } from '../../support/gas-http-server';
 
 describe('createSyncFetch', () => {

@@ -1,6 +1,6 @@
 /**
  * How the local host reads a string written with setValue(s) or typed by a user, in its two readings
- * (dev/gas-host/typed-input.ts): the kind one (plain numbers, TRUE/FALSE and formulas, as always) and
+ * (dev/gas-host/cells/typed-input.ts): the kind one (plain numbers, TRUE/FALSE and formulas, as always) and
  * the strict switch `textParsedAsTyped` (the Sheets API's USER_ENTERED: dates, times, money,
  * percentages, fractions... in the spreadsheet's locale, en_US or de_DE). Also the rules both share
  * (a formula, a leading apostrophe) and the plain-text format `@`, whose undocumented corners the

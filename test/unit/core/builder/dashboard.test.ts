@@ -5,7 +5,7 @@
  * chart (Sheets refuses to spill into cells that are not empty), and the title says whose figures and
  * which days they are. The publisher choice is checked before anything is sent.
  */
-import { parseFormula } from '../../../../dev/gas-host/formula';
+import { parseFormula } from '../../../../dev/gas-host/formulas/formula';
 import type { PublisherSelection } from '../../../../src/core/api/requests/publisher-list';
 import {
   CHART_DAYS,

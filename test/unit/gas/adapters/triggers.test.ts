@@ -9,7 +9,7 @@
  * an extra one retires itself from its own run. ScriptApp here is a stand-in that counts the triggers elsewhere and throws
  * the local host's words for a 21st trigger.
  */
-import { GasException } from '../../../../dev/gas-host/protocol';
+import { GasException } from '../../../../dev/gas-host/protocol/protocol';
 import { TOO_MANY_TRIGGERS_MESSAGE } from '../../../../dev/gas-host/state/triggers';
 import { TriggerQuotaError, userMessage } from '../../../../src/core';
 import { HourlyTrigger } from '../../../../src/gas/adapters/triggers';
