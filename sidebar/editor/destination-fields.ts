@@ -64,14 +64,8 @@ export interface DestinationFields {
   showProblems(message: string): boolean;
 }
 
-/**
- * The fields, with ids starting with `prefix` ("schedule" or "edit-<id>"), or undefined in a build
- * without BigQuery. `choice`: offer "This sheet" beside the table (the Schedule section), and tell
- * `changed` when the choice changes.
- */
-export function destinationFields(prefix: string, options: { choice: boolean; changed?: () => void }): DestinationFields | undefined {
-  // The build's flag (build-flags.ts), folded by esbuild: without BigQuery, the rest is not in the bundle.
-  if (!__ENGAGE_BIGQUERY__) return undefined;
+/** The table's four inputs, each with its hint and the place for what the server says of it. */
+function tableInputs(prefix: string): { box: HTMLElement; inputs: Map<Name, HTMLInputElement>; problems: Map<Name, HTMLElement> } {
   const inputs = new Map<Name, HTMLInputElement>();
   const problems = new Map<Name, HTMLElement>();
   const box = el(
@@ -89,6 +83,11 @@ export function destinationFields(prefix: string, options: { choice: boolean; ch
       return node;
     }),
   );
+  return { box, inputs, problems };
+}
+
+/** "This sheet" or "BigQuery table", and the rule of what a table takes. */
+function destinationChoice(prefix: string): { radios: HTMLInputElement[]; segmented: HTMLElement; rule: HTMLElement } {
   const radios = (['sheet', 'bigquery'] as const).map((value) =>
     el('input', { type: 'radio', name: `${prefix}-destination`, value, id: `${prefix}-destination-${value}`, checked: value === 'sheet' }),
   );
@@ -102,6 +101,19 @@ export function destinationFields(prefix: string, options: { choice: boolean; ch
     { class: 'hint', id: `${prefix}-bigquery-rule` },
     'BigQuery takes one publisher’s general report by day, or its external-ID report by hour, loaded a whole UTC day at a time.',
   );
+  return { radios, segmented, rule };
+}
+
+/**
+ * The fields, with ids starting with `prefix` ("schedule" or "edit-<id>"), or undefined in a build
+ * without BigQuery. `choice`: offer "This sheet" beside the table (the Schedule section), and tell
+ * `changed` when the choice changes.
+ */
+export function destinationFields(prefix: string, options: { choice: boolean; changed?: () => void }): DestinationFields | undefined {
+  // The build's flag (build-flags.ts), folded by esbuild: without BigQuery, the rest is not in the bundle.
+  if (!__ENGAGE_BIGQUERY__) return undefined;
+  const { box, inputs, problems } = tableInputs(prefix);
+  const { radios, segmented, rule } = destinationChoice(prefix);
   const chosen = () => !options.choice || radios[1]!.checked;
   const render = () => {
     for (const radio of radios) radio.parentElement!.classList.toggle('checked', radio.checked);
