@@ -92,8 +92,9 @@ export function savedReportEditor(options: EditorOptions): SavedReportEditor {
   /** What the fields do not show keeps what set() was given: Edit's sheet and cell, the section's pause. */
   let kept = edit ? editorStateOf(edit.saved) : NO_REPORT;
   let followed: FollowedReport = { kind: 'main', period: { type: 'lastDays', days: 7, endingYesterday: true } };
-  // A build without BigQuery shows no destination: a saved report's table then stays as saved.
-  const toTable = () => (destination ? destination.chosen() : kept.table !== undefined);
+  // A build without BigQuery shows no destination: Edit keeps a saved report's table as saved, while the
+  // Schedule section, which offers the sheet alone, saves to the sheet.
+  const toTable = () => (destination ? destination.chosen() : edit !== undefined && kept.table !== undefined);
   const watchAlerts = () => {
     const write = modes.value();
     const whole = 'entityId' in followed ? followed : undefined;
@@ -192,7 +193,7 @@ function readFields(fields: Fields, kept: EditorState, toTable: boolean, check?:
   if (typeof write === 'string') return write;
   const closedThrough = closed ? closed.read() : kept.closedThrough;
   if (closedThrough === undefined) return 'Months closed through: write a month as yyyy-mm, such as 2026-10, or leave it empty.';
-  const table = destination ? (destination.chosen() ? destination.value() : undefined) : kept.table;
+  const table = destination ? (destination.chosen() ? destination.value() : undefined) : toTable ? kept.table : undefined;
   const pause = paused ? paused.checked : kept.paused;
   return { name, schedule: how.value(), paused: pause, place: where, table, write, closedThrough, notices: notices.value() };
 }
