@@ -5,7 +5,7 @@
  * and the use case built from the document's saved reports. enableBigQueryExecution is in the code
  * because Apps Script reads it to add the bigquery.readonly scope; the manifest of a deployment with
  * `"bigquery": true` lists that scope beside bigquery. Whatever Sheets throws reaches
- * the core, which reads no word of it (src/core/schedules/service/open-in-sheets.ts). The new sheet's
+ * the core, which reads no word of it (src/core/destinations/bigquery/open-in-sheets.ts). The new sheet's
  * first data execution is waited for with DataSourceSheet.waitForCompletion, which "Throws an exception
  * if the execution is not completed when timing out, but does not cancel the data execution"
  * (developers.google.com/apps-script/reference/spreadsheet/data-source-sheet): after such a throw the
@@ -14,7 +14,6 @@
  * regular sheet object", the Sheet that deleteSheet takes.
  */
 import {
-  openInSheets,
   type ConnectedSheet,
   type ConnectedSheets,
   type DataExecution,
@@ -22,8 +21,12 @@ import {
   type OpenInSheetsAnswer,
   SavedReportStore,
 } from '../core';
-import { DEPLOYMENT } from './deployment';
+import { createSession } from './addon-services';
+import { destinations } from './destinations';
 import { PropertiesStore, ServiceLock, systemClock } from './stores';
+
+/** Whether the deployment loads into BigQuery; read where it is used, so that esbuild folds it there. */
+declare const __ENGAGE_BIGQUERY__: boolean;
 
 /** The part of Connected Sheets used here (the type package of this project lists no insertDataSourceSheet). */
 interface BigQuerySpecBuilder {
@@ -116,5 +119,10 @@ export function openReportTableInSheets(id: unknown): OpenInSheetsAnswer {
     lock: new ServiceLock(LockService.getDocumentLock()),
     clock: systemClock,
   });
-  return openInSheets({ deployment: DEPLOYMENT, reports, sheets: connectedSheets(spreadsheet) }, id);
+  // Only a build with BigQuery has Connected Sheets' adapter; any other refuses before a sheet is asked.
+  const sheets = (): ConnectedSheets => {
+    if (__ENGAGE_BIGQUERY__) return connectedSheets(spreadsheet);
+    throw new Error('Engage: this installation does not open tables in Sheets');
+  };
+  return destinations(createSession).openSaved(reports, id, sheets);
 }
