@@ -113,8 +113,8 @@ export class Destinations {
     return destination;
   }
 
-  /** The destination of a report saved here, when this installation has it. */
-  find(report: SavedReport): Destination | undefined {
+  /** The destination of a report saved here (or of a definition), when this installation has it. */
+  find(report: SavedReportInput): Destination | undefined {
     return this.byKind.get(destinationKindOf(report));
   }
 

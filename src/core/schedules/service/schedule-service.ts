@@ -271,18 +271,19 @@ export class ScheduleService {
     const statuses = new MirroredReports(reports, this.deps.registry, spreadsheet.ref.id, this.deps.clock);
     const status = statuses.status(before.id);
     const { destinations } = this.deps;
-    destinations.of(before).checkChange(before, definition, status);
-    const destination = destinations.of(definition);
-    destination.checkAmong(definition, () => this.reportsAnywhere(), before.id);
+    // A report whose destination this build lacks can still be paused, or pointed at a sheet (validate refused the rest).
+    destinations.find(before)?.checkChange(before, definition, status);
+    const destination = destinations.find(definition);
+    destination?.checkAmong(definition, () => this.reportsAnywhere(), before.id);
     // The new definition replaces the old whole (alerts or notices removed count no more), as the store's update does.
     const { id, ownerId, createdAtMs } = before;
     this.deps.registry.checkRoom(spreadsheet.ref.id, { ...definition, id, ownerId, createdAtMs, updatedAtMs: this.deps.clock.now() });
-    if (askService) destination.checkWithService(definition, this.deps.clock.now());
+    if (askService) destination?.checkWithService(definition, this.deps.clock.now());
     this.withTrigger(definition.paused !== true, () => {
       const report = reports.update(before.id, definition);
       storeWebhook(this.deps.registry, spreadsheet.ref.id, report.id, webhook);
       // A destination may plan again after the change: a table whose days now hold something else loads them again.
-      const restarted = destination.statusAfterEdit(before, definition, statuses.status(report.id), this.deps.clock.now());
+      const restarted = destination?.statusAfterEdit(before, definition, statuses.status(report.id), this.deps.clock.now());
       if (restarted) statuses.setStatus(report.id, restarted);
       if (JSON.stringify(report.schedule) !== JSON.stringify(before.schedule)) this.reschedule(report);
     });
