@@ -100,6 +100,3 @@ export const CLAIM_LOCK_TIMEOUT_MS = 5 * MS_PER_SECOND;
 export const QUOTA_LOCK_TIMEOUT_MS = 2 * MS_PER_SECOND;
 /** For the document lock that guards the index of saved reports. */
 export const SAVED_REPORTS_LOCK_TIMEOUT_MS = 10 * MS_PER_SECOND;
-
-/** Saving a BigQuery report asks BigQuery where its dataset is and what its table holds: two GETs, retries included, within this. */
-export const BIGQUERY_SAVE_CHECK_BUDGET_MS = 20 * MS_PER_SECOND;

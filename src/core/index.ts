@@ -20,9 +20,11 @@
  *                                 BigQuery: destination names, a report's table, its rows, the REST client, a day's load
  *   builder/, recommendations/    the sidebar's report builder rules; in-chat recommendations
  *   schedules/saved/              saved reports: definition, schedule, period, write mode, notices' settings, stores, registry
- *   schedules/refresh/            one refresh: the runner and a report's block
+ *   schedules/refresh/            one refresh: the runner, a report's block, what every destination does
  *   schedules/watchers/           the run log, revisions, notices and alerts
  *   schedules/service/            the scheduling use cases and the scheduled run
+ *   destinations/sheet/, destinations/bigquery/  each destination's own: the sheet's rows; a BigQuery table's
+ *                                 definition, backfill, edits, status and Open in Sheets
  *   addon/stores/                 what one execution keeps for the next: token, caches, snapshots; the installation check
  *   addon/session/                the session, settings, comparisons
  *   addon/formulas/, addon/sidebar/  formula results and who may use what; Run to sheet and the report at a cell
@@ -207,11 +209,14 @@ export {
   savedReportFromBuilder,
   schedulePeriod,
 } from './schedules/saved/schedule-draft';
-export { OWNER_ID_KEY, TRIGGERS_PER_USER, type ScheduleAccount } from './schedules/service/schedule-deps';
+export { OWNER_ID_KEY, TRIGGERS_PER_USER } from './schedules/service/schedule-deps';
 export { BigQueryClient } from './warehouse/bigquery-client';
 export { bigqueryRootUrl, READY_QUERY_DAYS } from './warehouse/report-load';
 export { ScheduleService, type ScheduleList, type ScheduleView } from './schedules/service/schedule-service';
-export { openInSheets, type OpenInSheetsAnswer } from './schedules/service/open-in-sheets';
+export { Destinations } from './schedules/refresh/destination';
+export { sheetDestination } from './destinations/sheet/sheet-destination';
+export { bigQueryDestination } from './destinations/bigquery/bigquery-destination';
+export type { OpenInSheetsAnswer } from './destinations/bigquery/open-in-sheets';
 export { ScheduleRegistry } from './schedules/saved/registry';
 export type { NoticesView, UnreachableView } from './schedules/service/schedule-view';
 

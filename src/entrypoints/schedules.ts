@@ -7,7 +7,7 @@
  * changes (touchRefreshCell, through the core's ScheduledSpreadsheet) so its ENGAGE_* formulas fetch again.
  */
 import { type OpenInSheetsAnswer, type RefreshSummary, type ScheduleList, userMessage } from '../core';
-import { openReportTableInSheets } from '../gas/adapters/sheets/connected-sheets';
+import { openReportTableInSheets } from '../gas/wiring/destinations';
 import { scheduledSpreadsheet } from '../gas/adapters/sheets/spreadsheet-opener';
 import { asExecution } from '../gas/adapters/execution';
 import { recordTriggerContext } from '../gas/wiring/installation-check';

@@ -3,14 +3,14 @@
  * execution: saved reports in the document's properties under the document lock (when the execution
  * has a document), the user's registry and owner id in the user's properties, the spreadsheet and its
  * report sheet, the user's hourly trigger, and, with spreadsheetAccess "all", the user's other
- * spreadsheets opened by ID. The watchers of each spreadsheet's refreshes (observersFor): its run log
+ * spreadsheets opened by ID; the destinations the build has (destinations.ts). The watchers of each spreadsheet's refreshes (observersFor): its run log
  * and revisions (history-observers.ts), whose restated closed months are told through the report's
  * notices, and the notices and alerts of the reports, which share the execution's registry and fetch
  * count (notices.ts).
  */
 import { SavedReportStore, ScheduleRegistry, ScheduleService } from '../../core';
 import { createSession } from './addon-services';
-import { scheduleAccount } from './bigquery-account';
+import { destinations } from './destinations';
 import { DEPLOYMENT } from '../adapters/deployment';
 import { historyObservers } from './history-observers';
 import { scheduledSpreadsheet, spreadsheetOpener } from '../adapters/sheets/spreadsheet-opener';
@@ -32,7 +32,8 @@ export function createScheduleService(): ScheduleService {
   // One for the execution: a revisions watcher may tell a report's owner through it too (notices.send).
   const notices = createReportNotices(registry, account);
   return new ScheduleService({
-    account: scheduleAccount(account),
+    account,
+    destinations: destinations(() => account),
     ...(spreadsheet && documentProperties && documentLock
       ? {
           document: {

@@ -39,6 +39,7 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
   ['schedules/refresh'],
   ['schedules/watchers'],
   ['schedules/service'],
+  ['destinations/sheet', 'destinations/bigquery'],
   ['addon/stores'],
   ['addon/session'],
   ['addon/formulas', 'addon/sidebar'],

@@ -1,30 +1,33 @@
 /**
  * Which saved reports a scheduled run takes, and in what order: those of one owner that are due (not
- * paused, their slot begun, or a BigQuery report whose table now holds something else), longest overdue first (reports never refreshed before others at the same
+ * paused, their slot begun, or due anyway by their destination's word, such as a table that now holds
+ * something else), longest overdue first (reports never refreshed before others at the same
  * due time), then the publishers taking turns, so one publisher's long list does not starve another's
  * within the rate budget.
  */
 import type { SavedReportSource } from '../saved/saved-report-store';
 import type { RefreshStatus, SavedReport } from '../saved/saved-reports';
-import { backfillKey } from './warehouse-refresh';
+import type { Destinations } from './destination';
 
-/** The reports of `ownerId` in `store` due at `nowMs`, in the order a run takes them. */
-export function dueReports(store: Pick<SavedReportSource, 'list' | 'status'>, ownerId: string, nowMs: number): SavedReport[] {
+/**
+ * The reports of `ownerId` in `store` due at `nowMs`, in the order a run takes them; a report whose
+ * destination says it is due anyway (destination.ts, dueAnyway) goes whatever its slot.
+ */
+export function dueReports(
+  store: Pick<SavedReportSource, 'list' | 'status'>,
+  ownerId: string,
+  nowMs: number,
+  destinations: Pick<Destinations, 'find'>,
+): SavedReport[] {
   const due = store
     .list()
     .filter((r) => r.ownerId === ownerId && !r.paused)
     .map((r) => ({ report: r, status: store.status(r.id) }))
-    .filter(({ report, status }) => (status.nextRunAtMs ?? report.createdAtMs) <= nowMs || loadsOtherContents(report, status));
+    .filter(
+      ({ report, status }) =>
+        (status.nextRunAtMs ?? report.createdAtMs) <= nowMs || destinations.find(report)?.dueAnyway(report, status) === true,
+    );
   return fairOrder(due);
-}
-
-/**
- * A BigQuery report whose days were loaded for another table, publisher or breakdowns (an edit that a
- * run under way wrote over: warehouse-refresh.ts, planPass) is due at once, whatever its slot.
- */
-function loadsOtherContents(report: SavedReport, status: RefreshStatus): boolean {
-  const key = status.backfill?.key;
-  return report.bigquery !== undefined && key !== undefined && key !== backfillKey(report);
 }
 
 /**

@@ -7,6 +7,7 @@
  * report (RefreshDeferredError) with what it needs.
  */
 import { RefreshDeferredError } from '../../errors';
+import { cellPosition } from '../../util/a1-notation';
 import type { BlockPlacement, Cell, ColumnKind, ReportSheet, SheetBlock, WrittenBlock } from '../../ports';
 import type { ReportQuery } from '../../api/requests/report-request';
 import { columnKind, numberFormatOf, reportToSheetBlock } from '../../sheets/sheet-output';
@@ -122,4 +123,11 @@ export function refreshBlock(context: RefreshBlockContext): RefreshBlock {
 
 export function sameCorner(written: WrittenBlock | undefined, placement: BlockPlacement): written is WrittenBlock {
   return !!written && written.sheetName === placement.sheetName && written.row === placement.row && written.column === placement.column;
+}
+
+/** Where a report's block goes: its target cell. */
+export function placementOf(report: Pick<SavedReport, 'target'>): BlockPlacement {
+  // The cell was checked against A1_CELL_PATTERN when the report was saved.
+  const { row, column } = cellPosition(report.target.cell)!;
+  return { sheetName: report.target.sheetName, row, column };
 }

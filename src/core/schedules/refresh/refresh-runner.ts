@@ -19,25 +19,25 @@
  * "sign in again" and stops the run; nothing here ever logs in.
  */
 import { RUN_CLAIM_SLACK_MS, RUN_FETCH_BUDGET_MS } from '../../budgets';
-import { cellPosition } from '../../util/a1-notation';
 import { AuthenticationError, EngageError, FetchQuotaError, NotSignedInError, RateLimitError, RefreshDeferredError } from '../../errors';
-import type { BlockPlacement, Clock, ReportSheet, SheetBlock, SpreadsheetRef, WrittenBlock } from '../../ports';
+import type { Clock, ReportSheet, SheetBlock, SpreadsheetRef, WrittenBlock } from '../../ports';
 import type { RefreshStatus, SavedReport } from '../saved/saved-reports';
 import { describeSchedule, nextRunAfter } from '../saved/schedule';
 import { wallTimeInZone } from '../../util/dates';
 import { formatCount, formatDuration } from '../../util/text';
-import { refreshBlock, sameCorner } from './refresh-block';
-import { writeModeOf, writeModeSummary } from '../saved/write-modes';
+import { writeModeSummary } from '../saved/write-modes';
 import { selectsSeveral } from '../../api/requests/publisher-list';
 import type { SavedReportSource } from '../saved/saved-report-store';
 import { type RunObserver, tellObservers, tellUntried } from './run-events';
 import { dueReports } from './due-order';
 import type { RefreshSummary, ReportSource } from './refresh-source';
-import { refreshIntoBigQuery } from './warehouse-refresh';
+import type { Destinations } from './destination';
 
 export interface RefreshRunnerDeps {
   store: SavedReportSource;
   source: ReportSource;
+  /** Where saved reports go (destination.ts): the runner asks each report's own. */
+  destinations: Destinations;
   sheet: ReportSheet;
   clock: Clock;
   /** The spreadsheet's IANA zone: schedules and the times in notes. */
@@ -58,6 +58,9 @@ export interface RunOptions {
 }
 
 export type Outcome = 'refreshed' | 'failed' | 'deferred' | 'needsSignIn' | 'busy';
+
+/** Tells the run's watchers of one report's outcome, with the rows written when its destination wrote them to a sheet. */
+type Tell = (outcome: 'refreshed' | 'failed', written?: { block: SheetBlock; written: WrittenBlock; fetched: SheetBlock }) => void;
 
 /** Errors that a later attempt in the same slot will not fix: the next try is at the next slot. */
 function isPermanent(error: unknown): boolean {
@@ -122,7 +125,7 @@ export class RefreshRunner {
 
   /** The reports of this owner due now, in the order a run takes them. */
   dueReports(nowMs: number): SavedReport[] {
-    return dueReports(this.deps.store, this.deps.ownerId, nowMs);
+    return dueReports(this.deps.store, this.deps.ownerId, nowMs, this.deps.destinations);
   }
 
   run(options: RunOptions = {}): RefreshSummary {
@@ -176,31 +179,77 @@ export class RefreshRunner {
     return summary;
   }
 
-  /** Refreshes one report; never throws for the report's own failures. */
+  /** Refreshes one report into its destination; never throws for the report's own failures. */
   private refreshOne(report: SavedReport, deadlineAtMs: number, summary: RefreshSummary): Outcome {
-    const { store, clock, source, timeZone } = this.deps;
+    const { store, clock, timeZone } = this.deps;
     const startMs = clock.now();
     const status = store.status(report.id);
     if (status.runningUntilMs !== undefined && status.runningUntilMs > startMs) return 'busy';
-    // Would its requests fit the budget before the deadline? Ask before sending anything. A report of
-    // several publishers spends each publisher's own budget, which no one scope named after its
-    // entityId holds: its first pages show what each publisher needs, and the paging sends nothing
-    // more unless every publisher's pages fit (multi-paging.ts), else the run defers it below.
-    const expected = Math.max(1, status.requests ?? 1);
-    if (
-      startMs >= deadlineAtMs ||
-      (!selectsSeveral(report.entityId) && source.budgetFreeAtMs(report.entityId, expected) > deadlineAtMs) ||
-      (status.requests === undefined && this.outOfBudget.has(report.entityId))
-    ) {
+    if (this.overBudget(report, status, startMs, deadlineAtMs)) {
       this.outOfBudget.add(report.entityId);
       return 'deferred';
     }
-    store.setStatus(report.id, { ...status, runningUntilMs: deadlineAtMs + RUN_CLAIM_SLACK_MS });
+    const claim = deadlineAtMs + RUN_CLAIM_SLACK_MS;
+    store.setStatus(report.id, { ...status, runningUntilMs: claim });
     const next: RefreshStatus = { ...status, lastAttemptAtMs: startMs };
     delete next.runningUntilMs;
+    const tell = this.teller(report, status, next, startMs, summary);
+    try {
+      const refreshed = this.deps.destinations.of(report, 'refresh').refresh({
+        report,
+        status,
+        next,
+        save: (current) => store.setStatus(report.id, { ...current, runningUntilMs: claim }),
+        source: this.deps.source,
+        sheet: this.deps.sheet,
+        clock,
+        timeZone,
+        startedAtMs: startMs,
+        deadlineAtMs,
+        summary,
+      });
+      if (refreshed.outcome === 'deferred') {
+        store.setStatus(report.id, refreshed.kept);
+        if (refreshed.outOfBudget) this.outOfBudget.add(report.entityId);
+        return 'deferred';
+      }
+      next.written = refreshed.written;
+      next.lastSuccessAtMs = clock.now();
+      next.rows = refreshed.rows;
+      next.durationMs = clock.now() - startMs;
+      next.requests = refreshed.requests;
+      next.failures = 0;
+      if (refreshed.nextRunAtMs === undefined) delete next.nextRunAtMs;
+      else next.nextRunAtMs = refreshed.nextRunAtMs;
+      delete next.needsSignIn;
+      this.finish(report, next);
+      tell('refreshed', refreshed.rowsWritten);
+      return 'refreshed';
+    } catch (e) {
+      return this.failed(e, report, status, next, startMs, summary, tell);
+    }
+  }
+
+  /**
+   * Whether the report's requests would not fit the budget before the deadline: asked before sending
+   * anything. A report of several publishers spends each publisher's own budget, which no one scope
+   * named after its entityId holds: its first pages show what each publisher needs, and the paging
+   * sends nothing more unless every publisher's pages fit (multi-paging.ts), else the run defers it.
+   */
+  private overBudget(report: SavedReport, status: RefreshStatus, startMs: number, deadlineAtMs: number): boolean {
+    const expected = Math.max(1, status.requests ?? 1);
+    return (
+      startMs >= deadlineAtMs ||
+      (!selectsSeveral(report.entityId) && this.deps.source.budgetFreeAtMs(report.entityId, expected) > deadlineAtMs) ||
+      (status.requests === undefined && this.outOfBudget.has(report.entityId))
+    );
+  }
+
+  /** Tells the run's watchers how the report's refresh went (run-events.ts). */
+  private teller(report: SavedReport, previous: RefreshStatus, next: RefreshStatus, startMs: number, summary: RefreshSummary): Tell {
     const requestsBefore = summary.requests;
-    const tell = (outcome: 'refreshed' | 'failed', written?: { block: SheetBlock; written: WrittenBlock; fetched: SheetBlock }) => {
-      const { spreadsheet, observers } = this.deps;
+    return (outcome, written) => {
+      const { spreadsheet, observers, clock } = this.deps;
       if (!spreadsheet || !observers?.length) return;
       tellObservers(observers, {
         report,
@@ -210,129 +259,56 @@ export class RefreshRunner {
         startedAtMs: startMs,
         endedAtMs: clock.now(),
         requests: summary.requests - requestsBefore,
-        previous: status,
+        previous,
         status: next,
         ...(written ?? {}),
       });
     };
-    try {
-      if (report.bigquery) return this.refreshIntoBigQuery(report, status, next, startMs, deadlineAtMs, summary, tell);
-      const placement = placementOf(report);
-      const { block, fetched, requests, fetchedThrough } = refreshBlock({
-        report,
-        status,
-        source,
-        sheet: this.deps.sheet,
-        placement,
-        timeZone,
-        nowMs: startMs,
-        deadlineAtMs,
-        summary,
-      });
-      const written = this.deps.sheet.write(placement, block, sameCorner(status.written, placement) ? status.written : undefined);
-      next.lastSuccessAtMs = clock.now();
-      next.rows = block.dataRows;
-      next.durationMs = clock.now() - startMs;
-      next.requests = requests;
-      next.written = written;
-      next.failures = 0;
-      next.nextRunAtMs = nextRunAfter(report.schedule, startMs, timeZone);
-      delete next.needsSignIn;
-      if (fetchedThrough) next.fetchedThrough = fetchedThrough;
-      else delete next.fetchedThrough;
-      const mode = writeModeOf(report);
-      if (mode === 'replace') delete next.writtenAs;
-      else next.writtenAs = mode;
-      this.finish(report, next);
-      tell('refreshed', { block, written, fetched });
-      return 'refreshed';
-    } catch (e) {
-      // A scheduled run waits out a spent URL Fetch quota; "Run now" shows it, as a formula would.
-      const quotaWait = e instanceof FetchQuotaError && !this.runningNow;
-      if (e instanceof RefreshDeferredError || (e instanceof RateLimitError && e.local) || quotaWait) {
-        // Nothing was written, and the report keeps its place at the head of the next run.
-        const kept = { ...status };
-        delete kept.runningUntilMs;
-        // A BigQuery backfill keeps the days it loaded before the budget ran out.
-        if (next.backfill) kept.backfill = next.backfill;
-        if (e instanceof RefreshDeferredError && e.requests !== undefined) kept.requests = e.requests;
-        store.setStatus(report.id, kept);
-        if (quotaWait) summary.stoppedBecause = 'fetch-quota';
-        else this.outOfBudget.add(report.entityId);
-        return 'deferred';
-      }
-      next.failures = (status.failures ?? 0) + 1;
-      next.lastError = {
-        message: e instanceof Error ? e.message : String(e),
-        atMs: clock.now(),
-        ...(traceIdOf(e) ? { traceId: traceIdOf(e)! } : {}),
-      };
-      if (e instanceof NotSignedInError || e instanceof AuthenticationError) {
-        this.signInError = e;
-        next.needsSignIn = true;
-        this.finish(report, next);
-        tell('failed');
-        return 'needsSignIn';
-      }
-      // Transient failures are tried again at the next hourly run; permanent ones at the next slot.
-      if (isPermanent(e)) next.nextRunAtMs = nextRunAfter(report.schedule, startMs, timeZone);
-      this.finish(report, next);
-      tell('failed');
-      return 'failed';
-    }
   }
 
-  /**
-   * A BigQuery report's refresh (warehouse-refresh.ts): the days this run can load, each saved in the
-   * status as it is done; the target cell shows the load's progress. Throws as a sheet's refresh does.
-   */
-  private refreshIntoBigQuery(
+  /** A refresh that threw: deferred (nothing written, its place kept), or failed with the error in its status. */
+  private failed(
+    e: unknown,
     report: SavedReport,
     status: RefreshStatus,
     next: RefreshStatus,
     startMs: number,
-    deadlineAtMs: number,
     summary: RefreshSummary,
-    tell: (outcome: 'refreshed') => void,
+    tell: Tell,
   ): Outcome {
     const { store, clock, timeZone } = this.deps;
-    const claim = deadlineAtMs + RUN_CLAIM_SLACK_MS;
-    const loaded = refreshIntoBigQuery({
-      report,
-      next,
-      save: (current) => store.setStatus(report.id, { ...current, runningUntilMs: claim }),
-      source: this.deps.source,
-      clock,
-      startedAtMs: startMs,
-      deadlineAtMs,
-      summary,
-    });
-    if (loaded.daysLoaded === 0 && !loaded.done) {
-      // Nothing loaded: no time or budget left in this run, and the report keeps its place for the
-      // next; or the table's loads of the day are spent, and it waits for them, not holding up the publisher's other reports.
-      const kept: RefreshStatus = { ...status, ...(next.backfill ? { backfill: next.backfill } : {}) };
+    // A scheduled run waits out a spent URL Fetch quota; "Run now" shows it, as a formula would.
+    const quotaWait = e instanceof FetchQuotaError && !this.runningNow;
+    if (e instanceof RefreshDeferredError || (e instanceof RateLimitError && e.local) || quotaWait) {
+      // Nothing was written, and the report keeps its place at the head of the next run.
+      const kept = { ...status };
       delete kept.runningUntilMs;
-      if (loaded.waitUntilMs !== undefined) kept.nextRunAtMs = loaded.waitUntilMs;
+      // A destination loaded day by day keeps the days it loaded before the budget ran out.
+      if (next.backfill) kept.backfill = next.backfill;
+      if (e instanceof RefreshDeferredError && e.requests !== undefined) kept.requests = e.requests;
       store.setStatus(report.id, kept);
-      if (loaded.waitUntilMs === undefined) this.outOfBudget.add(report.entityId);
+      if (quotaWait) summary.stoppedBecause = 'fetch-quota';
+      else this.outOfBudget.add(report.entityId);
       return 'deferred';
     }
-    const placement = placementOf(report);
-    next.written = this.deps.sheet.write(placement, loaded.block, sameCorner(status.written, placement) ? status.written : undefined);
-    next.lastSuccessAtMs = clock.now();
-    next.rows = loaded.rows;
-    next.durationMs = clock.now() - startMs;
-    // A backfill takes what each run's budget allows: one request is all it waits for.
-    next.requests = 1;
-    next.failures = 0;
-    delete next.needsSignIn;
-    // Until every day is loaded, the report stays due at each hourly run; then it keeps its schedule.
-    if (loaded.done) next.nextRunAtMs = nextRunAfter(report.schedule, startMs, timeZone);
-    else if (loaded.waitUntilMs !== undefined) next.nextRunAtMs = loaded.waitUntilMs;
-    else delete next.nextRunAtMs;
+    next.failures = (status.failures ?? 0) + 1;
+    next.lastError = {
+      message: e instanceof Error ? e.message : String(e),
+      atMs: clock.now(),
+      ...(traceIdOf(e) ? { traceId: traceIdOf(e)! } : {}),
+    };
+    if (e instanceof NotSignedInError || e instanceof AuthenticationError) {
+      this.signInError = e;
+      next.needsSignIn = true;
+      this.finish(report, next);
+      tell('failed');
+      return 'needsSignIn';
+    }
+    // Transient failures are tried again at the next hourly run; permanent ones at the next slot.
+    if (isPermanent(e)) next.nextRunAtMs = nextRunAfter(report.schedule, startMs, timeZone);
     this.finish(report, next);
-    tell('refreshed');
-    return 'refreshed';
+    tell('failed');
+    return 'failed';
   }
 
   private finish(report: SavedReport, status: RefreshStatus): void {
@@ -367,11 +343,4 @@ export class RefreshRunner {
       if (failed?.has(report.id)) tellUntried(this.deps, report, this.runningNow ? 'run-now' : 'schedule', now, status, next);
     }
   }
-}
-
-/** Where a report's block goes. */
-export function placementOf(report: SavedReport): BlockPlacement {
-  // The cell was checked against A1_CELL_PATTERN when the report was saved.
-  const { row, column } = cellPosition(report.target.cell)!;
-  return { sheetName: report.target.sheetName, row, column };
 }

@@ -7,7 +7,6 @@
 import type { ReportResult } from '../../api/paging/paging';
 import type { ReportInput, ReportQuery } from '../../api/requests/report-request';
 import type { ReportKind } from '../../spec';
-import type { BigQueryClient } from '../../warehouse/bigquery-client';
 
 /** What the runner needs from the API side: the owner's signed-in client and the shared budget. */
 export interface ReportSource {
@@ -22,11 +21,6 @@ export interface ReportSource {
   budgetFreeAtMs(entityId: string, requests: number): number;
   /** Whether `requests` more URL fetches leave the share of the daily quota kept for the user's formulas. */
   fetchRoomFor(requests: number): boolean;
-  /**
-   * BigQuery's client on the user's OAuth token, counted against the same URL Fetch quota; absent
-   * where the deployment does not load into BigQuery.
-   */
-  warehouse?: () => BigQueryClient;
 }
 
 export interface RefreshSummary {

@@ -18,7 +18,7 @@ import { scheduleSchema } from './schedule';
 import { alertProblems, alertsSchema, alertsWithoutChannel, noticesSchema } from './notice-settings';
 import { REPORT_SPECS } from '../../spec';
 import { MAX_STORED_ROWS_LIMIT, WRITE_MODES, type WriteMode, writeModeProblem } from './write-modes';
-import { bigQueryDestinationSchema, checkBigQueryReport } from './bigquery-destination';
+import { destinationFields, loadsWholeDays } from './destination-union';
 import type { Backfill } from '../../warehouse/backfill';
 
 const a1Cell = z
@@ -87,11 +87,8 @@ export const savedReportInputSchema = z.strictObject(
       },
       { error: 'must be a sheet name and a cell such as A1: {sheetName, cell}' },
     ),
-    /**
-     * Load the report into this BigQuery table, one partition per day (bigquery-destination.ts); the
-     * target cell then shows the load's status. Left out: the report's rows go to the target sheet.
-     */
-    bigquery: z.optional(bigQueryDestinationSchema),
+    /** A destination other than the target sheet, whose target cell then shows its status (destination-union.ts). */
+    ...destinationFields,
     schedule: scheduleSchema,
     /**
      * The general report beside an earlier period: "previous", "year", "yearWeekday" or "yyyy-MM-dd..yyyy-MM-dd"
@@ -178,8 +175,9 @@ export interface RefreshStatus {
   /** A run refreshing it now holds it until then, so a concurrent run does not refresh it too. */
   runningUntilMs?: number;
   /**
-   * BigQuery reports: the days of the period being loaded, and the next day to load (backfill.ts). A
-   * day is marked loaded only once its load job is done, so a resumed backfill never loads a day twice.
+   * A destination loaded day by day (a table's partitions): the days of the period being loaded, and the
+   * next day to load (backfill.ts). A day is marked loaded only once its load is done, so a resumed
+   * backfill never loads a day twice.
    */
   backfill?: Backfill;
   /**
@@ -208,8 +206,11 @@ export function reportInputOf(report: SavedReportInput, nowMs: number, range?: {
   return input;
 }
 
-/** Rules that tie fields together; the report arguments themselves are checked by buildReportQuery. */
-export function checkSavedReport(input: unknown): SavedReportInput {
+/**
+ * Rules that tie fields together; the report arguments themselves are checked by buildReportQuery.
+ * `checkDestination` is the report's destination's own check (refresh/destination.ts), run first.
+ */
+export function checkSavedReport(input: unknown, checkDestination?: (report: SavedReportInput) => void): SavedReportInput {
   const parsed = savedReportInputSchema.safeParse(input);
   if (!parsed.success) {
     throw new ValidationError(
@@ -227,14 +228,14 @@ export function checkSavedReport(input: unknown): SavedReportInput {
     );
   }
   const report = parsed.data;
-  if (report.bigquery) report.bigquery = checkBigQueryReport(report);
+  checkDestination?.(report);
   const spec = REPORT_SPECS[report.kind];
   if (report.pageSize !== undefined && (report.pageSize < 1 || report.pageSize > spec.pageMax)) {
     throw ValidationError.single('pageSize', `${report.pageSize} must be a whole number from 1 to ${spec.pageMax} for the ${spec.title}`);
   }
   const hourly = REPORT_SPECS[report.kind].hourly;
-  // An hourly report into BigQuery covers whole UTC days (checkBigQueryReport has refused 'lastHours').
-  if (!(hourly && report.bigquery) && hourly !== (report.period.type === 'lastHours')) {
+  // An hourly report into a destination of whole days covers UTC days (its destination has refused 'lastHours').
+  if (!(hourly && loadsWholeDays(report)) && hourly !== (report.period.type === 'lastHours')) {
     throw ValidationError.single(
       'period',
       hourly

@@ -2,14 +2,16 @@
  * What the scheduling use cases (schedule-service.ts) are given: the user's Engage account as
  * scheduling needs it (ScheduleAccount, which the add-on's session provides), the document, the
  * user's registry and stores, the trigger, the deployment's spreadsheet access and where notices may go,
- * and the clock; what a trigger's event says of its run; and where a user's owner id lives.
+ * the destinations it was built with, and the clock; what a trigger's event says of its run; and where a
+ * user's owner id lives.
  */
 import type { DailyQuota } from '../../api/transport/daily-quota';
 import type { ReportInput, ReportQuery } from '../../api/requests/report-request';
-import type { Deployment, SpreadsheetAccess } from '../../deployment';
+import type { SpreadsheetAccess } from '../../deployment';
 import type { Clock, KeyValueStore, RandomSource, ScheduledSpreadsheet, SpreadsheetOpener, TriggerPort } from '../../ports';
 import type { ReportKind } from '../../spec';
 import type { ReportSource } from '../refresh/refresh-source';
+import type { Destinations } from '../refresh/destination';
 import type { RunObserver } from '../refresh/run-events';
 import type { ScheduleRegistry } from '../saved/registry';
 import type { SavedReportStore } from '../saved/saved-report-store';
@@ -46,7 +48,9 @@ export interface ScheduleServiceDeps {
   /** Opens the user's spreadsheets by ID (spreadsheetAccess "all"). */
   opener?: SpreadsheetOpener;
   /** Where notices may go (channels/), checked when a report's notices are saved. */
-  deployment?: ChannelDeployment & Pick<Deployment, 'bigquery'>;
+  deployment?: ChannelDeployment;
+  /** The destinations this installation was built with (refresh/destination.ts): the sheet, and those its deployment adds. */
+  destinations: Destinations;
   /** Who is told of each report refreshed or failed in a spreadsheet: a run log, notices (run-events.ts). */
   observersFor?: (spreadsheet: ScheduledSpreadsheet) => readonly RunObserver[];
   clock: Clock;

@@ -21,13 +21,7 @@
  */
 import { quotaView } from '../../api/transport/daily-quota';
 import { ValidationError } from '../../errors';
-import {
-  BIGQUERY_SAVE_CHECK_BUDGET_MS,
-  EXECUTION_LIMIT_MS,
-  REFRESH_END_MARGIN_MS,
-  RUN_FETCH_BUDGET_MS,
-  RUN_WRAP_UP_MS,
-} from '../../budgets';
+import { EXECUTION_LIMIT_MS, REFRESH_END_MARGIN_MS, RUN_FETCH_BUDGET_MS, RUN_WRAP_UP_MS } from '../../budgets';
 import { buildComparison } from '../../api/requests/compare-periods';
 import { MirroredReports, mirrorDocument, type MirrorOutcome } from './mirrored-reports';
 import { RefreshRunner } from '../refresh/refresh-runner';
@@ -38,9 +32,6 @@ import { finishObservers } from '../refresh/run-events';
 import { splitSecrets, storeSecrets } from '../watchers/notice-secrets';
 import { runScheduled, type ScheduledRunSummary } from './scheduled-run';
 import { scheduleView, unreachableViews, type ScheduleList } from './schedule-view';
-import { keepHistory } from '../saved/write-modes';
-import { checkBigQueryAllowed, checkBigQueryTable, checkRangeOf } from '../saved/bigquery-destination';
-import { checkTableFree, statusAfterEdit } from './warehouse-edits';
 import { OWNER_ID_KEY, type ScheduleServiceDeps, type TriggerEvent } from './schedule-deps';
 
 export type { ScheduleList, ScheduleView } from './schedule-view';
@@ -72,7 +63,7 @@ export class ScheduleService {
     if (this.deps.access === 'all' && me !== null) this.reinstallTrigger();
     const signedIn = this.deps.account.isSignedIn();
     const { timeZone } = spreadsheet.ref;
-    const context = { me, signedIn, timeZone, nowMs: this.deps.clock.now() };
+    const context = { me, signedIn, timeZone, nowMs: this.deps.clock.now(), destinations: this.deps.destinations };
     return {
       reports: listed.map((r) =>
         scheduleView(r, mirrored.statuses.get(r.id) ?? reports.status(r.id), context, this.deps.registry.notice(spreadsheet.ref.id, r.id)),
@@ -105,8 +96,9 @@ export class ScheduleService {
       createdAtMs: now,
       updatedAtMs: now,
     });
-    if (report.bigquery) checkTableFree(report, this.reportsAnywhere());
-    this.checkWithBigQuery(report);
+    const destination = this.deps.destinations.of(report);
+    destination.checkAmong(report, () => this.reportsAnywhere());
+    destination.checkWithService(report, this.deps.clock.now());
     const owner = this.ownerId();
     this.withTrigger(report.paused !== true, () =>
       storeSecrets(this.deps.registry, spreadsheet.ref.id, reports.create(report, owner).id, secrets),
@@ -149,6 +141,7 @@ export class ScheduleService {
     const runner = new RefreshRunner({
       store,
       source: account.reportSource(),
+      destinations: this.deps.destinations,
       sheet: spreadsheet.sheet,
       clock,
       timeZone: spreadsheet.ref.timeZone,
@@ -214,6 +207,7 @@ export class ScheduleService {
         {
           registry,
           source: account.reportSource(),
+          destinations: this.deps.destinations,
           clock,
           ownerId,
           access,
@@ -270,23 +264,26 @@ export class ScheduleService {
   }
 
   /** Applies a changed definition: room in the registry first, then the trigger, then the document; a new schedule reschedules. */
-  private change(before: SavedReport, input: SavedReportInput, askBigQuery = false): void {
+  private change(before: SavedReport, input: SavedReportInput, askService = false): void {
     const { reports, spreadsheet } = this.document();
     const { definition, ...secrets } = splitSecrets(input, before, this.deps.deployment);
     // The newer of the two copies of its status: a run by ID may have written the registry's since.
     const statuses = new MirroredReports(reports, this.deps.registry, spreadsheet.ref.id, this.deps.clock);
     const status = statuses.status(before.id);
-    keepHistory(before, definition, status);
-    if (definition.bigquery) checkTableFree(definition, this.reportsAnywhere(), before.id);
+    const { destinations } = this.deps;
+    // A report whose destination this build lacks can still be paused, or pointed at a sheet (validate refused the rest).
+    destinations.find(before)?.checkChange(before, definition, status);
+    const destination = destinations.find(definition);
+    destination?.checkAmong(definition, () => this.reportsAnywhere(), before.id);
     // The new definition replaces the old whole (alerts or notices removed count no more), as the store's update does.
     const { id, ownerId, createdAtMs } = before;
     this.deps.registry.checkRoom(spreadsheet.ref.id, { ...definition, id, ownerId, createdAtMs, updatedAtMs: this.deps.clock.now() });
-    if (askBigQuery) this.checkWithBigQuery(definition);
+    if (askService) destination?.checkWithService(definition, this.deps.clock.now());
     this.withTrigger(definition.paused !== true, () => {
       const report = reports.update(before.id, definition);
       storeSecrets(this.deps.registry, spreadsheet.ref.id, report.id, secrets);
-      // A table, publisher or period that changed what the days hold loads them again (warehouse-edits.ts).
-      const restarted = statusAfterEdit(before, definition, statuses.status(report.id), this.deps.clock.now());
+      // A destination may plan again after the change: a table whose days now hold something else loads them again.
+      const restarted = destination?.statusAfterEdit(before, definition, statuses.status(report.id), this.deps.clock.now());
       if (restarted) statuses.setStatus(report.id, restarted);
       if (JSON.stringify(report.schedule) !== JSON.stringify(before.schedule)) this.reschedule(report);
     });
@@ -304,7 +301,7 @@ export class ScheduleService {
     if (status.nextRunAtMs === undefined || status.lastAttemptAtMs === undefined) return;
     const next = nextRunAfter(report.schedule, status.lastAttemptAtMs, spreadsheet.ref.timeZone);
     const retryPending = (status.failures ?? 0) > 0 && status.nextRunAtMs < next;
-    // A BigQuery backfill under way runs hourly, or waits for the table's loads of the day: never later for a new schedule.
+    // A backfill under way runs hourly, or waits for its destination's loads of the day: never later for a new schedule.
     const backfilling = status.backfill?.nextDay !== undefined && status.nextRunAtMs < next;
     if (!retryPending && !backfilling) store.setStatus(report.id, { ...status, nextRunAtMs: next });
   }
@@ -352,28 +349,15 @@ export class ScheduleService {
   }
 
   private validate(input: unknown): SavedReportInput {
-    // First of all: an installation without BigQuery says so, whatever else the report holds.
-    if (input !== null && typeof input === 'object' && (input as { bigquery?: unknown }).bigquery !== undefined) {
-      checkBigQueryAllowed(this.deps.deployment);
-    }
-    const report = checkSavedReport(input);
+    // First of all: an installation without the destination asked for says so, whatever else the report holds.
+    const destination = this.deps.destinations.of(input);
+    const report = checkSavedReport(input, (parsed) => destination.checkDefinition(parsed));
     checkClosedThrough(report, this.deps.clock.now());
     // Every report argument checked as a formula's would be, with today's dates; nothing is sent.
-    const reportInput = reportInputOf(report, this.deps.clock.now(), checkRangeOf(report, this.deps.clock.now()));
+    const reportInput = reportInputOf(report, this.deps.clock.now(), destination.checkRange(report, this.deps.clock.now()));
     if (report.compareWith) buildComparison(reportInput, report.compareWith, 'UTC', (i) => this.deps.account.buildQuery('main', i));
     else this.deps.account.buildQuery(report.kind, reportInput);
     return report;
-  }
-
-  /**
-   * Asked of BigQuery last, once nothing local is wrong (the report, its notices' secrets, the history it keeps,
-   * the room in the registry): where the dataset is, and an existing table's columns.
-   */
-  private checkWithBigQuery(report: SavedReportInput): void {
-    if (!report.bigquery) return;
-    const client = this.deps.account.reportSource().warehouse?.();
-    if (!client) checkBigQueryAllowed(undefined);
-    else checkBigQueryTable(client, report.bigquery, report, this.deps.clock.now() + BIGQUERY_SAVE_CHECK_BUDGET_MS);
   }
 
   /** The user's saved reports here (every editor's) and in every spreadsheet of the registry (their own). */

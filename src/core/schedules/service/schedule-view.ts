@@ -13,10 +13,7 @@ import { describeSchedule, nextRunAfter } from '../saved/schedule';
 import type { NoticeRecord } from '../saved/notice-record';
 import { alertKey, describeAlert, noticeSettingsOf, type NoticeWhen } from '../saved/notice-settings';
 import { type ChannelOutcomes, type ChannelViews, channelViews } from '../../channels/channels';
-import { cellReference } from '../../util/a1-notation';
-import { warehouseProgress } from '../refresh/warehouse-refresh';
-import { tableAddress } from '../../warehouse/destination';
-import { warehouseView, type WarehouseView } from './open-in-sheets';
+import type { Destinations, TableView } from '../refresh/destination';
 
 /** A saved report's notices and alerts as the sidebar shows them; what each channel shows, under its id (channels/). */
 export type NoticesView = NoticesViewBase & ChannelViews;
@@ -56,12 +53,12 @@ export interface ScheduleView {
     /** Its owner must sign in again before it can run. */
     needsSignIn: boolean;
     running: boolean;
-    /** A BigQuery report: the days loaded of the period's and what is left ("BigQuery: 120 of 366 days loaded …"). */
+    /** A destination loaded in parts: how far it is (the days loaded of the period's and what is left). */
     progress?: string;
   };
   notices: NoticesView;
-  /** A BigQuery report: its table's address and a ready query, for "Open in Sheets" and BigQuery's console. */
-  warehouse?: WarehouseView;
+  /** A destination that is a table: its address and a ready query, for "Open in Sheets" and the table's console. */
+  warehouse?: TableView;
 }
 
 /** One of the user's spreadsheets that a scheduled run could not reach. */
@@ -142,9 +139,11 @@ export function noticesView(report: SavedReportInput, record: NoticeRecord | und
 export function scheduleView(
   report: SavedReport,
   status: RefreshStatus,
-  context: { me: string | null; signedIn: boolean; timeZone: string; nowMs: number },
+  context: { me: string | null; signedIn: boolean; timeZone: string; nowMs: number; destinations: Destinations },
   record?: NoticeRecord,
 ): ScheduleView {
+  // A report whose destination this installation lacks shows where its status cell is.
+  const described = (context.destinations.find(report) ?? context.destinations.of({})).describe(report, status, context);
   const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
   const mine = report.ownerId === context.me;
   // For the current user the live sign-in state decides; an old flag is stale once they signed in again.
@@ -155,16 +154,13 @@ export function scheduleView(
     name: report.name,
     definition,
     scheduleText: `${describeSchedule(report.schedule)} (${context.timeZone})`,
-    target: report.bigquery
-      ? `BigQuery ${tableAddress(report.bigquery)} (status in ${cellReference(report.target.sheetName, report.target.cell)})`
-      : cellReference(report.target.sheetName, report.target.cell),
+    target: described.target,
     paused: report.paused === true,
     mine,
     status: { failures: status.failures ?? 0, needsSignIn, running: (status.runningUntilMs ?? 0) > context.nowMs },
     notices: noticesView(definition, mine ? (record ?? {}) : undefined),
   };
-  const warehouse = warehouseView(report);
-  if (warehouse) view.warehouse = warehouse;
+  if (described.table) view.warehouse = described.table;
   const s = view.status;
   const lastSuccess = iso(status.lastSuccessAtMs);
   if (lastSuccess) s.lastSuccess = lastSuccess;
@@ -177,10 +173,7 @@ export function scheduleView(
   }
   if (status.rows !== undefined) s.rows = status.rows;
   if (status.durationMs !== undefined) s.durationMs = status.durationMs;
-  const progress = report.bigquery
-    ? (warehouseProgress(status.backfill, { nowMs: context.nowMs, timeZone: context.timeZone }) ?? 'BigQuery: no day loaded yet')
-    : undefined;
-  if (progress) s.progress = progress;
+  if (described.progress) s.progress = described.progress;
   if (status.lastError) {
     s.lastError = {
       message: status.lastError.message,

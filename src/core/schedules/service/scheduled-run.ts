@@ -21,6 +21,7 @@ import { RegistryReports } from './mirrored-reports';
 import { dueReports } from '../refresh/due-order';
 import { RefreshRunner } from '../refresh/refresh-runner';
 import type { RefreshSummary, ReportSource } from '../refresh/refresh-source';
+import type { Destinations } from '../refresh/destination';
 import type { RegistryEntry, ScheduleRegistry } from '../saved/registry';
 import { finishObservers, type RunObserver } from '../refresh/run-events';
 import type { SavedReportSource } from '../saved/saved-report-store';
@@ -42,6 +43,8 @@ export interface ScheduledRunSummary extends RefreshSummary {
 export interface ScheduledRunDeps {
   registry: ScheduleRegistry;
   source: ReportSource;
+  /** Where saved reports go: each report's destination refreshes it. */
+  destinations: Destinations;
   clock: Clock;
   ownerId: string;
   access: SpreadsheetAccess;
@@ -76,7 +79,7 @@ export function runScheduled(
     const others = registry
       .spreadsheets()
       .filter((entry) => entry.id !== current?.spreadsheet.ref.id)
-      .map((entry) => ({ entry, due: dueReports(new RegistryReports(registry, entry.id, clock), ownerId, clock.now()) }))
+      .map((entry) => ({ entry, due: dueReports(new RegistryReports(registry, entry.id, clock), ownerId, clock.now(), deps.destinations) }))
       .filter(({ due }) => due.length > 0)
       .sort((a, b) => overdueSince(a.due, registry, a.entry) - overdueSince(b.due, registry, b.entry));
     // A spreadsheet with nothing due is opened once a day on its clock, for its formulas' relative days.
@@ -113,7 +116,7 @@ export function runScheduled(
     // cannot be told: then nothing is written, rather than marking spreadsheets whose triggers may work.
     const unknown = entries.filter((e) => e.triggerUid === undefined);
     for (const entry of own.length > 0 ? own : unknown.length === 1 ? unknown : []) {
-      const due = dueReports(new RegistryReports(registry, entry.id, clock), ownerId, clock.now());
+      const due = dueReports(new RegistryReports(registry, entry.id, clock), ownerId, clock.now(), deps.destinations);
       if (due.length > 0) unreachable(deps, entry, due, new SpreadsheetUnreachableError('no-document'), summary);
     }
   }
@@ -142,11 +145,12 @@ function refresh(
   options: { startedAtMs: number; fetchBudgetMs: number },
   summary: ScheduledRunSummary,
 ): { spreadsheet: ScheduledSpreadsheet; wrote: boolean } {
-  const { source, clock, ownerId } = deps;
+  const { source, destinations, clock, ownerId } = deps;
   const observers = deps.observersFor?.(spreadsheet) ?? [];
   const runner = new RefreshRunner({
     store,
     source,
+    destinations,
     sheet: spreadsheet.sheet,
     clock,
     timeZone: spreadsheet.ref.timeZone,

@@ -2,10 +2,10 @@
  * "Open in Sheets" over the spreadsheet service: the core's ConnectedSheets port as Connected Sheets'
  * data source sheet (SpreadsheetApp.enableBigQueryExecution, newDataSourceSpec().asBigQuery(),
  * Spreadsheet.insertDataSourceSheet; developers.google.com/apps-script/guides/sheets/connected-sheets),
- * and the use case built from the document's saved reports. enableBigQueryExecution is in the code
+ * (the use case that opens a saved report's table is wired in src/gas/wiring/destinations.ts). enableBigQueryExecution is in the code
  * because Apps Script reads it to add the bigquery.readonly scope; the manifest of a deployment with
  * `"bigquery": true` lists that scope beside bigquery. Whatever Sheets throws reaches
- * the core, which reads no word of it (src/core/schedules/service/open-in-sheets.ts). The new sheet's
+ * the core, which reads no word of it (src/core/destinations/bigquery/open-in-sheets.ts). The new sheet's
  * first data execution is waited for with DataSourceSheet.waitForCompletion, which "Throws an exception
  * if the execution is not completed when timing out, but does not cancel the data execution"
  * (developers.google.com/apps-script/reference/spreadsheet/data-source-sheet): after such a throw the
@@ -13,19 +13,7 @@
  * Spreadsheet.deleteSheet(dataSourceSheet.asSheet()): asSheet "Returns the data source sheet as a
  * regular sheet object", the Sheet that deleteSheet takes.
  */
-import {
-  openInSheets,
-  type ConnectedSheet,
-  type ConnectedSheets,
-  type DataExecution,
-  type DataSourceTable,
-  type OpenInSheetsAnswer,
-  SavedReportStore,
-} from '../../../core';
-import { DEPLOYMENT } from '../deployment';
-import { PropertiesStore } from '../properties-store';
-import { ServiceLock } from '../service-lock';
-import { systemClock } from '../system-time';
+import type { ConnectedSheet, ConnectedSheets, DataExecution, DataSourceTable } from '../../../core';
 
 /** The part of Connected Sheets used here (the type package of this project lists no insertDataSourceSheet). */
 interface BigQuerySpecBuilder {
@@ -108,15 +96,4 @@ export function connectedSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spread
       return connectedSheet(spreadsheet, inserted);
     },
   };
-}
-
-/** Opens saved report `id`'s BigQuery table in the active spreadsheet, or says why not. */
-export function openReportTableInSheets(id: unknown): OpenInSheetsAnswer {
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  const reports = new SavedReportStore({
-    store: new PropertiesStore(PropertiesService.getDocumentProperties()),
-    lock: new ServiceLock(LockService.getDocumentLock()),
-    clock: systemClock,
-  });
-  return openInSheets({ deployment: DEPLOYMENT, reports, sheets: connectedSheets(spreadsheet) }, id);
 }

@@ -14,7 +14,7 @@ import {
   loadsLeft,
   startBackfill,
 } from '../../../../src/core/warehouse/backfill';
-import { planPass } from '../../../../src/core/schedules/refresh/warehouse-refresh';
+import { planPass } from '../../../../src/core/destinations/bigquery/warehouse-refresh';
 
 describe('a backfill', () => {
   it('starts at its first day, refusing days that are not days or run backwards, naming the argument', () => {

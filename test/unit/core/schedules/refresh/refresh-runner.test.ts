@@ -12,6 +12,11 @@ import { FakeLock, FakeStore, ManualClock } from '../../../../support/fakes';
 import { NotSignedInError, RateLimitError } from '../../../../../src/core/errors';
 import type { ReportSheet } from '../../../../../src/core/ports';
 import { SavedReportStore } from '../../../../../src/core/schedules/saved/saved-report-store';
+import { Destinations } from '../../../../../src/core/schedules/refresh/destination';
+import { sheetDestination } from '../../../../../src/core/destinations/sheet/sheet-destination';
+
+/** The destinations of an installation without BigQuery: the sheet. */
+const SHEET_ONLY = new Destinations([sheetDestination()]);
 
 const OWNER = 'u-owner';
 
@@ -65,7 +70,7 @@ function setup() {
     budgetFreeAtMs: () => clock.now(),
     fetchRoomFor: () => true,
   };
-  const runner = new RefreshRunner({ store, source, sheet, clock, timeZone: 'UTC', ownerId: OWNER });
+  const runner = new RefreshRunner({ store, source, destinations: SHEET_ONLY, sheet, clock, timeZone: 'UTC', ownerId: OWNER });
   return { store, runner, sent };
 }
 
@@ -125,7 +130,7 @@ describe('RefreshRunner and reports of several publishers', () => {
       },
       fetchRoomFor: () => true,
     };
-    const runner = new RefreshRunner({ store, source, sheet, clock, timeZone: 'UTC', ownerId: OWNER });
+    const runner = new RefreshRunner({ store, source, destinations: SHEET_ONLY, sheet, clock, timeZone: 'UTC', ownerId: OWNER });
     return { store, runner, asked, sent };
   }
 
@@ -192,6 +197,7 @@ describe('RefreshRunner and those who watch its reports', () => {
     store.create(savedReport('Later', 'later'), OWNER);
     const runner = new RefreshRunner({
       store,
+      destinations: SHEET_ONLY,
       source: failing,
       sheet,
       clock,
@@ -234,6 +240,7 @@ describe('RefreshRunner without a sign-in', () => {
     const heard: string[] = [];
     const runner = new RefreshRunner({
       store,
+      destinations: SHEET_ONLY,
       source: {
         checkSignedIn: () => {
           throw new NotSignedInError();

@@ -17,6 +17,8 @@ import { SavedReportStore } from '../../../../../src/core/schedules/saved/saved-
 import { checkSavedReport, type SavedReport } from '../../../../../src/core/schedules/saved/saved-reports';
 import { runScheduled } from '../../../../../src/core/schedules/service/scheduled-run';
 import { FakeLock, FakeStore, ManualClock } from '../../../../support/fakes';
+import { Destinations } from '../../../../../src/core/schedules/refresh/destination';
+import { sheetDestination } from '../../../../../src/core/destinations/sheet/sheet-destination';
 
 const ME = 'u-me';
 const HOUR = 3_600_000;
@@ -236,6 +238,7 @@ describe('runScheduled', () => {
         {
           registry: new ScheduleRegistry({ store: userStore }),
           source,
+          destinations: new Destinations([sheetDestination()]),
           clock,
           ownerId: ME,
           access,

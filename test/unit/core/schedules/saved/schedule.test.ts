@@ -7,6 +7,8 @@ import {
 } from '../../../../../src/core/schedules/saved/schedule';
 import { scheduleView } from '../../../../../src/core/schedules/service/schedule-view';
 import type { SavedReport } from '../../../../../src/core/schedules/saved/saved-reports';
+import { Destinations } from '../../../../../src/core/schedules/refresh/destination';
+import { sheetDestination } from '../../../../../src/core/destinations/sheet/sheet-destination';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -144,7 +146,13 @@ describe('scheduleView: the next run of a report never refreshed', () => {
       schedule: { every: 'day', hour: 6 },
       target: { sheetName: 'Scheduled', cell: 'B2' },
     } as unknown as SavedReport;
-    const context = { me: 'u1', signedIn: true, timeZone: 'Europe/Berlin', nowMs: savedAtMs + 60_000 };
+    const context = {
+      me: 'u1',
+      signedIn: true,
+      timeZone: 'Europe/Berlin',
+      nowMs: savedAtMs + 60_000,
+      destinations: new Destinations([sheetDestination()]),
+    };
     const view = scheduleView(report, {}, context);
     expect(view.status.nextRun).toBe('2026-11-20T09:45:00.000Z');
     expect(view.status.slotAfter).toBe('2026-11-21T05:00:00.000Z'); // 06:00 in Berlin

@@ -19,6 +19,8 @@ import {
 import { SavedReportStore } from '../../../../../src/core/schedules/saved/saved-report-store';
 import { FakeLock, FakeStore, ManualClock } from '../../../../support/fakes';
 import type { Cell, ReportSheet, WrittenBlock } from '../../../../../src/core/ports';
+import { Destinations } from '../../../../../src/core/schedules/refresh/destination';
+import { sheetDestination } from '../../../../../src/core/destinations/sheet/sheet-destination';
 
 const OWNER = 'u-owner';
 const definition = (extra: Record<string, unknown> = {}) => ({
@@ -151,7 +153,15 @@ function runnerSetup() {
     budgetFreeAtMs: () => clock.now(),
     fetchRoomFor: () => true,
   };
-  const runner = new RefreshRunner({ store, source, sheet: memory.sheet, clock, timeZone: 'UTC', ownerId: OWNER });
+  const runner = new RefreshRunner({
+    store,
+    source,
+    destinations: new Destinations([sheetDestination()]),
+    sheet: memory.sheet,
+    clock,
+    timeZone: 'UTC',
+    ownerId: OWNER,
+  });
   const save = (extra: Record<string, unknown>) => store.create(checkSavedReport(definition({ metrics: ['revenue'], ...extra })), OWNER);
   return { clock, store, runner, memory, save, fail: (on: boolean) => (failing = on) };
 }

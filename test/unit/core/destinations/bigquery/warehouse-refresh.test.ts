@@ -1,13 +1,27 @@
 /**
- * A BigQuery report's passes (src/core/schedules/refresh/warehouse-refresh.ts): a first backfill of
+ * A BigQuery report's passes (src/core/destinations/bigquery/warehouse-refresh.ts): a first backfill of
  * the whole period, its end following a period that moves while it runs, then, once done, passes of
  * the days gained and the last RESTATED_DAYS days; the progress text the Schedules tab shows; and the
- * saved report's rules for a BigQuery destination (saved/bigquery-destination.ts), each refusal naming
+ * saved report's rules for a BigQuery destination (destinations/bigquery/definition.ts), each refusal naming
  * its field.
  */
-import { planPass, RESTATED_DAYS, warehouseProgress } from '../../../../../src/core/schedules/refresh/warehouse-refresh';
-import { checkSavedReport } from '../../../../../src/core/schedules/saved/saved-reports';
+import { planPass, RESTATED_DAYS, warehouseProgress } from '../../../../../src/core/destinations/bigquery/warehouse-refresh';
+import { checkSavedReport as checkFields } from '../../../../../src/core/schedules/saved/saved-reports';
 import { type Backfill, dayLoaded, startBackfill } from '../../../../../src/core/warehouse/backfill';
+import { Destinations } from '../../../../../src/core/schedules/refresh/destination';
+import { sheetDestination } from '../../../../../src/core/destinations/sheet/sheet-destination';
+import { bigQueryDestination } from '../../../../../src/core/destinations/bigquery/bigquery-destination';
+
+/** A definition checked as the service checks it at save: its fields, with its destination's own rules. */
+const DESTINATIONS = new Destinations([
+  sheetDestination(),
+  bigQueryDestination({
+    client: () => {
+      throw new Error('no BigQuery call');
+    },
+  }),
+]);
+const checkSavedReport = (input: unknown) => checkFields(input, (report) => DESTINATIONS.of(report).checkDefinition(report));
 
 const YEAR = { fromDate: '20251120', toDate: '20261119' };
 

@@ -1,12 +1,15 @@
 /**
- * Saving and changing BigQuery reports (src/core/schedules/service/warehouse-edits.ts): one table
+ * Saving and changing BigQuery reports (src/core/destinations/bigquery/warehouse-edits.ts): one table
  * takes one saved report, refused naming the field; a change of what the table holds, or a period that
  * now starts earlier, starts the backfill again from the period's first day, keeping the day's loads
  * counted for the same table.
  */
-import { backfillAfterEdit, checkTableFree, statusAfterEdit } from '../../../../../src/core/schedules/service/warehouse-edits';
+import { backfillAfterEdit, checkTableFree, statusAfterEdit } from '../../../../../src/core/destinations/bigquery/warehouse-edits';
 import { dueReports } from '../../../../../src/core/schedules/refresh/due-order';
-import { backfillKey, loadablePeriod } from '../../../../../src/core/schedules/refresh/warehouse-refresh';
+import { Destinations } from '../../../../../src/core/schedules/refresh/destination';
+import { sheetDestination } from '../../../../../src/core/destinations/sheet/sheet-destination';
+import { bigQueryDestination } from '../../../../../src/core/destinations/bigquery/bigquery-destination';
+import { backfillKey, loadablePeriod } from '../../../../../src/core/destinations/bigquery/warehouse-refresh';
 import type { RefreshStatus, SavedReport, SavedReportInput } from '../../../../../src/core/schedules/saved/saved-reports';
 import { dayLoaded, loadCounted, startBackfill } from '../../../../../src/core/warehouse/backfill';
 
@@ -116,12 +119,16 @@ describe('when a changed report loads again', () => {
   });
 
   it('is due at once when a run under way wrote the old days back over the edit', () => {
+    const noClient = (): never => {
+      throw new Error('no BigQuery call');
+    };
     const store = (r: SavedReport, status: RefreshStatus) => ({ list: () => [r], status: () => status });
     const slot = NOW + 7 * 86_400_000;
     // The run's status, keyed for the old table, over a report now pointed at another.
     const status: RefreshStatus = { backfill: finished, nextRunAtMs: slot };
-    expect(dueReports(store(saved(), status), 'me', NOW)).toEqual([]);
+    const destinations = new Destinations([sheetDestination(), bigQueryDestination({ client: noClient })]);
+    expect(dueReports(store(saved(), status), 'me', NOW, destinations)).toEqual([]);
     const moved = saved({ bigquery: { ...TABLE, tableId: 'daily_new' } });
-    expect(dueReports(store(moved, status), 'me', NOW).map((r) => r.id)).toEqual(['r1']);
+    expect(dueReports(store(moved, status), 'me', NOW, destinations).map((r) => r.id)).toEqual(['r1']);
   });
 });

@@ -14,9 +14,9 @@
 import { ValidationError } from '../../errors';
 import { type Backfill, loadsFreeAtMs, startBackfill } from '../../warehouse/backfill';
 import { tableAddress } from '../../warehouse/destination';
-import { resolvePeriod } from '../saved/period';
-import { backfillKey, loadablePeriod } from '../refresh/warehouse-refresh';
-import type { RefreshStatus, SavedReport, SavedReportInput } from '../saved/saved-reports';
+import { resolvePeriod } from '../../schedules/saved/period';
+import { backfillKey, loadablePeriod } from './warehouse-refresh';
+import type { RefreshStatus, SavedReport, SavedReportInput } from '../../schedules/saved/saved-reports';
 
 type Table = NonNullable<SavedReportInput['bigquery']>;
 

@@ -19,19 +19,15 @@ import type { ConnectedSheet, ConnectedSheets, DataExecution } from '../../ports
 import { quoted } from '../../util/text';
 import { readyQuery } from '../../warehouse/report-load';
 import { tableAddress } from '../../warehouse/destination';
-import { checkBigQueryAllowed, reportShapeOf } from '../saved/bigquery-destination';
-import type { SavedReport } from '../saved/saved-reports';
+import { checkBigQueryAllowed, reportShapeOf } from './definition';
+import type { SavedReport } from '../../schedules/saved/saved-reports';
+import type { OpenAnswer, TableView } from '../../schedules/refresh/destination';
 
-/** The table of a BigQuery report as the Schedules tab shows it: its address and a query to paste. */
-export interface WarehouseView {
-  /** "project.dataset.table". */
-  address: string;
-  /** The last month of the table, newest first (readyQuery). */
-  query: string;
-}
+/** The table of a BigQuery report as the Schedules tab shows it: its address ("project.dataset.table") and the last month of the table, newest first (readyQuery). */
+export type WarehouseView = TableView;
 
 /** What "Open in Sheets" answers: the new sheet, or why there is none; the address and query either way. */
-export type OpenInSheetsAnswer = WarehouseView & { message: string } & ({ opened: true; sheetName: string } | { opened: false });
+export type OpenInSheetsAnswer = OpenAnswer;
 
 /** Sheets' longest sheet name is taken as 100 characters (as the sidebar's name fields allow); room is kept for " (12)". */
 const SHEET_NAME_BASE_MAX_CHARS = 94;
@@ -119,7 +115,11 @@ export function openInSheets(
   id: unknown,
 ): OpenInSheetsAnswer {
   checkBigQueryAllowed(deps.deployment);
-  const report = deps.reports.findOrThrow(id);
+  return openReportTable(deps.reports.findOrThrow(id), deps.sheets);
+}
+
+/** The same for a report at hand, once the deployment is known to load into BigQuery. */
+export function openReportTable(report: SavedReport, sheets: ConnectedSheets): OpenInSheetsAnswer {
   const view = warehouseView(report);
   if (!report.bigquery || !view) {
     throw ValidationError.single(
@@ -130,10 +130,10 @@ export function openInSheets(
   const { projectId, datasetId, tableId } = report.bigquery;
   let sheet: ConnectedSheet;
   try {
-    sheet = deps.sheets.insertDataSourceSheet(
+    sheet = sheets.insertDataSourceSheet(
       // The report's project pays for the queries: the user chose it for the loads, so it has BigQuery on.
       { billingProjectId: projectId, projectId, datasetId, tableId },
-      uniqueSheetName(report.name, deps.sheets.sheetNames()),
+      uniqueSheetName(report.name, sheets.sheetNames()),
     );
   } catch (error) {
     return {

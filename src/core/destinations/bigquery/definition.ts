@@ -9,7 +9,6 @@
  * left), so the spreadsheet shows where the data went. What is sheet-only (write modes, a comparison,
  * incremental, a row cap, alerts on the sheet's figures) is refused with a BigQuery destination.
  */
-import * as z from '../../util/zod';
 import { ValidationError, type ValidationProblem } from '../../errors';
 import type { Deployment } from '../../deployment';
 import { selectsSeveral } from '../../api/requests/publisher-list';
@@ -19,15 +18,8 @@ import { checkDestination, type BigQueryDestination } from '../../warehouse/dest
 import { planTable, REALTIME_REFUSAL, type ReportShape } from '../../warehouse/table-schema';
 import { effectiveBreakdowns } from '../../api/requests/report-fields';
 import { REPORT_SPECS } from '../../spec';
-import { resolvePeriod, type Period } from './period';
-
-const name = z.string({ error: 'must be text' });
-
-/** As a saved report holds it; the names are checked by checkBigQueryReport. */
-export const bigQueryDestinationSchema = z.strictObject(
-  { projectId: name, datasetId: name, tableId: name, location: name },
-  { error: 'must be a BigQuery table: {projectId, datasetId, tableId, location}' },
-);
+import { resolvePeriod, type Period } from '../../schedules/saved/period';
+import { unavailableDestination } from '../../schedules/saved/destination-union';
 
 /** What a BigQuery destination refuses beside it: the sheet's ways of meeting rows already there. */
 const SHEET_ONLY_FIELDS = ['compareWith', 'incremental', 'writeMode', 'maxStoredRows', 'maxRows', 'closedThrough', 'alerts'] as const;
@@ -134,12 +126,7 @@ export function checkBigQueryReport(report: BigQueryReportFields): BigQueryDesti
 
 /** Refuses a BigQuery destination where the deployment does not load into BigQuery. */
 export function checkBigQueryAllowed(deployment: Pick<Deployment, 'bigquery'> | undefined): void {
-  if (deployment?.bigquery !== true) {
-    throw ValidationError.single(
-      'bigquery',
-      'this installation of Engage does not load into BigQuery (its deploy config does not say "bigquery": true); choose a sheet, or ask whoever deployed it',
-    );
-  }
+  if (deployment?.bigquery !== true) throw unavailableDestination('bigquery', 'save');
 }
 
 /**

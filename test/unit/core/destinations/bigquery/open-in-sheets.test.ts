@@ -8,11 +8,14 @@
  * it refused before the port is asked; the Schedules view carrying the address and query of a BigQuery
  * report only.
  */
-import type { ConnectedSheets, DataExecution, DataSourceTable } from '../../../../src/core/ports';
-import { OPEN_IN_SHEETS_WAIT_SECONDS, openInSheets, uniqueSheetName } from '../../../../src/core/schedules/service/open-in-sheets';
-import { scheduleView } from '../../../../src/core/schedules/service/schedule-view';
-import type { SavedReport } from '../../../../src/core/schedules/saved/saved-reports';
-import { readyQuery } from '../../../../src/core/warehouse/report-load';
+import type { ConnectedSheets, DataExecution, DataSourceTable } from '../../../../../src/core/ports';
+import { OPEN_IN_SHEETS_WAIT_SECONDS, openInSheets, uniqueSheetName } from '../../../../../src/core/destinations/bigquery/open-in-sheets';
+import { scheduleView } from '../../../../../src/core/schedules/service/schedule-view';
+import type { SavedReport } from '../../../../../src/core/schedules/saved/saved-reports';
+import { readyQuery } from '../../../../../src/core/warehouse/report-load';
+import { Destinations } from '../../../../../src/core/schedules/refresh/destination';
+import { sheetDestination } from '../../../../../src/core/destinations/sheet/sheet-destination';
+import { bigQueryDestination } from '../../../../../src/core/destinations/bigquery/bigquery-destination';
 
 const BIGQUERY = { projectId: 'news-data-42', datasetId: 'engage', tableId: 'daily rows', location: 'EU' };
 const REPORT = {
@@ -219,7 +222,11 @@ describe('openInSheets', () => {
 
 describe('the Schedules view of a BigQuery report', () => {
   it("carries the table's address and ready query, and a sheet report carries neither", () => {
-    const context = { me: 'u1', signedIn: true, timeZone: 'Europe/Berlin', nowMs: 1 };
+    const noClient = (): never => {
+      throw new Error('no BigQuery call');
+    };
+    const destinations = new Destinations([sheetDestination(), bigQueryDestination({ client: noClient })]);
+    const context = { me: 'u1', signedIn: true, timeZone: 'Europe/Berlin', nowMs: 1, destinations };
     expect(scheduleView(REPORT, {}, context).warehouse).toEqual({ address: 'news-data-42.engage.daily rows', query: QUERY });
     expect(scheduleView(SHEET_REPORT, {}, context).warehouse).toBeUndefined();
   });

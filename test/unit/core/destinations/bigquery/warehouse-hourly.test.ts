@@ -1,5 +1,5 @@
 /**
- * The hourly external-ID report into BigQuery (src/core/schedules/refresh/warehouse-refresh.ts): each
+ * The hourly external-ID report into BigQuery (src/core/destinations/bigquery/warehouse-refresh.ts): each
  * day fetched as its 24 UTC hours, one request each (fromDate yyyyMMddHH, toDate the next hour,
  * exclusive), every hour's items written with that hour as a TIMESTAMP and the day loaded as one job
  * into `table$yyyyMMdd`; a day cut short by the rate budget is not loaded and stays next. Against a
@@ -11,10 +11,28 @@ import type { HttpRequest } from '../../../../../src/core/ports';
 import type { ReportResult } from '../../../../../src/core/api/paging/paging';
 import type { ReportQuery } from '../../../../../src/core/api/requests/report-request';
 import { BigQueryClient } from '../../../../../src/core/warehouse/bigquery-client';
-import { hoursOfDay, refreshIntoBigQuery } from '../../../../../src/core/schedules/refresh/warehouse-refresh';
+import { hoursOfDay, refreshIntoBigQuery } from '../../../../../src/core/destinations/bigquery/warehouse-refresh';
 import type { ReportSource, RefreshSummary } from '../../../../../src/core/schedules/refresh/refresh-source';
-import { checkSavedReport, type RefreshStatus, type SavedReport } from '../../../../../src/core/schedules/saved/saved-reports';
-import { checkRangeOf } from '../../../../../src/core/schedules/saved/bigquery-destination';
+import {
+  checkSavedReport as checkFields,
+  type RefreshStatus,
+  type SavedReport,
+} from '../../../../../src/core/schedules/saved/saved-reports';
+import { checkRangeOf } from '../../../../../src/core/destinations/bigquery/definition';
+import { Destinations } from '../../../../../src/core/schedules/refresh/destination';
+import { sheetDestination } from '../../../../../src/core/destinations/sheet/sheet-destination';
+import { bigQueryDestination } from '../../../../../src/core/destinations/bigquery/bigquery-destination';
+
+/** A definition checked as the service checks it at save: its fields, with its destination's own rules. */
+const DESTINATIONS = new Destinations([
+  sheetDestination(),
+  bigQueryDestination({
+    client: () => {
+      throw new Error('no BigQuery call');
+    },
+  }),
+]);
+const checkSavedReport = (input: unknown) => checkFields(input, (report) => DESTINATIONS.of(report).checkDefinition(report));
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 
@@ -77,12 +95,12 @@ function source(client: BigQueryClient, options: { rateLimitAfter?: number } = {
     },
     budgetFreeAtMs: () => NOW,
     fetchRoomFor: () => true,
-    warehouse: () => client,
   };
-  return { fake, asked };
+  // BigQuery's client is the destination's own, beside the report source.
+  return { fake: Object.assign(fake, { client }), asked };
 }
 
-function run(src: ReportSource, status: RefreshStatus = {}) {
+function run(src: ReportSource & { client: BigQueryClient }, status: RefreshStatus = {}) {
   const report = { ...checkSavedReport(hourlyInput()), id: 'r1', ownerId: 'o1', createdAtMs: NOW, updatedAtMs: NOW } as SavedReport;
   const saves: RefreshStatus[] = [];
   const summary: RefreshSummary = { refreshed: [], failed: [], deferred: [], needsSignIn: false, requests: 0 };
@@ -92,6 +110,7 @@ function run(src: ReportSource, status: RefreshStatus = {}) {
     next: status,
     save: (s) => saves.push(structuredClone(s)),
     source: src,
+    client: src.client,
     clock,
     startedAtMs: NOW,
     deadlineAtMs: NOW + 300_000,

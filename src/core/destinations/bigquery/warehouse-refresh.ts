@@ -20,7 +20,7 @@
  * and leaves the report due at the next hourly run.
  */
 import { RUN_WRAP_UP_MS } from '../../budgets';
-import { ValidationError } from '../../errors';
+import type { BigQueryClient } from '../../warehouse/bigquery-client';
 import type { Clock, SheetBlock } from '../../ports';
 import { unwrap } from '../../api/responses/values';
 import {
@@ -51,10 +51,10 @@ import {
 import { tableAddress } from '../../warehouse/destination';
 import { loadReportDay } from '../../warehouse/report-load';
 import type { PrepareResult } from '../../warehouse/day-load';
-import { type Period, resolvePeriod } from '../saved/period';
-import { reportShapeOf } from '../saved/bigquery-destination';
-import { reportInputOf, type RefreshStatus, type SavedReport } from '../saved/saved-reports';
-import type { RefreshSummary, ReportSource } from './refresh-source';
+import { type Period, resolvePeriod } from '../../schedules/saved/period';
+import { reportShapeOf } from './definition';
+import { reportInputOf, type RefreshStatus, type SavedReport } from '../../schedules/saved/saved-reports';
+import type { RefreshSummary, ReportSource } from '../../schedules/refresh/refresh-source';
 
 /** Days a finished backfill loads again at each refresh: Engage may restate its most recent days. */
 export const RESTATED_DAYS = 3;
@@ -70,6 +70,8 @@ export interface WarehouseRefreshContext {
   /** Saves the status as it stands, after each day loaded: the cursor survives a run that stops. */
   save: (status: RefreshStatus) => void;
   source: ReportSource;
+  /** BigQuery's client, the destination's own (bigquery-destination.ts). */
+  client: BigQueryClient;
   clock: Clock;
   startedAtMs: number;
   deadlineAtMs: number;
@@ -227,15 +229,8 @@ function fetchHours(context: WarehouseRefreshContext, first: string, last: strin
 }
 
 export function refreshIntoBigQuery(context: WarehouseRefreshContext): WarehouseRefresh {
-  const { report, next, save, source, clock, startedAtMs, deadlineAtMs, summary } = context;
+  const { report, next, save, source, client, clock, startedAtMs, deadlineAtMs, summary } = context;
   const destination = report.bigquery!;
-  const client = source.warehouse?.();
-  if (!client) {
-    throw ValidationError.single(
-      'bigquery',
-      'this installation of Engage does not load into BigQuery (its deploy config does not say "bigquery": true)',
-    );
-  }
   const shape = reportShapeOf(report);
   const hourly = REPORT_SPECS[report.kind].hourly;
   let backfill = planPass(next.backfill, loadablePeriod(report.period, startedAtMs), backfillKey(report));
