@@ -761,10 +761,14 @@ async function bundleWeight(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'engage-baseline-'));
   let baseline: string | undefined;
   try {
-    execFileSync('sh', ['-c', `git archive ${BUNDLE_BASELINE_COMMIT} src scripts package.json tsconfig.json | tar -x -C "${tmp}"`], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    execFileSync(
+      'sh',
+      ['-c', `git archive ${BUNDLE_BASELINE_COMMIT} src scripts package.json tsconfig.json engage.deploy.json | tar -x -C "${tmp}"`],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(tmp, 'node_modules'));
     fs.mkdirSync(path.join(tmp, 'sidebar'));
     fs.writeFileSync(path.join(tmp, 'sidebar', 'index.html'), '<!-- STYLES --><!-- SCRIPT -->');
