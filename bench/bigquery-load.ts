@@ -8,7 +8,7 @@
  * the table at BigQuery's 5 per 10 seconds, each run's first 5 at once), the 429 answers and jobs
  * refused for BigQuery's rate limit (zero), and rows loaded per real second on this machine (no
  * bound: the emulator and the stand-in share its cores). The stand-in holds the rate limit at its
- * documented figure (dev/bigquery/rate.ts).
+ * documented figure (dev/bigquery/model/rate.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { WAREHOUSE_PUBLISHER_ID, WAREHOUSE_USER } from '../dev/emulator/model/seed';

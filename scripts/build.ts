@@ -25,7 +25,7 @@ export const DEPLOYMENT_GLOBAL = '__ENGAGE_DEPLOYMENT__';
 export const VERSION_GLOBAL = '__ENGAGE_VERSION__';
 /** The identifier sidebar/build-flags.ts reads: whether the deployment says localServers. */
 export const LOCAL_SERVERS_GLOBAL = '__ENGAGE_LOCAL_SERVERS__';
-/** The identifier sidebar/build-flags.ts and src/gas/destinations.ts read: whether the deployment says `"bigquery": true`. */
+/** The identifier sidebar/build-flags.ts and src/gas/wiring/destinations.ts read: whether the deployment says `"bigquery": true`. */
 export const BIGQUERY_GLOBAL = '__ENGAGE_BIGQUERY__';
 const root = path.resolve(__dirname, '..');
 
@@ -59,7 +59,7 @@ async function buildServerBundle(deployment: Deployment): Promise<string> {
     legalComments: 'none',
     charset: 'utf8',
     logLevel: 'warning',
-    // A build without BigQuery leaves the BigQuery destination out (src/gas/destinations.ts reads the flag).
+    // A build without BigQuery leaves the BigQuery destination out (src/gas/wiring/destinations.ts reads the flag).
     define: {
       [DEPLOYMENT_GLOBAL]: JSON.stringify(deployment),
       [VERSION_GLOBAL]: JSON.stringify(packageVersion()),

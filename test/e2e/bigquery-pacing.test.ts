@@ -2,7 +2,7 @@
  * A backfill longer than BigQuery lets one table take in a day (issue 24): BigQuery's quotas page
  * allows 1,500 load jobs, and 1,500 table operations, per table per day, failed jobs included
  * (https://cloud.google.com/bigquery/quotas#load_jobs; the stand-in holds both, over a rolling 24
- * hours: dev/bigquery/quotas.ts). A saved report of 1,553 days by day alone (one row a day, so the
+ * hours: dev/bigquery/model/quotas.ts). A saved report of 1,553 days by day alone (one row a day, so the
  * loads, not the rows, are what counts) is backfilled across hourly runs against the stand-in at
  * those documented figures: the add-on sends at most 700 loads into the table in a day
  * (warehouse/backfill.ts, LOADS_PER_WINDOW), says it waits, and finishes on the third day with no job

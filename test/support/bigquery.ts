@@ -50,7 +50,7 @@ export interface BigQueryHandle {
   /** The stand-in's request log: method, path, query, authorization, contentType, bodyBytes, status, time. */
   requests(): Promise<Record<string, any>[]>;
   /**
-   * Lowers (or raises) daily quotas (dev/bigquery/quotas.ts) so that a test reaches one in a few calls;
+   * Lowers (or raises) daily quotas (dev/bigquery/model/quotas.ts) so that a test reaches one in a few calls;
    * what was used so far still counts. Answers the limits in force and the use per counter.
    */
   setQuotas(limits: Partial<BigQueryQuotaLimits>): Promise<BigQueryQuotas>;
@@ -58,7 +58,7 @@ export interface BigQueryHandle {
   /** Back to the documented limits, and nothing used. */
   resetQuotas(): Promise<BigQueryQuotas>;
   /**
-   * Sets the per-table rate limit (dev/bigquery/rate.ts: 5 jobs into a table per 10 s, documented):
+   * Sets the per-table rate limit (dev/bigquery/model/rate.ts: 5 jobs into a table per 10 s, documented):
    * a number lowers it, null switches it off (for tests that load many jobs at a frozen clock).
    */
   setTableRateLimit(jobsPer10Seconds: number | null): Promise<BigQueryRateLimits>;
@@ -73,7 +73,7 @@ export interface BigQueryRateLimits {
   recent: Record<string, number>;
 }
 
-/** The stand-in's daily quotas, each with its source (dev/bigquery/quotas.ts). */
+/** The stand-in's daily quotas, each with its source (dev/bigquery/model/quotas.ts). */
 export type BigQueryQuotaLimits = QuotaLimits;
 
 export interface BigQueryQuotas {

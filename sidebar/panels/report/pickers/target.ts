@@ -8,7 +8,7 @@ import { A1_CELL_PATTERN, type ReportAtCell, type RunTarget, splitCellReference 
 import { el, field, replaceChildren, select } from '../../../dom';
 import type { ServerClient } from '../../../server';
 
-/** The name the server gives a new sheet when none is typed (src/gas/report-targets.ts). */
+/** The name the server gives a new sheet when none is typed (src/gas/adapters/sheets/report-targets.ts). */
 const NEW_SHEET_NAME = 'Engage report';
 
 export interface SheetContext {

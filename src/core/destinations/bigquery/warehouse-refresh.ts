@@ -281,7 +281,7 @@ export function refreshIntoBigQuery(context: WarehouseRefreshContext): Warehouse
       });
       prepared = loaded.prepared;
       // A job sent again for BigQuery's rate limit counted too; a staged day's copy twice, against the
-      // table's copy jobs of the day (BigQuery allows fewer copies than loads: dev/bigquery/quotas.ts).
+      // table's copy jobs of the day (BigQuery allows fewer copies than loads: dev/bigquery/model/quotas.ts).
       const more = loaded.tableJobsSent - 1 + (loaded.staged ? 1 : 0);
       if (more > 0) backfill = loadCounted(backfill, clock.now(), more);
       backfill = dayLoaded(backfill, day, { ms: fetchMsPerDay + (clock.now() - loadStartMs), requests: spent / days });
