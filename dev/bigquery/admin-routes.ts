@@ -9,6 +9,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as z from 'zod';
 import { ApiError } from '../shared/api-error';
+import { parseAdminBody } from '../shared/admin-body';
 import { DISCOVERY_SOURCE } from './discovery-validator';
 import { MAX_JSON_ROW_BYTES } from './model/rows';
 import { checkDatasetId } from './model/naming';
@@ -60,24 +61,7 @@ const QuotasBody = z
 const PollsBody = z.object({ pending: z.number().int().min(0).max(1000), running: z.number().int().min(0).max(1000) }).strict();
 
 function parse<T>(schema: z.ZodType<T>, request: FastifyRequest): T {
-  let json: unknown = {};
-  const raw = typeof request.body === 'string' ? request.body.trim() : '';
-  if (raw !== '') {
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      throw new ApiError(400, ADMIN, 'Admin request body is not valid JSON');
-    }
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    throw new ApiError(
-      400,
-      ADMIN,
-      `Invalid admin request body: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`,
-    );
-  }
-  return parsed.data;
+  return parseAdminBody(schema, request, ADMIN);
 }
 
 export async function registerBigQueryAdminRoutes(admin: FastifyInstance, state: BigQueryState): Promise<void> {

@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as z from 'zod';
 import { ApiError } from '../../shared/api-error';
+import { parseAdminBody } from '../../shared/admin-body';
 import { formatDay } from '../model/reports/parameters';
 import { API_KEYS, BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, PUBLISHERS, usersOf } from '../model/seed';
 import { RESPONSE_SHAPES } from '../model/shapes';
@@ -81,21 +82,7 @@ const EmailBodySchema = z.object({ email: z.string().min(3) }).strict();
 const RevokeBodySchema = z.object({ username: z.string().min(1) }).strict();
 
 function parseBody<T>(schema: z.ZodType<T>, request: FastifyRequest): T {
-  let json: unknown = {};
-  const raw = typeof request.body === 'string' ? request.body.trim() : '';
-  if (raw !== '') {
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      throw new ApiError(400, ADMIN_OPERATION, 'Admin request body is not valid JSON');
-    }
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
-    throw new ApiError(400, ADMIN_OPERATION, `Invalid admin request body: ${issues}`);
-  }
-  return parsed.data;
+  return parseAdminBody(schema, request, ADMIN_OPERATION);
 }
 
 export async function registerAdminRoutes(admin: FastifyInstance, state: EmulatorState, registry?: InstanceRegistry): Promise<void> {
