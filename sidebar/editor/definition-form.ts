@@ -23,7 +23,8 @@ import {
   writeModeSummary,
 } from '../../src/core';
 
-export type BigQueryTable = NonNullable<SavedReportInput['bigquery']>;
+type SavedDestination = SavedReportInput['destination'];
+export type BigQueryTable = Extract<SavedDestination, { kind: 'bigquery' }>['table'];
 /** How the server's refusal names a table's field: "bigquery.tableId: …" (destination-fields.ts shows it under the field). */
 export const TABLE_FIELD_PATH = 'bigquery';
 /** The sheet and its first cell: where the rows go, or, for a BigQuery table, where the loads' status is written. */
@@ -32,7 +33,7 @@ export interface Place {
   cell: string;
 }
 /** How each run meets the rows in the sheet: the write mode, its row cap and the incremental option. */
-export type WriteChoice = Pick<SavedReportInput, 'writeMode' | 'maxStoredRows' | 'incremental'>;
+export type WriteChoice = Pick<SavedDestination, 'writeMode' | 'maxStoredRows' | 'incremental'>;
 /** When and how refreshes are told, and the alert rules (notice-fields.ts). */
 export interface NoticeChoice {
   notices?: NoticeSettingsInput;
@@ -54,19 +55,7 @@ export interface EditorState {
 }
 
 /** The fields of a definition the editor edits; the rest is the report itself (publisher, period, breakdowns...). */
-const EDITOR_KEYS = [
-  'name',
-  'schedule',
-  'paused',
-  'target',
-  'bigquery',
-  'writeMode',
-  'maxStoredRows',
-  'incremental',
-  'closedThrough',
-  'notices',
-  'alerts',
-] as const;
+const EDITOR_KEYS = ['name', 'schedule', 'paused', 'destination', 'notices', 'alerts'] as const;
 /** The report itself: what a definition holds besides the editor's fields. */
 export type ReportFields = Omit<SavedReportInput, (typeof EDITOR_KEYS)[number]>;
 
@@ -118,9 +107,9 @@ export function editorStateOf(definition: SavedReportInput): EditorState {
     schedule: definition.schedule,
     paused: definition.paused === true,
     place: placeOf(definition),
-    table: definition.bigquery,
-    write: writeChoiceOf(definition),
-    closedThrough: definition.closedThrough ?? '',
+    table: definition.destination.kind === 'bigquery' ? definition.destination.table : undefined,
+    write: writeChoiceOf(definition.destination),
+    closedThrough: definition.destination.closedThrough ?? '',
     notices: {
       ...(definition.notices ? { notices: definition.notices } : {}),
       ...(definition.alerts ? { alerts: definition.alerts } : {}),
@@ -152,24 +141,26 @@ export function reportOfBuilder(request: BuilderRequest, period: Period, saved?:
 export function definitionOf(report: ReportFields, state: EditorState): SavedReportInput {
   const toTable = state.table !== undefined;
   const allowed = allowedFields(report, toTable);
-  const definition: SavedReportInput = { ...report, name: state.name, schedule: state.schedule, target: { ...state.place } };
-  if (allowed.writeMode) Object.assign(definition, writeChoiceOf(state.write));
+  const target = { ...state.place };
+  const destination: SavedDestination = state.table ? { kind: 'bigquery', target, table: state.table } : { kind: 'sheet', target };
+  const definition: SavedReportInput = { ...report, name: state.name, schedule: state.schedule, destination };
+  if (allowed.writeMode) Object.assign(destination, writeChoiceOf(state.write));
   if (state.paused) definition.paused = true;
-  if (allowed.closedMonths && state.closedThrough) definition.closedThrough = state.closedThrough;
+  if (allowed.closedMonths && state.closedThrough) destination.closedThrough = state.closedThrough;
   if (state.notices.notices) definition.notices = state.notices.notices;
   if (allowed.alerts && state.notices.alerts) definition.alerts = state.notices.alerts;
-  if (state.table) definition.bigquery = state.table;
   return definition;
 }
 
 /** Where a saved report writes: its sheet and first cell (a BigQuery report's status). */
 export function placeOf(definition: SavedReportInput): Place {
-  return { sheetName: definition.target.sheetName, cell: definition.target.cell };
+  const { sheetName, cell } = definition.destination.target;
+  return { sheetName, cell };
 }
 
 /** Whether a saved report is loaded into a BigQuery table. */
 export function loadsToTable(definition: SavedReportInput): boolean {
-  return definition.bigquery !== undefined;
+  return definition.destination.kind === 'bigquery';
 }
 
 /** The write choice as saved: only the fields set (a replace has none). */
@@ -186,13 +177,14 @@ function writeChoiceOf(choice: WriteChoice): WriteChoice {
  * saved through the API: since, a month...), unless it is an hour window; undefined for a sheet's report.
  */
 export function keptTablePeriod(definition: SavedReportInput | undefined): Period | undefined {
-  return definition?.bigquery && definition.period.type !== 'lastHours' ? definition.period : undefined;
+  return definition && loadsToTable(definition) && definition.period.type !== 'lastHours' ? definition.period : undefined;
 }
 
 /** The Schedules tab's line after the target: the period, the comparison, the write mode and the closed months. */
 export function reportSummary(definition: SavedReportInput): string {
   const compared = definition.compareWith ? `, compared with ${describeCompareWith(definition.compareWith)}` : '';
   const mode = writeModeSummary(definition);
-  const closed = definition.closedThrough ? `, months closed through ${definition.closedThrough}` : '';
+  const { closedThrough } = definition.destination;
+  const closed = closedThrough ? `, months closed through ${closedThrough}` : '';
   return `${describePeriod(definition.period)}${compared}${mode ? `, ${mode}` : ''}${closed}`;
 }

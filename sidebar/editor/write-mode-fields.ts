@@ -92,7 +92,7 @@ export function writeModeFields(prefix: string): WriteModeFields {
   let incrementalAllowed = false;
 
   const render = () => {
-    const upsertProblem = writeModeProblem({ ...report, writeMode: 'upsert' }, 'upsert');
+    const upsertProblem = writeModeProblem({ ...report, destination: { writeMode: 'upsert' } }, 'upsert');
     upsertOption.disabled = upsertProblem?.argument === 'writeMode';
     upsertOption.textContent = upsertOption.disabled ? 'Upsert: not for a comparison' : LABELS.upsert;
     if (upsertOption.disabled && mode.value === 'upsert') mode.value = 'replace';
@@ -123,7 +123,7 @@ export function writeModeFields(prefix: string): WriteModeFields {
       render();
     },
     set(choice) {
-      mode.value = writeModeOf(choice);
+      mode.value = writeModeOf({ destination: choice });
       cap.value = String(choice.maxStoredRows ?? DEFAULT_MAX_STORED_ROWS);
       incremental.checked = choice.incremental === true;
       render();

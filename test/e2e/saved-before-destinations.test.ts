@@ -5,8 +5,9 @@
  * registry (test/fixtures/saved-reports-before-destinations.json: a replace with totals and notices
  * always, an append with a webhook and an alert, a weekly upsert, an incremental report with a row
  * cap, closed months with a change alert, a paused BigQuery report). The built bundle with
- * `"bigquery": true` reads them as they are, lists them without loss, and refreshes each into its
- * destination: rows at the target cells in their modes, the table's days loaded.
+ * `"bigquery": true` reads them as they are, lists them without loss in today's shape (one `destination`
+ * holding the target and the sheet's fields, or the table), and refreshes each into its destination:
+ * rows at the target cells in their modes, the table's days loaded; an edit saves the new shape.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,6 +44,9 @@ const definitions = new Map(
     }),
 );
 
+/** The fields a saved report held at its top level before `destination`, all of them its destination's now. */
+const FLAT_FIELDS = ['target', 'writeMode', 'maxStoredRows', 'incremental', 'closedThrough', 'bigquery'];
+
 let h: AddonHarness;
 let bq: BigQueryHandle;
 const call = <T>(fn: string, ...args: unknown[]) => h.host.call(fn, args, { user: OWNER }) as T;
@@ -63,16 +67,29 @@ afterAll(async () => {
 });
 
 describe('saved reports stored before destinations', () => {
-  it('are listed with their definitions whole, where their rows go said as before', () => {
+  it('are listed with their definitions whole, each in one destination, where their rows go said as before', () => {
     const reports = call<List>('listSchedules').reports;
     expect(reports.map((r) => r.name).sort()).toEqual([...definitions.keys()].sort());
     for (const report of reports) {
       // The webhook's address is kept in the user's registry, never in the definition: the list shows it redacted.
-      const { notices, ...rest } = report.definition as { notices?: { webhook?: string } };
-      const { notices: storedNotices, ...storedRest } = definitions.get(report.name) as { notices?: { webhook?: string } };
-      expect(rest).toEqual(storedRest);
+      const { notices, destination, ...rest } = report.definition as { notices?: unknown; destination: Record<string, unknown> };
+      const { notices: storedNotices, ...storedRest } = definitions.get(report.name) as { notices?: unknown } & Record<string, unknown>;
       expect(notices).toEqual(storedNotices);
+      // Every field the flat shape held beside the target is now the destination's, under the same name (the table as
+      // `table`), with its value whole; the report's own fields stay as they were, and nothing else is added or lost.
+      const moved = FLAT_FIELDS.filter((field) => storedRest[field] !== undefined);
+      expect(moved).toContain('target');
+      const expected: Record<string, unknown> = { kind: storedRest.bigquery === undefined ? 'sheet' : 'bigquery' };
+      for (const field of moved) expected[field === 'bigquery' ? 'table' : field] = storedRest[field];
+      expect(destination).toEqual(expected);
+      for (const field of moved) delete storedRest[field];
+      expect(rest).toEqual(storedRest);
     }
+    // The fixture holds every field that moved, so each is seen converted above.
+    const storedFields = new Set([...definitions.values()].flatMap((definition) => Object.keys(definition)));
+    expect(FLAT_FIELDS.filter((field) => !storedFields.has(field))).toEqual([]);
+    expect(listed('Warehouse').definition.destination).toMatchObject({ kind: 'bigquery', table: { tableId: 'ledger' } });
+    expect(listed('Incremental').definition.destination).toMatchObject({ kind: 'sheet', incremental: true });
     expect(listed('Replace').target).toBe('Replace!B2');
     expect(listed('Warehouse').target).toBe("BigQuery engage-tests-1.engage_reports.ledger (status in 'BQ status'!A1)");
     expect(listed('Append').notices.webhook).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/…$/);
@@ -107,5 +124,30 @@ describe('saved reports stored before destinations', () => {
     // Notices as configured: "always" told by email of the replace's refresh.
     const subjects = h.host.mails.slice(mailsBefore).map((m) => (m as { subject: string }).subject);
     expect(subjects.filter((s) => s.includes('"Replace"'))).toHaveLength(1);
+  });
+
+  it("are saved again in the new shape when edited, in the document and in the owner's registry alike", () => {
+    const append = listed('Append');
+    const storedKey = `engage.sr.def.${append.id}`;
+    // An edit as the sidebar sends it today: the listed definition, renamed.
+    call('updateSchedule', append.id, { ...append.definition, name: 'Append, renamed' });
+    const documentCopy = JSON.parse(h.host.properties('document').get(storedKey)!) as Record<string, unknown>;
+    expect(documentCopy).toMatchObject({
+      name: 'Append, renamed',
+      destination: { kind: 'sheet', writeMode: 'append', target: { sheetName: 'Append', cell: 'A1' } },
+    });
+    for (const field of FLAT_FIELDS) expect(documentCopy).not.toHaveProperty(field);
+    const registryCopies = [...h.host.properties('user', OWNER).entries()]
+      .filter(([key, value]) => key.includes(append.id) && value.includes('"Append, renamed"'))
+      .map(([, value]) => JSON.parse(value) as Record<string, unknown>);
+    expect(registryCopies).toHaveLength(1);
+    expect(registryCopies[0]).toMatchObject({ destination: documentCopy.destination });
+    // An edit in the flat shape (a sidebar loaded before the change) is stored in the new shape too.
+    const upsert = listed('Upsert');
+    const { destination, ...report } = upsert.definition as { destination: { target: unknown; writeMode: unknown } };
+    call('updateSchedule', upsert.id, { ...report, target: destination.target, writeMode: destination.writeMode });
+    const upsertCopy = JSON.parse(h.host.properties('document').get(`engage.sr.def.${upsert.id}`)!) as Record<string, unknown>;
+    expect(upsertCopy.destination).toEqual(destination);
+    for (const field of FLAT_FIELDS) expect(upsertCopy).not.toHaveProperty(field);
   });
 });

@@ -20,7 +20,7 @@ interface View {
   mine: boolean;
   scheduleText: string;
   target: string;
-  definition: Record<string, unknown> & { name: string; schedule: unknown; incremental?: boolean; paused?: boolean };
+  definition: Record<string, unknown> & { name: string; schedule: unknown; destination: { incremental?: boolean }; paused?: boolean };
   status: { lastSuccess?: string; nextRun?: string; rows?: number };
 }
 interface List {
@@ -76,7 +76,7 @@ describe('updateSchedule', () => {
       mine: true,
       paused: false,
     });
-    expect(view.definition).toMatchObject({ incremental: true, schedule: { every: 'week', weekday: 'monday', hour: 7 } });
+    expect(view.definition).toMatchObject({ destination: { incremental: true }, schedule: { every: 'week', weekday: 'monday', hour: 7 } });
     const after = stored(id);
     expect(after).toMatchObject({ id, ownerId: before.ownerId, createdAtMs: before.createdAtMs, name: 'Weekly revenue' });
     expect(after.updatedAtMs as number).toBeGreaterThan(before.updatedAtMs as number);

@@ -14,6 +14,7 @@ import { tableAddress } from '../../warehouse/destination';
 import type { Destination, DestinationRefresh, DestinationRefreshContext } from '../../schedules/refresh/destination';
 import { placementOf, sameCorner } from '../../schedules/refresh/refresh-block';
 import type { RefreshStatus, SavedReport } from '../../schedules/saved/saved-reports';
+import { tableOf } from '../../schedules/saved/destination-union';
 import { nextRunAfter } from '../../schedules/saved/schedule';
 import { checkBigQueryReport, checkBigQueryTable, checkRangeOf } from './definition';
 import { openReportTable, warehouseView } from './open-in-sheets';
@@ -32,18 +33,19 @@ export function bigQueryDestination(deps: BigQueryDestinationDeps): Destination 
   return {
     kind: 'bigquery',
     checkDefinition: (report) => {
-      report.bigquery = checkBigQueryReport(report);
+      const table = checkBigQueryReport(report);
+      if (report.destination.kind === 'bigquery') report.destination.table = table;
     },
     checkRange: (report, nowMs) => checkRangeOf(report, nowMs),
     checkAmong: (report, others, selfId) => checkTableFree(report, others(), selfId),
-    checkWithService: (report, nowMs) => checkBigQueryTable(deps.client(), report.bigquery!, report, nowMs + BIGQUERY_SAVE_CHECK_BUDGET_MS),
+    checkWithService: (report, nowMs) => checkBigQueryTable(deps.client(), tableOf(report)!, report, nowMs + BIGQUERY_SAVE_CHECK_BUDGET_MS),
     // What a table keeps is its partitions, which a change leaves where they are.
     checkChange: () => undefined,
     statusAfterEdit: (before, after, status, nowMs) => statusAfterEdit(before, after, status, nowMs),
     dueAnyway: (report, status) => loadsOtherContents(report, status),
     refresh: (context) => refreshTable(context, deps.client()),
     describe: (report, status, now) => ({
-      target: `BigQuery ${tableAddress(report.bigquery!)} (status in ${cellReference(report.target.sheetName, report.target.cell)})`,
+      target: `BigQuery ${tableAddress(tableOf(report)!)} (status in ${cellReference(report.destination.target.sheetName, report.destination.target.cell)})`,
       progress: warehouseProgress(status.backfill, now) ?? 'BigQuery: no day loaded yet',
       table: warehouseView(report)!,
     }),

@@ -1,5 +1,5 @@
 /**
- * A saved report whose rows go to BigQuery: the `bigquery` field beside `target`, and the rules it
+ * A saved report whose rows go to BigQuery: a `destination` of kind 'bigquery' (its table beside its target), and the rules it
  * adds. The destination's names follow BigQuery's (warehouse/destination.ts) and the report must be
  * one a day-partitioned table takes (warehouse/table-schema.ts), fetched one publisher's days at a
  * time: the general report by day, or the hourly external-ID report (its hours a TIMESTAMP column,
@@ -19,10 +19,12 @@ import { planTable, REALTIME_REFUSAL, type ReportShape } from '../../warehouse/t
 import { effectiveBreakdowns } from '../../api/requests/report-fields';
 import { REPORT_SPECS } from '../../spec';
 import { resolvePeriod, type Period } from '../../schedules/saved/period';
-import { unavailableDestination } from '../../schedules/saved/destination-union';
+import { type SavedDestination, tableOf, unavailableDestination } from '../../schedules/saved/destination-union';
 
 /** What a BigQuery destination refuses beside it: the sheet's ways of meeting rows already there. */
 const SHEET_ONLY_FIELDS = ['compareWith', 'incremental', 'writeMode', 'maxStoredRows', 'maxRows', 'closedThrough', 'alerts'] as const;
+/** Those of them the destination itself holds; the others are the report's. */
+const DESTINATION_FIELDS: readonly string[] = ['incremental', 'writeMode', 'maxStoredRows', 'closedThrough'];
 
 /** What the check reads of a saved report. */
 export interface BigQueryReportFields {
@@ -31,13 +33,9 @@ export interface BigQueryReportFields {
   period?: Period | undefined;
   breakdowns?: string[] | undefined;
   metrics?: string[] | undefined;
-  bigquery?: { projectId: string; datasetId: string; tableId: string; location: string } | undefined;
+  destination: SavedDestination;
   compareWith?: unknown;
-  incremental?: unknown;
-  writeMode?: unknown;
-  maxStoredRows?: unknown;
   maxRows?: unknown;
-  closedThrough?: unknown;
   alerts?: unknown;
 }
 
@@ -61,10 +59,10 @@ const DAY_PERIODS = "'lastDays', 'since', 'fixed', 'thisMonth' or 'lastMonth'";
  * time (the API's 24 hours): its first day, from hour 00 to the next day's 00.
  */
 export function checkRangeOf(
-  report: Pick<BigQueryReportFields, 'kind' | 'period' | 'bigquery'>,
+  report: Pick<BigQueryReportFields, 'kind' | 'period' | 'destination'>,
   nowMs: number,
 ): { fromDate: string; toDate: string } | undefined {
-  if (!report.bigquery || !REPORT_SPECS[report.kind].hourly || !report.period) return undefined;
+  if (!tableOf(report) || !REPORT_SPECS[report.kind].hourly || !report.period) return undefined;
   const { fromDate } = resolvePeriod(report.period, nowMs);
   return { fromDate: fromDate.slice(0, 8), toDate: fromDate.slice(0, 8) };
 }
@@ -75,7 +73,7 @@ export function checkRangeOf(
  * and where, is BigQuery's to say (checkBigQueryTable, at save; prepareTable again at every run).
  */
 export function checkBigQueryReport(report: BigQueryReportFields): BigQueryDestination {
-  const given = report.bigquery!;
+  const given = tableOf(report)!;
   let destination: BigQueryDestination;
   try {
     destination = checkDestination(given);
@@ -86,7 +84,8 @@ export function checkBigQueryReport(report: BigQueryReportFields): BigQueryDesti
     );
   }
   for (const field of SHEET_ONLY_FIELDS) {
-    if (report[field] !== undefined && report[field] !== false) {
+    const holder = (DESTINATION_FIELDS.includes(field) ? report.destination : report) as unknown as Record<string, unknown>;
+    if (holder[field] !== undefined && holder[field] !== false) {
       throw ValidationError.single(
         field,
         'applies to a sheet only: a BigQuery table keeps every day of the period, each day loaded again replacing its partition; leave it out',

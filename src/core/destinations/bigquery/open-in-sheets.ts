@@ -21,6 +21,7 @@ import { readyQuery } from '../../warehouse/report-load';
 import { tableAddress } from '../../warehouse/destination';
 import { checkBigQueryAllowed, reportShapeOf } from './definition';
 import type { SavedReport } from '../../schedules/saved/saved-reports';
+import { tableOf } from '../../schedules/saved/destination-union';
 import type { OpenAnswer, TableView } from '../../schedules/refresh/destination';
 
 /** The table of a BigQuery report as the Schedules tab shows it: its address ("project.dataset.table") and the last month of the table, newest first (readyQuery). */
@@ -43,9 +44,10 @@ export const OPEN_IN_SHEETS_WAIT_SECONDS = 30;
 /** BigQuery's console, where the ready query runs. */
 const CONSOLE = "BigQuery's console (console.cloud.google.com/bigquery)";
 
-export function warehouseView(report: Pick<SavedReport, 'bigquery' | 'kind' | 'breakdowns' | 'metrics'>): WarehouseView | undefined {
-  if (!report.bigquery) return undefined;
-  return { address: tableAddress(report.bigquery), query: readyQuery(report.bigquery, reportShapeOf(report)) };
+export function warehouseView(report: Pick<SavedReport, 'destination' | 'kind' | 'breakdowns' | 'metrics'>): WarehouseView | undefined {
+  const table = tableOf(report);
+  if (!table) return undefined;
+  return { address: tableAddress(table), query: readyQuery(table, reportShapeOf(report)) };
 }
 
 /**
@@ -121,13 +123,14 @@ export function openInSheets(
 /** The same for a report at hand, once the deployment is known to load into BigQuery. */
 export function openReportTable(report: SavedReport, sheets: ConnectedSheets): OpenInSheetsAnswer {
   const view = warehouseView(report);
-  if (!report.bigquery || !view) {
+  const table = tableOf(report);
+  if (!table || !view) {
     throw ValidationError.single(
       'id',
       `${quoted(report.name)} writes to a sheet, not to BigQuery: only a report saved with a BigQuery table opens in Sheets through Connected Sheets`,
     );
   }
-  const { projectId, datasetId, tableId } = report.bigquery;
+  const { projectId, datasetId, tableId } = table;
   let sheet: ConnectedSheet;
   try {
     sheet = sheets.insertDataSourceSheet(

@@ -17,8 +17,9 @@ import { tableAddress } from '../../warehouse/destination';
 import { resolvePeriod } from '../../schedules/saved/period';
 import { backfillKey, loadablePeriod } from './warehouse-refresh';
 import type { RefreshStatus, SavedReport, SavedReportInput } from '../../schedules/saved/saved-reports';
+import { tableOf } from '../../schedules/saved/destination-union';
 
-type Table = NonNullable<SavedReportInput['bigquery']>;
+type Table = NonNullable<ReturnType<typeof tableOf>>;
 
 const sameTable = (a: Table | undefined, b: Table | undefined): boolean =>
   !!a &&
@@ -33,14 +34,15 @@ const sameTable = (a: Table | undefined, b: Table | undefined): boolean =>
  */
 export function checkTableFree(
   report: SavedReportInput,
-  others: ReadonlyArray<Pick<SavedReport, 'id' | 'name' | 'bigquery'>>,
+  others: ReadonlyArray<Pick<SavedReport, 'id' | 'name' | 'destination'>>,
   selfId?: string,
 ): void {
-  const taken = others.find((other) => other.id !== selfId && sameTable(other.bigquery, report.bigquery));
-  if (!taken || !report.bigquery) return;
+  const table = tableOf(report);
+  const taken = others.find((other) => other.id !== selfId && sameTable(tableOf(other), table));
+  if (!taken || !table) return;
   throw ValidationError.single(
     'bigquery.tableId',
-    `${tableAddress(report.bigquery)} already takes the saved report "${taken.name}": each day's load replaces that day with one report's rows, so two reports would erase each other's days; choose another table name`,
+    `${tableAddress(table)} already takes the saved report "${taken.name}": each day's load replaces that day with one report's rows, so two reports would erase each other's days; choose another table name`,
   );
 }
 
@@ -54,14 +56,14 @@ export function backfillAfterEdit(
   backfill: Backfill | undefined,
   nowMs: number,
 ): Backfill | undefined {
-  if (!after.bigquery || !backfill) return undefined;
+  if (!tableOf(after) || !backfill) return undefined;
   const period = loadablePeriod(after.period, nowMs);
   const starts = (r: SavedReportInput) => resolvePeriod(r.period, nowMs).fromDate;
   const earlier = starts(after) < starts(before);
   if (backfillKey(before) === backfillKey(after) && !earlier) return undefined;
   const restart = startBackfill(period.fromDate, period.toDate);
   const keyed = { ...restart, key: backfillKey(after) };
-  return sameTable(before.bigquery, after.bigquery) && backfill.window ? { ...keyed, window: backfill.window } : keyed;
+  return sameTable(tableOf(before), tableOf(after)) && backfill.window ? { ...keyed, window: backfill.window } : keyed;
 }
 
 /**

@@ -54,6 +54,7 @@ import type { PrepareResult } from '../../warehouse/day-load';
 import { type Period, resolvePeriod } from '../../schedules/saved/period';
 import { reportShapeOf } from './definition';
 import { reportInputOf, type RefreshStatus, type SavedReport } from '../../schedules/saved/saved-reports';
+import { tableOf } from '../../schedules/saved/destination-union';
 import type { RefreshSummary, ReportSource } from '../../schedules/refresh/refresh-source';
 
 /** Days a finished backfill loads again at each refresh: Engage may restate its most recent days. */
@@ -105,9 +106,10 @@ export function loadablePeriod(period: Period, nowMs: number): { fromDate: strin
 
 /** What a BigQuery report's days hold, beside the period: a pass keyed otherwise starts again (planPass). */
 export function backfillKey(
-  report: Pick<SavedReport, 'bigquery' | 'kind' | 'entityId' | 'breakdowns' | 'metrics' | 'filter' | 'currencyCode' | 'decDigits'>,
+  report: Pick<SavedReport, 'destination' | 'kind' | 'entityId' | 'breakdowns' | 'metrics' | 'filter' | 'currencyCode' | 'decDigits'>,
 ): string {
-  const table = report.bigquery ? [report.bigquery.projectId.trim(), report.bigquery.datasetId.trim(), report.bigquery.tableId.trim()] : [];
+  const given = tableOf(report);
+  const table = given ? [given.projectId.trim(), given.datasetId.trim(), given.tableId.trim()] : [];
   const what = [
     table,
     report.kind,
@@ -230,7 +232,7 @@ function fetchHours(context: WarehouseRefreshContext, first: string, last: strin
 
 export function refreshIntoBigQuery(context: WarehouseRefreshContext): WarehouseRefresh {
   const { report, next, save, source, client, clock, startedAtMs, deadlineAtMs, summary } = context;
-  const destination = report.bigquery!;
+  const destination = tableOf(report)!;
   const shape = reportShapeOf(report);
   const hourly = REPORT_SPECS[report.kind].hourly;
   let backfill = planPass(next.backfill, loadablePeriod(report.period, startedAtMs), backfillKey(report));

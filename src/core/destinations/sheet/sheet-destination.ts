@@ -25,7 +25,7 @@ export function sheetDestination(): Destination {
     statusAfterEdit: () => undefined,
     dueAnyway: () => false,
     refresh: (context) => refreshSheet(context),
-    describe: (report) => ({ target: cellReference(report.target.sheetName, report.target.cell) }),
+    describe: (report) => ({ target: cellReference(report.destination.target.sheetName, report.destination.target.cell) }),
   };
 }
 

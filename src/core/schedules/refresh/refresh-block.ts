@@ -95,7 +95,7 @@ export function refreshBlock(context: RefreshBlockContext): RefreshBlock {
       throw new RefreshDeferredError('the rate budget ran out before the last page', requests + result.pagesPlanned - result.pagesFetched);
     return { block: reportToSheetBlock(result, blockOptions), requests, query };
   };
-  if (!report.incremental) {
+  if (!report.destination.incremental) {
     const { block, requests, query } = fetchRange();
     return meet(block, requests, kept(query.breakdowns, columnKind));
   }
@@ -126,8 +126,9 @@ export function sameCorner(written: WrittenBlock | undefined, placement: BlockPl
 }
 
 /** Where a report's block goes: its target cell. */
-export function placementOf(report: Pick<SavedReport, 'target'>): BlockPlacement {
+export function placementOf(report: Pick<SavedReport, 'destination'>): BlockPlacement {
   // The cell was checked against A1_CELL_PATTERN when the report was saved.
-  const { row, column } = cellPosition(report.target.cell)!;
-  return { sheetName: report.target.sheetName, row, column };
+  const { sheetName, cell } = report.destination.target;
+  const { row, column } = cellPosition(cell)!;
+  return { sheetName, row, column };
 }

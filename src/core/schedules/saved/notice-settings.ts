@@ -19,7 +19,7 @@ import { ADDITIVE_METRICS, DATE_BREAKDOWNS, REPORT_SPECS, type ReportKind } from
 import { hashText } from '../../util/hash';
 import { daysBetween } from '../../util/dates';
 import type { Period } from './period';
-import { type WriteMode, writeModeOf } from './write-modes';
+import { type SheetModeFields, writeModeOf } from './write-modes';
 import { CHANNEL_IDS, type ChannelId, channelSettingShape, channelsOn, HOW_TO_TURN_ON_A_CHANNEL } from '../../channels/channels';
 
 export const NOTICE_WHEN = ['failure', 'always', 'never'] as const;
@@ -142,8 +142,8 @@ export interface WatchedReport {
   metrics?: string[];
   maxRows?: number;
   totals?: boolean;
-  incremental?: boolean;
-  writeMode?: WriteMode;
+  /** Its destination's write mode and incremental choice. */
+  destination: SheetModeFields;
 }
 
 /** The report's metric columns: the chosen ones, or every metric its breakdowns give. */
@@ -164,7 +164,7 @@ export function aggregatable(kind: ReportKind, metric: string, columns: readonly
  * The Total row the report writes: only when it replaces its rows (an append's snapshots and an
  * upsert's merged rows have none: totals of rates cannot be merged), and not when turned off.
  */
-export function writesTotals(report: Pick<WatchedReport, 'totals' | 'incremental' | 'writeMode'>): boolean {
+export function writesTotals(report: Pick<WatchedReport, 'totals' | 'destination'>): boolean {
   return writeModeOf(report) === 'replace' && report.totals !== false;
 }
 

@@ -21,6 +21,7 @@ import { hashText } from '../../util/hash';
 import { utf8Length } from '../../util/utf8';
 import { PROPERTY_STORE_MAX_BYTES, PROPERTY_VALUE_MAX_BYTES, statusText } from './saved-report-store';
 import type { RefreshStatus, SavedReport } from './saved-reports';
+import { withDestination } from './destination-union';
 import { isEmptyRecord, noticeRecordMaxBytes, noticeRecordText, parseNoticeRecord, type NoticeRecord } from './notice-record';
 
 export const REGISTRY_PREFIX = 'engage.reg.';
@@ -261,7 +262,8 @@ export class ScheduleRegistry {
       at(part(ENTRY_PREFIX).s).entry = entry && typeof entry.id === 'string' ? entry : undefined;
     } else if (key.startsWith(DEFINITION_PREFIX)) {
       const { s, id } = part(DEFINITION_PREFIX);
-      const report = value === null ? undefined : parse<SavedReport>(value);
+      // A definition saved before `destination` is read in today's shape (destination-union.ts).
+      const report = value === null ? undefined : (withDestination(parse<unknown>(value)) as SavedReport | undefined);
       if (report && typeof report.id === 'string') at(s).definitions.set(id, report);
       else at(s).definitions.delete(id);
     } else if (key.startsWith(NOTICE_PREFIX)) {

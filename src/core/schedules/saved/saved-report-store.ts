@@ -10,6 +10,7 @@ import type { Clock, ListableStore, Lock, RandomSource } from '../../ports';
 import { controlCharacterIndex, quoted } from '../../util/text';
 import { splitByBytes, utf8Length } from '../../util/utf8';
 import type { RefreshStatus, SavedReport, SavedReportInput } from './saved-reports';
+import { withDestination } from './destination-union';
 
 export const SAVED_REPORTS_INDEX_KEY = 'engage.sr.index';
 const DEFINITION_PREFIX = 'engage.sr.def.';
@@ -101,7 +102,8 @@ export class SavedReportStore implements SavedReportSource {
     const raw = this.deps.store.get(DEFINITION_PREFIX + id);
     if (!raw) return null;
     try {
-      const parsed = JSON.parse(raw) as SavedReport;
+      // A definition saved before `destination` is read in today's shape (destination-union.ts).
+      const parsed = withDestination(JSON.parse(raw)) as SavedReport;
       return typeof parsed.id === 'string' && typeof parsed.ownerId === 'string' ? parsed : null;
     } catch {
       return null;

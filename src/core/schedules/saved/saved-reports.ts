@@ -6,7 +6,6 @@
  * are kept is saved-report-store.ts.
  */
 import * as z from '../../util/zod';
-import { A1_CELL_PATTERN } from '../../util/a1-notation';
 import { ValidationError } from '../../errors';
 import type { WrittenBlock } from '../../ports';
 import { ALL_METRICS } from '../../api/requests/report-metrics';
@@ -17,13 +16,9 @@ import { periodSchema, resolvePeriod } from './period';
 import { scheduleSchema } from './schedule';
 import { alertProblems, alertsSchema, alertsWithoutChannel, noticesSchema } from './notice-settings';
 import { REPORT_SPECS } from '../../spec';
-import { MAX_STORED_ROWS_LIMIT, WRITE_MODES, type WriteMode, writeModeProblem } from './write-modes';
-import { destinationFields, loadsWholeDays } from './destination-union';
+import { type WriteMode, writeModeProblem } from './write-modes';
+import { argumentOf, destinationSchema, loadsWholeDays, withDestination } from './destination-union';
 import type { Backfill } from '../../warehouse/backfill';
-
-const a1Cell = z
-  .string({ error: 'must be one cell such as A1' })
-  .check(z.trim(), z.regex(A1_CELL_PATTERN, { error: 'must be one cell such as A1' }));
 
 const noControlCharacters = (v: string) => controlCharacterIndex(v) < 0;
 const yesNo = () => z.boolean({ error: 'must be true or false' });
@@ -73,22 +68,11 @@ export const savedReportInputSchema = z.strictObject(
           z.maximum(100_000, { error: 'must be a whole number from 1 to 100000' }),
         ),
     ),
-    target: z.strictObject(
-      {
-        sheetName: z
-          .string({ error: 'needs a sheet name' })
-          .check(
-            z.trim(),
-            z.minLength(1, { error: 'needs a sheet name' }),
-            z.maxLength(100, { error: 'must be at most 100 characters' }),
-            z.refine(noControlCharacters, { error: 'must not contain control characters' }),
-          ),
-        cell: a1Cell,
-      },
-      { error: 'must be a sheet name and a cell such as A1: {sheetName, cell}' },
-    ),
-    /** A destination other than the target sheet, whose target cell then shows its status (destination-union.ts). */
-    ...destinationFields,
+    /**
+     * Where its rows go: the sheet (its target cell and the sheet's write mode, row cap, incremental and
+     * closed months) or a BigQuery table, whose target cell then shows its status (destination-union.ts).
+     */
+    destination: destinationSchema,
     schedule: scheduleSchema,
     /**
      * The general report beside an earlier period: "previous", "year", "yearWeekday" or "yyyy-MM-dd..yyyy-MM-dd"
@@ -103,31 +87,6 @@ export const savedReportInputSchema = z.strictObject(
         }),
       ),
     ),
-    /**
-     * How a run's rows meet the rows already in the sheet (write-modes.ts): 'replace' (left out: the
-     * default, or an upsert for an incremental report), 'append' or 'upsert'.
-     */
-    writeMode: z.optional(z.enum(WRITE_MODES, { error: "must be 'replace', 'append' or 'upsert'" })),
-    /** Rows an append or upsert keeps at most, the oldest going first; left out: DEFAULT_MAX_STORED_ROWS. */
-    maxStoredRows: z.optional(
-      z
-        .int({ error: `must be a whole number from 1 to ${MAX_STORED_ROWS_LIMIT}` })
-        .check(
-          z.minimum(1, { error: `must be a whole number from 1 to ${MAX_STORED_ROWS_LIMIT}` }),
-          z.maximum(MAX_STORED_ROWS_LIMIT, { error: `must be a whole number from 1 to ${MAX_STORED_ROWS_LIMIT}` }),
-        ),
-    ),
-    /**
-     * Months up to and including this one ("2026-10") are closed: a revision of one of their days
-     * raises a notice (revisions.ts). Daily general reports only; left out: no month is closed.
-     */
-    closedThrough: z.optional(
-      z
-        .string({ error: 'must be a month as yyyy-MM, such as "2026-10"' })
-        .check(z.trim(), z.regex(/^\d{4}-(0[1-9]|1[0-2])$/, { error: 'must be a month as yyyy-MM, such as "2026-10"' })),
-    ),
-    /** Fetch only new days plus the last 3 and merge by day and breakdown keys (general report with day): an upsert of the recent days. */
-    incremental: z.optional(yesNo()),
     /** Append the Total row (not with incremental: totals of ratios cannot be merged). */
     totals: z.optional(yesNo()),
     paused: z.optional(yesNo()),
@@ -136,7 +95,7 @@ export const savedReportInputSchema = z.strictObject(
     /** Rules on its figures, told through the same channels. */
     alerts: z.optional(alertsSchema),
   },
-  { error: 'must be a saved report: an object with name, kind, entityId, period, target and schedule' },
+  { error: 'must be a saved report: an object with name, kind, entityId, period, destination and schedule' },
 );
 export type SavedReportInput = z.infer<typeof savedReportInputSchema>;
 
@@ -211,18 +170,18 @@ export function reportInputOf(report: SavedReportInput, nowMs: number, range?: {
  * `checkDestination` is the report's destination's own check (refresh/destination.ts), run first.
  */
 export function checkSavedReport(input: unknown, checkDestination?: (report: SavedReportInput) => void): SavedReportInput {
-  const parsed = savedReportInputSchema.safeParse(input);
+  const parsed = savedReportInputSchema.safeParse(withDestination(input));
   if (!parsed.success) {
     throw new ValidationError(
       parsed.error.issues.flatMap((issue) => {
         const path = issue.path.map(String);
         if (issue.code === 'unrecognized_keys') {
           return issue.keys.map((key) => {
-            const argument = [...path, key].join('.');
+            const argument = argumentOf([...path, key]);
             return { argument, message: `${argument}: is not a field of a saved report` };
           });
         }
-        const argument = path.length > 0 ? path.join('.') : 'report';
+        const argument = path.length > 0 ? argumentOf(path) : 'report';
         return [{ argument, message: `${argument}: ${issue.message}` }];
       }),
     );
@@ -246,7 +205,7 @@ export function checkSavedReport(input: unknown, checkDestination?: (report: Sav
   if (report.compareWith !== undefined && report.kind !== 'main') {
     throw ValidationError.single('compareWith', 'compares the general report only: the hourly reports cover one day at most');
   }
-  if (report.closedThrough !== undefined) {
+  if (report.destination.closedThrough !== undefined) {
     if (!tracksRevisions(report)) {
       throw ValidationError.single(
         'closedThrough',
@@ -254,7 +213,7 @@ export function checkSavedReport(input: unknown, checkDestination?: (report: Sav
       );
     }
   }
-  if (report.incremental) {
+  if (report.destination.incremental) {
     const problem = incrementalProblem(report);
     if (problem) throw ValidationError.single(problem.argument, problem.rule);
   }
@@ -290,14 +249,15 @@ export function incrementalProblem(
 }
 
 /** A month can be closed once it has ended: closedThrough must be before the current UTC month at `nowMs`. */
-export function checkClosedThrough(report: Pick<SavedReportInput, 'closedThrough'>, nowMs: number): void {
-  if (report.closedThrough === undefined) return;
+export function checkClosedThrough(report: Pick<SavedReportInput, 'destination'>, nowMs: number): void {
+  const { closedThrough } = report.destination;
+  if (closedThrough === undefined) return;
   const now = new Date(nowMs);
   const latest = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
-  if (report.closedThrough > latest) {
+  if (closedThrough > latest) {
     throw ValidationError.single(
       'closedThrough',
-      `${report.closedThrough} has not ended yet: a month can be closed once it is over (the latest now is ${latest}, on UTC days)`,
+      `${closedThrough} has not ended yet: a month can be closed once it is over (the latest now is ${latest}, on UTC days)`,
     );
   }
 }

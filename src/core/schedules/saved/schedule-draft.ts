@@ -118,9 +118,13 @@ export function savedReportFromBuilder(request: BuilderRequest, draft: ScheduleD
     kind: request.kind,
     entityId: request.entityId,
     period: draft.period,
-    target: { sheetName: draft.target.sheetName.trim(), cell: draft.target.cell.trim().toUpperCase() },
+    destination: {
+      kind: 'sheet',
+      target: { sheetName: draft.target.sheetName.trim(), cell: draft.target.cell.trim().toUpperCase() },
+    },
     schedule: draft.schedule,
   };
+  const { destination } = report;
   // No breakdown means the report by day, which is also what an omitted one asks for.
   if (request.breakdowns.length > 0) report.breakdowns = [...request.breakdowns];
   // Stored even when it is the default set: a saved report without metrics shows every metric.
@@ -133,11 +137,11 @@ export function savedReportFromBuilder(request: BuilderRequest, draft: ScheduleD
   if (spec.acceptsDecDigits && typeof request.decDigits === 'number') report.decDigits = request.decDigits;
   if (request.kind === 'main' && request.compareWith) report.compareWith = request.compareWith;
   if (request.maxRows !== undefined) report.maxRows = request.maxRows;
-  if (draft.writeMode && draft.writeMode !== 'replace') report.writeMode = draft.writeMode;
-  if (draft.maxStoredRows !== undefined) report.maxStoredRows = draft.maxStoredRows;
-  if (draft.incremental) report.incremental = true;
+  if (draft.writeMode && draft.writeMode !== 'replace') destination.writeMode = draft.writeMode;
+  if (draft.maxStoredRows !== undefined) destination.maxStoredRows = draft.maxStoredRows;
+  if (draft.incremental) destination.incremental = true;
   if (draft.paused) report.paused = true;
-  if (draft.closedThrough?.trim()) report.closedThrough = draft.closedThrough.trim();
+  if (draft.closedThrough?.trim()) destination.closedThrough = draft.closedThrough.trim();
   return report;
 }
 

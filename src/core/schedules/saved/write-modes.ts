@@ -29,26 +29,33 @@ export const DEFAULT_MAX_STORED_ROWS = 100_000;
 /** The largest cap: 10,000,000 cells hold a million rows of ten columns; the cell guard still applies. */
 export const MAX_STORED_ROWS_LIMIT = 1_000_000;
 
+/** The sheet destination's fields the mode rules read. */
+export interface SheetModeFields {
+  writeMode?: WriteMode | undefined;
+  maxStoredRows?: number | undefined;
+  incremental?: boolean | undefined;
+}
+
 /** The fields of a saved report the mode rules read. */
 export interface ModeFields {
   kind: ReportKind;
   entityId?: string;
   breakdowns?: readonly string[];
-  writeMode?: WriteMode;
-  maxStoredRows?: number;
-  incremental?: boolean;
   compareWith?: string;
   totals?: boolean;
+  destination: SheetModeFields;
 }
 
 /** The mode a saved report is written in: its own, else an upsert of the recent days for an incremental one, else replace. */
-export function writeModeOf(report: Pick<ModeFields, 'writeMode' | 'incremental'>): WriteMode {
-  return report.writeMode ?? (report.incremental ? 'upsert' : 'replace');
+export function writeModeOf(report: { destination: SheetModeFields }): WriteMode {
+  const { writeMode, incremental } = report.destination;
+  return writeMode ?? (incremental ? 'upsert' : 'replace');
 }
 
 /** Rows an append or upsert keeps at most; an incremental report without a cap keeps its period, as it did before caps. */
-export function storedRowsCap(report: Pick<ModeFields, 'maxStoredRows' | 'incremental'>): number {
-  return report.maxStoredRows ?? (report.incremental ? Number.POSITIVE_INFINITY : DEFAULT_MAX_STORED_ROWS);
+export function storedRowsCap(report: { destination: SheetModeFields }): number {
+  const { maxStoredRows, incremental } = report.destination;
+  return maxStoredRows ?? (incremental ? Number.POSITIVE_INFINITY : DEFAULT_MAX_STORED_ROWS);
 }
 
 /** Why a report cannot be written in `mode`, naming the field, or undefined when it can. */
@@ -56,7 +63,7 @@ export function writeModeProblem(
   report: ModeFields,
   mode: WriteMode = writeModeOf(report),
 ): { argument: string; rule: string } | undefined {
-  if (report.incremental && mode !== 'upsert') {
+  if (report.destination.incremental && mode !== 'upsert') {
     return {
       argument: 'writeMode',
       rule: `'${mode}' cannot be combined with incremental, which is an upsert of the recent days: use 'upsert', or leave incremental out`,
@@ -70,7 +77,7 @@ export function writeModeProblem(
         "earlier period alone have no key of this one; use 'append' to keep each run's comparison",
     };
   }
-  if (mode === 'replace' && report.maxStoredRows !== undefined) {
+  if (mode === 'replace' && report.destination.maxStoredRows !== undefined) {
     return {
       argument: 'maxStoredRows',
       rule: "applies to writeMode 'append' or 'upsert' only: a replace holds one run's rows (limit those with maxRows)",
@@ -107,13 +114,16 @@ export function upsertKeyText(report: Pick<ModeFields, 'kind' | 'entityId' | 'br
 }
 
 /** The mode in a few words for the Schedules list and the note ("" for replace): "append, up to 100,000 rows". */
-export function writeModeSummary(report: Pick<ModeFields, 'writeMode' | 'incremental' | 'maxStoredRows'>): string {
+export function writeModeSummary(report: { destination: SheetModeFields }): string {
   const mode = writeModeOf(report);
   if (mode === 'replace') return '';
   const cap = storedRowsCap(report);
   const upTo = Number.isFinite(cap) ? `, up to ${formatCount(cap)} rows` : '';
-  return `${report.incremental ? 'incremental' : mode}${upTo}`;
+  return `${report.destination.incremental ? 'incremental' : mode}${upTo}`;
 }
+
+/** The sheet's mode fields with the cell they write at. */
+type PlacedModeFields = SheetModeFields & { target: { sheetName: string; cell: string } };
 
 /**
  * Refuses a change that would have the next run write over the rows an append or an upsert kept: a
@@ -122,22 +132,21 @@ export function writeModeSummary(report: Pick<ModeFields, 'writeMode' | 'increme
  * where it is once the report points at another sheet or cell.
  */
 export function keepHistory(
-  before: ModeFields & { target: { sheetName: string; cell: string } },
-  after: ModeFields & { target: { sheetName: string; cell: string } },
+  before: { destination: PlacedModeFields },
+  after: { destination: PlacedModeFields },
   status: { written?: WrittenBlock },
 ): void {
   const was = writeModeOf(before);
-  const keeps = was === 'append' || (was === 'upsert' && !before.incremental);
-  if (!keeps || (writeModeOf(after) === was && !after.incremental)) return;
-  const samePlace =
-    before.target.sheetName.trim() === after.target.sheetName.trim() &&
-    before.target.cell.trim().toUpperCase() === after.target.cell.trim().toUpperCase();
+  const keeps = was === 'append' || (was === 'upsert' && !before.destination.incremental);
+  if (!keeps || (writeModeOf(after) === was && !after.destination.incremental)) return;
+  const [from, to] = [before.destination.target, after.destination.target];
+  const samePlace = from.sheetName.trim() === to.sheetName.trim() && from.cell.trim().toUpperCase() === to.cell.trim().toUpperCase();
   const rows = (status.written?.rows ?? 0) - 1;
   if (!samePlace || rows < 1) return;
-  const now = after.incremental ? 'an incremental upsert' : `'${writeModeOf(after)}'`;
+  const now = after.destination.incremental ? 'an incremental upsert' : `'${writeModeOf(after)}'`;
   throw ValidationError.single(
     'writeMode',
-    `cannot turn '${was}' into ${now} at ${cellReference(before.target.sheetName, before.target.cell)}: the next run would write over ` +
+    `cannot turn '${was}' into ${now} at ${cellReference(from.sheetName, from.cell)}: the next run would write over ` +
       `the ${formatCount(rows)} rows it kept there. Point it at another sheet or cell first (the kept rows stay where they are)`,
   );
 }

@@ -176,6 +176,6 @@ export class NoticeObserver implements RunObserver {
  */
 export function alertRows(event: Pick<ReportRunEvent, 'report' | 'block' | 'fetched'>): ReportRunEvent['block'] {
   const mode = writeModeOf(event.report);
-  const ownRows = mode === 'append' || (mode === 'upsert' && !event.report.incremental);
+  const ownRows = mode === 'append' || (mode === 'upsert' && !event.report.destination.incremental);
   return ownRows ? (event.fetched ?? event.block) : event.block;
 }

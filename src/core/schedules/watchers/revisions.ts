@@ -146,7 +146,9 @@ export class RevisionTracker implements RunObserver {
     const timeZone = event.spreadsheet.timeZone;
     const period = resolvePeriod(report.period, event.startedAtMs);
     // An incremental refresh fetched only its latest days: the rows before them were read back from the sheet.
-    const fetched = report.incremental ? incrementalRange(report.period, event.previous.fetchedThrough, event.startedAtMs) : period;
+    const fetched = report.destination.incremental
+      ? incrementalRange(report.period, event.previous.fetchedThrough, event.startedAtMs)
+      : period;
     const { seen, formats } = figuresOf(block, {
       timeZone,
       breakdowns: report.breakdowns ?? [],
@@ -156,7 +158,7 @@ export class RevisionTracker implements RunObserver {
     this.table ??= FirstFigures.fromRows(this.sheets.read(FIRST_FIGURES_SHEET));
     const changes = this.table.observe(report.id, basisOf(report), seen, event.endedAtMs, period.fromDate);
     if (changes.length === 0) return;
-    const closedThrough = report.closedThrough?.replace('-', '');
+    const closedThrough = report.destination.closedThrough?.replace('-', '');
     // By day, then key; a row's metrics in the report's column order (the sort is stable).
     changes.sort((a, b) => (a.day === b.day ? (a.keys < b.keys ? -1 : a.keys > b.keys ? 1 : 0) : a.day < b.day ? -1 : 1));
     const revisions: Revision[] = changes.map((change) => ({

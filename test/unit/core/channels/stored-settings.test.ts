@@ -33,7 +33,7 @@ const definition = (id: string, extra: Record<string, unknown>): SavedReport => 
   period: { type: 'lastDays', days: 7 },
   breakdowns: ['day'],
   metrics: ['paidPvs', 'revenue'],
-  target: { sheetName: id, cell: 'A1' },
+  destination: { kind: 'sheet', target: { sheetName: id, cell: 'A1' } },
   schedule: { every: 'hour' },
   ...extra,
   id,

@@ -28,20 +28,29 @@ const DAILY: SavedReportInput = {
   breakdowns: ['day'],
   metrics: ['revenue'],
   sort: 'day asc',
-  target: { sheetName: 'Scheduled', cell: 'B2' },
+  destination: { kind: 'sheet', target: { sheetName: 'Scheduled', cell: 'B2' } },
   schedule: { every: 'day', hour: 6 },
   notices: { when: 'failure', email: true },
 };
 const TABLE = { projectId: 'p-1', datasetId: 'engage', tableId: 'daily', location: 'EU' };
+type SheetFields = Omit<Extract<SavedReportInput['destination'], { kind: 'sheet' }>, 'kind' | 'target'>;
+/** DAILY into its sheet with the sheet's fields (write mode, row cap, incremental, closed months). */
+const inSheet = (fields: SheetFields, definition: SavedReportInput = DAILY): SavedReportInput => ({
+  ...definition,
+  destination: { kind: 'sheet', target: DAILY.destination.target, ...fields },
+});
+/** DAILY loaded into TABLE, its status at the same cell. */
+const INTO_TABLE = { kind: 'bigquery', target: DAILY.destination.target, table: TABLE } as const;
+const inTable = (definition: SavedReportInput = DAILY): SavedReportInput => ({ ...definition, destination: INTO_TABLE });
 
 const roundTrip = (definition: SavedReportInput) => definitionOf(reportFieldsOf(definition), editorStateOf(definition));
 
 describe('a definition through the editor and back', () => {
   it.each<[string, SavedReportInput]>([
     ['a replace into the sheet', DAILY],
-    ['an append with its row cap, paused', { ...DAILY, writeMode: 'append', maxStoredRows: 5000, paused: true }],
-    ['an incremental upsert with closed months', { ...DAILY, writeMode: 'upsert', incremental: true, closedThrough: '2026-10' }],
-    ['an incremental report saved before write modes', { ...DAILY, incremental: true }],
+    ['an append with its row cap, paused', inSheet({ writeMode: 'append', maxStoredRows: 5000 }, { ...DAILY, paused: true })],
+    ['an incremental upsert with closed months', inSheet({ writeMode: 'upsert', incremental: true, closedThrough: '2026-10' })],
+    ['an incremental report saved before write modes', inSheet({ incremental: true })],
     [
       'a report with alerts and a webhook',
       {
@@ -50,13 +59,14 @@ describe('a definition through the editor and back', () => {
         alerts: [{ kind: 'below', metric: 'revenue', value: 10 }],
       },
     ],
-    ['a BigQuery report, its page size and Total row kept', { ...DAILY, bigquery: TABLE, pageSize: 500, totals: false }],
+    ['a BigQuery report, its page size and Total row kept', inTable({ ...DAILY, pageSize: 500, totals: false })],
   ])('gives %s back unchanged', (_, definition) => {
     expect(roundTrip(definition)).toEqual(definition);
   });
 
   it('keeps the report itself apart from the fields it edits', () => {
-    expect(reportFieldsOf({ ...DAILY, writeMode: 'append', maxStoredRows: 10, bigquery: TABLE, closedThrough: '2026-10' })).toEqual({
+    const destination = { ...INTO_TABLE, writeMode: 'append', maxStoredRows: 10, closedThrough: '2026-10' } as const;
+    expect(reportFieldsOf({ ...DAILY, destination })).toEqual({
       kind: 'main',
       entityId: '1234',
       period: DAILY.period,
@@ -69,21 +79,22 @@ describe('a definition through the editor and back', () => {
   it('reads where the report writes and whether it loads a table', () => {
     expect(placeOf(DAILY)).toEqual({ sheetName: 'Scheduled', cell: 'B2' });
     expect(loadsToTable(DAILY)).toBe(false);
-    expect(loadsToTable({ ...DAILY, bigquery: TABLE })).toBe(true);
+    expect(loadsToTable(inTable())).toBe(true);
   });
 });
 
 describe('what a destination and a report allow', () => {
   it('gives a BigQuery table no write mode, row cap, incremental option, closed months or alerts', () => {
     const state = {
-      ...editorStateOf({ ...DAILY, writeMode: 'upsert', incremental: true, closedThrough: '2026-10' }),
+      ...editorStateOf(inSheet({ writeMode: 'upsert', incremental: true, closedThrough: '2026-10' })),
       notices: { notices: { when: 'failure' as const, email: true }, alerts: [{ kind: 'zero' as const, metric: 'revenue', key: 'day' }] },
       table: TABLE,
     };
     const definition = definitionOf(reportFieldsOf(DAILY), state);
-    expect(definition.bigquery).toEqual(TABLE);
-    for (const field of ['writeMode', 'maxStoredRows', 'incremental', 'closedThrough', 'alerts'])
-      expect(definition).not.toHaveProperty(field);
+    expect(definition.destination).toEqual(INTO_TABLE);
+    for (const field of ['writeMode', 'maxStoredRows', 'incremental', 'closedThrough'])
+      expect(definition.destination).not.toHaveProperty(field);
+    expect(definition).not.toHaveProperty('alerts');
     expect(definition.notices).toEqual({ when: 'failure', email: true });
     expect(allowedFields(DAILY, true)).toEqual({ writeMode: false, closedMonths: false, alerts: false, statusCell: true });
   });
@@ -93,9 +104,9 @@ describe('what a destination and a report allow', () => {
     expect(allowedFields({ ...DAILY, breakdowns: ['country'] }, false).closedMonths).toBe(false);
     expect(allowedFields({ ...DAILY, compareWith: 'previous' }, false).closedMonths).toBe(false);
     const byCountry = { ...DAILY, breakdowns: ['country'] };
-    expect(definitionOf(reportFieldsOf(byCountry), { ...editorStateOf(byCountry), closedThrough: '2026-10' })).not.toHaveProperty(
-      'closedThrough',
-    );
+    expect(
+      definitionOf(reportFieldsOf(byCountry), { ...editorStateOf(byCountry), closedThrough: '2026-10' }).destination,
+    ).not.toHaveProperty('closedThrough');
   });
 
   it('offers incremental where the report could merge by day', () => {
@@ -122,7 +133,7 @@ describe('what a destination and a report allow', () => {
     expect(loadsWholeDays('externalId', false)).toBe(false);
     expect(loadsWholeDays('main', true)).toBe(false);
     const since = { type: 'since' as const, fromDate: '20260101' };
-    expect(keptTablePeriod({ ...DAILY, bigquery: TABLE, period: since })).toEqual(since);
+    expect(keptTablePeriod(inTable({ ...DAILY, period: since }))).toEqual(since);
     expect(keptTablePeriod({ ...DAILY, period: since })).toBeUndefined();
     expect(keptTablePeriod(undefined)).toBeUndefined();
   });
@@ -141,7 +152,7 @@ describe("the builder's request as the report", () => {
   };
 
   it('is the report alone, with what the builder does not show kept from the saved report', () => {
-    const report = reportOfBuilder(request, DAILY.period, { ...DAILY, pageSize: 500, totals: false, writeMode: 'append' });
+    const report = reportOfBuilder(request, DAILY.period, inSheet({ writeMode: 'append' }, { ...DAILY, pageSize: 500, totals: false }));
     expect(report).toEqual({ ...reportFieldsOf(DAILY), pageSize: 500, totals: false });
     expect(definitionOf(report, editorStateOf(DAILY))).toEqual({ ...DAILY, pageSize: 500, totals: false });
   });
@@ -150,10 +161,10 @@ describe("the builder's request as the report", () => {
 describe("the Schedules tab's line of a saved report", () => {
   it('says its period, comparison, write mode and closed months', () => {
     expect(reportSummary(DAILY)).toBe('the 7 days before today (UTC days)');
-    expect(reportSummary({ ...DAILY, writeMode: 'append', maxStoredRows: 5000 })).toBe(
+    expect(reportSummary(inSheet({ writeMode: 'append', maxStoredRows: 5000 }))).toBe(
       'the 7 days before today (UTC days), append, up to 5,000 rows',
     );
-    expect(reportSummary({ ...DAILY, incremental: true, closedThrough: '2026-10' })).toBe(
+    expect(reportSummary(inSheet({ incremental: true, closedThrough: '2026-10' }))).toBe(
       'the 7 days before today (UTC days), incremental, months closed through 2026-10',
     );
   });

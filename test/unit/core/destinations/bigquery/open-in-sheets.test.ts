@@ -30,10 +30,14 @@ const REPORT = {
   breakdowns: ['day', 'doc'],
   metrics: ['totalReqs'],
   schedule: { every: 'day', hour: 6 },
-  target: { sheetName: 'Ledger status', cell: 'A1' },
-  bigquery: BIGQUERY,
+  destination: { kind: 'bigquery', target: { sheetName: 'Ledger status', cell: 'A1' }, table: BIGQUERY },
 } as unknown as SavedReport;
-const SHEET_REPORT = { ...REPORT, id: 'r2', name: 'Plain', bigquery: undefined } as unknown as SavedReport;
+const SHEET_REPORT = {
+  ...REPORT,
+  id: 'r2',
+  name: 'Plain',
+  destination: { kind: 'sheet', target: REPORT.destination.target },
+} as unknown as SavedReport;
 
 const SUCCESS: DataExecution = { state: 'SUCCESS', errorCode: 'NONE', errorMessage: '' };
 

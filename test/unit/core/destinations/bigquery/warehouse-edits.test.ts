@@ -15,6 +15,11 @@ import { dayLoaded, loadCounted, startBackfill } from '../../../../../src/core/w
 
 const NOW = Date.parse('2026-11-20T06:00:00Z');
 const TABLE = { projectId: 'my-project-1', datasetId: 'engage', tableId: 'daily', location: 'EU' };
+const TARGET = { sheetName: 'BQ', cell: 'A1' };
+/** A destination loading into `table`, its status at the report's cell. */
+const intoTable = (table: typeof TABLE) => ({ kind: 'bigquery', target: TARGET, table }) as const;
+/** The same report's cell as a sheet destination. */
+const INTO_SHEET = { kind: 'sheet', target: TARGET } as const;
 
 const report = (extra: Partial<SavedReportInput> = {}): SavedReportInput =>
   ({
@@ -23,22 +28,21 @@ const report = (extra: Partial<SavedReportInput> = {}): SavedReportInput =>
     entityId: 'c0ffee5eed1a2b3c4d5e6f708192a3b4',
     period: { type: 'lastDays', days: 30, endingYesterday: true },
     breakdowns: ['day', 'platform'],
-    target: { sheetName: 'BQ', cell: 'A1' },
+    destination: intoTable(TABLE),
     schedule: { every: 'day', hour: 6 },
-    bigquery: TABLE,
     ...extra,
   }) as SavedReportInput;
 
 describe('one table, one saved report', () => {
   it('refuses a table another saved report loads into, naming the field and that report', () => {
-    const others = [{ id: 'r1', name: 'Ledger EU', bigquery: { ...TABLE, tableId: ' daily ' } }];
+    const others = [{ id: 'r1', name: 'Ledger EU', destination: intoTable({ ...TABLE, tableId: ' daily ' }) }];
     expect(() => checkTableFree(report(), others)).toThrow(
       'bigquery.tableId: my-project-1.engage.daily already takes the saved report "Ledger EU": each day\'s load replaces that day with one report\'s rows',
     );
     // The report itself, another table of the dataset, and sheet reports are no obstacle.
     expect(() => checkTableFree(report(), others, 'r1')).not.toThrow();
-    expect(() => checkTableFree(report({ bigquery: { ...TABLE, tableId: 'daily_us' } }), others)).not.toThrow();
-    expect(() => checkTableFree(report(), [{ id: 'r2', name: 'Sheet' }])).not.toThrow();
+    expect(() => checkTableFree(report({ destination: intoTable({ ...TABLE, tableId: 'daily_us' }) }), others)).not.toThrow();
+    expect(() => checkTableFree(report(), [{ id: 'r2', name: 'Sheet', destination: INTO_SHEET }])).not.toThrow();
   });
 });
 
@@ -52,7 +56,7 @@ describe('the backfill after a change', () => {
     expect(
       backfillAfterEdit(report(), report({ period: { type: 'lastDays', days: 20, endingYesterday: true } }), loaded, NOW),
     ).toBeUndefined();
-    expect(backfillAfterEdit(report(), report({ bigquery: undefined }), loaded, NOW)).toBeUndefined();
+    expect(backfillAfterEdit(report(), report({ destination: INTO_SHEET }), loaded, NOW)).toBeUndefined();
   });
 
   it('starts again from the first day for new breakdowns, metrics, filter or publisher, keeping the window', () => {
@@ -73,7 +77,7 @@ describe('the backfill after a change', () => {
   });
 
   it('starts again, with a window of its own, for a new table; and from the new first day for a longer period', () => {
-    expect(backfillAfterEdit(report(), report({ bigquery: { ...TABLE, tableId: 'daily2' } }), loaded, NOW)).toEqual({
+    expect(backfillAfterEdit(report(), report({ destination: intoTable({ ...TABLE, tableId: 'daily2' }) }), loaded, NOW)).toEqual({
       fromDay: '20261021',
       toDay: '20261119',
       nextDay: '20261021',
@@ -128,7 +132,7 @@ describe('when a changed report loads again', () => {
     const status: RefreshStatus = { backfill: finished, nextRunAtMs: slot };
     const destinations = new Destinations([sheetDestination(), bigQueryDestination({ client: noClient })]);
     expect(dueReports(store(saved(), status), 'me', NOW, destinations)).toEqual([]);
-    const moved = saved({ bigquery: { ...TABLE, tableId: 'daily_new' } });
+    const moved = saved({ destination: intoTable({ ...TABLE, tableId: 'daily_new' }) });
     expect(dueReports(store(moved, status), 'me', NOW, destinations).map((r) => r.id)).toEqual(['r1']);
   });
 });

@@ -36,6 +36,15 @@ const checkSavedReport = (input: unknown) => checkFields(input, (report) => DEST
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 
+/** The report's table, its status at the cell of its target. */
+const INTO_TABLE = {
+  kind: 'bigquery',
+  target: { sheetName: 'BigQuery', cell: 'A1' },
+  table: { projectId: 'news-data-42', datasetId: 'engage', tableId: 'ids_hourly', location: 'EU' },
+} as const;
+/** The same cell as a sheet destination. */
+const INTO_SHEET = { kind: 'sheet', target: INTO_TABLE.target } as const;
+
 const hourlyInput = (extra: Record<string, unknown> = {}) => ({
   name: 'IDs',
   kind: 'externalId',
@@ -43,9 +52,8 @@ const hourlyInput = (extra: Record<string, unknown> = {}) => ({
   period: { type: 'fixed', fromDate: '20261110', toDate: '20261111' },
   breakdowns: ['widget'],
   metrics: ['totalReqs', 'revenue'],
-  target: { sheetName: 'BigQuery', cell: 'A1' },
+  destination: INTO_TABLE,
   schedule: { every: 'day', hour: 6 },
-  bigquery: { projectId: 'news-data-42', datasetId: 'engage', tableId: 'ids_hourly', location: 'EU' },
   ...extra,
 });
 
@@ -199,7 +207,7 @@ describe('a saved hourly external-ID report with a BigQuery destination', () => 
   it('is checked at save with its first day as the API takes it: 24 hours, hour 00 to the next day 00', () => {
     const report = checkSavedReport(hourlyInput({ period: { type: 'lastDays', days: 7, endingYesterday: true } }));
     expect(checkRangeOf(report, NOW)).toEqual({ fromDate: '20261115', toDate: '20261115' });
-    expect(checkRangeOf({ ...report, bigquery: undefined }, NOW)).toBeUndefined();
+    expect(checkRangeOf({ ...report, destination: INTO_SHEET }, NOW)).toBeUndefined();
   });
 
   it.each([
@@ -213,7 +221,7 @@ describe('a saved hourly external-ID report with a BigQuery destination', () => 
     ['the realtime report', { kind: 'realtime' }, 'kind', /^kind: the realtime report covers only the last 48 hours/],
     ['several publishers', { entityId: 'all' }, 'entityId', /loads one publisher/],
     ['a row cap', { maxRows: 10 }, 'maxRows', /applies to a sheet only/],
-    ['a write mode', { writeMode: 'append' }, 'writeMode', /applies to a sheet only/],
+    ['a write mode', { destination: { ...INTO_TABLE, writeMode: 'append' } }, 'writeMode', /applies to a sheet only/],
   ] as const)('refuses %s, naming the field', (_title, extra, argument, rule) => {
     let error: unknown;
     try {
@@ -226,7 +234,7 @@ describe('a saved hourly external-ID report with a BigQuery destination', () => 
   });
 
   it('still refuses days for the hourly report into a sheet', () => {
-    expect(() => checkSavedReport(hourlyInput({ bigquery: undefined }))).toThrow(
+    expect(() => checkSavedReport(hourlyInput({ destination: INTO_SHEET }))).toThrow(
       /period: the external-ID report covers hours: use 'lastHours'/,
     );
   });

@@ -97,43 +97,55 @@ describe('the pass a run works on', () => {
 });
 
 describe('a saved report with a BigQuery destination', () => {
+  const TARGET = { sheetName: 'BigQuery', cell: 'A1' };
+  const TABLE = { projectId: ' my-project-123 ', datasetId: 'engage', tableId: 'daily docs', location: 'EU' };
+  /** A destination loading into `table`, its status at the report's cell. */
+  const intoTable = (table: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    kind: 'bigquery',
+    target: TARGET,
+    table,
+    ...extra,
+  });
   const report = (extra: Record<string, unknown> = {}) => ({
     name: 'Ledger',
     kind: 'main',
     entityId: 'c0ffee5eed1a2b3c4d5e6f708192a3b4',
     period: { type: 'lastDays', days: 365, endingYesterday: true },
     breakdowns: ['day', 'doc'],
-    target: { sheetName: 'BigQuery', cell: 'A1' },
+    destination: intoTable(TABLE),
     schedule: { every: 'day', hour: 6 },
-    bigquery: { projectId: ' my-project-123 ', datasetId: 'engage', tableId: 'daily docs', location: 'EU' },
     ...extra,
   });
 
   it('is kept with its names trimmed', () => {
-    expect(checkSavedReport(report()).bigquery).toEqual({
-      projectId: 'my-project-123',
-      datasetId: 'engage',
-      tableId: 'daily docs',
-      location: 'EU',
+    expect(checkSavedReport(report()).destination).toEqual({
+      kind: 'bigquery',
+      target: TARGET,
+      table: {
+        projectId: 'my-project-123',
+        datasetId: 'engage',
+        tableId: 'daily docs',
+        location: 'EU',
+      },
     });
   });
 
   it.each([
     [
       'an unknown name in the destination',
-      { bigquery: { projectId: 'my-project-123', datasetId: 'e', tableId: 't', location: 'EU', region: 'x' } },
+      { destination: intoTable({ projectId: 'my-project-123', datasetId: 'e', tableId: 't', location: 'EU', region: 'x' }) },
       'bigquery.region',
       /is not a field of a saved report/,
     ],
     [
       'a table name with a dot',
-      { bigquery: { projectId: 'my-project-123', datasetId: 'e', tableId: 'a.b', location: 'EU' } },
+      { destination: intoTable({ projectId: 'my-project-123', datasetId: 'e', tableId: 'a.b', location: 'EU' }) },
       'bigquery.tableId',
       /is not a table name/,
     ],
     [
       'no location',
-      { bigquery: { projectId: 'my-project-123', datasetId: 'e', tableId: 't', location: '' } },
+      { destination: intoTable({ projectId: 'my-project-123', datasetId: 'e', tableId: 't', location: '' }) },
       'bigquery.location',
       /is missing/,
     ],
@@ -151,7 +163,7 @@ describe('a saved report with a BigQuery destination', () => {
     ],
     ['several publishers', { entityId: 'all' }, 'entityId', /loads one publisher/],
     ['a comparison', { compareWith: 'previous' }, 'compareWith', /applies to a sheet only/],
-    ['incremental', { incremental: true }, 'incremental', /applies to a sheet only/],
+    ['incremental', { destination: intoTable(TABLE, { incremental: true }) }, 'incremental', /applies to a sheet only/],
     ['a row cap', { maxRows: 10 }, 'maxRows', /applies to a sheet only/],
   ] as const)('refuses %s, naming the field', (_title, extra, argument, rule) => {
     let error: unknown;

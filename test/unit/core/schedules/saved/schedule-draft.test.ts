@@ -78,7 +78,7 @@ describe('saving a builder report to a schedule', () => {
       decDigits: 3,
       // The default set, stored: a saved report without metrics would show every metric.
       metrics: ['paidPvs', 'totalPvs', 'revenue', 'rpmByPvs', 'paidClicks', 'paidCtrByPvs', 'viewabilityRate'],
-      target: { sheetName: 'Data', cell: 'B3' },
+      destination: { kind: 'sheet', target: { sheetName: 'Data', cell: 'B3' } },
       schedule: { every: 'day', hour: 6 },
     });
     expect(checkSavedReport(report)).toEqual(report);
@@ -133,8 +133,8 @@ describe('saving a builder report to a schedule', () => {
           period: moving,
           schedule: { every: 'hour' },
           target: { sheetName: 'S', cell: 'A1' },
+          incremental: true,
         }),
-        incremental: true,
         totals: true,
       }),
     ).toThrow(/totals: cannot be combined with incremental/);

@@ -144,7 +144,7 @@ describe('scheduleView: the next run of a report never refreshed', () => {
       updatedAtMs: savedAtMs,
       name: 'Daily revenue',
       schedule: { every: 'day', hour: 6 },
-      target: { sheetName: 'Scheduled', cell: 'B2' },
+      destination: { kind: 'sheet', target: { sheetName: 'Scheduled', cell: 'B2' } },
     } as unknown as SavedReport;
     const context = {
       me: 'u1',

@@ -23,55 +23,87 @@ import { Destinations } from '../../../../../src/core/schedules/refresh/destinat
 import { sheetDestination } from '../../../../../src/core/destinations/sheet/sheet-destination';
 
 const OWNER = 'u-owner';
+/** The sheet destination at Data!A1, with its mode fields. */
+const sheet = (fields: Record<string, unknown> = {}) => ({ kind: 'sheet', target: { sheetName: 'Data', cell: 'A1' }, ...fields });
+/** A checked report with its destination's fields changed. */
+const changed = <R extends SavedReportInput>(report: R, fields: Partial<SavedReportInput['destination']>): R => ({
+  ...report,
+  destination: { ...report.destination, ...fields },
+});
 const definition = (extra: Record<string, unknown> = {}) => ({
   name: 'Countries',
   kind: 'main',
   entityId: 'p',
   period: { type: 'lastDays', days: 7 },
   breakdowns: ['country'],
-  target: { sheetName: 'Data', cell: 'A1' },
+  destination: sheet(),
   schedule: { every: 'hour' },
   ...extra,
 });
 
 describe('the write mode of a saved report', () => {
   it.each([
-    [{ writeMode: 'merge' }, /^writeMode: must be 'replace', 'append' or 'upsert'$/],
-    [{ writeMode: 'append', maxStoredRows: 0 }, /^maxStoredRows: must be a whole number from 1 to 1000000$/],
-    [{ writeMode: 'append', maxStoredRows: 2.5 }, /^maxStoredRows: must be a whole number from 1 to 1000000$/],
-    [{ writeMode: 'upsert', maxStoredRows: 1_000_001 }, /^maxStoredRows: must be a whole number from 1 to 1000000$/],
-    [{ writeMode: 'append', maxStoredRows: '500' }, /^maxStoredRows: must be a whole number/],
-    [{ maxStoredRows: 500 }, /^maxStoredRows: applies to writeMode 'append' or 'upsert' only/],
-    [{ writeMode: 'upsert', compareWith: 'previous' }, /^writeMode: 'upsert' cannot take a comparison: .*use 'append'/],
-    [{ writeMode: 'append', totals: true }, /^totals: cannot be combined with writeMode 'append'/],
-    [{ writeMode: 'upsert', totals: true }, /^totals: cannot be combined with writeMode 'upsert': totals of rates cannot be merged/],
-    [{ writeMode: 'append', incremental: true, breakdowns: ['day'] }, /^writeMode: 'append' cannot be combined with incremental/],
-    [{ writeMode: 'replace', incremental: true, breakdowns: ['day'] }, /^writeMode: 'replace' cannot be combined with incremental/],
+    [{ destination: sheet({ writeMode: 'merge' }) }, /^writeMode: must be 'replace', 'append' or 'upsert'$/],
+    [{ destination: sheet({ writeMode: 'append', maxStoredRows: 0 }) }, /^maxStoredRows: must be a whole number from 1 to 1000000$/],
+    [{ destination: sheet({ writeMode: 'append', maxStoredRows: 2.5 }) }, /^maxStoredRows: must be a whole number from 1 to 1000000$/],
+    [
+      { destination: sheet({ writeMode: 'upsert', maxStoredRows: 1_000_001 }) },
+      /^maxStoredRows: must be a whole number from 1 to 1000000$/,
+    ],
+    [{ destination: sheet({ writeMode: 'append', maxStoredRows: '500' }) }, /^maxStoredRows: must be a whole number/],
+    [{ destination: sheet({ maxStoredRows: 500 }) }, /^maxStoredRows: applies to writeMode 'append' or 'upsert' only/],
+    [
+      { destination: sheet({ writeMode: 'upsert' }), compareWith: 'previous' },
+      /^writeMode: 'upsert' cannot take a comparison: .*use 'append'/,
+    ],
+    [{ destination: sheet({ writeMode: 'append' }), totals: true }, /^totals: cannot be combined with writeMode 'append'/],
+    [
+      { destination: sheet({ writeMode: 'upsert' }), totals: true },
+      /^totals: cannot be combined with writeMode 'upsert': totals of rates cannot be merged/,
+    ],
+    [
+      { destination: sheet({ writeMode: 'append', incremental: true }), breakdowns: ['day'] },
+      /^writeMode: 'append' cannot be combined with incremental/,
+    ],
+    [
+      { destination: sheet({ writeMode: 'replace', incremental: true }), breakdowns: ['day'] },
+      /^writeMode: 'replace' cannot be combined with incremental/,
+    ],
   ])('refuses %j, naming the field', (extra, message) => {
     expect(() => checkSavedReport(definition(extra))).toThrow(message);
   });
 
   it('takes every mode for every kind, the hourly reports included, and a comparison appended', () => {
     for (const writeMode of ['replace', 'append', 'upsert']) {
-      expect(checkSavedReport(definition({ writeMode })).writeMode).toBe(writeMode);
+      expect(checkSavedReport(definition({ destination: sheet({ writeMode }) })).destination).toEqual(sheet({ writeMode }));
       for (const kind of ['externalId', 'realtime'])
         expect(
-          checkSavedReport(definition({ writeMode, kind, breakdowns: ['externalId', 'widget'], period: { type: 'lastHours', hours: 24 } }))
-            .kind,
+          checkSavedReport(
+            definition({
+              destination: sheet({ writeMode }),
+              kind,
+              breakdowns: ['externalId', 'widget'],
+              period: { type: 'lastHours', hours: 24 },
+            }),
+          ).kind,
         ).toBe(kind);
     }
-    expect(checkSavedReport(definition({ writeMode: 'append', compareWith: 'previous', maxStoredRows: 10 })).maxStoredRows).toBe(10);
-    expect(checkSavedReport(definition({ writeMode: 'upsert', incremental: true, breakdowns: ['day'] })).incremental).toBe(true);
+    expect(
+      checkSavedReport(definition({ destination: sheet({ writeMode: 'append', maxStoredRows: 10 }), compareWith: 'previous' })).destination,
+    ).toEqual(sheet({ writeMode: 'append', maxStoredRows: 10 }));
+    expect(
+      checkSavedReport(definition({ destination: sheet({ writeMode: 'upsert', incremental: true }), breakdowns: ['day'] })).destination,
+    ).toEqual(sheet({ writeMode: 'upsert', incremental: true }));
   });
 
   it('reads a report saved before modes as replace, and an incremental one as an upsert of its period', () => {
-    expect(writeModeOf({})).toBe('replace');
-    expect(writeModeOf({ incremental: true })).toBe('upsert');
-    expect(storedRowsCap({})).toBe(100_000);
-    expect(storedRowsCap({ incremental: true })).toBe(Number.POSITIVE_INFINITY);
-    expect(writeModeSummary({})).toBe('');
-    expect(writeModeSummary({ writeMode: 'append', maxStoredRows: 5000 })).toBe('append, up to 5,000 rows');
-    expect(writeModeSummary({ incremental: true })).toBe('incremental');
+    expect(writeModeOf({ destination: {} })).toBe('replace');
+    expect(writeModeOf({ destination: { incremental: true } })).toBe('upsert');
+    expect(storedRowsCap({ destination: {} })).toBe(100_000);
+    expect(storedRowsCap({ destination: { incremental: true } })).toBe(Number.POSITIVE_INFINITY);
+    expect(writeModeSummary({ destination: {} })).toBe('');
+    expect(writeModeSummary({ destination: { writeMode: 'append', maxStoredRows: 5000 } })).toBe('append, up to 5,000 rows');
+    expect(writeModeSummary({ destination: { incremental: true } })).toBe('incremental');
   });
 
   it('says what keys an upsert of each kind', () => {
@@ -84,18 +116,18 @@ describe('the write mode of a saved report', () => {
   });
 
   it('refuses a change that would write over kept rows, and lets one through elsewhere or with nothing kept', () => {
-    const appended = checkSavedReport(definition({ writeMode: 'append' }));
+    const appended = checkSavedReport(definition({ destination: sheet({ writeMode: 'append' }) }));
     const written: WrittenBlock = { sheetName: 'Data', row: 1, column: 1, rows: 31, columns: 3 };
-    expect(() => keepHistory(appended, { ...appended, writeMode: 'replace' }, { written })).toThrow(
+    expect(() => keepHistory(appended, changed(appended, { writeMode: 'replace' }), { written })).toThrow(
       /^writeMode: cannot turn 'append' into 'replace' at Data!A1: the next run would write over the 30 rows it kept there/,
     );
-    const upserted = checkSavedReport(definition({ writeMode: 'upsert', breakdowns: ['day'] }));
-    expect(() => keepHistory(upserted, { ...upserted, incremental: true }, { written })).toThrow(/into an incremental upsert/);
+    const upserted = checkSavedReport(definition({ destination: sheet({ writeMode: 'upsert' }), breakdowns: ['day'] }));
+    expect(() => keepHistory(upserted, changed(upserted, { incremental: true }), { written })).toThrow(/into an incremental upsert/);
     expect(() =>
-      keepHistory(appended, { ...appended, writeMode: 'upsert', target: { sheetName: 'Other', cell: 'A1' } }, { written }),
+      keepHistory(appended, changed(appended, { writeMode: 'upsert', target: { sheetName: 'Other', cell: 'A1' } }), { written }),
     ).not.toThrow();
-    expect(() => keepHistory(appended, { ...appended, writeMode: 'replace' }, {})).not.toThrow();
-    expect(() => keepHistory(appended, { ...appended, maxStoredRows: 10 }, { written })).not.toThrow();
+    expect(() => keepHistory(appended, changed(appended, { writeMode: 'replace' }), {})).not.toThrow();
+    expect(() => keepHistory(appended, changed(appended, { maxStoredRows: 10 }), { written })).not.toThrow();
   });
 });
 
@@ -169,7 +201,7 @@ function runnerSetup() {
 describe('the runner in each write mode', () => {
   it('appends each run under its time, and a failed page adds nothing', () => {
     const { clock, store, runner, memory, save, fail } = runnerSetup();
-    const report = save({ writeMode: 'append' });
+    const report = save({ destination: sheet({ writeMode: 'append' }) });
     const times: number[] = [];
     for (let i = 0; i < 3; i++) {
       times.push(clock.now());
@@ -201,7 +233,7 @@ describe('the runner in each write mode', () => {
     runner.run({ only: [report.id] });
     expect(memory.values('Data')!.map((r) => r[0])).toEqual(['country.id', 'US', 'DE', 'Total']);
     const { id: _id, ownerId: _o, createdAtMs: _c, updatedAtMs: _u, ...input } = report;
-    store.update(report.id, checkSavedReport({ ...input, writeMode: 'upsert' }) as SavedReportInput);
+    store.update(report.id, checkSavedReport(changed(input, { writeMode: 'upsert' })) as SavedReportInput);
     clock.advance(3_600_000);
     runner.run({ only: [report.id] });
     clock.advance(3_600_000);

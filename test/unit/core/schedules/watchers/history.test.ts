@@ -60,6 +60,13 @@ class FakeOwnSheets implements OwnSheets {
   }
 }
 
+/** The sheet destination at Daily!A1, with its fields. */
+const sheet = (fields: Omit<Extract<SavedReport['destination'], { kind: 'sheet' }>, 'kind' | 'target'> = {}) => ({
+  kind: 'sheet' as const,
+  target: { sheetName: 'Daily', cell: 'A1' },
+  ...fields,
+});
+
 function report(extra: Partial<SavedReport> = {}): SavedReport {
   return {
     ...checkSavedReport({
@@ -68,7 +75,7 @@ function report(extra: Partial<SavedReport> = {}): SavedReport {
       entityId: 'p1',
       period: { type: 'lastDays', days: 30 },
       breakdowns: ['day', 'country'],
-      target: { sheetName: 'Daily', cell: 'A1' },
+      destination: sheet(),
       schedule: { every: 'day', hour: 6 },
     }),
     id: 'r1',
@@ -231,7 +238,7 @@ describe('revisions', () => {
 
   it('calls the closed-month callback exactly once per report of a run that found revisions in its closed months, with those', () => {
     const sheets = new FakeOwnSheets();
-    const closedReport = report({ closedThrough: '2026-10' });
+    const closedReport = report({ destination: sheet({ closedThrough: '2026-10' }) });
     const open = report({ id: 'r2', name: 'Open months' });
     const closed: Array<{ revisions: Revision[]; event: ReportRunEvent }> = [];
     run(sheets, [event(NOV_20_NOON, first, { report: closedReport }), event(NOV_20_NOON, first, { report: open })], closed);
@@ -262,7 +269,7 @@ describe('revisions', () => {
 
   it("reads an append's own rows, not its earlier snapshots: a restated day is one revision, not one at every run", () => {
     const sheets = new FakeOwnSheets();
-    const appended = report({ writeMode: 'append', maxStoredRows: 1000 });
+    const appended = report({ destination: sheet({ writeMode: 'append', maxStoredRows: 1000 }) });
     run(sheets, [event(NOV_20_NOON, first, { report: appended })]);
     const revised = first.map(([d, c, rev, pvs]): [string, string, number, number] => [d, c, d < '20261120' ? rev * 0.9 : rev, pvs]);
     const later = NOV_20_NOON + 24 * HOUR;
@@ -294,7 +301,7 @@ describe('revisions', () => {
 
   it('compares only the days an incremental refresh fetched: the rows before them came back from the sheet', () => {
     const sheets = new FakeOwnSheets();
-    const incremental = report({ incremental: true, period: { type: 'since', fromDate: '20261101' } });
+    const incremental = report({ destination: sheet({ incremental: true }), period: { type: 'since', fromDate: '20261101' } });
     run(sheets, [event(NOV_20_NOON, first.slice(1), { report: incremental })]);
     // The next day fetches from Nov 17 (3 days before Nov 20); a Nov 10 row edited in the sheet is not a revision.
     const edited: Array<[string, string, number, number]> = [
@@ -358,21 +365,27 @@ describe('closed months in a saved report', () => {
     entityId: 'p1',
     period: { type: 'lastDays', days: 30 },
     breakdowns: ['day'],
-    target: { sheetName: 'Daily', cell: 'A1' },
+    destination: sheet(),
     schedule: { every: 'day', hour: 6 },
   };
 
   it('takes a month as yyyy-MM that has ended, for daily general reports only', () => {
-    expect(checkSavedReport({ ...definition, closedThrough: '2026-10' }).closedThrough).toBe('2026-10');
-    expect(() => checkSavedReport({ ...definition, closedThrough: '2026-13' })).toThrow(/closedThrough: must be a month as yyyy-MM/);
-    expect(() => checkSavedReport({ ...definition, closedThrough: 202610 })).toThrow(/closedThrough: must be a month as yyyy-MM/);
-    expect(() => checkSavedReport({ ...definition, breakdowns: ['month'], closedThrough: '2026-10' })).toThrow(
+    expect(checkSavedReport({ ...definition, destination: sheet({ closedThrough: '2026-10' }) }).destination).toEqual(
+      sheet({ closedThrough: '2026-10' }),
+    );
+    expect(() => checkSavedReport({ ...definition, destination: sheet({ closedThrough: '2026-13' }) })).toThrow(
+      /closedThrough: must be a month as yyyy-MM/,
+    );
+    expect(() => checkSavedReport({ ...definition, destination: { ...sheet(), closedThrough: 202610 } })).toThrow(
+      /closedThrough: must be a month as yyyy-MM/,
+    );
+    expect(() => checkSavedReport({ ...definition, breakdowns: ['month'], destination: sheet({ closedThrough: '2026-10' }) })).toThrow(
       /closedThrough: closes months of a daily report only/,
     );
-    expect(() => checkClosedThrough({ closedThrough: '2026-11' }, NOV_20_NOON)).toThrow(
+    expect(() => checkClosedThrough({ destination: sheet({ closedThrough: '2026-11' }) }, NOV_20_NOON)).toThrow(
       /closedThrough: 2026-11 has not ended yet.*2026-10/,
     );
-    expect(() => checkClosedThrough({ closedThrough: '2026-10' }, NOV_20_NOON)).not.toThrow();
+    expect(() => checkClosedThrough({ destination: sheet({ closedThrough: '2026-10' }) }, NOV_20_NOON)).not.toThrow();
   });
 });
 
