@@ -1,7 +1,6 @@
 /**
  * The channels of saved reports' notices over Apps Script: email to the user the execution runs as
- * (MailApp, the `script.send_mail` scope; Session.getEffectiveUser, `userinfo.email`: in a trigger's
- * run, the user who saved the reports it refreshes) and webhook posts through UrlFetchApp, allowed only
+ * (the MailApp adapter, adapters/mail.ts) and webhook posts through UrlFetchApp, allowed only
  * under the deployment's webhookPrefixes and counted as the add-on's URL fetches. A closed month's
  * restatement (history-observers.ts) is told through the same report's channels.
  */
@@ -10,7 +9,6 @@ import {
   closedMonthNotice,
   emailSender,
   type EngageSession,
-  type Mailer,
   NoticeObserver,
   ReportNotices,
   type RunObserver,
@@ -18,16 +16,10 @@ import {
   webhookSender,
 } from '../../core';
 import { DEPLOYMENT } from '../adapters/deployment';
+import { mailApp } from '../adapters/mail';
 import { systemClock } from '../adapters/system-time';
 import { UrlFetchTransport } from '../adapters/fetch/url-fetch-transport';
 import type { ClosedMonthRevisions } from './history-observers';
-
-/** MailApp as the core's Mailer: plain text, from the user's own address, named for the add-on. */
-export const mailApp: Mailer = {
-  address: () => Session.getEffectiveUser().getEmail(),
-  remainingToday: () => MailApp.getRemainingDailyQuota(),
-  send: ({ to, subject, body }) => MailApp.sendEmail({ to, subject, body, name: 'Engage for Sheets' }),
-};
 
 /** Each notice channel over its Apps Script service: one line a channel (the core's ChannelSenders names them all). */
 function channelSenders(session: EngageSession): ChannelSenders {
