@@ -70,7 +70,7 @@ export const savedReportInputSchema = z.strictObject(
     ),
     /**
      * Where its rows go: the sheet (its target cell and the sheet's write mode, row cap, incremental and
-     * closed months) or a BigQuery table, whose target cell then shows its status (destination-union.ts).
+     * closed months) or another kind, whose target cell then shows its status (destination-union.ts).
      */
     destination: destinationSchema,
     schedule: scheduleSchema,
