@@ -178,7 +178,7 @@ it('saves, runs and edits a report into a BigQuery table from a build with "bigq
     expect(hourly[0]!.definition).toMatchObject({
       kind: 'externalId',
       period: { type: 'lastDays', days: 3, endingYesterday: true },
-      bigquery: { ...TABLE, tableId: 'ids_hourly' },
+      destination: { kind: 'bigquery', table: { ...TABLE, tableId: 'ids_hourly' } },
     });
     h.host.call('deleteSchedule', [hourly[0]!.id], { user: OWNER });
     await page.locator('label[for="report-kind-main"]').click();
@@ -197,8 +197,10 @@ it('saves, runs and edits a report into a BigQuery table from a build with "bigq
     expect(await page.locator('#schedule-bq-table-problem').innerText()).toBe('');
     const saved = listed().reports;
     expect(saved).toHaveLength(1);
-    expect(saved[0]!.definition).toMatchObject({ kind: 'main', breakdowns: ['day'], bigquery: TABLE });
-    for (const field of ['writeMode', 'maxStoredRows', 'alerts', 'closedThrough']) expect(saved[0]!.definition).not.toHaveProperty(field);
+    expect(saved[0]!.definition).toMatchObject({ kind: 'main', breakdowns: ['day'], destination: { kind: 'bigquery', table: TABLE } });
+    const { destination } = saved[0]!.definition as { destination: Record<string, unknown> };
+    for (const field of ['writeMode', 'maxStoredRows', 'incremental', 'closedThrough']) expect(destination).not.toHaveProperty(field);
+    expect(saved[0]!.definition).not.toHaveProperty('alerts');
 
     // Run now loads the period's 7 days into the table, one partition each.
     await page.locator('#schedule-open-list').click();
@@ -223,7 +225,7 @@ it('saves, runs and edits a report into a BigQuery table from a build with "bigq
     await edit.locator(`${prefix}-bq-location`).fill('US');
     await edit.locator('.edit-save').click();
     await eventually(async () => expect(await edit.locator(`${prefix}-bq-location-problem`).innerText()).toMatch(/EU/));
-    expect(listed().reports[0]!.definition.bigquery).toEqual(TABLE);
+    expect(listed().reports[0]!.definition.destination).toMatchObject({ kind: 'bigquery', table: TABLE });
     expect(await overflowing(page, '.schedule-list')).toEqual([]);
 
     // "Change the report", then saving again, keeps the destination.
@@ -239,7 +241,7 @@ it('saves, runs and edits a report into a BigQuery table from a build with "bigq
       expect(await page.locator('#schedule-outcome .notice-success').innerText()).toContain('Saved “Revenue into BigQuery”'),
     );
     expect(listed().reports).toHaveLength(1);
-    expect(listed().reports[0]!.definition.bigquery).toEqual(TABLE);
+    expect(listed().reports[0]!.definition.destination).toMatchObject({ kind: 'bigquery', table: TABLE });
   } finally {
     await close();
   }

@@ -76,7 +76,12 @@ describe('the write mode in the Schedule section at 300 px', () => {
     await eventually(async () =>
       expect(await sidebar.locator('#schedule-outcome .notice-success').innerText()).toContain('Saved “Snapshots”'),
     );
-    expect(savedDefinitions()).toEqual([expect.objectContaining({ name: 'Snapshots', writeMode: 'append', maxStoredRows: 5000 })]);
+    expect(savedDefinitions()).toEqual([
+      expect.objectContaining({
+        name: 'Snapshots',
+        destination: expect.objectContaining({ kind: 'sheet', writeMode: 'append', maxStoredRows: 5000 }),
+      }),
+    ]);
 
     await sidebar.locator('#schedule-open-list').click();
     const item = sidebar.locator('article.schedule');
@@ -89,7 +94,9 @@ describe('the write mode in the Schedule section at 300 px', () => {
     await edit.locator('input.max-stored-rows').fill('8000');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await eventually(async () => expect(await item.locator('.schedule-summary').innerText()).toContain(', append, up to 8,000 rows'));
-    expect(savedDefinitions()).toEqual([expect.objectContaining({ writeMode: 'append', maxStoredRows: 8000 })]);
+    expect(savedDefinitions()).toEqual([
+      expect.objectContaining({ destination: expect.objectContaining({ writeMode: 'append', maxStoredRows: 8000 }) }),
+    ]);
     b.playground.host.call('deleteSchedule', [listed().reports[0]!.id], { user: b.playground.user });
   });
 });

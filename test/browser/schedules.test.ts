@@ -103,7 +103,7 @@ describe('scheduled refresh from the sidebar', () => {
         decDigits: 2,
         period: { type: 'lastDays', days: 7, endingYesterday: true },
         schedule: { every: 'day', hour: 6 },
-        target: { sheetName: 'Scheduled', cell: 'B2' },
+        destination: { kind: 'sheet', target: { sheetName: 'Scheduled', cell: 'B2' } },
       }),
     ]);
     expect(triggers()).toHaveLength(1);
@@ -159,8 +159,7 @@ describe('scheduled refresh from the sidebar', () => {
       expect.objectContaining({
         name: 'Revenue every 6 hours',
         schedule: { every: 'hours', hours: 6 },
-        writeMode: 'upsert',
-        incremental: true,
+        destination: { kind: 'sheet', target: { sheetName: 'Scheduled', cell: 'B2' }, writeMode: 'upsert', incremental: true },
         breakdowns: ['day'],
       }),
     ]);
@@ -216,7 +215,7 @@ describe('scheduled refresh from the sidebar', () => {
         period: { type: 'lastDays', days: 14, endingYesterday: true },
         metrics: ['paidPvs', 'totalPvs', 'revenue', 'rpmByPvs', 'paidClicks', 'paidCtrByPvs'],
         schedule: { every: 'hours', hours: 6 },
-        target: { sheetName: 'Scheduled', cell: 'B2' },
+        destination: expect.objectContaining({ kind: 'sheet', target: { sheetName: 'Scheduled', cell: 'B2' } }),
       }),
     ]);
     await sidebar.locator('#report-stop-editing').click();
@@ -296,7 +295,9 @@ describe('scheduled refresh from the sidebar', () => {
     await eventually(async () =>
       expect(await sidebar.locator('#schedule-outcome .notice-success').innerText()).toContain('Saved “Revenue every 6 hours”'),
     );
-    expect(savedDefinitions()).toEqual([expect.objectContaining({ closedThrough: '2026-10', breakdowns: ['day', 'country'] })]);
+    expect(savedDefinitions()).toEqual([
+      expect.objectContaining({ destination: expect.objectContaining({ closedThrough: '2026-10' }), breakdowns: ['day', 'country'] }),
+    ]);
     await sidebar.locator('#report-stop-editing').click();
     await sidebar.locator('#tab-schedules').click();
     await eventually(async () => expect(await item.locator('.schedule-summary').innerText()).toContain(', months closed through 2026-10'));

@@ -148,7 +148,7 @@ describe('reports of several publishers from the sidebar', () => {
     expect(savedDefinitions()).toEqual([
       expect.objectContaining({
         entityId: `${MEDIUM_PUBLISHER_ID},${HOSTILE_PUBLISHER_ID}`,
-        target: { sheetName: 'Two publishers', cell: 'A1' },
+        destination: { kind: 'sheet', target: { sheetName: 'Two publishers', cell: 'A1' } },
       }),
     ]);
   });
