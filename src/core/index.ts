@@ -178,7 +178,7 @@ export { closedMonthNotice, type Revision, RevisionTracker } from './schedules/w
 export { SavedReportStore } from './schedules/saved/saved-report-store';
 export { incrementalProblem, type SavedReportInput, tracksRevisions } from './schedules/saved/saved-reports';
 export { ReportNotices } from './schedules/watchers/notices';
-export { NoticeObserver } from './schedules/watchers/notice-observer';
+export { NoticeObserver, noticesUntilMs } from './schedules/watchers/notice-observer';
 export type { ChannelId, ChannelSenders } from './channels/channels';
 export { emailSender } from './channels/email';
 export { isRedactedWebhook, webhookSender } from './channels/webhook';

@@ -18,7 +18,7 @@ import { checkSavedReport, type RefreshStatus, type SavedReport } from '../../..
 import type { ReportRunEvent } from '../../../../../src/core/schedules/refresh/run-events';
 import type { Mailer, SheetBlock, SpreadsheetRef } from '../../../../../src/core/ports';
 import { FetchQuotaError, TransportError } from '../../../../../src/core/errors';
-import { FakeStore, FakeTransport, jsonResponse, ManualClock } from '../../../../support/fakes';
+import { FakeStore, FakeTransport, jsonResponse, ManualClock, ManualSleeper } from '../../../../support/fakes';
 
 const SHEET: SpreadsheetRef = { id: 'sheet-1', name: 'Sales', url: 'https://docs.google.com/spreadsheets/d/sheet-1/edit', timeZone: 'UTC' };
 const CHAT = 'https://chat.googleapis.com/v1/spaces/AAA/messages?key=KEY-1&token=TOKEN-1';
@@ -52,6 +52,7 @@ function saved(extra: Record<string, unknown> = {}): SavedReport {
 
 function setup(report: SavedReport, webhook?: string) {
   const clock = new ManualClock(Date.UTC(2026, 10, 20, 12));
+  const sleeper = new ManualSleeper(clock);
   const store = new FakeStore();
   const registry = new ScheduleRegistry({ store });
   if (webhook) registry.putNotice(SHEET.id, report.id, { webhook });
@@ -59,7 +60,7 @@ function setup(report: SavedReport, webhook?: string) {
   const transport = new FakeTransport(() => jsonResponse(200, {}));
   const spent: number[] = [];
   const counter = { spend: (n: number) => void spent.push(n), spent: () => new FetchQuotaError({}) };
-  const senders = { email: emailSender(mailer), webhook: webhookSender({ transport, counter, clock }) };
+  const senders = { email: emailSender(mailer), webhook: webhookSender({ transport, counter, clock, sleeper }) };
   const notices = new ReportNotices({ registry, senders, clock });
   const observer = new NoticeObserver(notices, registry, clock);
   const run = (outcome: 'refreshed' | 'failed', extra: Partial<ReportRunEvent> & { message?: string } = {}) => {
@@ -84,8 +85,9 @@ function setup(report: SavedReport, webhook?: string) {
       status,
       ...rest,
     });
+    observer.afterRun();
   };
-  return { clock, store, registry, mailer, transport, spent, notices, run };
+  return { clock, sleeper, store, registry, mailer, transport, spent, notices, observer, run };
 }
 
 describe('the notices of a report’s refreshes', () => {
@@ -208,7 +210,7 @@ describe('ReportNotices.send', () => {
     const { notices, transport, spent, registry, mailer } = setup(report, CHAT);
     expect(notices.send(report, SHEET, notice)).toEqual({ email: 'sent', webhook: 'sent' });
     const chat = transport.requests[0]!;
-    expect([chat.url, chat.method, chat.contentType]).toEqual([CHAT, 'post', 'application/json']);
+    expect([chat.url, chat.method, chat.contentType]).toEqual([CHAT, 'post', 'application/json; charset=utf-8']);
     const text = (JSON.parse(chat.payload!) as { text: string }).text;
     expect(Object.keys(JSON.parse(chat.payload!))).toEqual(['text']);
     expect(text).toContain('*Engage: A month was restated*');
