@@ -15,7 +15,14 @@ import { webhookAddressProblem } from '../deployment';
 import { EngageError, TransportError } from '../errors';
 import type { Clock, HttpTransport, Sleeper } from '../ports';
 import { type ChannelMessage, type ChannelSend, type NoticeChannel, notSent, withoutSecrets } from './channel';
-import { retryAfterMs, WEBHOOK_DEFAULT_RETRY_MS, WEBHOOK_LONGEST_RETRY_MS, WEBHOOK_SPACING_MS, WebhookPace, webhookHost } from './webhook-pace';
+import {
+  retryAfterMs,
+  WEBHOOK_DEFAULT_RETRY_MS,
+  WEBHOOK_LONGEST_RETRY_MS,
+  WEBHOOK_SPACING_MS,
+  WebhookPace,
+  webhookHost,
+} from './webhook-pace';
 
 /** What a post's body is: JSON in UTF-8, said so (Chat and Slack read the charset; names may be in any script). */
 export const WEBHOOK_CONTENT_TYPE = 'application/json; charset=utf-8';

@@ -254,7 +254,10 @@ function withoutTraceId(message: string): string {
  * One notice for several reports that failed in a run: one line each, with its trace ID; the reason
  * said once when it is the same for all (a refused sign-in fails every due report for one reason).
  */
-export function failuresNotice(held: ReadonlyArray<{ report: { name: string }; failure?: FailureLine }>, spreadsheet: SpreadsheetRef): Notice {
+export function failuresNotice(
+  held: ReadonlyArray<{ report: { name: string }; failure?: FailureLine }>,
+  spreadsheet: SpreadsheetRef,
+): Notice {
   const zone = spreadsheet.timeZone;
   const failures = held.map((h) => ({ name: h.report.name, ...h.failure! }));
   const atMs = Math.min(...failures.map((f) => f.atMs));

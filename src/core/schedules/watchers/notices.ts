@@ -82,9 +82,7 @@ export class ReportNotices {
         const group = indexes.map((i) => held[i]!);
         const reports = group.map((h) => h.report);
         const notice =
-          group.length === 1
-            ? decorated(group[0]!.notice, reports[0]!, spreadsheet)
-            : decoratedSeveral(combine(group), spreadsheet);
+          group.length === 1 ? decorated(group[0]!.notice, reports[0]!, spreadsheet) : decoratedSeveral(combine(group), spreadsheet);
         const outcome = this.sendOne(id, reports, spreadsheet, notice, place || undefined, untilMs);
         for (const i of indexes) {
           told[i]!.outcomes[id] = outcome;
@@ -166,6 +164,13 @@ function decorated(notice: Notice, report: SavedReport, spreadsheet: Spreadsheet
 function decoratedSeveral(notice: Notice, spreadsheet: SpreadsheetRef): Notice {
   return {
     subject: withoutSecrets(`Engage: ${notice.subject}`),
-    lines: [...notice.lines.map(withoutSecrets), '', `Spreadsheet: "${spreadsheet.name}"`, `Open it: ${spreadsheet.url}`, '', FOOTER_SEVERAL],
+    lines: [
+      ...notice.lines.map(withoutSecrets),
+      '',
+      `Spreadsheet: "${spreadsheet.name}"`,
+      `Open it: ${spreadsheet.url}`,
+      '',
+      FOOTER_SEVERAL,
+    ],
   };
 }
