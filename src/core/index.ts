@@ -101,7 +101,7 @@ export { SUPPORTED_CURRENCY_CODES } from './util/currencies';
 export { formatCount, formatDuration, quoted } from './util/text';
 
 export { FORMULA_RESERVE_SHARE, type QuotaView } from './api/transport/daily-quota';
-export { allowedByWhitelist, isLoopbackUrl, type Deployment, type SpreadsheetAccess } from './deployment';
+export { allowedByWhitelist, isLoopbackUrl, manifestWhitelist, type Deployment, type SpreadsheetAccess } from './deployment';
 export { buildFilter, parseFilter, type FilterCondition, type FilterOperator } from './api/requests/filters';
 export { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem, metricAvailabilityProblem } from './api/requests/report-fields';
 export { filterExample, filterOperatorsFor, filterTypeProblem } from './api/requests/filter-fields';
@@ -258,3 +258,4 @@ export {
   recordTriggerContext,
   type TriggerProbe,
 } from './addon/stores/installation-check-run';
+export { mailQuotaFinding, type MailQuotaOutcome, webhookPrefixFindings } from './addon/stores/installation-channels';

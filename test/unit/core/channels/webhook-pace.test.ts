@@ -15,6 +15,7 @@ import {
 } from '../../../../src/core/channels/webhook-pace';
 import { webhookSender } from '../../../../src/core/channels/webhook';
 import type { ChannelMessage } from '../../../../src/core/channels/channel';
+import { FetchQuotaError } from '../../../../src/core/errors';
 import { FakeTransport, jsonResponse, ManualClock, ManualSleeper } from '../../../support/fakes';
 
 const SLACK = 'https://hooks.slack.com/services/T1/B1/SECRET';
@@ -31,7 +32,7 @@ function setup() {
     return jsonResponse(200, {});
   });
   const spent: number[] = [];
-  const send = webhookSender({ transport, clock, sleeper, counter: { spend: (n) => void spent.push(n), spent: () => new Error('spent') } });
+  const send = webhookSender({ transport, clock, sleeper, counter: { spend: (n) => void spent.push(n), spent: () => new FetchQuotaError({}) } });
   const message = (secret: string, untilMs = clock.now() + 20_000): ChannelMessage => ({
     subject: 'Engage: a notice',
     lines: ['Something happened.'],
