@@ -32,7 +32,12 @@ function setup() {
     return jsonResponse(200, {});
   });
   const spent: number[] = [];
-  const send = webhookSender({ transport, clock, sleeper, counter: { spend: (n) => void spent.push(n), spent: () => new FetchQuotaError({}) } });
+  const send = webhookSender({
+    transport,
+    clock,
+    sleeper,
+    counter: { spend: (n) => void spent.push(n), spent: () => new FetchQuotaError({}) },
+  });
   const message = (secret: string, untilMs = clock.now() + 20_000): ChannelMessage => ({
     subject: 'Engage: a notice',
     lines: ['Something happened.'],
