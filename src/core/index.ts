@@ -101,7 +101,7 @@ export { SUPPORTED_CURRENCY_CODES } from './util/currencies';
 export { formatCount, formatDuration, quoted } from './util/text';
 
 export { FORMULA_RESERVE_SHARE, type QuotaView } from './api/transport/daily-quota';
-export { allowedByWhitelist, isLoopbackUrl, type Deployment, type SpreadsheetAccess } from './deployment';
+export { allowedByWhitelist, isLoopbackUrl, manifestWhitelist, type Deployment, type SpreadsheetAccess } from './deployment';
 export { buildFilter, parseFilter, type FilterCondition, type FilterOperator } from './api/requests/filters';
 export { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem, metricAvailabilityProblem } from './api/requests/report-fields';
 export { filterExample, filterOperatorsFor, filterTypeProblem } from './api/requests/filter-fields';
@@ -178,7 +178,7 @@ export { closedMonthNotice, type Revision, RevisionTracker } from './schedules/w
 export { SavedReportStore } from './schedules/saved/saved-report-store';
 export { incrementalProblem, type SavedReportInput, tracksRevisions } from './schedules/saved/saved-reports';
 export { ReportNotices } from './schedules/watchers/notices';
-export { NoticeObserver } from './schedules/watchers/notice-observer';
+export { NoticeObserver, noticesUntilMs } from './schedules/watchers/notice-observer';
 export type { ChannelId, ChannelSenders } from './channels/channels';
 export { emailSender } from './channels/email';
 export { isRedactedWebhook, webhookSender } from './channels/webhook';
@@ -258,3 +258,4 @@ export {
   recordTriggerContext,
   type TriggerProbe,
 } from './addon/stores/installation-check-run';
+export { mailQuotaFinding, type MailQuotaOutcome, webhookPrefixFindings } from './addon/stores/installation-channels';

@@ -11,7 +11,7 @@
  */
 import type { CellValue } from '../../dev/gas-host/protocol/protocol';
 import { EDITOR, OWNER, startAddon, type AddonHarness } from '../support/addon-host';
-import { currentAccessBundle } from '../support/bundles';
+import { currentAccessBundle, distBundle } from '../support/bundles';
 
 const SHEET = 'Engage installation check';
 jest.setTimeout(120_000);
@@ -19,7 +19,7 @@ jest.setTimeout(120_000);
 type Row = { check: string; status: string; seen: string; meaning: string };
 
 function rows(h: AddonHarness): Row[] {
-  const values = h.host.getValues(SHEET, 'A1:E12') as CellValue[][];
+  const values = h.host.getValues(SHEET, 'A1:E40') as CellValue[][];
   expect(values[0]).toEqual(['Check', 'Status', 'What was seen', 'What it means', 'Checked']);
   return values
     .slice(1)
@@ -73,6 +73,9 @@ describe.each([
       'Sidebar functions refuse to run in a cell',
       '40 formulas recalculating at once',
       'Caching a 20,000-row formula result',
+      'Email notices can be sent today',
+      'Webhook notices may post under https://chat.googleapis.com/v1/spaces/',
+      'Webhook notices may post under https://hooks.slack.com/services/',
     ]);
     expect(find(all, 'URL Fetch reaches the reporting API')).toMatchObject({
       status: 'OK',
@@ -83,6 +86,19 @@ describe.each([
       status: 'Pending',
       seen: 'No trigger run since the check started.',
     });
+    // The host's day of 100 email recipients (a consumer account, Apps Script's quotas page), none spent.
+    expect(find(all, 'Email notices can be sent today')).toMatchObject({
+      status: 'OK',
+      seen: 'MailApp.getRemainingDailyQuota() says 100 emails are left today (of 100 a day on this account type).',
+    });
+    // The tests' deployment's prefixes, read from the build: nothing was posted.
+    for (const prefix of ['https://chat.googleapis.com/v1/spaces/', 'https://hooks.slack.com/services/']) {
+      expect(find(all, `Webhook notices may post under ${prefix}`)).toMatchObject({
+        status: 'OK',
+        seen: `${prefix} is configured, https, and in the manifest's urlFetchWhitelist; nothing was posted (a post would reach the chat).`,
+      });
+    }
+    expect(h.host.fetchLog.filter((f) => f.method.toUpperCase() === 'POST')).toEqual([]);
     expect(find(all, /^Caching/).seen).toMatch(
       /^Compressing and caching it took \d+\.\d s \(\d+ cache entries, [\d,]+ KB\), reading it back \d+\.\d s\.$/,
     );
@@ -143,15 +159,40 @@ describe.each([
   });
 
   it("is the owner's: an editor is told who may check, and nothing is written", async () => {
-    const before = JSON.stringify(h.host.getValues(SHEET, 'A1:E12'));
+    const before = JSON.stringify(h.host.getValues(SHEET, 'A1:E40'));
     const [outcome] = await h.host.callConcurrently([{ functionName: 'checkInstallation', options: { user: EDITOR } }]);
     expect(outcome!.error).toBeUndefined();
     expect(h.host.alerts.at(-1)).toMatchObject({
       prompt:
         "Only the owner of this spreadsheet, owner@example.com, can check this installation (the check writes a sheet of findings, sets off formulas that use the owner's sign-in and installs a trigger): ask the owner to run Check this installation from the Engage menu.",
     });
-    expect(JSON.stringify(h.host.getValues(SHEET, 'A1:E12'))).toBe(before);
+    expect(JSON.stringify(h.host.getValues(SHEET, 'A1:E40'))).toBe(before);
     void reading;
+  });
+});
+
+describe('with the mail service refused (a manifest without script.send_mail)', () => {
+  // The refusal's words are the host's guard, the same in both readings: the kind one alone spares the strict one's 30 s TODAY() probe.
+  it('reports Google’s refusal in its words, and the rest of the check goes on', async () => {
+    const bundle = distBundle();
+    const scopes = (bundle.manifest.oauthScopes as string[]).filter((s) => !s.endsWith('/script.send_mail'));
+    const h = await startAddon(
+      { strict: false, autoRecalculate: true },
+      { ...bundle, manifest: { ...bundle.manifest, oauthScopes: scopes } },
+    );
+    try {
+      h.signIn();
+      await check(h);
+      const all = rows(h);
+      expect(find(all, 'Email notices can be sent today')).toMatchObject({
+        status: 'Needs attention',
+        seen: 'MailApp.getRemainingDailyQuota() was refused: You do not have permission to call MailApp.getRemainingDailyQuota. Required permissions: https://www.googleapis.com/auth/script.send_mail',
+      });
+      expect(find(all, 'Webhook notices may post under https://hooks.slack.com/services/').status).toBe('OK');
+      expect(find(all, /^Caching/).status).toBe('OK');
+    } finally {
+      await h.close();
+    }
   });
 });
 

@@ -79,8 +79,10 @@ export interface EmulatorHandle {
   webhooks(): Promise<WebhookCall[]>;
   /** Forgets the calls and any answers set. */
   clearWebhooks(): Promise<void>;
-  /** The next `times` webhook calls are answered with `status` (default: 200). */
-  answerWebhooks(status: number, times?: number): Promise<void>;
+  /** The next `times` webhook calls are answered with `status` (default: 200), with a Retry-After when given (seconds or an HTTP date). */
+  answerWebhooks(status: number, times?: number, retryAfter?: number | string): Promise<void>;
+  /** The least time between two posts one webhook path takes (default 1000 ms, Slack's pace; 0: none). */
+  paceWebhooks(minIntervalMs: number): Promise<void>;
   /** Logs in through GET /login and returns the token (uses one of the user's 2 logins per hour). */
   login(username: string, password: string): Promise<string>;
   /** Stops this instance. */
@@ -132,8 +134,13 @@ export async function newEmulator(): Promise<EmulatorHandle> {
     webhookUrl: (name) => `${created.baseUrl.replace(/\/engage\/v2$/, '')}/webhooks/${name}`,
     webhooks: async () => (await call<{ calls: WebhookCall[] }>(`${admin}/webhooks`, 'GET')).calls,
     clearWebhooks: async () => void (await call(`${admin}/webhooks`, 'DELETE')),
-    answerWebhooks: async (status, times) =>
-      void (await call(`${admin}/webhooks/answers`, 'POST', { status, ...(times ? { times } : {}) })),
+    answerWebhooks: async (status, times, retryAfter) =>
+      void (await call(`${admin}/webhooks/answers`, 'POST', {
+        status,
+        ...(times ? { times } : {}),
+        ...(retryAfter !== undefined ? { retryAfter } : {}),
+      })),
+    paceWebhooks: async (minIntervalMs) => void (await call(`${admin}/webhooks/pace`, 'POST', { minIntervalMs })),
     login: async (username, password) => {
       const response = await fetch(`${created.baseUrl}/login`, { headers: { Authorization: basicAuthorization(username, password) } });
       const body = (await response.json()) as Record<string, string>;

@@ -9,7 +9,7 @@
  * in `rate-limit-msec-left`.
  */
 import type { ResponseShape } from './shapes';
-import type { WebhookCall } from './webhook-log';
+import { WEBHOOK_PACE_MS, type WebhookAnswer, type WebhookCall } from './webhook-log';
 import { randomBytes } from 'node:crypto';
 import { type SeedName, usersOf } from './seed';
 
@@ -253,7 +253,9 @@ export class EmulatorState {
   private revisions = new Map<string, Map<number, number>>();
   /** What the webhook receiver took (routes/webhooks.ts), and the answers a test set for the next calls. */
   webhookCalls: WebhookCall[] = [];
-  webhookAnswers: Array<{ status: number; times: number }> = [];
+  webhookAnswers: WebhookAnswer[] = [];
+  webhookPaceMs = WEBHOOK_PACE_MS;
+  webhookTakenAtMs = new Map<string, number>();
 
   /** The fixtures it serves (seed.ts): 'demo' unless told 'tests'. */
   constructor(readonly seed: SeedName = 'demo') {
@@ -278,6 +280,8 @@ export class EmulatorState {
     this.revisions.clear();
     this.webhookCalls = [];
     this.webhookAnswers = [];
+    this.webhookPaceMs = WEBHOOK_PACE_MS;
+    this.webhookTakenAtMs.clear();
   }
 
   /**

@@ -20,11 +20,21 @@ export interface ChannelMessage {
   lines: readonly string[];
   spreadsheet: SpreadsheetRef;
   report: { id: string; name: string };
+  /** A notice that lists several reports (failures of one run, grouped): all of them, `report` first. */
+  reports?: ReadonlyArray<{ id: string; name: string }>;
+  /**
+   * The latest a channel may wait before it sends (a webhook's spacing, a 429's Retry-After): the run's
+   * time for notices. A wait past it is not started, and the notice is not sent. Undefined: no waiting.
+   */
+  untilMs?: number;
   /** The channel's secret (a channel with one), read from the owner's notice record; undefined when missing there. */
   secret: string | undefined;
 }
 
-/** Sends one message, one attempt, never retried and never throwing: "sent", or why not ("not sent: ..."). */
+/**
+ * Sends one message, never throwing: "sent", or why not ("not sent: ..."). One attempt, but for what a
+ * channel's service asks (a webhook's 429 is tried once more after its Retry-After, within `untilMs`).
+ */
 export type ChannelSend = (message: ChannelMessage) => string;
 
 /**

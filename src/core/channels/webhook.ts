@@ -6,14 +6,26 @@
  * which never reaches document properties, another editor's sidebar, a log or a message. A post is one
  * URL fetch of the add-on's through the HttpTransport port, counted against the user's daily URL Fetch
  * quota before it is made; Chat and Slack get `{text}` alone, any other address the facts too, and no
- * text can mention everyone in a chat (its angle brackets are replaced).
+ * text can mention everyone in a chat (its angle brackets are replaced). Posts keep their hosts' pace
+ * and take a 429's Retry-After once (webhook-pace.ts).
  */
 import * as z from '../util/zod';
 import type { FetchCounter } from '../api/transport/request-sender';
 import { webhookAddressProblem } from '../deployment';
 import { EngageError, TransportError } from '../errors';
-import type { Clock, HttpTransport } from '../ports';
+import type { Clock, HttpTransport, Sleeper } from '../ports';
 import { type ChannelMessage, type ChannelSend, type NoticeChannel, notSent, withoutSecrets } from './channel';
+import {
+  retryAfterMs,
+  WEBHOOK_DEFAULT_RETRY_MS,
+  WEBHOOK_LONGEST_RETRY_MS,
+  WEBHOOK_SPACING_MS,
+  WebhookPace,
+  webhookHost,
+} from './webhook-pace';
+
+/** What a post's body is: JSON in UTF-8, said so (Chat and Slack read the charset; names may be in any script). */
+export const WEBHOOK_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The end of a redacted webhook address, which says that the rest is kept out of sight. */
 const REDACTED_END = '/…';
@@ -66,6 +78,8 @@ export interface WebhookSenderDeps {
   /** The user's URL Fetch count: a post is one fetch. */
   counter?: FetchCounter;
   clock: Clock;
+  /** Waits between posts to one host, and before a 429's one retry (webhook-pace.ts). */
+  sleeper: Sleeper;
 }
 
 /** Hosts whose incoming webhooks take `{"text": ...}` and nothing else (Google Chat refuses unknown fields). */
@@ -84,7 +98,7 @@ const FAILED_POST: Record<TransportError['kind'], string> = {
 };
 
 function payloadOf(url: string, message: ChannelMessage, nowMs: number): object {
-  const { subject, lines, spreadsheet, report } = message;
+  const { subject, lines, spreadsheet, report, reports } = message;
   const text = [`*${inert(subject)}*`, ...lines.map(inert)].join('\n');
   if (TEXT_ONLY_HOSTS.test(url)) return { text };
   return {
@@ -92,18 +106,48 @@ function payloadOf(url: string, message: ChannelMessage, nowMs: number): object 
     subject,
     spreadsheet: { name: spreadsheet.name, url: spreadsheet.url },
     report: { id: report.id, name: report.name },
+    ...(reports && reports.length > 1 ? { reports: reports.map(({ id, name }) => ({ id, name })) } : {}),
     sentAt: new Date(nowMs).toISOString(),
   };
 }
 
+/** A 429 twice, or one whose wait the run cannot give: the notice stays one that reached no channel. */
+const TOO_MANY = 'not sent: the webhook answered HTTP 429 (too many requests)';
+
+/**
+ * Posts each message to its address: spaced from the last post to the same host (webhook-pace.ts),
+ * as `application/json; charset=utf-8`, and a 429 tried once more after its Retry-After (or
+ * WEBHOOK_DEFAULT_RETRY_MS) when that wait ends within the message's `untilMs`. One sender serves one
+ * execution, so its pace holds across every report and spreadsheet of a run.
+ */
 export function webhookSender(deps: WebhookSenderDeps): ChannelSend {
+  const pace = new WebhookPace(deps.clock, deps.sleeper);
+  const post = (url: string, payload: string) => {
+    deps.counter?.spend(1);
+    try {
+      return deps.transport.fetch({ url, method: 'post', contentType: WEBHOOK_CONTENT_TYPE, payload });
+    } finally {
+      pace.posted(url);
+    }
+  };
   return (message) => {
     const url = message.secret;
     if (!url) return 'not sent: the webhook address is missing from your user properties; give it again in the sidebar';
-    const payload = payloadOf(url, message, deps.clock.now());
+    const untilMs = message.untilMs ?? deps.clock.now();
+    if (!pace.waitTurn(url, untilMs)) {
+      return `not sent: posts to ${webhookHost(url)} are spaced ${WEBHOOK_SPACING_MS / 1000} s apart, and this run's time for notices is up`;
+    }
+    const payload = JSON.stringify(payloadOf(url, message, deps.clock.now()));
     try {
-      deps.counter?.spend(1);
-      const response = deps.transport.fetch({ url, method: 'post', contentType: 'application/json', payload: JSON.stringify(payload) });
+      let response = post(url, payload);
+      if (response.status === 429) {
+        const waitMs = retryAfterMs(response.headers['retry-after'], deps.clock.now()) ?? WEBHOOK_DEFAULT_RETRY_MS;
+        if (waitMs > WEBHOOK_LONGEST_RETRY_MS || !pace.waitUntil(deps.clock.now() + waitMs, untilMs)) {
+          return `${TOO_MANY}, asking to wait ${Math.ceil(waitMs / 1000)} s, longer than this run can`;
+        }
+        response = post(url, payload);
+        if (response.status === 429) return `${TOO_MANY} again after ${Math.ceil(waitMs / 1000)} s`;
+      }
       return response.status >= 200 && response.status < 300 ? 'sent' : `not sent: the webhook answered HTTP ${response.status}`;
     } catch (error) {
       if (error instanceof TransportError) {

@@ -5,7 +5,8 @@
  * 6 minutes: URL Fetch to each configured address; a one-off trigger a minute ahead, whose run says
  * whether it had a document (recorded in the user's properties and written into the sheet by the next
  * open, or by the trigger's own run when it has the document); the cell probes of the check's sheet
- * (adapters/sheets/check-sheet.ts); and a 20,000-row result compressed and cached.
+ * (adapters/sheets/check-sheet.ts); a 20,000-row result compressed and cached; the mail quota left
+ * and the webhook prefixes configured (installation-channels.ts).
  */
 import {
   awaitTriggerRun,
@@ -19,9 +20,13 @@ import {
   formatLocal,
   hostFindings,
   INSTALLATION_CHECK_SHEET,
+  mailQuotaFinding,
+  type MailQuotaOutcome,
+  manifestWhitelist,
   pendingTriggerFinding,
   recordTriggerContext as recordedTriggerContext,
   type TriggerContext,
+  webhookPrefixFindings,
 } from '../../core';
 import { installTriggerProbe } from '../adapters/check-trigger';
 import { DEPLOYMENT } from '../adapters/deployment';
@@ -53,6 +58,7 @@ export function runInstallationCheck(spreadsheet: Spreadsheet): { findings: Find
   findings.push(...cellProbes(sheet, systemClock, blockingSleeper));
   const cache = CacheService.getDocumentCache() ?? CacheService.getUserCache();
   findings.push(cacheFinding(cacheProbe(new ServiceCache(cache), gzipCompressor, systemClock, CACHE_PROBE_ROWS)));
+  findings.push(...channelFindings());
   const rows = findingRows(findings, checkedAt(spreadsheet, Date.now()));
   writeCheckRows(sheet, 1, rows);
   sheet.getRange(1, 1, 1, rows[0]!.length).setFontWeight('bold');
@@ -63,6 +69,24 @@ export function runInstallationCheck(spreadsheet: Spreadsheet): { findings: Find
     row: triggerIndex + 2,
   });
   return { findings, sheetName: sheet.getName() };
+}
+
+/**
+ * The notice channels, read only: the mail quota left (MailApp, which Google refuses without the
+ * script.send_mail scope: its words become the finding), and each webhook prefix as this build
+ * configured it. Nothing is sent or posted.
+ */
+function channelFindings(): Finding[] {
+  let quota: MailQuotaOutcome;
+  try {
+    quota = { remaining: MailApp.getRemainingDailyQuota() };
+  } catch (error) {
+    quota = { refused: error instanceof Error ? error.message : String(error) };
+  }
+  return [
+    mailQuotaFinding(quota, DEPLOYMENT.accountType),
+    ...webhookPrefixFindings(DEPLOYMENT.webhookPrefixes ?? [], manifestWhitelist(DEPLOYMENT)),
+  ];
 }
 
 /**

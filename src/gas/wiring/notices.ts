@@ -1,7 +1,8 @@
 /**
  * The channels of saved reports' notices over Apps Script: email to the user the execution runs as
  * (the MailApp adapter, adapters/mail.ts) and webhook posts through UrlFetchApp, allowed only
- * under the deployment's webhookPrefixes and counted as the add-on's URL fetches. A closed month's
+ * under the deployment's webhookPrefixes, counted as the add-on's URL fetches, and paced with
+ * Utilities.sleep (one sender for the execution, so the pace holds across its spreadsheets). A closed month's
  * restatement (history-observers.ts) is told through the same report's channels.
  */
 import {
@@ -10,6 +11,7 @@ import {
   emailSender,
   type EngageSession,
   NoticeObserver,
+  noticesUntilMs,
   ReportNotices,
   type RunObserver,
   type ScheduleRegistry,
@@ -17,7 +19,7 @@ import {
 } from '../../core';
 import { DEPLOYMENT } from '../adapters/deployment';
 import { mailApp } from '../adapters/mail';
-import { systemClock } from '../adapters/system-time';
+import { blockingSleeper, systemClock } from '../adapters/system-time';
 import { UrlFetchTransport } from '../adapters/fetch/url-fetch-transport';
 import type { ClosedMonthRevisions } from './history-observers';
 
@@ -29,6 +31,7 @@ function channelSenders(session: EngageSession): ChannelSenders {
       transport: new UrlFetchTransport(UrlFetchApp, DEPLOYMENT.webhookPrefixes ?? []),
       counter: session.fetchQuota,
       clock: systemClock,
+      sleeper: blockingSleeper,
     }),
   };
 }
@@ -51,7 +54,8 @@ export function noticeObservers(notices: ReportNotices, registry: ScheduleRegist
  */
 export function closedMonthNotices(notices: ReportNotices): ClosedMonthRevisions {
   return (revisions, event) => {
-    const outcomes = notices.sendAndRecord(event.report, event.spreadsheet, closedMonthNotice(revisions));
+    const untilMs = noticesUntilMs(event, systemClock.now());
+    const outcomes = notices.sendAndRecord(event.report, event.spreadsheet, closedMonthNotice(revisions), untilMs);
     const told = Object.entries(outcomes).map(([channel, outcome]) => `${channel} ${outcome}`);
     console.log(
       `Engage: ${revisions.length} revisions in closed months of "${event.report.name}"; ${told.join(', ') || 'no notice channel is on'}`,

@@ -120,6 +120,8 @@ export class RefreshRunner {
   private runningNow = false;
   /** Publishers whose budget ran out in this run: a report of unknown size would only spend a request finding out. */
   private readonly outOfBudget = new Set<string>();
+  /** When this run starts no more requests: its watchers measure their own waits from it. */
+  private deadlineAtMs = 0;
 
   constructor(private readonly deps: RefreshRunnerDeps) {}
 
@@ -132,6 +134,7 @@ export class RefreshRunner {
     const { store, clock, ownerId } = this.deps;
     const startedAtMs = options.startedAtMs ?? clock.now();
     const deadlineAtMs = startedAtMs + (options.fetchBudgetMs ?? RUN_FETCH_BUDGET_MS);
+    this.deadlineAtMs = deadlineAtMs;
     const summary: RefreshSummary = { refreshed: [], failed: [], deferred: [], needsSignIn: false, requests: 0 };
     this.runningNow = options.only !== undefined;
     const queue = options.only ? options.only.map((id) => store.findOrThrow(id)) : this.dueReports(clock.now());
@@ -258,6 +261,7 @@ export class RefreshRunner {
         by: this.runningNow ? 'run-now' : 'schedule',
         startedAtMs: startMs,
         endedAtMs: clock.now(),
+        deadlineAtMs: this.deadlineAtMs,
         requests: summary.requests - requestsBefore,
         previous,
         status: next,
@@ -340,7 +344,10 @@ export class RefreshRunner {
       }
       delete next.runningUntilMs;
       this.finish(report, next);
-      if (failed?.has(report.id)) tellUntried(this.deps, report, this.runningNow ? 'run-now' : 'schedule', now, status, next);
+      if (failed?.has(report.id)) {
+        const at = { atMs: now, deadlineAtMs: this.deadlineAtMs };
+        tellUntried(this.deps, report, this.runningNow ? 'run-now' : 'schedule', at, status, next);
+      }
     }
   }
 }

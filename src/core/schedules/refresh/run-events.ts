@@ -18,6 +18,8 @@ export interface ReportRunEvent {
   by: 'schedule' | 'run-now';
   startedAtMs: number;
   endedAtMs: number;
+  /** When the run starts no more requests (its fetch deadline): what its watchers' own waits are measured from. */
+  deadlineAtMs?: number;
   /** Engage requests the report took (its share of the run's). */
   requests: number;
   /** Its status before the refresh, and after. */
@@ -85,11 +87,12 @@ export function tellUntried(
   run: { spreadsheet?: SpreadsheetRef; observers?: readonly RunObserver[] },
   report: SavedReport,
   by: ReportRunEvent['by'],
-  atMs: number,
+  at: { atMs: number; deadlineAtMs: number },
   previous: RefreshStatus,
   status: RefreshStatus,
 ): void {
   if (!run.spreadsheet) return;
-  const event = { report, spreadsheet: run.spreadsheet, outcome: 'failed' as const, by, startedAtMs: atMs, endedAtMs: atMs };
+  const { atMs, deadlineAtMs } = at;
+  const event = { report, spreadsheet: run.spreadsheet, outcome: 'failed' as const, by, startedAtMs: atMs, endedAtMs: atMs, deadlineAtMs };
   tellObservers(run.observers, { ...event, requests: 0, previous, status });
 }

@@ -12,19 +12,25 @@
  * - Each alert rule is evaluated on the block every refresh wrote (alerts.ts), and fires once when its
  *   condition starts to hold; it fires again only after the condition cleared (a "drops to 0" rule,
  *   also for a key it had not named). Alerts go through the same channels, whatever `when` says.
- * What one refresh has to tell goes out as one message per channel.
+ * What one refresh has to tell goes out as one message per channel, when the run is over in the
+ * spreadsheet (afterRun), so a webhook's pace never takes a report's time. Failures of one run are
+ * grouped: on each channel, two or more bound for the same place (the owner's email, one webhook
+ * address) go as one notice that lists the reports, so the sign-in case (every due report failing at
+ * once) is one message, not a burst. Recoveries, "always" successes and alerts go one per report, each
+ * spaced on a webhook's host. Each report's record keeps the notice that told it as its last.
  */
 import type { ReportRunEvent, RunObserver } from '../refresh/run-events';
-import type { Clock } from '../../ports';
+import type { Clock, SpreadsheetRef } from '../../ports';
+import { RUN_NOTICE_WAIT_MS } from '../../budgets';
 import { droppedText, evaluateAlert } from './alerts';
 import { formatLocal } from '../refresh/refresh-runner';
 import type { AlertState, NoticeRecord } from '../saved/notice-record';
 import { alertKey, describeAlert, noticeSettingsOf } from '../saved/notice-settings';
 import { writeModeOf } from '../saved/write-modes';
-import type { Notice, ReportNotices } from './notices';
+import type { HeldNotice, Notice, ReportNotices } from './notices';
 import type { ScheduleRegistry } from '../saved/registry';
 import { hashText } from '../../util/hash';
-import { sentAnywhere } from '../../channels/channels';
+import { type ChannelOutcomes, sentAnywhere } from '../../channels/channels';
 
 /** Notices of one failure sent at most this often when none reached a channel. */
 export const FAILURE_TRIES = 3;
@@ -35,7 +41,31 @@ export function failureReason(message: string | undefined): string {
   return hashText(text).slice(0, 10);
 }
 
+/** A notice this observer holds until the run is over in its spreadsheet. */
+interface Held extends HeldNotice {
+  spreadsheet: SpreadsheetRef;
+  /** A scheduled failure's notice, which may go out grouped with the run's other failures. */
+  failure?: FailureLine;
+  untilMs: number;
+}
+
+/** A failure as a notice listing several reports names it. */
+interface FailureLine {
+  message: string;
+  traceId?: string;
+  atMs: number;
+  needsSignIn: boolean;
+}
+
+/** The latest a run's notices may wait to go out (a webhook's pace): RUN_NOTICE_WAIT_MS past its fetch deadline. */
+export function noticesUntilMs(event: Pick<ReportRunEvent, 'deadlineAtMs'>, nowMs: number): number {
+  return (event.deadlineAtMs ?? nowMs) + RUN_NOTICE_WAIT_MS;
+}
+
 export class NoticeObserver implements RunObserver {
+  /** What the run has to tell, sent when it is over here (afterRun): the reports' fetches never wait for a notice. */
+  private held: Held[] = [];
+
   constructor(
     private readonly notices: ReportNotices,
     private readonly registry: ScheduleRegistry,
@@ -50,19 +80,67 @@ export class NoticeObserver implements RunObserver {
     const failure = event.by === 'schedule' ? this.runNotice(event, record, next) : undefined;
     if (failure) items.push(failure);
     if (event.outcome === 'refreshed') items.push(...this.alertNotices(event, record, next));
-    if (items.length > 0) {
-      const notice: Notice =
-        items.length === 1
-          ? items[0]!
-          : {
-              subject: `${items[0]!.subject} (and ${items.length - 1} more)`,
-              lines: items.flatMap((item, i) => [...(i > 0 ? [''] : []), `${item.subject}:`, ...item.lines]),
-            };
-      const outcomes = this.notices.send(report, spreadsheet, notice);
-      next.last = { atMs: this.clock.now(), subject: notice.subject, ...outcomes };
-      if (next.failure && event.outcome === 'failed') next.failure = { ...next.failure, told: next.failure.told || sentAnywhere(outcomes) };
-    }
+    // Kept now (a failure's tries, the alerts' states), so that an execution ended before the notices
+    // go out leaves them as notices that reached no channel: the next failing run tries again.
     this.registry.putNotice(spreadsheet.id, report.id, next);
+    if (items.length === 0) return;
+    const notice: Notice =
+      items.length === 1
+        ? items[0]!
+        : {
+            subject: `${items[0]!.subject} (and ${items.length - 1} more)`,
+            lines: items.flatMap((item, i) => [...(i > 0 ? [''] : []), `${item.subject}:`, ...item.lines]),
+          };
+    const untilMs = noticesUntilMs(event, this.clock.now());
+    const error = event.status.lastError;
+    this.held.push({
+      report,
+      spreadsheet,
+      notice,
+      untilMs,
+      ...(failure && event.outcome === 'failed'
+        ? {
+            failure: {
+              message: withoutTraceId(error?.message ?? 'no reason was given'),
+              ...(error?.traceId ? { traceId: error.traceId } : {}),
+              atMs: event.endedAtMs,
+              needsSignIn: event.status.needsSignIn === true,
+            },
+          }
+        : {}),
+    });
+  }
+
+  /**
+   * The run is over in this spreadsheet: its failures go out grouped (on each channel, two or more bound
+   * for the same place are ONE notice that lists them: the sign-in case fails every due report at once),
+   * then the other notices (a recovery, an "always" success, alerts) one per report. Each report's
+   * record keeps the notice that told it as its last, with how each channel took it.
+   */
+  afterRun(): void {
+    const held = this.held;
+    this.held = [];
+    const failures = held.filter((h) => h.failure);
+    for (const spreadsheet of new Map(failures.map((h) => [h.spreadsheet.id, h.spreadsheet])).values()) {
+      const here = failures.filter((h) => h.spreadsheet.id === spreadsheet.id);
+      const untilMs = Math.max(...here.map((h) => h.untilMs));
+      const told = this.notices.sendGrouped(here, spreadsheet, (group) => failuresNotice(group as Held[], spreadsheet), untilMs);
+      here.forEach((h, i) => {
+        const { outcomes, others } = told[i]!;
+        this.told(h, outcomes, others > 0 ? `${h.notice.subject}, in one notice with ${others} other reports` : h.notice.subject);
+      });
+    }
+    for (const h of held.filter((item) => !item.failure)) {
+      this.told(h, this.notices.send(h.report, h.spreadsheet, h.notice, h.untilMs), h.notice.subject);
+    }
+  }
+
+  /** Keeps how the notice went in the report's record: its last notice, and whether its failure was told. */
+  private told(h: Held, outcomes: ChannelOutcomes, subject: string): void {
+    const record = this.registry.notice(h.spreadsheet.id, h.report.id);
+    const next: NoticeRecord = { ...record, last: { atMs: this.clock.now(), subject, ...outcomes } };
+    if (h.failure && next.failure) next.failure = { ...next.failure, told: next.failure.told || sentAnywhere(outcomes) };
+    this.registry.putNotice(h.spreadsheet.id, h.report.id, next);
   }
 
   /** The hourly run's notice of this refresh, if any, with `next.failure` brought up to date. */
@@ -82,7 +160,7 @@ export class NoticeObserver implements RunObserver {
       // Failing since the first failure in a row, whatever its reason.
       next.failure = { reason, sinceMs: record.failure?.sinceMs ?? event.endedAtMs, told: false, tries: (same?.tries ?? 0) + 1 };
       const error = status.lastError;
-      const message = (error?.message ?? 'no reason was given').replace(/\s*\[trace ID [^\]]*\]/gi, '');
+      const message = withoutTraceId(error?.message ?? 'no reason was given');
       const lines = [
         `The saved report "${report.name}" could not be refreshed by its schedule at ${when} (${zone})${(status.failures ?? 1) > 1 ? `, its ${status.failures}th failure in a row` : ''}.`,
         `What happened: ${message}`,
@@ -166,6 +244,36 @@ export class NoticeObserver implements RunObserver {
     }
     return notices;
   }
+}
+
+function withoutTraceId(message: string): string {
+  return message.replace(/\s*\[trace ID [^\]]*\]/gi, '');
+}
+
+/**
+ * One notice for several reports that failed in a run: one line each, with its trace ID; the reason
+ * said once when it is the same for all (a refused sign-in fails every due report for one reason).
+ */
+export function failuresNotice(
+  held: ReadonlyArray<{ report: { name: string }; failure?: FailureLine }>,
+  spreadsheet: SpreadsheetRef,
+): Notice {
+  const zone = spreadsheet.timeZone;
+  const failures = held.map((h) => ({ name: h.report.name, ...h.failure! }));
+  const atMs = Math.min(...failures.map((f) => f.atMs));
+  const oneReason = failures.every((f) => f.message === failures[0]!.message);
+  const lines = [`${failures.length} saved reports could not be refreshed by their schedule at ${formatLocal(atMs, zone)} (${zone}):`];
+  for (const f of failures) {
+    const trace = f.traceId ? ` (trace ID ${f.traceId})` : '';
+    lines.push(oneReason ? `- "${f.name}"${trace}` : `- "${f.name}": ${f.message}${trace}`);
+  }
+  if (oneReason) lines.push(`What happened: ${failures[0]!.message}`);
+  lines.push(
+    failures.every((f) => f.needsSignIn)
+      ? 'Their data was left as it was. Sign in to Engage again in the sidebar: none of your saved reports refreshes until then.'
+      : 'Their data was left as it was. Each is tried again at its next attempt, shown in the Schedules tab.',
+  );
+  return { subject: `${failures.length} saved reports could not be refreshed in "${spreadsheet.name}"`, lines };
 }
 
 /**

@@ -1,13 +1,15 @@
 /**
  * Sends a notice about a saved report through the channels its notices turn on (an email to its
  * owner, the user the run executes as; a POST to its webhook ...: channels/), one attempt each, never
- * retried here. Every notice names the spreadsheet, the report and a link to the spreadsheet; what
+ * retried here (a webhook keeps its own pace: channels/webhook-pace.ts). Several reports' notices of one
+ * run may go as one per channel and place (sendGrouped): a burst of failures is one message. Every notice names the spreadsheet, the report and a link to the spreadsheet; what
  * happened is the caller's (the run's notices and alerts, notice-observer.ts; a revisions watcher's
  * restated month). Nothing secret goes out: addresses in the text lose their query (where a key or
  * token would be), and a channel's secret is read from the owner's notice record only to send.
  */
 import type { Clock, SpreadsheetRef } from '../../ports';
-import { type ChannelId, type ChannelOutcomes, type ChannelSenders, isSecretChannel } from '../../channels/channels';
+import { RUN_NOTICE_WAIT_MS } from '../../budgets';
+import { CHANNEL_IDS, type ChannelId, type ChannelOutcomes, type ChannelSenders, isSecretChannel } from '../../channels/channels';
 import type { NoticeRecord } from '../saved/notice-record';
 import { withoutSecrets } from '../../channels/channel';
 import { noticeSettingsOf } from '../saved/notice-settings';
@@ -20,6 +22,12 @@ export interface Notice {
   lines: string[];
 }
 
+/** One report's notice among several of a run, which a channel may take as one notice listing them (sendGrouped). */
+export interface HeldNotice {
+  report: SavedReport;
+  notice: Notice;
+}
+
 export interface ReportNoticesDeps {
   /** The owner's registry: where the channels' secrets are kept (notice-record.ts). */
   registry: ScheduleRegistry;
@@ -28,40 +36,61 @@ export interface ReportNoticesDeps {
   clock: Clock;
 }
 
+const FOOTER = 'You get this from the notices of this saved report. Change them in the Engage sidebar: Schedules, Edit.';
+const FOOTER_SEVERAL = 'You get this from the notices of these saved reports. Change them in the Engage sidebar: Schedules, Edit.';
+
 export class ReportNotices {
   constructor(private readonly deps: ReportNoticesDeps) {}
 
   /**
    * Sends `notice` through the report's channels, whatever its `when`: the caller decides whether
    * there is something to tell. Never throws for a channel: each one's outcome is "sent" or why not;
-   * channels the report does not use are left out.
+   * channels the report does not use are left out. `untilMs`: the latest a channel may wait to send
+   * (a webhook's pace); left out, RUN_NOTICE_WAIT_MS from now.
    */
-  send(report: SavedReport, spreadsheet: SpreadsheetRef, notice: Notice): ChannelOutcomes {
-    const { channels } = noticeSettingsOf(report);
+  send(report: SavedReport, spreadsheet: SpreadsheetRef, notice: Notice, untilMs?: number): ChannelOutcomes {
     const outcomes: ChannelOutcomes = {};
-    if (channels.length === 0) return outcomes;
-    // Read only for a channel with a secret, and only when it sends.
-    let record: NoticeRecord | undefined;
-    const secretOf = (id: ChannelId) => {
-      if (!isSecretChannel(id)) return undefined;
-      record ??= this.deps.registry.notice(spreadsheet.id, report.id);
-      return record[id];
-    };
-    const subject = withoutSecrets(`Engage: ${notice.subject}`);
-    const lines = [
-      ...notice.lines.map(withoutSecrets),
-      '',
-      `Saved report: "${report.name}"`,
-      `Spreadsheet: "${spreadsheet.name}"`,
-      `Open it: ${spreadsheet.url}`,
-      '',
-      'You get this from the notices of this saved report. Change them in the Engage sidebar: Schedules, Edit.',
-    ];
-    for (const id of channels) {
-      const about = { id: report.id, name: report.name };
-      outcomes[id] = this.deps.senders[id]({ subject, lines, spreadsheet, report: about, secret: secretOf(id) });
+    const secrets = this.secretsOf(spreadsheet);
+    for (const id of noticeSettingsOf(report).channels) {
+      outcomes[id] = this.sendOne(id, [report], spreadsheet, decorated(notice, report, spreadsheet), secrets(id, report), untilMs);
     }
     return outcomes;
+  }
+
+  /**
+   * Sends several reports' notices of one run: on each channel, the notices bound for the same place
+   * (the owner's email; one webhook address) go as ONE notice that `combine` makes of them when there
+   * are two or more, else each alone, as send() would. Returns, in `held`'s order, each report's
+   * outcomes and how many other reports its notice named on the channel that named the most.
+   */
+  sendGrouped(
+    held: readonly HeldNotice[],
+    spreadsheet: SpreadsheetRef,
+    combine: (held: readonly HeldNotice[]) => Notice,
+    untilMs?: number,
+  ): Array<{ outcomes: ChannelOutcomes; others: number }> {
+    const told = held.map(() => ({ outcomes: {} as ChannelOutcomes, others: 0 }));
+    const secrets = this.secretsOf(spreadsheet);
+    for (const id of CHANNEL_IDS) {
+      const places = new Map<string, number[]>();
+      held.forEach(({ report }, index) => {
+        if (!noticeSettingsOf(report).channels.includes(id)) return;
+        const place = secrets(id, report) ?? '';
+        places.set(place, [...(places.get(place) ?? []), index]);
+      });
+      for (const [place, indexes] of places) {
+        const group = indexes.map((i) => held[i]!);
+        const reports = group.map((h) => h.report);
+        const notice =
+          group.length === 1 ? decorated(group[0]!.notice, reports[0]!, spreadsheet) : decoratedSeveral(combine(group), spreadsheet);
+        const outcome = this.sendOne(id, reports, spreadsheet, notice, place || undefined, untilMs);
+        for (const i of indexes) {
+          told[i]!.outcomes[id] = outcome;
+          told[i]!.others = Math.max(told[i]!.others, indexes.length - 1);
+        }
+      }
+    }
+    return told;
   }
 
   /**
@@ -69,15 +98,79 @@ export class ReportNotices {
    * record (what the Schedules tab shows): for a notice outside a run's own, such as a closed month
    * restated. The run's notices and alerts (notice-observer.ts) read the record after it.
    */
-  sendAndRecord(report: SavedReport, spreadsheet: SpreadsheetRef, notice: Notice): ChannelOutcomes {
-    const outcomes = this.send(report, spreadsheet, notice);
-    if (Object.keys(outcomes).length > 0) {
-      const record = this.deps.registry.notice(spreadsheet.id, report.id);
-      this.deps.registry.putNotice(spreadsheet.id, report.id, {
-        ...record,
-        last: { atMs: this.deps.clock.now(), subject: notice.subject, ...outcomes },
-      });
-    }
+  sendAndRecord(report: SavedReport, spreadsheet: SpreadsheetRef, notice: Notice, untilMs?: number): ChannelOutcomes {
+    const outcomes = this.send(report, spreadsheet, notice, untilMs);
+    if (Object.keys(outcomes).length > 0) this.record(report, spreadsheet, notice.subject, outcomes);
     return outcomes;
   }
+
+  /** Keeps a notice as the report's last in the owner's notice record. */
+  record(report: SavedReport, spreadsheet: SpreadsheetRef, subject: string, outcomes: ChannelOutcomes): void {
+    const record = this.deps.registry.notice(spreadsheet.id, report.id);
+    this.deps.registry.putNotice(spreadsheet.id, report.id, { ...record, last: { atMs: this.deps.clock.now(), subject, ...outcomes } });
+  }
+
+  private sendOne(
+    id: ChannelId,
+    reports: readonly SavedReport[],
+    spreadsheet: SpreadsheetRef,
+    notice: Notice,
+    secret: string | undefined,
+    untilMs: number | undefined,
+  ): string {
+    const about = reports.map((r) => ({ id: r.id, name: r.name }));
+    return this.deps.senders[id]({
+      ...notice,
+      spreadsheet,
+      report: about[0]!,
+      ...(about.length > 1 ? { reports: about } : {}),
+      secret,
+      untilMs: untilMs ?? this.deps.clock.now() + RUN_NOTICE_WAIT_MS,
+    });
+  }
+
+  /** Each report's secret of a channel, read from the owner's notice record only for a channel with one. */
+  private secretsOf(spreadsheet: SpreadsheetRef): (id: ChannelId, report: SavedReport) => string | undefined {
+    const records = new Map<string, NoticeRecord>();
+    return (id, report) => {
+      if (!isSecretChannel(id)) return undefined;
+      let record = records.get(report.id);
+      if (!record) {
+        record = this.deps.registry.notice(spreadsheet.id, report.id);
+        records.set(report.id, record);
+      }
+      return record[id];
+    };
+  }
+}
+
+/** A notice about one report as it goes out: rid of secrets, its report and spreadsheet named, with the link. */
+function decorated(notice: Notice, report: SavedReport, spreadsheet: SpreadsheetRef): Notice {
+  return {
+    subject: withoutSecrets(`Engage: ${notice.subject}`),
+    lines: [
+      ...notice.lines.map(withoutSecrets),
+      '',
+      `Saved report: "${report.name}"`,
+      `Spreadsheet: "${spreadsheet.name}"`,
+      `Open it: ${spreadsheet.url}`,
+      '',
+      FOOTER,
+    ],
+  };
+}
+
+/** A notice listing several reports (its lines name them): rid of secrets, the spreadsheet named, with the link. */
+function decoratedSeveral(notice: Notice, spreadsheet: SpreadsheetRef): Notice {
+  return {
+    subject: withoutSecrets(`Engage: ${notice.subject}`),
+    lines: [
+      ...notice.lines.map(withoutSecrets),
+      '',
+      `Spreadsheet: "${spreadsheet.name}"`,
+      `Open it: ${spreadsheet.url}`,
+      '',
+      FOOTER_SEVERAL,
+    ],
+  };
 }

@@ -18,7 +18,7 @@ import { noticesView } from '../../../../src/core/schedules/service/schedule-vie
 import { splitSecrets, storeSecrets } from '../../../../src/core/schedules/watchers/notice-secrets';
 import { ReportNotices } from '../../../../src/core/schedules/watchers/notices';
 import { hashText } from '../../../../src/core/util/hash';
-import { FakeLock, FakeStore, FakeTransport, jsonResponse, ManualClock } from '../../../support/fakes';
+import { FakeLock, FakeStore, FakeTransport, jsonResponse, ManualClock, ManualSleeper } from '../../../support/fakes';
 
 const SHEET: SpreadsheetRef = { id: 'sheet-1', name: 'Sales', url: 'https://docs.google.com/spreadsheets/d/sheet-1/edit', timeZone: 'UTC' };
 const ADDRESS = 'https://chat.googleapis.com/v1/spaces/AAA/messages?key=KEY-1&token=TOKEN-1';
@@ -157,7 +157,7 @@ describe('notice settings saved in today’s shape', () => {
     const transport = new FakeTransport(() => jsonResponse(200, {}));
     const notices = new ReportNotices({
       registry,
-      senders: { email: emailSender(mailer), webhook: webhookSender({ transport, clock }) },
+      senders: { email: emailSender(mailer), webhook: webhookSender({ transport, clock, sleeper: new ManualSleeper(clock) }) },
       clock,
     });
     const notice = { subject: 'A test', lines: ['Nothing happened.'] };

@@ -8,7 +8,13 @@
  * Slack gets `{text}` alone, any other address the facts too; no address's query, and no chat mention,
  * goes out; each channel's failure is one short reason, never the webhook's address.
  */
-import { alertRows, NoticeObserver, FAILURE_TRIES, failureReason } from '../../../../../src/core/schedules/watchers/notice-observer';
+import {
+  alertRows,
+  NoticeObserver,
+  FAILURE_TRIES,
+  failureReason,
+  failuresNotice,
+} from '../../../../../src/core/schedules/watchers/notice-observer';
 import { ReportNotices } from '../../../../../src/core/schedules/watchers/notices';
 import { withoutSecrets } from '../../../../../src/core/channels/channel';
 import { emailSender } from '../../../../../src/core/channels/email';
@@ -18,7 +24,7 @@ import { checkSavedReport, type RefreshStatus, type SavedReport } from '../../..
 import type { ReportRunEvent } from '../../../../../src/core/schedules/refresh/run-events';
 import type { Mailer, SheetBlock, SpreadsheetRef } from '../../../../../src/core/ports';
 import { FetchQuotaError, TransportError } from '../../../../../src/core/errors';
-import { FakeStore, FakeTransport, jsonResponse, ManualClock } from '../../../../support/fakes';
+import { FakeStore, FakeTransport, jsonResponse, ManualClock, ManualSleeper } from '../../../../support/fakes';
 
 const SHEET: SpreadsheetRef = { id: 'sheet-1', name: 'Sales', url: 'https://docs.google.com/spreadsheets/d/sheet-1/edit', timeZone: 'UTC' };
 const CHAT = 'https://chat.googleapis.com/v1/spaces/AAA/messages?key=KEY-1&token=TOKEN-1';
@@ -52,6 +58,7 @@ function saved(extra: Record<string, unknown> = {}): SavedReport {
 
 function setup(report: SavedReport, webhook?: string) {
   const clock = new ManualClock(Date.UTC(2026, 10, 20, 12));
+  const sleeper = new ManualSleeper(clock);
   const store = new FakeStore();
   const registry = new ScheduleRegistry({ store });
   if (webhook) registry.putNotice(SHEET.id, report.id, { webhook });
@@ -59,7 +66,7 @@ function setup(report: SavedReport, webhook?: string) {
   const transport = new FakeTransport(() => jsonResponse(200, {}));
   const spent: number[] = [];
   const counter = { spend: (n: number) => void spent.push(n), spent: () => new FetchQuotaError({}) };
-  const senders = { email: emailSender(mailer), webhook: webhookSender({ transport, counter, clock }) };
+  const senders = { email: emailSender(mailer), webhook: webhookSender({ transport, counter, clock, sleeper }) };
   const notices = new ReportNotices({ registry, senders, clock });
   const observer = new NoticeObserver(notices, registry, clock);
   const run = (outcome: 'refreshed' | 'failed', extra: Partial<ReportRunEvent> & { message?: string } = {}) => {
@@ -84,8 +91,9 @@ function setup(report: SavedReport, webhook?: string) {
       status,
       ...rest,
     });
+    observer.afterRun();
   };
-  return { clock, store, registry, mailer, transport, spent, notices, run };
+  return { clock, sleeper, store, registry, mailer, transport, spent, notices, observer, run };
 }
 
 describe('the notices of a report’s refreshes', () => {
@@ -151,6 +159,127 @@ describe('the notices of a report’s refreshes', () => {
   });
 });
 
+describe('a burst of failures in one run', () => {
+  const SIGN_IN = 'Engage did not accept the sign-in: sign in again in the sidebar [trace ID t-9].';
+
+  function burst(count: number, webhookOf: (i: number) => string | undefined, extra: Record<string, unknown> = {}) {
+    const clock = new ManualClock(Date.UTC(2026, 10, 20, 12));
+    const sleeper = new ManualSleeper(clock);
+    const registry = new ScheduleRegistry({ store: new FakeStore() });
+    const mailer = new FakeMailer();
+    const transport = new FakeTransport(() => jsonResponse(200, {}));
+    const notices = new ReportNotices({
+      registry,
+      senders: { email: emailSender(mailer), webhook: webhookSender({ transport, clock, sleeper }) },
+      clock,
+    });
+    const observer = new NoticeObserver(notices, registry, clock);
+    const reports = Array.from({ length: count }, (_, i) => {
+      const webhook = webhookOf(i);
+      const report = { ...saved({ ...(webhook ? { notices: { webhook } } : {}), ...extra }), id: `r${i + 1}`, name: `Report ${i + 1}` };
+      if (webhook) registry.putNotice(SHEET.id, report.id, { webhook });
+      return report;
+    });
+    const tell = (outcome: 'failed' | 'refreshed') => {
+      for (const report of reports) {
+        const status: RefreshStatus =
+          outcome === 'failed'
+            ? { failures: 1, needsSignIn: true, lastError: { message: SIGN_IN, traceId: 't-9', atMs: clock.now() } }
+            : { failures: 0, rows: 7, lastSuccessAtMs: clock.now() };
+        const at = clock.now();
+        observer.afterReport({
+          report,
+          spreadsheet: SHEET,
+          outcome,
+          by: 'schedule',
+          startedAtMs: at,
+          endedAtMs: at,
+          deadlineAtMs: at,
+          requests: 0,
+          previous: {},
+          status,
+        });
+      }
+      observer.afterRun();
+    };
+    return { clock, sleeper, registry, mailer, transport, reports, tell };
+  }
+
+  it('goes out as one notice per channel listing the reports, and each report’s record keeps it as its last', () => {
+    const { mailer, transport, registry, reports, tell } = burst(12, () => CHAT);
+    tell('failed');
+    expect(mailer.sent).toHaveLength(1);
+    expect(transport.requests).toHaveLength(1);
+    expect(mailer.sent[0]!.subject).toBe('Engage: 12 saved reports could not be refreshed in "Sales"');
+    const body = mailer.sent[0]!.body;
+    for (const report of reports) expect(body).toContain(`- "${report.name}" (trace ID t-9)`);
+    // One reason for all: said once, with what to do.
+    expect(body.match(/What happened: /g)).toHaveLength(1);
+    expect(body).toContain('What happened: Engage did not accept the sign-in: sign in again in the sidebar.');
+    expect(body).toContain('Sign in to Engage again in the sidebar');
+    expect(body).toContain('Open it: https://docs.google.com/spreadsheets/d/sheet-1/edit');
+    const posted = JSON.parse(transport.requests[0]!.payload!) as { text: string };
+    expect(posted.text).toContain('- "Report 12" (trace ID t-9)');
+    for (const report of reports) {
+      const record = registry.notice(SHEET.id, report.id);
+      expect(record.last).toMatchObject({
+        subject: `"${report.name}" could not be refreshed in "Sales", in one notice with 11 other reports`,
+        email: 'sent',
+        webhook: 'sent',
+      });
+      expect(record.failure?.told).toBe(true);
+    }
+    // Told: the same failure at the next run sends nothing.
+    tell('failed');
+    expect(mailer.sent).toHaveLength(1);
+    expect(transport.requests).toHaveLength(1);
+  });
+
+  it('posts once per webhook address, spaced on their shared host, and names each reason when they differ', () => {
+    const { mailer, transport, sleeper, tell } = burst(3, (i) => (i === 2 ? `${CHAT.replace('AAA', 'BBB')}` : CHAT));
+    tell('failed');
+    expect(mailer.sent).toHaveLength(1);
+    expect(transport.requests.map((r) => r.url)).toEqual([CHAT, CHAT.replace('AAA', 'BBB')]);
+    expect(sleeper.sleeps).toEqual([1_000]);
+    // The lone report on the second address gets its own notice.
+    expect((JSON.parse(transport.requests[1]!.payload!) as { text: string }).text).toContain(
+      '*Engage: "Report 3" could not be refreshed in "Sales"*',
+    );
+    const atMs = Date.UTC(2026, 10, 20, 13);
+    const differing = failuresNotice(
+      [
+        { report: { name: 'A' }, failure: { message: 'Engage took too long to answer (504).', atMs, needsSignIn: false } },
+        { report: { name: 'B' }, failure: { message: 'The publisher was not found.', traceId: 't-2', atMs, needsSignIn: false } },
+      ],
+      SHEET,
+    );
+    expect(differing).toEqual({
+      subject: '2 saved reports could not be refreshed in "Sales"',
+      lines: [
+        '2 saved reports could not be refreshed by their schedule at 2026-11-20 13:00 (UTC):',
+        '- "A": Engage took too long to answer (504).',
+        '- "B": The publisher was not found. (trace ID t-2)',
+        'Their data was left as it was. Each is tried again at its next attempt, shown in the Schedules tab.',
+      ],
+    });
+  });
+
+  it('keeps successes told one by one ("always"), spaced a second apart on a webhook host', () => {
+    const { mailer, transport, sleeper, registry, tell } = burst(3, () => CHAT, { notices: { when: 'always', webhook: CHAT } });
+    tell('refreshed');
+    expect(mailer.sent.map((m) => m.subject)).toEqual([1, 2, 3].map((n) => `Engage: "Report ${n}" was refreshed in "Sales"`));
+    expect(transport.requests).toHaveLength(3);
+    expect(sleeper.sleeps).toEqual([1_000, 1_000]);
+    expect(registry.notice(SHEET.id, 'r2').last).toMatchObject({ subject: '"Report 2" was refreshed in "Sales"', webhook: 'sent' });
+  });
+
+  it('a lone failure is told as before, alone', () => {
+    const { mailer, tell } = burst(1, () => undefined);
+    tell('failed');
+    expect(mailer.sent.map((m) => m.subject)).toEqual(['Engage: "Report 1" could not be refreshed in "Sales"']);
+  });
+});
+
 describe('alerts', () => {
   const block = (revenue: number): SheetBlock => ({
     values: [
@@ -208,7 +337,7 @@ describe('ReportNotices.send', () => {
     const { notices, transport, spent, registry, mailer } = setup(report, CHAT);
     expect(notices.send(report, SHEET, notice)).toEqual({ email: 'sent', webhook: 'sent' });
     const chat = transport.requests[0]!;
-    expect([chat.url, chat.method, chat.contentType]).toEqual([CHAT, 'post', 'application/json']);
+    expect([chat.url, chat.method, chat.contentType]).toEqual([CHAT, 'post', 'application/json; charset=utf-8']);
     const text = (JSON.parse(chat.payload!) as { text: string }).text;
     expect(Object.keys(JSON.parse(chat.payload!))).toEqual(['text']);
     expect(text).toContain('*Engage: A month was restated*');
