@@ -14,7 +14,20 @@
  * The BigQuery sandbox sets 60 days for both defaults (https://cloud.google.com/bigquery/docs/sandbox,
  * Limitations): `SANDBOX_EXPIRATION_MS`.
  */
-import type { StoredDataset, StoredTable } from './state';
+import type { TimePartitioning } from './naming';
+
+/** What a dataset gives its new tables (state.ts's StoredDataset has these). */
+interface DatasetDefaults {
+  defaultPartitionExpirationMs?: number;
+  defaultTableExpirationMs?: number;
+}
+
+/** What expires of a table (state.ts's StoredTable): its partitions, by yyyymmdd key, and the table at extra.expirationTime. */
+interface ExpiringTable {
+  timePartitioning?: TimePartitioning;
+  extra: Record<string, unknown>;
+  partitions: Map<string, unknown>;
+}
 
 export const DAY_MS = 86_400_000;
 /**
@@ -29,7 +42,7 @@ export const MULTIPART_UPLOAD_MAX_BYTES = 10_000_000;
 export const SANDBOX_EXPIRATION_MS = 60 * DAY_MS;
 
 /** A new table's expirations as its dataset's defaults give them, unless the table names its own. */
-export function withDatasetDefaults(dataset: StoredDataset, table: StoredTable, nowMs: number): StoredTable {
+export function withDatasetDefaults<T extends ExpiringTable>(dataset: DatasetDefaults, table: T, nowMs: number): T {
   const partition = dataset.defaultPartitionExpirationMs;
   if (table.timePartitioning && partition !== undefined && table.timePartitioning.expirationMs === undefined) {
     table.timePartitioning = { ...table.timePartitioning, expirationMs: String(partition) };
@@ -48,7 +61,7 @@ function partitionTimeMs(key: string): number | undefined {
 }
 
 /** Deletes the table's DAY partitions whose partition time plus timePartitioning.expirationMs has passed. */
-export function expirePartitions(table: StoredTable, nowMs: number): void {
+export function expirePartitions(table: ExpiringTable, nowMs: number): void {
   const expirationMs = Number(table.timePartitioning?.expirationMs);
   if (table.timePartitioning?.expirationMs === undefined || !Number.isFinite(expirationMs) || expirationMs <= 0) return;
   for (const key of [...table.partitions.keys()]) {
@@ -58,7 +71,7 @@ export function expirePartitions(table: StoredTable, nowMs: number): void {
 }
 
 /** Whether a table's expirationTime (epoch ms) has passed. */
-export function tableExpired(table: StoredTable, nowMs: number): boolean {
+export function tableExpired(table: ExpiringTable, nowMs: number): boolean {
   const expiresAtMs = Number(table.extra.expirationTime);
   return table.extra.expirationTime !== undefined && Number.isFinite(expiresAtMs) && expiresAtMs <= nowMs;
 }
