@@ -88,7 +88,7 @@ describe.each([
     });
     expect(all.find((r) => r.check === CONNECTED_ROW)).toMatchObject({
       status: 'OK',
-      seen: "SpreadsheetApp.enableBigQueryExecution() and this spreadsheet's getDataSourceSheets() answered: 0 connected sheets.",
+      seen: "The spreadsheet service's enableBigQueryExecution() and this spreadsheet's getDataSourceSheets() answered: 0 connected sheets.",
     });
     // One GET, authorized, and nothing written.
     const sent = (await bq.requests()).slice(before);

@@ -96,7 +96,7 @@ export function connectedSheetsFinding(probe: ConnectedSheetsProbe): Finding {
     return {
       check,
       status: 'ok',
-      result: `SpreadsheetApp.enableBigQueryExecution() and this spreadsheet's getDataSourceSheets() answered: ${probe.dataSources} connected sheet${probe.dataSources === 1 ? '' : 's'}.`,
+      result: `The spreadsheet service's enableBigQueryExecution() and this spreadsheet's getDataSourceSheets() answered: ${probe.dataSources} connected sheet${probe.dataSources === 1 ? '' : 's'}.`,
       meaning:
         "Apps Script lets Engage read this spreadsheet's BigQuery data sources. Whether Sheets runs a query for you is seen when Open in Sheets first adds one: Connected Sheets needs a Workspace edition that includes it; where it does not, Open in Sheets offers a ready query instead.",
     };
