@@ -13,7 +13,8 @@ import { parseAdminBody } from '../shared/admin-body';
 import { DISCOVERY_SOURCE } from './discovery-validator';
 import { MAX_JSON_ROW_BYTES } from './model/rows';
 import { checkDatasetId } from './model/naming';
-import { jobResource, tableResource } from './resources';
+import { datasetResource, jobResource, tableResource } from './resources';
+import { MULTIPART_UPLOAD_MAX_BYTES, SANDBOX_EXPIRATION_MS } from './model/expiration';
 import { DOCUMENTED_QUOTAS, type QuotaLimits, QUOTA_WINDOW_MS } from './model/quotas';
 import { DOCUMENTED_RATE_LIMITS, RATE_WINDOW_MS } from './model/rate';
 import type { BigQueryState } from './model/state';
@@ -21,7 +22,21 @@ import type { BigQueryError } from './model/errors';
 
 const ADMIN = 'admin';
 
-const DatasetBody = z.object({ projectId: z.string().min(1), datasetId: z.string().min(1), location: z.string().min(1) }).strict();
+const ExpirationMs = z.number().int().min(3_600_000);
+/**
+ * A dataset, with the defaults it gives new tables (expiration.ts; BigQuery's minimum for each is an
+ * hour), or `sandbox: true` for the BigQuery sandbox's 60 days of both.
+ */
+const DatasetBody = z
+  .object({
+    projectId: z.string().min(1),
+    datasetId: z.string().min(1),
+    location: z.string().min(1),
+    defaultPartitionExpirationMs: ExpirationMs.optional(),
+    defaultTableExpirationMs: ExpirationMs.optional(),
+    sandbox: z.boolean().optional(),
+  })
+  .strict();
 const FaultsBody = z
   .object({
     failLoads: z
@@ -58,6 +73,7 @@ const QuotasBody = z
     >,
   )
   .strict();
+const UploadLimitBody = z.object({ multipartMaxBytes: z.number().int().min(1) }).strict();
 const PollsBody = z.object({ pending: z.number().int().min(0).max(1000), running: z.number().int().min(0).max(1000) }).strict();
 
 function parse<T>(schema: z.ZodType<T>, request: FastifyRequest): T {
@@ -91,8 +107,14 @@ function registerDatasetRoutes(admin: FastifyInstance, state: BigQueryState): vo
     } catch (error) {
       throw new ApiError(400, ADMIN, (error as BigQueryError).message);
     }
-    const dataset = state.createDataset(body.projectId, body.datasetId, body.location);
-    return { projectId: dataset.projectId, datasetId: dataset.datasetId, location: dataset.location };
+    const sandbox = body.sandbox === true ? SANDBOX_EXPIRATION_MS : undefined;
+    const partition = body.defaultPartitionExpirationMs ?? sandbox;
+    const table = body.defaultTableExpirationMs ?? sandbox;
+    const dataset = state.createDataset(body.projectId, body.datasetId, body.location, {
+      ...(partition !== undefined ? { defaultPartitionExpirationMs: partition } : {}),
+      ...(table !== undefined ? { defaultTableExpirationMs: table } : {}),
+    });
+    return datasetResource(dataset);
   });
 
   admin.get<{ Params: { projectId: string; datasetId: string; tableId: string }; Querystring: { partition?: string } }>(
@@ -190,6 +212,11 @@ function registerLimitRoutes(admin: FastifyInstance, state: BigQueryState): void
   admin.post('/rate-limits', async (request) => {
     state.rates.limits = parse(RateLimitsBody, request);
     return ratesView();
+  });
+  // The 10 MB a multipart upload carries (the stricter reading), raised by a test of the 100 MB row limit.
+  admin.post('/upload-limit', async (request) => {
+    state.multipartMaxBytes = parse(UploadLimitBody, request).multipartMaxBytes;
+    return { multipartMaxBytes: state.multipartMaxBytes, default: MULTIPART_UPLOAD_MAX_BYTES };
   });
   admin.delete('/rate-limits', async () => {
     state.rates.reset();

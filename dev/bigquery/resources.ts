@@ -20,6 +20,11 @@ export function datasetResource(dataset: StoredDataset): Record<string, unknown>
     selfLink: `${API_ROOT}/projects/${dataset.projectId}/datasets/${dataset.datasetId}`,
     datasetReference: { datasetId: dataset.datasetId, projectId: dataset.projectId },
     location: dataset.location,
+    // int64 fields, written as decimal strings as the reference gives them.
+    ...(dataset.defaultPartitionExpirationMs !== undefined
+      ? { defaultPartitionExpirationMs: String(dataset.defaultPartitionExpirationMs) }
+      : {}),
+    ...(dataset.defaultTableExpirationMs !== undefined ? { defaultTableExpirationMs: String(dataset.defaultTableExpirationMs) } : {}),
     creationTime: String(dataset.creationTimeMs),
     lastModifiedTime: String(dataset.creationTimeMs),
     type: 'DEFAULT',

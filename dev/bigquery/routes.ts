@@ -12,7 +12,8 @@ import { validateBody } from './discovery-validator';
 import { BigQueryError } from './model/errors';
 import { checkCopyConfig, type CopyConfig } from './model/copy-job';
 import { completeJob } from './model/jobs';
-import { checkLoadConfig } from './model/load-job';
+import { withDatasetDefaults } from './model/expiration';
+import { checkDecorator, checkLoadConfig, decoratorOf } from './model/load-job';
 import { QUOTA_MESSAGES } from './model/quotas';
 import {
   checkClustering,
@@ -138,6 +139,34 @@ function registerDatasetRoutes(api: FastifyInstance, state: BigQueryState): void
     authenticate(request);
     return insertTable(state, request.params.projectId, request.params.datasetId, String(request.body ?? ''));
   });
+
+  api.delete<{ Params: Params }>('/projects/:projectId/datasets/:datasetId/tables/:tableId', async (request) => {
+    authenticate(request);
+    const { projectId, datasetId, tableId } = request.params;
+    deleteTableOrPartition(datasetOr404(state, projectId, datasetId), tableId, state.now());
+    return {};
+  });
+}
+
+/**
+ * tables.delete: the table, or with a `$yyyymmdd` decorator one DAY partition, as "Delete a partition"
+ * documents (https://cloud.google.com/bigquery/docs/managing-partitioned-tables#delete_a_partition:
+ * `bq rm 'mydataset.mytable$20160301'`, or tables.delete with the decorator in tableId). A partition
+ * that holds nothing is a 404, as a missing table is: the stricter reading (a client must take both).
+ */
+function deleteTableOrPartition(dataset: StoredDataset, tableId: string, nowMs: number): void {
+  const { base, decorator } = decoratorOf(tableId);
+  const table = dataset.tables.get(base);
+  const name = `${dataset.projectId}:${dataset.datasetId}.${tableId}`;
+  if (!table) throw new BigQueryError('notFound', `Not found: Table ${dataset.projectId}:${dataset.datasetId}.${base}`);
+  if (decorator === undefined) {
+    dataset.tables.delete(base);
+    return;
+  }
+  checkDecorator(decorator, table);
+  if (!table.partitions.has(decorator)) throw new BigQueryError('notFound', `Not found: Table ${name}`);
+  table.partitions.delete(decorator);
+  table.lastModifiedTimeMs = nowMs;
 }
 
 /** tables.insert: the body checked as Google does, then a new empty table. */
@@ -173,7 +202,7 @@ function insertTable(state: BigQueryState, projectId: string, datasetId: string,
     lastModifiedTimeMs: nowMs,
     partitions: new Map(),
   };
-  dataset.tables.set(ref.tableId, table);
+  dataset.tables.set(ref.tableId, withDatasetDefaults(dataset, table, nowMs));
   return tableResource(table, dataset.location);
 }
 
@@ -289,6 +318,13 @@ export function registerBigQueryUploadRoute(upload: FastifyInstance, state: BigQ
           `The BigQuery stand-in models uploadType=multipart only, got ${request.query.uploadType ?? 'none'}`,
         );
       }
+      const bodyBytes = Buffer.byteLength(String(request.body ?? ''));
+      if (bodyBytes > state.multipartMaxBytes) {
+        throw new BigQueryError(
+          'badRequest',
+          `The BigQuery stand-in takes a multipart upload of at most ${state.multipartMaxBytes} bytes (the stricter reading of "smaller files"), got ${bodyBytes}: stage larger data in parts.`,
+        );
+      }
       const parts = multipartParts(header(request, 'content-type') ?? '', String(request.body ?? ''));
       if (parts.length !== 2) throw new BigQueryError('badRequest', `Invalid multipart request with ${parts.length} mime parts.`);
       const [metadata, media] = parts as [(typeof parts)[0], (typeof parts)[0]];
@@ -307,6 +343,12 @@ export function registerBigQueryUploadRoute(upload: FastifyInstance, state: BigQ
           'A multipart upload carries a load job; send a copy job without data to /bigquery/v2/projects/{projectId}/jobs',
         );
       checkLoadConfig(load);
+      if (media.content.trim() === '') {
+        throw new BigQueryError(
+          'invalid',
+          'The BigQuery stand-in refuses a load job without data (the stricter reading: no page says an empty upload loads nothing); empty a partition with tables.delete of table$yyyymmdd.',
+        );
+      }
       return reply.send(insertJob(state, request.params.projectId, body, 'LOAD', load.destinationTable!, media.content));
     },
   );

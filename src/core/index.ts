@@ -246,6 +246,7 @@ export {
   INSTALLATION_CHECK_SHEET,
   type TriggerContext,
 } from './addon/stores/installation-check';
+export { bigQueryDatasetFinding, type ConnectedSheetsProbe, connectedSheetsFinding } from './addon/stores/installation-bigquery';
 export {
   AWAITING_TRIGGER_KEY,
   awaitFormulaProbes,

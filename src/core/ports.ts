@@ -7,7 +7,7 @@
  * Script V8 and in Node.
  */
 
-export type HttpMethod = 'get' | 'post';
+export type HttpMethod = 'get' | 'post' | 'delete';
 
 export interface HttpRequest {
   url: string;

@@ -202,6 +202,13 @@ it('refuses rows outside the decorator’s partition and decorators outside the 
 });
 
 it('refuses a row over the 100 MB JSON row limit (quotas page, load jobs) and takes one just under it', async () => {
+  // Past the 10 MB a multipart upload carries here (the stricter reading), raised for this test alone.
+  const raised = await fetch(`${bq.adminUrl}/upload-limit`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ multipartMaxBytes: 128 * 1024 * 1024 }),
+  });
+  expect(raised.status).toBe(200);
   const tableId = await freshTable();
   const overhead = JSON.stringify({ ...row('2026-11-01', 'p1', 1), country: '' }).length;
   const rowOf = (bytes: number) => JSON.stringify({ ...row('2026-11-01', 'p1', 1), country: 'x'.repeat(bytes - overhead) });
@@ -211,6 +218,11 @@ it('refuses a row over the 100 MB JSON row limit (quotas page, load jobs) and ta
   expect((await bq.table(PROJECT, DATASET, tableId))!.rows).toEqual([]);
   const at = await uploadJob(bq, loadJob(tableId), rowOf(100_000_000));
   expect(at.body.status).toEqual({ state: 'DONE' });
+  await fetch(`${bq.adminUrl}/upload-limit`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ multipartMaxBytes: 10_000_000 }),
+  });
 }, 60_000);
 
 it('puts TIMESTAMP rows in their UTC day’s partition, and refuses a decorator on a table that is not partitioned', async () => {

@@ -27,7 +27,11 @@ export interface BigQueryHandle {
   rootUrl: string;
   adminUrl: string;
   reset(): Promise<void>;
-  createDataset(projectId: string, datasetId: string, location: string): Promise<void>;
+  /**
+   * Makes a dataset; `defaults` gives new tables its expirations (ms), `{ sandbox: true }` the BigQuery
+   * sandbox's 60 days of both (dev/bigquery/model/expiration.ts).
+   */
+  createDataset(projectId: string, datasetId: string, location: string, defaults?: DatasetDefaults): Promise<void>;
   /** Null when the table does not exist. */
   table(projectId: string, datasetId: string, tableId: string, partition?: string): Promise<BigQueryTableContents | null>;
   /** Every job (Job resources, plus dataBytes and pollsLeft), oldest first. */
@@ -63,6 +67,12 @@ export interface BigQueryHandle {
    */
   setTableRateLimit(jobsPer10Seconds: number | null): Promise<BigQueryRateLimits>;
   rateLimits(): Promise<BigQueryRateLimits>;
+}
+
+export interface DatasetDefaults {
+  defaultPartitionExpirationMs?: number;
+  defaultTableExpirationMs?: number;
+  sandbox?: boolean;
 }
 
 export interface BigQueryRateLimits {
@@ -102,8 +112,8 @@ export function bigQueryOf(emulator: Pick<EmulatorHandle, 'baseUrl' | 'adminUrl'
     rootUrl,
     adminUrl: admin,
     reset: async () => void (await call(`${admin}/reset`, 'POST')),
-    createDataset: async (projectId, datasetId, location) =>
-      void (await call(`${admin}/datasets`, 'POST', { projectId, datasetId, location })),
+    createDataset: async (projectId, datasetId, location, defaults) =>
+      void (await call(`${admin}/datasets`, 'POST', { projectId, datasetId, location, ...defaults })),
     table: async (projectId, datasetId, tableId, partition) => {
       const query = partition ? `?partition=${encodeURIComponent(partition)}` : '';
       const response = await fetch(`${admin}/tables/${projectId}/${datasetId}/${encodeURIComponent(tableId)}${query}`);

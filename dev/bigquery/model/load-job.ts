@@ -13,6 +13,7 @@
  */
 import { BigQueryError, type ErrorProto } from './errors';
 import { checkClustering, checkTableId, checkTimePartitioning, normaliseFields, type FieldSchema } from './naming';
+import { withDatasetDefaults } from './expiration';
 import { dayOfValue, isCalendarDate, parseNdjson } from './rows';
 import { type BigQueryState, rowCount, type StoredDataset, type StoredJob, type StoredPartition, type StoredTable } from './state';
 
@@ -193,7 +194,7 @@ export function runLoad(state: BigQueryState, job: StoredJob, nowMs: number, par
   const existing = dataset.tables.get(base);
   const createDisposition = config.createDisposition ?? 'CREATE_IF_NEEDED';
   if (!existing && createDisposition === 'CREATE_NEVER') fail(`Not found: Table ${ref.projectId}:${ref.datasetId}.${base}`, 'notFound');
-  const table = existing ?? newTable(dataset, base, config, nowMs);
+  const table = existing ?? withDatasetDefaults(dataset, newTable(dataset, base, config, nowMs), nowMs);
   const writeDisposition = config.writeDisposition ?? 'WRITE_APPEND';
   const replacesWholeTable = writeDisposition === 'WRITE_TRUNCATE' && decorator === undefined;
   const schema =

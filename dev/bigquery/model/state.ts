@@ -6,6 +6,7 @@
  * from the emulator's clock.
  */
 import type { ErrorProto } from './errors';
+import { expirePartitions, MULTIPART_UPLOAD_MAX_BYTES, tableExpired } from './expiration';
 import type { FieldSchema, TimePartitioning } from './naming';
 import { QuotaLedger } from './quotas';
 import { TableRateLimiter } from './rate';
@@ -47,6 +48,10 @@ export interface StoredDataset {
   location: string;
   creationTimeMs: number;
   tables: Map<string, StoredTable>;
+  /** Given to each new partitioned table as its timePartitioning.expirationMs (expiration.ts). */
+  defaultPartitionExpirationMs?: number;
+  /** Given to each other new table as its expirationTime, its creation plus this (expiration.ts). */
+  defaultTableExpirationMs?: number;
 }
 
 export type JobState = 'PENDING' | 'RUNNING' | 'DONE';
@@ -114,6 +119,11 @@ export class BigQueryState {
   quotas = new QuotaLedger();
   /** The per-table rate limit over 10 seconds (rate.ts). */
   rates = new TableRateLimiter();
+  /**
+   * The most one multipart upload may carry, in bytes: 10 MB, the stricter reading (routes.ts,
+   * MULTIPART_UPLOAD_MAX_BYTES); a test of the 100 MB row limit raises it through the admin API.
+   */
+  multipartMaxBytes: number = MULTIPART_UPLOAD_MAX_BYTES;
   private jobCounter = 0;
 
   constructor(readonly now: () => number = () => Date.now()) {}
@@ -127,27 +137,32 @@ export class BigQueryState {
     this.requestLog = [];
     this.quotas.reset();
     this.rates.reset();
+    this.multipartMaxBytes = MULTIPART_UPLOAD_MAX_BYTES;
     this.jobCounter = 0;
   }
 
   /**
-   * Deletes the tables whose expirationTime (Table.expirationTime, epoch ms) has passed, as BigQuery
-   * does ("When the expiration time is reached, the table will be deleted": the Table resource's
-   * reference). Called before every request is handled, so an expired table is never seen.
+   * Deletes the tables whose expirationTime (Table.expirationTime, epoch ms) has passed, and the
+   * partitions whose partition time plus timePartitioning.expirationMs has, as BigQuery does
+   * (expiration.ts). Called before every request is handled, so nothing expired is ever seen.
    */
   expireTables(): void {
     const nowMs = this.now();
     for (const dataset of this.datasets.values()) {
       for (const [tableId, table] of dataset.tables) {
-        const expiresAtMs = Number(table.extra.expirationTime);
-        if (table.extra.expirationTime !== undefined && Number.isFinite(expiresAtMs) && expiresAtMs <= nowMs)
-          dataset.tables.delete(tableId);
+        if (tableExpired(table, nowMs)) dataset.tables.delete(tableId);
+        else expirePartitions(table, nowMs);
       }
     }
   }
 
-  createDataset(projectId: string, datasetId: string, location: string): StoredDataset {
-    const dataset: StoredDataset = { projectId, datasetId, location, creationTimeMs: this.now(), tables: new Map() };
+  createDataset(
+    projectId: string,
+    datasetId: string,
+    location: string,
+    defaults: { defaultPartitionExpirationMs?: number; defaultTableExpirationMs?: number } = {},
+  ): StoredDataset {
+    const dataset: StoredDataset = { projectId, datasetId, location, creationTimeMs: this.now(), tables: new Map(), ...defaults };
     this.datasets.set(`${projectId}:${datasetId}`, dataset);
     return dataset;
   }

@@ -28,6 +28,37 @@ export interface Backfill {
    * currency and decimals): a pass for a report whose key differs starts again from its first day.
    */
   key?: string;
+  /** When BigQuery deletes the table itself (epoch ms), as the run that last made it ready saw it: the Schedules tab says so. */
+  tableExpiresAtMs?: number;
+  /** The table's partition expiration as that run saw it (ms): no day whose partition would be gone is loaded. */
+  partitionExpirationMs?: number;
+  /** The pass's days before this one (yyyyMMdd) are not in the table: BigQuery had deleted, or would delete, their partitions. */
+  expiredBefore?: string;
+}
+
+/** What a pass keeps of the table's expirations for the next pass. */
+export function expirationsOf(backfill: Backfill): Pick<Backfill, 'tableExpiresAtMs' | 'partitionExpirationMs'> {
+  return {
+    ...(backfill.tableExpiresAtMs !== undefined ? { tableExpiresAtMs: backfill.tableExpiresAtMs } : {}),
+    ...(backfill.partitionExpirationMs !== undefined ? { partitionExpirationMs: backfill.partitionExpirationMs } : {}),
+  };
+}
+
+/**
+ * The pass without the days before `firstKept`, whose partitions BigQuery has deleted (or deletes before
+ * the run is over): they are neither loaded nor counted as loaded, those loaded earlier included (they
+ * are gone). The pass then starts at `firstKept`; one whose every day is gone has none left.
+ */
+export function withoutExpiredDays(backfill: Backfill, firstKept: string): Backfill {
+  if (backfill.fromDay >= firstKept) return backfill;
+  const rest: Backfill = { ...backfill, fromDay: firstKept, expiredBefore: firstKept };
+  if (firstKept > backfill.toDay) {
+    // Nothing of the pass is kept: no day left, and none loaded.
+    delete rest.nextDay;
+    return { ...rest, toDay: dayAfter(firstKept, -1) };
+  }
+  if (rest.nextDay !== undefined && rest.nextDay < firstKept) rest.nextDay = firstKept;
+  return rest;
 }
 
 /** Loads counted from the window's start (epoch ms). */
@@ -75,7 +106,7 @@ export interface BackfillView {
 
 /** What the Schedules tab shows: progress and what is left. */
 export function backfillView(backfill: Backfill): BackfillView {
-  const totalDays = daysBetween(backfill.fromDay, backfill.toDay) + 1;
+  const totalDays = Math.max(0, daysBetween(backfill.fromDay, backfill.toDay) + 1);
   const loadedDays = backfill.nextDay === undefined ? totalDays : daysBetween(backfill.fromDay, backfill.nextDay);
   return {
     totalDays,
@@ -106,6 +137,8 @@ export function dayLoaded(backfill: Backfill, day: string, cost: { ms: number; r
     requestsPerDay: average(backfill.requestsPerDay, cost.requests),
     ...(backfill.window ? { window: backfill.window } : {}),
     ...(backfill.key !== undefined ? { key: backfill.key } : {}),
+    ...expirationsOf(backfill),
+    ...(backfill.expiredBefore !== undefined ? { expiredBefore: backfill.expiredBefore } : {}),
   };
 }
 

@@ -27,8 +27,18 @@ import { BIGQUERY_ROOT_URL } from '../deployment';
 import { TransportError } from '../errors';
 import type { Clock, HttpRequest, HttpResponse, HttpTransport, OAuthTokenSource, Sleeper } from '../ports';
 import { type FetchCounter, transportFailure } from '../api/transport/request-sender';
-import { BigQueryError, errorProtoOf, httpFailure, jobFailure, parseErrorBody } from './bigquery-errors';
-import type { TableField } from './table-schema';
+import { BigQueryError, httpFailure, jobFailure, parseErrorBody } from './bigquery-errors';
+import type { DatasetInfo } from './expiration';
+import {
+  datasetInfoOf,
+  jobDestination,
+  type JobState,
+  jobStateOf,
+  jsonOf,
+  multipartBody,
+  type TableResource,
+  tableResourceOf,
+} from './bigquery-resources';
 import { RATE_LIMITED_FIRST_DELAY_MS, RATE_LIMITED_JOB_ATTEMPTS, TablePacer } from './table-pacing';
 
 export interface BigQueryClientDeps {
@@ -48,25 +58,6 @@ export interface TableRef {
   tableId: string;
 }
 
-/** What the add-on reads of a Table resource. */
-export interface TableResource {
-  fields: TableField[];
-  timePartitioning?: { type?: string; field?: string };
-  clustering?: { fields?: string[] };
-}
-
-/** What the add-on reads of a Job resource. */
-export interface JobState {
-  jobId: string;
-  state: 'PENDING' | 'RUNNING' | 'DONE';
-  errorResult?: { reason?: string; message?: string; location?: string };
-  errors: unknown[];
-  /** statistics.load.outputRows, when BigQuery tells it. */
-  outputRows?: number;
-  /** The table the job writes, "project:dataset.table" with any partition decorator (its load or copy destinationTable). */
-  destination?: string;
-}
-
 /** Attempts of one request in all, the first included. */
 export const MAX_ATTEMPTS = 3;
 /** The pause before the second attempt; it doubles for the third. */
@@ -79,85 +70,6 @@ const PASSING_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504])
 const PASSING_REASONS: ReadonlySet<string> = new Set(['rateLimitExceeded', 'backendError', 'internalError']);
 
 const enc = encodeURIComponent;
-
-function jsonOf(body: string): Record<string, unknown> {
-  try {
-    const json = JSON.parse(body) as unknown;
-    return json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-function fieldsOf(value: unknown): TableField[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((f) => {
-    if (f === null || typeof f !== 'object') return [];
-    const o = f as Record<string, unknown>;
-    if (typeof o.name !== 'string' || typeof o.type !== 'string') return [];
-    const mode = o.mode === 'REQUIRED' || o.mode === 'REPEATED' ? o.mode : 'NULLABLE';
-    return [{ name: o.name, type: o.type, mode, ...(typeof o.description === 'string' ? { description: o.description } : {}) }];
-  });
-}
-
-/** A Table resource as the add-on needs it; an answer without a schema has no fields. */
-export function tableResourceOf(json: Record<string, unknown>): TableResource {
-  const schema = json.schema as Record<string, unknown> | undefined;
-  const resource: TableResource = { fields: fieldsOf(schema?.fields) };
-  const tp = json.timePartitioning as Record<string, unknown> | undefined;
-  if (tp && typeof tp === 'object') {
-    resource.timePartitioning = {
-      ...(typeof tp.type === 'string' ? { type: tp.type } : {}),
-      ...(typeof tp.field === 'string' ? { field: tp.field } : {}),
-    };
-  }
-  const clustering = json.clustering as Record<string, unknown> | undefined;
-  if (clustering && Array.isArray(clustering.fields)) resource.clustering = { fields: clustering.fields.map(String) };
-  return resource;
-}
-
-/** "project:dataset.table" of a TableReference, as BigQuery writes table names in its messages. */
-function tableName(ref: unknown): string | undefined {
-  if (ref === null || typeof ref !== 'object') return undefined;
-  const { projectId, datasetId, tableId } = ref as Record<string, unknown>;
-  return [projectId, datasetId, tableId].every((v) => typeof v === 'string') ? `${projectId}:${datasetId}.${tableId}` : undefined;
-}
-
-/** The table a job's configuration writes (load or copy destinationTable, decorator included), if any. */
-export function jobDestination(configuration: unknown): string | undefined {
-  const c = (configuration ?? {}) as Record<string, Record<string, unknown> | undefined>;
-  return tableName((c.load ?? c.copy)?.destinationTable);
-}
-
-/** A Job resource's state; a job without a readable state is still RUNNING, so it is asked again. */
-export function jobStateOf(json: Record<string, unknown>, jobId: string): JobState {
-  const status = (json.status ?? {}) as Record<string, unknown>;
-  const destination = jobDestination(json.configuration);
-  const state = status.state === 'DONE' || status.state === 'PENDING' ? status.state : 'RUNNING';
-  const errorResult = errorProtoOf(status.errorResult);
-  const statistics = (json.statistics ?? {}) as Record<string, unknown>;
-  const load = (statistics.load ?? {}) as Record<string, unknown>;
-  const outputRows = Number(load.outputRows);
-  return {
-    jobId,
-    state,
-    ...(errorResult ? { errorResult } : {}),
-    errors: Array.isArray(status.errors) ? status.errors : [],
-    ...(Number.isFinite(outputRows) && load.outputRows !== undefined ? { outputRows } : {}),
-    ...(destination !== undefined ? { destination } : {}),
-  };
-}
-
-/** A multipart/related body of the job's JSON and the rows (Google's "multipart upload"), with a boundary found in neither. */
-export function multipartBody(metadata: unknown, data: string): { boundary: string; body: string } {
-  const json = JSON.stringify(metadata);
-  let boundary = 'engage_load_boundary';
-  for (let n = 1; json.includes(boundary) || data.includes(boundary); n++) boundary = `engage_load_boundary_${n}`;
-  const body =
-    `--${boundary}\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n${json}\r\n` +
-    `--${boundary}\r\nContent-Type: application/octet-stream\r\n\r\n${data}\r\n--${boundary}--\r\n`;
-  return { boundary, body };
-}
 
 export class BigQueryClient {
   private readonly root: string;
@@ -210,8 +122,8 @@ export class BigQueryClient {
     }
   }
 
-  /** The dataset's location, or undefined when it does not exist (or the user cannot see it). */
-  datasetLocation(projectId: string, datasetId: string, deadlineAtMs: number): string | undefined {
+  /** The dataset (datasets.get): its location and default expirations, or undefined when it does not exist (or the user cannot see it). */
+  getDataset(projectId: string, datasetId: string, deadlineAtMs: number): DatasetInfo | undefined {
     const operation = `reading the dataset ${projectId}.${datasetId}`;
     const response = this.send(
       operation,
@@ -220,8 +132,25 @@ export class BigQueryClient {
     );
     if (response.status === 404) return undefined;
     if (response.status !== 200) throw httpFailure(operation, response.status, response.body);
-    const location = jsonOf(response.body).location;
-    return typeof location === 'string' ? location : '';
+    return datasetInfoOf(jsonOf(response.body));
+  }
+
+  /** The dataset's location, or undefined when it does not exist (or the user cannot see it). */
+  datasetLocation(projectId: string, datasetId: string, deadlineAtMs: number): string | undefined {
+    return this.getDataset(projectId, datasetId, deadlineAtMs)?.location;
+  }
+
+  /**
+   * Empties one day's partition: tables.delete of `table$yyyyMMdd`, as "Delete a partition" documents it
+   * (cloud.google.com/bigquery/docs/managing-partitioned-tables#delete_a_partition). A partition that is
+   * not there (404) is empty already.
+   */
+  deletePartition(table: TableRef, day: string, deadlineAtMs: number): void {
+    const operation = `emptying ${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)} of ${table.projectId}.${table.datasetId}.${table.tableId}`;
+    const url = this.api(`projects/${enc(table.projectId)}/datasets/${enc(table.datasetId)}/tables/${enc(`${table.tableId}$${day}`)}`);
+    const response = this.send(operation, { method: 'delete', url }, deadlineAtMs);
+    if (response.status === 404 || response.status === 200 || response.status === 204) return;
+    throw httpFailure(operation, response.status, response.body);
   }
 
   /** The table, or undefined when it does not exist. */

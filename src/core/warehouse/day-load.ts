@@ -5,6 +5,13 @@
  * clustered. Then the day's rows go in load jobs (free, unlike streaming inserts) of
  * newline-delimited JSON, each request within URL Fetch's payload limit, and each job is waited for.
  *
+ * An empty day is not a load of zero bytes (no page says BigQuery takes an empty upload): its
+ * partition is emptied by tables.delete of `table$YYYYMMDD`, which "Delete a partition" documents
+ * (cloud.google.com/bigquery/docs/managing-partitioned-tables#delete_a_partition). One upload carries
+ * at most MULTIPART_UPLOAD_MAX_BYTES: the multipart upload is "for quick transfer of smaller files"
+ * (cloud.google.com/bigquery/docs/reference/api-uploads) and no page gives its maximum, so a day
+ * larger than that goes by the staging path below.
+ *
  * Why the day stays whole: a load job with WRITE_TRUNCATE to `table$YYYYMMDD` replaces that partition
  * atomically, so when the day fits one request (the usual case) one job does it, and a failed job
  * changes nothing. A day too large for one request cannot be several WRITE_TRUNCATE jobs (each would
@@ -17,8 +24,10 @@
  */
 import { ValidationError } from '../errors';
 import { hashText } from '../util/hash';
-import type { BigQueryClient, TableRef, TableResource } from './bigquery-client';
+import type { BigQueryClient, TableRef } from './bigquery-client';
+import type { TableResource } from './bigquery-resources';
 import { sameLocation, tableAddress, type BigQueryDestination } from './destination';
+import { type DatasetInfo, type TableKeeping, tableKeeping } from './expiration';
 import { tableFitProblem, type TablePlan } from './table-schema';
 
 /**
@@ -27,6 +36,12 @@ import { tableFitProblem, type TablePlan } from './table-schema';
  * the smaller reading of "MB"; the multipart envelope and the job's JSON count too.
  */
 export const URL_FETCH_PAYLOAD_MAX_BYTES = 50_000_000;
+/**
+ * The most one multipart upload carries, envelope included: 10 MB (10,000,000 bytes). The
+ * multipart upload is "for quick transfer of smaller files" (cloud.google.com/bigquery/docs/reference/api-uploads)
+ * and no page gives a maximum, so uploads stay small, and a larger day is staged in parts of this size.
+ */
+export const MULTIPART_UPLOAD_MAX_BYTES = 10_000_000;
 /** How long a staging table lives: long enough for one run, short enough to leave nothing behind. */
 export const STAGING_TABLE_LIFETIME_MS = 24 * 3_600_000;
 /** The room the multipart envelope and the job's JSON take in a request, counted generously. */
@@ -36,6 +51,26 @@ export interface PrepareResult {
   created: boolean;
   /** The table's schema as BigQuery holds it: a staging table copies it exactly. */
   table: TableResource;
+  /** What BigQuery will delete of the table, and when (expiration.ts). */
+  keeping: TableKeeping;
+}
+
+/** What the checks found: the table when it exists, and what BigQuery will delete of it. */
+export interface TableCheck {
+  existing: TableResource | undefined;
+  dataset: DatasetInfo;
+  keeping: TableKeeping;
+}
+
+/** The expirations of a table as BigQuery answered it. */
+function keepingOfTable(dataset: DatasetInfo, table: TableResource | undefined): TableKeeping {
+  return tableKeeping(
+    dataset,
+    table && {
+      ...(table.partitionExpirationMs !== undefined ? { partitionExpirationMs: table.partitionExpirationMs } : {}),
+      ...(table.expirationTimeMs !== undefined ? { expirationTimeMs: table.expirationTimeMs } : {}),
+    },
+  );
 }
 
 /** The Table resource fields of a new table for the plan (tables.insert). */
@@ -50,7 +85,8 @@ export function newTableResource(plan: TablePlan, description: string): Record<s
 
 /**
  * Checks the dataset (it must exist, in the destination's location) and an existing table (it must fit
- * the plan), and returns that table, or undefined when there is none. Throws a ValidationError naming
+ * the plan), and returns that table (undefined when there is none), the dataset, and what BigQuery
+ * will delete of the table (its own expirations, or the dataset's defaults for a table to make). Throws a ValidationError naming
  * the field at fault, `fieldPrefix` first (datasetId, location, tableId; "bigquery." when a saved
  * report's definition is checked), before any row is sent.
  */
@@ -60,15 +96,16 @@ export function checkDatasetAndTable(
   plan: TablePlan,
   deadlineAtMs: number,
   fieldPrefix = '',
-): TableResource | undefined {
+): TableCheck {
   const dataset = `${destination.projectId}.${destination.datasetId}`;
-  const location = client.datasetLocation(destination.projectId, destination.datasetId, deadlineAtMs);
-  if (location === undefined) {
+  const info = client.getDataset(destination.projectId, destination.datasetId, deadlineAtMs);
+  if (info === undefined) {
     throw ValidationError.single(
       `${fieldPrefix}datasetId`,
       `the dataset ${dataset} does not exist, or your Google account cannot see it; create it in the BigQuery console (in ${destination.location}) or check the project`,
     );
   }
+  const { location } = info;
   // An answer without a location (BigQuery always gives one) is left to the load job, which runs in the destination's location.
   if (location !== '' && !sameLocation(location, destination.location)) {
     throw ValidationError.single(
@@ -79,7 +116,7 @@ export function checkDatasetAndTable(
   const existing = client.getTable(destination, deadlineAtMs);
   const problem = existing && tableFitProblem(plan, existing, destination);
   if (problem) throw ValidationError.single(`${fieldPrefix}tableId`, problem);
-  return existing;
+  return { existing, dataset: info, keeping: keepingOfTable(info, existing) };
 }
 
 /** The dataset and an existing table checked (checkDatasetAndTable), and the table created when it is missing. */
@@ -90,10 +127,11 @@ export function prepareTable(
   description: string,
   deadlineAtMs: number,
 ): PrepareResult {
-  const existing = checkDatasetAndTable(client, destination, plan, deadlineAtMs);
-  if (existing) return { created: false, table: existing };
+  const { existing, dataset, keeping } = checkDatasetAndTable(client, destination, plan, deadlineAtMs);
+  if (existing) return { created: false, table: existing, keeping };
   const table = client.insertTable(destination, newTableResource(plan, description), deadlineAtMs);
-  return { created: true, table };
+  // What the new table was given (the dataset's defaults), as BigQuery answered it.
+  return { created: true, table, keeping: keepingOfTable(dataset, table) };
 }
 
 /** The day's lines cut into parts, each within `maxPartBytes` once joined by newlines. */
@@ -135,7 +173,7 @@ export interface DayLoadOptions {
   loadKey?: string;
   /** Now, epoch ms (the Clock port's): a staging table expires STAGING_TABLE_LIFETIME_MS after it. */
   nowMs: number;
-  /** The most one request carries; URL_FETCH_PAYLOAD_MAX_BYTES unless a test asks for less. */
+  /** The most one request carries; MULTIPART_UPLOAD_MAX_BYTES unless a test asks for less. */
   maxRequestBytes?: number;
 }
 
@@ -191,7 +229,7 @@ export function loadDay(
 ): DayLoadResult {
   const { day, deadlineAtMs } = options;
   if (!/^\d{8}$/.test(day)) throw ValidationError.single('day', `'${day}' is not a day written yyyyMMdd`);
-  const maxRequestBytes = options.maxRequestBytes ?? URL_FETCH_PAYLOAD_MAX_BYTES;
+  const maxRequestBytes = Math.min(options.maxRequestBytes ?? MULTIPART_UPLOAD_MAX_BYTES, URL_FETCH_PAYLOAD_MAX_BYTES);
   const parts = splitLines(lines, maxRequestBytes - LOAD_REQUEST_OVERHEAD_BYTES);
   const operation = `loading ${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)} into ${tableAddress(destination)}`;
   const { projectId, location } = destination;
@@ -204,9 +242,13 @@ export function loadDay(
     return sent;
   };
 
-  if (parts.length <= 1) {
-    // An empty day still replaces the partition: a day restated to no rows must lose its old ones.
-    const sent = run(jobIdOf('load'), loadConfiguration(destination, day, 'WRITE_TRUNCATE'), (parts[0] ?? []).join('\n'));
+  if (parts.length === 0) {
+    // An empty day still replaces the partition (a day restated to no rows must lose its old ones): the partition is deleted.
+    client.deletePartition(destination, day, deadlineAtMs);
+    return { jobIds, tableJobsSent: 0, rows: 0, staged: false };
+  }
+  if (parts.length === 1) {
+    const sent = run(jobIdOf('load'), loadConfiguration(destination, day, 'WRITE_TRUNCATE'), parts[0]!.join('\n'));
     return { jobIds, tableJobsSent: sent.length, rows: lines.length, staged: false };
   }
 

@@ -65,6 +65,16 @@ export function tableDescription(report: ReportShape): string {
   return `Engage ${spec.title}${by}, one partition per day, loaded by Engage for Sheets; a day loaded again replaces its partition.`;
 }
 
+/** The report's table made ready (prepareTable: the dataset's location, the table's fit, or the table created), before its days load. */
+export function prepareReportTable(
+  client: BigQueryClient,
+  given: ReportDayLoad['destination'],
+  report: ReportShape,
+  deadlineAtMs: number,
+): PrepareResult {
+  return prepareTable(client, checkDestination(given), planTable(report), tableDescription(report), deadlineAtMs);
+}
+
 /** Loads one day of the report, replacing its partition; nothing is sent unless the names, the report and every row are fit. */
 export function loadReportDay(client: BigQueryClient, load: ReportDayLoad): ReportDayLoadResult {
   if (!/^\d{8}$/.test(load.day) || !isValidCalendarDay(+load.day.slice(0, 4), +load.day.slice(4, 6), +load.day.slice(6))) {

@@ -36,8 +36,8 @@ export function destinations(session: () => EngageSession): Destinations {
   return new Destinations([sheetDestination()]);
 }
 
-/** BigQuery's client, made when a BigQuery report is saved or refreshed: ScriptApp.getOAuthToken is read at each call. */
-function bigQueryClient(session: () => EngageSession): () => BigQueryClient {
+/** BigQuery's client, made when a BigQuery report is saved or refreshed (or the check probes): ScriptApp.getOAuthToken is read at each call. */
+export function bigQueryClient(session: () => EngageSession): () => BigQueryClient {
   const rootUrl = bigqueryRootUrl(DEPLOYMENT);
   return () =>
     new BigQueryClient({

@@ -4,7 +4,8 @@
  * installation-check-run.ts). It runs as a menu item of the spreadsheet's owner, within one execution's
  * 6 minutes: URL Fetch to each configured address; a one-off trigger a minute ahead, whose run says
  * whether it had a document (recorded in the user's properties and written into the sheet by the next
- * open, or by the trigger's own run when it has the document); the cell probes of the check's sheet
+ * open, or by the trigger's own run when it has the document); in a build with BigQuery, its dataset
+ * and Connected Sheets (installation-bigquery.ts); the cell probes of the check's sheet
  * (adapters/sheets/check-sheet.ts); a 20,000-row result compressed and cached; the mail quota left
  * and the webhook prefixes configured (installation-channels.ts).
  */
@@ -37,8 +38,12 @@ import { PropertiesStore } from '../adapters/properties-store';
 import { ServiceCache } from '../adapters/service-cache';
 import { UrlFetchTransport } from '../adapters/fetch/url-fetch-transport';
 import { createSession } from './addon-services';
+import { bigQueryFindings } from './installation-bigquery';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+
+/** Whether the deployment loads into BigQuery; read where it is used, so that esbuild folds it there. */
+declare const __ENGAGE_BIGQUERY__: boolean;
 
 function checkedAt(spreadsheet: Spreadsheet, atMs: number): string {
   const zone = spreadsheet.getSpreadsheetTimeZone();
@@ -53,6 +58,8 @@ export function runInstallationCheck(spreadsheet: Spreadsheet): { findings: Find
   const trigger = installTriggerProbe(spreadsheet);
   const sheet = checkSheet(spreadsheet);
   const findings: Finding[] = [...hostFindings(createSession().sidebarState().settings, new UrlFetchTransport(UrlFetchApp))];
+  // In a branch, so that a build without BigQuery leaves its probes out (scripts/build.ts folds the flag).
+  if (__ENGAGE_BIGQUERY__) findings.push(...bigQueryFindings(spreadsheet));
   const triggerIndex = findings.length;
   findings.push(pendingTriggerFinding(trigger, DEPLOYMENT.spreadsheetAccess ?? 'all', startedAtMs));
   findings.push(...cellProbes(sheet, systemClock, blockingSleeper));

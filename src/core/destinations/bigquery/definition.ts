@@ -14,7 +14,8 @@ import type { Deployment } from '../../deployment';
 import { selectsSeveral } from '../../api/requests/publisher-list';
 import type { BigQueryClient } from '../../warehouse/bigquery-client';
 import { checkDatasetAndTable } from '../../warehouse/day-load';
-import { checkDestination, type BigQueryDestination } from '../../warehouse/destination';
+import { checkDestination, type BigQueryDestination, tableAddress } from '../../warehouse/destination';
+import { checkPeriodKept } from './expiring-periods';
 import { planTable, REALTIME_REFUSAL, type ReportShape } from '../../warehouse/table-schema';
 import { effectiveBreakdowns } from '../../api/requests/report-fields';
 import { REPORT_SPECS } from '../../spec';
@@ -131,15 +132,17 @@ export function checkBigQueryAllowed(deployment: Pick<Deployment, 'bigquery'> | 
 /**
  * What only BigQuery knows, asked when the report is saved (two GETs, no row sent, nothing created):
  * the dataset exists and is in the chosen location, and a table already there has the report's
- * columns. A refusal names the field (bigquery.datasetId, bigquery.location, bigquery.tableId), and
- * the report is not saved. Every run checks the same again before loading (day-load.ts prepareTable):
+ * columns, and BigQuery keeps every day of the period (expiring-periods.ts: a period whose older days
+ * a partition expiration would delete is refused, naming `bigquery`). A refusal names the field
+ * (bigquery.datasetId, bigquery.location, bigquery.tableId, bigquery), and the report is not saved. Every run checks the same again before loading (day-load.ts prepareTable):
  * a dataset moved or a table changed later is refused there, before any row is sent.
  */
 export function checkBigQueryTable(
   client: BigQueryClient,
   destination: BigQueryDestination,
-  report: Pick<BigQueryReportFields, 'kind' | 'breakdowns' | 'metrics'>,
+  report: Pick<BigQueryReportFields, 'kind' | 'breakdowns' | 'metrics' | 'period'>,
   deadlineAtMs: number,
 ): void {
-  checkDatasetAndTable(client, destination, planTable(reportShapeOf(report)), deadlineAtMs, 'bigquery.');
+  const { keeping } = checkDatasetAndTable(client, destination, planTable(reportShapeOf(report)), deadlineAtMs, 'bigquery.');
+  checkPeriodKept(report.period, keeping, tableAddress(destination));
 }

@@ -40,6 +40,7 @@ import type { RowContext } from '../../warehouse/table-rows';
 import {
   backfillView,
   type Backfill,
+  expirationsOf,
   dayLoaded,
   daysForRun,
   loadCounted,
@@ -47,9 +48,11 @@ import {
   loadsFreeAtMs,
   loadsLeft,
   startBackfill,
+  withoutExpiredDays,
 } from '../../warehouse/backfill';
+import { expirationText, firstKeptDay } from '../../warehouse/expiration';
 import { tableAddress } from '../../warehouse/destination';
-import { loadReportDay } from '../../warehouse/report-load';
+import { loadReportDay, prepareReportTable } from '../../warehouse/report-load';
 import type { PrepareResult } from '../../warehouse/day-load';
 import { type Period, resolvePeriod } from '../../schedules/saved/period';
 import { reportShapeOf } from './definition';
@@ -140,6 +143,7 @@ export function planPass(previous: Backfill | undefined, period: { fromDate: str
   if (previous.fromDay > to || otherContents) return { ...startBackfill(from, to), ...window, ...keyed };
   // What a day costs and the loads of the current window go on from pass to pass: the table is the same.
   const costs = {
+    ...expirationsOf(previous),
     ...(previous.msPerDay !== undefined ? { msPerDay: previous.msPerDay } : {}),
     ...(previous.requestsPerDay !== undefined ? { requestsPerDay: previous.requestsPerDay } : {}),
     ...(previous.window ? { window: previous.window } : {}),
@@ -258,6 +262,13 @@ export function refreshIntoBigQuery(context: WarehouseRefreshContext): Warehouse
     const perDay = backfill.requestsPerDay ?? (hourly ? HOURS_PER_DAY : 1);
     while (days > 1 && source.budgetFreeAtMs(report.entityId, Math.ceil(days * perDay)) > deadlineAtMs) days = Math.floor(days / 2);
     if (source.budgetFreeAtMs(report.entityId, Math.max(1, Math.ceil(days * perDay))) > deadlineAtMs) break;
+    if (!prepared) {
+      // The table made ready before its first day of the run, and the pass cut to what BigQuery keeps of it.
+      prepared = prepareReportTable(client, destination, shape, loadDeadlineAtMs);
+      backfill = keptPass(backfill, prepared, loadablePeriod(report.period, startedAtMs).fromDate, loadDeadlineAtMs);
+      next.backfill = backfill;
+      if (backfill.nextDay === undefined) break;
+    }
     const first = backfill.nextDay;
     let last = dayAfter(first, days - 1);
     if (last > backfill.toDay) last = backfill.toDay;
@@ -304,6 +315,30 @@ export function refreshIntoBigQuery(context: WarehouseRefreshContext): Warehouse
   };
 }
 
+/**
+ * The pass as BigQuery keeps the table (`prepared`, as this run found or made it): begun again from the
+ * period's first day when the table had to be made though days were loaded (it expired, or was
+ * deleted, and they with it); without the days whose partitions are gone by `untilMs` (the run's last
+ * load), which are neither loaded nor counted as loaded; with when the table itself goes, for the
+ * Schedules tab.
+ */
+export function keptPass(backfill: Backfill, prepared: PrepareResult, periodFrom: string, untilMs: number): Backfill {
+  let pass = backfill;
+  // A pass of the recent days only (the backfill done) or one under way: the days before it were in the table made again.
+  if (prepared.created && (backfillView(pass).loadedDays > 0 || pass.fromDay > periodFrom)) {
+    const { fromDay: _from, nextDay: _next, expiredBefore: _expired, ...kept } = pass;
+    pass = { ...kept, ...startBackfill([periodFrom, pass.toDay].sort()[0]!, pass.toDay) };
+  }
+  const { partitionExpirationMs, tableExpiresAtMs } = prepared.keeping;
+  pass = { ...pass };
+  delete pass.partitionExpirationMs;
+  delete pass.tableExpiresAtMs;
+  if (tableExpiresAtMs !== undefined) pass.tableExpiresAtMs = tableExpiresAtMs;
+  if (partitionExpirationMs === undefined) return pass;
+  pass.partitionExpirationMs = partitionExpirationMs;
+  return withoutExpiredDays(pass, firstKeptDay(partitionExpirationMs, untilMs));
+}
+
 /** "2026-11-21 06:30" on the spreadsheet's clock, as the Schedules tab's other times. */
 function localTime(ms: number, timeZone: string): string {
   const w = wallTimeInZone(ms, timeZone);
@@ -316,13 +351,27 @@ export function warehouseProgress(backfill: Backfill | undefined, now?: { nowMs:
   if (!backfill) return undefined;
   const view = backfillView(backfill);
   const range = `${dashedDay(backfill.fromDay)} to ${dashedDay(backfill.toDay)}`;
-  if (view.done) return `BigQuery: ${view.totalDays} of ${view.totalDays} days loaded (${range})`;
+  const notes = expiryNotes(backfill, now?.timeZone ?? 'UTC');
+  if (view.done) return `BigQuery: ${view.totalDays} of ${view.totalDays} days loaded (${range})${notes}`;
   const freeAtMs = now ? loadsFreeAtMs(backfill, now.nowMs) : undefined;
   const paused =
     freeAtMs !== undefined && now
       ? `; paused until ${localTime(freeAtMs, now.timeZone)}: Engage sends at most ${LOADS_PER_WINDOW.toLocaleString('en-US')} loads a day into one table (BigQuery allows 1,500)`
       : '';
-  return `BigQuery: ${view.loadedDays} of ${view.totalDays} days loaded (${range}); ${view.leftDays} left, next ${view.nextDay}${paused}`;
+  return `BigQuery: ${view.loadedDays} of ${view.totalDays} days loaded (${range}); ${view.leftDays} left, next ${view.nextDay}${paused}${notes}`;
+}
+
+/** What BigQuery deletes by itself, as the Schedules tab warns of it: the table's own end, and days already gone. */
+function expiryNotes(backfill: Backfill, timeZone: string): string {
+  const gone =
+    backfill.expiredBefore !== undefined && backfill.partitionExpirationMs !== undefined
+      ? `; days before ${dashedDay(backfill.expiredBefore)} are not in the table: BigQuery deletes each day's partition ${expirationText(backfill.partitionExpirationMs)} after the day`
+      : '';
+  const table =
+    backfill.tableExpiresAtMs !== undefined
+      ? `; BigQuery deletes this table, every day loaded with it, at ${localTime(backfill.tableExpiresAtMs, timeZone)} (its expiration time): remove or extend the table's expiration in BigQuery to keep it`
+      : '';
+  return gone + table;
 }
 
 /** The small table the target cell shows: where the rows went and how far the load is. */

@@ -10,12 +10,14 @@
 import { FakeTransport, jsonResponse, ManualClock, ManualSleeper } from '../../../support/fakes';
 import type { HttpRequest, HttpResponse } from '../../../../src/core/ports';
 import { TransportError, ValidationError } from '../../../../src/core/errors';
-import { BigQueryClient, MAX_ATTEMPTS, tableResourceOf } from '../../../../src/core/warehouse/bigquery-client';
+import { BigQueryClient, MAX_ATTEMPTS } from '../../../../src/core/warehouse/bigquery-client';
+import { tableResourceOf } from '../../../../src/core/warehouse/bigquery-resources';
 import { checkDestination } from '../../../../src/core/warehouse/destination';
 import {
   dayJobId,
   loadDay,
   LOAD_REQUEST_OVERHEAD_BYTES,
+  MULTIPART_UPLOAD_MAX_BYTES,
   prepareTable,
   URL_FETCH_PAYLOAD_MAX_BYTES,
 } from '../../../../src/core/warehouse/day-load';
@@ -72,6 +74,7 @@ function fakeBigQuery(
     if (method === 'get' && url === TABLE_URL)
       return options.table === undefined ? googleError(404, 'notFound', 'Not found: Table') : jsonResponse(200, options.table);
     if (method === 'post' && url.endsWith('/tables')) return jsonResponse(200, JSON.parse(request.payload!));
+    if (method === 'delete') return jsonResponse(200, {});
     if (method === 'post' && (url === UPLOAD_URL || url.endsWith('/jobs'))) {
       const jobId = /"jobId":"([^"]+)"/.exec(request.payload!)![1]!;
       return options.jobAnswer ? options.jobAnswer(request, jobId) : job(jobId, 'DONE');
@@ -228,18 +231,53 @@ describe('loadDay', () => {
     ]);
   });
 
-  it('plans with URL Fetch’s 50 MB a request (Apps Script quotas page) and replaces a day restated to no rows with an empty load', () => {
-    expect(URL_FETCH_PAYLOAD_MAX_BYTES).toBe(50_000_000);
+  it('replaces a day restated to no rows by deleting its partition, never with a zero-byte load', () => {
     const transport = fakeBigQuery();
-    loadDay(client(transport).bq, DESTINATION, [], {
+    const result = loadDay(client(transport).bq, DESTINATION, [], {
       day: '20250131',
       table: TABLE,
       deadlineAtMs: FAR,
       attemptStamp: 'r1',
       nowMs: 0,
     });
-    expect(partsOf(transport.requests[0]!).data).toBe('');
-    expect(partsOf(transport.requests[0]!).job.configuration).toMatchObject({ load: { writeDisposition: 'WRITE_TRUNCATE' } });
+    expect(result).toEqual({ jobIds: [], tableJobsSent: 0, rows: 0, staged: false });
+    expect(transport.requests.map((r) => `${r.method} ${r.url}`)).toEqual([`delete ${TABLE_URL}%2420250131`]);
+  });
+
+  it('keeps every upload within 10 MB (the multipart upload is for "smaller files"), below URL Fetch’s 50 MB a request', () => {
+    expect(URL_FETCH_PAYLOAD_MAX_BYTES).toBe(50_000_000);
+    expect(MULTIPART_UPLOAD_MAX_BYTES).toBe(10_000_000);
+    const transport = fakeBigQuery();
+    // About 12 MB of rows: over one upload, so staged in two parts, each at most 10,000,000 bytes with its envelope.
+    const rows = Array.from({ length: 12 }, (_, i) => ({ day: '20250131', doc: { id: `d${i}`, name: 'x'.repeat(999_900) }, paidPvs: i }));
+    const lines = dayLines(PLAN, [{ items: rows, context: { publisherId: 'pub-1', day: '20250131' } }]);
+    const result = loadDay(client(transport).bq, DESTINATION, lines, {
+      day: '20250131',
+      table: TABLE,
+      deadlineAtMs: FAR,
+      attemptStamp: 'r1',
+      nowMs: 0,
+    });
+    expect(result.staged).toBe(true);
+    const uploads = transport.requests.filter((r) => r.url === UPLOAD_URL);
+    expect(uploads).toHaveLength(2);
+    for (const upload of uploads) expect(Buffer.byteLength(upload.payload!)).toBeLessThanOrEqual(MULTIPART_UPLOAD_MAX_BYTES);
+    expect(uploads.flatMap((u) => partsOf(u).data.split('\n'))).toEqual(lines);
+  });
+
+  it('a day just under 10 MB is one upload', () => {
+    const transport = fakeBigQuery();
+    const rows = Array.from({ length: 9 }, (_, i) => ({ day: '20250131', doc: { id: `d${i}`, name: 'x'.repeat(999_900) }, paidPvs: i }));
+    const lines = dayLines(PLAN, [{ items: rows, context: { publisherId: 'pub-1', day: '20250131' } }]);
+    const result = loadDay(client(transport).bq, DESTINATION, lines, {
+      day: '20250131',
+      table: TABLE,
+      deadlineAtMs: FAR,
+      attemptStamp: 'r1',
+      nowMs: 0,
+    });
+    expect(result.staged).toBe(false);
+    expect(transport.requests.filter((r) => r.url === UPLOAD_URL)).toHaveLength(1);
   });
 
   it('loads a day larger than one request into a staging table (first part truncates, the rest append) and copies it over the partition in one job', () => {

@@ -12,7 +12,8 @@
 import { FakeTransport, jsonResponse, ManualClock, ManualSleeper } from '../../../support/fakes';
 import type { HttpRequest, HttpResponse } from '../../../../src/core/ports';
 import { RefreshDeferredError } from '../../../../src/core/errors';
-import { BigQueryClient, tableResourceOf } from '../../../../src/core/warehouse/bigquery-client';
+import { BigQueryClient } from '../../../../src/core/warehouse/bigquery-client';
+import { tableResourceOf } from '../../../../src/core/warehouse/bigquery-resources';
 import {
   RATE_LIMITED_FIRST_DELAY_MS,
   RATE_LIMITED_JOB_ATTEMPTS,

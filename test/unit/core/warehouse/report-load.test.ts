@@ -18,6 +18,7 @@ function fakeBigQuery(root: string) {
     if (request.method === 'get')
       return jsonResponse(404, { error: { code: 404, message: 'Not found', errors: [{ reason: 'notFound' }] } });
     if (request.url.endsWith('/tables')) return jsonResponse(200, JSON.parse(request.payload!));
+    if (request.method === 'delete') return jsonResponse(200, {});
     const jobId = /"jobId":"([^"]+)"/.exec(request.payload!)![1];
     return jsonResponse(200, { jobReference: { jobId }, status: { state: 'DONE' }, statistics: { load: { outputRows: '3' } } });
   });
@@ -104,10 +105,22 @@ describe('loadReportDay', () => {
     const client = clientFor(transport);
     const first = loadReportDay(client, LOAD);
     const sent = transport.requests.length;
-    const second = loadReportDay(client, { ...LOAD, day: '20250201', batches: [], attemptStamp: 'm1abd', prepared: first.prepared });
+    const second = loadReportDay(client, { ...LOAD, attemptStamp: 'm1abd', prepared: first.prepared });
     expect(second.created).toBe(false);
     expect(transport.requests.slice(sent).map((r) => `${r.method} ${r.url}`)).toEqual([
       'post https://bigquery.googleapis.com/upload/bigquery/v2/projects/news-data-42/jobs?uploadType=multipart',
+    ]);
+  });
+
+  it('empties a day with no rows by deleting its partition (tables.delete of table$yyyyMMdd), sending no load', () => {
+    const transport = fakeBigQuery('https://bigquery.googleapis.com/');
+    const client = clientFor(transport);
+    const first = loadReportDay(client, LOAD);
+    const sent = transport.requests.length;
+    const empty = loadReportDay(client, { ...LOAD, day: '20250201', batches: [], attemptStamp: 'm1abd', prepared: first.prepared });
+    expect(empty).toMatchObject({ rows: 0, jobIds: [], tableJobsSent: 0, staged: false });
+    expect(transport.requests.slice(sent).map((r) => `${r.method} ${r.url}`)).toEqual([
+      `delete https://bigquery.googleapis.com/bigquery/v2/projects/news-data-42/datasets/engage/tables/${encodeURIComponent('external_ids_hourly$20250201')}`,
     ]);
   });
 
