@@ -93,7 +93,11 @@ describe('what a user granted, in the local host', () => {
     expect(all.url).toMatch(/^https:\/\/script\.google\.com\/.*script\.send_mail/);
     expect(all.scopes).toEqual(withheld('script.send_mail'));
     // Asked about some scopes: the status and the authorized scopes are of those alone.
-    expect(host.call('info', [[`${AUTH}script.scriptapp`]])).toEqual({ status: 'NOT_REQUIRED', url: null, scopes: [`${AUTH}script.scriptapp`] });
+    expect(host.call('info', [[`${AUTH}script.scriptapp`]])).toEqual({
+      status: 'NOT_REQUIRED',
+      url: null,
+      scopes: [`${AUTH}script.scriptapp`],
+    });
     expect(host.call('info', [[`${AUTH}script.send_mail`, `${AUTH}script.scriptapp`]])).toMatchObject({
       status: 'REQUIRED',
       scopes: [`${AUTH}script.scriptapp`],
@@ -101,7 +105,9 @@ describe('what a user granted, in the local host', () => {
     // "no other authorization mode requires that users grant authorization"
     expect(host.call('limitedInfo')).toBe('NOT_REQUIRED');
     expect(() => host.call('badInfo')).toThrow('Invalid argument: authMode');
-    expect(host.evaluateFormula('Sheet1', 'A1', '=FORMULA_INFO()').error).toMatch(/You do not have permission to call ScriptApp.getAuthorizationInfo/);
+    expect(host.evaluateFormula('Sheet1', 'A1', '=FORMULA_INFO()').error).toMatch(
+      /You do not have permission to call ScriptApp.getAuthorizationInfo/,
+    );
   });
 
   it('says how the add-on was installed: the option, one of the enum InstallationSource names', () => {
