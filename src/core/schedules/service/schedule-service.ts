@@ -29,7 +29,8 @@ import type { RefreshSummary } from '../refresh/refresh-source';
 import { checkClosedThrough, checkSavedReport, reportInputOf, type SavedReport, type SavedReportInput } from '../saved/saved-reports';
 import { nextRunAfter } from '../saved/schedule';
 import { reportPermissions } from '../saved/report-permissions';
-import { requirePermissions } from '../../consent';
+import { missingPermissions, requirePermissions } from '../../consent';
+import type { Withheld } from './withheld-reports';
 import { finishObservers } from '../refresh/run-events';
 import { splitSecrets, storeSecrets } from '../watchers/notice-secrets';
 import { runScheduled, type ScheduledRunSummary } from './scheduled-run';
@@ -220,6 +221,7 @@ export class ScheduleService {
           ...(opener ? { opener } : {}),
           ...(event.triggerUid ? { triggerUid: event.triggerUid } : {}),
           ...(this.deps.observersFor ? { observersFor: this.deps.observersFor } : {}),
+          withheld: this.withheld(),
         },
         // The formulas take what the saved reports left of the run's share, up to its last 15 s.
         { startedAtMs, fetchBudgetMs, formulasUntilMs: startedAtMs + Math.min(EXECUTION_LIMIT_MS, share.amount) - REFRESH_END_MARGIN_MS },
@@ -325,6 +327,12 @@ export class ScheduleService {
       throw e;
     }
     this.syncTrigger();
+  }
+
+  /** The refresh permissions the user withheld, asked once a run (consent.ts). */
+  private withheld(): Withheld {
+    const { missing, url } = missingPermissions(this.deps.consent, ['fetch', 'bigquery']);
+    return { permissions: missing, url };
   }
 
   /** The registry brought up to date with the document (mirrored-reports.ts). */

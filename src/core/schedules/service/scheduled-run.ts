@@ -26,6 +26,7 @@ import type { RegistryEntry, ScheduleRegistry } from '../saved/registry';
 import { finishObservers, type RunObserver } from '../refresh/run-events';
 import type { SavedReportSource } from '../saved/saved-report-store';
 import type { SavedReport } from '../saved/saved-reports';
+import { type Withheld, withoutWithheld } from './withheld-reports';
 
 /** A spreadsheet a run could not reach, for the run's log line. */
 export interface UnreachableSpreadsheet {
@@ -56,6 +57,8 @@ export interface ScheduledRunDeps {
   triggerUid?: string;
   /** Who is told of each report refreshed or failed in a spreadsheet (run-events.ts). */
   observersFor?: (spreadsheet: ScheduledSpreadsheet) => readonly RunObserver[];
+  /** Refresh permissions the user withheld (withheld-reports.ts): the reports that need them are marked, not tried. */
+  withheld?: Withheld;
 }
 
 export function emptySummary(): ScheduledRunSummary {
@@ -148,7 +151,7 @@ function refresh(
   const { source, destinations, clock, ownerId } = deps;
   const observers = deps.observersFor?.(spreadsheet) ?? [];
   const runner = new RefreshRunner({
-    store,
+    store: deps.withheld ? withoutWithheld(store, deps.withheld, clock, summary.failed) : store,
     source,
     destinations,
     sheet: spreadsheet.sheet,
