@@ -6,7 +6,6 @@
 import * as z from '../util/zod';
 import type { ConsentPort, Mailer } from '../ports';
 import { missingPermissions, PERMISSION_WORDS } from '../consent';
-import { PermissionNotGrantedError } from '../errors';
 import { type ChannelSend, type NoticeChannel, notSent } from './channel';
 
 export const emailChannel = {
@@ -20,14 +19,14 @@ export const emailChannel = {
 
 /**
  * Sends through `mailer`; left out where Apps Script's mail service cannot be used. With `consent`, a
- * user who withheld the permission to send email is not tried: the outcome says which permission to allow.
+ * user who withheld the permission to send email is not tried: the outcome says which permission to allow
+ * (the Schedules tab shows it).
  */
 export function emailSender(mailer: Mailer | undefined, consent?: ConsentPort): ChannelSend {
   return ({ subject, lines }) => {
     if (!mailer) return 'not sent: email is not available here';
-    const { missing, url } = missingPermissions(consent, ['mail']);
-    if (missing.length > 0)
-      return `not sent: ${new PermissionNotGrantedError([PERMISSION_WORDS.mail], url, 'send notices by email').message}`;
+    // An outcome is kept in 100 bytes (notice-record.ts): the permission's words, without Google's long link.
+    if (missingPermissions(consent, ['mail']).missing.length > 0) return `not sent: allow Engage for Sheets to ${PERMISSION_WORDS.mail}`;
     try {
       const to = mailer.address();
       if (!to) return 'not sent: Google did not give Engage your email address';

@@ -52,7 +52,8 @@ export function withoutWithheld(store: SavedReportSource, withheld: Withheld, cl
     const status = store.status(report.id);
     if (status.lastError?.message === message) continue;
     const { runningUntilMs: _claim, ...rest } = status;
-    store.setStatus(report.id, { ...rest, lastError: { message, atMs: clock.now() } });
+    // Counted once as a failure, so the Schedules tab shows it failing until a run refreshes it.
+    store.setStatus(report.id, { ...rest, failures: (status.failures ?? 0) + 1, lastError: { message, atMs: clock.now() } });
   }
   return {
     list: () => held,
