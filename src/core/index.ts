@@ -263,3 +263,4 @@ export {
   recordTriggerContext,
   type TriggerProbe,
 } from './addon/stores/installation-check-run';
+export { checkedScopes, consentFindings, flagTestDeployment, installationSourceFinding } from './addon/stores/installation-consent';

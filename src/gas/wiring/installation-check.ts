@@ -5,14 +5,19 @@
  * 6 minutes: URL Fetch to each configured address; a one-off trigger a minute ahead, whose run says
  * whether it had a document (recorded in the user's properties and written into the sheet by the next
  * open, or by the trigger's own run when it has the document); the cell probes of the check's sheet
- * (adapters/sheets/check-sheet.ts); and a 20,000-row result compressed and cached.
+ * (adapters/sheets/check-sheet.ts); a 20,000-row result compressed and cached; how the add-on was
+ * installed and what the user granted (the core's installation-consent.ts).
  */
 import {
   awaitTriggerRun,
   CACHE_PROBE_ROWS,
   cacheFinding,
   cacheProbe,
+  checkedScopes,
   checkOwnerMayCheck,
+  consentFindings,
+  flagTestDeployment,
+  installationSourceFinding,
   type Finding,
   findingRows,
   finishTriggerFinding as finishedTriggerFinding,
@@ -24,6 +29,7 @@ import {
   type TriggerContext,
 } from '../../core';
 import { installTriggerProbe } from '../adapters/check-trigger';
+import { scriptConsent } from '../adapters/consent';
 import { DEPLOYMENT } from '../adapters/deployment';
 import { gzipCompressor } from '../adapters/gzip-compressor';
 import { cellProbes, checkSheet, writeCheckRows } from '../adapters/sheets/check-sheet';
@@ -40,6 +46,15 @@ function checkedAt(spreadsheet: Spreadsheet, atMs: number): string {
   return `${formatLocal(atMs, zone)} (${zone})`;
 }
 
+/** A probe's answer, or Google's words when it refuses: never a crash. */
+function probe<T>(ask: () => T): T | { error: string } {
+  try {
+    return ask();
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 /** Runs every probe and writes the findings to the sheet "Engage installation check"; returns them. */
 export function runInstallationCheck(spreadsheet: Spreadsheet): { findings: Finding[]; sheetName: string } {
   const owner = spreadsheet.getOwner();
@@ -49,10 +64,19 @@ export function runInstallationCheck(spreadsheet: Spreadsheet): { findings: Find
   const sheet = checkSheet(spreadsheet);
   const findings: Finding[] = [...hostFindings(createSession().sidebarState().settings, new UrlFetchTransport(UrlFetchApp))];
   const triggerIndex = findings.length;
-  findings.push(pendingTriggerFinding(trigger, DEPLOYMENT.spreadsheetAccess ?? 'all', startedAtMs));
+  const source = probe(() => String(ScriptApp.getInstallationSource()));
+  findings.push(flagTestDeployment(pendingTriggerFinding(trigger, DEPLOYMENT.spreadsheetAccess ?? 'all', startedAtMs), source));
   findings.push(...cellProbes(sheet, systemClock, blockingSleeper));
   const cache = CacheService.getDocumentCache() ?? CacheService.getUserCache();
   findings.push(cacheFinding(cacheProbe(new ServiceCache(cache), gzipCompressor, systemClock, CACHE_PROBE_ROWS)));
+  findings.push(installationSourceFinding(source));
+  const scopes = checkedScopes(DEPLOYMENT.spreadsheetAccess ?? 'all', DEPLOYMENT.bigquery === true);
+  findings.push(
+    ...consentFindings(
+      scopes,
+      probe(() => scriptConsent.check(scopes.map((s) => s.scope))),
+    ),
+  );
   const rows = findingRows(findings, checkedAt(spreadsheet, Date.now()));
   writeCheckRows(sheet, 1, rows);
   sheet.getRange(1, 1, 1, rows[0]!.length).setFontWeight('bold');
