@@ -103,7 +103,7 @@ export function notice(kind: 'error' | 'warning' | 'info' | 'success', text: str
 export function withAuthorizationLink(text: string): Child[] {
   const at = text.lastIndexOf(AUTHORIZATION_LINK_LEAD);
   const url = at >= 0 ? safeUrl(text.slice(at + AUTHORIZATION_LINK_LEAD.length).trim()) : undefined;
-  if (!url || !url.startsWith('https://')) return [text];
+  if (!url?.startsWith('https://')) return [text];
   const label = AUTHORIZATION_LINK_LEAD.replace(/:\s*$/, '');
   return [text.slice(0, at), el('a', { href: url, target: '_blank', rel: 'noopener noreferrer', class: 'authorization-link' }, label)];
 }

@@ -81,7 +81,6 @@ export {
 } from './spec';
 export {
   AUTHORIZATION_LINK_LEAD,
-  PermissionNotGrantedError,
   SpreadsheetUnreachableError,
   TransportError,
   TriggerQuotaError,
@@ -106,7 +105,7 @@ export { formatCount, formatDuration, quoted } from './util/text';
 
 export { FORMULA_RESERVE_SHARE, type QuotaView } from './api/transport/daily-quota';
 export { allowedByWhitelist, isLoopbackUrl, type Deployment, type SpreadsheetAccess } from './deployment';
-export { missingPermissions, PERMISSION_SCOPES, PERMISSION_WORDS, requirePermissions, type Permission } from './consent';
+export { requirePermissions } from './consent';
 export { buildFilter, parseFilter, type FilterCondition, type FilterOperator } from './api/requests/filters';
 export { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem, metricAvailabilityProblem } from './api/requests/report-fields';
 export { filterExample, filterOperatorsFor, filterTypeProblem } from './api/requests/filter-fields';

@@ -12,14 +12,12 @@
  *   marks the reports once with the permission to allow, and refreshes them after the user allows it.
  */
 import { OWNER, type AddonHarness } from '../support/addon-host';
-import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../support/emulator';
+import { BIG_PUBLISHER_ID, DEMO_USER, MEDIUM_PUBLISHER_ID } from '../support/emulator';
 import { nextTriggerRun, useScheduledAddon } from '../support/scheduled-host';
-import { DEMO_USER } from '../support/emulator';
 import { distBundle } from '../support/bundles';
 
 const START = '2026-11-20T12:00:00.000Z';
 const AUTH = 'https://www.googleapis.com/auth/';
-const LINK = /in Google's authorization page: https:\/\/script\.google\.com\/\S+$/;
 let h: AddonHarness;
 
 interface View {

@@ -184,7 +184,7 @@ describe.each([
       const all = rows(h);
       expect(find(all, 'How Engage for Sheets is installed')).toMatchObject({
         status: 'Needs attention',
-        seen: 'Not as an installed add-on (ScriptApp.getInstallationSource() is NONE): a test deployment, or the script itself.',
+        seen: 'Not as an installed add-on (its installation source is NONE): a test deployment, or the script itself.',
       });
       const trigger = find(all, 'A scheduled run has its spreadsheet');
       expect(trigger.status).toBe('Needs attention');

@@ -1,15 +1,14 @@
 /**
  * The installation check's findings on consent and installation: what the user granted, one row per
- * scope the add-on's actions need (ScriptApp.getAuthorizationInfo: since August 2025 a user may grant
+ * scope the add-on's actions need (Apps Script's getAuthorizationInfo: since August 2025 a user may grant
  * an Editor add-on only some of its scopes), and how the add-on came to be installed
- * (ScriptApp.getInstallationSource). A test deployment runs no installable trigger ("Test deployments
+ * (Apps Script's getInstallationSource). A test deployment runs no installable trigger ("Test deployments
  * ... have limitations such as not supporting installable triggers",
  * developers.google.com/workspace/add-ons/how-tos/testing-editor-addons): the trigger's row says so.
  * A probe Google refuses is reported in Google's words.
  */
 import { PERMISSION_SCOPES, PERMISSION_WORDS, type Permission } from '../../consent';
-import type { SpreadsheetAccess } from '../../deployment';
-import { SPREADSHEET_SCOPES } from '../../deployment';
+import { SPREADSHEET_SCOPES, type SpreadsheetAccess } from '../../deployment';
 import type { ConsentAnswer } from '../../ports';
 import type { Finding } from './installation-check';
 
@@ -67,7 +66,7 @@ export function consentFindings(
 }
 
 /**
- * How the add-on was installed, by ScriptApp.InstallationSource's names (APPS_MARKETPLACE_DOMAIN_ADD_ON,
+ * How the add-on was installed, by Apps Script's InstallationSource names (APPS_MARKETPLACE_DOMAIN_ADD_ON,
  * NONE "Script is not running as an add-on", WEB_STORE_ADD_ON); a test deployment (NONE) is flagged:
  * triggers need the add-on installed.
  */
@@ -85,7 +84,7 @@ export function installationSourceFinding(source: string | { error: string }): F
     return {
       check,
       status: 'attention',
-      result: 'Not as an installed add-on (ScriptApp.getInstallationSource() is NONE): a test deployment, or the script itself.',
+      result: 'Not as an installed add-on (its installation source is NONE): a test deployment, or the script itself.',
       meaning: TEST_DEPLOYMENT,
     };
   }
