@@ -9,7 +9,8 @@
  * - `script.send_mail`: a failing report's run still refreshes the other reports whole, its email notice
  *   is not tried, and the Schedules tab says which permission to allow;
  * - `script.external_request`: signing in is refused with the link, and a scheduled run sends nothing,
- *   marks the reports once with the permission to allow, and refreshes them after the user allows it.
+ *   marks the reports once with the permission to allow, tells the owner once by email (the channel it
+ *   can still use), and refreshes them after the user allows it.
  */
 import { OWNER, type AddonHarness } from '../support/addon-host';
 import { BIG_PUBLISHER_ID, DEMO_USER, MEDIUM_PUBLISHER_ID } from '../support/emulator';
@@ -119,10 +120,17 @@ describe('a user who withheld a permission', () => {
     expect(marked.message).toMatch(
       /^To refresh this report on its schedule, allow Engage for Sheets to connect to an external service in Google's authorization page: /,
     );
-    // Not tried again, and not written again, at the next run.
+    // The owner is told once, through the channel still allowed: email (a webhook would need the missing permission).
+    const mails = h.host.mails.length;
+    expect(mails).toBeGreaterThan(0);
+    const told = h.host.mails.at(-1) as { subject: string; body: string };
+    expect(told.subject).toBe('Engage: "Revenue A" could not be refreshed in "Sales 2026"');
+    expect(told.body).toContain('allow Engage for Sheets to connect to an external service');
+    // Not tried again, not written again and not told again at the next run.
     nextTriggerRun(h);
     expect(await h.apiRequests()).toEqual([]);
     expect(listed('Revenue A').status.lastError).toEqual(marked);
+    expect(h.host.mails).toHaveLength(mails);
     expect(listed('Revenue A').status.failures).toBe(1);
     h.host.grantScopes(OWNER, everyScope());
     nextTriggerRun(h);

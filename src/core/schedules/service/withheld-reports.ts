@@ -3,7 +3,8 @@
  * granted only part of the add-on's scopes when consenting again. The run asks once which of the
  * refresh's permissions it holds; a report that needs a missing one is left out of the run, not tried,
  * and its status says which permission to allow, with Google's link, written once (the same words are
- * not written again every hour). Every other report is refreshed whole. The report stays due, so the
+ * not written again every hour), and its owner is told once through its notices. Every other report is
+ * refreshed whole. The report stays due, so the
  * first run after the user allows it refreshes it.
  */
 import type { Clock } from '../../ports';
@@ -11,7 +12,7 @@ import { PermissionNotGrantedError } from '../../errors';
 import { PERMISSION_WORDS, type Permission } from '../../consent';
 import { refreshPermissions } from '../saved/report-permissions';
 import type { SavedReportSource } from '../saved/saved-report-store';
-import type { SavedReport } from '../saved/saved-reports';
+import type { RefreshStatus, SavedReport } from '../saved/saved-reports';
 
 /** What the run may not do: the refresh permissions missing, and Google's link to allow them. */
 export interface Withheld {
@@ -35,9 +36,16 @@ export function withheldMessage(missing: readonly Permission[], url: string | nu
 
 /**
  * `store` without the reports whose refresh needs a withheld permission: each active one is marked
- * (once) and counted in `skipped`.
+ * (once) and counted in `skipped`; `told` hears of each mark as it is written, so the owner is told once,
+ * through the report's notices (a channel that needs the missing permission says it was not sent).
  */
-export function withoutWithheld(store: SavedReportSource, withheld: Withheld, clock: Clock, skipped: string[]): SavedReportSource {
+export function withoutWithheld(
+  store: SavedReportSource,
+  withheld: Withheld,
+  clock: Clock,
+  skipped: string[],
+  told: (report: SavedReport, previous: RefreshStatus, status: RefreshStatus) => void = () => undefined,
+): SavedReportSource {
   if (withheld.permissions.length === 0) return store;
   const held: SavedReport[] = [];
   for (const report of store.list()) {
@@ -53,7 +61,9 @@ export function withoutWithheld(store: SavedReportSource, withheld: Withheld, cl
     if (status.lastError?.message === message) continue;
     const { runningUntilMs: _claim, ...rest } = status;
     // Counted once as a failure, so the Schedules tab shows it failing until a run refreshes it.
-    store.setStatus(report.id, { ...rest, failures: (status.failures ?? 0) + 1, lastError: { message, atMs: clock.now() } });
+    const marked: RefreshStatus = { ...rest, failures: (status.failures ?? 0) + 1, lastError: { message, atMs: clock.now() } };
+    store.setStatus(report.id, marked);
+    told(report, status, marked);
   }
   return {
     list: () => held,

@@ -111,7 +111,9 @@ describe('a scheduled run without a permission', () => {
     const clock = new ManualClock(Date.parse('2026-11-20T12:00:00Z'));
     const store = source([report('sheet', 'sheet'), report('table', 'bigquery'), report('paused', 'bigquery', true)]);
     const skipped: string[] = [];
-    const held = withoutWithheld(store, { permissions: ['bigquery'], url: URL }, clock, skipped);
+    const told: string[] = [];
+    const tell = (report: SavedReport) => void told.push(report.id);
+    const held = withoutWithheld(store, { permissions: ['bigquery'], url: URL }, clock, skipped, tell);
     expect(held.list().map((r) => r.id)).toEqual(['sheet']);
     expect(skipped).toEqual(['table']);
     expect(store.statuses.get('table')).toEqual({
@@ -124,8 +126,10 @@ describe('a scheduled run without a permission', () => {
     expect(store.statuses.has('paused')).toBe(false);
     // The next run: the same words are not written again.
     clock.advance(3_600_000);
-    withoutWithheld(store, { permissions: ['bigquery'], url: URL }, clock, []);
+    withoutWithheld(store, { permissions: ['bigquery'], url: URL }, clock, [], tell);
     expect(store.writes).toBe(1);
+    // Its owner is told once, as the mark is written.
+    expect(told).toEqual(['table']);
     // Nothing withheld: the store itself.
     expect(withoutWithheld(store, { permissions: [], url: null }, clock, [])).toBe(store);
   });
