@@ -5,6 +5,7 @@
  * build for local servers (the playground's and the tests' emulator: build-flags.ts). Every panel builds its markup with `el`, so there is no innerHTML in the sidebar.
  */
 import { LOCAL_SERVERS } from './build-flags';
+import { AUTHORIZATION_LINK_LEAD } from '../src/core';
 
 type Child = Node | string | number | null | undefined | false;
 type Attributes = Record<string, string | number | boolean | null | undefined | EventListener>;
@@ -91,5 +92,18 @@ export function select(
 
 /** A message box: 'error' boxes are announced to screen readers at once. */
 export function notice(kind: 'error' | 'warning' | 'info' | 'success', text: string | Node): HTMLDivElement {
-  return el('div', { class: `notice notice-${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
+  const content = typeof text === 'string' ? withAuthorizationLink(text) : [text];
+  return el('div', { class: `notice notice-${kind}`, role: kind === 'error' ? 'alert' : 'status' }, ...content);
+}
+
+/**
+ * A message that ends with Google's authorization link (a permission the user has not granted,
+ * PermissionNotGrantedError) shows that link as one, opening in a new tab; any other text stays text.
+ */
+export function withAuthorizationLink(text: string): Child[] {
+  const at = text.lastIndexOf(AUTHORIZATION_LINK_LEAD);
+  const url = at >= 0 ? safeUrl(text.slice(at + AUTHORIZATION_LINK_LEAD.length).trim()) : undefined;
+  if (!url?.startsWith('https://')) return [text];
+  const label = AUTHORIZATION_LINK_LEAD.replace(/:\s*$/, '');
+  return [text.slice(0, at), el('a', { href: url, target: '_blank', rel: 'noopener noreferrer', class: 'authorization-link' }, label)];
 }

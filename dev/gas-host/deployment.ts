@@ -3,7 +3,7 @@
  * what that script shares across documents: its clock, the script's properties, cache and lock, each
  * user's properties, cache and lock (per user per script, so the same in every document), the
  * triggers (20 per user per script), each user's daily quotas, each user's executions running at once
- * (30 per user), the ids of executions, which locks are held by, and its documents as files (who may
+ * (30 per user), what each user granted (their OAuth scopes), the ids of executions, which locks are held by, and its documents as files (who may
  * open each, by ID, from an execution of another). Hosts built on
  * one deployment (`createGasHost({ deployment, documentId })`) are documents of that one add-on, each
  * with its own spreadsheet, document properties, document cache and document lock; a host built
@@ -12,6 +12,7 @@
 import { createClock, withAdvanceHook, type HostClock } from '../shared/clock';
 import type { TriggerRecord } from './protocol/protocol';
 import type { CachesByName } from './state/cache';
+import type { ConsentGrants } from './state/consent';
 import type { DocumentFile } from './state/spreadsheets/documents';
 import { createExecutionTally, type ExecutionTally } from './state/executions';
 import type { SharedLocks } from './state/locks';
@@ -22,7 +23,7 @@ import type { QuotaWindowsByUser } from './state/quotas';
  * The state/ files define the shape of what they keep here (SharedPropertyStores, CachesByName,
  * SharedLocks, QuotaWindowsByUser), so that they never import this file that imports them.
  */
-export interface ScriptDeployment extends SharedPropertyStores, SharedLocks {
+export interface ScriptDeployment extends SharedPropertyStores, SharedLocks, ConsentGrants {
   readonly clock: HostClock;
   /** Every cache by name: `script`, `user:<email>`, `document:<id>`. */
   readonly caches: CachesByName;
@@ -60,6 +61,7 @@ export function createDeployment(options: DeploymentOptions = {}): ScriptDeploym
     triggers: [],
     documents: new Map(),
     dailyQuotas: new Map(),
+    grants: new Map(),
     executionsAtOnce: createExecutionTally(),
     nextExecutionId: () => ++executions,
     nextTriggerId: () => ++triggers,

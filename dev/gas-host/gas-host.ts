@@ -104,6 +104,7 @@ export class GasHost {
     this.state = new HostState(this.options.state);
     this.pool = new ExecutionPool(this.state, this.options.settings, this.options.concurrency);
     this.state.onChangesApplied = (execution, moment) => this.changesApplied(execution, moment);
+    for (const [user, scopes] of Object.entries(options.grantedScopes ?? {})) this.state.consent.grant(user, scopes);
   }
 
   // ---------------------------------------------------------------- loading and calling
@@ -549,6 +550,22 @@ export class GasHost {
   deleteDocument(): void {
     this.state.file.trashed = true;
     this.state.triggers.removeOfDocument();
+  }
+
+  // ---------------------------------------------------------------- what users granted
+
+  /**
+   * What `user` granted the add-on from now on, in every document of the deployment: the manifest's
+   * scopes among `scopes` (a user consenting again, or withholding one). Only the strict reading's
+   * `partialConsent` lets a grant be partial (protocol/strict.ts).
+   */
+  grantScopes(user: string, scopes: readonly string[]): void {
+    this.state.consent.grant(user, scopes);
+  }
+
+  /** The scopes `user` holds now: null without a manifest (every scope the code needs is granted). */
+  grantedScopes(user = this.options.activeUser): string[] | null {
+    return this.state.consent.granted(user);
   }
 
   // ---------------------------------------------------------------- observations for tests

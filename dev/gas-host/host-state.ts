@@ -25,6 +25,7 @@ import {
   type ServedOps,
 } from './protocol/protocol';
 import { CacheStores, type CacheEviction } from './state/cache';
+import { Consent } from './state/consent';
 import { storeUser } from './state/document';
 import { ExecutionsAtOnce } from './state/executions';
 import { LockTable } from './state/locks';
@@ -146,6 +147,8 @@ export class HostState {
   readonly urlFetch: UrlFetchState;
   readonly ui: UiRecordings;
   readonly mail: MailOutbox;
+  /** What each user granted: per user across the deployment (`consent.grant(user, scopes)` changes it). */
+  readonly consent: Consent;
   /** This document as a file of the deployment: who may open it, whether it is in the trash. */
   readonly file: DocumentFile;
   /** Every operation of `HostOps`, each served by the part that owns its state. */
@@ -174,6 +177,7 @@ export class HostState {
     this.urlFetch = new UrlFetchState({ syncFetchAll: options.syncFetchAll, ...whitelist }, document, this.quotas, clock, count);
     this.ui = new UiRecordings(options.htmlFiles);
     this.mail = new MailOutbox(document, this.quotas);
+    this.consent = new Consent(deployment, document, options.oauthScopes, options.strict.partialConsent);
     const ownOps = spreadsheetOps(
       this.spreadsheet,
       {
@@ -210,6 +214,7 @@ export class HostState {
       ...this.urlFetch.ops,
       ...this.ui.ops,
       ...this.mail.ops,
+      ...this.consent.ops,
     };
   }
 

@@ -5,7 +5,7 @@
 import { createDeployment, type ScriptDeployment } from './deployment';
 import type { HostStateOptions } from './host-state';
 import type { AuthModeName, DataExecutionPlan } from './protocol/protocol';
-import type { RuntimeSettings } from './protocol/execution';
+import type { InstallationSourceName, RuntimeSettings } from './protocol/execution';
 import type { CacheEviction } from './state/cache';
 import { MAIL_RECIPIENTS_PER_DAY, PROPERTY_OPERATIONS_PER_DAY, TRIGGER_RUNTIME_PER_DAY_MS, URL_FETCH_CALLS_PER_DAY } from './state/quotas';
 import { createSyncFetch } from './fetch/sync-fetch';
@@ -119,6 +119,20 @@ export interface GasHostOptions {
    * names. Left out: every switch on when the environment has GAS_HOST_STRICT=1, else none.
    */
   strict?: boolean | Partial<StrictSettings>;
+  /**
+   * What each user granted, by email: the manifest's scopes they allowed (a user not named granted
+   * them all). Honoured in the strict reading's `partialConsent` (strict.ts); in the kind reading every
+   * user granted every scope. `host.grantScopes(user, scopes)` changes a grant later.
+   */
+  grantedScopes?: Record<string, readonly string[]>;
+  /**
+   * ScriptApp.getInstallationSource(): `WEB_STORE_ADD_ON` (the default: a user installed the add-on from
+   * the Marketplace), `APPS_MARKETPLACE_DOMAIN_ADD_ON` (an administrator installed it for the domain),
+   * or `NONE` (the script is not running as an add-on: a test deployment, whose executions create no
+   * installable trigger; the testing guide: test deployments "have limitations such as not supporting
+   * installable triggers").
+   */
+  installationSource?: InstallationSourceName;
 }
 
 export interface CallOptions {
@@ -167,6 +181,15 @@ function connectedSheetsRefusal(option: boolean | string | undefined): { connect
   return { connectedSheetsRefusal: option === false ? CONNECTED_SHEETS_REFUSAL : option };
 }
 
+const INSTALLATION_SOURCES: readonly InstallationSourceName[] = ['APPS_MARKETPLACE_DOMAIN_ADD_ON', 'NONE', 'WEB_STORE_ADD_ON'];
+
+function installationSourceOf(option: string | undefined): InstallationSourceName {
+  if (option === undefined) return 'WEB_STORE_ADD_ON';
+  const source = INSTALLATION_SOURCES.find((name) => name === option);
+  if (!source) throw new Error(`gas-host: installationSource ${option} is none of ${INSTALLATION_SOURCES.join(', ')}`);
+  return source;
+}
+
 export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions {
   const owner = options.owner ?? 'owner@example.com';
   const deployment = options.deployment ?? createDeployment(options);
@@ -213,6 +236,7 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
       urlLengthLimit: URL_LENGTH_LIMIT_CHARS,
       strict,
       ...(Array.isArray(options.manifest?.oauthScopes) ? { oauthScopes: options.manifest.oauthScopes.map(String) } : {}),
+      installationSource: installationSourceOf(options.installationSource),
     },
     activeUser: options.activeUser ?? owner,
     executionLimitMs: options.executionLimitMs ?? EXECUTION_LIMIT_MS,

@@ -10,7 +10,7 @@
  * draws it and says which room to open for which change). Rooms on one line are one rank:
  *   util/                         dates, text, hashes, base64, UTF-8 sizes, A1 cells, sheet names, currencies, zod
  *   errors/                       the error hierarchy: its root, Engage's answers, failures without an answer
- *   (base)                        spec.ts, ports.ts, budgets.ts, deployment.ts at the root of src/core
+ *   (base)                        spec.ts, ports.ts, budgets.ts, deployment.ts, consent.ts at the root of src/core
  *   api/responses/                what Engage answers: shapes, values, the token rule, error answers
  *   api/transport/, api/requests/ sending, retries, rate limits, quotas; report requests and their rules
  *   api/paging/                   whole reports: pages, batches, several publishers
@@ -36,6 +36,8 @@ export type {
   Cell,
   Clock,
   Compressor,
+  ConsentAnswer,
+  ConsentPort,
   ConnectedSheet,
   ConnectedSheets,
   DataExecution,
@@ -78,6 +80,7 @@ export {
   type ReportKind,
 } from './spec';
 export {
+  AUTHORIZATION_LINK_LEAD,
   SpreadsheetUnreachableError,
   TransportError,
   TriggerQuotaError,
@@ -102,6 +105,7 @@ export { formatCount, formatDuration, quoted } from './util/text';
 
 export { FORMULA_RESERVE_SHARE, type QuotaView } from './api/transport/daily-quota';
 export { allowedByWhitelist, isLoopbackUrl, manifestWhitelist, type Deployment, type SpreadsheetAccess } from './deployment';
+export { requirePermissions } from './consent';
 export { buildFilter, parseFilter, type FilterCondition, type FilterOperator } from './api/requests/filters';
 export { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem, metricAvailabilityProblem } from './api/requests/report-fields';
 export { filterExample, filterOperatorsFor, filterTypeProblem } from './api/requests/filter-fields';
@@ -260,3 +264,4 @@ export {
   type TriggerProbe,
 } from './addon/stores/installation-check-run';
 export { mailQuotaFinding, type MailQuotaOutcome, webhookPrefixFindings } from './addon/stores/installation-channels';
+export { checkedScopes, consentFindings, flagTestDeployment, installationSourceFinding } from './addon/stores/installation-consent';

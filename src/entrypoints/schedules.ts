@@ -6,7 +6,8 @@
  * error email and nobody watches it. After a run wrote reports into a spreadsheet, its refresh cell
  * changes (touchRefreshCell, through the core's ScheduledSpreadsheet) so its ENGAGE_* formulas fetch again.
  */
-import { type OpenInSheetsAnswer, type RefreshSummary, type ScheduleList, userMessage } from '../core';
+import { type OpenInSheetsAnswer, type RefreshSummary, requirePermissions, type ScheduleList, userMessage } from '../core';
+import { scriptConsent } from '../gas/adapters/consent';
 import { openReportTableInSheets } from '../gas/wiring/destinations';
 import { scheduledSpreadsheet } from '../gas/adapters/sheets/spreadsheet-opener';
 import { asExecution } from '../gas/adapters/execution';
@@ -62,7 +63,10 @@ export function updateSchedule(id: unknown, report: unknown): ScheduleList {
  * @return {Object} {summary, list}.
  */
 export function runScheduleNow(id: unknown): { summary: RefreshSummary; list: ScheduleList } {
-  return withUserMessage(() => createScheduleService().runNow(id));
+  return withUserMessage(() => {
+    requirePermissions(scriptConsent, ['fetch'], 'run this report');
+    return createScheduleService().runNow(id);
+  });
 }
 
 /**

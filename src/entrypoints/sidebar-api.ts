@@ -3,7 +3,8 @@
  * who has the sidebar open. Arguments and results are plain data; a failure reaches the sidebar's
  * failure handler as an Error whose message is one sentence that says what to do next.
  */
-import type { SidebarState, SignInAllowance } from '../core';
+import { requirePermissions, type SidebarState, type SignInAllowance } from '../core';
+import { scriptConsent } from '../gas/adapters/consent';
 import { createSession } from '../gas/wiring/addon-services';
 import { withUserMessage } from './user-errors';
 
@@ -15,7 +16,10 @@ import { withUserMessage } from './user-errors';
  * @return {Object} The sidebar's state after signing in.
  */
 export function signIn(username: unknown, password: unknown): SidebarState {
-  return withUserMessage(() => createSession().signIn(username, password));
+  return withUserMessage(() => {
+    requirePermissions(scriptConsent, ['fetch'], 'sign in');
+    return createSession().signIn(username, password);
+  });
 }
 
 /**
@@ -35,7 +39,10 @@ export function signInAllowance(username: unknown): SignInAllowance {
  * @return {Object} The sidebar's state after signing in.
  */
 export function signInWithToken(token: unknown): SidebarState {
-  return withUserMessage(() => createSession().useToken(token));
+  return withUserMessage(() => {
+    requirePermissions(scriptConsent, ['fetch'], 'sign in');
+    return createSession().useToken(token);
+  });
 }
 
 /**

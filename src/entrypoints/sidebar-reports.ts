@@ -6,6 +6,7 @@
 import {
   builderMessage,
   checkRunId,
+  requirePermissions,
   type Publisher,
   type ReportAtCell,
   type RunNeedsAnswer,
@@ -15,6 +16,7 @@ import {
 import { addRevenueChart, resolvePlacement, sheetContext, writeFormulaAtActiveCell } from '../gas/adapters/sheets/report-targets';
 import { ensureRefreshGroup, REFRESH_RANGE_NAME, refreshCellReference } from '../gas/adapters/sheets/refresh-cell';
 import { createSidebarReports } from '../gas/wiring/sidebar-report-services';
+import { scriptConsent } from '../gas/adapters/consent';
 import { withUserMessage } from './user-errors';
 
 /**
@@ -54,6 +56,7 @@ export function runReportToSheet(request: unknown, target: unknown, runId: unkno
     // The report and the run id are checked before the target, so a bad report is what the user hears of first.
     r.formula(request);
     checkRunId(runId);
+    requirePermissions(scriptConsent, ['fetch'], 'run this report');
     return r.runToSheet(request, resolvePlacement(SpreadsheetApp.getActiveSpreadsheet(), target), runId, options);
   }, builderMessage);
 }

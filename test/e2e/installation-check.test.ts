@@ -7,11 +7,14 @@
  * makes of the probes differs, and so must the findings: a trigger run with or without its document,
  * `1/2` written plainly kept or turned into a date, TODAY() accepted or left loading, 40 formulas at once
  * all computed or 12 refused. Only the owner may check; nothing of the probes is left in the sheet.
- * Both readings are named here, so `npm run test:strict` leaves this file out.
+ * The check also says how the add-on is installed (a test deployment flags the trigger's row: it runs
+ * no installable trigger) and what the user granted, one row per scope, in both readings with the
+ * host's `partialConsent` on. Both readings are named here, so `npm run test:strict` leaves this file out.
  */
 import type { CellValue } from '../../dev/gas-host/protocol/protocol';
 import { EDITOR, OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { currentAccessBundle, distBundle } from '../support/bundles';
+import { KIND_READING, STRICT_READING } from '../../dev/gas-host/protocol/strict';
 
 const SHEET = 'Engage installation check';
 jest.setTimeout(120_000);
@@ -76,7 +79,20 @@ describe.each([
       'Email notices can be sent today',
       'Webhook notices may post under https://chat.googleapis.com/v1/spaces/',
       'Webhook notices may post under https://hooks.slack.com/services/',
+      'How Engage for Sheets is installed',
+      'Permission granted: spreadsheets',
+      'Permission granted: script.external_request',
+      'Permission granted: script.scriptapp',
+      'Permission granted: script.send_mail',
     ]);
+    expect(find(all, 'How Engage for Sheets is installed')).toMatchObject({
+      status: 'OK',
+      seen: 'Installed by you, from the Marketplace (WEB_STORE_ADD_ON).',
+    });
+    expect(find(all, 'Permission granted: script.send_mail')).toMatchObject({
+      status: 'OK',
+      seen: 'You allowed Engage for Sheets to send email as you.',
+    });
     expect(find(all, 'URL Fetch reaches the reporting API')).toMatchObject({
       status: 'OK',
       seen: `${h.emulator.baseUrl}/publishers answered HTTP 401 (no sign-in was sent, as expected).`,
@@ -190,6 +206,56 @@ describe('with the mail service refused (a manifest without script.send_mail)', 
       });
       expect(find(all, 'Webhook notices may post under https://hooks.slack.com/services/').status).toBe('OK');
       expect(find(all, /^Caching/).status).toBe('OK');
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe.each([
+  ['kind', { ...KIND_READING, partialConsent: true }],
+  ['strict', STRICT_READING],
+] as const)('a test deployment whose user withheld a permission, under the %s reading', (_reading, strict) => {
+  it('says how it is installed, flags the trigger row, and names each permission granted or not', async () => {
+    const scopes = (distBundle().manifest.oauthScopes as string[]).filter((s) => !s.endsWith('/script.send_mail'));
+    const h = await startAddon({ strict, autoRecalculate: true, installationSource: 'NONE', grantedScopes: { [OWNER]: scopes } });
+    try {
+      h.signIn();
+      await check(h);
+      const all = rows(h);
+      expect(find(all, 'How Engage for Sheets is installed')).toMatchObject({
+        status: 'Needs attention',
+        seen: 'Not as an installed add-on (its installation source is NONE): a test deployment, or the script itself.',
+      });
+      const trigger = find(all, 'A scheduled run has its spreadsheet');
+      expect(trigger.status).toBe('Needs attention');
+      expect(trigger.meaning).toMatch(/^Triggers need the add-on installed, not a test deployment\./);
+      const mail = find(all, 'Permission granted: script.send_mail');
+      expect(mail).toMatchObject({ status: 'Needs attention', seen: 'You have not allowed Engage for Sheets to send email as you.' });
+      expect(mail.meaning).toMatch(
+        /^email notices are sent with it; allow it in Google's authorization page: https:\/\/script\.google\.com\//,
+      );
+      expect(find(all, 'Permission granted: script.scriptapp').status).toBe('OK');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('reports in Google words a probe that Apps Script refuses, and goes on', async () => {
+    const scopes = (distBundle().manifest.oauthScopes as string[]).filter((s) => !s.endsWith('/script.scriptapp'));
+    const h = await startAddon({ strict, autoRecalculate: true, grantedScopes: { [OWNER]: scopes } });
+    try {
+      h.signIn();
+      await check(h);
+      const all = rows(h);
+      expect(find(all, 'A scheduled run has its spreadsheet')).toMatchObject({
+        status: 'Needs attention',
+        seen: 'The check could not install its trigger: You do not have permission to call ScriptApp.getUserTriggers. Required permissions: https://www.googleapis.com/auth/script.scriptapp',
+      });
+      expect(find(all, 'Permission granted: script.scriptapp')).toMatchObject({
+        status: 'Needs attention',
+        seen: 'You have not allowed Engage for Sheets to run on a schedule.',
+      });
     } finally {
       await h.close();
     }

@@ -34,7 +34,12 @@ export interface RuntimeSettings {
   strict: StrictSettings;
   /** The manifest's oauthScopes: a method whose documented scope is missing is refused. Undefined: no manifest, no check. */
   oauthScopes?: readonly string[];
+  /** ScriptApp.getInstallationSource(): how this add-on came to be installed for its users. */
+  installationSource: InstallationSourceName;
 }
+
+/** Google's enum InstallationSource (developers.google.com/apps-script/reference/script/installation-source). */
+export type InstallationSourceName = 'APPS_MARKETPLACE_DOMAIN_ADD_ON' | 'NONE' | 'WEB_STORE_ADD_ON';
 
 export interface ExecutionOutcome {
   ok: boolean;

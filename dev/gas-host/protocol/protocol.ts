@@ -389,6 +389,12 @@ export interface UrlFetchOps {
   urlFetch(requests: SyncFetchRequest[], timeoutMs: number): SyncFetchOutcome[];
 }
 
+/** What the execution's user granted the add-on (state/consent.ts). */
+export interface ConsentOps {
+  /** The manifest's scopes the user granted; null without a manifest (every scope the code needs is granted). */
+  consentGranted(): string[] | null;
+}
+
 /** Every host operation a facade may call: a renamed or reshaped operation fails to compile on both sides. */
 export interface HostOps
   extends ExecutionOps,
@@ -403,7 +409,8 @@ export interface HostOps
     MailOps,
     TriggerOps,
     DocumentOps,
-    UrlFetchOps {}
+    UrlFetchOps,
+    ConsentOps {}
 
 export type OpName = keyof HostOps;
 export type OpArgs<K extends OpName> = Parameters<HostOps[K]>;

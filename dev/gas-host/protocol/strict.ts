@@ -39,6 +39,17 @@ export interface StrictSettings {
    * `TODAY()` is accepted (NOW() and RAND() never are).
    */
   volatileToday: boolean;
+  /**
+   * A user may have granted only some of the manifest's scopes: the host's `grantedScopes` option (and
+   * `host.grantScopes`) decides what each user granted, and a service used without its scope throws
+   * "You do not have permission to call X. Required permissions: <scope>". Granular consent reaches
+   * Editor add-ons since August 2025 ("Some script executions can start without a user's consent to all
+   * required scopes", developers.google.com/apps-script/reference/script/authorization-info), but the
+   * scopes guide names only "some surfaces, such as running directly from the Apps Script IDE" for the
+   * granular consent screen (developers.google.com/apps-script/concepts/scopes). Kind reading: every
+   * user granted every scope of the manifest, whatever the option says.
+   */
+  partialConsent: boolean;
 }
 
 export const KIND_READING: StrictSettings = {
@@ -47,6 +58,7 @@ export const KIND_READING: StrictSettings = {
   executionsPerUserLimit: false,
   anyFunctionAsFormula: false,
   volatileToday: false,
+  partialConsent: false,
 };
 
 export const STRICT_READING: StrictSettings = {
@@ -55,6 +67,7 @@ export const STRICT_READING: StrictSettings = {
   executionsPerUserLimit: true,
   anyFunctionAsFormula: true,
   volatileToday: true,
+  partialConsent: true,
 };
 
 /** The environment variable that makes every host without a `strict` option strict (the tests' second pass). */

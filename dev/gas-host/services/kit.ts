@@ -110,7 +110,8 @@ export interface FacadeKit {
   guardWrite(method: string): void;
   /**
    * Refuses `name` when the manifest declares oauthScopes and none of the scopes Google documents for
-   * the method is among them, with Apps Script's words and the scopes it needs.
+   * the method is among those the user holds (the manifest's, or in the strict reading's
+   * `partialConsent` those the user granted), with Apps Script's words and the scopes it needs.
    */
   requireScopes(name: string, scopes: readonly string[]): void;
   deny(name: string): never;
@@ -242,8 +243,9 @@ export function createFacadeKit(
       if (mode === 'CUSTOM_FUNCTION' || !ALLOWED[mode].has('docWrite')) deny(method);
     },
     requireScopes: (name, scopes) => {
-      const declared = settings.oauthScopes;
-      if (!declared || scopes.some((s) => declared.includes(s))) return;
+      // The kind reading asks the state nothing: every user holds the manifest's every scope.
+      const held = settings.oauthScopes && settings.strict.partialConsent ? ops.consentGranted() : settings.oauthScopes;
+      if (!held || scopes.some((s) => held.includes(s))) return;
       const needed = scopes.length === 1 ? scopes[0] : `(${scopes.join(' || ')})`;
       throw realmError('Exception', `You do not have permission to call ${name}. Required permissions: ${needed}`);
     },

@@ -1,12 +1,21 @@
 /**
  * ScriptApp: installable triggers (built with TriggerBuilder, kept and checked by the host state),
- * the enums scripts compare against, and the script's identity and OAuth token.
+ * the enums scripts compare against, the script's identity and OAuth token, and what the user granted
+ * (authorization.ts). The trigger methods need `script.scriptapp` when the manifest lists scopes.
  */
 import type { TriggerRecord, TriggerSpec } from '../protocol/protocol';
+import { authorizationMethods } from './authorization';
 import type { Facade, FacadeKit } from './kit';
 
+/** Google's ScriptApp reference: the trigger methods need this scope. */
+const SCRIPTAPP = ['https://www.googleapis.com/auth/script.scriptapp'];
+
 export function scriptAppService(kit: FacadeKit) {
-  const { ops, guard } = kit;
+  const { ops } = kit;
+  const guard = (capability: 'triggers' | 'session', name: string) => {
+    kit.guard(capability, name);
+    if (capability === 'triggers') kit.requireScopes(name, SCRIPTAPP);
+  };
   const trigger = (t: TriggerRecord) =>
     kit.api('Trigger', {
       getUniqueId: () => t.id,
@@ -49,6 +58,11 @@ export function scriptAppService(kit: FacadeKit) {
     WeekDay: { MONDAY: 1, TUESDAY: 2, WEDNESDAY: 3, THURSDAY: 4, FRIDAY: 5, SATURDAY: 6, SUNDAY: 7 },
     TriggerSource: { SPREADSHEETS: 'SPREADSHEETS', CLOCK: 'CLOCK' },
     AuthorizationStatus: { REQUIRED: 'REQUIRED', NOT_REQUIRED: 'NOT_REQUIRED' },
+    InstallationSource: {
+      APPS_MARKETPLACE_DOMAIN_ADD_ON: 'APPS_MARKETPLACE_DOMAIN_ADD_ON',
+      NONE: 'NONE',
+      WEB_STORE_ADD_ON: 'WEB_STORE_ADD_ON',
+    },
     newTrigger: (fn: string) => (guard('triggers', 'ScriptApp.newTrigger'), newTrigger(fn)),
     // "Gets all installable triggers owned by this user in the given document, for this script or add-on only."
     getUserTriggers: (document?: { getId(): string }) => {
@@ -63,7 +77,6 @@ export function scriptAppService(kit: FacadeKit) {
     },
     getOAuthToken: () => (guard('session', 'ScriptApp.getOAuthToken'), 'gas-host-oauth-token'),
     getScriptId: () => 'gas-host-script',
-    getAuthorizationInfo: () =>
-      kit.api('AuthorizationInfo', { getAuthorizationStatus: () => 'NOT_REQUIRED', getAuthorizationUrl: () => null }),
+    ...authorizationMethods(kit),
   });
 }

@@ -10,6 +10,8 @@ import type { Blobs } from './blob';
 import { bytesToBuffer, fromRealm, type FacadeKit } from './kit';
 
 const TRUNCATED_RESPONSE_CHARS = 1000;
+/** Google's UrlFetchApp reference: fetch and fetchAll "require" this scope. */
+const EXTERNAL_REQUEST = ['https://www.googleapis.com/auth/script.external_request'];
 
 type ScriptRequest = SyncFetchRequest & { muted: boolean };
 
@@ -147,10 +149,12 @@ export function urlFetchService(kit: FacadeKit, blobs: Blobs) {
   return kit.api('UrlFetchApp', {
     fetch: (url: string, params?: unknown) => {
       kit.guard('fetch', 'UrlFetchApp.fetch');
+      kit.requireScopes('UrlFetchApp.fetch', EXTERNAL_REQUEST);
       return runFetches(kit, blobs, [buildRequest(kit, url, params)])[0];
     },
     fetchAll: (requests: unknown[]) => {
       kit.guard('fetch', 'UrlFetchApp.fetchAll');
+      kit.requireScopes('UrlFetchApp.fetchAll', EXTERNAL_REQUEST);
       const list = (Array.isArray(requests) ? requests : []).map((r) => {
         if (typeof r === 'string') return buildRequest(kit, r, {});
         const obj = fromRealm(r) as Record<string, unknown>;

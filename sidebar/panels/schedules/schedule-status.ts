@@ -5,14 +5,15 @@
  * clock, named; every text is set as text.
  */
 import { formatCount, formatDuration, type ScheduleList, type ScheduleView } from '../../../src/core';
-import { el } from '../../dom';
+import { el, withAuthorizationLink } from '../../dom';
 import { sheetTime } from '../../time';
 
 export function statusLines(view: ScheduleView, timeZone: string): HTMLElement {
   const s = view.status;
   const when = (iso: string | undefined) => (iso ? sheetTime(iso, timeZone) : 'never');
   const lines = el('dl', { class: 'schedule-status' });
-  const row = (label: string, value: string) => lines.append(el('dt', {}, label), el('dd', {}, value));
+  // A permission the owner withheld ends with Google's authorization link, shown as a link.
+  const row = (label: string, value: string) => lines.append(el('dt', {}, label), el('dd', {}, ...withAuthorizationLink(value)));
   // "23,777 rows in 1.2 s", as every run message says how long it took.
   row(
     'Last success',

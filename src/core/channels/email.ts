@@ -4,7 +4,8 @@
  * `notices.email` is false; it has no secret. A refusal of the mail service becomes one short reason.
  */
 import * as z from '../util/zod';
-import type { Mailer } from '../ports';
+import type { ConsentPort, Mailer } from '../ports';
+import { missingPermissions, PERMISSION_WORDS } from '../consent';
 import { type ChannelSend, type NoticeChannel, notSent } from './channel';
 
 export const emailChannel = {
@@ -16,10 +17,16 @@ export const emailChannel = {
   shown: (setting) => setting !== false,
 } satisfies NoticeChannel<'email', boolean, boolean>;
 
-/** Sends through `mailer`; left out where Apps Script's mail service cannot be used. */
-export function emailSender(mailer: Mailer | undefined): ChannelSend {
+/**
+ * Sends through `mailer`; left out where Apps Script's mail service cannot be used. With `consent`, a
+ * user who withheld the permission to send email is not tried: the outcome says which permission to allow
+ * (the Schedules tab shows it).
+ */
+export function emailSender(mailer: Mailer | undefined, consent?: ConsentPort): ChannelSend {
   return ({ subject, lines }) => {
     if (!mailer) return 'not sent: email is not available here';
+    // An outcome is kept in 100 bytes (notice-record.ts): the permission's words, without Google's long link.
+    if (missingPermissions(consent, ['mail']).missing.length > 0) return `not sent: allow Engage for Sheets to ${PERMISSION_WORDS.mail}`;
     try {
       const to = mailer.address();
       if (!to) return 'not sent: Google did not give Engage your email address';

@@ -26,7 +26,8 @@ export type EngageErrorCode =
   | 'TRIGGER_QUOTA_FULL'
   | 'FORMULA_NOT_ALLOWED'
   | 'OWNER_ONLY'
-  | 'SPREADSHEET_UNREACHABLE';
+  | 'SPREADSHEET_UNREACHABLE'
+  | 'PERMISSION_NOT_GRANTED';
 
 export abstract class EngageError extends Error {
   abstract readonly code: EngageErrorCode;

@@ -10,3 +10,4 @@
 export * from './api-errors';
 export * from './engage-error';
 export * from './local-errors';
+export * from './permission-error';

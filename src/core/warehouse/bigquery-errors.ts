@@ -7,6 +7,7 @@
  * still gives a sentence with the status. The user's token never enters a message.
  */
 import { EngageError, type EngageErrorCode } from '../errors';
+import { PERMISSION_WORDS } from '../consent';
 
 /** One entry of BigQuery's ErrorProto. */
 export interface BigQueryErrorProto {
@@ -73,6 +74,19 @@ export class BigQueryError extends EngageError {
   }
 }
 
+/**
+ * A 403 for the token's scopes, not for the account's roles: Google's `insufficientPermissions` reason
+ * ("Request had insufficient authentication scopes"), or ACCESS_TOKEN_SCOPE_INSUFFICIENT in the answer's
+ * ErrorInfo details (cloud.google.com/apis/design/errors). A user may have withheld BigQuery's scope.
+ */
+function scopeRefused(reason: string | undefined, body: string): boolean {
+  return (
+    reason === 'insufficientPermissions' ||
+    reason === 'ACCESS_TOKEN_SCOPE_INSUFFICIENT' ||
+    body.includes('"ACCESS_TOKEN_SCOPE_INSUFFICIENT"')
+  );
+}
+
 /** What to tell of an HTTP answer BigQuery gave with an error status. */
 export function httpFailure(operation: string, status: number, body: string): BigQueryError {
   const { reason, message } = parseErrorBody(body);
@@ -85,6 +99,11 @@ export function httpFailure(operation: string, status: number, body: string): Bi
   } else if (status === 403 && (reason === 'quotaExceeded' || reason === 'rateLimitExceeded')) {
     code = 'RATE_LIMITED';
     problem = `a BigQuery quota of the project is spent${said}; the next run tries again`;
+  } else if (status === 403 && scopeRefused(reason, body)) {
+    code = 'PERMISSION_NOT_GRANTED';
+    problem =
+      `the add-on's access lacks a permission${said}: you have not allowed Engage for Sheets to ${PERMISSION_WORDS.bigquery}; ` +
+      "open the add-on's menu again and allow it when Google asks (no BigQuery role is missing)";
   } else if (status === 403) {
     code = 'PERMISSION_DENIED';
     problem = `your Google account may not do this in the project${said}; ask its owner for the BigQuery Data Editor and Job User roles`;

@@ -22,11 +22,12 @@ export function awaitHourlyRunFinding(): void {
  * the user's hourly one is already here, that run will tell instead. Any other refusal is the finding.
  */
 export function installTriggerProbe(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): TriggerProbe {
-  if (ScriptApp.getUserTriggers(spreadsheet).some((t) => t.getEventType() === ScriptApp.EventType.CLOCK)) {
-    awaitHourlyRunFinding();
-    return { ok: true, by: 'hourly run' };
-  }
   try {
+    // Refused too, in Google's words, where the user withheld script.scriptapp.
+    if (ScriptApp.getUserTriggers(spreadsheet).some((t) => t.getEventType() === ScriptApp.EventType.CLOCK)) {
+      awaitHourlyRunFinding();
+      return { ok: true, by: 'hourly run' };
+    }
     ScriptApp.newTrigger(CHECK_TRIGGER_HANDLER).timeBased().after(TRIGGER_AHEAD_MS).create();
     return { ok: true, by: 'check' };
   } catch (error) {

@@ -34,8 +34,14 @@ export class HourlyTrigger implements TriggerPort {
     return triggers.filter((t) => t.getHandlerFunction() === this.handler);
   }
 
+  /** False too where the user withheld `script.scriptapp`: Apps Script then refuses to list triggers, and none can be made. */
   isInstalled(): boolean {
-    return this.mine().length > 0;
+    try {
+      return this.mine().length > 0;
+    } catch (error) {
+      if (/Required permissions: \S*script\.scriptapp/.test(error instanceof Error ? error.message : String(error))) return false;
+      throw error;
+    }
   }
 
   uniqueId(): string | undefined {

@@ -7,14 +7,19 @@
  * open, or by the trigger's own run when it has the document); in a build with BigQuery, its dataset
  * and Connected Sheets (installation-bigquery.ts); the cell probes of the check's sheet
  * (adapters/sheets/check-sheet.ts); a 20,000-row result compressed and cached; the mail quota left
- * and the webhook prefixes configured (installation-channels.ts).
+ * and the webhook prefixes configured (installation-channels.ts); how the add-on was installed and
+ * what the user granted (the core's installation-consent.ts).
  */
 import {
   awaitTriggerRun,
   CACHE_PROBE_ROWS,
   cacheFinding,
   cacheProbe,
+  checkedScopes,
   checkOwnerMayCheck,
+  consentFindings,
+  flagTestDeployment,
+  installationSourceFinding,
   type Finding,
   findingRows,
   finishTriggerFinding as finishedTriggerFinding,
@@ -30,6 +35,7 @@ import {
   webhookPrefixFindings,
 } from '../../core';
 import { installTriggerProbe } from '../adapters/check-trigger';
+import { scriptConsent } from '../adapters/consent';
 import { DEPLOYMENT } from '../adapters/deployment';
 import { gzipCompressor } from '../adapters/gzip-compressor';
 import { cellProbes, checkSheet, writeCheckRows } from '../adapters/sheets/check-sheet';
@@ -50,6 +56,15 @@ function checkedAt(spreadsheet: Spreadsheet, atMs: number): string {
   return `${formatLocal(atMs, zone)} (${zone})`;
 }
 
+/** A probe's answer, or Google's words when it refuses: never a crash. */
+function probe<T>(ask: () => T): T | { error: string } {
+  try {
+    return ask();
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 /** Runs every probe and writes the findings to the sheet "Engage installation check"; returns them. */
 export function runInstallationCheck(spreadsheet: Spreadsheet): { findings: Finding[]; sheetName: string } {
   const owner = spreadsheet.getOwner();
@@ -61,11 +76,20 @@ export function runInstallationCheck(spreadsheet: Spreadsheet): { findings: Find
   // In a branch, so that a build without BigQuery leaves its probes out (scripts/build.ts folds the flag).
   if (__ENGAGE_BIGQUERY__) findings.push(...bigQueryFindings(spreadsheet));
   const triggerIndex = findings.length;
-  findings.push(pendingTriggerFinding(trigger, DEPLOYMENT.spreadsheetAccess ?? 'all', startedAtMs));
+  const source = probe(() => String(ScriptApp.getInstallationSource()));
+  findings.push(flagTestDeployment(pendingTriggerFinding(trigger, DEPLOYMENT.spreadsheetAccess ?? 'all', startedAtMs), source));
   findings.push(...cellProbes(sheet, systemClock, blockingSleeper));
   const cache = CacheService.getDocumentCache() ?? CacheService.getUserCache();
   findings.push(cacheFinding(cacheProbe(new ServiceCache(cache), gzipCompressor, systemClock, CACHE_PROBE_ROWS)));
   findings.push(...channelFindings());
+  findings.push(installationSourceFinding(source));
+  const scopes = checkedScopes(DEPLOYMENT.spreadsheetAccess ?? 'all', DEPLOYMENT.bigquery === true);
+  findings.push(
+    ...consentFindings(
+      scopes,
+      probe(() => scriptConsent.check(scopes.map((s) => s.scope))),
+    ),
+  );
   const rows = findingRows(findings, checkedAt(spreadsheet, Date.now()));
   writeCheckRows(sheet, 1, rows);
   sheet.getRange(1, 1, 1, rows[0]!.length).setFontWeight('bold');

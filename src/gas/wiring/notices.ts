@@ -19,6 +19,7 @@ import {
 } from '../../core';
 import { DEPLOYMENT } from '../adapters/deployment';
 import { mailApp } from '../adapters/mail';
+import { scriptConsent } from '../adapters/consent';
 import { blockingSleeper, systemClock } from '../adapters/system-time';
 import { UrlFetchTransport } from '../adapters/fetch/url-fetch-transport';
 import type { ClosedMonthRevisions } from './history-observers';
@@ -26,7 +27,7 @@ import type { ClosedMonthRevisions } from './history-observers';
 /** Each notice channel over its Apps Script service: one line a channel (the core's ChannelSenders names them all). */
 function channelSenders(session: EngageSession): ChannelSenders {
   return {
-    email: emailSender(mailApp),
+    email: emailSender(mailApp, scriptConsent),
     webhook: webhookSender({
       transport: new UrlFetchTransport(UrlFetchApp, DEPLOYMENT.webhookPrefixes ?? []),
       counter: session.fetchQuota,

@@ -8,6 +8,7 @@
  * notices, and the notices and alerts of the reports, which share the execution's registry and fetch
  * count (notices.ts).
  */
+import { scriptConsent } from '../adapters/consent';
 import { SavedReportStore, ScheduleRegistry, ScheduleService } from '../../core';
 import { createSession } from './addon-services';
 import { destinations } from './destinations';
@@ -48,6 +49,7 @@ export function createScheduleService(): ScheduleService {
       : {}),
     registry,
     userStore,
+    consent: scriptConsent,
     trigger: new HourlyTrigger(spreadsheet, access),
     access,
     ...(access === 'all' ? { opener: spreadsheetOpener } : {}),

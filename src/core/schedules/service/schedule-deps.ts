@@ -8,7 +8,7 @@
 import type { DailyQuota } from '../../api/transport/daily-quota';
 import type { ReportInput, ReportQuery } from '../../api/requests/report-request';
 import type { SpreadsheetAccess } from '../../deployment';
-import type { Clock, KeyValueStore, RandomSource, ScheduledSpreadsheet, SpreadsheetOpener, TriggerPort } from '../../ports';
+import type { Clock, ConsentPort, KeyValueStore, RandomSource, ScheduledSpreadsheet, SpreadsheetOpener, TriggerPort } from '../../ports';
 import type { ReportKind } from '../../spec';
 import type { ReportSource } from '../refresh/refresh-source';
 import type { Destinations } from '../refresh/destination';
@@ -55,6 +55,11 @@ export interface ScheduleServiceDeps {
   observersFor?: (spreadsheet: ScheduledSpreadsheet) => readonly RunObserver[];
   clock: Clock;
   random?: RandomSource;
+  /**
+   * What the user granted (ScriptApp.getAuthorizationInfo): saving a report checks the permissions it
+   * needs first (consent.ts). Left out: the check is not made (a run without a user to ask).
+   */
+  consent?: ConsentPort;
 }
 
 /** What the trigger's event says of its run. */

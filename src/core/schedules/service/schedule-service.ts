@@ -28,6 +28,9 @@ import { RefreshRunner } from '../refresh/refresh-runner';
 import type { RefreshSummary } from '../refresh/refresh-source';
 import { checkClosedThrough, checkSavedReport, reportInputOf, type SavedReport, type SavedReportInput } from '../saved/saved-reports';
 import { nextRunAfter } from '../saved/schedule';
+import { reportPermissions } from '../saved/report-permissions';
+import { missingPermissions, requirePermissions } from '../../consent';
+import type { Withheld } from './withheld-reports';
 import { finishObservers } from '../refresh/run-events';
 import { splitSecrets, storeSecrets } from '../watchers/notice-secrets';
 import { runScheduled, type ScheduledRunSummary } from './scheduled-run';
@@ -85,7 +88,9 @@ export class ScheduleService {
 
   /** Validates (nothing is sent), checks the room in the user's registry, installs the trigger if needed, then saves. */
   save(input: unknown): ScheduleList {
-    const { definition: report, ...secrets } = splitSecrets(this.validate(input), undefined, this.deps.deployment);
+    const valid = this.validate(input);
+    requirePermissions(this.deps.consent, reportPermissions(valid), 'save this schedule');
+    const { definition: report, ...secrets } = splitSecrets(valid, undefined, this.deps.deployment);
     const { reports, spreadsheet } = this.document();
     const now = this.deps.clock.now();
     // Before anything is written: the ids are not known yet, so ones of the same length stand in for the room they take.
@@ -109,6 +114,7 @@ export class ScheduleService {
   update(id: unknown, input: unknown): ScheduleList {
     const before = this.requireMine(id);
     const definition = this.validate(input);
+    requirePermissions(this.deps.consent, reportPermissions(definition), 'save this schedule');
     this.change(before, definition, true);
     return this.list();
   }
@@ -215,6 +221,7 @@ export class ScheduleService {
           ...(opener ? { opener } : {}),
           ...(event.triggerUid ? { triggerUid: event.triggerUid } : {}),
           ...(this.deps.observersFor ? { observersFor: this.deps.observersFor } : {}),
+          withheld: this.withheld(),
         },
         // The formulas take what the saved reports left of the run's share, up to its last 15 s.
         { startedAtMs, fetchBudgetMs, formulasUntilMs: startedAtMs + Math.min(EXECUTION_LIMIT_MS, share.amount) - REFRESH_END_MARGIN_MS },
@@ -320,6 +327,12 @@ export class ScheduleService {
       throw e;
     }
     this.syncTrigger();
+  }
+
+  /** The refresh permissions the user withheld, asked once a run (consent.ts). */
+  private withheld(): Withheld {
+    const { missing, url } = missingPermissions(this.deps.consent, ['fetch', 'bigquery']);
+    return { permissions: missing, url };
   }
 
   /** The registry brought up to date with the document (mirrored-reports.ts). */

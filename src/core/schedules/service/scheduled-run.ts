@@ -23,9 +23,10 @@ import { RefreshRunner } from '../refresh/refresh-runner';
 import type { RefreshSummary, ReportSource } from '../refresh/refresh-source';
 import type { Destinations } from '../refresh/destination';
 import type { RegistryEntry, ScheduleRegistry } from '../saved/registry';
-import { finishObservers, type RunObserver } from '../refresh/run-events';
+import { finishObservers, type RunObserver, tellUntried } from '../refresh/run-events';
 import type { SavedReportSource } from '../saved/saved-report-store';
-import type { SavedReport } from '../saved/saved-reports';
+import type { RefreshStatus, SavedReport } from '../saved/saved-reports';
+import { type Withheld, withoutWithheld } from './withheld-reports';
 
 /** A spreadsheet a run could not reach, for the run's log line. */
 export interface UnreachableSpreadsheet {
@@ -56,6 +57,8 @@ export interface ScheduledRunDeps {
   triggerUid?: string;
   /** Who is told of each report refreshed or failed in a spreadsheet (run-events.ts). */
   observersFor?: (spreadsheet: ScheduledSpreadsheet) => readonly RunObserver[];
+  /** Refresh permissions the user withheld (withheld-reports.ts): the reports that need them are marked, not tried. */
+  withheld?: Withheld;
 }
 
 export function emptySummary(): ScheduledRunSummary {
@@ -147,8 +150,18 @@ function refresh(
 ): { spreadsheet: ScheduledSpreadsheet; wrote: boolean } {
   const { source, destinations, clock, ownerId } = deps;
   const observers = deps.observersFor?.(spreadsheet) ?? [];
+  // A report marked for a withheld permission is told of as one that failed untried: its notices go once.
+  const told = (report: SavedReport, previous: RefreshStatus, status: RefreshStatus) =>
+    tellUntried(
+      { spreadsheet: spreadsheet.ref, observers },
+      report,
+      'schedule',
+      { atMs: clock.now(), deadlineAtMs: options.startedAtMs + options.fetchBudgetMs },
+      previous,
+      status,
+    );
   const runner = new RefreshRunner({
-    store,
+    store: deps.withheld ? withoutWithheld(store, deps.withheld, clock, summary.failed, told) : store,
     source,
     destinations,
     sheet: spreadsheet.sheet,
