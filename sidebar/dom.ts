@@ -98,12 +98,14 @@ export function notice(kind: 'error' | 'warning' | 'info' | 'success', text: str
 
 /**
  * A message that ends with Google's authorization link (a permission the user has not granted,
- * PermissionNotGrantedError) shows that link as one, opening in a new tab; any other text stays text.
+ * PermissionNotGrantedError: an https address on script.google.com or accounts.google.com) shows that
+ * link as one, opening in a new tab; any other text stays text.
  */
 export function withAuthorizationLink(text: string): Child[] {
   const at = text.lastIndexOf(AUTHORIZATION_LINK_LEAD);
   const url = at >= 0 ? safeUrl(text.slice(at + AUTHORIZATION_LINK_LEAD.length).trim()) : undefined;
-  if (!url?.startsWith('https://')) return [text];
+  // Only Google's own pages become a link: a message quoting other text stays text.
+  if (!url || !/^https:\/\/(script|accounts)\.google\.com\//.test(url)) return [text];
   const label = AUTHORIZATION_LINK_LEAD.replace(/:\s*$/, '');
   return [text.slice(0, at), el('a', { href: url, target: '_blank', rel: 'noopener noreferrer', class: 'authorization-link' }, label)];
 }

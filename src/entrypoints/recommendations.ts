@@ -4,7 +4,8 @@
  * widget ID from the user's settings (the spreadsheet owner's in a formula). Neither fires the
  * impression pixel: only the sidebar does, in the browser, after it has displayed the documents.
  */
-import { type Cell, PREVIEW_TIME_BUDGET_MS, type RecommendationsPreview, singleValue } from '../core';
+import { type Cell, PREVIEW_TIME_BUDGET_MS, type RecommendationsPreview, requirePermissions, singleValue } from '../core';
+import { scriptConsent } from '../gas/adapters/consent';
 import { createAddon } from '../gas/wiring/addon-services';
 import { runFormula } from './custom-functions';
 import { withUserMessage } from './user-errors';
@@ -50,6 +51,7 @@ export function ENGAGE_RECOMMENDATIONS(
 export function previewRecommendations(request: unknown): RecommendationsPreview {
   return withUserMessage(() => {
     const r = (request && typeof request === 'object' && !Array.isArray(request) ? request : {}) as Record<string, unknown>;
+    requirePermissions(scriptConsent, ['fetch'], 'preview recommendations');
     return createAddon().previewRecommendations(
       { keywords: r.keywords, iabCategories: r.iabCategories, contentUrl: r.contentUrl, widgetJSId: r.widgetJSId, testMode: r.testMode },
       { deadlineAtMs: Date.now() + PREVIEW_TIME_BUDGET_MS },

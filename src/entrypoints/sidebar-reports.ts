@@ -24,7 +24,10 @@ import { withUserMessage } from './user-errors';
  * @return {Object[]} Publishers as {id, name}, by name.
  */
 export function listPublishers(): Publisher[] {
-  return withUserMessage(() => createSidebarReports().listPublishers());
+  return withUserMessage(() => {
+    requirePermissions(scriptConsent, ['fetch'], 'list your publishers');
+    return createSidebarReports().listPublishers();
+  });
 }
 
 /**

@@ -13,9 +13,10 @@
  *   can still use), and refreshes them after the user allows it.
  */
 import { OWNER, type AddonHarness } from '../support/addon-host';
-import { BIG_PUBLISHER_ID, DEMO_USER, MEDIUM_PUBLISHER_ID } from '../support/emulator';
+import { BIG_PUBLISHER_ID, DEMO_USER } from '../support/emulator';
 import { nextTriggerRun, useScheduledAddon } from '../support/scheduled-host';
 import { distBundle } from '../support/bundles';
+import { hourlyDailyReport } from '../support/saved-report';
 
 const START = '2026-11-20T12:00:00.000Z';
 const AUTH = 'https://www.googleapis.com/auth/';
@@ -37,19 +38,7 @@ const withhold = (scope: string) =>
     everyScope().filter((s) => s !== AUTH + scope),
   );
 
-function report(name: string, extra: Record<string, unknown> = {}) {
-  return {
-    name,
-    kind: 'main',
-    entityId: MEDIUM_PUBLISHER_ID,
-    period: { type: 'lastDays', days: 7 },
-    breakdowns: ['day'],
-    metrics: ['paidPvs', 'revenue'],
-    target: { sheetName: name, cell: 'A1' },
-    schedule: { every: 'hour' },
-    ...extra,
-  };
-}
+const report = hourlyDailyReport;
 
 useScheduledAddon(START, { spreadsheetName: 'Sales 2026', strict: { partialConsent: true } }, (harness) => {
   h = harness;
@@ -138,5 +127,42 @@ describe('a user who withheld a permission', () => {
     expect(after.failures).toBe(0);
     expect(Date.parse(after.lastSuccess!)).toBeGreaterThan(Date.parse(marked.at));
     expect((await h.apiRequests()).length).toBeGreaterThan(0);
+  });
+
+  it('without script.scriptapp: pausing or resuming is refused and changes nothing; deleting still deletes', () => {
+    const saved = call<{ reports: View[] }>('saveSchedule', report('Daily revenue')).reports[0]!;
+    expect(h.host.triggers).toHaveLength(1);
+    withhold('script.scriptapp');
+    expect(() => call('pauseSchedule', saved.id, true)).toThrow(
+      /^To pause this schedule, allow Engage for Sheets to run on a schedule in Google's authorization page: https:\/\/script\.google\.com\//,
+    );
+    expect(listed('Daily revenue')).toMatchObject({ id: saved.id });
+    expect((list().reports[0] as View & { paused: boolean }).paused).toBe(false);
+    // Deleting asks nothing of the trigger the user may no longer read: the report goes, the trigger waits.
+    call('deleteSchedule', saved.id);
+    expect(list().reports).toEqual([]);
+    expect(h.host.triggers).toHaveLength(1);
+    // Allowed again, the next change removes the trigger no report needs.
+    h.host.grantScopes(OWNER, everyScope());
+    const other = call<{ reports: View[] }>('saveSchedule', report('Other')).reports[0]!;
+    call('deleteSchedule', other.id);
+    expect(h.host.triggers).toEqual([]);
+  });
+
+  it('without script.external_request: listing publishers and previewing recommendations are refused before anything is sent', async () => {
+    h.signIn();
+    await h.emulator.clearRequests();
+    withhold('script.external_request');
+    expect(() => call('listPublishers')).toThrow(
+      /^To list your publishers, allow Engage for Sheets to connect to an external service in Google's authorization page: https:\/\//,
+    );
+    expect(() => call('previewRecommendations', { keywords: 'travel' })).toThrow(
+      /^To preview recommendations, allow Engage for Sheets to connect to an external service/,
+    );
+    expect(() => call('createDashboard', 'all')).toThrow(
+      /^To create the dashboard, allow Engage for Sheets to connect to an external service/,
+    );
+    expect(await h.apiRequests()).toEqual([]);
+    expect(h.host.state.spreadsheet.sheetByName('Engage dashboard')).toBeFalsy();
   });
 });

@@ -12,8 +12,8 @@
  * Every post is `application/json; charset=utf-8`.
  */
 import { OWNER, type AddonHarness } from '../support/addon-host';
-import { MEDIUM_PUBLISHER_ID } from '../support/emulator';
 import { nextTriggerRun, useScheduledAddon } from '../support/scheduled-host';
+import { hourlyDailyReport } from '../support/saved-report';
 
 const START = '2026-11-20T12:00:00.000Z';
 let h: AddonHarness;
@@ -29,19 +29,7 @@ const views = () => call<{ reports: View[] }>('listSchedules').reports;
 const listed = (name: string) => views().find((r) => r.name === name)!;
 const webhookPosts = (name: string) => h.host.fetchLog.filter((f) => f.url.includes(`/webhooks/${name}`));
 
-function report(name: string, notices: Record<string, unknown>) {
-  return {
-    name,
-    kind: 'main',
-    entityId: MEDIUM_PUBLISHER_ID,
-    period: { type: 'lastDays', days: 7 },
-    breakdowns: ['day'],
-    metrics: ['paidPvs', 'revenue'],
-    target: { sheetName: name, cell: 'A1' },
-    schedule: { every: 'hour' },
-    notices,
-  };
-}
+const report = (name: string, notices: Record<string, unknown>) => hourlyDailyReport(name, { notices });
 
 useScheduledAddon(START, { spreadsheetName: 'Sales 2026' }, (harness) => {
   h = harness;

@@ -8,8 +8,8 @@
  * webhook address never reaches the document's properties or the sidebar.
  */
 import { OWNER, type AddonHarness } from '../support/addon-host';
-import { MEDIUM_PUBLISHER_ID } from '../support/emulator';
 import { nextTriggerRun, useScheduledAddon } from '../support/scheduled-host';
+import { hourlyDailyReport } from '../support/saved-report';
 
 const START = '2026-11-20T12:00:00.000Z';
 let h: AddonHarness;
@@ -28,19 +28,7 @@ interface View {
 const call = <T>(fn: string, ...args: unknown[]) => h.host.call(fn, args, { user: OWNER }) as T;
 const listed = (name: string) => call<{ reports: View[] }>('listSchedules').reports.find((r) => r.name === name)!;
 
-function report(name: string, extra: Record<string, unknown> = {}) {
-  return {
-    name,
-    kind: 'main',
-    entityId: MEDIUM_PUBLISHER_ID,
-    period: { type: 'lastDays', days: 7 },
-    breakdowns: ['day'],
-    metrics: ['paidPvs', 'revenue'],
-    target: { sheetName: name, cell: 'A1' },
-    schedule: { every: 'hour' },
-    ...extra,
-  };
-}
+const report = hourlyDailyReport;
 
 useScheduledAddon(START, { spreadsheetName: 'Sales 2026' }, (harness) => {
   h = harness;

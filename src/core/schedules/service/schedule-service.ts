@@ -122,6 +122,8 @@ export class ScheduleService {
   pause(id: unknown, paused: unknown): ScheduleList {
     const report = this.requireMine(id);
     if (typeof paused !== 'boolean') throw ValidationError.single('paused', 'must be true or false');
+    // Pausing the last active report removes the trigger, resuming one installs it.
+    requirePermissions(this.deps.consent, ['schedule'], paused ? 'pause this schedule' : 'resume this schedule');
     const { id: _id, ownerId: _owner, createdAtMs: _c, updatedAtMs: _u, ...input } = report;
     this.change(report, { ...input, paused });
     return this.list();
@@ -132,7 +134,9 @@ export class ScheduleService {
     const { reports, spreadsheet } = this.document();
     reports.remove(report.id);
     this.deps.registry.removeReport(spreadsheet.ref.id, report.id);
-    this.syncTrigger();
+    // Without the permission to run on a schedule no trigger of this user's can be read or removed; the
+    // report goes all the same; a trigger left from an earlier grant goes at the next change made with it allowed.
+    if (missingPermissions(this.deps.consent, ['schedule']).missing.length === 0) this.syncTrigger();
     return this.list();
   }
 
