@@ -51,8 +51,9 @@ export const RUN_FETCH_BUDGET_MS = 4.5 * MS_PER_MINUTE;
 /** What a run needs after its last request starts: the answer (up to a minute) and the writes. */
 export const RUN_WRAP_UP_MS = EXECUTION_LIMIT_MS - RUN_FETCH_BUDGET_MS;
 /**
- * A run's notices may wait (a webhook's pace of one post a second to a host, a 429's Retry-After:
- * channels/webhook-pace.ts) until this long after its fetch deadline, well inside the wrap-up's minute and a half.
+ * A run's notices may wait (a channel's pace of one post a second to a host, a 429's Retry-After: the
+ * channels' pacing, src/core/channels/) until this long after its fetch deadline, well inside the
+ * wrap-up's minute and a half.
  */
 export const RUN_NOTICE_WAIT_MS = 20 * MS_PER_SECOND;
 /** A run holds a report this long past its fetch deadline (longer than the wrap-up) before another run may take it over. */

@@ -5,45 +5,64 @@
  * developers.google.com/apps-script/reference/script/authorization-info): an action checks the scopes it
  * needs first, through the ConsentPort (ScriptApp.getAuthorizationInfo), and refuses in one sentence
  * naming the permission to allow, with Google's authorization link, before anything is sent or saved.
+ * Every build asks for the three permissions here; a destination that needs more brings its own
+ * (schedules/refresh/destination.ts, `permissions`).
  */
 import { PermissionNotGrantedError } from './errors';
 import type { ConsentAnswer, ConsentPort } from './ports';
-import { BIGQUERY_READONLY_SCOPE, BIGQUERY_SCOPE } from './deployment';
 
-export type Permission = 'fetch' | 'schedule' | 'mail' | 'bigquery';
+/** A permission as the user grants it: the manifest's scopes behind it, and what it lets the add-on do. */
+export interface Permission {
+  /** Its name, unique among the permissions ('fetch', 'schedule', 'mail', or a destination's). */
+  readonly name: string;
+  readonly scopes: readonly string[];
+  /** What it lets the add-on do, after "allow Engage for Sheets to", in the words of Google's consent screen. */
+  readonly words: string;
+  /** What of the add-on needs it: the installation check's row of a scope not granted says so. */
+  readonly serves: string;
+}
 
 const AUTH = 'https://www.googleapis.com/auth/';
-/** The manifest's scopes behind each permission (appsscript.json; BigQuery's two with `"bigquery": true`). */
-export const PERMISSION_SCOPES: Readonly<Record<Permission, readonly string[]>> = {
-  fetch: [`${AUTH}script.external_request`],
-  schedule: [`${AUTH}script.scriptapp`],
-  mail: [`${AUTH}script.send_mail`],
-  bigquery: [BIGQUERY_SCOPE, BIGQUERY_READONLY_SCOPE],
-};
 
-/** What each permission lets the add-on do, after "allow Engage for Sheets to". */
-export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = {
-  fetch: 'connect to an external service',
-  schedule: 'run on a schedule',
-  mail: 'send email as you',
-  bigquery: 'view and manage your data in BigQuery',
+/** Reaching Engage (and a notice channel's host): signing in, running reports, every refresh. */
+export const FETCH_PERMISSION: Permission = {
+  name: 'fetch',
+  scopes: [`${AUTH}script.external_request`],
+  words: 'connect to an external service',
+  serves: 'signing in, running reports and every refresh reach Engage with it',
 };
+/** The hourly trigger of saved reports: saving, pausing and resuming them. */
+export const SCHEDULE_PERMISSION: Permission = {
+  name: 'schedule',
+  scopes: [`${AUTH}script.scriptapp`],
+  words: 'run on a schedule',
+  serves: 'saving a schedule installs the hourly trigger with it',
+};
+/** Notices by email. */
+export const MAIL_PERMISSION: Permission = {
+  name: 'mail',
+  scopes: [`${AUTH}script.send_mail`],
+  words: 'send email as you',
+  serves: 'email notices are sent with it',
+};
+/** What every build asks for. */
+export const BASE_PERMISSIONS: readonly Permission[] = [FETCH_PERMISSION, SCHEDULE_PERMISSION, MAIL_PERMISSION];
 
 /** The permissions of `needs` the user has not granted, with Google's link; none when `consent` cannot say. */
 export function missingPermissions(
   consent: ConsentPort | undefined,
   needs: readonly Permission[],
 ): { missing: Permission[]; url: string | null } {
-  const wanted = [...new Set(needs)];
+  const wanted = [...new Map(needs.map((need) => [need.name, need])).values()];
   if (!consent || wanted.length === 0) return { missing: [], url: null };
   let answer: ConsentAnswer;
   try {
-    answer = consent.check(wanted.flatMap((need) => PERMISSION_SCOPES[need]));
+    answer = consent.check(wanted.flatMap((need) => need.scopes));
   } catch {
     // Apps Script would not say: the action goes on, and a service refused says so in Google's words.
     return { missing: [], url: null };
   }
-  const missing = wanted.filter((need) => PERMISSION_SCOPES[need].some((scope) => answer.missing.includes(scope)));
+  const missing = wanted.filter((need) => need.scopes.some((scope) => answer.missing.includes(scope)));
   return { missing, url: missing.length > 0 ? answer.authorizationUrl : null };
 }
 
@@ -52,7 +71,7 @@ export function requirePermissions(consent: ConsentPort | undefined, needs: read
   const { missing, url } = missingPermissions(consent, needs);
   if (missing.length > 0)
     throw new PermissionNotGrantedError(
-      missing.map((need) => PERMISSION_WORDS[need]),
+      missing.map((need) => need.words),
       url,
       action,
     );

@@ -105,7 +105,7 @@ export { formatCount, formatDuration, quoted } from './util/text';
 
 export { FORMULA_RESERVE_SHARE, type QuotaView } from './api/transport/daily-quota';
 export { allowedByWhitelist, isLoopbackUrl, manifestWhitelist, type Deployment, type SpreadsheetAccess } from './deployment';
-export { requirePermissions } from './consent';
+export { BASE_PERMISSIONS, FETCH_PERMISSION, requirePermissions } from './consent';
 export { buildFilter, parseFilter, type FilterCondition, type FilterOperator } from './api/requests/filters';
 export { breakdownCombinationProblems, effectiveBreakdowns, fieldProblem, metricAvailabilityProblem } from './api/requests/report-fields';
 export { filterExample, filterOperatorsFor, filterTypeProblem } from './api/requests/filter-fields';
@@ -250,7 +250,7 @@ export {
   INSTALLATION_CHECK_SHEET,
   type TriggerContext,
 } from './addon/stores/installation-check';
-export { bigQueryDatasetFinding, type ConnectedSheetsProbe, connectedSheetsFinding } from './addon/stores/installation-bigquery';
+export { bigQueryDatasetFinding, type ConnectedSheetsProbe, connectedSheetsFinding } from './destinations/bigquery/installation-rows';
 export {
   AWAITING_TRIGGER_KEY,
   awaitFormulaProbes,

@@ -4,7 +4,7 @@
  * publishers the user sees. Thin: the core checks the choice and the sign-in and lays the sheet out
  * before anything is written; src/gas writes it.
  */
-import { DASHBOARD_FORMULAS, requirePermissions, userMessage } from '../core';
+import { DASHBOARD_FORMULAS, FETCH_PERMISSION, requirePermissions, userMessage } from '../core';
 import { scriptConsent } from '../gas/adapters/consent';
 import { writeDashboard } from '../gas/adapters/sheets/dashboard-sheet';
 import { ensureRefreshGroup, refreshGroupFor } from '../gas/adapters/sheets/refresh-cell';
@@ -17,7 +17,7 @@ function create(entityId: unknown): { sheetName: string; subject: string; formul
   // A refresh cell with room for every formula of the dashboard (Refresh all refreshes at most 25 a cell at once).
   const refreshCell = refreshGroupFor(ss, DASHBOARD_FORMULAS);
   // The permission, the choice, the sign-in and the publishers lookup first: a refusal changes nothing.
-  requirePermissions(scriptConsent, ['fetch'], 'create the dashboard');
+  requirePermissions(scriptConsent, [FETCH_PERMISSION], 'create the dashboard');
   const layout = createSidebarReports().dashboard(entityId, refreshCell);
   ensureRefreshGroup(ss, refreshCell);
   return writeDashboard(ss, layout);

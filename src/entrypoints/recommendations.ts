@@ -4,7 +4,7 @@
  * widget ID from the user's settings (the spreadsheet owner's in a formula). Neither fires the
  * impression pixel: only the sidebar does, in the browser, after it has displayed the documents.
  */
-import { type Cell, PREVIEW_TIME_BUDGET_MS, type RecommendationsPreview, requirePermissions, singleValue } from '../core';
+import { type Cell, PREVIEW_TIME_BUDGET_MS, type RecommendationsPreview, FETCH_PERMISSION, requirePermissions, singleValue } from '../core';
 import { scriptConsent } from '../gas/adapters/consent';
 import { createAddon } from '../gas/wiring/addon-services';
 import { runFormula } from './custom-functions';
@@ -51,7 +51,7 @@ export function ENGAGE_RECOMMENDATIONS(
 export function previewRecommendations(request: unknown): RecommendationsPreview {
   return withUserMessage(() => {
     const r = (request && typeof request === 'object' && !Array.isArray(request) ? request : {}) as Record<string, unknown>;
-    requirePermissions(scriptConsent, ['fetch'], 'preview recommendations');
+    requirePermissions(scriptConsent, [FETCH_PERMISSION], 'preview recommendations');
     return createAddon().previewRecommendations(
       { keywords: r.keywords, iabCategories: r.iabCategories, contentUrl: r.contentUrl, widgetJSId: r.widgetJSId, testMode: r.testMode },
       { deadlineAtMs: Date.now() + PREVIEW_TIME_BUDGET_MS },

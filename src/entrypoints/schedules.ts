@@ -6,7 +6,14 @@
  * error email and nobody watches it. After a run wrote reports into a spreadsheet, its refresh cell
  * changes (touchRefreshCell, through the core's ScheduledSpreadsheet) so its ENGAGE_* formulas fetch again.
  */
-import { type OpenInSheetsAnswer, type RefreshSummary, requirePermissions, type ScheduleList, userMessage } from '../core';
+import {
+  type OpenInSheetsAnswer,
+  type RefreshSummary,
+  FETCH_PERMISSION,
+  requirePermissions,
+  type ScheduleList,
+  userMessage,
+} from '../core';
 import { scriptConsent } from '../gas/adapters/consent';
 import { openReportTableInSheets } from '../gas/wiring/destinations';
 import { scheduledSpreadsheet } from '../gas/adapters/sheets/spreadsheet-opener';
@@ -64,7 +71,7 @@ export function updateSchedule(id: unknown, report: unknown): ScheduleList {
  */
 export function runScheduleNow(id: unknown): { summary: RefreshSummary; list: ScheduleList } {
   return withUserMessage(() => {
-    requirePermissions(scriptConsent, ['fetch'], 'run this report');
+    requirePermissions(scriptConsent, [FETCH_PERMISSION], 'run this report');
     return createScheduleService().runNow(id);
   });
 }

@@ -3,7 +3,7 @@
  * who has the sidebar open. Arguments and results are plain data; a failure reaches the sidebar's
  * failure handler as an Error whose message is one sentence that says what to do next.
  */
-import { requirePermissions, type SidebarState, type SignInAllowance } from '../core';
+import { FETCH_PERMISSION, requirePermissions, type SidebarState, type SignInAllowance } from '../core';
 import { scriptConsent } from '../gas/adapters/consent';
 import { createSession } from '../gas/wiring/addon-services';
 import { withUserMessage } from './user-errors';
@@ -17,7 +17,7 @@ import { withUserMessage } from './user-errors';
  */
 export function signIn(username: unknown, password: unknown): SidebarState {
   return withUserMessage(() => {
-    requirePermissions(scriptConsent, ['fetch'], 'sign in');
+    requirePermissions(scriptConsent, [FETCH_PERMISSION], 'sign in');
     return createSession().signIn(username, password);
   });
 }
@@ -40,7 +40,7 @@ export function signInAllowance(username: unknown): SignInAllowance {
  */
 export function signInWithToken(token: unknown): SidebarState {
   return withUserMessage(() => {
-    requirePermissions(scriptConsent, ['fetch'], 'sign in');
+    requirePermissions(scriptConsent, [FETCH_PERMISSION], 'sign in');
     return createSession().useToken(token);
   });
 }

@@ -6,6 +6,7 @@
 import {
   builderMessage,
   checkRunId,
+  FETCH_PERMISSION,
   requirePermissions,
   type Publisher,
   type ReportAtCell,
@@ -25,7 +26,7 @@ import { withUserMessage } from './user-errors';
  */
 export function listPublishers(): Publisher[] {
   return withUserMessage(() => {
-    requirePermissions(scriptConsent, ['fetch'], 'list your publishers');
+    requirePermissions(scriptConsent, [FETCH_PERMISSION], 'list your publishers');
     return createSidebarReports().listPublishers();
   });
 }
@@ -59,7 +60,7 @@ export function runReportToSheet(request: unknown, target: unknown, runId: unkno
     // The report and the run id are checked before the target, so a bad report is what the user hears of first.
     r.formula(request);
     checkRunId(runId);
-    requirePermissions(scriptConsent, ['fetch'], 'run this report');
+    requirePermissions(scriptConsent, [FETCH_PERMISSION], 'run this report');
     return r.runToSheet(request, resolvePlacement(SpreadsheetApp.getActiveSpreadsheet(), target), runId, options);
   }, builderMessage);
 }

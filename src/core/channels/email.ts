@@ -5,7 +5,7 @@
  */
 import * as z from '../util/zod';
 import type { ConsentPort, Mailer } from '../ports';
-import { missingPermissions, PERMISSION_WORDS } from '../consent';
+import { MAIL_PERMISSION, missingPermissions } from '../consent';
 import { type ChannelSend, type NoticeChannel, notSent } from './channel';
 
 export const emailChannel = {
@@ -26,7 +26,8 @@ export function emailSender(mailer: Mailer | undefined, consent?: ConsentPort): 
   return ({ subject, lines }) => {
     if (!mailer) return 'not sent: email is not available here';
     // An outcome is kept in 100 bytes (notice-record.ts): the permission's words, without Google's long link.
-    if (missingPermissions(consent, ['mail']).missing.length > 0) return `not sent: allow Engage for Sheets to ${PERMISSION_WORDS.mail}`;
+    if (missingPermissions(consent, [MAIL_PERMISSION]).missing.length > 0)
+      return `not sent: allow Engage for Sheets to ${MAIL_PERMISSION.words}`;
     try {
       const to = mailer.address();
       if (!to) return 'not sent: Google did not give Engage your email address';

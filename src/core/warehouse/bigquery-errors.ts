@@ -7,7 +7,16 @@
  * still gives a sentence with the status. The user's token never enters a message.
  */
 import { EngageError, type EngageErrorCode } from '../errors';
-import { PERMISSION_WORDS } from '../consent';
+import type { Permission } from '../consent';
+import { BIGQUERY_READONLY_SCOPE, BIGQUERY_SCOPE } from '../deployment';
+
+/** BigQuery's permission (its two scopes), which a report loading into a table needs beside Engage's (consent.ts). */
+export const BIGQUERY_PERMISSION: Permission = {
+  name: 'bigquery',
+  scopes: [BIGQUERY_SCOPE, BIGQUERY_READONLY_SCOPE],
+  words: 'view and manage your data in BigQuery',
+  serves: 'loads into BigQuery and Open in Sheets use it',
+};
 
 /** One entry of BigQuery's ErrorProto. */
 export interface BigQueryErrorProto {
@@ -102,7 +111,7 @@ export function httpFailure(operation: string, status: number, body: string): Bi
   } else if (status === 403 && scopeRefused(reason, body)) {
     code = 'PERMISSION_NOT_GRANTED';
     problem =
-      `the add-on's access lacks a permission${said}: you have not allowed Engage for Sheets to ${PERMISSION_WORDS.bigquery}; ` +
+      `the add-on's access lacks a permission${said}: you have not allowed Engage for Sheets to ${BIGQUERY_PERMISSION.words}; ` +
       "open the add-on's menu again and allow it when Google asks (no BigQuery role is missing)";
   } else if (status === 403) {
     code = 'PERMISSION_DENIED';

@@ -15,6 +15,7 @@ import {
   CACHE_PROBE_ROWS,
   cacheFinding,
   cacheProbe,
+  BASE_PERMISSIONS,
   checkedScopes,
   checkOwnerMayCheck,
   consentFindings,
@@ -44,6 +45,7 @@ import { PropertiesStore } from '../adapters/properties-store';
 import { ServiceCache } from '../adapters/service-cache';
 import { UrlFetchTransport } from '../adapters/fetch/url-fetch-transport';
 import { createSession } from './addon-services';
+import { destinations } from './destinations';
 import { bigQueryFindings } from './installation-bigquery';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -83,7 +85,8 @@ export function runInstallationCheck(spreadsheet: Spreadsheet): { findings: Find
   findings.push(cacheFinding(cacheProbe(new ServiceCache(cache), gzipCompressor, systemClock, CACHE_PROBE_ROWS)));
   findings.push(...channelFindings());
   findings.push(installationSourceFinding(source));
-  const scopes = checkedScopes(DEPLOYMENT.spreadsheetAccess ?? 'all', DEPLOYMENT.bigquery === true);
+  const permissions = [...BASE_PERMISSIONS, ...destinations(createSession).permissions()];
+  const scopes = checkedScopes(DEPLOYMENT.spreadsheetAccess ?? 'all', permissions);
   findings.push(
     ...consentFindings(
       scopes,

@@ -9,7 +9,7 @@
  */
 import { type AccountType, allowedByWhitelist } from '../../deployment';
 import { formatCount } from '../../util/text';
-import type { Finding } from './installation-check';
+import type { Finding } from '../../finding';
 
 /**
  * Email recipients a user may send to in 24 hours with MailApp (Apps Script's quotas page,

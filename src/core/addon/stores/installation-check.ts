@@ -6,6 +6,7 @@
  * Script (src/gas/wiring/installation-check.ts); this file only reads their outcomes, so every sentence is
  * tested here without a platform.
  */
+import type { Finding, FindingStatus } from '../../finding';
 import { OwnerOnlyError, type TransportFailureKind } from '../../errors';
 import type { BatchCache, Cell, Clock, Compressor } from '../../ports';
 import { wallTimeInZone } from '../../util/dates';
@@ -24,16 +25,7 @@ export const CACHE_PROBE_ROWS = 20_000;
 /** What a custom function has in all (Google: "must return within 30 seconds"). */
 const CUSTOM_FUNCTION_LIMIT_MS = 30_000;
 
-export type FindingStatus = 'ok' | 'attention' | 'pending';
-
-export interface Finding {
-  check: string;
-  status: FindingStatus;
-  /** What was seen. */
-  result: string;
-  /** What it means for the deployment, and what to do. */
-  meaning: string;
-}
+export type { Finding, FindingStatus } from '../../finding';
 
 /** What a trigger run recorded of its context. */
 export interface TriggerContext {

@@ -7,25 +7,22 @@
  * developers.google.com/workspace/add-ons/how-tos/testing-editor-addons): the trigger's row says so.
  * A probe Google refuses is reported in Google's words.
  */
-import { PERMISSION_SCOPES, PERMISSION_WORDS, type Permission } from '../../consent';
+import type { Permission } from '../../consent';
 import { SPREADSHEET_SCOPES, type SpreadsheetAccess } from '../../deployment';
 import type { ConsentAnswer } from '../../ports';
-import type { Finding } from './installation-check';
+import type { Finding } from '../../finding';
 
-/** What each permission serves, for a row that says it is missing. */
-const SERVES: Readonly<Record<Permission, string>> = {
-  fetch: 'signing in, running reports and every refresh reach Engage with it',
-  schedule: 'saving a schedule installs the hourly trigger with it',
-  mail: 'email notices are sent with it',
-  bigquery: 'loads into BigQuery and Open in Sheets use it',
-};
-
-/** The scopes the check asks about, with the permission each belongs to (the spreadsheet's, none). */
-export function checkedScopes(access: SpreadsheetAccess, bigquery: boolean): Array<{ scope: string; permission?: Permission }> {
-  const permissions: Permission[] = bigquery ? ['fetch', 'schedule', 'mail', 'bigquery'] : ['fetch', 'schedule', 'mail'];
+/**
+ * The scopes the check asks about, with the permission each belongs to (the spreadsheet's, none):
+ * `permissions` are every build's (consent.ts BASE_PERMISSIONS) and its destinations'.
+ */
+export function checkedScopes(
+  access: SpreadsheetAccess,
+  permissions: readonly Permission[],
+): Array<{ scope: string; permission?: Permission }> {
   return [
     { scope: SPREADSHEET_SCOPES[access] },
-    ...permissions.flatMap((permission) => PERMISSION_SCOPES[permission].map((scope) => ({ scope, permission }))),
+    ...permissions.flatMap((permission) => permission.scopes.map((scope) => ({ scope, permission }))),
   ];
 }
 
@@ -46,7 +43,7 @@ export function consentFindings(
   }
   return scopes.map(({ scope, permission }) => {
     const check = `Permission granted: ${scope.replace('https://www.googleapis.com/auth/', '')}`;
-    const what = permission ? PERMISSION_WORDS[permission] : 'see and change this spreadsheet';
+    const what = permission ? permission.words : 'see and change this spreadsheet';
     if (!answer.missing.includes(scope)) {
       return {
         check,
@@ -60,7 +57,7 @@ export function consentFindings(
       check,
       status: 'attention',
       result: `You have not allowed Engage for Sheets to ${what}.`,
-      meaning: `${permission ? SERVES[permission] : 'the add-on needs it for everything'}; allow it in Google's authorization page${link}`,
+      meaning: `${permission ? permission.serves : 'the add-on needs it for everything'}; allow it in Google's authorization page${link}`,
     };
   });
 }

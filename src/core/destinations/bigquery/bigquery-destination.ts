@@ -10,6 +10,7 @@
 import { MS_PER_SECOND } from '../../util/dates';
 import { cellReference } from '../../util/a1-notation';
 import type { BigQueryClient } from '../../warehouse/bigquery-client';
+import { BIGQUERY_PERMISSION } from '../../warehouse/bigquery-errors';
 import { tableAddress } from '../../warehouse/destination';
 import type { Destination, DestinationRefresh, DestinationRefreshContext } from '../../schedules/refresh/destination';
 import { placementOf, sameCorner } from '../../schedules/refresh/refresh-block';
@@ -32,6 +33,7 @@ export interface BigQueryDestinationDeps {
 export function bigQueryDestination(deps: BigQueryDestinationDeps): Destination {
   return {
     kind: 'bigquery',
+    permissions: [BIGQUERY_PERMISSION],
     checkDefinition: (report) => {
       const table = checkBigQueryReport(report);
       if (report.destination.kind === 'bigquery') report.destination.table = table;

@@ -16,6 +16,8 @@ import { keepHistory, writeModeOf } from '../../schedules/saved/write-modes';
 export function sheetDestination(): Destination {
   return {
     kind: 'sheet',
+    // Writing cells needs the spreadsheet's own scope, which every installation has.
+    permissions: [],
     // The sheet's rules are the definition's own (saved-reports.ts, write-modes.ts).
     checkDefinition: () => undefined,
     checkRange: () => undefined,

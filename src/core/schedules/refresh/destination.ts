@@ -6,6 +6,7 @@
  * the report's destination (Destinations.of) and never look at its kind themselves.
  */
 import type { Clock, ConnectedSheets, ReportSheet, SheetBlock, WrittenBlock } from '../../ports';
+import type { Permission } from '../../consent';
 import { type DestinationKind, destinationKindOf, OPENS_IN_SHEETS, unavailableDestination } from '../saved/destination-union';
 import type { RefreshStatus, SavedReport, SavedReportInput } from '../saved/saved-reports';
 import type { RefreshSummary, ReportSource } from './refresh-source';
@@ -70,6 +71,8 @@ export type OpenAnswer = TableView & { message: string } & ({ opened: true; shee
 
 export interface Destination {
   readonly kind: DestinationKind;
+  /** What its refresh needs of the user beyond reaching Engage (consent.ts): asked at save and once a run. */
+  readonly permissions: readonly Permission[];
   /**
    * At save, right after the definition's fields are read: the destination's own rules, naming the
    * field at fault; may put the destination's fields in their checked form (trimmed).
@@ -113,9 +116,14 @@ export class Destinations {
     return destination;
   }
 
+  /** Every permission the destinations of this installation need beyond reaching Engage. */
+  permissions(): Permission[] {
+    return [...this.byKind.values()].flatMap((destination) => destination.permissions);
+  }
+
   /** The destination of a report saved here (or of a definition), when this installation has it. */
-  find(report: SavedReportInput): Destination | undefined {
-    return this.byKind.get(destinationKindOf(report));
+  find(definition: unknown): Destination | undefined {
+    return this.byKind.get(destinationKindOf(definition));
   }
 
   /**

@@ -28,8 +28,8 @@ import { RefreshRunner } from '../refresh/refresh-runner';
 import type { RefreshSummary } from '../refresh/refresh-source';
 import { checkClosedThrough, checkSavedReport, reportInputOf, type SavedReport, type SavedReportInput } from '../saved/saved-reports';
 import { nextRunAfter } from '../saved/schedule';
-import { reportPermissions } from '../saved/report-permissions';
-import { missingPermissions, requirePermissions } from '../../consent';
+import { reportPermissions } from './report-permissions';
+import { FETCH_PERMISSION, missingPermissions, requirePermissions, SCHEDULE_PERMISSION } from '../../consent';
 import type { Withheld } from './withheld-reports';
 import { finishObservers } from '../refresh/run-events';
 import { splitSecrets, storeSecrets } from '../watchers/notice-secrets';
@@ -89,7 +89,7 @@ export class ScheduleService {
   /** Validates (nothing is sent), checks the room in the user's registry, installs the trigger if needed, then saves. */
   save(input: unknown): ScheduleList {
     const valid = this.validate(input);
-    requirePermissions(this.deps.consent, reportPermissions(valid), 'save this schedule');
+    requirePermissions(this.deps.consent, reportPermissions(valid, this.deps.destinations), 'save this schedule');
     const { definition: report, ...secrets } = splitSecrets(valid, undefined, this.deps.deployment);
     const { reports, spreadsheet } = this.document();
     const now = this.deps.clock.now();
@@ -114,7 +114,7 @@ export class ScheduleService {
   update(id: unknown, input: unknown): ScheduleList {
     const before = this.requireMine(id);
     const definition = this.validate(input);
-    requirePermissions(this.deps.consent, reportPermissions(definition), 'save this schedule');
+    requirePermissions(this.deps.consent, reportPermissions(definition, this.deps.destinations), 'save this schedule');
     this.change(before, definition, true);
     return this.list();
   }
@@ -123,7 +123,7 @@ export class ScheduleService {
     const report = this.requireMine(id);
     if (typeof paused !== 'boolean') throw ValidationError.single('paused', 'must be true or false');
     // Pausing the last active report removes the trigger, resuming one installs it.
-    requirePermissions(this.deps.consent, ['schedule'], paused ? 'pause this schedule' : 'resume this schedule');
+    requirePermissions(this.deps.consent, [SCHEDULE_PERMISSION], paused ? 'pause this schedule' : 'resume this schedule');
     const { id: _id, ownerId: _owner, createdAtMs: _c, updatedAtMs: _u, ...input } = report;
     this.change(report, { ...input, paused });
     return this.list();
@@ -136,7 +136,7 @@ export class ScheduleService {
     this.deps.registry.removeReport(spreadsheet.ref.id, report.id);
     // Without the permission to run on a schedule no trigger of this user's can be read or removed; the
     // report goes all the same; a trigger left from an earlier grant goes at the next change made with it allowed.
-    if (missingPermissions(this.deps.consent, ['schedule']).missing.length === 0) this.syncTrigger();
+    if (missingPermissions(this.deps.consent, [SCHEDULE_PERMISSION]).missing.length === 0) this.syncTrigger();
     return this.list();
   }
 
@@ -335,8 +335,9 @@ export class ScheduleService {
 
   /** The refresh permissions the user withheld, asked once a run (consent.ts). */
   private withheld(): Withheld {
-    const { missing, url } = missingPermissions(this.deps.consent, ['fetch', 'bigquery']);
-    return { permissions: missing, url };
+    const { destinations } = this.deps;
+    const { missing, url } = missingPermissions(this.deps.consent, [FETCH_PERMISSION, ...destinations.permissions()]);
+    return { permissions: missing, url, destinations };
   }
 
   /** The registry brought up to date with the document (mirrored-reports.ts). */

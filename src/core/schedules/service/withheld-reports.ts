@@ -9,8 +9,9 @@
  */
 import type { Clock } from '../../ports';
 import { PermissionNotGrantedError } from '../../errors';
-import { PERMISSION_WORDS, type Permission } from '../../consent';
-import { refreshPermissions } from '../saved/report-permissions';
+import type { Permission } from '../../consent';
+import type { Destinations } from '../refresh/destination';
+import { refreshPermissions } from './report-permissions';
 import type { SavedReportSource } from '../saved/saved-report-store';
 import type { RefreshStatus, SavedReport } from '../saved/saved-reports';
 
@@ -18,17 +19,20 @@ import type { RefreshStatus, SavedReport } from '../saved/saved-reports';
 export interface Withheld {
   permissions: readonly Permission[];
   url: string | null;
+  /** The destinations of the build, whose own permissions a report's refresh needs too. */
+  destinations: Pick<Destinations, 'find'>;
 }
 
 /** The permissions of `report`'s refresh that are withheld; empty when it can run. */
 export function withheldFor(report: SavedReport, withheld: Withheld): Permission[] {
-  return refreshPermissions(report).filter((need) => withheld.permissions.includes(need));
+  const names = withheld.permissions.map((permission) => permission.name);
+  return refreshPermissions(report, withheld.destinations).filter((need) => names.includes(need.name));
 }
 
 /** The one sentence a withheld report's status shows. */
 export function withheldMessage(missing: readonly Permission[], url: string | null): string {
   return new PermissionNotGrantedError(
-    missing.map((need) => PERMISSION_WORDS[need]),
+    missing.map((need) => need.words),
     url,
     'refresh this report on its schedule',
   ).message;

@@ -8,14 +8,24 @@
  * not a missing role; and the installation check's rows say what was granted and how the add-on is installed.
  */
 import { emailSender } from '../../../../src/core/channels/email';
-import { missingPermissions, PERMISSION_SCOPES, requirePermissions } from '../../../../src/core/consent';
+import {
+  BASE_PERMISSIONS,
+  FETCH_PERMISSION,
+  MAIL_PERMISSION,
+  missingPermissions,
+  requirePermissions,
+  SCHEDULE_PERMISSION,
+} from '../../../../src/core/consent';
 import { PermissionNotGrantedError } from '../../../../src/core/errors';
 import type { ConsentPort, Mailer, SpreadsheetRef } from '../../../../src/core/ports';
-import { reportPermissions } from '../../../../src/core/schedules/saved/report-permissions';
+import { Destinations } from '../../../../src/core/schedules/refresh/destination';
+import { reportPermissions } from '../../../../src/core/schedules/service/report-permissions';
+import { sheetDestination } from '../../../../src/core/destinations/sheet/sheet-destination';
+import { bigQueryDestination } from '../../../../src/core/destinations/bigquery/bigquery-destination';
 import type { RefreshStatus, SavedReport } from '../../../../src/core/schedules/saved/saved-reports';
 import type { SavedReportSource } from '../../../../src/core/schedules/saved/saved-report-store';
 import { withoutWithheld } from '../../../../src/core/schedules/service/withheld-reports';
-import { httpFailure } from '../../../../src/core/warehouse/bigquery-errors';
+import { BIGQUERY_PERMISSION, httpFailure } from '../../../../src/core/warehouse/bigquery-errors';
 import {
   checkedScopes,
   consentFindings,
@@ -39,19 +49,29 @@ function consent(granted: string[]): ConsentPort & { asked: string[][] } {
     },
   };
 }
-const ALL = [...PERMISSION_SCOPES.fetch, ...PERMISSION_SCOPES.schedule, ...PERMISSION_SCOPES.mail, ...PERMISSION_SCOPES.bigquery];
+const ALL = [...BASE_PERMISSIONS, BIGQUERY_PERMISSION].flatMap((permission) => permission.scopes);
+/** The destinations of a build with BigQuery (its client is never asked here). */
+const BOTH = new Destinations([
+  sheetDestination(),
+  bigQueryDestination({
+    client: () => {
+      throw new Error('no client in these tests');
+    },
+  }),
+]);
+const names = (permissions: ReadonlyArray<{ name: string }>) => permissions.map((permission) => permission.name);
 const without = (...scopes: string[]) => ALL.filter((s) => !scopes.includes(s));
 
 describe('checking the permissions an action needs', () => {
   it('refuses in one sentence naming the permission, with Google link last, and asks once', () => {
     const port = consent(without(`${AUTH}script.scriptapp`));
-    expect(() => requirePermissions(port, ['schedule', 'fetch'], 'save this schedule')).toThrow(
+    expect(() => requirePermissions(port, [SCHEDULE_PERMISSION, FETCH_PERMISSION], 'save this schedule')).toThrow(
       `To save this schedule, allow Engage for Sheets to run on a schedule in Google's authorization page: ${URL}`,
     );
     expect(port.asked).toEqual([[`${AUTH}script.scriptapp`, `${AUTH}script.external_request`]]);
     const error = (() => {
       try {
-        requirePermissions(port, ['schedule']);
+        requirePermissions(port, [SCHEDULE_PERMISSION]);
       } catch (e) {
         return e as PermissionNotGrantedError;
       }
@@ -63,28 +83,35 @@ describe('checking the permissions an action needs', () => {
 
   it('names every permission missing, and says what to do when Google gives no link', () => {
     const port: ConsentPort = { check: (scopes) => ({ missing: [...scopes], authorizationUrl: null }) };
-    expect(() => requirePermissions(port, ['mail', 'bigquery'], 'save this schedule')).toThrow(
+    expect(() => requirePermissions(port, [MAIL_PERMISSION, BIGQUERY_PERMISSION], 'save this schedule')).toThrow(
       "To save this schedule, allow Engage for Sheets to send email as you and to view and manage your data in BigQuery: reopen the spreadsheet, open the add-on's menu and allow it when Google asks.",
     );
   });
 
   it('lets the action go on when everything is granted, when Apps Script will not say, or with no port', () => {
-    expect(() => requirePermissions(consent(ALL), ['fetch', 'schedule', 'mail', 'bigquery'])).not.toThrow();
+    expect(() => requirePermissions(consent(ALL), [...BASE_PERMISSIONS, BIGQUERY_PERMISSION])).not.toThrow();
     const refusing: ConsentPort = {
       check: () => {
         throw new Error('You do not have permission to call ScriptApp.getAuthorizationInfo');
       },
     };
-    expect(missingPermissions(refusing, ['mail'])).toEqual({ missing: [], url: null });
-    expect(() => requirePermissions(undefined, ['mail'])).not.toThrow();
+    expect(missingPermissions(refusing, [MAIL_PERMISSION])).toEqual({ missing: [], url: null });
+    expect(() => requirePermissions(undefined, [MAIL_PERMISSION])).not.toThrow();
   });
 
   it('knows what saving a report needs: a schedule, Engage, email for email notices, BigQuery for a table', () => {
-    const sheet = { kind: 'sheet' };
-    expect(reportPermissions({ destination: sheet })).toEqual(['schedule', 'fetch', 'mail']);
-    expect(reportPermissions({ destination: sheet, notices: { email: false } })).toEqual(['schedule', 'fetch']);
-    expect(reportPermissions({ destination: sheet, notices: { when: 'never' } })).toEqual(['schedule', 'fetch']);
-    expect(reportPermissions({ destination: { kind: 'bigquery' }, notices: { email: false } })).toEqual(['schedule', 'fetch', 'bigquery']);
+    const target = { sheetName: 'S', cell: 'A1' };
+    const sheet = { kind: 'sheet' as const, target };
+    const table = { kind: 'bigquery' as const, target, table: { projectId: 'p', datasetId: 'd', tableId: 't', location: 'EU' } };
+    expect(names(reportPermissions({ destination: sheet }, BOTH))).toEqual(['schedule', 'fetch', 'mail']);
+    expect(names(reportPermissions({ destination: sheet, notices: { email: false } }, BOTH))).toEqual(['schedule', 'fetch']);
+    expect(names(reportPermissions({ destination: sheet, notices: { when: 'never' } }, BOTH))).toEqual(['schedule', 'fetch']);
+    expect(names(reportPermissions({ destination: table, notices: { email: false } }, BOTH))).toEqual(['schedule', 'fetch', 'bigquery']);
+    // A build without BigQuery asks nothing of it, even for a report saved elsewhere with a table.
+    const sheetOnly = new Destinations([sheetDestination()]);
+    expect(names(reportPermissions({ destination: table, notices: { email: false } }, sheetOnly))).toEqual(['schedule', 'fetch']);
+    expect(names(BOTH.permissions())).toEqual(['bigquery']);
+    expect(sheetOnly.permissions()).toEqual([]);
   });
 });
 
@@ -113,7 +140,7 @@ describe('a scheduled run without a permission', () => {
     const skipped: string[] = [];
     const told: string[] = [];
     const tell = (report: SavedReport) => void told.push(report.id);
-    const held = withoutWithheld(store, { permissions: ['bigquery'], url: URL }, clock, skipped, tell);
+    const held = withoutWithheld(store, { permissions: [BIGQUERY_PERMISSION], url: URL, destinations: BOTH }, clock, skipped, tell);
     expect(held.list().map((r) => r.id)).toEqual(['sheet']);
     expect(skipped).toEqual(['table']);
     expect(store.statuses.get('table')).toEqual({
@@ -126,12 +153,12 @@ describe('a scheduled run without a permission', () => {
     expect(store.statuses.has('paused')).toBe(false);
     // The next run: the same words are not written again.
     clock.advance(3_600_000);
-    withoutWithheld(store, { permissions: ['bigquery'], url: URL }, clock, [], tell);
+    withoutWithheld(store, { permissions: [BIGQUERY_PERMISSION], url: URL, destinations: BOTH }, clock, [], tell);
     expect(store.writes).toBe(1);
     // Its owner is told once, as the mark is written.
     expect(told).toEqual(['table']);
     // Nothing withheld: the store itself.
-    expect(withoutWithheld(store, { permissions: [], url: null }, clock, [])).toBe(store);
+    expect(withoutWithheld(store, { permissions: [], url: null, destinations: BOTH }, clock, [])).toBe(store);
   });
 
   it('does not try an email notice, and says which permission to allow in the outcome', () => {
@@ -178,14 +205,14 @@ describe("a BigQuery 403 for the token's scopes", () => {
 
 describe("the installation check's consent rows", () => {
   it('has one row per scope: granted, or what it stops and Google link', () => {
-    const scopes = checkedScopes('current', false);
+    const scopes = checkedScopes('current', BASE_PERMISSIONS);
     expect(scopes.map((s) => s.scope)).toEqual([
       `${AUTH}spreadsheets.currentonly`,
       `${AUTH}script.external_request`,
       `${AUTH}script.scriptapp`,
       `${AUTH}script.send_mail`,
     ]);
-    expect(checkedScopes('all', true)).toHaveLength(6);
+    expect(checkedScopes('all', [...BASE_PERMISSIONS, ...BOTH.permissions()])).toHaveLength(6);
     const rows = consentFindings(scopes, { missing: [`${AUTH}script.send_mail`], authorizationUrl: URL });
     expect(rows.map((r) => [r.check, r.status])).toEqual([
       ['Permission granted: spreadsheets.currentonly', 'ok'],

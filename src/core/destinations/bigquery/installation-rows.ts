@@ -11,7 +11,7 @@ import type { SavedReport } from '../../schedules/saved/saved-reports';
 import { tableOf } from '../../schedules/saved/destination-union';
 import type { BigQueryClient } from '../../warehouse/bigquery-client';
 import { expirationText, keptDaysBeforeToday } from '../../warehouse/expiration';
-import type { Finding } from './installation-check';
+import type { Finding } from '../../finding';
 
 /** What the dataset probe may take: a GET and its retries, well within the check's execution. */
 export const BIGQUERY_PROBE_BUDGET_MS = 20_000;

@@ -4,7 +4,7 @@
  * a dataset that keeps everything, and Connected Sheets refused.
  */
 import { FakeTransport, jsonResponse, ManualClock, ManualSleeper } from '../../../../support/fakes';
-import { bigQueryDatasetFinding, connectedSheetsFinding } from '../../../../../src/core/addon/stores/installation-bigquery';
+import { bigQueryDatasetFinding, connectedSheetsFinding } from '../../../../../src/core/destinations/bigquery/installation-rows';
 import { BigQueryClient } from '../../../../../src/core/warehouse/bigquery-client';
 import type { SavedReport } from '../../../../../src/core/schedules/saved/saved-reports';
 
