@@ -176,13 +176,14 @@ export type { PreviewDocument, RecommendationsPreview } from './recommendations/
 export type { Period } from './schedules/saved/period';
 export { formatLocal } from './schedules/refresh/refresh-runner';
 export type { RefreshSummary } from './schedules/refresh/refresh-source';
-export type { ReportRunEvent, RunObserver } from './schedules/refresh/run-events';
+export type { ReportRunEvent, RunEndObserver, RunObserver } from './schedules/refresh/run-events';
 export { RunLog } from './schedules/watchers/run-log';
 export { closedMonthNotice, type Revision, RevisionTracker } from './schedules/watchers/revisions';
 export { SavedReportStore } from './schedules/saved/saved-report-store';
 export { incrementalProblem, type SavedReportInput, tracksRevisions } from './schedules/saved/saved-reports';
 export { ReportNotices } from './schedules/watchers/notices';
 export { NoticeObserver, noticesUntilMs } from './schedules/watchers/notice-observer';
+export { RunFailureNotices } from './schedules/watchers/failure-notices';
 export type { ChannelId, ChannelSenders } from './channels/channels';
 export { emailSender } from './channels/email';
 export { isRedactedWebhook, webhookSender } from './channels/webhook';

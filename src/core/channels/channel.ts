@@ -20,8 +20,11 @@ export interface ChannelMessage {
   lines: readonly string[];
   spreadsheet: SpreadsheetRef;
   report: { id: string; name: string };
-  /** A notice that lists several reports (failures of one run, grouped): all of them, `report` first. */
-  reports?: ReadonlyArray<{ id: string; name: string }>;
+  /**
+   * A notice that lists several reports (failures of one run, grouped, in one spreadsheet or several):
+   * all of them, `report` first, each with its spreadsheet (`spreadsheet` is the first one's).
+   */
+  reports?: ReadonlyArray<{ id: string; name: string; spreadsheet: SpreadsheetRef }>;
   /**
    * The latest a channel may wait before it sends (a webhook's spacing, a 429's Retry-After): the run's
    * time for notices. A wait past it is not started, and the notice is not sent. Undefined: no waiting.

@@ -106,7 +106,9 @@ function payloadOf(url: string, message: ChannelMessage, nowMs: number): object 
     subject,
     spreadsheet: { name: spreadsheet.name, url: spreadsheet.url },
     report: { id: report.id, name: report.name },
-    ...(reports && reports.length > 1 ? { reports: reports.map(({ id, name }) => ({ id, name })) } : {}),
+    ...(reports && reports.length > 1
+      ? { reports: reports.map(({ id, name, spreadsheet: s }) => ({ id, name, spreadsheet: { name: s.name, url: s.url } })) }
+      : {}),
     sentAt: new Date(nowMs).toISOString(),
   };
 }

@@ -2,8 +2,10 @@
  * The channels of saved reports' notices over Apps Script: email to the user the execution runs as
  * (the MailApp adapter, adapters/mail.ts) and webhook posts through UrlFetchApp, allowed only
  * under the deployment's webhookPrefixes, counted as the add-on's URL fetches, and paced with
- * Utilities.sleep (one sender for the execution, so the pace holds across its spreadsheets). A closed month's
- * restatement (history-observers.ts) is told through the same report's channels.
+ * Utilities.sleep (one sender for the execution, so the pace holds across its spreadsheets). The
+ * failures of a scheduled run wait in one collector for the execution (runFailureNotices), shared by
+ * the notices' watchers of every spreadsheet the run reaches and sent grouped when the run is over in
+ * all of them. A closed month's restatement (history-observers.ts) is told through the same report's channels.
  */
 import {
   type ChannelSenders,
@@ -13,6 +15,7 @@ import {
   NoticeObserver,
   noticesUntilMs,
   ReportNotices,
+  RunFailureNotices,
   type RunObserver,
   type ScheduleRegistry,
   webhookSender,
@@ -42,9 +45,17 @@ export function createReportNotices(registry: ScheduleRegistry, session: EngageS
   return new ReportNotices({ registry, senders: channelSenders(session), clock: systemClock });
 }
 
-/** The watchers of a spreadsheet's saved reports that tell their owner: notices and alerts. */
-export function noticeObservers(notices: ReportNotices, registry: ScheduleRegistry): RunObserver[] {
-  return [new NoticeObserver(notices, registry, systemClock)];
+/**
+ * Where a run's failures wait to go out grouped per owner and channel, over every spreadsheet it reaches:
+ * one for the execution (one run), given to each spreadsheet's notices' watcher and told of the run's end.
+ */
+export function runFailureNotices(notices: ReportNotices, registry: ScheduleRegistry): RunFailureNotices {
+  return new RunFailureNotices(notices, registry, systemClock);
+}
+
+/** The watchers of a spreadsheet's saved reports that tell their owner: notices and alerts, failures held in the run's `failures`. */
+export function noticeObservers(notices: ReportNotices, registry: ScheduleRegistry, failures: RunFailureNotices): RunObserver[] {
+  return [new NoticeObserver(notices, registry, systemClock, failures)];
 }
 
 /**

@@ -6,7 +6,8 @@
  * spreadsheets opened by ID; the destinations the build has (destinations.ts). The watchers of each spreadsheet's refreshes (observersFor): its run log
  * and revisions (history-observers.ts), whose restated closed months are told through the report's
  * notices, and the notices and alerts of the reports, which share the execution's registry and fetch
- * count (notices.ts).
+ * count (notices.ts); the run's failures wait in one collector for all its spreadsheets and go out
+ * grouped per channel when it is over in all of them (runEndObservers).
  */
 import { scriptConsent } from '../adapters/consent';
 import { SavedReportStore, ScheduleRegistry, ScheduleService } from '../../core';
@@ -19,7 +20,7 @@ import { PropertiesStore } from '../adapters/properties-store';
 import { ServiceLock } from '../adapters/service-lock';
 import { systemClock } from '../adapters/system-time';
 import { HourlyTrigger } from '../adapters/triggers';
-import { closedMonthNotices, createReportNotices, noticeObservers } from './notices';
+import { closedMonthNotices, createReportNotices, noticeObservers, runFailureNotices } from './notices';
 
 export function createScheduleService(): ScheduleService {
   // Null in a trigger's run that Apps Script started without a document.
@@ -32,6 +33,8 @@ export function createScheduleService(): ScheduleService {
   const registry = new ScheduleRegistry({ store: userStore });
   // One for the execution: a revisions watcher may tell a report's owner through it too (notices.send).
   const notices = createReportNotices(registry, account);
+  // The run's failures, from every spreadsheet it reaches: sent grouped when it is over in all of them.
+  const failures = runFailureNotices(notices, registry);
   return new ScheduleService({
     account,
     destinations: destinations(() => account),
@@ -54,7 +57,11 @@ export function createScheduleService(): ScheduleService {
     access,
     ...(access === 'all' ? { opener: spreadsheetOpener } : {}),
     deployment: DEPLOYMENT,
-    observersFor: (scheduled) => [...historyObservers(scheduled, closedMonthNotices(notices)), ...noticeObservers(notices, registry)],
+    observersFor: (scheduled) => [
+      ...historyObservers(scheduled, closedMonthNotices(notices)),
+      ...noticeObservers(notices, registry, failures),
+    ],
+    runEndObservers: [failures],
     clock: systemClock,
   });
 }

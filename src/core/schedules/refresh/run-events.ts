@@ -3,8 +3,10 @@
  * refresh (a report left for later did not run, and says nothing), with its figures, its status before
  * and after, and, when it was written, the block itself. Watchers (a run log, revisions, notices,
  * alerts) hang off each spreadsheet a run reaches (ScheduleServiceDeps.observersFor), and hear when the
- * run is over there (finishObservers); a watcher's failure is never the report's: it is caught here,
- * and the refresh's outcome stands.
+ * run is over there (finishObservers); what must wait for the whole run, past every spreadsheet it
+ * reaches (the failures' notices, grouped per owner and channel), hears when that is over
+ * (RunEndObserver, finishWholeRun). A watcher's failure is never the report's: it is caught here, and
+ * the refresh's outcome stands.
  */
 import type { SheetBlock, SpreadsheetRef, WrittenBlock } from '../../ports';
 import type { RefreshStatus, SavedReport } from '../saved/saved-reports';
@@ -43,6 +45,29 @@ export interface RunObserver {
    * observer gathered goes out now, in one write per sheet rather than one per report.
    */
   afterRun?(): void;
+}
+
+/**
+ * Watches a whole run, over every spreadsheet it reaches (a scheduled run may reach all of the owner's):
+ * hears once when the run is over in all of them, before their formulas recalculate.
+ */
+export interface RunEndObserver {
+  afterWholeRun(): void;
+}
+
+/** The whole run is over: each observer sends what it gathered; one that throws is skipped. */
+export function finishWholeRun(observers: readonly RunEndObserver[] | undefined, failed: (error: unknown) => void = () => undefined): void {
+  for (const observer of observers ?? []) {
+    try {
+      observer.afterWholeRun();
+    } catch (error) {
+      try {
+        failed(error);
+      } catch {
+        // Nothing more to do: the refreshes' outcomes are already recorded.
+      }
+    }
+  }
 }
 
 /** Tells every observer; one that throws is skipped (`failed` hears of it, for the log), never the refresh. */

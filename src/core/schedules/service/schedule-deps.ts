@@ -12,7 +12,7 @@ import type { Clock, ConsentPort, KeyValueStore, RandomSource, ScheduledSpreadsh
 import type { ReportKind } from '../../spec';
 import type { ReportSource } from '../refresh/refresh-source';
 import type { Destinations } from '../refresh/destination';
-import type { RunObserver } from '../refresh/run-events';
+import type { RunEndObserver, RunObserver } from '../refresh/run-events';
 import type { ScheduleRegistry } from '../saved/registry';
 import type { SavedReportStore } from '../saved/saved-report-store';
 import type { ChannelDeployment } from '../../channels/channel';
@@ -53,6 +53,11 @@ export interface ScheduleServiceDeps {
   destinations: Destinations;
   /** Who is told of each report refreshed or failed in a spreadsheet: a run log, notices (run-events.ts). */
   observersFor?: (spreadsheet: ScheduledSpreadsheet) => readonly RunObserver[];
+  /**
+   * Who is told when a run is over in every spreadsheet it reached (run-events.ts): the failures'
+   * notices, held by the spreadsheets' notice watchers and sent grouped per owner and channel.
+   */
+  runEndObservers?: readonly RunEndObserver[];
   clock: Clock;
   random?: RandomSource;
   /**

@@ -31,7 +31,7 @@ import { nextRunAfter } from '../saved/schedule';
 import { reportPermissions } from './report-permissions';
 import { FETCH_PERMISSION, missingPermissions, requirePermissions, SCHEDULE_PERMISSION } from '../../consent';
 import type { Withheld } from './withheld-reports';
-import { finishObservers } from '../refresh/run-events';
+import { finishObservers, finishWholeRun } from '../refresh/run-events';
 import { splitSecrets, storeSecrets } from '../watchers/notice-secrets';
 import { runScheduled, type ScheduledRunSummary } from './scheduled-run';
 import { scheduleView, unreachableViews, type ScheduleList } from './schedule-view';
@@ -164,6 +164,8 @@ export class ScheduleService {
       summary = runner.run({ only: [report.id] });
     } finally {
       finishObservers(observers);
+      // Run now tells no failure; anything else a watcher held for the run's end goes now.
+      finishWholeRun(this.deps.runEndObservers);
     }
     if (summary.refreshed.length > 0) spreadsheet.refreshFormulas(true);
     return { summary, list: this.list() };
@@ -225,6 +227,7 @@ export class ScheduleService {
           ...(opener ? { opener } : {}),
           ...(event.triggerUid ? { triggerUid: event.triggerUid } : {}),
           ...(this.deps.observersFor ? { observersFor: this.deps.observersFor } : {}),
+          ...(this.deps.runEndObservers ? { runEndObservers: this.deps.runEndObservers } : {}),
           withheld: this.withheld(),
         },
         // The formulas take what the saved reports left of the run's share, up to its last 15 s.

@@ -8,7 +8,9 @@
  * spreadsheet by the trigger's ID in the registry and says why there.
  *
  * All spreadsheets share the run's deadline and its report source (one rate budget, one sign-in
- * check). A spreadsheet the run cannot reach (deleted, unshared, no document) is not touched: each
+ * check). Each spreadsheet's watchers hear when the run is over there; the run's own watchers
+ * (runEndObservers: the failures' notices, grouped per owner and channel) when it is over in all of
+ * them, before the formulas recalculate, and also when it ends early by an error. A spreadsheet the run cannot reach (deleted, unshared, no document) is not touched: each
  * of its due reports gets the reason and what to do as its last error, and its registry entry the
  * problem and since when, which the Schedules tab of any of the user's spreadsheets shows.
  */
@@ -23,7 +25,7 @@ import { RefreshRunner } from '../refresh/refresh-runner';
 import type { RefreshSummary, ReportSource } from '../refresh/refresh-source';
 import type { Destinations } from '../refresh/destination';
 import type { RegistryEntry, ScheduleRegistry } from '../saved/registry';
-import { finishObservers, type RunObserver, tellUntried } from '../refresh/run-events';
+import { finishObservers, finishWholeRun, type RunEndObserver, type RunObserver, tellUntried } from '../refresh/run-events';
 import type { SavedReportSource } from '../saved/saved-report-store';
 import type { RefreshStatus, SavedReport } from '../saved/saved-reports';
 import { type Withheld, withoutWithheld } from './withheld-reports';
@@ -57,6 +59,8 @@ export interface ScheduledRunDeps {
   triggerUid?: string;
   /** Who is told of each report refreshed or failed in a spreadsheet (run-events.ts). */
   observersFor?: (spreadsheet: ScheduledSpreadsheet) => readonly RunObserver[];
+  /** Who is told when the run is over in every spreadsheet it reached (run-events.ts): the failures' notices, grouped. */
+  runEndObservers?: readonly RunEndObserver[];
   /** Refresh permissions the user withheld (withheld-reports.ts): the reports that need them are marked, not tried. */
   withheld?: Withheld;
 }
@@ -73,55 +77,16 @@ export function runScheduled(
   deps: ScheduledRunDeps,
   options: { startedAtMs: number; fetchBudgetMs: number; formulasUntilMs?: number },
 ): ScheduledRunSummary {
-  const { registry, clock, ownerId, current } = deps;
+  const { registry, clock, current } = deps;
   const summary = emptySummary();
   const reached: Array<{ spreadsheet: ScheduledSpreadsheet; wrote: boolean }> = [];
-  const deadlineAtMs = options.startedAtMs + options.fetchBudgetMs;
-  if (current) reached.push(refresh(deps, current.spreadsheet, current.reports, options, summary));
-  if (deps.access === 'all' && deps.opener) {
-    const others = registry
-      .spreadsheets()
-      .filter((entry) => entry.id !== current?.spreadsheet.ref.id)
-      .map((entry) => ({ entry, due: dueReports(new RegistryReports(registry, entry.id, clock), ownerId, clock.now(), deps.destinations) }))
-      .filter(({ due }) => due.length > 0)
-      .sort((a, b) => overdueSince(a.due, registry, a.entry) - overdueSince(b.due, registry, b.entry));
-    // A spreadsheet with nothing due is opened once a day on its clock, for its formulas' relative days.
-    const now = clock.now();
-    const newDay = registry
-      .spreadsheets()
-      .filter((entry) => entry.id !== current?.spreadsheet.ref.id && entry.active > 0 && !others.some((o) => o.entry.id === entry.id))
-      .filter((entry) => isAnotherDay(entry.formulasDayAtMs ?? 0, now, entry.timeZone))
-      .map((entry) => ({ entry, due: [] as SavedReport[] }));
-    for (const { entry, due } of [...others, ...newDay]) {
-      if (summary.stoppedBecause === 'fetch-quota' || clock.now() >= deadlineAtMs) {
-        // Nothing sent: they keep their place, the longest overdue first in the next run.
-        summary.deferred.push(...due.map((r) => r.id));
-        continue;
-      }
-      let opened: ScheduledSpreadsheet;
-      try {
-        opened = deps.opener.open(entry.id);
-      } catch (error) {
-        const why = error instanceof SpreadsheetUnreachableError ? error : new SpreadsheetUnreachableError('not-opened', messageOf(error));
-        unreachable(deps, entry, due, why, summary);
-        continue;
-      }
-      const { problem: _solved, ...solved } = entry;
-      registry.putEntry({ ...solved, ...opened.ref });
-      summary.openedById++;
-      reached.push(refresh(deps, opened, new RegistryReports(registry, entry.id, clock), options, summary));
-    }
-  } else if (!current) {
-    // "current" without a document: the trigger's own spreadsheet, known by the trigger's ID.
-    const entries = registry.spreadsheets();
-    const own = entries.filter((e) => e.triggerUid !== undefined && e.triggerUid === deps.triggerUid);
-    // A trigger the registry does not know yet is the only spreadsheet without a known trigger, or it
-    // cannot be told: then nothing is written, rather than marking spreadsheets whose triggers may work.
-    const unknown = entries.filter((e) => e.triggerUid === undefined);
-    for (const entry of own.length > 0 ? own : unknown.length === 1 ? unknown : []) {
-      const due = dueReports(new RegistryReports(registry, entry.id, clock), ownerId, clock.now(), deps.destinations);
-      if (due.length > 0) unreachable(deps, entry, due, new SpreadsheetUnreachableError('no-document'), summary);
-    }
+  try {
+    if (current) reached.push(refresh(deps, current.spreadsheet, current.reports, options, summary));
+    if (deps.access === 'all' && deps.opener) refreshOthers(deps, deps.opener, options, summary, reached);
+    else if (!current) ownWithoutDocument(deps, summary);
+  } finally {
+    // Every spreadsheet is done: what waited for the whole run (the failures' notices) goes out now.
+    finishWholeRun(deps.runEndObservers);
   }
   // One spreadsheet's formulas at a time, each waited for before the next's start (at most 25 compute at
   // once for the user), within the run's share and at most SCHEDULED_FORMULAS_BUDGET_MS.
@@ -134,6 +99,64 @@ export function runScheduled(
       registry.putEntry({ ...entry, formulasDayAtMs: clock.now() });
   });
   return summary;
+}
+
+/** With spreadsheetAccess "all": the user's other spreadsheets with reports due (or a new day), longest overdue first, by ID. */
+function refreshOthers(
+  deps: ScheduledRunDeps,
+  opener: SpreadsheetOpener,
+  options: { startedAtMs: number; fetchBudgetMs: number },
+  summary: ScheduledRunSummary,
+  reached: Array<{ spreadsheet: ScheduledSpreadsheet; wrote: boolean }>,
+): void {
+  const { registry, clock, ownerId, current } = deps;
+  const deadlineAtMs = options.startedAtMs + options.fetchBudgetMs;
+  const others = registry
+    .spreadsheets()
+    .filter((entry) => entry.id !== current?.spreadsheet.ref.id)
+    .map((entry) => ({ entry, due: dueReports(new RegistryReports(registry, entry.id, clock), ownerId, clock.now(), deps.destinations) }))
+    .filter(({ due }) => due.length > 0)
+    .sort((a, b) => overdueSince(a.due, registry, a.entry) - overdueSince(b.due, registry, b.entry));
+  // A spreadsheet with nothing due is opened once a day on its clock, for its formulas' relative days.
+  const now = clock.now();
+  const newDay = registry
+    .spreadsheets()
+    .filter((entry) => entry.id !== current?.spreadsheet.ref.id && entry.active > 0 && !others.some((o) => o.entry.id === entry.id))
+    .filter((entry) => isAnotherDay(entry.formulasDayAtMs ?? 0, now, entry.timeZone))
+    .map((entry) => ({ entry, due: [] as SavedReport[] }));
+  for (const { entry, due } of [...others, ...newDay]) {
+    if (summary.stoppedBecause === 'fetch-quota' || clock.now() >= deadlineAtMs) {
+      // Nothing sent: they keep their place, the longest overdue first in the next run.
+      summary.deferred.push(...due.map((r) => r.id));
+      continue;
+    }
+    let opened: ScheduledSpreadsheet;
+    try {
+      opened = opener.open(entry.id);
+    } catch (error) {
+      const why = error instanceof SpreadsheetUnreachableError ? error : new SpreadsheetUnreachableError('not-opened', messageOf(error));
+      unreachable(deps, entry, due, why, summary);
+      continue;
+    }
+    const { problem: _solved, ...solved } = entry;
+    registry.putEntry({ ...solved, ...opened.ref });
+    summary.openedById++;
+    reached.push(refresh(deps, opened, new RegistryReports(registry, entry.id, clock), options, summary));
+  }
+}
+
+/** "current" without a document: the trigger's own spreadsheet, known by the trigger's ID, says why it was not refreshed. */
+function ownWithoutDocument(deps: ScheduledRunDeps, summary: ScheduledRunSummary): void {
+  const { registry, clock, ownerId } = deps;
+  const entries = registry.spreadsheets();
+  const own = entries.filter((e) => e.triggerUid !== undefined && e.triggerUid === deps.triggerUid);
+  // A trigger the registry does not know yet is the only spreadsheet without a known trigger, or it
+  // cannot be told: then nothing is written, rather than marking spreadsheets whose triggers may work.
+  const unknown = entries.filter((e) => e.triggerUid === undefined);
+  for (const entry of own.length > 0 ? own : unknown.length === 1 ? unknown : []) {
+    const due = dueReports(new RegistryReports(registry, entry.id, clock), ownerId, clock.now(), deps.destinations);
+    if (due.length > 0) unreachable(deps, entry, due, new SpreadsheetUnreachableError('no-document'), summary);
+  }
 }
 
 /**

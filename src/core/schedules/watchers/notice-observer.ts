@@ -14,23 +14,26 @@
  *   also for a key it had not named). Alerts go through the same channels, whatever `when` says.
  * What one refresh has to tell goes out as one message per channel, when the run is over in the
  * spreadsheet (afterRun), so a webhook's pace never takes a report's time. Failures of one run are
- * grouped: on each channel, two or more bound for the same place (the owner's email, one webhook
- * address) go as one notice that lists the reports, so the sign-in case (every due report failing at
- * once) is one message, not a burst. Recoveries, "always" successes and alerts go one per report, each
- * spaced on a webhook's host. Each report's record keeps the notice that told it as its last.
+ * grouped (failure-notices.ts): held by the run's collector, shared by the observers of every
+ * spreadsheet the run reaches, until the whole run is over, then on each channel two or more bound for
+ * the same place (the owner's email, one webhook address) go as one notice that lists the reports and
+ * their spreadsheets, so the sign-in case (every due report of every spreadsheet failing at once) is
+ * one message, not a burst. An observer given no collector keeps its own, sent at its afterRun.
+ * Recoveries, "always" successes and alerts go one per report at afterRun, each spaced on a webhook's
+ * host. Each report's record keeps the notice that told it as its last.
  */
 import type { ReportRunEvent, RunObserver } from '../refresh/run-events';
-import type { Clock, SpreadsheetRef } from '../../ports';
+import type { Clock } from '../../ports';
 import { RUN_NOTICE_WAIT_MS } from '../../budgets';
 import { droppedText, evaluateAlert } from './alerts';
 import { formatLocal } from '../refresh/refresh-runner';
 import type { AlertState, NoticeRecord } from '../saved/notice-record';
 import { alertKey, describeAlert, noticeSettingsOf } from '../saved/notice-settings';
 import { writeModeOf } from '../saved/write-modes';
-import type { HeldNotice, Notice, ReportNotices } from './notices';
+import type { Notice, ReportNotices } from './notices';
 import type { ScheduleRegistry } from '../saved/registry';
 import { hashText } from '../../util/hash';
-import { type ChannelOutcomes, sentAnywhere } from '../../channels/channels';
+import { failureLine, type HeldReportNotice, RunFailureNotices, recordTold } from './failure-notices';
 
 /** Notices of one failure sent at most this often when none reached a channel. */
 export const FAILURE_TRIES = 3;
@@ -41,44 +44,36 @@ export function failureReason(message: string | undefined): string {
   return hashText(text).slice(0, 10);
 }
 
-/** A notice this observer holds until the run is over in its spreadsheet. */
-interface Held extends HeldNotice {
-  spreadsheet: SpreadsheetRef;
-  /** A scheduled failure's notice, which may go out grouped with the run's other failures. */
-  failure?: FailureLine;
-  untilMs: number;
-}
-
-/** A failure as a notice listing several reports names it. */
-interface FailureLine {
-  message: string;
-  traceId?: string;
-  atMs: number;
-  needsSignIn: boolean;
-}
-
 /** The latest a run's notices may wait to go out (a webhook's pace): RUN_NOTICE_WAIT_MS past its fetch deadline. */
 export function noticesUntilMs(event: Pick<ReportRunEvent, 'deadlineAtMs'>, nowMs: number): number {
   return (event.deadlineAtMs ?? nowMs) + RUN_NOTICE_WAIT_MS;
 }
 
 export class NoticeObserver implements RunObserver {
-  /** What the run has to tell, sent when it is over here (afterRun): the reports' fetches never wait for a notice. */
-  private held: Held[] = [];
+  /** What the run has to tell but failures, sent when it is over here (afterRun): the reports' fetches never wait for a notice. */
+  private held: HeldReportNotice[] = [];
+  /** Where the run's failures wait to go out grouped: the run's (flushed at its end), or this observer's own (at afterRun). */
+  private readonly failures: RunFailureNotices;
+  private readonly ownFailures: boolean;
 
+  /** `failures`: the run's collector, shared by the observers of all its spreadsheets; left out, failures are grouped here alone. */
   constructor(
     private readonly notices: ReportNotices,
     private readonly registry: ScheduleRegistry,
     private readonly clock: Clock,
-  ) {}
+    failures?: RunFailureNotices,
+  ) {
+    this.ownFailures = failures === undefined;
+    this.failures = failures ?? new RunFailureNotices(notices, registry, clock);
+  }
 
   afterReport(event: ReportRunEvent): void {
     const { report, spreadsheet } = event;
     const record = this.registry.notice(spreadsheet.id, report.id);
     const next: NoticeRecord = { ...record };
     const items: Notice[] = [];
-    const failure = event.by === 'schedule' ? this.runNotice(event, record, next) : undefined;
-    if (failure) items.push(failure);
+    const told = event.by === 'schedule' ? this.runNotice(event, record, next) : undefined;
+    if (told) items.push(told);
     if (event.outcome === 'refreshed') items.push(...this.alertNotices(event, record, next));
     // Kept now (a failure's tries, the alerts' states), so that an execution ended before the notices
     // go out leaves them as notices that reached no channel: the next failing run tries again.
@@ -91,56 +86,28 @@ export class NoticeObserver implements RunObserver {
             subject: `${items[0]!.subject} (and ${items.length - 1} more)`,
             lines: items.flatMap((item, i) => [...(i > 0 ? [''] : []), `${item.subject}:`, ...item.lines]),
           };
-    const untilMs = noticesUntilMs(event, this.clock.now());
-    const error = event.status.lastError;
-    this.held.push({
-      report,
-      spreadsheet,
-      notice,
-      untilMs,
-      ...(failure && event.outcome === 'failed'
-        ? {
-            failure: {
-              message: withoutTraceId(error?.message ?? 'no reason was given'),
-              ...(error?.traceId ? { traceId: error.traceId } : {}),
-              atMs: event.endedAtMs,
-              needsSignIn: event.status.needsSignIn === true,
-            },
-          }
-        : {}),
-    });
+    const held = { report, spreadsheet, notice, untilMs: noticesUntilMs(event, this.clock.now()) };
+    if (told && event.outcome === 'failed') {
+      // A scheduled failure: it goes out with the run's other failures, grouped.
+      this.failures.hold({ ...held, failure: failureLine(event.status.lastError, event.endedAtMs, event.status.needsSignIn === true) });
+    } else {
+      this.held.push(held);
+    }
   }
 
   /**
-   * The run is over in this spreadsheet: its failures go out grouped (on each channel, two or more bound
-   * for the same place are ONE notice that lists them: the sign-in case fails every due report at once),
-   * then the other notices (a recovery, an "always" success, alerts) one per report. Each report's
-   * record keeps the notice that told it as its last, with how each channel took it.
+   * The run is over in this spreadsheet: its failures go out grouped now when this observer keeps its
+   * own (else at the end of the whole run), then the other notices (a recovery, an "always" success,
+   * alerts) one per report. Each report's record keeps the notice that told it as its last, with how
+   * each channel took it.
    */
   afterRun(): void {
+    if (this.ownFailures) this.failures.flush();
     const held = this.held;
     this.held = [];
-    const failures = held.filter((h) => h.failure);
-    for (const spreadsheet of new Map(failures.map((h) => [h.spreadsheet.id, h.spreadsheet])).values()) {
-      const here = failures.filter((h) => h.spreadsheet.id === spreadsheet.id);
-      const untilMs = Math.max(...here.map((h) => h.untilMs));
-      const told = this.notices.sendGrouped(here, spreadsheet, (group) => failuresNotice(group as Held[], spreadsheet), untilMs);
-      here.forEach((h, i) => {
-        const { outcomes, others } = told[i]!;
-        this.told(h, outcomes, others > 0 ? `${h.notice.subject}, in one notice with ${others} other reports` : h.notice.subject);
-      });
+    for (const h of held) {
+      recordTold(this.registry, this.clock, h, this.notices.send(h.report, h.spreadsheet, h.notice, h.untilMs), h.notice.subject);
     }
-    for (const h of held.filter((item) => !item.failure)) {
-      this.told(h, this.notices.send(h.report, h.spreadsheet, h.notice, h.untilMs), h.notice.subject);
-    }
-  }
-
-  /** Keeps how the notice went in the report's record: its last notice, and whether its failure was told. */
-  private told(h: Held, outcomes: ChannelOutcomes, subject: string): void {
-    const record = this.registry.notice(h.spreadsheet.id, h.report.id);
-    const next: NoticeRecord = { ...record, last: { atMs: this.clock.now(), subject, ...outcomes } };
-    if (h.failure && next.failure) next.failure = { ...next.failure, told: next.failure.told || sentAnywhere(outcomes) };
-    this.registry.putNotice(h.spreadsheet.id, h.report.id, next);
   }
 
   /** The hourly run's notice of this refresh, if any, with `next.failure` brought up to date. */
@@ -160,7 +127,7 @@ export class NoticeObserver implements RunObserver {
       // Failing since the first failure in a row, whatever its reason.
       next.failure = { reason, sinceMs: record.failure?.sinceMs ?? event.endedAtMs, told: false, tries: (same?.tries ?? 0) + 1 };
       const error = status.lastError;
-      const message = withoutTraceId(error?.message ?? 'no reason was given');
+      const { message } = failureLine(error, event.endedAtMs, false);
       const lines = [
         `The saved report "${report.name}" could not be refreshed by its schedule at ${when} (${zone})${(status.failures ?? 1) > 1 ? `, its ${status.failures}th failure in a row` : ''}.`,
         `What happened: ${message}`,
@@ -244,36 +211,6 @@ export class NoticeObserver implements RunObserver {
     }
     return notices;
   }
-}
-
-function withoutTraceId(message: string): string {
-  return message.replace(/\s*\[trace ID [^\]]*\]/gi, '');
-}
-
-/**
- * One notice for several reports that failed in a run: one line each, with its trace ID; the reason
- * said once when it is the same for all (a refused sign-in fails every due report for one reason).
- */
-export function failuresNotice(
-  held: ReadonlyArray<{ report: { name: string }; failure?: FailureLine }>,
-  spreadsheet: SpreadsheetRef,
-): Notice {
-  const zone = spreadsheet.timeZone;
-  const failures = held.map((h) => ({ name: h.report.name, ...h.failure! }));
-  const atMs = Math.min(...failures.map((f) => f.atMs));
-  const oneReason = failures.every((f) => f.message === failures[0]!.message);
-  const lines = [`${failures.length} saved reports could not be refreshed by their schedule at ${formatLocal(atMs, zone)} (${zone}):`];
-  for (const f of failures) {
-    const trace = f.traceId ? ` (trace ID ${f.traceId})` : '';
-    lines.push(oneReason ? `- "${f.name}"${trace}` : `- "${f.name}": ${f.message}${trace}`);
-  }
-  if (oneReason) lines.push(`What happened: ${failures[0]!.message}`);
-  lines.push(
-    failures.every((f) => f.needsSignIn)
-      ? 'Their data was left as it was. Sign in to Engage again in the sidebar: none of your saved reports refreshes until then.'
-      : 'Their data was left as it was. Each is tried again at its next attempt, shown in the Schedules tab.',
-  );
-  return { subject: `${failures.length} saved reports could not be refreshed in "${spreadsheet.name}"`, lines };
 }
 
 /**

@@ -2,7 +2,9 @@
  * Sends a notice about a saved report through the channels its notices turn on (an email to its
  * owner, the user the run executes as; a POST to its webhook ...: channels/), one attempt each, never
  * retried here (a webhook keeps its own pace: channels/webhook-pace.ts). Several reports' notices of one
- * run may go as one per channel and place (sendGrouped): a burst of failures is one message. Every notice names the spreadsheet, the report and a link to the spreadsheet; what
+ * run, in one spreadsheet or several, may go as one per channel and place (sendGrouped): a burst of
+ * failures is one message. Every notice names the spreadsheet (or each of them), the report (or each
+ * of them) and a link to the spreadsheet (each); what
  * happened is the caller's (the run's notices and alerts, notice-observer.ts; a revisions watcher's
  * restated month). Nothing secret goes out: addresses in the text lose their query (where a key or
  * token would be), and a channel's secret is read from the owner's notice record only to send.
@@ -25,7 +27,18 @@ export interface Notice {
 /** One report's notice among several of a run, which a channel may take as one notice listing them (sendGrouped). */
 export interface HeldNotice {
   report: SavedReport;
+  /** The spreadsheet the report lives in: where its secrets are kept, and what the notice names. */
+  spreadsheet: SpreadsheetRef;
   notice: Notice;
+}
+
+/** How a report's notice went, sent grouped: each channel's outcome, and how many others the notice named (and in how many spreadsheets). */
+export interface GroupedOutcome {
+  outcomes: ChannelOutcomes;
+  /** Other reports its notice named, on the channel that named the most. */
+  others: number;
+  /** The spreadsheets that notice named. */
+  spreadsheets: number;
 }
 
 export interface ReportNoticesDeps {
@@ -52,41 +65,40 @@ export class ReportNotices {
     const outcomes: ChannelOutcomes = {};
     const secrets = this.secretsOf(spreadsheet);
     for (const id of noticeSettingsOf(report).channels) {
-      outcomes[id] = this.sendOne(id, [report], spreadsheet, decorated(notice, report, spreadsheet), secrets(id, report), untilMs);
+      outcomes[id] = this.sendOne(id, [{ report, spreadsheet }], decorated(notice, report, spreadsheet), secrets(id, report), untilMs);
     }
     return outcomes;
   }
 
   /**
-   * Sends several reports' notices of one run: on each channel, the notices bound for the same place
-   * (the owner's email; one webhook address) go as ONE notice that `combine` makes of them when there
-   * are two or more, else each alone, as send() would. Returns, in `held`'s order, each report's
-   * outcomes and how many other reports its notice named on the channel that named the most.
+   * Sends several reports' notices of one run, of one spreadsheet or several: on each channel, the
+   * notices bound for the same place (the owner's email; one webhook address) go as ONE notice that
+   * `combine` makes of them when there are two or more, else each alone, as send() would. Returns, in
+   * `held`'s order, how each report's notice went.
    */
-  sendGrouped(
-    held: readonly HeldNotice[],
-    spreadsheet: SpreadsheetRef,
-    combine: (held: readonly HeldNotice[]) => Notice,
-    untilMs?: number,
-  ): Array<{ outcomes: ChannelOutcomes; others: number }> {
-    const told = held.map(() => ({ outcomes: {} as ChannelOutcomes, others: 0 }));
-    const secrets = this.secretsOf(spreadsheet);
+  sendGrouped(held: readonly HeldNotice[], combine: (held: readonly HeldNotice[]) => Notice, untilMs?: number): GroupedOutcome[] {
+    const told: GroupedOutcome[] = held.map(() => ({ outcomes: {}, others: 0, spreadsheets: 1 }));
+    const secrets = new Map<string, (id: ChannelId, report: SavedReport) => string | undefined>();
+    const secretOf = (id: ChannelId, { report, spreadsheet }: HeldNotice) => {
+      if (!secrets.has(spreadsheet.id)) secrets.set(spreadsheet.id, this.secretsOf(spreadsheet));
+      return secrets.get(spreadsheet.id)!(id, report);
+    };
     for (const id of CHANNEL_IDS) {
       const places = new Map<string, number[]>();
-      held.forEach(({ report }, index) => {
-        if (!noticeSettingsOf(report).channels.includes(id)) return;
-        const place = secrets(id, report) ?? '';
+      held.forEach((h, index) => {
+        if (!noticeSettingsOf(h.report).channels.includes(id)) return;
+        const place = secretOf(id, h) ?? '';
         places.set(place, [...(places.get(place) ?? []), index]);
       });
       for (const [place, indexes] of places) {
         const group = indexes.map((i) => held[i]!);
-        const reports = group.map((h) => h.report);
+        const sheets = [...new Map(group.map((h) => [h.spreadsheet.id, h.spreadsheet])).values()];
         const notice =
-          group.length === 1 ? decorated(group[0]!.notice, reports[0]!, spreadsheet) : decoratedSeveral(combine(group), spreadsheet);
-        const outcome = this.sendOne(id, reports, spreadsheet, notice, place || undefined, untilMs);
+          group.length === 1 ? decorated(group[0]!.notice, group[0]!.report, sheets[0]!) : decoratedSeveral(combine(group), sheets);
+        const outcome = this.sendOne(id, group, notice, place || undefined, untilMs);
         for (const i of indexes) {
           told[i]!.outcomes[id] = outcome;
-          told[i]!.others = Math.max(told[i]!.others, indexes.length - 1);
+          if (indexes.length - 1 > told[i]!.others) told[i] = { ...told[i]!, others: indexes.length - 1, spreadsheets: sheets.length };
         }
       }
     }
@@ -110,20 +122,21 @@ export class ReportNotices {
     this.deps.registry.putNotice(spreadsheet.id, report.id, { ...record, last: { atMs: this.deps.clock.now(), subject, ...outcomes } });
   }
 
+  /** One message on one channel about `about`'s reports; the first one's spreadsheet is the message's. */
   private sendOne(
     id: ChannelId,
-    reports: readonly SavedReport[],
-    spreadsheet: SpreadsheetRef,
+    about: ReadonlyArray<Pick<HeldNotice, 'report' | 'spreadsheet'>>,
     notice: Notice,
     secret: string | undefined,
     untilMs: number | undefined,
   ): string {
-    const about = reports.map((r) => ({ id: r.id, name: r.name }));
+    const reports = about.map(({ report, spreadsheet }) => ({ id: report.id, name: report.name, spreadsheet }));
+    const { spreadsheet: first, ...report } = reports[0]!;
     return this.deps.senders[id]({
       ...notice,
-      spreadsheet,
-      report: about[0]!,
-      ...(about.length > 1 ? { reports: about } : {}),
+      spreadsheet: first,
+      report,
+      ...(reports.length > 1 ? { reports } : {}),
       secret,
       untilMs: untilMs ?? this.deps.clock.now() + RUN_NOTICE_WAIT_MS,
     });
@@ -160,17 +173,15 @@ function decorated(notice: Notice, report: SavedReport, spreadsheet: Spreadsheet
   };
 }
 
-/** A notice listing several reports (its lines name them): rid of secrets, the spreadsheet named, with the link. */
-function decoratedSeveral(notice: Notice, spreadsheet: SpreadsheetRef): Notice {
+/** A notice listing several reports (its lines name them): rid of secrets, their spreadsheet (or each) named, with the link. */
+function decoratedSeveral(notice: Notice, spreadsheets: readonly SpreadsheetRef[]): Notice {
+  const [only] = spreadsheets;
+  const where =
+    spreadsheets.length === 1 && only
+      ? [`Spreadsheet: "${only.name}"`, `Open it: ${only.url}`]
+      : ['Spreadsheets:', ...spreadsheets.map((s) => `- "${s.name}": ${s.url}`)];
   return {
     subject: withoutSecrets(`Engage: ${notice.subject}`),
-    lines: [
-      ...notice.lines.map(withoutSecrets),
-      '',
-      `Spreadsheet: "${spreadsheet.name}"`,
-      `Open it: ${spreadsheet.url}`,
-      '',
-      FOOTER_SEVERAL,
-    ],
+    lines: [...notice.lines.map(withoutSecrets), '', ...where, '', FOOTER_SEVERAL],
   };
 }

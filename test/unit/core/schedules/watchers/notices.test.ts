@@ -8,13 +8,8 @@
  * Slack gets `{text}` alone, any other address the facts too; no address's query, and no chat mention,
  * goes out; each channel's failure is one short reason, never the webhook's address.
  */
-import {
-  alertRows,
-  NoticeObserver,
-  FAILURE_TRIES,
-  failureReason,
-  failuresNotice,
-} from '../../../../../src/core/schedules/watchers/notice-observer';
+import { alertRows, NoticeObserver, FAILURE_TRIES, failureReason } from '../../../../../src/core/schedules/watchers/notice-observer';
+import { failuresNotice } from '../../../../../src/core/schedules/watchers/failure-notices';
 import { ReportNotices } from '../../../../../src/core/schedules/watchers/notices';
 import { withoutSecrets } from '../../../../../src/core/channels/channel';
 import { emailSender } from '../../../../../src/core/channels/email';
@@ -246,13 +241,18 @@ describe('a burst of failures in one run', () => {
       '*Engage: "Report 3" could not be refreshed in "Sales"*',
     );
     const atMs = Date.UTC(2026, 10, 20, 13);
-    const differing = failuresNotice(
-      [
-        { report: { name: 'A' }, failure: { message: 'Engage took too long to answer (504).', atMs, needsSignIn: false } },
-        { report: { name: 'B' }, failure: { message: 'The publisher was not found.', traceId: 't-2', atMs, needsSignIn: false } },
-      ],
-      SHEET,
-    );
+    const differing = failuresNotice([
+      {
+        report: { name: 'A' },
+        spreadsheet: SHEET,
+        failure: { message: 'Engage took too long to answer (504).', atMs, needsSignIn: false },
+      },
+      {
+        report: { name: 'B' },
+        spreadsheet: SHEET,
+        failure: { message: 'The publisher was not found.', traceId: 't-2', atMs, needsSignIn: false },
+      },
+    ]);
     expect(differing).toEqual({
       subject: '2 saved reports could not be refreshed in "Sales"',
       lines: [
