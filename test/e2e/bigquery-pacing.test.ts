@@ -100,8 +100,17 @@ it('backfills 1,553 days into one table over three days, never past BigQuery’s
     const jobs = (await bq.jobs()).filter((j) => j.configuration?.load?.destinationTable?.tableId?.startsWith(`${TABLE}$`));
     expect(jobs.filter((j) => j.status?.errorResult)).toEqual([]);
     const loadedDays = jobs.map((j) => String(j.configuration.load.destinationTable.tableId).slice(TABLE.length + 1));
-    expect(new Set(loadedDays).size).toBe(DAYS);
-    expect(loadedDays).toHaveLength(DAYS);
+    // A day without rows is not a zero-byte load: its partition is deleted, as BigQuery's "Delete a partition" documents.
+    const emptied = (await bq.requests())
+      // A partition that never held a row answers 404, which the add-on takes as emptied.
+      .filter((r) => r.method === 'DELETE' && (r.status === 204 || r.status === 200 || r.status === 404))
+      .map((r) => decodeURIComponent(String(r.path)).match(new RegExp(`/tables/${TABLE}\\$(\\d{8})$`))?.[1])
+      .filter((day): day is string => day !== undefined);
+    expect(emptied.length).toBeGreaterThan(0);
+    expect(loadedDays.filter((day) => emptied.includes(day))).toEqual([]);
+    // Every day of the period once: loaded, or emptied.
+    expect(new Set([...loadedDays, ...emptied]).size).toBe(DAYS);
+    expect(loadedDays.length + emptied.length).toBe(DAYS);
     // The most loads into the table within any 24 hours, by the jobs' creation times.
     const times = jobs.map((j) => Number(j.statistics.creationTime)).sort((a, b) => a - b);
     let most = 0;

@@ -29,8 +29,8 @@ import type { RefreshSummary } from '../refresh/refresh-source';
 import { checkClosedThrough, checkSavedReport, reportInputOf, type SavedReport, type SavedReportInput } from '../saved/saved-reports';
 import { nextRunAfter } from '../saved/schedule';
 import { reportPermissions } from './report-permissions';
-import { FETCH_PERMISSION, missingPermissions, requirePermissions, SCHEDULE_PERMISSION } from '../../consent';
-import type { Withheld } from './withheld-reports';
+import { missingPermissions, requirePermissions, SCHEDULE_PERMISSION } from '../../consent';
+import { withheldPermissions } from './withheld-reports';
 import { finishObservers, finishWholeRun } from '../refresh/run-events';
 import { splitSecrets, storeSecrets } from '../watchers/notice-secrets';
 import { runScheduled, type ScheduledRunSummary } from './scheduled-run';
@@ -228,7 +228,7 @@ export class ScheduleService {
           ...(event.triggerUid ? { triggerUid: event.triggerUid } : {}),
           ...(this.deps.observersFor ? { observersFor: this.deps.observersFor } : {}),
           ...(this.deps.runEndObservers ? { runEndObservers: this.deps.runEndObservers } : {}),
-          withheld: this.withheld(),
+          withheld: withheldPermissions(this.deps.consent, this.deps.destinations),
         },
         // The formulas take what the saved reports left of the run's share, up to its last 15 s.
         { startedAtMs, fetchBudgetMs, formulasUntilMs: startedAtMs + Math.min(EXECUTION_LIMIT_MS, share.amount) - REFRESH_END_MARGIN_MS },
@@ -334,13 +334,6 @@ export class ScheduleService {
       throw e;
     }
     this.syncTrigger();
-  }
-
-  /** The refresh permissions the user withheld, asked once a run (consent.ts). */
-  private withheld(): Withheld {
-    const { destinations } = this.deps;
-    const { missing, url } = missingPermissions(this.deps.consent, [FETCH_PERMISSION, ...destinations.permissions()]);
-    return { permissions: missing, url, destinations };
   }
 
   /** The registry brought up to date with the document (mirrored-reports.ts). */

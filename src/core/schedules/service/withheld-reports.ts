@@ -7,9 +7,9 @@
  * refreshed whole. The report stays due, so the
  * first run after the user allows it refreshes it.
  */
-import type { Clock } from '../../ports';
+import type { Clock, ConsentPort } from '../../ports';
 import { PermissionNotGrantedError } from '../../errors';
-import type { Permission } from '../../consent';
+import { FETCH_PERMISSION, missingPermissions, type Permission } from '../../consent';
 import type { Destinations } from '../refresh/destination';
 import { refreshPermissions } from './report-permissions';
 import type { SavedReportSource } from '../saved/saved-report-store';
@@ -21,6 +21,12 @@ export interface Withheld {
   url: string | null;
   /** The destinations of the build, whose own permissions a report's refresh needs too. */
   destinations: Pick<Destinations, 'find'>;
+}
+
+/** The refresh permissions the user withheld (Engage's, and the build's destinations'), asked once a run. */
+export function withheldPermissions(consent: ConsentPort | undefined, destinations: Destinations): Withheld {
+  const { missing, url } = missingPermissions(consent, [FETCH_PERMISSION, ...destinations.permissions()]);
+  return { permissions: missing, url, destinations };
 }
 
 /** The permissions of `report`'s refresh that are withheld; empty when it can run. */
