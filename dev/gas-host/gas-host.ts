@@ -461,11 +461,17 @@ export class GasHost {
     return outcome instanceof Promise ? outcome.then(finish) : finish(outcome);
   }
 
-  /** The due time-driven triggers with their event, each moved on to its next time (a one-off removed). */
+  /**
+   * The due time-driven triggers with their event, each moved on to its next time (a one-off removed).
+   * A test deployment (installationSource NONE) runs none of them: test deployments "have limitations such
+   * as not supporting installable triggers" (developers.google.com/workspace/add-ons/how-tos/testing-editor-addons).
+   * No page says whether creating one fails there; the host takes the harder case for the add-on: it is
+   * created, and never runs.
+   */
   private takeDueTriggers(): Array<{ trigger: TriggerRecord; event: Record<string, unknown> }> {
     const now = this.clock.now();
     const due = this.triggers.filter((t) => t.eventType === 'CLOCK' && t.nextRunAt !== undefined && t.nextRunAt <= now);
-    return due.map((trigger) => {
+    const taken = due.map((trigger) => {
       if (trigger.intervalMs) {
         // Missed runs are not caught up: the next one is one interval after the latest due time.
         while (trigger.nextRunAt! <= now) trigger.nextRunAt! += trigger.intervalMs;
@@ -486,6 +492,8 @@ export class GasHost {
       };
       return { trigger, event };
     });
+    // Their times pass all the same in a test deployment, which runs none of them.
+    return this.options.settings.installationSource === 'NONE' ? [] : taken;
   }
 
   private triggerRun(trigger: TriggerRecord, outcome: { ok: boolean; error?: { message: string } }): TriggerRun {

@@ -236,6 +236,12 @@ describe.each([
         /^email notices are sent with it; allow it in Google's authorization page: https:\/\/script\.google\.com\//,
       );
       expect(find(all, 'Permission granted: script.scriptapp').status).toBe('OK');
+      // A test deployment runs no installable trigger: the check's own never runs, and its row stays as the check wrote it.
+      const checkTrigger = h.host.triggers.find((t) => t.handlerFunction === 'onInstallationCheckTrigger')!;
+      checkTrigger.nextRunAt = Date.now();
+      expect(h.host.runDueTriggers()).toEqual([]);
+      h.host.open({ user: OWNER });
+      expect(find(rows(h), 'A scheduled run has its spreadsheet')).toEqual(trigger);
     } finally {
       await h.close();
     }

@@ -147,3 +147,24 @@ describe('logs', () => {
     expect(host.logs.map((l) => `${l.source}.${l.level}`)).toEqual(['Logger.log', 'console.log', 'console.error']);
   });
 });
+
+describe('a test deployment (installationSource NONE)', () => {
+  // "Test deployments ... have limitations such as not supporting installable triggers"
+  // (developers.google.com/workspace/add-ons/how-tos/testing-editor-addons): the host creates the trigger
+  // and never runs it, the harder of the two cases no page settles.
+  it('creates a time-driven trigger and never runs it; an installed add-on runs the same trigger', () => {
+    const runs = (installationSource: 'NONE' | 'WEB_STORE_ADD_ON') => {
+      const host = createGasHost({ clock: 'virtual', startTime: Date.UTC(2026, 10, 20, 12), installationSource });
+      host.load(BUNDLE);
+      host.call('install');
+      expect(host.call('list')).toEqual(['hourly:CLOCK']);
+      for (let hour = 0; hour < 3; hour++) {
+        host.advanceTime(3_600_000);
+        host.runDueTriggers();
+      }
+      return host.properties('user').get('runs') ?? '0';
+    };
+    expect(runs('NONE')).toBe('0');
+    expect(runs('WEB_STORE_ADD_ON')).toBe('3');
+  });
+});
