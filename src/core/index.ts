@@ -176,7 +176,7 @@ export type { PreviewDocument, RecommendationsPreview } from './recommendations/
 export type { Period } from './schedules/saved/period';
 export { formatLocal } from './schedules/refresh/refresh-runner';
 export type { RefreshSummary } from './schedules/refresh/refresh-source';
-export type { ReportRunEvent, RunEndObserver, RunObserver } from './schedules/refresh/run-events';
+export type { ReportRunEvent, RunObserver } from './schedules/refresh/run-events';
 export { RunLog } from './schedules/watchers/run-log';
 export { closedMonthNotice, type Revision, RevisionTracker } from './schedules/watchers/revisions';
 export { SavedReportStore } from './schedules/saved/saved-report-store';
