@@ -3,7 +3,7 @@
  * 2025 a user may grant an Editor add-on only some of the scopes its manifest asks for ("Some script
  * executions can start without a user's consent to all required scopes",
  * developers.google.com/apps-script/reference/script/authorization-info): an action checks the scopes it
- * needs first, through the ConsentPort (ScriptApp.getAuthorizationInfo), and refuses in one sentence
+ * needs first, through the ConsentPort (Apps Script's getAuthorizationInfo), and refuses in one sentence
  * naming the permission to allow, with Google's authorization link, before anything is sent or saved.
  * Every build asks for the three permissions here; a destination that needs more brings its own
  * (schedules/refresh/destination.ts, `permissions`).

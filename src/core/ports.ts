@@ -350,12 +350,12 @@ export interface ConnectedSheets {
 /** Of the scopes asked about, those the user has not granted, and Google's link to grant them. */
 export interface ConsentAnswer {
   missing: string[];
-  /** ScriptApp's getAuthorizationUrl: null when nothing is missing, or Google gave none. */
+  /** Apps Script's getAuthorizationUrl: null when nothing is missing, or Google gave none. */
   authorizationUrl: string | null;
 }
 
 /**
- * What the user granted the add-on (ScriptApp.getAuthorizationInfo in FULL): since August 2025 a
+ * What the user granted the add-on (Apps Script's getAuthorizationInfo in FULL): since August 2025 a
  * user may grant only some of the manifest's scopes. `check` throws when Apps Script refuses to say.
  */
 export interface ConsentPort {

@@ -3,7 +3,7 @@
  * an Editor add-on only some of its scopes, also when consenting again after a grant expired
  * (developers.google.com/apps-script/reference/script/authorization-info): the action says which
  * permission to allow, in the words of Google's consent screen, and gives Google's authorization link
- * (ScriptApp's getAuthorizationUrl), which the sidebar shows as a link. Trying again without it cannot help.
+ * (Apps Script's getAuthorizationUrl), which the sidebar shows as a link. Trying again without it cannot help.
  */
 import { EngageError } from './engage-error';
 

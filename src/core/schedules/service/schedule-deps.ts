@@ -61,7 +61,7 @@ export interface ScheduleServiceDeps {
   clock: Clock;
   random?: RandomSource;
   /**
-   * What the user granted (ScriptApp.getAuthorizationInfo): saving a report checks the permissions it
+   * What the user granted (Apps Script's getAuthorizationInfo): saving a report checks the permissions it
    * needs first (consent.ts). Left out: the check is not made (a run without a user to ask).
    */
   consent?: ConsentPort;
