@@ -21,7 +21,6 @@ import type { ConsentPort, Mailer, SpreadsheetRef } from '../../../../src/core/p
 import { Destinations } from '../../../../src/core/schedules/refresh/destination';
 import { reportPermissions } from '../../../../src/core/schedules/service/report-permissions';
 import { sheetDestination } from '../../../../src/core/destinations/sheet/sheet-destination';
-import { bigQueryDestination } from '../../../../src/core/destinations/bigquery/bigquery-destination';
 import type { RefreshStatus, SavedReport } from '../../../../src/core/schedules/saved/saved-reports';
 import type { SavedReportSource } from '../../../../src/core/schedules/saved/saved-report-store';
 import { withoutWithheld } from '../../../../src/core/schedules/service/withheld-reports';
@@ -33,6 +32,7 @@ import {
   installationSourceFinding,
 } from '../../../../src/core/addon/stores/installation-consent';
 import { ManualClock } from '../../../support/fakes';
+import { BOTH_DESTINATIONS } from '../../../support/destinations';
 
 const AUTH = 'https://www.googleapis.com/auth/';
 const URL = 'https://script.google.com/macros/d/x/authorize?scopes=a%20b';
@@ -50,15 +50,7 @@ function consent(granted: string[]): ConsentPort & { asked: string[][] } {
   };
 }
 const ALL = [...BASE_PERMISSIONS, BIGQUERY_PERMISSION].flatMap((permission) => permission.scopes);
-/** The destinations of a build with BigQuery (its client is never asked here). */
-const BOTH = new Destinations([
-  sheetDestination(),
-  bigQueryDestination({
-    client: () => {
-      throw new Error('no client in these tests');
-    },
-  }),
-]);
+const BOTH = BOTH_DESTINATIONS;
 const names = (permissions: ReadonlyArray<{ name: string }>) => permissions.map((permission) => permission.name);
 const without = (...scopes: string[]) => ALL.filter((s) => !scopes.includes(s));
 

@@ -13,26 +13,11 @@ import type { ReportQuery } from '../../../../../src/core/api/requests/report-re
 import { BigQueryClient } from '../../../../../src/core/warehouse/bigquery-client';
 import { hoursOfDay, refreshIntoBigQuery } from '../../../../../src/core/destinations/bigquery/warehouse-refresh';
 import type { ReportSource, RefreshSummary } from '../../../../../src/core/schedules/refresh/refresh-source';
-import {
-  checkSavedReport as checkFields,
-  type RefreshStatus,
-  type SavedReport,
-} from '../../../../../src/core/schedules/saved/saved-reports';
+import type { RefreshStatus, SavedReport } from '../../../../../src/core/schedules/saved/saved-reports';
 import { checkRangeOf } from '../../../../../src/core/destinations/bigquery/definition';
-import { Destinations } from '../../../../../src/core/schedules/refresh/destination';
-import { sheetDestination } from '../../../../../src/core/destinations/sheet/sheet-destination';
-import { bigQueryDestination } from '../../../../../src/core/destinations/bigquery/bigquery-destination';
+import { checkAtSave } from '../../../../support/destinations';
 
-/** A definition checked as the service checks it at save: its fields, with its destination's own rules. */
-const DESTINATIONS = new Destinations([
-  sheetDestination(),
-  bigQueryDestination({
-    client: () => {
-      throw new Error('no BigQuery call');
-    },
-  }),
-]);
-const checkSavedReport = (input: unknown) => checkFields(input, (report) => DESTINATIONS.of(report).checkDefinition(report));
+const checkSavedReport = checkAtSave;
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 

@@ -6,22 +6,10 @@
  * its field.
  */
 import { planPass, RESTATED_DAYS, warehouseProgress } from '../../../../../src/core/destinations/bigquery/warehouse-refresh';
-import { checkSavedReport as checkFields } from '../../../../../src/core/schedules/saved/saved-reports';
 import { type Backfill, dayLoaded, startBackfill } from '../../../../../src/core/warehouse/backfill';
-import { Destinations } from '../../../../../src/core/schedules/refresh/destination';
-import { sheetDestination } from '../../../../../src/core/destinations/sheet/sheet-destination';
-import { bigQueryDestination } from '../../../../../src/core/destinations/bigquery/bigquery-destination';
+import { checkAtSave } from '../../../../support/destinations';
 
-/** A definition checked as the service checks it at save: its fields, with its destination's own rules. */
-const DESTINATIONS = new Destinations([
-  sheetDestination(),
-  bigQueryDestination({
-    client: () => {
-      throw new Error('no BigQuery call');
-    },
-  }),
-]);
-const checkSavedReport = (input: unknown) => checkFields(input, (report) => DESTINATIONS.of(report).checkDefinition(report));
+const checkSavedReport = checkAtSave;
 
 const YEAR = { fromDate: '20251120', toDate: '20261119' };
 
