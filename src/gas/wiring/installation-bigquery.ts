@@ -1,6 +1,6 @@
 /**
  * The installation check's BigQuery probes on the live platform, in a build with `"bigquery": true`
- * (the findings' words are the core's, src/core/addon/stores/installation-bigquery.ts): datasets.get
+ * (the findings' words are the core's, src/core/destinations/bigquery/installation-rows.ts): datasets.get
  * of the dataset a saved report of this spreadsheet loads into, with the user's OAuth token over URL
  * Fetch (BigQuery's client, as the destination makes it), and Connected Sheets read without inserting
  * anything: SpreadsheetApp.enableBigQueryExecution(), then Spreadsheet.getDataSourceSheets(). What

@@ -1,5 +1,5 @@
 /**
- * The installation check's BigQuery rows (src/core/addon/stores/installation-bigquery.ts): no dataset
+ * The installation check's BigQuery rows (src/core/destinations/bigquery/installation-rows.ts): no dataset
  * asked for when no saved report loads into BigQuery, a missing dataset, a refusal in BigQuery's words,
  * a dataset that keeps everything, and Connected Sheets refused.
  */
