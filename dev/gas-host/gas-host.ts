@@ -10,7 +10,7 @@ import vm from 'node:vm';
 import { formatA1, parseA1, resolveA1 } from './cells/a1-notation';
 import type { HostClock } from '../shared/clock';
 import type { ScriptDeployment } from './deployment';
-import { applyFormulaOutcome, formulaOutcome, planFormulaCall, type FormulaResult } from './formulas/formula-cells';
+import { applyFormulaOutcome, formulaOutcome, type FormulaResult, type FormulaRules, planFormulaCall } from './formulas/formula-cells';
 import { customFunctionNames, typeableAsFormula } from './formulas/formula-functions';
 import { HostState, type LogEntry } from './host-state';
 import { resolveHostOptions, SIMPLE_TRIGGER_LIMIT_MS, type CallOptions, type GasHostOptions, type ResolvedHostOptions } from './options';
@@ -262,8 +262,19 @@ export class GasHost {
   // ---------------------------------------------------------------- custom functions
 
   /** Whether a formula may call a function: any name but a `_` one (strict), or only a `@customfunction` (kind). */
-  private readonly typeable = (functionName: string): boolean =>
-    typeableAsFormula(functionName, this.strict.anyFunctionAsFormula, this.customFunctions);
+  /** The reading's rules for a formula's arguments, telling the witness where TODAY() is one. */
+  private get formulaRules(): FormulaRules {
+    return { volatileToday: this.strict.volatileToday, onTodayArgument: () => this.options.readings.differs('volatileToday') };
+  }
+
+  private readonly typeable = (functionName: string): boolean => {
+    const { readings } = this.options;
+    if (readings.listens('anyFunctionAsFormula')) {
+      const [kind, strict] = [false, true].map((any) => typeableAsFormula(functionName, any, this.customFunctions));
+      if (kind !== strict) readings.differs('anyFunctionAsFormula');
+    }
+    return typeableAsFormula(functionName, this.strict.anyFunctionAsFormula, this.customFunctions);
+  };
 
   /**
    * Evaluates a custom-function cell now, as one CUSTOM_FUNCTION execution (30 s limit). With
@@ -273,7 +284,7 @@ export class GasHost {
     const at = this.cellAt({ sheet, a1 });
     const model = this.state.spreadsheet;
     if (formula !== undefined) model.writeFormula(at.sheet, at.row, at.column, formula);
-    const planned = planFormulaCall(model, at.sheet, at.row, at.column, this.clock.now(), this.strict, this.typeable);
+    const planned = planFormulaCall(model, at.sheet, at.row, at.column, this.clock.now(), this.formulaRules, this.typeable);
     if (!('functionName' in planned)) return applyFormulaOutcome(model, at.sheet, at.row, at.column, planned);
     const outcome = this.execute(planned.functionName, planned.args, { authMode: 'CUSTOM_FUNCTION', user: options.user }, true);
     return applyFormulaOutcome(model, at.sheet, at.row, at.column, formulaOutcome(outcome), outcome.executionId);
@@ -293,7 +304,10 @@ export class GasHost {
       ? cells.map((ref) => this.cellAt(ref))
       : model.dirtyFormulaCells().filter((t) => !this.evaluating.has(model.cell(t.sheet, t.row, t.column)!));
     const now = this.clock.now();
-    const planned = targets.map((t) => ({ ...t, plan: planFormulaCall(model, t.sheet, t.row, t.column, now, this.strict, this.typeable) }));
+    const planned = targets.map((t) => ({
+      ...t,
+      plan: planFormulaCall(model, t.sheet, t.row, t.column, now, this.formulaRules, this.typeable),
+    }));
     return Promise.all(planned.map((p) => this.evaluateInWorker(p, p.plan, options.user)));
   }
 
@@ -450,6 +464,7 @@ export class GasHost {
       return this.triggerRun(trigger, outcome);
     };
     // The strict reading: a time-driven trigger's run has no active document (strict.ts).
+    if (trigger.eventType === 'CLOCK') this.options.readings.differs('triggerWithoutDocument');
     const withoutDocument = trigger.eventType === 'CLOCK' && this.strict.triggerWithoutDocument;
     const outcome = run({
       authMode: 'FULL',

@@ -9,7 +9,7 @@
  */
 import type { HostClock } from '../shared/clock';
 import type { ScriptDeployment } from './deployment';
-import type { StrictSettings } from './protocol/strict';
+import type { ReadingWitness, StrictSettings } from './protocol/strict';
 import type { HostLocale } from './cells/typed-input';
 import type { SyncFetchOutcome, SyncFetchRequest } from './fetch/fetch-core';
 import {
@@ -79,6 +79,8 @@ export interface HostStateOptions {
   mailRecipientsPerDay: number;
   /** The reading of Google's rules modelled where a stricter one is allowed (strict.ts). */
   strict: StrictSettings;
+  /** Notes where the reading mattered (strict.ts, ReadingWitness). */
+  readings: ReadingWitness;
   /** The manifest's oauthScopes; undefined: no manifest, every scope the code needs is granted. */
   oauthScopes?: string[];
   /** Undefined: the account allows Connected Sheets; else the words insertDataSourceSheet throws. */
@@ -110,6 +112,7 @@ function spreadsheetModelOf(options: HostStateOptions, clock: HostClock): Spread
     timeZone: options.timeZone,
     locale: options.locale,
     textParsedAsTyped: options.strict.textParsedAsTyped,
+    readings: options.readings,
     now: () => clock.now(),
     connectedSheetsRefusal: options.connectedSheetsRefusal,
     dataExecutionPlan: options.dataExecutionPlan,
@@ -159,7 +162,7 @@ export class HostState {
     const { deployment } = options;
     const clock = (this.clock = deployment.clock);
     const document = (this.document = { documentId: options.documentId, owner: options.owner });
-    this.executionsAtOnce = new ExecutionsAtOnce(deployment.executionsAtOnce, options.strict.executionsPerUserLimit);
+    this.executionsAtOnce = new ExecutionsAtOnce(deployment.executionsAtOnce, options.strict.executionsPerUserLimit, options.readings);
     const count = (name: string, by?: number) => this.count(name, by);
     this.quotas = dailyQuotasOf(options, clock);
     this.properties = new PropertyStores(deployment, document, count, this.quotas);
@@ -177,7 +180,7 @@ export class HostState {
     this.urlFetch = new UrlFetchState({ syncFetchAll: options.syncFetchAll, ...whitelist }, document, this.quotas, clock, count);
     this.ui = new UiRecordings(options.htmlFiles);
     this.mail = new MailOutbox(document, this.quotas);
-    this.consent = new Consent(deployment, document, options.oauthScopes, options.strict.partialConsent);
+    this.consent = new Consent(deployment, document, options.oauthScopes, options.strict.partialConsent, options.readings);
     const ownOps = spreadsheetOps(
       this.spreadsheet,
       {

@@ -10,7 +10,7 @@ import type { CacheEviction } from './state/cache';
 import { MAIL_RECIPIENTS_PER_DAY, PROPERTY_OPERATIONS_PER_DAY, TRIGGER_RUNTIME_PER_DAY_MS, URL_FETCH_CALLS_PER_DAY } from './state/quotas';
 import { createSyncFetch } from './fetch/sync-fetch';
 import { checkWhitelist } from './fetch/url-whitelist';
-import { resolveStrict, type StrictSettings } from './protocol/strict';
+import { type ReadingWitness, readingWitness, resolveStrict, type StrictSettings } from './protocol/strict';
 import { HOST_LOCALES, isHostLocale } from './cells/typed-input';
 
 export const EXECUTION_LIMIT_MS = 6 * 60_000;
@@ -160,6 +160,8 @@ export interface ResolvedHostOptions {
   concurrency: number;
   autoRecalculate: boolean;
   strict: StrictSettings;
+  /** Notes the places where the switches the environment decides would have acted differently. */
+  readings: ReadingWitness;
 }
 
 /**
@@ -196,6 +198,7 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
   const timeZone = options.timeZone ?? 'America/New_York';
   const syncFetch = createSyncFetch();
   const strict = resolveStrict(options.strict);
+  const readings = readingWitness(options.strict);
   const locale = options.locale ?? 'en_US';
   if (!isHostLocale(locale)) throw new Error(`gas-host: locale ${locale} is not modelled (${HOST_LOCALES.join(', ')})`);
   return {
@@ -223,6 +226,7 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
       propertyOperationsPerDay: options.propertyOperationsPerDay ?? PROPERTY_OPERATIONS_PER_DAY,
       mailRecipientsPerDay: options.mailRecipientsPerDay ?? MAIL_RECIPIENTS_PER_DAY,
       strict,
+      readings,
       ...(Array.isArray(options.manifest?.oauthScopes) ? { oauthScopes: options.manifest.oauthScopes.map(String) } : {}),
       ...connectedSheetsRefusal(options.connectedSheets),
       dataExecutionPlan: {
@@ -244,5 +248,6 @@ export function resolveHostOptions(options: GasHostOptions): ResolvedHostOptions
     concurrency: Math.max(1, options.concurrency ?? 10),
     autoRecalculate: options.autoRecalculate === true,
     strict,
+    readings,
   };
 }

@@ -20,7 +20,7 @@ import { bigQueryBundle, type Bundle } from '../support/bundles';
 import { BIG_PUBLISHER_ID } from '../support/emulator';
 import { distSidebar } from '../support/paths';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 const PROJECT = 'engage-tests-1';
 const DATASET = 'engage_reports';

@@ -13,7 +13,7 @@ import { DEMO_API_KEY } from '../support/emulator';
 
 const PIXEL_PATH = '/recs/v1/served';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 let h: AddonHarness;
 let browser: Browser;

@@ -17,7 +17,7 @@ import { bigQueryBundle } from '../support/bundles';
 import { MEDIUM_PUBLISHER_ID } from '../support/emulator';
 import { nextTriggerRun, startScheduledAddon } from '../support/scheduled-host';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 const START = '2026-11-20T05:30:00.000Z';
 const PROJECT = 'engage-tests-1';

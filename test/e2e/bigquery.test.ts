@@ -16,7 +16,7 @@ import { type CompactRow, emulatorRowsInChild } from '../support/emulator-rows';
 import { WAREHOUSE_PUBLISHER_ID, WAREHOUSE_USER } from '../support/emulator';
 import { HOUR_MS, nextTriggerRun, startScheduledAddon } from '../support/scheduled-host';
 
-jest.setTimeout(300_000);
+jest.setTimeout(600_000);
 
 const START = '2026-11-20T05:30:00.000Z';
 const PROJECT = 'engage-tests-1';

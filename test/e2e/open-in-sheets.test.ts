@@ -18,7 +18,7 @@ import { bigQueryBundle, distBundle } from '../support/bundles';
 import { MEDIUM_PUBLISHER_ID } from '../support/emulator';
 import { startScheduledAddon } from '../support/scheduled-host';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 const PROJECT = 'engage-tests-1';
 const DATASET = 'engage_reports';

@@ -49,6 +49,8 @@ export type FormulaCall =
 export interface FormulaRules {
   /** TODAY() counts as volatile, as NOW() and RAND() always do. */
   volatileToday: boolean;
+  /** Told when an argument calls TODAY() (and neither NOW() nor RAND()): the two readings differ there. */
+  onTodayArgument?: () => void;
 }
 
 /**
@@ -126,6 +128,7 @@ export function planFormulaCall(
   for (const arg of parsed.args) {
     if (arg.kind !== 'expression') continue;
     const calls = volatileCalls(arg.expression);
+    if (calls.has('TODAY') && !calls.has('NOW') && !calls.has('RAND')) rules.onTodayArgument?.();
     if (volatile.some((name) => calls.has(name))) return { loading: true };
   }
   let failed: ExpressionError | undefined;

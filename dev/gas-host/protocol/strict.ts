@@ -2,9 +2,12 @@
  * The host's two readings of Google's rules. Where Apps Script's documentation allows a stricter
  * reading than the kind one the host models by default, each such rule is a switch here, and the
  * add-on must work under both (shared/platform/apps-script.md, "Readings Google leaves open"). The
- * tests run the end-to-end suites once with every switch off and once with every switch on
- * (`GAS_HOST_STRICT=1`, the second pass of `npm test`).
+ * tests run the end-to-end suites once with every switch off, then again with every switch on
+ * (`GAS_HOST_STRICT=1`, the second pass of `npm test`) each suite whose first run reached a place where
+ * the two readings act differently (`ReadingWitness`, below).
  */
+
+import { appendFileSync } from 'node:fs';
 
 export interface StrictSettings {
   /**
@@ -90,4 +93,48 @@ export function describeStrict(settings: StrictSettings): string {
   if (on.length === 0) return 'kind';
   if (on.length === Object.keys(settings).length) return 'strict';
   return on.join(', ');
+}
+
+/**
+ * The environment variable naming the file in which a host notes each switch the environment decides
+ * whose two readings would have acted differently (`ReadingWitness`): jest's first pass sets it per test
+ * file (test/support/readings.ts), and the strict pass runs again only the files that noted one.
+ */
+export const READINGS_FILE_ENV = 'GAS_HOST_READINGS_FILE';
+
+type SwitchName = keyof StrictSettings;
+
+/**
+ * Notes where the reading mattered. Each place a switch is read asks the other reading too, when it is
+ * cheap to know, and calls `differs` when the two would act differently there. A run that never reached
+ * such a place did under the kind reading exactly what it would have done under the strict one: its
+ * first difference would have been at one of these places. Only switches the environment decides are
+ * noted (a host whose option fixes a switch runs it the same in both passes).
+ */
+export class ReadingWitness {
+  private readonly noted = new Set<SwitchName>();
+
+  constructor(
+    private readonly decided: ReadonlySet<SwitchName>,
+    private readonly file: string | undefined,
+  ) {}
+
+  /** Whether a difference of `name` would be noted: otherwise the place need not work out the other reading. */
+  listens(name: SwitchName): boolean {
+    return this.file !== undefined && this.decided.has(name) && !this.noted.has(name);
+  }
+
+  /** The two readings of `name` act differently here. */
+  differs(name: SwitchName): void {
+    if (!this.listens(name)) return;
+    this.noted.add(name);
+    appendFileSync(this.file as string, `${name}\n`);
+  }
+}
+
+/** The witness for a host given `option` (as `resolveStrict`'s): the switches the option leaves to the environment. */
+export function readingWitness(option: boolean | Partial<StrictSettings> | undefined, env = process.env): ReadingWitness {
+  const names = Object.keys(KIND_READING) as SwitchName[];
+  const decided = option === undefined ? names : typeof option === 'boolean' ? [] : names.filter((name) => option[name] === undefined);
+  return new ReadingWitness(new Set(decided), env[READINGS_FILE_ENV] || undefined);
 }

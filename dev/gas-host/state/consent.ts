@@ -8,6 +8,7 @@
  * partial (strict.ts); in the kind reading every user granted every scope, whatever the grants say.
  */
 import type { ConsentOps, ExecutionInfo, ServedOps } from '../protocol/protocol';
+import type { ReadingWitness } from '../protocol/strict';
 import { storeUser, type DocumentIdentity } from './document';
 
 /** The part of the deployment this file keeps: each user's granted scopes, by lowercased email. */
@@ -23,11 +24,14 @@ export class Consent {
     private readonly manifestScopes: readonly string[] | undefined,
     /** The strict reading's `partialConsent`: off, every user granted the manifest's every scope. */
     private readonly partialConsent: boolean,
+    /** Told when a grant withholds a scope of the manifest: the strict reading honours it, the kind one not. */
+    private readonly readings?: ReadingWitness,
   ) {}
 
   /** Sets what `user` granted (a test withholding a scope, or a user consenting again). */
   grant(user: string, scopes: readonly string[]): void {
     this.shared.grants.set(user.toLowerCase(), [...scopes]);
+    if (this.manifestScopes?.some((scope) => !scopes.includes(scope))) this.readings?.differs('partialConsent');
   }
 
   /**

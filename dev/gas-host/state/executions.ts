@@ -10,6 +10,8 @@
  * under either answer (docs/limits.md, Refresh all).
  */
 
+import type { ReadingWitness } from '../protocol/strict';
+
 /** Apps Script's quotas page: "Simultaneous executions per user: 30" (consumer and Workspace accounts alike). */
 export const SIMULTANEOUS_EXECUTIONS_PER_USER = 30;
 /** The quotas page's words for one execution more ("... most commonly occurs for custom functions ..."). */
@@ -41,12 +43,15 @@ export class ExecutionsAtOnce {
     private readonly tally: ExecutionTally,
     /** The strict reading: refuse past the limit. */
     private readonly limited: boolean,
+    /** Told when the strict reading would refuse one the kind reading admits. */
+    private readonly readings?: ReadingWitness,
     private readonly limit = SIMULTANEOUS_EXECUTIONS_PER_USER,
   ) {}
 
   /** Counts an execution that starts now against `user`; false (and not counted) when the strict reading refuses it. */
   admit(executionId: number, user: string): boolean {
     const running = this.running(user);
+    if (running >= this.limit) this.readings?.differs('executionsPerUserLimit');
     if (this.limited && running >= this.limit) {
       this.tally.refused.set(user, (this.tally.refused.get(user) ?? 0) + 1);
       return false;

@@ -20,6 +20,7 @@ import {
   type RangeDescriptor,
 } from '../../protocol/protocol';
 import { type HostLocale, readAsTyped, readKindly } from '../../cells/typed-input';
+import type { ReadingWitness } from '../../protocol/strict';
 
 export interface CellRecord {
   value: CellValue;
@@ -111,6 +112,8 @@ export interface SpreadsheetShape {
   locale: HostLocale;
   /** The strict switch `textParsedAsTyped`: strings are read as Sheets reads typed text (typed-input.ts). */
   textParsedAsTyped: boolean;
+  /** Told when text written would be read differently under the other reading of `textParsedAsTyped`. */
+  readings?: ReadingWitness;
   /** The host's clock: a date typed without its year is in the current one. */
   now: () => number;
   /** Undefined: Connected Sheets allowed; else the words insertDataSourceSheet throws. */
@@ -127,6 +130,7 @@ export class SpreadsheetModel {
   timeZone: string;
   readonly locale: HostLocale;
   private readonly textParsedAsTyped: boolean;
+  private readonly readings: ReadingWitness | undefined;
   private readonly now: () => number;
   activeSheetId: number;
   /**
@@ -155,6 +159,7 @@ export class SpreadsheetModel {
     this.timeZone = shape.timeZone;
     this.locale = shape.locale;
     this.textParsedAsTyped = shape.textParsedAsTyped;
+    this.readings = shape.readings;
     this.now = shape.now;
     this.initialGrid = { rows: shape.maxRows, columns: shape.maxColumns };
     for (const name of shape.sheetNames) this.addSheet(name);
@@ -364,6 +369,18 @@ export class SpreadsheetModel {
     this.markDependentsDirty(sheet, row, column);
   }
 
+  /** Whether `writeText` would store `text` differently under the other reading of `textParsedAsTyped`. */
+  private readsTextByReading(record: CellRecord, text: string, plainText: boolean): boolean {
+    if (text.startsWith('=') && text.length > 1) return false;
+    if (plainText) return text.startsWith("'");
+    if (text.startsWith("'")) return false;
+    const typed = readAsTyped(text, { locale: this.locale, timeZone: this.timeZone, nowMs: this.now(), cellFormat: record.numberFormat });
+    const kind = readKindly(text);
+    const sameValue =
+      typed.value instanceof Date && kind instanceof Date ? typed.value.getTime() === kind.getTime() : Object.is(typed.value, kind);
+    return !sameValue || (typed.numberFormat !== undefined && record.numberFormat === undefined);
+  }
+
   /**
    * A string as typed input. Both readings: `=...` is a formula, also in a plain-text (`@`) cell (what
    * Sheets does with `=...` written into such a cell by a script is UNCONFIRMED: the stricter reading);
@@ -374,6 +391,9 @@ export class SpreadsheetModel {
    */
   private writeText(sheet: SheetModel, record: CellRecord, text: string): void {
     const plainText = record.numberFormat === '@';
+    if (this.readings?.listens('textParsedAsTyped') && this.readsTextByReading(record, text, plainText)) {
+      this.readings.differs('textParsedAsTyped');
+    }
     if (text.startsWith('=') && text.length > 1) {
       record.formula = text;
       this.formulaCells.set(record, sheet);
