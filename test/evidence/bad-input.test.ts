@@ -17,6 +17,9 @@
  * inert. Here such arguments are refused only for what makes them unusable (control characters,
  * lengths no request can carry).
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from '../support/paths';
 import { EDITOR, OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { BIG_PUBLISHER_ID, DEMO_API_KEY } from '../support/emulator';
 import { taggingProblems } from '../../src/core/builder/tagging-snippet';
@@ -2127,6 +2130,9 @@ describe('the table', () => {
     const total = FORMULA_CASES.length + CALL_CASES.length + 4;
     console.log(`bad inputs: ${total}`);
     expect(total).toBeGreaterThanOrEqual(150);
+    // The formulas page says how many this file proves.
+    const page = readFileSync(path.join(repoRoot, 'docs/formulas.md'), 'utf8');
+    expect(/proves this for ([\d,]+) bad inputs/.exec(page)?.[1]).toBe(total.toLocaleString('en-US'));
     expect(new Set(FORMULA_CASES.map((c) => c.fn))).toEqual(
       new Set([
         'ENGAGE_REPORT',
