@@ -43,6 +43,8 @@ import {
   entityText,
   fieldBase,
   GroupTable,
+  metricKeys,
+  metricsJson,
   metricsOf,
   page,
   prepare,
@@ -254,5 +256,43 @@ function mainRowAccess(table: GroupTable, request: MainReportRequest, dimensionV
       return Object.assign(item, metricsOf(access, table.sums, row * table.fieldCount));
     },
   };
+  access.itemJson = mainItemJson(access, dimensionValues);
   return access;
+}
+
+/** `JSON.stringify(buildItem(row))` of the general report, each breakdown value's text made once. */
+function mainItemJson(access: RowAccess, dimensionValues: Record<DailyDimension, EntityRecord[]>): (row: number) => string {
+  const { table, breakdowns } = access;
+  const keys = metricKeys(access);
+  const made = breakdowns.map(() => new Map<number, string>());
+  const fieldJson = (b: string, part: number): string => {
+    const value =
+      b === 'day'
+        ? formatDay(part)
+        : b === 'month'
+          ? formatMonth(part)
+          : { id: dimensionValues[b as DailyDimension][part]!.id, name: dimensionValues[b as DailyDimension][part]!.name };
+    return `${JSON.stringify(b)}:${JSON.stringify(value)}`;
+  };
+  return (row) => {
+    const parts = table.parts[row]!;
+    const fields = new Array<string>(breakdowns.length);
+    for (let i = 0; i < breakdowns.length; i++) {
+      const part = parts[i]!;
+      let text = made[i]!.get(part);
+      if (text === undefined) {
+        text = fieldJson(breakdowns[i]!, part);
+        made[i]!.set(part, text);
+      }
+      fields[i] = text;
+    }
+    return `{${[...fields, ...metricsJson(access, keys, table.sums, row * table.fieldCount)].join(',')}}`;
+  };
+}
+
+/** How the general report reads its rows for `query` at `nowMs` (the item JSON's test compares its two ways of writing an item). */
+export function mainReportAccess(pub: SeedPublisher, query: Query, nowMs: number): RowAccess {
+  const request = mainReportRequest(query, nowMs);
+  const dimensionValues: Record<DailyDimension, EntityRecord[]> = publisherDimensions(pub);
+  return mainRowAccess(aggregateDays(pub, request, dimensionValues, nowMs, new Map()), request, dimensionValues);
 }
