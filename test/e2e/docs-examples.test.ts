@@ -104,10 +104,11 @@ describe('the example formulas of README.md and docs/', () => {
   const everyExample = allExamples();
   const others = [...everyExample.entries()].filter(([f]) => !examples.some((e) => e.formula === f));
 
-  it('lists all ten custom functions', () => {
+  it('lists all eleven custom functions', () => {
     expect([...new Set(examples.map((e) => e.formula.match(/^=(\w+)\(/)?.[1]))].sort()).toEqual([
       'ENGAGE_COMPARE',
       'ENGAGE_COUNTRIES',
+      'ENGAGE_EXPLAIN',
       'ENGAGE_EXTERNALID_REPORT',
       'ENGAGE_NATIVEAPPS',
       'ENGAGE_PUBLISHERS',
