@@ -6,6 +6,8 @@
  * formulas recalculate. Then a change the emulator is made to cause (one widget's revenue of one day
  * halved, by its admin API) is explained: that widget first, with at least 90 % of the change.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { OWNER, recalculateInBatches, startAddon, type AddonHarness } from '../support/addon-host';
 import { DEMO_USER, MEDIUM_PUBLISHER_ID, TOKEN_HEADER } from '../support/emulator';
 import { placeFormulas, typeFormulas } from '../support/sixty-formulas';
@@ -128,9 +130,10 @@ describe('ENGAGE_EXPLAIN over 7 days against the 7 before', () => {
     ]);
     // 8 keys, Other and Total.
     expect(values.length).toBe(11);
-    expectExact(values, 'rpmByPvs', ['change', 'mix', 'rate'], 2);
+    // The split is finer than an RPM's cents: to 4 decimals, still exact.
+    expectExact(values, 'rpmByPvs', ['change', 'mix', 'rate'], 4);
     const [change, mix, rate] = ['change', 'mix', 'rate'].map((m) => column(values, `rpmByPvs.${m}`));
-    for (const row of values.slice(1)) expect(cents(row[mix!]) + cents(row[rate!])).toBe(cents(row[change!]));
+    for (const row of values.slice(1)) expect(cents(row[mix!], 4) + cents(row[rate!], 4)).toBe(cents(row[change!], 4));
     const sent = await reportRequests();
     expect(sent.length).toBeGreaterThanOrEqual(2);
     expect(sent.length).toBeLessThanOrEqual(4);
@@ -225,6 +228,33 @@ function quietPair(days: Map<string, Map<string, number>>): { day: string; earli
     }
   return best;
 }
+
+describe('docs/explain.md', () => {
+  it('shows the figures its worked example gives', () => {
+    const page = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'explain.md'), 'utf8');
+    const example = page.slice(page.indexOf('## A worked example'));
+    const text = example.match(/`(=ENGAGE_EXPLAIN\([^`]+\))`/)![1]!;
+    const table = example
+      .split('\n')
+      .filter((line) => line.startsWith('| '))
+      .map((line) =>
+        line
+          .slice(1, -1)
+          .split('|')
+          .map((c) => c.trim()),
+      );
+    const values = formula(text);
+    const rows = table.filter((r) => !r[0]!.startsWith('---'));
+    expect(rows.map((r) => r.length)).toEqual(values.map((r) => r.length));
+    // Each figure as the page writes it: a number to its own decimals, text as it is.
+    const asShown = (cell: Cell, written: string) => {
+      if (written === '' || Number.isNaN(Number(written))) return cell;
+      const decimals = written.split('.')[1]?.length ?? 0;
+      return (Number(cell) * 10 ** decimals).toFixed(0) === (Number(written) * 10 ** decimals).toFixed(0) ? written : cell;
+    };
+    expect(values.map((row, r) => row.map((cell, c) => asShown(cell, rows[r]![c]!)))).toEqual(rows);
+  });
+});
 
 describe('a change the emulator is made to cause', () => {
   it('ranks the widget whose revenue of one day was halved first, with at least 90 % of the change', async () => {

@@ -13,14 +13,15 @@
 import type { ReportResult } from '../api/paging/paging';
 import { PUBLISHER_BREAKDOWN } from '../api/requests/publisher-list';
 import type { Cell } from '../ports';
+import { CHANGE_SUFFIX, PREVIOUS_SUFFIX } from '../sheets/compare-table';
 import { buildReportTable, type ReportTable, TOTALS_LABEL } from '../sheets/report-table';
 import { ENTITY_BREAKDOWNS } from '../spec';
 import { decomposeChange, type Effect, type KeyParts, type PeriodParts } from './decomposition';
 import type { ExplainedMetric } from './explained-metric';
 
 export const OTHER_LABEL = 'Other';
-export const PREVIOUS_SUFFIX = '.previous';
-export const CHANGE_SUFFIX = '.change';
+/** Beside Other when no key is past topN: what is left is the difference between Engage's rounded totals and its rows. */
+export const ROUNDING_NOTE = 'rounding of the totals';
 export const SHARE_SUFFIX = '.share%';
 export const MIX_SUFFIX = '.mix';
 export const RATE_SUFFIX = '.rate';
@@ -107,7 +108,7 @@ export function buildExplainTable(current: ReportResult, earlier: ReportResult, 
     ...effectCells(d.effect),
   ]);
   const rest = split.others.map((k) => k.rows);
-  const otherCells = header.slice(0, keyWidth).map((_, c) => (c === 0 ? OTHER_LABEL : c === 1 ? `${split.other.keys} more` : ''));
+  const otherCells = header.slice(0, keyWidth).map((_, c) => (c === 0 ? OTHER_LABEL : c === 1 ? otherNote(split.other) : ''));
   rows.push([...otherCells, restFigure(rest, 0, parts, metric), restFigure(rest, 1, parts, metric), ...effectCells(split.other)]);
   const totalCells = header.slice(0, keyWidth).map((_, c) => (c === 0 ? TOTALS_LABEL : ''));
   return {
@@ -115,6 +116,12 @@ export function buildExplainTable(current: ReportResult, earlier: ReportResult, 
     rows,
     totals: [...totalCells, nowTotal ?? tidy(split.current), beforeTotal ?? tidy(split.earlier), ...effectCells(split.total)],
   };
+}
+
+/** What the Other row holds, beside its label: the keys past topN, or only the rounding of Engage's totals. */
+function otherNote(other: { keys: number; change: number }): string {
+  if (other.keys > 0) return `${other.keys} more`;
+  return other.change === 0 ? '' : ROUNDING_NOTE;
 }
 
 /** The two periods' rows joined on their keys (the breakdowns' ids), in the order first seen. */

@@ -5,18 +5,19 @@
  * RPM, the CTRs) by mix and rate. Every other metric (the viewability and opt-in rates, the viewable
  * CTRs and RPM) is a ratio of figures the report does not send, so no exact split exists: it is
  * refused, by name, before anything is sent. Also the precision the split is exact to: money at the
- * report's decimals, counts whole, percentages at RATE_DECIMALS.
+ * report's decimals and counts whole for additive metrics; a ratio's split at RATE_DECIMALS (or the
+ * report's decimals when more), finer than its figures, yet still adding up exactly to its Total.
  */
 import { metricAvailabilityProblem } from '../api/requests/report-fields';
 import { RECOMPUTED_RATES } from '../api/paging/publisher-totals';
 import type { ValidationProblem } from '../errors';
-import { ADDITIVE_METRICS, COUNT_METRICS, MAIN_METRICS, MONEY_METRICS } from '../spec';
+import { ADDITIVE_METRICS, MAIN_METRICS, MONEY_METRICS } from '../spec';
 import { unknownNameHint } from '../util/names';
 import type { MetricShape } from './decomposition';
 
 /** The argument's name in messages. */
 export const METRIC_ARGUMENT = 'metric';
-/** Decimal places of a percentage's split (CTRs): Engage sends them with up to 4. */
+/** Decimal places of a ratio's split at least: Engage sends its percentages (CTRs) with up to 4. */
 export const RATE_DECIMALS = 4;
 
 export interface ExplainedMetric {
@@ -49,8 +50,8 @@ export function readExplainedMetric(given: unknown, decDigits: number): Explaine
   if (text.includes(',')) return problem(`explains one metric at a time: "${text}" names several`);
   const name = MAIN_METRICS.find((m) => m.toLowerCase() === text.toLowerCase());
   if (!name) return problem(`"${text}" is not a metric of the general report${unknownNameHint(text, MAIN_METRICS, false)}`);
-  const decimals = MONEY_METRICS.has(name) ? decDigits : COUNT_METRICS.has(name) ? 0 : RATE_DECIMALS;
-  if (ADDITIVE_METRICS.has(name)) return { name, shape: { kind: 'additive' }, columns: [name], decimals };
+  if (ADDITIVE_METRICS.has(name))
+    return { name, shape: { kind: 'additive' }, columns: [name], decimals: MONEY_METRICS.has(name) ? decDigits : 0 };
   const rate = RECOMPUTED_RATES.main[name];
   if (!rate) {
     return problem(
@@ -59,6 +60,8 @@ export function readExplainedMetric(given: unknown, decDigits: number): Explaine
     );
   }
   const columns = [...new Set([name, rate.numerator, rate.denominator])];
+  // A ratio's split is finer than its figures (an RPM's cents move by a few parts each): at least RATE_DECIMALS.
+  const decimals = Math.max(RATE_DECIMALS, MONEY_METRICS.has(name) ? decDigits : 0);
   return {
     name,
     shape: { kind: 'ratio', factor: rate.factor },
