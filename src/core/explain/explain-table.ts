@@ -114,7 +114,12 @@ export function buildExplainTable(current: ReportResult, earlier: ReportResult, 
   return {
     header: explainHeader(header.slice(0, keyWidth), metric),
     rows,
-    totals: [...totalCells, nowTotal ?? tidy(split.current), beforeTotal ?? tidy(split.earlier), ...effectCells(split.total)],
+    // Engage's sums when both periods have them (ENGAGE_COMPARE's Total row), else the rows' own.
+    totals: [
+      ...totalCells,
+      ...(totals ? [totals.current, totals.earlier] : [tidy(split.current), tidy(split.earlier)]),
+      ...effectCells(split.total),
+    ],
   };
 }
 

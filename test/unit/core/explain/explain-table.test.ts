@@ -98,6 +98,10 @@ describe('buildExplainTable', () => {
       ['Other', '2 more', 30, 33.32, -3.31, expect.closeTo((-3.31 / -7.75) * 100, 6)],
     ]);
     expect(table.totals).toEqual(['Total', '', 85.57, 93.32, -7.75, 100]);
+    // Without Engage's sums, the Total is the rows' own: Other keeps only the keys past topN.
+    const unsummed = buildExplainTable({ ...now, metricsSums: {} }, { ...before, metricsSums: {} }, { metric, topN: 2, timeZone: 'UTC' });
+    expect(unsummed.totals).toEqual(['Total', '', 85.56, 93.32, -7.76, 100]);
+    expect(unsummed.rows[2]!.slice(0, 5)).toEqual(['Other', '2 more', 30, 33.32, -3.32]);
   });
 
   it('splits a ratio into mix and rate, and names the rounding of the totals when no key is left for Other', () => {
