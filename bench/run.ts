@@ -26,6 +26,7 @@ import { build } from '../scripts/build';
 import { computeInBatches, FORMULA_SHEET, placeFormulas, SCRATCH_SHEET, typeFormulas } from '../test/support/sixty-formulas';
 import type { FormulaRun } from '../dev/gas-host/gas-host';
 import { bigQueryBackfill as bigQueryBackfillRows } from './bigquery-load';
+import { explainFiftyThousand as explainFiftyThousandRows } from './explain-load';
 
 /** How the modelled network is described in the results. */
 const NETWORK_TEXT = `${JITTERY_NETWORK.arrival.minMs} to ${JITTERY_NETWORK.arrival.maxMs} ms to arrive and ${JITTERY_NETWORK.return!.minMs} to ${JITTERY_NETWORK.return!.maxMs} ms back (100 ms +- 100 ms each way)`;
@@ -503,6 +504,11 @@ async function scheduledRefresh(env: BenchEnvironment): Promise<void> {
   }
 }
 
+/** ENGAGE_EXPLAIN over a 50,000-row breakdown: its requests and wall time against its two periods' pages (explain-load.ts). */
+async function explainFiftyThousand(env: BenchEnvironment): Promise<void> {
+  await explainFiftyThousandRows(env, record);
+}
+
 /** Saved reports into BigQuery: a year of over 1,000,000 rows backfilled (bigquery-load.ts). */
 async function bigQueryBackfill(env: BenchEnvironment): Promise<void> {
   await bigQueryBackfillRows(env, record);
@@ -914,6 +920,7 @@ async function main(): Promise<void> {
   const benches: Array<[(env: BenchEnvironment) => Promise<void>, ModelledNetwork?, GasHostOptions?]> = [
     [requestsPerReport],
     [wallTime],
+    [explainFiftyThousand],
     [conversionCpu],
     [sixtyFormulas, JITTERY_NETWORK],
     [

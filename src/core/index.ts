@@ -18,6 +18,7 @@
  *   channels/                     the notice channels: email, webhook, their list; each one's setting, secret and sender
  *   sheets/, warehouse/           report tables, sheet blocks, lookup tables, formula arguments, block records, refresh waves;
  *                                 BigQuery: destination names, a report's table, its rows, the REST client, a day's load
+ *   explain/                      a metric's change split exactly by key: additive by difference, ratios into mix and rate
  *   builder/, recommendations/    the sidebar's report builder rules; in-chat recommendations
  *   schedules/saved/              saved reports: definition, schedule, period, write mode, notices' settings, stores, registry
  *   schedules/refresh/            one refresh: the runner, a report's block, what every destination does

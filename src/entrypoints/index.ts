@@ -15,6 +15,7 @@ export {
   ENGAGE_VERSION,
 } from './custom-functions';
 export { ENGAGE_COMPARE } from './compare';
+export { ENGAGE_EXPLAIN } from './explain';
 export { createDashboard, createDashboardFromMenu } from './dashboard';
 export { signIn, signInAllowance, signInWithToken, signOut, saveSettings, getSidebarState } from './sidebar-api';
 export { getFormulaAccess, setFormulaAccess } from './formula-access';

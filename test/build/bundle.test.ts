@@ -99,6 +99,7 @@ describe('dist/Code.js', () => {
     expect(custom.map((d) => d.name).sort()).toEqual([
       'ENGAGE_COMPARE',
       'ENGAGE_COUNTRIES',
+      'ENGAGE_EXPLAIN',
       'ENGAGE_EXTERNALID_REPORT',
       'ENGAGE_NATIVEAPPS',
       'ENGAGE_PUBLISHERS',

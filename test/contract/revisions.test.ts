@@ -69,6 +69,36 @@ describe('POST /__admin/revisions', () => {
     expect(listed.body).toEqual({ revisions: [{ publisherId: MEDIUM_PUBLISHER_ID, day: '20261112', revenueFactor: 0.25 }] });
   });
 
+  it("with a widget, changes only that widget's revenue of the day, in every breakdown", async () => {
+    const byWidget = async () =>
+      (
+        await apiGet(emulator, token, '/reports/main', {
+          entityId: MEDIUM_PUBLISHER_ID,
+          fromDate: '20261112',
+          toDate: '20261112',
+          breakdowns: 'widget',
+          limit: 1000,
+          decDigits: 6,
+        })
+      ).body as { items: Array<{ widget: { id: string }; revenue: number; paidReqs: number }> };
+    const before = await byWidget();
+    const byDay = await days(MEDIUM_PUBLISHER_ID);
+    const widget = before.items[0]!.widget.id;
+    await emulator.reviseRevenue(MEDIUM_PUBLISHER_ID, '20261112', 0.5, widget);
+    const after = await byWidget();
+    const revenueOf = (r: typeof before, id: string) => r.items.find((i) => i.widget.id === id)!;
+    expect(revenueOf(after, widget).revenue).toBeCloseTo(revenueOf(before, widget).revenue * 0.5, 4);
+    expect(revenueOf(after, widget).paidReqs).toBe(revenueOf(before, widget).paidReqs);
+    for (const item of before.items.filter((i) => i.widget.id !== widget)) expect(revenueOf(after, item.widget.id)).toEqual(item);
+    // The day's total fell by half the widget's revenue, whatever the breakdown.
+    const revisedDay = (await days(MEDIUM_PUBLISHER_ID))[2]!;
+    expect(revisedDay.revenue).toBeCloseTo(byDay[2]!.revenue - revenueOf(before, widget).revenue * 0.5, 4);
+    const listed = await request(`${emulator.adminUrl}/revisions`);
+    expect(listed.body).toEqual({
+      revisions: [{ publisherId: MEDIUM_PUBLISHER_ID, day: '20261112', revenueFactor: 0.5, widgetId: widget }],
+    });
+  });
+
   it('refuses an unknown publisher, an impossible day and a factor that is not positive', async () => {
     const post = (body: unknown) =>
       request(`${emulator.adminUrl}/revisions`, {
@@ -77,6 +107,7 @@ describe('POST /__admin/revisions', () => {
         body: JSON.stringify(body),
       });
     expect((await post({ publisherId: 'nobody', day: '20261111', revenueFactor: 0.9 })).status).toBe(404);
+    expect((await post({ publisherId: MEDIUM_PUBLISHER_ID, day: '20261111', revenueFactor: 0.9, widgetId: 'nowidget' })).status).toBe(404);
     const badDay = await post({ publisherId: MEDIUM_PUBLISHER_ID, day: '20261131', revenueFactor: 0.9 });
     expect(badDay.status).toBe(400);
     expect(badDay.body.errorMessage).toMatch(/day/);

@@ -104,10 +104,11 @@ describe('the example formulas of README.md and docs/', () => {
   const everyExample = allExamples();
   const others = [...everyExample.entries()].filter(([f]) => !examples.some((e) => e.formula === f));
 
-  it('lists all ten custom functions', () => {
+  it('lists all eleven custom functions', () => {
     expect([...new Set(examples.map((e) => e.formula.match(/^=(\w+)\(/)?.[1]))].sort()).toEqual([
       'ENGAGE_COMPARE',
       'ENGAGE_COUNTRIES',
+      'ENGAGE_EXPLAIN',
       'ENGAGE_EXTERNALID_REPORT',
       'ENGAGE_NATIVEAPPS',
       'ENGAGE_PUBLISHERS',
@@ -140,7 +141,7 @@ describe('the example formulas of README.md and docs/', () => {
   });
 
   it('uses no fixed date in a report example: each works on the day it is read', () => {
-    for (const e of examples.filter((x) => /_(REPORT|COMPARE)\(/.test(x.formula)))
+    for (const e of examples.filter((x) => /_(REPORT|COMPARE|EXPLAIN)\(/.test(x.formula)))
       expect([e.formula, /"\d{8}|"\d{4}-\d\d-\d\d"/.test(e.formula)]).toEqual([e.formula, false]);
   });
 

@@ -182,6 +182,7 @@ describe('a session through every entry point', () => {
       `=ENGAGE_TIMEZONES()`,
       `=ENGAGE_REPORT("${HOSTILE_PUBLISHER_ID}", "2026-11-01", "2026-11-19", "section", , , , 100)`,
       `=ENGAGE_COMPARE("${HOSTILE_PUBLISHER_ID}", "2026-11-08", "2026-11-14", "previous", "section", , , , 100)`,
+      `=ENGAGE_EXPLAIN("${HOSTILE_PUBLISHER_ID}", "2026-11-08", "2026-11-14", "previous", "revenue", "section", 100)`,
       `=ENGAGE_EXTERNALID_REPORT("${HOSTILE_PUBLISHER_ID}", "2026111700", "2026111800", "externalId,widget", , , , 100)`,
       `=ENGAGE_REALTIME_REPORT("${MEDIUM_PUBLISHER_ID}", "2026112000", "2026112010", , , , , 20)`,
       `=ENGAGE_RECOMMENDATIONS("hostile,running", "IAB17", "https://news.example/story", "APP_12")`,

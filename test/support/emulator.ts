@@ -68,9 +68,10 @@ export interface EmulatorHandle {
   impressions(): Promise<ImpressionRecord[]>;
   /**
    * Restates a past day (dev/emulator/README.md, "Admin API"): the general report gives the
-   * publisher's revenue of that UTC day times `factor` from now on (compounded with earlier revisions).
+   * publisher's revenue of that UTC day times `factor` from now on (compounded with earlier revisions);
+   * with `widgetId`, only that widget's revenue of the day.
    */
-  reviseRevenue(publisherId: string, day: string, factor: number): Promise<void>;
+  reviseRevenue(publisherId: string, day: string, factor: number, widgetId?: string): Promise<void>;
   /** Forgets every restatement. */
   clearRevisions(): Promise<void>;
   /** An address of the instance's webhook receiver (plain http on 127.0.0.1, which only a build for local servers accepts). */
@@ -128,8 +129,8 @@ export async function newEmulator(): Promise<EmulatorHandle> {
     reportRequests: async () => (await handle.requests()).filter((r) => r.path.includes('/reports/')),
     clearRequests: async () => void (await call(`${admin}/requests`, 'DELETE')),
     impressions: async () => (await call<{ impressions: ImpressionRecord[] }>(`${admin}/impressions`, 'GET')).impressions,
-    reviseRevenue: async (publisherId, day, factor) =>
-      void (await call(`${admin}/revisions`, 'POST', { publisherId, day, revenueFactor: factor })),
+    reviseRevenue: async (publisherId, day, factor, widgetId) =>
+      void (await call(`${admin}/revisions`, 'POST', { publisherId, day, revenueFactor: factor, ...(widgetId ? { widgetId } : {}) })),
     clearRevisions: async () => void (await call(`${admin}/revisions`, 'DELETE')),
     webhookUrl: (name) => `${created.baseUrl.replace(/\/engage\/v2$/, '')}/webhooks/${name}`,
     webhooks: async () => (await call<{ calls: WebhookCall[] }>(`${admin}/webhooks`, 'GET')).calls,

@@ -12,6 +12,7 @@ import type { ResponseShape } from './shapes';
 import { WEBHOOK_PACE_MS, type WebhookAnswer, type WebhookCall } from './webhook-log';
 import { randomBytes } from 'node:crypto';
 import { type SeedName, usersOf } from './seed';
+import type { RevenueRevisions } from './reports/main-report';
 
 export const TOKEN_LIFETIME_MS = 30 * 24 * 3_600_000;
 export const LOGIN_LIMIT_PER_WINDOW = 2;
@@ -251,6 +252,8 @@ export class EmulatorState {
   private servedCounter = 0;
   /** Restated days: publisher ID to (UTC day number to the factor its revenue was revised by, compounded). */
   private revisions = new Map<string, Map<number, number>>();
+  /** Restated days of one widget: publisher ID to (UTC day number to (widget ID to its factor, compounded)). */
+  private widgetRevisions = new Map<string, Map<number, Map<string, number>>>();
   /** What the webhook receiver took (routes/webhooks.ts), and the answers a test set for the next calls. */
   webhookCalls: WebhookCall[] = [];
   webhookAnswers: WebhookAnswer[] = [];
@@ -278,6 +281,7 @@ export class EmulatorState {
     this.impressions = [];
     this.served.clear();
     this.revisions.clear();
+    this.widgetRevisions.clear();
     this.webhookCalls = [];
     this.webhookAnswers = [];
     this.webhookPaceMs = WEBHOOK_PACE_MS;
@@ -288,26 +292,41 @@ export class EmulatorState {
    * Restates a past day: from now on the general report gives the publisher's revenue of that UTC
    * day multiplied by `factor` (compounded with earlier revisions of the day), every breakdown alike.
    */
-  reviseRevenue(publisherId: string, dayNumber: number, factor: number): void {
+  reviseRevenue(publisherId: string, dayNumber: number, factor: number, widgetId?: string): void {
+    if (widgetId !== undefined) {
+      const days = this.widgetRevisions.get(publisherId) ?? new Map<number, Map<string, number>>();
+      const widgets = days.get(dayNumber) ?? new Map<string, number>();
+      widgets.set(widgetId, (widgets.get(widgetId) ?? 1) * factor);
+      days.set(dayNumber, widgets);
+      this.widgetRevisions.set(publisherId, days);
+      return;
+    }
     const days = this.revisions.get(publisherId) ?? new Map<number, number>();
     days.set(dayNumber, (days.get(dayNumber) ?? 1) * factor);
     this.revisions.set(publisherId, days);
   }
 
-  /** The publisher's restated days and their factors. */
-  revenueFactors(publisherId: string): ReadonlyMap<number, number> {
-    return this.revisions.get(publisherId) ?? new Map();
+  /** The publisher's restated days and their factors: the whole day's, and each restated widget's. */
+  revenueRevisions(publisherId: string): RevenueRevisions {
+    return { days: this.revisions.get(publisherId) ?? new Map(), widgetDays: this.widgetRevisions.get(publisherId) ?? new Map() };
   }
 
   /** Every restatement, for the admin API. */
-  revisionList(): Array<{ publisherId: string; dayNumber: number; revenueFactor: number }> {
-    return [...this.revisions].flatMap(([publisherId, days]) =>
+  revisionList(): Array<{ publisherId: string; dayNumber: number; revenueFactor: number; widgetId?: string }> {
+    const whole = [...this.revisions].flatMap(([publisherId, days]) =>
       [...days].map(([dayNumber, revenueFactor]) => ({ publisherId, dayNumber, revenueFactor })),
     );
+    const ofWidgets = [...this.widgetRevisions].flatMap(([publisherId, days]) =>
+      [...days].flatMap(([dayNumber, widgets]) =>
+        [...widgets].map(([widgetId, revenueFactor]) => ({ publisherId, dayNumber, revenueFactor, widgetId })),
+      ),
+    );
+    return [...whole, ...ofWidgets];
   }
 
   clearRevisions(): void {
     this.revisions.clear();
+    this.widgetRevisions.clear();
   }
 
   now(): number {

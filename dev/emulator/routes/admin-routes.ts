@@ -12,6 +12,7 @@ import { parseAdminBody } from '../../shared/admin-body';
 import { formatDay } from '../model/reports/parameters';
 import { API_KEYS, BIG_PUBLISHER_ID, HOSTILE_PUBLISHER_ID, PUBLISHERS, usersOf } from '../model/seed';
 import { RESPONSE_SHAPES } from '../model/shapes';
+import { publisherDimensions } from '../model/synthetic-data';
 import type { EmulatorState } from '../model/state';
 
 export interface EmulatorAddresses {
@@ -75,6 +76,7 @@ const RevisionBodySchema = z
     publisherId: z.string().min(1),
     day: z.string().regex(/^\d{4}-?\d{2}-?\d{2}$/, 'day must be yyyyMMdd or yyyy-MM-dd'),
     revenueFactor: z.number().positive().max(1000),
+    widgetId: z.string().min(1).optional(),
   })
   .strict();
 const PasswordBodySchema = z.object({ password: z.string().min(1) }).strict();
@@ -162,10 +164,11 @@ function registerUserRoutes(admin: FastifyInstance, state: EmulatorState): void 
 /** Restatements of a publisher's past revenue. */
 function registerRevisionRoutes(admin: FastifyInstance, state: EmulatorState): void {
   const revisionView = () => ({
-    revisions: state.revisionList().map(({ publisherId, dayNumber, revenueFactor }) => ({
+    revisions: state.revisionList().map(({ publisherId, dayNumber, revenueFactor, widgetId }) => ({
       publisherId,
       day: formatDay(dayNumber),
       revenueFactor,
+      ...(widgetId !== undefined ? { widgetId } : {}),
     })),
   });
 
@@ -174,14 +177,16 @@ function registerRevisionRoutes(admin: FastifyInstance, state: EmulatorState): v
   // Restates a past day of a publisher: its revenue in the general report is multiplied by the factor from now on.
   admin.post('/revisions', async (request) => {
     const body = parseBody(RevisionBodySchema, request);
-    if (!PUBLISHERS.some((p) => p.id === body.publisherId))
-      throw new ApiError(404, ADMIN_OPERATION, `No such publisher: ${body.publisherId}`);
+    const publisher = PUBLISHERS.find((p) => p.id === body.publisherId);
+    if (!publisher) throw new ApiError(404, ADMIN_OPERATION, `No such publisher: ${body.publisherId}`);
+    if (body.widgetId !== undefined && !publisherDimensions(publisher).widget.some((w) => w.id === body.widgetId))
+      throw new ApiError(404, ADMIN_OPERATION, `No such widget of ${publisher.name}: ${body.widgetId}`);
     const compact = body.day.replace(/-/g, '');
     const ms = Date.UTC(Number(compact.slice(0, 4)), Number(compact.slice(4, 6)) - 1, Number(compact.slice(6, 8)));
     if (new Date(ms).toISOString().slice(0, 10).replace(/-/g, '') !== compact) {
       throw new ApiError(400, ADMIN_OPERATION, `Invalid admin request body: day: ${body.day} is not a calendar day`);
     }
-    state.reviseRevenue(body.publisherId, Math.floor(ms / 86_400_000), body.revenueFactor);
+    state.reviseRevenue(body.publisherId, Math.floor(ms / 86_400_000), body.revenueFactor, body.widgetId);
     return revisionView();
   });
 

@@ -88,7 +88,7 @@ function registerReports(api: FastifyInstance, state: EmulatorState): void {
     const user = authenticate(state, request, OPERATIONS.mainReport);
     const query = queryOf(request);
     const publisher = reportPublisher(state, request, user, OPERATIONS.mainReport);
-    return reply.type(JSON_TYPE).send(runMainReport(publisher, query, request.arrivalAtMs, state.revenueFactors(publisher.id)));
+    return reply.type(JSON_TYPE).send(runMainReport(publisher, query, request.arrivalAtMs, state.revenueRevisions(publisher.id)));
   });
 
   for (const [path, mode, operation] of [

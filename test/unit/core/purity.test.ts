@@ -34,6 +34,7 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
   ['api/client'],
   ['channels'],
   ['sheets', 'warehouse'],
+  ['explain'],
   ['builder', 'recommendations'],
   ['schedules/saved'],
   ['schedules/refresh'],

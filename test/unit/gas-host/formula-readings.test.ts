@@ -49,6 +49,7 @@ describe('the functions the loaded script declares @customfunction', () => {
     expect([...customFunctionNames(fs.readFileSync(distCode, 'utf8'))].sort()).toEqual([
       'ENGAGE_COMPARE',
       'ENGAGE_COUNTRIES',
+      'ENGAGE_EXPLAIN',
       'ENGAGE_EXTERNALID_REPORT',
       'ENGAGE_NATIVEAPPS',
       'ENGAGE_PUBLISHERS',

@@ -64,12 +64,26 @@ function formatMonth(monthNumber: number): string {
   return `${Math.floor(monthNumber / 12)}${String((monthNumber % 12) + 1).padStart(2, '0')}`;
 }
 
-/** A day's fact rows with their revenue multiplied by `factor` (a restatement, admin API); the cached facts stay as they are. */
-function revisedFacts(values: Float64Array, factor: number): Float64Array {
-  if (factor === 1) return values;
+/** The widget dimension's place in a day's facts. */
+const WIDGET_DIMENSION = DAILY_DIMENSIONS.indexOf('widget');
+
+/**
+ * A day's fact rows with their revenue multiplied by `factor` (a restatement, admin API), and the rows
+ * of a widget in `widgetFactors` by its own factor too; the cached facts stay as they are.
+ */
+function revisedFacts(
+  facts: { values: Float64Array; dims: ArrayLike<number>[] },
+  factor: number,
+  widgetFactors: ReadonlyMap<string, number> | undefined,
+  widgets: readonly EntityRecord[],
+): Float64Array {
+  const { values } = facts;
+  if (factor === 1 && !widgetFactors) return values;
   const revised = Float64Array.from(values);
-  for (let offset = D.revenue; offset < revised.length; offset += DAILY_FIELD_COUNT) {
-    revised[offset] = Math.round(revised[offset]! * factor * 1e6) / 1e6;
+  const widgetOfRow = facts.dims[WIDGET_DIMENSION]!;
+  for (let r = 0, offset = D.revenue; offset < revised.length; r++, offset += DAILY_FIELD_COUNT) {
+    const rowFactor = factor * (widgetFactors?.get(widgets[widgetOfRow[r]!]!.id) ?? 1);
+    if (rowFactor !== 1) revised[offset] = Math.round(revised[offset]! * rowFactor * 1e6) / 1e6;
   }
   return revised;
 }
@@ -84,26 +98,30 @@ interface MainReportRequest {
   filters: ReturnType<typeof splitFilters>;
 }
 
-/**
- * The requested page of a general report, as JSON bytes. `revenueFactors` are the publisher's
- * restated days (day number to the factor their revenue was revised by: state.ts, the admin API).
- */
-export function runMainReport(
-  pub: SeedPublisher,
-  query: Query,
-  nowMs: number,
-  revenueFactors: ReadonlyMap<number, number> = new Map(),
-): Buffer {
+/** A publisher's restated days (state.ts, the admin API): day number to its revenue's factor, and to each restated widget's. */
+export interface RevenueRevisions {
+  days: ReadonlyMap<number, number>;
+  widgetDays: ReadonlyMap<number, ReadonlyMap<string, number>>;
+}
+
+const NO_REVISIONS: RevenueRevisions = { days: new Map(), widgetDays: new Map() };
+
+/** The requested page of a general report, as JSON bytes, with the publisher's restated days. */
+export function runMainReport(pub: SeedPublisher, query: Query, nowMs: number, revisions: RevenueRevisions = NO_REVISIONS): Buffer {
   const operation = OPERATIONS.mainReport;
   const request = mainReportRequest(query, nowMs);
   const { fromDay, toDay, breakdowns } = request;
   const build = (): PreparedReport => {
     const dimensionValues: Record<DailyDimension, EntityRecord[]> = publisherDimensions(pub);
-    const table = aggregateDays(pub, request, dimensionValues, nowMs, revenueFactors);
+    const table = aggregateDays(pub, request, dimensionValues, nowMs, revisions);
     return prepare(mainRowAccess(table, request, dimensionValues), request.filters.metric, query, operation);
   };
   // Restated days in the range change the answer: they are part of what a cached aggregation was built from.
-  const restated = [...revenueFactors].filter(([day]) => day >= fromDay && day <= toDay).sort((a, b) => a[0] - b[0]);
+  const inRange = ([day]: [number, unknown]) => day >= fromDay && day <= toDay;
+  const restated = [
+    ...[...revisions.days].filter(inRange),
+    ...[...revisions.widgetDays].filter(inRange).map(([day, widgets]) => [day, [...widgets]]),
+  ].sort((a, b) => (a[0] as number) - (b[0] as number));
   return page(preparedCache.get(cacheKey('main', pub, query, nowMs, [breakdowns, restated]), build), query, operation, MAIN_LIMIT);
 }
 
@@ -179,7 +197,7 @@ function aggregateDays(
   request: MainReportRequest,
   dimensionValues: Record<DailyDimension, EntityRecord[]>,
   nowMs: number,
-  revenueFactors: ReadonlyMap<number, number>,
+  revisions: RevenueRevisions,
 ): GroupTable {
   const { fromDay, toDay, breakdowns, filters } = request;
   const allowed = allowedValues(dimensionValues, filters);
@@ -206,7 +224,7 @@ function aggregateDays(
     if (!dayConditions.every((c) => matchesText(c, dayText))) continue;
     if (!monthConditions.every((c) => matchesText(c, formatMonth(month)))) continue;
     const facts = dayFacts(pub, day);
-    const values = revisedFacts(facts.values, revenueFactors.get(day) ?? 1);
+    const values = revisedFacts(facts, revisions.days.get(day) ?? 1, revisions.widgetDays.get(day), dimensionValues.widget);
     // Facts "arrive" in row order through the day, so the current day is a growing prefix.
     const visibleRows = Math.floor(facts.rowCount * fraction);
     rows: for (let r = 0; r < visibleRows; r++) {

@@ -18,6 +18,8 @@ import {
   type RecommendationsDeps,
 } from '../../recommendations/recommendations';
 import { recommendationsPreview, type RecommendationsPreview } from '../../recommendations/preview';
+import { buildExplanation, type ExplainInput } from '../../explain/explain-request';
+import { buildExplainTable } from '../../explain/explain-table';
 import { buildCompareTable, compareTableOptions } from '../../sheets/compare-table';
 import { lookupTable } from '../../sheets/lookup-table';
 import { reportResultToTable, tableToValues } from '../../sheets/report-table';
@@ -133,6 +135,37 @@ export class EngageAddon {
     return this.results.computeOnce(identity, RESULT_TTL_SECONDS.main, options.deadlineAtMs, (fetchByMs) => {
       const [now, before] = engage.runTogether([current, earlier], { deadlineAtMs: fetchByMs });
       return tableToValues(buildCompareTable(now!, before!, compareTableOptions(comparison, this.deps.timeZone, options.maxRows)));
+    });
+  }
+
+  /**
+   * ENGAGE_EXPLAIN: the change of one metric between the two periods of a comparison, split by key
+   * (explain-table.ts), its requests and cache as ENGAGE_COMPARE's: both periods fetched together and
+   * whole, computed once and cached under both periods' requests.
+   */
+  formulaExplain(input: ExplainInput, options: FormulaOptions): Cell[][] {
+    const { session } = this;
+    const { comparison, metric, topN } = buildExplanation(input, this.deps.timeZone, (i) => session.buildQuery('main', i));
+    const gate = this.gate();
+    gate.publishers(comparison.current.publishers ?? { type: 'one', id: comparison.current.entityId });
+    const engage = session.signedIn({ listedPublishers: gate.listed });
+    const { current, earlier } = comparison;
+    const identity = [
+      'explain',
+      session.reportingBaseUrl(),
+      engage.tokenHash,
+      current.params,
+      earlier.params,
+      current.breakdowns,
+      metric.name,
+      topN,
+      this.deps.timeZone,
+      options.refresh ?? null,
+      gate.fingerprint(),
+    ];
+    return this.results.computeOnce(identity, RESULT_TTL_SECONDS.main, options.deadlineAtMs, (fetchByMs) => {
+      const [now, before] = engage.runTogether([current, earlier], { deadlineAtMs: fetchByMs });
+      return tableToValues(buildExplainTable(now!, before!, { metric, topN, timeZone: this.deps.timeZone }));
     });
   }
 
