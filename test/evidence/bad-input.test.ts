@@ -746,6 +746,41 @@ for (const fn of ['ENGAGE_PUBLISHERS', 'ENGAGE_COUNTRIES', 'ENGAGE_TIMEZONES']) 
   add(C, 'a range as refresh', ['shoes', '', url, WIDGET, true, { range: [['a'], ['b']] }], 'refresh', /must be one value/);
 }
 
+// ENGAGE_EXPLAIN: entityId, fromDate, toDate, compareWith, metric, breakdowns, topN, filter, refresh.
+{
+  const X = 'ENGAGE_EXPLAIN';
+  const explain = (...rest: Arg[]): Arg[] => [P, '2026-11-01', '2026-11-07', 'previous', ...rest];
+  add(
+    X,
+    'a misspelt metric',
+    explain('revnue', 'widget'),
+    'metric',
+    /"revnue" is not a metric of the general report \(did you mean 'revenue'\?\)/,
+  );
+  add(
+    X,
+    'a ratio whose parts the API does not send',
+    explain('viewabilityRate', 'widget'),
+    'metric',
+    /is a ratio whose parts the API does not send/,
+  );
+  add(
+    X,
+    'a ratio whose denominator the breakdown lacks',
+    explain('rpmByPvs', 'widget'),
+    'metric',
+    /is not available with the 'widget' breakdown/,
+  );
+  add(X, 'two metrics', explain('revenue,paidClicks', 'widget'), 'metric', /one metric/);
+  add(X, 'a topN of 0', explain('revenue', 'widget', 0), 'topN', /0 must be a whole number from 1 to 1000/);
+  add(X, 'a topN of 1001', explain('revenue', 'widget', 1001), 'topN', /1001 must be a whole number from 1 to 1000/);
+  add(X, 'a fractional topN', explain('revenue', 'widget', 2.5), 'topN', /must be a whole number from 1 to 1000/);
+  add(X, 'a day breakdown', explain('revenue', 'day,widget'), 'breakdowns', /day is a change over time, which ENGAGE_COMPARE shows/);
+  add(X, 'an unknown breakdown', explain('revenue', 'colour'), 'breakdowns', /colour/);
+  add(X, 'no breakdowns', explain('revenue', ''), 'breakdowns', /is required/);
+  add(X, 'no compareWith', [P, '2026-11-01', '2026-11-07', '', 'revenue', 'widget'], 'compareWith', /is required/);
+}
+
 // ENGAGE_COMPARE: entityId, fromDate, toDate, compareWith, breakdowns, metrics, filter, sort, maxRows, currencyCode, decDigits, refresh.
 {
   const K = 'ENGAGE_COMPARE';
@@ -2145,6 +2180,7 @@ describe('the table', () => {
         'ENGAGE_TIMEZONES',
         'ENGAGE_RECOMMENDATIONS',
         'ENGAGE_COMPARE',
+        'ENGAGE_EXPLAIN',
       ]),
     );
     expect(new Set(CALL_CASES.map((c) => c.fn))).toEqual(

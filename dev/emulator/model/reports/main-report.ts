@@ -312,5 +312,5 @@ function mainItemJson(access: RowAccess, dimensionValues: Record<DailyDimension,
 export function mainReportAccess(pub: SeedPublisher, query: Query, nowMs: number): RowAccess {
   const request = mainReportRequest(query, nowMs);
   const dimensionValues: Record<DailyDimension, EntityRecord[]> = publisherDimensions(pub);
-  return mainRowAccess(aggregateDays(pub, request, dimensionValues, nowMs, new Map()), request, dimensionValues);
+  return mainRowAccess(aggregateDays(pub, request, dimensionValues, nowMs, NO_REVISIONS), request, dimensionValues);
 }
