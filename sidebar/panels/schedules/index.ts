@@ -55,10 +55,11 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
       const list = await work();
       render(list);
       const said = typeof done === 'function' ? done(list) : done;
-      ctx.moments.say(message, said ? notice('success', said) : [], ['sign-in']);
+      ctx.moments.say(message, said ? notice('success', said) : [], ['sign-in', 'tab']);
       return true;
     } catch (error) {
-      ctx.moments.say(message, notice('error', failureText(error)), ['sign-in']);
+      // A form that hears the refusal shows it in its fields; an action's shows here.
+      ctx.moments.say(message, failed ? [] : notice('error', failureText(error)), ['sign-in', 'tab']);
       failed?.(failureText(error));
       return false;
     }
