@@ -2,11 +2,11 @@
  * Browser test of where the saved-report editor's messages go, in the playground's 300 px sidebar: a
  * refusal that names a field is under that field, worded with its label, the field outlined and read
  * with it, and in view without scrolling; a refused write-mode change shows the sheet and cell to
- * point it elsewhere, and saves once pointed; no message outlives its tab or its report; and no tab
- * is wider than the sidebar.
+ * point it elsewhere, and saves once pointed (an append's snapshotAt shown to the second); no message
+ * outlives its tab or its report; and no tab is wider than the sidebar, nor the page than the window.
  */
 import type { FrameLocator, Locator } from 'playwright-core';
-import { eventually, openPlayground, type BrowserPlayground, signInAsDemo } from '../support/browser';
+import { eventually, openPlayground, type BrowserPlayground, selectCell, signInAsDemo } from '../support/browser';
 
 jest.setTimeout(120_000);
 
@@ -105,8 +105,16 @@ it('offers a new sheet and cell for a refused write-mode change, which then save
   await sidebar.locator('#schedule-open-list').click();
   const item = sidebar.locator('article.schedule', { hasText: 'Kept snapshots' });
   await item.getByRole('button', { name: 'Run now' }).click();
-  await eventually(async () => expect(await item.locator('.schedule-status').innerText()).toMatch(/Last success\s+\S.*, [\d,]+ rows in/), 60_000);
+  await eventually(
+    async () => expect(await item.locator('.schedule-status').innerText()).toMatch(/Last success\s+\S.*, [\d,]+ rows in/),
+    60_000,
+  );
   const id = listed().reports.find((r) => r.name === 'Kept snapshots')!.id;
+  // Its snapshotAt shows the run's second, so two runs in one minute differ.
+  await selectCell(b, 'Kept', 'A2');
+  await eventually(async () =>
+    expect(await b.page.locator('#grid td[data-a1="A2"]').innerText()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+  );
 
   const refuse = async () => {
     await item.getByRole('button', { name: 'Edit' }).click();
@@ -115,7 +123,11 @@ it('offers a new sheet and cell for a refused write-mode change, which then save
     expect(await edit.locator(`#edit-${id}-sheet`).isVisible()).toBe(false);
     await edit.locator(`#edit-${id}-write-mode`).selectOption('upsert');
     await edit.getByRole('button', { name: 'Save changes' }).click();
-    await refusedUnder(sidebar, `edit-${id}-write-mode`, /^Write mode: cannot turn 'append' into 'upsert' at Kept!A1: .*Point it at another sheet or cell first/);
+    await refusedUnder(
+      sidebar,
+      `edit-${id}-write-mode`,
+      /^Write mode: cannot turn 'append' into 'upsert' at Kept!A1: .*Point it at another sheet or cell first/,
+    );
     expect(await sidebar.locator('#schedules-message').innerText()).toBe('');
     expect(await edit.locator(`#edit-${id}-sheet`).isVisible()).toBe(true);
     expect(await edit.locator(`#edit-${id}-sheet`).inputValue()).toBe('Kept');
@@ -135,7 +147,9 @@ it('offers a new sheet and cell for a refused write-mode change, which then save
   await edit.locator(`#edit-${id}-cell`).fill('H1');
   expect(await sidebar.locator(`#edit-${id}-write-mode-problem`).count()).toBe(1);
   await edit.getByRole('button', { name: 'Save changes' }).click();
-  await eventually(async () => expect(await sidebar.locator('#schedules-message').innerText()).toContain('Saved the changes to “Kept snapshots”'));
+  await eventually(async () =>
+    expect(await sidebar.locator('#schedules-message').innerText()).toContain('Saved the changes to “Kept snapshots”'),
+  );
   expect(listed().reports.find((r) => r.id === id)!.definition.destination).toMatchObject({
     writeMode: 'upsert',
     target: { sheetName: 'Kept', cell: 'H1' },
@@ -143,14 +157,18 @@ it('offers a new sheet and cell for a refused write-mode change, which then save
   expect(await sidebar.locator('.field-problem').count()).toBe(0);
 });
 
-it('keeps every tab within the 300 px sidebar: the page never scrolls sideways', async () => {
-  const { sidebar } = b;
+it('keeps every tab within the 300 px sidebar, and the playground’s page beside it: neither scrolls sideways', async () => {
+  const { sidebar, page } = b;
+  // The page: its sidebar 300 px wide beside its 1 px border, no wider than the window.
+  expect((await page.locator('#sidebar').boundingBox())!.width).toBe(300);
+  expect(await page.locator('html').evaluate((html) => html.ownerDocument.scrollingElement!.scrollWidth - html.clientWidth)).toBe(0);
   for (const id of ['report', 'schedules', 'recommendations', 'account']) {
     await openTab(sidebar, id);
     if (id === 'report' && !(await sidebar.locator('#schedule-form').isVisible())) await sidebar.locator('#save-schedule').click();
-    const widths = await sidebar
-      .locator('html')
-      .evaluate((html) => ({ scroll: html.ownerDocument.scrollingElement!.scrollWidth, client: html.ownerDocument.scrollingElement!.clientWidth }));
+    const widths = await sidebar.locator('html').evaluate((html) => ({
+      scroll: html.ownerDocument.scrollingElement!.scrollWidth,
+      client: html.ownerDocument.scrollingElement!.clientWidth,
+    }));
     expect([id, widths.scroll]).toEqual([id, widths.client]);
     expect(widths.client).toBeLessThanOrEqual(300);
   }

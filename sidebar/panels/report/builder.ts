@@ -312,6 +312,7 @@ export class ReportBuilder {
     this.formula.hidden = none;
     this.formulaCopy.hidden = none;
     this.noFormula.hidden = !none;
+    this.chart.follow(request);
     this.schedule.update();
   }
 
@@ -377,7 +378,7 @@ export class ReportBuilder {
         return;
       }
     } catch (error) {
-      this.chart.failed();
+      this.chart.failed(request);
       this.showError(failureText(error));
     } finally {
       this.setBusy(false);
@@ -387,7 +388,7 @@ export class ReportBuilder {
   /** After a run wrote its block: the outcome, and the block as the edited report's new extent. */
   private written(request: BuilderRequest, summary: RunToSheetSummary): void {
     this.lastRun = { block: summary.block, request: JSON.stringify(request) };
-    this.chart.ran(summary);
+    this.chart.ran(summary, request);
     this.ctx.moments.say(this.outcome, runOutcome(summary), ['action', 'sign-in']);
     const { editing } = this;
     const { block } = summary;
