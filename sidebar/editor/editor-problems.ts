@@ -3,14 +3,18 @@
  * src/core/schedules/saved/destination-union.ts argumentOf words them: "notices.webhook", "writeMode",
  * "target.cell", "bigquery.tableId", "alerts.0.metric") to the editor's field that shows it, with the
  * field's visible label. A part naming a field the mount does not show (or hides) finds none here,
- * and is shown beside the button instead (sidebar/widgets/field-problems.ts).
+ * and is shown beside the button instead (sidebar/widgets/field-problems.ts). No DOM here: the editor
+ * finds the field on the page (saved-report-editor.ts).
  */
-import type { ProblemField } from '../widgets/field-problems';
 import { TABLE_FIELD_PATH } from './definition-form';
 
-/** A field: its control's id after the editor's prefix, its label, and the field to use when it is not shown. */
-interface Named {
-  id: string;
+/**
+ * A field: its control's id after the editor's prefix (none: a field of the report itself, shown by the
+ * Report tab's builder, whose label words it beside the button), its label, and the field to use when
+ * it is not shown.
+ */
+export interface Named {
+  id?: string;
   label: string;
   otherwise?: string;
 }
@@ -40,6 +44,18 @@ export const ARGUMENT_FIELDS: Readonly<Record<string, Named>> = {
   [`${TABLE_FIELD_PATH}.datasetId`]: { id: 'bq-dataset', label: 'Dataset' },
   [`${TABLE_FIELD_PATH}.tableId`]: { id: 'bq-table', label: 'Table' },
   [`${TABLE_FIELD_PATH}.location`]: { id: 'bq-location', label: 'Location' },
+  // The report itself, by the builder's labels (src/core/builder/builder-request.ts BUILDER_FIELD_LABELS).
+  kind: { label: 'Report' },
+  entityId: { label: 'Publisher' },
+  period: { label: 'Period' },
+  breakdowns: { label: 'Breakdowns' },
+  metrics: { label: 'Metrics' },
+  filter: { label: 'Filters' },
+  sort: { label: 'Sort by' },
+  currencyCode: { label: 'Currency' },
+  decDigits: { label: 'Decimals' },
+  maxRows: { label: 'Row limit' },
+  compareWith: { label: 'Compare with' },
 };
 
 /** The entry of an argument: its whole path's, else that of its longest first segments. */
@@ -52,19 +68,12 @@ export function namedField(argument: string): Named | undefined {
   return undefined;
 }
 
+/** The label an argument is worded with where no field of the editor shows it; undefined for one unknown here. */
+export function labelOf(argument: string): string | undefined {
+  return namedField(argument)?.label;
+}
+
 /** Whether the argument is where the rows go: a refusal of it asks for another sheet or cell. */
 export function namesThePlace(argument: string): boolean {
   return argument === 'writeMode' || argument === 'incremental' || argument.startsWith('target');
-}
-
-/** The field of the editor whose ids start with `prefix` that shows `argument`, when it is on the page and not hidden. */
-export function editorFieldOf(prefix: string, argument: string): ProblemField | undefined {
-  const named = namedField(argument);
-  if (!named) return undefined;
-  const control = document.getElementById(`${prefix}-${named.id}`);
-  if (!control || control.closest('[hidden]') || !control.isConnected) {
-    return named.otherwise ? editorFieldOf(prefix, named.otherwise) : undefined;
-  }
-  const box = control.closest<HTMLElement>('.field, .alert-fields, label.check') ?? control.parentElement!;
-  return { label: named.label, control, box };
 }

@@ -22,9 +22,10 @@ import {
   type ReportFields,
   reportFieldsOf,
 } from './definition-form';
-import { fieldProblems, refusalParts } from '../widgets/field-problems';
+import { fieldProblems, type ProblemField } from '../widgets/field-problems';
+import { refusalParts } from '../widgets/refusal-parts';
 import { destinationFields } from './destination-fields';
-import { editorFieldOf, namesThePlace } from './editor-problems';
+import { labelOf, namedField, namesThePlace } from './editor-problems';
 import { scheduleFields } from './schedule-fields';
 import { writeModeFields } from './write-mode-fields';
 
@@ -100,8 +101,7 @@ export function savedReportEditor(options: EditorOptions): SavedReportEditor {
   const { section, edit } = options;
   const fields = editorFields(options);
   const { nameInput, how, modes, notices, destination, place, closed, paused } = fields;
-  const problems = fieldProblems();
-  const fieldOf = (argument: string) => editorFieldOf(options.prefix, argument);
+  const problems = editorProblems(options.prefix, edit ? place : null);
   /** What the fields do not show keeps what set() was given: Edit's sheet and cell, the section's pause. */
   let kept = edit ? editorStateOf(edit.saved) : NO_REPORT;
   let followed: FollowedReport = { kind: 'main', period: { type: 'lastDays', days: 7, endingYesterday: true } };
@@ -156,23 +156,15 @@ export function savedReportEditor(options: EditorOptions): SavedReportEditor {
     definition(report, check) {
       problems.clear();
       const state = readFields(fields, kept, toTable(), check);
-      if (!('problem' in state)) return definitionOf(report, state);
-      const field = state.argument === undefined ? undefined : fieldOf(state.argument);
-      if (!field) return state.problem;
-      problems.showAt(field, state.problem);
-      return '';
+      return 'problem' in state ? problems.local(state) : definitionOf(report, state);
     },
     next(saved) {
       nameInput.value = '';
       const { table } = editorStateOf(saved);
       if (table && destination) destination.set({ ...table, tableId: '' });
     },
-    showProblems(message) {
-      const asksForPlace = refusalParts(message).some((part) => part.argument !== undefined && namesThePlace(part.argument));
-      if (edit && place && asksForPlace) place.node.hidden = false;
-      return problems.show(message, fieldOf);
-    },
-    clearProblems: () => problems.clear(),
+    showProblems: problems.server,
+    clearProblems: problems.clear,
   };
   if (edit) {
     // The write mode follows the report before it shows the saved one, whose incremental option it then keeps.
@@ -306,4 +298,39 @@ function closedMonthsField(prefix: string) {
       return month && !/^\d{4}-(0[1-9]|1[0-2])$/.test(month) ? undefined : month;
     },
   };
+}
+
+/**
+ * The editor's messages under its fields: the first thing to fix of its own checks, or the server's
+ * refusal, whose request for another sheet or cell shows Edit's (`hiddenPlace`). Each returns what is
+ * left for beside the button ('' when nothing is).
+ */
+function editorProblems(prefix: string, hiddenPlace: { node: HTMLElement } | null) {
+  const problems = fieldProblems();
+  const fieldOf = (argument: string) => editorFieldOf(prefix, argument);
+  return {
+    clear: () => problems.clear(),
+    local(found: FieldsProblem): string {
+      const field = found.argument === undefined ? undefined : fieldOf(found.argument);
+      if (field) problems.showAt(field, found.problem);
+      return field ? '' : found.problem;
+    },
+    server(message: string): string {
+      const asksForPlace = refusalParts(message).some((part) => part.argument !== undefined && namesThePlace(part.argument));
+      if (hiddenPlace && asksForPlace) hiddenPlace.node.hidden = false;
+      return problems.show(message, fieldOf, labelOf);
+    },
+  };
+}
+
+/** The field of the editor whose ids start with `prefix` that shows `argument`, when it is on the page and not hidden. */
+function editorFieldOf(prefix: string, argument: string): ProblemField | undefined {
+  const named = namedField(argument);
+  if (!named?.id) return undefined;
+  const control = document.getElementById(`${prefix}-${named.id}`);
+  if (!control || control.closest('[hidden]') || !control.isConnected) {
+    return named.otherwise ? editorFieldOf(prefix, named.otherwise) : undefined;
+  }
+  const box = control.closest<HTMLElement>('.field, .alert-fields, label.check') ?? control.parentElement!;
+  return { label: named.label, control, box };
 }

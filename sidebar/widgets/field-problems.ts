@@ -8,25 +8,7 @@
  * all of them when the form is cleared (another report, another tab).
  */
 import { el, notice } from '../dom';
-
-/** A part of a refusal: the argument it names (undefined: none), and what it says of it. */
-export interface RefusalPart {
-  argument: string | undefined;
-  rule: string;
-}
-
-/** The start of a part that names an argument: "writeMode: ", "; notices.webhook: ", "; alerts.0.metric: ". */
-const ARGUMENT_PART = /(?:^|; )([A-Za-z]\w*(?:\.\w+)*): /g;
-
-/** The refusal's parts, in order; a message naming no argument is one part without one. */
-export function refusalParts(message: string): RefusalPart[] {
-  const starts = [...message.matchAll(ARGUMENT_PART)];
-  if (starts.length === 0 || starts[0]!.index !== 0) return message ? [{ argument: undefined, rule: message }] : [];
-  return starts.map((start, i) => ({
-    argument: start[1],
-    rule: message.slice(start.index + start[0].length, starts[i + 1]?.index ?? message.length),
-  }));
-}
+import { labelled, refusalParts } from './refusal-parts';
 
 /** One field a refusal may name: its visible label, the control outlined, and the box the message goes at the end of (after, for a label). */
 export interface ProblemField {
@@ -35,14 +17,16 @@ export interface ProblemField {
   box: HTMLElement;
 }
 
-/** A field's message, worded with its label; a value the rule quotes first ("('http://…') must be…") is the field's own, shown above. */
-export function labelled(label: string, rule: string): string {
-  return `${label}: ${rule.replace(/^\((['"]).*?\1\)\s+/, '')}`;
-}
-
 export interface FieldProblems {
-  /** Shows each part of `message` that names a field under it (`fieldOf` finds it); returns the parts left, joined, or ''. */
-  show(message: string, fieldOf: (argument: string) => ProblemField | undefined): string;
+  /**
+   * Shows each part of `message` that names a field under it (`fieldOf` finds it); returns the parts
+   * left, joined, or '': each worded with its label where `labelOf` knows one.
+   */
+  show(
+    message: string,
+    fieldOf: (argument: string) => ProblemField | undefined,
+    labelOf?: (argument: string) => string | undefined,
+  ): string;
   /** Shows `text`, already worded with its label, under `field`. */
   showAt(field: ProblemField, text: string): void;
   /** Every message goes, every field's outline too. */
@@ -84,13 +68,16 @@ export function fieldProblems(): FieldProblems {
     problem.scrollIntoView({ block: 'nearest' });
   };
   const problems: FieldProblems = {
-    show(message, fieldOf) {
+    show(message, fieldOf, labelOf) {
       problems.clear();
       const left: string[] = [];
       for (const part of refusalParts(message)) {
         const field = part.argument === undefined ? undefined : fieldOf(part.argument);
         if (field) put(field, labelled(field.label, part.rule), shown.size === 0);
-        else left.push(part.argument === undefined ? part.rule : `${part.argument}: ${part.rule}`);
+        else {
+          const label = part.argument === undefined ? undefined : (labelOf?.(part.argument) ?? part.argument);
+          left.push(label === undefined ? part.rule : labelled(label, part.rule));
+        }
       }
       return left.join('; ');
     },

@@ -309,8 +309,7 @@ export class ReportBuilder {
     const none = typeof request === 'string';
     const formula = none ? '' : request.compareWith ? compareFormula(request) : reportFormula(request);
     replaceChildren(this.formula, ...formulaWithBreaks(formula));
-    this.formula.hidden = none;
-    this.formulaCopy.hidden = none;
+    for (const node of [this.formula, this.formulaCopy]) node.hidden = none;
     this.noFormula.hidden = !none;
     this.chart.follow(request);
     this.schedule.update();

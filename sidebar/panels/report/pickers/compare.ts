@@ -107,15 +107,7 @@ export function comparePicker(ctx: PartContext & { range(): DateRange | string }
     const days = earlier();
     if (!main) replaceChildren(line, 'Only the general report can be compared with an earlier period.');
     else if (days === undefined || typeof days === 'string') replaceChildren(line, days ?? '');
-    else
-      replaceChildren(
-        line,
-        comparedLine(
-          days,
-          mode.value === 'yearWeekday' ? current()!.fromDate : undefined,
-          effectiveBreakdowns('main', ctx.choice().breakdowns),
-        ),
-      );
+    else replaceChildren(line, comparedLine(days, mode.value === 'yearWeekday' ? current()!.fromDate : undefined, ctx.choice().breakdowns));
   }
 
   for (const control of [mode, fromInput, toInput]) {
@@ -170,7 +162,8 @@ function customEarlier(from: string, to: string, now: { fromDate: string }): { f
  * position with day or month (weekday by weekday from `weekdaysFrom`, the report's first day, for the
  * same weekdays), else row by row on the other breakdowns, else the two periods whole.
  */
-function comparedLine(days: { fromDate: string; toDate: string }, weekdaysFrom: string | undefined, breakdowns: readonly string[]): string {
+function comparedLine(days: { fromDate: string; toDate: string }, weekdaysFrom: string | undefined, chosen: readonly string[]): string {
+  const breakdowns = effectiveBreakdowns('main', chosen);
   const time = breakdowns.find((b) => b === 'day' || b === 'month');
   const others = breakdowns.filter((b) => b !== 'day' && b !== 'month');
   const lined = time

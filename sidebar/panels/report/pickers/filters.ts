@@ -129,17 +129,8 @@ export function filterRows(ctx: PartContext): FilterRows {
   function renderText(): void {
     const filter = expression();
     // A row added and not typed in yet: the run still refuses it, but the line waits for the value.
-    const waiting = typeof filter !== 'string' && filter.waiting === true;
-    replaceChildren(
-      text,
-      typeof filter === 'string'
-        ? filter
-          ? el('span', {}, 'Filter: ', el('code', {}, filter))
-          : ''
-        : waiting
-          ? ''
-          : notice('warning', filter.problem),
-    );
+    if (typeof filter !== 'string') replaceChildren(text, filter.waiting ? '' : notice('warning', filter.problem));
+    else replaceChildren(text, filter ? el('span', {}, 'Filter: ', el('code', {}, filter)) : '');
   }
 
   const offerOperators = (row: FilterRow, current: FilterOperator | undefined, keepUnfit = false) =>
@@ -158,16 +149,7 @@ export function filterRows(ctx: PartContext): FilterRows {
     const { field: fieldSelect, operator, value, node } = row;
     offerOperators(row, initial?.op, true);
     fieldSelect.addEventListener('input', () => offerOperators(row, row.operator.value as FilterOperator));
-    // The example in the value follows the operator: two values for between, a list for in.
-    operator.addEventListener('input', () => {
-      row.value.placeholder = valuePlaceholder(ctx.choice().kind, row.field.value, row.operator.value as FilterOperator);
-    });
-    for (const event of ['input', 'blur'])
-      value.addEventListener(event, () => {
-        if (row.typed) return;
-        row.typed = true;
-        renderText();
-      });
+    followTyping(row, () => ctx.choice().kind, renderText);
     remove.addEventListener('click', () => {
       node.remove();
       rows = rows.filter((r) => r !== row);
@@ -208,6 +190,19 @@ export function filterRows(ctx: PartContext): FilterRows {
       renderText();
     },
   };
+}
+
+/** The value's example follows the operator (two values for between, a list for in); once typed in or left, the row says what it lacks. */
+function followTyping(row: FilterRow, kind: () => ReportKind, renderText: () => void): void {
+  row.operator.addEventListener('input', () => {
+    row.value.placeholder = valuePlaceholder(kind(), row.field.value, row.operator.value as FilterOperator);
+  });
+  for (const event of ['input', 'blur'])
+    row.value.addEventListener(event, () => {
+      if (row.typed) return;
+      row.typed = true;
+      renderText();
+    });
 }
 
 /**
