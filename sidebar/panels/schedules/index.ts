@@ -83,11 +83,15 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
     replaceChildren(listBox, ...list.reports.map((view) => scheduleItem(view, { ctx, timeZone: list.timeZone, perform })));
   };
 
+  // Only the latest load is shown: an earlier one answering late would redraw the list under an open Edit.
+  let loads = 0;
   const load = async () => {
+    const mine = ++loads;
     try {
-      render(await ctx.server.listSchedules());
+      const list = await ctx.server.listSchedules();
+      if (mine === loads) render(list);
     } catch (error) {
-      replaceChildren(listBox, notice('error', failureText(error)));
+      if (mine === loads) replaceChildren(listBox, notice('error', failureText(error)));
     }
   };
   void load();
