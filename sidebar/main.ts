@@ -59,8 +59,12 @@ function start(root: HTMLElement): void {
     },
   };
 
+  let shown: string | undefined;
   function showPanel(id: string): void {
     const chosen = PANELS.find((p) => p.id === id) ?? PANELS[0]!;
+    // The messages of the tab left go with it (moments.ts).
+    if (shown !== undefined && shown !== chosen.id) ctx.moments.happened('tab');
+    shown = chosen.id;
     for (const p of PANELS) {
       const selected = p.id === chosen.id;
       tabs.get(p.id)!.setAttribute('aria-selected', String(selected));

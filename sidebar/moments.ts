@@ -13,9 +13,10 @@ import { replaceChildren } from './dom';
  * - 'action': another action of the Report tab starts (Run to sheet, Insert formula, Create dashboard, Save schedule);
  * - 'form': the report builder's form changed (its period, breakdowns, filters...);
  * - 'sign-in': someone signed in or out;
+ * - 'tab': another tab was opened;
  * - `schedule-deleted:<id>`: that saved report was deleted.
  */
-export type Moment = 'action' | 'form' | 'sign-in' | `schedule-deleted:${string}`;
+export type Moment = 'action' | 'form' | 'sign-in' | 'tab' | `schedule-deleted:${string}`;
 
 export interface Moments {
   /** Shows `content` in `box` (replacing what was there) until one of `endsWith` happens; then it goes. */

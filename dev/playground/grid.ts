@@ -79,6 +79,7 @@ function dateParts(date: Date, timeZone: string): Record<string, string> {
     day: '2-digit',
     hour: '2-digit',
     minute: '2-digit',
+    second: '2-digit',
     hourCycle: 'h23',
   }).formatToParts(date);
   return Object.fromEntries(parts.map((p) => [p.type, p.value]));
@@ -89,7 +90,9 @@ export function displayText(value: CellValue, format: string | undefined, timeZo
   if (value instanceof Date || Object.prototype.toString.call(value) === '[object Date]') {
     const p = dateParts(value as Date, timeZone);
     if (format === 'yyyy-mm') return `${p.year}-${p.month}`;
-    if (format && /hh/.test(format)) return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
+    // An append's snapshotAt keeps its seconds (yyyy-mm-dd hh:mm:ss): two runs in one minute differ.
+    const seconds = format && /:ss/.test(format) ? `:${p.second}` : '';
+    if (format && /hh/.test(format)) return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}${seconds}`;
     return `${p.year}-${p.month}-${p.day}`;
   }
   if (typeof value === 'number') {

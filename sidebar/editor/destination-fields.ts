@@ -4,12 +4,12 @@
  * dataset, name and location, each with a hint. The Schedules tab's edit form of a BigQuery report
  * shows the same four fields without the choice. The names are the server's to check (BigQuery's
  * naming rules, then the dataset's location and an existing table's columns, asked of BigQuery): its
- * refusal names each field at fault ("bigquery.tableId: …"), and each such part is shown under its
- * field. In a build without BigQuery, destinationFields() makes nothing (and the build leaves its code
+ * refusal names each field at fault ("bigquery.tableId: …"), and the editor shows each such part under
+ * its field, by its label (editor-problems.ts). In a build without BigQuery, destinationFields() makes nothing (and the build leaves its code
  * out): the sidebar then holds no BigQuery element or text.
  */
-import { el, field, notice, replaceChildren } from '../dom';
-import { type BigQueryTable, TABLE_FIELD_PATH } from './definition-form';
+import { el, field } from '../dom';
+import type { BigQueryTable } from './definition-form';
 
 type Name = keyof BigQueryTable;
 
@@ -38,20 +38,6 @@ const FIELDS: ReadonlyArray<{ name: Name; id: string; label: string; placeholder
   },
 ];
 
-/** A part of the server's sentence that names a BigQuery field: "bigquery.tableId: …", up to the next such part. */
-const FIELD_PART = new RegExp(`(?:^|; )${TABLE_FIELD_PATH.replace(/\./g, '\\.')}\\.(projectId|datasetId|tableId|location): `, 'g');
-
-/** Each BigQuery field the server's refusal names, with what it says of it (the first part, when several). */
-export function bigQueryFieldProblems(message: string): Partial<Record<Name, string>> {
-  const parts = [...message.matchAll(FIELD_PART)];
-  const problems: Partial<Record<Name, string>> = {};
-  parts.forEach((part, i) => {
-    const name = part[1] as Name;
-    problems[name] ??= message.slice(part.index + part[0].length, parts[i + 1]?.index ?? message.length).replace(/\.$/, '');
-  });
-  return problems;
-}
-
 export interface DestinationFields {
   node: HTMLElement;
   /** Whether the rows go to BigQuery (always, in the edit form of a BigQuery report). */
@@ -60,30 +46,21 @@ export interface DestinationFields {
   set(table: BigQueryTable | undefined): void;
   /** The table as typed (the server trims and checks it). */
   value(): BigQueryTable;
-  /** Puts each part of the server's refusal that names a BigQuery field under it; clears the others. Whether any did. */
-  showProblems(message: string): boolean;
 }
 
-/** The table's four inputs, each with its hint and the place for what the server says of it. */
-function tableInputs(prefix: string): { box: HTMLElement; inputs: Map<Name, HTMLInputElement>; problems: Map<Name, HTMLElement> } {
+/** The table's four inputs, each with its hint. */
+function tableInputs(prefix: string): { box: HTMLElement; inputs: Map<Name, HTMLInputElement> } {
   const inputs = new Map<Name, HTMLInputElement>();
-  const problems = new Map<Name, HTMLElement>();
   const box = el(
     'div',
     { class: 'bigquery-fields', id: `${prefix}-bigquery` },
     ...FIELDS.map(({ name, id, label, placeholder, hint }) => {
       const input = el('input', { type: 'text', id: `${prefix}-bq-${id}`, maxlength: 1024, placeholder, autocomplete: 'off' });
-      const problem = el('div', { id: `${input.id}-problem`, class: 'field-problem' });
       inputs.set(name, input);
-      problems.set(name, problem);
-      const node = field(label, input, hint);
-      node.append(problem);
-      // Read with the field: its hint, then what the server said of it.
-      input.setAttribute('aria-describedby', `${input.id}-hint ${problem.id}`);
-      return node;
+      return field(label, input, hint);
     }),
   );
-  return { box, inputs, problems };
+  return { box, inputs };
 }
 
 /** "This sheet" or "BigQuery table", and the rule of what a table takes. */
@@ -112,19 +89,13 @@ function destinationChoice(prefix: string): { radios: HTMLInputElement[]; segmen
 export function destinationFields(prefix: string, options: { choice: boolean; changed?: () => void }): DestinationFields | undefined {
   // The build's flag (build-flags.ts), folded by esbuild: without BigQuery, the rest is not in the bundle.
   if (!__ENGAGE_BIGQUERY__) return undefined;
-  const { box, inputs, problems } = tableInputs(prefix);
+  const { box, inputs } = tableInputs(prefix);
   const { radios, segmented, rule } = destinationChoice(prefix);
   const chosen = () => !options.choice || radios[1]!.checked;
   const render = () => {
     for (const radio of radios) radio.parentElement!.classList.toggle('checked', radio.checked);
     box.hidden = !chosen();
     rule.hidden = !chosen();
-  };
-  const clear = () => {
-    for (const [name, problem] of problems) {
-      replaceChildren(problem);
-      inputs.get(name)!.setAttribute('aria-invalid', 'false');
-    }
   };
   for (const radio of radios)
     radio.addEventListener('change', () => {
@@ -146,22 +117,12 @@ export function destinationFields(prefix: string, options: { choice: boolean; ch
     set(table) {
       for (const { name } of FIELDS) inputs.get(name)!.value = table?.[name] ?? '';
       radios[table ? 1 : 0]!.checked = true;
-      clear();
       render();
     },
     value() {
       const table = {} as BigQueryTable;
       for (const { name } of FIELDS) table[name] = inputs.get(name)!.value;
       return table;
-    },
-    showProblems(message) {
-      clear();
-      const found = bigQueryFieldProblems(message);
-      for (const [name, text] of Object.entries(found) as [Name, string][]) {
-        replaceChildren(problems.get(name)!, notice('error', text));
-        inputs.get(name)!.setAttribute('aria-invalid', 'true');
-      }
-      return Object.keys(found).length > 0;
     },
   };
 }

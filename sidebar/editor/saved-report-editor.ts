@@ -22,7 +22,10 @@ import {
   type ReportFields,
   reportFieldsOf,
 } from './definition-form';
+import { fieldProblems, type ProblemField } from '../widgets/field-problems';
+import { refusalParts } from '../widgets/refusal-parts';
 import { destinationFields } from './destination-fields';
+import { labelOf, namedField, namesThePlace } from './editor-problems';
 import { scheduleFields } from './schedule-fields';
 import { writeModeFields } from './write-mode-fields';
 
@@ -43,7 +46,7 @@ export interface EditorParts {
   schedule: HTMLElement;
   paused: HTMLElement | null;
   destination: HTMLElement | null;
-  /** The sheet and first cell. */
+  /** The sheet and first cell; in Edit, hidden until a refusal asks for another sheet or cell. */
   place: HTMLElement | null;
   /** Says the sheet's cell holds a BigQuery report's status. */
   statusHint: HTMLElement | null;
@@ -66,12 +69,21 @@ export interface SavedReportEditor {
   setPlace(place: Place): void;
   /** Follows the report: the fields its destination allows, the write mode's key and incremental option, the alerts' choices. */
   follow(report: FollowedReport): void;
-  /** The definition of `report` with the fields as typed, or the first thing to fix; `check` runs once the sheet and cell are read. */
+  /**
+   * The definition of `report` with the fields as typed, or the first thing to fix: shown under its
+   * field (then ''), or to show beside the button; `check` runs once the sheet and cell are read.
+   */
   definition(report: ReportFields, check?: () => string | undefined): SavedReportInput | string;
   /** After a new report is saved: no name, and a table to name again (a table takes one saved report). */
   next(saved: SavedReportInput): void;
-  /** Puts each part of the server's refusal that names a table's field under it; an empty text clears them. */
-  showProblems(message: string): void;
+  /**
+   * Puts each part of the server's refusal that names a field under it, worded with its label (one that
+   * asks for another sheet or cell shows Edit's sheet and cell); an empty text clears them. Returns the
+   * parts that name no field shown, for the mount to show beside its button ('' when none).
+   */
+  showProblems(message: string): string;
+  /** Every field's message goes (another tab, another report). */
+  clearProblems(): void;
 }
 
 const NO_REPORT: EditorState = {
@@ -89,6 +101,7 @@ export function savedReportEditor(options: EditorOptions): SavedReportEditor {
   const { section, edit } = options;
   const fields = editorFields(options);
   const { nameInput, how, modes, notices, destination, place, closed, paused } = fields;
+  const problems = editorProblems(options.prefix, edit ? place : null);
   /** What the fields do not show keeps what set() was given: Edit's sheet and cell, the section's pause. */
   let kept = edit ? editorStateOf(edit.saved) : NO_REPORT;
   let followed: FollowedReport = { kind: 'main', period: { type: 'lastDays', days: 7, endingYesterday: true } };
@@ -114,9 +127,11 @@ export function savedReportEditor(options: EditorOptions): SavedReportEditor {
         ? editorStateOf(definition)
         : { ...kept, name: '', paused: false, table: undefined, closedThrough: '', notices: {} };
       nameInput.value = kept.name;
+      problems.clear();
       if (definition) {
         how.set(kept.schedule);
         modes.set(kept.write);
+        place?.set(kept.place);
       }
       if (paused) paused.checked = kept.paused;
       closed?.set(kept.closedThrough);
@@ -139,17 +154,17 @@ export function savedReportEditor(options: EditorOptions): SavedReportEditor {
       watchAlerts();
     },
     definition(report, check) {
+      problems.clear();
       const state = readFields(fields, kept, toTable(), check);
-      return typeof state === 'string' ? state : definitionOf(report, state);
+      return 'problem' in state ? problems.local(state) : definitionOf(report, state);
     },
     next(saved) {
       nameInput.value = '';
       const { table } = editorStateOf(saved);
       if (table && destination) destination.set({ ...table, tableId: '' });
     },
-    showProblems(message) {
-      destination?.showProblems(message);
-    },
+    showProblems: problems.server,
+    clearProblems: problems.clear,
   };
   if (edit) {
     // The write mode follows the report before it shows the saved one, whose incremental option it then keeps.
@@ -177,22 +192,29 @@ function editorParts(fields: Fields, tableAsSaved: boolean): EditorParts {
   };
 }
 
+/** The first thing to fix, and the argument of the field it is about (none: the report's, shown beside the button). */
+interface FieldsProblem {
+  argument?: string;
+  problem: string;
+}
+
 /**
  * What the fields hold, or the first thing to fix, in the order they are checked; `kept` stands for
  * the fields the mount does not show, and `check` runs once the sheet and cell are read.
  */
-function readFields(fields: Fields, kept: EditorState, toTable: boolean, check?: () => string | undefined): EditorState | string {
+function readFields(fields: Fields, kept: EditorState, toTable: boolean, check?: () => string | undefined): EditorState | FieldsProblem {
   const { nameInput, how, modes, notices, destination, place, closed, paused } = fields;
   const name = nameInput.value.trim();
-  if (!name) return 'Name the saved report.';
+  if (!name) return { argument: 'name', problem: 'Name the saved report.' };
   const where = place ? place.read() : kept.place;
-  if (typeof where === 'string') return where;
+  if ('problem' in where) return where;
   const problem = check?.();
-  if (problem) return problem;
+  if (problem) return { problem };
   const write = toTable ? {} : modes.value();
-  if (typeof write === 'string') return write;
+  if (typeof write === 'string') return { argument: 'maxStoredRows', problem: write };
   const closedThrough = closed ? closed.read() : kept.closedThrough;
-  if (closedThrough === undefined) return 'Months closed through: write a month as yyyy-mm, such as 2026-10, or leave it empty.';
+  if (closedThrough === undefined)
+    return { argument: 'closedThrough', problem: 'Months closed through: write a month as yyyy-mm, such as 2026-10, or leave it empty.' };
   const table = destination ? (destination.chosen() ? destination.value() : undefined) : toTable ? kept.table : undefined;
   const pause = paused ? paused.checked : kept.paused;
   return { name, schedule: how.value(), paused: pause, place: where, table, write, closedThrough, notices: notices.value() };
@@ -220,7 +242,8 @@ function editorFields({ prefix, timeZone, section, edit }: EditorOptions) {
     notices: noticeFields(prefix, timeZone),
     destination,
     paused: edit ? el('input', { type: 'checkbox', id: `${prefix}-paused`, class: 'edit-paused' }) : null,
-    place: section ? placeFields(prefix) : null,
+    // Edit shows the sheet and cell when a refusal asks for another (showProblems).
+    place: section || edit ? placeFields(prefix, section === undefined) : null,
     statusHint:
       section && destination
         ? el(
@@ -233,19 +256,25 @@ function editorFields({ prefix, timeZone, section, edit }: EditorOptions) {
   };
 }
 
-/** The sheet and first cell the section writes to, read trimmed, the cell in capitals; or what to fix. */
-function placeFields(prefix: string) {
+/** The sheet and first cell the report writes to, read trimmed, the cell in capitals; or what to fix. */
+function placeFields(prefix: string, hidden: boolean) {
   const sheet = el('input', { type: 'text', id: `${prefix}-sheet`, maxlength: 100, autocomplete: 'off' });
   const cell = el('input', { type: 'text', id: `${prefix}-cell`, maxlength: 10, placeholder: 'A1', autocomplete: 'off' });
   return {
-    node: el('div', { class: 'row' }, field('Sheet', sheet), el('div', { class: 'narrow cell-field' }, field('Cell', cell))),
+    node: el(
+      'div',
+      { class: 'row place-fields', hidden },
+      field('Sheet', sheet),
+      el('div', { class: 'narrow cell-field' }, field('Cell', cell)),
+    ),
     set(place: Place) {
       sheet.value = place.sheetName;
       cell.value = place.cell;
     },
-    read(): Place | string {
-      if (!sheet.value.trim()) return 'Name the sheet it writes to.';
-      if (!A1_CELL_PATTERN.test(cell.value.trim())) return 'Write the first cell as one cell, such as A1.';
+    read(): Place | FieldsProblem {
+      if (!sheet.value.trim()) return { argument: 'target.sheetName', problem: 'Name the sheet it writes to.' };
+      if (!A1_CELL_PATTERN.test(cell.value.trim()))
+        return { argument: 'target.cell', problem: 'Write the first cell as one cell, such as A1.' };
       return { sheetName: sheet.value.trim(), cell: cell.value.trim().toUpperCase() };
     },
   };
@@ -269,4 +298,39 @@ function closedMonthsField(prefix: string) {
       return month && !/^\d{4}-(0[1-9]|1[0-2])$/.test(month) ? undefined : month;
     },
   };
+}
+
+/**
+ * The editor's messages under its fields: the first thing to fix of its own checks, or the server's
+ * refusal, whose request for another sheet or cell shows Edit's (`hiddenPlace`). Each returns what is
+ * left for beside the button ('' when nothing is).
+ */
+function editorProblems(prefix: string, hiddenPlace: { node: HTMLElement } | null) {
+  const problems = fieldProblems();
+  const fieldOf = (argument: string) => editorFieldOf(prefix, argument);
+  return {
+    clear: () => problems.clear(),
+    local(found: FieldsProblem): string {
+      const field = found.argument === undefined ? undefined : fieldOf(found.argument);
+      if (field) problems.showAt(field, found.problem);
+      return field ? '' : found.problem;
+    },
+    server(message: string): string {
+      const asksForPlace = refusalParts(message).some((part) => part.argument !== undefined && namesThePlace(part.argument));
+      if (hiddenPlace && asksForPlace) hiddenPlace.node.hidden = false;
+      return problems.show(message, fieldOf, labelOf);
+    },
+  };
+}
+
+/** The field of the editor whose ids start with `prefix` that shows `argument`, when it is on the page and not hidden. */
+function editorFieldOf(prefix: string, argument: string): ProblemField | undefined {
+  const named = namedField(argument);
+  if (!named?.id) return undefined;
+  const control = document.getElementById(`${prefix}-${named.id}`);
+  if (!control || control.closest('[hidden]') || !control.isConnected) {
+    return named.otherwise ? editorFieldOf(prefix, named.otherwise) : undefined;
+  }
+  const box = control.closest<HTMLElement>('.field, .alert-fields, label.check') ?? control.parentElement!;
+  return { label: named.label, control, box };
 }

@@ -131,14 +131,12 @@ it('saves, runs and edits a report into a BigQuery table from a build with "bigq
     await page.locator('#schedule-save').click();
     await eventually(async () =>
       expect(await page.locator('#schedule-bq-table-problem').innerText()).toBe(
-        "'daily$revenue' is not a table name: it may hold letters, marks, digits, underscores, dashes and spaces, not '$' (it marks a partition, such as table$20250101)",
+        "Table: 'daily$revenue' is not a table name: it may hold letters, marks, digits, underscores, dashes and spaces, not '$' (it marks a partition, such as table$20250101)",
       ),
     );
-    expect(await page.locator('#schedule-outcome .notice-error').innerText()).toMatch(
-      /^bigquery\.tableId: 'daily\$revenue' is not a table name/,
-    );
+    expect(await page.locator('#schedule-outcome').innerText()).toBe('');
     expect(await page.locator('#schedule-bq-table').getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator('#schedule-bq-dataset-problem').innerText()).toBe('');
+    expect(await page.locator('#schedule-bq-dataset-problem').count()).toBe(0);
     expect((await bq.requests()).length).toBe(requestsBefore);
     expect(listed().reports).toEqual([]);
     expect(await overflowing(page, '#schedule-form')).toEqual([]);
@@ -194,7 +192,7 @@ it('saves, runs and edits a report into a BigQuery table from a build with "bigq
     await eventually(async () =>
       expect(await page.locator('#schedule-outcome .notice-success').innerText()).toContain('Saved “Revenue into BigQuery”'),
     );
-    expect(await page.locator('#schedule-bq-table-problem').innerText()).toBe('');
+    expect(await page.locator('#schedule-bq-table-problem').count()).toBe(0);
     const saved = listed().reports;
     expect(saved).toHaveLength(1);
     expect(saved[0]!.definition).toMatchObject({ kind: 'main', breakdowns: ['day'], destination: { kind: 'bigquery', table: TABLE } });

@@ -130,6 +130,19 @@ describe('checks before sending, in the 300 px sidebar (issue 23)', () => {
       await sidebar.locator('#filter-rows button[aria-label="Remove filter"]').first().click();
     await sidebar.locator('#filter-add').click();
     const row = sidebar.locator('.filter-row').first();
+    // A new row waits for its value: no "enter a value" before anything is typed, nor an outline.
+    expect(await sidebar.locator('#filter-text').innerText()).toBe('');
+    expect(await row.locator('.filter-value').getAttribute('aria-invalid')).toBe('false');
+    // The example in the value follows the operator: two numbers for between.
+    await row.locator('.filter-field').selectOption('revenue');
+    await row.locator('.filter-operator').selectOption('gt');
+    expect(await row.locator('.filter-value').getAttribute('placeholder')).toBe('100');
+    await row.locator('.filter-operator').selectOption('between');
+    expect(await row.locator('.filter-value').getAttribute('placeholder')).toBe('100,200');
+    // Left empty, it says so.
+    await row.locator('.filter-value').blur();
+    await eventually(async () => expect(await sidebar.locator('#filter-text').innerText()).toBe('revenue: enter a value'));
+    expect(await row.locator('.filter-value').getAttribute('aria-invalid')).toBe('true');
     const offered: Record<string, string[]> = {};
     for (const field of ['revenue', 'day', 'country.id', 'country.name']) {
       await row.locator('.filter-field').selectOption(field);
@@ -176,6 +189,12 @@ describe('checks before sending, in the 300 px sidebar (issue 23)', () => {
     await eventually(async () =>
       expect(await sidebar.locator('#report-period').innerText()).toBe('To: the last day (2026-11-01) is before From (2026-11-07).'),
     );
+    // An error, not a hint: in the errors' red, To outlined and read with it.
+    const red = await sidebar.locator('#report-period').evaluate((n) => n.ownerDocument.defaultView!.getComputedStyle(n).color);
+    expect(red).toBe('rgb(217, 48, 37)');
+    expect(await sidebar.locator('#report-to').getAttribute('aria-invalid')).toBe('true');
+    expect(await sidebar.locator('#report-to').getAttribute('aria-describedby')).toBe('report-period');
+    expect(await sidebar.locator('#report-from').getAttribute('aria-invalid')).toBeNull();
     expect(await sidebar.locator('#formula-preview').isVisible()).toBe(false);
     expect(await sidebar.locator('#formula-details').innerText()).not.toContain('is before');
     expect(await sidebar.locator('#formula-none').innerText()).toBe('No formula until the form is complete.');
@@ -186,6 +205,7 @@ describe('checks before sending, in the 300 px sidebar (issue 23)', () => {
 
     await sidebar.locator('#report-preset').selectOption('last7');
     await eventually(async () => expect(await sidebar.locator('#formula-preview').innerText()).toMatch(/^=ENGAGE_REPORT\(/));
+    expect(await sidebar.locator('#report-period').getAttribute('class')).toBe('hint');
     expect(await sidebar.locator('#formula-none').isVisible()).toBe(false);
 
     // An hourly report's custom window starts at the preset's first hour.

@@ -209,6 +209,17 @@ describe('"Compare with" in the report builder', () => {
     expect(box.right).toBeLessThanOrEqual(choice.viewport);
     await eventually(async () => expect(await sidebar.locator('#formula-preview').textContent()).toContain('"yearWeekday","day"'));
 
+    // Without day the rows are not lined up by day: the line says how they are, as the form is now.
+    await chooseBreakdowns(sidebar, ['country']);
+    await eventually(async () =>
+      expect(await line.innerText()).toBe(
+        `Compared with ${shifted(range, -364)} to ${shifted(range, -358)} (7 days), the same weekdays 52 weeks earlier, row by row ` +
+          'by country: each metric beside its earlier value, the change and the change in %.',
+      ),
+    );
+    await chooseBreakdowns(sidebar, ['day']);
+    await eventually(async () => expect(await line.innerText()).toContain('by position with day:'));
+
     // By month there are no days to line up: the line says what to choose, and nothing is sent.
     await chooseBreakdowns(sidebar, ['month']);
     const byMonth =

@@ -134,6 +134,21 @@ describe('the report builder at 300 px', () => {
       enabled: false,
       reason: 'The chart draws one line per day: run a general report broken down by day alone (this one is also by country).',
     });
+    // The form changed since: the reason is the form's as it is now, not the last run's breakdowns.
+    await chooseBreakdowns(sidebar, ['day']);
+    await eventually(async () =>
+      expect(await chartState()).toEqual({
+        enabled: false,
+        reason: 'The form changed since the last run: run this report to the sheet, then Add chart draws it.',
+      }),
+    );
+    await chooseBreakdowns(sidebar, ['day', 'platform']);
+    await eventually(async () =>
+      expect(await chartState()).toEqual({
+        enabled: false,
+        reason: 'The chart draws one line per day: run a general report broken down by day alone (this one is also by platform).',
+      }),
+    );
 
     // No rows: the sheet gets the header alone, no Total row of zeros, and the chart has nothing to draw.
     await chooseBreakdowns(sidebar, ['day']);

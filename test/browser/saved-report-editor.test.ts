@@ -66,7 +66,7 @@ describe('the write mode in the Schedule section at 300 px', () => {
     await sidebar.locator('#schedule-max-stored-rows').fill('2.5');
     await sidebar.locator('#schedule-save').click();
     await eventually(async () =>
-      expect(await sidebar.locator('#schedule-outcome .notice-error').innerText()).toBe(
+      expect(await sidebar.locator('#schedule-max-stored-rows-problem').innerText()).toBe(
         'Keep at most: write a whole number of rows from 1 to 1,000,000.',
       ),
     );

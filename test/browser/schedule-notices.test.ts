@@ -85,8 +85,8 @@ it('sets notices and alerts in the Schedule section at 300 px, refuses a webhook
   await sidebar.locator('#schedule-webhook').fill('https://hooks.example.org/notify?key=SECRET-1');
   await sidebar.locator('#schedule-save').click();
   await eventually(async () =>
-    expect(await sidebar.locator('#schedule-outcome .notice-error').innerText()).toMatch(
-      /^notices\.webhook: \('https:\/\/hooks\.example\.org\/…'\) must start with https:\/\/chat\.googleapis\.com\/v1\/spaces\/ or https:\/\/hooks\.slack\.com\/services\//,
+    expect(await sidebar.locator('#schedule-webhook-problem').innerText()).toMatch(
+      /^Webhook: must start with https:\/\/chat\.googleapis\.com\/v1\/spaces\/ or https:\/\/hooks\.slack\.com\/services\//,
     ),
   );
   expect(definitions()).toEqual([]);

@@ -285,10 +285,13 @@ describe('scheduled refresh from the sidebar', () => {
     await sidebar.locator('#schedule-closed').fill('2026-13');
     await sidebar.locator('#schedule-save').click();
     await eventually(async () =>
-      expect(await sidebar.locator('#schedule-outcome .notice-error').innerText()).toBe(
+      expect(await sidebar.locator('#schedule-closed-problem').innerText()).toBe(
         'Months closed through: write a month as yyyy-mm, such as 2026-10, or leave it empty.',
       ),
     );
+    // Under its field, which is outlined, and not beside the button as well.
+    expect(await sidebar.locator('#schedule-closed').getAttribute('aria-invalid')).toBe('true');
+    expect(await sidebar.locator('#schedule-outcome').innerText()).toBe('');
     expect(savedDefinitions()).toEqual(before);
     await sidebar.locator('#schedule-closed').fill('2026-10');
     await sidebar.locator('#schedule-save').click();

@@ -309,9 +309,9 @@ export class ReportBuilder {
     const none = typeof request === 'string';
     const formula = none ? '' : request.compareWith ? compareFormula(request) : reportFormula(request);
     replaceChildren(this.formula, ...formulaWithBreaks(formula));
-    this.formula.hidden = none;
-    this.formulaCopy.hidden = none;
+    for (const node of [this.formula, this.formulaCopy]) node.hidden = none;
     this.noFormula.hidden = !none;
+    this.chart.follow(request);
     this.schedule.update();
   }
 
@@ -377,7 +377,7 @@ export class ReportBuilder {
         return;
       }
     } catch (error) {
-      this.chart.failed();
+      this.chart.failed(request);
       this.showError(failureText(error));
     } finally {
       this.setBusy(false);
@@ -387,7 +387,7 @@ export class ReportBuilder {
   /** After a run wrote its block: the outcome, and the block as the edited report's new extent. */
   private written(request: BuilderRequest, summary: RunToSheetSummary): void {
     this.lastRun = { block: summary.block, request: JSON.stringify(request) };
-    this.chart.ran(summary);
+    this.chart.ran(summary, request);
     this.ctx.moments.say(this.outcome, runOutcome(summary), ['action', 'sign-in']);
     const { editing } = this;
     const { block } = summary;

@@ -1,10 +1,12 @@
 /**
  * Add chart: the button and, under the actions, why it is off, in words on the page (not only in a
- * tooltip). It follows the last run: a run of the general report broken down by day alone, with
- * revenue and RPM and at least one row, can be charted; before any run, after a failed run (whose
- * block is not the one the form now describes) and for any other report the button is off and says why.
+ * tooltip). It charts the last run's block while the form still describes that run: a run of the
+ * general report broken down by day alone, with revenue and RPM and at least one row, can be charted;
+ * before any run, after a failed run and for any other report the button is off and says why. Once the
+ * form changes, the reason is the form's as it is now: what in it the chart cannot draw, or that it has
+ * to be run to the sheet first.
  */
-import { MAIN_BREAKDOWNS, type RunToSheetSummary } from '../../../src/core';
+import { type BuilderRequest, MAIN_BREAKDOWNS, type RunToSheetSummary } from '../../../src/core';
 import { el, replaceChildren } from '../../dom';
 import { failureText, type ServerClient } from '../../server';
 import type { Busy } from './part';
@@ -13,7 +15,7 @@ import type { Busy } from './part';
 export type ChartableRun = Pick<RunToSheetSummary, 'block' | 'header' | 'dataRows'>;
 
 /** Why a run cannot be charted (or there is nothing to chart), or undefined when it can. */
-export function chartBlocker(run: ChartableRun | 'failed' | undefined): string | undefined {
+export function chartBlocker(run: Pick<ChartableRun, 'header' | 'dataRows'> | 'failed' | undefined): string | undefined {
   if (run === undefined) return 'Add chart needs a report run to the sheet first, broken down by day alone.';
   if (run === 'failed') return 'The last run failed, so there is nothing new to chart: run the report again.';
   const { header } = run;
@@ -32,14 +34,34 @@ export function chartBlocker(run: ChartableRun | 'failed' | undefined): string |
   return undefined;
 }
 
+/** The columns a run of the form would write, as far as the chart's rules read them (its rows are not known before it runs). */
+export function formColumns(request: BuilderRequest): string[] {
+  const publishers = request.entityId === 'all' || request.entityId.includes(',') ? ['publisher.id'] : [];
+  const times = request.kind === 'main' ? [] : ['hour'];
+  // Left out, the metrics are the default set, which has revenue and RPM.
+  const metrics = request.metrics ?? ['revenue', 'rpmByPvs'];
+  const previous = request.compareWith ? metrics.map((m) => `${m}.previous`) : [];
+  return [...publishers, ...times, ...request.breakdowns, ...metrics, ...previous];
+}
+
+/** Why the chart cannot draw what the form describes now, after a run of another report; undefined when it can, once run. */
+function formBlocker(form: BuilderRequest | string): string {
+  const header = typeof form === 'string' ? [] : formColumns(form);
+  // Its rows are counted once it runs.
+  const why = typeof form === 'string' ? undefined : chartBlocker({ header, dataRows: 1 });
+  return why ?? 'The form changed since the last run: run this report to the sheet, then Add chart draws it.';
+}
+
 export interface ChartAction {
   readonly button: HTMLButtonElement;
   /** The line under the actions that says why the button is off. */
   readonly reason: HTMLElement;
-  /** A run wrote this block. */
-  ran(run: ChartableRun): void;
-  /** A run failed: the block on the sheet is not the one the form describes. */
-  failed(): void;
+  /** A run of `request` wrote this block. */
+  ran(run: ChartableRun, request: BuilderRequest): void;
+  /** A run of `request` failed: the block on the sheet is not the one the form describes. */
+  failed(request: BuilderRequest): void;
+  /** The form as it is now (or its first problem): once it is no longer the last run's, the reason is its own. */
+  follow(form: BuilderRequest | string): void;
   /** While another action runs, the button is off too (without a reason: it is only waiting). */
   setBusy(busy: boolean): void;
 }
@@ -52,9 +74,13 @@ export function chartAction(
   const button = el('button', { type: 'button', id: 'add-chart', disabled: true, 'aria-describedby': 'chart-why' }, 'Add chart');
   const reason = el('div', { class: 'hint', id: 'chart-why', 'aria-live': 'polite' });
   let run: ChartableRun | 'failed' | undefined;
+  /** The request of the last run, and the form's now, as JSON: the run is charted while they are the same. */
+  let ranWith: string | undefined;
+  let form: BuilderRequest | string = '';
+  const current = () => ranWith !== undefined && ranWith === JSON.stringify(form);
 
   function render(): void {
-    const why = chartBlocker(run);
+    const why = run === undefined || current() ? chartBlocker(run) : formBlocker(form);
     button.disabled = busy.isBusy() || why !== undefined;
     button.title = why ?? 'Add a chart of revenue and RPM by day beside the data';
     replaceChildren(reason, why ?? '');
@@ -62,7 +88,7 @@ export function chartAction(
   }
 
   button.addEventListener('click', async () => {
-    if (busy.isBusy() || run === undefined || run === 'failed' || chartBlocker(run)) return;
+    if (busy.isBusy() || run === undefined || run === 'failed' || chartBlocker(run) || !current()) return;
     busy.setBusy(true);
     try {
       const result = await server.addChart(run.block);
@@ -77,12 +103,20 @@ export function chartAction(
   return {
     button,
     reason,
-    ran(next) {
+    ran(next, request) {
       run = { block: next.block, header: next.header, dataRows: next.dataRows };
+      ranWith = JSON.stringify(request);
+      form = request;
       render();
     },
-    failed() {
+    failed(request) {
       run = 'failed';
+      ranWith = JSON.stringify(request);
+      form = request;
+      render();
+    },
+    follow(next) {
+      form = next;
       render();
     },
     setBusy: render,

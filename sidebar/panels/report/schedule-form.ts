@@ -206,7 +206,9 @@ class ScheduleSection implements ScheduleForm {
 
   private async submit(): Promise<void> {
     if (this.source.isBusy()) return;
-    const fail = (text: string) => this.ctx.moments.say(this.outcome, notice('error', text), ['form', 'action', 'sign-in']);
+    // What names a field shows under it (the editor's); the rest beside Save schedule.
+    const fail = (text: string) =>
+      this.ctx.moments.say(this.outcome, text ? notice('error', text) : [], ['form', 'action', 'sign-in', 'tab']);
     const report = this.definition();
     if (typeof report === 'string') return fail(report);
     this.source.setBusy(true);
@@ -214,14 +216,14 @@ class ScheduleSection implements ScheduleForm {
     try {
       const { editing } = this;
       const list = editing ? await this.ctx.server.updateSchedule(editing.id, report) : await this.ctx.server.saveSchedule(report);
-      this.editor.showProblems('');
+      this.editor.clearProblems();
       this.close();
       this.savedNotice(report, list);
       if (editing) this.editing = { id: editing.id, definition: report, shown: this.when.choice() };
       else this.editor.next(report);
     } catch (error) {
-      fail(failureText(error));
-      this.editor.showProblems(failureText(error));
+      fail(this.editor.showProblems(failureText(error)));
+      this.ctx.moments.until(['tab', 'sign-in'], () => this.editor.clearProblems());
     } finally {
       this.source.setBusy(false);
     }

@@ -55,10 +55,11 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
       const list = await work();
       render(list);
       const said = typeof done === 'function' ? done(list) : done;
-      ctx.moments.say(message, said ? notice('success', said) : [], ['sign-in']);
+      ctx.moments.say(message, said ? notice('success', said) : [], ['sign-in', 'tab']);
       return true;
     } catch (error) {
-      ctx.moments.say(message, notice('error', failureText(error)), ['sign-in']);
+      // A form that hears the refusal shows it in its fields; an action's shows here.
+      ctx.moments.say(message, failed ? [] : notice('error', failureText(error)), ['sign-in', 'tab']);
       failed?.(failureText(error));
       return false;
     }
@@ -82,11 +83,15 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
     replaceChildren(listBox, ...list.reports.map((view) => scheduleItem(view, { ctx, timeZone: list.timeZone, perform })));
   };
 
+  // Only the latest load is shown: an earlier one answering late would redraw the list under an open Edit.
+  let loads = 0;
   const load = async () => {
+    const mine = ++loads;
     try {
-      render(await ctx.server.listSchedules());
+      const list = await ctx.server.listSchedules();
+      if (mine === loads) render(list);
     } catch (error) {
-      replaceChildren(listBox, notice('error', failureText(error)));
+      if (mine === loads) replaceChildren(listBox, notice('error', failureText(error)));
     }
   };
   void load();

@@ -15,8 +15,8 @@ import { editForm } from './edit-form';
 import { badge, ranNow, statusLines, waitedNow } from './schedule-status';
 
 /**
- * Runs a server call that answers with the list, shows the list and says `done` (a failure says why,
- * and `failed` hears it too). Whether it succeeded.
+ * Runs a server call that answers with the list, shows the list and says `done`; a failure says why,
+ * above the list, or, given `failed`, to it alone (a form shows it in its fields). Whether it succeeded.
  */
 export type Perform = (
   work: () => Promise<ScheduleList>,

@@ -107,7 +107,7 @@ export function comparePicker(ctx: PartContext & { range(): DateRange | string }
     const days = earlier();
     if (!main) replaceChildren(line, 'Only the general report can be compared with an earlier period.');
     else if (days === undefined || typeof days === 'string') replaceChildren(line, days ?? '');
-    else replaceChildren(line, comparedLine(days, mode.value === 'yearWeekday' ? current()!.fromDate : undefined));
+    else replaceChildren(line, comparedLine(days, mode.value === 'yearWeekday' ? current()!.fromDate : undefined, ctx.choice().breakdowns));
   }
 
   for (const control of [mode, fromInput, toInput]) {
@@ -157,11 +157,28 @@ function customEarlier(from: string, to: string, now: { fromDate: string }): { f
   return custom;
 }
 
-/** What is compared: the earlier days, and how they line up (weekday by weekday from `weekdaysFrom`, the report's first day, for the same weekdays). */
-function comparedLine(days: { fromDate: string; toDate: string }, weekdaysFrom: string | undefined): string {
+/**
+ * What is compared: the earlier days, and how their rows line up with the report's `breakdowns`: by
+ * position with day or month (weekday by weekday from `weekdaysFrom`, the report's first day, for the
+ * same weekdays), else row by row on the other breakdowns, else the two periods whole.
+ */
+function comparedLine(days: { fromDate: string; toDate: string }, weekdaysFrom: string | undefined, chosen: readonly string[]): string {
+  const breakdowns = effectiveBreakdowns('main', chosen);
+  const time = breakdowns.find((b) => b === 'day' || b === 'month');
+  const others = breakdowns.filter((b) => b !== 'day' && b !== 'month');
+  const lined = time
+    ? `by position with ${time}: `
+    : others.length > 0
+      ? `row by row by ${others.join(', ')}: `
+      : 'period against period: ';
+  const weekdays =
+    weekdaysFrom === undefined
+      ? lined
+      : time === 'day'
+        ? sameWeekdays(weekdaysFrom, days.fromDate)
+        : `the same weekdays 52 weeks earlier, ${lined}`;
   return (
     `Compared with ${dashedDay(days.fromDate)} to ${dashedDay(days.toDate)} (${daysBetween(days.fromDate, days.toDate) + 1} days), ` +
-    (weekdaysFrom !== undefined ? sameWeekdays(weekdaysFrom, days.fromDate) : 'by position with day or month: ') +
-    'each metric beside its earlier value, the change and the change in %.'
+    `${weekdays}each metric beside its earlier value, the change and the change in %.`
   );
 }

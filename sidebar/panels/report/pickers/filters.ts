@@ -41,6 +41,8 @@ interface FilterRow {
   operator: HTMLSelectElement;
   value: HTMLInputElement;
   node: HTMLElement;
+  /** Whether its value was typed, or left empty: a new row's empty value is no problem to show yet. */
+  typed: boolean;
 }
 
 /** Fields a filter or sort may use with these breakdowns. */
@@ -126,10 +128,9 @@ export function filterRows(ctx: PartContext): FilterRows {
 
   function renderText(): void {
     const filter = expression();
-    replaceChildren(
-      text,
-      typeof filter === 'string' ? (filter ? el('span', {}, 'Filter: ', el('code', {}, filter)) : '') : notice('warning', filter.problem),
-    );
+    // A row added and not typed in yet: the run still refuses it, but the line waits for the value.
+    if (typeof filter !== 'string') replaceChildren(text, filter.waiting ? '' : notice('warning', filter.problem));
+    else replaceChildren(text, filter ? el('span', {}, 'Filter: ', el('code', {}, filter)) : '');
   }
 
   const offerOperators = (row: FilterRow, current: FilterOperator | undefined, keepUnfit = false) =>
@@ -148,6 +149,7 @@ export function filterRows(ctx: PartContext): FilterRows {
     const { field: fieldSelect, operator, value, node } = row;
     offerOperators(row, initial?.op, true);
     fieldSelect.addEventListener('input', () => offerOperators(row, row.operator.value as FilterOperator));
+    followTyping(row, () => ctx.choice().kind, renderText);
     remove.addEventListener('click', () => {
       node.remove();
       rows = rows.filter((r) => r !== row);
@@ -190,13 +192,31 @@ export function filterRows(ctx: PartContext): FilterRows {
   };
 }
 
-/** The filter text of the rows ("" for none), or the first problem with a row (which is marked invalid). */
-function rowsExpression(kind: ReportKind, rows: readonly FilterRow[]): string | { problem: string } {
+/** The value's example follows the operator (two values for between, a list for in); once typed in or left, the row says what it lacks. */
+function followTyping(row: FilterRow, kind: () => ReportKind, renderText: () => void): void {
+  row.operator.addEventListener('input', () => {
+    row.value.placeholder = valuePlaceholder(kind(), row.field.value, row.operator.value as FilterOperator);
+  });
+  for (const event of ['input', 'blur'])
+    row.value.addEventListener(event, () => {
+      if (row.typed) return;
+      row.typed = true;
+      renderText();
+    });
+}
+
+/**
+ * The filter text of the rows ("" for none), or the first problem with a row (which is marked invalid);
+ * `waiting`: the row is new and its value not typed in yet.
+ */
+function rowsExpression(kind: ReportKind, rows: readonly FilterRow[]): string | { problem: string; waiting?: boolean } {
   const conditions: FilterCondition[] = [];
   for (const row of rows) {
     const c = conditionOf(kind, row.field.value, row.operator.value as FilterOperator, row.value.value);
-    row.value.setAttribute('aria-invalid', String(typeof c === 'string'));
-    if (typeof c === 'string') return { problem: c };
+    // A new row's empty value is not outlined before it is typed in or left.
+    const waiting = !row.typed && row.value.value.trim() === '';
+    row.value.setAttribute('aria-invalid', String(typeof c === 'string' && !waiting));
+    if (typeof c === 'string') return waiting ? { problem: c, waiting } : { problem: c };
     conditions.push(c);
   }
   try {
@@ -208,13 +228,21 @@ function rowsExpression(kind: ReportKind, rows: readonly FilterRow[]): string | 
 
 /**
  * The operators of the row's field, keeping the chosen one when the field takes it; the value's
- * placeholder is an example of the field's type ("20261101" for a day).
+ * placeholder is an example of the field's type and the operator ("20261101" for a day).
  */
 function offerRowOperators(kind: ReportKind, row: FilterRow, current: FilterOperator | undefined, keepUnfit: boolean): void {
   const field = row.field.value;
   const keep = current && (keepUnfit || filterOperatorsFor(kind, field).includes(current)) ? current : undefined;
   replaceChildren(row.operator, ...operatorOptions(kind, field, keep));
-  row.value.placeholder = filterExample(kind, field).split(':').slice(2).join(':');
+  row.value.placeholder = valuePlaceholder(kind, field, row.operator.value as FilterOperator);
+}
+
+/** An example of the value for the field's type and the operator: "100", "100,200" for between, "US,DE" for in. */
+function valuePlaceholder(kind: ReportKind, field: string, op: FilterOperator): string {
+  const example = filterExample(kind, field).split(':').slice(2).join(':');
+  const [first = '', second] = example.split(',');
+  const two = second !== undefined ? example : /^\d+$/.test(first) ? `${first},${Number(first) * 2}` : `${first},sport`;
+  return op === 'between' || op === 'in' || op === 'not_in' ? two : first;
 }
 
 /** A row's controls on its two lines: the field with the remove button, then the operator and the value. */
@@ -236,7 +264,7 @@ function rowControls(
     el('div', { class: 'filter-line' }, fieldSelect, remove),
     el('div', { class: 'filter-line' }, operator, value),
   );
-  return { row: { field: fieldSelect, operator, value, node }, remove };
+  return { row: { field: fieldSelect, operator, value, node, typed: initial !== undefined }, remove };
 }
 
 /** The conditions of a saved filter text; none when the rows cannot show it (the summary line then says there is none). */

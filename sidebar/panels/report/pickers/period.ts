@@ -71,7 +71,9 @@ export function periodPicker(ctx: PartContext & { timeZone(): string }): PeriodP
     else if (kind === 'main') replaceChildren(customBox, el('div', { class: 'row' }, field('From', fromInput), field('To', toInput)));
     else replaceChildren(customBox, field('First hour (UTC)', startInput, 'The report covers the 24 hours from this hour.'));
     const tz = ctx.timeZone();
-    replaceChildren(period, periodLine(range(), kind === 'main', tz));
+    const current = range();
+    replaceChildren(period, periodLine(current, kind === 'main', tz));
+    showPeriodProblem(period, typeof current === 'string' ? current : undefined, [fromInput, toInput, startInput]);
     replaceChildren(daysNote, daysNoteText(kind === 'main', tz));
   }
 
@@ -143,6 +145,32 @@ function customHourWindow(realtime: boolean, start: string): DateRange | string 
     if (fromMs < earliest - MS_PER_HOUR) return `Realtime data covers only the last ${REALTIME_WINDOW_HOURS} hours: choose a later start.`;
   }
   return window;
+}
+
+/**
+ * The period's line as an error while it says what to fix (reversed days, a day not chosen...): red,
+ * announced, the custom fields outlined and read with it; else a hint.
+ */
+function showPeriodProblem(line: HTMLElement, problem: string | undefined, inputs: readonly HTMLInputElement[]): void {
+  line.classList.toggle('hint', problem === undefined);
+  line.classList.toggle('field-error', problem !== undefined);
+  line.setAttribute('role', problem === undefined ? 'status' : 'alert');
+  // The field the message names ("To: the last day … is before From"), or every custom field it may be about.
+  const named = problem === undefined ? [] : inputs.filter((input) => input.isConnected && fieldNamed(input, problem));
+  for (const input of inputs) {
+    const invalid = named.includes(input);
+    if (invalid) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+    if (invalid) input.setAttribute('aria-describedby', line.id);
+    else if (input.getAttribute('aria-describedby') === line.id) input.removeAttribute('aria-describedby');
+  }
+}
+
+/** Whether the problem is about this field: it starts with its label, or names no field and the field is empty or the only one. */
+function fieldNamed(input: HTMLInputElement, problem: string): boolean {
+  const label = input.labels?.[0]?.textContent ?? '';
+  if (/^[A-Z][\w ()]*: /.test(problem)) return label !== '' && problem.startsWith(`${label}: `);
+  return input.value === '' || input.id === 'report-start';
 }
 
 /** The period's line: what it covers, or the first thing to fix. */
