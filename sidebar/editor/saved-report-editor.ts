@@ -68,7 +68,7 @@ export interface SavedReportEditor {
   follow(report: FollowedReport): void;
   /** The definition of `report` with the fields as typed, or the first thing to fix; `check` runs once the sheet and cell are read. */
   definition(report: ReportFields, check?: () => string | undefined): SavedReportInput | string;
-  /** After a new report is saved: no name, and a table to name again (a table takes one saved report). */
+  /** After a new report is saved: a new report's fields, keeping only a table's place to name a new table in (a table takes one saved report). */
   next(saved: SavedReportInput): void;
   /** Puts each part of the server's refusal that names a table's field under it; an empty text clears them. */
   showProblems(message: string): void;
@@ -100,6 +100,19 @@ export function savedReportEditor(options: EditorOptions): SavedReportEditor {
     const whole = 'entityId' in followed ? followed : undefined;
     notices.watch(whole && definitionOf(whole, { ...kept, table: undefined, write: typeof write === 'string' ? {} : write }));
   };
+  /** Shows what `kept` holds; how often and the write mode only when `all` (a new report's keep the last ones chosen). */
+  const show = (all: boolean, view?: NoticesView) => {
+    nameInput.value = kept.name;
+    if (all) {
+      how.set(kept.schedule);
+      modes.set(kept.write);
+    }
+    if (paused) paused.checked = kept.paused;
+    closed?.set(kept.closedThrough);
+    notices.set(kept.notices, view);
+    destination?.set(kept.table);
+    watchAlerts();
+  };
   modes.node.addEventListener('change', () => {
     watchAlerts();
     section?.changed();
@@ -113,16 +126,7 @@ export function savedReportEditor(options: EditorOptions): SavedReportEditor {
       kept = definition
         ? editorStateOf(definition)
         : { ...kept, name: '', paused: false, table: undefined, closedThrough: '', notices: {} };
-      nameInput.value = kept.name;
-      if (definition) {
-        how.set(kept.schedule);
-        modes.set(kept.write);
-      }
-      if (paused) paused.checked = kept.paused;
-      closed?.set(kept.closedThrough);
-      notices.set(kept.notices, view);
-      destination?.set(kept.table);
-      watchAlerts();
+      show(definition !== undefined, view);
     },
     setPlace(where) {
       kept = { ...kept, place: where };
@@ -143,9 +147,11 @@ export function savedReportEditor(options: EditorOptions): SavedReportEditor {
       return typeof state === 'string' ? state : definitionOf(report, state);
     },
     next(saved) {
-      nameInput.value = '';
+      // Nothing of the saved report carries over to the next (its alerts, notices, webhook, write mode ...):
+      // the fields are a new report's, and only a table's project, dataset and location stay, its name to give.
       const { table } = editorStateOf(saved);
-      if (table && destination) destination.set({ ...table, tableId: '' });
+      kept = { ...NO_REPORT, place: kept.place, table: table && { ...table, tableId: '' } };
+      show(true);
     },
     showProblems(message) {
       destination?.showProblems(message);

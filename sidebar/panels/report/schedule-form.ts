@@ -12,6 +12,7 @@ import {
   type BuilderRequest,
   cellReference,
   describePeriod,
+  freeName,
   type Period,
   type SavedReportInput,
   type ScheduleList,
@@ -28,7 +29,7 @@ import { type Editing, type PeriodSource, type SchedulePeriodPart, schedulePerio
 export interface ScheduleSource extends Busy, PeriodSource {
   /** The request as the server takes it, or the first thing to fix. */
   request(): BuilderRequest | string;
-  /** A name that says what the report is ("Daily Planet: General last 7 days by day, country"). */
+  /** What the report is ("Daily Planet: General last 7 days by day, country"); the section adds where it goes. */
   defaultName(): string;
   /** Where the schedule writes unless the user says otherwise. */
   defaultTarget(request: BuilderRequest): { sheetName: string; cell: string };
@@ -85,6 +86,8 @@ class ScheduleSection implements ScheduleForm {
   private readonly outcome = el('div', { id: 'schedule-outcome', 'aria-live': 'polite' });
   private readonly editor: SavedReportEditor;
   private readonly when: SchedulePeriodPart;
+  /** The names of the user's saved reports here, which a default name does not repeat (refreshed as the section opens). */
+  private names: readonly string[] = [];
   /** The saved report being edited, whose definition the section changes, and the period choice it opened with. */
   private editing: Editing | undefined;
 
@@ -186,14 +189,37 @@ class ScheduleSection implements ScheduleForm {
       this.source.showError(request);
       return;
     }
+    const place = this.editing ? placeOf(this.editing.definition) : this.source.defaultTarget(request);
+    this.editor.setPlace(place);
     const { nameInput } = this.editor;
-    if (!nameInput.value.trim()) nameInput.value = this.source.defaultName();
-    this.editor.setPlace(this.editing ? placeOf(this.editing.definition) : this.source.defaultTarget(request));
+    if (!nameInput.value.trim()) this.defaultName(`${this.source.defaultName()}, into ${place.sheetName}`);
     replaceChildren(this.outcome);
     this.form.hidden = false;
     this.toggle.setAttribute('aria-expanded', 'true');
     this.render();
     nameInput.focus();
+  }
+
+  /**
+   * Fills in a name that says what the report is and where it goes, numbered where one of the user's
+   * saved reports has it already: at once from the names last seen, then from the server's list,
+   * unless the user has typed a name meanwhile.
+   */
+  private defaultName(name: string): void {
+    const { nameInput } = this.editor;
+    const shown = freeName(name, this.names);
+    nameInput.value = shown;
+    this.ctx.server
+      .listSchedules()
+      .then((list) => {
+        this.knowNames(list);
+        if (nameInput.value === shown) nameInput.value = freeName(name, this.names);
+      })
+      .catch(() => undefined); // the server refuses a name in use when it is saved
+  }
+
+  private knowNames(list: ScheduleList): void {
+    this.names = list.reports.filter((r) => r.mine).map((r) => r.name);
   }
 
   /** The saved report to send, or the first thing to fix. */
@@ -214,6 +240,7 @@ class ScheduleSection implements ScheduleForm {
     try {
       const { editing } = this;
       const list = editing ? await this.ctx.server.updateSchedule(editing.id, report) : await this.ctx.server.saveSchedule(report);
+      this.knowNames(list);
       this.editor.showProblems('');
       this.close();
       this.savedNotice(report, list);
