@@ -138,7 +138,7 @@ describe('reports of several publishers from the sidebar', () => {
   it('saves the list with the report to a schedule', async () => {
     await sidebar.locator('#save-schedule').click();
     await eventually(async () => expect(await sidebar.locator('#schedule-form').isVisible()).toBe(true));
-    expect(await sidebar.locator('#schedule-name').inputValue()).toBe('2 publishers: General last 7 days by day');
+    expect(await sidebar.locator('#schedule-name').inputValue()).toBe('2 publishers: General last 7 days by day, into Sheet1');
     await sidebar.locator('#schedule-sheet').fill('Two publishers');
     await sidebar.locator('#schedule-cell').fill('A1');
     await sidebar.locator('#schedule-save').click();

@@ -88,6 +88,8 @@ class ScheduleSection implements ScheduleForm {
   private readonly when: SchedulePeriodPart;
   /** The names of the user's saved reports here, which a default name does not repeat (refreshed as the section opens). */
   private names: readonly string[] = [];
+  /** The default name shown (`base` and where it goes), while the user has not typed another. */
+  private named: { base: string; sheetName: string; shown: string } | undefined;
   /** The saved report being edited, whose definition the section changes, and the period choice it opened with. */
   private editing: Editing | undefined;
 
@@ -120,6 +122,11 @@ class ScheduleSection implements ScheduleForm {
         el('button', { type: 'button', id: 'schedule-cancel', onclick: () => this.close() }, 'Cancel'),
       ),
     );
+    // A default name follows the sheet typed, until the user names the report.
+    parts.place?.addEventListener('input', (event) => {
+      const input = event.target as HTMLInputElement;
+      if (input.id === 'schedule-sheet' && this.named) this.nameFor(this.named.base, input.value.trim());
+    });
     this.form.addEventListener('submit', (event) => {
       event.preventDefault();
       void this.submit();
@@ -142,6 +149,7 @@ class ScheduleSection implements ScheduleForm {
     // The builder shows the saved report's period now (builder.ts edit() set it before this).
     this.editing = { id, definition, shown: this.when.choice() };
     this.editor.set(definition);
+    this.named = undefined;
     this.save.textContent = 'Save changes';
     this.toggle.textContent = 'Edit schedule';
     this.close();
@@ -192,7 +200,7 @@ class ScheduleSection implements ScheduleForm {
     const place = this.editing ? placeOf(this.editing.definition) : this.source.defaultTarget(request);
     this.editor.setPlace(place);
     const { nameInput } = this.editor;
-    if (!nameInput.value.trim()) this.defaultName(`${this.source.defaultName()}, into ${place.sheetName}`);
+    if (!nameInput.value.trim()) this.defaultName(this.source.defaultName(), place.sheetName);
     replaceChildren(this.outcome);
     this.form.hidden = false;
     this.toggle.setAttribute('aria-expanded', 'true');
@@ -205,17 +213,25 @@ class ScheduleSection implements ScheduleForm {
    * saved reports has it already: at once from the names last seen, then from the server's list,
    * unless the user has typed a name meanwhile.
    */
-  private defaultName(name: string): void {
-    const { nameInput } = this.editor;
-    const shown = freeName(name, this.names);
-    nameInput.value = shown;
+  private defaultName(base: string, sheetName: string): void {
+    this.named = undefined;
+    this.nameFor(base, sheetName);
     this.ctx.server
       .listSchedules()
       .then((list) => {
         this.knowNames(list);
-        if (nameInput.value === shown) nameInput.value = freeName(name, this.names);
+        if (this.named) this.nameFor(this.named.base, this.named.sheetName);
       })
       .catch(() => undefined); // the server refuses a name in use when it is saved
+  }
+
+  /** Shows the default name for this sheet, unless the user has typed another. */
+  private nameFor(base: string, sheetName: string): void {
+    const { nameInput } = this.editor;
+    if (this.named && nameInput.value !== this.named.shown) return;
+    const shown = freeName(sheetName ? `${base}, into ${sheetName}` : base, this.names);
+    nameInput.value = shown;
+    this.named = { base, sheetName, shown };
   }
 
   private knowNames(list: ScheduleList): void {
