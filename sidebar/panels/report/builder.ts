@@ -113,10 +113,13 @@ export class ReportBuilder {
     this.filters = filterRows(parts);
     this.options = requestOptions(parts);
     this.target = targetPicker(ctx.server);
-    this.formulaButton = insertFormulaButton(ctx.server, () => this.request(), acting, {
-      outcome: (node) => ctx.moments.say(this.outcome, node, ['action', 'sign-in']),
-      error: (text) => this.showError(text),
-    });
+    this.formulaButton = insertFormulaButton(
+      ctx,
+      () => this.request(),
+      acting,
+      this.outcome,
+      (text) => this.showError(text),
+    );
     this.progressBar = runProgressBar(ctx.server);
     this.schedule = scheduleForm(
       {
