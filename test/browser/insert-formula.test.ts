@@ -42,7 +42,7 @@ it('asks before Insert formula writes over a filled cell: Cancel leaves it, Repl
   const question = sidebar.locator('#write-question');
   await eventually(async () =>
     expect(await question.locator('#write-question-text').innerText()).toMatch(
-      /^The formula's result fills Filled!A1:[A-Z], as many rows down as the report has, where \d+ cells already hold data \(Filled!A1:[A-Z]8, an earlier Engage report\): the formula would write over them, or stop at #REF!\. Nothing was written yet\.$/,
+      /^The formula's result fills Filled!A1:[A-Z], as many rows down as the report has, where \d+ cells already hold data \(Filled!A1:[A-Z]9, an earlier Engage report\): the formula would write over them, or stop at #REF!\. Nothing was written yet\.$/,
     ),
   );
   expect(await question.locator('button').allInnerTexts()).toEqual(['Replace them with the formula', 'Cancel']);
