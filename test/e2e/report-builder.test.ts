@@ -141,35 +141,34 @@ describe('Insert formula', () => {
   }
 
   it('writes nothing over cells its result would fill, asks where it fills, and with the answer clears them and writes', () => {
-    h.host.setActiveRange('Sheet1', 'C3');
-    h.host.call('runReportToSheet', [request, { type: 'activeCell' }, 'formula-over-1'], { user: OWNER });
+    h.host.call('runReportToSheet', [request, { type: 'newSheet', sheetName: 'Filled' }, 'formula-over-1'], { user: OWNER });
     // A note two rows below the report, in a column the formula's result fills.
-    h.host.setCell('Sheet1', 'D14', 'kept?');
-    const before = h.host.getValues('Sheet1', 'A1:Z20');
-    h.host.setActiveRange('Sheet1', 'C3');
+    h.host.setCell('Filled', 'B12', 'kept?');
+    const before = h.host.getValues('Filled', 'A1:Z20');
+    h.host.setActiveRange('Filled', 'A1');
     const asked = h.host.call('insertFormula', [request], { user: OWNER }) as Asked;
     expect(asked.question).toEqual({
       reason: 'formula',
-      range: 'Sheet1!C3:J',
-      occupied: 'Sheet1!C3:J14',
+      range: 'Filled!A1:H',
+      occupied: 'Filled!A1:H12',
       nonEmpty: expect.any(Number),
       choices: ['replace'],
       holder: 'an earlier Engage report',
     });
-    expect(h.host.getValues('Sheet1', 'A1:Z20')).toEqual(before);
-    expect(h.host.getCell('Sheet1', 'C3').formula).toBe('');
+    expect(h.host.getValues('Filled', 'A1:Z20')).toEqual(before);
+    expect(h.host.getCell('Filled', 'A1').formula).toBe('');
     expect(() => h.host.call('insertFormula', [request, { choice: 'append' }], { user: OWNER })).toThrow(
       /^choice: must be 'replace' for a formula$/,
     );
     expect(() => h.host.call('insertFormula', [request, 'replace'], { user: OWNER })).toThrow(
       /^options: must be \{choice: 'replace'\} or left out$/,
     );
-    expect(h.host.getValues('Sheet1', 'A1:Z20')).toEqual(before);
+    expect(h.host.getValues('Filled', 'A1:Z20')).toEqual(before);
 
     const inserted = h.host.call('insertFormula', [request, { choice: 'replace' }], { user: OWNER }) as { formula: string; cell: string };
-    expect(inserted.cell).toBe('Sheet1!C3');
-    expect(h.host.getCell('Sheet1', 'D14').value).toBe('');
-    const result = h.host.evaluateFormula('Sheet1', 'C3');
+    expect(inserted.cell).toBe('Filled!A1');
+    expect(h.host.getCell('Filled', 'B12').value).toBe('');
+    const result = h.host.evaluateFormula('Filled', 'A1');
     expect(result.values).toHaveLength(1 + 7 + 1);
     expect(result.values![0]![0]).toBe('day');
   });
