@@ -113,13 +113,10 @@ export class ReportBuilder {
     this.filters = filterRows(parts);
     this.options = requestOptions(parts);
     this.target = targetPicker(ctx.server);
-    this.formulaButton = insertFormulaButton(
-      ctx,
-      () => this.request(),
-      acting,
-      this.outcome,
-      (text) => this.showError(text),
-    );
+    this.formulaButton = insertFormulaButton(ctx, () => this.request(), acting, {
+      box: this.outcome,
+      error: (text) => this.showError(text),
+    });
     this.progressBar = runProgressBar(ctx.server);
     this.schedule = scheduleForm(
       {

@@ -16,25 +16,25 @@ export function insertFormulaButton(
   ctx: { server: ServerClient; moments: Moments },
   request: () => BuilderRequest | string,
   busy: Busy,
-  outcome: HTMLElement,
-  error: (text: string) => void,
+  /** `box`: where the outcome and the question are shown. */
+  show: { box: HTMLElement; error(text: string): void },
 ): HTMLButtonElement {
   const button = el(
     'button',
     { type: 'button', id: 'insert-formula', title: 'Put the equivalent ENGAGE_* formula in the active cell' },
     'Insert formula',
   );
-  const say = (node: HTMLElement) => ctx.moments.say(outcome, node, ['action', 'sign-in']);
+  const say = (node: HTMLElement) => ctx.moments.say(show.box, node, ['action', 'sign-in']);
   button.addEventListener('click', async () => {
     const asked = request();
-    if (typeof asked === 'string') return error(asked);
+    if (typeof asked === 'string') return show.error(asked);
     busy.setBusy(true);
     try {
       let options: { choice?: WriteChoice } = {};
       for (;;) {
         const result = await ctx.server.insertFormula(asked, options);
         if ('question' in result) {
-          const choice = await askBeforeWriting(outcome, result.question);
+          const choice = await askBeforeWriting(show.box, result.question);
           if (!choice) return say(notice('info', 'Nothing was written.'));
           options = { choice };
           continue;
@@ -51,7 +51,7 @@ export function insertFormulaButton(
         );
       }
     } catch (problem) {
-      error(failureText(problem));
+      show.error(failureText(problem));
     } finally {
       busy.setBusy(false);
     }
