@@ -74,7 +74,7 @@ export interface SavedReportEditor {
    * field (then ''), or to show beside the button; `check` runs once the sheet and cell are read.
    */
   definition(report: ReportFields, check?: () => string | undefined): SavedReportInput | string;
-  /** After a new report is saved: no name, and a table to name again (a table takes one saved report). */
+  /** After a new report is saved: a new report's fields, keeping only a table's place to name a new table in (a table takes one saved report). */
   next(saved: SavedReportInput): void;
   /**
    * Puts each part of the server's refusal that names a field under it, worded with its label (one that
@@ -113,6 +113,21 @@ export function savedReportEditor(options: EditorOptions): SavedReportEditor {
     const whole = 'entityId' in followed ? followed : undefined;
     notices.watch(whole && definitionOf(whole, { ...kept, table: undefined, write: typeof write === 'string' ? {} : write }));
   };
+  /** Shows what `kept` holds; how often and the write mode only when `all` (a new report's keep the last ones chosen). */
+  const show = (all: boolean, view?: NoticesView) => {
+    nameInput.value = kept.name;
+    problems.clear();
+    if (all) {
+      how.set(kept.schedule);
+      modes.set(kept.write);
+      place?.set(kept.place);
+    }
+    if (paused) paused.checked = kept.paused;
+    closed?.set(kept.closedThrough);
+    notices.set(kept.notices, view);
+    destination?.set(kept.table);
+    watchAlerts();
+  };
   modes.node.addEventListener('change', () => {
     watchAlerts();
     section?.changed();
@@ -126,18 +141,7 @@ export function savedReportEditor(options: EditorOptions): SavedReportEditor {
       kept = definition
         ? editorStateOf(definition)
         : { ...kept, name: '', paused: false, table: undefined, closedThrough: '', notices: {} };
-      nameInput.value = kept.name;
-      problems.clear();
-      if (definition) {
-        how.set(kept.schedule);
-        modes.set(kept.write);
-        place?.set(kept.place);
-      }
-      if (paused) paused.checked = kept.paused;
-      closed?.set(kept.closedThrough);
-      notices.set(kept.notices, view);
-      destination?.set(kept.table);
-      watchAlerts();
+      show(definition !== undefined, view);
     },
     setPlace(where) {
       kept = { ...kept, place: where };
@@ -145,12 +149,7 @@ export function savedReportEditor(options: EditorOptions): SavedReportEditor {
     },
     follow(report) {
       followed = report;
-      const allowed = allowedFields(report, toTable());
-      modes.node.hidden = !allowed.writeMode;
-      notices.offerAlerts(allowed.alerts);
-      if (fields.statusHint) fields.statusHint.hidden = !allowed.statusCell;
-      if (closed) closed.node.hidden = !allowed.closedMonths;
-      modes.update(report, incrementalAllowed(report));
+      followFields(fields, report, toTable());
       watchAlerts();
     },
     definition(report, check) {
@@ -159,9 +158,11 @@ export function savedReportEditor(options: EditorOptions): SavedReportEditor {
       return 'problem' in state ? problems.local(state) : definitionOf(report, state);
     },
     next(saved) {
-      nameInput.value = '';
+      // Nothing of the saved report carries over to the next (its alerts, notices, webhook, write mode ...):
+      // the fields are a new report's, and only a table's project, dataset and location stay, its name to give.
       const { table } = editorStateOf(saved);
-      if (table && destination) destination.set({ ...table, tableId: '' });
+      kept = { ...NO_REPORT, place: kept.place, table: table && { ...table, tableId: '' } };
+      show(true);
     },
     showProblems: problems.server,
     clearProblems: problems.clear,
@@ -175,6 +176,16 @@ export function savedReportEditor(options: EditorOptions): SavedReportEditor {
 }
 
 type Fields = ReturnType<typeof editorFields>;
+
+/** Shows the fields `report` allows (into a table or the sheet): the write mode, alerts, the status cell, closed months. */
+function followFields(fields: Fields, report: FollowedReport, toTable: boolean): void {
+  const allowed = allowedFields(report, toTable);
+  fields.modes.node.hidden = !allowed.writeMode;
+  fields.notices.offerAlerts(allowed.alerts);
+  if (fields.statusHint) fields.statusHint.hidden = !allowed.statusCell;
+  if (fields.closed) fields.closed.node.hidden = !allowed.closedMonths;
+  fields.modes.update(report, incrementalAllowed(report));
+}
 
 /** The parts of the fields; Edit of a BigQuery report shows its table and no write mode. */
 function editorParts(fields: Fields, tableAsSaved: boolean): EditorParts {

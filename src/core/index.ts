@@ -181,6 +181,7 @@ export type { ReportRunEvent, RunObserver } from './schedules/refresh/run-events
 export { RunLog } from './schedules/watchers/run-log';
 export { closedMonthNotice, type Revision, RevisionTracker } from './schedules/watchers/revisions';
 export { SavedReportStore } from './schedules/saved/saved-report-store';
+export { freeName } from './schedules/saved/report-names';
 export { incrementalProblem, type SavedReportInput, tracksRevisions } from './schedules/saved/saved-reports';
 export { ReportNotices } from './schedules/watchers/notices';
 export { NoticeObserver, noticesUntilMs } from './schedules/watchers/notice-observer';

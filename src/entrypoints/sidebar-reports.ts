@@ -14,7 +14,13 @@ import {
   type RunProgress,
   type RunToSheetSummary,
 } from '../core';
-import { addRevenueChart, resolvePlacement, sheetContext, writeFormulaAtActiveCell } from '../gas/adapters/sheets/report-targets';
+import {
+  activePlacement,
+  addRevenueChart,
+  resolvePlacement,
+  sheetContext,
+  writeFormulaAtActiveCell,
+} from '../gas/adapters/sheets/report-targets';
 import { ensureRefreshGroup, REFRESH_RANGE_NAME, refreshCellReference } from '../gas/adapters/sheets/refresh-cell';
 import { createSidebarReports } from '../gas/wiring/sidebar-report-services';
 import { scriptConsent } from '../gas/adapters/consent';
@@ -79,18 +85,27 @@ export function getRunProgress(runId: unknown): RunProgress | null {
  * cell with room as its refresh argument (each serves at most 25 formulas, so Refresh all recalculates
  * them a wave at a time), created when there is none yet, so Refresh all fetches it again and a rolling
  * period ("7daysAgo" to "yesterday") moves to each new day. The sheet first gets the columns the result
- * needs, as a formula cannot add them.
+ * needs, as a formula cannot add them. Cells the result would fill that hold something are not written
+ * over unasked: nothing is written, {question} says where the result goes, and the sidebar calls again
+ * with the user's answer ({choice: 'replace'} empties those cells first).
  * @param {Object} request The report (see BuilderRequest).
- * @return {Object} {formula, cell, columnsAdded}.
+ * @param {Object=} options {choice: 'replace'}, the answer to the question.
+ * @return {Object} {formula, cell, columnsAdded}; or {question} when nothing was written.
  */
-export function insertFormula(request: unknown): { formula: string; cell: string; columnsAdded: number } {
+export function insertFormula(
+  request: unknown,
+  options?: unknown,
+): { formula: string; cell: string; columnsAdded: number } | RunNeedsAnswer {
   return withUserMessage(() => {
     const ss = SpreadsheetApp.getActiveSpreadsheet();
     const refreshCell = refreshCellReference(ss) ?? REFRESH_RANGE_NAME;
+    const reports = createSidebarReports();
     // The request is checked first: a refused one changes nothing, not even the refresh cells.
-    const { formula, columns } = createSidebarReports().formula(request, refreshCell);
+    const { formula, columns } = reports.formula(request, refreshCell);
+    const { question, clear } = reports.formulaPlacement(activePlacement(ss), columns, options);
+    if (question) return { question };
     // The refresh cell may be a new one (the first, or one with room): made once the formula is known good.
-    return { formula, ...writeFormulaAtActiveCell(ss, formula, columns, () => ensureRefreshGroup(ss, refreshCell)) };
+    return { formula, ...writeFormulaAtActiveCell(ss, formula, columns, () => ensureRefreshGroup(ss, refreshCell), clear) };
   }, builderMessage);
 }
 

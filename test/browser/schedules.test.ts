@@ -66,7 +66,7 @@ describe('scheduled refresh from the sidebar', () => {
     expect(await sidebar.locator('#schedule-form').isHidden()).toBe(true);
     await sidebar.locator('#save-schedule').click();
     await eventually(async () => expect(await sidebar.locator('#schedule-form').isVisible()).toBe(true));
-    expect(await sidebar.locator('#schedule-name').inputValue()).toBe('Daily Planet: General last 7 days by day');
+    expect(await sidebar.locator('#schedule-name').inputValue()).toBe('Daily Planet: General last 7 days by day, into Engage report');
     expect(await sidebar.locator('#schedule-period').innerText()).toContain('the 7 days before today (UTC days)');
     // Replace by default, without a cap; upsert merges by the report's key and offers incremental.
     expect(await sidebar.locator('#schedule-write-mode').inputValue()).toBe('replace');

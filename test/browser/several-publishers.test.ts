@@ -124,8 +124,13 @@ describe('reports of several publishers from the sidebar', () => {
     await eventually(async () =>
       expect(await sidebar.locator('#formula-preview').textContent()).toContain(`=ENGAGE_REPORT("${list}","7daysAgo","yesterday",`),
     );
+    // The comparison's formula fills Sheet1 from A1: Insert formula asks before it writes over it.
     await selectCell(env, 'Sheet1', 'A1');
     await sidebar.locator('#insert-formula').click();
+    await eventually(async () =>
+      expect(await sidebar.locator('#write-question').innerText()).toMatch(/^The formula's result fills Sheet1!A1:/),
+    );
+    await sidebar.locator('#write-question [data-choice=replace]').click();
     await eventually(async () => expect(await sidebar.locator('#inserted-formula').innerText()).toContain(`"${list}"`));
     const cell = playground.host.getCell('Sheet1', 'A1');
     expect(cell.error).toBeUndefined();
@@ -138,7 +143,7 @@ describe('reports of several publishers from the sidebar', () => {
   it('saves the list with the report to a schedule', async () => {
     await sidebar.locator('#save-schedule').click();
     await eventually(async () => expect(await sidebar.locator('#schedule-form').isVisible()).toBe(true));
-    expect(await sidebar.locator('#schedule-name').inputValue()).toBe('2 publishers: General last 7 days by day');
+    expect(await sidebar.locator('#schedule-name').inputValue()).toBe('2 publishers: General last 7 days by day, into All compared');
     await sidebar.locator('#schedule-sheet').fill('Two publishers');
     await sidebar.locator('#schedule-cell').fill('A1');
     await sidebar.locator('#schedule-save').click();

@@ -2,7 +2,8 @@
  * End to end, the report builder's server side in the built bundle: "Run to sheet" of a report that
  * needs three pages reports "pages fetched of pages" through getRunProgress while it runs (the
  * sidebar polls it from a second call, as google.script.run cannot stream), and "Add chart" draws a
- * native line chart of revenue and RPM by day beside the block it wrote.
+ * native line chart of revenue and RPM by day beside the block it wrote. "Insert formula" over cells
+ * its result would fill writes nothing and asks, and with the answer "replace" clears them first.
  */
 import { OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { BIG_PUBLISHER_ID, MEDIUM_PUBLISHER_ID } from '../support/emulator';
@@ -130,6 +131,46 @@ describe('the row limit', () => {
       comparable(h.host.getValues('Top five', `A1:Z${summary.block.rows}`).map((r) => r.slice(0, summary.block.columns))),
     );
     expect(result.values).toHaveLength(1 + 5 + 1);
+  });
+});
+
+describe('Insert formula', () => {
+  const request = { kind: 'main', entityId: MEDIUM_PUBLISHER_ID, fromDate: '2026-11-13', toDate: '2026-11-19', breakdowns: ['day'] };
+  interface Asked {
+    question: { reason: string; range: string; occupied: string; nonEmpty: number; choices: string[] };
+  }
+
+  it('writes nothing over cells its result would fill, asks where it fills, and with the answer clears them and writes', () => {
+    h.host.call('runReportToSheet', [request, { type: 'newSheet', sheetName: 'Filled' }, 'formula-over-1'], { user: OWNER });
+    // A note two rows below the report, in a column the formula's result fills.
+    h.host.setCell('Filled', 'B12', 'kept?');
+    const before = h.host.getValues('Filled', 'A1:Z20');
+    h.host.setActiveRange('Filled', 'A1');
+    const asked = h.host.call('insertFormula', [request], { user: OWNER }) as Asked;
+    expect(asked.question).toEqual({
+      reason: 'formula',
+      range: 'Filled!A1:H',
+      occupied: 'Filled!A1:H12',
+      nonEmpty: expect.any(Number),
+      choices: ['replace'],
+      holder: 'an earlier Engage report',
+    });
+    expect(h.host.getValues('Filled', 'A1:Z20')).toEqual(before);
+    expect(h.host.getCell('Filled', 'A1').formula).toBe('');
+    expect(() => h.host.call('insertFormula', [request, { choice: 'append' }], { user: OWNER })).toThrow(
+      /^choice: must be 'replace' for a formula$/,
+    );
+    expect(() => h.host.call('insertFormula', [request, 'replace'], { user: OWNER })).toThrow(
+      /^options: must be \{choice: 'replace'\} or left out$/,
+    );
+    expect(h.host.getValues('Filled', 'A1:Z20')).toEqual(before);
+
+    const inserted = h.host.call('insertFormula', [request, { choice: 'replace' }], { user: OWNER }) as { formula: string; cell: string };
+    expect(inserted.cell).toBe('Filled!A1');
+    expect(h.host.getCell('Filled', 'B12').value).toBe('');
+    const result = h.host.evaluateFormula('Filled', 'A1');
+    expect(result.values).toHaveLength(1 + 7 + 1);
+    expect(result.values![0]![0]).toBe('day');
   });
 });
 

@@ -86,6 +86,8 @@ describe('a request whose dates are not its rolling preset’s days now', () => 
       expect(context.reportHere.report.preset).toBeUndefined();
       // The same request with the dates of now keeps rolling.
       const current = { ...request, ...presetRange('main', 'last7', Date.parse(now), ZONE) };
+      // An empty cell: over the report in Run, Insert formula would ask first.
+      h.host.setActiveRange('Formula', 'A30');
       const rolling = h.host.call('insertFormula', [current], { user: OWNER }) as { formula: string };
       expect(rolling.formula).toBe(`=ENGAGE_REPORT("${MEDIUM_PUBLISHER_ID}","7daysAgo","yesterday","day","","","","","","",EngageRefresh)`);
     } finally {

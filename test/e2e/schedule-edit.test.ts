@@ -3,7 +3,7 @@
  * tab's edit form does: the name, schedule, paused and incremental options change while the report
  * keeps its id, owner and creation time; a new schedule takes effect from the last refresh; pausing
  * by an edit removes the trigger with the last active report; a bad edit is refused naming the field,
- * and another editor's report cannot be edited. Nothing is sent to the API by an edit.
+ * as is a name the owner already gave another saved report, and another editor's report cannot be edited. Nothing is sent to the API by an edit.
  */
 import { EDITOR, OWNER, type AddonHarness } from '../support/addon-host';
 import { MEDIUM_PUBLISHER_ID } from '../support/emulator';
@@ -130,6 +130,28 @@ describe('updateSchedule', () => {
     expect(stored(id)).toEqual(before);
     expect(await apiPaths()).toEqual([]);
     call('deleteSchedule', id);
+  });
+
+  it('refuses a name the owner already gave another saved report, naming the field, before anything is saved or sent', async () => {
+    const first = call<List>('saveSchedule', report('Named once')).reports.at(-1)!.id;
+    const documentBefore = [...h.host.properties('document').entries()];
+    const taken = /^Name: “NAMED once” is already used by another saved report; choose another$/;
+    expect(() => call('saveSchedule', report('NAMED once', { target: { sheetName: 'Elsewhere', cell: 'A1' } }))).toThrow(taken);
+    expect([...h.host.properties('document').entries()]).toEqual(documentBefore);
+    expect(call<List>('listSchedules').reports.map((r) => r.name)).toEqual(['Named once']);
+
+    // Another name is saved; renamed to the first one's, it is refused and stays as it was.
+    const second = call<List>('saveSchedule', report('Named twice')).reports.at(-1)!.id;
+    const secondBefore = stored(second);
+    expect(() => call('updateSchedule', second, report('Named once', { target: { sheetName: 'Named twice', cell: 'A1' } }))).toThrow(
+      /^Name: “Named once” is already used by another saved report; choose another$/,
+    );
+    expect(stored(second)).toEqual(secondBefore);
+    // A report keeps its own name through an edit.
+    expect(byId(call<List>('updateSchedule', first, report('Named once', { paused: true })), first).paused).toBe(true);
+    expect(await apiPaths()).toEqual([]);
+    call('deleteSchedule', first);
+    call('deleteSchedule', second);
   });
 
   it('lets only the editor who saved a report change it', () => {

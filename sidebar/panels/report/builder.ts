@@ -113,8 +113,8 @@ export class ReportBuilder {
     this.filters = filterRows(parts);
     this.options = requestOptions(parts);
     this.target = targetPicker(ctx.server);
-    this.formulaButton = insertFormulaButton(ctx.server, () => this.request(), acting, {
-      outcome: (node) => ctx.moments.say(this.outcome, node, ['action', 'sign-in']),
+    this.formulaButton = insertFormulaButton(ctx, () => this.request(), acting, {
+      box: this.outcome,
       error: (text) => this.showError(text),
     });
     this.progressBar = runProgressBar(ctx.server);

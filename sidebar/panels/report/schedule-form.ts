@@ -12,6 +12,7 @@ import {
   type BuilderRequest,
   cellReference,
   describePeriod,
+  freeName,
   type Period,
   type SavedReportInput,
   type ScheduleList,
@@ -28,7 +29,7 @@ import { type Editing, type PeriodSource, type SchedulePeriodPart, schedulePerio
 export interface ScheduleSource extends Busy, PeriodSource {
   /** The request as the server takes it, or the first thing to fix. */
   request(): BuilderRequest | string;
-  /** A name that says what the report is ("Daily Planet: General last 7 days by day, country"). */
+  /** What the report is ("Daily Planet: General last 7 days by day, country"); the section adds where it goes. */
   defaultName(): string;
   /** Where the schedule writes unless the user says otherwise. */
   defaultTarget(request: BuilderRequest): { sheetName: string; cell: string };
@@ -85,6 +86,10 @@ class ScheduleSection implements ScheduleForm {
   private readonly outcome = el('div', { id: 'schedule-outcome', 'aria-live': 'polite' });
   private readonly editor: SavedReportEditor;
   private readonly when: SchedulePeriodPart;
+  /** The names of the user's saved reports here, which a default name does not repeat (refreshed as the section opens). */
+  private names: readonly string[] = [];
+  /** The default name shown (`base` and where it goes), while the user has not typed another. */
+  private named: { base: string; sheetName: string; shown: string } | undefined;
   /** The saved report being edited, whose definition the section changes, and the period choice it opened with. */
   private editing: Editing | undefined;
 
@@ -117,6 +122,11 @@ class ScheduleSection implements ScheduleForm {
         el('button', { type: 'button', id: 'schedule-cancel', onclick: () => this.close() }, 'Cancel'),
       ),
     );
+    // A default name follows the sheet typed, until the user names the report.
+    parts.place?.addEventListener('input', (event) => {
+      const input = event.target as HTMLInputElement;
+      if (input.id === 'schedule-sheet' && this.named) this.nameFor(this.named.base, input.value.trim());
+    });
     this.form.addEventListener('submit', (event) => {
       event.preventDefault();
       void this.submit();
@@ -139,6 +149,7 @@ class ScheduleSection implements ScheduleForm {
     // The builder shows the saved report's period now (builder.ts edit() set it before this).
     this.editing = { id, definition, shown: this.when.choice() };
     this.editor.set(definition);
+    this.named = undefined;
     this.save.textContent = 'Save changes';
     this.toggle.textContent = 'Edit schedule';
     this.close();
@@ -186,14 +197,45 @@ class ScheduleSection implements ScheduleForm {
       this.source.showError(request);
       return;
     }
+    const place = this.editing ? placeOf(this.editing.definition) : this.source.defaultTarget(request);
+    this.editor.setPlace(place);
     const { nameInput } = this.editor;
-    if (!nameInput.value.trim()) nameInput.value = this.source.defaultName();
-    this.editor.setPlace(this.editing ? placeOf(this.editing.definition) : this.source.defaultTarget(request));
+    if (!nameInput.value.trim()) this.defaultName(this.source.defaultName(), place.sheetName);
     replaceChildren(this.outcome);
     this.form.hidden = false;
     this.toggle.setAttribute('aria-expanded', 'true');
     this.render();
     nameInput.focus();
+  }
+
+  /**
+   * Fills in a name that says what the report is and where it goes, numbered where one of the user's
+   * saved reports has it already: at once from the names last seen, then from the server's list,
+   * unless the user has typed a name meanwhile.
+   */
+  private defaultName(base: string, sheetName: string): void {
+    this.named = undefined;
+    this.nameFor(base, sheetName);
+    this.ctx.server
+      .listSchedules()
+      .then((list) => {
+        this.knowNames(list);
+        if (this.named) this.nameFor(this.named.base, this.named.sheetName);
+      })
+      .catch(() => undefined); // the server refuses a name in use when it is saved
+  }
+
+  /** Shows the default name for this sheet, unless the user has typed another. */
+  private nameFor(base: string, sheetName: string): void {
+    const { nameInput } = this.editor;
+    if (this.named && nameInput.value !== this.named.shown) return;
+    const shown = freeName(sheetName ? `${base}, into ${sheetName}` : base, this.names);
+    nameInput.value = shown;
+    this.named = { base, sheetName, shown };
+  }
+
+  private knowNames(list: ScheduleList): void {
+    this.names = list.reports.filter((r) => r.mine).map((r) => r.name);
   }
 
   /** The saved report to send, or the first thing to fix. */
@@ -217,6 +259,7 @@ class ScheduleSection implements ScheduleForm {
       const { editing } = this;
       const list = editing ? await this.ctx.server.updateSchedule(editing.id, report) : await this.ctx.server.saveSchedule(report);
       this.editor.clearProblems();
+      this.knowNames(list);
       this.close();
       this.savedNotice(report, list);
       if (editing) this.editing = { id: editing.id, definition: report, shown: this.when.choice() };

@@ -1,8 +1,9 @@
 /**
- * The question a run asks before it writes over cells that hold something (src/core/addon/sidebar/run-placement.ts):
- * shown in the page, never as a browser dialog, with the range it would write and the cells already
- * in use, and one button per answer that fits: replace them, write below them, or write to a new
- * sheet when a new sheet's name is taken; Cancel writes nothing. The run is sent again with the answer.
+ * The question a run or Insert formula asks before it writes over cells that hold something
+ * (src/core/addon/sidebar/run-placement.ts): shown in the page, never as a browser dialog, with the
+ * range it would write (a formula's: where its result fills) and the cells already in use, and one
+ * button per answer that fits: replace them, write below them, or write to a new sheet when a new
+ * sheet's name is taken; Cancel writes nothing. The run or the formula is sent again with the answer.
  */
 import type { WriteChoice, WriteQuestion } from '../../../../src/core';
 import { el, replaceChildren } from '../../../dom';
@@ -10,6 +11,8 @@ import { el, replaceChildren } from '../../../dom';
 function sentence(q: WriteQuestion): string {
   const cells = `${q.nonEmpty} cell${q.nonEmpty === 1 ? '' : 's'}`;
   const holder = q.holder ? `, ${q.holder}` : '';
+  if (q.reason === 'formula')
+    return `The formula's result fills ${q.range}, as many rows down as the report has, where ${cells} already hold data (${q.occupied}${holder}): the formula would write over them, or stop at #REF!. Nothing was written yet.`;
   if (q.reason === 'sheetTaken')
     return `A sheet of that name already exists: ${cells} hold data in ${q.occupied}${holder}. Nothing was written yet.`;
   return `The report would cover ${q.range}, where ${cells} already hold data (${q.occupied}${holder}). Nothing was written yet.`;
@@ -18,6 +21,7 @@ function sentence(q: WriteQuestion): string {
 function label(choice: WriteChoice, q: WriteQuestion): string {
   switch (choice) {
     case 'replace':
+      if (q.reason === 'formula') return 'Replace them with the formula';
       return q.reason === 'sheetTaken' ? `Write over it from ${q.range}` : 'Replace them';
     case 'append':
       return `Write below, from ${q.appendAt ?? 'the first free row'}`;

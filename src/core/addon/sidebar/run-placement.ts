@@ -5,14 +5,16 @@
  * and returns a question that names the range, and the sidebar sends the run again with the user's
  * answer: replace the cells, write below them (an existing sheet or the active cell), or, when a new
  * sheet's name is taken, write to a new sheet "Name (2)". A taken sheet name is asked about before
- * anything is fetched; cells are checked once the report's size is known, before the write.
+ * anything is fetched; cells are checked once the report's size is known, before the write. Insert
+ * formula asks the same way before its formula goes where its result would fill cells that hold
+ * something.
  */
 import { ValidationError } from '../../errors';
 import type { BlockPlacement, SheetContents, WrittenBlock } from '../../ports';
 import { DAY_PRESETS, HOUR_PRESETS } from '../../builder/date-presets';
 import { blocksOverlap, type BlockRecords } from '../../sheets/block-records';
 import type { SavedReport, RefreshStatus } from '../../schedules/saved/saved-reports';
-import { a1Cell, cellReference, rangeReference } from '../../util/a1-notation';
+import { a1Cell, cellReference, rangeReference, sheetReference } from '../../util/a1-notation';
 import { existingSheetName, freeSheetName } from '../../util/sheet-names';
 
 /** The user's answer to a question: write over the cells, write below them, or write to a new sheet. */
@@ -31,9 +33,12 @@ export type RunPlacement = BlockPlacement & { newSheet?: boolean };
 
 /** What the sidebar asks before a run writes over cells. */
 export interface WriteQuestion {
-  /** 'sheetTaken': a new sheet's name is taken (asked before fetching); 'occupied': cells the report covers hold something. */
-  reason: 'sheetTaken' | 'occupied';
-  /** The cells the report would cover ("Sheet1!B3:K40"); before fetching, its first cell. */
+  /**
+   * 'sheetTaken': a new sheet's name is taken (asked before fetching); 'occupied': cells the report
+   * covers hold something; 'formula': cells Insert formula's result would fill hold something.
+   */
+  reason: 'sheetTaken' | 'occupied' | 'formula';
+  /** The cells the report would cover ("Sheet1!B3:K40"); before fetching, its first cell; a formula's, its columns down ("Sheet1!B3:K"). */
   range: string;
   /** The rectangle of the cells that hold something, and how many do. */
   occupied: string;
@@ -75,6 +80,17 @@ export function checkWriteOptions(options: unknown, placement: RunPlacement): Ru
   if (o.editing !== undefined && typeof o.editing !== 'boolean') throw ValidationError.single('editing', 'must be true or false');
   if (o.editing === true) result.editing = true;
   return result;
+}
+
+/** Checks Insert formula's options: the answer 'replace' to its question, or none. */
+export function checkFormulaOptions(options: unknown): WriteChoice | undefined {
+  if (options === undefined || options === null) return undefined;
+  if (typeof options !== 'object' || Array.isArray(options))
+    throw ValidationError.single('options', "must be {choice: 'replace'} or left out");
+  const { choice } = options as Record<string, unknown>;
+  if (choice !== undefined && choice !== null && choice !== 'replace')
+    throw ValidationError.single('choice', "must be 'replace' for a formula");
+  return choice === 'replace' ? choice : undefined;
 }
 
 const PRESETS: readonly string[] = [...DAY_PRESETS, ...HOUR_PRESETS];
@@ -175,6 +191,29 @@ export class RunPlacer {
     const holder = this.holder(found.box);
     if (holder) question.holder = holder;
     return { placement, question };
+  }
+
+  /**
+   * Before Insert formula writes at `at`: a formula's result fills its columns down as far as the
+   * report's rows go (unknown until it computes), and a cell there that holds something would be
+   * written over (the formula's own cell) or stop the result with #REF!. Asks when any does; answered
+   * "replace", the cells that hold something are to be cleared first.
+   */
+  beforeFormula(at: BlockPlacement, columns: number, choice: WriteChoice | undefined): { question?: WriteQuestion; clear?: WrittenBlock } {
+    const found = this.contents.contentIn({ ...at, rows: TO_THE_END, columns });
+    if (!found) return {};
+    if (choice === 'replace') return { clear: found.box };
+    const lastColumn = a1Cell(1, at.column + Math.max(1, columns) - 1).slice(0, -1);
+    const question: WriteQuestion = {
+      reason: 'formula',
+      range: `${sheetReference(at.sheetName)}!${a1Cell(at.row, at.column)}:${lastColumn}`,
+      occupied: rangeReference(found.box),
+      nonEmpty: found.count,
+      choices: ['replace'],
+    };
+    const holder = this.holder(found.box);
+    if (holder) question.holder = holder;
+    return { question };
   }
 
   /** The earlier block at this very place that is this run's own: the same report's, or the one being edited. */

@@ -25,6 +25,7 @@ import { formatCount } from '../../util/text';
 import { reportAtCell, type ReportAtCell } from './report-at-cell';
 import { StoreSnapshot } from '../stores/store-snapshot';
 import {
+  checkFormulaOptions,
   checkWriteOptions,
   recordedReport,
   RunPlacer,
@@ -258,6 +259,14 @@ export class SidebarReports {
       formula: reportFormula(checked, refreshReference),
       columns: reportColumnCount(kind, query.breakdowns, metrics),
     };
+  }
+
+  /**
+   * Where Insert formula's formula of `columns` columns may go at `at`: the question to ask when cells
+   * its result would fill hold something, or, answered (`options.choice` 'replace'), the cells to clear.
+   */
+  formulaPlacement(at: BlockPlacement, columns: number, options?: unknown): { question?: WriteQuestion; clear?: WrittenBlock } {
+    return this.documentView().placer.beforeFormula(at, columns, checkFormulaOptions(options));
   }
 
   /** The checked request with its preset only when its dates are the preset's days now (builder-request.ts). */

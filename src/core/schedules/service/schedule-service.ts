@@ -26,6 +26,7 @@ import { buildComparison } from '../../api/requests/compare-periods';
 import { MirroredReports, mirrorDocument, type MirrorOutcome } from './mirrored-reports';
 import { RefreshRunner } from '../refresh/refresh-runner';
 import type { RefreshSummary } from '../refresh/refresh-source';
+import { checkNameFree } from '../saved/report-names';
 import { checkClosedThrough, checkSavedReport, reportInputOf, type SavedReport, type SavedReportInput } from '../saved/saved-reports';
 import { nextRunAfter } from '../saved/schedule';
 import { reportPermissions } from './report-permissions';
@@ -103,6 +104,7 @@ export class ScheduleService {
     });
     const destination = this.deps.destinations.of(report);
     destination.checkAmong(report, () => this.reportsAnywhere());
+    checkNameFree(report.name, reports.list(), this.deps.userStore.get(OWNER_ID_KEY));
     destination.checkWithService(report, this.deps.clock.now());
     const owner = this.ownerId();
     this.withTrigger(report.paused !== true, () =>
@@ -289,6 +291,7 @@ export class ScheduleService {
     destinations.find(before)?.checkChange(before, definition, status);
     const destination = destinations.find(definition);
     destination?.checkAmong(definition, () => this.reportsAnywhere(), before.id);
+    checkNameFree(definition.name, reports.list(), before.ownerId, before);
     // The new definition replaces the old whole (alerts or notices removed count no more), as the store's update does.
     const { id, ownerId, createdAtMs } = before;
     this.deps.registry.checkRoom(spreadsheet.ref.id, { ...definition, id, ownerId, createdAtMs, updatedAtMs: this.deps.clock.now() });

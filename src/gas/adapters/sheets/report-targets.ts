@@ -67,21 +67,31 @@ export function sheetContext(ss: Spreadsheet): { sheets: string[]; activeCell: s
   };
 }
 
+/** The selected cell, where Insert formula writes. */
+export function activePlacement(ss: Spreadsheet): BlockPlacement {
+  const cell = selectedCell(ss);
+  return { sheetName: cell.getSheet().getName(), row: cell.getRow(), column: cell.getColumn() };
+}
+
 /**
  * Writes a formula into the active cell, after adding the columns its result of `columns` columns
  * needs (Sheets adds rows for a formula's result, never columns); returns where, and how many
  * columns were added. `beforeWrite` runs once the cell is known (creating the refresh cell the formula
  * takes, which inserts a sheet and so moves the selection): the formula still goes where the user had
- * clicked, and that cell is selected again.
+ * clicked, and that cell is selected again. `clear`: cells the user agreed to replace (the core's
+ * question, run-placement.ts), emptied first so that the result can fill them.
  */
 export function writeFormulaAtActiveCell(
   ss: Spreadsheet,
   formula: string,
   columns: number,
   beforeWrite?: () => void,
+  clear?: WrittenBlock,
 ): { cell: string; columnsAdded: number } {
   const cell = selectedCell(ss);
   const sheet = cell.getSheet();
+  // The cells the user agreed to replace, so that the result can fill them.
+  if (clear) sheet.getRange(clear.row, clear.column, clear.rows, clear.columns).clearContent();
   if (beforeWrite) {
     beforeWrite();
     const now = ss.getCurrentCell();

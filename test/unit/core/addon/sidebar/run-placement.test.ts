@@ -1,9 +1,16 @@
 /**
  * RunPlacer and reportAtCell: where a Run to sheet may write without asking, the question it asks
  * otherwise (the range, the cells in use, what holds them, the answers that fit), where "write below"
- * lands, and which report a cell of a block leads back to. The sheet is a small grid of cells.
+ * lands, what Insert formula asks before its result fills cells in use, and which report a cell of a
+ * block leads back to. The sheet is a small grid of cells.
  */
-import { checkWriteOptions, recordedReport, RunPlacer, type SavedReportBlocks } from '../../../../../src/core/addon/sidebar/run-placement';
+import {
+  checkFormulaOptions,
+  checkWriteOptions,
+  recordedReport,
+  RunPlacer,
+  type SavedReportBlocks,
+} from '../../../../../src/core/addon/sidebar/run-placement';
 import { freeSheetName } from '../../../../../src/core/util/sheet-names';
 import { reportAtCell } from '../../../../../src/core/addon/sidebar/report-at-cell';
 import type { CellsFound, SheetContents, WrittenBlock } from '../../../../../src/core/ports';
@@ -163,6 +170,51 @@ describe('RunPlacer', () => {
     });
     expect(placer.beforeFetch(placement, ['WEEKLY'], REPORT, { choice: 'replace' }).placement.sheetName).toBe('WEEKLY');
     expect(placer.beforeFetch(placement, ['WEEKLY', 'WEEKLY (2)'], REPORT, { choice: 'newSheet' }).placement.sheetName).toBe('weekly (3)');
+  });
+});
+
+describe('RunPlacer.beforeFormula', () => {
+  it('asks nothing when the columns the result fills are empty from the cell down', () => {
+    const { sheet, placer } = setup();
+    sheet.fill('Data', 1, 1, 40, 1);
+    sheet.fill('Data', 2, 6);
+    expect(placer.beforeFormula({ sheetName: 'Data', row: 3, column: 2 }, 4, undefined)).toEqual({});
+  });
+
+  it('asks when a cell there holds something, saying where the result fills, however far down', () => {
+    const { sheet, placer } = setup([
+      { report: { id: 'r1', name: 'Daily revenue', kind: 'main' }, status: { written: block('My data', 90, 3, 5, 2) } },
+    ]);
+    sheet.fill('My data', 90, 3, 5, 2);
+    expect(placer.beforeFormula({ sheetName: 'My data', row: 3, column: 2 }, 3, undefined)).toEqual({
+      question: {
+        reason: 'formula',
+        range: "'My data'!B3:D",
+        occupied: "'My data'!C90:D94",
+        nonEmpty: 10,
+        choices: ['replace'],
+        holder: 'the saved report “Daily revenue”',
+      },
+    });
+    expect(placer.beforeFormula({ sheetName: 'My data', row: 90, column: 3 }, 1, undefined).question?.range).toBe("'My data'!C90:C");
+  });
+
+  it('answered "replace", gives the cells to clear', () => {
+    const { sheet, placer } = setup();
+    sheet.fill('Data', 1, 1);
+    sheet.fill('Data', 5, 3);
+    expect(placer.beforeFormula({ sheetName: 'Data', row: 1, column: 1 }, 8, 'replace')).toEqual({ clear: block('Data', 1, 1, 5, 3) });
+  });
+});
+
+describe('checkFormulaOptions', () => {
+  it("takes the answer 'replace' or none, and refuses anything else naming the argument", () => {
+    expect(checkFormulaOptions(undefined)).toBeUndefined();
+    expect(checkFormulaOptions({})).toBeUndefined();
+    expect(checkFormulaOptions({ choice: 'replace' })).toBe('replace');
+    expect(() => checkFormulaOptions({ choice: 'append' })).toThrow(/^choice: must be 'replace' for a formula$/);
+    expect(() => checkFormulaOptions('replace')).toThrow(/^options: must be \{choice: 'replace'\} or left out$/);
+    expect(() => checkFormulaOptions([])).toThrow(/^options: /);
   });
 });
 
