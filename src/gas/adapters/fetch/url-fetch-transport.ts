@@ -7,7 +7,7 @@
  * without one (Engage's errors may say only `application/json`) would otherwise depend on Apps
  * Script's unstated default.
  */
-import { type HttpRequest, type HttpResponse, type HttpTransport, TransportError } from '../../../core';
+import { type HttpRequest, type HttpResponse, type HttpTransport, manifestWhitelist, TransportError } from '../../../core';
 import { DEPLOYMENT } from '../deployment';
 import { failureKind } from './fetch-failures';
 
@@ -35,10 +35,17 @@ function toResponse(response: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResp
   return { status: response.getResponseCode(), headers, body: response.getContentText('UTF-8') };
 }
 
+/**
+ * `whitelist`: the prefixes an address outside of which counts as refused whatever UrlFetchApp's words.
+ * By default the manifest's whole urlFetchWhitelist (Engage's, the webhooks' and, with "bigquery",
+ * BigQuery's addresses): a lost connection to an address the manifest lists is a lost connection,
+ * never a refusal (reading it against Engage's addresses alone once made a DNS failure of BigQuery's
+ * say the manifest did not list BigQuery).
+ */
 export class UrlFetchTransport implements HttpTransport {
   constructor(
     private readonly urlFetch: GoogleAppsScript.URL_Fetch.UrlFetchApp = UrlFetchApp,
-    private readonly whitelist: readonly string[] = DEPLOYMENT.urlFetchWhitelist,
+    private readonly whitelist: readonly string[] = manifestWhitelist(DEPLOYMENT),
   ) {}
 
   fetch(request: HttpRequest): HttpResponse {
