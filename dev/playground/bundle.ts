@@ -9,7 +9,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { build } from '../../scripts/build';
 import type { EmulatorProcess } from '../emulator/spawn';
-import type { PlaygroundBundle } from './playground';
+
+/** A built add-on: its Code.js, sidebar.html and parsed appsscript.json. */
+export interface PlaygroundBundle {
+  code: string;
+  sidebar: string;
+  manifest: Record<string, unknown>;
+}
 
 const root = path.resolve(__dirname, '..', '..');
 /** The playground's deployment: the example addresses, with localServers for the emulator's http://127.0.0.1, and BigQuery. */

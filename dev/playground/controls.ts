@@ -16,7 +16,8 @@ export const DAY_MS = 24 * HOUR_MS;
 export const PLAYGROUND_DATASET = { projectId: 'engage-playground', datasetId: 'engage_reports', location: 'EU' } as const;
 
 /** The webhook address of the emulator's receiver that the playground suggests: a local build accepts it. */
-export const webhookUrlOf = (emulator: Pick<EmulatorProcess, 'baseUrl'>): string => `${new URL(emulator.baseUrl).origin}/webhooks/playground`;
+export const webhookUrlOf = (emulator: Pick<EmulatorProcess, 'baseUrl'>): string =>
+  `${new URL(emulator.baseUrl).origin}/webhooks/playground`;
 
 async function admin<T>(emulator: EmulatorProcess, path: string, method = 'GET', body?: unknown): Promise<T> {
   const response = await fetch(`${emulator.adminUrl}${path}`, {
@@ -102,7 +103,11 @@ export class PlaygroundControls {
   runNextTrigger(): ClockMove {
     const due = this.nextDue();
     if (due === undefined)
-      return { ...this.view(), runs: [], note: 'No trigger is installed yet: save a report with a schedule (every hour, day, week or month).' };
+      return {
+        ...this.view(),
+        runs: [],
+        note: 'No trigger is installed yet: save a report with a schedule (every hour, day, week or month).',
+      };
     const runs = this.runsOf(() => {
       const wait = due - this.host.now().getTime();
       return this.host.advanceTime(Math.max(1, wait));
@@ -153,11 +158,15 @@ export class PlaygroundControls {
   }
 
   private async bigQueryTables(): Promise<NoticesView['bigquery']> {
-    const { jobs } = await admin<{ jobs: Array<Record<string, any>> }>(this.emulator, '/bigquery/jobs');
+    type TableRef = { projectId: string; datasetId: string; tableId: string };
+    type Job = { configuration?: { load?: { destinationTable?: TableRef }; copy?: { destinationTable?: TableRef } } };
+    const { jobs } = await admin<{ jobs: Job[] }>(this.emulator, '/bigquery/jobs');
     const tables = new Map<string, string>();
     for (const job of jobs) {
-      const ref = job.configuration?.load?.destinationTable;
-      if (ref) tables.set(`${ref.projectId}.${ref.datasetId}.${ref.tableId}`.replace(/\$\d+$/, ''), ref.tableId.replace(/\$\d+$/, ''));
+      const ref = job.configuration?.load?.destinationTable ?? job.configuration?.copy?.destinationTable;
+      // A partition's decorator ($yyyymmdd) names its table's day, not another table.
+      const tableId = ref?.tableId.replace(/\$\d+$/, '');
+      if (ref && tableId) tables.set(`${ref.projectId}.${ref.datasetId}.${tableId}`, tableId);
     }
     const out: NoticesView['bigquery']['tables'] = [];
     for (const [address, tableId] of tables) {

@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { spawnEmulatorProcess, type EmulatorProcess } from '../emulator/spawn';
 import { DEMO_API_KEY, DEMO_USER, PUBLISHERS, type SeedName } from '../emulator/model/seed';
 import { createGasHost, type GasHost } from '../gas-host';
-import { playgroundBundle, readBundle } from './bundle';
+import { type PlaygroundBundle, playgroundBundle, readBundle } from './bundle';
 import { DAY_MS, emulatorClockFollower, HOUR_MS, PlaygroundControls, prepareBigQuery } from './controls';
 import { rowsOf, sheetView, type RowBlock, type SheetView } from './grid';
 
@@ -37,13 +37,6 @@ export interface PlaygroundOptions {
   sheets?: string[];
   /** The emulator's fixtures (dev/emulator/model/seed.ts): the clean demo by default; the browser tests take 'tests'. */
   seed?: SeedName;
-}
-
-/** A built add-on: its Code.js, sidebar.html and parsed appsscript.json. */
-export interface PlaygroundBundle {
-  code: string;
-  sidebar: string;
-  manifest: Record<string, unknown>;
 }
 
 export interface Playground {

@@ -13,6 +13,7 @@ import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { bigQueryOf } from '../support/bigquery';
 import { eventually, launchChromium, signInAsDemo } from '../support/browser';
 import { bigQueryBundle } from '../support/bundles';
+import { BIG_PUBLISHER_ID } from '../support/emulator';
 import { PLAYGROUND_DATASET } from '../../dev/playground/controls';
 import { startPlayground, type Playground } from '../../dev/playground/playground';
 
@@ -59,9 +60,9 @@ async function advanceAnHour(): Promise<void> {
 }
 
 /** The Schedule section of the Report tab, open, for a new saved report of the builder's report. */
-async function openScheduleForm(name: string): Promise<void> {
+async function openScheduleForm(name: string, preset: string): Promise<void> {
   await sidebar.locator('#tab-report').click();
-  await sidebar.locator('#report-preset').selectOption('last7');
+  await sidebar.locator('#report-preset').selectOption(preset);
   await sidebar.locator('#save-schedule').click();
   await eventually(async () => expect(await sidebar.locator('#schedule-form').isVisible()).toBe(true));
   await sidebar.locator('#schedule-name').fill(name);
@@ -74,26 +75,63 @@ async function save(name: string): Promise<void> {
 }
 
 it('never scrolls the page itself at 1440 x 900, so the sheet tabs stay in sight, above no scrollbar', async () => {
-  const page_ = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    clientWidth: document.documentElement.clientWidth,
-    scrollHeight: document.documentElement.scrollHeight,
-    clientHeight: document.documentElement.clientHeight,
-  }));
+  await page.locator('#sheet-tabs button').first().waitFor();
+  const page_ = await page.locator('html').evaluate((html) => {
+    const root = html as unknown as { scrollWidth: number; clientWidth: number; scrollHeight: number; clientHeight: number };
+    return {
+      scrollWidth: root.scrollWidth,
+      clientWidth: root.clientWidth,
+      scrollHeight: root.scrollHeight,
+      clientHeight: root.clientHeight,
+    };
+  });
   expect(page_.scrollWidth).toBe(page_.clientWidth);
   expect(page_.scrollHeight).toBe(page_.clientHeight);
   const tab = await page.locator('#sheet-tabs button').first().boundingBox();
   expect(tab!.y + tab!.height).toBeLessThanOrEqual(900);
   // The topmost element at the tab's middle is the tab itself.
-  const hit = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('#sheet-tabs button')?.textContent ?? null, {
-    x: tab!.x + tab!.width / 2,
-    y: tab!.y + tab!.height / 2,
-  });
+  type Hit = { closest(selector: string): { textContent: string | null } | null } | null;
+  const hit = await page
+    .locator('html')
+    .evaluate(
+      (html, { x, y }) =>
+        (html.ownerDocument as unknown as { elementFromPoint(x: number, y: number): Hit })
+          .elementFromPoint(x, y)
+          ?.closest('#sheet-tabs button')?.textContent ?? null,
+      { x: tab!.x + tab!.width / 2, y: tab!.y + tab!.height / 2 },
+    );
   expect(hit).toBe('Sheet1');
 });
 
+it('has "Check this installation" in its menu, and the row its trigger settles is settled by running the trigger from the toolbar', async () => {
+  await page.locator('#menu-check-installation').click();
+  const tab = page.locator('#sheet-tabs button', { hasText: 'Engage installation check' });
+  await eventually(async () => expect(await tab.getAttribute('aria-selected')).toBe('true'), 60_000);
+  const statusOf = async (check: string) => {
+    const rows = await page
+      .locator('#grid tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) =>
+          Array.from(
+            (tr as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }).querySelectorAll(
+              'td:not(.rowhead)',
+            ),
+          ).map((td) => td.textContent ?? ''),
+        ),
+      );
+    return rows.find((cells) => cells[0] === check)?.[1];
+  };
+  await eventually(async () => expect(await statusOf('A scheduled run has its spreadsheet')).toBe('Pending'));
+  expect(await page.locator('#controls-status').innerText()).toMatch(/press Run the hourly trigger to run it now/);
+  await page.locator('#clock-trigger').click();
+  await eventually(async () =>
+    expect(await page.locator('#controls-status').innerText()).toMatch(/^1 trigger run \(onInstallationCheckTrigger at /),
+  );
+  await eventually(async () => expect(await statusOf('A scheduled run has its spreadsheet')).toBe('OK'));
+});
+
 it('tells of a failing hourly report and of its recovery, as the hours pass from the toolbar', async () => {
-  await openScheduleForm('Hourly revenue');
+  await openScheduleForm('Hourly revenue', 'last7');
   expect(await sidebar.locator('#schedule-notify-email').isChecked()).toBe(true);
   await sidebar.locator('#schedule-alert-metric').selectOption('revenue');
   await sidebar.locator('#schedule-alert-kind').selectOption('above');
@@ -122,7 +160,9 @@ it('tells of a failing hourly report and of its recovery, as the hours pass from
   // The email, in the notices panel.
   await openNotices();
   await eventually(async () =>
-    expect(await page.locator('#notices-mails li strong').first().innerText()).toMatch(/^Engage: "Hourly revenue" could not be refreshed in /),
+    expect(await page.locator('#notices-mails li strong').first().innerText()).toMatch(
+      /^Engage: "Hourly revenue" could not be refreshed in /,
+    ),
   );
   expect(mails()).toHaveLength(1);
   expect(await page.locator('#notices-toggle').innerText()).toBe('Notices (1)');
@@ -139,12 +179,14 @@ it('tells of a failing hourly report and of its recovery, as the hours pass from
   await page.locator('#sheet-tabs button', { hasText: 'Engage log' }).click();
   await eventually(async () => expect(await page.locator('#grid td[data-a1="C3"]').innerText()).toBe('refreshed'));
   await sidebar.locator('#tab-schedules').click();
-  await eventually(async () => expect(await scheduleStatus().innerText()).toMatch(/Last success\s+\d{4}-\d\d-\d\d \d\d:\d\d/));
-  expect(await scheduleStatus().innerText()).not.toMatch(/Last error/);
+  await eventually(async () =>
+    expect(await scheduleStatus().innerText()).toMatch(/^Last success\s+\d{4}-\d\d-\d\d \d\d:\d\d \(Europe\/Berlin\), \d+ rows/),
+  );
 });
 
 it('loads a report into a BigQuery table when the hourly trigger runs from the toolbar, and opens it in Sheets', async () => {
-  await openScheduleForm('Revenue into BigQuery');
+  // One day: one partition to load.
+  await openScheduleForm('Revenue into BigQuery', 'yesterday');
   await sidebar.locator('label[for="schedule-destination-bigquery"]').click();
   await sidebar.locator('#schedule-bq-project').fill(PLAYGROUND_DATASET.projectId);
   await sidebar.locator('#schedule-bq-dataset').fill(PLAYGROUND_DATASET.datasetId);
@@ -156,17 +198,42 @@ it('loads a report into a BigQuery table when the hourly trigger runs from the t
   await page.locator('#clock-trigger').click();
   await eventually(async () => expect(await page.locator('#controls-status').innerText()).toMatch(/trigger run/));
   const address = `${PLAYGROUND_DATASET.projectId}.${PLAYGROUND_DATASET.datasetId}.daily_revenue`;
-  await eventually(async () => expect(await page.locator('#notices-bigquery li').allInnerTexts()).toContainEqual(expect.stringMatching(new RegExp(`^${address.replace(/\./g, '\\.')}: [1-9]\\d* rows?$`))));
+  await eventually(async () =>
+    expect(await page.locator('#notices-bigquery li').allInnerTexts()).toContainEqual(
+      expect.stringMatching(new RegExp(`^${address.replace(/\./g, '\\.')}: [1-9]\\d* rows?$`)),
+    ),
+  );
   const table = await bigQueryOf(playground.emulator).table(PLAYGROUND_DATASET.projectId, PLAYGROUND_DATASET.datasetId, 'daily_revenue');
   expect(table!.rows.length).toBeGreaterThan(0);
 
-  await sidebar.locator('#schedule-open-list').click().catch(() => undefined);
+  await sidebar
+    .locator('#schedule-open-list')
+    .click()
+    .catch(() => undefined);
   await sidebar.locator('#tab-schedules').click();
   const item = sidebar.locator('article.schedule', { hasText: 'Revenue into BigQuery' });
   await eventually(async () => expect(await item.locator('.bigquery-address').innerText()).toBe(address));
   await item.locator('button.bigquery-open').click();
-  await eventually(async () => expect(await item.locator('.bigquery-outcome .notice-success').innerText()).toMatch(/^Added the sheet '.+', connected to the BigQuery table /));
+  await eventually(async () =>
+    expect(await item.locator('.bigquery-outcome .notice-success').innerText()).toMatch(
+      /^Added the sheet '.+', connected to the BigQuery table /,
+    ),
+  );
   const connected = playground.host.state.spreadsheet.sheets.find((s) => s.dataSource);
   expect(connected).toBeDefined();
   await eventually(async () => expect(await page.locator('#sheet-tabs button', { hasText: connected!.name }).count()).toBe(1));
+});
+
+it('restates a day from the toolbar: Engage revises that day of Daily Planet', async () => {
+  await page.locator('#restate-day').fill('2026-11-30');
+  await page.locator('#restate').click();
+  await eventually(async () =>
+    expect(await page.locator('#controls-status').innerText()).toBe(
+      "Engage restated 2026-11-30: Daily Planet's revenue of that day is now 10% higher. Runs that read it again show it.",
+    ),
+  );
+  const answer = await fetch(`${playground.emulator.adminUrl}/revisions`);
+  expect(((await answer.json()) as { revisions: unknown[] }).revisions).toEqual([
+    { publisherId: BIG_PUBLISHER_ID, day: '2026-11-30', revenueFactor: 1.1 },
+  ]);
 });
