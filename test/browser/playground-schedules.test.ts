@@ -234,6 +234,6 @@ it('restates a day from the toolbar: Engage revises that day of Daily Planet', a
   );
   const answer = await fetch(`${playground.emulator.adminUrl}/revisions`);
   expect(((await answer.json()) as { revisions: unknown[] }).revisions).toEqual([
-    { publisherId: BIG_PUBLISHER_ID, day: '2026-11-30', revenueFactor: 1.1 },
+    { publisherId: BIG_PUBLISHER_ID, day: '20261130', revenueFactor: 1.1 },
   ]);
 });
