@@ -2,10 +2,12 @@
  * The playground shows what the add-on does over time, as a user sees it in Google, with one browser
  * at 1440 x 900 and a playground whose build loads into BigQuery (its calls to the emulator's
  * stand-in, as `npm start` builds it). An hourly report with an email notice and an alert is saved in
- * the sidebar; the toolbar makes Engage fail and advances an hour: the Schedules tab shows the failure,
- * the "Engage log" sheet its row, and the notices panel the email; let recover and advanced again, the
- * recovery notice. Then a report into a BigQuery table: the hourly trigger run from the toolbar loads
- * it (the panel counts its rows), and Open in Sheets adds its connected sheet. The page never scrolls
+ * the sidebar, its webhook the emulator's receiver that the notices panel names; the toolbar makes
+ * Engage fail and advances an hour: the Schedules tab shows the failure, the "Engage log" sheet its row,
+ * and the notices panel the email and the webhook's post; let recover and advanced again, the recovery
+ * notice. Then a report into a BigQuery table: the hourly trigger run from the toolbar loads it (the
+ * panel counts its rows), and Open in Sheets adds its connected sheet, which says what it is connected
+ * to. A day restated from the toolbar reaches the emulator's revisions. The page never scrolls
  * itself, so the sheet tabs stay in sight, and "Check this installation" is in its menu, its trigger's
  * row settled by running the trigger and the rows the playground cannot settle saying so.
  */
@@ -138,6 +140,9 @@ it('tells of a failing hourly report and of its recovery, as the hours pass from
   await sidebar.locator('#schedule-alert-value').fill('1');
   await sidebar.locator('#schedule-alert-add').click();
   await eventually(async () => expect(await sidebar.locator('#schedule-alerts .alert-rule').count()).toBe(1));
+  // The emulator's webhook receiver, whose address the notices panel gives.
+  await openNotices();
+  await sidebar.locator('#schedule-webhook').fill(await page.locator('#notices-webhook-url').innerText());
   await save('Hourly revenue');
   await eventually(async () => expect(await page.locator('#clock-now').innerText()).toMatch(/next trigger \d\d:\d\d/));
 
@@ -165,7 +170,9 @@ it('tells of a failing hourly report and of its recovery, as the hours pass from
     ),
   );
   expect(mails()).toHaveLength(1);
-  expect(await page.locator('#notices-toggle').innerText()).toBe('Notices (1)');
+  expect(await page.locator('#notices-webhooks li strong').first().innerText()).toBe('/webhooks/playground (answered 200)');
+  expect(await page.locator('#notices-webhooks li pre').first().innerText()).toMatch(/"Hourly revenue" could not be refreshed/);
+  expect(await page.locator('#notices-toggle').innerText()).toBe('Notices (2)');
 
   // Engage recovers; another hour: the recovery notice, and the alert that now holds.
   await page.locator('#engage-fail').click();
@@ -221,7 +228,14 @@ it('loads a report into a BigQuery table when the hourly trigger runs from the t
   );
   const connected = playground.host.state.spreadsheet.sheets.find((s) => s.dataSource);
   expect(connected).toBeDefined();
-  await eventually(async () => expect(await page.locator('#sheet-tabs button', { hasText: connected!.name }).count()).toBe(1));
+  const connectedTab = page.locator('#sheet-tabs button', { hasText: connected!.name });
+  await eventually(async () => expect(await connectedTab.count()).toBe(1));
+  await connectedTab.click();
+  await eventually(async () =>
+    expect(await page.locator('#connected-note').innerText()).toMatch(
+      new RegExp(`^Connected to the BigQuery table ${address.replace(/\./g, '\\.')} \\(Connected Sheets\\)`),
+    ),
+  );
 });
 
 it('restates a day from the toolbar: Engage revises that day of Daily Planet', async () => {
