@@ -36,16 +36,18 @@ function toResponse(response: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResp
 }
 
 /**
- * `whitelist`: the prefixes an address outside of which counts as refused whatever UrlFetchApp's words.
- * By default the manifest's whole urlFetchWhitelist (Engage's, the webhooks' and, with "bigquery",
- * BigQuery's addresses): a lost connection to an address the manifest lists is a lost connection,
- * never a refusal (reading it against Engage's addresses alone once made a DNS failure of BigQuery's
- * say the manifest did not list BigQuery).
+ * `whitelist`: the prefixes its caller may call, named in a refusal (Engage's addresses by default; the
+ * webhooks' for notices). Whether a failure is a refusal is read against the manifest's whole
+ * urlFetchWhitelist, what Apps Script applies (Engage's, the webhooks' and, with "bigquery", BigQuery's
+ * addresses): a lost connection to an address the manifest lists is a lost connection, never a refusal
+ * (read against Engage's addresses alone, a DNS failure of BigQuery's once said the manifest did not
+ * list BigQuery).
  */
 export class UrlFetchTransport implements HttpTransport {
+  private readonly manifestPrefixes: readonly string[] = manifestWhitelist(DEPLOYMENT);
   constructor(
     private readonly urlFetch: GoogleAppsScript.URL_Fetch.UrlFetchApp = UrlFetchApp,
-    private readonly whitelist: readonly string[] = manifestWhitelist(DEPLOYMENT),
+    private readonly whitelist: readonly string[] = DEPLOYMENT.urlFetchWhitelist,
   ) {}
 
   fetch(request: HttpRequest): HttpResponse {
@@ -70,7 +72,7 @@ export class UrlFetchTransport implements HttpTransport {
 
   private transportError(e: unknown, urls: readonly string[]): TransportError {
     const message = e instanceof Error ? e.message : String(e);
-    const kind = failureKind(message, urls, this.whitelist);
+    const kind = failureKind(message, urls, this.manifestPrefixes);
     return new TransportError(message, { cause: e, kind, ...(kind === 'not-allowed' ? { allowedPrefixes: this.whitelist } : {}) });
   }
 }

@@ -112,7 +112,8 @@ it('reads a failure of an address outside every prefix of the manifest as a refu
   const { UrlFetchTransport } = modules();
   const urlFetch = failingUrlFetch((url) => `Exception: DNS error: ${url}`);
   const transport = new UrlFetchTransport(urlFetch as unknown as GoogleAppsScript.URL_Fetch.UrlFetchApp);
+  // The refusal names the addresses its caller may call (Engage's), not every prefix of the manifest.
   expect(() => transport.fetch({ method: 'get', url: 'https://elsewhere.example.org/bigquery/v2/x' })).toThrow(
-    expect.objectContaining({ kind: 'not-allowed' }),
+    expect.objectContaining({ kind: 'not-allowed', allowedPrefixes: DEPLOYMENT.urlFetchWhitelist }),
   );
 });
