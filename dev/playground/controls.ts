@@ -61,6 +61,8 @@ export interface ClockView {
   nextTrigger: string | null;
   /** What engage's service does now: 'ok', or 'failing' while the playground makes it fail. */
   engage: 'ok' | 'failing';
+  /** Trigger runs so far: the page reloads what it shows when it grows. */
+  triggerRuns: number;
 }
 
 export interface ClockMove extends ClockView {
@@ -72,6 +74,7 @@ export interface ClockMove extends ClockView {
 /** The playground's side of time and of the service's health; one per playground. */
 export class PlaygroundControls {
   private failing = false;
+  private triggerRuns = 0;
   constructor(
     private readonly host: GasHost,
     private readonly emulator: EmulatorProcess,
@@ -85,6 +88,7 @@ export class PlaygroundControls {
       timeZone: this.timeZone,
       nextTrigger: due === undefined ? null : new Date(due).toISOString(),
       engage: this.failing ? 'failing' : 'ok',
+      triggerRuns: this.triggerRuns,
     };
   }
 
@@ -115,8 +119,16 @@ export class PlaygroundControls {
     return { ...this.view(), runs };
   }
 
+  /** Runs the triggers already due by the running clock, as Google runs them unasked (`npm start` asks every 30 s). */
+  runDueTriggers(): ClockMove['runs'] {
+    const due = this.nextDue();
+    return due !== undefined && due <= this.host.now().getTime() ? this.runsOf(() => this.host.advanceTime(0)) : [];
+  }
+
   private runsOf(move: () => TriggerRun[]): ClockMove['runs'] {
-    return move().map((run) => ({
+    const runs = move();
+    this.triggerRuns += runs.length;
+    return runs.map((run) => ({
       handlerFunction: run.handlerFunction,
       ok: run.ok,
       ...(run.error ? { error: run.error } : {}),

@@ -9,7 +9,8 @@ import { startPlayground } from './playground';
 async function main(): Promise<void> {
   const started = Date.now();
   const port = Number(process.env.PORT ?? 8080);
-  const playground = await startPlayground({ port: Number.isInteger(port) ? port : 8080 });
+  // As in Google, a trigger that falls due while the playground runs runs unasked.
+  const playground = await startPlayground({ port: Number.isInteger(port) ? port : 8080, runDueTriggers: true });
   process.stdout.write(
     [
       '',

@@ -37,6 +37,11 @@ export interface PlaygroundOptions {
   sheets?: string[];
   /** The emulator's fixtures (dev/emulator/model/seed.ts): the clean demo by default; the browser tests take 'tests'. */
   seed?: SeedName;
+  /**
+   * Run the time-driven triggers that fall due as the clock runs, as Google does unasked (checked every
+   * 30 s; `npm start`). Off by default: the tests move time from the toolbar only.
+   */
+  runDueTriggers?: boolean;
 }
 
 export interface Playground {
@@ -51,6 +56,8 @@ export interface Playground {
 
 const PAGE_FILE = path.join(__dirname, 'page.html');
 const DEFAULT_TIME_ZONE = 'Europe/Berlin';
+/** How often `runDueTriggers` looks for a trigger that fell due. */
+const DUE_TRIGGERS_EVERY_MS = 30_000;
 /** The tab's icon: a green sheet, as the page's logo. */
 const FAVICON_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0f9d58"/><path d="M4 4h8v8H4z" fill="#fff"/><path d="M4 7h8M4 10h8M8 4v8" stroke="#0f9d58"/></svg>';
@@ -275,6 +282,17 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   const shim = shimScript(options.prefillSignIn !== false);
   const sidebarPage = bundle.sidebar.replace('<head>', () => `<head>\n${shim}`);
   const session = sessionOf(host, user, controls);
+  const dueTriggers = options.runDueTriggers
+    ? setInterval(() => {
+        void session
+          .serial(async () => {
+            if (controls.runDueTriggers().length === 0) return;
+            await host.recalculate(undefined, { user });
+            await host.whenRecalculated();
+          })
+          .catch(() => undefined);
+      }, DUE_TRIGGERS_EVERY_MS)
+    : undefined;
 
   const server = http.createServer((req, res) => {
     const route = (req.url ?? '/').split('?')[0]!;
@@ -298,6 +316,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     controls,
     user,
     async close() {
+      clearInterval(dueTriggers);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await host.close();
