@@ -40,11 +40,14 @@ export interface ScriptDeployment extends SharedPropertyStores, SharedLocks, Con
 }
 
 export interface DeploymentOptions {
-  /** 'real' (default) or 'virtual': virtual time moves only by Utilities.sleep, advanceTime and announced answer times. */
-  clock?: 'real' | 'virtual';
+  /**
+   * 'real' (default), 'virtual' (time moves only by Utilities.sleep, advanceTime and announced answer
+   * times) or 'shifted' (real time that advanceTime moves forward: the playground's clock).
+   */
+  clock?: 'real' | 'virtual' | 'shifted';
   /** Start of virtual time; default now. */
   startTime?: Date | number;
-  /** Virtual clock: hears every move of time made on the main thread (see GasHostOptions.onTimeAdvance). */
+  /** Virtual or shifted clock: hears every move of time made on the main thread (see GasHostOptions.onTimeAdvance). */
   onTimeAdvance?: (ms: number) => void;
 }
 
@@ -52,7 +55,10 @@ export function createDeployment(options: DeploymentOptions = {}): ScriptDeploym
   let executions = 0;
   let triggers = 0;
   return {
-    clock: withAdvanceHook(createClock({ virtual: options.clock === 'virtual', start: options.startTime }), options.onTimeAdvance),
+    clock: withAdvanceHook(
+      createClock({ virtual: options.clock === 'virtual', shifted: options.clock === 'shifted', start: options.startTime }),
+      options.onTimeAdvance,
+    ),
     scriptProperties: new Map(),
     userProperties: new Map(),
     caches: new Map(),

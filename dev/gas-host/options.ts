@@ -57,12 +57,15 @@ export interface GasHostOptions {
   maxColumns?: number;
   /** File name -> HTML content, for HtmlService.createHtmlOutputFromFile ('sidebar' -> dist/sidebar.html). */
   htmlFiles?: Record<string, string>;
-  /** 'real' (default) or 'virtual': virtual time moves only by Utilities.sleep and advanceTime. */
-  clock?: 'real' | 'virtual';
+  /**
+   * 'real' (default), 'virtual' (time moves only by Utilities.sleep and advanceTime) or 'shifted': real
+   * time that advanceTime moves forward, running the triggers that fall due (the playground's clock).
+   */
+  clock?: 'real' | 'virtual' | 'shifted';
   /** Start of virtual time; default now. */
   startTime?: Date | number;
   /**
-   * Virtual clock: called on the main thread each time virtual time moves (Utilities.sleep of an
+   * Virtual or shifted clock: called on the main thread each time virtual time moves (Utilities.sleep of an
    * execution on the calling thread, advanceTime), with the milliseconds it moved. Tests use it to move
    * another clock in step, for example a frozen emulator clock. Not called for sleeps inside workers.
    */

@@ -36,6 +36,8 @@ export interface SheetView {
   /** The active cell, for the formula bar wherever the cell is. */
   activeCell: GridCell | null;
   charts: ChartView[];
+  /** A sheet connected to BigQuery (Open in Sheets): what it is connected to. */
+  connectedTo?: string;
 }
 
 /** A chart as the page draws it: the first range's cells are the labels, each other range a series (its first cell the name). */
@@ -171,7 +173,14 @@ export function sheetView(host: GasHost, sheetName?: string): SheetView {
     active: `${columnName(active.column)}${active.row}`,
     activeCell: cellOf(host, sheet, active.row, active.column),
     charts: sheet.charts.map((chart) => chartView(host, sheet, chart)),
+    ...(sheet.dataSource ? { connectedTo: connectedTo(sheet.dataSource) } : {}),
   };
+}
+
+function connectedTo(spec: NonNullable<HostSheet['dataSource']>): string {
+  return spec.rawQuery
+    ? `a BigQuery query billed to ${spec.projectId}`
+    : `the BigQuery table ${spec.tableProjectId}.${spec.datasetId}.${spec.tableId}`;
 }
 
 type HostChart = HostSheet['charts'][number];

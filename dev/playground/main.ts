@@ -1,22 +1,24 @@
 /**
- * `npm start`: builds the add-on for the playground (build/playground/, from playground.deploy.json,
- * which accepts the emulator's http://127.0.0.1 addresses), then starts the playground (emulator, local Apps Script host and
- * the page with a sheet and the real sidebar) and prints its address. Runs until Ctrl-C.
+ * `npm start`: starts the playground (the emulator with its BigQuery stand-in, the add-on built for them
+ * into build/playground/ from playground.deploy.json, the local Apps Script host, and the page with a
+ * sheet, the real sidebar, the clock and the notices) and prints its address. Runs until Ctrl-C.
  */
-import { build } from '../../scripts/build';
-import { PLAYGROUND_BUILD_DIR, PLAYGROUND_DEPLOY_CONFIG, startPlayground } from './playground';
+import { webhookUrlOf, PLAYGROUND_DATASET } from './controls';
+import { startPlayground } from './playground';
 
 async function main(): Promise<void> {
   const started = Date.now();
-  await build({ configFile: PLAYGROUND_DEPLOY_CONFIG, outDir: PLAYGROUND_BUILD_DIR });
   const port = Number(process.env.PORT ?? 8080);
-  const playground = await startPlayground({ port: Number.isInteger(port) ? port : 8080 });
+  // As in Google, a trigger that falls due while the playground runs runs unasked.
+  const playground = await startPlayground({ port: Number.isInteger(port) ? port : 8080, runDueTriggers: true });
   process.stdout.write(
     [
       '',
-      `  Engage for Sheets playground: ${playground.url}`,
+      `  Engage for Sheets playground: ${playground.url}  (open it in a browser)`,
       '',
       `  Emulator (Engage API):  ${playground.emulator.baseUrl}`,
+      `  BigQuery stand-in:      dataset ${PLAYGROUND_DATASET.projectId}.${PLAYGROUND_DATASET.datasetId} (${PLAYGROUND_DATASET.location})`,
+      `  Webhook receiver:       ${webhookUrlOf(playground.emulator)}`,
       `  Demo sign-in:           demo@engage.example / demo-password (already in the form)`,
       `  Ready in ${((Date.now() - started) / 1000).toFixed(1)} s. Press Ctrl-C to stop.`,
       '',

@@ -16,8 +16,10 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { spawnEmulatorProcess, type EmulatorProcess } from '../emulator/spawn';
-import { DEMO_API_KEY, DEMO_USER, type SeedName } from '../emulator/model/seed';
+import { DEMO_API_KEY, DEMO_USER, PUBLISHERS, type SeedName } from '../emulator/model/seed';
 import { createGasHost, type GasHost } from '../gas-host';
+import { type PlaygroundBundle, playgroundBundle, readBundle } from './bundle';
+import { DAY_MS, emulatorClockFollower, HOUR_MS, PlaygroundControls, prepareBigQuery } from './controls';
 import { rowsOf, sheetView, type RowBlock, type SheetView } from './grid';
 
 export interface PlaygroundOptions {
@@ -27,28 +29,35 @@ export interface PlaygroundOptions {
   prefillSignIn?: boolean;
   /** Time zone of the spreadsheet (default Europe/Berlin). */
   timeZone?: string;
-  /** Where the built add-on is (default: build/playground/, which `npm start` builds from playground.deploy.json). */
+  /** Where the built add-on is: build/tests/ for most browser tests. Without it (nor `bundle`), `npm start`'s build (bundle.ts). */
   distDir?: string;
+  /** The built add-on, made once the emulator runs (a build with "bigquery" needs its address). */
+  bundle?: (emulator: EmulatorProcess) => Promise<PlaygroundBundle>;
   /** The spreadsheet's sheets at the start (default one, Sheet1), each 1,000 rows by 26 columns. */
   sheets?: string[];
   /** The emulator's fixtures (dev/emulator/model/seed.ts): the clean demo by default; the browser tests take 'tests'. */
   seed?: SeedName;
+  /**
+   * Run the time-driven triggers that fall due as the clock runs, as Google does unasked (checked every
+   * 30 s; `npm start`). Off by default: the tests move time from the toolbar only.
+   */
+  runDueTriggers?: boolean;
 }
 
 export interface Playground {
   url: string;
   host: GasHost;
   emulator: EmulatorProcess;
+  /** The clock, the service's health and the notices, as the header's controls drive them. */
+  controls: PlaygroundControls;
   user: string;
   close(): Promise<void>;
 }
 
-const root = path.resolve(__dirname, '..', '..');
-/** The playground's deployment: the example addresses, with localServers for the emulator's http://127.0.0.1. */
-export const PLAYGROUND_DEPLOY_CONFIG = path.join(__dirname, 'playground.deploy.json');
-/** Where `npm start` builds the add-on for the playground: never dist/, which clasp pushes. */
-export const PLAYGROUND_BUILD_DIR = path.join(root, 'build', 'playground');
 const PAGE_FILE = path.join(__dirname, 'page.html');
+const DEFAULT_TIME_ZONE = 'Europe/Berlin';
+/** How often `runDueTriggers` looks for a trigger that fell due. */
+const DUE_TRIGGERS_EVERY_MS = 30_000;
 /** The tab's icon: a green sheet, as the page's logo. */
 const FAVICON_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0f9d58"/><path d="M4 4h8v8H4z" fill="#fff"/><path d="M4 7h8M4 10h8M8 4v8" stroke="#0f9d58"/></svg>';
@@ -106,27 +115,22 @@ const sendJson = (res: http.ServerResponse, body: unknown, status = 200) =>
 const FORMULA_PREFIX = 'ENGAGE_';
 
 /** The built add-on in a host, opened, its settings pointing at the emulator (sign-in stays a real step), its sidebar shown. */
-function hostWithAddOn(
-  distDir: string,
-  code: string,
-  sidebarHtml: string,
-  options: PlaygroundOptions,
-  emulator: EmulatorProcess,
-  user: string,
-): GasHost {
-  const manifest = JSON.parse(fs.readFileSync(path.join(distDir, 'appsscript.json'), 'utf8')) as Record<string, unknown>;
+function hostWithAddOn(bundle: PlaygroundBundle, options: PlaygroundOptions, emulator: EmulatorProcess, user: string): GasHost {
   // Sheets of the host's default size, 26 columns as a new Google Sheet: a formula wider than that shows #REF! here too.
   const host = createGasHost({
     owner: user,
     activeUser: user,
-    timeZone: options.timeZone ?? 'Europe/Berlin',
-    htmlFiles: { sidebar: sidebarHtml },
+    timeZone: options.timeZone ?? DEFAULT_TIME_ZONE,
+    htmlFiles: { sidebar: bundle.sidebar },
     sheets: options.sheets ?? ['Sheet1'],
-    manifest,
+    manifest: bundle.manifest,
+    // Real time that the header's clock moves forward, the emulator's clock with it, running the triggers that fall due.
+    clock: 'shifted',
+    onTimeAdvance: emulatorClockFollower(() => emulator.adminUrl),
     // As Sheets: a menu item's or a sidebar call's cell changes start their formulas while it runs (Refresh all's waves).
     autoRecalculate: true,
   });
-  host.load(code);
+  host.load(bundle.code);
   host.open({ authMode: 'LIMITED' });
   host.call(
     'saveSettings',
@@ -148,17 +152,19 @@ function hostWithAddOn(
 interface Session {
   host: GasHost;
   user: string;
+  controls: PlaygroundControls;
   serial<T>(work: () => Promise<T> | T): Promise<T>;
   /** Toasts (Spreadsheet.toast) shown since the last answer: each answer to a call carries those. */
   newToasts(): unknown[];
 }
 
-function sessionOf(host: GasHost, user: string): Session {
+function sessionOf(host: GasHost, user: string, controls: PlaygroundControls): Session {
   let toastsShown = host.state.ui.toasts.length;
   let queue: Promise<unknown> = Promise.resolve();
   return {
     host,
     user,
+    controls,
     // Formula evaluation and sidebar writes go one after another, as one user's executions would.
     serial: <T>(work: () => Promise<T> | T): Promise<T> => {
       const next = queue.then(work, work);
@@ -214,6 +220,8 @@ async function api(session: Session, req: http.IncomingMessage, res: http.Server
     host.setActiveRange(String(body.sheet), String(body.a1));
     return sendJson(res, { ok: true });
   }
+  if (route.startsWith('/api/clock') || route === '/api/notices' || route === '/api/engage' || route === '/api/restate')
+    return controlRoute(session, route, body, res);
   if (route === '/api/cell') {
     const sheet = String(body.sheet);
     const a1 = String(body.a1);
@@ -228,16 +236,63 @@ async function api(session: Session, req: http.IncomingMessage, res: http.Server
   return sendJson(res, { ok: false, error: 'not found' }, 404);
 }
 
+/** The header's controls: the clock, Engage failing or not, a restated day, and the notices panel. */
+async function controlRoute(session: Session, route: string, body: Record<string, unknown>, res: http.ServerResponse): Promise<void> {
+  const { host, user, controls } = session;
+  if (route === '/api/notices') return sendJson(res, await controls.notices());
+  if (route === '/api/clock' && body.move === undefined) return sendJson(res, controls.view());
+  if (route === '/api/clock') {
+    const move = String(body.move);
+    if (move !== 'hour' && move !== 'day' && move !== 'trigger') return sendJson(res, { ok: false, error: `Unknown move ${move}` }, 400);
+    // After the user's other executions, as a trigger's run would wait for none of them but the page must not race itself.
+    const moved = await session.serial(async () => {
+      const outcome = move === 'trigger' ? controls.runNextTrigger() : controls.advance(move === 'hour' ? HOUR_MS : DAY_MS);
+      await host.recalculate(undefined, { user });
+      await host.whenRecalculated();
+      return outcome;
+    });
+    return sendJson(res, { ...moved, toasts: session.newToasts() });
+  }
+  if (route === '/api/engage') return sendJson(res, body.state === 'failing' ? await controls.fail() : await controls.recover());
+  const publisherId = typeof body.publisherId === 'string' ? body.publisherId : PUBLISHERS[0]!.id;
+  const factor = typeof body.factor === 'number' ? body.factor : 1.1;
+  const day = typeof body.day === 'string' ? body.day : '';
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return sendJson(res, { ok: false, error: `day: '${day}' must be a day as yyyy-mm-dd` }, 400);
+  try {
+    return sendJson(res, { ok: true, publisherId, day, factor, ...(await controls.restate(publisherId, day, factor)) });
+  } catch (error) {
+    return sendJson(res, { ok: false, error: error instanceof Error ? error.message : String(error) }, 400);
+  }
+}
+
 export async function startPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
-  const distDir = options.distDir ?? PLAYGROUND_BUILD_DIR;
-  const code = fs.readFileSync(path.join(distDir, 'Code.js'), 'utf8');
-  const sidebarHtml = fs.readFileSync(path.join(distDir, 'sidebar.html'), 'utf8');
   const emulator = await spawnEmulatorProcess({ seed: options.seed ?? 'demo' });
+  let bundle: PlaygroundBundle;
+  try {
+    if (options.bundle) bundle = await options.bundle(emulator);
+    else bundle = options.distDir ? readBundle(options.distDir) : await playgroundBundle(emulator);
+    await prepareBigQuery(emulator);
+  } catch (error) {
+    await emulator.stop();
+    throw error;
+  }
   const user = DEMO_USER.email;
-  const host = hostWithAddOn(distDir, code, sidebarHtml, options, emulator, user);
+  const host = hostWithAddOn(bundle, options, emulator, user);
+  const controls = new PlaygroundControls(host, emulator, options.timeZone ?? DEFAULT_TIME_ZONE);
   const shim = shimScript(options.prefillSignIn !== false);
-  const sidebarPage = sidebarHtml.replace('<head>', () => `<head>\n${shim}`);
-  const session = sessionOf(host, user);
+  const sidebarPage = bundle.sidebar.replace('<head>', () => `<head>\n${shim}`);
+  const session = sessionOf(host, user, controls);
+  const dueTriggers = options.runDueTriggers
+    ? setInterval(() => {
+        void session
+          .serial(async () => {
+            if (controls.runDueTriggers().length === 0) return;
+            await host.recalculate(undefined, { user });
+            await host.whenRecalculated();
+          })
+          .catch(() => undefined);
+      }, DUE_TRIGGERS_EVERY_MS)
+    : undefined;
 
   const server = http.createServer((req, res) => {
     const route = (req.url ?? '/').split('?')[0]!;
@@ -258,8 +313,10 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     url: `http://127.0.0.1:${port}/`,
     host,
     emulator,
+    controls,
     user,
     async close() {
+      clearInterval(dueTriggers);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await host.close();

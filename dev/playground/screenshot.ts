@@ -8,11 +8,9 @@
  */
 import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
-import { build } from '../../scripts/build';
-import { PLAYGROUND_BUILD_DIR, PLAYGROUND_DEPLOY_CONFIG, startPlayground } from './playground';
+import { startPlayground } from './playground';
 
 async function main(): Promise<void> {
-  await build({ configFile: PLAYGROUND_DEPLOY_CONFIG, outDir: PLAYGROUND_BUILD_DIR });
   const playground = await startPlayground({ port: 0 });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',

@@ -18,12 +18,19 @@ export const VIRTUAL_ANSWER_TIME_HEADER = 'x-virtual-answer-time';
 
 export interface ClockDescriptor {
   virtual: boolean;
-  /** Present in virtual mode: one BigInt64 holding the current time in epoch ms. */
+  /** Real time moved forward by an offset (the playground's clock): `buffer` holds the offset in ms. */
+  shifted?: boolean;
+  /** Present in virtual mode: one BigInt64 holding the current time in epoch ms; in shifted mode, the offset. */
   buffer?: SharedArrayBuffer;
 }
 
 export interface HostClock {
   readonly virtual: boolean;
+  /**
+   * Shifted mode: time runs as the wall clock does, from an offset that `advance` moves forward (the
+   * playground's "Advance 1 hour"); sleeps take real time. Scripts read it through their Date.
+   */
+  readonly shifted?: boolean;
   now(): number;
   /** Virtual mode: moves time forward. Real mode: not allowed (time moves by itself). */
   advance(ms: number): void;
@@ -41,7 +48,8 @@ export function blockRealMs(ms: number): void {
   if (ms > 0) Atomics.wait(sleepCell, 0, 0, ms);
 }
 
-export function createClock(options: { virtual?: boolean; start?: number | Date } = {}): HostClock {
+export function createClock(options: { virtual?: boolean; shifted?: boolean; start?: number | Date } = {}): HostClock {
+  if (options.shifted) return clockFromDescriptor({ virtual: false, shifted: true, buffer: new SharedArrayBuffer(8) });
   if (!options.virtual) return clockFromDescriptor({ virtual: false });
   const buffer = new SharedArrayBuffer(8);
   const start = options.start === undefined ? Date.now() : typeof options.start === 'number' ? options.start : options.start.getTime();
@@ -49,7 +57,26 @@ export function createClock(options: { virtual?: boolean; start?: number | Date 
   return clockFromDescriptor({ virtual: true, buffer });
 }
 
+/** Wall time plus an offset kept in the descriptor's buffer, shared with every worker. */
+function shiftedClock(descriptor: ClockDescriptor): HostClock {
+  const offset = new BigInt64Array(descriptor.buffer!);
+  const now = () => Date.now() + Number(Atomics.load(offset, 0));
+  const advance = (ms: number) => {
+    if (ms > 0) Atomics.add(offset, 0, BigInt(Math.round(ms)));
+  };
+  return {
+    virtual: false,
+    shifted: true,
+    now,
+    advance,
+    advanceTo: (epochMs: number) => advance(epochMs - now()),
+    sleep: blockRealMs,
+    descriptor: () => descriptor,
+  };
+}
+
 export function clockFromDescriptor(descriptor: ClockDescriptor): HostClock {
+  if (descriptor.shifted) return shiftedClock(descriptor);
   if (!descriptor.virtual) {
     return {
       virtual: false,
@@ -89,7 +116,7 @@ export function clockFromDescriptor(descriptor: ClockDescriptor): HostClock {
 
 /** The clock, telling `hook` of every forward move of virtual time made through this object. */
 export function withAdvanceHook(clock: HostClock, hook: ((ms: number) => void) | undefined): HostClock {
-  if (!hook || !clock.virtual) return clock;
+  if (!hook || !(clock.virtual || clock.shifted)) return clock;
   const tell = (before: number) => {
     const moved = clock.now() - before;
     if (moved > 0) hook(moved);
@@ -104,5 +131,22 @@ export function withAdvanceHook(clock: HostClock, hook: ((ms: number) => void) |
     clock.advanceTo(epochMs);
     tell(before);
   };
+  if (clock.shifted) {
+    // Its sleeps take real time and move no offset; each move is heard as the offset it added (wall time runs on meanwhile).
+    const shift = (ms: number) => {
+      if (ms <= 0) return;
+      clock.advance(ms);
+      hook(ms);
+    };
+    return {
+      virtual: false,
+      shifted: true,
+      now: () => clock.now(),
+      advance: shift,
+      advanceTo: (epochMs: number) => shift(epochMs - clock.now()),
+      sleep: clock.sleep,
+      descriptor: () => clock.descriptor(),
+    };
+  }
   return { virtual: true, now: () => clock.now(), advance, advanceTo, sleep: advance, descriptor: () => clock.descriptor() };
 }

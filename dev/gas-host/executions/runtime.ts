@@ -93,7 +93,7 @@ export function runExecution(
   const context = vm.createContext({});
   // The kit takes the realm's own Date first: values it rebuilds there are plain Dates.
   const kit = createFacadeKit(context, clock, ops, settings, request);
-  if (clock.virtual) installVirtualDate(context, clock);
+  if (clock.virtual || clock.shifted) installVirtualDate(context, clock);
   const logging = installServices(context, kit);
 
   const outcome = (partial: Partial<ExecutionOutcome>): ExecutionOutcome => {

@@ -33,6 +33,40 @@ describe('onTimeAdvance', () => {
   });
 });
 
+describe('a shifted clock (the playground: real time moved forward on demand)', () => {
+  it('runs with the wall clock, and advanceTime moves it forward, in workers too, running the triggers that fall due and telling onTimeAdvance', async () => {
+    const moves: number[] = [];
+    const host = createGasHost({ clock: 'shifted', onTimeAdvance: (ms) => moves.push(ms) });
+    try {
+      host.load(BUNDLE);
+      const before = Date.now();
+      const read = host.call('now') as number;
+      expect(read).toBeGreaterThanOrEqual(before);
+      expect(read).toBeLessThanOrEqual(Date.now());
+      host.call('install');
+      // Sleeps take real time and are not heard: the offset stays where it was.
+      const slept = Date.now();
+      expect(host.run('threeNaps', [], { limitMs: 1_000 }).exceededTime).toBe(true);
+      expect(Date.now() - slept).toBeGreaterThanOrEqual(900);
+      expect(moves).toEqual([]);
+      const runs = host.advanceTime(2 * 3_600_000 + 60_000);
+      expect(runs.map((r) => [r.handlerFunction, r.ok])).toEqual([
+        ['hourly', true],
+        ['hourly', true],
+      ]);
+      // What onTimeAdvance heard is the offset added: the wall time the runs took is not in it.
+      const heard = moves.reduce((a, b) => a + b, 0);
+      expect(heard).toBeLessThanOrEqual(2 * 3_600_000 + 60_000);
+      expect(Math.abs(host.now().getTime() - Date.now() - heard)).toBeLessThan(50);
+      const [inWorker] = await host.callConcurrently([{ functionName: 'now', args: [] }]);
+      expect((inWorker!.value as number) - Date.now()).toBeGreaterThan(2 * 3_600_000 + 59_000);
+      expect(host.now().getTime() - Date.now()).toBeGreaterThan(2 * 3_600_000 + 59_000);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
 describe('onOpen, a simple trigger', () => {
   it('has 30 seconds ("Simple triggers": "They cannot run for longer than 30 seconds"), whatever the auth mode', () => {
     const host = createGasHost({ clock: 'virtual', startTime: Date.UTC(2026, 10, 20, 12) });

@@ -7,7 +7,7 @@
  * without one (Engage's errors may say only `application/json`) would otherwise depend on Apps
  * Script's unstated default.
  */
-import { type HttpRequest, type HttpResponse, type HttpTransport, TransportError } from '../../../core';
+import { type HttpRequest, type HttpResponse, type HttpTransport, manifestWhitelist, TransportError } from '../../../core';
 import { DEPLOYMENT } from '../deployment';
 import { failureKind } from './fetch-failures';
 
@@ -35,7 +35,16 @@ function toResponse(response: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResp
   return { status: response.getResponseCode(), headers, body: response.getContentText('UTF-8') };
 }
 
+/**
+ * `whitelist`: the prefixes its caller may call, named in a refusal (Engage's addresses by default; the
+ * webhooks' for notices). Whether a failure is a refusal is read against the manifest's whole
+ * urlFetchWhitelist, what Apps Script applies (Engage's, the webhooks' and, with "bigquery", BigQuery's
+ * addresses): a lost connection to an address the manifest lists is a lost connection, never a refusal
+ * (read against Engage's addresses alone, a DNS failure of BigQuery's once said the manifest did not
+ * list BigQuery).
+ */
 export class UrlFetchTransport implements HttpTransport {
+  private readonly manifestPrefixes: readonly string[] = manifestWhitelist(DEPLOYMENT);
   constructor(
     private readonly urlFetch: GoogleAppsScript.URL_Fetch.UrlFetchApp = UrlFetchApp,
     private readonly whitelist: readonly string[] = DEPLOYMENT.urlFetchWhitelist,
@@ -63,7 +72,7 @@ export class UrlFetchTransport implements HttpTransport {
 
   private transportError(e: unknown, urls: readonly string[]): TransportError {
     const message = e instanceof Error ? e.message : String(e);
-    const kind = failureKind(message, urls, this.whitelist);
+    const kind = failureKind(message, urls, this.manifestPrefixes);
     return new TransportError(message, { cause: e, kind, ...(kind === 'not-allowed' ? { allowedPrefixes: this.whitelist } : {}) });
   }
 }
