@@ -17,6 +17,8 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   // Notes, per test file, where the local host's two readings would have differed (scripts/strict-pass.ts).
   setupFilesAfterEnv: ['<rootDir>/test/support/readings.ts'],
+  // The longest files first, from a recorded run where jest's cache knows nothing (a fresh clone).
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   // A test's own limit, not a goal: a hang shows in 90 s. CI's machine, loaded, has run tests three times slower
   // than an idle one (a 10 s test past 30 s), and the timing goals are the benchmarks' (bench/).
   testTimeout: 90000,

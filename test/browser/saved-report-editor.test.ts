@@ -8,6 +8,7 @@
  * BigQuery table); what its fields make of a definition is test/unit/sidebar/editor/.
  */
 import type { Locator } from 'playwright-core';
+import { BIG_PUBLISHER_ID } from '../../dev/emulator/model/seed';
 import { eventually, openPlayground, type BrowserPlayground, signInAsDemo } from '../support/browser';
 
 jest.setTimeout(90_000);
@@ -98,5 +99,41 @@ describe('the write mode in the Schedule section at 300 px', () => {
       expect.objectContaining({ destination: expect.objectContaining({ writeMode: 'append', maxStoredRows: 8000 }) }),
     ]);
     b.playground.host.call('deleteSchedule', [listed().reports[0]!.id], { user: b.playground.user });
+  });
+});
+
+describe('an open Edit in the Schedules tab', () => {
+  it('stays open, with what was typed, when the list reloads meanwhile; the other reports show their new state', async () => {
+    const { sidebar } = b;
+    const { host, user } = b.playground;
+    const definition = (name: string) => ({
+      name,
+      kind: 'main',
+      entityId: BIG_PUBLISHER_ID,
+      period: { type: 'lastDays', days: 7, endingYesterday: true },
+      breakdowns: ['day'],
+      metrics: ['revenue'],
+      target: { sheetName: name, cell: 'A1' },
+      schedule: { every: 'day', hour: 6 },
+    });
+    host.call('saveSchedule', [definition('Kept open')], { user });
+    host.call('saveSchedule', [definition('Paused meanwhile')], { user });
+    const idOf = (name: string) =>
+      (host.call('listSchedules', [], { user }) as { reports: { id: string; name: string }[] }).reports.find((r) => r.name === name)!.id;
+    await sidebar.locator('#tab-schedules').click();
+    const open = sidebar.locator(`article.schedule[data-id="${idOf('Kept open')}"]`);
+    const other = sidebar.locator(`article.schedule[data-id="${idOf('Paused meanwhile')}"]`);
+    await eventually(async () => expect(await other.count()).toBe(1));
+    await open.getByRole('button', { name: 'Edit' }).click();
+    const name = open.locator('form.schedule-edit input').first();
+    await name.fill('Kept open, renamed');
+
+    host.call('pauseSchedule', [idOf('Paused meanwhile'), true], { user });
+    await sidebar.locator('#tab-schedules').click();
+    await eventually(async () => expect(await other.getByRole('button', { name: 'Resume' }).count()).toBe(1));
+    expect(await open.locator('form.schedule-edit').isVisible()).toBe(true);
+    expect(await name.inputValue()).toBe('Kept open, renamed');
+    await open.getByRole('button', { name: 'Cancel' }).click();
+    for (const report of listed().reports) host.call('deleteSchedule', [report.id], { user });
   });
 });

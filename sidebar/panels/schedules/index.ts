@@ -73,14 +73,24 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
       replaceChildren(message, notice('error', failureText(error)));
     }
   };
-  const render = (list: ScheduleList): void => {
+  /** `keepOpen`: a report whose Edit is open keeps its item (a reload in the background, not the answer to an action). */
+  const render = (list: ScheduleList, keepOpen = false): void => {
     replaceChildren(runtimeBox, ...runtimeBlock(list));
     replaceChildren(noticesBox, registryWarning(list), ...unreachableNotices(list, (view) => void forget(view.spreadsheetId, view.name)));
     if (list.reports.length === 0) {
       replaceChildren(listBox, notice('info', 'No saved reports yet: build a report in the Report tab and choose "Save to schedule".'));
       return;
     }
-    replaceChildren(listBox, ...list.reports.map((view) => scheduleItem(view, { ctx, timeZone: list.timeZone, perform })));
+    // A reload that answers while an Edit is open never closes the form: that report keeps its item as it is.
+    const editing = new Map(
+      Array.from(listBox.querySelectorAll<HTMLElement>('article.schedule'))
+        .filter((item) => keepOpen && item.querySelector('.edit-cancel'))
+        .map((item) => [item.dataset.id, item]),
+    );
+    replaceChildren(
+      listBox,
+      ...list.reports.map((view) => editing.get(view.id) ?? scheduleItem(view, { ctx, timeZone: list.timeZone, perform })),
+    );
   };
 
   // Only the latest load is shown: an earlier one answering late would redraw the list under an open Edit.
@@ -89,7 +99,7 @@ function mountSchedules(container: HTMLElement, ctx: PanelContext): () => void {
     const mine = ++loads;
     try {
       const list = await ctx.server.listSchedules();
-      if (mine === loads) render(list);
+      if (mine === loads) render(list, true);
     } catch (error) {
       if (mine === loads) replaceChildren(listBox, notice('error', failureText(error)));
     }
