@@ -19,6 +19,7 @@ import { calendarDayInZone, dayAfter, formatDay, isDate, MS_PER_HOUR, utcDayOf }
 import { hashText } from '../../util/hash';
 import type { AlertRule } from '../saved/notice-settings';
 import { resolvePeriod, type Period } from '../saved/period';
+import { type AlertReport, explainChange } from './change-drivers';
 
 /** Hours after a UTC day ends before its figures are compared: the spec's data arrive up to 4 hours late. */
 export const SETTLE_HOURS = 4;
@@ -27,7 +28,14 @@ export const SETTLE_HOURS = 4;
 const KEYS_NAMED = 10;
 
 export type AlertOutcome =
-  | { state: 'fires'; detail: string; keys?: Array<{ hash: string; label: string }>; days?: { day: string; earlier: string } }
+  | {
+      state: 'fires';
+      detail: string;
+      keys?: Array<{ hash: string; label: string }>;
+      days?: { day: string; earlier: string };
+      /** A change's drivers, or the formula that finds them (change-drivers.ts). */
+      explained?: string;
+    }
   | { state: 'clear' }
   | { state: 'unknown'; why: string };
 
@@ -38,6 +46,8 @@ export interface AlertContext {
   nowMs: number;
   /** The spreadsheet's zone, in which day cells show their day. */
   timeZone: string;
+  /** The saved report's own fields: a change's notice names its drivers by them (change-drivers.ts). */
+  report?: AlertReport;
 }
 
 type Row = readonly Cell[];
@@ -155,9 +165,23 @@ export function evaluateAlert(rule: AlertRule, context: AlertContext): AlertOutc
           : Math.abs(changePercent) >= rule.percent;
     if (!holds) return { state: 'clear' };
     const sign = changePercent > 0 ? '+' : '';
+    const explained =
+      context.report && context.kind === 'main'
+        ? explainChange({
+            report: context.report,
+            metric,
+            against: rule.against,
+            column,
+            latest,
+            earlier,
+            totals: { earlier: before, current: now },
+            days,
+          })
+        : undefined;
     return {
       state: 'fires',
       detail: `${metric} was ${figureText(now)} on ${dashed(days.day)} against ${figureText(before)} on ${dashed(days.earlier)} (${sign}${figureText(changePercent)}%)`,
+      ...(explained ? { explained } : {}),
     };
   }
   // A key is its id (or its text), with its publisher's in a report of several.
