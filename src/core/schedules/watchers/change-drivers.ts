@@ -134,7 +134,8 @@ export function explainChange(change: ChangeToExplain): string | undefined {
   const currency = change.report.currencyCode || 'USD';
   const total = split.total.change;
   const part = (label: string, effect: Effect) => {
-    const share = total !== 0 ? ` (${Math.round((effect.change / total) * 100)}%` : ' (';
+    const percent = total !== 0 ? Math.round((effect.change / total) * 100) : 0;
+    const share = total !== 0 ? ` (${percent < 0 ? MINUS : ''}${Math.abs(percent)}%` : ' (';
     const mixRate =
       effect.mix !== undefined
         ? `${share === ' (' ? '' : ': '}mix ${signed(effect.mix, metric, currency)}, rate ${signed(effect.rate!, metric, currency)}`

@@ -244,7 +244,7 @@ describe("a change's drivers in its notice", () => {
     );
     // RPM 7.5 then 5.5: -2, Desktop's lost share (mix) and Smartphone's lower RPM (rate) and its share at it.
     expect(text).toMatch(/^reqsRpm \u221227% \(\u22122\) vs the day before: widget Top \(APP_1\) · platform /);
-    const parts = [...text!.matchAll(/([\u2212+]?[\d.]+) \((-?\d+)%: mix ([\u2212+]?[\d.]+), rate ([\u2212+]?[\d.]+)\)/g)].map((m) =>
+    const parts = [...text!.matchAll(/([\u2212+]?[\d.]+) \((\u2212?\d+)%: mix ([\u2212+]?[\d.]+), rate ([\u2212+]?[\d.]+)\)/g)].map((m) =>
       m.slice(1).map((x) => Number(x.replace('\u2212', '-'))),
     );
     expect(parts).toHaveLength(2);
