@@ -74,6 +74,7 @@ export {
   EXTERNAL_ID_MAX_LENGTH,
   MAIN_BREAKDOWNS,
   MAIN_METRICS_ONLY_ON_WIDGET,
+  MONEY_METRICS,
   REALTIME_WINDOW_HOURS,
   REPORT_SPECS,
   TOKEN_LIFETIME_DAYS,
@@ -167,6 +168,7 @@ export {
 } from './builder/date-presets';
 export { reportFormula } from './builder/formula-text';
 export { compareFormula } from './builder/compare-request';
+export { explainableMetrics } from './explain/explained-metric';
 export { customDaysCheck, hourWindowCheck } from './builder/period-checks';
 export { taggingProblems, taggingSnippets } from './builder/tagging-snippet';
 export { DASHBOARD_FORMULAS, DASHBOARD_SHEET_NAME, dashboardInput, type DashboardLayout } from './builder/dashboard';

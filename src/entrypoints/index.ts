@@ -20,7 +20,15 @@ export { createDashboard, createDashboardFromMenu } from './dashboard';
 export { signIn, signInAllowance, signInWithToken, signOut, saveSettings, getSidebarState } from './sidebar-api';
 export { getFormulaAccess, setFormulaAccess } from './formula-access';
 export { ENGAGE_RECOMMENDATIONS, previewRecommendations } from './recommendations';
-export { listPublishers, getSheetContext, runReportToSheet, getRunProgress, insertFormula, addChart } from './sidebar-reports';
+export {
+  listPublishers,
+  getSheetContext,
+  runReportToSheet,
+  getRunProgress,
+  insertFormula,
+  explainChange,
+  addChart,
+} from './sidebar-reports';
 export {
   saveSchedule,
   listSchedules,

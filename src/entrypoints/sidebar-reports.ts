@@ -1,6 +1,6 @@
 /**
  * Server functions of the sidebar's report builder: the publisher picker, "Run to sheet" and its
- * progress, "Insert formula" and "Add chart". Thin: read the arguments, call the core
+ * progress, "Insert formula", "Explain the change" and "Add chart". Thin: read the arguments, call the core
  * (SidebarReports) or the spreadsheet adapters, and turn a failure into one sentence.
  */
 import {
@@ -25,6 +25,7 @@ import { ensureRefreshGroup, REFRESH_RANGE_NAME, refreshCellReference } from '..
 import { createSidebarReports } from '../gas/wiring/sidebar-report-services';
 import { scriptConsent } from '../gas/adapters/consent';
 import { withUserMessage } from './user-errors';
+import { createAddon } from '../gas/wiring/addon-services';
 
 /**
  * The publishers you may report on, for the sidebar's picker.
@@ -116,4 +117,19 @@ export function insertFormula(
  */
 export function addChart(block: unknown): { chartTitle: string } {
   return withUserMessage(() => addRevenueChart(SpreadsheetApp.getActiveSpreadsheet(), block), builderMessage);
+}
+
+/**
+ * "Explain the change" of a comparison: ENGAGE_EXPLAIN's table for the request's `explain` (a metric
+ * and what to split it by), fetched, cached and rate-limited as the formula is, for the sidebar's list.
+ * @param {Object} request The comparison (see BuilderRequest) with explain: {metric, breakdowns}.
+ * @return {Object} {values}: the header, the top keys, Other and Total, as plain cells.
+ */
+export function explainChange(request: unknown): { values: Array<Array<string | number | boolean>> } {
+  return withUserMessage(() => {
+    requirePermissions(scriptConsent, [FETCH_PERMISSION], 'explain the change');
+    const { input, deadlineAtMs } = createSidebarReports().explainInput(request);
+    const values = createAddon().formulaExplain(input, { deadlineAtMs });
+    return { values: values.map((row) => row.map((c) => (typeof c === 'number' || typeof c === 'boolean' ? c : String(c ?? '')))) };
+  }, builderMessage);
 }

@@ -13,7 +13,6 @@ import {
   type BuilderRequest,
   builderRequestOfSaved,
   compareFormula,
-  PRESET_LABELS,
   rangeReference,
   reportFormula,
   type ReportKind,
@@ -37,9 +36,10 @@ import { runProgressBar, type RunProgressBar } from './run/progress';
 import { type Editing, reportHereBar, type ReportHereBar } from './report-here';
 import { type ChartAction, chartAction } from './chart';
 import { runOutcome } from './run/run-outcome';
-import { KIND_LABELS, type KindPicker, kindPicker } from './pickers/kind';
+import { type KindPicker, kindPicker } from './pickers/kind';
 import { insertFormulaButton } from './insert-formula';
-import { scheduleForm, type ScheduleForm } from './schedule-form';
+import { type ExplainPart, explainPart } from './explain-change';
+import { defaultScheduleName, scheduleForm, type ScheduleForm } from './schedule-form';
 import { placeOf } from '../../editor/definition-form';
 import { targetPicker, type TargetPicker } from './pickers/target';
 import { askBeforeWriting } from './run/write-question';
@@ -79,6 +79,7 @@ export class ReportBuilder {
   private readonly schedule: ScheduleForm;
   private readonly chart: ChartAction;
   private readonly here: ReportHereBar;
+  private readonly explain: ExplainPart;
   /** The tab's elements, in page order, for the panel to place. */
   readonly nodes: readonly HTMLElement[];
 
@@ -117,6 +118,7 @@ export class ReportBuilder {
       box: this.outcome,
       error: (text) => this.showError(text),
     });
+    this.explain = explainPart(ctx, () => this.request(), acting);
     this.progressBar = runProgressBar(ctx.server);
     this.schedule = scheduleForm(
       {
@@ -124,7 +126,7 @@ export class ReportBuilder {
         preset: () => this.period.preset(),
         customDays: () => this.period.customDays(),
         request: () => this.request(),
-        defaultName: () => this.defaultScheduleName(),
+        defaultName: () => defaultScheduleName(this.publisher.name(), this.kind, this.period.preset(), this.chosen),
         defaultTarget: (request) => this.defaultScheduleTarget(request),
         showError: (text) => this.showError(text),
         ...acting,
@@ -169,6 +171,7 @@ export class ReportBuilder {
       this.chart.reason,
       this.progressBar.node,
       this.outcome,
+      this.explain.node,
     );
     this.form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -312,15 +315,8 @@ export class ReportBuilder {
     for (const node of [this.formula, this.formulaCopy]) node.hidden = none;
     this.noFormula.hidden = !none;
     this.chart.follow(request);
+    this.explain.follow(request);
     this.schedule.update();
-  }
-
-  /** "Daily Planet: General last 7 days by day, country". */
-  private defaultScheduleName(): string {
-    const publisher = this.publisher.name() ?? 'Engage';
-    const preset = PRESET_LABELS[this.period.preset()] ?? '';
-    const by = this.chosen.length ? ` by ${this.chosen.join(', ')}` : '';
-    return `${publisher}: ${KIND_LABELS[this.kind]} ${preset.toLowerCase()}${by}`.slice(0, 100);
   }
 
   /** Where the last run of this same report wrote, else where the chosen target starts. */
@@ -333,7 +329,7 @@ export class ReportBuilder {
 
   private setBusy(busy: boolean): void {
     this.busy = busy;
-    for (const b of [this.runButton, this.formulaButton, ...this.schedule.buttons]) b.disabled = busy;
+    for (const b of [this.runButton, this.formulaButton, ...this.explain.buttons, ...this.schedule.buttons]) b.disabled = busy;
     this.chart.setBusy(busy);
     this.dashboard.render();
   }

@@ -18,12 +18,10 @@ export function insertFormulaButton(
   busy: Busy,
   /** `box`: where the outcome and the question are shown. */
   show: { box: HTMLElement; error(text: string): void },
+  /** The button's id and words (another formula than the report's: Explain the change's). */
+  look = { id: 'insert-formula', label: 'Insert formula', title: 'Put the equivalent ENGAGE_* formula in the active cell' },
 ): HTMLButtonElement {
-  const button = el(
-    'button',
-    { type: 'button', id: 'insert-formula', title: 'Put the equivalent ENGAGE_* formula in the active cell' },
-    'Insert formula',
-  );
+  const button = el('button', { type: 'button', id: look.id, title: look.title }, look.label);
   const say = (node: HTMLElement) => ctx.moments.say(show.box, node, ['action', 'sign-in']);
   button.addEventListener('click', async () => {
     const asked = request();

@@ -14,6 +14,8 @@ import {
   describePeriod,
   freeName,
   type Period,
+  PRESET_LABELS,
+  type ReportKind,
   type SavedReportInput,
   type ScheduleList,
 } from '../../../src/core';
@@ -23,6 +25,7 @@ import { append, el, notice, replaceChildren } from '../../dom';
 import type { PanelContext } from '../../panel';
 import { failureText } from '../../server';
 import { requestBreakdowns, type Busy } from './part';
+import { KIND_LABELS } from './pickers/kind';
 import { type Editing, type PeriodSource, type SchedulePeriodPart, schedulePeriodPart } from './schedule-period';
 
 /** What the Schedule section reads from the builder (its period's part: schedule-period.ts). */
@@ -293,4 +296,11 @@ class ScheduleSection implements ScheduleForm {
       ...(saved ? [`schedule-deleted:${saved.id}` as const] : []),
     ]);
   }
+}
+
+/** The name a new saved report is offered: "Daily Planet: General last 7 days by day, country". */
+export function defaultScheduleName(publisher: string | undefined, kind: ReportKind, preset: string, chosen: readonly string[]): string {
+  const label = (PRESET_LABELS as Record<string, string | undefined>)[preset] ?? '';
+  const by = chosen.length ? ` by ${chosen.join(', ')}` : '';
+  return `${publisher ?? 'Engage'}: ${KIND_LABELS[kind]} ${label.toLowerCase()}${by}`.slice(0, 100);
 }

@@ -40,6 +40,8 @@ export interface BuilderRequest {
   compareWith?: string;
   /** At most this many rows (1 to 100,000, as the formulas' maxRows); left out: every row. */
   maxRows?: number;
+  /** A comparison's "Explain the change": ENGAGE_EXPLAIN of this metric by these breakdowns (explain-formula.ts). */
+  explain?: { metric: string; breakdowns: string[] };
 }
 
 /** Where "Run to sheet" writes: an existing sheet from A1, or from `cell` (a report reopened from its block). */

@@ -14,10 +14,11 @@ import type { ReportResult } from '../api/paging/paging';
 import { PUBLISHER_BREAKDOWN } from '../api/requests/publisher-list';
 import type { Cell } from '../ports';
 import { CHANGE_SUFFIX, PREVIOUS_SUFFIX } from '../sheets/compare-table';
-import { buildReportTable, type ReportTable, TOTALS_LABEL } from '../sheets/report-table';
+import { buildReportTable, reportColumnCount, type ReportTable, TOTALS_LABEL } from '../sheets/report-table';
 import { ENTITY_BREAKDOWNS } from '../spec';
 import { decomposeChange, type Effect, type KeyParts, type PeriodParts } from './decomposition';
 import type { ExplainedMetric } from './explained-metric';
+import type { Explanation } from './explain-request';
 
 export const OTHER_LABEL = 'Other';
 /** Beside Other when no key is past topN: what is left is the difference between Engage's rounded totals and its rows. */
@@ -50,6 +51,12 @@ export function explainHeader(keyHeader: readonly string[], metric: ExplainedMet
   const m = metric.name;
   const ratio = metric.shape.kind === 'ratio' ? [`${m}${MIX_SUFFIX}`, `${m}${RATE_SUFFIX}`] : [];
   return [...keyHeader, m, `${m}${PREVIOUS_SUFFIX}`, `${m}${CHANGE_SUFFIX}`, `${m}${SHARE_SUFFIX}`, ...ratio];
+}
+
+/** The columns an explanation's table takes (Sheets adds none for a formula's result): its keys', then the metric's 4, or 6 for a ratio. */
+export function explainColumnCount(explanation: Pick<Explanation, 'comparison' | 'metric'>): number {
+  const keys = reportColumnCount('main', explanation.comparison.current.breakdowns, []);
+  return keys + (explanation.metric.shape.kind === 'ratio' ? 6 : 4);
 }
 
 export function buildExplainTable(current: ReportResult, earlier: ReportResult, options: ExplainTableOptions): ReportTable {

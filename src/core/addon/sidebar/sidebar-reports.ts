@@ -19,6 +19,9 @@ import { reportColumnCount } from '../../sheets/report-table';
 import { reportToSheetBlock } from '../../sheets/sheet-output';
 import type { ReportResult } from '../../api/paging/paging';
 import { compareFormula } from '../../builder/compare-request';
+import { explainFormula, explainInputOf, requestedExplanation } from '../../builder/explain-formula';
+import { buildExplanation, type ExplainInput } from '../../explain/explain-request';
+import { explainColumnCount } from '../../explain/explain-table';
 import { compareColumnCount, compareTableOptions, compareToSheetBlock } from '../../sheets/compare-table';
 import { builderComparison } from '../session/comparisons';
 import { formatCount } from '../../util/text';
@@ -243,9 +246,15 @@ export class SidebarReports {
    * chosen metrics; with "all", fields the API sends beyond the spec's would come on top.
    */
   formula(request: unknown, refreshReference?: string): { formula: string; columns: number } {
+    const explain = requestedExplanation(request);
     const comparison = builderComparison(this.deps.session, this.deps.timeZone, request);
     // Checked by now: a rolling preset whose days are not the request's dates is left out, and the formula writes the dates.
     const checked = this.withPresetOfItsDates(request);
+    if (explain) {
+      const session = this.deps.session;
+      const built = buildExplanation(explainInputOf(checked, explain), this.deps.timeZone, (i) => session.buildQuery('main', i));
+      return { formula: explainFormula(checked, explain, refreshReference), columns: explainColumnCount(built) };
+    }
     if (comparison) {
       return {
         formula: compareFormula(checked, refreshReference),
@@ -259,6 +268,19 @@ export class SidebarReports {
       formula: reportFormula(checked, refreshReference),
       columns: reportColumnCount(kind, query.breakdowns, metrics),
     };
+  }
+
+  /**
+   * "Explain the change" run in the sidebar: ENGAGE_EXPLAIN's input for the request's `explain`, checked
+   * as the formula checks it (nothing is sent before), and the time by which its answer must be in.
+   */
+  explainInput(request: unknown): { input: ExplainInput; deadlineAtMs: number } {
+    const explain = requestedExplanation(request);
+    if (!explain) throw ValidationError.single('explain', 'is required: a metric and what to split it by');
+    const input = explainInputOf(this.withPresetOfItsDates(request), explain);
+    const session = this.deps.session;
+    buildExplanation(input, this.deps.timeZone, (i) => session.buildQuery('main', i));
+    return { input, deadlineAtMs: this.deps.clock.now() + SIDEBAR_RUN_BUDGET_MS };
   }
 
   /**

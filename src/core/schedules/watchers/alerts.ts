@@ -10,6 +10,8 @@
  * day cell shows that calendar day on the spreadsheet's clock. A rule whose figures the block cannot
  * give (the period does not reach back far enough, a rate over no traffic) is unknown and leaves its
  * state as it was.
+ * A change that fires says what drove it, from the same rows (change-drivers.ts), when the
+ * context brings the saved report's fields.
  */
 import type { Cell, SheetBlock } from '../../ports';
 import { RECOMPUTED_RATES } from '../../api/paging/publisher-totals';
@@ -19,6 +21,7 @@ import { calendarDayInZone, dayAfter, formatDay, isDate, MS_PER_HOUR, utcDayOf }
 import { hashText } from '../../util/hash';
 import type { AlertRule } from '../saved/notice-settings';
 import { resolvePeriod, type Period } from '../saved/period';
+import { type AlertReport, explainChange } from './change-drivers';
 
 /** Hours after a UTC day ends before its figures are compared: the spec's data arrive up to 4 hours late. */
 export const SETTLE_HOURS = 4;
@@ -27,7 +30,14 @@ export const SETTLE_HOURS = 4;
 const KEYS_NAMED = 10;
 
 export type AlertOutcome =
-  | { state: 'fires'; detail: string; keys?: Array<{ hash: string; label: string }>; days?: { day: string; earlier: string } }
+  | {
+      state: 'fires';
+      detail: string;
+      keys?: Array<{ hash: string; label: string }>;
+      days?: { day: string; earlier: string };
+      /** A change's drivers, or the formula that finds them (change-drivers.ts). */
+      explained?: string;
+    }
   | { state: 'clear' }
   | { state: 'unknown'; why: string };
 
@@ -38,6 +48,8 @@ export interface AlertContext {
   nowMs: number;
   /** The spreadsheet's zone, in which day cells show their day. */
   timeZone: string;
+  /** The saved report's own fields: a change's notice names its drivers by them (change-drivers.ts). */
+  report?: AlertReport;
 }
 
 type Row = readonly Cell[];
@@ -139,27 +151,7 @@ export function evaluateAlert(rule: AlertRule, context: AlertContext): AlertOutc
   const byDay = rowsByDay(rows, dayColumn, context.timeZone);
   const latest = byDay.get(days.day) ?? [];
   const earlier = byDay.get(days.earlier) ?? [];
-  if (rule.kind === 'change') {
-    const now = figureOf(context.kind, metric, latest, column, true);
-    const before = figureOf(context.kind, metric, earlier, column, true);
-    if (now === undefined || before === undefined || before === 0) {
-      return { state: 'unknown', why: `no ${metric} to compare on ${dashed(days.earlier)}` };
-    }
-    const changePercent = ((now - before) / Math.abs(before)) * 100;
-    const direction = rule.direction ?? 'down';
-    const holds =
-      direction === 'down'
-        ? changePercent <= -rule.percent
-        : direction === 'up'
-          ? changePercent >= rule.percent
-          : Math.abs(changePercent) >= rule.percent;
-    if (!holds) return { state: 'clear' };
-    const sign = changePercent > 0 ? '+' : '';
-    return {
-      state: 'fires',
-      detail: `${metric} was ${figureText(now)} on ${dashed(days.day)} against ${figureText(before)} on ${dashed(days.earlier)} (${sign}${figureText(changePercent)}%)`,
-    };
-  }
+  if (rule.kind === 'change') return changeOutcome(rule, context, { days, latest, earlier, column });
   // A key is its id (or its text), with its publisher's in a report of several.
   const idColumn = column(`${rule.key}.id`) >= 0 ? column(`${rule.key}.id`) : column(rule.key);
   if (idColumn < 0) return { state: 'unknown', why: `the report has no ${rule.key} column` };
@@ -191,6 +183,49 @@ export function evaluateAlert(rule: AlertRule, context: AlertContext): AlertOutc
   }
   if (dropped.length === 0) return { state: 'clear' };
   return { state: 'fires', detail: droppedText(rule, days, dropped), keys: dropped, days };
+}
+
+/** A change rule's outcome on the two days' rows; its notice's drivers from the same rows (change-drivers.ts). */
+function changeOutcome(
+  rule: Extract<AlertRule, { kind: 'change' }>,
+  context: AlertContext,
+  on: { days: { day: string; earlier: string }; latest: Row[]; earlier: Row[]; column: (name: string) => number },
+): AlertOutcome {
+  const { days, latest, earlier, column } = on;
+  const metric = rule.metric;
+  const now = figureOf(context.kind, metric, latest, column, true);
+  const before = figureOf(context.kind, metric, earlier, column, true);
+  if (now === undefined || before === undefined || before === 0) {
+    return { state: 'unknown', why: `no ${metric} to compare on ${dashed(days.earlier)}` };
+  }
+  const changePercent = ((now - before) / Math.abs(before)) * 100;
+  const direction = rule.direction ?? 'down';
+  const holds =
+    direction === 'down'
+      ? changePercent <= -rule.percent
+      : direction === 'up'
+        ? changePercent >= rule.percent
+        : Math.abs(changePercent) >= rule.percent;
+  if (!holds) return { state: 'clear' };
+  const sign = changePercent > 0 ? '+' : '';
+  const explained =
+    context.report && context.kind === 'main'
+      ? explainChange({
+          report: context.report,
+          metric,
+          against: rule.against,
+          column,
+          latest,
+          earlier,
+          totals: { earlier: before, current: now },
+          days,
+        })
+      : undefined;
+  return {
+    state: 'fires',
+    detail: `${metric} was ${figureText(now)} on ${dashed(days.day)} against ${figureText(before)} on ${dashed(days.earlier)} (${sign}${figureText(changePercent)}%)`,
+    ...(explained ? { explained } : {}),
+  };
 }
 
 /** "paidReqs dropped to 0 on 2026-11-19, from above 0 on 2026-11-18, for widget Sidebar (APP_12)". */

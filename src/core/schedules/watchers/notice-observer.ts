@@ -180,6 +180,7 @@ export class NoticeObserver implements RunObserver {
         period: event.report.period,
         nowMs: event.endedAtMs,
         timeZone: event.spreadsheet.timeZone,
+        report: event.report,
       });
       if (outcome.state === 'unknown') {
         states[key] = before;
@@ -202,7 +203,7 @@ export class NoticeObserver implements RunObserver {
       const detail = rule.kind === 'zero' && fresh && outcome.days ? droppedText(rule, outcome.days, fresh) : outcome.detail;
       notices.push({
         subject: `Alert on "${event.report.name}" in "${event.spreadsheet.name}": ${describeAlert(rule)}`,
-        lines: [`Alert: ${describeAlert(rule)}.`, `${detail}.`],
+        lines: [`Alert: ${describeAlert(rule)}.`, `${detail}.`, ...(outcome.explained ? [`${outcome.explained}.`] : [])],
       });
     }
     if (rules.length > 0 || record.alerts) {

@@ -190,3 +190,93 @@ describe('a key that drops to 0', () => {
     expect(state(rule, at([widget('20261119', 'APP_9', 0)]))).toBe('clear');
   });
 });
+
+describe("a change's drivers in its notice", () => {
+  const REPORT = { entityId: 'p1', breakdowns: ['day', 'widget'] };
+  const widgets = (d: string, revenues: number[]) =>
+    revenues.map((revenue, i) => ({ day: d, widget: { id: `APP_${i + 1}`, name: `W${i + 1}` }, revenue, paidReqs: 1000 }));
+  const change = (percent: number, extra: Partial<AlertRule> = {}): AlertRule =>
+    ({ kind: 'change', metric: 'revenue', against: 'previousDay', percent, ...extra }) as AlertRule;
+  const explained = (rule: AlertRule, c: AlertContext) => {
+    const outcome = evaluateAlert(rule, c);
+    return outcome.state === 'fires' ? outcome.explained : `not fired: ${outcome.state}`;
+  };
+
+  it('names the top 3 keys by their part of the change, in the currency, then the rest as one part that adds up exactly', () => {
+    // Down 200.5 in all: APP_2 -120, APP_4 -50.25, APP_1 -20, APP_3 -10.25, APP_5 0.
+    const c = context([...widgets('20261118', [100, 200, 50, 80, 10]), ...widgets('20261119', [80, 80, 39.75, 29.75, 10])], {
+      breakdowns: ['day', 'widget'],
+    });
+    expect(explained(change(30), { ...c, report: { ...REPORT, currencyCode: 'EUR' } })).toBe(
+      'revenue \u221246% (\u2212€200.50) vs the day before: widget W2 (APP_2) \u2212€120.00 (60%), widget W4 (APP_4) \u2212€50.25 (25%), ' +
+        'widget W1 (APP_1) \u2212€20.00 (10%), the other 2 \u2212€10.25 (5%)',
+    );
+    // Without a currency, the API's default (USD); without the report's fields, nothing more than before.
+    expect(explained(change(30), { ...c, report: REPORT })).toContain('widget W2 (APP_2) \u2212$120.00 (60%)');
+    expect(explained(change(30), c)).toBeUndefined();
+  });
+
+  it('keys a report of several breakdowns by each pair, and splits a ratio into mix and rate', () => {
+    const rows = (d: string, reqs: [number, number], revenue: [number, number]) => [
+      {
+        day: d,
+        widget: { id: 'APP_1', name: 'Top' },
+        platform: { id: 'DESKTOP', name: 'Desktop' },
+        paidReqs: reqs[0],
+        revenue: revenue[0],
+      },
+      {
+        day: d,
+        widget: { id: 'APP_1', name: 'Top' },
+        platform: { id: 'SMARTPHONE', name: 'Smartphone' },
+        paidReqs: reqs[1],
+        revenue: revenue[1],
+      },
+    ];
+    // Desktop's RPM holds at 10 while its share halves; Smartphone's falls from 5 to 4.
+    const c = context([...rows('20261118', [1000, 1000], [10, 5]), ...rows('20261119', [500, 1500], [5, 6])], {
+      breakdowns: ['day', 'widget', 'platform'],
+      metrics: ['paidReqs', 'revenue', 'reqsRpm'],
+    });
+    const text = explained(
+      { kind: 'change', metric: 'reqsRpm', against: 'previousDay', percent: 20 },
+      { ...c, report: { entityId: 'p1', breakdowns: ['day', 'widget', 'platform'] } },
+    );
+    // RPM 7.5 then 5.5: -2, Desktop's lost share (mix) and Smartphone's lower RPM (rate) and its share at it.
+    expect(text).toMatch(/^reqsRpm \u221227% \(\u22122\) vs the day before: widget Top \(APP_1\) · platform /);
+    const parts = [...text!.matchAll(/([\u2212+]?[\d.]+) \((\u2212?\d+)%: mix ([\u2212+]?[\d.]+), rate ([\u2212+]?[\d.]+)\)/g)].map((m) =>
+      m.slice(1).map((x) => Number(x.replace('\u2212', '-'))),
+    );
+    expect(parts).toHaveLength(2);
+    // Exact: the parts add up to the whole's change, and each part's mix and rate to it.
+    expect(parts.reduce((a, p) => a + p[0]!, 0)).toBeCloseTo(-2, 10);
+    for (const [part, , mix, rate] of parts) expect(mix! + rate!).toBeCloseTo(part!, 10);
+    // Desktop (RPM 10, above the average of 6.5) lost a quarter of the share: all mix, (0.25 - 0.5) * (10 - 6.5).
+    expect(text).toContain('platform Desktop (DESKTOP) \u22120.875 (44%: mix \u22120.875, rate 0)');
+    // Smartphone gained it at an RPM below the average, (0.75 - 0.5) * (4.5 - 6.5), and its RPM fell by 1 over a mean share of 0.625.
+    expect(text).toContain('platform Smartphone (SMARTPHONE) \u22121.125 (56%: mix \u22120.5, rate \u22120.625)');
+  });
+
+  it('offers the formula on a report by day only, for the two days it compared and the report’s filter', () => {
+    const c = context([day('20261112', 200), day('20261118', 100), day('20261119', 100)]);
+    const sameWeekday = change(30, { against: 'sameWeekday' });
+    expect(explained(sameWeekday, { ...c, report: { entityId: 'p1', breakdowns: ['day'], filter: 'platform=="DESKTOP"' } })).toBe(
+      'To see which widget moved it, run =ENGAGE_EXPLAIN("p1", "2026-11-19", "2026-11-19", "2026-11-12..2026-11-12", "revenue", "widget", "", "platform==""DESKTOP""") in a cell',
+    );
+    // rpmByPvs has no widget breakdown: the formula splits it by platform.
+    const rpm = context([day('20261118', 100, { rpmByPvs: 100 }), day('20261119', 50, { rpmByPvs: 50 })]);
+    expect(explained(change(30, { metric: 'rpmByPvs' }), { ...rpm, report: { entityId: 'p1' } })).toContain('"rpmByPvs", "platform")');
+  });
+
+  it('says nothing more of a metric that cannot be split exactly', () => {
+    const c = context([day('20261118', 1, { viewabilityRate: 80 }), day('20261119', 1, { viewabilityRate: 40 })], {
+      metrics: ['revenue', 'viewabilityRate'],
+    });
+    const outcome = evaluateAlert(
+      { kind: 'change', metric: 'viewabilityRate', against: 'previousDay', percent: 30 },
+      { ...c, report: REPORT },
+    );
+    expect(outcome).toMatchObject({ state: 'fires' });
+    expect(outcome).not.toHaveProperty('explained');
+  });
+});
