@@ -93,6 +93,10 @@ function editButton(view: ScheduleView, editBox: HTMLElement, { ctx, timeZone, p
     );
     button.setAttribute('aria-expanded', 'true');
     editBox.querySelector('input')?.focus();
+    // Leaving the tab closes the form, with whatever it showed; a reload while it stays open keeps it (index.ts).
+    ctx.moments.until(['tab'], () => {
+      if (editBox.firstChild) closeEdit();
+    });
   };
   const button = el(
     'button',
