@@ -25,5 +25,5 @@ module.exports = {
   // Two test files at once: on a 2-core machine jest's default is one (cores - 1), and most of a file's time
   // is waiting on the emulator's process, the host's fetch worker and Chromium, whose instances are per file
   // (test/support/emulator.ts). Measured on 2 cores: the strict pass 276 s against 385 s with one.
-  maxWorkers: 2,
+  maxWorkers: 3,
 };
