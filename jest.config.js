@@ -22,8 +22,8 @@ module.exports = {
   // A test's own limit, not a goal: a hang shows in 90 s. CI's machine, loaded, has run tests three times slower
   // than an idle one (a 10 s test past 30 s), and the timing goals are the benchmarks' (bench/).
   testTimeout: 90000,
-  // Two test files at once: on a 2-core machine jest's default is one (cores - 1), and most of a file's time
-  // is waiting on the emulator's process, the host's fetch worker and Chromium, whose instances are per file
-  // (test/support/emulator.ts). Measured on 2 cores: the strict pass 276 s against 385 s with one.
+  // Three test files at once on 2 cores: much of a file's time is waiting (on the emulator's process, the
+  // host's fetch worker, Chromium, real sleeps of the add-on), so two kept the cores 132% busy. Measured on
+  // 2 cores, the whole first pass: 904 s with three (153% busy), 1,053 s with two; one was slower still.
   maxWorkers: 3,
 };
