@@ -217,10 +217,6 @@ it('loads a report into a BigQuery table when the hourly trigger runs from the t
   const table = await bigQueryOf(playground.emulator).table(PLAYGROUND_DATASET.projectId, PLAYGROUND_DATASET.datasetId, 'daily_revenue');
   expect(table!.rows.length).toBeGreaterThan(0);
 
-  await sidebar
-    .locator('#schedule-open-list')
-    .click()
-    .catch(() => undefined);
   await sidebar.locator('#tab-schedules').click();
   const item = sidebar.locator('article.schedule', { hasText: 'Revenue into BigQuery' });
   await eventually(async () => expect(await item.locator('.bigquery-address').innerText()).toBe(address));
