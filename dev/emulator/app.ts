@@ -37,7 +37,17 @@ function isBigQueryPath(url: string): boolean {
 }
 
 export function createEmulatorApp(state: EmulatorState, options: EmulatorAppOptions = {}): FastifyInstance {
-  const app = Fastify({ logger: false, genReqId: () => randomUUID(), requestIdHeader: false, bodyLimit: 1_048_576 });
+  const app = Fastify({
+    logger: false,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    bodyLimit: 1_048_576,
+    // An idle connection stays open for an hour, not Fastify's 72 s. Its clients (a test file, the local
+    // host) can block their own thread for minutes in one synchronous run of the add-on. A socket the
+    // server closed meanwhile would then fail their next request ("write EPIPE", "other side closed").
+    // A client still closes its idle sockets itself as soon as its thread runs again.
+    keepAliveTimeout: 3_600_000,
+  });
 
   // Bodies arrive as text; the handlers parse them, so a wrong content type or bad JSON becomes the
   // service's 400 envelope instead of Fastify's own 415/400 shapes.
