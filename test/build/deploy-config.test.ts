@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createGasHost, type GasHost } from '../../dev/gas-host';
 import { TRIGGER_RUNTIME_KEY } from '../../src/core/api/transport/daily-quota';
+import { build as buildHere } from '../../scripts/build';
 import { repoRoot } from '../support/paths';
 
 const TSX = path.join(repoRoot, 'node_modules/.bin/tsx');
@@ -22,10 +23,15 @@ const OTHER_DEPLOYMENT = {
 
 let work: string;
 
-/** Runs the build as docs/deploying.md says, with a config file; returns the output folder. */
-function build(config: unknown, how: 'flag' | 'env' = 'flag'): string {
+function configFile(config: unknown): string {
   const file = path.join(work, `deploy-${Math.random().toString(36).slice(2)}.json`);
   fs.writeFileSync(file, JSON.stringify(config));
+  return file;
+}
+
+/** Runs the build as docs/deploying.md says, with a config file; returns the output folder. */
+function buildCommand(config: unknown, how: 'flag' | 'env' = 'flag'): string {
+  const file = configFile(config);
   const out = fs.mkdtempSync(path.join(work, 'out-'));
   const args = how === 'flag' ? ['scripts/build.ts', '--config', file, '--out', out] : ['scripts/build.ts', '--out', out];
   execFileSync(TSX, args, {
@@ -38,11 +44,31 @@ function build(config: unknown, how: 'flag' | 'env' = 'flag'): string {
   return out;
 }
 
-function buildError(config: unknown): string {
+function buildCommandError(config: unknown): string {
   try {
-    build(config);
+    buildCommand(config);
   } catch (e) {
     return String((e as { stderr?: string }).stderr ?? e);
+  }
+  throw new Error('the build should have failed');
+}
+
+/**
+ * The same build in this process (scripts/build.ts's `build`, which the command runs): what a config
+ * makes of the manifest and the bundle, without starting the command again for each config. The
+ * command's own paths (--config, ENGAGE_DEPLOY_CONFIG, its message on a wrong config) are tested with it.
+ */
+async function build(config: unknown): Promise<string> {
+  const out = fs.mkdtempSync(path.join(work, 'out-'));
+  await buildHere({ configFile: configFile(config), outDir: out });
+  return out;
+}
+
+async function buildError(config: unknown): Promise<string> {
+  try {
+    await build(config);
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
   }
   throw new Error('the build should have failed');
 }
@@ -62,7 +88,7 @@ describe('a build for the deployment at https://reports.example.net/engage/v2/',
   const OWNER = 'owner@example.com';
 
   beforeAll(() => {
-    out = build(OTHER_DEPLOYMENT);
+    out = buildCommand(OTHER_DEPLOYMENT);
     host = createGasHost({ owner: OWNER, manifest: manifestOf(out) });
     host.load(fs.readFileSync(path.join(out, 'Code.js'), 'utf8'));
   });
@@ -126,8 +152,8 @@ describe('a build for the deployment at https://reports.example.net/engage/v2/',
 });
 
 describe('a build with localServers, as the playground and the tests make', () => {
-  it('takes the emulator on this machine, and says nothing of it in the manifest', () => {
-    const out = build({ ...OTHER_DEPLOYMENT, localServers: true });
+  it('takes the emulator on this machine, and says nothing of it in the manifest', async () => {
+    const out = await build({ ...OTHER_DEPLOYMENT, localServers: true });
     expect(manifestOf(out).urlFetchWhitelist).toEqual(['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/']);
     const host = createGasHost({ owner: 'owner@example.com', manifest: manifestOf(out) });
     host.load(fs.readFileSync(path.join(out, 'Code.js'), 'utf8'));
@@ -138,8 +164,8 @@ describe('a build with localServers, as the playground and the tests make', () =
     return host.close();
   });
 
-  it('stops the build when localServers is not true or false', () => {
-    expect(buildError({ ...OTHER_DEPLOYMENT, localServers: 'yes' })).toMatch(
+  it('stops the build when localServers is not true or false', async () => {
+    expect(await buildError({ ...OTHER_DEPLOYMENT, localServers: 'yes' })).toMatch(
       /localServers must be true or false \(true only for the playground and the tests/,
     );
   });
@@ -147,14 +173,14 @@ describe('a build with localServers, as the playground and the tests make', () =
 
 describe('choosing and checking the config', () => {
   it('reads the config named by ENGAGE_DEPLOY_CONFIG, as `npm run deploy` passes it on to the build', () => {
-    expect(manifestOf(build(OTHER_DEPLOYMENT, 'env')).urlFetchWhitelist).toEqual([
+    expect(manifestOf(buildCommand(OTHER_DEPLOYMENT, 'env')).urlFetchWhitelist).toEqual([
       'https://reports.example.net/engage/v2/',
       'https://recs.example.net/v1/',
     ]);
   });
 
   it('stops the build with the file, the field and the rule when the config is wrong', () => {
-    const message = buildError({
+    const message = buildCommandError({
       ...OTHER_DEPLOYMENT,
       reportingBaseUrl: 'http://reports.example.net/engage/v2/',
       accountType: 'business',
@@ -169,14 +195,14 @@ describe('choosing and checking the config', () => {
 });
 
 describe('webhookPrefixes, where notices may post', () => {
-  it('join the manifest after the Engage addresses; a prefix without a path ending in / or with a query stops the build', () => {
+  it('join the manifest after the Engage addresses; a prefix without a path ending in / or with a query stops the build', async () => {
     const prefixes = ['https://chat.googleapis.com/v1/spaces/', 'https://*.hooks.example.net/notify/'];
-    expect(manifestOf(build({ ...OTHER_DEPLOYMENT, webhookPrefixes: prefixes })).urlFetchWhitelist).toEqual([
+    expect(manifestOf(await build({ ...OTHER_DEPLOYMENT, webhookPrefixes: prefixes })).urlFetchWhitelist).toEqual([
       'https://reports.example.net/engage/v2/',
       'https://recs.example.net/v1/',
       ...prefixes,
     ]);
-    const message = buildError({ ...OTHER_DEPLOYMENT, webhookPrefixes: ['https://hooks.slack.com', 'http://chat.example.net/x/'] });
+    const message = await buildError({ ...OTHER_DEPLOYMENT, webhookPrefixes: ['https://hooks.slack.com', 'http://chat.example.net/x/'] });
     expect(message).toMatch(/webhookPrefixes\.0 must be an https address prefix with a path ending in \/ and no query/);
     expect(message).toMatch(/webhookPrefixes\.1 must be an https address prefix/);
   });
@@ -186,8 +212,11 @@ describe('"bigquery", the BigQuery destination of saved reports', () => {
   const BIGQUERY_SCOPE = 'https://www.googleapis.com/auth/bigquery';
   const BIGQUERY_HOSTS = ['https://bigquery.googleapis.com/bigquery/v2/', 'https://bigquery.googleapis.com/upload/bigquery/v2/'];
 
-  it('true: adds the bigquery scope and BigQuery’s metadata and upload paths to the manifest, after the Engage addresses', () => {
-    const manifest = manifestOf(build({ ...OTHER_DEPLOYMENT, bigquery: true })) as { oauthScopes: string[]; urlFetchWhitelist: string[] };
+  it('true: adds the bigquery scope and BigQuery’s metadata and upload paths to the manifest, after the Engage addresses', async () => {
+    const manifest = manifestOf(await build({ ...OTHER_DEPLOYMENT, bigquery: true })) as {
+      oauthScopes: string[];
+      urlFetchWhitelist: string[];
+    };
     expect(manifest.oauthScopes.filter((scope) => scope === BIGQUERY_SCOPE)).toEqual([BIGQUERY_SCOPE]);
     // Connected Sheets' own scope (enableBigQueryExecution), named too: a manifest lists every scope it uses.
     expect(manifest.oauthScopes.filter((scope) => scope.startsWith(`${BIGQUERY_SCOPE}.`))).toEqual([`${BIGQUERY_SCOPE}.readonly`]);
@@ -198,20 +227,23 @@ describe('"bigquery", the BigQuery destination of saved reports', () => {
     ]);
   });
 
-  it('false: neither the scope nor a BigQuery host (as when it is left out, above)', () => {
-    const manifest = manifestOf(build({ ...OTHER_DEPLOYMENT, bigquery: false })) as { oauthScopes: string[]; urlFetchWhitelist: string[] };
+  it('false: neither the scope nor a BigQuery host (as when it is left out, above)', async () => {
+    const manifest = manifestOf(await build({ ...OTHER_DEPLOYMENT, bigquery: false })) as {
+      oauthScopes: string[];
+      urlFetchWhitelist: string[];
+    };
     expect(manifest.oauthScopes.some((scope) => scope.includes('bigquery'))).toBe(false);
     expect(manifest.urlFetchWhitelist.some((prefix) => prefix.includes('bigquery'))).toBe(false);
     expect(manifest.urlFetchWhitelist).toEqual(['https://reports.example.net/engage/v2/', 'https://recs.example.net/v1/']);
   });
 
-  it('stops the build for a bigqueryBaseUrl without localServers, or one not on this machine', () => {
-    expect(buildError({ ...OTHER_DEPLOYMENT, bigquery: true, bigqueryBaseUrl: 'http://127.0.0.1:9050/' })).toMatch(
+  it('stops the build for a bigqueryBaseUrl without localServers, or one not on this machine', async () => {
+    expect(await buildError({ ...OTHER_DEPLOYMENT, bigquery: true, bigqueryBaseUrl: 'http://127.0.0.1:9050/' })).toMatch(
       /bigqueryBaseUrl may be given only with "localServers": true and "bigquery": true/,
     );
-    expect(buildError({ ...OTHER_DEPLOYMENT, localServers: true, bigquery: true, bigqueryBaseUrl: 'https://bq.example.com/' })).toMatch(
-      /bigqueryBaseUrl must be the root of a BigQuery stand-in on this machine ending in \//,
-    );
-    expect(buildError({ ...OTHER_DEPLOYMENT, bigquery: 'yes' })).toMatch(/bigquery must be true or false/);
+    expect(
+      await buildError({ ...OTHER_DEPLOYMENT, localServers: true, bigquery: true, bigqueryBaseUrl: 'https://bq.example.com/' }),
+    ).toMatch(/bigqueryBaseUrl must be the root of a BigQuery stand-in on this machine ending in \//);
+    expect(await buildError({ ...OTHER_DEPLOYMENT, bigquery: 'yes' })).toMatch(/bigquery must be true or false/);
   });
 });
