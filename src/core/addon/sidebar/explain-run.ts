@@ -40,7 +40,7 @@ export function explanationBlock(values: Cell[][]): SheetBlock {
     values,
     kinds,
     numberFormats: kinds.map((k) => numberFormatOf(k)),
-    headerNotes: header.map((h, c) => (c === metricAt ? metricNote(metric) : '')),
+    headerNotes: header.map((_h, c) => (c === metricAt ? metricNote(metric) : '')),
     dataRows: Math.max(0, values.length - 2),
     hasTotals: values.length > 1,
   };
