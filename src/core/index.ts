@@ -167,6 +167,7 @@ export {
   type DateRange,
 } from './builder/date-presets';
 export { reportFormula } from './builder/formula-text';
+export { comparisonAtCell, type ComparisonAtCell, isCompareFormula } from './builder/compare-at-cell';
 export { compareFormula } from './builder/compare-request';
 export { explainableMetrics } from './explain/explained-metric';
 export { customDaysCheck, hourWindowCheck } from './builder/period-checks';
@@ -234,12 +235,14 @@ export { EngageSession, type SidebarState, type SignInAllowance } from './addon/
 export {
   checkRunId,
   SidebarReports,
+  type SidebarReportsDeps,
   type Publisher,
   type RunNeedsAnswer,
   type RunProgress,
   type RunToSheetSummary,
 } from './addon/sidebar/sidebar-reports';
 export type { ReportAtCell } from './addon/sidebar/report-at-cell';
+export { runExplanationToSheet } from './addon/sidebar/explain-run';
 export { FormulaAccess, type FormulaAccessView } from './addon/formulas/formula-access';
 export type { FormulaAccessMode } from './addon/formulas/formula-policy';
 export type { RunPlacement, WriteChoice, WriteQuestion } from './addon/sidebar/run-placement';

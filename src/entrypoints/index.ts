@@ -27,6 +27,7 @@ export {
   getRunProgress,
   insertFormula,
   explainChange,
+  runExplanationToSheet,
   addChart,
 } from './sidebar-reports';
 export {

@@ -5,6 +5,8 @@
  */
 import {
   builderMessage,
+  type ComparisonAtCell,
+  comparisonAtCell,
   checkRunId,
   FETCH_PERMISSION,
   requirePermissions,
@@ -13,16 +15,18 @@ import {
   type RunNeedsAnswer,
   type RunProgress,
   type RunToSheetSummary,
+  runExplanationToSheet as writeExplanation,
 } from '../core';
 import {
-  activePlacement,
   addRevenueChart,
+  formulaCell,
+  placementOf,
   resolvePlacement,
   sheetContext,
-  writeFormulaAtActiveCell,
+  writeFormulaAtCell,
 } from '../gas/adapters/sheets/report-targets';
 import { ensureRefreshGroup, REFRESH_RANGE_NAME, refreshCellReference } from '../gas/adapters/sheets/refresh-cell';
-import { createSidebarReports } from '../gas/wiring/sidebar-report-services';
+import { createSidebarReports, sidebarReportsDeps } from '../gas/wiring/sidebar-report-services';
 import { scriptConsent } from '../gas/adapters/consent';
 import { withUserMessage } from './user-errors';
 import { createAddon } from '../gas/wiring/addon-services';
@@ -39,14 +43,24 @@ export function listPublishers(): Publisher[] {
 }
 
 /**
- * The sheets of this spreadsheet and the active cell, for the sidebar's target picker, and the report
- * whose block holds the active cell (written by Run to sheet or by a saved report), to reopen it.
- * @return {Object} {sheets, activeCell, reportHere}: reportHere is null when no report wrote the cell.
+ * The sheets of this spreadsheet and the active cell, for the sidebar's target picker, the report
+ * whose block holds the active cell (written by Run to sheet or by a saved report), to reopen it, and
+ * the comparison the active cell's ENGAGE_COMPARE formula asks for, to explain its change.
+ * @return {Object} {sheets, activeCell, reportHere, comparisonHere}: each null when the cell has none.
  */
-export function getSheetContext(): { sheets: string[]; activeCell: string; reportHere: ReportAtCell | null } {
+export function getSheetContext(): {
+  sheets: string[];
+  activeCell: string;
+  reportHere: ReportAtCell | null;
+  comparisonHere: ComparisonAtCell | null;
+} {
   return withUserMessage(() => {
-    const { at, ...context } = sheetContext(SpreadsheetApp.getActiveSpreadsheet());
-    return { ...context, reportHere: at ? createSidebarReports().reportAt(at) : null };
+    const { at, comparison, ...context } = sheetContext(SpreadsheetApp.getActiveSpreadsheet());
+    return {
+      ...context,
+      reportHere: at ? createSidebarReports().reportAt(at) : null,
+      comparisonHere: at && comparison ? (comparisonAtCell(comparison.formula, at, comparison.columns) ?? null) : null,
+    };
   });
 }
 
@@ -82,7 +96,8 @@ export function getRunProgress(runId: unknown): RunProgress | null {
 }
 
 /**
- * Puts the ENGAGE_* formula equivalent to the report into the active cell. It takes a named refresh
+ * Puts the ENGAGE_* formula equivalent to the report into the active cell (or the cell `options.at`
+ * names: ENGAGE_EXPLAIN beside the comparison of the active cell). It takes a named refresh
  * cell with room as its refresh argument (each serves at most 25 formulas, so Refresh all recalculates
  * them a wave at a time), created when there is none yet, so Refresh all fetches it again and a rolling
  * period ("7daysAgo" to "yesterday") moves to each new day. The sheet first gets the columns the result
@@ -90,7 +105,7 @@ export function getRunProgress(runId: unknown): RunProgress | null {
  * over unasked: nothing is written, {question} says where the result goes, and the sidebar calls again
  * with the user's answer ({choice: 'replace'} empties those cells first).
  * @param {Object} request The report (see BuilderRequest).
- * @param {Object=} options {choice: 'replace'}, the answer to the question.
+ * @param {Object=} options {choice: 'replace'}, the answer to the question; {at: {sheetName, cell}}, the cell to write.
  * @return {Object} {formula, cell, columnsAdded}; or {question} when nothing was written.
  */
 export function insertFormula(
@@ -103,10 +118,11 @@ export function insertFormula(
     const reports = createSidebarReports();
     // The request is checked first: a refused one changes nothing, not even the refresh cells.
     const { formula, columns } = reports.formula(request, refreshCell);
-    const { question, clear } = reports.formulaPlacement(activePlacement(ss), columns, options);
+    const cell = formulaCell(ss, (options as { at?: unknown } | undefined)?.at);
+    const { question, clear } = reports.formulaPlacement(placementOf(cell), columns, options);
     if (question) return { question };
     // The refresh cell may be a new one (the first, or one with room): made once the formula is known good.
-    return { formula, ...writeFormulaAtActiveCell(ss, formula, columns, () => ensureRefreshGroup(ss, refreshCell), clear) };
+    return { formula, ...writeFormulaAtCell(ss, cell, formula, columns, () => ensureRefreshGroup(ss, refreshCell), clear) };
   }, builderMessage);
 }
 
@@ -131,5 +147,25 @@ export function explainChange(request: unknown): { values: Array<Array<string | 
     const { input, deadlineAtMs } = createSidebarReports().explainInput(request);
     const values = createAddon().formulaExplain(input, { deadlineAtMs });
     return { values: values.map((row) => row.map((c) => (typeof c === 'number' || typeof c === 'boolean' ? c : String(c ?? '')))) };
+  }, builderMessage);
+}
+
+/**
+ * "Explain the change" run to a sheet: ENGAGE_EXPLAIN's table for the request's `explain`, fetched as
+ * the formula fetches it, written as Run to sheet writes a report: a taken sheet name or cells that
+ * hold something are not written over unasked (the run writes nothing and returns {question}; the
+ * sidebar runs it again with the user's choice).
+ * @param {Object} request The comparison (see BuilderRequest) with explain: {metric, breakdowns}.
+ * @param {Object} target {type: 'newSheet'|'existingSheet'|'activeCell', sheetName, cell}.
+ * @param {Object=} options {choice: 'replace'|'append'|'newSheet'}.
+ * @return {Object} What was written, with its first rows; or {question} when nothing was.
+ */
+export function runExplanationToSheet(request: unknown, target: unknown, options?: unknown): RunToSheetSummary | RunNeedsAnswer {
+  return withUserMessage(() => {
+    // The explanation is checked before the target, so a bad one is what the user hears of first.
+    const { input, deadlineAtMs } = createSidebarReports().explainInput(request);
+    requirePermissions(scriptConsent, [FETCH_PERMISSION], 'explain the change');
+    const placement = resolvePlacement(SpreadsheetApp.getActiveSpreadsheet(), target);
+    return writeExplanation(sidebarReportsDeps(), request, placement, () => createAddon().formulaExplain(input, { deadlineAtMs }), options);
   }, builderMessage);
 }

@@ -2013,12 +2013,37 @@ run('a misspelt filter field', request({ filter: 'revnue:gt:1' }), 'filter', /di
 run('a misspelt sort field', request({ sort: 'revenu' }), 'sort', /did you mean 'revenue'\?/);
 call('insertFormula', 'a misspelt breakdown', [request({ breakdowns: ['day', 'contry'] })], 'breakdowns', /did you mean 'country'\?/);
 call('insertFormula', 'a misspelt operator', [request({ filter: 'revenue:gte:1' })], 'filter', /did you mean 'gt'\?/);
+// Explain the change: its run to a sheet, and its formula beside a comparison that is no longer there.
+const explained = (explain: unknown, extra: Record<string, unknown> = { compareWith: 'previous' }) => request({ ...extra, explain });
+call('runExplanationToSheet', 'no explain', [request({ compareWith: 'previous' }), TARGET], 'explain', /is required/);
+call(
+  'runExplanationToSheet',
+  'no comparison',
+  [explained({ metric: 'revenue', breakdowns: ['widget'] }, {}), TARGET],
+  'explain',
+  /compare with/,
+);
+call('runExplanationToSheet', 'an unknown metric', [explained({ metric: 'revnue', breakdowns: ['widget'] }), TARGET], 'metric', /revenue/);
+call(
+  'runExplanationToSheet',
+  'a date breakdown',
+  [explained({ metric: 'revenue', breakdowns: ['day'] }), TARGET],
+  'breakdowns',
+  /change over time/,
+);
+call(
+  'insertFormula',
+  'ENGAGE_EXPLAIN beside a sheet that is gone',
+  [explained({ metric: 'revenue', breakdowns: ['widget'] }), { at: { sheetName: 'Gone', cell: 'H40' } }],
+  'target',
+  /not there any more/,
+);
 save('a misspelt breakdown', { breakdowns: ['day', 'contry'] }, 'breakdowns', /did you mean 'country'\?/);
 save('a misspelt metric', { metrics: ['revnue'] }, 'metrics', /did you mean 'revenue'\?/);
 save('a misspelt operator', { filter: 'revenue:gte:1' }, 'filter', /did you mean 'gt'\?/);
 save('a misspelt filter field', { filter: 'revnue:gt:1' }, 'filter', /did you mean 'revenue'\?/);
 save('a misspelt sort field', { sort: 'revenu' }, 'sort', /did you mean 'revenue'\?/);
-const BUILDER_FUNCTIONS = new Set(['runReportToSheet', 'insertFormula', 'addChart']);
+const BUILDER_FUNCTIONS = new Set(['runReportToSheet', 'runExplanationToSheet', 'insertFormula', 'addChart']);
 
 describe('sidebar server functions refuse bad input before any request, changing nothing', () => {
   it.each(CALL_CASES.map((c) => [`${c.fn}: ${c.title}`, c] as const))('%s', async (_name, c) => {
@@ -2190,6 +2215,7 @@ describe('the table', () => {
         'signInWithToken',
         'saveSettings',
         'runReportToSheet',
+        'runExplanationToSheet',
         'getRunProgress',
         'insertFormula',
         'createDashboard',

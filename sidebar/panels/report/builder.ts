@@ -1,12 +1,10 @@
 /**
- * The report builder's form. It owns the choice its parts follow (part.ts): the report type, whose
- * radio buttons and freshness note it shows itself, and the ticked breakdowns. It composes the parts
- * into one request, shows the equivalent formula, and runs the actions: Run to sheet (with its
- * progress, and the question it may ask before writing over cells), Insert formula, Add chart and
- * Save to schedule (the Schedule section); and, under the publisher picker, Create dashboard, which
- * follows the picker alone. It also reopens a report from its block in the sheet or from the
- * Schedules tab (`edit`), and then runs it again in place (report-here.ts says when it asks the
- * server which report the selected cell belongs to).
+ * The report builder's form. It owns the choice its parts follow (part.ts): the report type (its radio buttons and
+ * freshness note) and the ticked breakdowns. It composes the parts into one request, shows the equivalent formula,
+ * and runs the actions: Run to sheet (its progress, the question it may ask before writing over cells), Insert
+ * formula, Add chart, Save to schedule, Create dashboard, Explain the change (explain/: of its comparison, and of the
+ * ENGAGE_COMPARE in the selected cell). It reopens a report from its block in the sheet or from the Schedules tab
+ * (`edit`) and runs it again in place (report-here.ts says when it asks the server about the selected cell).
  */
 import {
   a1Cell,
@@ -38,7 +36,8 @@ import { type ChartAction, chartAction } from './chart';
 import { runOutcome } from './run/run-outcome';
 import { type KindPicker, kindPicker } from './pickers/kind';
 import { insertFormulaButton } from './insert-formula';
-import { type ExplainPart, explainPart } from './explain-change';
+import { type ExplainPart, explainPart } from './explain/explain-change';
+import { type ExplainHere, explainHere } from './explain/explain-here';
 import { defaultScheduleName, scheduleForm, type ScheduleForm } from './schedule-form';
 import { placeOf } from '../../editor/definition-form';
 import { targetPicker, type TargetPicker } from './pickers/target';
@@ -80,6 +79,7 @@ export class ReportBuilder {
   private readonly chart: ChartAction;
   private readonly here: ReportHereBar;
   private readonly explain: ExplainPart;
+  private readonly explainHere: ExplainHere;
   /** The tab's elements, in page order, for the panel to place. */
   readonly nodes: readonly HTMLElement[];
 
@@ -119,6 +119,7 @@ export class ReportBuilder {
       error: (text) => this.showError(text),
     });
     this.explain = explainPart(ctx, () => this.request(), acting);
+    this.explainHere = explainHere(ctx, acting);
     this.progressBar = runProgressBar(ctx.server);
     this.schedule = scheduleForm(
       {
@@ -141,7 +142,7 @@ export class ReportBuilder {
       edit: (edit) => this.edit(edit),
       stop: () => this.stopEditing(),
       timeZone: () => ctx.state()?.timeZone ?? 'UTC',
-      read: () => this.target.loadSheets(),
+      read: () => this.explainHere.following(this.target.loadSheets()),
       visible: () => !this.form.hidden && this.form.offsetParent !== null,
       moments: ctx.moments,
     });
@@ -156,6 +157,7 @@ export class ReportBuilder {
   /** The parts in form order, then the formula, the actions and their outcome. */
   private assembleForm(): void {
     this.form.append(
+      this.explainHere.node,
       this.publisher.node,
       this.dashboard.node,
       ...this.kindPicker.nodes,
@@ -329,7 +331,8 @@ export class ReportBuilder {
 
   private setBusy(busy: boolean): void {
     this.busy = busy;
-    for (const b of [this.runButton, this.formulaButton, ...this.explain.buttons, ...this.schedule.buttons]) b.disabled = busy;
+    for (const b of [this.runButton, this.formulaButton, ...this.explain.buttons, ...this.explainHere.buttons, ...this.schedule.buttons])
+      b.disabled = busy;
     this.chart.setBusy(busy);
     this.dashboard.render();
   }

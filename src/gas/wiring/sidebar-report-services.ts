@@ -4,7 +4,7 @@
  * the document's properties (where each written block is remembered, and the saved reports whose
  * blocks a run must not write over unasked) and the user's cache (run progress).
  */
-import { OWNER_ID_KEY, SavedReportStore, SidebarReports } from '../../core';
+import { OWNER_ID_KEY, SavedReportStore, SidebarReports, type SidebarReportsDeps } from '../../core';
 import { createSession } from './addon-services';
 import { SpreadsheetWriter } from '../adapters/sheets/sheet-writer';
 import { PropertiesStore } from '../adapters/properties-store';
@@ -13,10 +13,15 @@ import { ServiceLock } from '../adapters/service-lock';
 import { systemClock } from '../adapters/system-time';
 
 export function createSidebarReports(): SidebarReports {
+  return new SidebarReports(sidebarReportsDeps());
+}
+
+/** What the builder's use cases are made with (also Explain the change's run to a sheet, explain-run.ts). */
+export function sidebarReportsDeps(): SidebarReportsDeps {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const writer = new SpreadsheetWriter(spreadsheet);
   const documentStore = new PropertiesStore(PropertiesService.getDocumentProperties());
-  return new SidebarReports({
+  return {
     session: createSession(),
     writer,
     contents: writer,
@@ -28,5 +33,5 @@ export function createSidebarReports(): SidebarReports {
     progressCache: new ServiceCache(CacheService.getUserCache()),
     clock: systemClock,
     timeZone: spreadsheet.getSpreadsheetTimeZone(),
-  });
+  };
 }

@@ -4,7 +4,7 @@
  * the active cell and the report whose block holds it come from the server (getSheetContext) and are
  * read again each time the tab opens, the sidebar gets the focus back, and after each run.
  */
-import { A1_CELL_PATTERN, type ReportAtCell, type RunTarget, splitCellReference } from '../../../../src/core';
+import { A1_CELL_PATTERN, type ComparisonAtCell, type ReportAtCell, type RunTarget, splitCellReference } from '../../../../src/core';
 import { el, field, replaceChildren, select } from '../../../dom';
 import type { ServerClient } from '../../../server';
 
@@ -15,6 +15,8 @@ export interface SheetContext {
   sheets: string[];
   activeCell: string;
   reportHere: ReportAtCell | null;
+  /** The comparison the active cell's ENGAGE_COMPARE asks for (explain/explain-here.ts). */
+  comparisonHere: ComparisonAtCell | null;
 }
 
 export interface TargetPicker {

@@ -20,7 +20,8 @@ export function runOutcome(summary: RunToSheetSummary): Array<HTMLElement | null
   ];
 }
 
-function previewTable(summary: RunToSheetSummary): HTMLElement {
+/** The first rows as a small table, numbers as the sheet shows them (also Explain the change's run to a sheet). */
+export function previewTable(summary: RunToSheetSummary): HTMLElement {
   if (summary.preview.length === 0) return notice('info', 'The report has no rows for this period and these filters.');
   const table = el('table', { id: 'run-preview-table' });
   table.appendChild(el('thead', {}, el('tr', {}, ...summary.header.map((h) => el('th', { scope: 'col' }, h)))));

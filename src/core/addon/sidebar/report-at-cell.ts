@@ -33,6 +33,9 @@ export type ReportAtCell =
       definition: SavedReportInput;
     };
 
+/** The `kind` an explanation's block record keeps in place of a report type (explain-run.ts). */
+export const EXPLAIN_RECORD_KIND = 'explain';
+
 /** The most recent report whose block holds the cell, or null when none does. */
 export function reportAtCell(
   cell: BlockPlacement,
@@ -44,7 +47,8 @@ export function reportAtCell(
   const record = records.find(one);
   let best: ReportAtCell | null = null;
   let bestAtMs = -1;
-  if (record?.report) {
+  // An explanation's block (explain-run.ts) is no report the builder can reopen.
+  if (record?.report && record.report.kind !== EXPLAIN_RECORD_KIND) {
     const { atMs, report, ...block } = record;
     best = { source: 'run', range: rangeReference(block), block, report: report as unknown as BuilderRequest };
     if (atMs !== undefined) best.writtenAt = new Date(atMs).toISOString();

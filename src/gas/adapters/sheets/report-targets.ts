@@ -8,6 +8,7 @@ import {
   cellPosition,
   cellReference,
   checkRunTarget,
+  isCompareFormula,
   isDate,
   MAIN_BREAKDOWNS,
   PUBLISHER_BREAKDOWN,
@@ -51,8 +52,30 @@ export function resolvePlacement(ss: Spreadsheet, target: unknown): RunPlacement
   }
 }
 
-/** Sheet names and the active cell, for the target picker; `at` is the active cell's place, when there is one. */
-export function sheetContext(ss: Spreadsheet): { sheets: string[]; activeCell: string; at?: BlockPlacement } {
+/**
+ * The active cell's formula when it is ENGAGE_COMPARE's, and how many columns its result shows on the
+ * formula's row (up to the first empty cell): where ENGAGE_EXPLAIN goes beside it.
+ */
+function comparisonFormula(cell: GoogleAppsScript.Spreadsheet.Range): { formula: string; columns: number } | undefined {
+  const formula = cell.getFormula();
+  if (!isCompareFormula(formula)) return undefined;
+  const sheet = cell.getSheet();
+  const width = sheet.getMaxColumns() - cell.getColumn() + 1;
+  const row = sheet.getRange(cell.getRow(), cell.getColumn(), 1, width).getValues()[0] ?? [];
+  const empty = row.findIndex((value, c) => c > 0 && value === '');
+  return { formula, columns: empty < 0 ? width : empty };
+}
+
+/**
+ * Sheet names and the active cell, for the target picker; `at` is the active cell's place, when there
+ * is one, and `comparison` its ENGAGE_COMPARE formula, when it holds one.
+ */
+export function sheetContext(ss: Spreadsheet): {
+  sheets: string[];
+  activeCell: string;
+  at?: BlockPlacement;
+  comparison?: { formula: string; columns: number };
+} {
   const cell = ss.getCurrentCell() ?? ss.getActiveRange();
   const sheets = ss
     .getSheets()
@@ -60,43 +83,60 @@ export function sheetContext(ss: Spreadsheet): { sheets: string[]; activeCell: s
     .map((s) => s.getName());
   if (!cell) return { sheets, activeCell: '' };
   const sheetName = cell.getSheet().getName();
+  const comparison = comparisonFormula(cell);
   return {
     sheets,
     activeCell: cellReference(sheetName, cell.getA1Notation()),
     at: { sheetName, row: cell.getRow(), column: cell.getColumn() },
+    ...(comparison ? { comparison } : {}),
   };
 }
 
-/** The selected cell, where Insert formula writes. */
-export function activePlacement(ss: Spreadsheet): BlockPlacement {
-  const cell = selectedCell(ss);
+/**
+ * Where Insert formula writes: the cell `at` names ({sheetName, cell}: ENGAGE_EXPLAIN beside the
+ * comparison it explains), else the selected cell.
+ */
+export function formulaCell(ss: Spreadsheet, at?: unknown): GoogleAppsScript.Spreadsheet.Range {
+  if (at === undefined || at === null) return selectedCell(ss);
+  const a = (typeof at === 'object' ? at : {}) as Record<string, unknown>;
+  const sheet = typeof a.sheetName === 'string' ? ss.getSheetByName(a.sheetName) : null;
+  const position = typeof a.cell === 'string' ? cellPosition(a.cell) : undefined;
+  if (!sheet || !position)
+    throw ValidationError.single('target', 'the cell beside the comparison is not there any more: select the comparison again');
+  return sheet.getRange(position.row, position.column);
+}
+
+/** Insert formula's cell as a place. */
+export function placementOf(cell: GoogleAppsScript.Spreadsheet.Range): BlockPlacement {
   return { sheetName: cell.getSheet().getName(), row: cell.getRow(), column: cell.getColumn() };
 }
 
 /**
- * Writes a formula into the active cell, after adding the columns its result of `columns` columns
- * needs (Sheets adds rows for a formula's result, never columns); returns where, and how many
+ * Writes a formula into `cell` (formulaCell's), after adding the columns its result of `columns`
+ * columns needs (Sheets adds rows for a formula's result, never columns); returns where, and how many
  * columns were added. `beforeWrite` runs once the cell is known (creating the refresh cell the formula
- * takes, which inserts a sheet and so moves the selection): the formula still goes where the user had
- * clicked, and that cell is selected again. `clear`: cells the user agreed to replace (the core's
+ * takes, which inserts a sheet and so moves the selection): the formula still goes to `cell`, and the
+ * cell the user had selected is selected again. `clear`: cells the user agreed to replace (the core's
  * question, run-placement.ts), emptied first so that the result can fill them.
  */
-export function writeFormulaAtActiveCell(
+export function writeFormulaAtCell(
   ss: Spreadsheet,
+  cell: GoogleAppsScript.Spreadsheet.Range,
   formula: string,
   columns: number,
   beforeWrite?: () => void,
   clear?: WrittenBlock,
 ): { cell: string; columnsAdded: number } {
-  const cell = selectedCell(ss);
+  const selected = selectedCell(ss);
   const sheet = cell.getSheet();
   // The cells the user agreed to replace, so that the result can fill them.
   if (clear) sheet.getRange(clear.row, clear.column, clear.rows, clear.columns).clearContent();
   if (beforeWrite) {
     beforeWrite();
     const now = ss.getCurrentCell();
-    if (!now || now.getSheet().getName() !== sheet.getName() || now.getRow() !== cell.getRow() || now.getColumn() !== cell.getColumn())
-      cell.activate();
+    const same = (a: GoogleAppsScript.Spreadsheet.Range, b: GoogleAppsScript.Spreadsheet.Range) =>
+      a.getSheet().getName() === b.getSheet().getName() && a.getRow() === b.getRow() && a.getColumn() === b.getColumn();
+    if (!now || !same(now, selected)) selected.activate();
   }
   const missing = cell.getColumn() + columns - 1 - sheet.getMaxColumns();
   if (missing > 0) sheet.insertColumnsAfter(sheet.getMaxColumns(), missing);
