@@ -150,6 +150,13 @@ export class SpreadsheetModel {
   private nextMetadataId = 1;
   /** Every cell holding a formula, with its sheet: a write marks dependents dirty without scanning every cell. */
   private readonly formulaCells = new Map<CellRecord, SheetModel>();
+  /**
+   * Each sheet's spills, by anchor key: the keys its result was written to. Clearing a spill reads
+   * these, not every cell of the sheet (a sheet of hundreds of formulas has tens of thousands of
+   * cells). A key may be stale: a cell counts only while its record's spillOf still names the anchor.
+   * Built from the cells when first needed, and again after rows or columns are deleted.
+   */
+  private readonly spills = new WeakMap<SheetModel, Map<string, Set<string>>>();
   private readonly initialGrid: { rows: number; columns: number };
   private dayFormat: { timeZone: string; format: Intl.DateTimeFormat } | undefined;
 
@@ -279,6 +286,7 @@ export class SpreadsheetModel {
       cells.set(to, record);
     }
     sheet.cells = cells;
+    this.spills.delete(sheet);
     if (rows) sheet.maxRows -= howMany;
     else sheet.maxColumns -= howMany;
   }
@@ -420,9 +428,29 @@ export class SpreadsheetModel {
     this.writeInput(sheet, row, column, text);
   }
 
+  private spillIndex(sheet: SheetModel): Map<string, Set<string>> {
+    let index = this.spills.get(sheet);
+    if (!index) {
+      index = new Map();
+      for (const [key, record] of sheet.cells) {
+        if (record.spillOf === undefined) continue;
+        let keys = index.get(record.spillOf);
+        if (!keys) index.set(record.spillOf, (keys = new Set()));
+        keys.add(key);
+      }
+      this.spills.set(sheet, index);
+    }
+    return index;
+  }
+
   private clearSpill(sheet: SheetModel, anchorKey: string): void {
-    for (const [key, record] of sheet.cells) {
-      if (record.spillOf === anchorKey) {
+    const index = this.spillIndex(sheet);
+    const keys = index.get(anchorKey);
+    if (!keys) return;
+    index.delete(anchorKey);
+    for (const key of keys) {
+      const record = sheet.cells.get(key);
+      if (record?.spillOf === anchorKey) {
         delete record.spillOf;
         record.value = '';
         if (key !== anchorKey && this.isEmptyCell(record) && !record.numberFormat && !record.note) sheet.cells.delete(key);
@@ -551,6 +579,7 @@ export class SpreadsheetModel {
         }
       }
     }
+    const spilled = new Set<string>();
     for (let r = 0; r < height; r++) {
       for (let c = 0; c < width; c++) {
         const value = values[r]?.[c] ?? '';
@@ -561,8 +590,10 @@ export class SpreadsheetModel {
         const target = this.mutableCell(sheet, row + r, column + c);
         target.value = cloneValue(value);
         target.spillOf = anchorKey;
+        spilled.add(cellKey(row + r, column + c));
       }
     }
+    if (spilled.size > 0) this.spillIndex(sheet).set(anchorKey, spilled);
   }
 
   /** The formula cells needing evaluation, in sheet order. */
