@@ -13,10 +13,12 @@ import { OWNER, startAddon, type AddonHarness } from '../support/addon-host';
 import { bigQueryOf, type BigQueryHandle } from '../support/bigquery';
 import { bigQueryBundle, distBundle } from '../support/bundles';
 import { type CompactRow, emulatorRowsInChild } from '../support/emulator-rows';
-import { WAREHOUSE_PUBLISHER_ID, WAREHOUSE_USER } from '../support/emulator';
+import { useOwnEmulatorProcess, WAREHOUSE_PUBLISHER_ID, WAREHOUSE_USER } from '../support/emulator';
 import { HOUR_MS, nextTriggerRun, startScheduledAddon } from '../support/scheduled-host';
 
 jest.setTimeout(600_000);
+// A year's pages would keep the emulator every file shares busy for minutes.
+useOwnEmulatorProcess();
 
 const START = '2026-11-20T05:30:00.000Z';
 const PROJECT = 'engage-tests-1';

@@ -10,6 +10,7 @@
  *   await fetch(`${emulator.baseUrl}/publishers`, { headers: { 'SVC-TOKEN-V1': token } });
  *   await emulator.close();
  */
+import { type EmulatorProcess, spawnEmulatorProcess } from '../../dev/emulator/spawn';
 import type { FaultRule, ImpressionRecord, LatencyRange, RequestLogEntry, ServedRecord } from '../../dev/emulator/model/state';
 import type { WebhookCall } from '../../dev/emulator/model/webhook-log';
 
@@ -105,8 +106,23 @@ export function basicAuthorization(username: string, password: string): string {
   return `BASIC ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
 }
 
+let ownProcess: Promise<EmulatorProcess> | undefined;
+
+/**
+ * Serves this test file's emulator instances from a process of its own, not the one jest's global
+ * setup started for every file: for a file whose pages keep an emulator busy for seconds at a time (a
+ * year of over a million rows), so that the files running beside it do not wait behind those pages.
+ * Call it at the top of the file; the process stops after the file's tests.
+ */
+export function useOwnEmulatorProcess(): void {
+  ownProcess ??= spawnEmulatorProcess({ seed: 'tests' });
+  afterAll(async () => {
+    await (await ownProcess)?.stop();
+  });
+}
+
 export async function newEmulator(): Promise<EmulatorHandle> {
-  const globalAdminUrl = process.env.ENGAGE_EMULATOR_ADMIN_URL;
+  const globalAdminUrl = ownProcess ? (await ownProcess).adminUrl : process.env.ENGAGE_EMULATOR_ADMIN_URL;
   if (!globalAdminUrl) {
     throw new Error('ENGAGE_EMULATOR_ADMIN_URL is not set: run the tests through jest (its global setup starts the emulator)');
   }
