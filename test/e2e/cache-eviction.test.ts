@@ -74,7 +74,7 @@ describe.each(['expiry', 'fifo'] as const)('formula results in a document cache 
   }
 
   beforeAll(async () => {
-    // Formulas on separate sheets: the local host's spill bookkeeping scans the whole sheet per result.
+    // Each kind of formula on a sheet of its own.
     h = await startAddon({ cacheEviction: rule, sheets: ['Big', 'Big2', 'Small', 'More', 'Same'], maxRows: 20_000, maxColumns: 40 });
     h.signIn();
     const now = h.host.now().getTime();
