@@ -24,10 +24,10 @@ export interface ExecutionWorkerData {
 export type HostMessage = { type: 'run'; request: ExecutionRequest };
 /** Worker to host: an operation to serve, or an execution's end. */
 export type WorkerMessage =
-  | { type: 'rpc'; executionId: number; request: OpRequest }
+  | { type: 'rpc'; executionId: number; seq: number; request: OpRequest }
   | { type: 'done'; executionId: number; outcome: ExecutionOutcome };
-/** The answer to an operation, on the reply port. */
-export type WorkerReply = { result: unknown } | { error: { name: string; message: string } };
+/** The answer to an operation, on the reply port, with the number of the operation it answers. */
+export type WorkerReply = { seq: number } & ({ result: unknown } | { error: { name: string; message: string } });
 
 const data = workerData as ExecutionWorkerData;
 const signal = new Int32Array(data.signal);
@@ -35,13 +35,23 @@ const clock = clockFromDescriptor(data.clock);
 const script = new vm.Script(data.code, { filename: 'Code.js' });
 const post = (message: WorkerMessage) => parentPort!.postMessage(message);
 
+/** The last operation's number: each answer names the operation it answers. */
+let lastSeq = 0;
+
+/**
+ * Sends one operation and waits for its answer. An answer to an earlier operation may still arrive:
+ * one whose execution was stopped while it waited (out of time), served after the stop. It is dropped,
+ * not taken for this operation's.
+ */
 function rpc(executionId: number, request: OpRequest): unknown {
+  const seq = ++lastSeq;
   Atomics.store(signal, 0, 0);
-  post({ type: 'rpc', executionId, request });
+  post({ type: 'rpc', executionId, seq, request });
   for (;;) {
     const received = receiveMessageOnPort(data.replyPort);
     if (received) {
       const reply = received.message as WorkerReply;
+      if (reply.seq !== seq) continue;
       if ('error' in reply) {
         const error = new Error(reply.error.message);
         error.name = reply.error.name;
@@ -49,8 +59,10 @@ function rpc(executionId: number, request: OpRequest): unknown {
       }
       return reply.result;
     }
-    // The main thread posts the answer, then sets the signal; wait for the signal, then read again.
+    // The main thread posts the answer, then sets the signal; wait for the signal, then read again
+    // (an earlier operation's late answer may have set it: clear it before reading).
     Atomics.wait(signal, 0, 0, 1000);
+    Atomics.store(signal, 0, 0);
   }
 }
 

@@ -82,7 +82,7 @@ export class ExecutionPool {
     });
     const pooled: PooledWorker = { worker, busy: false, replyPort: channel.port1, signal: new Int32Array(signalBuffer) };
     worker.on('message', (message: WorkerMessage) => {
-      if (message.type === 'rpc') void this.serve(pooled, message.executionId, message.request);
+      if (message.type === 'rpc') void this.serve(pooled, message.executionId, message.seq, message.request);
       else this.finish(pooled, message.executionId, message.outcome);
     });
     worker.on('error', (error) => {
@@ -112,15 +112,15 @@ export class ExecutionPool {
     this.dispatch();
   }
 
-  private async serve(pooled: PooledWorker, executionId: number, request: OpRequest): Promise<void> {
+  private async serve(pooled: PooledWorker, executionId: number, seq: number, request: OpRequest): Promise<void> {
     const info = this.state.executions.get(executionId);
     let reply: WorkerReply;
     try {
       if (!info) throw new Error(`gas-host: unknown execution ${executionId}`);
-      reply = { result: await this.state.serve(info, request) };
+      reply = { seq, result: await this.state.serve(info, request) };
     } catch (error) {
       const e = error as { name?: string; message?: string };
-      reply = { error: { name: e.name ?? 'Error', message: e.message ?? String(error) } };
+      reply = { seq, error: { name: e.name ?? 'Error', message: e.message ?? String(error) } };
     }
     pooled.replyPort.postMessage(reply);
     Atomics.store(pooled.signal, 0, 1);
