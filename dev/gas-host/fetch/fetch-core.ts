@@ -86,6 +86,22 @@ function classify(error: unknown, url: string, timedOut: boolean): SyncFetchFail
   return { code: 'CONNECTION', message: `Address unavailable: ${url}`, url };
 }
 
+/**
+ * A body's chunks in one buffer of shared memory, filled once (as Buffer.concat fills an ordinary one)
+ * and never written again. An answer crosses from the fetch worker to the calling thread (and from
+ * there to an execution's worker) as a message, which copies an ordinary buffer on both sides (half a
+ * second and more for the 57 MB of eight 10,000-row report pages on a busy machine) and hands shared
+ * memory over as it is. Apps Script's UrlFetchApp has no such hop between threads.
+ */
+function sharedBytes(chunks: readonly Buffer[]): Buffer {
+  let length = 0;
+  for (const chunk of chunks) length += chunk.length;
+  const bytes = Buffer.from(new SharedArrayBuffer(length));
+  let at = 0;
+  for (const chunk of chunks) at += chunk.copy(bytes, at);
+  return bytes;
+}
+
 /** Apps Script's UrlFetchApp identifies itself so; servers may log it. */
 const USER_AGENT = 'Mozilla/5.0 (compatible; Google-Apps-Script)';
 const MAX_REDIRECTS = 10;
@@ -115,9 +131,7 @@ function once(
     const request = client.request(url, { method, headers: outgoing, signal }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, rawHeaders: response.rawHeaders, bytes: Buffer.concat(chunks) }),
-      );
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, rawHeaders: response.rawHeaders, bytes: sharedBytes(chunks) }));
       response.on('error', reject);
     });
     request.on('error', reject);

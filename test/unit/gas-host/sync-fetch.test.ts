@@ -18,6 +18,15 @@ describe('createSyncFetch', () => {
     expect(echoed.headers['x-key']).toBe('k');
   });
 
+  it('hands a large body over whole, in shared memory (not copied again to reach the calling thread)', () => {
+    const sent = 'report row, '.repeat(300_000);
+    const res = createSyncFetch().fetch({ url: `${server.baseUrl}/echo`, method: 'POST', body: sent });
+    // Read by tag: the worker's SharedArrayBuffer is not of this test's realm.
+    expect(Object.prototype.toString.call(res.bodyBytes.buffer)).toBe('[object SharedArrayBuffer]');
+    expect(res.bodyBytes.byteLength).toBeGreaterThan(3_000_000);
+    expect(JSON.parse(res.body).body).toBe(sent);
+  });
+
   it('returns 4xx and 5xx as responses', () => {
     expect(createSyncFetch().fetch({ url: `${server.baseUrl}/status/503` }).status).toBe(503);
   });

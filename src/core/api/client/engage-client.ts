@@ -31,7 +31,7 @@ import { FETCH_URL_MAX_CHARS, type HttpRequest, type HttpResponse, type KeyValue
 import { LOGIN_RATE_RULE, RateLimiter, REPORT_RATE_RULE, type RateReservation } from '../transport/rate-limiter';
 import { publisherIdProblem } from '../requests/publisher-list';
 import { buildReportQuery, buildUrl, reportPageUrl, type ReportInput, type ReportQuery } from '../requests/report-request';
-import { parseLoginToken, parseLookup, parseReportPage, type LookupEntry, type ReportPage } from '../responses/responses';
+import { parseLoginToken, parseLookup, reportAnswer, type LookupEntry, type ReportAnswer, type ReportPage } from '../responses/responses';
 import { DEFAULT_RETRY_POLICY } from '../transport/retry-policy';
 import { RequestSender } from '../transport/request-sender';
 import { checkToken } from '../responses/token';
@@ -278,10 +278,14 @@ export class EngageClient implements PageFetcher, PublisherReportClient {
 
   /** One page exactly as asked (limit and offset of the query, or the report's defaults). */
   fetchReportPage(query: ReportQuery, options: CallOptions = {}): ReportPage {
-    return this.fetchFirstPage(query, { offset: query.offset, limit: query.limit ?? query.spec.defaultPageLimit }, this.deadline(options));
+    return this.fetchFirstPage(
+      query,
+      { offset: query.offset, limit: query.limit ?? query.spec.defaultPageLimit },
+      this.deadline(options),
+    ).read();
   }
 
-  fetchFirstPage(query: ReportQuery, page: PageRange, deadlineAtMs: number): ReportPage {
+  fetchFirstPage(query: ReportQuery, page: PageRange, deadlineAtMs: number): ReportAnswer {
     const token = this.requireToken();
     const response = this.sender.send(this.pageRequest(query, page, token), {
       operation: `GET ${query.spec.path}`,
@@ -289,7 +293,7 @@ export class EngageClient implements PageFetcher, PublisherReportClient {
       retry: true,
       rate: { rule: REPORT_RATE_RULE, scope: query.entityId },
     });
-    return parseReportPage(response.body, `GET ${query.spec.path}`, response.headers[TRACE_ID_HEADER]);
+    return reportAnswer(response.body, `GET ${query.spec.path}`, response.headers[TRACE_ID_HEADER]);
   }
 
   budgetFreeAtMs(query: ReportQuery, requests: number): number {
@@ -309,7 +313,7 @@ export class EngageClient implements PageFetcher, PublisherReportClient {
   }
 
   /** Pages of several publishers in one batch, each spending its own publisher's reservation. */
-  fetchPageBatch(members: readonly BatchMember[], deadlineAtMs: number, reservations: readonly RateReservation[]): ReportPage[] {
+  fetchPageBatch(members: readonly BatchMember[], deadlineAtMs: number, reservations: readonly RateReservation[]): ReportAnswer[] {
     const token = this.requireToken();
     const operation = `GET ${members[0]?.query.spec.path ?? ''}`;
     const responses = this.sender.sendAll(
@@ -322,14 +326,11 @@ export class EngageClient implements PageFetcher, PublisherReportClient {
         subjects: members.map((m) => m.subject),
       },
     );
-    return responses.map((r, i) => {
-      try {
-        return parseReportPage(r.body, operation, r.headers[TRACE_ID_HEADER]);
-      } catch (e) {
+    return responses.map((r, i) =>
+      reportAnswer(r.body, operation, r.headers[TRACE_ID_HEADER], (e) => {
         if (e instanceof EngageError && e.subject === undefined) e.subject = members[i]!.subject;
-        throw e;
-      }
-    });
+      }),
+    );
   }
 
   private pageRequest(query: ReportQuery, page: PageRange, token: string): HttpRequest {

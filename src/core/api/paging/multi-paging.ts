@@ -19,10 +19,10 @@
  * fetchWholeReports turns a budget that fell short into one error naming the publisher.
  */
 import { RateLimitError, ValidationError } from '../../errors';
-import { planRemainingPages, type PageRange, type PagingOptions, type ReportResult } from './paging';
+import { pagesAfterFirst, pagesAfterStated, type PagePlan, type PageRange, type PagingOptions, type ReportResult } from './paging';
 import type { RateReservation } from '../transport/rate-limiter';
 import type { ReportQuery } from '../requests/report-request';
-import type { ReportPage } from '../responses/responses';
+import type { ReportAnswer } from '../responses/responses';
 
 /** One page of one publisher's report in a batch. */
 export interface BatchMember {
@@ -35,7 +35,7 @@ export interface BatchMember {
 /** What paging several publishers needs from the client; EngageClient implements it. */
 export interface PublisherPageFetcher {
   /** Pages of one or more publishers in one batch; each publisher's members spend its reservation (one per publisher). */
-  fetchPageBatch(members: readonly BatchMember[], deadlineAtMs: number, reservations: readonly RateReservation[]): ReportPage[];
+  fetchPageBatch(members: readonly BatchMember[], deadlineAtMs: number, reservations: readonly RateReservation[]): ReportAnswer[];
   /** How many of the publisher's slots look free now (read without the lock: a hint for sharing a batch out). */
   freeSlots(query: ReportQuery): number;
   /** Reserves up to `wanted` of the publisher's slots free now, without waiting; undefined when none is free. */
@@ -49,7 +49,7 @@ export interface PublisherPageFetcher {
 /** What paging one report alone needs besides; EngageClient implements it. */
 export interface PageFetcher extends PublisherPageFetcher {
   /** One page as one request, spending one slot of the rate budget (waiting for it if that fits the deadline). */
-  fetchFirstPage(query: ReportQuery, page: PageRange, deadlineAtMs: number): ReportPage;
+  fetchFirstPage(query: ReportQuery, page: PageRange, deadlineAtMs: number): ReportAnswer;
 }
 
 /** One report's paging as it goes. */
@@ -57,9 +57,14 @@ interface Paging {
   query: ReportQuery;
   subject: string | undefined;
   result: ReportResult;
-  /** Pages still to fetch, in order; fetched pages land in `pages` at their index. */
+  /** Its first row, first page's limit (the page size, or `maxRows` when fewer), page size and rows wanted. */
+  plan: PagePlan;
+  /** The pages after the first, in order; their answers land in `answers` at their index + 1. */
   todo: PageRange[];
-  pages: ReportPage[];
+  /** The answers so far, the first page's at 0; each is read (parsed) only in `finish`. */
+  answers: ReportAnswer[];
+  /** `todo` was planned from the total the first page's answer states, before its items were read. */
+  plannedFromStated: boolean;
 }
 
 interface Task {
@@ -104,22 +109,26 @@ export function fetchPublisherReports(
 /**
  * The loop. `firstAlone` (one report alone) fetches its first page as one request of its own, outside
  * any batch: its failure, a spent budget too, is thrown, and progress is first told once it is planned.
+ * The other pages are planned from the total each first page's answer states, before its items are
+ * parsed (ReportAnswer), so they go out right after the first pages; settlePlans checks the plan against
+ * the first pages read whole, which changes it only for a first page short of a full page.
  */
 function pageReports(
   fetcher: PublisherPageFetcher,
   reports: readonly ReportToFetch[],
   options: PagingOptions,
-  firstAlone?: (page: PageRange) => ReportPage,
+  firstAlone?: (page: PageRange) => ReportAnswer,
 ): ReportResult[] {
   const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
   const pagings: Paging[] = reports.map(({ query, subject }) => ({
     query,
     subject,
+    plan: pagePlan(query, maxRows),
     todo: [],
-    pages: [],
+    answers: [],
+    plannedFromStated: false,
     result: { query, items: [], totalItems: 0, partial: false, pagesFetched: 0, pagesPlanned: 1 },
   }));
-  const pageSize = (p: Paging) => p.query.limit ?? p.query.spec.pageMax;
   const progress = () => {
     const fetched = pagings.reduce((n, p) => n + p.result.pagesFetched, 0);
     options.onProgress?.(
@@ -129,32 +138,14 @@ function pageReports(
   };
 
   // The first pages: each shows its report's size.
-  const firsts = pagings.map((paging) => ({
-    paging,
-    index: 0,
-    page: { offset: paging.query.offset, limit: Math.min(pageSize(paging), maxRows) },
-  }));
+  const firsts = pagings.map((paging) => ({ paging, index: 0, page: { offset: paging.plan.start, limit: paging.plan.firstLimit } }));
   let stoppedFirst: { retryAtMs?: number } | undefined;
   if (firstAlone) {
     const [{ paging, page }] = firsts as [Task];
-    paging.pages[0] = firstAlone(page);
+    paging.answers[0] = firstAlone(page);
     paging.result.pagesFetched = 1;
   } else stoppedFirst = runBatches(fetcher, firsts, options, progress);
-  for (const paging of pagings) {
-    const first = paging.pages[0];
-    if (!first) continue;
-    const firstLimit = Math.min(pageSize(paging), maxRows);
-    const items = first.items.slice(0, firstLimit);
-    const start = paging.query.offset;
-    const available = Math.max(0, first.totalItems - start);
-    // A short first page means the data ended there, whatever totalItems claims.
-    const target = items.length < firstLimit ? items.length : Math.min(available, maxRows);
-    paging.todo = planRemainingPages(start, items.length, target, pageSize(paging));
-    paging.pages = [{ ...first, items }];
-    paging.result.totalItems = first.totalItems;
-    if (first.metricsSums) paging.result.metricsSums = first.metricsSums;
-    paging.result.pagesPlanned = 1 + paging.todo.length;
-  }
+  for (const paging of pagings) planFromFirst(paging);
   if (stoppedFirst) return finish(pagings, maxRows, stoppedFirst);
   progress();
 
@@ -169,7 +160,57 @@ function pageReports(
   }
   const rest: Task[] = pagings.flatMap((paging) => paging.todo.map((page, i) => ({ paging, index: i + 1, page })));
   const stopped = runBatches(fetcher, rest, options, progress);
-  return finish(pagings, maxRows, stopped);
+  if (stopped) return finish(pagings, maxRows, stopped);
+  // A plan the first pages read whole do not bear out asks for what it lacks (never, for stated totals: responses.ts).
+  const lacking = settlePlans(pagings);
+  return finish(pagings, maxRows, lacking.length > 0 ? runBatches(fetcher, lacking, options, progress) : undefined);
+}
+
+function pagePlan(query: ReportQuery, maxRows: number): PagePlan {
+  const pageSize = query.limit ?? query.spec.pageMax;
+  return { start: query.offset, firstLimit: Math.min(pageSize, maxRows), pageSize, maxRows };
+}
+
+/** The pages after a first page fetched: from the total its answer states, else from the page read whole. */
+function planFromFirst(paging: Paging): void {
+  const first = paging.answers[0];
+  if (!first) return;
+  const stated = first.statedTotal;
+  if (stated === undefined) {
+    const page = first.read();
+    paging.todo = pagesAfterFirst(paging.plan, page);
+    paging.result.totalItems = page.totalItems;
+  } else {
+    paging.todo = pagesAfterStated(paging.plan, stated);
+    paging.result.totalItems = stated;
+    paging.plannedFromStated = true;
+  }
+  paging.result.pagesPlanned = 1 + paging.todo.length;
+}
+
+/**
+ * Each plan made from a stated total, made again from the first page read whole: the answers of pages
+ * the two plans share stay, the others go. Returns the pages the plan made again still lacks.
+ */
+function settlePlans(pagings: readonly Paging[]): Task[] {
+  const lacking: Task[] = [];
+  for (const paging of pagings) {
+    if (!paging.plannedFromStated) continue;
+    paging.plannedFromStated = false;
+    const todo = pagesAfterFirst(paging.plan, paging.answers[0]!.read());
+    const same = (i: number) => paging.todo[i]?.offset === todo[i]!.offset && paging.todo[i]?.limit === todo[i]!.limit;
+    const answers: ReportAnswer[] = [paging.answers[0]!];
+    todo.forEach((page, i) => {
+      const answer = same(i) ? paging.answers[i + 1] : undefined;
+      if (answer) answers[i + 1] = answer;
+      else lacking.push({ paging, index: i + 1, page });
+    });
+    paging.todo = todo;
+    paging.answers = answers;
+    paging.result.pagesPlanned = 1 + todo.length;
+    paging.result.pagesFetched = answers.filter((a) => a !== undefined).length;
+  }
+  return lacking;
 }
 
 /** The reports of each publisher (the scope of its rate budget), in the order first met. */
@@ -247,7 +288,7 @@ function runBatches(
       reservations,
     );
     members.forEach((task, i) => {
-      task.paging.pages[task.index] = pages[i]!;
+      task.paging.answers[task.index] = pages[i]!;
       task.paging.result.pagesFetched++;
     });
     progress();
@@ -273,19 +314,27 @@ export function shareOut(lengths: readonly number[], places: number): number[] {
   return shares;
 }
 
-/** Each report's items in page order, and whether it is whole. */
+/** Each report's items in page order, and whether it is whole: every answer read, each plan settled first. */
 function finish(pagings: Paging[], maxRows: number, stopped: { retryAtMs?: number } | undefined): ReportResult[] {
+  settlePlans(pagings);
   return pagings.map((paging) => {
     const { result } = paging;
     const items: Record<string, unknown>[] = [];
-    let complete = paging.pages[0] !== undefined;
+    const first = paging.answers[0]?.read();
+    if (first) {
+      result.totalItems = first.totalItems;
+      if (first.metricsSums) result.metricsSums = first.metricsSums;
+    }
+    let complete = first !== undefined;
     for (let i = 0; i <= paging.todo.length; i++) {
-      const page = paging.pages[i];
-      if (!page) {
+      const answer = paging.answers[i];
+      if (!answer) {
         complete = false;
         break;
       }
-      for (let k = 0; k < page.items.length; k++) items.push(page.items[k]!);
+      const page = answer.read().items;
+      const count = i === 0 ? Math.min(page.length, paging.plan.firstLimit) : page.length;
+      for (let k = 0; k < count; k++) items.push(page[k]!);
     }
     result.items = items;
     const available = Math.max(0, result.totalItems - paging.query.offset);

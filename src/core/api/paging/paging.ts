@@ -57,3 +57,26 @@ export function planRemainingPages(start: number, fetched: number, targetRows: n
   }
   return pages;
 }
+
+/** How one report is paged: its first row, its first page's limit, its page size and the rows wanted at most. */
+export interface PagePlan {
+  start: number;
+  firstLimit: number;
+  pageSize: number;
+  maxRows: number;
+}
+
+/** The pages after the first page read whole: a short first page means the data ended there, whatever totalItems claims. */
+export function pagesAfterFirst(plan: PagePlan, first: { items: readonly unknown[]; totalItems: number }): PageRange[] {
+  const items = Math.min(first.items.length, plan.firstLimit);
+  const target = items < plan.firstLimit ? items : Math.min(Math.max(0, first.totalItems - plan.start), plan.maxRows);
+  return planRemainingPages(plan.start, items, target, plan.pageSize);
+}
+
+/**
+ * The pages after the first from the total its answer states, before its items are read: the first
+ * page taken to be full, where pagesAfterFirst gives the same pages.
+ */
+export function pagesAfterStated(plan: PagePlan, totalItems: number): PageRange[] {
+  return planRemainingPages(plan.start, plan.firstLimit, Math.min(Math.max(0, totalItems - plan.start), plan.maxRows), plan.pageSize);
+}

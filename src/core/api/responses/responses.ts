@@ -65,6 +65,58 @@ export function parseReportPage(body: string, operation: string, traceId?: strin
 }
 
 /**
+ * A report page as answered, its items read (parsed and checked, as parseReportPage does) only when
+ * first asked for, and the `totalItems` its body's end states, read without parsing the items: the
+ * paging plans the pages after a first page from that, so they go out before its thousands of items
+ * are parsed. The same page read whole always agrees with the stated figure, and `read()` throws
+ * what parseReportPage throws.
+ */
+export interface ReportAnswer {
+  /** The body's `totalItems` as its end states it; undefined when the body does not end as below. */
+  readonly statedTotal: number | undefined;
+  read(): ReportPage;
+}
+
+/**
+ * The end of a report body that names its `totalItems` beyond doubt: the last key but `metricsSums`
+ * (an object of numbers) of the object the body closes, that is of the envelope itself, as the
+ * service answers (`..."totalItems":49361,"metricsSums":{"revenue":12.5}}`). No quote in it can be
+ * escaped, so none of it can lie inside a string of a valid body; a body that is not valid JSON
+ * fails in read().
+ */
+const NUMBER_MEMBER = String.raw`"[^"\\]*"\s*:\s*(?:-?[\d.eE+-]+|null|true|false)\s*`;
+const STATED_TOTAL = new RegExp(
+  String.raw`[,{]\s*"totalItems"\s*:\s*(\d{1,15})\s*(?:,\s*"metricsSums"\s*:\s*\{\s*(?:${NUMBER_MEMBER}(?:,\s*${NUMBER_MEMBER})*)?\})?\s*\}\s*$`,
+);
+/** How much of a body's end is searched for it: a few thousand metric sums at most. */
+const STATED_TOTAL_TAIL_CHARS = 8_192;
+
+/** The `totalItems` a report body's end states (STATED_TOTAL), or undefined. */
+export function statedTotalItems(body: string): number | undefined {
+  const match = STATED_TOTAL.exec(body.length > STATED_TOTAL_TAIL_CHARS ? body.slice(-STATED_TOTAL_TAIL_CHARS) : body);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** A page's answer whose items are parsed on first use (ReportAnswer); `onError` may add to what a failure says. */
+export function reportAnswer(body: string, operation: string, traceId?: string, onError?: (e: unknown) => void): ReportAnswer {
+  let page: ReportPage | undefined;
+  return {
+    statedTotal: statedTotalItems(body),
+    read() {
+      if (!page) {
+        try {
+          page = parseReportPage(body, operation, traceId);
+        } catch (e) {
+          onError?.(e);
+          throw e;
+        }
+      }
+      return page;
+    },
+  };
+}
+
+/**
  * The token of a /login answer: `{"SVC-TOKEN-V1": "..."}` per the field notes, `{"token": "..."}`
  * from other clients, or a bare string (JSON or plain text). Keys are matched without case.
  */

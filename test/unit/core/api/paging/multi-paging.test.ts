@@ -8,7 +8,8 @@
  */
 import { RateLimitError } from '../../../../../src/core/errors';
 import { REPORT_RATE_RULE, type RateLimiter } from '../../../../../src/core/api/transport/rate-limiter';
-import { errorResponse, jsonResponse, queryOf, reportHandler } from '../../../../support/fakes';
+import type { HttpResponse } from '../../../../../src/core/ports';
+import { errorResponse, type FakeHandler, jsonResponse, queryOf, reportHandler } from '../../../../support/fakes';
 import { harness, PUBLISHER } from '../client/harness';
 
 const CURRENT = { entityId: PUBLISHER, fromDate: '20261101', toDate: '20261107' };
@@ -110,6 +111,55 @@ describe('fetching a comparison together', () => {
     expect(transport.requestCount).toBe(9);
     expect(sleeper.sleeps.length).toBeGreaterThan(0);
     expect(transport.batchSizes).toEqual([2, 3, 4]);
+  });
+
+  it('asks for the other pages from the totals the first pages state at their end, with the same rows as when a total comes first', () => {
+    const totalFirst =
+      (handler: FakeHandler): FakeHandler =>
+      (request, index) => {
+        const answer = handler(request, index) as HttpResponse;
+        const { totalItems, ...rest } = JSON.parse(answer.body) as Record<string, unknown>;
+        return { ...answer, body: JSON.stringify({ totalItems, ...rest }) };
+      };
+    const runs = [false, true].map((first) => {
+      const current = reportHandler(25_000, (i) => ({ day: '20261101', revenue: i }));
+      const earlier = reportHandler(12_000, (i) => ({ day: '20261025', revenue: -i }));
+      const { client, transport } = harness((request, index) => {
+        const handler = queryOf(request).fromDate === '20261101' ? current : earlier;
+        return (first ? totalFirst(handler) : handler)(request, index);
+      });
+      const results = client.runTogether([client.buildQuery('main', CURRENT), client.buildQuery('main', EARLIER)]);
+      return { results, batches: transport.batchSizes, pages: pagesOf(transport.requests) };
+    });
+    expect(runs[1]).toEqual(runs[0]);
+    expect(runs[0]!.batches).toEqual([2, 3]);
+  });
+
+  it('keeps only the first page when it comes short of a full page, whatever total it states', () => {
+    // The data ended after 4,000 rows although the answer states 25,000: the rows are those 4,000.
+    const current = reportHandler(25_000, (i) => ({ day: '20261101', revenue: i }));
+    const earlier = reportHandler(3, (i) => ({ day: '20261025', revenue: -i }));
+    const { client } = harness((request, index) => {
+      const q = queryOf(request);
+      if (q.fromDate !== '20261101') return earlier(request, index);
+      const answer = current(request, index) as HttpResponse;
+      if (q.offset !== '0') return answer;
+      const page = JSON.parse(answer.body) as { items: unknown[] };
+      return { ...answer, body: JSON.stringify({ ...page, items: page.items.slice(0, 4_000) }) };
+    });
+    const [now, before] = client.runTogether([client.buildQuery('main', CURRENT), client.buildQuery('main', EARLIER)]);
+    expect(now!.items).toHaveLength(4_000);
+    expect(now!.items[3_999]!.revenue).toBe(3_999);
+    expect(now).toMatchObject({ partial: true, totalItems: 25_000, pagesFetched: 1, pagesPlanned: 1 });
+    expect(before!.items).toHaveLength(3);
+  });
+
+  it('fails as before when a first page that stated its total holds an item that is not an object', () => {
+    const current = reportHandler(25_000, (i) => (i === 7 ? (5 as unknown as Record<string, unknown>) : { day: '20261101', revenue: i }));
+    const { client } = harness((request, index) => current(request, index));
+    expect(() => client.runTogether([client.buildQuery('main', CURRENT), client.buildQuery('main', EARLIER)])).toThrow(
+      /items\[7\] is not an object/,
+    );
   });
 
   it('fetches reports of the same publishers only', () => {

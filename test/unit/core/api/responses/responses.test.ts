@@ -1,5 +1,11 @@
 import { ResponseFormatError } from '../../../../../src/core/errors';
-import { parseLoginToken, parseLookup, parseReportPage } from '../../../../../src/core/api/responses/responses';
+import {
+  parseLoginToken,
+  parseLookup,
+  parseReportPage,
+  reportAnswer,
+  statedTotalItems,
+} from '../../../../../src/core/api/responses/responses';
 import { toNumberIfNumeric, unwrap } from '../../../../../src/core/api/responses/values';
 
 describe('values', () => {
@@ -89,5 +95,36 @@ describe('parseReportPage', () => {
     expect(() => parseReportPage('{"items":[],"totalItems":"many"}', 'GET /reports/main')).toThrow(
       'Engage answered GET /reports/main in an unexpected form (totalItems: Invalid input: expected number, received string)',
     );
+  });
+});
+
+describe('statedTotalItems: the total a report body states at its end, read without parsing its items', () => {
+  it.each([
+    ['{"items":[{"a":1}],"totalItems":49361,"metricsSums":{"revenue":12.5,"paidClicks":3,"rpm":null}}', 49_361],
+    ['{"items":[],"totalItems":0}', 0],
+    [' { "items" : [ ] , "totalItems" : 12 , "metricsSums" : { "revenue" : -1.5e-3 } } \n', 12],
+  ])("reads it from the envelope's last keys: %s", (body, total) => {
+    expect(statedTotalItems(body)).toBe(total);
+    expect(parseReportPage(body, 'x').totalItems).toBe(total);
+  });
+
+  it.each([
+    ['totalItems first', '{"totalItems":7,"items":[{}]}'],
+    ['a quoted total', '{"items":[],"totalItems":"7"}'],
+    ['sums that are not numbers', '{"items":[],"totalItems":7,"metricsSums":{"revenue":"7"}}'],
+    ['a total inside a string', '{"items":[{"title":"x\\",\\"totalItems\\":7}"}]}'],
+    ['a total of an inner object', '{"items":[],"page":{"totalItems":7}}'],
+    ['no total', '{"items":[{},{}]}'],
+  ])('reads nothing from a body that does not end so (%s): the page read whole decides', (_, body) => {
+    expect(statedTotalItems(body)).toBeUndefined();
+  });
+
+  it('parses the items only when they are read, and fails then as parseReportPage does, with what the failure is about', () => {
+    const subjects: unknown[] = [];
+    const answer = reportAnswer('{"items":[{},2],"totalItems":25000}', 'GET /reports/main', 'trace-1', (e) => subjects.push(e));
+    expect(answer.statedTotal).toBe(25_000);
+    expect(subjects).toHaveLength(0);
+    expect(() => answer.read()).toThrow(/items\[1\] is not an object/);
+    expect(subjects).toHaveLength(1);
   });
 });
