@@ -118,7 +118,9 @@ export function insertFormula(
     const reports = createSidebarReports();
     // The request is checked first: a refused one changes nothing, not even the refresh cells.
     const { formula, columns } = reports.formula(request, refreshCell);
-    const cell = formulaCell(ss, (options as { at?: unknown } | undefined)?.at);
+    // `at` of an options object only: the text 'replace' has a method of that name, refused below as options.
+    const at = typeof options === 'object' && options !== null ? (options as { at?: unknown }).at : undefined;
+    const cell = formulaCell(ss, at);
     const { question, clear } = reports.formulaPlacement(placementOf(cell), columns, options);
     if (question) return { question };
     // The refresh cell may be a new one (the first, or one with room): made once the formula is known good.
