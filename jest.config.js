@@ -22,8 +22,9 @@ module.exports = {
   // A test's own limit, not a goal: a hang shows in 90 s. CI's machine, loaded, has run tests three times slower
   // than an idle one (a 10 s test past 30 s), and the timing goals are the benchmarks' (bench/).
   testTimeout: 90000,
-  // Three test files at once on 2 cores: much of a file's time is waiting (on the emulator's process, the
-  // host's fetch worker, Chromium, real sleeps of the add-on), so two kept the cores 132% busy. Measured on
-  // 2 cores, the whole first pass: 904 s with three (153% busy), 1,053 s with two; one was slower still.
+  // Three test files at once on 2 cores. The kernel's count has both cores busy through the first pass, so
+  // a fourth gains nothing: the same code's first pass took 852 s with four against 768 s with three
+  // (docs/contributing.md). Two left the cores idle while files waited on the emulator, the host's fetch
+  // worker, Chromium or the add-on's sleeps (1,053 s against 904 s for three, an earlier code).
   maxWorkers: 3,
 };
