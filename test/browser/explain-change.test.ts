@@ -13,7 +13,7 @@
  */
 import type { FrameLocator, Page } from 'playwright-core';
 import type { Playground } from '../../dev/playground/playground';
-import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground, selectCell } from '../support/browser';
+import { chooseBreakdowns, eventually, openPlayground, type BrowserPlayground, selectCell, signInAsDemo } from '../support/browser';
 
 jest.setTimeout(90_000);
 
@@ -25,8 +25,7 @@ let sidebar: FrameLocator;
 beforeAll(async () => {
   env = await openPlayground();
   ({ playground, page, sidebar } = env);
-  await eventually(async () => expect(await sidebar.locator('#sign-in-username').inputValue()).toBe('demo@engage.example'));
-  await sidebar.locator('#sign-in-submit').click();
+  await signInAsDemo(sidebar);
   await eventually(async () => expect(await sidebar.locator('#report-publisher option').count()).toBe(3 + 2));
 });
 

@@ -46,48 +46,47 @@ function badValue(field: FieldSchema, value: unknown): { error: string } {
 
 /** Returns the value to store, or an error text. (No closure per value: a load reads millions.) */
 function readValue(field: FieldSchema, value: unknown, ignoreUnknown: boolean): { value: unknown } | { error: string } {
-  const bad = badValue;
   switch (field.type) {
     case 'STRING':
     case 'JSON':
     case 'GEOGRAPHY':
     case 'BYTES':
-      return typeof value === 'string' ? { value } : bad(field, value);
+      return typeof value === 'string' ? { value } : badValue(field, value);
     case 'INTEGER': {
       // A safe integer's decimal text is already canonical (-0 too: "0").
-      if (typeof value === 'number') return Number.isSafeInteger(value) ? { value: String(value) } : bad(field, value);
+      if (typeof value === 'number') return Number.isSafeInteger(value) ? { value: String(value) } : badValue(field, value);
       const text = typeof value === 'string' ? value.trim() : '';
-      if (!/^[+-]?\d+$/.test(text)) return bad(field, value);
+      if (!/^[+-]?\d+$/.test(text)) return badValue(field, value);
       const big = BigInt(text);
-      return big < INT64_MIN || big > INT64_MAX ? bad(field, value) : { value: big.toString() };
+      return big < INT64_MIN || big > INT64_MAX ? badValue(field, value) : { value: big.toString() };
     }
     case 'FLOAT':
-      return typeof value === 'number' || (typeof value === 'string' && FLOAT_TEXT.test(value.trim())) ? { value } : bad(field, value);
+      return typeof value === 'number' || (typeof value === 'string' && FLOAT_TEXT.test(value.trim())) ? { value } : badValue(field, value);
     case 'NUMERIC': {
       const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-      return NUMERIC.test(text) ? { value } : bad(field, value);
+      return NUMERIC.test(text) ? { value } : badValue(field, value);
     }
     case 'BIGNUMERIC':
       return typeof value === 'number' || (typeof value === 'string' && /^[+-]?\d+(\.\d+)?$/.test(value.trim()))
         ? { value }
-        : bad(field, value);
+        : badValue(field, value);
     case 'BOOLEAN':
-      return typeof value === 'boolean' || value === 'true' || value === 'false' ? { value } : bad(field, value);
+      return typeof value === 'boolean' || value === 'true' || value === 'false' ? { value } : badValue(field, value);
     case 'DATE':
-      return typeof value === 'string' && isCalendarDate(value) ? { value } : bad(field, value);
+      return typeof value === 'string' && isCalendarDate(value) ? { value } : badValue(field, value);
     case 'TIME':
-      return typeof value === 'string' && TIME.test(value) ? { value } : bad(field, value);
+      return typeof value === 'string' && TIME.test(value) ? { value } : badValue(field, value);
     case 'DATETIME': {
       const match = typeof value === 'string' ? DATETIME.exec(value) : null;
-      return match && isCalendarDate(match[1]!) ? { value } : bad(field, value);
+      return match && isCalendarDate(match[1]!) ? { value } : badValue(field, value);
     }
     case 'TIMESTAMP': {
       if (typeof value === 'number' && Number.isFinite(value)) return { value };
       const match = typeof value === 'string' ? TIMESTAMP.exec(value) : null;
-      return match && isCalendarDate(match[1]!) ? { value } : bad(field, value);
+      return match && isCalendarDate(match[1]!) ? { value } : badValue(field, value);
     }
     case 'RECORD': {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) return bad(field, value);
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return badValue(field, value);
       const problem = readRecord(field.fields ?? [], value as Row, ignoreUnknown);
       return 'error' in problem ? problem : { value: problem.row };
     }
