@@ -1,14 +1,17 @@
 /**
  * The built add-on a test runs: dist/ (the tests' deployment, test/fixtures/tests.deploy.json, with
- * spreadsheetAccess "all", its default), or the same deployment built for spreadsheetAccess "current"
- * into a temporary folder, once per test worker (an esbuild run of some 200 ms), for the tests about
- * installations limited to the current spreadsheet.
+ * spreadsheetAccess "all", its default), or a variant of that deployment, which jest's global setup
+ * builds beside it once per jest run (buildTestBundles), so that no test file runs esbuild:
+ * - with spreadsheetAccess "current", for the tests about installations limited to the current spreadsheet;
+ * - with `"bigquery": true`, its BigQuery calls sent to a stand-in whose address is known only once an
+ *   emulator instance runs: it is built with a placeholder root that bigQueryBundle replaces with the
+ *   instance's (test/build/test-bundles.test.ts holds that equal to a build made with the address).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from '../../scripts/build';
-import { distCode, distManifest, distSidebar, TESTS_DEPLOY_CONFIG } from './paths';
+import { distCode, distDir, distManifest, distSidebar, repoRoot, TESTS_DEPLOY_CONFIG } from './paths';
 
 export interface Bundle {
   code: string;
@@ -16,44 +19,77 @@ export interface Bundle {
   manifest: Record<string, unknown>;
 }
 
-const read = (code: string, sidebar: string, manifest: string): Bundle => ({
-  code: fs.readFileSync(code, 'utf8'),
-  sidebar: fs.readFileSync(sidebar, 'utf8'),
-  manifest: JSON.parse(fs.readFileSync(manifest, 'utf8')) as Record<string, unknown>,
+/** The root the BigQuery variant is built with: port 1 of the loopback address, which no emulator instance takes. */
+export const BIGQUERY_PLACEHOLDER_ROOT = 'http://127.0.0.1:1/';
+
+/** Where global setup builds each variant. */
+const VARIANTS = {
+  current: { dir: path.join(repoRoot, 'build', 'tests-current'), settings: { spreadsheetAccess: 'current' } },
+  bigquery: { dir: path.join(repoRoot, 'build', 'tests-bigquery'), settings: { bigquery: true, bigqueryBaseUrl: BIGQUERY_PLACEHOLDER_ROOT } },
+} as const;
+
+const readDir = (dir: string): Bundle => ({
+  code: fs.readFileSync(path.join(dir, 'Code.js'), 'utf8'),
+  sidebar: fs.readFileSync(path.join(dir, 'sidebar.html'), 'utf8'),
+  manifest: JSON.parse(fs.readFileSync(path.join(dir, 'appsscript.json'), 'utf8')) as Record<string, unknown>,
 });
 
 /** dist/, as global-setup built it. */
 export function distBundle(): Bundle {
-  return read(distCode, distSidebar, distManifest);
+  return {
+    code: fs.readFileSync(distCode, 'utf8'),
+    sidebar: fs.readFileSync(distSidebar, 'utf8'),
+    manifest: JSON.parse(fs.readFileSync(distManifest, 'utf8')) as Record<string, unknown>,
+  };
 }
 
-/** The tests' deployment with more settings, built into a temporary folder (an esbuild run of some 200 ms). */
-async function buildWith(name: string, settings: Record<string, unknown>): Promise<Bundle> {
+/** The tests' deployment with more settings, built into `outDir` (a temporary folder unless given). */
+export async function buildWith(name: string, settings: Record<string, unknown>, outDir?: string): Promise<Bundle> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `engage-${name}-`));
   try {
     const config = path.join(work, `${name}.deploy.json`);
     const tests = JSON.parse(fs.readFileSync(TESTS_DEPLOY_CONFIG, 'utf8')) as Record<string, unknown>;
     fs.writeFileSync(config, JSON.stringify({ ...tests, ...settings }));
-    const out = path.join(work, 'out');
+    const out = outDir ?? path.join(work, 'out');
     await build({ configFile: config, outDir: out });
-    return read(path.join(out, 'Code.js'), path.join(out, 'sidebar.html'), path.join(out, 'appsscript.json'));
+    return readDir(out);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
-/**
- * The tests' deployment with `"bigquery": true`, its BigQuery calls sent to `rootUrl` (an emulator
- * instance's stand-in, whose port is known only once it runs: hence a build per instance).
- */
-export function bigQueryBundle(rootUrl: string): Promise<Bundle> {
-  return buildWith('bigquery', { bigquery: true, bigqueryBaseUrl: rootUrl.replace(/\/*$/, '/') });
+/** Jest's global setup: dist/ for the tests' deployment and each variant beside it, built at once. */
+export async function buildTestBundles(): Promise<void> {
+  await Promise.all([
+    build({ configFile: TESTS_DEPLOY_CONFIG, outDir: distDir }),
+    ...Object.entries(VARIANTS).map(([name, { dir, settings }]) => buildWith(name, settings, dir)),
+  ]);
 }
 
-let current: Promise<Bundle> | undefined;
+/** The root as a deploy config takes it: ending in one "/". */
+const asRoot = (rootUrl: string) => rootUrl.replace(/\/*$/, '/');
+
+/**
+ * The tests' deployment with `"bigquery": true`, its BigQuery calls sent to `rootUrl` (an emulator
+ * instance's stand-in): the variant global setup built, its placeholder root replaced by this one.
+ */
+export async function bigQueryBundle(rootUrl: string): Promise<Bundle> {
+  const root = asRoot(rootUrl);
+  const swap = (text: string) => text.split(BIGQUERY_PLACEHOLDER_ROOT).join(root);
+  const dir = VARIANTS.bigquery.dir;
+  return {
+    code: swap(fs.readFileSync(path.join(dir, 'Code.js'), 'utf8')),
+    sidebar: swap(fs.readFileSync(path.join(dir, 'sidebar.html'), 'utf8')),
+    manifest: JSON.parse(swap(fs.readFileSync(path.join(dir, 'appsscript.json'), 'utf8'))) as Record<string, unknown>,
+  };
+}
+
+/** bigQueryBundle's build made directly with `rootUrl` (an esbuild run), for the test that holds the two equal. */
+export function bigQueryBundleBuiltFor(rootUrl: string): Promise<Bundle> {
+  return buildWith('bigquery', { bigquery: true, bigqueryBaseUrl: asRoot(rootUrl) });
+}
 
 /** The tests' deployment built with spreadsheetAccess "current" (the manifest's spreadsheets.currentonly). */
-export function currentAccessBundle(): Promise<Bundle> {
-  current ??= buildWith('current-access', { spreadsheetAccess: 'current' });
-  return current;
+export async function currentAccessBundle(): Promise<Bundle> {
+  return readDir(VARIANTS.current.dir);
 }

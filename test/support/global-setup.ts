@@ -1,6 +1,7 @@
 /**
  * Jest global setup. First it builds build/tests/ for the tests' own deployment (test/fixtures/tests.deploy.json),
- * whatever engage.deploy.json or ENGAGE_DEPLOY_CONFIG say (dist/, what clasp pushes, is never touched): the tests
+ * whatever engage.deploy.json or ENGAGE_DEPLOY_CONFIG say (dist/, what clasp pushes, is never touched), and beside
+ * it the variants some tests run (test/support/bundles.ts), so that no test file runs esbuild: the tests
  * run the built bundle and pin that deployment's addresses, so a deployer's config must not reach them
  * (and a changed sidebar is never tested from a stale build). Then it starts one Engage emulator in its
  * own process (a server in the same thread as a synchronous UrlFetchApp would deadlock) and hands its
@@ -10,8 +11,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawnEmulatorProcess } from '../../dev/emulator/spawn';
-import { build } from '../../scripts/build';
-import { distDir, TESTS_DEPLOY_CONFIG } from './paths';
+import { buildTestBundles } from './bundles';
 
 declare global {
   // eslint-disable-next-line no-var
@@ -19,7 +19,7 @@ declare global {
 }
 
 export default async function globalSetup(): Promise<void> {
-  await build({ configFile: TESTS_DEPLOY_CONFIG, outDir: distDir });
+  await buildTestBundles();
   if (process.env.ENGAGE_SKIP_EMULATOR === '1') return;
   // The tests' fixtures (hostile names, thumbnails on a host that never resolves); npm start's emulator serves the clean demo.
   const emulator = await spawnEmulatorProcess({ seed: 'tests' });
