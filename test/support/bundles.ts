@@ -1,7 +1,7 @@
 /**
  * The built add-on a test runs: dist/ (the tests' deployment, test/fixtures/tests.deploy.json, with
  * spreadsheetAccess "all", its default), or a variant of that deployment, which jest's global setup
- * builds beside it once per jest run (buildTestBundles), so that no test file runs esbuild:
+ * builds beside it once per jest run (buildTestBundles), so that the test files need not run esbuild:
  * - with spreadsheetAccess "current", for the tests about installations limited to the current spreadsheet;
  * - with `"bigquery": true`, its BigQuery calls sent to a stand-in whose address is known only once an
  *   emulator instance runs: it is built with a placeholder root that bigQueryBundle replaces with the

@@ -1,7 +1,7 @@
 /**
  * Jest global setup. First it builds build/tests/ for the tests' own deployment (test/fixtures/tests.deploy.json),
  * whatever engage.deploy.json or ENGAGE_DEPLOY_CONFIG say (dist/, what clasp pushes, is never touched), and beside
- * it the variants some tests run (test/support/bundles.ts), so that no test file runs esbuild: the tests
+ * it the variants some tests run (test/support/bundles.ts), so that test files need not run esbuild: the tests
  * run the built bundle and pin that deployment's addresses, so a deployer's config must not reach them
  * (and a changed sidebar is never tested from a stale build). Then it starts one Engage emulator in its
  * own process (a server in the same thread as a synchronous UrlFetchApp would deadlock) and hands its
