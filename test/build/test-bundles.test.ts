@@ -15,5 +15,6 @@ it("the BigQuery variant with an instance's root is the build made with that roo
   expect(built.manifest).toEqual(swapped.manifest);
   expect(swapped.code === built.code).toBe(true);
   expect(swapped.sidebar === built.sidebar).toBe(true);
-  for (const text of [swapped.code, swapped.sidebar, JSON.stringify(swapped.manifest)]) expect(text).not.toContain(BIGQUERY_PLACEHOLDER_ROOT);
+  for (const text of [swapped.code, swapped.sidebar, JSON.stringify(swapped.manifest)])
+    expect(text).not.toContain(BIGQUERY_PLACEHOLDER_ROOT);
 });

@@ -25,7 +25,10 @@ export const BIGQUERY_PLACEHOLDER_ROOT = 'http://127.0.0.1:1/';
 /** Where global setup builds each variant. */
 const VARIANTS = {
   current: { dir: path.join(repoRoot, 'build', 'tests-current'), settings: { spreadsheetAccess: 'current' } },
-  bigquery: { dir: path.join(repoRoot, 'build', 'tests-bigquery'), settings: { bigquery: true, bigqueryBaseUrl: BIGQUERY_PLACEHOLDER_ROOT } },
+  bigquery: {
+    dir: path.join(repoRoot, 'build', 'tests-bigquery'),
+    settings: { bigquery: true, bigqueryBaseUrl: BIGQUERY_PLACEHOLDER_ROOT },
+  },
 } as const;
 
 const readDir = (dir: string): Bundle => ({
