@@ -568,11 +568,14 @@ export class SpreadsheetModel {
         return;
       }
     }
+    // Each cell's key made once, for the check and the write (a large result is hundreds of thousands of cells).
+    const keys = new Array<string>(height * width);
     for (let r = 0; r < height; r++) {
       for (let c = 0; c < width; c++) {
         if (r === 0 && c === 0) continue;
-        const target = this.cell(sheet, row + r, column + c);
-        if (!this.isEmptyCell(target)) {
+        const key = cellKey(row + r, column + c);
+        keys[r * width + c] = key;
+        if (!this.isEmptyCell(sheet.cells.get(key))) {
           anchor.value = '#REF!';
           anchor.error = `Array result was not expanded because it would overwrite data in ${formatA1({ row: row + r, column: column + c, numRows: 1, numColumns: 1 })}.`;
           return;
@@ -581,16 +584,19 @@ export class SpreadsheetModel {
     }
     const spilled = new Set<string>();
     for (let r = 0; r < height; r++) {
+      const line = values[r];
       for (let c = 0; c < width; c++) {
-        const value = values[r]?.[c] ?? '';
+        const value = line?.[c] ?? '';
         if (r === 0 && c === 0) {
           anchor.value = cloneValue(value);
           continue;
         }
-        const target = this.mutableCell(sheet, row + r, column + c);
+        const key = keys[r * width + c]!;
+        let target = sheet.cells.get(key);
+        if (!target) sheet.cells.set(key, (target = { value: '' }));
         target.value = cloneValue(value);
         target.spillOf = anchorKey;
-        spilled.add(cellKey(row + r, column + c));
+        spilled.add(key);
       }
     }
     if (spilled.size > 0) this.spillIndex(sheet).set(anchorKey, spilled);
