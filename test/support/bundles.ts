@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from '../../scripts/build';
-import { distCode, distDir, distManifest, distSidebar, repoRoot, TESTS_DEPLOY_CONFIG } from './paths';
+import { distDir, repoRoot, TESTS_DEPLOY_CONFIG } from './paths';
 
 export interface Bundle {
   code: string;
@@ -39,15 +39,11 @@ const readDir = (dir: string): Bundle => ({
 
 /** dist/, as global-setup built it. */
 export function distBundle(): Bundle {
-  return {
-    code: fs.readFileSync(distCode, 'utf8'),
-    sidebar: fs.readFileSync(distSidebar, 'utf8'),
-    manifest: JSON.parse(fs.readFileSync(distManifest, 'utf8')) as Record<string, unknown>,
-  };
+  return readDir(distDir);
 }
 
 /** The tests' deployment with more settings, built into `outDir` (a temporary folder unless given). */
-export async function buildWith(name: string, settings: Record<string, unknown>, outDir?: string): Promise<Bundle> {
+async function buildWith(name: string, settings: Record<string, unknown>, outDir?: string): Promise<Bundle> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `engage-${name}-`));
   try {
     const config = path.join(work, `${name}.deploy.json`);
