@@ -6,33 +6,15 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 import type { GasHost } from '../../dev/gas-host';
 import { startPlayground, type Playground } from '../../dev/playground/playground';
 import { BIG_PUBLISHER_ID, DEMO_USER, type SeedName } from '../../dev/emulator/model/seed';
 import { a1Cell } from '../../src/core/util/a1-notation';
+import { launchChromium } from './chromium';
 import { distDir, distSidebar } from './paths';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
-/** Debian's chromium, headless; a clear failure (never a skip) when it is not installed. */
-export async function launchChromium(): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(
-      `The browser tests need Debian's chromium at ${CHROMIUM}: install it with "apt-get update && apt-get install -y chromium" (never "npx playwright install").`,
-    );
-  }
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-}
+export { launchChromium };
 
 /**
  * dist/sidebar.html (or `html`, another build's sidebar) served by a real server on 127.0.0.1. The

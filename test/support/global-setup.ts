@@ -11,11 +11,15 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawnEmulatorProcess } from '../../dev/emulator/spawn';
+import type { BrowserServer } from 'playwright-core';
 import { buildTestBundles } from './bundles';
+import { startSharedChromium } from './chromium';
 
 declare global {
   // eslint-disable-next-line no-var
   var __ENGAGE_EMULATOR__: ChildProcess | undefined;
+  // eslint-disable-next-line no-var
+  var __ENGAGE_CHROMIUM__: BrowserServer | undefined;
 }
 
 export default async function globalSetup(): Promise<void> {
@@ -27,4 +31,6 @@ export default async function globalSetup(): Promise<void> {
   process.env.ENGAGE_EMULATOR_BASE_URL = emulator.baseUrl;
   process.env.ENGAGE_EMULATOR_RECS_URL = emulator.recsUrl;
   process.env.ENGAGE_EMULATOR_ADMIN_URL = emulator.adminUrl;
+  // One Chromium for the run's browser tests, each file in contexts of its own (test/support/chromium.ts).
+  globalThis.__ENGAGE_CHROMIUM__ = await startSharedChromium();
 }
