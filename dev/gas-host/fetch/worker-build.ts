@@ -4,11 +4,12 @@
  * into one self-contained CommonJS file in the OS temp folder, named by a hash of its content so
  * concurrent test processes share it safely and a changed source never reuses a stale build.
  *
- * Beside it goes a record of the build's inputs (esbuild's metafile) with a hash of their contents: a
- * later process (each jest test file has its own module registry, so its own first use) reuses the file
- * when the inputs still hash the same, reading some 30 small files instead of running esbuild again.
+ * Beside it goes a record of the build's inputs (esbuild's metafile) with one hash of their contents,
+ * esbuild's version and the build's options: a later process (each jest test file has its own module
+ * registry, so its own first use) reuses the file while that hash is the same, reading some 30 small
+ * files instead of running esbuild again.
  */
-import { buildSync } from 'esbuild';
+import { buildSync, version as esbuildVersion, type BuildOptions } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -25,9 +26,19 @@ interface BuildRecord {
 
 const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 
-/** One hash of the inputs' paths and contents; undefined when one is gone. */
+/** How every worker entry is built (its entry point aside). */
+const OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  write: false,
+  logLevel: 'silent',
+} as const satisfies BuildOptions;
+
+/** One hash of esbuild's version, the options, and the inputs' paths and contents; undefined when an input is gone. */
 function digestOf(inputs: string[]): string | undefined {
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(esbuildVersion).update(JSON.stringify(OPTIONS));
   for (const file of inputs) {
     if (!existsSync(file)) return undefined;
     hash.update(file).update('\0').update(readFileSync(file)).update('\0');
@@ -66,17 +77,7 @@ export function buildWorkerFile(entryFile: string): string {
     return earlier;
   }
   const workingDir = process.cwd();
-  const result = buildSync({
-    entryPoints: [entryFile],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    write: false,
-    logLevel: 'silent',
-    metafile: true,
-    absWorkingDir: workingDir,
-  });
+  const result = buildSync({ ...OPTIONS, entryPoints: [entryFile], metafile: true, absWorkingDir: workingDir });
   const text = result.outputFiles[0]!.text;
   mkdirSync(dir, { recursive: true });
   const target = path.join(dir, `${name}-${sha256(text).slice(0, 16)}.cjs`);
