@@ -8,22 +8,12 @@
  */
 import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium';
 import { startPlayground } from './playground';
 
 async function main(): Promise<void> {
   const playground = await startPlayground({ port: 0 });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const wanted = process.argv[2];
   try {
     if (wanted === undefined || wanted === 'playground') await playgroundPicture(browser, playground.url);

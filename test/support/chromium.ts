@@ -7,17 +7,8 @@
  */
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserServer } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../dev/playground/chromium';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 /** The variable through which global setup hands the shared browser's address to the test files. */
 export const SHARED_CHROMIUM_ENV = 'ENGAGE_CHROMIUM_WS';
 
