@@ -4,10 +4,10 @@
  * it the variants some tests run (test/support/bundles.ts), so that test files need not run esbuild: the tests
  * run the built bundle and pin that deployment's addresses, so a deployer's config must not reach them
  * (and a changed sidebar is never tested from a stale build). Then it starts one Engage emulator in its
- * own process (a server in the same thread as a synchronous UrlFetchApp would deadlock) and hands its
- * addresses to the test workers through environment variables. Test files ask this process for
- * isolated instances (test/support/emulator.ts), so clocks, rate limits and faults of one file never
- * leak into another.
+ * own process (a server in the same thread as a synchronous UrlFetchApp would deadlock), and one Chromium
+ * for the browser files, and hands their addresses to the test workers through environment variables.
+ * Test files ask this process for isolated instances (test/support/emulator.ts), so clocks, rate limits
+ * and faults of one file never leak into another.
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawnEmulatorProcess } from '../../dev/emulator/spawn';
