@@ -31,11 +31,11 @@ const VARIANTS = {
   },
 } as const;
 
-const readDir = (dir: string): Bundle => ({
-  code: fs.readFileSync(path.join(dir, 'Code.js'), 'utf8'),
-  sidebar: fs.readFileSync(path.join(dir, 'sidebar.html'), 'utf8'),
-  manifest: JSON.parse(fs.readFileSync(path.join(dir, 'appsscript.json'), 'utf8')) as Record<string, unknown>,
-});
+/** A built add-on's three files in `dir`, each text through `edit` first. */
+const readDir = (dir: string, edit: (text: string) => string = (text) => text): Bundle => {
+  const text = (file: string) => edit(fs.readFileSync(path.join(dir, file), 'utf8'));
+  return { code: text('Code.js'), sidebar: text('sidebar.html'), manifest: JSON.parse(text('appsscript.json')) as Record<string, unknown> };
+};
 
 /** dist/, as global-setup built it. */
 export function distBundle(): Bundle {
@@ -74,13 +74,7 @@ const asRoot = (rootUrl: string) => rootUrl.replace(/\/*$/, '/');
  */
 export async function bigQueryBundle(rootUrl: string): Promise<Bundle> {
   const root = asRoot(rootUrl);
-  const swap = (text: string) => text.split(BIGQUERY_PLACEHOLDER_ROOT).join(root);
-  const dir = VARIANTS.bigquery.dir;
-  return {
-    code: swap(fs.readFileSync(path.join(dir, 'Code.js'), 'utf8')),
-    sidebar: swap(fs.readFileSync(path.join(dir, 'sidebar.html'), 'utf8')),
-    manifest: JSON.parse(swap(fs.readFileSync(path.join(dir, 'appsscript.json'), 'utf8'))) as Record<string, unknown>,
-  };
+  return readDir(VARIANTS.bigquery.dir, (text) => text.split(BIGQUERY_PLACEHOLDER_ROOT).join(root));
 }
 
 /** bigQueryBundle's build made directly with `rootUrl` (an esbuild run), for the test that holds the two equal. */

@@ -31,7 +31,7 @@ export interface CompactRow {
   figures: Array<number | null>;
 }
 
-/** Where the child writes the metricsSums, known only after the last page, beside the rows. */
+/** Where the child writes the metricsSums, beside the rows. */
 const sumsFileOf = (rowsFile: string) => `${rowsFile}.sums.json`;
 
 /**
